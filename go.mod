@@ -1,0 +1,3 @@
+module piweb
+
+go 1.26
