@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"piweb/internal/session"
+)
+
+// The read-only format commands: each prints what pi computes for a file,
+// as JSON, so that conformance tests can compare piweb with pi directly.
+
+func init() {
+	commands["context"] = command{"context FILE [--leaf ID]   pi's buildSessionContext as JSON", runContext}
+	commands["tree"] = command{"tree FILE                  pi's getTree as JSON", runTree}
+	commands["ls"] = command{"ls [--json]                every session, newest first", runLs}
+}
+
+// openForReading parses a file the way pi's SessionManager.open reads it: a
+// file without a valid header reads as empty, since pi would replace it.
+func openForReading(path string) (*session.Session, error) {
+	s, err := session.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if s.Header == nil {
+		s.Entries = nil
+	}
+	return s, nil
+}
+
+func runContext(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("context", e)
+	leaf := fs.String("leaf", "", "entry `id` to build the context at (default: the last entry)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 1, 1, commands["context"].usage); err != nil {
+		return err
+	}
+	s, err := openForReading(pos[0])
+	if err != nil {
+		return err
+	}
+	b, _ := s.Context(*leaf).MarshalJSON()
+	return writeJSONLine(e.stdout, b)
+}
+
+func runTree(ctx context.Context, e *env, args []string) error {
+	pos, err := parseInterleaved(newFlags("tree", e), args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 1, 1, commands["tree"].usage); err != nil {
+		return err
+	}
+	s, err := openForReading(pos[0])
+	if err != nil {
+		return err
+	}
+	return writeJSONLine(e.stdout, session.TreeJSON(s.Tree()))
+}
+
+func runLs(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("ls", e)
+	asJSON := fs.Bool("json", false, "print pi's SessionInfo fields as a JSON array")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	infos := session.ListAll(session.AgentDir(e.getenv))
+	if *asJSON {
+		b, err := json.Marshal(infos)
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(e.stdout, b)
+	}
+	return printInfos(e, infos)
+}

@@ -1,0 +1,127 @@
+package session
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// AgentDir returns pi's agent directory: PI_CODING_AGENT_DIR when set and
+// non-empty (only "~" and "~/" are expanded, the path is not made absolute),
+// else ~/.pi/agent.
+func AgentDir(getenv func(string) string) string {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if d := getenv("PI_CODING_AGENT_DIR"); d != "" {
+		return expandTilde(d, home)
+	}
+	return filepath.Join(home, ".pi", "agent")
+}
+
+func expandTilde(p, home string) string {
+	switch {
+	case p == "~":
+		return home
+	case strings.HasPrefix(p, "~/"):
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// EncodeCwd returns the folder name pi uses for a cwd under sessions/:
+// one leading slash or backslash dropped, every / \ : turned into -, and
+// the result wrapped in "--". It cannot be reversed; read cwd from headers.
+func EncodeCwd(cwd string) string {
+	if strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, `\`) {
+		cwd = cwd[1:]
+	}
+	return "--" + strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(cwd) + "--"
+}
+
+// SessionFiles returns the files pi's listAll reads: every *.jsonl in every
+// immediate subdirectory of <agentDir>/sessions, in directory order.
+func SessionFiles(agentDir string) []string {
+	root := filepath.Join(agentDir, "sessions")
+	var files []string
+	for _, d := range readDirUnsorted(root) {
+		if !d.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, d.Name())
+		for _, f := range readDirUnsorted(dir) {
+			if strings.HasSuffix(f.Name(), ".jsonl") {
+				files = append(files, filepath.Join(dir, f.Name()))
+			}
+		}
+	}
+	return files
+}
+
+// readDirUnsorted lists a directory in the order the system returns, which
+// is the order Node's readdir gives pi (and so pi's order for equal times).
+func readDirUnsorted(dir string) []os.DirEntry {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	ents, _ := f.ReadDir(-1)
+	return ents
+}
+
+// ListAll reads every session file as pi's SessionManager.listAll does and
+// returns their metadata, newest modified first. Files pi would leave out
+// are left out. It is the direct scan; the index answers the same faster.
+func ListAll(agentDir string) []Info {
+	return ListFiles(SessionFiles(agentDir))
+}
+
+// ListFiles reads the given files in parallel and returns pi's listing of
+// them, sorted by modified time, newest first, stable.
+func ListFiles(files []string) []Info {
+	infos := make([]*Info, len(files))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				infos[i] = fileInfo(files[i])
+			}
+		})
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var out []Info
+	for _, in := range infos {
+		if in != nil {
+			out = append(out, *in)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Info) int { return cmp.Compare(b.Modified, a.Modified) })
+	return out
+}
+
+func fileInfo(path string) *Info {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	in, ok := parseRecords(data).Info(path, st.ModTime())
+	if !ok {
+		return nil
+	}
+	return &in
+}

@@ -1,0 +1,142 @@
+package session
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// Entry is one record of a session file: the header, an entry of any type,
+// or a JSON value that is not an object (pi keeps those too). Raw holds the
+// line exactly as it is on disk, so an entry nobody changed is written back
+// byte for byte; the typed fields are decoded from it once, on load.
+type Entry struct {
+	// Raw is the line without its terminating newline.
+	Raw []byte
+	// Line is the 1-based line number and Offset the byte offset of the line
+	// in the file.
+	Line   int
+	Offset int64
+
+	// Type, ID, ParentID and Timestamp are the decoded top-level strings;
+	// they are empty when absent or not strings (see IDKey, HasParent).
+	Type      string
+	ID        string
+	ParentID  string
+	Timestamp string
+
+	kind    valueKind // JSON type of the whole record
+	idKey   string    // identity as a JavaScript Map key, see IDKey
+	parent  string    // parentId as a Map key, "" when null/absent
+	members []member  // top-level members of an object record
+}
+
+// IsObject reports whether the record is a JSON object. pi keeps other JSON
+// values (numbers, strings, arrays) as entries without id; piweb keeps them
+// so that tree and leaf match pi, and reports them as problems.
+func (e *Entry) IsObject() bool { return e.kind == kindObject }
+
+// Field returns the raw JSON of the top-level member key, or nil when the
+// record has no such member. For duplicate keys the last one wins, as in
+// JavaScript.
+func (e *Entry) Field(key string) []byte {
+	for i := len(e.members) - 1; i >= 0; i-- {
+		if m := e.members[i]; m.key == key {
+			return e.Raw[m.valueStart:m.valueEnd]
+		}
+	}
+	return nil
+}
+
+// String returns the member key decoded as a string; ok is false when the
+// member is absent or not a string.
+func (e *Entry) String(key string) (s string, ok bool) {
+	return jsonString(e.Field(key))
+}
+
+// IDKey identifies the entry the way pi's byId map does: absent ids all share
+// one key, strings are keyed by value and other JSON values by their text.
+func (e *Entry) IDKey() string { return e.idKey }
+
+// HasParent reports whether the entry links to a parent, with pi's truthiness
+// rule: a missing, null or empty parentId ends the path.
+func (e *Entry) HasParent() bool { return truthyKey(e.parent) }
+
+// truthyKey applies JavaScript truthiness to a value key.
+func truthyKey(k string) bool {
+	switch k {
+	case keyUndefined, keyNull, "s", "jfalse":
+		return false
+	}
+	if k[0] == 'j' && (k[1] == '-' || k[1] >= '0' && k[1] <= '9') {
+		f, err := strconv.ParseFloat(k[1:], 64)
+		return err != nil || f != 0
+	}
+	return true
+}
+
+// parentIsNull reports whether parentId is exactly JSON null.
+func (e *Entry) parentIsNull() bool { return e.parent == keyNull }
+
+const (
+	keyUndefined = "u"
+	keyNull      = "n"
+)
+
+// valueKey maps a raw JSON value to a JavaScript Map key: strings by value,
+// everything else by its text; absent values get keyUndefined.
+func valueKey(raw []byte) string {
+	switch {
+	case raw == nil:
+		return keyUndefined
+	case raw[0] == '"':
+		s, _ := jsonString(raw)
+		return "s" + s
+	case string(raw) == "null":
+		return keyNull
+	}
+	return "j" + string(raw)
+}
+
+// jsonString decodes raw as a JSON string.
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	return unquote(raw), true
+}
+
+// newEntry scans one line. It returns nil when the line is not valid JSON.
+func newEntry(raw []byte, line int, off int64, scratch []member) (*Entry, []member) {
+	members, kind, ok := scanRecord(raw, scratch[:0])
+	if !ok {
+		return nil, members
+	}
+	e := &Entry{Raw: raw, Line: line, Offset: off, kind: kind}
+	if kind == kindObject {
+		e.members = append([]member(nil), members...)
+		e.decodeBase()
+	} else {
+		e.idKey, e.parent = keyUndefined, keyUndefined
+	}
+	return e, members
+}
+
+// decodeBase fills the typed base fields from the members.
+func (e *Entry) decodeBase() {
+	e.Type, _ = e.String("type")
+	e.ID, _ = e.String("id")
+	e.ParentID, _ = e.String("parentId")
+	e.Timestamp, _ = e.String("timestamp")
+	e.idKey = valueKey(e.Field("id"))
+	e.parent = valueKey(e.Field("parentId"))
+}
+
+// rescan re-reads the members after Raw was replaced.
+func (e *Entry) rescan() {
+	members, _, _ := scanRecord(e.Raw, nil)
+	e.members = members
+	e.decodeBase()
+}

@@ -1,0 +1,101 @@
+package session
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+)
+
+// TreeJSON writes the tree as pi's getTree result would be stringified:
+// nodes {entry, children, label, labelTimestamp}, undefined keys left out.
+func TreeJSON(roots []*Node) []byte {
+	var b bytes.Buffer
+	writeNodes(&b, roots)
+	return b.Bytes()
+}
+
+func writeNodes(b *bytes.Buffer, nodes []*Node) {
+	b.WriteByte('[')
+	for i, n := range nodes {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"entry":`)
+		b.Write(n.Entry.Raw)
+		b.WriteString(`,"children":`)
+		writeNodes(b, n.Children)
+		if n.Label != nil {
+			b.WriteString(`,"label":`)
+			b.Write(n.Label)
+		}
+		if n.LabelTimestamp != nil {
+			b.WriteString(`,"labelTimestamp":`)
+			b.Write(n.LabelTimestamp)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+}
+
+// MarshalJSON writes the listing metadata as pi's SessionInfo looks after
+// JSON.stringify: dates as ISO strings (null when invalid), undefined fields
+// left out. allMessagesText is left out too: it only feeds pi's search.
+func (in Info) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"path":`)
+	b = appendJSString(b, in.Path)
+	b = appendRaw(b, "id", in.ID)
+	b = appendRaw(b, "cwd", appendJSString(nil, in.Cwd))
+	if in.HasName {
+		b = appendRaw(b, "name", appendJSString(nil, in.Name))
+	}
+	b = appendRaw(b, "parentSessionPath", in.ParentSessionPath)
+	b = appendRaw(b, "created", jsDateJSON(in.Created))
+	b = appendRaw(b, "modified", jsDateJSON(in.Modified))
+	b = appendRaw(b, "messageCount", strconv.AppendInt(nil, int64(in.MessageCount), 10))
+	b = appendRaw(b, "firstMessage", appendJSString(nil, in.FirstMessage))
+	return append(b, '}'), nil
+}
+
+func appendRaw(b []byte, key string, raw []byte) []byte {
+	if raw == nil {
+		return b
+	}
+	b = append(appendJSString(append(b, ','), key), ':')
+	return append(b, raw...)
+}
+
+// jsDateJSON is a Date after JSON.stringify: its ISO string, or null.
+func jsDateJSON(ms float64) []byte {
+	if math.IsNaN(ms) {
+		return []byte("null")
+	}
+	return appendJSString(nil, jsISOString(ms))
+}
+
+// appendJSString appends s quoted as JSON.stringify quotes it.
+func appendJSString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c >= 0x20:
+			b = append(b, c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		}
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,111 @@
+package session
+
+import "fmt"
+
+// ProblemKind classifies what is wrong with a line or with the file.
+type ProblemKind string
+
+// The kinds of problem Parse reports. Notes (BOM, CRLF) are tolerated by pi
+// and change nothing; every other kind is a defect that check reports.
+const (
+	Truncated       ProblemKind = "truncated"        // last line cut short
+	Malformed       ProblemKind = "malformed"        // a line that is not JSON
+	NullLine        ProblemKind = "null-line"        // a JSON null line; pi crashes on it
+	NonObject       ProblemKind = "non-object"       // a JSON value that is not an object
+	MissingHeader   ProblemKind = "missing-header"   // first record is no valid header
+	DuplicateHeader ProblemKind = "duplicate-header" // a header after the first record
+	UnknownVersion  ProblemKind = "unknown-version"  // a version pi does not know
+	Orphan          ProblemKind = "orphan"           // parentId names no entry
+	Cycle           ProblemKind = "cycle"            // parentId links loop
+	DuplicateID     ProblemKind = "duplicate-id"     // two entries share an id
+	MissingID       ProblemKind = "missing-id"       // an object entry without string id
+	BOM             ProblemKind = "bom"              // note: byte order mark
+	CRLF            ProblemKind = "crlf"             // note: CR LF line ending
+)
+
+// Problem is one finding of Parse, tied to a 1-based line number.
+type Problem struct {
+	Line    int         `json:"line"`
+	Kind    ProblemKind `json:"kind"`
+	Message string      `json:"message"`
+}
+
+// IsNote reports whether the problem is harmless: pi reads the file the same
+// with or without it.
+func (p Problem) IsNote() bool { return p.Kind == BOM || p.Kind == CRLF }
+
+func (p Problem) String() string { return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message) }
+
+func (s *Session) problem(line int, kind ProblemKind, msg string) {
+	s.Problems = append(s.Problems, Problem{Line: line, Kind: kind, Message: msg})
+}
+
+// note records a harmless finding once per file.
+func (s *Session) note(line int, kind ProblemKind, msg string) {
+	for _, p := range s.Problems {
+		if p.Kind == kind {
+			return
+		}
+	}
+	s.problem(line, kind, msg)
+}
+
+// Defects returns the problems that are not notes.
+func (s *Session) Defects() []Problem {
+	var out []Problem
+	for _, p := range s.Problems {
+		if !p.IsNote() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkStructure finds entries without ids, duplicate ids, orphans and
+// cycles. Cycles matter most: pi loops forever on them, piweb must not.
+func (s *Session) checkStructure() {
+	seen := make(map[string]int, len(s.Entries))
+	for _, e := range s.Entries {
+		if !e.IsObject() {
+			continue
+		}
+		if e.idKey[0] != 's' {
+			s.problem(e.Line, MissingID, "entry has no string id")
+		} else if line, dup := seen[e.idKey]; dup {
+			s.problem(e.Line, DuplicateID, fmt.Sprintf("id %q already used on line %d", e.ID, line))
+		}
+		seen[e.idKey] = e.Line
+		if e.HasParent() && s.byKey(e.parent) == nil {
+			s.problem(e.Line, Orphan, fmt.Sprintf("parent %s not found", e.Field("parentId")))
+		}
+	}
+	s.findCycles()
+}
+
+// findCycles reports every entry whose parent chain loops, once per loop.
+func (s *Session) findCycles() {
+	state := make(map[*Entry]uint8, len(s.Entries)) // 1 on current walk, 2 done
+	for _, e := range s.Entries {
+		var walk []*Entry
+		cur := e
+		for cur != nil && state[cur] == 0 {
+			state[cur] = 1
+			walk = append(walk, cur)
+			cur = s.parentOf(cur)
+		}
+		if cur != nil && state[cur] == 1 {
+			s.problem(cur.Line, Cycle, fmt.Sprintf("parent links of entry %q loop back to it", cur.ID))
+		}
+		for _, w := range walk {
+			state[w] = 2
+		}
+	}
+}
+
+// parentOf returns the entry's parent, following pi's path walk.
+func (s *Session) parentOf(e *Entry) *Entry {
+	if !e.HasParent() {
+		return nil
+	}
+	return s.byKey(e.parent)
+}

@@ -1,0 +1,271 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"time"
+	"unicode/utf8"
+)
+
+// CurrentVersion is the session format version pi 0.73 writes.
+const CurrentVersion = 3
+
+// Session is a parsed session file. It is a plain value: reading never writes
+// to the file, and older versions are migrated in memory only.
+type Session struct {
+	// Header is the first record when it is a valid header (type "session"
+	// with a string id); nil otherwise, in which case pi treats the whole
+	// file as invalid.
+	Header *Entry
+	// Entries holds every other record in file order, including non-object
+	// values; later headers (pi's duplicate-header bug) are left out, as pi
+	// does.
+	Entries []*Entry
+	// Problems lists what is wrong with the file, in line order.
+	Problems []Problem
+	// Version is the header's version, 1 when absent.
+	Version int
+	// Migrated reports that the records were upgraded from an older version
+	// in memory; a writer must rewrite the file before appending, as pi does
+	// when it opens such a file.
+	Migrated bool
+	// Size is the number of bytes parsed.
+	Size int64
+
+	info    InfoBuilder
+	byID    map[string]*Entry
+	records []*Entry // every record in file order, headers included
+}
+
+// ReadFile reads and parses a whole session file.
+func ReadFile(path string) (*Session, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	return Parse(data), nil
+}
+
+// Parse parses the complete content of a session file, migrating older
+// versions in memory.
+func Parse(data []byte) *Session {
+	s := parseRecords(data)
+	s.finish()
+	return s
+}
+
+// parseRecords parses the lines of a complete file without the whole-file
+// steps; listing needs no more.
+func parseRecords(data []byte) *Session {
+	var p Parser
+	start, end := jsTrimBounds(data)
+	if start > 0 && bytes.HasPrefix(data, bom) {
+		p.S().note(1, BOM, "file starts with a byte order mark")
+	}
+	p.off = int64(start)
+	p.parse(data[start:end], true)
+	s := p.S()
+	s.Size = int64(len(data))
+	return s
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// Parser parses a session file incrementally, a chunk of complete lines at a
+// time, so that a growing file is read only once.
+type Parser struct {
+	s       *Session
+	off     int64
+	line    int
+	scratch []member
+}
+
+// S returns the session parsed so far.
+func (p *Parser) S() *Session {
+	if p.s == nil {
+		p.s = &Session{Version: 1, byID: map[string]*Entry{}}
+	}
+	return p.s
+}
+
+// Offset returns the file offset up to which lines have been consumed.
+func (p *Parser) Offset() int64 { return p.off }
+
+// Feed parses the complete lines at the start of data, which must begin at
+// Offset() in the file, and returns the number of bytes consumed and the
+// entries added. A final line without newline waits for more data unless
+// atEOF is set.
+func (p *Parser) Feed(data []byte, atEOF bool) (n int, added []*Entry) {
+	before := len(p.S().Entries)
+	n = p.parse(data, atEOF)
+	return n, p.s.Entries[before:]
+}
+
+func (p *Parser) parse(data []byte, atEOF bool) int {
+	s := p.S()
+	consumed := 0
+	for consumed < len(data) {
+		rest := data[consumed:]
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 && !atEOF {
+			break
+		}
+		line := rest
+		if nl >= 0 {
+			line = rest[:nl]
+		}
+		p.line++
+		s.addLine(line, p.line, p.off, nl < 0, &p.scratch)
+		adv := len(line)
+		if nl >= 0 {
+			adv++
+		}
+		consumed += adv
+		p.off += int64(adv)
+	}
+	return consumed
+}
+
+// addLine parses one line and files it as header, entry or problem.
+func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *[]member) {
+	if isJSBlank(line) {
+		return
+	}
+	if bytes.HasSuffix(line, []byte("\r")) {
+		s.note(n, CRLF, "line ends with CR LF")
+	}
+	e, members := newEntry(line, n, off, *scratch)
+	*scratch = members
+	switch {
+	case e == nil && last:
+		s.problem(n, Truncated, "last line is not complete JSON (a write was cut short?)")
+	case e == nil:
+		s.problem(n, Malformed, "line is not valid JSON")
+	case e.kind == kindNull:
+		s.problem(n, NullLine, "line is JSON null (pi crashes on it)")
+		s.info.AddNull()
+	default:
+		s.addRecord(e)
+	}
+}
+
+// addRecord files a parsed record.
+func (s *Session) addRecord(e *Entry) {
+	first := len(s.records) == 0
+	s.records = append(s.records, e)
+	s.info.Add(e)
+	if e.kind != kindObject {
+		s.problem(e.Line, NonObject, "line is a JSON value but not an object")
+	}
+	if e.Type == "session" && e.kind == kindObject {
+		s.addHeader(e, first)
+		return
+	}
+	if first {
+		s.problem(e.Line, MissingHeader, "first record is not a session header")
+	}
+	s.Entries = append(s.Entries, e)
+	s.byID[e.idKey] = e
+}
+
+func (s *Session) addHeader(e *Entry, first bool) {
+	if !first {
+		if s.Header != nil && bytes.Equal(e.Raw, s.Header.Raw) {
+			s.problem(e.Line, DuplicateHeader, "header repeated (pi's lazy-flush bug)")
+		} else {
+			s.problem(e.Line, DuplicateHeader, "another session header inside the file")
+		}
+		return
+	}
+	if _, ok := e.String("id"); !ok {
+		s.problem(e.Line, MissingHeader, "session header has no string id")
+		return
+	}
+	s.Header = e
+	s.Version = headerVersion(e)
+	if s.Version > CurrentVersion || s.Version < 1 {
+		s.problem(e.Line, UnknownVersion, fmt.Sprintf("unknown session version %s", e.Field("version")))
+	}
+}
+
+// headerVersion returns the header's version as pi reads it: absent is 1.
+func headerVersion(h *Entry) int {
+	v := h.Field("version")
+	if v == nil {
+		return 1
+	}
+	var n int
+	if _, err := fmt.Sscan(string(v), &n); err != nil {
+		return 0
+	}
+	return n
+}
+
+// finish runs the whole-file steps after the last line: migration and the
+// structural checks.
+func (s *Session) finish() {
+	if s.Header != nil && s.Version < CurrentVersion && s.Version >= 1 {
+		s.migrate()
+	}
+	s.checkStructure()
+}
+
+// Info returns the listing metadata of the file as pi's SessionInfo has it;
+// ok is false when pi's listing would leave the file out. It reflects the
+// file as read, before any in-memory migration, as pi's listing does.
+func (s *Session) Info(path string, mtime time.Time) (Info, bool) {
+	return s.info.Info(path, mtime)
+}
+
+// ByID returns the entry with the given id, the last one in file order when
+// ids repeat, as pi's index does.
+func (s *Session) ByID(id string) *Entry { return s.byID["s"+id] }
+
+// byKey returns the entry for a value key.
+func (s *Session) byKey(k string) *Entry { return s.byID[k] }
+
+// Leaf returns the entry pi's leaf points at after loading the file: the
+// last entry in file order, whatever its type. It is nil for an empty file.
+func (s *Session) Leaf() *Entry {
+	if len(s.Entries) == 0 {
+		return nil
+	}
+	return s.Entries[len(s.Entries)-1]
+}
+
+// jsTrimBounds returns the part of data that JavaScript's String.trim keeps.
+func jsTrimBounds(data []byte) (int, int) {
+	start, end := 0, len(data)
+	for start < end {
+		r, n := utf8.DecodeRune(data[start:end])
+		if !isJSSpace(r) || (r == utf8.RuneError && n == 1) {
+			break
+		}
+		start += n
+	}
+	for end > start {
+		r, n := utf8.DecodeLastRune(data[start:end])
+		if !isJSSpace(r) || (r == utf8.RuneError && n == 1) {
+			break
+		}
+		end -= n
+	}
+	return start, end
+}
+
+// isJSBlank reports whether line.trim() is empty in JavaScript.
+func isJSBlank(line []byte) bool {
+	s, e := jsTrimBounds(line)
+	return s == e
+}
+
+// isJSSpace reports whether r is white space or a line terminator for
+// JavaScript's String.prototype.trim.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
