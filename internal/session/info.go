@@ -219,4 +219,3 @@ func (b *InfoBuilder) Info(path string, mtime time.Time) (Info, bool) {
 	in.AllMessagesText = strings.Join(b.texts, " ")
 	return in, true
 }
-
