@@ -1,3 +1,5 @@
 module piweb
 
 go 1.26
+
+require github.com/google/go-cmp v0.7.0 // indirect

@@ -1,0 +1,236 @@
+package fakellm
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// piBin finds the pinned pi. TODO: switch to pitest.PiBin once
+// piweb/internal/pitest lands; until then it mirrors its policy (fail under
+// CI=true, skip otherwise).
+func piBin(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"../../tools/pi/node_modules/.bin/pi", "/tmp/pi/node_modules/.bin/pi"} {
+		if abs, err := filepath.Abs(p); err == nil {
+			if _, err := os.Stat(abs); err == nil {
+				return abs
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("pi not installed (run scripts/setup.sh)")
+	}
+	t.Skip("pi not installed")
+	return ""
+}
+
+// piEnv is a fake server plus an agent dir, work dir and session dir.
+type piEnv struct {
+	srv                         *Server
+	agentDir, work, sessionsDir string
+}
+
+func newPiEnv(t *testing.T) *piEnv {
+	t.Helper()
+	srv := New(Options{Logf: t.Logf})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	e := &piEnv{srv: srv, agentDir: t.TempDir(), work: t.TempDir(), sessionsDir: t.TempDir()}
+	if err := SetupAgentDir(e.agentDir, ts.URL+"/v1"); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *piEnv) command(t *testing.T, args ...string) *exec.Cmd {
+	cmd := exec.Command(piBin(t), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
+	cmd.Dir = e.work
+	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+e.agentDir, "PI_OFFLINE=1")
+	return cmd
+}
+
+// event is one JSON line from pi's stdout.
+type event map[string]any
+
+func (ev event) typ() string { s, _ := ev["type"].(string); return s }
+
+// str digs a string out of nested objects: ev.str("message", "stopReason").
+func (ev event) str(path ...string) string {
+	var v any = map[string]any(ev)
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[k]
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// rpcPi drives one `pi --mode rpc` process.
+type rpcPi struct {
+	t      *testing.T
+	stdin  io.WriteCloser
+	lines  chan event
+	stderr *bytes.Buffer
+	nextID int
+}
+
+func (e *piEnv) startRPC(t *testing.T, args ...string) *rpcPi {
+	t.Helper()
+	cmd := e.command(t, append([]string{"--mode", "rpc"}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &rpcPi{t: t, stdin: stdin, lines: make(chan event, 4096), stderr: &bytes.Buffer{}}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go p.read(stdout)
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return p
+}
+
+func (p *rpcPi) read(r io.Reader) {
+	defer close(p.lines)
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var ev event
+			if json.Unmarshal(line, &ev) == nil {
+				p.lines <- ev
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// send writes a command with a fresh id and returns the id.
+func (p *rpcPi) send(cmd map[string]any) string {
+	p.t.Helper()
+	p.nextID++
+	id := fmt.Sprintf("c%d", p.nextID)
+	cmd["id"] = id
+	b, _ := json.Marshal(cmd)
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		p.t.Fatalf("write to pi: %v", err)
+	}
+	return id
+}
+
+// until collects events up to and including the first one matching stop.
+func (p *rpcPi) until(timeout time.Duration, stop func(event) bool) []event {
+	p.t.Helper()
+	var got []event
+	deadline := time.After(timeout)
+	for {
+		select {
+		case ev, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("pi exited; stderr:\n%s\nevents: %v", p.stderr, types(got))
+			}
+			got = append(got, ev)
+			if stop(ev) {
+				return got
+			}
+		case <-deadline:
+			p.t.Fatalf("timeout after %v; events: %v\nstderr:\n%s", timeout, types(got), p.stderr)
+		}
+	}
+}
+
+// call sends a command and waits for its response.
+func (p *rpcPi) call(cmd map[string]any) event {
+	p.t.Helper()
+	id := p.send(cmd)
+	evs := p.until(10*time.Second, func(ev event) bool { return ev.typ() == "response" && ev["id"] == id })
+	resp := evs[len(evs)-1]
+	if resp["success"] != true {
+		p.t.Fatalf("%v failed: %v", cmd["type"], resp["error"])
+	}
+	return resp
+}
+
+// prompt sends a prompt and returns every event up to the agent_end that
+// satisfies done (nil: the first agent_end).
+func (p *rpcPi) prompt(msg string, done func(event) bool) []event {
+	p.t.Helper()
+	p.send(map[string]any{"type": "prompt", "message": msg})
+	if done == nil {
+		done = func(ev event) bool { return ev.typ() == "agent_end" }
+	}
+	return p.until(15*time.Second, done)
+}
+
+func types(evs []event) []string {
+	var out []string
+	for _, ev := range evs {
+		t := ev.typ()
+		if t == "message_update" {
+			t += ":" + ev.str("assistantMessageEvent", "type")
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func find(evs []event, typ string) event {
+	for _, ev := range evs {
+		if ev.typ() == typ {
+			return ev
+		}
+	}
+	return nil
+}
+
+// sessionEntries reads the single session file pi wrote in e.sessionsDir.
+func (e *piEnv) sessionEntries(t *testing.T) []event {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(e.sessionsDir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []event
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ev event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("bad session line %q: %v", line, err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
