@@ -39,6 +39,17 @@ func TestPiPrintMode(t *testing.T) {
 	}
 }
 
+func TestPiPrintDemoToolCall(t *testing.T) {
+	e := newPiEnv(t)
+	out, err := e.command(t, "--no-session", "-p", "run `echo demo-ok`").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pi -p: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "demo-ok") || len(e.srv.Requests()) != 2 {
+		t.Errorf("pi printed %q after %d requests", out, len(e.srv.Requests()))
+	}
+}
+
 // TestPiRPC reuses one pi process for several scenarios to keep start-up
 // cost (~1.5 s) down. Each step waits until pi is idle again.
 func TestPiRPC(t *testing.T) {
@@ -67,8 +78,13 @@ func TestPiRPC(t *testing.T) {
 		if asst.Role != "assistant" || len(asst.ToolCalls) != 1 || asst.ToolCalls[0].Function.Arguments != `{"command":"echo hi"}` {
 			t.Errorf("replayed assistant message = %+v", asst)
 		}
-		if last := evs[len(evs)-1]; lastAssistantText(last) != "The command printed hi." {
+		last := evs[len(evs)-1]
+		if lastAssistantText(last) != "The command printed hi." {
 			t.Errorf("final answer = %q", lastAssistantText(last))
+		}
+		stats := p.call(map[string]any{"type": "get_session_stats"})["data"].(map[string]any)
+		if cost, _ := stats["cost"].(float64); cost <= 0 {
+			t.Errorf("session cost = %v, want > 0 (models.json declares costs)", stats["cost"])
 		}
 	})
 
@@ -129,6 +145,17 @@ func TestPiRPC(t *testing.T) {
 		}
 	})
 
+	t.Run("reported usage over threshold triggers compaction", func(t *testing.T) {
+		p.t = t
+		// fake-model: contextWindow 128000 − reserveTokens 16384 = 111616.
+		e.srv.Enqueue(Text("A very expensive answer.").WithUsage(120000, 10))
+		p.prompt("expensive", nil)
+		evs := p.until(10*time.Second, func(ev event) bool { return ev.typ() == "compaction_end" })
+		if ce := evs[len(evs)-1]; ce.str("reason") != "threshold" || ce["result"] == nil {
+			t.Errorf("compaction_end = %v", ce)
+		}
+	})
+
 	t.Run("thinking deltas", func(t *testing.T) {
 		p.t = t
 		p.call(map[string]any{"type": "set_model", "provider": Provider, "modelId": ThinkerID})
@@ -153,11 +180,17 @@ func TestPiRPC(t *testing.T) {
 		}
 	})
 
-	t.Run("abort during slow stream", func(t *testing.T) {
+	t.Run("abort while held mid-stream", func(t *testing.T) {
 		p.t = t
-		e.srv.Enqueue(Text(strings.Repeat("slow ", 40)).WithChunks(40).WithDelay(50 * time.Millisecond))
+		hold := make(chan struct{})
+		defer close(hold)
+		e.srv.Enqueue(Text("first part, then more").WithChunks(4).WithHold(hold, 1))
 		p.send(map[string]any{"type": "prompt", "message": "go slow"})
 		p.until(10*time.Second, func(ev event) bool { return ev.str("assistantMessageEvent", "type") == "text_delta" })
+		state := p.call(map[string]any{"type": "get_state"})["data"].(map[string]any)
+		if state["isStreaming"] != true {
+			t.Errorf("isStreaming = %v while held", state["isStreaming"])
+		}
 		p.send(map[string]any{"type": "abort"})
 		evs := p.until(10*time.Second, func(ev event) bool { return ev.typ() == "agent_end" })
 		if me := find(evs, "message_end"); me.str("message", "stopReason") != "aborted" {

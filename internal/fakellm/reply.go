@@ -27,6 +27,11 @@ type Reply struct {
 	Delay time.Duration
 	// Latency is slept before the response headers are written.
 	Latency time.Duration
+	// Hold, if non-nil, pauses the stream after HoldAfter deltas until the
+	// channel is closed (or the client goes away). It lets tests act while
+	// pi is provably mid-stream (steer, abort, get_state) without timing.
+	Hold      <-chan struct{}
+	HoldAfter int
 	// Finish overrides finish_reason ("stop", or "tool_calls" with Calls).
 	Finish string
 	// Usage overrides the usage chunk; nil estimates 4 bytes per token.
@@ -144,6 +149,12 @@ func (r Reply) WithChunks(n int) Reply { r.Chunks = n; return r }
 
 // WithDelay sets the pause before each delta.
 func (r Reply) WithDelay(d time.Duration) Reply { r.Delay = d; return r }
+
+// WithHold pauses the stream after n deltas until hold is closed.
+func (r Reply) WithHold(hold <-chan struct{}, n int) Reply {
+	r.Hold, r.HoldAfter = hold, n
+	return r
+}
 
 // WithUsage sets the reported token usage, e.g. to push pi over its
 // compaction threshold.

@@ -72,6 +72,14 @@ func (s *Server) Enqueue(replies ...Reply) {
 	s.queue = append(s.queue, replies...)
 }
 
+// Reset drops queued replies and recorded requests, e.g. between steps
+// that share one pi process.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue, s.reqs = nil, nil
+}
+
 // Pending returns the number of scripted replies not yet served.
 func (s *Server) Pending() int {
 	s.mu.Lock()

@@ -367,3 +367,34 @@ func TestWriteSettingsKeepsOtherKeys(t *testing.T) {
 		t.Errorf("models.json = %s", b)
 	}
 }
+
+func TestHold(t *testing.T) {
+	srv := New(Options{})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	hold := make(chan struct{})
+	srv.Enqueue(Text("abcd").WithChunks(4).WithHold(hold, 2))
+	resp := post(t, ts.URL, userBody)
+	br := bufio.NewReader(resp.Body)
+	var seen []string
+	for len(seen) < 3 { // role chunk + 2 deltas
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "data: ") {
+			seen = append(seen, line)
+		}
+	}
+	more := make(chan streamResult)
+	go func() { r, _ := readStream(t, br); more <- r }()
+	select {
+	case <-more:
+		t.Fatal("stream continued before hold was released")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(hold)
+	if r := <-more; r.Text != "cd" || !r.Done {
+		t.Errorf("after release got %+v", r)
+	}
+}

@@ -53,6 +53,7 @@ type streamer struct {
 	base  chunk
 	reply Reply
 	sent  int // delta chunks written
+	held  bool
 }
 
 func newStreamer(ctx context.Context, w http.ResponseWriter, id, model string, reply Reply) *streamer {
@@ -87,6 +88,9 @@ func (s *streamer) delta(d delta) error {
 	if s.reply.Drop && s.sent >= s.reply.DropAfter {
 		return errAborted
 	}
+	if err := s.hold(); err != nil {
+		return err
+	}
 	if err := sleep(s.ctx, s.reply.Delay); err != nil {
 		return err
 	}
@@ -94,6 +98,20 @@ func (s *streamer) delta(d delta) error {
 	c := s.base
 	c.Choices = []chunkChoice{{Delta: d}}
 	return s.frame(c)
+}
+
+// hold blocks once, when HoldAfter deltas have been sent, until Hold closes.
+func (s *streamer) hold() error {
+	if s.reply.Hold == nil || s.held || s.sent < s.reply.HoldAfter {
+		return nil
+	}
+	s.held = true
+	select {
+	case <-s.reply.Hold:
+		return nil
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
 }
 
 func (s *streamer) run(usage *Usage) error {
@@ -153,6 +171,9 @@ func (s *streamer) call(i int, c Call) error {
 }
 
 func (s *streamer) finish(usage *Usage) error {
+	if err := s.hold(); err != nil {
+		return err
+	}
 	reason := finishReason(s.reply)
 	last := s.base
 	last.Choices = []chunkChoice{{Delta: delta{}, FinishReason: &reason}}
