@@ -138,7 +138,7 @@ func rebuildObject(raw []byte, members []member, set []rawMember, drop string) [
 	}
 	out := []byte{'{'}
 	for _, k := range order {
-		if k == drop {
+		if k == drop || vals[k].value == nil { // nil is undefined: left out
 			continue
 		}
 		if len(out) > 1 {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"piweb/internal/session"
+)
+
+func init() {
+	commands["check"] = command{"check [--repair] [--cwd DIR] FILE...  report (and repair) damaged session files", runCheck}
+}
+
+// runCheck reports every defect of each file with its line number and exits
+// 1 when any file has one. With --repair it writes a repaired file in place
+// of each damaged one, atomically, keeping the original as a backup.
+func runCheck(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("check", e)
+	repair := fs.Bool("repair", false, "write a repaired file, keeping the original as a backup")
+	wd, _ := os.Getwd()
+	cwd := fs.String("cwd", wd, "cwd for a header that must be made anew")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		files = session.SessionFiles(session.AgentDir(e.getenv))
+	}
+	bad := false
+	for _, f := range files {
+		damaged, err := checkFile(e, f, *repair, *cwd)
+		if err != nil {
+			return err
+		}
+		bad = bad || damaged
+	}
+	if bad {
+		return exitError(1)
+	}
+	return nil
+}
+
+func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
+	s, err := session.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", path, p.Line, p.Kind, p.Message)
+	}
+	defects := s.Defects()
+	if !repair || (len(defects) == 0 && !s.Migrated) {
+		return len(defects) > 0, nil
+	}
+	content, changes := s.Repair(cwd)
+	backup, err := session.RewriteFile(path, content, s.Size)
+	if err != nil {
+		return true, fmt.Errorf("repair %s: %w", path, err)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(e.stdout, "%s: repaired: %s\n", path, c)
+	}
+	fmt.Fprintf(e.stdout, "%s: original kept as %s\n", path, backup)
+	return len(defects) > 0, nil
+}

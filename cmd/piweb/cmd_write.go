@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"piweb/internal/session"
+)
+
+// The commands that write session files. Each goes through internal/session,
+// which appends with one O_APPEND write per line and never rewrites a file
+// in place.
+
+func init() {
+	commands["fork"] = command{"fork FILE --entry ID [--at]  new session from a branch; prints its path", runFork}
+	commands["rename"] = command{"rename FILE NAME           set the session name (empty clears)", runRename}
+	commands["label"] = command{"label FILE ENTRY [LABEL]   set or clear an entry's label", runLabel}
+}
+
+// openForWriting parses a file that piweb is about to write to.
+func openForWriting(path string) (*session.Session, error) {
+	s, err := session.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if s.Header == nil {
+		return nil, fmt.Errorf("%s: %w; run piweb check --repair first", path, session.ErrNoHeader)
+	}
+	return s, nil
+}
+
+func runFork(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("fork", e)
+	entry := fs.String("entry", "", "entry `id` to fork at")
+	at := fs.Bool("at", false, "keep the entry itself (branch extraction, pi's /clone) instead of forking before a user message")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 1, 1, commands["fork"].usage); err != nil || *entry == "" {
+		return errors.Join(err, errors.New("--entry is required"))
+	}
+	src, err := filepath.Abs(pos[0])
+	if err != nil {
+		return err
+	}
+	s, err := openForWriting(src)
+	if err != nil {
+		return err
+	}
+	var content []byte
+	if *at {
+		content, err = s.Extract(*entry, src)
+	} else {
+		content, err = s.ForkBefore(*entry, src)
+	}
+	if err != nil {
+		return err
+	}
+	path, err := session.NewFile(filepath.Dir(src), content)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, path)
+	return err
+}
+
+func runRename(ctx context.Context, e *env, args []string) error {
+	pos, err := parseInterleaved(newFlags("rename", e), args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 2, 2, commands["rename"].usage); err != nil {
+		return err
+	}
+	s, err := openForWriting(pos[0])
+	if err != nil {
+		return err
+	}
+	_, err = session.AppendName(pos[0], s, pos[1])
+	return err
+}
+
+func runLabel(ctx context.Context, e *env, args []string) error {
+	pos, err := parseInterleaved(newFlags("label", e), args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 2, 3, commands["label"].usage); err != nil {
+		return err
+	}
+	s, err := openForWriting(pos[0])
+	if err != nil {
+		return err
+	}
+	label := ""
+	if len(pos) == 3 {
+		label = pos[2]
+	}
+	_, err = session.AppendLabel(pos[0], s, pos[1], label)
+	return err
+}

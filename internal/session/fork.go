@@ -1,0 +1,143 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// Branch extraction and forking, with pi 0.73's semantics. Each returns the
+// content of a new file; the caller decides where it goes (NewFile writes it
+// beside the source, as pi does).
+
+// Extract returns a new session holding the path from the root to the entry
+// leafID, like pi's createBranchedSession: label entries on the path are
+// dropped and the resolved labels of path entries re-created after it, with
+// their original timestamps. The header points back to sourcePath. Entries
+// keep their ids and bytes (migrated first for old files).
+func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
+	leaf := s.ByID(leafID)
+	if leaf == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, leafID)
+	}
+	var path []*Entry
+	inPath := map[string]bool{}
+	for _, e := range s.PathTo(leaf) {
+		if e.Type != "label" {
+			path = append(path, e)
+			inPath[e.idKey] = true
+		}
+	}
+	out := s.newHeader(s.cwdRaw(), sourcePath)
+	for _, e := range path {
+		out = appendLine2(out, e.Raw)
+	}
+	parent := []byte("null")
+	if last := path[len(path)-1]; last.Field("id") != nil && truthyKey(last.idKey) {
+		parent = last.Field("id")
+	}
+	taken := func(id string) bool { return inPath["s"+id] }
+	for _, l := range s.Labels() {
+		if !inPath[l.TargetKey] {
+			continue
+		}
+		id := NewEntryID(taken)
+		inPath["s"+id] = true
+		line := encodeMembers([]rawMember{{"type", []byte(`"label"`)}, {"id", appendJSString(nil, id)},
+			{"parentId", parent}, {"timestamp", l.Timestamp}, {"targetId", s.byKey(l.TargetKey).Field("id")},
+			{"label", l.Value}})
+		out = appendLine2(out, line)
+		parent = appendJSString(nil, id)
+	}
+	return out, nil
+}
+
+// ForkBefore is pi's /fork of a user message: the new session holds the
+// path up to the message's parent, so the message can be sent again
+// differently. A root user message gives a session with only a header.
+func (s *Session) ForkBefore(entryID, sourcePath string) ([]byte, error) {
+	e := s.ByID(entryID)
+	if e == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, entryID)
+	}
+	if e.Role() != "user" {
+		return nil, fmt.Errorf("entry %s is not a user message", entryID)
+	}
+	if p := s.parentOf(e); p != nil {
+		return s.Extract(p.ID, sourcePath)
+	}
+	return s.newHeader(s.cwdRaw(), sourcePath), nil
+}
+
+// Clone is pi's /clone: the current branch (pi's leaf after load) in a new
+// session.
+func (s *Session) Clone(sourcePath string) ([]byte, error) {
+	leaf := s.Leaf()
+	if leaf == nil {
+		return s.newHeader(s.cwdRaw(), sourcePath), nil
+	}
+	return s.Extract(leaf.ID, sourcePath)
+}
+
+// ForkTo is pi's forkFrom: every entry of every branch, into a session for
+// another cwd. Unlike pi it writes migrated entries, so forking an old file
+// does not give a version 3 header over version 1 entries.
+func (s *Session) ForkTo(cwd, sourcePath string) []byte {
+	out := s.newHeader(appendJSString(nil, cwd), sourcePath)
+	for _, e := range s.Entries {
+		out = appendLine2(out, e.Raw)
+	}
+	return out
+}
+
+// ExportLinear is pi's /export to JSONL: the path to leafID (pi's leaf when
+// empty) re-chained as one line, under a header with the same session id
+// and no parentSession.
+func (s *Session) ExportLinear(leafID string) ([]byte, error) {
+	leaf := s.Leaf()
+	if leafID != "" {
+		if leaf = s.ByID(leafID); leaf == nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, leafID)
+		}
+	}
+	id, _ := s.Header.String("id")
+	out := appendLine2(nil, headerLine(id, nowISO(), s.cwdRaw(), nil))
+	parent := []byte("null")
+	for _, e := range s.PathTo(leaf) {
+		c := *e
+		c.setMembers(member3("parentId", parent))
+		out = appendLine2(out, c.Raw)
+		parent = e.Field("id")
+	}
+	return out, nil
+}
+
+// newHeader starts a new file's content with a fresh header.
+func (s *Session) newHeader(cwd []byte, parentSession string) []byte {
+	var ps []byte
+	if parentSession != "" {
+		ps = appendJSString(nil, parentSession)
+	}
+	return appendLine2(nil, headerLine(NewSessionID(), nowISO(), cwd, ps))
+}
+
+// cwdRaw is the header's cwd as raw JSON.
+func (s *Session) cwdRaw() []byte {
+	if s.Header == nil {
+		return nil
+	}
+	return s.Header.Field("cwd")
+}
+
+func appendLine2(b, line []byte) []byte { return append(append(b, line...), '\n') }
+
+// NewFile writes the content of a new session into dir under pi's file name
+// (taken from its header) and returns the path.
+func NewFile(dir string, content []byte) (string, error) {
+	h := Parse(content).Header
+	if h == nil {
+		return "", ErrNoHeader
+	}
+	id, _ := h.String("id")
+	path := filepath.Join(dir, FileName(h.Timestamp, id))
+	return path, CreateFile(path, content)
+}

@@ -1,0 +1,289 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Everything piweb writes into a session file goes through this file: one
+// O_APPEND write per line for new entries, and temp file, fsync, rename with
+// a backup for the rare whole-file rewrite. Nothing is ever truncated.
+
+// ErrNoHeader is returned when asked to write to a file without a valid
+// header: pi would throw such a file away, so piweb will not add to it.
+var ErrNoHeader = errors.New("session file has no valid header")
+
+// ErrChanged is returned when the file changed on disk since it was read,
+// so the leaf the caller saw may no longer be pi's leaf.
+var ErrChanged = errors.New("session file changed since it was read")
+
+// ErrNotFound is returned for an entry id that is not in the session.
+var ErrNotFound = errors.New("entry not found")
+
+// nowISO returns the current time as JavaScript's toISOString writes it.
+func nowISO() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// entryLine encodes a new entry with pi's key order: type, id, parentId,
+// timestamp, then the members; custom and custom_message put their members
+// before id. A nil parent leaves parentId out, as pi does when its leaf is
+// undefined.
+func entryLine(typ, id string, parent []byte, ts string, members ...rawMember) []byte {
+	base := []rawMember{{"id", appendJSString(nil, id)}, {"parentId", parent}, {"timestamp", appendJSString(nil, ts)}}
+	all := []rawMember{{"type", appendJSString(nil, typ)}}
+	if typ == "custom" || typ == "custom_message" {
+		all = append(append(all, members...), base...)
+	} else {
+		all = append(append(all, base...), members...)
+	}
+	return encodeMembers(all)
+}
+
+// encodeMembers writes an object of raw members, leaving out nil values.
+func encodeMembers(ms []rawMember) []byte {
+	b := []byte{'{'}
+	for _, m := range ms {
+		if m.value == nil {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(append(appendJSString(b, m.key), ':'), m.value...)
+	}
+	return append(b, '}')
+}
+
+// leafParent returns the parentId pi gives the next entry: the leaf's id,
+// null for an empty session, nil (key left out) after a non-object leaf.
+func (s *Session) leafParent() []byte {
+	leaf := s.Leaf()
+	switch {
+	case leaf == nil:
+		return []byte("null")
+	case leaf.Field("id") == nil:
+		return nil
+	}
+	return leaf.Field("id")
+}
+
+// newID returns an entry id not yet used in the session.
+func (s *Session) newID() string {
+	return NewEntryID(func(id string) bool { return s.ByID(id) != nil })
+}
+
+// Append adds one entry of type typ after pi's leaf (the last entry) of the
+// file at path, which s must be the current parse of, and returns the new
+// entry. The file is opened O_APPEND and the line written in one write; a
+// file whose last line lacks its newline gets one first, so a torn line is
+// kept apart instead of merged. Files still on an older version are migrated
+// first, as pi would on open.
+func Append(path string, s *Session, typ string, members ...rawMember) (*Entry, error) {
+	if s.Header == nil {
+		return nil, ErrNoHeader
+	}
+	if s.Migrated {
+		if _, err := Migrate(path, s); err != nil {
+			return nil, err
+		}
+	}
+	line := entryLine(typ, s.newID(), s.leafParent(), nowISO(), members...)
+	if err := appendLine(path, s.Size, line); err != nil {
+		return nil, err
+	}
+	e, _ := newEntry(line, s.lastLine()+1, s.Size, nil)
+	s.Entries = append(s.Entries, e)
+	s.byID[e.idKey] = e
+	s.Size += int64(len(line)) + 1
+	return e, nil
+}
+
+// lastLine returns the number of the last line parsed.
+func (s *Session) lastLine() int {
+	n := 0
+	if len(s.records) > 0 {
+		n = s.records[len(s.records)-1].Line
+	}
+	for _, p := range s.Problems {
+		n = max(n, p.Line)
+	}
+	return n
+}
+
+// appendLine writes line and a newline at the end of the file in one write,
+// after checking the file still has the size the caller parsed.
+func appendLine(path string, size int64, line []byte) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	if st.Size() != size {
+		return ErrChanged
+	}
+	buf := make([]byte, 0, len(line)+2)
+	if size > 0 && !endsWithNewline(f, size) {
+		buf = append(buf, '\n')
+	}
+	buf = append(append(buf, line...), '\n')
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	return f.Close()
+}
+
+func endsWithNewline(f *os.File, size int64) bool {
+	var b [1]byte
+	_, err := f.ReadAt(b[:], size-1)
+	return err == nil && b[0] == '\n'
+}
+
+// AppendLabel sets (or with an empty label clears) the label of an entry,
+// like pi's appendLabelChange. A clear is written without the label key.
+func AppendLabel(path string, s *Session, targetID, label string) (*Entry, error) {
+	if s.ByID(targetID) == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, targetID)
+	}
+	var v []byte
+	if label != "" {
+		v = appendJSString(nil, label)
+	}
+	return Append(path, s, "label", rawMember{"targetId", appendJSString(nil, targetID)}, rawMember{"label", v})
+}
+
+// AppendName names the session, trimmed as pi trims it; an empty name
+// clears it.
+func AppendName(path string, s *Session, name string) (*Entry, error) {
+	name = strings.TrimFunc(name, isJSSpace)
+	return Append(path, s, "session_info", rawMember{"name", appendJSString(nil, name)})
+}
+
+// Migrate rewrites a file that was read from an older version in its
+// migrated form, as pi does when it opens it, and re-reads it into s. It
+// returns the backup path.
+func Migrate(path string, s *Session) (string, error) {
+	data := s.Encode()
+	backup, err := RewriteFile(path, data, s.Size)
+	if err != nil {
+		return "", err
+	}
+	*s = *Parse(data)
+	return backup, nil
+}
+
+// Encode returns the file content for the records as they are in memory:
+// every record's line and a newline, lines that were not JSON left out.
+func (s *Session) Encode() []byte {
+	var b bytes.Buffer
+	for _, r := range s.records {
+		b.Write(r.Raw)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// RewriteFile replaces the file at path with data without ever truncating
+// it: data goes to a temp file in the same folder, is synced, the original
+// is kept as a backup (a hard link, so even bytes another process appends
+// meanwhile land in it), and the temp file is renamed over the original.
+// wantSize, when >= 0, is the size the caller read; a different size means
+// somebody wrote in between and nothing is replaced. It returns the backup
+// path.
+func RewriteFile(path string, data []byte, wantSize int64) (string, error) {
+	if st, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("rewrite: %w", err)
+	} else if wantSize >= 0 && st.Size() != wantSize {
+		return "", ErrChanged
+	}
+	tmp, err := writeTemp(filepath.Dir(path), data)
+	if err != nil {
+		return "", err
+	}
+	backup := BackupPath(path, time.Now())
+	if err := os.Link(path, backup); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("rewrite: keep backup: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("rewrite: %w", err)
+	}
+	return backup, syncDir(filepath.Dir(path))
+}
+
+// BackupPath names the backup of a session file. The name does not end in
+// .jsonl, so neither pi nor piweb lists it as a session.
+func BackupPath(path string, t time.Time) string {
+	return path + ".piweb-backup-" + t.UTC().Format("20060102T150405.000000000Z")
+}
+
+// writeTemp writes data to a new synced temp file in dir.
+func writeTemp(dir string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, ".piweb-tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("write temp file: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write temp file: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// CreateFile writes a new session file at path, which must not exist,
+// atomically: the file appears whole or not at all.
+func CreateFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	tmp, err := writeTemp(filepath.Dir(path), data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil { // fails if path exists
+		return fmt.Errorf("create session: %w", err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// NewSessionID returns a session id as pi 0.73 makes them: a UUID v7.
+func NewSessionID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// FileName returns pi's file name for a session created at ts with id.
+func FileName(ts, id string) string {
+	return strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
+}
+
+// headerLine encodes a new header with pi's key order.
+func headerLine(id, ts string, cwd []byte, parentSession []byte) []byte {
+	return encodeMembers([]rawMember{{"type", []byte(`"session"`)}, {"version", []byte("3")},
+		{"id", appendJSString(nil, id)}, {"timestamp", appendJSString(nil, ts)},
+		{"cwd", cwd}, {"parentSession", parentSession}})
+}
