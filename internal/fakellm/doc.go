@@ -24,6 +24,22 @@
 //	// run pi with PI_CODING_AGENT_DIR=agentDir PI_OFFLINE=1 ...
 //	reqs := srv.Requests() // reqs[1].ToolResults()[0].Text() == "hi\n"
 //
+// Scripting: Text, Think, Tools (with Bash or NewCall), Error (5xx: pi's
+// auto-retry), Overflow (pi's overflow compaction), Drop (connection cut
+// mid-stream; pi reports "terminated" and retries), and the modifiers
+// WithChunks, WithDelay (slow streams), WithHold (pause mid-stream until a
+// channel closes, for steer/abort tests without sleeps) and WithUsage (push
+// pi over its compaction threshold). Times(n, r) repeats a reply.
+//
+// Observing: Requests, LastRequest and WaitRequests return decoded
+// requests; Request.Kind tells turns from summarization calls, and
+// LastUserText, ToolResults, SystemPrompt and ToolNames pick out the parts
+// tests usually assert on.
+//
+// Configuring pi: SetupAgentDir (WriteModelsJSON + WriteSettings) makes
+// "pi --mode rpc" with PI_CODING_AGENT_DIR=agentDir start on fake/fake-model
+// with fast, SDK-retry-free retries.
+//
 // Replies come from, in order: the canned summary for pi's summarization
 // requests (unless Options.ScriptSummaries), the Enqueue queue, Options.Rule,
 // and finally Demo, a deterministic rule good enough for a demo.

@@ -2,6 +2,7 @@ package fakellm
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -227,4 +228,26 @@ func lastEntry(entries []event, typ string) event {
 		}
 	}
 	return nil
+}
+
+func TestPiBranchSummary(t *testing.T) {
+	e := newPiEnv(t)
+	ext, err := filepath.Abs("testdata/tree-goto.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := e.startRPC(t, "-e", ext)
+	e.srv.Enqueue(Text("one"), Text("two"))
+	p.prompt("first", nil)
+	p.prompt("second", nil)
+	forks := p.call(map[string]any{"type": "get_fork_messages"})["data"].(map[string]any)["messages"].([]any)
+	second := forks[1].(map[string]any)["entryId"].(string)
+	p.call(map[string]any{"type": "prompt", "message": "/tree-goto " + second + " summarize"})
+	if k := e.srv.LastRequest().Kind(); k != KindBranchSummary {
+		t.Fatalf("last request kind = %v", k)
+	}
+	bs := lastEntry(e.sessionEntries(t), "branch_summary")
+	if bs == nil || !strings.Contains(bs.str("summary"), DefaultSummary) {
+		t.Errorf("branch_summary entry = %v", bs)
+	}
 }
