@@ -1,0 +1,5 @@
+package session
+
+import "time"
+
+var timeZero time.Time
