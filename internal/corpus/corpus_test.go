@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -20,7 +21,7 @@ func digest(t *testing.T, dir string) [32]byte {
 		}
 		b, err := os.ReadFile(p)
 		h.Write([]byte(p[len(dir):]))
-		h.Write(b)
+		h.Write(bytes.ReplaceAll(b, []byte(dir), nil)) // forks name parents by absolute path
 		return err
 	})
 	if err != nil {
