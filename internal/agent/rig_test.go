@@ -1,0 +1,134 @@
+package agent
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+)
+
+// rig is one live-agent test setup: a fake LLM, a private agent dir (pi
+// writes settings.json on set_* commands), a project dir and a session dir.
+type rig struct {
+	t        testing.TB
+	pi       *Pi
+	llm      *fakellm.Server
+	url      string
+	agentDir string
+	work     string
+	sessions string
+}
+
+func newRig(t testing.TB) *rig {
+	t.Helper()
+	pi := testPi(t)
+	llm := fakellm.New(fakellm.Options{})
+	ts := httptest.NewServer(llm)
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	r := &rig{t: t, pi: pi, llm: llm, url: ts.URL + "/v1",
+		agentDir: filepath.Join(dir, "agent"), work: filepath.Join(dir, "work"), sessions: filepath.Join(dir, "sessions")}
+	if err := fakellm.SetupAgentDir(r.agentDir, r.url); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(r.work, 0o755)
+	return r
+}
+
+// opts are the Options every live test starts pi with.
+func (r *rig) opts() Options {
+	return Options{
+		Pi: r.pi, Cwd: r.work, SessionDir: r.sessions, AgentDir: r.agentDir,
+		Model: fakellm.Provider + "/" + fakellm.ModelID,
+		Args:  []string{"--no-context-files", "--no-skills", "--no-prompt-templates"},
+	}
+}
+
+// recorder collects events and lets a test wait for one.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+	signal chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{signal: make(chan struct{}, 1)} }
+
+func (r *recorder) add(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+	select {
+	case r.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (r *recorder) snapshot() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// wait returns the index of the first event at or after from that matches.
+func (r *recorder) wait(t testing.TB, from int, match func(Event) bool) int {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		evs := r.snapshot()
+		for i := from; i < len(evs); i++ {
+			if match(evs[i]) {
+				return i
+			}
+		}
+		select {
+		case <-r.signal:
+		case <-deadline:
+			t.Fatalf("timed out waiting; saw %v", types(evs[from:]))
+		}
+	}
+}
+
+func (r *recorder) waitType(t testing.TB, from int, typ string) int {
+	t.Helper()
+	return r.wait(t, from, func(e Event) bool { return e.Type == typ })
+}
+
+func types(evs []Event) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type != EvMessageUpdate {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// start runs pi with the rig's options changed by edit.
+func (r *rig) start(edit func(*Options)) (*Client, *recorder) {
+	r.t.Helper()
+	rec := newRecorder()
+	o := r.opts()
+	o.OnEvent = rec.add
+	if edit != nil {
+		edit(&o)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, _, err := Start(ctx, o)
+	if err != nil {
+		r.t.Fatalf("start pi: %v", err)
+	}
+	r.t.Cleanup(func() { c.Close(context.Background(), time.Second) })
+	return c, rec
+}
+
+func ctxT(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
