@@ -1,0 +1,201 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+const transcripts = "/work/shared/fixtures/rpc-0.73.1/transcripts"
+
+// transcriptLine is one item of a recorded real pi 0.73.1 RPC session.
+type transcriptLine struct {
+	T   float64         `json:"t_ms"`
+	Dir string          `json:"dir"`
+	Msg json.RawMessage `json:"msg"`
+}
+
+func readTranscript(t testing.TB, name string) []transcriptLine {
+	t.Helper()
+	f, err := os.Open(filepath.Join(transcripts, name+".jsonl"))
+	if err != nil {
+		missing(t, "transcripts: "+err.Error())
+	}
+	defer f.Close()
+	var out []transcriptLine
+	r := bufio.NewReaderSize(f, 1<<20)
+	for {
+		line, err := readLine(r)
+		if len(line) > 0 {
+			var tl transcriptLine
+			if err := json.Unmarshal(line, &tl); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out = append(out, tl)
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+var epoch = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+
+func at(ms float64) time.Time { return epoch.Add(time.Duration(ms * float64(time.Millisecond))) }
+
+// replay runs a transcript through a Machine and returns its transitions,
+// failing when pi itself reported streaming/compacting while the machine
+// said idle.
+func replay(t *testing.T, name string, check func(typ string, n int, s Status)) string {
+	var m Machine
+	var b strings.Builder
+	prev := ""
+	counts := map[string]int{}
+	for _, tl := range readTranscript(t, name) {
+		if tl.Dir != "out" {
+			continue
+		}
+		e := Event{Type: fieldString(tl.Msg, "type"), Raw: tl.Msg}
+		now := at(tl.T)
+		if e.Type == EvResponse && fieldString(tl.Msg, "command") == "get_state" {
+			var r struct{ Data State }
+			json.Unmarshal(tl.Msg, &r)
+			if (r.Data.IsStreaming || r.Data.IsCompacting) && !m.Status(now).Busy() {
+				t.Errorf("%s @%.1f: pi says streaming=%v compacting=%v, machine says idle",
+					name, tl.T, r.Data.IsStreaming, r.Data.IsCompacting)
+			}
+			continue
+		}
+		if s := m.Status(now); describe(s) != prev {
+			prev = describe(s)
+			fmt.Fprintf(&b, "%9.1f (time)  %s\n", tl.T, prev)
+		}
+		m.Apply(e, now)
+		counts[e.Type]++
+		s := m.Status(now)
+		if check != nil {
+			check(e.Type, counts[e.Type], s)
+		}
+		if describe(s) != prev {
+			prev = describe(s)
+			fmt.Fprintf(&b, "%9.1f %-18s %s\n", tl.T, e.Type, prev)
+		}
+	}
+	return b.String()
+}
+
+func describe(s Status) string {
+	d := string(s.Phase)
+	if s.Retrying && s.Phase != PhaseRetrying {
+		d += "+retry"
+	}
+	if len(s.Steering)+len(s.FollowUp) > 0 {
+		d += fmt.Sprintf(" steer=%q follow=%q", s.Steering, s.FollowUp)
+	}
+	return d
+}
+
+// TestMachineTranscripts replays every transcript; the transitions are
+// golden files (go test -run TestMachineTranscripts -update).
+func TestMachineTranscripts(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join(transcripts, "*.jsonl"))
+	if len(names) == 0 {
+		missing(t, "no transcripts in "+transcripts)
+	}
+	for _, path := range names {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		if strings.HasPrefix(name, "s10_cold") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			got := replay(t, name, nil)
+			golden := filepath.Join("testdata", "phases", name+".txt")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				os.WriteFile(golden, []byte(got), 0o644)
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("transitions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMachineKeyMoments pins the behaviours the issue calls out.
+func TestMachineKeyMoments(t *testing.T) {
+	type moment struct {
+		after string // event type
+		n     int    // its nth occurrence
+		want  string // describe(status) right after it
+	}
+	tests := []struct {
+		transcript string
+		moments    []moment
+	}{
+		{"s07_retry", []moment{
+			{EvAgentEnd, 1, "settling"},
+			{EvAutoRetryStart, 1, "retrying"}, // pi's get_state says isStreaming:false here
+			{EvAgentStart, 2, "streaming+retry"},
+			{EvAutoRetryEnd, 1, "streaming"},
+			{EvAutoRetryEnd, 3, "idle"}, // abort_retry ends the back-off
+		}},
+		{"s15_auto_compaction_threshold", []moment{{EvCompactionStart, 1, "compacting"}, {EvCompactionEnd, 1, "idle"}}},
+		{"s15_auto_compaction_overflow", []moment{
+			{EvCompactionStart, 1, "compacting"},
+			{EvCompactionEnd, 1, "settling"}, // willRetry: the turn restarts by itself
+			{EvAgentStart, 3, "streaming"},
+		}},
+		{"s15_compact_while_streaming", []moment{{EvCompactionEnd, 1, "idle"}}},
+		{"s05_streaming", []moment{
+			{EvQueueUpdate, 1, `streaming steer=["[text] steered message"] follow=[]`},
+			{EvQueueUpdate, 2, `streaming steer=["[text] steered message"] follow=["[text] followup message"]`},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.transcript, func(t *testing.T) {
+			seen := map[string]string{}
+			replay(t, tt.transcript, func(typ string, n int, s Status) {
+				seen[fmt.Sprint(typ, "#", n)] = describe(s)
+			})
+			for _, m := range tt.moments {
+				key := fmt.Sprint(m.after, "#", m.n)
+				if got, ok := seen[key]; !ok || got != m.want {
+					t.Errorf("after %s: %q, want %q", key, got, m.want)
+				}
+			}
+		})
+	}
+}
+
+// TestMachineSettleExpires checks the Settling window ends by time alone.
+func TestMachineSettleExpires(t *testing.T) {
+	var m Machine
+	now := epoch
+	m.Apply(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)}, now)
+	m.Apply(Event{Type: EvAgentEnd, Raw: []byte(`{"type":"agent_end","messages":[]}`)}, now)
+	if p := m.Status(now.Add(DefaultSettle - time.Millisecond)).Phase; p != PhaseSettling {
+		t.Errorf("just before: %s", p)
+	}
+	if p := m.Status(now.Add(DefaultSettle)).Phase; p != PhaseIdle {
+		t.Errorf("at deadline: %s", p)
+	}
+	m.Reset(State{IsCompacting: true})
+	if p := m.Status(now).Phase; p != PhaseCompacting {
+		t.Errorf("after Reset: %s", p)
+	}
+}
