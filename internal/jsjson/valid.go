@@ -1,0 +1,231 @@
+package jsjson
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Valid reports whether JSON.parse accepts b (read as UTF-8 text; invalid
+// UTF-8 inside strings is accepted because Node decodes it to U+FFFD). It
+// accepts surrounding JSON whitespace and any nesting depth, and does not
+// allocate for nesting up to 64 levels.
+//
+// Valid is on piweb's hot path for session files of hundreds of megabytes,
+// so string bodies, which make up most of a session, are skipped eight bytes
+// at a time.
+func Valid(b []byte) bool {
+	var stackBuf [64]byte
+	stack := stackBuf[:0] // closing bracket of each open container
+	i := skipWS(b, 0)
+	for {
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case '{':
+			if i = skipWS(b, i+1); i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			if i = skipKey(b, i); i < 0 {
+				return false
+			}
+			stack = append(stack, '}')
+			continue
+		case '[':
+			if i = skipWS(b, i+1); i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			stack = append(stack, ']')
+			continue
+		default:
+			if i = skipScalar(b, i); i < 0 {
+				return false
+			}
+		}
+		// A value ended at i: close containers until the next value.
+		for {
+			i = skipWS(b, i)
+			if len(stack) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return false
+			}
+			if i = skipWS(b, i+1); top == '}' {
+				if i = skipKey(b, i); i < 0 {
+					return false
+				}
+			}
+			break
+		}
+	}
+}
+
+// skipKey skips `"key" :` and the whitespace after it, returning -1 on
+// error.
+func skipKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i = skipString(b, i); i < 0 {
+		return -1
+	}
+	if i = skipWS(b, i); i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipWS(b, i+1)
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipScalar skips a string, number or literal at b[i], returning -1 on
+// error.
+func skipScalar(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case 't':
+		return skipWord(b, i, "true")
+	case 'f':
+		return skipWord(b, i, "false")
+	case 'n':
+		return skipWord(b, i, "null")
+	}
+	return skipNumber(b, i)
+}
+
+func skipWord(b []byte, i int, w string) int {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return -1
+	}
+	return i + len(w)
+}
+
+// skipNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func skipNumber(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = skipDigits(b, i+1)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := skipDigits(b, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := skipDigits(b, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// stops returns a mask with the high bit of the lowest byte of x that is a
+// quote, a backslash or below 0x20 set (higher bits may be set spuriously,
+// lower ones never are). Zero means none of the eight bytes is special.
+func stops(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	s := x ^ (ones * '\\')
+	return (((q - ones) &^ q) | ((s - ones) &^ s) | ((x - ones*0x20) &^ x)) & highs
+}
+
+// skipString skips the string starting with the quote at b[i], returning
+// the index after its closing quote, or -1 if JSON.parse rejects it.
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		for i+8 <= len(b) {
+			if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto stop
+			}
+			i += 8
+		}
+		for i < len(b) && !strStop[b[i]] {
+			i++
+		}
+	stop:
+		if i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i = skipEscape(b, i); i < 0 {
+				return -1
+			}
+		default:
+			return -1 // raw control character
+		}
+	}
+}
+
+// skipEscape skips the escape sequence at b[i] (a backslash).
+func skipEscape(b []byte, i int) int {
+	if i+1 >= len(b) {
+		return -1
+	}
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 2
+	case 'u':
+		if i+6 > len(b) {
+			return -1
+		}
+		for _, c := range b[i+2 : i+6] {
+			if !isHex(c) {
+				return -1
+			}
+		}
+		return i + 6
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
