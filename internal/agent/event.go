@@ -35,6 +35,7 @@ const (
 	EvOutsideChange      = "piweb_outside_change"  // another process wrote the session file
 	EvSessionChanged     = "piweb_session_changed" // fork/clone/new/switch moved the worker
 	EvExtensionUITimeout = "piweb_ui_timeout"      // a dialog was answered by piweb's timeout
+	EvUIAnswered         = "piweb_ui_answered"     // a dialog was answered (by any tab)
 )
 
 // Event is one line pi wrote on stdout (or one piweb-made notice). Raw is

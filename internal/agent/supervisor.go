@@ -1,0 +1,468 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Supervisor defaults.
+const (
+	DefaultIdleTimeout = 10 * time.Minute
+	DefaultMaxLive     = 8
+)
+
+// ErrAtCapacity is a start refused because MaxLive workers are live and
+// all of them are busy.
+var ErrAtCapacity = errors.New("too many live pi workers, all busy")
+
+// ErrClosed is any use of a closed Supervisor.
+var ErrClosed = errors.New("agent supervisor closed")
+
+// Config configures a Supervisor.
+type Config struct {
+	// Base is the template for every pi process; SessionFile and OnEvent
+	// are set per worker.
+	Base Options
+	// IdleTimeout stops a worker that has not been used for this long and
+	// is not busy (DefaultIdleTimeout when zero).
+	IdleTimeout time.Duration
+	// MaxLive caps live workers (DefaultMaxLive when zero); starting one
+	// more stops the longest-idle non-busy worker first.
+	MaxLive int
+	// KillGrace is the SIGTERM→SIGKILL delay (DefaultKillGrace when zero).
+	KillGrace time.Duration
+	// UITimeout cancels unanswered extension dialogs (DefaultUITimeout).
+	UITimeout time.Duration
+	// Spare keeps one pre-started pi ready to be switched to a session,
+	// hiding pi's ~1.5 s start-up from the first message.
+	Spare bool
+	// Offline performs writes for sessions without a live worker.
+	Offline OfflineWriter
+}
+
+// OfflineWriter writes to a session file directly, for sessions with no
+// live worker (a live pi keeps its own leaf in memory, so writes must then
+// go through it). internal/session provides the implementation.
+type OfflineWriter interface {
+	SetSessionName(file, name string) error
+	SetLabel(file, entryID, label string) error
+}
+
+// Supervisor runs at most one pi worker per session file, starting them on
+// demand, stopping idle ones and restarting crashed ones on next use.
+type Supervisor struct {
+	cfg    Config
+	launch func(ctx context.Context, w *Worker) error // starts pi for w
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	closed  bool
+	spare   *spare
+	quit    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// entry is one session: its Hub outlives workers so Seq and replay survive
+// restarts.
+type entry struct {
+	hub      *Hub
+	w        *Worker
+	starting *startOp
+}
+
+type startOp struct {
+	done chan struct{}
+	w    *Worker
+	err  error
+}
+
+// NewSupervisor starts the idle reaper (and the spare, if configured).
+func NewSupervisor(cfg Config) *Supervisor {
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxLive <= 0 {
+		cfg.MaxLive = DefaultMaxLive
+	}
+	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, quit: make(chan struct{})}
+	s.launch = s.launchPi
+	s.wg.Add(1)
+	go s.reaper()
+	if cfg.Spare {
+		s.refillSpare()
+	}
+	return s
+}
+
+// Key normalizes a session file path into the supervisor's key.
+func Key(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.Clean(file)
+	}
+	return abs
+}
+
+func (s *Supervisor) entry(key string) *entry {
+	e := s.entries[key]
+	if e == nil {
+		e = &entry{hub: NewHub()}
+		s.entries[key] = e
+	}
+	return e
+}
+
+// Hub returns the event hub of a session, live or not; subscribing to it
+// before the worker starts sees the start.
+func (s *Supervisor) Hub(file string) *Hub {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entry(Key(file)).hub
+}
+
+// Live returns the session's worker if one runs (never starts one).
+func (s *Supervisor) Live(file string) *Worker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.entries[Key(file)]; e != nil {
+		return e.w
+	}
+	return nil
+}
+
+// LiveCount counts live workers.
+func (s *Supervisor) LiveCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, e := range s.entries {
+		if e.w != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Worker returns the session's worker, starting pi if needed. Concurrent
+// callers for one session share a single start; the start itself is not
+// cancelled by ctx (others may wait for it), only the wait is.
+func (s *Supervisor) Worker(ctx context.Context, file string) (*Worker, error) {
+	key := Key(file)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	e := s.entry(key)
+	if w := e.w; w != nil {
+		s.mu.Unlock()
+		w.touch()
+		return w, nil
+	}
+	op := e.starting
+	if op == nil {
+		if err := s.makeRoom(); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		op = &startOp{done: make(chan struct{})}
+		e.starting = op
+		go s.start(key, e, op)
+	}
+	s.mu.Unlock()
+	select {
+	case <-op.done:
+		return op.w, op.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (w *Worker) touch() {
+	w.mu.Lock()
+	w.lastUse = time.Now()
+	w.mu.Unlock()
+}
+
+// start launches pi for key and publishes a failure to the session's hub.
+func (s *Supervisor) start(key string, e *entry, op *startOp) {
+	w := newWorker(key, e.hub, s.cfg.UITimeout)
+	w.onRekey = s.rekey
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	err := s.launch(ctx, w)
+	cancel()
+	s.mu.Lock()
+	e.starting = nil
+	if err == nil && s.closed {
+		err = ErrClosed
+		go w.stop(context.Background(), "shutdown", s.cfg.KillGrace)
+	}
+	if err == nil {
+		e.w = w
+		s.wg.Add(1)
+		go s.watch(w)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		e.hub.Publish(NewEvent(EvExit, exitNotice(err, "start failed")))
+	} else {
+		e.hub.Publish(NewEvent(EvState, w.Status()))
+	}
+	op.w, op.err = w, err
+	if err != nil {
+		op.w = nil
+	}
+	close(op.done)
+}
+
+// launchPi starts a real pi for w, from the spare when there is one.
+func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
+	if sp := s.takeSpare(); sp != nil {
+		err := s.adoptSpare(ctx, sp, w)
+		s.refillSpare()
+		if err == nil {
+			return nil
+		}
+		var cg *CwdGoneError
+		if errors.As(err, &cg) {
+			return err
+		}
+		// Fall back to a cold start for anything else.
+	}
+	o := s.cfg.Base
+	o.SessionFile = w.key
+	o.OnEvent = w.onEvent
+	c, st, err := Start(ctx, o)
+	if err != nil {
+		return err
+	}
+	w.attach(c, st)
+	return nil
+}
+
+// attach binds a started client to w.
+func (w *Worker) attach(c *Client, st State) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.client, w.proc, w.state = c, c, st
+	w.m.Reset(st)
+	w.lastUse = time.Now()
+	w.tracker = newFileTracker(st.SessionFile)
+}
+
+// makeRoom stops the longest-idle non-busy worker when at the cap. s.mu is
+// held.
+func (s *Supervisor) makeRoom() error {
+	live := 0
+	var victim *entry
+	var oldest time.Time
+	now := time.Now()
+	for _, e := range s.entries {
+		if e.starting != nil {
+			live++
+		}
+		if e.w == nil {
+			continue
+		}
+		live++
+		if e.w.busy(now) {
+			continue
+		}
+		if t := e.w.idleSince(); victim == nil || t.Before(oldest) {
+			victim, oldest = e, t
+		}
+	}
+	if live < s.cfg.MaxLive {
+		return nil
+	}
+	if victim == nil {
+		return ErrAtCapacity
+	}
+	w := victim.w
+	victim.w = nil
+	go w.stop(context.Background(), "evicted", s.cfg.KillGrace)
+	return nil
+}
+
+// watch waits for a worker's pi to exit and tells its subscribers why.
+func (s *Supervisor) watch(w *Worker) {
+	defer s.wg.Done()
+	<-w.proc.Done()
+	w.dispose()
+	s.mu.Lock()
+	key := w.Key()
+	if e := s.entries[key]; e != nil && e.w == w {
+		e.w = nil
+	}
+	s.mu.Unlock()
+	reason := w.stopReason()
+	if reason == "" {
+		reason = "crashed"
+	}
+	var err error
+	if x := w.proc.Exit(); x != nil {
+		err = x
+	}
+	w.Hub().Publish(NewEvent(EvExit, exitNotice(err, reason)))
+}
+
+// ExitNotice is the body of a piweb_exit event.
+type ExitNotice struct {
+	Reason  string `json:"reason"` // crashed, idle, evicted, shutdown, stopped, start failed
+	Status  int    `json:"status"`
+	Signal  string `json:"signal,omitempty"`
+	Stderr  string `json:"stderr,omitempty"`
+	Error   string `json:"error,omitempty"`
+	CwdGone string `json:"cwdGone,omitempty"` // the missing directory
+}
+
+func exitNotice(err error, reason string) ExitNotice {
+	n := ExitNotice{Reason: reason, Status: -1}
+	if err == nil {
+		return n
+	}
+	n.Error = err.Error()
+	var cg *CwdGoneError
+	if errors.As(err, &cg) {
+		n.CwdGone = cg.Dir
+	}
+	var x *ExitError
+	if errors.As(err, &x) {
+		n.Status, n.Signal, n.Stderr = x.Status, x.Signal, x.Stderr
+	}
+	return n
+}
+
+// reaper stops workers idle for longer than IdleTimeout.
+func (s *Supervisor) reaper() {
+	defer s.wg.Done()
+	period := s.cfg.IdleTimeout / 4
+	if period > 30*time.Second {
+		period = 30 * time.Second
+	}
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.quit:
+			return
+		case now := <-t.C:
+			s.reap(now)
+		}
+	}
+}
+
+func (s *Supervisor) reap(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.entries {
+		w := e.w
+		if w == nil || w.busy(now) || now.Sub(w.idleSince()) < s.cfg.IdleTimeout {
+			continue
+		}
+		e.w = nil
+		go w.stop(context.Background(), "idle", s.cfg.KillGrace)
+	}
+}
+
+// Stop stops the session's worker, if any.
+func (s *Supervisor) Stop(ctx context.Context, file string) {
+	s.mu.Lock()
+	var w *Worker
+	if e := s.entries[Key(file)]; e != nil {
+		w, e.w = e.w, nil
+	}
+	s.mu.Unlock()
+	if w != nil {
+		w.stop(ctx, "stopped", s.cfg.KillGrace)
+	}
+}
+
+// rekey moves a worker whose pi switched session files (fork, clone, new,
+// switch) to the new key, keeping one worker per file. If another worker
+// already serves the new file, the moving one is stopped.
+func (s *Supervisor) rekey(w *Worker, old, new string) {
+	s.mu.Lock()
+	if e := s.entries[old]; e != nil && e.w == w {
+		e.w = nil
+	}
+	ne := s.entry(new)
+	clash := ne.w != nil && ne.w != w
+	if !clash {
+		ne.w = w
+	}
+	oldHub := s.entry(old).hub
+	s.mu.Unlock()
+	oldHub.Publish(NewEvent(EvSessionChanged, map[string]string{"from": old, "to": new}))
+	if clash {
+		go w.stop(context.Background(), "duplicate", s.cfg.KillGrace)
+		return
+	}
+	w.mu.Lock()
+	w.key, w.hub = new, ne.hub
+	w.mu.Unlock()
+	ne.hub.Publish(NewEvent(EvSessionChanged, map[string]string{"from": old, "to": new}))
+}
+
+// Close stops every worker (SIGTERM, then SIGKILL after KillGrace or when
+// ctx ends) and the spare, and waits for them.
+func (s *Supervisor) Close(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.quit)
+	var ws []*Worker
+	for _, e := range s.entries {
+		if e.w != nil {
+			ws = append(ws, e.w)
+			e.w = nil
+		}
+	}
+	sp := s.spare
+	s.spare = nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.stop(ctx, "shutdown", s.cfg.KillGrace)
+		}()
+	}
+	if sp != nil {
+		sp.discard(ctx, s.cfg.KillGrace)
+	}
+	wg.Wait()
+	s.wg.Wait()
+	return nil
+}
+
+// SetLabel labels an entry: through the live worker's bridge extension,
+// or directly in the file when no worker runs.
+func (s *Supervisor) SetLabel(ctx context.Context, file, entryID, label string) error {
+	if w := s.Live(file); w != nil {
+		return w.SetLabel(ctx, entryID, label)
+	}
+	if s.cfg.Offline == nil {
+		return fmt.Errorf("set label: no live worker and no offline writer")
+	}
+	return s.cfg.Offline.SetLabel(Key(file), entryID, label)
+}
+
+// SetSessionName names a session, through its worker when live.
+func (s *Supervisor) SetSessionName(ctx context.Context, file, name string) error {
+	if w := s.Live(file); w != nil {
+		return w.Do(func(c *Client) error { return c.SetSessionName(ctx, name) })
+	}
+	if s.cfg.Offline == nil {
+		return fmt.Errorf("set session name: no live worker and no offline writer")
+	}
+	return s.cfg.Offline.SetSessionName(Key(file), name)
+}

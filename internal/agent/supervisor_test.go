@@ -1,0 +1,192 @@
+package agent
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// fakeProc stands in for pi in the supervisor's timing tests (which run
+// in a synctest bubble, where real processes cannot live).
+type fakeProc struct {
+	once   sync.Once
+	done   chan struct{}
+	exit   *ExitError
+	closed atomic.Bool
+}
+
+func newFakeProc() *fakeProc { return &fakeProc{done: make(chan struct{})} }
+
+func (p *fakeProc) Done() <-chan struct{} { return p.done }
+func (p *fakeProc) Exit() *ExitError      { return p.exit }
+func (p *fakeProc) Close(ctx context.Context, grace time.Duration) {
+	p.closed.Store(true)
+	p.crash(&ExitError{Status: 143, Signal: "terminated"})
+}
+func (p *fakeProc) crash(e *ExitError) {
+	p.once.Do(func() { p.exit = e; close(p.done) })
+}
+
+// fakeSupervisor returns a supervisor whose launches take startDelay and
+// record their processes.
+func fakeSupervisor(cfg Config, startDelay time.Duration) (*Supervisor, *[]*fakeProc, *sync.Mutex) {
+	s := NewSupervisor(cfg)
+	var mu sync.Mutex
+	var procs []*fakeProc
+	s.launch = func(ctx context.Context, w *Worker) error {
+		time.Sleep(startDelay)
+		p := newFakeProc()
+		mu.Lock()
+		procs = append(procs, p)
+		mu.Unlock()
+		w.mu.Lock()
+		w.proc = p
+		w.lastUse = time.Now()
+		w.mu.Unlock()
+		return nil
+	}
+	return s, &procs, &mu
+}
+
+func TestSupervisorSharedStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, procs, _ := fakeSupervisor(Config{}, 1500*time.Millisecond)
+		defer s.Close(context.Background())
+		var wg sync.WaitGroup
+		ws := make([]*Worker, 10)
+		for i := range ws {
+			wg.Go(func() {
+				w, err := s.Worker(context.Background(), "/s/a.jsonl")
+				if err != nil {
+					t.Error(err)
+				}
+				ws[i] = w
+			})
+		}
+		wg.Wait()
+		if len(*procs) != 1 {
+			t.Fatalf("%d starts, want 1", len(*procs))
+		}
+		for _, w := range ws {
+			if w != ws[0] {
+				t.Fatal("callers got different workers")
+			}
+		}
+	})
+}
+
+func TestSupervisorIdleTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, procs, _ := fakeSupervisor(Config{}, time.Second)
+		defer s.Close(context.Background())
+		ctx := context.Background()
+		idle, _ := s.Worker(ctx, "/s/idle.jsonl")
+		busy, _ := s.Worker(ctx, "/s/busy.jsonl")
+		_, sub, _ := s.Hub("/s/idle.jsonl").Subscribe(s.Hub("/s/idle.jsonl").Last())
+		busy.onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
+
+		time.Sleep(DefaultIdleTimeout - time.Minute)
+		synctest.Wait()
+		if (*procs)[0].closed.Load() {
+			t.Fatal("stopped before the idle timeout")
+		}
+		time.Sleep(2 * time.Minute)
+		synctest.Wait()
+		if !(*procs)[0].closed.Load() || s.Live("/s/idle.jsonl") != nil {
+			t.Fatal("idle worker still running after the timeout")
+		}
+		if e := <-sub.C; e.Type != EvExit || fieldString(e.Raw, "reason") != "idle" {
+			t.Errorf("got %s %s, want piweb_exit idle", e.Type, e.Raw)
+		}
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if (*procs)[1].closed.Load() || s.Live("/s/busy.jsonl") != busy {
+			t.Error("busy worker was stopped")
+		}
+		_ = idle
+	})
+}
+
+func TestSupervisorCapEvictsLongestIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, procs, _ := fakeSupervisor(Config{MaxLive: 2}, time.Second)
+		defer s.Close(context.Background())
+		ctx := context.Background()
+		s.Worker(ctx, "/s/a.jsonl")
+		time.Sleep(time.Minute)
+		s.Worker(ctx, "/s/b.jsonl")
+		time.Sleep(time.Minute)
+		s.Worker(ctx, "/s/a.jsonl") // a is now the most recently used
+		if _, err := s.Worker(ctx, "/s/c.jsonl"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if s.Live("/s/b.jsonl") != nil || !(*procs)[1].closed.Load() {
+			t.Error("b (longest idle) not evicted")
+		}
+		if s.Live("/s/a.jsonl") == nil || s.LiveCount() != 2 {
+			t.Errorf("a evicted or %d live", s.LiveCount())
+		}
+		// All busy: a start is refused rather than stopping a busy worker.
+		for _, f := range []string{"/s/a.jsonl", "/s/c.jsonl"} {
+			s.Live(f).onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
+		}
+		if _, err := s.Worker(ctx, "/s/d.jsonl"); err != ErrAtCapacity {
+			t.Errorf("err = %v, want ErrAtCapacity", err)
+		}
+	})
+}
+
+func TestSupervisorCrashRestart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, procs, _ := fakeSupervisor(Config{}, time.Second)
+		defer s.Close(context.Background())
+		ctx := context.Background()
+		w1, _ := s.Worker(ctx, "/s/a.jsonl")
+		hub := s.Hub("/s/a.jsonl")
+		_, sub, _ := hub.Subscribe(hub.Last())
+		(*procs)[0].crash(&ExitError{Status: 1, Stderr: "TypeError: boom\n"})
+		e := <-sub.C
+		if e.Type != EvExit || fieldString(e.Raw, "reason") != "crashed" || fieldString(e.Raw, "stderr") != "TypeError: boom\n" {
+			t.Fatalf("got %s", e.Raw)
+		}
+		synctest.Wait()
+		w2, err := s.Worker(ctx, "/s/a.jsonl")
+		if err != nil || w2 == w1 || len(*procs) != 2 {
+			t.Fatalf("restart: %v, same=%v, starts=%d", err, w2 == w1, len(*procs))
+		}
+		if e := <-sub.C; e.Type != EvState || e.Seq <= 1 {
+			t.Errorf("after restart got %s seq %d", e.Type, e.Seq)
+		}
+	})
+}
+
+func TestSupervisorSettleTimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, _, _ := fakeSupervisor(Config{}, time.Second)
+		defer s.Close(context.Background())
+		w, _ := s.Worker(context.Background(), "/s/a.jsonl")
+		_, sub, _ := w.Hub().Subscribe(w.Hub().Last())
+		w.onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
+		w.onEvent(Event{Type: EvAgentEnd, Raw: []byte(`{"type":"agent_end","messages":[]}`)})
+		start := time.Now()
+		err := w.waitNotBusy(context.Background())
+		if err != nil || time.Since(start) != DefaultSettle {
+			t.Errorf("waitNotBusy: %v after %v", err, time.Since(start))
+		}
+		synctest.Wait()
+		var phases []string
+		for len(sub.C) > 0 {
+			e := <-sub.C
+			if e.Type == EvState {
+				phases = append(phases, fieldString(e.Raw, "phase"))
+			}
+		}
+		if got := len(phases); got != 3 || phases[2] != "idle" {
+			t.Errorf("phases %v, want streaming settling idle", phases)
+		}
+	})
+}

@@ -1,0 +1,301 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// process is the part of a pi process the supervisor manages; *Client
+// implements it (tests of the supervisor's timing use a fake).
+type process interface {
+	Done() <-chan struct{}
+	Exit() *ExitError
+	Close(ctx context.Context, grace time.Duration)
+}
+
+// ErrBusy is returned for a plain prompt while pi is streaming, compacting
+// or waiting to retry; send it as Steer or FollowUp instead.
+var ErrBusy = errors.New("agent is busy")
+
+// DefaultUITimeout is how long an extension dialog may stay unanswered
+// before piweb cancels it, so that a closed browser tab cannot wedge pi.
+const DefaultUITimeout = 5 * time.Minute
+
+// Worker is a live pi process serving one session file. Its events go to
+// the session's Hub, together with piweb's own notices (state changes,
+// exit, dialog timeouts). Commands go through Client or the Worker's
+// methods, which also keep the idle clock and the busy state right.
+type Worker struct {
+	client    *Client // nil in supervisor timing tests
+	proc      process
+	uiTimeout time.Duration
+
+	mu       sync.Mutex
+	key      string // session file
+	hub      *Hub
+	m        Machine
+	phase    Phase
+	state    State
+	lastUse  time.Time
+	inflight int
+	dialogs  map[string]*time.Timer
+	settle   *time.Timer
+	reason   string // why piweb stopped it; "" means it crashed
+	onRekey  func(w *Worker, old, new string)
+	tracker  *fileTracker
+}
+
+func newWorker(key string, hub *Hub, uiTimeout time.Duration) *Worker {
+	if uiTimeout <= 0 {
+		uiTimeout = DefaultUITimeout
+	}
+	return &Worker{key: key, hub: hub, uiTimeout: uiTimeout, phase: PhaseIdle,
+		lastUse: time.Now(), dialogs: map[string]*time.Timer{}}
+}
+
+// Client is the RPC client, for commands without a Worker method.
+func (w *Worker) Client() *Client { return w.client }
+
+// Key is the session file the worker serves now (fork, clone, new and
+// switch move it to another file).
+func (w *Worker) Key() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.key
+}
+
+// Hub is where the worker's events go.
+func (w *Worker) Hub() *Hub {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.hub
+}
+
+// Status is the state machine's view now.
+func (w *Worker) Status() Status {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m.Status(time.Now())
+}
+
+// State is pi's last get_state answer (from start or a session change).
+func (w *Worker) State() State {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.state
+}
+
+// busy reports whether the worker must not be stopped for idleness: pi
+// works, a command is running, or a dialog waits for the user.
+func (w *Worker) busy(now time.Time) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m.Status(now).Busy() || w.inflight > 0 || len(w.dialogs) > 0
+}
+
+func (w *Worker) idleSince() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lastUse
+}
+
+// onEvent is the Client's OnEvent: update the machine, publish, and arm
+// the timers the event implies. It runs on pi's stdout reader.
+func (w *Worker) onEvent(e Event) {
+	now := time.Now()
+	w.mu.Lock()
+	changed := w.m.Apply(e, now)
+	w.lastUse = now
+	hub := w.hub
+	st, publish := w.statusChange(now, changed && e.Type == EvQueueUpdate)
+	w.mu.Unlock()
+	hub.Publish(e)
+	if publish {
+		hub.Publish(NewEvent(EvState, st))
+	}
+	if e.Type == EvExtensionUIRequest {
+		w.trackDialog(e)
+	}
+}
+
+// statusChange computes the status and whether it should be announced,
+// arming the settle timer when needed. w.mu must be held.
+func (w *Worker) statusChange(now time.Time, force bool) (Status, bool) {
+	st := w.m.Status(now)
+	if st.Phase == PhaseSettling && w.settle == nil {
+		w.settle = time.AfterFunc(w.m.SettleDeadline().Sub(now), w.settled)
+	}
+	if st.Phase == w.phase && !force {
+		return st, false
+	}
+	w.phase = st.Phase
+	return st, true
+}
+
+// settled re-evaluates the phase when a Settling window ends.
+func (w *Worker) settled() {
+	now := time.Now()
+	w.mu.Lock()
+	w.settle = nil
+	st, publish := w.statusChange(now, false)
+	hub := w.hub
+	w.mu.Unlock()
+	if publish {
+		hub.Publish(NewEvent(EvState, st))
+	}
+}
+
+// begin and end bracket a command so the worker counts as busy meanwhile.
+func (w *Worker) begin() {
+	w.mu.Lock()
+	w.inflight++
+	w.lastUse = time.Now()
+	w.mu.Unlock()
+}
+
+func (w *Worker) end() {
+	w.mu.Lock()
+	w.inflight--
+	w.lastUse = time.Now()
+	w.mu.Unlock()
+}
+
+// Do runs f with the client while the worker counts as in use.
+func (w *Worker) Do(f func(*Client) error) error {
+	w.begin()
+	defer w.end()
+	return f(w.client)
+}
+
+// PromptOptions qualify a Prompt.
+type PromptOptions struct {
+	Images []Image
+	// Behavior is "", Steer or FollowUp. With "", a busy worker refuses
+	// with ErrBusy (after waiting out a Settling window).
+	Behavior string
+	// Force sends even though the session file changed outside piweb
+	// (ErrStale otherwise); the caller has chosen to continue from pi's
+	// in-memory leaf.
+	Force bool
+}
+
+// Prompt sends a user message.
+func (w *Worker) Prompt(ctx context.Context, text string, o PromptOptions) error {
+	if o.Behavior == "" {
+		if err := w.waitNotBusy(ctx); err != nil {
+			return err
+		}
+	}
+	if !o.Force {
+		if err := w.checkStale(); err != nil {
+			return err
+		}
+	}
+	return w.Do(func(c *Client) error { return c.Prompt(ctx, text, o.Images, o.Behavior) })
+}
+
+// waitNotBusy waits out a Settling window, then fails with ErrBusy if pi
+// still works.
+func (w *Worker) waitNotBusy(ctx context.Context) error {
+	for {
+		w.mu.Lock()
+		now := time.Now()
+		st := w.m.Status(now)
+		wait := w.m.SettleDeadline().Sub(now)
+		w.mu.Unlock()
+		switch st.Phase {
+		case PhaseIdle:
+			return nil
+		case PhaseSettling:
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			}
+		default:
+			return fmt.Errorf("%w (%s)", ErrBusy, st.Phase)
+		}
+	}
+}
+
+// trackDialog starts the timeout of a dialog request.
+func (w *Worker) trackDialog(e Event) {
+	var r UIRequest
+	if e.Decode(&r) != nil || !r.IsDialog() {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.dialogs[r.ID] = time.AfterFunc(w.uiTimeout, func() { w.expireDialog(r.ID) })
+}
+
+func (w *Worker) expireDialog(id string) {
+	if !w.takeDialog(id) {
+		return
+	}
+	_ = w.client.AnswerUI(id, UIAnswer{Cancelled: true})
+	w.Hub().Publish(NewEvent(EvExtensionUITimeout, map[string]string{"id": id}))
+}
+
+func (w *Worker) takeDialog(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t, ok := w.dialogs[id]
+	if ok {
+		t.Stop()
+		delete(w.dialogs, id)
+	}
+	w.lastUse = time.Now()
+	return ok
+}
+
+// ErrNoDialog is answering a dialog that is not pending (answered from
+// another tab, timed out, or never asked).
+var ErrNoDialog = errors.New("no such pending dialog")
+
+// AnswerUI answers a pending extension dialog and tells every subscriber
+// it is gone.
+func (w *Worker) AnswerUI(id string, a UIAnswer) error {
+	if !w.takeDialog(id) {
+		return ErrNoDialog
+	}
+	if err := w.client.AnswerUI(id, a); err != nil {
+		return err
+	}
+	w.Hub().Publish(NewEvent(EvUIAnswered, map[string]string{"id": id}))
+	return nil
+}
+
+// stop ends pi for the given reason (idle, evicted, shutdown).
+func (w *Worker) stop(ctx context.Context, reason string, grace time.Duration) {
+	w.mu.Lock()
+	if w.reason == "" {
+		w.reason = reason
+	}
+	w.mu.Unlock()
+	w.proc.Close(ctx, grace)
+}
+
+func (w *Worker) stopReason() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.reason
+}
+
+// dispose releases timers once pi has exited.
+func (w *Worker) dispose() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for id, t := range w.dialogs {
+		t.Stop()
+		delete(w.dialogs, id)
+	}
+	if w.settle != nil {
+		w.settle.Stop()
+	}
+}
