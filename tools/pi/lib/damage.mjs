@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generate } from "./gen.mjs";
-import { openCopy } from "./pi.mjs";
+import { openCopy, parentCycle } from "./pi.mjs";
 import { Rng } from "./rand.mjs";
 import { treeCycle } from "./tree.mjs";
 
@@ -123,9 +123,10 @@ function probe(file) {
 		const { sm, rewritten, done } = openCopy(file);
 		const entries = sm.getEntries();
 		done();
-		return { openError: null, rewritten, entries: entries.length, treeLoop: treeCycle(entries), parentCycle: anyParentCycle(entries) };
+		const leafLoops = parentCycle(entries, sm.getLeafId()) !== undefined;
+		return { openError: null, rewritten, entries: entries.length, treeLoop: treeCycle(entries), leafLoops, anyLoops: anyParentCycle(entries) };
 	} catch (err) {
-		return { openError: String(err.message), rewritten: null, entries: null, treeLoop: false, parentCycle: false };
+		return { openError: String(err.message), rewritten: null, entries: null, treeLoop: false, leafLoops: false, anyLoops: false };
 	}
 }
 
@@ -147,9 +148,13 @@ function anyParentCycle(entries) {
 
 /**
  * generateDamaged writes every damage applied to sessions generated for seed
- * (plus the undamaged bases) into outDir, and returns the manifest. "safe"
- * lists the oracle commands that pi itself would answer; the oracle refuses
- * the others with code "cycle" instead of hanging.
+ * (plus the undamaged bases) into outDir, and returns the manifest. Per
+ * file: openError (pi's open threw), rewritten (open rewrote the copy),
+ * entries, treeLoop (getTree never returns), leafLoops (the parent walk from
+ * the loaded leaf never ends), anyLoops (from some entry it never ends), and
+ * "safe": the oracle commands pi itself would answer ("context" at the
+ * default leaf, "contexts" at every entry). The oracle refuses the others
+ * with code "cycle" instead of hanging.
  */
 export function generateDamaged(seed, outDir) {
 	const dir = resolve(outDir);
@@ -178,7 +183,8 @@ function write(dir, name, content, damage, base, note) {
 	if (!p.openError) {
 		safe.push("open", "leaves");
 		if (!p.treeLoop) safe.push("tree", "tree-flat");
-		if (!p.parentCycle) safe.push("context", "contexts");
+		if (!p.leafLoops) safe.push("context");
+		if (!p.anyLoops) safe.push("contexts");
 	}
 	return { file, damage, base, note, ...p, safe };
 }

@@ -1,0 +1,257 @@
+package pitest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fixture is a file in shared/fixtures/pi-0.73.1.
+func fixture(t *testing.T, name string) string {
+	return filepath.Join(FixturesDir(t), "pi-0.73.1", name)
+}
+
+// withoutKey re-encodes a JSON object without one top-level key.
+func withoutKey(t *testing.T, data []byte, key string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, key)
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestPiBinVersion(t *testing.T) {
+	bin := PiBin(t)
+	if !strings.HasSuffix(bin, filepath.Join("tools", "pi", "node_modules", ".bin", "pi")) {
+		t.Errorf("PiBin = %q", bin)
+	}
+	var version string
+	OracleJSON(t, &version, "version")
+	if version != Version {
+		t.Errorf("oracle version = %q, want %q", version, Version)
+	}
+}
+
+// TestOracleUsesPackageExports proves that the session module the oracle
+// imports directly is the one the package's public index exports.
+func TestOracleUsesPackageExports(t *testing.T) {
+	var got struct {
+		OK   bool            `json:"ok"`
+		Same map[string]bool `json:"same"`
+	}
+	OracleJSON(t, &got, "check-exports")
+	if !got.OK {
+		t.Errorf("package index exports differ from dist/core/session-manager.js: %v", got.Same)
+	}
+}
+
+// TestContextFixtures checks the oracle against buildSessionContext output
+// saved by real pi (the saved files also record the leafId they used).
+func TestContextFixtures(t *testing.T) {
+	file := fixture(t, "v3-basic-0.73.1.jsonl")
+	o := StartOracle(t)
+	CompareJSON(t, readFile(t, fixture(t, "v3-basic-0.73.1.context.json")), o.Call(t, "context", file))
+
+	atError := readFile(t, fixture(t, "v3-basic-0.73.1.context-at-error-entry.json"))
+	var leaf struct{ LeafID string }
+	if err := json.Unmarshal(atError, &leaf); err != nil || leaf.LeafID == "" {
+		t.Fatalf("fixture has no leafId: %v", err)
+	}
+	CompareJSON(t, withoutKey(t, atError, "leafId"), o.Call(t, "context", file, leaf.LeafID))
+}
+
+// TestListFixtures checks SessionManager.list against the saved listing of
+// the same folder, taken elsewhere: paths are compared by base name.
+func TestListFixtures(t *testing.T) {
+	var want, got []map[string]any
+	if err := json.Unmarshal(readFile(t, fixture(t, "list-0.73.1.json")), &want); err != nil {
+		t.Fatal(err)
+	}
+	OracleJSON(t, &got, "list", filepath.Dir(fixture(t, "list-0.73.1.json")))
+	byName := func(list []map[string]any) map[string]map[string]any {
+		m := map[string]map[string]any{}
+		for _, s := range list {
+			name := filepath.Base(s["path"].(string))
+			s["path"] = name
+			m[name] = s
+		}
+		return m
+	}
+	if diff := cmp.Diff(byName(want), byName(got)); diff != "" {
+		t.Errorf("list mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestOpenLeavesFileAlone opens a v1 file, which pi migrates by rewriting
+// it: the oracle must report the rewrite yet leave the given file as it was.
+func TestOpenLeavesFileAlone(t *testing.T) {
+	src := filepath.Join(FixturesDir(t), "pi-mono-v1", "before-compaction.jsonl")
+	file := filepath.Join(t.TempDir(), "v1.jsonl")
+	orig := readFile(t, src)
+	if err := os.WriteFile(file, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Header struct {
+			Version int `json:"version"`
+		} `json:"header"`
+		Rewritten     bool   `json:"rewritten"`
+		RewrittenText string `json:"rewrittenText"`
+		Entries       []struct {
+			ID       string  `json:"id"`
+			ParentID *string `json:"parentId"`
+		} `json:"entries"`
+	}
+	OracleJSON(t, &got, "open", file)
+	if !bytes.Equal(readFile(t, file), orig) {
+		t.Fatal("oracle modified the file it was given")
+	}
+	if !got.Rewritten || got.Header.Version != 3 || got.RewrittenText == "" {
+		t.Errorf("open of a v1 file: rewritten=%v version=%d; want a v3 rewrite", got.Rewritten, got.Header.Version)
+	}
+	if len(got.Entries) == 0 || got.Entries[0].ParentID != nil || got.Entries[0].ID == "" {
+		t.Errorf("migrated entries lack ids: %+v", got.Entries[:min(2, len(got.Entries))])
+	}
+}
+
+// idPattern matches the random parts of generated files: entry ids and
+// uuidv7 session ids (whose time part stays monotonic across gen calls in
+// one process, so it is not fixed by the seed either).
+var idPattern = regexp.MustCompile(`"[0-9a-f]{8}"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// TestGenDeterministic checks that a seed fixes everything but pi's ids.
+func TestGenDeterministic(t *testing.T) {
+	o := StartOracle(t)
+	gen := func() (all []byte) {
+		var files []string
+		dir := t.TempDir()
+		o.CallJSON(t, &files, "gen", "42", dir, "5")
+		if len(files) != 5 {
+			t.Fatalf("gen wrote %d files, want 5", len(files))
+		}
+		for _, f := range files {
+			data := bytes.ReplaceAll(readFile(t, f), []byte(dir), []byte("DIR"))
+			all = append(all, idPattern.ReplaceAll(data, []byte("ID"))...)
+		}
+		return all
+	}
+	if a, b := gen(), gen(); !bytes.Equal(a, b) {
+		t.Error("gen 42 wrote different sessions twice")
+	}
+}
+
+// damaged is one gen-damaged manifest row.
+type damaged struct {
+	File      string   `json:"file"`
+	Damage    string   `json:"damage"`
+	OpenError *string  `json:"openError"`
+	Rewritten *bool    `json:"rewritten"`
+	Safe      []string `json:"safe"`
+}
+
+// TestDamaged asks every safe question about every damaged file, and checks
+// that the unsafe ones are refused with code "cycle" instead of hanging.
+// (contexts always answers; a looping leaf gets an error in byLeaf.)
+func TestDamaged(t *testing.T) {
+	o := StartOracle(t)
+	var manifest struct{ Files []damaged }
+	o.CallJSON(t, &manifest, "gen-damaged", "7", t.TempDir())
+	kinds := map[string]bool{}
+	for _, f := range manifest.Files {
+		kinds[f.Damage] = true
+		for _, cmd := range []string{"open", "tree", "tree-flat", "context", "contexts", "leaves"} {
+			_, err := o.Try(cmd, f.File)
+			var oe *Error
+			switch safe := contains(f.Safe, cmd); {
+			case safe && err != nil:
+				t.Errorf("%s %s (%s): %v", cmd, f.Damage, f.File, err)
+			case !safe && f.OpenError == nil && cmd != "contexts" && !(errors.As(err, &oe) && oe.Code == "cycle"):
+				t.Errorf("%s %s: want a cycle refusal, got %v", cmd, f.Damage, err)
+			}
+		}
+	}
+	for _, k := range []string{"none", "two-cycle", "self-parent", "duplicate-id-loop", "missing-header", "null-line", "bom", "crlf"} {
+		if !kinds[k] {
+			t.Errorf("gen-damaged wrote no %q file", k)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBatchErrors checks that bad requests answer errors and keep the
+// process usable.
+func TestBatchErrors(t *testing.T) {
+	o := StartOracle(t)
+	var oe *Error
+	if _, err := o.Try("no-such-command"); !errors.As(err, &oe) {
+		t.Errorf("unknown command: err = %v, want *Error", err)
+	}
+	if _, err := o.Try("context", filepath.Join(t.TempDir(), "missing.jsonl")); !errors.As(err, &oe) || oe.Code != "ENOENT" {
+		t.Errorf("missing file: err = %v, want ENOENT", err)
+	}
+	CompareJSON(t, []byte(`{"messages":[],"thinkingLevel":"off","model":null}`), o.Call(t, "context", fixture(t, "v3-basic-0.73.1.jsonl"), "null"))
+}
+
+// TestNodeUnit runs the oracle's own node tests (tools/pi/test).
+func TestNodeUnit(t *testing.T) {
+	cmd := exec.Command(Node(t), "--test", "test/")
+	cmd.Dir = PiDir(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node --test: %v\n%s", err, out)
+	}
+}
+
+func TestDiffJSON(t *testing.T) {
+	tests := []struct {
+		want, got string
+		equal     bool
+	}{
+		{`{"a":1,"b":[1,2]}`, `{"b":[1,2.0],"a":1e0}`, true},
+		{`{"a":1}`, `{"a":"1"}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`{"a":null}`, `{}`, false},
+	}
+	for _, tt := range tests {
+		diff, err := DiffJSON([]byte(tt.want), []byte(tt.got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (diff == "") != tt.equal {
+			t.Errorf("DiffJSON(%s, %s) = %q, want equal=%v", tt.want, tt.got, diff, tt.equal)
+		}
+	}
+	if _, err := DiffJSON([]byte(`{`), []byte(`{}`)); err == nil {
+		t.Error("DiffJSON accepted invalid JSON")
+	}
+}
