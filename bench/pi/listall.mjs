@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// listall.mjs AGENTDIR [ITER]: how fast real pi lists every session
+// (SessionManager.listAll, as pi's /resume does) under AGENTDIR/sessions,
+// for comparison with piweb's Go benchmarks. Read-only. Prints one JSON line.
+
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SessionManager, packageVersion } from "../../tools/pi/lib/pi.mjs";
+import { mbps, measure, positiveInt } from "./timing.mjs";
+
+const [agentDir, iterArg] = process.argv.slice(2);
+if (!agentDir) {
+	console.error("usage: listall.mjs AGENTDIR [ITER]");
+	process.exit(2);
+}
+const iter = positiveInt(iterArg, 5);
+process.env.PI_CODING_AGENT_DIR = agentDir;
+
+/** corpus counts the .jsonl files listAll reads (one level of project dirs). */
+function corpus(sessions) {
+	let files = 0;
+	let bytes = 0;
+	for (const d of readdirSync(sessions, { withFileTypes: true })) {
+		if (!d.isDirectory()) continue;
+		for (const f of readdirSync(join(sessions, d.name))) {
+			if (!f.endsWith(".jsonl")) continue;
+			files++;
+			bytes += statSync(join(sessions, d.name, f)).size;
+		}
+	}
+	return { files, bytes };
+}
+
+const { files, bytes } = corpus(join(agentDir, "sessions"));
+let listed = 0;
+const stats = await measure(async () => {
+	const t0 = performance.now();
+	const list = await SessionManager.listAll();
+	const ms = performance.now() - t0;
+	listed = list.length;
+	return ms;
+}, iter, 1);
+const out = { bench: "pi-listall", pi: packageVersion(), node: process.version, agentDir, files, bytes, listed, ...stats };
+out.mbPerSecBest = mbps(bytes, stats.bestMs);
+out.mbPerSecMedian = mbps(bytes, stats.medianMs);
+console.log(JSON.stringify(out));
