@@ -13,26 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// piBin finds the pinned pi. TODO: switch to pitest.PiBin once
-// piweb/internal/pitest lands; until then it mirrors its policy (fail under
-// CI=true, skip otherwise).
-func piBin(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"../../tools/pi/node_modules/.bin/pi", "/tmp/pi/node_modules/.bin/pi"} {
-		if abs, err := filepath.Abs(p); err == nil {
-			if _, err := os.Stat(abs); err == nil {
-				return abs
-			}
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("pi not installed (run scripts/setup.sh)")
-	}
-	t.Skip("pi not installed")
-	return ""
-}
+	"piweb/internal/pitest"
+)
 
 // piEnv is a fake server plus an agent dir, work dir and session dir.
 type piEnv struct {
@@ -53,7 +36,7 @@ func newPiEnv(t *testing.T) *piEnv {
 }
 
 func (e *piEnv) command(t *testing.T, args ...string) *exec.Cmd {
-	cmd := exec.Command(piBin(t), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
+	cmd := exec.Command(pitest.PiBin(t), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
 	cmd.Dir = e.work
 	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+e.agentDir, "PI_OFFLINE=1")
 	return cmd
