@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -253,5 +255,36 @@ func TestDiffJSON(t *testing.T) {
 	}
 	if _, err := DiffJSON([]byte(`{`), []byte(`{}`)); err == nil {
 		t.Error("DiffJSON accepted invalid JSON")
+	}
+}
+
+// TestDeepTree checks a linear session too deep for JSON.stringify's
+// recursion (and, nested, for encoding/json): tree still answers, and
+// tree-flat decodes.
+func TestDeepTree(t *testing.T) {
+	const n = 6000
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}` + "\n")
+	parent := "null"
+	for i := range n {
+		id := fmt.Sprintf("%08x", i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"m","timestamp":1}}`+"\n", id, parent)
+		parent = strconv.Quote(id)
+	}
+	file := filepath.Join(t.TempDir(), "linear.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := StartOracle(t)
+	if tree := o.Call(t, "tree", file); !bytes.HasPrefix(tree, []byte(`[{"entry":`)) || bytes.Count(tree, []byte(`"children"`)) != n {
+		t.Errorf("tree: %d bytes, %d nodes", len(tree), bytes.Count(tree, []byte(`"children"`)))
+	}
+	var flat struct {
+		Roots []int
+		Nodes []struct{ Children []int }
+	}
+	o.CallJSON(t, &flat, "tree-flat", file)
+	if len(flat.Roots) != 1 || len(flat.Nodes) != n || flat.Nodes[0].Children[0] != 1 {
+		t.Errorf("tree-flat: %d roots, %d nodes", len(flat.Roots), len(flat.Nodes))
 	}
 }
