@@ -55,7 +55,11 @@ func TestPiPrintDemoToolCall(t *testing.T) {
 // cost (~1.5 s) down. Each step waits until pi is idle again.
 func TestPiRPC(t *testing.T) {
 	e := newPiEnv(t)
-	p := e.startRPC(t)
+	ext, err := filepath.Abs("testdata/tree-goto.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := e.startRPC(t, "-e", ext)
 	p.call(map[string]any{"type": "get_state"})
 
 	t.Run("tool round trip", func(t *testing.T) {
@@ -101,6 +105,18 @@ func TestPiRPC(t *testing.T) {
 			t.Errorf("auto_retry_end = %v", end)
 		}
 		p.until(5*time.Second, func(ev event) bool { return ev.typ() == "agent_end" })
+	})
+
+	t.Run("5xx beyond maxRetries gives up", func(t *testing.T) {
+		p.t = t
+		e.srv.Enqueue(Times(3, Error(500, "still broken"))...) // WriteSettings: maxRetries 2
+		evs := p.prompt("broken please", func(ev event) bool { return ev.typ() == "auto_retry_end" })
+		if end := evs[len(evs)-1]; end["success"] != false || end.str("finalError") != "500 still broken" {
+			t.Errorf("auto_retry_end = %v", end)
+		}
+		if n := e.srv.Pending(); n != 0 {
+			t.Errorf("%d scripted errors left unserved", n)
+		}
 	})
 
 	t.Run("connection drop mid-stream is retried", func(t *testing.T) {
@@ -198,6 +214,20 @@ func TestPiRPC(t *testing.T) {
 			t.Errorf("message_end = %v", me)
 		}
 	})
+
+	t.Run("tree navigation branch summary", func(t *testing.T) {
+		p.t = t
+		forks := p.call(map[string]any{"type": "get_fork_messages"})["data"].(map[string]any)["messages"].([]any)
+		first := forks[0].(map[string]any)["entryId"].(string)
+		p.call(map[string]any{"type": "prompt", "message": "/tree-goto " + first + " summarize"})
+		if k := e.srv.LastRequest().Kind(); k != KindBranchSummary {
+			t.Fatalf("last request kind = %v", k)
+		}
+		bs := lastEntry(e.sessionEntries(t), "branch_summary")
+		if bs == nil || !strings.Contains(bs.str("summary"), DefaultSummary) {
+			t.Errorf("branch_summary entry = %v", bs)
+		}
+	})
 }
 
 // lastAssistantText returns the text of the last assistant message in an
@@ -228,26 +258,4 @@ func lastEntry(entries []event, typ string) event {
 		}
 	}
 	return nil
-}
-
-func TestPiBranchSummary(t *testing.T) {
-	e := newPiEnv(t)
-	ext, err := filepath.Abs("testdata/tree-goto.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := e.startRPC(t, "-e", ext)
-	e.srv.Enqueue(Text("one"), Text("two"))
-	p.prompt("first", nil)
-	p.prompt("second", nil)
-	forks := p.call(map[string]any{"type": "get_fork_messages"})["data"].(map[string]any)["messages"].([]any)
-	second := forks[1].(map[string]any)["entryId"].(string)
-	p.call(map[string]any{"type": "prompt", "message": "/tree-goto " + second + " summarize"})
-	if k := e.srv.LastRequest().Kind(); k != KindBranchSummary {
-		t.Fatalf("last request kind = %v", k)
-	}
-	bs := lastEntry(e.sessionEntries(t), "branch_summary")
-	if bs == nil || !strings.Contains(bs.str("summary"), DefaultSummary) {
-		t.Errorf("branch_summary entry = %v", bs)
-	}
 }
