@@ -132,3 +132,52 @@ func ctxT(t testing.TB) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// supervisor returns a Supervisor over the rig's pi options.
+func (r *rig) supervisor(edit func(*Config)) *Supervisor {
+	cfg := Config{Base: r.opts(), KillGrace: time.Second}
+	if edit != nil {
+		edit(&cfg)
+	}
+	s := NewSupervisor(cfg)
+	r.t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// watch records everything published on hub from now on, resubscribing
+// when it lags as a browser would.
+func watch(t testing.TB, hub *Hub) *recorder {
+	rec := newRecorder()
+	last := hub.Last()
+	go func() {
+		for {
+			replay, sub, _ := hub.Subscribe(last)
+			for _, e := range replay {
+				rec.add(e)
+				last = e.Seq
+			}
+			for e := range sub.C {
+				rec.add(e)
+				last = e.Seq
+			}
+			if !sub.Lagged() {
+				return
+			}
+		}
+	}()
+	return rec
+}
+
+func isDelta(e Event) bool {
+	if e.Type != EvMessageUpdate {
+		return false
+	}
+	d, _ := e.Delta()
+	return d.Type == "text_delta"
+}
+
+func isPhase(p Phase) func(Event) bool {
+	return func(e Event) bool { return e.Type == EvState && fieldString(e.Raw, "phase") == string(p) }
+}
+
+func stopReason(e Event) string { return e.Message().StopReason }

@@ -112,12 +112,12 @@ func (w *Worker) onEvent(e Event) {
 	hub := w.hub
 	st, publish := w.statusChange(now, changed && e.Type == EvQueueUpdate)
 	w.mu.Unlock()
+	if e.Type == EvExtensionUIRequest {
+		w.trackDialog(e) // before subscribers can answer it
+	}
 	hub.Publish(e)
 	if publish {
 		hub.Publish(NewEvent(EvState, st))
-	}
-	if e.Type == EvExtensionUIRequest {
-		w.trackDialog(e)
 	}
 }
 

@@ -1,0 +1,376 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+)
+
+func slowText(n int) fakellm.Reply {
+	return fakellm.Text(strings.Repeat("word ", n)).WithChunks(n).WithDelay(50 * time.Millisecond)
+}
+
+func TestLiveSteerAndFollowUp(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(slowText(30), fakellm.Text("after steer"), fakellm.Text("after follow-up"))
+	if err := w.Prompt(ctx, "first", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	i := rec.wait(t, 0, isDelta)
+	if err := w.Prompt(ctx, "second", PromptOptions{}); !errors.Is(err, ErrBusy) {
+		t.Errorf("plain prompt while streaming: %v, want ErrBusy", err)
+	}
+	if err := w.Prompt(ctx, "steered", PromptOptions{Behavior: Steer}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Prompt(ctx, "followed", PromptOptions{Behavior: FollowUp}); err != nil {
+		t.Fatal(err)
+	}
+	q := rec.wait(t, i, func(e Event) bool {
+		return e.Type == EvState && strings.Contains(string(e.Raw), `"followUp":["followed"]`)
+	})
+	if !strings.Contains(string(rec.snapshot()[q].Raw), `"steering":["steered"]`) {
+		t.Errorf("queue state %s", rec.snapshot()[q].Raw)
+	}
+	end := rec.wait(t, q, isPhase(PhaseIdle))
+	starts := 0
+	for _, e := range rec.snapshot()[:end] {
+		if e.Type == EvAgentStart {
+			starts++
+		}
+	}
+	reqs := r.llm.Requests()
+	if len(reqs) != 3 || reqs[1].LastUserText() != "steered" || reqs[2].LastUserText() != "followed" {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if starts != 1 {
+		t.Errorf("%d agent runs, want 1 (queued messages join the run)", starts)
+	}
+	if st := w.Status(); len(st.Steering)+len(st.FollowUp) != 0 || st.Busy() {
+		t.Errorf("final status %+v", st)
+	}
+}
+
+func TestLiveAbort(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	abort := func() {
+		if err := w.Do(func(c *Client) error { return c.Abort(ctx) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("stream", func(t *testing.T) {
+		r.llm.Enqueue(slowText(60))
+		w.Prompt(ctx, "talk slowly", PromptOptions{})
+		i := rec.wait(t, 0, isDelta)
+		abort()
+		j := rec.wait(t, i, func(e Event) bool { return e.Type == EvMessageEnd && e.Message().Role == "assistant" })
+		if got := stopReason(rec.snapshot()[j]); got != "aborted" {
+			t.Errorf("stopReason %q", got)
+		}
+		rec.wait(t, j, isPhase(PhaseIdle))
+	})
+	t.Run("tool", func(t *testing.T) {
+		from := len(rec.snapshot())
+		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("sleep 20")))
+		start := time.Now()
+		w.Prompt(ctx, "sleep", PromptOptions{})
+		i := rec.waitType(t, from, EvToolStart)
+		abort()
+		j := rec.waitType(t, i, EvToolEnd)
+		if !strings.Contains(string(rec.snapshot()[j].Raw), `"isError":true`) {
+			t.Errorf("tool end %s", rec.snapshot()[j].Raw)
+		}
+		rec.wait(t, j, isPhase(PhaseIdle))
+		if time.Since(start) > 15*time.Second {
+			t.Error("abort did not kill the tool")
+		}
+	})
+}
+
+func TestLiveRetry(t *testing.T) {
+	r := newRig(t)
+	// A long back-off so the test can look at the worker during it.
+	settings := filepath.Join(r.agentDir, "settings.json")
+	b, _ := os.ReadFile(settings)
+	os.WriteFile(settings, []byte(strings.Replace(string(b), `"baseDelayMs": 50`, `"baseDelayMs": 1500`, 1)), 0o644)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(fakellm.Error(503, "overloaded"), fakellm.Text("recovered"))
+	w.Prompt(ctx, "hello", PromptOptions{})
+	i := rec.wait(t, 0, isPhase(PhaseRetrying))
+	st, err := w.Client().GetState(ctx)
+	if err != nil || st.IsStreaming {
+		t.Errorf("pi's get_state during back-off: %+v %v (spec: isStreaming false)", st.IsStreaming, err)
+	}
+	if err := w.Prompt(ctx, "meanwhile", PromptOptions{}); !errors.Is(err, ErrBusy) {
+		t.Errorf("prompt during back-off: %v, want ErrBusy", err)
+	}
+	j := rec.waitType(t, i, EvAutoRetryEnd)
+	if !strings.Contains(string(rec.snapshot()[j].Raw), `"success":true`) {
+		t.Errorf("retry end %s", rec.snapshot()[j].Raw)
+	}
+	rec.wait(t, j, isPhase(PhaseIdle))
+	if text, _ := w.Client().GetLastAssistantText(ctx); text != "recovered" {
+		t.Errorf("answer %q", text)
+	}
+}
+
+func TestLiveCompaction(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"))
+	for _, p := range []string{"first", "second"} {
+		from := len(rec.snapshot())
+		w.Prompt(ctx, p, PromptOptions{})
+		rec.wait(t, from, isPhase(PhaseIdle))
+	}
+	t.Run("manual", func(t *testing.T) {
+		var res CompactionResult
+		err := w.Do(func(c *Client) (err error) { res, err = c.Compact(ctx, ""); return err })
+		if err != nil || !strings.HasPrefix(res.Summary, fakellm.DefaultSummary[:10]) {
+			t.Fatalf("compact: %v %q", err, res.Summary)
+		}
+		i := rec.wait(t, 0, isPhase(PhaseCompacting))
+		rec.wait(t, i, isPhase(PhaseIdle))
+	})
+	t.Run("threshold", func(t *testing.T) {
+		from := len(rec.snapshot())
+		r.llm.Enqueue(fakellm.Text("big").WithUsage(120000, 10))
+		w.Prompt(ctx, "third", PromptOptions{})
+		i := rec.wait(t, from, func(e Event) bool {
+			return e.Type == EvCompactionStart && fieldString(e.Raw, "reason") == "threshold"
+		})
+		j := rec.waitType(t, i, EvCompactionEnd)
+		rec.wait(t, j, isPhase(PhaseIdle))
+		// The machine was never idle between agent_end and compaction_start.
+		for _, e := range rec.snapshot()[from:i] {
+			if isPhase(PhaseIdle)(e) {
+				t.Error("idle announced before the automatic compaction")
+			}
+		}
+	})
+	t.Run("overflow", func(t *testing.T) {
+		from := len(rec.snapshot())
+		r.llm.Enqueue(fakellm.Overflow(), fakellm.Text("fits now"))
+		w.Prompt(ctx, "fourth", PromptOptions{})
+		i := rec.wait(t, from, func(e Event) bool {
+			return e.Type == EvCompactionEnd && strings.Contains(string(e.Raw), `"willRetry":true`)
+		})
+		j := rec.waitType(t, i, EvAgentStart)
+		for _, e := range rec.snapshot()[i:j] {
+			if isPhase(PhaseIdle)(e) {
+				t.Error("idle announced between overflow compaction and its retry")
+			}
+		}
+		rec.wait(t, j, isPhase(PhaseIdle))
+		if text, _ := w.Client().GetLastAssistantText(ctx); text != "fits now" {
+			t.Errorf("answer %q", text)
+		}
+	})
+}
+
+func TestLiveForkCloneNew(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"))
+	for _, p := range []string{"first", "second"} {
+		from := len(rec.snapshot())
+		w.Prompt(ctx, p, PromptOptions{})
+		rec.wait(t, from, isPhase(PhaseIdle))
+	}
+	orig := w.Key()
+	var msgs []ForkMessage
+	w.Do(func(c *Client) (err error) { msgs, err = c.GetForkMessages(ctx); return err })
+	if len(msgs) != 2 {
+		t.Fatalf("fork messages %+v", msgs)
+	}
+	res, err := w.Fork(ctx, msgs[1].EntryID)
+	if err != nil || res.Text != "second" {
+		t.Fatalf("fork: %+v %v", res, err)
+	}
+	forked := w.Key()
+	if forked == orig || s.Live(forked) != w || s.Live(orig) != nil {
+		t.Errorf("after fork: key %s live(new)=%v live(orig)=%v", forked, s.Live(forked) != nil, s.Live(orig) != nil)
+	}
+	rec.waitType(t, 0, EvSessionChanged)
+	hdr := readHeader(t, forked)
+	if hdr.ParentSession != orig {
+		t.Errorf("forked header parentSession %q, want %q", hdr.ParentSession, orig)
+	}
+	if n := w.State().MessageCount; n != 2 {
+		t.Errorf("forked context has %d messages, want 2 (first + answer)", n)
+	}
+
+	if err := w.Clone(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cloned := w.Key()
+	if cloned == forked || readHeader(t, cloned).ParentSession != forked {
+		t.Errorf("clone %s of %s", cloned, forked)
+	}
+	if err := w.NewSession(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := w.Key(); fresh == cloned || w.State().MessageCount != 0 || s.Live(fresh) != w {
+		t.Errorf("new session %s messages %d", fresh, w.State().MessageCount)
+	}
+}
+
+type header struct {
+	ParentSession string `json:"parentSession"`
+	Cwd           string `json:"cwd"`
+}
+
+func readHeader(t *testing.T, file string) header {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	var h header
+	json.Unmarshal([]byte(line), &h)
+	return h
+}
+
+func TestLiveCrashMidStream(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := w.Key()
+	r.llm.Enqueue(fakellm.Text("persisted"))
+	rec := watch(t, w.Hub())
+	w.Prompt(ctx, "first", PromptOptions{})
+	idle := rec.wait(t, 0, isPhase(PhaseIdle))
+	r.llm.Enqueue(slowText(60))
+	w.Prompt(ctx, "second", PromptOptions{})
+	i := rec.wait(t, idle, isDelta)
+	syscall.Kill(w.Client().Pid(), syscall.SIGKILL)
+	j := rec.waitType(t, i, EvExit)
+	var n ExitNotice
+	rec.snapshot()[j].Decode(&n)
+	if n.Reason != "crashed" || n.Signal != "killed" {
+		t.Errorf("exit notice %+v", n)
+	}
+	if s.Live(key) != nil {
+		t.Error("crashed worker still live")
+	}
+	// The next command restarts pi on the same file.
+	w2, err := s.Worker(ctx, key)
+	if err != nil || w2 == w {
+		t.Fatalf("restart: %v", err)
+	}
+	// Once the file exists pi appends each entry as it ends: the second
+	// user message survived, the partial answer did not.
+	if n := w2.State().MessageCount; n != 3 {
+		t.Errorf("restarted pi sees %d messages, want 3", n)
+	}
+	r.llm.Enqueue(fakellm.Text("back"))
+	k := len(rec.snapshot())
+	if err := w2.Prompt(ctx, "third", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(t, k, isPhase(PhaseIdle))
+}
+
+func TestLiveSupervisorCwdGone(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	gone := filepath.Join(t.TempDir(), "deleted-project")
+	file := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(file, []byte(`{"type":"session","version":3,"id":"01a2363b-630c-72b5-aeec-3e7ae5168fd9","timestamp":"2026-12-02T10:00:00.000Z","cwd":"`+gone+`"}`+"\n"), 0o644)
+	rec := watch(t, s.Hub(file))
+	_, err := s.Worker(ctxT(t), file)
+	var cg *CwdGoneError
+	if !errors.As(err, &cg) || cg.Dir != gone {
+		t.Fatalf("err = %v", err)
+	}
+	i := rec.waitType(t, 0, EvExit)
+	if got := fieldString(rec.snapshot()[i].Raw, "cwdGone"); got != gone {
+		t.Errorf("notice %s", rec.snapshot()[i].Raw)
+	}
+}
+
+func TestLiveExtensionDialog(t *testing.T) {
+	r := newRig(t)
+	ext, _ := filepath.Abs("testdata/ext/dialog.ts")
+	s := r.supervisor(func(c *Config) {
+		c.Base.Extensions = []string{ext}
+		c.UITimeout = 2 * time.Second
+	})
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	isDialog := func(method string) func(Event) bool {
+		return func(e Event) bool { return e.Type == EvExtensionUIRequest && fieldString(e.Raw, "method") == method }
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.Prompt(ctx, "/ask", PromptOptions{}) }()
+
+	i := rec.wait(t, 0, isDialog("confirm"))
+	var req UIRequest
+	rec.snapshot()[i].Decode(&req)
+	yes := true
+	if err := w.AnswerUI(req.ID, UIAnswer{Confirmed: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AnswerUI(req.ID, UIAnswer{Confirmed: &yes}); !errors.Is(err, ErrNoDialog) {
+		t.Errorf("second answer: %v", err)
+	}
+	// The select is left unanswered: piweb's timeout cancels it.
+	j := rec.wait(t, i, isDialog("select"))
+	k := rec.waitType(t, j, EvExtensionUITimeout)
+	n := rec.wait(t, k, isDialog("notify"))
+	if got := fieldString(rec.snapshot()[n].Raw, "message"); got != "ok=true pick=undefined" {
+		t.Errorf("extension saw %q", got)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("prompt /ask: %v", err)
+	}
+}
