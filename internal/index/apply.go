@@ -1,0 +1,148 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Event tells subscribers that a session changed.
+type Event struct {
+	Path      string `json:"path"`
+	SessionID string `json:"sessionId"`
+	// Appended lists the ids of the entries added at the end of the file,
+	// in file order. When Reset is set the file was reread from the start
+	// (replaced, rewritten or new) and Appended lists all its entries.
+	Appended []string `json:"appended,omitempty"`
+	Reset    bool     `json:"reset,omitempty"`
+	Removed  bool     `json:"removed,omitempty"`
+	// Problem is set when the file could not be read.
+	Problem string `json:"problem,omitempty"`
+}
+
+// apply writes one update in tx and returns the event it makes.
+func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error) {
+	switch {
+	case u.skip:
+		return Event{}, nil
+	case u.textOnly:
+		_, err := ix.applyText(ctx, tx, u)
+		return Event{}, err
+	}
+	ev := Event{Path: u.path, Reset: u.full}
+	if u.removed {
+		ev.Removed, ev.Reset = true, false
+		return ev, ix.remove(ctx, tx, u.old)
+	}
+	if u.err != nil {
+		ev.Problem = u.err.Error()
+		ix.logf("%s: %v", u.path, u.err)
+		return ev, ix.saveError(ctx, tx, u)
+	}
+	if u.full && u.old != nil {
+		if err := clearEntries(ctx, tx, u.old.id); err != nil {
+			return ev, err
+		}
+	}
+	id, err := ix.saveRow(ctx, tx, u)
+	if err != nil {
+		return ev, err
+	}
+	ev.SessionID = u.h.idStr
+	for _, e := range u.entries {
+		ev.Appended = append(ev.Appended, e.ID)
+	}
+	if u.text {
+		err = ix.writeText(ctx, tx, id, u)
+	}
+	return ev, err
+}
+
+func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
+	if err := clearEntries(ctx, tx, r.id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, r.id)
+	return wrap("remove", err)
+}
+
+func clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entries WHERE file_id = ?)`, fileID)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `DELETE FROM entries WHERE file_id = ?`, fileID)
+	}
+	return wrap("clear entries", err)
+}
+
+// saveError records an unreadable file: it leaves the listing (pi's listAll
+// skips files it cannot read) and is retried on every scan.
+func (ix *Index) saveError(ctx context.Context, tx *sql.Tx, u *update) error {
+	if u.old != nil {
+		_, err := tx.ExecContext(ctx, `UPDATE files SET error = ?, listed = 0 WHERE id = ?`, u.err.Error(), u.old.id)
+		return wrap("save error", err)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line, hdr_off, hdr_len,
+		text_offset, text_line, error, listed, session_id, cwd, parent_path, created_str, name, has_name, activity,
+		msg_count, first_message, body, meta, problems)
+		VALUES(?, ?, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, ?, 0, '', '', '', 0, '', 0, 0, 0, '', '{}', '{}', '[]')`,
+		u.path, u.listAll, u.err.Error())
+	return wrap("save error", err)
+}
+
+// saveRow writes the files row and returns its id.
+func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update) (int64, error) {
+	in, listed := listing(u.path, u.h, u.listBody, time.Unix(0, u.fid.mtimeNs))
+	if !listed {
+		in = u.h.info
+	}
+	textOffset, textLine := int64(0), int64(0)
+	switch {
+	case u.text:
+		textOffset, textLine = u.offset, u.line
+	case !u.full:
+		textOffset, textLine = u.old.textOffset, u.old.textLin
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line,
+		hdr_off, hdr_len, hdr_hash, tail_hash, text_offset, text_line, error, listed,
+		session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
+		name, has_name, activity, msg_count, first_message, body, meta, problems)
+		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?)
+		ON CONFLICT(path) DO UPDATE SET listall=excluded.listall, dev=excluded.dev, ino=excluded.ino,
+		size=excluded.size, mtime_ns=excluded.mtime_ns, offset=excluded.offset, line=excluded.line,
+		hdr_off=excluded.hdr_off, hdr_len=excluded.hdr_len, hdr_hash=excluded.hdr_hash, tail_hash=excluded.tail_hash,
+		text_offset=excluded.text_offset, text_line=excluded.text_line, error='', listed=excluded.listed,
+		session_id=excluded.session_id, id_raw=excluded.id_raw, cwd=excluded.cwd, parent_raw=excluded.parent_raw,
+		parent_path=excluded.parent_path, created=excluded.created, created_str=excluded.created_str,
+		name=excluded.name, has_name=excluded.has_name, activity=excluded.activity, msg_count=excluded.msg_count,
+		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems
+		RETURNING id`,
+		u.path, u.listAll, int64(u.fid.dev), int64(u.fid.ino), u.fid.size, u.fid.mtimeNs, u.offset, u.line,
+		u.h.off, u.h.len, u.h.hash, u.tailHash, textOffset, textLine, listed,
+		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),
+		nullFloat(u.h.info.Created), u.h.created,
+		in.Name, in.HasName, u.listBody.Activity, in.MessageCount, in.FirstMessage,
+		mustJSON(u.body), mustJSON(u.meta), mustJSON(u.problems)).Scan(&id)
+	return id, wrap("save "+u.path, err)
+}
+
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("index: %s: %w", what, err)
+}
+
+// ftsText joins the searchable parts of an entry.
+func (ix *Index) ftsText(m *msg) string {
+	if m == nil {
+		return ""
+	}
+	parts := m.text
+	if ix.o.Tools {
+		parts = append(parts[:len(parts):len(parts)], m.tools...)
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,166 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+)
+
+// schemaVersion is stored in PRAGMA user_version. Any other value, including
+// a newer one, means the file is deleted and rebuilt: the index is derived
+// data and is never migrated.
+const schemaVersion = 3
+
+var schema = []string{
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	// files holds one row per session file: its identity on disk, how far it
+	// was parsed, and its metadata. Listing fields are columns so that a warm
+	// listing reads no JSON.
+	`CREATE TABLE files(
+		id INTEGER PRIMARY KEY,
+		path TEXT NOT NULL UNIQUE,
+		listall INTEGER NOT NULL,
+		dev INTEGER NOT NULL, ino INTEGER NOT NULL,
+		size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+		offset INTEGER NOT NULL, line INTEGER NOT NULL,
+		hdr_off INTEGER NOT NULL, hdr_len INTEGER NOT NULL, hdr_hash BLOB,
+		tail_hash BLOB,
+		text_offset INTEGER NOT NULL, text_line INTEGER NOT NULL,
+		error TEXT NOT NULL,
+		listed INTEGER NOT NULL,
+		session_id TEXT NOT NULL, id_raw TEXT, cwd TEXT NOT NULL,
+		parent_raw TEXT, parent_path TEXT NOT NULL,
+		created REAL, created_str INTEGER NOT NULL,
+		name TEXT NOT NULL, has_name INTEGER NOT NULL,
+		activity REAL NOT NULL, msg_count INTEGER NOT NULL, first_message TEXT NOT NULL,
+		body TEXT NOT NULL, meta TEXT NOT NULL, problems TEXT NOT NULL
+	)`,
+	`CREATE INDEX files_cwd ON files(cwd)`,
+	`CREATE INDEX files_parent ON files(parent_path)`,
+	// entries holds the entries whose text is indexed, plus the tree links
+	// needed to keep the current-branch flag right as files grow. Rowids are
+	// shared with the fts table.
+	`CREATE TABLE entries(
+		rowid INTEGER PRIMARY KEY,
+		file_id INTEGER NOT NULL,
+		eid TEXT NOT NULL, parent TEXT NOT NULL,
+		type TEXT NOT NULL, role TEXT NOT NULL,
+		ts INTEGER NOT NULL, model TEXT NOT NULL,
+		on_branch INTEGER NOT NULL, bpos INTEGER NOT NULL
+	)`,
+	`CREATE INDEX entries_id ON entries(file_id, eid)`,
+	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,
+	`CREATE VIRTUAL TABLE fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`,
+}
+
+// DefaultPath returns the index file for an agent dir: one file per agent
+// dir under the user cache dir, named by a hash of the absolute agent dir.
+func DefaultPath(agentDir string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("index: cache dir: %w", err)
+	}
+	abs, err := filepath.Abs(agentDir)
+	if err != nil {
+		return "", fmt.Errorf("index: %w", err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "piweb", "index-"+hex.EncodeToString(sum[:8])+".db"), nil
+}
+
+// openDB opens the index file, deleting and recreating it when it is of
+// another schema version or cannot be read: the index is never trusted.
+func openDB(ctx context.Context, path, agentDir string) (*sql.DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	db, err := tryOpen(ctx, path, agentDir)
+	if err == nil {
+		return db, nil
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if rerr := os.Remove(path + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return nil, fmt.Errorf("index: remove bad index: %w (after %v)", rerr, err)
+		}
+	}
+	return tryOpen(ctx, path, agentDir)
+}
+
+// dsn sets the pragmas on every connection of the pool: WAL so that readers
+// never wait for the writer, and a busy timeout for the rare checkpoint.
+func dsn(path string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
+		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)"
+}
+
+func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("index: open: %w", err)
+	}
+	if err := prepare(ctx, db, agentDir); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// prepare checks the schema version and the agent dir, creating the schema
+// in an empty file.
+func prepare(ctx context.Context, db *sql.DB, agentDir string) error {
+	var v int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("index: read version: %w", err)
+	}
+	if v == schemaVersion {
+		var dir string
+		err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'agentDir'`).Scan(&dir)
+		if err != nil || dir != agentDir {
+			return fmt.Errorf("index: belongs to agent dir %q, not %q (%v)", dir, agentDir, err)
+		}
+		// A cheap probe of each table instead of quick_check, which reads
+		// the whole file and would make every warm start slow.
+		for _, q := range []string{`SELECT count(*) FROM (SELECT id FROM files LIMIT 1)`,
+			`SELECT count(*) FROM (SELECT rowid FROM fts LIMIT 1)`} {
+			if err := db.QueryRowContext(ctx, q).Scan(new(int)); err != nil {
+				return fmt.Errorf("index: corrupt: %w", err)
+			}
+		}
+		return nil
+	}
+	if v != 0 {
+		return fmt.Errorf("index: schema version %d, want %d", v, schemaVersion)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil || n != 0 {
+		return fmt.Errorf("index: unversioned non-empty file (%v)", err)
+	}
+	return createSchema(ctx, db, agentDir)
+}
+
+func createSchema(ctx context.Context, db *sql.DB, agentDir string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer tx.Rollback()
+	for _, q := range schema {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("index: create schema: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('agentDir', ?)`, agentDir); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,128 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"piweb/internal/session"
+)
+
+// Options configures an Index.
+type Options struct {
+	// AgentDir is pi's agent dir; session.AgentDir gives pi's choice.
+	AgentDir string
+	// Getenv reads PI_CODING_AGENT_SESSION_DIR and HOME; nil is os.Getenv.
+	Getenv func(string) string
+	// Path is the index file; empty means DefaultPath(AgentDir).
+	Path string
+	// Tools also indexes tool call arguments, tool results and shell
+	// commands and output. Changing it needs a rebuild (delete the file).
+	Tools bool
+	// Logf receives problems found while indexing; nil is log.Printf.
+	Logf func(format string, args ...any)
+	// Rescan is the period of the stat rescan that backs up file system
+	// events while watching; 0 means 2 seconds.
+	Rescan time.Duration
+	// Debounce is how long a file must be quiet before a change is indexed
+	// while watching; 0 means 10 ms.
+	Debounce time.Duration
+	// Workers parse files in parallel; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Index is the session index of one agent dir. Reads may run concurrently;
+// writes are serialized on one connection, one file update at a time.
+type Index struct {
+	o     Options
+	db    *sql.DB // readers
+	wdb   *sql.DB // the single writer connection
+	path  string
+	roots []root
+
+	wmu       sync.Mutex
+	bytesRead atomic.Int64
+	open      func(string) (readFile, error) // replaced by tests to inject faults
+
+	subMu sync.Mutex
+	subs  map[chan Event]bool
+}
+
+// readFile is what the indexer needs of an open file.
+type readFile interface {
+	io.ReaderAt
+	Stat() (os.FileInfo, error)
+	Close() error
+}
+
+// Open opens (or creates, or rebuilds) the index of o.AgentDir. It does not
+// read any session; call Sync or Watch.
+func Open(ctx context.Context, o Options) (*Index, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Logf == nil {
+		o.Logf = log.Printf
+	}
+	if o.AgentDir == "" {
+		o.AgentDir = session.AgentDir(o.Getenv)
+	}
+	path := o.Path
+	if path == "" {
+		var err error
+		if path, err = DefaultPath(o.AgentDir); err != nil {
+			return nil, err
+		}
+	}
+	wdb, err := openDB(ctx, path, o.AgentDir)
+	if err != nil {
+		return nil, err
+	}
+	wdb.SetMaxOpenConns(1)
+	db, err := sql.Open("sqlite", dsn(path)+"&_pragma=query_only(1)")
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv), subs: map[chan Event]bool{}}
+	ix.open = func(p string) (readFile, error) { return os.Open(p) }
+	return ix, nil
+}
+
+// Close closes the database.
+func (ix *Index) Close() error {
+	err := ix.db.Close()
+	if werr := ix.wdb.Close(); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// Path returns the index file.
+func (ix *Index) Path() string { return ix.path }
+
+// BytesRead returns the number of session file bytes read so far, for
+// tests and benchmarks of incremental reading.
+func (ix *Index) BytesRead() int64 { return ix.bytesRead.Load() }
+
+// readAt reads [off, end) of f, counting the bytes.
+func (ix *Index) readAt(f io.ReaderAt, off, end int64) ([]byte, error) {
+	buf := make([]byte, end-off)
+	n, err := f.ReadAt(buf, off)
+	ix.bytesRead.Add(int64(n))
+	if err == io.EOF && int64(n) == end-off {
+		err = nil
+	}
+	if err != nil {
+		return buf[:n], fmt.Errorf("read at %d: %w", off, err)
+	}
+	return buf, nil
+}
+
+func (ix *Index) logf(format string, args ...any) { ix.o.Logf("index: "+format, args...) }

@@ -1,0 +1,192 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"math"
+	"slices"
+	"time"
+
+	"piweb/internal/session"
+)
+
+// List returns what pi's SessionManager.listAll returns for the agent dir,
+// in its order: it first brings the listing up to date (a stat per file,
+// reading only what changed), then answers from the index. Sessions with
+// equal modified times keep the order of the directory scan, as in pi.
+func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
+	ix.wmu.Lock()
+	files, _ := discover(ix.roots)
+	_, err := ix.syncLocked(ctx, false)
+	ix.wmu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	byPath, err := ix.listed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]session.Info, 0, len(byPath))
+	for _, f := range files {
+		if in, ok := byPath[f.path]; ok && f.listAll {
+			out = append(out, in)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b session.Info) int { return cmp.Compare(b.Modified, a.Modified) })
+	return out, nil
+}
+
+// listed reads the listing of every listed file of the sessions tree.
+func (ix *Index) listed(ctx context.Context) (map[string]session.Info, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, id_raw, cwd, name, has_name, parent_raw, created, created_str,
+		activity, msg_count, first_message, mtime_ns FROM files WHERE listall = 1 AND listed = 1 AND error = ''`)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	defer rows.Close()
+	out := map[string]session.Info{}
+	for rows.Next() {
+		in, err := scanInfo(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[in.Path] = in
+	}
+	return out, wrap("list", rows.Err())
+}
+
+func scanInfo(rows *sql.Rows) (session.Info, error) {
+	var in session.Info
+	var idRaw, parentRaw sql.NullString
+	var created sql.NullFloat64
+	var createdStr bool
+	var activity float64
+	var mtime int64
+	err := rows.Scan(&in.Path, &idRaw, &in.Cwd, &in.Name, &in.HasName, &parentRaw, &created, &createdStr,
+		&activity, &in.MessageCount, &in.FirstMessage, &mtime)
+	if err != nil {
+		return in, wrap("list", err)
+	}
+	if idRaw.Valid {
+		in.ID = []byte(idRaw.String)
+	}
+	if parentRaw.Valid {
+		in.ParentSessionPath = []byte(parentRaw.String)
+	}
+	in.Created = math.NaN()
+	if created.Valid {
+		in.Created = created.Float64
+	}
+	in.Modified = modified(activity, in.Created, createdStr, time.Unix(0, mtime))
+	return in, nil
+}
+
+// Meta is everything the index knows about one session file.
+type Meta struct {
+	// Info is pi's SessionInfo of the file.
+	Info session.Info `json:"-"`
+	// ListAll is true for files pi's listAll reads; Listed is false when
+	// pi's listing would leave the file out.
+	ListAll bool `json:"listAll"`
+	Listed  bool `json:"listed"`
+	// SessionID is the header id when it is a string.
+	SessionID string `json:"sessionId"`
+	Size      int64  `json:"size"`
+	Entries   int    `json:"entries"`
+	// Branches counts the leaves of the entry tree; LeafID is pi's leaf
+	// after loading (the last entry).
+	Branches    int               `json:"branches"`
+	LeafID      string            `json:"leafId"`
+	Compactions int               `json:"compactions"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Models      []string          `json:"models,omitempty"`
+	Tokens      Tokens            `json:"tokens"`
+	Cost        float64           `json:"cost"`
+	// LastActivity is pi's modified time as ms (see session.Info).
+	LastActivity float64 `json:"lastActivity"`
+	// ParentSessionID resolves the header's parentSession path to the id of
+	// that session when it is indexed.
+	ParentSessionID string `json:"parentSessionId,omitempty"`
+	// Problems lists what is wrong with the file; Error is set when it
+	// could not be read at all.
+	Problems []problemJSON `json:"problems,omitempty"`
+	Error    string        `json:"error,omitempty"`
+	// TextBehind is true while the file's text is not yet searchable.
+	TextBehind bool `json:"textBehind,omitempty"`
+}
+
+// MarshalJSON keeps session.Info's own JSON (pi's field names) and adds the
+// index's fields.
+func (m Meta) MarshalJSON() ([]byte, error) {
+	info, err := m.Info.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	type plain Meta // without this method
+	rest, err := json.Marshal(plain(m))
+	if err != nil {
+		return nil, err
+	}
+	return append(append(info[:len(info)-1:len(info)-1], ','), rest[1:]...), nil
+}
+
+// Sessions returns the metadata of every indexed file, newest first, as the
+// index has it (call Sync first for a current answer).
+func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, f.id_raw, f.cwd, f.name, f.has_name, f.parent_raw, f.created,
+		f.created_str, f.activity, f.msg_count, f.first_message, f.mtime_ns,
+		f.listall, f.listed, f.session_id, f.size, f.meta, f.problems, f.error, f.text_offset < f.offset,
+		coalesce(p.session_id, '')
+		FROM files f LEFT JOIN files p ON p.path = f.parent_path AND f.parent_path != ''`)
+	if err != nil {
+		return nil, wrap("sessions", err)
+	}
+	defer rows.Close()
+	var out []Meta
+	for rows.Next() {
+		m, err := scanMeta(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	slices.SortStableFunc(out, func(a, b Meta) int { return cmp.Compare(b.Info.Modified, a.Info.Modified) })
+	return out, wrap("sessions", rows.Err())
+}
+
+func scanMeta(rows *sql.Rows) (Meta, error) {
+	var m Meta
+	var idRaw, parentRaw sql.NullString
+	var created sql.NullFloat64
+	var createdStr bool
+	var activity float64
+	var mtime int64
+	var metaJ, probJ string
+	err := rows.Scan(&m.Info.Path, &idRaw, &m.Info.Cwd, &m.Info.Name, &m.Info.HasName, &parentRaw, &created, &createdStr,
+		&activity, &m.Info.MessageCount, &m.Info.FirstMessage, &mtime,
+		&m.ListAll, &m.Listed, &m.SessionID, &m.Size, &metaJ, &probJ, &m.Error, &m.TextBehind, &m.ParentSessionID)
+	if err != nil {
+		return m, wrap("sessions", err)
+	}
+	if idRaw.Valid {
+		m.Info.ID = []byte(idRaw.String)
+	}
+	if parentRaw.Valid {
+		m.Info.ParentSessionPath = []byte(parentRaw.String)
+	}
+	m.Info.Created = math.NaN()
+	if created.Valid {
+		m.Info.Created = created.Float64
+	}
+	m.Info.Modified = modified(activity, m.Info.Created, createdStr, time.Unix(0, mtime))
+	m.LastActivity = m.Info.Modified
+	var md meta
+	if err := unmarshalAll(metaJ, &md, probJ, &m.Problems); err != nil {
+		return m, wrap("sessions", err)
+	}
+	m.Entries, m.Branches, m.LeafID, m.Compactions = md.Entries, len(md.Leaves), md.LeafID, md.Compactions
+	m.Labels, m.Models, m.Tokens, m.Cost = md.Labels, md.Models, md.Tokens, md.Cost
+	return m, nil
+}

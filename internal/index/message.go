@@ -1,0 +1,106 @@
+package index
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// msg is what the index takes from a message entry's message.
+type msg struct {
+	role, provider, model string
+	usage                 *usage
+	text                  []string // user and assistant text blocks (or string content)
+	tools                 []string // tool call arguments, tool results, shell commands and output
+}
+
+type usage struct {
+	Input       float64 `json:"input"`
+	Output      float64 `json:"output"`
+	CacheRead   float64 `json:"cacheRead"`
+	CacheWrite  float64 `json:"cacheWrite"`
+	TotalTokens float64 `json:"totalTokens"`
+	Cost        struct {
+		Total float64 `json:"total"`
+	} `json:"cost"`
+}
+
+// decodeMessage reads the members of a message object that the index uses.
+// withText also collects the searchable text.
+func decodeMessage(raw []byte, withText bool) msg {
+	var m msg
+	var content, output, command []byte
+	eachMember(raw, func(k, v []byte) bool {
+		switch {
+		case keyIs(k, "role"):
+			m.role = str(v)
+		case keyIs(k, "provider"):
+			m.provider = str(v)
+		case keyIs(k, "model"):
+			m.model = str(v)
+		case keyIs(k, "usage"):
+			var u usage
+			if json.Unmarshal(v, &u) == nil {
+				m.usage = &u
+			}
+		case keyIs(k, "content"):
+			content = v
+		case keyIs(k, "output"):
+			output = v
+		case keyIs(k, "command"):
+			command = v
+		}
+		return true
+	})
+	if !withText {
+		return m
+	}
+	switch m.role {
+	case "user", "assistant":
+		m.text, m.tools = contentText(content, m.tools)
+	case "toolResult":
+		t, _ := contentText(content, nil)
+		m.tools = append(m.tools, t...)
+	case "bashExecution":
+		m.tools = appendNonEmpty(m.tools, str(command), str(output))
+	}
+	return m
+}
+
+// contentText returns the text of a content value (a string, or text blocks)
+// and appends tool call arguments to tools.
+func contentText(content []byte, tools []string) (text, toolsOut []string) {
+	if len(content) > 0 && content[0] == '"' {
+		return appendNonEmpty(nil, str(content)), tools
+	}
+	eachElement(content, func(el []byte) {
+		var typ, txt []byte
+		var args []byte
+		eachMember(el, func(k, v []byte) bool {
+			switch {
+			case keyIs(k, "type"):
+				typ = v
+			case keyIs(k, "text"):
+				txt = v
+			case keyIs(k, "arguments"):
+				args = v
+			}
+			return true
+		})
+		switch str(typ) {
+		case "text":
+			text = appendNonEmpty(text, str(txt))
+		case "toolCall":
+			tools = appendNonEmpty(tools, string(args))
+		}
+	})
+	return text, tools
+}
+
+func appendNonEmpty(list []string, ss ...string) []string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			list = append(list, s)
+		}
+	}
+	return list
+}

@@ -1,0 +1,139 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"piweb/internal/session"
+)
+
+// meta is the per-session metadata beyond pi's SessionInfo, folded over the
+// entries in file order and saved so that appends only add to it.
+type meta struct {
+	Entries     int               `json:"entries"`
+	LeafID      string            `json:"leafId"`
+	Leaves      []string          `json:"leaves"`
+	Compactions int               `json:"compactions"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Models      []string          `json:"models,omitempty"`
+	Tokens      Tokens            `json:"tokens"`
+	Cost        float64           `json:"cost"`
+	// LastEntry is the latest entry timestamp in ms.
+	LastEntry int64 `json:"lastEntry,omitempty"`
+
+	leafSet map[string]bool
+}
+
+// Tokens sums the usage of a session's assistant messages.
+type Tokens struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+}
+
+// add folds one entry in. m is its decoded message, nil for other entries.
+func (md *meta) add(e *session.Entry, m *msg) {
+	md.Entries++
+	md.LeafID = e.ID
+	md.noteLeaf(e)
+	if ts := entryTime(e); ts > md.LastEntry {
+		md.LastEntry = ts
+	}
+	switch e.Type {
+	case "compaction":
+		md.Compactions++
+	case "label":
+		md.label(e)
+	case "model_change":
+		p, _ := e.String("provider")
+		id, _ := e.String("modelId")
+		md.model(p, id)
+	}
+	if m != nil && m.role == "assistant" {
+		md.model(m.provider, m.model)
+		if u := m.usage; u != nil {
+			md.Tokens.Input += u.Input
+			md.Tokens.Output += u.Output
+			md.Tokens.CacheRead += u.CacheRead
+			md.Tokens.CacheWrite += u.CacheWrite
+			md.Tokens.Total += u.TotalTokens
+			md.Cost += u.Cost.Total
+		}
+	}
+}
+
+// noteLeaf keeps the set of entries without children: the new entry is a
+// leaf and its parent no longer is.
+func (md *meta) noteLeaf(e *session.Entry) {
+	if md.leafSet == nil {
+		md.leafSet = make(map[string]bool, len(md.Leaves)+1)
+		for _, l := range md.Leaves {
+			md.leafSet[l] = true
+		}
+	}
+	if e.HasParent() {
+		delete(md.leafSet, e.ParentID)
+	}
+	if e.ID != "" {
+		md.leafSet[e.ID] = true
+	}
+}
+
+// finish makes the saved form current.
+func (md *meta) finish() {
+	if md.leafSet == nil {
+		return
+	}
+	md.Leaves = md.Leaves[:0]
+	for l := range md.leafSet {
+		md.Leaves = append(md.Leaves, l)
+	}
+	slices.Sort(md.Leaves)
+}
+
+func (md *meta) label(e *session.Entry) {
+	target, _ := e.String("targetId")
+	l, _ := e.String("label")
+	if l == "" {
+		delete(md.Labels, target)
+		return
+	}
+	if md.Labels == nil {
+		md.Labels = map[string]string{}
+	}
+	md.Labels[target] = l
+}
+
+func (md *meta) model(provider, id string) {
+	if id == "" {
+		return
+	}
+	name := id
+	if provider != "" {
+		name = provider + "/" + id
+	}
+	if !slices.Contains(md.Models, name) {
+		md.Models = append(md.Models, name)
+	}
+}
+
+// entryTime returns the entry's timestamp in ms, 0 when it has none.
+func entryTime(e *session.Entry) int64 {
+	if e.Timestamp == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// modelMatches reports whether a session model name ("provider/id")
+// matches a filter given with or without provider.
+func modelMatches(name, filter string) bool {
+	return name == filter || strings.HasSuffix(name, "/"+filter)
+}

@@ -1,0 +1,166 @@
+package index
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"math"
+	"time"
+
+	"piweb/internal/session"
+)
+
+// A chunk of a file is parsed behind a synthetic header line. pi's listing
+// semantics live in session.InfoBuilder, whose state cannot be saved; so the
+// index runs it over each new chunk alone and keeps the part of the result
+// that adds up across chunks (body), while the header's part is taken once
+// from the header line. Behind the synthetic header, the real header (in a
+// full parse) is a repeated header, which pi's listing ignores; the
+// synthetic header has no timestamp, so with mtime 0 the chunk's Modified is
+// its pure last activity, 0 when it has none.
+var synthHeader = []byte(`{"type":"session","id":""}` + "\n")
+
+// body is the part of pi's SessionInfo that is a fold over the entries, in a
+// form that two consecutive chunks can be merged in.
+type body struct {
+	Dropped      bool    `json:"dropped,omitempty"`
+	MessageCount int     `json:"messageCount,omitempty"`
+	FirstMessage string  `json:"firstMessage,omitempty"`
+	NameSet      bool    `json:"nameSet,omitempty"`
+	Name         string  `json:"name,omitempty"`
+	HasName      bool    `json:"hasName,omitempty"`
+	Activity     float64 `json:"activity,omitempty"`
+}
+
+// then returns a followed by b.
+func (a body) then(b body) body {
+	a.Dropped = a.Dropped || b.Dropped
+	a.MessageCount += b.MessageCount
+	if a.FirstMessage == "" {
+		a.FirstMessage = b.FirstMessage
+	}
+	if b.NameSet {
+		a.NameSet, a.Name, a.HasName = true, b.Name, b.HasName
+	}
+	a.Activity = math.Max(a.Activity, b.Activity)
+	return a
+}
+
+// chunk is the result of parsing a range of a file.
+type chunk struct {
+	entries  []*session.Entry // offsets and lines are file positions
+	problems []session.Problem
+	consumed int // bytes of complete lines
+	lines    int // lines consumed
+	body     body
+}
+
+// parseChunk parses data, which starts at file offset off and line line+1.
+// Unless atEOF, a final line without newline is left unconsumed.
+func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
+	var p session.Parser
+	p.Feed(synthHeader, false)
+	shift := off - int64(len(synthHeader))
+	n, added := p.Feed(data, atEOF)
+	c := chunk{entries: added, consumed: n}
+	for _, e := range added {
+		e.Offset += shift
+		e.Line += line - 1
+		if e.Type == "session_info" {
+			c.body.NameSet = true
+		}
+	}
+	for _, pr := range p.S().Problems {
+		if pr.Kind == session.DuplicateHeader && pr.Message == "another session header inside the file" {
+			continue // the real header behind the synthetic one, or pi's repeated one
+		}
+		pr.Line += line - 1
+		c.problems = append(c.problems, pr)
+	}
+	c.lines = bytes.Count(data[:n], []byte{'\n'})
+	if n < len(data) && atEOF {
+		c.lines++
+	}
+	info, ok := p.S().Info("", time.UnixMilli(0))
+	c.body.Dropped = !ok
+	if ok {
+		c.body.MessageCount = info.MessageCount
+		if info.FirstMessage != "(no messages)" {
+			c.body.FirstMessage = info.FirstMessage
+		}
+		c.body.Name, c.body.HasName = info.Name, info.HasName
+		c.body.Activity = info.Modified
+	}
+	return c
+}
+
+// head is what the index keeps of a file's first record.
+type head struct {
+	off, len int64
+	hash     []byte
+	ok       bool // pi's listing takes the file (first record is a header)
+	info     session.Info
+	idStr    string
+	created  bool // the header timestamp is a string (pi's Modified fallback)
+}
+
+// findHead finds the first record of data, the first line that is JSON
+// and not blank, as pi's loader does. found is false while there is none.
+func findHead(data []byte) (h head, found bool) {
+	off := 0
+	for off < len(data) {
+		nl := bytes.IndexByte(data[off:], '\n')
+		if nl < 0 {
+			return h, false // wait for the line to complete
+		}
+		line := data[off : off+nl]
+		if t := bytes.TrimSpace(line); len(t) > 0 && json.Valid(t) {
+			return headOf(line, int64(off)), true
+		}
+		off += nl + 1
+	}
+	return h, false
+}
+
+func headOf(line []byte, off int64) head {
+	sum := sha256.Sum256(line)
+	h := head{off: off, len: int64(len(line)), hash: sum[:]}
+	var p session.Parser
+	p.Feed(append(append([]byte(nil), line...), '\n'), true)
+	h.info, h.ok = p.S().Info("", time.UnixMilli(0))
+	if h.ok {
+		h.idStr = str(h.info.ID)
+		ts := field(line, "timestamp")
+		h.created = len(ts) > 0 && ts[0] == '"'
+	}
+	return h
+}
+
+// listing returns pi's SessionInfo for a file from its header and body.
+func listing(path string, h head, b body, mtime time.Time) (session.Info, bool) {
+	if !h.ok || b.Dropped {
+		return session.Info{}, false
+	}
+	in := h.info
+	in.Path = path
+	in.MessageCount = b.MessageCount
+	in.FirstMessage = b.FirstMessage
+	if in.FirstMessage == "" {
+		in.FirstMessage = "(no messages)"
+	}
+	in.Name, in.HasName = b.Name, b.HasName
+	in.Modified = modified(b.Activity, in.Created, h.created, mtime)
+	return in, true
+}
+
+// modified applies pi's rule: last activity, else a string header
+// timestamp, else the file's mtime.
+func modified(activity, created float64, createdStr bool, mtime time.Time) float64 {
+	switch {
+	case activity > 0:
+		return activity
+	case createdStr && !math.IsNaN(created):
+		return created
+	}
+	return float64(mtime.UnixMilli())
+}

@@ -1,0 +1,232 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// SyncStats describes one Sync.
+type SyncStats struct {
+	Files     int           `json:"files"`     // session files found
+	Changed   int           `json:"changed"`   // files whose listing was updated
+	Removed   int           `json:"removed"`   // rows of vanished files dropped
+	Texted    int           `json:"texted"`    // files whose text was brought up to date
+	Listing   time.Duration `json:"listingNs"` // time until the listing was current
+	Text      time.Duration `json:"textNs"`    // time of the text pass after that
+	BytesRead int64         `json:"bytesRead"`
+}
+
+// statRow is what the scan compares against the disk.
+type statRow struct {
+	id         int64
+	fid        fileID
+	bad        bool // recorded as unreadable: always retried
+	textBehind bool
+}
+
+// Sync brings the index up to date with the disk: first the listing of
+// every session (so that ls is right as early as possible), then, with
+// text, the entries and text of search. It never stops on a bad file: the
+// file's problem is recorded and the next one is read.
+func (ix *Index) Sync(ctx context.Context, text bool) (SyncStats, error) {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	return ix.syncLocked(ctx, text)
+}
+
+func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
+	start, read0 := time.Now(), ix.bytesRead.Load()
+	var st SyncStats
+	files, _ := discover(ix.roots)
+	st.Files = len(files)
+	known, err := ix.loadStats(ctx)
+	if err != nil {
+		return st, err
+	}
+	var changed []found
+	for _, f := range files {
+		r, ok := known[f.path]
+		delete(known, f.path)
+		if ok && !r.bad {
+			if fi, err := os.Stat(f.path); err == nil && r.fid.unchanged(idOf(fi)) {
+				continue
+			}
+		}
+		changed = append(changed, f)
+	}
+	st.Changed, st.Removed = len(changed), len(known)
+	if err := ix.removeGone(ctx, known); err != nil {
+		return st, err
+	}
+	err = ix.run(ctx, len(changed), func(i int) *update {
+		old, err := loadRow(ctx, ix.db, changed[i].path)
+		if err != nil {
+			return &update{path: changed[i].path, listAll: changed[i].listAll, err: err}
+		}
+		return ix.prepare(changed[i].path, changed[i].listAll, old, false)
+	})
+	st.Listing = time.Since(start)
+	if err == nil && text {
+		st.Texted, err = ix.syncText(ctx)
+		st.Text = time.Since(start) - st.Listing
+	}
+	st.BytesRead = ix.bytesRead.Load() - read0
+	return st, err
+}
+
+func (ix *Index) loadStats(ctx context.Context) (map[string]statRow, error) {
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT id, path, dev, ino, size, mtime_ns, error != '', text_offset < offset FROM files`)
+	if err != nil {
+		return nil, wrap("load stats", err)
+	}
+	defer rows.Close()
+	out := map[string]statRow{}
+	for rows.Next() {
+		var r statRow
+		var p string
+		var dev, ino int64
+		if err := rows.Scan(&r.id, &p, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.bad, &r.textBehind); err != nil {
+			return nil, wrap("load stats", err)
+		}
+		r.fid.dev, r.fid.ino = uint64(dev), uint64(ino)
+		out[p] = r
+	}
+	return out, wrap("load stats", rows.Err())
+}
+
+func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	return ix.batch(ctx, func(tx *sql.Tx) error {
+		for p, r := range gone {
+			ev, err := ix.apply(ctx, tx, &update{path: p, removed: true, old: &fileRow{id: r.id}})
+			if err != nil {
+				return err
+			}
+			ix.publish(ev)
+		}
+		return nil
+	})
+}
+
+// run prepares n updates on worker goroutines and applies them on this one,
+// the only writer, in transactions of a few hundred files or a few hundred
+// MB.
+func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error {
+	if n == 0 {
+		return nil
+	}
+	workers := ix.o.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make(chan *update, workers)
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range work {
+				out <- prep(i)
+			}
+		})
+	}
+	go func() {
+		defer close(work)
+		for i := range n {
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+	return ix.applyAll(ctx, out)
+}
+
+// applyAll writes the updates from ch in batches. It drains ch even after
+// an error so the workers finish.
+func (ix *Index) applyAll(ctx context.Context, ch <-chan *update) error {
+	var first error
+	var tx *sql.Tx
+	var pending []Event
+	size, count := int64(0), 0
+	commit := func() {
+		if tx == nil {
+			return
+		}
+		if err := tx.Commit(); err != nil && first == nil {
+			first = wrap("commit", err)
+		}
+		for _, ev := range pending {
+			ix.publish(ev)
+		}
+		tx, pending, size, count = nil, nil, 0, 0
+	}
+	for u := range ch {
+		if first != nil {
+			continue
+		}
+		if tx == nil {
+			var err error
+			if tx, err = ix.wdb.BeginTx(ctx, nil); err != nil {
+				first = wrap("begin", err)
+				continue
+			}
+		}
+		ev, err := ix.apply(ctx, tx, u)
+		if err != nil {
+			tx.Rollback()
+			tx, first = nil, err
+			continue
+		}
+		if ev.Path != "" {
+			pending = append(pending, ev)
+		}
+		size += u.offset - u.textFrom
+		if count++; count >= 500 || size >= 256<<20 {
+			commit()
+		}
+	}
+	commit()
+	return first
+}
+
+// batch runs fn in one write transaction.
+func (ix *Index) batch(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := ix.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("begin", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return wrap("commit", tx.Commit())
+}
+
+// syncText brings the text of every file up to its parsed offset, oldest
+// sessions first so that rowids grow with time (search ranks recent hits
+// by rowid).
+func (ix *Index) syncText(ctx context.Context) (int, error) {
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT path FROM files WHERE text_offset < offset AND error = '' ORDER BY created, id`)
+	if err != nil {
+		return 0, wrap("text backlog", err)
+	}
+	var paths []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			rows.Close()
+			return 0, wrap("text backlog", err)
+		}
+		paths = append(paths, p)
+	}
+	rows.Close()
+	return len(paths), ix.run(ctx, len(paths), func(i int) *update { return ix.prepareText(ctx, paths[i]) })
+}

@@ -1,0 +1,213 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+
+	"piweb/internal/session"
+)
+
+// The text index holds every entry (the tree links are needed to tell
+// whether an entry is on the current branch) and the searchable text of
+// user and assistant messages. Each entry row knows whether it lies on the
+// path from pi's leaf (the last entry in file order) to the root, and its
+// position on that path, so that when a file grows the flags change only
+// below the point where the new path joins the old one.
+
+// branchPos maps entry indexes of u.entries to positions on the current
+// branch, computing it in memory; used when the file has no rows yet.
+func branchPos(entries []*session.Entry) map[int]int {
+	byID := make(map[string]int, len(entries))
+	for i, e := range entries {
+		if e.ID != "" {
+			byID[e.ID] = i
+		}
+	}
+	var path []int
+	seen := map[int]bool{}
+	for i := len(entries) - 1; i >= 0 && !seen[i]; {
+		seen[i] = true
+		path = append(path, i)
+		e := entries[i]
+		j, ok := byID[e.ParentID]
+		if !e.HasParent() || !ok {
+			break
+		}
+		i = j
+	}
+	pos := make(map[int]int, len(path))
+	for k, i := range path {
+		pos[i] = len(path) - 1 - k
+	}
+	return pos
+}
+
+// oldEntry is an entry row met while walking up from the new leaf.
+type oldEntry struct {
+	rowid    int64
+	parent   string
+	onBranch bool
+	bpos     int
+}
+
+// joinBranch walks from the new leaf up to the first entry already on the
+// current branch. It returns the positions of the new entries on the new
+// branch, the rows of older entries that join it, and the position of the
+// junction (-1 when the new branch shares nothing with the old one).
+func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*session.Entry) (map[int]int, []int64, int, error) {
+	byID := make(map[string]int, len(entries))
+	for i, e := range entries {
+		if e.ID != "" {
+			byID[e.ID] = i
+		}
+	}
+	var newPath []int
+	var oldPath []int64
+	junction := -1
+	parent := "" // the first parent outside the new entries
+	seenNew, seenOld := map[int]bool{}, map[int64]bool{}
+	for i := len(entries) - 1; !seenNew[i]; {
+		seenNew[i] = true
+		newPath = append(newPath, i)
+		e := entries[i]
+		if !e.HasParent() {
+			break
+		}
+		j, ok := byID[e.ParentID]
+		if !ok {
+			parent = e.ParentID
+			break
+		}
+		i = j
+	}
+	for parent != "" {
+		o, err := lookupEntry(ctx, tx, fileID, parent)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if o == nil || seenOld[o.rowid] {
+			break
+		}
+		if o.onBranch {
+			junction = o.bpos
+			break
+		}
+		seenOld[o.rowid] = true
+		oldPath = append(oldPath, o.rowid)
+		parent = o.parent
+	}
+	pos := make(map[int]int, len(newPath))
+	next := junction + 1 + len(oldPath)
+	for k, i := range newPath {
+		pos[i] = next + len(newPath) - 1 - k
+	}
+	return pos, oldPath, junction, nil
+}
+
+func lookupEntry(ctx context.Context, tx *sql.Tx, fileID int64, id string) (*oldEntry, error) {
+	var o oldEntry
+	err := tx.QueryRowContext(ctx, `SELECT rowid, parent, on_branch, bpos FROM entries
+		WHERE file_id = ? AND eid = ? ORDER BY rowid DESC LIMIT 1`, fileID, id).Scan(&o.rowid, &o.parent, &o.onBranch, &o.bpos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return &o, wrap("lookup entry", err)
+}
+
+// writeText inserts the update's entries and their text and moves the
+// current-branch flags.
+func (ix *Index) writeText(ctx context.Context, tx *sql.Tx, fileID int64, u *update) error {
+	if len(u.entries) == 0 {
+		return nil
+	}
+	fresh := u.full || u.old == nil || u.old.textOffset == 0
+	var pos map[int]int
+	if fresh {
+		pos = branchPos(u.entries)
+	} else {
+		var oldPath []int64
+		var junction int
+		var err error
+		if pos, oldPath, junction, err = joinBranch(ctx, tx, fileID, u.entries); err != nil {
+			return err
+		}
+		if err := moveBranch(ctx, tx, fileID, oldPath, junction); err != nil {
+			return err
+		}
+	}
+	return ix.insertEntries(ctx, tx, fileID, u, pos)
+}
+
+// moveBranch clears the flags below the junction and sets them on the old
+// entries that joined the branch (positions junction+1...).
+func moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPath []int64, junction int) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE entries SET on_branch = 0 WHERE file_id = ? AND on_branch = 1 AND bpos > ?`,
+		fileID, junction); err != nil {
+		return wrap("move branch", err)
+	}
+	for k, rowid := range oldPath {
+		p := junction + len(oldPath) - k
+		if _, err := tx.ExecContext(ctx, `UPDATE entries SET on_branch = 1, bpos = ? WHERE rowid = ?`, p, rowid); err != nil {
+			return wrap("move branch", err)
+		}
+	}
+	return nil
+}
+
+func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u *update, pos map[int]int) error {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO entries(file_id, eid, parent, type, role, ts, model, on_branch, bpos)
+		VALUES(?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return wrap("insert entries", err)
+	}
+	defer ins.Close()
+	fts, err := tx.PrepareContext(ctx, `INSERT INTO fts(rowid, text) VALUES(?, ?)`)
+	if err != nil {
+		return wrap("insert text", err)
+	}
+	defer fts.Close()
+	for i, e := range u.entries {
+		m := u.msgs[i]
+		parent := ""
+		if e.HasParent() {
+			parent = e.ParentID
+		}
+		role, model := "", ""
+		if m != nil {
+			role = m.role
+			if m.role == "assistant" && m.model != "" {
+				model = m.provider + "/" + m.model
+			}
+		}
+		p, on := pos[i]
+		if !on {
+			p = -1
+		}
+		res, err := ins.ExecContext(ctx, fileID, e.ID, parent, e.Type, role, entryTS(e), model, on, p)
+		if err != nil {
+			return wrap("insert entry", err)
+		}
+		if text := ix.ftsText(m); text != "" {
+			rowid, _ := res.LastInsertId()
+			if _, err := fts.ExecContext(ctx, rowid, text); err != nil {
+				return wrap("insert text", err)
+			}
+		}
+	}
+	return nil
+}
+
+// entryTS returns the entry's time in ms: its timestamp, else its message's
+// numeric timestamp.
+func entryTS(e *session.Entry) int64 {
+	if t := entryTime(e); t != 0 {
+		return t
+	}
+	if raw := field(e.Field("message"), "timestamp"); len(raw) > 0 {
+		f, _ := strconv.ParseFloat(string(raw), 64)
+		return int64(f)
+	}
+	return 0
+}
