@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
-const transcripts = "/work/shared/fixtures/rpc-0.73.1/transcripts"
+
 
 // transcriptLine is one item of a recorded real pi 0.73.1 RPC session.
 type transcriptLine struct {
@@ -27,7 +27,7 @@ type transcriptLine struct {
 
 func readTranscript(t testing.TB, name string) []transcriptLine {
 	t.Helper()
-	f, err := os.Open(filepath.Join(transcripts, name+".jsonl"))
+	f, err := os.Open(filepath.Join(transcriptDir(t), name+".jsonl"))
 	if err != nil {
 		missing(t, "transcripts: "+err.Error())
 	}
@@ -108,9 +108,9 @@ func describe(s Status) string {
 // TestMachineTranscripts replays every transcript; the transitions are
 // golden files (go test -run TestMachineTranscripts -update).
 func TestMachineTranscripts(t *testing.T) {
-	names, _ := filepath.Glob(filepath.Join(transcripts, "*.jsonl"))
+	names, _ := filepath.Glob(filepath.Join(transcriptDir(t), "*.jsonl"))
 	if len(names) == 0 {
-		missing(t, "no transcripts in "+transcripts)
+		missing(t, "no transcripts")
 	}
 	for _, path := range names {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
