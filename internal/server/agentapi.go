@@ -1,0 +1,170 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+var toolPresets = map[string]bool{"none": true, "read-only": true, "default": true, "all": true}
+
+var thinkingLevels = map[string]bool{"off": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
+
+// agentErr maps the supervisor's errors onto the API's kinds.
+func agentErr(err error) error {
+	var ce *CommandError
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, ErrNoPi):
+		return wrap(PiMissing, err, "pi is not installed: "+InstallHint)
+	case errors.As(err, &ce):
+		if strings.Contains(ce.Message, "already processing") {
+			return errorf(Busy, "%s", ce.Message)
+		}
+		return errorf(Invalid, "pi refused %s: %s", ce.Command, ce.Message)
+	}
+	return wrap(Internal, err, "the agent failed")
+}
+
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
+	var req CreateRequest
+	if err := decodeBody(w, r, &req, maxPromptBody); err != nil {
+		return err
+	}
+	if err := validateCreate(&req); err != nil {
+		return err
+	}
+	id, path, err := s.agent.Create(r.Context(), req)
+	if err != nil {
+		return agentErr(err)
+	}
+	m := Meta{ID: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
+	m.Modified = m.Created
+	s.bridges.addPending(m)
+	s.bridges.ensure(m)
+	s.refresh(path)
+	return ok(w, map[string]any{"id": id})
+}
+
+func validateCreate(req *CreateRequest) error {
+	if req.Cwd == "" || !filepath.IsAbs(req.Cwd) {
+		return errorf(Invalid, "cwd must be an absolute path")
+	}
+	if fi, err := os.Stat(req.Cwd); err != nil || !fi.IsDir() {
+		return errorf(Invalid, "cwd is not an existing directory")
+	}
+	if strings.TrimSpace(req.Message) == "" && len(req.Images) == 0 {
+		return errorf(Invalid, "message is required")
+	}
+	if req.Model != "" && !strings.Contains(req.Model, "/") {
+		return errorf(Invalid, "model must be provider/modelId")
+	}
+	if req.ThinkingLevel != "" && !thinkingLevels[req.ThinkingLevel] {
+		return errorf(Invalid, "unknown thinkingLevel")
+	}
+	if len(req.Tools) > 0 {
+		var preset string
+		var list []string
+		switch {
+		case json.Unmarshal(req.Tools, &preset) == nil:
+			if !toolPresets[preset] {
+				return errorf(Invalid, "tools must be none, read-only, default, all or a list of names")
+			}
+		case json.Unmarshal(req.Tools, &list) == nil:
+		default:
+			return errorf(Invalid, "tools must be a preset name or a list of names")
+		}
+	}
+	return nil
+}
+
+// commandTypes are the commands the API relays, pi's and piweb's own.
+var commandTypes = map[string]bool{
+	"prompt": true, "steer": true, "follow_up": true, "abort": true, "compact": true,
+	"set_model": true, "set_thinking_level": true, "cycle_model": true,
+	"cycle_thinking_level": true, "get_state": true, "get_messages": true, "get_session_stats": true,
+	"get_commands": true, "get_available_models": true, "get_fork_messages": true,
+	"get_last_assistant_text": true, "bash": true, "abort_bash": true, "abort_retry": true,
+	"set_auto_compaction": true, "set_auto_retry": true, "set_steering_mode": true,
+	"set_follow_up_mode": true, "set_session_name": true, "export_html": true,
+	"navigate": true, "ui_response": true,
+}
+
+func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
+	var raw map[string]json.RawMessage
+	if err := decodeBody(w, r, &raw, maxPromptBody); err != nil {
+		return err
+	}
+	var typ string
+	if json.Unmarshal(raw["type"], &typ) != nil || !commandTypes[typ] {
+		return errorf(Invalid, "unknown or missing command type")
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	if exp, found := raw["expectLeaf"]; found {
+		if err := s.checkLeaf(m, exp); err != nil {
+			return err
+		}
+		delete(raw, "expectLeaf")
+	}
+	delete(raw, "id") // the supervisor numbers commands itself
+	cmd, _ := json.Marshal(raw)
+	s.bridges.ensure(m)
+	data, err := s.agent.Command(r.Context(), m.Path, cmd)
+	if err != nil {
+		return agentErr(err)
+	}
+	if data == nil {
+		data = json.RawMessage("null")
+	}
+	return ok(w, map[string]any{"ok": true, "data": data})
+}
+
+// checkLeaf refuses a command when the file's leaf is not the one the
+// client was looking at: someone else appended to the session.
+func (s *Server) checkLeaf(m Meta, exp json.RawMessage) error {
+	var want string
+	if json.Unmarshal(exp, &want) != nil {
+		return errorf(Invalid, "expectLeaf must be a string")
+	}
+	sess, err := s.cache.load(m.Path)
+	if err != nil {
+		return err
+	}
+	var have string
+	if l := sess.Leaf(); l != nil {
+		have = l.ID
+	}
+	if have != want {
+		return errorf(Stale, "the session changed outside this page (leaf is now %s)", have)
+	}
+	return nil
+}
+
+func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	s.tails.watch(m.ID, m.Path)
+	s.bridges.ensure(m)
+	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size}
+	if sess, err := s.cache.load(m.Path); err == nil {
+		hello["leaf"] = entryID(sess.Leaf())
+		hello["size"] = sess.Size
+	}
+	b, _ := json.Marshal(hello)
+	return s.serveSSE(w, r, sessionTopic(m.ID), b)
+}
+
+func (s *Server) indexEvents(w http.ResponseWriter, r *http.Request) error {
+	return s.serveSSE(w, r, indexTopic, []byte(`{"type":"hello"}`))
+}

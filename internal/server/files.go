@@ -1,0 +1,266 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Limits of the files panel.
+const (
+	maxFileRead   = 10 << 20
+	maxDirEntries = 5000
+)
+
+// filesPoll is how often a files/events stream looks for changes.
+var filesPoll = time.Second
+
+// resolve maps a client path (relative, slash-separated) to a real path
+// inside the session's cwd. The cwd and the target are both resolved
+// through symlinks, so a link pointing outside is refused like "..".
+func resolve(cwd, rel string) (root, real string, err error) {
+	if strings.ContainsRune(rel, 0) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) {
+		return "", "", errorf(Forbidden, "path must be relative to the session's directory")
+	}
+	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return "", "", errorf(Forbidden, "path must stay inside the session's directory")
+		}
+	}
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		return "", "", errorf(NotFound, "the session has no working directory")
+	}
+	root, err = filepath.EvalSymlinks(cwd)
+	if err != nil {
+		return "", "", errorf(NotFound, "the session's directory does not exist")
+	}
+	real, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", errorf(NotFound, "file not found")
+	} else if err != nil {
+		return "", "", errorf(Forbidden, "path cannot be resolved")
+	}
+	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+		return "", "", errorf(Forbidden, "path leads outside the session's directory")
+	}
+	return root, real, nil
+}
+
+// openInside opens real (already checked by resolve) through os.Root, so a
+// symlink swapped in after the check still cannot escape.
+func openInside(root, real string) (*os.File, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, errorf(NotFound, "the session's directory does not exist")
+	}
+	defer r.Close()
+	rel, err := filepath.Rel(root, real)
+	if err != nil {
+		return nil, errorf(Forbidden, "path leads outside the session's directory")
+	}
+	f, err := r.Open(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errorf(NotFound, "file not found")
+	} else if err != nil {
+		return nil, errorf(Forbidden, "path leads outside the session's directory")
+	}
+	return f, nil
+}
+
+type fileEntry struct {
+	Name     string  `json:"name"`
+	Type     string  `json:"type"`
+	Size     int64   `json:"size"`
+	Modified *string `json:"modified"`
+}
+
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	rel := r.URL.Query().Get("path")
+	root, real, err := resolve(m.Cwd, rel)
+	if err != nil {
+		return err
+	}
+	entries, err := readDir(root, real)
+	if err != nil {
+		return err
+	}
+	return ok(w, map[string]any{"path": path.Clean("/" + filepath.ToSlash(rel))[1:], "entries": entries})
+}
+
+func readDir(root, real string) ([]fileEntry, error) {
+	f, err := openInside(root, real)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ds, err := f.ReadDir(maxDirEntries + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, errorf(Invalid, "not a directory")
+	}
+	if len(ds) > maxDirEntries {
+		return nil, errorf(TooLarge, "directory has more than %d entries", maxDirEntries)
+	}
+	out := make([]fileEntry, 0, len(ds))
+	for _, d := range ds {
+		fi, err := os.Stat(filepath.Join(real, d.Name())) // through symlinks
+		e := fileEntry{Name: d.Name(), Type: "other"}
+		if err == nil {
+			switch {
+			case fi.IsDir():
+				e.Type = "dir"
+			case fi.Mode().IsRegular():
+				e.Type, e.Size = "file", fi.Size()
+			}
+			e.Modified = isoTime(float64(fi.ModTime().UnixMilli()))
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i].Type == "dir") != (out[j].Type == "dir") {
+			return out[i].Type == "dir"
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+var imageTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml"}
+
+func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	root, real, err := resolve(m.Cwd, r.URL.Query().Get("path"))
+	if err != nil {
+		return err
+	}
+	f, err := openInside(root, real)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return errorf(Invalid, "not a regular file")
+	}
+	if fi.Size() > maxFileRead {
+		return errorf(TooLarge, "file is over %d bytes", maxFileRead)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileRead+1))
+	if err != nil {
+		return wrap(Internal, err, "cannot read file")
+	}
+	ctype := imageTypes[strings.ToLower(filepath.Ext(real))]
+	if ctype == "" {
+		ctype = "application/octet-stream"
+		if isText(data) {
+			ctype = "text/plain; charset=utf-8"
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+	h.Set("Cache-Control", "no-store")
+	w.Write(data)
+	return nil
+}
+
+// isText guesses text as the absence of NUL bytes in the first 8 KiB.
+func isText(b []byte) bool {
+	if len(b) > 8192 {
+		b = b[:8192]
+	}
+	for _, c := range b {
+		if c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fileEvents polls a file or directory and streams file_changed events.
+func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	rel := path.Clean("/" + r.URL.Query().Get("path"))[1:]
+	root, real, err := resolve(m.Cwd, rel)
+	if err != nil {
+		return err
+	}
+	topic := "f/" + m.ID + "/" + rel + "/" + randHex(8) // one per connection
+	stop := make(chan struct{})
+	defer close(stop)
+	go s.pollFiles(topic, root, real, rel, stop)
+	return s.serveSSE(w, r, topic, []byte(`{"type":"hello"}`))
+}
+
+func (s *Server) pollFiles(topic, root, real, rel string, stop chan struct{}) {
+	defer s.hub.drop(topic)
+	snap := snapshot(root, real)
+	t := time.NewTicker(filesPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-s.shutdown:
+			return
+		case <-t.C:
+		}
+		now := snapshot(root, real)
+		for name, st := range now {
+			if snap[name] != st {
+				s.publishJSON(topic, map[string]any{"type": "file_changed", "path": path.Join(rel, name)})
+			}
+		}
+		for name := range snap {
+			if _, found := now[name]; !found {
+				s.publishJSON(topic, map[string]any{"type": "file_changed", "path": path.Join(rel, name)})
+			}
+		}
+		snap = now
+	}
+}
+
+type fileStamp struct {
+	size  int64
+	mtime time.Time
+}
+
+// snapshot stamps a file ("" key) or a directory's direct children.
+func snapshot(root, real string) map[string]fileStamp {
+	out := map[string]fileStamp{}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return out
+	}
+	if !fi.IsDir() {
+		out[""] = fileStamp{fi.Size(), fi.ModTime()}
+		return out
+	}
+	ds, _ := os.ReadDir(real)
+	for i, d := range ds {
+		if i >= maxDirEntries {
+			break
+		}
+		if info, err := d.Info(); err == nil {
+			out[d.Name()] = fileStamp{info.Size(), info.ModTime()}
+		}
+	}
+	return out
+}

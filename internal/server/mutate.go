@@ -1,0 +1,245 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Body limits: prompts may carry images, other bodies are small.
+const (
+	maxBody       = 1 << 20
+	maxPromptBody = 8 << 20
+)
+
+// decodeBody reads a JSON object into v, refusing unknown fields, trailing
+// data and bodies over limit. An empty body decodes as {}.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	data, err := io.ReadAll(body)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errorf(TooLarge, "request body over %d bytes", limit)
+	} else if err != nil {
+		return errorf(Invalid, "cannot read body")
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		data = []byte("{}")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(Invalid, "bad JSON body: %s", jsonErrText(err))
+	}
+	if dec.More() {
+		return errorf(Invalid, "bad JSON body: trailing data")
+	}
+	return nil
+}
+
+// jsonErrText keeps the decoder's explanation without Go type names.
+func jsonErrText(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "field " + te.Field + " has the wrong type"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// refresh tells the index and the cache that piweb changed a file.
+func (s *Server) refresh(paths ...string) {
+	for _, p := range paths {
+		s.cache.forget(p)
+		s.cat.Refresh(p)
+	}
+}
+
+// itemAfter re-reads the session's metadata after a change.
+func (s *Server) itemAfter(path string) any {
+	s.refresh(path)
+	if m, found := s.cat.ByPath(path); found {
+		return s.item(m)
+	}
+	return nil
+}
+
+func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Name *string `json:"name"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
+		return errorf(Invalid, "name must be a non-empty string")
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	handled, err := s.agent.Rename(r.Context(), m.Path, *body.Name)
+	if err != nil {
+		return agentErr(err)
+	}
+	if !handled {
+		if err := s.store.Rename(m.Path, *body.Name); err != nil {
+			return err
+		}
+	}
+	return ok(w, map[string]any{"session": s.itemAfter(m.Path)})
+}
+
+func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		EntryID string  `json:"entryId"`
+		Label   *string `json:"label"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if body.EntryID == "" {
+		return errorf(Invalid, "entryId is required")
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	label := ""
+	if body.Label != nil {
+		label = strings.TrimSpace(*body.Label)
+	}
+	if err := s.store.Label(m.Path, body.EntryID, label); err != nil {
+		return err
+	}
+	it := s.itemAfter(m.Path)
+	sess, err := s.cache.load(m.Path)
+	if err != nil {
+		return err
+	}
+	return ok(w, map[string]any{"session": it, "labels": labelMap(sess)})
+}
+
+// idle refuses operations that need the session's agent to be quiet.
+func (s *Server) idle(m Meta) error {
+	if s.agent.Running(m.Path) {
+		return errorf(Busy, "the agent is running on this session")
+	}
+	return nil
+}
+
+func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
+	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
+		return err
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
+		return wrap(Internal, err, "cannot stop the agent")
+	}
+	var children []string
+	for _, c := range s.cat.Children(m.Path) {
+		children = append(children, c.Path)
+	}
+	it, err := s.store.Trash(m.Path, children)
+	if err != nil {
+		return err
+	}
+	s.refresh(append(children, m.Path)...)
+	s.publishJSON(sessionTopic(m.ID), map[string]any{"type": "session_deleted"})
+	return ok(w, map[string]any{"trashId": it.ID, "session": s.item(m)})
+}
+
+func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
+	items, err := s.store.ListTrash()
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		TrashID string      `json:"trashId"`
+		Deleted string      `json:"deleted"`
+		Session sessionItem `json:"session"`
+	}
+	out := []entry{}
+	for _, it := range items {
+		e := entry{TrashID: it.ID, Deleted: it.Deleted}
+		if sc := readScanned(it.File); sc != nil {
+			sc.meta.Path = it.Original
+			e.Session = s.item(sc.meta)
+		}
+		out = append(out, e)
+	}
+	return ok(w, map[string]any{"items": out})
+}
+
+func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
+	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
+		return err
+	}
+	items, _ := s.store.ListTrash()
+	var repointed []string
+	for _, it := range items {
+		if it.ID == r.PathValue("trashId") {
+			repointed = it.Repointed
+		}
+	}
+	path, err := s.store.Restore(r.PathValue("trashId"))
+	if err != nil {
+		return err
+	}
+	s.refresh(repointed...)
+	return ok(w, map[string]any{"session": s.itemAfter(path)})
+}
+
+func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		EntryID string `json:"entryId"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if body.EntryID == "" {
+		return errorf(Invalid, "entryId is required")
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	np, text, err := s.store.Fork(m.Path, body.EntryID)
+	if err != nil {
+		return err
+	}
+	return s.answerNew(w, np, map[string]any{"text": text})
+}
+
+func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Leaf string `json:"leaf"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	np, err := s.store.Clone(m.Path, body.Leaf)
+	if err != nil {
+		return err
+	}
+	return s.answerNew(w, np, map[string]any{})
+}
+
+// answerNew reports a session file piweb just created.
+func (s *Server) answerNew(w http.ResponseWriter, path string, out map[string]any) error {
+	s.refresh(path)
+	nm, found := s.cat.ByPath(path)
+	if !found {
+		return errorf(Internal, "the new session could not be read back")
+	}
+	out["id"], out["path"] = nm.ID, nm.Path
+	return ok(w, out)
+}

@@ -1,0 +1,66 @@
+package server
+
+import "net/http"
+
+// routes is the whole API surface; docs/api.md documents each route.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	h := func(pattern string, fn handlerFunc) { mux.HandleFunc(pattern, s.adapt(fn)) }
+
+	h("GET /auth", s.serveAuth)
+	h("GET /api/status", s.getStatus)
+
+	// Browsing.
+	h("GET /api/sessions", s.listSessions)
+	h("GET /api/projects", s.listProjects)
+	h("GET /api/sessions/{id}", s.getSession)
+	h("GET /api/sessions/{id}/context", s.getContext)
+	h("GET /api/sessions/{id}/entries", s.getEntries)
+	h("GET /api/search", s.search)
+	h("GET /api/usage", s.getUsage)
+
+	// Mutations.
+	h("POST /api/sessions/{id}/rename", s.rename)
+	h("POST /api/sessions/{id}/label", s.label)
+	h("DELETE /api/sessions/{id}", s.deleteSession)
+	h("GET /api/trash", s.listTrash)
+	h("POST /api/trash/{trashId}/restore", s.restore)
+	h("POST /api/sessions/{id}/fork", s.fork)
+	h("POST /api/sessions/{id}/clone", s.clone)
+	h("GET /api/sessions/{id}/export", s.export)
+
+	// Agent.
+	h("POST /api/sessions", s.createSession)
+	h("POST /api/sessions/{id}/commands", s.command)
+	h("GET /api/sessions/{id}/events", s.sessionEvents)
+	h("GET /api/events", s.indexEvents)
+
+	// Models.
+	h("GET /api/models", s.getModels)
+	h("GET /api/models-config", s.getModelsConfig)
+	h("PUT /api/models-config", s.putModelsConfig)
+
+	// Files of a session's cwd.
+	h("GET /api/sessions/{id}/files", s.listFiles)
+	h("GET /api/sessions/{id}/file", s.readFile)
+	h("GET /api/sessions/{id}/files/events", s.fileEvents)
+
+	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
+		return unknownRoute(mux, r)
+	})
+	mux.Handle("/", s.webHandler())
+	return mux
+}
+
+// unknownRoute tells a wrong method (405) from a wrong path (404), in the
+// API's JSON error shape.
+func unknownRoute(mux *http.ServeMux, r *http.Request) error {
+	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "/api/" && pattern != "" {
+			return errorf(MethodNotAllowed, "method %s not allowed here", r.Method)
+		}
+	}
+	return errorf(NotFound, "no such API route")
+}

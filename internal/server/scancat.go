@@ -1,0 +1,312 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"piweb/internal/session"
+)
+
+type sessionInfo = session.Info
+
+// ScanCatalog is a Catalog over a plain scan of the agent dir, polled for
+// changes. It is the fallback when the SQLite index is unavailable and the
+// reference the index is compared with in tests; it keeps everything in
+// memory and searches by reading files.
+type ScanCatalog struct {
+	agentDir string
+	interval time.Duration
+
+	mu     sync.RWMutex
+	byPath map[string]*scanned
+	byID   map[string]*scanned
+	subs   map[int]func(Change)
+	nextID int
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+type scanned struct {
+	meta  Meta
+	text  string // lower-cased message text, for the list filter
+	mtime time.Time
+}
+
+// NewScanCatalog scans agentDir now and then every interval (0: never),
+// until Close.
+func NewScanCatalog(agentDir string, interval time.Duration) *ScanCatalog {
+	c := &ScanCatalog{agentDir: agentDir, interval: interval,
+		byPath: map[string]*scanned{}, byID: map[string]*scanned{}, subs: map[int]func(Change){},
+		stop: make(chan struct{}), done: make(chan struct{})}
+	c.Rescan()
+	go c.loop()
+	return c
+}
+
+// Close stops the polling.
+func (c *ScanCatalog) Close() error {
+	close(c.stop)
+	<-c.done
+	return nil
+}
+
+func (c *ScanCatalog) loop() {
+	defer close(c.done)
+	if c.interval <= 0 {
+		<-c.stop
+		return
+	}
+	t := time.NewTicker(c.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-t.C:
+			c.Rescan()
+		}
+	}
+}
+
+// Rescan stats every session file and re-reads the new and changed ones.
+func (c *ScanCatalog) Rescan() {
+	files := session.SessionFiles(c.agentDir)
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f] = true
+		st, err := os.Stat(f)
+		if err != nil {
+			continue
+		}
+		c.mu.RLock()
+		old := c.byPath[f]
+		c.mu.RUnlock()
+		if old != nil && old.meta.Size == st.Size() && old.mtime.Equal(st.ModTime()) {
+			continue
+		}
+		c.Refresh(f)
+	}
+	c.mu.RLock()
+	var gone []string
+	for p := range c.byPath {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	c.mu.RUnlock()
+	for _, p := range gone {
+		c.Refresh(p)
+	}
+}
+
+// Refresh re-reads one file and notifies subscribers of the difference.
+func (c *ScanCatalog) Refresh(path string) {
+	sc := readScanned(path)
+	c.mu.Lock()
+	old := c.byPath[path]
+	var ch *Change
+	switch {
+	case sc == nil && old != nil:
+		delete(c.byPath, path)
+		if c.byID[old.meta.ID] == old {
+			delete(c.byID, old.meta.ID)
+		}
+		ch = &Change{Kind: Removed, Meta: old.meta}
+	case sc != nil:
+		c.byPath[path] = sc
+		c.byID[sc.meta.ID] = sc
+		ch = &Change{Kind: Added, Meta: sc.meta}
+		if old != nil {
+			ch.Kind = Updated
+		}
+	}
+	subs := make([]func(Change), 0, len(c.subs))
+	for _, fn := range c.subs {
+		subs = append(subs, fn)
+	}
+	c.mu.Unlock()
+	if ch != nil {
+		for _, fn := range subs {
+			fn(*ch)
+		}
+	}
+}
+
+func readScanned(path string) *scanned {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	s, err := session.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	in, ok := s.Info(path, st.ModTime())
+	if !ok {
+		return nil
+	}
+	m := metaFromInfo(in.ID, in)
+	m.Size = st.Size()
+	return &scanned{meta: m, mtime: st.ModTime(),
+		text: strings.ToLower(in.Name + " " + in.FirstMessage + " " + in.AllMessagesText)}
+}
+
+// Subscribe registers fn for every later change.
+func (c *ScanCatalog) Subscribe(fn func(Change)) func() {
+	c.mu.Lock()
+	id := c.nextID
+	c.nextID++
+	c.subs[id] = fn
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.subs, id)
+		c.mu.Unlock()
+	}
+}
+
+// ByID finds a session by header id.
+func (c *ScanCatalog) ByID(id string) (Meta, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if sc := c.byID[id]; sc != nil {
+		return sc.meta, true
+	}
+	return Meta{}, false
+}
+
+// ByPath finds a session by file path.
+func (c *ScanCatalog) ByPath(path string) (Meta, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if sc := c.byPath[path]; sc != nil {
+		return sc.meta, true
+	}
+	return Meta{}, false
+}
+
+// Children lists the sessions forked or cloned from path.
+func (c *ScanCatalog) Children(path string) []Meta {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []Meta
+	for _, sc := range c.byPath {
+		if sc.meta.ParentPath == path {
+			out = append(out, sc.meta)
+		}
+	}
+	slices.SortFunc(out, func(a, b Meta) int { return cmp.Compare(a.Created, b.Created) })
+	return out
+}
+
+// List filters, sorts and pages the sessions.
+func (c *ScanCatalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
+	text := strings.ToLower(q.Text)
+	c.mu.RLock()
+	out := make([]Meta, 0, len(c.byPath))
+	for _, sc := range c.byPath {
+		if q.Project != "" && sc.meta.Cwd != q.Project {
+			continue
+		}
+		if text != "" && !strings.Contains(sc.text, text) {
+			continue
+		}
+		out = append(out, sc.meta)
+	}
+	c.mu.RUnlock()
+	sortMetas(out, q.Sort, q.Asc)
+	return page(out, q.Offset, q.Limit), len(out), nil
+}
+
+// sortMetas orders sessions; ties break on path so pages are stable.
+func sortMetas(ms []Meta, by string, asc bool) {
+	key := func(a, b Meta) int {
+		switch by {
+		case "created":
+			return cmp.Compare(a.Created, b.Created)
+		case "name":
+			return cmp.Compare(strings.ToLower(displayName(a)), strings.ToLower(displayName(b)))
+		case "messages":
+			return cmp.Compare(a.MessageCount, b.MessageCount)
+		case "size":
+			return cmp.Compare(a.Size, b.Size)
+		}
+		return cmp.Compare(a.Modified, b.Modified)
+	}
+	slices.SortFunc(ms, func(a, b Meta) int {
+		r := key(a, b)
+		if !asc {
+			r = -r
+		}
+		if r == 0 {
+			r = cmp.Compare(a.Path, b.Path)
+		}
+		return r
+	})
+}
+
+func displayName(m Meta) string {
+	if m.HasName {
+		return m.Name
+	}
+	return m.FirstMessage
+}
+
+func page[T any](xs []T, offset, limit int) []T {
+	if offset >= len(xs) {
+		return []T{}
+	}
+	xs = xs[offset:]
+	if limit > 0 && limit < len(xs) {
+		xs = xs[:limit]
+	}
+	return xs
+}
+
+// Search reads every candidate file and matches message text, case
+// insensitively, as a plain substring.
+func (c *ScanCatalog) Search(ctx context.Context, q SearchQuery) ([]Hit, int, error) {
+	metas, _, _ := c.List(ctx, ListQuery{Project: q.Project, Text: q.Text})
+	needle := strings.ToLower(q.Text)
+	var hits []Hit
+	for _, m := range metas {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		s, err := session.ReadFile(m.Path)
+		if err != nil {
+			continue
+		}
+		for _, e := range s.Entries {
+			if e.Type != "message" {
+				continue
+			}
+			if h, ok := matchEntry(e, needle); ok {
+				h.SessionID, h.Path = m.ID, m.Path
+				hits = append(hits, h)
+			}
+		}
+	}
+	return page(hits, 0, q.Limit), len(hits), nil
+}
+
+// matchEntry matches needle (lower case) in an entry's message text.
+func matchEntry(e *session.Entry, needle string) (Hit, bool) {
+	text := messageText(e)
+	i := strings.Index(strings.ToLower(text), needle)
+	if i < 0 || needle == "" {
+		return Hit{}, false
+	}
+	start := max(0, i-60)
+	end := min(len(text), i+len(needle)+100)
+	start, end = runeBounds(text, start, end)
+	snip := text[start:end]
+	return Hit{EntryID: e.ID, Role: e.Role(), Timestamp: e.Timestamp, Snippet: snip,
+		Highlights: [][2]int{{i - start, i - start + len(needle)}}}, true
+}

@@ -1,0 +1,159 @@
+// Package server is piweb's HTTP face: the JSON API of docs/api.md, the
+// SSE streams of live agents and of the index, and the embedded web app,
+// behind one security layer. Handlers return errors; one adapter turns
+// them into the uniform {"error":{"code","message"}} answers.
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options configures a Server.
+type Options struct {
+	// AgentDir is pi's agent directory (sessions, models.json, trash).
+	AgentDir string
+	// Addr is the listen address; it decides the allowed Host names.
+	Addr string
+	// Hosts are extra Host names to accept (e.g. a reverse proxy's).
+	Hosts []string
+	// Token, when set, is required on every request.
+	Token string
+	// Catalog is the session index; nil scans AgentDir.
+	Catalog Catalog
+	// Agent runs pi; nil browses only.
+	Agent Agent
+	// Web serves the app at "/"; nil serves a placeholder page.
+	Web http.Handler
+	// Store performs the session mutations; nil uses FileStore.
+	Store Store
+	// Log receives errors; nil discards them.
+	Log *log.Logger
+	// Demo and Version are reported by GET /api/status.
+	Demo    bool
+	Version string
+}
+
+// Server is the piweb HTTP server. Create it with New, serve its Handler,
+// and Close it to stop the event relays and every worker.
+type Server struct {
+	opts      Options
+	agentDir  string
+	cat       Catalog
+	agent     Agent
+	store     Store
+	web       http.Handler
+	log       *log.Logger
+	hosts     map[string]struct{}
+	tokenHash []byte
+	throttle  *throttle
+	hub       *hub
+	cache     *sessionCache
+	tails     *tails
+	bridges   *bridges
+	handler   http.Handler
+
+	shutdown  chan struct{}
+	closeOnce sync.Once
+	cancels   []func()
+	bg        sync.WaitGroup
+}
+
+// New builds a Server and starts relaying index and agent events.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
+		store: opts.Store, web: opts.Web, log: opts.Log,
+		hosts: allowedHosts(opts.Addr, opts.Hosts), throttle: newThrottle(10, time.Minute),
+		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
+	if s.cat == nil {
+		s.cat = NewScanCatalog(opts.AgentDir, time.Second)
+	}
+	if s.agent == nil {
+		msg := ErrNoPi.Error()
+		s.agent = NoAgent(PiStatus{Error: &msg, Install: InstallHint})
+	}
+	if s.store == nil {
+		s.store = &FileStore{AgentDir: opts.AgentDir}
+	}
+	if opts.Token != "" {
+		h := sha256.Sum256([]byte(opts.Token))
+		s.tokenHash = h[:]
+	}
+	s.tails = newTails(s)
+	s.bridges = newBridges(s)
+	s.handler = s.guard(s.routes())
+	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll)
+	s.bg.Go(s.janitor)
+	return s
+}
+
+// Handler is the whole server as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// ServeHTTP makes the Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Serve serves on ln until ctx ends, then shuts down gracefully: SSE
+// streams end, in-flight requests get a few seconds, workers are stopped.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout: 2 * time.Minute, ErrorLog: s.log}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	s.closeStreams()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if e := <-errc; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}
+
+func (s *Server) closeStreams() {
+	s.closeOnce.Do(func() { close(s.shutdown) })
+}
+
+// Close ends the SSE streams and event relays and stops every worker.
+func (s *Server) Close() error {
+	s.closeStreams()
+	for _, c := range s.cancels {
+		c()
+	}
+	s.cancels = nil
+	s.bg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return s.agent.Close(ctx)
+}
+
+// janitor frees replay buffers of topics nobody listens to any more.
+func (s *Server) janitor() {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.shutdown:
+			return
+		case <-t.C:
+			s.hub.gc(10 * time.Minute)
+			s.tails.gc()
+			s.bridges.gc()
+		}
+	}
+}

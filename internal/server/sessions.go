@@ -1,0 +1,395 @@
+package server
+
+import (
+	"cmp"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"piweb/internal/session"
+)
+
+func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
+	_, total, _ := s.cat.List(r.Context(), ListQuery{Limit: 1})
+	version := s.opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	return ok(w, map[string]any{
+		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(),
+		"index": map[string]any{"ready": true, "sessions": total},
+	})
+}
+
+// intParam reads a non-negative integer query parameter.
+func intParam(r *http.Request, name string, def, max int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, errorf(Invalid, "%s must be a non-negative integer", name)
+	}
+	if max > 0 && n > max {
+		return 0, errorf(Invalid, "%s must be at most %d", name, max)
+	}
+	return n, nil
+}
+
+var sortKeys = map[string]bool{"modified": true, "created": true, "name": true, "messages": true, "size": true}
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	lq := ListQuery{Project: q.Get("project"), Text: q.Get("q"), Sort: q.Get("sort")}
+	if lq.Sort == "" {
+		lq.Sort = "modified"
+	}
+	if !sortKeys[lq.Sort] {
+		return errorf(Invalid, "sort must be modified, created, name, messages or size")
+	}
+	switch q.Get("order") {
+	case "", "desc":
+	case "asc":
+		lq.Asc = true
+	default:
+		return errorf(Invalid, "order must be asc or desc")
+	}
+	var err error
+	if lq.Limit, err = intParam(r, "limit", 0, 10000); err != nil {
+		return err
+	}
+	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
+		return err
+	}
+	metas, total, err := s.cat.List(r.Context(), lq)
+	if err != nil {
+		return wrap(Internal, err, "cannot list sessions")
+	}
+	items := make([]sessionItem, len(metas))
+	for i, m := range metas {
+		items[i] = s.item(m)
+	}
+	return ok(w, map[string]any{"sessions": items, "total": total})
+}
+
+func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
+	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
+	if err != nil {
+		return wrap(Internal, err, "cannot list sessions")
+	}
+	type project struct {
+		Cwd      string  `json:"cwd"`
+		Sessions int     `json:"sessions"`
+		Modified *string `json:"modified"`
+	}
+	var out []*project
+	byCwd := map[string]*project{}
+	for _, m := range metas { // newest first, so the first seen is the latest
+		p := byCwd[m.Cwd]
+		if p == nil {
+			p = &project{Cwd: m.Cwd, Modified: isoTime(m.Modified)}
+			byCwd[m.Cwd] = p
+			out = append(out, p)
+		}
+		p.Sessions++
+	}
+	if out == nil {
+		out = []*project{}
+	}
+	return ok(w, map[string]any{"projects": out})
+}
+
+// lookup finds the session named by the {id} path value.
+func (s *Server) lookup(r *http.Request) (Meta, error) {
+	id := r.PathValue("id")
+	if m, found := s.cat.ByID(id); found {
+		return m, nil
+	}
+	if m, found := s.bridges.lookupPending(id); found {
+		return m, nil
+	}
+	return Meta{}, errorf(NotFound, "session not found")
+}
+
+// open finds and parses the session named by {id}.
+func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
+	m, err := s.lookup(r)
+	if err != nil {
+		return m, nil, err
+	}
+	sess, err := s.cache.load(m.Path)
+	if isKind(err, NotFound) {
+		if _, pending := s.bridges.lookupPending(m.ID); pending {
+			return m, session.Parse(nil), nil // pi has not written it yet
+		}
+	}
+	if err != nil {
+		return m, nil, err
+	}
+	return m, sess, nil
+}
+
+type treeNode struct {
+	ID        string  `json:"id"`
+	ParentID  *string `json:"parentId"`
+	Type      string  `json:"type"`
+	Role      string  `json:"role,omitempty"`
+	Timestamp string  `json:"timestamp"`
+	Text      string  `json:"text"`
+	Label     *string `json:"label"`
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	m, sess, err := s.open(r)
+	if err != nil {
+		return err
+	}
+	labels := labelMap(sess)
+	tree := make([]treeNode, 0, len(sess.Entries))
+	for _, e := range sess.Entries {
+		if e.ID == "" {
+			continue
+		}
+		n := treeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
+		if e.HasParent() && e.ParentID != "" {
+			p := e.ParentID
+			n.ParentID = &p
+		}
+		if l, found := labels[e.ID]; found {
+			n.Label = &l
+		}
+		tree = append(tree, n)
+	}
+	var leaf *string
+	if l := sess.Leaf(); l != nil && l.ID != "" {
+		leaf = &l.ID
+	}
+	var header json.RawMessage
+	if sess.Header != nil {
+		header = sess.Header.Raw
+	}
+	problems := sess.Problems
+	if problems == nil {
+		problems = []session.Problem{}
+	}
+	return ok(w, map[string]any{
+		"session": s.item(m), "header": header, "leaf": leaf, "tree": tree,
+		"labels": labels, "lineage": s.lineage(m), "problems": problems,
+	})
+}
+
+// labelMap resolves the labels once, keyed by entry id.
+func labelMap(sess *session.Session) map[string]string {
+	labels := map[string]string{}
+	for _, l := range sess.Labels() {
+		id, isStr := strings.CutPrefix(l.TargetKey, "s")
+		var v string
+		if isStr && json.Unmarshal(l.Value, &v) == nil {
+			labels[id] = v
+		}
+	}
+	return labels
+}
+
+// lineage is the fork family of a session across files.
+func (s *Server) lineage(m Meta) map[string]any {
+	var parent *sessionItem
+	ancestors := []sessionItem{}
+	seen := map[string]bool{m.Path: true}
+	for cur := m; cur.ParentPath != "" && !seen[cur.ParentPath]; {
+		seen[cur.ParentPath] = true
+		pm, found := s.cat.ByPath(cur.ParentPath)
+		if !found {
+			break
+		}
+		it := s.item(pm)
+		if parent == nil {
+			parent = &it
+		}
+		ancestors = append(ancestors, it)
+		cur = pm
+	}
+	children := []sessionItem{}
+	for _, c := range s.cat.Children(m.Path) {
+		children = append(children, s.item(c))
+	}
+	return map[string]any{"parent": parent, "ancestors": ancestors, "children": children}
+}
+
+// pageBounds computes a backwards page over n items: the items before
+// cursor `before` (default n), at most limit of them (0: all).
+func pageBounds(r *http.Request, n int) (start, end int, err error) {
+	end = n
+	if v := r.URL.Query().Get("before"); v != "" {
+		b, perr := strconv.Atoi(v)
+		if perr != nil || b < 0 || b > n {
+			return 0, 0, errorf(Invalid, "bad before cursor")
+		}
+		end = b
+	}
+	limit, err := intParam(r, "limit", 0, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	start = 0
+	if limit > 0 {
+		start = max(0, end-limit)
+	}
+	return start, end, nil
+}
+
+func pageFields(out map[string]any, n, start int) map[string]any {
+	out["total"], out["start"], out["hasMore"] = n, start, start > 0
+	if start > 0 {
+		out["before"] = strconv.Itoa(start)
+	} else {
+		out["before"] = nil
+	}
+	return out
+}
+
+// leafEntry resolves ?leaf= (default the file's leaf).
+func leafEntry(r *http.Request, sess *session.Session) (*session.Entry, error) {
+	id := r.URL.Query().Get("leaf")
+	if id == "" {
+		return sess.Leaf(), nil
+	}
+	e := sess.ByID(id)
+	if e == nil {
+		return nil, errorf(NotFound, "entry not found")
+	}
+	return e, nil
+}
+
+func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
+	_, sess, err := s.open(r)
+	if err != nil {
+		return err
+	}
+	leaf, err := leafEntry(r, sess)
+	if err != nil {
+		return err
+	}
+	c := sess.ContextAt(leaf)
+	start, end, err := pageBounds(r, len(c.Messages))
+	if err != nil {
+		return err
+	}
+	msgs := make([]json.RawMessage, 0, end-start)
+	for _, m := range c.Messages[start:end] {
+		msgs = append(msgs, m)
+	}
+	out := map[string]any{"leaf": entryID(leaf), "messages": msgs, "entryIds": nonNil(c.EntryIDs[start:end]),
+		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model)}
+	return ok(w, pageFields(out, len(c.Messages), start))
+}
+
+func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
+	_, sess, err := s.open(r)
+	if err != nil {
+		return err
+	}
+	leaf, err := leafEntry(r, sess)
+	if err != nil {
+		return err
+	}
+	var path []*session.Entry
+	if leaf != nil {
+		path = sess.PathTo(leaf)
+	}
+	start, end, err := pageBounds(r, len(path))
+	if err != nil {
+		return err
+	}
+	entries := make([]json.RawMessage, 0, end-start)
+	for _, e := range path[start:end] {
+		entries = append(entries, e.Raw)
+	}
+	out := map[string]any{"leaf": entryID(leaf), "entries": entries}
+	return ok(w, pageFields(out, len(path), start))
+}
+
+func entryID(e *session.Entry) any {
+	if e == nil || e.ID == "" {
+		return nil
+	}
+	return e.ID
+}
+
+func rawOrNull(b []byte) json.RawMessage {
+	if b == nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
+
+type hitJSON struct {
+	SessionID       string      `json:"sessionId"`
+	EntryID         string      `json:"entryId"`
+	Snippet         string      `json:"snippet"`
+	Highlights      [][2]int    `json:"highlights"`
+	OnCurrentBranch bool        `json:"onCurrentBranch"`
+	Role            string      `json:"role"`
+	Timestamp       string      `json:"timestamp"`
+	Session         sessionItem `json:"session"`
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query().Get("q")
+	if q == "" {
+		return errorf(Invalid, "q is required")
+	}
+	limit, err := intParam(r, "limit", 50, 500)
+	if err != nil {
+		return err
+	}
+	hits, total, err := s.cat.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
+	if err != nil {
+		return wrap(Internal, err, "search failed")
+	}
+	branches := map[string]map[string]bool{}
+	out := make([]hitJSON, 0, len(hits))
+	for _, h := range hits {
+		m, found := s.cat.ByID(h.SessionID)
+		if !found {
+			continue
+		}
+		if branches[m.Path] == nil {
+			branches[m.Path] = s.currentBranch(m.Path)
+		}
+		hl := make([][2]int, 0, len(h.Highlights))
+		for _, x := range h.Highlights {
+			hl = append(hl, [2]int{utf16Offset(h.Snippet, x[0]), utf16Offset(h.Snippet, x[1])})
+		}
+		out = append(out, hitJSON{SessionID: h.SessionID, EntryID: h.EntryID, Snippet: h.Snippet,
+			Highlights: hl, OnCurrentBranch: branches[m.Path][h.EntryID], Role: h.Role,
+			Timestamp: h.Timestamp, Session: s.item(m)})
+	}
+	return ok(w, map[string]any{"hits": out, "total": total})
+}
+
+// currentBranch is the set of entry ids on the path to the file's leaf.
+func (s *Server) currentBranch(path string) map[string]bool {
+	set := map[string]bool{}
+	sess, err := session.ReadFile(path)
+	if err != nil || sess.Leaf() == nil {
+		return set
+	}
+	for _, e := range sess.PathTo(sess.Leaf()) {
+		set[e.ID] = true
+	}
+	return set
+}
+
+var _ = cmp.Compare[int]
+var _ = slices.Sort[[]int]
