@@ -1,0 +1,162 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// browser is one headless Chromium with a tab on the app under test; it
+// records console errors and uncaught exceptions so that every test can
+// require a clean console.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+
+	mu     sync.Mutex
+	errors []string
+}
+
+// requireChromium skips without Chromium, or fails when CI=true.
+func requireChromium(tb testing.TB) {
+	tb.Helper()
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("chromium missing at %s (apt-get install -y chromium)", chromiumPath)
+		}
+		tb.Skipf("chromium missing at %s", chromiumPath)
+	}
+}
+
+// appServer serves the app with the stub API over agentDir.
+func appServer(tb testing.TB, agentDir string) *httptest.Server {
+	mux := http.NewServeMux()
+	newStub(agentDir).routes(mux)
+	mux.Handle("/", Handler(false, ""))
+	srv := httptest.NewServer(mux)
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+func newBrowser(tb testing.TB, base string) *browser {
+	requireChromium(tb)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	b := &browser{ctx: ctx, base: base}
+	if t, ok := tb.(*testing.T); ok {
+		b.t = t
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		tb.Fatalf("start chromium: %v", err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			switch m.Type {
+			case chromedp.ConsoleError, chromedp.ConsoleWarning, chromedp.ConsoleException:
+				b.record(m.String())
+			}
+		}
+	}()
+	tb.Cleanup(func() {
+		cancelC()
+		cancelA()
+	})
+	return b
+}
+
+func (b *browser) record(s string) {
+	b.mu.Lock()
+	b.errors = append(b.errors, s)
+	b.mu.Unlock()
+}
+
+// noConsoleErrors fails the test for any console error or exception so far.
+func (b *browser) noConsoleErrors(tb testing.TB) {
+	tb.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		tb.Errorf("browser console: %s", e)
+	}
+}
+
+// run runs actions with a timeout, failing the test on error.
+func (b *browser) run(tb testing.TB, actions ...chromedp.Action[chromedp.Void]) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.noConsoleErrors(tb)
+		tb.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates a JavaScript expression (awaiting a promise) and decodes
+// its value.
+func eval[T any](tb testing.TB, b *browser, js string) T {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.noConsoleErrors(tb)
+		tb.Fatalf("eval %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS polls until the expression is truthy.
+func (b *browser) waitJS(tb testing.TB, js string) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+		b.noConsoleErrors(tb)
+		tb.Fatalf("wait for %s: %v", js, err)
+	}
+}
+
+func (b *browser) open(tb testing.TB, path string) {
+	tb.Helper()
+	b.run(tb, chromedp.Navigate(b.base+path))
+}
+
+// screenshot saves a PNG under /tmp/piweb-shots for looking at the design.
+func (b *browser) screenshot(tb testing.TB, name string) {
+	tb.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		tb.Fatalf("screenshot: %v", err)
+	}
+	dir := "/tmp/piweb-shots"
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+}

@@ -1,0 +1,25 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"testing"
+)
+
+// TestServeForDev serves the app (from disk) with the stub API over the
+// fixtures for manual looking, when PIWEB_SERVE=addr is set:
+//
+//	PIWEB_SERVE=127.0.0.1:30199 go test ./internal/web -run TestServeForDev -timeout 0
+func TestServeForDev(t *testing.T) {
+	addr := os.Getenv("PIWEB_SERVE")
+	if addr == "" {
+		t.Skip("set PIWEB_SERVE=host:port to serve the app for manual testing")
+	}
+	dir := agentDir(t)
+	writeBig(t, dir, 10000)
+	mux := http.NewServeMux()
+	newStub(dir).routes(mux)
+	mux.Handle("/", Handler(true, "static"))
+	t.Logf("serving on http://%s (agent dir %s)", addr, dir)
+	t.Fatal(http.ListenAndServe(addr, mux))
+}

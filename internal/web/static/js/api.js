@@ -1,0 +1,78 @@
+// Access to piweb's JSON API (docs/api.md). Every request goes through here
+// so that the shapes the views rely on are adapted in one place.
+
+export class APIError extends Error {
+  constructor(status, code, message) {
+    super(message || code || 'HTTP ' + status);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, url, body) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) {
+    opt.headers['Content-Type'] = 'application/json';
+    opt.body = JSON.stringify(body);
+  }
+  const r = await fetch(url, opt);
+  const type = r.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await r.json() : await r.text();
+  if (!r.ok) {
+    const e = (data && data.error) || {};
+    throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));
+  }
+  return data;
+}
+
+export const get = (url) => request('GET', url);
+export const post = (url, body = {}) => request('POST', url, body);
+export const del = (url) => request('DELETE', url);
+
+const q = (params) => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v != null && v !== '') u.set(k, v);
+  const s = u.toString();
+  return s ? '?' + s : '';
+};
+const enc = encodeURIComponent;
+
+export const listSessions = (params = {}) =>
+  get('/api/sessions' + q(params)).then((d) => d.sessions || []);
+export const getSession = (id) => get(`/api/sessions/${enc(id)}`);
+export const getContext = (id, { leaf, before, limit } = {}) =>
+  get(`/api/sessions/${enc(id)}/context` + q({ leaf, before, limit }));
+export const getEntries = (id, { leaf, before, limit } = {}) =>
+  get(`/api/sessions/${enc(id)}/entries` + q({ leaf, before, limit }));
+export const search = (text, params = {}) =>
+  get('/api/search' + q({ q: text, limit: 50, ...params }));
+export const rename = (id, name) => post(`/api/sessions/${enc(id)}/rename`, { name });
+export const setLabel = (id, entryId, label) =>
+  post(`/api/sessions/${enc(id)}/label`, { entryId, label });
+export const deleteSession = (id) => request('DELETE', `/api/sessions/${enc(id)}`, {});
+export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restore`);
+export const exportURL = (id, format, leaf) =>
+  `/api/sessions/${enc(id)}/export` + q({ format, leaf });
+export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
+export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
+export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });
+export const usage = (by) => get('/api/usage' + q({ by }));
+
+// subscribe opens an SSE stream and calls onEvent with each parsed data
+// object; EventSource reconnects by itself (with Last-Event-ID). It returns
+// a function that closes the stream.
+export function subscribe(url, onEvent, onState) {
+  const es = new EventSource(url);
+  es.onmessage = (m) => {
+    let d;
+    try {
+      d = JSON.parse(m.data);
+    } catch {
+      return;
+    }
+    onEvent(d);
+  };
+  es.onopen = () => onState && onState(true);
+  es.onerror = () => onState && onState(false);
+  return () => es.close();
+}

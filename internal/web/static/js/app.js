@@ -1,0 +1,129 @@
+// piweb's web app: layout, routing and keyboard. Plain ES modules, no build.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { html } from './html.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, navigate, sessionURL } from './state.js';
+import { Sidebar } from './sidebar.js';
+import { SessionHeader } from './header.js';
+import { Conversation } from './conversation.js';
+import { TreePanel } from './tree.js';
+import { SearchDialog } from './search.js';
+import { FilesPanel } from './files.js';
+import { UsagePage } from './usage.js';
+import { current, show, closeView } from './view.js';
+import { relTime } from './util.js';
+
+function App() {
+  const r = route.value;
+  useEffect(() => {
+    if (r.page === 'session') show(r.id, r.leaf, r.entry);
+    else closeView();
+  }, [r]);
+  useEffect(() => {
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  const v = r.page === 'session' ? current.value : null;
+  const title = v && v.detail && v.detail.session ? (v.detail.session.name || v.detail.session.firstMessage || 'session') : '';
+  useEffect(() => { document.title = title ? `${title.slice(0, 60)} · piweb` : 'piweb'; }, [title]);
+  return html`<div class=${'app' + (panel.value && v ? ' with-panel' : '')}>
+    <${Sidebar} />
+    ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
+    <main class="main">
+      ${r.page === 'session' && v && html`<${SessionPage} key=${v.id + '|' + v.leaf} view=${v} />`}
+      ${r.page === 'usage' && html`<${UsagePage} />`}
+      ${r.page === 'home' && html`<${Home} />`}
+    </main>
+    ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}
+    ${v && panel.value === 'files' && html`<aside class="side-panel wide"><${FilesPanel} view=${v} /></aside>`}
+    ${searchOpen.value && html`<${SearchDialog} />`}
+    ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
+    <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
+      <span>${t.text}</span>
+      ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>${t.action}</button>`}
+      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>×</button></div>`)}</div>
+  </div>`;
+}
+
+function SessionPage({ view }) {
+  view.rev.value;
+  if (view.error) {
+    return html`<div class="page-msg"><h2>${view.error.status === 404 ? 'Session not found' : 'Could not open the session'}</h2>
+      <p class="muted">${view.error.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
+  }
+  if (!view.detail) return html`<div class="page-msg muted">Loading…</div>`;
+  return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} /></div>`;
+}
+
+function Home() {
+  const list = sessions.value.slice(0, 12);
+  return html`<div class="home">
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${sessions.value.length} sessions · Ctrl+K to search</span></div></div></header>
+    <div class="home-body">
+      <h2>Recent</h2>
+      <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
+        <span class="sess-title">${s.name || s.firstMessage || '(empty session)'}</span>
+        <span class="muted">${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs</span></a></li>`)}</ul>
+    </div></div>`;
+}
+
+function Confirm({ d }) {
+  useEffect(() => { const b = document.querySelector('.dialog.confirm .primary'); b && b.focus(); }, []);
+  return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) d.resolve(false); }}>
+    <div class="dialog confirm" role="alertdialog" aria-label=${d.title}
+      onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); d.resolve(false); } }}>
+      <h2>${d.title}</h2><p>${d.text}</p>
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${() => d.resolve(false)}>Cancel</button>
+        <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" onClick=${() => d.resolve(true)}>${d.ok}</button></div>
+    </div></div>`;
+}
+
+function typing(e) {
+  const t = e.target;
+  return t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable);
+}
+
+// onKey: Ctrl+K search, / filter, Esc closes, j/k move between messages,
+// t and f toggle the tree and files panels.
+function onKey(e) {
+  if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+    e.preventDefault();
+    searchOpen.value = !searchOpen.value;
+    return;
+  }
+  if (e.key === 'Escape') {
+    if (dialog.value) return;
+    if (searchOpen.value) searchOpen.value = false;
+    else if (sidebarOpen.value) sidebarOpen.value = false;
+    else if (panel.value) setPanel(panel.value);
+    return;
+  }
+  if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === '/') { e.preventDefault(); document.querySelector('.side-filter input')?.focus(); }
+  else if (e.key === 'j' || e.key === 'k') { e.preventDefault(); step(e.key === 'j' ? 1 : -1); }
+  else if (e.key === 't' && current.value) setPanel('tree');
+  else if (e.key === 'f' && current.value) setPanel('files');
+}
+
+// step moves the focus to the next or previous message in view.
+function step(dir) {
+  const conv = document.querySelector('.conv');
+  if (!conv) return;
+  const rows = [...conv.querySelectorAll('.row')];
+  if (!rows.length) return;
+  let i = rows.findIndex((r) => r.classList.contains('focus'));
+  if (i < 0) {
+    const top = conv.getBoundingClientRect().top;
+    i = rows.findIndex((r) => r.getBoundingClientRect().bottom > top + 4);
+    i = dir > 0 ? i - 1 : i + 1;
+  }
+  const n = Math.max(0, Math.min(rows.length - 1, i + dir));
+  rows.forEach((r) => r.classList.remove('focus'));
+  rows[n].classList.add('focus');
+  rows[n].scrollIntoView({ block: 'nearest' });
+}
+
+loadSessions();
+watchIndex();
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,174 @@
+// The conversation of the open view, windowed: messages are grouped in
+// pages of PAGE; only the pages near the viewport are in the DOM, the others
+// are spacers of their measured height. Earlier pages load when the reader
+// scrolls near the top, keeping the scroll position.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { html } from './html.js';
+import { Message, hidden } from './message.js';
+import { markdown } from './markdown.js';
+import { PAGE } from './view.js';
+import { fmtTokens, fmtTime, fmtDate } from './util.js';
+
+const EST = PAGE * 110; // px, a page never measured
+
+// pairing maps tool call ids to results over the given items.
+export function pairing(items) {
+  const results = new Map();
+  const calls = new Set();
+  for (const it of items) {
+    const m = it.m;
+    if (m.role === 'toolResult') results.set(m.toolCallId, m);
+    else if (m.role === 'assistant' && Array.isArray(m.content)) {
+      for (const b of m.content) if (b.type === 'toolCall') calls.add(b.id);
+    }
+  }
+  const paired = new Set([...results.keys()].filter((k) => calls.has(k)));
+  return { results, paired };
+}
+
+export function Conversation({ view }) {
+  view.rev.value; // subscribe
+  const scroller = useRef(null);
+  const heights = useRef(new Map());
+  const anchor = useRef(null);
+  const stick = useRef(true);
+  const [win, setWin] = useState(null);
+  const items = view.items;
+  const ctx = useMemo(() => pairing(items), [items, items.length]);
+  const first = Math.floor(view.start / PAGE);
+  const last = Math.floor(Math.max(view.start + items.length - 1, 0) / PAGE);
+  const lo = win ? Math.max(win[0], first) : Math.max(first, last - 1);
+  const hi = win ? Math.min(win[1], last) : last;
+
+  // Keep the scroll position when pages are prepended, follow the bottom
+  // when the reader is there.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (anchor.current != null) {
+      el.scrollTop = el.scrollHeight - anchor.current;
+      anchor.current = null;
+    } else if (stick.current && !view.target) {
+      el.scrollTop = el.scrollHeight;
+    }
+  });
+
+  // Scroll to the target entry once it is rendered.
+  useEffect(() => {
+    const t = view.target;
+    if (!t) return;
+    const idx = items.findIndex((it) => it.id === t);
+    if (idx >= 0) {
+      const p = Math.floor((view.start + idx) / PAGE);
+      if (p < lo || p > hi) { setWin([Math.max(first, p - 1), Math.min(last, p + 1)]); return; }
+    }
+    const el = document.getElementById('e-' + t);
+    if (!el) return;
+    stick.current = false;
+    el.scrollIntoView({ block: 'center' });
+    el.classList.remove('flash');
+    void el.offsetWidth;
+    el.classList.add('flash');
+    view.shownTarget = t;
+    view.target = '';
+  });
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el || view.scrollPending) return;
+    view.scrollPending = true;
+    requestAnimationFrame(() => {
+      view.scrollPending = false;
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      if (el.scrollTop < el.clientHeight * 1.5 && view.before != null && !view.loading) {
+        anchor.current = el.scrollHeight - el.scrollTop;
+        view.loadEarlier().then(() => { if (anchor.current == null) anchor.current = null; });
+      }
+      const next = visiblePages(el, first, last, heights.current);
+      if (!win || next[0] !== lo || next[1] !== hi) setWin(next);
+    });
+  };
+
+  const pages = [];
+  for (let p = first; p <= last && items.length; p++) {
+    if (p < lo || p > hi) {
+      pages.push(html`<div key=${'s' + p} class="spacer" data-page=${p} style=${{ height: (heights.current.get(p) || EST) + 'px' }}></div>`);
+      continue;
+    }
+    const a = Math.max(p * PAGE - view.start, 0);
+    const b = Math.min((p + 1) * PAGE - view.start, items.length);
+    pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} ctx=${ctx} view=${view} heights=${heights.current} />`);
+  }
+  return html`<div class="conv" ref=${scroller} onScroll=${onScroll} tabIndex="-1">
+    <div class="conv-inner">
+      ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${() => { anchor.current = scroller.current.scrollHeight - scroller.current.scrollTop; view.loadEarlier(); }}>Load earlier (${view.start} more)</button>`}</div>`
+        : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
+      ${pages}
+      ${!items.length && !view.loading && html`<div class="empty muted">No messages on this branch.</div>`}
+    </div>
+  </div>`;
+}
+
+// visiblePages returns the page range overlapping the viewport, with one
+// viewport of margin on each side.
+function visiblePages(el, first, last, heights) {
+  let y = el.querySelector('.conv-inner').firstElementChild?.offsetHeight || 0;
+  const top = el.scrollTop - el.clientHeight;
+  const bottom = el.scrollTop + el.clientHeight * 2;
+  let lo = -1, hi = last;
+  for (let p = first; p <= last; p++) {
+    const h = heights.get(p) || EST;
+    if (y + h >= top && lo < 0) lo = p;
+    if (y > bottom) { hi = p - 1; break; }
+    y += h;
+  }
+  if (lo < 0) lo = last;
+  return [lo, Math.max(hi, lo)];
+}
+
+function Page({ p, items, ctx, view, heights }) {
+  const ref = useRef(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    heights.set(p, el.offsetHeight);
+    const ro = new ResizeObserver(() => { if (el.isConnected) heights.set(p, el.offsetHeight); });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [p]);
+  return html`<div class="page" ref=${ref} data-page=${p}>
+    ${items.map((it) => hidden(it.m, ctx) ? null : html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`)}
+  </div>`;
+}
+
+function Row({ it, ctx, view }) {
+  const body = it.m.role === 'compactionSummary'
+    ? html`<${Compaction} it=${it} view=${view} />`
+    : html`<${Message} item=${it} ctx=${ctx} />`;
+  return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}</article>`;
+}
+
+// Compaction shows pi's summary collapsed with the tokens it replaced;
+// opening it shows the history it hid, greyed, in place.
+function Compaction({ it, view }) {
+  const m = it.m;
+  const x = view.expanded.get(it.id);
+  const ctx = useMemo(() => pairing(x ? x.items : []), [x, x && x.items]);
+  return html`<div class=${'card compaction' + (x ? ' open' : '')}>
+    <div class="card-head">
+      <span class="card-icon">⇊</span><strong>Compacted</strong>
+      <span class="muted">${fmtTokens(m.tokensBefore)} tokens before</span>
+      <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time>
+      <button class="btn ghost small" type="button" onClick=${() => (x ? view.collapse(it.id) : view.expand(it.id))}>
+        ${x ? 'Hide earlier history' : 'Show earlier history'}</button>
+    </div>
+    <details class="card-summary"><summary>Summary</summary><div class="md">${markdown(m.summary)}</div></details>
+    ${x && html`<div class="hidden-history">
+      ${x.loading && html`<div class="muted">Loading…</div>`}
+      ${x.error && html`<div class="stop error">${x.error}</div>`}
+      ${!x.loading && !x.items.length && !x.error && html`<div class="muted">Nothing before this compaction.</div>`}
+      ${x.items.map((h) => hidden(h.m, ctx) ? null : html`<article key=${h.id} class="row" id=${'e-' + h.id} data-entry=${h.id} data-role=${h.m.role}>
+        ${h.m.role === 'compactionSummary' ? html`<div class="card compaction"><div class="card-head"><strong>Earlier compaction</strong></div><div class="md">${markdown(h.m.summary)}</div></div>` : html`<${Message} item=${h} ctx=${ctx} />`}</article>`)}
+      ${x.items.length > 0 && html`<div class="muted hidden-end">— end of compacted history; the summary above replaced it —</div>`}
+    </div>`}
+  </div>`;
+}

@@ -1,0 +1,87 @@
+// The files panel: the session's cwd as a lazy tree, and a viewer with
+// highlighting, Markdown preview and images, reloaded when the file changes.
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './html.js';
+import * as api from './api.js';
+import { setPanel } from './state.js';
+import { highlight, langOf } from './highlight.js';
+import { markdown } from './markdown.js';
+import { fmtBytes } from './util.js';
+
+const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
+
+export function FilesPanel({ view }) {
+  const [file, setFile] = useState('');
+  return html`<div class="files-panel">
+    <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${view.detail?.session?.cwd}>${view.detail?.session?.cwd}</span>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('files')}>×</button></div>
+    <div class="files-split">
+      <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} /></div>
+      ${file && html`<${Viewer} key=${file} id=${view.id} path=${file} />`}
+    </div>
+  </div>`;
+}
+
+function Dir({ id, path, depth, sel, onOpen }) {
+  const [list, setList] = useState(null);
+  const [open, setOpen] = useState({});
+  useEffect(() => {
+    let live = true;
+    const load = () => api.listFiles(id, path).then((d) => live && setList(d.entries || []), (e) => live && setList({ error: e.message }));
+    load();
+    const stop = api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
+    return () => { live = false; stop(); };
+  }, [id, path]);
+  if (!list) return html`<div class="muted small pad-s">…</div>`;
+  if (list.error) return html`<div class="muted small pad-s">${list.error}</div>`;
+  return html`<ul class="ftree">${list.map((e) => {
+    const p = path ? path + '/' + e.name : e.name;
+    const pad = { paddingLeft: 6 + depth * 12 + 'px' };
+    if (e.type === 'dir') {
+      return html`<li key=${p}><button type="button" class="fnode dir" style=${pad} onClick=${() => setOpen({ ...open, [p]: !open[p] })}>
+        <span class=${'chev' + (open[p] ? ' open' : '')}>›</span>${e.name}</button>
+        ${open[p] && html`<${Dir} id=${id} path=${p} depth=${depth + 1} sel=${sel} onOpen=${onOpen} />`}</li>`;
+    }
+    return html`<li key=${p}><button type="button" class=${'fnode' + (sel === p ? ' sel' : '')} style=${pad} title=${fmtBytes(e.size)} onClick=${() => onOpen(p)}>${e.name}</button></li>`;
+  })}</ul>`;
+}
+
+function Viewer({ id, path }) {
+  const [text, setText] = useState(null);
+  const [rev, setRev] = useState(0);
+  const [preview, setPreview] = useState(true);
+  const isImage = imageRE.test(path);
+  const isMd = /\.(md|markdown)$/i.test(path);
+  useEffect(() => {
+    let live = true;
+    if (!isImage) {
+      fetch(api.fileURL(id, path)).then(async (r) => {
+        const body = await r.text();
+        if (!live) return;
+        if (!r.ok) {
+          let msg = body;
+          try { msg = JSON.parse(body).error.message; } catch { /* not JSON */ }
+          setText({ error: msg });
+        } else setText({ body });
+      }, (e) => live && setText({ error: e.message }));
+    }
+    return () => { live = false; };
+  }, [id, path, rev]);
+  useEffect(() => api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') setRev((n) => n + 1); }), [id, path]);
+  return html`<div class="viewer">
+    <div class="viewer-head"><span class="path">${path}</span>
+      ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>${preview ? 'Source' : 'Preview'}</button>`}</div>
+    <div class="viewer-body">
+      ${isImage ? html`<img class="file-img" alt=${path} src=${api.fileURL(id, path) + '&r=' + rev} />`
+        : !text ? html`<div class="muted pad">Loading…</div>`
+        : text.error ? html`<div class="stop error">${text.error}</div>`
+        : isMd && preview ? html`<div class="md pad">${markdown(text.body)}</div>`
+        : html`<${Lines} code=${text.body} lang=${langOf(path)} />`}
+    </div></div>`;
+}
+
+function Lines({ code, lang }) {
+  const n = code.split('\n').length;
+  const nums = Array.from({ length: n }, (_, i) => i + 1).join('\n');
+  return html`<div class="lines"><pre class="gutter" aria-hidden="true">${nums}</pre><pre class="src"><code>${highlight(code, lang)}</code></pre></div>`;
+}

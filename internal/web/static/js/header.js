@@ -1,0 +1,117 @@
+// The session header: name (renamed inline), cwd, models, tokens and cost,
+// dates, and the actions on the session.
+import { useState, useRef, useEffect } from 'preact/hooks';
+import { html } from './html.js';
+import * as api from './api.js';
+import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm } from './state.js';
+import { fmtDate, relTime, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
+
+export function SessionHeader({ view }) {
+  view.rev.value;
+  const d = view.detail;
+  const s = (d && d.session) || {};
+  const t = view.totals;
+  const [editing, setEditing] = useState(false);
+  const title = s.name || s.firstMessage || '(unnamed session)';
+  const models = t ? [...t.models] : view.model ? [view.model.modelId] : [];
+  return html`<header class="sess-head">
+    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+    <div class="sess-head-main">
+      ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
+        : html`<h1 class="sess-name" title="Click to rename" onClick=${() => setEditing(true)}>${title}
+            ${!s.name && html`<span class="muted unnamed"> · unnamed</span>`}</h1>`}
+      <div class="sess-facts">
+        <span class="fact cwd" title="cwd">${s.cwd}</span>
+        ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
+        ${t && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
+          ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
+        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${relTime(s.created)} ago · active ${relTime(s.modified)} ago</span>
+        <span class="fact">${view.total} msgs · ${fmtBytes(s.size)}</span>
+        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
+      </div>
+      ${view.deleted && html`<div class="stop error">This session was moved to the trash.</div>`}
+    </div>
+    <div class="sess-actions">
+      <button class=${'btn ghost' + (panel.value === 'tree' ? ' on' : '')} type="button" onClick=${() => setPanel('tree')} title="Tree (T)">Tree</button>
+      <button class=${'btn ghost' + (panel.value === 'files' ? ' on' : '')} type="button" onClick=${() => setPanel('files')} title="Files (F)">Files</button>
+      <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
+    </div>
+  </header>`;
+}
+
+function RenameForm({ view, name, done }) {
+  const ref = useRef(null);
+  useEffect(() => { ref.current.focus(); ref.current.select(); }, []);
+  const save = async (e) => {
+    e.preventDefault();
+    const v = ref.current.value.trim();
+    if (!v || v === name) return done();
+    try {
+      const r = await api.rename(view.id, v);
+      if (view.detail) view.detail.session = { ...view.detail.session, ...(r.session || {}), name: v };
+      if (r.session) upsertSession(r.session);
+      view.touch();
+      toast('Renamed');
+    } catch (err) {
+      toast('Rename failed: ' + err.message, { kind: 'error' });
+    }
+    done();
+  };
+  return html`<form class="rename" onSubmit=${save}>
+    <input ref=${ref} value=${name} aria-label="Session name" placeholder="Session name"
+      onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); done(); } }} onBlur=${save} />
+  </form>`;
+}
+
+function Menu({ view, s, rename }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e) => { if (!ref.current || !ref.current.contains(e.target)) setOpen(false); };
+    document.addEventListener('pointerdown', close);
+    return () => document.removeEventListener('pointerdown', close);
+  }, [open]);
+  const act = (fn) => () => { setOpen(false); fn(); };
+  const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
+  const leaf = view.leaf || undefined;
+  return html`<div class="menu" ref=${ref}>
+    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open} onClick=${() => setOpen(!open)}>Actions ▾</button>
+    ${open && html`<div class="menu-pop" role="menu">
+      <button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>
+      <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>
+      <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
+      <div class="menu-sep"></div>
+      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download>Export Markdown</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download>Export HTML</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf)} download>Export JSONL</a>
+      <div class="menu-sep"></div>
+      <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>
+    </div>`}
+  </div>`;
+}
+
+async function remove(view, s) {
+  const name = s.name || s.firstMessage || view.id;
+  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`, { ok: 'Delete', danger: true }))) return;
+  try {
+    const r = await api.deleteSession(view.id);
+    removeSession(view.id);
+    navigate('/');
+    toast('Session moved to the trash', {
+      action: 'Undo', ms: 10000,
+      onAction: async () => {
+        try {
+          await api.restoreTrash(r.trashId);
+          await loadSessions();
+          navigate('/s/' + encodeURIComponent(view.id));
+          toast('Session restored');
+        } catch (e) {
+          toast('Restore failed: ' + e.message, { kind: 'error' });
+        }
+      },
+    });
+  } catch (e) {
+    toast('Delete failed: ' + e.message, { kind: 'error' });
+  }
+}

@@ -1,0 +1,169 @@
+// Rendering of pi's message objects: every role and content block, with
+// tool calls paired with their results.
+import { html } from './html.js';
+import { markdown, CodeBlock } from './markdown.js';
+import { highlight, langOf } from './highlight.js';
+import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf } from './util.js';
+
+// Message renders one context item {m, id}; ctx.results maps tool call ids
+// to their toolResult items, ctx.paired holds the ids of paired results.
+export function Message({ item, ctx }) {
+  const m = item.m || {};
+  switch (m.role) {
+    case 'user': return html`<${User} m=${m} />`;
+    case 'assistant': return html`<${Assistant} m=${m} ctx=${ctx} />`;
+    case 'toolResult': return ctx.paired.has(m.toolCallId) ? null : html`<${Tool} call=${null} result=${m} />`;
+    case 'bashExecution': return html`<${Bash} m=${m} />`;
+    case 'custom': return m.display === false ? null : html`<${Custom} m=${m} />`;
+    case 'branchSummary': return html`<${Summary} m=${m} kind="branch" />`;
+    case 'compactionSummary': return null; // rendered by the conversation (needs expansion state)
+    default: return html`<div class="msg unknown"><${Head} who=${m.role || 'unknown'} t=${m.timestamp} />
+      <pre class="raw">${JSON.stringify(m, null, 2)}</pre></div>`;
+  }
+}
+
+// hidden reports whether a message renders nothing, so the conversation can
+// skip it without an empty wrapper.
+export function hidden(m, ctx) {
+  return (m.role === 'custom' && m.display === false) || (m.role === 'toolResult' && ctx.paired.has(m.toolCallId));
+}
+
+function Head({ who, cls = '', t, extra }) {
+  return html`<div class="msg-head"><span class=${'who ' + cls}>${who}</span>${extra}
+    <time class="ts" datetime=${isFinite(t) ? new Date(t).toISOString() : ''} title=${fmtDate(t)}>${fmtTime(t)}</time></div>`;
+}
+
+function User({ m }) {
+  const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
+  return html`<div class="msg user"><${Head} who="You" cls="u" t=${m.timestamp} />
+    <div class="bubble">${blocks.map((b, i) => b.type === 'image'
+      ? html`<${Image} key=${i} b=${b} />`
+      : html`<div key=${i} class="md">${markdown(b.text)}</div>`)}</div></div>`;
+}
+
+function Image({ b }) {
+  if (!/^image\/(png|jpeg|gif|webp)$/.test(b.mimeType || '')) return html`<span class="muted">[image ${b.mimeType}]</span>`;
+  return html`<img class="msg-img" alt="image" loading="lazy" src=${'data:' + b.mimeType + ';base64,' + b.data} />`;
+}
+
+function usageLine(m) {
+  const u = m.usage;
+  if (!u) return '';
+  const cost = u.cost && u.cost.total;
+  return `${fmtTokens(u.input)} in · ${fmtTokens(u.output)} out` +
+    (u.cacheRead ? ` · ${fmtTokens(u.cacheRead)} cached` : '') + (cost ? ' · ' + fmtCost(cost) : '');
+}
+
+function Assistant({ m, ctx }) {
+  const blocks = Array.isArray(m.content) ? m.content : [];
+  const bad = m.stopReason === 'error' || m.stopReason === 'aborted';
+  const u = m.usage || {};
+  const title = `tokens: ${u.input || 0} input, ${u.output || 0} output, ${u.cacheRead || 0} cache read, ${u.cacheWrite || 0} cache write` +
+    (u.cost ? `\ncost: $${(u.cost.total || 0).toFixed(6)}` : '') + `\nstop: ${m.stopReason || ''}\napi: ${m.api || ''}`;
+  const extra = html`<span class="model" title=${m.provider + '/' + m.model}>${m.responseModel || m.model}</span>
+    <span class="usage" title=${title}>${usageLine(m)}</span>`;
+  return html`<div class=${'msg assistant' + (bad ? ' bad' : '')}><${Head} who="Assistant" cls="a" t=${m.timestamp} extra=${extra} />
+    ${blocks.map((b, i) => {
+      if (b.type === 'text') return html`<div key=${i} class="md">${markdown(b.text)}</div>`;
+      if (b.type === 'thinking') return html`<${Thinking} key=${i} b=${b} />`;
+      if (b.type === 'toolCall') return html`<${Tool} key=${i} call=${b} result=${ctx.results.get(b.id)} />`;
+      if (b.type === 'image') return html`<${Image} key=${i} b=${b} />`;
+      return null;
+    })}
+    ${bad && html`<div class=${'stop ' + m.stopReason}><strong>${m.stopReason === 'aborted' ? 'Aborted' : 'Error'}</strong>${m.errorMessage ? ': ' + m.errorMessage : ''}</div>`}
+    ${!blocks.length && !bad && html`<div class="muted">(empty response)</div>`}
+  </div>`;
+}
+
+function Thinking({ b }) {
+  const text = b.thinking || '';
+  return html`<details class="thinking">
+    <summary>${b.redacted ? 'Thinking (redacted)' : 'Thinking'} <span class="muted">${text.length} chars</span></summary>
+    <div class="thinking-body">${text}</div></details>`;
+}
+
+const exitRE = /Command exited with code (-?\d+)\s*$/;
+
+// Tool renders a tool call with its result: bash, read, edit and write get
+// their own shapes, other tools show arguments and output.
+export function Tool({ call, result }) {
+  const name = (call && call.name) || (result && result.toolName) || 'tool';
+  const args = (call && call.arguments) || {};
+  const out = result ? textOf(result.content) : '';
+  const images = result && Array.isArray(result.content) ? result.content.filter((b) => b.type === 'image') : [];
+  const err = result && result.isError;
+  const state = !result ? 'pending' : err ? 'error' : 'ok';
+  let summary = '';
+  let body = null;
+  switch (name) {
+    case 'bash': {
+      const m = out.match(exitRE);
+      const code = m ? +m[1] : result ? (err ? '?' : 0) : '';
+      summary = html`<code class="cmd">$ ${args.command}</code>${result && html`<span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>`}`;
+      body = result && html`<pre class="out">${m ? out.replace(exitRE, '').trimEnd() : out}</pre>`;
+      break;
+    }
+    case 'read':
+      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${out.split('\n').length} lines</span>`}`;
+      body = result && (err ? html`<pre class="out">${out}</pre>` : html`<${CodeView} code=${out} lang=${args.path} />`);
+      break;
+    case 'write':
+      summary = html`<span class="path">${args.path}</span><span class="muted">${String(args.content || '').split('\n').length} lines</span>`;
+      body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />${err && html`<pre class="out">${out}</pre>`}`;
+      break;
+    case 'edit':
+      summary = html`<span class="path">${args.path}</span>`;
+      body = html`<pre class="diff">${highlight(editDiff(args, result), 'diff')}</pre>${err && html`<pre class="out">${out}</pre>`}`;
+      break;
+    default:
+      summary = html`<span class="muted args">${JSON.stringify(args).slice(0, 160)}</span>`;
+      body = html`<details class="args-full"><summary>arguments</summary><pre class="out">${JSON.stringify(args, null, 2)}</pre></details>${result && html`<pre class="out">${out}</pre>`}`;
+  }
+  const open = state === 'error' || name === 'edit' || name === 'bash';
+  return html`<details class=${'tool ' + state} open=${open}>
+    <summary><span class="tool-name">${name}</span>${summary}</summary>
+    <div class="tool-body">${body}${images.map((b, i) => html`<${Image} key=${i} b=${b} />`)}
+    ${result && !call && html`<div class="muted">result without a call in view</div>`}</div>
+  </details>`;
+}
+
+function CodeView({ code, lang }) {
+  const lines = code.split('\n');
+  const long = lines.length > 40;
+  if (!long) return html`<${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} />`;
+  return html`<details class="long"><summary>${lines.length} lines</summary><${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} /></details>`;
+}
+
+// editDiff prefers the diff pi computed (details.diff), else builds one
+// from the edit arguments.
+export function editDiff(args, result) {
+  const d = result && result.details && result.details.diff;
+  if (typeof d === 'string' && d) return d;
+  const edits = Array.isArray(args.edits) ? args.edits : [{ oldText: args.oldText, newText: args.newText }];
+  return edits.map((e) => [
+    ...String(e.oldText || '').split('\n').map((l) => '-' + l),
+    ...String(e.newText || '').split('\n').map((l) => '+' + l),
+  ].join('\n')).join('\n@@\n');
+}
+
+function Bash({ m }) {
+  const code = m.cancelled ? 'cancelled' : m.exitCode === undefined ? '?' : m.exitCode;
+  return html`<div class="msg bashexec"><${Head} who="Shell" cls="b" t=${m.timestamp}
+      extra=${m.excludeFromContext ? html`<span class="tag">not in context</span>` : ''} />
+    <div class=${'tool ' + (code === 0 ? 'ok' : 'error') + ' static'}>
+      <div class="tool-sum"><span class="tool-name">!</span><code class="cmd">$ ${m.command}</code><span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>${m.truncated && html`<span class="tag">truncated</span>`}</div>
+      <div class="tool-body"><pre class="out">${m.output}</pre></div></div></div>`;
+}
+
+function Custom({ m }) {
+  const c = m.content;
+  return html`<div class="msg custom"><${Head} who=${m.customType || 'extension'} cls="c" t=${m.timestamp} />
+    <div class="md">${typeof c === 'string' ? markdown(c) : (c || []).map((b, i) => b.type === 'image' ? html`<${Image} key=${i} b=${b} />` : html`<div key=${i}>${markdown(b.text)}</div>`)}</div></div>`;
+}
+
+export function Summary({ m, kind }) {
+  return html`<details class=${'card summary ' + kind}>
+    <summary><span class="card-icon">⎇</span> Branch summary <span class="muted">from an abandoned branch</span>
+      <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time></summary>
+    <div class="md">${markdown(m.summary)}</div></details>`;
+}

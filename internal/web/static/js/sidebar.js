@@ -1,0 +1,107 @@
+// The sidebar: every project (cwd) as a collapsible group, its sessions by
+// last activity, forks nested under the session they came from.
+import { useState } from 'preact/hooks';
+import { html } from './html.js';
+import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
+import { relTime, fmtBytes, baseName, fmtDate } from './util.js';
+
+const HUGE = 20 * 1024 * 1024;
+const SHOWN = 40;
+
+// groupSessions groups the list by cwd; groups and sessions newest first,
+// forks under their parent when it is in the same group.
+export function groupSessions(list, text) {
+  const t = text.trim().toLowerCase();
+  const match = (s) => !t || (s.name || '').toLowerCase().includes(t) ||
+    (s.firstMessage || '').toLowerCase().includes(t) || (s.cwd || '').toLowerCase().includes(t) || s.id.startsWith(t);
+  const groups = new Map();
+  for (const s of list) {
+    if (!match(s)) continue;
+    if (!groups.has(s.cwd)) groups.set(s.cwd, []);
+    groups.get(s.cwd).push(s);
+  }
+  const out = [];
+  for (const [cwd, items] of groups) {
+    items.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
+    const ids = new Set(items.map((s) => s.id));
+    const kids = new Map();
+    const roots = [];
+    for (const s of items) {
+      const p = s.parentSessionId;
+      if (p && ids.has(p) && p !== s.id) {
+        if (!kids.has(p)) kids.set(p, []);
+        kids.get(p).push(s);
+      } else roots.push(s);
+    }
+    out.push({ cwd, roots, kids, modified: Date.parse(items[0].modified || 0), count: items.length });
+  }
+  out.sort((a, b) => b.modified - a.modified);
+  return out;
+}
+
+export function Sidebar() {
+  const groups = groupSessions(sessions.value, filter.value);
+  const current = route.value.page === 'session' ? route.value.id : '';
+  return html`<aside class=${'sidebar' + (sidebarOpen.value ? ' open' : '')}>
+    <div class="side-top">
+      <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}><span class="logo">π</span> piweb</a>
+      <button class="btn ghost search-btn" type="button" title="Search all sessions (Ctrl+K)" onClick=${() => { searchOpen.value = true; }}>
+        Search <kbd>Ctrl K</kbd></button>
+    </div>
+    <div class="side-filter">
+      <input type="search" placeholder="Filter sessions" aria-label="Filter sessions" value=${filter.value}
+        onInput=${(e) => { filter.value = e.currentTarget.value; }} />
+    </div>
+    <nav class="side-list" aria-label="Sessions">
+      ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
+      ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
+      ${groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value} />`)}
+    </nav>
+    <div class="side-foot">
+      <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
+      <span class="muted">${sessions.value.length} sessions</span>
+    </div>
+  </aside>`;
+}
+
+function Group({ g, current, forceOpen }) {
+  const [all, setAll] = useState(false);
+  const closed = !forceOpen && collapsed.value.has(g.cwd);
+  const roots = all ? g.roots : g.roots.slice(0, SHOWN);
+  return html`<section class="group">
+    <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd} onClick=${() => toggleProject(g.cwd)}>
+      <span class=${'chev' + (closed ? '' : ' open')}>›</span>
+      <span class="group-name">${baseName(g.cwd)}</span>
+      <span class="group-path">${g.cwd}</span>
+      <span class="count">${g.count}</span>
+    </button>
+    ${!closed && html`<ul class="sess-list">
+      ${roots.map((s) => html`<${Item} key=${s.id} s=${s} kids=${g.kids} current=${current} depth=${0} />`)}
+      ${!all && g.roots.length > SHOWN && html`<li><button class="btn-link more" type="button" onClick=${() => setAll(true)}>Show ${g.roots.length - SHOWN} more</button></li>`}
+    </ul>`}
+  </section>`;
+}
+
+function Item({ s, kids, current, depth }) {
+  const children = kids.get(s.id) || [];
+  const title = s.name || s.firstMessage || '(empty session)';
+  const go = (e) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1) return;
+    e.preventDefault();
+    navigate(sessionURL(s.id));
+  };
+  return html`<li>
+    <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)} onClick=${go}
+       data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">⑂</span>` : ''}${s.running && html`<span class="run-dot" title="running"></span>`}${title}</span>
+      <span class="sess-meta">
+        <span>${relTime(s.modified)}</span>
+        <span>${s.messageCount} msg</span>
+        <span class=${'size' + (s.size >= HUGE ? ' huge' : '')}>${fmtBytes(s.size)}</span>
+      </span>
+    </a>
+    ${children.length > 0 && html`<ul class="sess-list nested">
+      ${children.map((c) => html`<${Item} key=${c.id} s=${c} kids=${kids} current=${current} depth=${depth + 1} />`)}
+    </ul>`}
+  </li>`;
+}

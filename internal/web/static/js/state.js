@@ -1,0 +1,122 @@
+// App-wide state as signals, and the URL router. The URL is the source of
+// truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /.
+import { signal, computed } from '@preact/signals';
+import * as api from './api.js';
+import { debounce } from './util.js';
+
+export const sessions = signal([]);
+export const sessionsLoaded = signal(false);
+export const filter = signal('');
+export const route = signal(parseRoute());
+export const searchOpen = signal(false);
+export const sidebarOpen = signal(false);
+export const panel = signal(localStorage.getItem('piweb.panel') || '');
+export const toasts = signal([]);
+export const collapsed = signal(new Set(JSON.parse(localStorage.getItem('piweb.collapsed') || '[]')));
+
+export function parseRoute(loc = window.location) {
+  const m = loc.pathname.match(/^\/s\/([^/]+)\/?$/);
+  const params = new URLSearchParams(loc.search);
+  const entry = decodeURIComponent(loc.hash.replace(/^#/, ''));
+  if (m) return { page: 'session', id: decodeURIComponent(m[1]), leaf: params.get('leaf') || '', entry };
+  if (loc.pathname === '/usage') return { page: 'usage' };
+  return { page: 'home' };
+}
+
+// navigate changes the URL and the route without reloading.
+export function navigate(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  route.value = parseRoute();
+  sidebarOpen.value = false;
+}
+
+export function sessionURL(id, leaf, entry) {
+  let u = '/s/' + encodeURIComponent(id);
+  if (leaf) u += '?leaf=' + encodeURIComponent(leaf);
+  if (entry) u += '#' + encodeURIComponent(entry);
+  return u;
+}
+
+window.addEventListener('popstate', () => { route.value = parseRoute(); });
+
+export function setPanel(p) {
+  panel.value = panel.value === p ? '' : p;
+  localStorage.setItem('piweb.panel', panel.value);
+}
+
+export function toggleProject(cwd) {
+  const s = new Set(collapsed.value);
+  if (s.has(cwd)) s.delete(cwd); else s.add(cwd);
+  collapsed.value = s;
+  localStorage.setItem('piweb.collapsed', JSON.stringify([...s]));
+}
+
+let toastSeq = 0;
+// toast shows a short message, optionally with an action button.
+export function toast(text, { action, onAction, ms = 5000, kind = '' } = {}) {
+  const id = ++toastSeq;
+  toasts.value = [...toasts.value, { id, text, action, onAction, kind }];
+  setTimeout(() => dismissToast(id), ms);
+  return id;
+}
+export function dismissToast(id) {
+  toasts.value = toasts.value.filter((t) => t.id !== id);
+}
+
+export async function loadSessions() {
+  try {
+    sessions.value = await api.listSessions();
+  } catch (e) {
+    toast('Could not list sessions: ' + e.message, { kind: 'error' });
+  }
+  sessionsLoaded.value = true;
+}
+
+// upsertSession applies an index event to the list without a refetch.
+export function upsertSession(item) {
+  const list = sessions.value.filter((s) => s.id !== item.id);
+  list.push(item);
+  list.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
+  sessions.value = list;
+}
+
+export function removeSession(id) {
+  sessions.value = sessions.value.filter((s) => s.id !== id);
+}
+
+const reload = debounce(loadSessions, 300);
+
+// watchIndex follows /api/events so that the sidebar stays current.
+export function watchIndex() {
+  api.subscribe('/api/events', (ev) => {
+    switch (ev.type) {
+      case 'session_added':
+      case 'session_updated':
+        if (ev.session) upsertSession(ev.session);
+        break;
+      case 'session_removed':
+        removeSession(ev.id);
+        break;
+      case 'running':
+        sessions.value = sessions.value.map((s) => (s.id === ev.id ? { ...s, running: ev.running } : s));
+        break;
+      case 'reset':
+        reload();
+        break;
+    }
+  });
+}
+
+export const sessionById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
+
+// dialog is the open confirmation dialog: {title, text, ok, danger, resolve}.
+export const dialog = signal(null);
+
+// confirm asks in an in-page dialog (never window.confirm, which blocks
+// the page) and resolves to true when the user agrees.
+export function confirm(title, text, { ok = 'OK', danger = false } = {}) {
+  return new Promise((resolve) => {
+    dialog.value = { title, text, ok, danger, resolve: (v) => { dialog.value = null; resolve(v); } };
+  });
+}

@@ -1,0 +1,93 @@
+// Formatting helpers shared by the views.
+
+const units = [
+  ['y', 365 * 86400e3], ['mo', 30 * 86400e3], ['w', 7 * 86400e3],
+  ['d', 86400e3], ['h', 3600e3], ['m', 60e3],
+];
+
+// relTime says how long ago t (ms or ISO string) was, compactly: "5m", "3d".
+export function relTime(t, now = Date.now()) {
+  const ms = toMs(t);
+  if (!isFinite(ms)) return '';
+  const d = now - ms;
+  if (d < 45e3) return 'now';
+  for (const [u, n] of units) if (d >= n) return Math.floor(d / n) + u;
+  return 'now';
+}
+
+export function toMs(t) {
+  if (t == null) return NaN;
+  return typeof t === 'number' ? t : Date.parse(t);
+}
+
+export function fmtDate(t) {
+  const ms = toMs(t);
+  if (!isFinite(ms)) return '';
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function fmtTime(t) {
+  const ms = toMs(t);
+  if (!isFinite(ms)) return '';
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export function fmtBytes(n) {
+  if (!(n >= 0)) return '';
+  if (n < 1024) return n + ' B';
+  if (n < 1024 * 1024) return (n / 1024).toFixed(n < 10240 ? 1 : 0) + ' KB';
+  return (n / 1048576).toFixed(n < 10485760 ? 1 : 0) + ' MB';
+}
+
+export function fmtTokens(n) {
+  if (!(n > 0)) return '0';
+  if (n < 1000) return String(n);
+  if (n < 1e6) return (n / 1000).toFixed(n < 1e4 ? 1 : 0) + 'k';
+  return (n / 1e6).toFixed(1) + 'M';
+}
+
+export function fmtCost(c) {
+  if (!(c > 0)) return '$0';
+  if (c < 0.01) return '$' + c.toFixed(4);
+  return '$' + c.toFixed(2);
+}
+
+// baseName returns the last path element, for project names.
+export function baseName(p) {
+  if (!p) return '(no cwd)';
+  const parts = String(p).split(/[\\/]/).filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : p;
+}
+
+export function shortId(id) {
+  return String(id || '').slice(0, 8);
+}
+
+// textOf returns the plain text of a message content (string or blocks).
+export function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.filter((b) => b && b.type === 'text').map((b) => b.text).join('\n');
+}
+
+export async function copyText(s) {
+  try {
+    await navigator.clipboard.writeText(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// debounce calls fn at most once per ms, after the last call.
+export function debounce(fn, ms) {
+  let t;
+  return (...a) => {
+    clearTimeout(t);
+    t = setTimeout(() => fn(...a), ms);
+  };
+}

@@ -1,0 +1,258 @@
+// The open session: its metadata, the loaded part of its context (newest
+// first, earlier pages on demand), expanded compactions and live updates.
+import { signal } from '@preact/signals';
+import * as api from './api.js';
+import { toast } from './state.js';
+
+export const PAGE = 60;
+export const current = signal(null); // a View
+const details = new Map(); // id -> detail promise, so search and the view share one fetch
+
+export function fetchDetail(id, fresh = false) {
+  if (fresh || !details.has(id)) {
+    const p = api.getSession(id);
+    p.catch(() => details.delete(id));
+    details.set(id, p);
+  }
+  return details.get(id);
+}
+
+// View holds one session as shown; rev changes whenever something in it did.
+export class View {
+  constructor(id, leaf, target) {
+    this.id = id;
+    this.leaf = leaf; // requested leaf, '' to follow the file's leaf
+    this.target = target; // entry to scroll to and highlight
+    this.detail = null;
+    this.items = []; // [{m, id}]
+    this.start = 0;
+    this.total = 0;
+    this.before = null;
+    this.loading = false;
+    this.error = null;
+    this.model = null;
+    this.expanded = new Map(); // compaction entry id -> {items, loading, error}
+    this.totals = null; // {input, output, cacheRead, cost, models}
+    this.rev = signal(0);
+    this.closed = false;
+  }
+
+  touch() { this.rev.value++; }
+
+  async open() {
+    try {
+      const [detail, ctx] = await Promise.all([fetchDetail(this.id, true), this.fetchTail()]);
+      this.detail = detail;
+      this.setPage(ctx, true);
+    } catch (e) {
+      this.error = e;
+    }
+    this.touch();
+    if (this.error) return;
+    if (this.target) await this.reach(this.target);
+    this.watch();
+    this.scheduleTotals();
+  }
+
+  fetchTail(limit = PAGE) {
+    return api.getContext(this.id, { leaf: this.leaf || undefined, limit });
+  }
+
+  setPage(ctx, replace) {
+    const items = ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] }));
+    this.items = replace ? items : items.concat(this.items);
+    this.start = ctx.start;
+    this.total = ctx.total;
+    this.before = ctx.before;
+    this.model = ctx.model;
+    this.fileLeaf = ctx.leaf;
+  }
+
+  // loadEarlier fetches the page before the first loaded message.
+  async loadEarlier(limit = PAGE * 3) {
+    if (this.loading || this.before == null || this.closed) return false;
+    this.loading = true;
+    this.touch();
+    try {
+      const ctx = await api.getContext(this.id, { leaf: this.leaf || undefined, before: this.before, limit });
+      if (!this.closed) this.setPage(ctx, false);
+    } catch (e) {
+      toast('Could not load earlier messages: ' + e.message, { kind: 'error' });
+    }
+    this.loading = false;
+    this.touch();
+    return true;
+  }
+
+  // reach loads pages until the entry is loaded, and failing that opens the
+  // compaction that hides it.
+  async reach(entry) {
+    while (!this.items.some((it) => it.id === entry) && this.before != null) {
+      if (!(await this.loadEarlier(1000))) break;
+    }
+    if (this.items.some((it) => it.id === entry)) return true;
+    for (const it of this.items) {
+      if (it.m.role !== 'compactionSummary') continue;
+      const x = await this.expand(it.id);
+      if (x && x.items.some((h) => h.id === entry)) return true;
+      this.expanded.delete(it.id);
+    }
+    this.touch();
+    return false;
+  }
+
+  // expand loads the history a compaction hid: the context just before
+  // it, up to the first entry it kept.
+  async expand(compactionId) {
+    if (this.expanded.has(compactionId)) return this.expanded.get(compactionId);
+    const x = { items: [], loading: true, error: null };
+    this.expanded.set(compactionId, x);
+    this.touch();
+    try {
+      const { entries } = await api.getEntries(this.id, { leaf: compactionId, limit: 1 });
+      const comp = entries[entries.length - 1] || {};
+      if (comp.parentId) {
+        const ctx = await api.getContext(this.id, { leaf: comp.parentId });
+        let end = ctx.entryIds.indexOf(comp.firstKeptEntryId);
+        if (end < 0) end = ctx.messages.length;
+        x.items = ctx.messages.slice(0, end).map((m, i) => ({ m, id: ctx.entryIds[i] }));
+      }
+    } catch (e) {
+      x.error = e.message;
+    }
+    x.loading = false;
+    this.touch();
+    return x;
+  }
+
+  collapse(compactionId) {
+    this.expanded.delete(compactionId);
+    this.touch();
+  }
+
+  watch() {
+    this.unsub = api.subscribe(`/api/sessions/${encodeURIComponent(this.id)}/events`, (ev) => this.onEvent(ev));
+  }
+
+  onEvent(ev) {
+    if (this.closed) return;
+    if (ev.type === 'entries_appended') this.appended(ev.entries || []);
+    else if (ev.type === 'session_rewritten' || ev.type === 'reset') this.reload();
+    else if (ev.type === 'session_deleted') { this.deleted = true; this.touch(); }
+  }
+
+  // appended adds new entries to the tree and, when this view follows the
+  // file's leaf, the new messages to the conversation.
+  async appended(entries) {
+    if (this.detail) {
+      for (const e of entries) if (e && e.id) this.addNode(e);
+      if (entries.length) this.detail.leaf = entries[entries.length - 1].id || this.detail.leaf;
+    }
+    if (!this.leaf) await this.refreshTail(entries.length);
+    this.touch();
+  }
+
+  addNode(e) {
+    const tree = this.detail.tree;
+    if (tree.some((n) => n.id === e.id)) return;
+    const m = e.message || {};
+    let text = '';
+    if (e.type === 'message') text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b) => b.type === 'text').map((b) => b.text).join(' ') : m.command || '';
+    else text = e.summary || e.name || '';
+    tree.push({ id: e.id, parentId: e.parentId ?? null, type: e.type, role: m.role, timestamp: e.timestamp, text: text.slice(0, 200), label: null });
+    if (e.type === 'label' && e.targetId) {
+      const t = tree.find((n) => n.id === e.targetId);
+      if (t) t.label = e.label || null;
+      if (e.label) this.detail.labels[e.targetId] = e.label; else delete this.detail.labels[e.targetId];
+    }
+    if (e.type === 'session_info' && this.detail.session) this.detail.session.name = e.name || null;
+  }
+
+  async refreshTail(n) {
+    try {
+      const ctx = await this.fetchTail(n + 10);
+      const last = this.items.length ? this.items[this.items.length - 1].id : null;
+      const at = last ? ctx.entryIds.lastIndexOf(last) : -1;
+      if (last && at < 0) return this.reload();
+      for (let i = at + 1; i < ctx.messages.length; i++) this.items.push({ m: ctx.messages[i], id: ctx.entryIds[i] });
+      this.total = ctx.total;
+      this.fileLeaf = ctx.leaf;
+      this.scheduleTotals();
+    } catch (e) {
+      toast('Live update failed: ' + e.message, { kind: 'error' });
+    }
+  }
+
+  async reload() {
+    try {
+      const [detail, ctx] = await Promise.all([fetchDetail(this.id, true), this.fetchTail()]);
+      this.detail = detail;
+      this.setPage(ctx, true);
+      this.expanded.clear();
+    } catch (e) {
+      this.error = e;
+    }
+    this.touch();
+  }
+
+  // scheduleTotals sums tokens and cost over the whole branch, reading the
+  // rest of the context in the background when only part of it is loaded.
+  scheduleTotals() {
+    clearTimeout(this.totalsTimer);
+    const run = async () => {
+      let msgs = this.items.map((it) => it.m);
+      if (this.start > 0) {
+        try {
+          msgs = (await api.getContext(this.id, { leaf: this.leaf || undefined })).messages;
+        } catch { return; }
+      }
+      if (!this.closed) { this.totals = sumUsage(msgs); this.touch(); }
+    };
+    this.totalsTimer = setTimeout(run, this.start > 0 ? 800 : 0);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.totalsTimer);
+    if (this.unsub) this.unsub();
+  }
+}
+
+export function sumUsage(msgs) {
+  const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: new Set() };
+  for (const m of msgs) {
+    if (m.role !== 'assistant') continue;
+    if (m.model) t.models.add(m.model);
+    const u = m.usage;
+    if (!u) continue;
+    t.input += u.input || 0;
+    t.output += u.output || 0;
+    t.cacheRead += u.cacheRead || 0;
+    t.cacheWrite += u.cacheWrite || 0;
+    t.cost += (u.cost && u.cost.total) || 0;
+  }
+  return t;
+}
+
+// show opens the session the route names, reusing the open view when only
+// the target entry changed.
+export function show(id, leaf, target) {
+  const v = current.value;
+  if (v && v.id === id && v.leaf === leaf && !v.error) {
+    if (target && target !== v.target) {
+      v.target = target;
+      v.reach(target).then(() => v.touch());
+    }
+    return v;
+  }
+  if (v) v.close();
+  const nv = new View(id, leaf, target);
+  current.value = nv;
+  nv.open();
+  return nv;
+}
+
+export function closeView() {
+  if (current.value) current.value.close();
+  current.value = null;
+}

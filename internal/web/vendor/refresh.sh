@@ -1,0 +1,29 @@
+#!/bin/sh
+# refresh.sh installs the front-end libraries pinned in package-lock.json and
+# copies their ES module builds into ../static/vendor, which is committed so
+# that `go build` never needs Node. Run it after changing package.json:
+#
+#   cd internal/web/vendor && ./refresh.sh
+set -eu
+cd "$(dirname "$0")"
+npm ci --no-audit --no-fund --ignore-scripts
+out=../static/vendor
+rm -rf "$out"
+mkdir -p "$out"
+copy() { # copy <package path> <file in dist> <name in static/vendor>
+	cp "node_modules/$1/$2" "$out/$3"
+	# The source map comment points at a file we do not ship.
+	sed -i '/^\/\/# sourceMappingURL=/d' "$out/$3"
+}
+copy preact dist/preact.mjs preact.mjs
+copy preact hooks/dist/hooks.mjs preact-hooks.mjs
+copy htm dist/htm.mjs htm.mjs
+copy @preact/signals-core dist/signals-core.mjs signals-core.mjs
+copy @preact/signals dist/signals.mjs signals.mjs
+for p in preact htm @preact/signals-core @preact/signals; do
+	printf '%s %s\n' "$p" "$(node -p "require('./node_modules/$p/package.json').version")"
+done >"$out/VERSIONS"
+cp node_modules/preact/LICENSE "$out/LICENSE-preact"
+cp node_modules/htm/LICENSE "$out/LICENSE-htm"
+cp node_modules/@preact/signals/LICENSE "$out/LICENSE-signals" 2>/dev/null || true
+echo "vendored into $out:" && cat "$out/VERSIONS"

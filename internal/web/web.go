@@ -1,0 +1,139 @@
+// Package web serves piweb's browser app: an index.html, plain ES modules
+// and a stylesheet, with Preact, htm and @preact/signals vendored under
+// static/vendor. There is no build step; the files are embedded so that the
+// binary is self-contained, and served from disk with -dev so that a reload
+// shows an edit.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+)
+
+//go:embed static
+var embedded embed.FS
+
+// Handler returns the handler for the app, to be mounted at "/" after the
+// API routes. With dev set it reads the files from dir (the static folder of
+// a checkout, default internal/web/static) on every request; otherwise it
+// serves the embedded copy. Paths that are not files, such as /s/{id}, get
+// index.html so that the app's own router can show them after a reload.
+func Handler(dev bool, dir string) http.Handler {
+	if dev {
+		if dir == "" {
+			dir = "internal/web/static"
+		}
+		return &handler{fsys: os.DirFS(dir), dev: true}
+	}
+	sub, err := fs.Sub(embedded, "static")
+	if err != nil {
+		panic(fmt.Sprintf("web: embedded static folder: %v", err))
+	}
+	return &handler{fsys: sub, started: time.Now()}
+}
+
+type handler struct {
+	fsys    fs.FS
+	dev     bool
+	started time.Time
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if strings.HasPrefix(name, "api/") || name == "api" {
+		http.NotFound(w, r)
+		return
+	}
+	if name == "" || name == "index.html" || isAppRoute(name) {
+		h.serveIndex(w, r)
+		return
+	}
+	data, err := fs.ReadFile(h.fsys, name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h.serveFile(w, r, name, data)
+}
+
+// isAppRoute reports whether name is a route of the app rather than a file:
+// anything without an extension in its last element.
+func isAppRoute(name string) bool {
+	return !strings.Contains(path.Base(name), ".")
+}
+
+func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
+	data, err := fs.ReadFile(h.fsys, "index.html")
+	if err != nil {
+		http.Error(w, "index.html missing", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Security-Policy", CSP(data))
+	h.serveFile(w, r, "index.html", data)
+}
+
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, data []byte) {
+	hdr := w.Header()
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	if h.dev {
+		hdr.Set("Cache-Control", "no-store")
+	} else {
+		// Revalidate every time: the ETag makes that a cheap 304, and an
+		// upgraded binary is never mixed with stale modules.
+		sum := sha256.Sum256(data)
+		hdr.Set("ETag", `"`+base64.RawURLEncoding.EncodeToString(sum[:12])+`"`)
+		hdr.Set("Cache-Control", "no-cache")
+	}
+	hdr.Set("Content-Type", contentType(name))
+	http.ServeContent(w, r, name, h.started, bytes.NewReader(data))
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	case ".json":
+		return "application/json"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+var importMapRE = regexp.MustCompile(`(?s)<script type="importmap">(.*?)</script>`)
+
+// CSP returns the Content-Security-Policy for the given index.html: scripts
+// only from this origin plus the inline import map, allowed by its hash
+// (browsers cannot load an import map from a file). Images may be data: and
+// blob: URLs because pi stores images as base64. Nothing else inline runs.
+func CSP(index []byte) string {
+	script := "'self'"
+	if m := importMapRE.FindSubmatch(index); m != nil {
+		sum := sha256.Sum256(m[1])
+		script += " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	return "default-src 'self'; script-src " + script + "; style-src 'self'; " +
+		"img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; " +
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}
