@@ -165,29 +165,19 @@ func TestGenDeterministic(t *testing.T) {
 	}
 }
 
-// damaged is one gen-damaged manifest row.
-type damaged struct {
-	File      string   `json:"file"`
-	Damage    string   `json:"damage"`
-	OpenError *string  `json:"openError"`
-	Rewritten *bool    `json:"rewritten"`
-	Safe      []string `json:"safe"`
-}
-
 // TestDamaged asks every safe question about every damaged file, and checks
 // that the unsafe ones are refused with code "cycle" instead of hanging.
 // (contexts always answers; a looping leaf gets an error in byLeaf.)
 func TestDamaged(t *testing.T) {
 	o := StartOracle(t)
-	var manifest struct{ Files []damaged }
-	o.CallJSON(t, &manifest, "gen-damaged", "7", t.TempDir())
+	files := GenDamaged(t, 7)
 	kinds := map[string]bool{}
-	for _, f := range manifest.Files {
+	for _, f := range files {
 		kinds[f.Damage] = true
 		for _, cmd := range []string{"open", "tree", "tree-flat", "context", "contexts", "leaves"} {
 			_, err := o.Try(cmd, f.File)
 			var oe *Error
-			switch safe := contains(f.Safe, cmd); {
+			switch safe := f.IsSafe(cmd); {
 			case safe && err != nil:
 				t.Errorf("%s %s (%s): %v", cmd, f.Damage, f.File, err)
 			case !safe && f.OpenError == nil && cmd != "contexts" && !(errors.As(err, &oe) && oe.Code == "cycle"):
@@ -200,15 +190,6 @@ func TestDamaged(t *testing.T) {
 			t.Errorf("gen-damaged wrote no %q file", k)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestBatchErrors checks that bad requests answer errors and keep the
@@ -286,5 +267,17 @@ func TestDeepTree(t *testing.T) {
 	o.CallJSON(t, &flat, "tree-flat", file)
 	if len(flat.Roots) != 1 || len(flat.Nodes) != n || flat.Nodes[0].Children[0] != 1 {
 		t.Errorf("tree-flat: %d roots, %d nodes", len(flat.Roots), len(flat.Nodes))
+	}
+}
+
+func TestGen(t *testing.T) {
+	files := Gen(t, 9, 3)
+	if len(files) != 3 {
+		t.Fatalf("Gen wrote %d files", len(files))
+	}
+	for _, f := range files {
+		if data := readFile(t, f); !bytes.HasPrefix(data, []byte(`{"type":"session","version":3,`)) {
+			t.Errorf("%s starts %.60q", f, data)
+		}
 	}
 }
