@@ -1,6 +1,9 @@
 package jsjson
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -32,6 +35,18 @@ func appendString(dst []byte, s string, wtf8 bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip plain ASCII eight bytes at a time.
+		for i+8 <= len(s) {
+			x := load64(s, i)
+			if m := stops(x) | x&highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plain[c] {
@@ -182,4 +197,12 @@ func fromWTF8(s string) string {
 		}
 	}
 	return string(append(b, s[start:]...))
+}
+
+// load64 returns the eight bytes of s at i as a little-endian word (the
+// compiler turns this into one load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
