@@ -105,7 +105,13 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 		}
 		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
 	}
-	return server.NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir}})
+	a, err := server.NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir}})
+	if err != nil {
+		msg := err.Error()
+		fmt.Fprintf(e.stderr, "piweb: %v\n", err)
+		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
+	}
+	return a
 }
 
 // appURL is the address to print: the token link when one is required.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -23,12 +24,16 @@ type PiAgent struct {
 
 // NewPiAgent wraps a supervisor built from cfg; pi is the located
 // executable (its absence is reported by NoAgent instead).
-func NewPiAgent(cfg agent.Config) *PiAgent {
+func NewPiAgent(cfg agent.Config) (*PiAgent, error) {
 	st := PiStatus{Found: true, Install: InstallHint}
 	if p := cfg.Base.Pi; p != nil {
 		st.Path, st.Version = p.Path, p.Version.String()
 	}
-	return &PiAgent{sup: agent.NewSupervisor(cfg), base: cfg.Base, status: st}
+	sup, err := agent.NewSupervisor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("start the agent supervisor: %w", err)
+	}
+	return &PiAgent{sup: sup, base: cfg.Base, status: st}, nil
 }
 
 // Supervisor exposes the wrapped supervisor (for tests and demo setup).

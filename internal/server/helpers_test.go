@@ -1,0 +1,131 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"piweb/internal/demo"
+)
+
+// rig is a server over the demo's sample sessions, without pi.
+type rig struct {
+	t   *testing.T
+	srv *Server
+	ts  *httptest.Server
+	cat *ScanCatalog
+	d   *demo.Demo
+}
+
+func newRig(t *testing.T, opts Options) *rig {
+	t.Helper()
+	d, err := demo.Seed(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := NewScanCatalog(d.AgentDir, 0)
+	opts.AgentDir, opts.Catalog = d.AgentDir, cat
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:30141"
+	}
+	srv := New(opts)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+		cat.Close()
+	})
+	return &rig{t: t, srv: srv, ts: ts, cat: cat, d: d}
+}
+
+// do sends a request; body, when not nil, is JSON-encoded (or sent as is
+// when it is a string) with Content-Type application/json.
+func (r *rig) do(method, path string, body any, hdr ...string) *http.Response {
+	r.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		if s, isStr := body.(string); isStr {
+			rd = strings.NewReader(s)
+		} else {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+	}
+	req, err := http.NewRequest(method, r.ts.URL+path, rd)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if body != nil || method == "DELETE" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			req.Host = hdr[i+1]
+		} else {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := r.ts.Client().Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// json sends a request and decodes the JSON answer, checking the status.
+func (r *rig) json(method, path string, body any, want int, hdr ...string) map[string]any {
+	r.t.Helper()
+	resp := r.do(method, path, body, hdr...)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		r.t.Fatalf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, b)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		r.t.Fatalf("%s %s: not JSON: %s", method, path, b)
+	}
+	return out
+}
+
+// errCode returns the code of a uniform error answer.
+func errCode(t *testing.T, m map[string]any) string {
+	t.Helper()
+	e, _ := m["error"].(map[string]any)
+	if e == nil {
+		t.Fatalf("not an error answer: %v", m)
+	}
+	if msg, _ := e["message"].(string); msg == "" {
+		t.Fatalf("error without message: %v", m)
+	}
+	code, _ := e["code"].(string)
+	return code
+}
+
+// sessions lists the sessions as decoded items.
+func (r *rig) sessions() []map[string]any {
+	r.t.Helper()
+	var out []map[string]any
+	for _, s := range r.json("GET", "/api/sessions", nil, 200)["sessions"].([]any) {
+		out = append(out, s.(map[string]any))
+	}
+	return out
+}
+
+// byName finds a session by name or first message prefix.
+func (r *rig) find(prefix string) map[string]any {
+	r.t.Helper()
+	for _, s := range r.sessions() {
+		name, _ := s["name"].(string)
+		first, _ := s["firstMessage"].(string)
+		if strings.HasPrefix(name, prefix) || strings.HasPrefix(first, prefix) {
+			return s
+		}
+	}
+	r.t.Fatalf("no session %q", prefix)
+	return nil
+}

@@ -1,0 +1,151 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRefusals(t *testing.T) {
+	r := newRig(t, Options{})
+	id := r.find("Dark theme")["id"].(string)
+	rename := "/api/sessions/" + id + "/rename"
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		body   any
+		hdr    []string
+		status int
+		code   string
+	}{
+		{"cross-origin POST", "POST", rename, map[string]string{"name": "x"}, []string{"Origin", "http://evil.example"}, 403, "forbidden"},
+		{"cross-site fetch metadata", "POST", rename, map[string]string{"name": "x"}, []string{"Sec-Fetch-Site", "cross-site"}, 403, "forbidden"},
+		{"forged Host", "GET", "/api/sessions", nil, []string{"Host", "evil.example:30141"}, 403, "forbidden"},
+		{"forged Host on the app", "GET", "/", nil, []string{"Host", "rebind.example"}, 403, "forbidden"},
+		{"form content type", "POST", rename, `name=x`, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "unsupported"},
+		{"text/plain content type", "POST", rename, `{"name":"x"}`, []string{"Content-Type", "text/plain"}, 415, "unsupported"},
+		{"bad JSON", "POST", rename, `{"name":`, nil, 400, "invalid"},
+		{"unknown field", "POST", rename, map[string]string{"nome": "x"}, nil, 400, "invalid"},
+		{"body too large", "POST", rename, `{"name":"` + strings.Repeat("x", maxBody) + `"}`, nil, 413, "too_large"},
+		{"unknown session", "GET", "/api/sessions/nope", nil, nil, 404, "not_found"},
+		{"unknown route", "GET", "/api/nope", nil, nil, 404, "not_found"},
+		{"wrong method", "PUT", "/api/sessions", `{}`, nil, 405, "method_not_allowed"},
+		{"traversal", "GET", "/api/sessions/" + id + "/file?path=../../agent/settings.json", nil, nil, 403, "forbidden"},
+		{"traversal in dir listing", "GET", "/api/sessions/" + id + "/files?path=src/../..", nil, nil, 403, "forbidden"},
+		{"absolute path", "GET", "/api/sessions/" + id + "/file?path=/etc/passwd", nil, nil, 403, "forbidden"},
+		{"bad sort", "GET", "/api/sessions?sort=bogus", nil, nil, 400, "invalid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := r.json(tt.method, tt.path, tt.body, tt.status, tt.hdr...)
+			if got := errCode(t, m); got != tt.code {
+				t.Errorf("code %q, want %q", got, tt.code)
+			}
+			if strings.Contains(m["error"].(map[string]any)["message"].(string), r.d.Root) {
+				t.Errorf("error leaks a path: %v", m)
+			}
+		})
+	}
+	if got := r.find("Dark theme")["name"]; got != "Dark theme" {
+		t.Errorf("a refused rename changed the name to %v", got)
+	}
+}
+
+func TestSymlinkEscape(t *testing.T) {
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	cwd := s["cwd"].(string)
+	secret := filepath.Join(r.d.Root, "secret.txt")
+	os.WriteFile(secret, []byte("top secret"), 0o600)
+	if err := os.Symlink(secret, filepath.Join(cwd, "leak.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(r.d.Root, filepath.Join(cwd, "up")); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("README.md", filepath.Join(cwd, "inside.md"))
+	base := "/api/sessions/" + s["id"].(string)
+	for _, p := range []string{"/file?path=leak.txt", "/file?path=up/secret.txt", "/files?path=up"} {
+		if code := errCode(t, r.json("GET", base+p, nil, 403)); code != "forbidden" {
+			t.Errorf("%s: code %s", p, code)
+		}
+	}
+	resp := r.do("GET", base+"/file?path=inside.md", nil)
+	if resp.StatusCode != 200 {
+		t.Errorf("a symlink inside the cwd: status %d", resp.StatusCode)
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") {
+		t.Errorf("file served without sandbox CSP: %q", csp)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	r := newRig(t, Options{})
+	for _, p := range []string{"/", "/api/sessions", "/api/nope"} {
+		resp := r.do("GET", p, nil)
+		h := resp.Header
+		if h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", p)
+		}
+		if !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Errorf("%s: CSP %q", p, h.Get("Content-Security-Policy"))
+		}
+	}
+}
+
+func TestToken(t *testing.T) {
+	const token = "s3cret-token"
+	r := newRig(t, Options{Token: token, Addr: "0.0.0.0:30141"})
+	if code := errCode(t, r.json("GET", "/api/sessions", nil, 401)); code != "unauthorized" {
+		t.Errorf("missing token: %s", code)
+	}
+	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+token)
+
+	// The login link sets an HttpOnly, SameSite=Strict cookie.
+	client := r.ts.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Get(r.ts.URL + "/auth?token=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("auth: status %d", resp.StatusCode)
+	}
+	var c *http.Cookie
+	for _, k := range resp.Cookies() {
+		if k.Name == cookieName {
+			c = k
+		}
+	}
+	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v", c)
+	}
+	r.json("GET", "/api/sessions", nil, 200, "Cookie", cookieName+"="+c.Value)
+}
+
+func TestTokenThrottle(t *testing.T) {
+	r := newRig(t, Options{Token: "right"})
+	for i := range 10 {
+		r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong"+string(rune('a'+i)))
+	}
+	// Over the limit even the right token is not checked.
+	if code := errCode(t, r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer right")); code != "throttled" {
+		t.Errorf("code %s", code)
+	}
+	if code := errCode(t, r.json("GET", "/auth?token=guess", nil, 429)); code != "throttled" {
+		t.Errorf("auth code %s", code)
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:1": true, "[::1]:1": true, "localhost:1": true,
+		"0.0.0.0:1": false, ":1": false, "192.168.1.2:1": false} {
+		if got := IsLoopback(addr); got != want {
+			t.Errorf("IsLoopback(%q) = %v", addr, got)
+		}
+	}
+}
