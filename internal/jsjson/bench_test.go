@@ -1,4 +1,4 @@
-package jsjson
+package jsjson_test
 
 import (
 	"bytes"
@@ -6,25 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/jsjson"
+	"piweb/internal/pitest"
 )
 
-// benchLines returns the lines of real pi session files (about 3 MB), or
-// synthetic ones when the fixtures are absent.
+// benchLines returns the lines of the two pi-mono v1 sessions (3.3 MB of
+// real pi output).
 func benchLines(b *testing.B) [][]byte {
 	b.Helper()
 	var lines [][]byte
 	for _, name := range []string{"pi-mono-v1/before-compaction.jsonl", "pi-mono-v1/large-session.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(fixturesDir, name))
+		data, err := os.ReadFile(filepath.Join(pitest.FixturesDir(b), name))
 		if err != nil {
-			continue
+			b.Fatal(err)
 		}
 		lines = append(lines, bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))...)
-	}
-	if lines == nil {
-		r := rand.New(rand.NewPCG(9, 9))
-		for range 2000 {
-			lines = append(lines, Stringify(mustParse(b, genText(r))))
-		}
 	}
 	return lines
 }
@@ -47,10 +44,10 @@ func longTextLine() []byte {
 		}
 		text = append(text, '\n')
 	}
-	var o Object
-	o.Set("type", String("message"))
-	o.Set("id", String("3f2a9c1b"))
-	o.Set("message", Array(String(string(text))))
+	var o jsjson.Object
+	o.Set("type", jsjson.String("message"))
+	o.Set("id", jsjson.String("3f2a9c1b"))
+	o.Set("message", jsjson.Array(jsjson.String(string(text))))
 	return o.AppendJSON(nil)
 }
 
@@ -60,9 +57,9 @@ func base64Line() []byte {
 	return []byte(`{"type":"image","data":"` + string(img) + `","mimeType":"image/png"}`)
 }
 
-func mustParse(tb testing.TB, in []byte) Value {
+func mustParse(tb testing.TB, in []byte) jsjson.Value {
 	tb.Helper()
-	v, err := Parse(in)
+	v, err := jsjson.Parse(in)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -97,7 +94,7 @@ func benchEachLine(b *testing.B, fn func([]byte)) {
 
 func BenchmarkValid(b *testing.B) {
 	benchEachLine(b, func(l []byte) {
-		if !Valid(l) {
+		if !jsjson.Valid(l) {
 			b.Fatal("invalid")
 		}
 	})
@@ -105,7 +102,7 @@ func BenchmarkValid(b *testing.B) {
 
 func BenchmarkIsCanonical(b *testing.B) {
 	benchEachLine(b, func(l []byte) {
-		if !IsCanonical(l) {
+		if !jsjson.IsCanonical(l) {
 			b.Fatal("not canonical")
 		}
 	})
@@ -117,7 +114,7 @@ func BenchmarkParse(b *testing.B) {
 
 func BenchmarkStringify(b *testing.B) {
 	b.Run("fixtures", func(b *testing.B) {
-		var vs []Value
+		var vs []jsjson.Value
 		var n int64
 		for _, l := range benchLines(b) {
 			vs = append(vs, mustParse(b, l))
@@ -155,7 +152,7 @@ func BenchmarkAppendString(b *testing.B) {
 			b.ReportAllocs()
 			buf := make([]byte, 0, 2*len(s))
 			for b.Loop() {
-				buf = AppendString(buf[:0], s)
+				buf = jsjson.AppendString(buf[:0], s)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package jsjson
+package jsjson_test
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// fixturesDir holds files written by real pi (see its README).
-const fixturesDir = "/work/shared/fixtures"
+	"piweb/internal/jsjson"
+	"piweb/internal/pitest"
+)
 
 // notStringified lists fixture folders and lines that were not written by
 // JSON.stringify, so they are only checked for validity and stable
@@ -25,11 +25,9 @@ var notStringified = []string{
 	"rpc-0.73.1/sessions/s08/cwd-gone.jsonl:1",
 }
 
-func fixtureLines(t *testing.T) map[string][][]byte {
+func fixtureLines(t testing.TB) map[string][][]byte {
 	t.Helper()
-	if _, err := os.Stat(fixturesDir); err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
+	fixturesDir := pitest.FixturesDir(t)
 	files := map[string][][]byte{}
 	err := filepath.WalkDir(fixturesDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
@@ -61,19 +59,19 @@ func TestFixturesRoundTrip(t *testing.T) {
 					stringified = false
 				}
 			}
-			if !Valid(line) {
+			if !jsjson.Valid(line) {
 				t.Errorf("%s:%d: Valid = false", rel, i+1)
 				continue
 			}
-			v, err := Parse(line)
+			v, err := jsjson.Parse(line)
 			if err != nil {
 				t.Errorf("%s:%d: %v", rel, i+1, err)
 				continue
 			}
-			got := Stringify(v)
+			got := jsjson.Stringify(v)
 			if !stringified {
 				// Still check that the canonical form is stable.
-				if again, _ := Canonical(got); !bytes.Equal(again, got) {
+				if again, _ := jsjson.Canonical(got); !bytes.Equal(again, got) {
 					t.Errorf("%s:%d: Canonical not idempotent", rel, i+1)
 				}
 				continue
@@ -82,7 +80,7 @@ func TestFixturesRoundTrip(t *testing.T) {
 			if !bytes.Equal(got, line) {
 				t.Errorf("%s:%d: Stringify(Parse(line)) differs\n got %.300s\nwant %.300s", rel, i+1, got, line)
 			}
-			if !IsCanonical(line) {
+			if !jsjson.IsCanonical(line) {
 				t.Errorf("%s:%d: IsCanonical = false", rel, i+1)
 			}
 		}

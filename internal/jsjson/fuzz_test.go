@@ -1,10 +1,12 @@
-package jsjson
+package jsjson_test
 
 import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"piweb/internal/jsjson"
 )
 
 func addSeeds(f *testing.F) {
@@ -22,25 +24,25 @@ func addSeeds(f *testing.F) {
 func FuzzParse(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		v, err := Parse(in)
-		if errors.Is(err, ErrTooDeep) {
+		v, err := jsjson.Parse(in)
+		if errors.Is(err, jsjson.ErrTooDeep) {
 			return
 		}
-		if valid := Valid(in); valid != (err == nil) {
+		if valid := jsjson.Valid(in); valid != (err == nil) {
 			t.Fatalf("Valid = %v, Parse error = %v", valid, err)
 		}
 		if err != nil {
-			if IsCanonical(in) {
+			if jsjson.IsCanonical(in) {
 				t.Fatalf("IsCanonical accepts invalid input")
 			}
 			return
 		}
-		out := Stringify(v)
-		if !IsCanonical(out) {
+		out := jsjson.Stringify(v)
+		if !jsjson.IsCanonical(out) {
 			t.Fatalf("IsCanonical(Stringify(v)) = false for %q", out)
 		}
-		if IsCanonical(in) != bytes.Equal(in, out) {
-			t.Fatalf("IsCanonical(%q) = %v, Stringify = %q", in, IsCanonical(in), out)
+		if jsjson.IsCanonical(in) != bytes.Equal(in, out) {
+			t.Fatalf("IsCanonical(%q) = %v, Stringify = %q", in, jsjson.IsCanonical(in), out)
 		}
 	})
 }
@@ -48,11 +50,11 @@ func FuzzParse(f *testing.F) {
 func FuzzCanonical(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c, err := Canonical(in)
+		c, err := jsjson.Canonical(in)
 		if err != nil {
 			return
 		}
-		c2, err := Canonical(c)
+		c2, err := jsjson.Canonical(c)
 		if err != nil || !bytes.Equal(c, c2) {
 			t.Fatalf("Canonical not idempotent: %q -> %q -> %q (%v)", in, c, c2, err)
 		}
@@ -64,12 +66,12 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := AppendString(nil, s)
-		if !IsCanonical(out) {
+		out := jsjson.AppendString(nil, s)
+		if !jsjson.IsCanonical(out) {
 			t.Fatalf("AppendString(%q) = %q is not canonical", s, out)
 		}
-		v, err := Parse(out)
-		if err != nil || v.Str() != wellFormed(s) {
+		v, err := jsjson.Parse(out)
+		if err != nil || v.Str() != jsjson.WellFormed(s) {
 			t.Fatalf("AppendString(%q) = %q does not parse back (%v)", s, out, err)
 		}
 	})

@@ -1,9 +1,11 @@
-package jsjson
+package jsjson_test
 
 import (
 	"errors"
 	"math"
 	"testing"
+
+	"piweb/internal/jsjson"
 )
 
 func TestCanonicalTraps(t *testing.T) {
@@ -58,7 +60,7 @@ func TestCanonicalTraps(t *testing.T) {
 		{"\"a\xe2\x82A\xed\xa0\x80\xf0\x9f\x98\xc0\xff\"", "\"a\uFFFDA\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\""},
 	}
 	for _, tt := range tests {
-		got, err := Canonical([]byte(tt.in))
+		got, err := jsjson.Canonical([]byte(tt.in))
 		if err != nil {
 			t.Errorf("Canonical(%q): %v", tt.in, err)
 			continue
@@ -66,10 +68,10 @@ func TestCanonicalTraps(t *testing.T) {
 		if string(got) != tt.want {
 			t.Errorf("Canonical(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		if !IsCanonical([]byte(tt.want)) {
+		if !jsjson.IsCanonical([]byte(tt.want)) {
 			t.Errorf("IsCanonical(%q) = false", tt.want)
 		}
-		if IsCanonical([]byte(tt.in)) != (tt.in == tt.want) {
+		if jsjson.IsCanonical([]byte(tt.in)) != (tt.in == tt.want) {
 			t.Errorf("IsCanonical(%q) = %v", tt.in, !(tt.in == tt.want))
 		}
 	}
@@ -83,13 +85,13 @@ func TestInvalid(t *testing.T) {
 		"\"\n\"", "\xef\xbb\xbf{}", "\u00a0{}", "\u2028{}", "{}\u2028", "\f1", "\v1", `1 2`, `[]]`, `{}}`,
 		`[}`, `{]`, `/*c*/1`, `"a"b`, `{"a":1 "b":2}`, `{"a"}`, `{"a":}`,
 	} {
-		if Valid([]byte(in)) {
+		if jsjson.Valid([]byte(in)) {
 			t.Errorf("Valid(%q) = true", in)
 		}
-		if _, err := Parse([]byte(in)); err == nil {
+		if _, err := jsjson.Parse([]byte(in)); err == nil {
 			t.Errorf("Parse(%q) succeeded", in)
 		}
-		if IsCanonical([]byte(in)) {
+		if jsjson.IsCanonical([]byte(in)) {
 			t.Errorf("IsCanonical(%q) = true", in)
 		}
 	}
@@ -108,7 +110,7 @@ func TestAppendNumber(t *testing.T) {
 		{123.456, "123.456"}, {1e20, "100000000000000000000"}, {0.00003, "0.00003"},
 	}
 	for _, tt := range tests {
-		if got := string(AppendNumber(nil, tt.f)); got != tt.want {
+		if got := string(jsjson.AppendNumber(nil, tt.f)); got != tt.want {
 			t.Errorf("AppendNumber(%v) = %q, want %q", tt.f, got, tt.want)
 		}
 	}
@@ -133,14 +135,14 @@ func TestAppendString(t *testing.T) {
 		{"\xf0\x9f\x98\"", "\"\uFFFD\\\"\""},
 	}
 	for _, tt := range tests {
-		if got := string(AppendString(nil, tt.in)); got != tt.want {
+		if got := string(jsjson.AppendString(nil, tt.in)); got != tt.want {
 			t.Errorf("AppendString(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
 func TestValue(t *testing.T) {
-	v, err := Parse([]byte(`{"s":"x\ud800y","n":1.50,"big":12345678901234567890,"a":[true,null],"o":{}}`))
+	v, err := jsjson.Parse([]byte(`{"s":"x\ud800y","n":1.50,"big":12345678901234567890,"a":[true,null],"o":{}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,32 +158,32 @@ func TestValue(t *testing.T) {
 	if got := v.Get("big").Literal(); got != "12345678901234567890" {
 		t.Errorf("Literal = %q", got)
 	}
-	if a := v.Get("a"); a.Kind() != ArrayKind || a.Len() != 2 || !a.Index(0).Bool() || a.Index(1).Kind() != NullKind {
-		t.Errorf("array = %s", Stringify(a))
+	if a := v.Get("a"); a.Kind() != jsjson.ArrayKind || a.Len() != 2 || !a.Index(0).Bool() || a.Index(1).Kind() != jsjson.NullKind {
+		t.Errorf("array = %s", jsjson.Stringify(a))
 	}
-	if v.Get("missing").Kind() != UndefinedKind || v.Len() != 5 || v.Key(4) != "o" {
+	if v.Get("missing").Kind() != jsjson.UndefinedKind || v.Len() != 5 || v.Key(4) != "o" {
 		t.Errorf("object accessors wrong")
 	}
-	if got := string(Stringify(v)); got != `{"s":"x\ud800y","n":1.5,"big":12345678901234567000,"a":[true,null],"o":{}}` {
+	if got := string(jsjson.Stringify(v)); got != `{"s":"x\ud800y","n":1.5,"big":12345678901234567000,"a":[true,null],"o":{}}` {
 		t.Errorf("Stringify = %s", got)
 	}
-	if Stringify(Value{}) != nil {
+	if jsjson.Stringify(jsjson.Value{}) != nil {
 		t.Errorf("Stringify(undefined) not nil")
 	}
-	if got := string(Stringify(Array(Value{}, Number(math.NaN()), String("\xff")))); got != "[null,null,\"\uFFFD\"]" {
+	if got := string(jsjson.Stringify(jsjson.Array(jsjson.Value{}, jsjson.Number(math.NaN()), jsjson.String("\xff")))); got != "[null,null,\"\uFFFD\"]" {
 		t.Errorf("array = %s", got)
 	}
 }
 
 func TestObject(t *testing.T) {
-	var o Object
-	o.Set("type", String("label"))
-	o.Set("id", String("a1"))
-	o.Set("parentId", Null())
-	o.Set("label", Value{}) // undefined: omitted
-	o.Set("10", Number(1))
-	o.Set("2", Number(2))
-	o.Set("id", String("a2")) // replaced in place
+	var o jsjson.Object
+	o.Set("type", jsjson.String("label"))
+	o.Set("id", jsjson.String("a1"))
+	o.Set("parentId", jsjson.Null())
+	o.Set("label", jsjson.Value{}) // undefined: omitted
+	o.Set("10", jsjson.Number(1))
+	o.Set("2", jsjson.Number(2))
+	o.Set("id", jsjson.String("a2")) // replaced in place
 	if err := o.SetRaw("details", []byte(` { "b" : 1.0 , "0" : [ ] } `)); err != nil {
 		t.Fatal(err)
 	}
@@ -197,14 +199,14 @@ func TestObject(t *testing.T) {
 	if got := v.Get("message").Get("role").Str(); got != "user" {
 		t.Errorf("verbatim member read back as %q", got)
 	}
-	if v.Get("message").Kind() != ObjectKind {
+	if v.Get("message").Kind() != jsjson.ObjectKind {
 		t.Errorf("verbatim kind = %v", v.Get("message").Kind())
 	}
 	o.Delete("type")
-	o.Set("type", String("x"))
+	o.Set("type", jsjson.String("x"))
 	e := v.Object()
-	e.Set("z", Bool(false))
-	if got := string(Stringify(e.Value())); got != want[:len(want)-1]+`,"z":false}` {
+	e.Set("z", jsjson.Bool(false))
+	if got := string(jsjson.Stringify(e.Value())); got != want[:len(want)-1]+`,"z":false}` {
 		t.Errorf("edited copy = %s", got)
 	}
 	if got := string(o.AppendJSON(nil)); got != `{"2":2,"10":1,"id":"a2","parentId":null,"details":{"0":[],"b":1},"message":{"role":"user"},"type":"x"}` {
@@ -223,13 +225,13 @@ func TestDepth(t *testing.T) {
 		}
 		return b
 	}
-	if _, err := Parse(deep(MaxDepth)); err != nil {
+	if _, err := jsjson.Parse(deep(jsjson.MaxDepth)); err != nil {
 		t.Errorf("depth MaxDepth: %v", err)
 	}
-	if _, err := Parse(deep(MaxDepth + 1)); !errors.Is(err, ErrTooDeep) {
+	if _, err := jsjson.Parse(deep(jsjson.MaxDepth + 1)); !errors.Is(err, jsjson.ErrTooDeep) {
 		t.Errorf("depth MaxDepth+1: %v", err)
 	}
-	if !Valid(deep(1_000_000)) {
+	if !jsjson.Valid(deep(1_000_000)) {
 		t.Errorf("Valid rejects deep nesting that JSON.parse accepts")
 	}
 }

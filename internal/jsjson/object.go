@@ -29,8 +29,13 @@ func (o *Object) Set(key string, v Value) {
 
 // SetRaw assigns the JSON text raw to key after normalising it to
 // JSON.stringify(JSON.parse(raw)). Use it for values that were read from a
-// file or another program.
+// file or another program. An empty raw (such as a nil json.RawMessage)
+// sets Undefined, so the key is left out.
 func (o *Object) SetRaw(key string, raw []byte) error {
+	if len(raw) == 0 {
+		o.Set(key, Value{})
+		return nil
+	}
 	c, err := Canonical(raw)
 	if err != nil {
 		return fmt.Errorf("jsjson: value for key %q: %w", key, err)
@@ -42,7 +47,7 @@ func (o *Object) SetRaw(key string, raw []byte) error {
 // SetCanonical assigns the JSON text raw to key and writes it verbatim. The
 // caller guarantees that IsCanonical(raw) holds, as it does for any member
 // value copied from a line that pi wrote; otherwise the output is not what
-// JSON.stringify would write. raw is copied.
+// JSON.stringify would write. raw is copied; an empty raw sets Undefined.
 func (o *Object) SetCanonical(key string, raw []byte) {
 	if len(raw) == 0 {
 		o.Set(key, Value{})

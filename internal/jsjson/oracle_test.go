@@ -1,4 +1,4 @@
-package jsjson
+package jsjson_test
 
 import (
 	"bufio"
@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"piweb/internal/jsjson"
+	"piweb/internal/pitest"
 )
 
 // oracleScript answers one request per stdin line with real JavaScript:
@@ -42,20 +44,6 @@ rl.on("line", (line) => {
 rl.on("close", () => process.stdout.write(out.join("\n") + "\n"));
 `
 
-// nodeBin finds node for oracle tests. Missing node fails the test in CI
-// and skips it elsewhere.
-func nodeBin(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node is required in CI: %v", err)
-		}
-		t.Skipf("node not found: %v", err)
-	}
-	return path
-}
-
 type oracleAnswer struct {
 	ok  bool
 	out []byte
@@ -64,7 +52,7 @@ type oracleAnswer struct {
 // askNode sends all requests to one node process and returns its answers.
 func askNode(t *testing.T, reqs []string) []oracleAnswer {
 	t.Helper()
-	cmd := exec.Command(nodeBin(t), "-e", oracleScript)
+	cmd := exec.Command(pitest.Node(t), "-e", oracleScript)
 	cmd.Stdin = strings.NewReader(strings.Join(reqs, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -114,7 +102,7 @@ func TestOracleParse(t *testing.T) {
 	var accepted int
 	for i, in := range inputs {
 		want := answers[i]
-		got, err := Canonical(in)
+		got, err := jsjson.Canonical(in)
 		if want.ok {
 			accepted++
 		}
@@ -124,10 +112,10 @@ func TestOracleParse(t *testing.T) {
 		case want.ok && !bytes.Equal(got, want.out):
 			t.Errorf("Canonical(%q)\n got %q\nnode %q", in, got, want.out)
 		}
-		if Valid(in) != want.ok {
+		if jsjson.Valid(in) != want.ok {
 			t.Errorf("Valid(%q) = %v, node accepts = %v", in, !want.ok, want.ok)
 		}
-		if c := want.ok && bytes.Equal(in, want.out); IsCanonical(in) != c {
+		if c := want.ok && bytes.Equal(in, want.out); jsjson.IsCanonical(in) != c {
 			t.Errorf("IsCanonical(%q) = %v, want %v", in, !c, c)
 		}
 	}
@@ -157,7 +145,7 @@ func TestOracleString(t *testing.T) {
 		reqs[i] = "S " + b64([]byte(in))
 	}
 	for i, a := range askNode(t, reqs) {
-		if got := AppendString(nil, inputs[i]); !bytes.Equal(got, a.out) {
+		if got := jsjson.AppendString(nil, inputs[i]); !bytes.Equal(got, a.out) {
 			t.Errorf("AppendString(%q)\n got %q\nnode %q", inputs[i], got, a.out)
 		}
 	}
@@ -182,7 +170,7 @@ func TestOracleNumber(t *testing.T) {
 		reqs[i] = fmt.Sprintf("N %016x", math.Float64bits(f))
 	}
 	for i, a := range askNode(t, reqs) {
-		if got := AppendNumber(nil, fs[i]); !bytes.Equal(got, a.out) {
+		if got := jsjson.AppendNumber(nil, fs[i]); !bytes.Equal(got, a.out) {
 			t.Errorf("AppendNumber(%v) = %s, node %s", fs[i], got, a.out)
 		}
 	}

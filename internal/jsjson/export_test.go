@@ -1,0 +1,4 @@
+package jsjson
+
+// WellFormed exposes wellFormed to the external tests.
+var WellFormed = wellFormed
