@@ -1,8 +1,248 @@
 package agent
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 
-// SetLabel labels an entry through the bridge extension.
+	_ "embed"
+)
+
+// The bridge is a small pi extension (ext/piweb-bridge.ts) that adds what
+// RPC lacks: in-place tree navigation (the TUI's /tree, optionally with a
+// branch summary), labels, and reading the leaf. Its commands are prefixed
+// "piweb-" and located through get_commands by their file path, so a user
+// command of the same name (which pi would rename to name:N) cannot be hit
+// by mistake, and a pi without the bridge is never sent "/piweb-…" as a
+// plain prompt for the LLM.
+
+//go:embed ext/piweb-bridge.ts
+var bridgeSource []byte
+
+// bridgeStatusPrefix marks the bridge's answers (setStatus keys).
+const bridgeStatusPrefix = "piweb-bridge:"
+
+// WriteBridge writes the bridge extension into dir (created private) and
+// returns its path, to be passed with -e (Options.Extensions). The file
+// name carries a hash of the content, so concurrent piweb versions never
+// overwrite each other's bridge under a running pi.
+func WriteBridge(dir string) (string, error) {
+	sum := sha256.Sum256(bridgeSource)
+	path := filepath.Join(dir, "piweb-bridge-"+hex.EncodeToString(sum[:6])+".ts")
+	if b, err := os.ReadFile(path); err == nil && string(b) == string(bridgeSource) {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("bridge dir: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".bridge-*.ts")
+	if err != nil {
+		return "", fmt.Errorf("write bridge: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(bridgeSource); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("write bridge: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("write bridge: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", fmt.Errorf("install bridge: %w", err)
+	}
+	return path, nil
+}
+
+// DefaultBridgeDir is where piweb keeps the bridge: the user cache dir.
+func DefaultBridgeDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "piweb", "pi-extension")
+}
+
+// ErrNoBridge is a bridge command on a pi that did not load the bridge.
+var ErrNoBridge = errors.New("piweb bridge extension not loaded in this pi")
+
+// bridge holds a worker's pending bridge calls and resolved command names.
+type bridge struct {
+	mu      sync.Mutex
+	names   map[string]string // piweb-tree → its invocation name
+	waiting map[string]chan bridgeReply
+}
+
+type bridgeReply struct {
+	OK         bool    `json:"ok"`
+	Error      string  `json:"error"`
+	Leaf       *string `json:"leaf"`
+	Cancelled  bool    `json:"cancelled"`
+	EditorText string  `json:"editorText"`
+}
+
+// intercept takes a bridge answer out of the event stream; it reports
+// whether e was one.
+func (b *bridge) intercept(e Event) bool {
+	if e.Type != EvExtensionUIRequest || fieldString(e.Raw, "method") != "setStatus" {
+		return false
+	}
+	key := fieldString(e.Raw, "statusKey")
+	nonce, ok := strings.CutPrefix(key, bridgeStatusPrefix)
+	if !ok {
+		return false
+	}
+	var r bridgeReply
+	if err := json.Unmarshal([]byte(fieldString(e.Raw, "statusText")), &r); err != nil {
+		r = bridgeReply{Error: "bad bridge answer: " + err.Error()}
+	}
+	b.mu.Lock()
+	ch := b.waiting[nonce]
+	delete(b.waiting, nonce)
+	b.mu.Unlock()
+	if ch != nil {
+		ch <- r
+	}
+	return true
+}
+
+// resolve finds the invocation names of the bridge's commands.
+func (w *Worker) bridgeName(ctx context.Context, name string) (string, error) {
+	b := &w.bridge
+	b.mu.Lock()
+	names := b.names
+	b.mu.Unlock()
+	if names == nil {
+		cmds, err := w.client.GetCommands(ctx)
+		if err != nil {
+			return "", err
+		}
+		names = map[string]string{}
+		for _, c := range cmds {
+			var si struct{ Path string }
+			_ = json.Unmarshal(c.SourceInfo, &si)
+			if c.Source == "extension" && strings.HasPrefix(filepath.Base(si.Path), "piweb-bridge-") {
+				base, _, _ := strings.Cut(c.Name, ":")
+				names[base] = c.Name
+			}
+		}
+		b.mu.Lock()
+		b.names = names
+		b.mu.Unlock()
+	}
+	if n, ok := names[name]; ok {
+		return n, nil
+	}
+	return "", ErrNoBridge
+}
+
+// bridgeCall runs one bridge command and waits for its answer.
+func (w *Worker) bridgeCall(ctx context.Context, name string, args map[string]any) (bridgeReply, error) {
+	inv, err := w.bridgeName(ctx, name)
+	if err != nil {
+		return bridgeReply{}, err
+	}
+	nonce := rand.Text()
+	args["nonce"] = nonce
+	js, err := json.Marshal(args)
+	if err != nil {
+		return bridgeReply{}, err
+	}
+	ch := make(chan bridgeReply, 1)
+	b := &w.bridge
+	b.mu.Lock()
+	if b.waiting == nil {
+		b.waiting = map[string]chan bridgeReply{}
+	}
+	b.waiting[nonce] = ch
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.waiting, nonce)
+		b.mu.Unlock()
+	}()
+	w.begin()
+	defer w.end()
+	// The prompt response of an extension command comes after its handler,
+	// so the answer is normally already there.
+	if err := w.client.Prompt(ctx, "/"+inv+" "+string(js), nil, ""); err != nil {
+		return bridgeReply{}, err
+	}
+	select {
+	case r := <-ch:
+		if !r.OK {
+			return r, fmt.Errorf("pi %s: %s", name, r.Error)
+		}
+		return r, nil
+	case <-ctx.Done():
+		return bridgeReply{}, ctx.Err()
+	case <-w.client.Done():
+		return bridgeReply{}, w.client.Exit()
+	}
+}
+
+// TreeOptions qualify NavigateTree.
+type TreeOptions struct {
+	Summarize           bool   // summarize the branch being left (an LLM call)
+	CustomInstructions  string // for the summary
+	ReplaceInstructions bool   // CustomInstructions replace pi's prompt
+	Label               string // label the target (or the summary entry)
+}
+
+// TreeResult is where navigation left the session.
+type TreeResult struct {
+	Leaf       string // new leaf id ("" at the root)
+	Cancelled  bool   // an extension cancelled the navigation
+	EditorText string // the user message's text when navigating to one
+}
+
+// NavigateTree moves the session's leaf to entry target in place (same
+// file), as the TUI's /tree does: to a user message, the leaf becomes its
+// parent and its text is returned for editing. Without a summary pi only
+// moves its in-memory leaf: the file changes with the next entry.
+func (w *Worker) NavigateTree(ctx context.Context, target string, o TreeOptions) (TreeResult, error) {
+	if err := w.waitNotBusy(ctx); err != nil {
+		return TreeResult{}, err
+	}
+	args := map[string]any{"target": target, "summarize": o.Summarize}
+	if o.CustomInstructions != "" {
+		args["customInstructions"] = o.CustomInstructions
+		args["replaceInstructions"] = o.ReplaceInstructions
+	}
+	if o.Label != "" {
+		args["label"] = o.Label
+	}
+	r, err := w.bridgeCall(ctx, "piweb-tree", args)
+	if err != nil {
+		return TreeResult{}, err
+	}
+	res := TreeResult{Cancelled: r.Cancelled, EditorText: r.EditorText}
+	if r.Leaf != nil {
+		res.Leaf = *r.Leaf
+	}
+	w.noteOwnWrite()
+	return res, nil
+}
+
+// SetLabel sets (or, with "", clears) the label of an entry.
 func (w *Worker) SetLabel(ctx context.Context, entryID, label string) error {
-	return nil
+	_, err := w.bridgeCall(ctx, "piweb-label", map[string]any{"target": entryID, "label": label})
+	w.noteOwnWrite()
+	return err
+}
+
+// Leaf returns pi's in-memory leaf entry id ("" for an empty session).
+func (w *Worker) Leaf(ctx context.Context) (string, error) {
+	r, err := w.bridgeCall(ctx, "piweb-leaf", map[string]any{})
+	if err != nil || r.Leaf == nil {
+		return "", err
+	}
+	return *r.Leaf, nil
 }

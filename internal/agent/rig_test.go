@@ -135,11 +135,14 @@ func ctxT(t testing.TB) context.Context {
 
 // supervisor returns a Supervisor over the rig's pi options.
 func (r *rig) supervisor(edit func(*Config)) *Supervisor {
-	cfg := Config{Base: r.opts(), KillGrace: time.Second}
+	cfg := Config{Base: r.opts(), KillGrace: time.Second, BridgeDir: filepath.Join(r.agentDir, "..", "bridge")}
 	if edit != nil {
 		edit(&cfg)
 	}
-	s := NewSupervisor(cfg)
+	s, err := NewSupervisor(cfg)
+	if err != nil {
+		r.t.Fatal(err)
+	}
 	r.t.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }

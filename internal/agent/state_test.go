@@ -16,8 +16,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
-
-
 // transcriptLine is one item of a recorded real pi 0.73.1 RPC session.
 type transcriptLine struct {
 	T   float64         `json:"t_ms"`

@@ -13,6 +13,7 @@ import (
 const (
 	DefaultIdleTimeout = 10 * time.Minute
 	DefaultMaxLive     = 8
+	DefaultSpareDelay  = 3 * time.Second
 )
 
 // ErrAtCapacity is a start refused because MaxLive workers are live and
@@ -40,8 +41,15 @@ type Config struct {
 	// Spare keeps one pre-started pi ready to be switched to a session,
 	// hiding pi's ~1.5 s start-up from the first message.
 	Spare bool
+	// SpareDelay is the pause before starting the next spare after one was
+	// taken (DefaultSpareDelay when zero).
+	SpareDelay time.Duration
 	// Offline performs writes for sessions without a live worker.
 	Offline OfflineWriter
+	// BridgeDir is where the bridge extension is written and loaded from
+	// (-e) for tree navigation and labels; "" disables it. The product
+	// passes DefaultBridgeDir().
+	BridgeDir string
 }
 
 // OfflineWriter writes to a session file directly, for sessions with no
@@ -80,13 +88,24 @@ type startOp struct {
 	err  error
 }
 
-// NewSupervisor starts the idle reaper (and the spare, if configured).
-func NewSupervisor(cfg Config) *Supervisor {
+// NewSupervisor writes the bridge extension and starts the idle reaper
+// (and the spare, if configured).
+func NewSupervisor(cfg Config) (*Supervisor, error) {
+	if cfg.BridgeDir != "" {
+		path, err := WriteBridge(cfg.BridgeDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Base.Extensions = append(append([]string(nil), cfg.Base.Extensions...), path)
+	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	if cfg.MaxLive <= 0 {
 		cfg.MaxLive = DefaultMaxLive
+	}
+	if cfg.SpareDelay <= 0 {
+		cfg.SpareDelay = DefaultSpareDelay
 	}
 	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, quit: make(chan struct{})}
 	s.launch = s.launchPi
@@ -95,7 +114,7 @@ func NewSupervisor(cfg Config) *Supervisor {
 	if cfg.Spare {
 		s.refillSpare()
 	}
-	return s
+	return s, nil
 }
 
 // Key normalizes a session file path into the supervisor's key.
@@ -223,7 +242,9 @@ func (s *Supervisor) start(key string, e *entry, op *startOp) {
 func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
 	if sp := s.takeSpare(); sp != nil {
 		err := s.adoptSpare(ctx, sp, w)
-		s.refillSpare()
+		// Node's start-up is CPU-heavy: refill once the first answer is
+		// likely over, not while it streams.
+		time.AfterFunc(s.cfg.SpareDelay, s.refillSpare)
 		if err == nil {
 			return nil
 		}
@@ -465,4 +486,21 @@ func (s *Supervisor) SetSessionName(ctx context.Context, file, name string) erro
 		return fmt.Errorf("set session name: no live worker and no offline writer")
 	}
 	return s.cfg.Offline.SetSessionName(Key(file), name)
+}
+
+// SpareReady reports whether a started spare is waiting (for tests and
+// benchmarks that must not time its start-up).
+func (s *Supervisor) SpareReady() bool {
+	s.mu.Lock()
+	sp := s.spare
+	s.mu.Unlock()
+	if sp == nil {
+		return false
+	}
+	select {
+	case <-sp.ready:
+		return sp.err == nil
+	default:
+		return false
+	}
 }

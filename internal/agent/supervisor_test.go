@@ -33,7 +33,10 @@ func (p *fakeProc) crash(e *ExitError) {
 // fakeSupervisor returns a supervisor whose launches take startDelay and
 // record their processes.
 func fakeSupervisor(cfg Config, startDelay time.Duration) (*Supervisor, *[]*fakeProc, *sync.Mutex) {
-	s := NewSupervisor(cfg)
+	s, err := NewSupervisor(cfg)
+	if err != nil {
+		panic(err)
+	}
 	var mu sync.Mutex
 	var procs []*fakeProc
 	s.launch = func(ctx context.Context, w *Worker) error {

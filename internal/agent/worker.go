@@ -46,6 +46,8 @@ type Worker struct {
 	reason   string // why piweb stopped it; "" means it crashed
 	onRekey  func(w *Worker, old, new string)
 	tracker  *fileTracker
+
+	bridge bridge
 }
 
 func newWorker(key string, hub *Hub, uiTimeout time.Duration) *Worker {
@@ -105,6 +107,9 @@ func (w *Worker) idleSince() time.Time {
 // onEvent is the Client's OnEvent: update the machine, publish, and arm
 // the timers the event implies. It runs on pi's stdout reader.
 func (w *Worker) onEvent(e Event) {
+	if w.bridge.intercept(e) {
+		return
+	}
 	now := time.Now()
 	w.mu.Lock()
 	changed := w.m.Apply(e, now)

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"piweb/internal/fakellm"
+)
+
+type fileEntry struct {
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	ParentID string `json:"parentId"`
+	TargetID string `json:"targetId"`
+	Label    string `json:"label"`
+	FromID   string `json:"fromId"`
+	Message  struct {
+		Role string `json:"role"`
+	} `json:"message"`
+}
+
+func readEntries(t *testing.T, file string) []fileEntry {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []fileEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		var e fileEntry
+		json.Unmarshal([]byte(line), &e)
+		out = append(out, e)
+	}
+	return out
+}
+
+func messages(es []fileEntry, role string) []fileEntry {
+	var out []fileEntry
+	for _, e := range es {
+		if e.Type == "message" && e.Message.Role == role {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestWriteBridge(t *testing.T) {
+	dir := t.TempDir() + "/x"
+	p1, err := WriteBridge(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := WriteBridge(dir)
+	if err != nil || p1 != p2 {
+		t.Fatalf("second write: %s %v", p2, err)
+	}
+	st, _ := os.Stat(dir)
+	if st.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode %v", st.Mode())
+	}
+}
+
+func TestLiveTreeAndLabels(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"), fakellm.Text("three"))
+	for _, p := range []string{"first", "second"} {
+		from := len(rec.snapshot())
+		w.Prompt(ctx, p, PromptOptions{})
+		rec.wait(t, from, isPhase(PhaseIdle))
+	}
+	file := w.Key()
+	es := readEntries(t, file)
+	asst := messages(es, "assistant")
+	users := messages(es, "user")
+
+	t.Run("plain", func(t *testing.T) {
+		res, err := w.NavigateTree(ctx, users[1].ID, TreeOptions{})
+		if err != nil || res.Leaf != asst[0].ID || res.EditorText != "second" {
+			t.Fatalf("navigate to user msg: %+v %v (want leaf %s)", res, err, asst[0].ID)
+		}
+		leaf, err := w.Leaf(ctx)
+		if err != nil || leaf != asst[0].ID {
+			t.Errorf("Leaf = %q %v", leaf, err)
+		}
+		from := len(rec.snapshot())
+		w.Prompt(ctx, "branch", PromptOptions{})
+		rec.wait(t, from, isPhase(PhaseIdle))
+		es := readEntries(t, file)
+		u := messages(es, "user")
+		if last := u[len(u)-1]; last.ParentID != asst[0].ID {
+			t.Errorf("new message parent %s, want %s (in-place branch)", last.ParentID, asst[0].ID)
+		}
+	})
+	t.Run("summary", func(t *testing.T) {
+		n := len(r.llm.Requests())
+		res, err := w.NavigateTree(ctx, asst[1].ID, TreeOptions{Summarize: true, Label: "back"})
+		if err != nil || res.Leaf == asst[1].ID || res.Leaf == "" {
+			t.Fatalf("navigate with summary: %+v %v", res, err)
+		}
+		reqs := r.llm.Requests()
+		if len(reqs) != n+1 || reqs[n].Kind() == fakellm.KindChat {
+			t.Errorf("no summarization request (%d requests)", len(reqs)-n)
+		}
+		es := readEntries(t, file)
+		var sum *fileEntry
+		for i := range es {
+			if es[i].Type == "branch_summary" {
+				sum = &es[i]
+			}
+		}
+		if sum == nil || sum.ParentID != asst[1].ID {
+			t.Fatalf("branch_summary entry %+v, want child of %s", sum, asst[1].ID)
+		}
+		// The label entry on the summary is itself a tree node and the leaf.
+		if last := es[len(es)-1]; last.Type != "label" || last.TargetID != sum.ID || last.Label != "back" || last.ID != res.Leaf {
+			t.Errorf("label on summary: %+v, leaf %s", last, res.Leaf)
+		}
+	})
+	t.Run("label", func(t *testing.T) {
+		if err := s.SetLabel(ctx, file, asst[0].ID, "checkpoint"); err != nil {
+			t.Fatal(err)
+		}
+		es := readEntries(t, file)
+		if last := es[len(es)-1]; last.Type != "label" || last.TargetID != asst[0].ID || last.Label != "checkpoint" {
+			t.Errorf("label entry %+v", last)
+		}
+		if err := w.SetLabel(ctx, "nope", "x"); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Errorf("bad target: %v", err)
+		}
+	})
+	// None of the bridge's answers leaked to subscribers.
+	for _, e := range rec.snapshot() {
+		if strings.Contains(string(e.Raw), bridgeStatusPrefix) {
+			t.Errorf("bridge answer published: %s", e.Raw)
+		}
+	}
+}
+
+func TestLiveNoBridge(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(func(c *Config) { c.BridgeDir = "" })
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Leaf(ctx); err != ErrNoBridge {
+		t.Errorf("err = %v, want ErrNoBridge", err)
+	}
+	if len(r.llm.Requests()) != 0 {
+		t.Error("a bridge command reached the LLM")
+	}
+}

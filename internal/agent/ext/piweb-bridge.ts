@@ -1,0 +1,110 @@
+// piweb bridge: what pi's RPC mode lacks, as extension commands that piweb
+// (internal/agent) sends with the RPC "prompt" command. Written by piweb to
+// a private folder and loaded with -e; not meant to be typed by users.
+//
+//   /piweb-tree  {"nonce","target","summarize"?,"customInstructions"?,"replaceInstructions"?,"label"?}
+//   /piweb-label {"nonce","target","label"}      (empty label clears it)
+//   /piweb-leaf  {"nonce"}
+//
+// Each command answers with ctx.ui.setStatus("piweb-bridge:<nonce>", JSON),
+// which reaches piweb as an extension_ui_request that it keeps to itself:
+// {"ok":true,"leaf":<id|null>,...} or {"ok":false,"error":"..."}.
+//
+// At load it also imports the LLM provider module of the current model in
+// the background (pi loads it lazily on the first request, ~0.2 s), so the
+// first answer of a pre-started pi comes sooner.
+
+import { realpathSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const providerFiles: Record<string, string> = {
+	"anthropic-messages": "anthropic.js",
+	"openai-completions": "openai-completions.js",
+	"openai-responses": "openai-responses.js",
+	"azure-openai-responses": "azure-openai-responses.js",
+	"openai-codex-responses": "openai-codex-responses.js",
+	"mistral-conversations": "mistral.js",
+	"google-generative-ai": "google.js",
+	"google-vertex": "google-vertex.js",
+	"bedrock-converse-stream": "amazon-bedrock.js",
+};
+
+// nativeImport bypasses the extension loader's transpiler so that the module
+// lands in Node's own ESM cache, where pi's lazy import will find it.
+const nativeImport = new Function("u", "return import(u)") as (u: string) => Promise<unknown>;
+const warmed = new Set<string>();
+
+function warm(api: string | undefined) {
+	const file = api && providerFiles[api];
+	if (!file || warmed.has(file)) return;
+	warmed.add(file);
+	try {
+		const cli = realpathSync(process.argv[1]);
+		const pkg = dirname(dirname(cli)); // .../pi-coding-agent
+		for (const ai of [join(pkg, "..", "pi-ai"), join(pkg, "node_modules", "@mariozechner", "pi-ai")]) {
+			const path = join(ai, "dist", "providers", file);
+			if (existsSync(path)) {
+				nativeImport(pathToFileURL(path).href).catch(() => {});
+				return;
+			}
+		}
+	} catch {
+		// Warming is an optimisation only.
+	}
+}
+
+function parse(args: string): any {
+	try {
+		return JSON.parse(args);
+	} catch {
+		return undefined;
+	}
+}
+
+export default function (pi: any) {
+	const reply = (ctx: any, nonce: string, v: unknown) => ctx.ui.setStatus(`piweb-bridge:${nonce}`, JSON.stringify(v));
+	const command = (name: string, description: string, run: (req: any, ctx: any) => Promise<object>) => {
+		pi.registerCommand(name, {
+			description,
+			handler: async (args: string, ctx: any) => {
+				const req = parse(args);
+				if (!req || typeof req.nonce !== "string") return;
+				try {
+					const out = await run(req, ctx);
+					reply(ctx, req.nonce, { ok: true, leaf: ctx.sessionManager.getLeafId() ?? null, ...out });
+				} catch (e: any) {
+					reply(ctx, req.nonce, { ok: false, error: String(e?.message ?? e) });
+				}
+			},
+		});
+	};
+
+	command("piweb-tree", "piweb internal: move the session leaf in place", async (req, ctx) => {
+		await ctx.waitForIdle();
+		const entry = ctx.sessionManager.getEntry(req.target);
+		const r = await ctx.navigateTree(req.target, {
+			summarize: !!req.summarize,
+			customInstructions: req.customInstructions,
+			replaceInstructions: req.replaceInstructions,
+			label: req.label,
+		});
+		let editorText: string | undefined;
+		if (entry?.type === "message" && entry.message.role === "user") {
+			const c = entry.message.content;
+			editorText = typeof c === "string" ? c : c.filter((p: any) => p.type === "text").map((p: any) => p.text).join("");
+		}
+		return { cancelled: r.cancelled, editorText };
+	});
+
+	command("piweb-label", "piweb internal: set or clear an entry label", async (req, ctx) => {
+		if (!ctx.sessionManager.getEntry(req.target)) throw new Error(`Entry ${req.target} not found`);
+		pi.setLabel(req.target, req.label ? String(req.label) : undefined);
+		return {};
+	});
+
+	command("piweb-leaf", "piweb internal: report the current leaf", async () => ({}));
+
+	pi.on("session_start", async (_event: any, ctx: any) => warm(ctx.model?.api));
+	pi.on("model_select", async (event: any) => warm(event?.model?.api));
+}
