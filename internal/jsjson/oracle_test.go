@@ -93,6 +93,11 @@ func TestOracleParse(t *testing.T) {
 			inputs = append(inputs, mutate(r, doc))
 		}
 	}
+	for range 300 {
+		doc := genBigObject(r)
+		c, _ := jsjson.Canonical(doc)
+		inputs = append(inputs, doc, c, mutate(r, doc))
+	}
 	inputs = append(inputs, trickyInputs()...)
 	reqs := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -185,10 +190,35 @@ func trickyInputs() [][]byte {
 		"\"\\a\"", "\"\xff\"", "\"\xed\xa0\x80\"", "[\xff]", "\f[]", "\v[]", "[]\x00", "nulll", "[1e+]", "[1E5]",
 		"{\"10\":1,\"9\":2,\"a\":3,\"1\":4}", "{\"a\":1,\"a\":{\"b\":2},\"a\":[3]}", "  \r\n\t  7  ", "",
 		"{\"4294967294\":0,\"4294967295\":1,\"4294967296\":2,\"00\":3}", "[1e999,-1e999,1e-999]",
+		"[9007199254740993,9007199254740995,2.4703282292062327e-324,2.4703282292062328e-324]",
+		"[0.1000000000000000055511151231257827021181583404541015625,0.1000000000000000055511151231257827021181583404541015626]",
+		"[1.00000000000000011102230246251565404236316680908203125,1.00000000000000011102230246251565404236316680908203124]",
+		"[123456789012345678901234567890e-10,0.000000000000000000000000000001e30]",
 	} {
 		out = append(out, []byte(s))
 	}
 	return out
+}
+
+// genBigObject returns an object with up to 60 members drawn from 40
+// names, so that duplicates are common and the parser's and IsCanonical's
+// large-object paths are taken.
+func genBigObject(r *rand.Rand) []byte {
+	b := []byte{'{'}
+	for i := range r.IntN(60) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k := r.IntN(40)
+		if k < 10 {
+			b = strconv.AppendQuote(b, strconv.Itoa(k*k))
+		} else {
+			b = strconv.AppendQuote(b, fmt.Sprintf("key%d", k))
+		}
+		b = append(b, ':')
+		b = genValue(r, b, 4)
+	}
+	return append(b, '}')
 }
 
 var genKeys = []string{"a", "b", "type", "id", "0", "1", "2", "10", "01", "-1", "1.5", "4294967294",
@@ -262,7 +292,11 @@ func genNumber(r *rand.Rand, b []byte) []byte {
 	case 1:
 		return strconv.AppendUint(b, r.Uint64()>>r.IntN(64), 10)
 	case 2:
-		return strconv.AppendFloat(b, math.Float64frombits(r.Uint64()&^(1<<63)), 'g', -1, 64)
+		f := math.Float64frombits(r.Uint64() &^ (1 << 63))
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			f = 1.5
+		}
+		return strconv.AppendFloat(b, f, 'g', -1, 64)
 	}
 	if r.IntN(3) == 0 {
 		b = append(b, '0')
