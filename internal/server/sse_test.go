@@ -1,0 +1,272 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type sseEvent struct {
+	id   string
+	data map[string]any
+}
+
+// sseClient reads an SSE stream into a channel until ctx ends.
+func sseClient(ctx context.Context, t *testing.T, url string, lastID string) (<-chan sseEvent, *http.Response) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, type %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	ch := make(chan sseEvent, 4096)
+	go func() {
+		defer close(ch)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		var ev sseEvent
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				ev.id = line[4:]
+			case strings.HasPrefix(line, "data: "):
+				json.Unmarshal([]byte(line[6:]), &ev.data)
+			case strings.HasPrefix(line, ": "):
+				ch <- sseEvent{data: map[string]any{"type": "ping"}}
+			case line == "" && ev.data != nil:
+				ch <- ev
+				ev = sseEvent{}
+			}
+		}
+	}()
+	return ch, resp
+}
+
+// next waits for the next event that is not a ping.
+func next(t *testing.T, ch <-chan sseEvent) sseEvent {
+	t.Helper()
+	for {
+		select {
+		case ev, open := <-ch:
+			if !open {
+				t.Fatal("stream ended")
+			}
+			if ev.data["type"] != "ping" {
+				return ev
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no event within 10 s")
+		}
+	}
+}
+
+func TestSSEResume(t *testing.T) {
+	r := newRig(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	if ev := next(t, ch); ev.data["type"] != "hello" || ev.id != "" {
+		t.Fatalf("first event %+v", ev)
+	}
+	for i := range 3 {
+		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": i})
+	}
+	var last string
+	for i := range 3 {
+		ev := next(t, ch)
+		if ev.data["n"] != float64(i) || ev.id == "" {
+			t.Fatalf("event %d: %+v", i, ev)
+		}
+		last = ev.id
+	}
+	cancel()
+	for i := 3; i < 6; i++ {
+		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": i})
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	ch2, _ := sseClient(ctx2, t, r.ts.URL+"/api/events", last)
+	next(t, ch2) // hello
+	for i := 3; i < 6; i++ {
+		if ev := next(t, ch2); ev.data["n"] != float64(i) {
+			t.Fatalf("resumed event: %+v, want n=%d", ev, i)
+		}
+	}
+	// An id from another run (or garbage) gets a reset.
+	for _, id := range []string{"1", "junk"} {
+		ch3, _ := sseClient(ctx2, t, r.ts.URL+"/api/events", id)
+		next(t, ch3)
+		if ev := next(t, ch3); ev.data["type"] != "reset" {
+			t.Errorf("Last-Event-ID %s: %+v, want reset", id, ev)
+		}
+	}
+}
+
+func TestSSEHeartbeat(t *testing.T) {
+	old := sseHeartbeat
+	sseHeartbeat = 20 * time.Millisecond
+	defer func() { sseHeartbeat = old }()
+	r := newRig(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case ev := <-ch:
+			if ev.data["type"] == "ping" {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no heartbeat")
+		}
+	}
+}
+
+// TestSessionAppend: a line another process appends shows up on the
+// session's stream as entries_appended, unchanged.
+func TestSessionAppend(t *testing.T) {
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	hello := next(t, ch)
+	if hello.data["type"] != "hello" || hello.data["leaf"] == nil {
+		t.Fatalf("hello %+v", hello)
+	}
+	line := fmt.Sprintf(`{"type":"session_info","id":"abcd1234","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"From a terminal"}`, hello.data["leaf"])
+	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(line + "\n")
+	f.Close()
+	r.cat.Refresh(s["path"].(string))
+	ev := next(t, ch)
+	if ev.data["type"] != "entries_appended" || ev.data["leaf"] != "abcd1234" {
+		t.Fatalf("event %+v", ev)
+	}
+	got, _ := json.Marshal(ev.data["entries"].([]any)[0])
+	var want any
+	json.Unmarshal([]byte(line), &want)
+	wantB, _ := json.Marshal(want)
+	if string(got) != string(wantB) {
+		t.Errorf("entry %s, want %s", got, wantB)
+	}
+}
+
+// TestSSEManyClients: 100 readers get every event in order while slow
+// clients (that never read) and clients that vanish mid-stream come and
+// go; afterwards no goroutine is left behind.
+func TestSSEManyClients(t *testing.T) {
+	oldTimeout := sseWriteTimeout
+	sseWriteTimeout = 2 * time.Second
+	defer func() { sseWriteTimeout = oldTimeout }()
+	r := newRig(t, Options{})
+	r.srv.hub.queue = 64 // so that the clients that never read are cut off soon
+	before := runtime.NumGoroutine()
+
+	const readers, events = 100, 300
+	payload := strings.Repeat("x", 2<<10)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	errs := make(chan error, readers)
+	ready := make(chan struct{}, readers)
+	var reconnects atomic.Int64
+	for i := range readers {
+		ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-ch // hello
+			ready <- struct{}{}
+			last := ""
+			for n := 0; n < events; {
+				select {
+				case ev, open := <-ch:
+					if !open {
+						// Cut off as too slow: resume like EventSource does.
+						reconnects.Add(1)
+						ch, _ = sseClient(ctx, t, r.ts.URL+"/api/events", last)
+						<-ch // hello
+						continue
+					}
+					if ev.data["type"] == "ping" {
+						continue
+					}
+					if ev.data["n"] != float64(n) {
+						errs <- fmt.Errorf("reader %d: got %v, want %d", i, ev.data["n"], n)
+						return
+					}
+					last = ev.id
+					n++
+				case <-time.After(20 * time.Second):
+					errs <- fmt.Errorf("reader %d stalled at %d", i, n)
+					return
+				}
+			}
+		}()
+	}
+	for range readers {
+		<-ready
+	}
+	// Slow clients: connect and never read.
+	var slow []net.Conn
+	for range 5 {
+		c, err := net.Dial("tcp", r.ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		slow = append(slow, c)
+	}
+	// Vanishing clients: read a little, then drop the connection.
+	for range 10 {
+		vctx, vcancel := context.WithCancel(ctx)
+		vch, _ := sseClient(vctx, t, r.ts.URL+"/api/events", "")
+		go func() { <-vch; vcancel() }()
+	}
+	start := time.Now()
+	for n := range events {
+		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": n, "pad": payload})
+		if n%50 == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	t.Logf("%d readers × %d events of 2 KiB in %v, %d resumes after a cut-off", readers, events, time.Since(start), reconnects.Load())
+	cancel()
+	for _, c := range slow {
+		c.Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+	if n := r.srv.hub.subscribers(indexTopic); n != 0 {
+		t.Errorf("%d subscribers left", n)
+	}
+}
