@@ -1,0 +1,221 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/corpus"
+	"piweb/internal/session"
+)
+
+// line returns a message entry line.
+func line(id, parent, role, text string, ts int) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	content := fmt.Sprintf(`[{"type":"text","text":%q}]`, text)
+	if role == "user" {
+		content = fmt.Sprintf("%q", text)
+	}
+	return fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-02T03:%02d:00.000Z","message":{"role":%q,"content":%s,"provider":"prov","model":"mod","timestamp":%d}}`+"\n",
+		id, p, ts, role, content, 1767322800000+ts*60000)
+}
+
+// writeTree writes a session whose first branch (u2) was abandoned for a
+// second one (u3, a3).
+func writeTree(t *testing.T, dir string) string {
+	t.Helper()
+	proj := filepath.Join(dir, "sessions", "--w--")
+	os.MkdirAll(proj, 0o755)
+	p := filepath.Join(proj, "tree.jsonl")
+	c := hdr + "\n" + line("u1", "", "user", "alpha apple", 1) + line("a1", "u1", "assistant", "banana split", 2) +
+		line("u2", "a1", "user", "cherry pie abandoned", 3) + line("u3", "a1", "user", "durian fruit", 4) +
+		line("a3", "u3", "assistant", "elderberry wine", 5)
+	if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func search(t *testing.T, ix *Index, q Query) map[string]bool {
+	t.Helper()
+	hits, err := ix.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, h := range hits {
+		got[h.EntryID] = h.OnBranch
+	}
+	return got
+}
+
+func TestSearchBranches(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTree(t, dir)
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	tests := []struct {
+		q    string
+		want map[string]bool
+	}{
+		{"cherry", map[string]bool{"u2": false}},
+		{"elderberry", map[string]bool{"a3": true}},
+		{"ban*", map[string]bool{"a1": true}},
+		{`"pie abandoned"`, map[string]bool{"u2": false}},
+		{`"abandoned pie"`, map[string]bool{}},
+		{"apple alpha", map[string]bool{"u1": true}},
+		{`NOT OR AND ( ) : ^ * "`, map[string]bool{}},
+		{"durian:fruit", map[string]bool{"u3": true}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, search(t, ix, Query{Text: tt.q})); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.q, diff)
+		}
+	}
+	// Going back to the first branch moves the flags.
+	appendFile(t, p, line("u4", "u2", "user", "fig jam", 6))
+	syncAll(t, ix)
+	want := map[string]bool{"u2": true}
+	if diff := cmp.Diff(want, search(t, ix, Query{Text: "cherry"})); diff != "" {
+		t.Errorf("after switch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"a3": false}, search(t, ix, Query{Text: "elderberry"})); diff != "" {
+		t.Errorf("after switch (-want +got):\n%s", diff)
+	}
+	checkBranch(t, ix, p)
+}
+
+func TestSearchFilters(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir)
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	day := time.Date(2026, 1, 2, 3, 3, 30, 0, time.UTC)
+	tests := []struct {
+		q    Query
+		want int
+	}{
+		{Query{Text: "alpha", Cwd: "/w"}, 1},
+		{Query{Text: "alpha", Cwd: "/other"}, 0},
+		{Query{Text: "alpha", Model: "mod"}, 1},
+		{Query{Text: "alpha", Model: "prov/mod"}, 1},
+		{Query{Text: "alpha", Model: "x"}, 0},
+		{Query{Text: "elderberry", From: day}, 1},
+		{Query{Text: "alpha", From: day}, 0},
+		{Query{Text: "alpha", To: day}, 1},
+	}
+	for _, tt := range tests {
+		if got := len(search(t, ix, tt.q)); got != tt.want {
+			t.Errorf("%+v: %d hits, want %d", tt.q, got, tt.want)
+		}
+	}
+}
+
+func syncAll(t testing.TB, ix *Index) SyncStats {
+	t.Helper()
+	st, err := ix.Sync(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func appendFile(t testing.TB, p, s string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkBranch compares the index's current-branch flags of a file with
+// the path pi's loader computes.
+func checkBranch(t testing.TB, ix *Index, path string) {
+	t.Helper()
+	s, err := session.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, e := range s.Entries {
+		want[e.ID] = false
+	}
+	for _, e := range s.PathTo(s.Leaf()) {
+		want[e.ID] = true
+	}
+	rows, err := ix.db.Query(`SELECT eid, on_branch FROM entries e JOIN files f ON f.id = e.file_id WHERE f.path = ?`, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[string]bool{}
+	for rows.Next() {
+		var id string
+		var on bool
+		rows.Scan(&id, &on)
+		got[id] = on
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%s: branch flags (-pi +index):\n%s", path, diff)
+	}
+}
+
+// TestBranchGrowth replays generated sessions (with branches) a chunk of
+// lines at a time and checks the flags after each step.
+func TestBranchGrowth(t *testing.T) {
+	src := t.TempDir()
+	if _, err := corpus.Generate(src, corpus.Options{Files: 4, Bytes: 400 << 10, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "sessions", "--p--")
+	os.MkdirAll(proj, 0o755)
+	ix := openTest(t, dir)
+	for i, f := range session.SessionFiles(src) {
+		b, _ := os.ReadFile(f)
+		lines := strings.SplitAfter(string(b), "\n")
+		dst := filepath.Join(proj, fmt.Sprintf("%d.jsonl", i))
+		os.WriteFile(dst, nil, 0o644)
+		for j := 0; j < len(lines); j += 7 {
+			appendFile(t, dst, strings.Join(lines[j:min(j+7, len(lines))], ""))
+			syncAll(t, ix)
+			checkBranch(t, ix, dst)
+		}
+	}
+	checkList(t, ix, dir)
+}
+
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{"", `"`, `""`, `"a`, "a*", "*", "**a", `a"b"c`, "NEAR(a b)", "a OR b", "-a", "col:a", "\x00", "\xff\xfe", "^a", "a AND", "(", "é*", `"x"*y`} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	ix := openTest(f, dir)
+	proj := filepath.Join(dir, "sessions", "--w--")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "a.jsonl"), []byte(hdr+"\n"+usr+"\n"+asst+"\n"), 0o644)
+	syncAll(f, ix)
+	f.Fuzz(func(t *testing.T, q string) {
+		if _, err := ix.Search(context.Background(), Query{Text: q}); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		for _, term := range parseQuery(q) {
+			if !hasWordChar(term.text) {
+				t.Fatalf("%q: empty term kept", q)
+			}
+		}
+	})
+}
