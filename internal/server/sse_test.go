@@ -259,6 +259,7 @@ func TestSSEManyClients(t *testing.T) {
 		c.Close()
 	}
 	deadline := time.Now().Add(10 * time.Second)
+	http.DefaultClient.CloseIdleConnections() // keep-alive readers are not leaks
 	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
