@@ -2,6 +2,8 @@ package jsjson
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -153,6 +155,17 @@ func (c *canonChecker) string() bool {
 	b := c.b
 	i := c.i + 1
 	for i < len(b) {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if m := stops(x) | x&highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		ch := b[i]
 		switch {
 		case ch < utf8.RuneSelf && plain[ch]:

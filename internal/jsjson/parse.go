@@ -3,6 +3,7 @@ package jsjson
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -274,23 +275,27 @@ func (o *objectBuilder) value() Value {
 
 // string parses a quoted string at p.i and returns its WTF-8 contents.
 func (p *parser) string() (string, error) {
-	s := p.s
 	start := p.i + 1
-	i := start
-	for i < len(s) && !strStop[s[i]] {
-		i++
-	}
-	if i < len(s) && s[i] == '"' {
+	i, high := scanPlain(p.s, start)
+	if i < len(p.s) && p.s[i] == '"' {
 		p.i = i + 1
-		return wellFormed(s[start:i]), nil
+		if high {
+			return wellFormed(p.s[start:i]), nil
+		}
+		return p.s[start:i], nil
 	}
-	buf := appendWellFormed(make([]byte, 0, i-start+16), s[start:i])
-	return p.stringSlow(buf, i)
+	return p.stringSlow(start, i)
 }
 
-// stringSlow continues a string at s[i] once escapes have been seen.
-func (p *parser) stringSlow(buf []byte, i int) (string, error) {
+// stringSlow decodes the string whose contents start at s[start], once an
+// escape or an error was found at s[i].
+func (p *parser) stringSlow(start, i int) (string, error) {
 	s := p.s
+	size := 16
+	if end := stringEnd(s, i); end > 0 {
+		size = end - start // enough unless invalid UTF-8 grows into U+FFFD
+	}
+	buf := appendWellFormed(make([]byte, 0, size), s[start:i])
 	for {
 		if i >= len(s) {
 			p.i = i
@@ -309,13 +314,49 @@ func (p *parser) stringSlow(buf []byte, i int) (string, error) {
 				return "", err
 			}
 		}
-		j := i
-		for j < len(s) && !strStop[s[j]] {
-			j++
+		j, high := scanPlain(s, i)
+		if high {
+			buf = appendWellFormed(buf, s[i:j])
+		} else {
+			buf = append(buf, s[i:j]...)
 		}
-		buf = appendWellFormed(buf, s[i:j])
 		i = j
 	}
+}
+
+// stringEnd returns the index of the quote that ends the string whose body
+// contains s[i], or -1. It does not check escapes: it only skips the byte
+// after each backslash.
+func stringEnd(s string, i int) int {
+	for {
+		if i, _ = scanPlain(s, i); i >= len(s) || s[i] < 0x20 {
+			return -1
+		}
+		if s[i] == '"' {
+			return i
+		}
+		i += 2
+	}
+}
+
+// scanPlain returns the index of the first quote, backslash or control
+// byte in s from i on (or len(s)), and whether it passed any byte from 0x80
+// up, which then needs checking as UTF-8.
+func scanPlain(s string, i int) (int, bool) {
+	var high uint64
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s, i)
+		if m := stops(x); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			high |= x & (1<<(8*n) - 1) & highs
+			return i + n, high != 0
+		}
+		high |= x & highs
+	}
+	for ; i < len(s) && !strStop[s[i]]; i++ {
+		high |= uint64(s[i]) & 0x80
+	}
+	return i, high != 0
 }
 
 // escape decodes the escape sequence at s[i] (a backslash) into buf.

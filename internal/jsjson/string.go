@@ -163,6 +163,9 @@ func wellFormed(s string) string {
 // appendWellFormed appends s to dst with WHATWG replacement of invalid
 // UTF-8.
 func appendWellFormed(dst []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return append(dst, s...)
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		if s[i] < utf8.RuneSelf {
