@@ -19,6 +19,16 @@ const (
 	ObjectKind
 )
 
+// String returns the kind's name as typeof would say it, with "null" and
+// "array" split out.
+func (k Kind) String() string {
+	names := [...]string{"undefined", "null", "boolean", "number", "string", "array", "object"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return "invalid"
+}
+
 // verbatim marks a Value whose str field holds canonical JSON text that was
 // supplied by Object.SetCanonical; it is written unchanged and parsed only
 // when its contents are read.
