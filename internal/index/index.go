@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"piweb/internal/session"
@@ -91,7 +92,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv), subs: map[chan Event]bool{}}
-	ix.open = func(p string) (readFile, error) { return os.Open(p) }
+	ix.open = openFile
 	return ix, nil
 }
 
@@ -126,3 +127,10 @@ func (ix *Index) readAt(f io.ReaderAt, off, end int64) ([]byte, error) {
 }
 
 func (ix *Index) logf(format string, args ...any) { ix.o.Logf("index: "+format, args...) }
+
+// openFile opens a session file for reading without blocking: a FIFO or a
+// device named *.jsonl must not hang the indexer (prepare then sees that it
+// is not a regular file).
+func openFile(p string) (readFile, error) {
+	return os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -67,7 +67,9 @@ func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 		if err != nil {
 			return &update{path: changed[i].path, listAll: changed[i].listAll, err: err}
 		}
-		return ix.prepare(changed[i].path, changed[i].listAll, old, false)
+		// Known files get their text in the same read; new ones get the
+		// listing first and their text in the text pass.
+		return ix.prepare(changed[i].path, changed[i].listAll, old, text && old != nil)
 	})
 	st.Listing = time.Since(start)
 	if err == nil && text {

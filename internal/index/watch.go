@@ -1,0 +1,168 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watch keeps the index current until ctx ends. It watches the sessions
+// root, every project folder (adding new ones as they appear) and the flat
+// session dirs; a change to a file is indexed once the file has been quiet
+// for Options.Debounce, and a stat rescan every Options.Rescan catches
+// whatever events were missed (overflow, network file systems, folders
+// created between a readdir and a watch). It first brings the whole index
+// up to date. Subscribers get an Event per change.
+func (ix *Index) Watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return wrap("watch", err)
+	}
+	defer w.Close()
+	ix.watchDirs(w)
+	if _, err := ix.Sync(ctx, true); err != nil {
+		ix.logf("sync: %v", err)
+	}
+	rescan := time.NewTicker(cmpOr(ix.o.Rescan, 2*time.Second))
+	defer rescan.Stop()
+	debounce := cmpOr(ix.o.Debounce, 10*time.Millisecond)
+	due := map[string]time.Time{}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			ix.onEvent(w, ev, due, debounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			ix.logf("watch: %v", err) // an overflow: the rescan catches up
+		case <-timer.C:
+			ix.flushDue(ctx, due)
+		case <-rescan.C:
+			ix.watchDirs(w)
+			if _, err := ix.Sync(ctx, true); err != nil && ctx.Err() == nil {
+				ix.logf("rescan: %v", err)
+			}
+		}
+		resetTimer(timer, due)
+	}
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// watchDirs adds every session dir to the watcher; adding a watched dir
+// again is harmless.
+func (ix *Index) watchDirs(w *fsnotify.Watcher) {
+	_, dirs := discover(ix.roots)
+	for _, d := range dirs {
+		if err := w.Add(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ix.logf("watch %s: %v", d, err)
+		}
+	}
+}
+
+// onEvent notes a changed session file, or starts watching a new folder
+// and notes the files already in it.
+func (ix *Index) onEvent(w *fsnotify.Watcher, ev fsnotify.Event, due map[string]time.Time, debounce time.Duration) {
+	if strings.HasSuffix(ev.Name, ".jsonl") {
+		due[ev.Name] = time.Now().Add(debounce)
+		return
+	}
+	if !ev.Has(fsnotify.Create) || !ix.isProjectDir(ev.Name) {
+		return
+	}
+	if fi, err := os.Stat(ev.Name); err != nil || !fi.IsDir() {
+		return
+	}
+	if err := w.Add(ev.Name); err != nil {
+		ix.logf("watch %s: %v", ev.Name, err)
+	}
+	for _, d := range readDir(ev.Name) {
+		if strings.HasSuffix(d.Name(), ".jsonl") {
+			due[filepath.Join(ev.Name, d.Name())] = time.Now().Add(debounce)
+		}
+	}
+}
+
+// isProjectDir reports whether dir is a folder of the sessions tree.
+func (ix *Index) isProjectDir(dir string) bool {
+	return filepath.Dir(dir) == ix.roots[0].dir
+}
+
+// isListAll reports whether pi's listAll reads the file.
+func (ix *Index) isListAll(path string) bool {
+	return ix.isProjectDir(filepath.Dir(path))
+}
+
+func (ix *Index) flushDue(ctx context.Context, due map[string]time.Time) {
+	now := time.Now()
+	for p, t := range due {
+		if !t.After(now) {
+			delete(due, p)
+			if err := ix.Update(ctx, p); err != nil && ctx.Err() == nil {
+				ix.logf("%s: %v", p, err)
+			}
+		}
+	}
+}
+
+func resetTimer(t *time.Timer, due map[string]time.Time) {
+	next := time.Hour
+	for _, d := range due {
+		next = min(next, max(0, time.Until(d)))
+	}
+	t.Reset(next)
+}
+
+// Update indexes one file now (listing and text together, so the bytes are
+// read once) and tells subscribers what changed.
+func (ix *Index) Update(ctx context.Context, path string) error {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	old, err := loadRow(ctx, ix.wdb, path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	var u *update
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if old == nil {
+			return nil
+		}
+		u = &update{path: path, removed: true, old: old}
+	case err == nil && old != nil && old.err == "" && old.fid.unchanged(idOf(fi)):
+		return nil
+	default:
+		u = ix.prepare(path, ix.isListAll(path), old, true)
+	}
+	var ev Event
+	err = ix.batch(ctx, func(tx *sql.Tx) error {
+		var err error
+		ev, err = ix.apply(ctx, tx, u)
+		return err
+	})
+	if err == nil {
+		ix.publish(ev)
+	}
+	return err
+}

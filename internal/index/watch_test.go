@@ -1,0 +1,87 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// waitEvent waits (with generous slack for loaded CI machines; the 250 ms
+// target is measured by BenchmarkLiveAppend) for an event about path.
+func waitEvent(t *testing.T, ch <-chan Event, path string) Event {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-ch:
+			if ev.Path == path {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no event for %s", path)
+		}
+	}
+}
+
+func TestWatch(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTree(t, dir)
+	ix := openTest(t, dir)
+	ix.o.Rescan = time.Hour // events only
+	ch, cancel := ix.Subscribe()
+	defer cancel()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- ix.Watch(ctx) }()
+	defer func() { stop(); <-done }()
+	waitEvent(t, ch, p) // the initial sync
+
+	appendFile(t, p, line("u9", "a3", "user", "grapefruit", 9)+line("a9", "u9", "assistant", "honeydew", 10))
+	ev := waitEvent(t, ch, p)
+	if diff := cmp.Diff(Event{Path: p, SessionID: "s1", Appended: []string{"u9", "a9"}}, ev); diff != "" {
+		t.Errorf("append event (-want +got):\n%s", diff)
+	}
+	if got := search(t, ix, Query{Text: "honeydew"}); !got["a9"] {
+		t.Errorf("appended entry not searchable: %v", got)
+	}
+
+	// A project folder made after the watch started is watched too.
+	proj := filepath.Join(dir, "sessions", "--new--")
+	os.MkdirAll(proj, 0o755)
+	q := filepath.Join(proj, "n.jsonl")
+	os.WriteFile(q, []byte(hdr+"\n"), 0o644)
+	waitEvent(t, ch, q)
+	appendFile(t, q, usr)
+	appendFile(t, q, "\n")
+	for ev := waitEvent(t, ch, q); len(ev.Appended) == 0; ev = waitEvent(t, ch, q) {
+	}
+	checkList(t, ix, dir)
+
+	os.Remove(q)
+	if ev := waitEvent(t, ch, q); !ev.Removed {
+		t.Errorf("remove event: %+v", ev)
+	}
+}
+
+// TestRescan checks the fallback: with no file system events at all, the
+// periodic stat rescan finds the change.
+func TestRescan(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTree(t, dir)
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	ch, cancel := ix.Subscribe()
+	defer cancel()
+	appendFile(t, p, line("u9", "a3", "user", "grapefruit", 9))
+	// What the rescan does on its tick.
+	if st := syncAll(t, ix); st.Changed != 1 {
+		t.Fatalf("rescan changed %d files", st.Changed)
+	}
+	if ev := waitEvent(t, ch, p); len(ev.Appended) != 1 || ev.Appended[0] != "u9" {
+		t.Errorf("rescan event: %+v", ev)
+	}
+}
