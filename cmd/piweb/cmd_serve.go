@@ -7,11 +7,13 @@ import (
 	"log"
 	"net"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/demo"
+	"piweb/internal/index"
 	"piweb/internal/server"
 	"piweb/internal/session"
 	"piweb/internal/web"
@@ -68,9 +70,15 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	if !server.IsLoopback(f.addr) && f.token == "" {
 		f.token = server.NewToken()
 	}
+	indexPath := ""
+	if f.demo {
+		indexPath = filepath.Join(filepath.Dir(agentDir), "index.db")
+	}
+	cat, closeCat := openCatalog(ctx, logger, agentDir, indexPath)
+	defer closeCat()
 	ag := newAgent(ctx, e, f, agentDir)
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Token: f.token, Agent: ag,
-		Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
+		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		srv.Close()
@@ -89,6 +97,30 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		err = nil
 	}
 	return err
+}
+
+// openCatalog opens the SQLite index and keeps it current; when the index
+// cannot be opened piweb still serves from a plain scan of the agent dir.
+func openCatalog(ctx context.Context, logger *log.Logger, agentDir, path string) (server.Catalog, func()) {
+	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: path, Getenv: nil, Logf: logger.Printf})
+	if err == nil {
+		var cat *server.IndexCatalog
+		if cat, err = server.NewIndexCatalog(ctx, ix); err == nil {
+			wctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				if err := ix.Watch(wctx); err != nil && wctx.Err() == nil {
+					logger.Printf("index watcher: %v", err)
+				}
+				close(done)
+			}()
+			return cat, func() { cancel(); <-done; cat.Close(); ix.Close() }
+		}
+		ix.Close()
+	}
+	logger.Printf("index unavailable, scanning files instead: %v", err)
+	sc := server.NewScanCatalog(agentDir, time.Second)
+	return sc, func() { sc.Close() }
 }
 
 // newAgent finds pi; without it piweb still browses and says how to

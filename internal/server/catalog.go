@@ -52,6 +52,9 @@ type Hit struct {
 	Timestamp  string
 	Snippet    string
 	Highlights [][2]int
+	// OnBranch, when the catalog knows, says whether the entry is on the
+	// path to the session's leaf; nil lets the server work it out.
+	OnBranch *bool
 }
 
 // ChangeKind says what happened to a session file.

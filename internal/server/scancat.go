@@ -19,17 +19,26 @@ type sessionInfo = session.Info
 // reference the index is compared with in tests; it keeps everything in
 // memory and searches by reading files.
 type ScanCatalog struct {
+	*memCatalog
 	agentDir string
 	interval time.Duration
 
+	stop chan struct{}
+	done chan struct{}
+}
+
+// memCatalog is the in-memory listing both catalogs answer from: the scan
+// fills it by reading files, the index catalog from SQLite.
+type memCatalog struct {
 	mu     sync.RWMutex
 	byPath map[string]*scanned
 	byID   map[string]*scanned
 	subs   map[int]func(Change)
 	nextID int
+}
 
-	stop chan struct{}
-	done chan struct{}
+func newMemCatalog() *memCatalog {
+	return &memCatalog{byPath: map[string]*scanned{}, byID: map[string]*scanned{}, subs: map[int]func(Change){}}
 }
 
 type scanned struct {
@@ -41,8 +50,7 @@ type scanned struct {
 // NewScanCatalog scans agentDir now and then every interval (0: never),
 // until Close.
 func NewScanCatalog(agentDir string, interval time.Duration) *ScanCatalog {
-	c := &ScanCatalog{agentDir: agentDir, interval: interval,
-		byPath: map[string]*scanned{}, byID: map[string]*scanned{}, subs: map[int]func(Change){},
+	c := &ScanCatalog{memCatalog: newMemCatalog(), agentDir: agentDir, interval: interval,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	c.Rescan()
 	go c.loop()
@@ -106,8 +114,11 @@ func (c *ScanCatalog) Rescan() {
 }
 
 // Refresh re-reads one file and notifies subscribers of the difference.
-func (c *ScanCatalog) Refresh(path string) {
-	sc := readScanned(path)
+func (c *memCatalog) Refresh(path string) { c.put(path, readScanned(path)) }
+
+// put stores (or, for nil, removes) a file's listing and notifies
+// subscribers of the difference.
+func (c *memCatalog) put(path string, sc *scanned) {
 	c.mu.Lock()
 	old := c.byPath[path]
 	var ch *Change
@@ -158,7 +169,7 @@ func readScanned(path string) *scanned {
 }
 
 // Subscribe registers fn for every later change.
-func (c *ScanCatalog) Subscribe(fn func(Change)) func() {
+func (c *memCatalog) Subscribe(fn func(Change)) func() {
 	c.mu.Lock()
 	id := c.nextID
 	c.nextID++
@@ -172,7 +183,7 @@ func (c *ScanCatalog) Subscribe(fn func(Change)) func() {
 }
 
 // ByID finds a session by header id.
-func (c *ScanCatalog) ByID(id string) (Meta, bool) {
+func (c *memCatalog) ByID(id string) (Meta, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if sc := c.byID[id]; sc != nil {
@@ -182,7 +193,7 @@ func (c *ScanCatalog) ByID(id string) (Meta, bool) {
 }
 
 // ByPath finds a session by file path.
-func (c *ScanCatalog) ByPath(path string) (Meta, bool) {
+func (c *memCatalog) ByPath(path string) (Meta, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if sc := c.byPath[path]; sc != nil {
@@ -192,7 +203,7 @@ func (c *ScanCatalog) ByPath(path string) (Meta, bool) {
 }
 
 // Children lists the sessions forked or cloned from path.
-func (c *ScanCatalog) Children(path string) []Meta {
+func (c *memCatalog) Children(path string) []Meta {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	var out []Meta
@@ -206,7 +217,7 @@ func (c *ScanCatalog) Children(path string) []Meta {
 }
 
 // List filters, sorts and pages the sessions.
-func (c *ScanCatalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
+func (c *memCatalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
 	text := strings.ToLower(q.Text)
 	c.mu.RLock()
 	out := make([]Meta, 0, len(c.byPath))
@@ -271,7 +282,7 @@ func page[T any](xs []T, offset, limit int) []T {
 
 // Search reads every candidate file and matches message text, case
 // insensitively, as a plain substring.
-func (c *ScanCatalog) Search(ctx context.Context, q SearchQuery) ([]Hit, int, error) {
+func (c *memCatalog) Search(ctx context.Context, q SearchQuery) ([]Hit, int, error) {
 	metas, _, _ := c.List(ctx, ListQuery{Project: q.Project, Text: q.Text})
 	needle := strings.ToLower(q.Text)
 	var hits []Hit

@@ -364,15 +364,21 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			continue
 		}
-		if branches[m.Path] == nil {
-			branches[m.Path] = s.currentBranch(m.Path)
+		onBranch := false
+		if h.OnBranch != nil {
+			onBranch = *h.OnBranch
+		} else {
+			if branches[m.Path] == nil {
+				branches[m.Path] = s.currentBranch(m.Path)
+			}
+			onBranch = branches[m.Path][h.EntryID]
 		}
 		hl := make([][2]int, 0, len(h.Highlights))
 		for _, x := range h.Highlights {
 			hl = append(hl, [2]int{utf16Offset(h.Snippet, x[0]), utf16Offset(h.Snippet, x[1])})
 		}
 		out = append(out, hitJSON{SessionID: h.SessionID, EntryID: h.EntryID, Snippet: h.Snippet,
-			Highlights: hl, OnCurrentBranch: branches[m.Path][h.EntryID], Role: h.Role,
+			Highlights: hl, OnCurrentBranch: onBranch, Role: h.Role,
 			Timestamp: h.Timestamp, Session: s.item(m)})
 	}
 	return ok(w, map[string]any{"hits": out, "total": total})

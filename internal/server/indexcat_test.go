@@ -1,0 +1,90 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"piweb/internal/demo"
+	"piweb/internal/index"
+)
+
+// newIndexRig is newRig over the real SQLite index, watched live.
+func newIndexRig(t *testing.T) *rig {
+	t.Helper()
+	d, err := demo.Seed(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ix, err := index.Open(ctx, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
+		Logf: t.Logf, Rescan: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	watched := make(chan struct{})
+	go func() { ix.Watch(ctx); close(watched) }()
+	cat, err := NewIndexCatalog(ctx, ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Addr: "127.0.0.1:30141"})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+		cat.Close()
+		cancel()
+		<-watched
+		ix.Close()
+	})
+	return &rig{t: t, srv: srv, ts: ts, d: d}
+}
+
+func TestIndexCatalog(t *testing.T) {
+	r := newIndexRig(t)
+	if n := len(r.sessions()); n != len(r.d.Sessions) {
+		t.Fatalf("%d sessions, want %d", n, len(r.d.Sessions))
+	}
+	// Search is the index's, with its branch flag.
+	hits := r.json("GET", "/api/search?q=toggle", nil, 200)["hits"].([]any)
+	off := 0
+	for _, h := range hits {
+		if !h.(map[string]any)["onCurrentBranch"].(bool) {
+			off++
+		}
+	}
+	if len(hits) == 0 || off == 0 {
+		t.Errorf("hits %v", hits)
+	}
+	// A rename reads back at once.
+	s := r.find("Dark theme")
+	out := r.json("POST", "/api/sessions/"+s["id"].(string)+"/rename", map[string]string{"name": "Renamed"}, 200)
+	if out["session"].(map[string]any)["name"] != "Renamed" {
+		t.Errorf("rename answer %v", out["session"])
+	}
+	// An outside append reaches the session stream through the watcher.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	hello := next(t, ch)
+	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprintf(f, `{"type":"session_info","id":"feed0001","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"Outside"}`+"\n", hello.data["leaf"])
+	f.Close()
+	start := time.Now()
+	ev := next(t, ch)
+	if ev.data["type"] != "entries_appended" || ev.data["leaf"] != "feed0001" {
+		t.Fatalf("event %+v", ev)
+	}
+	t.Logf("outside append seen after %v", time.Since(start))
+	if time.Since(start) > time.Second {
+		t.Errorf("append took %v to show", time.Since(start))
+	}
+}
