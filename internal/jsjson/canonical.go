@@ -264,18 +264,18 @@ func (c *canonChecker) number() bool {
 }
 
 // isShortInt reports whether a valid number literal is an integer of at
-// most 15 digits, which is exact in a float64 and so already canonical
-// (apart from -0).
-func isShortInt(lit []byte) bool {
+// most 15 digits, which a float64 holds exactly; apart from -0 such a
+// literal is already canonical.
+func isShortInt[T string | []byte](lit T) bool {
 	digits := lit
-	if digits[0] == '-' {
+	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
-	if len(digits) > 15 {
+	if len(digits) == 0 || len(digits) > 15 {
 		return false
 	}
-	for _, d := range digits {
-		if d < '0' || d > '9' {
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
 			return false
 		}
 	}

@@ -167,6 +167,9 @@ func TestValue(t *testing.T) {
 	if got := string(jsjson.Stringify(v)); got != `{"s":"x\ud800y","n":1.5,"big":12345678901234567000,"a":[true,null],"o":{}}` {
 		t.Errorf("Stringify = %s", got)
 	}
+	if z := mustParse(t, []byte("-0")).Float(); z != 0 || !math.Signbit(z) {
+		t.Errorf("-0 parsed as %v", z)
+	}
 	if jsjson.Stringify(jsjson.Value{}) != nil {
 		t.Errorf("Stringify(undefined) not nil")
 	}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -424,68 +425,29 @@ func hex4(s string, i int) (rune, bool) {
 }
 
 func (p *parser) number() (Value, error) {
-	s, start := p.s, p.i
-	i := start
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = digits(s, i)
-	default:
-		p.i = i
+	start := p.i
+	end := skipNumber(p.s, start)
+	if end < 0 {
 		return Value{}, p.errorf("invalid number")
 	}
-	intEnd := i
-	if i < len(s) && s[i] == '.' {
-		if i = digits(s, i+1); i == intEnd+1 {
-			p.i = i
-			return Value{}, p.errorf("invalid number")
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if j := digits(s, i); j == i {
-			p.i = i
-			return Value{}, p.errorf("invalid number")
-		} else {
-			i = j
-		}
-	}
-	p.i = i
-	lit := s[start:i]
-	return Value{kind: NumberKind, num: parseNumber(lit, i == intEnd), str: lit}, nil
-}
-
-func digits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
+	p.i = end
+	lit := p.s[start:end]
+	return Value{kind: NumberKind, num: parseNumber(lit), str: lit}, nil
 }
 
 // parseNumber converts a valid JSON number literal to the nearest float64,
 // as JavaScript does (overflow gives ±Inf, underflow ±0).
-func parseNumber(lit string, integer bool) float64 {
-	if integer && len(lit) <= 15 {
-		neg := lit[0] == '-'
-		if neg {
-			lit = lit[1:]
-		}
+func parseNumber(lit string) float64 {
+	if isShortInt(lit) {
+		digits := strings.TrimPrefix(lit, "-")
 		var n int64
-		for i := 0; i < len(lit); i++ {
-			n = n*10 + int64(lit[i]-'0')
+		for i := 0; i < len(digits); i++ {
+			n = n*10 + int64(digits[i]-'0')
 		}
-		f := float64(n)
-		if neg {
-			f = -f
+		if len(digits) < len(lit) {
+			return -float64(n)
 		}
-		return f
+		return float64(n)
 	}
 	f, _ := strconv.ParseFloat(lit, 64)
 	return f

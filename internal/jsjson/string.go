@@ -22,8 +22,8 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 //
 // s is read the way Node reads a UTF-8 file: each maximal ill-formed byte
 // subsequence (WHATWG Encoding Standard, "maximal subpart" rule) becomes one
-// U+FFFD. For example "\xe2\x82A" is written as "\uFFFDA" (raw U+FFFD) and
-// "\xed\xa0\x80" (an encoded surrogate) as three U+FFFD.
+// U+FFFD. For example "\xe2\x82A" (a truncated "€" then "A") is written as
+// "�A" and "\xed\xa0\x80" (an encoded surrogate) as "���".
 func AppendString(dst []byte, s string) []byte {
 	return appendString(dst, s, false)
 }
@@ -35,16 +35,7 @@ func appendString(dst []byte, s string, wtf8 bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Skip plain ASCII eight bytes at a time.
-		for i+8 <= len(s) {
-			x := load64(s, i)
-			if m := stops(x) | x&highs; m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
+		if i = skipASCII(s, i); i >= len(s) {
 			break
 		}
 		c := s[i]
@@ -75,6 +66,22 @@ func appendString(dst []byte, s string, wtf8 bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// skipASCII returns the index of the first byte from s[i] on that is not
+// copied unchanged by JSON.stringify, or a byte from 0x80 up (or len(s)).
+// It checks eight bytes at a time.
+func skipASCII(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s, i)
+		if m := stops(x) | x&highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
+		i++
+	}
+	return i
 }
 
 // appendEscape appends the JSON.stringify escape of the ASCII byte c.

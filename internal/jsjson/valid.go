@@ -118,7 +118,7 @@ func skipWord(b []byte, i int, w string) int {
 }
 
 // skipNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func skipNumber(b []byte, i int) int {
+func skipNumber[T string | []byte](b T, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
@@ -151,7 +151,7 @@ func skipNumber(b []byte, i int) int {
 	return i
 }
 
-func skipDigits(b []byte, i int) int {
+func skipDigits[T string | []byte](b T, i int) int {
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
