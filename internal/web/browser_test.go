@@ -11,7 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"piweb/internal/server"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -39,13 +43,30 @@ func requireChromium(tb testing.TB) {
 	}
 }
 
-// appServer serves the app with the stub API over agentDir.
-func appServer(tb testing.TB, agentDir string) *httptest.Server {
-	mux := http.NewServeMux()
-	newStub(agentDir).routes(mux)
-	mux.Handle("/", Handler(false, ""))
-	srv := httptest.NewServer(mux)
+// appServer serves the app with the real server (internal/server, over a
+// scan catalog polled every 100 ms) on agentDir; PIWEB_STUB=1 uses the stub
+// API of stub_test.go instead.
+func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
+	h := appHandler(tb, agentDir, dev)
+	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
+	return srv
+}
+
+func appHandler(tb testing.TB, agentDir string, dev bool) http.Handler {
+	web := Handler(dev, "static")
+	if os.Getenv("PIWEB_STUB") == "1" {
+		mux := http.NewServeMux()
+		newStub(agentDir).routes(mux)
+		mux.Handle("/", web)
+		return mux
+	}
+	cat := server.NewScanCatalog(agentDir, 100*time.Millisecond)
+	srv := server.New(server.Options{AgentDir: agentDir, Addr: "127.0.0.1:0", Catalog: cat, Web: web})
+	tb.Cleanup(func() {
+		srv.Close()
+		cat.Close()
+	})
 	return srv
 }
 
@@ -159,4 +180,13 @@ func (b *browser) screenshot(tb testing.TB, name string) {
 	dir := "/tmp/piweb-shots"
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+}
+
+// emulateDark makes prefers-color-scheme report dark.
+func emulateDark() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return chromedp.Void{}, err
+	}
 }

@@ -33,18 +33,25 @@ func agentDir(tb testing.TB) string {
 			tb.Fatal(err)
 		}
 		s := session.Parse(data)
-		cwd := "/unknown"
+		cwd, id := "/unknown", "noid"
 		if s.Header != nil {
 			if c, ok := s.Header.String("cwd"); ok {
 				cwd = c
 			}
+			id, _ = s.Header.String("id")
 		}
 		proj := filepath.Join(dir, "sessions", session.EncodeCwd(cwd))
 		os.MkdirAll(proj, 0o755)
-		name := filepath.Base(f)
+		// pi names files <time>_<id>.jsonl; keep the fixture's name in
+		// front so that tests can find a file by id.
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		if strings.HasPrefix(filepath.Dir(f), filepath.Join(fixtures, "rpc-0.73.1")) {
 			name = filepath.Base(filepath.Dir(f)) + "-" + name
 		}
+		if !strings.Contains(name, id) {
+			name += "_" + id
+		}
+		name += ".jsonl"
 		if err := os.WriteFile(filepath.Join(proj, name), data, 0o644); err != nil {
 			tb.Fatal(err)
 		}
@@ -99,4 +106,12 @@ func writeBig(tb testing.TB, agentDir string, n int) string {
 func usage() map[string]any {
 	return map[string]any{"input": 1200, "output": 80, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 1280,
 		"cost": map[string]any{"input": 0.0036, "output": 0.0012, "cacheRead": 0, "cacheWrite": 0, "total": 0.0048}}
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -17,9 +17,6 @@ func TestServeForDev(t *testing.T) {
 	}
 	dir := agentDir(t)
 	writeBig(t, dir, 10000)
-	mux := http.NewServeMux()
-	newStub(dir).routes(mux)
-	mux.Handle("/", Handler(true, "static"))
 	t.Logf("serving on http://%s (agent dir %s)", addr, dir)
-	t.Fatal(http.ListenAndServe(addr, mux))
+	t.Fatal(http.ListenAndServe(addr, appHandler(t, dir, true)))
 }

@@ -37,7 +37,10 @@ export function Conversation({ view }) {
   const ctx = useMemo(() => pairing(items), [items, items.length]);
   const first = Math.floor(view.start / PAGE);
   const last = Math.floor(Math.max(view.start + items.length - 1, 0) / PAGE);
-  const lo = win ? Math.max(win[0], first) : Math.max(first, last - 1);
+  // Pages just prepended are rendered at once so that the scroll position
+  // is restored over their real height, not an estimate.
+  const prepended = anchor.current && anchor.current.start !== view.start;
+  const lo = prepended ? first : win ? Math.max(win[0], first) : Math.max(first, last - 1);
   const hi = win ? Math.min(win[1], last) : last;
 
   // Keep the scroll position when pages are prepended, follow the bottom
@@ -45,9 +48,11 @@ export function Conversation({ view }) {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    if (anchor.current != null) {
-      el.scrollTop = el.scrollHeight - anchor.current;
+    if (anchor.current && anchor.current.start !== view.start) {
+      el.scrollTop = el.scrollHeight - anchor.current.dist;
       anchor.current = null;
+    } else if (anchor.current) {
+      // still loading
     } else if (stick.current && !view.target) {
       el.scrollTop = el.scrollHeight;
     }
@@ -73,6 +78,11 @@ export function Conversation({ view }) {
     view.target = '';
   });
 
+  const earlier = () => {
+    const el = scroller.current;
+    anchor.current = { dist: el.scrollHeight - el.scrollTop, start: view.start };
+    view.loadEarlier().then(() => { if (anchor.current && anchor.current.start === view.start) anchor.current = null; });
+  };
   const onScroll = () => {
     const el = scroller.current;
     if (!el || view.scrollPending) return;
@@ -81,8 +91,7 @@ export function Conversation({ view }) {
       view.scrollPending = false;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
       if (el.scrollTop < el.clientHeight * 1.5 && view.before != null && !view.loading) {
-        anchor.current = el.scrollHeight - el.scrollTop;
-        view.loadEarlier().then(() => { if (anchor.current == null) anchor.current = null; });
+        earlier();
       }
       const next = visiblePages(el, first, last, heights.current);
       if (!win || next[0] !== lo || next[1] !== hi) setWin(next);
@@ -101,7 +110,7 @@ export function Conversation({ view }) {
   }
   return html`<div class="conv" ref=${scroller} onScroll=${onScroll} tabIndex="-1">
     <div class="conv-inner">
-      ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${() => { anchor.current = scroller.current.scrollHeight - scroller.current.scrollTop; view.loadEarlier(); }}>Load earlier (${view.start} more)</button>`}</div>`
+      ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${view.start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
       ${pages}
       ${!items.length && !view.loading && html`<div class="empty muted">No messages on this branch.</div>`}

@@ -41,9 +41,12 @@ export function SessionHeader({ view }) {
 
 function RenameForm({ view, name, done }) {
   const ref = useRef(null);
+  const saved = useRef(false);
   useEffect(() => { ref.current.focus(); ref.current.select(); }, []);
   const save = async (e) => {
     e.preventDefault();
+    if (saved.current || !ref.current) return;
+    saved.current = true;
     const v = ref.current.value.trim();
     if (!v || v === name) return done();
     try {
@@ -102,7 +105,7 @@ async function remove(view, s) {
       action: 'Undo', ms: 10000,
       onAction: async () => {
         try {
-          await api.restoreTrash(r.trashId);
+          await api.restoreTrash(r.trashId || (await trashIdOf(view.id)));
           await loadSessions();
           navigate('/s/' + encodeURIComponent(view.id));
           toast('Session restored');
@@ -114,4 +117,14 @@ async function remove(view, s) {
   } catch (e) {
     toast('Delete failed: ' + e.message, { kind: 'error' });
   }
+}
+
+// trashIdOf finds the newest trash item of a session, for servers that do
+// not answer the delete with its trash id.
+async function trashIdOf(id) {
+  const { items = [] } = await api.get('/api/trash');
+  const mine = items.filter((it) => it.session && it.session.id === id);
+  mine.sort((a, b) => String(b.deleted).localeCompare(String(a.deleted)));
+  if (!mine.length) throw new Error('not in the trash');
+  return mine[0].trashId;
 }

@@ -85,7 +85,7 @@ export function SearchDialog() {
       <ul class="hits" role="listbox">
         ${res.error && html`<li class="muted pad">${res.error}</li>`}
         ${res.q && !res.hits.length && !res.error && !busy && html`<li class="muted pad">No match for “${res.q}”.</li>`}
-        ${res.hits.map((h, i) => html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel}
+        ${res.hits.map((h, i) => html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel} data-session=${h.sessionId} data-entry=${h.entryId}
             class=${'hit' + (i === sel ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => openHit(h)}>
           <div class="hit-top">
             <span class="hit-title">${(h.session && (h.session.name || h.session.firstMessage)) || h.sessionId}</span>

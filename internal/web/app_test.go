@@ -1,0 +1,463 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"piweb/internal/session"
+)
+
+// Ids of the shared fixtures written by real pi 0.73.1.
+const (
+	basicID   = "01a23634-a5ab-746b-b22d-099be4180da3" // pi-0.73.1/v3-basic
+	compactID = "01a23631-b71e-74e9-a6af-f4e254f6ceea" // rpc s03b_compact_small_keep
+	bigID     = "01b00000-0000-7000-8000-00000000b16b"
+)
+
+// rig is a browser on the app over the fixtures.
+type rig struct {
+	*browser
+	dir string
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	requireChromium(t)
+	dir := agentDir(t)
+	srv := appServer(t, dir, false)
+	b := newBrowser(t, srv.URL)
+	t.Cleanup(func() { b.noConsoleErrors(t) })
+	return &rig{b, dir}
+}
+
+func (r *rig) text(t *testing.T, sel string) string {
+	t.Helper()
+	return eval[string](t, r.browser, fmt.Sprintf(`(document.querySelector(%q)||{}).innerText||''`, sel))
+}
+
+func (r *rig) count(t *testing.T, sel string) int {
+	t.Helper()
+	return eval[int](t, r.browser, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))
+}
+
+func (r *rig) click(t *testing.T, sel string) {
+	t.Helper()
+	r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, sel))
+	eval[bool](t, r.browser, fmt.Sprintf(`(document.querySelector(%q).click(), true)`, sel))
+}
+
+// sessionFile returns the path of the fixture with that id.
+func (r *rig) sessionFile(t *testing.T, id string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(r.dir, "sessions", "*", "*"+id+"*.jsonl"))
+	if len(m) == 0 {
+		t.Fatalf("no file for %s", id)
+	}
+	return m[0]
+}
+
+func TestSidebarGroupsAndForks(t *testing.T) {
+	r := newRig(t)
+	// A clone of the basic session, written the way pi writes one, must
+	// nest under it.
+	src := r.sessionFile(t, basicID)
+	s, err := session.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := s.Clone(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone, err := session.NewFile(filepath.Dir(src), content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cloneID := strings.TrimSuffix(filepath.Base(clone)[strings.Index(filepath.Base(clone), "_")+1:], ".jsonl")
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelectorAll('.sess').length >= 20`)
+	groups := eval[[]string](t, r.browser, `[...document.querySelectorAll('.group-name')].map(e => e.textContent)`)
+	for _, want := range []string{"proj", "work", "other"} {
+		if !contains(groups, want) {
+			t.Errorf("groups %v lack %q", groups, want)
+		}
+	}
+	nested := eval[bool](t, r.browser, fmt.Sprintf(`!!document.querySelector('.sess[data-id=%q] + .nested .sess[data-id=%q]')`, basicID, cloneID))
+	if !nested {
+		t.Errorf("clone %s not nested under %s", cloneID, basicID)
+	}
+	// Sessions are newest first within a group.
+	ok := eval[bool](t, r.browser, `[...document.querySelectorAll('.group')].every(g => {
+		const ts = [...g.querySelectorAll(':scope > .sess-list > li > .sess')].map(a => a.title.slice(0, 16));
+		return ts.every((t, i) => i == 0 || ts[i-1] >= t); })`)
+	if !ok {
+		t.Error("sessions not sorted by last activity")
+	}
+	// Name or first message, count and size are shown.
+	item := r.text(t, fmt.Sprintf(`.sess[data-id=%q]`, basicID))
+	for _, want := range []string{"Sample session", "msg", "KB"} {
+		if !strings.Contains(item, want) {
+			t.Errorf("sidebar item %q lacks %q", item, want)
+		}
+	}
+	// Collapsing a group hides its sessions; the quick filter narrows.
+	r.click(t, `.group-head`)
+	r.waitJS(t, `document.querySelector('.group-head').getAttribute('aria-expanded') === 'false'`)
+	r.run(t, chromedp.SendKeys(`.side-filter input`, "Sample"))
+	r.waitJS(t, `[...document.querySelectorAll('.sess')].every(a => a.innerText.includes('Sample'))`)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMessagesRender(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row[data-role=user]')`)
+	// HTML-looking text is text.
+	if got := r.text(t, `.row[data-role=user]`); !strings.Contains(got, "Read src/a.ts <please> &") {
+		t.Errorf("user text = %q", got)
+	}
+	checks := map[string]string{
+		`.row .thinking summary`:           "Thinking",
+		`.row .tool .tool-name`:            "read",
+		`.row[data-role=branchSummary]`:    "Branch summary",
+		`.row[data-role=assistant] .model`: "claude-sonnet-4-5",
+		`.row[data-role=assistant] .usage`: "10 in · 5 out",
+		`.sess-head .sess-name`:            "Sample session",
+	}
+	for sel, want := range checks {
+		if got := r.text(t, sel); !strings.Contains(got, want) {
+			t.Errorf("%s = %q, want %q", sel, got, want)
+		}
+	}
+	// The read result is paired into its call, not shown on its own.
+	if n := r.count(t, `.row[data-role=toolResult]`); n != 0 {
+		t.Errorf("%d unpaired tool results shown", n)
+	}
+	r.click(t, `.row .tool summary`)
+	r.waitJS(t, `document.querySelector('.row .tool .tool-body').innerText.includes('export const a = 1')`)
+	if n := r.count(t, `.row .tool .tok-k`); n == 0 {
+		t.Error("read output not highlighted")
+	}
+	// The branch with the compaction and the error message.
+	r.open(t, "/s/"+basicID+"?leaf=5653d4de")
+	r.waitJS(t, `document.querySelector('.row .stop')`)
+	if got := r.text(t, `.row .stop`); !strings.Contains(got, "Error") {
+		t.Errorf("error message = %q", got)
+	}
+	if got := r.text(t, `.card.compaction .card-head`); !strings.Contains(got, "1.2k tokens before") {
+		t.Errorf("compaction card = %q", got)
+	}
+	if got := r.text(t, `.row[data-role=bashExecution]`); !strings.Contains(got, "$ ls") || !strings.Contains(got, "exit 0") {
+		t.Errorf("bashExecution = %q", got)
+	}
+	if got := r.text(t, `.row[data-role=custom]`); !strings.Contains(got, "Injected context") {
+		t.Errorf("custom message = %q", got)
+	}
+	// Expanding the compaction reveals the hidden history, greyed.
+	if n := r.count(t, `.hidden-history`); n != 0 {
+		t.Fatal("compaction open before asked")
+	}
+	r.click(t, `.card.compaction .card-head button`)
+	r.waitJS(t, `document.querySelector('.hidden-history #e-f202c394')`)
+	op := eval[string](t, r.browser, `getComputedStyle(document.querySelector('.hidden-history')).opacity`)
+	if op == "1" {
+		t.Error("hidden history not greyed")
+	}
+}
+
+// TestMarkdownIsSafe feeds HTML and script URLs through every text path.
+func TestMarkdownIsSafe(t *testing.T) {
+	r := newRig(t)
+	evil := "<img src=x onerror=\"window.pwned=1\"> <script>window.pwned=2</script> [x](javascript:window.pwned=3) **bold** `<b>code</b>`\n\n```html\n<img src=x onerror=\"window.pwned=4\">\n```"
+	id := writeSession(t, r.dir, "/tmp/evil", []map[string]any{
+		{"role": "user", "content": evil, "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": evil}, map[string]any{"type": "thinking", "thinking": evil}},
+			"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "error", "errorMessage": evil, "timestamp": 2},
+	})
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row[data-role=assistant] strong')`)
+	if n := r.count(t, `.conv img, .conv script, .conv a[href^="javascript"]`); n != 0 {
+		t.Errorf("%d elements from message HTML", n)
+	}
+	if v := eval[bool](t, r.browser, `!!window.pwned`); v {
+		t.Error("message HTML ran")
+	}
+	if got := r.text(t, `.row[data-role=assistant] .md`); !strings.Contains(got, `<img src=x onerror="window.pwned=1">`) {
+		t.Errorf("HTML not shown as text: %q", got)
+	}
+}
+
+// writeSession writes a linear session of messages under cwd and returns its id.
+func writeSession(t *testing.T, agentDir, cwd string, msgs []map[string]any) string {
+	t.Helper()
+	id := fmt.Sprintf("01c00000-0000-7000-8000-%012d", time.Now().UnixNano()%1e12)
+	var lines []string
+	lines = append(lines, fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd))
+	parent := "null"
+	for i, m := range msgs {
+		eid := fmt.Sprintf("e%07d", i+1)
+		lines = append(lines, fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-12-01T10:00:%02d.000Z","message":%s}`, eid, parent, i%60, mustJSON(m)))
+		parent = fmt.Sprintf("%q", eid)
+	}
+	dir := filepath.Join(agentDir, "sessions", session.EncodeCwd(cwd))
+	os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "2026-12-01T10-00-00-000Z_"+id+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestWindowedHugeSession(t *testing.T) {
+	r := newRig(t)
+	writeBig(t, r.dir, 10000)
+	r.open(t, "/s/"+bigID)
+	r.waitJS(t, `document.querySelectorAll('.row').length > 0`)
+	// Newest first: the last message is on screen.
+	r.waitJS(t, `(() => { const c = document.querySelector('.conv'); return c.scrollHeight - c.scrollTop - c.clientHeight < 50; })()`)
+	if got := r.text(t, `.row:last-of-type`); got == "" {
+		t.Fatal("no last row")
+	}
+	if !strings.Contains(eval[string](t, r.browser, `[...document.querySelectorAll('.row')].pop().innerText`), "f9996") {
+		t.Error("last message not shown")
+	}
+	// Scrolling up loads earlier pages while the DOM stays bounded.
+	maxRows := 0
+	for range 30 {
+		eval[bool](t, r.browser, `(document.querySelector('.conv').scrollTop = 0, true)`)
+		r.run(t, chromedp.Sleep(60*time.Millisecond))
+		maxRows = max(maxRows, r.count(t, `.row`))
+	}
+	start := eval[int](t, r.browser, `+(document.querySelector('.load-earlier button')||{textContent:'(0 '}).textContent.match(/\((\d+)/)[1]`)
+	if start > 10000-60*3*10 {
+		t.Errorf("earlier pages not loaded: %d messages still before", start)
+	}
+	if maxRows > 600 {
+		t.Errorf("%d rows in the DOM: not windowed", maxRows)
+	}
+}
+
+func TestTreePanelAndBranches(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.click(t, `.sess-actions button[title^=Tree]`)
+	r.waitJS(t, `document.querySelector('.tree .tnode')`)
+	// Labels show, the current path is highlighted, linear runs compressed.
+	if got := r.text(t, `.tnode[data-id=f202c394]`); !strings.Contains(got, "start") {
+		t.Logf("label on f202c394: %q (cleared later in the file, so absent is right)", got)
+	}
+	if n := r.count(t, `.tnode.on-path`); n == 0 {
+		t.Error("current path not highlighted")
+	}
+	if n, all := r.count(t, `.tnode`), eval[int](t, r.browser, `0`); n >= 17 && all == 0 {
+		t.Errorf("%d nodes shown: runs not compressed", n)
+	}
+	// Choosing the node on the other branch reads that branch.
+	r.click(t, `.tnode[data-id=efd166e1] button`)
+	r.waitJS(t, `location.search.includes('leaf=')`)
+	r.waitJS(t, `document.querySelector('.card.compaction')`)
+	if !strings.Contains(eval[string](t, r.browser, `location.hash`), "efd166e1") {
+		t.Error("hash not set to the chosen node")
+	}
+	if n := r.count(t, `.tnode.on-path[data-id=efd166e1]`); n != 1 {
+		t.Error("chosen branch not highlighted")
+	}
+	// The URL survives a reload.
+	url := eval[string](t, r.browser, `location.pathname + location.search + location.hash`)
+	r.open(t, url)
+	r.waitJS(t, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1')`)
+}
+
+func TestSearchOpensHitOnItsBranch(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelector('.sess')`)
+	cases := []struct{ query, session, entry string }{
+		{"after branch", basicID, "dd05f903"},    // current branch
+		{"second question", basicID, "efd166e1"}, // abandoned branch
+	}
+	for _, c := range cases {
+		r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		r.waitJS(t, `document.querySelector('.dialog.search input')`)
+		r.run(t, chromedp.SendKeys(`.dialog.search input`, c.query))
+		r.waitJS(t, `document.querySelector('.hit mark')`)
+		if got := r.text(t, `.hit mark`); !strings.EqualFold(got, c.query) {
+			t.Errorf("highlight %q for %q", got, c.query)
+		}
+		// Move to the hit in this session (a fork holds the same entries).
+		sel := fmt.Sprintf(`.hit[data-session=%q][data-entry=%q]`, c.session, c.entry)
+		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, sel))
+		for i := 0; i < 20 && !eval[bool](t, r.browser, fmt.Sprintf(`document.querySelector(%q).classList.contains('sel')`, sel)); i++ {
+			r.run(t, chromedp.KeyEvent(kb.ArrowDown))
+		}
+		r.run(t, chromedp.KeyEvent("\r"))
+		r.waitJS(t, fmt.Sprintf(`location.hash === '#%s' && document.querySelector('#e-%s.flash')`, c.entry, c.entry))
+		if !strings.Contains(eval[string](t, r.browser, `location.pathname`), c.session) {
+			t.Errorf("%q opened %s", c.query, eval[string](t, r.browser, `location.href`))
+		}
+	}
+}
+
+func TestSearchHitInsideCompaction(t *testing.T) {
+	r := newRig(t)
+	file := r.sessionFile(t, compactID)
+	s, err := session.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Context("")
+	var hidden string
+	for _, e := range s.PathTo(s.Leaf()) {
+		if e.Type == "message" && e.Role() == "user" && !contains(c.EntryIDs, e.ID) {
+			hidden = e.ID
+			break
+		}
+	}
+	if hidden == "" {
+		t.Fatal("fixture has no compacted user message")
+	}
+	r.open(t, "/s/"+compactID+"#"+hidden)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.hidden-history #e-%s.flash')`, hidden))
+}
+
+func TestHeaderActions(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	// Rename inline.
+	r.click(t, `.sess-name`)
+	r.waitJS(t, `document.activeElement && document.activeElement.matches('.rename input')`)
+	eval[bool](t, r.browser, `(document.activeElement.value = '', true)`)
+	r.run(t, chromedp.SendKeys(`.rename input`, "Renamed here\r"))
+	r.waitJS(t, `document.querySelector('.sess-name') && document.querySelector('.sess-name').innerText.includes('Renamed here')`)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q]').innerText.includes('Renamed here')`, basicID))
+	// Exports answer with a file.
+	for _, f := range []string{"md", "html", "jsonl"} {
+		code := eval[int](t, r.browser, fmt.Sprintf(`fetch(document.querySelector('.menu') && '/api/sessions/%s/export?format=%s').then(r => r.status)`, basicID, f))
+		if code != 200 {
+			t.Errorf("export %s: %d", f, code)
+		}
+	}
+	// Delete asks, moves to the trash, and undo brings it back.
+	r.click(t, `.menu > button`)
+	r.click(t, `.menu-pop .danger`)
+	r.click(t, `.dialog.confirm .primary`)
+	r.waitJS(t, `location.pathname === '/' && document.querySelector('.toast .btn-link:not(.x)')`)
+	if _, err := os.Stat(r.sessionFileMaybe(basicID)); err == nil {
+		t.Error("file still in place after delete")
+	}
+	r.click(t, `.toast .btn-link:not(.x)`)
+	r.waitJS(t, fmt.Sprintf(`location.pathname === '/s/%s' && document.querySelector('.row')`, basicID))
+}
+
+func (r *rig) sessionFileMaybe(id string) string {
+	m, _ := filepath.Glob(filepath.Join(r.dir, "sessions", "*", "*"+id+"*.jsonl"))
+	if len(m) == 0 {
+		return "/nonexistent"
+	}
+	return m[0]
+}
+
+// TestLiveAppend has another process append to the open session.
+func TestLiveAppend(t *testing.T) {
+	r := newRig(t)
+	file := r.sessionFile(t, basicID)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.Sleep(300*time.Millisecond)) // the event stream is open
+	now := time.Now().UTC()
+	line := fmt.Sprintf(`{"type":"message","id":"11ve0001","parentId":"65ba13a4","timestamp":%q,"message":{"role":"user","content":"appended from outside","timestamp":%d}}`,
+		now.Format("2006-01-02T15:04:05.000Z"), now.UnixMilli())
+	t0 := time.Now()
+	cmd := exec.Command("sh", "-c", `printf '%s\n' "$1" >> "$2"`, "sh", line, file)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("append: %v %s", err, out)
+	}
+	r.waitJS(t, `document.querySelector('#e-11ve0001')`)
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("appended entry shown after %v", d)
+	}
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.group .sess').dataset.id === %q`, basicID))
+}
+
+func TestFilesPanel(t *testing.T) {
+	r := newRig(t)
+	cwd := t.TempDir()
+	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# Title\n\nSome *text*.\n"), 0o644)
+	id := writeSession(t, r.dir, cwd, []map[string]any{{"role": "user", "content": "hi", "timestamp": 1}})
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.click(t, `.sess-actions button[title^=Files]`)
+	r.waitJS(t, `[...document.querySelectorAll('.fnode')].some(b => b.textContent === 'main.go')`)
+	eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find(b => b.textContent === 'main.go').click(), true)`)
+	r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
+	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n\nfunc changed() {}\n"), 0o644)
+	r.waitJS(t, `document.querySelector('.viewer .src').innerText.includes('changed')`)
+	eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find(b => b.textContent === 'README.md').click(), true)`)
+	r.waitJS(t, `document.querySelector('.viewer .md h1') && document.querySelector('.viewer .md em')`)
+}
+
+func TestUsagePage(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/usage")
+	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
+	r.click(t, `.seg button:nth-child(2)`)
+	r.waitJS(t, `[...document.querySelectorAll('.grid td.key')].some(td => td.textContent.includes('claude-sonnet-4-5'))`)
+}
+
+func TestNarrowAndDark(t *testing.T) {
+	r := newRig(t)
+	r.run(t, chromedp.EmulateViewport(375, 740))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	if w := eval[int](t, r.browser, `document.documentElement.scrollWidth`); w > 375 {
+		t.Errorf("page is %d px wide at 375", w)
+	}
+	if v := eval[bool](t, r.browser, `document.querySelector('.sidebar').getBoundingClientRect().right <= 0`); !v {
+		t.Error("sidebar visible on a phone before asked")
+	}
+	r.click(t, `.sess-head .only-mobile`)
+	r.waitJS(t, `document.querySelector('.sidebar.open') && document.querySelector('.sidebar').getBoundingClientRect().left >= 0`)
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.sidebar.open')`)
+	lightBG := eval[string](t, r.browser, `getComputedStyle(document.body).backgroundColor`)
+	r.run(t, emulateDark())
+	darkBG := eval[string](t, r.browser, `getComputedStyle(document.body).backgroundColor`)
+	if lightBG == darkBG {
+		t.Errorf("same background %s in light and dark", lightBG)
+	}
+}
+
+func TestKeyboard(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
+	r.waitJS(t, `document.querySelector('.row.focus')`)
+	first := eval[string](t, r.browser, `document.querySelector('.row.focus').dataset.entry`)
+	r.run(t, chromedp.KeyEvent("k"))
+	if eval[string](t, r.browser, `document.querySelector('.row.focus').dataset.entry`) == first {
+		t.Error("k did not move")
+	}
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, `document.querySelector('.tree-panel')`)
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.tree-panel')`)
+}
