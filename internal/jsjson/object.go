@@ -21,8 +21,9 @@ type Object struct {
 	members []member
 }
 
-// Set assigns v to key, like obj[key] = v in JavaScript. Invalid UTF-8 in
-// key is replaced as in String.
+// Set assigns v to key, like obj[key] = v in JavaScript, except that
+// "__proto__" is an ordinary key (as in objects made by JSON.parse).
+// Invalid UTF-8 in key is replaced as in String.
 func (o *Object) Set(key string, v Value) {
 	o.set(wellFormed(key), v)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -21,6 +22,9 @@ import (
 //	P <base64 bytes>  -> JSON.stringify(JSON.parse(utf8 text)) or ERR
 //	S <base64 bytes>  -> JSON.stringify(utf8 text)
 //	N <16 hex digits> -> JSON.stringify(the float64 with these bits)
+//	O <base64 JSON>   -> JSON.stringify of an object after the definitions
+//	                     and deletions [[key, json-or-null], [key], ...]
+//	                     (defineProperty, so "__proto__" is a plain key)
 //
 // Answers are "OK <base64 of the UTF-8 result>" or "ERR".
 const oracleScript = `
@@ -35,6 +39,16 @@ rl.on("line", (line) => {
     case "P": r = JSON.stringify(JSON.parse(Buffer.from(arg, "base64").toString("utf8"))); break;
     case "S": r = JSON.stringify(Buffer.from(arg, "base64").toString("utf8")); break;
     case "N": u64[0] = BigInt("0x" + arg); r = JSON.stringify(f64[0]); break;
+    case "O": {
+      const o = {};
+      for (const [k, v] of JSON.parse(Buffer.from(arg, "base64").toString("utf8"))) {
+        if (v === undefined) { delete o[k]; continue; }
+        const value = v === null ? undefined : JSON.parse(v);
+        Object.defineProperty(o, k, {value, writable: true, enumerable: true, configurable: true});
+      }
+      r = JSON.stringify(o);
+      break;
+    }
     }
     out.push("OK " + Buffer.from(r, "utf8").toString("base64"));
   } catch (e) {
@@ -177,6 +191,63 @@ func TestOracleNumber(t *testing.T) {
 	for i, a := range askNode(t, reqs) {
 		if got := jsjson.AppendNumber(nil, fs[i]); !bytes.Equal(got, a.out) {
 			t.Errorf("AppendNumber(%v) = %s, node %s", fs[i], got, a.out)
+		}
+	}
+}
+
+func TestOracleObject(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	keys := []string{"a", "b", "type", "0", "1", "7", "10", "01", "4294967294", "4294967295", "__proto__", ""}
+	type op struct {
+		key string
+		val []byte // nil: delete; "": set undefined
+		del bool
+	}
+	var scripts [][]op
+	var reqs []string
+	for range 2000 {
+		var ops []op
+		js := []any{}
+		for range r.IntN(12) {
+			k := keys[r.IntN(len(keys))]
+			switch r.IntN(5) {
+			case 0:
+				ops = append(ops, op{key: k, del: true})
+				js = append(js, []any{k})
+			case 1:
+				ops = append(ops, op{key: k})
+				js = append(js, []any{k, nil})
+			default:
+				v := genValue(r, nil, 3)
+				c, err := jsjson.Canonical(v)
+				if err != nil {
+					continue
+				}
+				ops = append(ops, op{key: k, val: c})
+				js = append(js, []any{k, string(c)})
+			}
+		}
+		data, err := json.Marshal(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts = append(scripts, ops)
+		reqs = append(reqs, "O "+b64(data))
+	}
+	for i, a := range askNode(t, reqs) {
+		var o jsjson.Object
+		for _, op := range scripts[i] {
+			switch {
+			case op.del:
+				o.Delete(op.key)
+			case op.val == nil:
+				o.Set(op.key, jsjson.Value{})
+			default:
+				o.SetCanonical(op.key, op.val)
+			}
+		}
+		if got := o.AppendJSON(nil); !bytes.Equal(got, a.out) {
+			t.Errorf("ops %+v\n got %s\nnode %s", scripts[i], got, a.out)
 		}
 	}
 }
