@@ -98,6 +98,7 @@ func (s *Server) onAgentEvent(id string, ev []byte) {
 	}
 	switch head.Type {
 	case "piweb_state", "piweb_exit", "agent_start", "agent_end":
+		s.runGen.Add(1)
 		path := ""
 		if m, found := s.cat.ByID(id); found {
 			path = m.Path

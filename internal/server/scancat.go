@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"piweb/internal/session"
@@ -35,7 +36,12 @@ type memCatalog struct {
 	byID   map[string]*scanned
 	subs   map[int]func(Change)
 	nextID int
+	gen    atomic.Uint64
 }
+
+// Generation changes whenever the listing does, so answers built from it
+// can be cached.
+func (c *memCatalog) Generation() uint64 { return c.gen.Load() }
 
 func newMemCatalog() *memCatalog {
 	return &memCatalog{byPath: map[string]*scanned{}, byID: map[string]*scanned{}, subs: map[int]func(Change){}}
@@ -140,6 +146,9 @@ func (c *memCatalog) put(path string, sc *scanned) {
 	subs := make([]func(Change), 0, len(c.subs))
 	for _, fn := range c.subs {
 		subs = append(subs, fn)
+	}
+	if ch != nil {
+		c.gen.Add(1)
 	}
 	c.mu.Unlock()
 	if ch != nil {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -57,6 +58,8 @@ type Server struct {
 	cache     *sessionCache
 	tails     *tails
 	bridges   *bridges
+	lists     listCache
+	runGen    atomic.Uint64 // bumped when a worker's running state may change
 	handler   http.Handler
 
 	shutdown  chan struct{}

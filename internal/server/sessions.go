@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"piweb/internal/session"
 )
@@ -64,15 +65,74 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
 		return err
 	}
-	metas, total, err := s.cat.List(r.Context(), lq)
+	body, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]byte, error) {
+		metas, total, err := s.cat.List(r.Context(), lq)
+		if err != nil {
+			return nil, wrap(Internal, err, "cannot list sessions")
+		}
+		items := make([]sessionItem, len(metas))
+		for i, m := range metas {
+			items[i] = s.item(m)
+		}
+		return json.Marshal(map[string]any{"sessions": items, "total": total})
+	})
 	if err != nil {
-		return wrap(Internal, err, "cannot list sessions")
+		return err
 	}
-	items := make([]sessionItem, len(metas))
-	for i, m := range metas {
-		items[i] = s.item(m)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(body)
+	return nil
+}
+
+// listCache keeps encoded listings until the catalog or a worker's running
+// state changes: the sidebar asks for the same listing on every change
+// event, and encoding 5,000 sessions costs far more than serving bytes.
+type listCache struct {
+	build  sync.Mutex // one build at a time; the others wait for it
+	mu     sync.RWMutex
+	bodies map[string]cachedList
+}
+
+type cachedList struct {
+	catGen, runGen uint64
+	body           []byte
+}
+
+// get returns the cached body for key, or builds it. Only catalogs that
+// report a generation are cached.
+func (c *listCache) get(s *Server, key string, cacheable bool, build func() ([]byte, error)) ([]byte, error) {
+	g, hasGen := s.cat.(interface{ Generation() uint64 })
+	if !hasGen || !cacheable {
+		return build()
 	}
-	return ok(w, map[string]any{"sessions": items, "total": total})
+	fresh := func() ([]byte, bool) {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		e, found := c.bodies[key]
+		return e.body, found && e.catGen == g.Generation() && e.runGen == s.runGen.Load()
+	}
+	if b, hit := fresh(); hit {
+		return b, nil
+	}
+	c.build.Lock()
+	defer c.build.Unlock()
+	if b, hit := fresh(); hit {
+		return b, nil
+	}
+	catGen, runGen := g.Generation(), s.runGen.Load()
+	b, err := build()
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, '\n')
+	c.mu.Lock()
+	if c.bodies == nil || len(c.bodies) > 64 {
+		c.bodies = map[string]cachedList{}
+	}
+	c.bodies[key] = cachedList{catGen, runGen, b}
+	c.mu.Unlock()
+	return b, nil
 }
 
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {

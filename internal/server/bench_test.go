@@ -1,0 +1,222 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"piweb/internal/corpus"
+	"piweb/internal/index"
+)
+
+// The load benchmarks of GET /api/sessions over 5,000 indexed sessions,
+// alone and while a 150 MB session is being indexed. They report latency
+// percentiles and throughput as custom metrics:
+//
+//	go test -run '^$' -bench ListSessions -benchtime 2000x ./internal/server
+//
+// The corpus is generated once under $TMPDIR/piweb-bench-5000 and reused.
+
+var benchDir = filepath.Join(os.TempDir(), "piweb-bench-5000")
+
+func benchCorpus(b *testing.B) string {
+	b.Helper()
+	agentDir := filepath.Join(benchDir, "agent")
+	if _, err := os.Stat(filepath.Join(benchDir, "done")); err != nil {
+		os.RemoveAll(benchDir)
+		if _, err := corpus.Generate(agentDir, corpus.Options{Files: 5000, Bytes: 60 << 20, Projects: 40, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		big := filepath.Join(benchDir, "big")
+		if _, err := corpus.Generate(big, corpus.Options{Files: 1, Bytes: 150 << 20, BigFiles: 1, BigBytes: 150 << 20, Seed: 2}); err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(benchDir, "done"), nil, 0o644)
+	}
+	return agentDir
+}
+
+// bigFile is the 150 MB session, outside the agent dir until moved in.
+func bigFile(b *testing.B) string {
+	var found string
+	filepath.WalkDir(filepath.Join(benchDir, "big"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && filepath.Ext(p) == ".jsonl" {
+			found = p
+		}
+		return nil
+	})
+	if found == "" {
+		b.Fatal("no big session")
+	}
+	return found
+}
+
+type benchRig struct {
+	ts      *httptest.Server
+	ix      *index.Index
+	cat     *IndexCatalog
+	cleanup func()
+}
+
+func newBenchRig(b *testing.B, agentDir string) *benchRig {
+	ctx, cancel := context.WithCancel(context.Background())
+	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(benchDir, "index.db"), Logf: func(string, ...any) {}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := ix.Sync(ctx, true); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("index sync: %v", time.Since(start))
+	watched := make(chan struct{})
+	go func() { ix.Watch(ctx); close(watched) }()
+	cat, err := NewIndexCatalog(ctx, ix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:30141"})
+	ts := httptest.NewServer(srv)
+	return &benchRig{ts: ts, ix: ix, cat: cat, cleanup: func() {
+		ts.Close()
+		srv.Close()
+		cat.Close()
+		cancel()
+		<-watched
+		ix.Close()
+	}}
+}
+
+// load runs n requests over `clients` concurrent connections (or until
+// stop closes) and returns each latency.
+func load(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time.Duration {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var wg sync.WaitGroup
+	work := make(chan struct{})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	for range clients {
+		wg.Go(func() {
+			for range work {
+				t0 := time.Now()
+				resp, err := client.Get(url)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				d := time.Since(t0)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		})
+	}
+	for i := 0; n <= 0 || i < n; i++ {
+		select {
+		case work <- struct{}{}:
+		case <-stop:
+			n = i
+		}
+		if n > 0 && i+1 >= n {
+			break
+		}
+	}
+	close(work)
+	wg.Wait()
+	return lat
+}
+
+func report(b *testing.B, lat []time.Duration, elapsed time.Duration) {
+	slices.Sort(lat)
+	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / 1e6 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(lat[len(lat)-1])/1e6, "max-ms")
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+func BenchmarkListSessions(b *testing.B) {
+	agentDir := benchCorpus(b)
+	r := newBenchRig(b, agentDir)
+	defer r.cleanup()
+	for _, q := range []string{"", "?limit=100"} {
+		b.Run("query="+q, func(b *testing.B) {
+			url := r.ts.URL + "/api/sessions" + q
+			load(b, url, 4, 20, nil) // warm up
+			b.ResetTimer()
+			start := time.Now()
+			lat := load(b, url, 4, b.N, nil)
+			report(b, lat, time.Since(start))
+		})
+	}
+}
+
+// BenchmarkListSessionsWhileIndexing moves a 150 MB session into the agent
+// dir and loads the listing until the index has taken it in.
+func BenchmarkListSessionsWhileIndexing(b *testing.B) {
+	agentDir := benchCorpus(b)
+	big := bigFile(b)
+	for _, q := range []string{"", "?limit=100"} {
+		b.Run("query="+q, func(b *testing.B) {
+			r := newBenchRig(b, agentDir)
+			defer r.cleanup()
+			dst := filepath.Join(agentDir, "sessions", "--bench-big--", filepath.Base(big))
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+			defer func() { os.Rename(dst, big); r.ix.Update(context.Background(), dst) }()
+			events, cancel := r.ix.Subscribe()
+			defer cancel()
+			stop := make(chan struct{})
+			go func() {
+				for ev := range events {
+					if ev.Path == dst && !indexingBehind(r.ix, dst) {
+						close(stop)
+						return
+					}
+				}
+			}()
+			b.ResetTimer()
+			start := time.Now()
+			if err := os.Rename(big, dst); err != nil {
+				b.Fatal(err)
+			}
+			lat := load(b, r.ts.URL+"/api/sessions"+q, 4, 0, stop)
+			elapsed := time.Since(start)
+			b.Logf("150 MB session indexed in %v; %d requests meanwhile", elapsed, len(lat))
+			report(b, lat, elapsed)
+			over := 0
+			for _, d := range lat {
+				if d > 100*time.Millisecond {
+					over++
+				}
+			}
+			b.ReportMetric(float64(over), "over-100ms")
+		})
+	}
+}
+
+// indexingBehind reports whether the file's text is still being indexed.
+func indexingBehind(ix *index.Index, path string) bool {
+	ms, err := ix.Sessions(context.Background())
+	if err != nil {
+		return true
+	}
+	for _, m := range ms {
+		if m.Info.Path == path {
+			return m.TextBehind
+		}
+	}
+	return true
+}
+
+var _ = fmt.Sprintf
