@@ -86,7 +86,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listCache keeps encoded listings until the catalog or a worker's running
-// state changes: the sidebar asks for the same listing on every change
+// state changes (serving the previous one while a rebuild runs): the sidebar asks for the same listing on every change
 // event, and encoding 5,000 sessions costs far more than serving bytes.
 type listCache struct {
 	build  sync.Mutex // one build at a time; the others wait for it
@@ -112,10 +112,19 @@ func (c *listCache) get(s *Server, key string, cacheable bool, build func() ([]b
 		e, found := c.bodies[key]
 		return e.body, found && e.catGen == g.Generation() && e.runGen == s.runGen.Load()
 	}
-	if b, hit := fresh(); hit {
+	b, hit := fresh()
+	if hit {
 		return b, nil
 	}
-	c.build.Lock()
+	// While another request rebuilds, answer with the previous listing
+	// rather than wait: it is at most one rebuild old, and the change
+	// event that made it stale reaches the client anyway.
+	if !c.build.TryLock() {
+		if b != nil {
+			return b, nil
+		}
+		c.build.Lock()
+	}
 	defer c.build.Unlock()
 	if b, hit := fresh(); hit {
 		return b, nil
