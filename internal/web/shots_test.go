@@ -17,6 +17,9 @@ func TestShots(t *testing.T) {
 	}
 	base := os.Getenv("PIWEB_BASE")
 	b := newBrowser(t, base)
+	if os.Getenv("PIWEB_DARK") != "" {
+		b.run(t, emulateDark())
+	}
 	paths := strings.Fields(os.Getenv("PIWEB_PATHS"))
 	if len(paths) == 0 {
 		paths = []string{"/"}
@@ -32,6 +35,9 @@ func TestShots(t *testing.T) {
 		if js := os.Getenv("PIWEB_JS"); js != "" {
 			eval[any](t, b, js)
 			b.run(t, chromedp.Sleep(800e6))
+			if keys := os.Getenv("PIWEB_KEYS"); keys != "" {
+				b.run(t, chromedp.KeyEvent(keys), chromedp.Sleep(800e6))
+			}
 		}
 		b.screenshot(t, "shot"+string(rune('0'+i)))
 	}

@@ -230,8 +230,8 @@ func contentText(raw json.RawMessage) string {
 	return b.String()
 }
 
-// page applies the documented backwards paging to n items.
-func page(r *http.Request, n int) (start, end int, before any) {
+// pageOf applies the documented backwards paging to n items.
+func pageOf(r *http.Request, n int) (start, end int, before any) {
 	end = n
 	if b := r.URL.Query().Get("before"); b != "" {
 		end, _ = strconv.Atoi(b)
@@ -258,7 +258,7 @@ func (a *stubAPI) context(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := s.Context(leaf)
-	start, end, before := page(r, len(c.Messages))
+	start, end, before := pageOf(r, len(c.Messages))
 	msgs := make([]json.RawMessage, 0, end-start)
 	for _, m := range c.Messages[start:end] {
 		msgs = append(msgs, m)
@@ -289,7 +289,7 @@ func (a *stubAPI) entries(w http.ResponseWriter, r *http.Request) {
 		leaf = s.ByID(id)
 	}
 	path := s.PathTo(leaf)
-	start, end, before := page(r, len(path))
+	start, end, before := pageOf(r, len(path))
 	out := []json.RawMessage{}
 	for _, e := range path[start:end] {
 		out = append(out, e.Raw)

@@ -51,7 +51,7 @@ function SessionPage({ view }) {
     return html`<div class="page-msg"><h2>${view.error.status === 404 ? 'Session not found' : 'Could not open the session'}</h2>
       <p class="muted">${view.error.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
   }
-  if (!view.detail) return html`<div class="page-msg muted">Loading…</div>`;
+  if (!view.detail && !view.ctxLoaded) return html`<div class="page-msg muted">Loading…</div>`;
   return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} /></div>`;
 }
 

@@ -39,7 +39,7 @@ function Dir({ id, path, depth, sel, onOpen }) {
     const pad = { paddingLeft: 6 + depth * 12 + 'px' };
     if (e.type === 'dir') {
       return html`<li key=${p}><button type="button" class="fnode dir" style=${pad} onClick=${() => setOpen({ ...open, [p]: !open[p] })}>
-        <span class=${'chev' + (open[p] ? ' open' : '')}>›</span>${e.name}</button>
+        <span class=${'chev' + (open[p] ? ' open' : '')}>▸</span>${e.name}</button>
         ${open[p] && html`<${Dir} id=${id} path=${p} depth=${depth + 1} sel=${sel} onOpen=${onOpen} />`}</li>`;
     }
     return html`<li key=${p}><button type="button" class=${'fnode' + (sel === p ? ' sel' : '')} style=${pad} title=${fmtBytes(e.size)} onClick=${() => onOpen(p)}>${e.name}</button></li>`;

@@ -1,6 +1,6 @@
 // The sidebar: every project (cwd) as a collapsible group, its sessions by
 // last activity, forks nested under the session they came from.
-import { useState } from 'preact/hooks';
+import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate } from './util.js';
@@ -42,6 +42,10 @@ export function groupSessions(list, text) {
 export function Sidebar() {
   const groups = groupSessions(sessions.value, filter.value);
   const current = route.value.page === 'session' ? route.value.id : '';
+  useEffect(() => {
+    const el = current && document.querySelector(`.sess[data-id="${CSS.escape(current)}"]`);
+    if (el) el.scrollIntoView({ block: 'nearest' });
+  }, [current, groups.length]);
   return html`<aside class=${'sidebar' + (sidebarOpen.value ? ' open' : '')}>
     <div class="side-top">
       <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}><span class="logo">π</span> piweb</a>
@@ -70,7 +74,7 @@ function Group({ g, current, forceOpen }) {
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
   return html`<section class="group">
     <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd} onClick=${() => toggleProject(g.cwd)}>
-      <span class=${'chev' + (closed ? '' : ' open')}>›</span>
+      <span class=${'chev' + (closed ? '' : ' open')}>▸</span>
       <span class="group-name">${baseName(g.cwd)}</span>
       <span class="group-path">${g.cwd}</span>
       <span class="count">${g.count}</span>
@@ -93,7 +97,7 @@ function Item({ s, kids, current, depth }) {
   return html`<li>
     <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)} onClick=${go}
        data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
-      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">⑂</span>` : ''}${s.running && html`<span class="run-dot" title="running"></span>`}${title}</span>
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">↳</span>` : ''}${s.running && html`<span class="run-dot" title="running"></span>`}${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
         <span>${s.messageCount} msg</span>

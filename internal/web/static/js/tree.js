@@ -64,7 +64,7 @@ export function rows(t, labels, all) {
 
 const icon = (n) => n.type === 'message'
   ? ({ user: '›', assistant: '◆', toolResult: '↳', bashExecution: '$' }[n.role] || '·')
-  : ({ compaction: '⇊', branch_summary: '⎇', label: '#', session_info: '✎', model_change: '⚙', thinking_level_change: '⚙' }[n.type] || '·');
+  : ({ compaction: '⇊', branch_summary: 'Σ', label: '#', session_info: '✎', model_change: '⚙', thinking_level_change: '⚙' }[n.type] || '·');
 
 export function TreePanel({ view }) {
   view.rev.value;
@@ -94,9 +94,9 @@ export function TreePanel({ view }) {
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
         <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
           <span class=${'ticon ' + (n.role || n.type)}>${icon(n)}</span>
-          <span class="ttext">${n.text || n.type.replace(/_/g, ' ')}</span>
+          <span class="ttext">${n.text || (n.type === 'label' ? 'label' : n.role || n.type.replace(/_/g, ' '))}</span>
           ${labels[n.id] && html`<span class="tlabel">${labels[n.id]}</span>`}
-          ${branch && html`<span class="tbranch" title="branch point">⑂</span>`}
+          ${branch && html`<span class="tbranch" title="branch point">⎇</span>`}
           ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}
           ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">●</span>`}
         </button></li>`)}
@@ -113,6 +113,6 @@ function Lineage({ lineage }) {
     title=${s.cwd}>${s.name || s.firstMessage || shortId(s.id)}</a> <span class="muted">${relTime(s.modified)}</span>`;
   return html`<div class="lineage">
     ${anc.length > 0 && html`<div><span class="muted">Forked from</span><ul>${anc.slice().reverse().map((s) => html`<li key=${s.id}>${link(s)}</li>`)}</ul></div>`}
-    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>${kids.map((s) => html`<li key=${s.id}>⑂ ${link(s)}</li>`)}</ul></div>`}
+    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>${kids.map((s) => html`<li key=${s.id}>↳ ${link(s)}</li>`)}</ul></div>`}
   </div>`;
 }

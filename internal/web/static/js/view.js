@@ -39,16 +39,18 @@ export class View {
 
   touch() { this.rev.value++; }
 
+  // open shows the newest messages as soon as they arrive; the metadata
+  // (tree, lineage) may come later.
   async open() {
+    const d = fetchDetail(this.id, true).then((detail) => { this.detail = detail; this.touch(); });
+    const c = this.fetchTail().then((ctx) => { this.setPage(ctx, true); this.touch(); });
     try {
-      const [detail, ctx] = await Promise.all([fetchDetail(this.id, true), this.fetchTail()]);
-      this.detail = detail;
-      this.setPage(ctx, true);
+      await Promise.all([d, c]);
     } catch (e) {
       this.error = e;
+      this.touch();
+      return;
     }
-    this.touch();
-    if (this.error) return;
     if (this.target) await this.reach(this.target);
     this.watch();
     this.scheduleTotals();
@@ -66,6 +68,7 @@ export class View {
     this.before = ctx.before;
     this.model = ctx.model;
     this.fileLeaf = ctx.leaf;
+    this.ctxLoaded = true;
   }
 
   // loadEarlier fetches the page before the first loaded message.

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The benchmarks drive Chromium through the DevTools protocol and report
+// what a user waits for, measured inside the page with performance.now():
+//
+//	go test ./internal/web -run '^$' -bench . -benchtime 10x
+//
+// ms-to-first-msgs: from navigation start until the first messages of a
+// 10,000-message session are in the DOM and a frame has been produced.
+// ms-to-switch: from a click in the sidebar until the other session's
+// messages are shown. js-heap-MB: the JS heap after opening the big session.
+
+// watchFirstRow records, in every new document, the time the first
+// message row appears (then the next animation frame).
+const watchFirstRow = `new MutationObserver((_, o) => {
+  if (document.querySelector('.row') && !window.__firstRow) {
+    o.disconnect();
+    requestAnimationFrame(() => { window.__firstRow = performance.now(); });
+  }
+}).observe(document, {subtree: true, childList: true});`
+
+func benchRig(b *testing.B) (*browser, string) {
+	requireChromium(b)
+	dir := agentDir(b)
+	writeBig(b, dir, 10000)
+	srv := appServer(b, dir, false)
+	br := newBrowser(b, srv.URL)
+	return br, dir
+}
+
+func addScript(js string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return chromedp.Void{}, err
+	}
+}
+
+func BenchmarkFirstMessages10k(b *testing.B) {
+	br, _ := benchRig(b)
+	br.run(b, addScript(watchFirstRow))
+	br.open(b, "/s/"+bigID) // warm the server's cache and the browser's
+	br.waitJS(b, `window.__firstRow`)
+	var total float64
+	b.ResetTimer()
+	for range b.N {
+		br.open(b, "/s/"+bigID)
+		br.waitJS(b, `window.__firstRow`)
+		total += eval[float64](b, br, `window.__firstRow`)
+	}
+	b.ReportMetric(total/float64(b.N), "ms-to-first-msgs")
+	b.StopTimer()
+	br.waitJS(b, `document.querySelector('.fact[title^=input]') && document.querySelector('.sess-name')`) // totals and header in
+	reportHeap(b, br)
+	br.noConsoleErrors(b)
+}
+
+func reportHeap(b *testing.B, br *browser) {
+	_, err := chromedp.Run(br.ctx, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := cdp.Call(ctx, t, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+			return chromedp.Void{}, err
+		}
+		h, err := cdp.Call(ctx, t, runtime.GetHeapUsage, cdp.Empty{})
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		b.ReportMetric(h.UsedSize/1e6, "js-heap-MB")
+		return chromedp.Void{}, nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// switchJS clicks the sidebar entry of a session and resolves with the
+// milliseconds until its messages are shown (after the next frame).
+const switchJS = `new Promise((resolve) => {
+  const id = %q;
+  const done = () => document.querySelector('.conv .row') && location.pathname === '/s/' + id &&
+    document.querySelector('.sess.active[data-id="' + id + '"]') && !document.querySelector('.page-msg');
+  const t0 = performance.now();
+  const o = new MutationObserver(() => { if (done()) { o.disconnect(); requestAnimationFrame(() => resolve(performance.now() - t0)); } });
+  o.observe(document, {subtree: true, childList: true, attributes: true});
+  document.querySelector('.sess[data-id="' + id + '"]').click();
+})`
+
+func benchSwitch(b *testing.B, a, c string) {
+	br, _ := benchRig(b)
+	br.open(b, "/s/"+a)
+	br.waitJS(b, `document.querySelector('.conv .row')`)
+	// Open every group so that both entries are in the sidebar.
+	eval[bool](b, br, `(document.querySelectorAll('.group-head[aria-expanded=false]').forEach(b => b.click()), true)`)
+	var total float64
+	b.ResetTimer()
+	for i := range b.N + 1 {
+		to := c
+		if i%2 == 1 {
+			to = a
+		}
+		ms := eval[float64](b, br, fmt.Sprintf(switchJS, to))
+		if i > 0 { // the first switch warms the server's cache
+			total += ms
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.ReportMetric(total/float64(b.N), "ms-to-switch")
+	br.noConsoleErrors(b)
+}
+
+// BenchmarkSwitchSession switches between two sessions written by real pi.
+func BenchmarkSwitchSession(b *testing.B) { benchSwitch(b, basicID, compactID) }
+
+// BenchmarkSwitchToHuge switches between a small session and the
+// 10,000-message one.
+func BenchmarkSwitchToHuge(b *testing.B) { benchSwitch(b, basicID, bigID) }
