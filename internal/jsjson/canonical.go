@@ -2,8 +2,6 @@ package jsjson
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -150,44 +148,26 @@ func (k *keySet) add(key []byte) bool {
 }
 
 // string checks that the string at c.i is spelled as JSON.stringify
-// spells it.
+// spells it: valid UTF-8, and only the escapes it writes.
 func (c *canonChecker) string() bool {
 	b := c.b
-	i := c.i + 1
-	for i < len(b) {
-		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			if m := stops(x) | x&highs; m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
+	for i := c.i + 1; ; {
+		j, high := scanPlain(b, i)
+		if high && !utf8.Valid(b[i:j]) || j >= len(b) {
+			return false
 		}
-		if i >= len(b) {
-			break
-		}
-		ch := b[i]
-		switch {
-		case ch < utf8.RuneSelf && plain[ch]:
-			i++
-		case ch >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && n == 1 {
-				return false
-			}
-			i += n
-		case ch == '"':
-			c.i = i + 1
+		switch b[j] {
+		case '"':
+			c.i = j + 1
 			return true
-		case ch == '\\':
-			if i = canonicalEscape(b, i); i < 0 {
+		case '\\':
+			if i = canonicalEscape(b, j); i < 0 {
 				return false
 			}
 		default:
-			return false
+			return false // control character
 		}
 	}
-	return false
 }
 
 // canonicalEscape checks the escape at b[i] and returns the index after it,

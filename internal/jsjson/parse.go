@@ -343,7 +343,7 @@ func stringEnd(s string, i int) int {
 // scanPlain returns the index of the first quote, backslash or control
 // byte in s from i on (or len(s)), and whether it passed any byte from 0x80
 // up, which then needs checking as UTF-8.
-func scanPlain(s string, i int) (int, bool) {
+func scanPlain[T string | []byte](s T, i int) (int, bool) {
 	var high uint64
 	for ; i+8 <= len(s); i += 8 {
 		x := load64(s, i)

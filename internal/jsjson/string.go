@@ -211,7 +211,7 @@ func fromWTF8(s string) string {
 
 // load64 returns the eight bytes of s at i as a little-endian word (the
 // compiler turns this into one load).
-func load64(s string, i int) uint64 {
+func load64[T string | []byte](s T, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
