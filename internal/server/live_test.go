@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"piweb/internal/agent"
+	"piweb/internal/demo"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+)
+
+// TestContextMatchesPi: for every demo session, the context the API
+// serves is what real pi's buildSessionContext returns, message for
+// message, and pi lists the same sessions.
+func TestContextMatchesPi(t *testing.T) {
+	r := newRig(t, Options{})
+	var listed []map[string]any
+	pitest.OracleJSON(t, &listed, "listall", r.d.AgentDir)
+	if len(listed) != len(r.d.Sessions) {
+		t.Fatalf("pi lists %d sessions, want %d", len(listed), len(r.d.Sessions))
+	}
+	for _, s := range r.sessions() {
+		var want struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		pitest.OracleJSON(t, &want, "context", s["path"].(string))
+		resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/context", nil)
+		var got struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		json.NewDecoder(resp.Body).Decode(&got)
+		wantB, _ := json.Marshal(want.Messages)
+		gotB, _ := json.Marshal(got.Messages)
+		pitest.CompareJSON(t, wantB, gotB)
+	}
+}
+
+// liveRig is a server over the demo sessions with real pi talking to the
+// fake LLM.
+func liveRig(t *testing.T) (*rig, *fakellm.Server) {
+	t.Helper()
+	piBin := pitest.PiBin(t)
+	d, err := demo.Seed(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	llm := fakellm.New(fakellm.Options{})
+	ts := httptest.NewServer(llm)
+	t.Cleanup(ts.Close)
+	if err := fakellm.SetupAgentDir(d.AgentDir, ts.URL+"/v1"); err != nil {
+		t.Fatal(err)
+	}
+	pi, err := agent.Find(context.Background(), piBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := NewScanCatalog(d.AgentDir, 200*time.Millisecond)
+	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Agent: ag, Addr: "127.0.0.1:30141"})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.Close()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+		if n := ag.Supervisor().LiveCount(); n != 0 {
+			t.Errorf("%d workers still live after Close", n)
+		}
+		cat.Close()
+	})
+	return &rig{t: t, srv: srv, ts: hs, cat: cat, d: d}, llm
+}
+
+// TestLiveChat: a new session through the API, its events over SSE until
+// agent_end, a follow-up command on it, and a clean shutdown.
+func TestLiveChat(t *testing.T) {
+	r, llm := liveRig(t)
+	cwd := r.d.Projects + "/notes"
+	llm.Enqueue(fakellm.Tools(fakellm.Bash("echo hello-from-pi")), fakellm.Text("All done."))
+	out := r.json("POST", "/api/sessions", map[string]any{"cwd": cwd, "message": "say hello"}, 200)
+	id := out["id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	seen := map[string]bool{}
+	for !seen["agent_end"] {
+		ev := next(t, ch)
+		seen[ev.data["type"].(string)] = true
+	}
+	for _, typ := range []string{"tool_execution_end", "message_update", "message_end"} {
+		if !seen[typ] && !seen["reset"] {
+			t.Errorf("no %s event (saw %v)", typ, seen)
+		}
+	}
+	// The file pi wrote is listed and readable.
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, found := r.cat.ByID(id); found {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c := r.json("GET", "/api/sessions/"+id+"/context", nil, 200)
+	if n := len(c["messages"].([]any)); n != 4 { // user, assistant(tool), toolResult, assistant
+		t.Errorf("context has %d messages", n)
+	}
+	st := r.json("POST", "/api/sessions/"+id+"/commands", map[string]string{"type": "get_state"}, 200)
+	if st["data"].(map[string]any)["sessionId"] != id {
+		t.Errorf("get_state %v", st)
+	}
+	llm.Enqueue(fakellm.Text("Second answer."))
+	leaf := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
+	r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "again", "expectLeaf": leaf}, 200)
+	for {
+		if ev := next(t, ch); ev.data["type"] == "agent_end" {
+			break
+		}
+	}
+}
