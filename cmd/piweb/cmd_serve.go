@@ -104,6 +104,11 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 func openCatalog(ctx context.Context, logger *log.Logger, agentDir, path string) (server.Catalog, func()) {
 	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: path, Getenv: nil, Logf: logger.Printf})
 	if err == nil {
+		// List what can be listed in a moment before serving, so the first
+		// page is not empty; the watcher indexes the rest (and the text).
+		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		ix.Sync(sctx, false)
+		cancel()
 		var cat *server.IndexCatalog
 		if cat, err = server.NewIndexCatalog(ctx, ix); err == nil {
 			wctx, cancel := context.WithCancel(context.Background())
