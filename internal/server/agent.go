@@ -28,6 +28,9 @@ type Agent interface {
 	// Rename names the session through its live worker; handled is false
 	// when none runs and the file may be written directly.
 	Rename(ctx context.Context, path, name string) (handled bool, err error)
+	// Label sets (or, with "", clears) an entry's label through the live
+	// worker; handled is false when none runs.
+	Label(ctx context.Context, path, entryID, label string) (handled bool, err error)
 	// Watch delivers the events of the session file's worker (pi's,
 	// unchanged, and piweb_* notices) as JSON objects, in order, until
 	// cancel; fn must be quick. A gap is reported as {"type":"reset"}.
@@ -87,6 +90,9 @@ func (noAgent) Stop(context.Context, string) error                   { return ni
 func (noAgent) Close(context.Context) error                          { return nil }
 func (noAgent) Watch(string, func([]byte)) func()                    { return func() {} }
 func (noAgent) Rename(context.Context, string, string) (bool, error) { return false, nil }
+func (noAgent) Label(context.Context, string, string, string) (bool, error) {
+	return false, nil
+}
 func (noAgent) Create(context.Context, CreateRequest) (string, string, error) {
 	return "", "", ErrNoPi
 }

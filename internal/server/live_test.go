@@ -58,7 +58,7 @@ func liveRig(t *testing.T) (*rig, *fakellm.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}})
+	ag, err := NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,5 +122,16 @@ func TestLiveChat(t *testing.T) {
 		if ev := next(t, ch); ev.data["type"] == "agent_end" {
 			break
 		}
+	}
+	// "Edit from here": navigate in place to the first user message.
+	var first string
+	for _, n := range r.json("GET", "/api/sessions/"+id, nil, 200)["tree"].([]any) {
+		if m := n.(map[string]any); m["role"] == "user" && first == "" {
+			first = m["id"].(string)
+		}
+	}
+	nav := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "navigate", "entryId": first}, 200)
+	if d := nav["data"].(map[string]any); d["editorText"] != "say hello" {
+		t.Errorf("navigate answer %v", d)
 	}
 }

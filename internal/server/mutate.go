@@ -110,8 +110,14 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	if body.Label != nil {
 		label = strings.TrimSpace(*body.Label)
 	}
-	if err := s.store.Label(m.Path, body.EntryID, label); err != nil {
-		return err
+	handled, err := s.agent.Label(r.Context(), m.Path, body.EntryID, label)
+	if err != nil {
+		return agentErr(err)
+	}
+	if !handled {
+		if err := s.store.Label(m.Path, body.EntryID, label); err != nil {
+			return err
+		}
 	}
 	it := s.itemAfter(m.Path)
 	sess, err := s.cache.load(m.Path)

@@ -112,6 +112,14 @@ func (a *PiAgent) Rename(ctx context.Context, path, name string) (bool, error) {
 	return true, piErr(a.sup.SetSessionName(ctx, path, name))
 }
 
+func (a *PiAgent) Label(ctx context.Context, path, entryID, label string) (bool, error) {
+	w := a.sup.Live(path)
+	if w == nil {
+		return false, nil
+	}
+	return true, piErr(w.SetLabel(ctx, entryID, label))
+}
+
 // Create starts pi in cwd, applies the model and thinking level, and
 // sends the first message.
 func (a *PiAgent) Create(ctx context.Context, req CreateRequest) (string, string, error) {
@@ -183,7 +191,7 @@ func (a *PiAgent) Command(ctx context.Context, path string, cmd json.RawMessage)
 	case "ui_response":
 		return nil, piErr(answerUI(w, fields))
 	case "navigate":
-		return nil, errorf(Invalid, "navigate is not available yet")
+		return navigate(ctx, w, fields)
 	}
 	var resp agent.Response
 	err = w.Do(func(c *agent.Client) error {
@@ -213,6 +221,31 @@ func (a *PiAgent) prompt(ctx context.Context, w *agent.Worker, typ string, f map
 		o.Behavior = agent.FollowUp
 	}
 	return w.Prompt(ctx, p.Message, o)
+}
+
+// navigate moves the leaf in place through the bridge extension.
+func navigate(ctx context.Context, w *agent.Worker, f map[string]json.RawMessage) (json.RawMessage, error) {
+	var n struct {
+		EntryID      string `json:"entryId"`
+		Summarize    bool   `json:"summarize"`
+		Instructions string `json:"instructions"`
+		Label        string `json:"label"`
+	}
+	b, _ := json.Marshal(f)
+	if json.Unmarshal(b, &n) != nil || n.EntryID == "" {
+		return nil, errorf(Invalid, "navigate needs entryId")
+	}
+	res, err := w.NavigateTree(ctx, n.EntryID, agent.TreeOptions{Summarize: n.Summarize,
+		CustomInstructions: n.Instructions, Label: n.Label})
+	if err != nil {
+		return nil, piErr(err)
+	}
+	var leaf any
+	if res.Leaf != "" {
+		leaf = res.Leaf
+	}
+	out, _ := json.Marshal(map[string]any{"leaf": leaf, "cancelled": res.Cancelled, "editorText": res.EditorText})
+	return out, nil
 }
 
 func answerUI(w *agent.Worker, f map[string]json.RawMessage) error {
@@ -282,6 +315,8 @@ func piErr(err error) error {
 		return wrap(Stale, err, "the session file changed outside piweb; reload or fork")
 	case errors.Is(err, agent.ErrAtCapacity):
 		return wrap(Busy, err, "too many agents are running; stop one first")
+	case errors.Is(err, agent.ErrNoBridge):
+		return wrap(Invalid, err, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)")
 	case errors.As(err, &cg):
 		return wrap(Invalid, err, "the session's working directory no longer exists")
 	case errors.As(err, &ce):
