@@ -197,11 +197,11 @@ func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rel := path.Clean("/" + r.URL.Query().Get("path"))[1:]
-	root, real, err := resolve(m.Cwd, rel)
+	root, real, err := resolve(m.Cwd, r.URL.Query().Get("path"))
 	if err != nil {
 		return err
 	}
+	rel := path.Clean("/" + filepath.ToSlash(r.URL.Query().Get("path")))[1:]
 	topic := "f/" + m.ID + "/" + rel + "/" + randHex(8) // one per connection
 	stop := make(chan struct{})
 	defer close(stop)

@@ -59,6 +59,7 @@ type Server struct {
 	tails     *tails
 	bridges   *bridges
 	lists     listCache
+	usage     usageCache
 	runGen    atomic.Uint64 // bumped when a worker's running state may change
 	handler   http.Handler
 

@@ -271,3 +271,24 @@ func TestSSEManyClients(t *testing.T) {
 		t.Errorf("%d subscribers left", n)
 	}
 }
+
+func TestFileEvents(t *testing.T) {
+	old := filesPoll
+	filesPoll = 20 * time.Millisecond
+	defer func() { filesPoll = old }()
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/files/events?path=src", "")
+	next(t, ch) // hello
+	time.Sleep(50 * time.Millisecond)
+	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
+	if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {
+		t.Errorf("event %+v", ev)
+	}
+	resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/files/events?path=../..", nil)
+	if resp.StatusCode != 403 {
+		t.Errorf("watching outside: %d", resp.StatusCode)
+	}
+}

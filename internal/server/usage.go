@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"piweb/internal/session"
@@ -41,7 +42,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	if us, isSource := s.cat.(UsageSource); isSource {
 		rows, err = us.Usage(r.Context(), by)
 	} else {
-		rows, err = s.scanUsage(r.Context(), by)
+		rows, err = s.cachedUsage(r.Context(), by)
 	}
 	if err != nil {
 		return wrap(Internal, err, "cannot compute usage")
@@ -106,4 +107,33 @@ func addUsage(groups map[string]*UsageRow, by string, m Meta, e *session.Entry) 
 	g.CacheWrite += u.CacheWrite
 	g.Cost += u.Cost.Total
 	g.Messages++
+}
+
+// usageCache keeps scanned usage until the catalog changes: the scan reads
+// every file.
+type usageCache struct {
+	mu   sync.Mutex
+	gen  uint64
+	rows map[string][]UsageRow
+}
+
+func (s *Server) cachedUsage(ctx context.Context, by string) ([]UsageRow, error) {
+	g, hasGen := s.cat.(interface{ Generation() uint64 })
+	if !hasGen {
+		return s.scanUsage(ctx, by)
+	}
+	c := &s.usage
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen := g.Generation(); c.rows == nil || c.gen != gen {
+		c.rows, c.gen = map[string][]UsageRow{}, gen
+	}
+	if rows, found := c.rows[by]; found {
+		return rows, nil
+	}
+	rows, err := s.scanUsage(ctx, by)
+	if err == nil {
+		c.rows[by] = rows
+	}
+	return rows, err
 }
