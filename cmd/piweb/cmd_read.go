@@ -13,7 +13,7 @@ import (
 func init() {
 	commands["context"] = command{"context FILE [--leaf ID]   pi's buildSessionContext as JSON", runContext}
 	commands["tree"] = command{"tree FILE                  pi's getTree as JSON", runTree}
-	commands["ls"] = command{"ls [--json]                every session, newest first", runLs}
+	commands["ls"] = command{"ls [--json] [--scan]       every session, newest first", runLs}
 }
 
 // openForReading parses a file the way pi's SessionManager.open reads it: a
@@ -65,10 +65,14 @@ func runTree(ctx context.Context, e *env, args []string) error {
 func runLs(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("ls", e)
 	asJSON := fs.Bool("json", false, "print pi's SessionInfo fields as a JSON array")
+	scan := fs.Bool("scan", false, "read every session file instead of answering from the index")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
-	infos := session.ListAll(session.AgentDir(e.getenv))
+	infos, err := listSessions(ctx, e, *scan)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		b, err := json.Marshal(infos)
 		if err != nil {

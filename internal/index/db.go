@@ -60,19 +60,30 @@ var schema = []string{
 	`CREATE VIRTUAL TABLE fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`,
 }
 
-// DefaultPath returns the index file for an agent dir: one file per agent
-// dir under the user cache dir, named by a hash of the absolute agent dir.
-func DefaultPath(agentDir string) (string, error) {
+// DefaultPath returns the index file for an agent dir under the user cache
+// dir; see PathIn.
+func DefaultPath(agentDir string, tools bool) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("index: cache dir: %w", err)
 	}
+	return PathIn(cache, agentDir, tools)
+}
+
+// PathIn returns the index file for an agent dir in cacheDir: one file per
+// agent dir, named by a hash of the absolute agent dir, and a separate one
+// when tool text is indexed too.
+func PathIn(cacheDir, agentDir string, tools bool) (string, error) {
 	abs, err := filepath.Abs(agentDir)
 	if err != nil {
 		return "", fmt.Errorf("index: %w", err)
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(cache, "piweb", "index-"+hex.EncodeToString(sum[:8])+".db"), nil
+	name := "index-" + hex.EncodeToString(sum[:8])
+	if tools {
+		name += "-tools"
+	}
+	return filepath.Join(cacheDir, "piweb", name+".db"), nil
 }
 
 // openDB opens the index file, deleting and recreating it when it is of

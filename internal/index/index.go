@@ -21,10 +21,10 @@ type Options struct {
 	AgentDir string
 	// Getenv reads PI_CODING_AGENT_SESSION_DIR and HOME; nil is os.Getenv.
 	Getenv func(string) string
-	// Path is the index file; empty means DefaultPath(AgentDir).
+	// Path is the index file; empty means DefaultPath(AgentDir, Tools).
 	Path string
 	// Tools also indexes tool call arguments, tool results and shell
-	// commands and output. Changing it needs a rebuild (delete the file).
+	// commands and output (DefaultPath keeps such an index apart).
 	Tools bool
 	// Logf receives problems found while indexing; nil is log.Printf.
 	Logf func(format string, args ...any)
@@ -77,7 +77,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	path := o.Path
 	if path == "" {
 		var err error
-		if path, err = DefaultPath(o.AgentDir); err != nil {
+		if path, err = DefaultPath(o.AgentDir, o.Tools); err != nil {
 			return nil, err
 		}
 	}

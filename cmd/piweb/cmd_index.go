@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"piweb/internal/index"
+	"piweb/internal/session"
+)
+
+// The index commands: search answers from the session index, index builds
+// it and reports its problems. Both bring the index up to date first, so a
+// first run on many sessions takes a while and later runs are quick.
+
+func init() {
+	commands["search"] = command{"search QUERY [--cwd DIR] [--model M] [--since D] [--until D] [--json] [--tools]   full-text search", runSearch}
+	commands["index"] = command{"index [--status] [--json] [--tools]   update the session index, or report its state", runIndex}
+}
+
+// cacheDir is os.UserCacheDir read through the command's environment.
+func cacheDir(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	home := getenv("HOME")
+	if home == "" {
+		d, _ := os.UserCacheDir()
+		return d
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Caches")
+	}
+	return filepath.Join(home, ".cache")
+}
+
+// openIndex opens the index of the agent dir of e's environment.
+func openIndex(ctx context.Context, e *env, tools bool) (*index.Index, error) {
+	agentDir := session.AgentDir(e.getenv)
+	path, err := index.PathIn(cacheDir(e.getenv), agentDir, tools)
+	if err != nil {
+		return nil, err
+	}
+	return index.Open(ctx, index.Options{
+		AgentDir: agentDir, Getenv: e.getenv, Path: path, Tools: tools,
+		Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) },
+	})
+}
+
+// listSessions is pi's listAll for ls: from the index, or with scan by
+// reading every file.
+func listSessions(ctx context.Context, e *env, scan bool) ([]session.Info, error) {
+	if scan {
+		infos := session.ListAll(session.AgentDir(e.getenv))
+		if infos == nil {
+			infos = []session.Info{} // pi prints [], not null
+		}
+		return infos, nil
+	}
+	ix, err := openIndex(ctx, e, false)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	return ix.List(ctx)
+}
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("search", e)
+	cwd := fs.String("cwd", "", "only sessions of this project `dir`")
+	model := fs.String("model", "", "only sessions that used this `model` (provider/id or id)")
+	since := fs.String("since", "", "only entries at or after this `date` (2006-01-02 or RFC 3339)")
+	until := fs.String("until", "", "only entries before this `date`")
+	limit := fs.Int("limit", 20, "number of hits")
+	asJSON := fs.Bool("json", false, "print the hits as a JSON array")
+	tools := fs.Bool("tools", false, "use the index that also holds tool calls and results")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 1, -1, commands["search"].usage); err != nil {
+		return err
+	}
+	q := index.Query{Text: strings.Join(pos, " "), Cwd: *cwd, Model: *model, Limit: *limit}
+	if q.From, err = parseDate(*since); err != nil {
+		return err
+	}
+	if q.To, err = parseDate(*until); err != nil {
+		return err
+	}
+	ix, err := openIndex(ctx, e, *tools)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(ctx, true); err != nil {
+		return err
+	}
+	hits, err := ix.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if hits == nil {
+			hits = []index.Hit{}
+		}
+		b, err := json.Marshal(hits)
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(e.stdout, b)
+	}
+	return printHits(e, hits)
+}
+
+func parseDate(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("bad date %q (want 2006-01-02 or RFC 3339)", s)
+}
+
+func printHits(e *env, hits []index.Hit) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, h := range hits {
+		var b strings.Builder
+		for _, s := range h.Snippet {
+			t := strings.Join(strings.Fields(s.Text), " ")
+			if s.Match {
+				t = "[" + t + "]"
+			}
+			if b.Len() > 0 && !strings.HasPrefix(s.Text, " ") && s.Match {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+		}
+		branch := "branch"
+		if !h.OnBranch {
+			branch = "off-branch"
+		}
+		when := time.UnixMilli(h.Timestamp).Local().Format("2006-01-02 15:04")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(h.SessionID), h.EntryID, h.Role, branch, b.String())
+	}
+	return tw.Flush()
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func runIndex(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("index", e)
+	status := fs.Bool("status", false, "report the index and the problems of session files, without updating")
+	asJSON := fs.Bool("json", false, "print as JSON")
+	tools := fs.Bool("tools", false, "the index that also holds tool calls and results")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	ix, err := openIndex(ctx, e, *tools)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	var out any
+	if *status {
+		st, err := ix.Status(ctx)
+		if err != nil {
+			return err
+		}
+		out = st
+		if !*asJSON {
+			return printStatus(e, st)
+		}
+	} else {
+		st, err := ix.Sync(ctx, true)
+		if err != nil {
+			return err
+		}
+		out = st
+		if !*asJSON {
+			_, err := fmt.Fprintf(e.stdout, "%d files, %d changed, %d removed; listing %v, text %v; %d bytes read\n",
+				st.Files, st.Changed, st.Removed, st.Listing.Round(time.Millisecond), st.Text.Round(time.Millisecond), st.BytesRead)
+			return err
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return writeJSONLine(e.stdout, b)
+}
+
+func printStatus(e *env, st index.Status) error {
+	fmt.Fprintf(e.stdout, "index %s (%d bytes)\n%d files, %d listed, %d entries, %d with text not yet searchable\n",
+		st.Path, st.DBBytes, st.Files, st.Listed, st.Entries, st.TextBehind)
+	if len(st.Problems) == 0 {
+		_, err := fmt.Fprintln(e.stdout, "no problems")
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d files with problems:\n", len(st.Problems))
+	for _, p := range st.Problems {
+		fmt.Fprintf(e.stdout, "%s\n", p.Path)
+		if p.Error != "" {
+			fmt.Fprintf(e.stdout, "  unreadable: %s\n", p.Error)
+		}
+		for _, pr := range p.Problems {
+			fmt.Fprintf(e.stdout, "  line %d: %s: %s\n", pr.Line, pr.Kind, pr.Message)
+		}
+	}
+	return nil
+}
