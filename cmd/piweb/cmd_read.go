@@ -16,19 +16,6 @@ func init() {
 	commands["ls"] = command{"ls [--json] [--scan]       every session, newest first", runLs}
 }
 
-// openForReading parses a file the way pi's SessionManager.open reads it: a
-// file without a valid header reads as empty, since pi would replace it.
-func openForReading(path string) (*session.Session, error) {
-	s, err := session.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if s.Header == nil {
-		s.Entries = nil
-	}
-	return s, nil
-}
-
 func runContext(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("context", e)
 	leaf := fs.String("leaf", "", "entry `id` to build the context at (default: the last entry)")
@@ -39,7 +26,7 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	if err := wantArgs(pos, 1, 1, commands["context"].usage); err != nil {
 		return err
 	}
-	s, err := openForReading(pos[0])
+	s, err := session.Load(pos[0])
 	if err != nil {
 		return err
 	}
@@ -55,7 +42,7 @@ func runTree(ctx context.Context, e *env, args []string) error {
 	if err := wantArgs(pos, 1, 1, commands["tree"].usage); err != nil {
 		return err
 	}
-	s, err := openForReading(pos[0])
+	s, err := session.Load(pos[0])
 	if err != nil {
 		return err
 	}

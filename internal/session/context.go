@@ -139,7 +139,7 @@ func (c Context) MarshalJSON() ([]byte, error) {
 	} else {
 		b = append(b, c.Model...)
 	}
-	return append(b, '}'), nil
+	return wellFormed(append(b, '}')), nil
 }
 
 // buildObject appends a JSON object of raw members to dst, in the given key

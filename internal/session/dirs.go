@@ -45,16 +45,18 @@ func EncodeCwd(cwd string) string {
 }
 
 // SessionFiles returns the files pi's listAll reads: every *.jsonl in every
-// immediate subdirectory of <agentDir>/sessions, in directory order.
+// immediate subdirectory of <agentDir>/sessions, in name order (Node's
+// readdir sorts names bytewise, and that order decides ties in pi's
+// listing).
 func SessionFiles(agentDir string) []string {
 	root := filepath.Join(agentDir, "sessions")
 	var files []string
-	for _, d := range readDirUnsorted(root) {
+	for _, d := range readDir(root) {
 		if !d.IsDir() {
 			continue
 		}
 		dir := filepath.Join(root, d.Name())
-		for _, f := range readDirUnsorted(dir) {
+		for _, f := range readDir(dir) {
 			if strings.HasSuffix(f.Name(), ".jsonl") {
 				files = append(files, filepath.Join(dir, f.Name()))
 			}
@@ -63,15 +65,10 @@ func SessionFiles(agentDir string) []string {
 	return files
 }
 
-// readDirUnsorted lists a directory in the order the system returns, which
-// is the order Node's readdir gives pi (and so pi's order for equal times).
-func readDirUnsorted(dir string) []os.DirEntry {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	ents, _ := f.ReadDir(-1)
+// readDir lists a directory sorted by name, ignoring errors: pi skips
+// folders it cannot read.
+func readDir(dir string) []os.DirEntry {
+	ents, _ := os.ReadDir(dir)
 	return ents
 }
 

@@ -28,6 +28,7 @@ type Entry struct {
 	idKey   string    // identity as a JavaScript Map key, see IDKey
 	parent  string    // parentId as a Map key, "" when null/absent
 	members []member  // top-level members of an object record
+	msg     []member  // members of the message object, offsets into Raw
 }
 
 // IsObject reports whether the record is a JSON object. pi keeps other JSON
@@ -109,19 +110,44 @@ func jsonString(raw []byte) (string, bool) {
 }
 
 // newEntry scans one line. It returns nil when the line is not valid JSON.
-func newEntry(raw []byte, line int, off int64, scratch []member) (*Entry, []member) {
-	members, kind, ok := scanRecord(raw, scratch[:0])
+func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {
+	if scratch == nil {
+		scratch = new(scratchSpace)
+	}
+	members, kind, ok := scanRecord(raw, scratch.members[:0], &scratch.msg)
+	scratch.members = members
 	if !ok {
-		return nil, members
+		return nil
 	}
 	e := &Entry{Raw: raw, Line: line, Offset: off, kind: kind}
 	if kind == kindObject {
 		e.members = append([]member(nil), members...)
+		e.msg = e.messageMembers(scratch.msg)
 		e.decodeBase()
 	} else {
 		e.idKey, e.parent = keyUndefined, keyUndefined
 	}
-	return e, members
+	return e
+}
+
+// scratchSpace is reused between lines to keep member slices off the heap.
+type scratchSpace struct{ members, msg []member }
+
+// messageMembers keeps the scanned message members when they belong to
+// the last "message" member, the one JavaScript sees.
+func (e *Entry) messageMembers(msg []member) []member {
+	if len(msg) == 0 {
+		return nil
+	}
+	for i := len(e.members) - 1; i >= 0; i-- {
+		if m := e.members[i]; m.key == "message" {
+			if msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
+				return append([]member(nil), msg...)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // decodeBase fills the typed base fields from the members.
@@ -136,7 +162,9 @@ func (e *Entry) decodeBase() {
 
 // rescan re-reads the members after Raw was replaced.
 func (e *Entry) rescan() {
-	members, _, _ := scanRecord(e.Raw, nil)
+	var msg []member
+	members, _, _ := scanRecord(e.Raw, nil, &msg)
 	e.members = members
+	e.msg = e.messageMembers(msg)
 	e.decodeBase()
 }

@@ -64,12 +64,6 @@ func (b *InfoBuilder) Add(e *Entry) {
 	}
 }
 
-// AddNull records a JSON null line: pi throws reading .type of null, so the
-// file drops out of its listing.
-func (b *InfoBuilder) AddNull() {
-	b.seen, b.dropped = true, true
-}
-
 func (b *InfoBuilder) addHeader(e *Entry) {
 	b.info.ID = e.Field("id")
 	b.info.Cwd, _ = e.String("cwd")
@@ -104,7 +98,7 @@ func (b *InfoBuilder) addMessage(e *Entry) {
 		b.dropped = true // pi reads .role of undefined
 		return
 	}
-	m := objectView(raw)
+	m := messageOf(e)
 	role := roleOf(m)
 	if !m.object || !m.has("content") || (role != "user" && role != "assistant") {
 		return
@@ -182,7 +176,7 @@ func jsJoinString(raw []byte) string {
 func eachElement(arr []byte, fn func([]byte)) {
 	i := skipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
-		end, _, ok := scanValue(arr, i)
+		end, _, ok := scanValue(arr, i, modeTrusted)
 		if !ok {
 			return
 		}

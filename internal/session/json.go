@@ -11,7 +11,7 @@ import (
 func TreeJSON(roots []*Node) []byte {
 	var b bytes.Buffer
 	writeNodes(&b, roots)
-	return b.Bytes()
+	return wellFormed(b.Bytes())
 }
 
 func writeNodes(b *bytes.Buffer, nodes []*Node) {

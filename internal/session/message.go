@@ -11,6 +11,9 @@ type msgView struct {
 
 // messageOf returns a view of the entry's message member.
 func messageOf(e *Entry) msgView {
+	if e.msg != nil {
+		return msgView{raw: e.Raw, members: e.msg, object: true}
+	}
 	return objectView(e.Field("message"))
 }
 
@@ -19,7 +22,7 @@ func objectView(raw []byte) msgView {
 	if len(raw) == 0 || raw[0] != '{' {
 		return msgView{raw: raw}
 	}
-	members, _, ok := scanObjectMembers(raw, 0, nil)
+	members, _, ok := scanObjectMembers(raw, 0, nil, modeTrusted, nil)
 	return msgView{raw: raw, members: members, object: ok}
 }
 

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -31,15 +34,6 @@ type member struct {
 	valueEnd             int32
 }
 
-// strSkip marks the bytes that end the fast path inside a string body.
-var strSkip = func() (t [256]bool) {
-	for i := 0; i < 0x20; i++ {
-		t[i] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func skipSpace(b []byte, i int) int {
@@ -50,32 +44,170 @@ func skipSpace(b []byte, i int) int {
 }
 
 // scanString validates the string starting at b[i] == '"' and returns the
-// offset after its closing quote and whether it contained escapes.
-func scanString(b []byte, i int) (end int, escaped, ok bool) {
+// offset after its closing quote and whether it contained escapes. String
+// bodies are most of a session file's bytes. When the line holds no control
+// character at all (exact is false), which is every line JSON.stringify
+// writes, the closing quote is found with bytes.IndexByte and escapes are
+// checked one IndexByte hop at a time; otherwise scanStringExact checks
+// every byte.
+func scanString(b []byte, i int, mode scanMode) (end int, ok bool) {
+	if mode == modeExact {
+		return scanStringExact(b, i)
+	}
+	start := i + 1
+	for j := start; ; {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		q += j
+		if backslashesBefore(b, start, q)%2 == 0 {
+			return q + 1, mode == modeTrusted || checkEscapes(b[start:q])
+		}
+		j = q + 1
+	}
+}
+
+// scanMode says how much checking the scanner does.
+type scanMode uint8
+
+const (
+	// modeExact checks every byte; for lines with control characters.
+	modeExact scanMode = iota
+	// modeFast relies on the line having no control character.
+	modeFast
+	// modeTrusted only finds value ends, in bytes already validated.
+	modeTrusted
+)
+
+// backslashesBefore counts the backslashes directly before b[q], not
+// looking before start.
+func backslashesBefore(b []byte, start, q int) int {
+	n := 0
+	for q-n-1 >= start && b[q-n-1] == '\\' {
+		n++
+	}
+	return n
+}
+
+// checkEscapes validates every escape of a string body free of control
+// characters. Tool output has an escape every few bytes, so this is a plain
+// byte loop: cheaper than a call per escape.
+func checkEscapes(body []byte) bool {
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		if i+1 < len(body) && simpleEscape[body[i+1]] {
+			i++
+			continue
+		}
+		n, ok := escapeLen(body, i)
+		if !ok {
+			return false
+		}
+		i += n - 1
+	}
+	return true
+}
+
+// hasControl reports whether b holds a byte below 0x20, eight bytes at a
+// time.
+func hasControl(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var acc uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		acc |= (w - ones*0x20) &^ w
+	}
+	if acc&highs != 0 {
+		return true
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// scanStringExact is scanString checking every byte, eight at a time: every
+// special byte of a word is handled before the next word is loaded (see
+// specialByte).
+func scanStringExact(b []byte, i int) (end int, ok bool) {
 	i++
-	for {
-		for i < len(b) && !strSkip[b[i]] {
+	for i+8 <= len(b) {
+		m := specialByte(binary.LittleEndian.Uint64(b[i:]))
+		next := i + 8
+		for m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			switch c := b[j]; {
+			case c == '"':
+				return j + 1, true
+			case c == '\\':
+				n, ok := escapeLen(b, j)
+				if !ok {
+					return 0, false
+				}
+				if j+n > next {
+					next = j + n
+					m = 0
+				} else {
+					m &^= 1<<(uint(j+n-i)*8) - 1
+				}
+			case c < 0x20:
+				return 0, false
+			default: // a borrow artefact of specialByte
+				m &= m - 1
+			}
+		}
+		i = next
+	}
+	return scanStringTail(b, i)
+}
+
+// scanStringTail is scanString for the last bytes of a line.
+func scanStringTail(b []byte, i int) (int, bool) {
+	for i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			n, ok := escapeLen(b, i)
+			if !ok {
+				return 0, false
+			}
+			i += n
+		case c < 0x20:
+			return 0, false
+		default:
 			i++
 		}
-		if i >= len(b) || b[i] < 0x20 {
-			return 0, false, false
-		}
-		if b[i] == '"' {
-			return i + 1, escaped, true
-		}
-		escaped = true
-		n, ok := escapeLen(b, i)
-		if !ok {
-			return 0, false, false
-		}
-		i += n
 	}
+	return 0, false
+}
+
+// specialByte sets the high bit of each byte of w (little endian) that is
+// '"', '\\' or below 0x20. Borrows can flag bytes after a flagged one, never
+// before it, so the lowest flag is exact.
+func specialByte(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := w ^ (ones * '"')
+	slash := w ^ (ones * '\\')
+	m := (quote - ones) &^ quote
+	m |= (slash - ones) &^ slash
+	m |= w - ones*0x20
+	return m & ^w & highs
 }
 
 // escapeLen returns the length of the escape sequence at b[i] == '\\'.
 func escapeLen(b []byte, i int) (int, bool) {
 	if i+1 >= len(b) {
 		return 0, false
+	}
+	if simpleEscape[b[i+1]] {
+		return 2, true
 	}
 	switch b[i+1] {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -157,16 +289,16 @@ func scanLiteral(b []byte, i int, lit string) (int, bool) {
 // scanValue validates the JSON value starting at b[i] (no leading space) and
 // returns its end. Containers are walked with an explicit stack so that deeply
 // nested input cannot exhaust anything but memory proportional to its depth.
-func scanValue(b []byte, i int) (int, valueKind, bool) {
+func scanValue(b []byte, i int, mode scanMode) (int, valueKind, bool) {
 	if i >= len(b) {
 		return 0, kindInvalid, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		end, _, ok := scanString(b, i)
+		end, ok := scanString(b, i, mode)
 		return end, kindString, ok
 	case c == '{' || c == '[':
-		end, ok := scanContainer(b, i)
+		end, ok := scanContainer(b, i, mode)
 		if c == '{' {
 			return end, kindObject, ok
 		}
@@ -187,7 +319,7 @@ func scanValue(b []byte, i int) (int, valueKind, bool) {
 }
 
 // scanContainer validates the object or array starting at b[i].
-func scanContainer(b []byte, i int) (int, bool) {
+func scanContainer(b []byte, i int, mode scanMode) (int, bool) {
 	stack := make([]byte, 0, 16)
 	stack = append(stack, b[i])
 	i++
@@ -224,7 +356,7 @@ func scanContainer(b []byte, i int) (int, bool) {
 			if i >= len(b) || b[i] != '"' {
 				return 0, false
 			}
-			if i, _, ok = scanString(b, i); !ok {
+			if i, ok = scanString(b, i, mode); !ok {
 				return 0, false
 			}
 			if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
@@ -238,7 +370,7 @@ func scanContainer(b []byte, i int) (int, bool) {
 			first = true
 			continue
 		}
-		end, _, ok := scanValue(b, i)
+		end, _, ok := scanValue(b, i, mode)
 		if !ok {
 			return 0, false
 		}
@@ -250,19 +382,23 @@ func scanContainer(b []byte, i int) (int, bool) {
 // scanRecord validates one line as JSON.parse would and, for an object,
 // returns its top-level members. Later duplicates of a key are kept in the
 // slice; lookups take the last one, as JavaScript does.
-func scanRecord(b []byte, members []member) ([]member, valueKind, bool) {
+func scanRecord(b []byte, members []member, msg *[]member) ([]member, valueKind, bool) {
+	mode := modeFast
+	if hasControl(b) {
+		mode = modeExact
+	}
 	i := skipSpace(b, 0)
 	if i >= len(b) {
 		return members, kindInvalid, false
 	}
 	if b[i] != '{' {
-		end, kind, ok := scanValue(b, i)
+		end, kind, ok := scanValue(b, i, mode)
 		if !ok || skipSpace(b, end) != len(b) {
 			return members, kindInvalid, false
 		}
 		return members, kind, true
 	}
-	members, end, ok := scanObjectMembers(b, i, members)
+	members, end, ok := scanObjectMembers(b, i, members, mode, msg)
 	if !ok || skipSpace(b, end) != len(b) {
 		return members, kindInvalid, false
 	}
@@ -270,7 +406,10 @@ func scanRecord(b []byte, members []member) ([]member, valueKind, bool) {
 }
 
 // scanObjectMembers walks the object at b[i] == '{', appending its members.
-func scanObjectMembers(b []byte, i int, members []member) ([]member, int, bool) {
+// When msg is not nil, the members of a "message" member's object are
+// appended to it too, so that readers of a message's role or model need no
+// second scan.
+func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]member) ([]member, int, bool) {
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return members, i + 1, true
@@ -279,17 +418,22 @@ func scanObjectMembers(b []byte, i int, members []member) ([]member, int, bool) 
 		if i >= len(b) || b[i] != '"' {
 			return members, 0, false
 		}
-		keyEnd, escaped, ok := scanString(b, i)
+		keyEnd, ok := scanString(b, i, mode)
 		if !ok {
 			return members, 0, false
 		}
 		m := member{keyStart: int32(i)}
-		m.key = internKey(b[i:keyEnd], escaped)
+		m.key = internKey(b[i:keyEnd], bytes.IndexByte(b[i:keyEnd], '\\') >= 0)
 		if i = skipSpace(b, keyEnd); i >= len(b) || b[i] != ':' {
 			return members, 0, false
 		}
 		i = skipSpace(b, i+1)
-		end, _, ok := scanValue(b, i)
+		var end int
+		if msg != nil && m.key == "message" && i < len(b) && b[i] == '{' {
+			*msg, end, ok = scanObjectMembers(b, i, (*msg)[:0], mode, nil)
+		} else {
+			end, _, ok = scanValue(b, i, mode)
+		}
 		if !ok {
 			return members, 0, false
 		}
@@ -392,3 +536,6 @@ func hex4(b []byte) rune {
 	}
 	return r
 }
+
+// simpleEscape marks the characters of two-byte escapes.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}

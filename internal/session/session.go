@@ -33,8 +33,10 @@ type Session struct {
 	// Size is the number of bytes parsed.
 	Size int64
 
-	info    InfoBuilder
-	byID    map[string]*Entry
+	info     InfoBuilder // folded lazily, see Info
+	infoDone int         // records folded into info
+	hasNull  bool        // a JSON null line was seen
+	byID     map[string]*Entry
 	records []*Entry // every record in file order, headers included
 }
 
@@ -78,7 +80,7 @@ type Parser struct {
 	s       *Session
 	off     int64
 	line    int
-	scratch []member
+	scratch scratchSpace
 }
 
 // S returns the session parsed so far.
@@ -128,15 +130,14 @@ func (p *Parser) parse(data []byte, atEOF bool) int {
 }
 
 // addLine parses one line and files it as header, entry or problem.
-func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *[]member) {
+func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *scratchSpace) {
 	if isJSBlank(line) {
 		return
 	}
 	if bytes.HasSuffix(line, []byte("\r")) {
 		s.note(n, CRLF, "line ends with CR LF")
 	}
-	e, members := newEntry(line, n, off, *scratch)
-	*scratch = members
+	e := newEntry(line, n, off, scratch)
 	switch {
 	case e == nil && last:
 		s.problem(n, Truncated, "last line is not complete JSON (a write was cut short?)")
@@ -144,7 +145,7 @@ func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *[]m
 		s.problem(n, Malformed, "line is not valid JSON")
 	case e.kind == kindNull:
 		s.problem(n, NullLine, "line is JSON null (pi crashes on it)")
-		s.info.AddNull()
+		s.hasNull = true
 	default:
 		s.addRecord(e)
 	}
@@ -154,7 +155,6 @@ func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *[]m
 func (s *Session) addRecord(e *Entry) {
 	first := len(s.records) == 0
 	s.records = append(s.records, e)
-	s.info.Add(e)
 	if e.kind != kindObject {
 		s.problem(e.Line, NonObject, "line is a JSON value but not an object")
 	}
@@ -214,7 +214,16 @@ func (s *Session) finish() {
 // Info returns the listing metadata of the file as pi's SessionInfo has it;
 // ok is false when pi's listing would leave the file out. It reflects the
 // file as read, before any in-memory migration, as pi's listing does.
+// It is computed on first use and then kept current incrementally, so
+// parsing for other purposes does not pay for it.
 func (s *Session) Info(path string, mtime time.Time) (Info, bool) {
+	for _, r := range s.records[s.infoDone:] {
+		s.info.Add(r)
+	}
+	s.infoDone = len(s.records)
+	if s.hasNull {
+		return Info{}, false // pi throws reading .type of null
+	}
 	return s.info.Info(path, mtime)
 }
 

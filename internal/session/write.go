@@ -97,7 +97,7 @@ func Append(path string, s *Session, typ string, members ...rawMember) (*Entry, 
 	if err := appendLine(path, s.Size, line); err != nil {
 		return nil, err
 	}
-	e, _ := newEntry(line, s.lastLine()+1, s.Size, nil)
+	e := newEntry(line, s.lastLine()+1, s.Size, nil)
 	s.Entries = append(s.Entries, e)
 	s.byID[e.idKey] = e
 	s.Size += int64(len(line)) + 1
