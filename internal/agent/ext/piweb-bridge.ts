@@ -15,8 +15,8 @@
 // first answer of a pre-started pi comes sooner.
 
 import { realpathSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
 
 const providerFiles: Record<string, string> = {
 	"anthropic-messages": "anthropic.js",
@@ -30,22 +30,34 @@ const providerFiles: Record<string, string> = {
 	"bedrock-converse-stream": "amazon-bedrock.js",
 };
 
-// nativeImport bypasses the extension loader's transpiler so that the module
-// lands in Node's own ESM cache, where pi's lazy import will find it.
-const nativeImport = new Function("u", "return import(u)") as (u: string) => Promise<unknown>;
+// Node's own require (Node >= 20.19 loads ES modules with it) bypasses the
+// extension loader's transpiler, so the module lands in Node's module cache
+// where pi's lazy import finds it. setImmediate keeps pi's start-up first.
+function nativeLoad(path: string) {
+	setImmediate(() => {
+		try {
+			createRequire(path)(path);
+		} catch {
+			// Older Node: no require(esm); pi loads it lazily as usual.
+		}
+	});
+}
 const warmed = new Set<string>();
 
 function warm(api: string | undefined) {
 	const file = api && providerFiles[api];
-	if (!file || warmed.has(file)) return;
+	if (!file || warmed.has(file) || process.env.PIWEB_BRIDGE_NO_WARM) return;
 	warmed.add(file);
+	// Node loads its fetch implementation (undici) on first use; a data: URL
+	// loads it without touching the network.
+	fetch("data:text/plain,piweb").then((r) => r.text()).catch(() => {});
 	try {
 		const cli = realpathSync(process.argv[1]);
 		const pkg = dirname(dirname(cli)); // .../pi-coding-agent
 		for (const ai of [join(pkg, "..", "pi-ai"), join(pkg, "node_modules", "@mariozechner", "pi-ai")]) {
 			const path = join(ai, "dist", "providers", file);
 			if (existsSync(path)) {
-				nativeImport(pathToFileURL(path).href).catch(() => {});
+				nativeLoad(path);
 				return;
 			}
 		}
