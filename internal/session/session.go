@@ -37,7 +37,7 @@ type Session struct {
 	infoDone int         // records folded into info
 	hasNull  bool        // a JSON null line was seen
 	byID     map[string]*Entry
-	records []*Entry // every record in file order, headers included
+	records  []*Entry // every record in file order, headers included
 }
 
 // ReadFile reads and parses a whole session file.
