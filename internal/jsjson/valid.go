@@ -175,33 +175,32 @@ func stops(x uint64) uint64 {
 // skipString skips the string starting with the quote at b[i], returning
 // the index after its closing quote, or -1 if JSON.parse rejects it.
 //
-// It loads eight bytes at a time and walks the special bytes of each word
-// without reloading it, since session text has an escape every few dozen
-// bytes.
+// It checks eight bytes at a time and reloads the word after each special
+// byte; walking the remaining special bytes of a word instead measured no
+// faster on session text, which has an escape every dozen bytes.
 func skipString(b []byte, i int) int {
 	i++
 	for i+8 <= len(b) {
-		w := i
-		for m := stops(binary.LittleEndian.Uint64(b[w:])); m != 0; m &= m - 1 {
-			j := w + bits.TrailingZeros64(m)>>3
-			if j < i {
-				continue // the second byte of an escape
-			}
-			switch c := b[j]; {
-			case c == '"':
-				return j + 1
-			case c == '\\':
-				if j+1 < len(b) && shortEscape[b[j+1]] {
-					i = j + 2
-				} else if i = skipEscape(b, j); i < 0 {
-					return -1
-				}
-			case c < 0x20:
-				return -1 // raw control character
-			}
-			// Otherwise a false hit caused by a borrow in stops.
+		m := stops(binary.LittleEndian.Uint64(b[i:]))
+		if m == 0 {
+			i += 8
+			continue
 		}
-		i = max(i, w+8)
+		j := i + bits.TrailingZeros64(m)>>3
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\':
+			if j+1 < len(b) && shortEscape[b[j+1]] {
+				i = j + 2
+			} else if i = skipEscape(b, j); i < 0 {
+				return -1
+			}
+		case c < 0x20:
+			return -1 // raw control character
+		default:
+			i = j + 1 // a false hit caused by a borrow in stops
+		}
 	}
 	return skipStringTail(b, i)
 }
