@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -212,7 +213,17 @@ func writeSession(t *testing.T, agentDir, cwd string, msgs []map[string]any) str
 	parent := "null"
 	for i, m := range msgs {
 		eid := fmt.Sprintf("e%07d", i+1)
-		lines = append(lines, fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-12-01T10:00:%02d.000Z","message":%s}`, eid, parent, i%60, mustJSON(m)))
+		ts := fmt.Sprintf("2026-12-01T10:00:%02d.000Z", i%60)
+		if typ, ok := m["type"].(string); ok { // an entry other than a message
+			e := map[string]any{"id": eid, "parentId": json.RawMessage(parent), "timestamp": ts}
+			for k, v := range m {
+				e[k] = v
+			}
+			lines = append(lines, mustJSON(e))
+			_ = typ
+		} else {
+			lines = append(lines, fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":%q,"message":%s}`, eid, parent, ts, mustJSON(m)))
+		}
 		parent = fmt.Sprintf("%q", eid)
 	}
 	dir := filepath.Join(agentDir, "sessions", session.EncodeCwd(cwd))
@@ -460,4 +471,84 @@ func TestKeyboard(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.tree-panel')`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.tree-panel')`)
+}
+
+// onePixel is a 1x1 PNG.
+const onePixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+func TestToolsImagesAndHidden(t *testing.T) {
+	r := newRig(t)
+	img := map[string]any{"type": "image", "data": onePixel, "mimeType": "image/png"}
+	call := func(id, name string, args map[string]any) map[string]any {
+		return map[string]any{"type": "toolCall", "id": id, "name": name, "arguments": args}
+	}
+	result := func(id, name, text string, isErr bool, extra ...any) map[string]any {
+		content := []any{map[string]any{"type": "text", "text": text}}
+		content = append(content, extra...)
+		return map[string]any{"role": "toolResult", "toolCallId": id, "toolName": name, "content": content, "isError": isErr, "timestamp": 5}
+	}
+	id := writeSession(t, r.dir, "/tmp/tools", []map[string]any{
+		{"role": "user", "content": []any{map[string]any{"type": "text", "text": "look at this"}, img}, "timestamp": 1},
+		{"type": "custom_message", "customType": "secret-ext", "content": "never shown", "display": false},
+		{"role": "assistant", "content": []any{
+			call("c1", "bash", map[string]any{"command": "false"}),
+			call("c2", "edit", map[string]any{"path": "a.go", "edits": []any{map[string]any{"oldText": "old line", "newText": "new line"}}}),
+			call("c3", "write", map[string]any{"path": "b.py", "content": "def f():\n    return 1\n"}),
+			call("c4", "screenshot", map[string]any{}),
+		}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "toolUse", "timestamp": 2},
+		result("c1", "bash", "oops\n\nCommand exited with code 1", true),
+		result("c2", "edit", "Successfully replaced text", false),
+		result("c3", "write", "wrote", false),
+		result("c4", "screenshot", "here", false, img),
+		{"role": "assistant", "content": []any{}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "aborted", "errorMessage": "Request was aborted", "timestamp": 6},
+	})
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row[data-role=assistant] .tool')`)
+	if n := r.count(t, `.row[data-role=user] img.msg-img[src^="data:image/png;base64,"]`); n != 1 {
+		t.Errorf("user image: %d", n)
+	}
+	if n := r.count(t, `.tool img.msg-img`); n != 1 {
+		t.Errorf("tool result image: %d", n)
+	}
+	if got := r.text(t, `.conv`); strings.Contains(got, "never shown") {
+		t.Error("custom message with display false is shown")
+	}
+	bash := r.text(t, `.tool.error`)
+	if !strings.Contains(bash, "$ false") || !strings.Contains(bash, "exit 1") || !strings.Contains(bash, "oops") {
+		t.Errorf("bash card = %q", bash)
+	}
+	if r.count(t, `.tool .diff .tok-del`) != 1 || r.count(t, `.tool .diff .tok-add`) != 1 {
+		t.Error("edit not shown as a diff")
+	}
+	if got := r.text(t, `.tool .diff`); !strings.Contains(got, "-old line") || !strings.Contains(got, "+new line") {
+		t.Errorf("diff = %q", got)
+	}
+	if n := r.count(t, `.row[data-role=toolResult]`); n != 0 {
+		t.Errorf("%d results not paired", n)
+	}
+	if got := r.text(t, `.stop.aborted`); !strings.Contains(got, "Aborted") {
+		t.Errorf("aborted = %q", got)
+	}
+}
+
+func TestHugeBadgeAndLabels(t *testing.T) {
+	r := newRig(t)
+	var msgs []map[string]any
+	for range 2100 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Repeat("x", 10<<10), "timestamp": 1})
+	}
+	hugeID := writeSession(t, r.dir, "/tmp/huge", msgs)
+	r.open(t, "/")
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
+	// A label set through the API shows in the tree at once (live).
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, `document.querySelector('.tnode[data-id=f202c394]')`)
+	code := eval[int](t, r.browser, fmt.Sprintf(`fetch('/api/sessions/%s/label', {method: 'POST', headers: {'Content-Type': 'application/json'},
+		body: JSON.stringify({entryId: 'f202c394', label: 'checkpoint'})}).then(r => r.status)`, basicID))
+	if code != 200 {
+		t.Fatalf("label: %d", code)
+	}
+	r.waitJS(t, `(document.querySelector('.tnode[data-id=f202c394] .tlabel')||{}).textContent === 'checkpoint'`)
 }

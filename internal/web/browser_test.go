@@ -102,7 +102,7 @@ func newBrowser(tb testing.TB, base string) *browser {
 			}
 			switch m.Type {
 			case chromedp.ConsoleError, chromedp.ConsoleWarning, chromedp.ConsoleException:
-				b.record(m.String())
+				b.record(m.String() + " " + m.URL)
 			}
 		}
 	}()
@@ -157,7 +157,7 @@ func eval[T any](tb testing.TB, b *browser, js string) T {
 // waitJS polls until the expression is truthy.
 func (b *browser) waitJS(tb testing.TB, js string) {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
 		b.noConsoleErrors(tb)

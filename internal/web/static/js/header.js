@@ -97,6 +97,8 @@ function Menu({ view, s, rename }) {
 async function remove(view, s) {
   const name = s.name || s.firstMessage || view.id;
   if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`, { ok: 'Delete', danger: true }))) return;
+  if (view.unsub) view.unsub(); // the stream ends with the file; do not reconnect to a 404
+  view.unsub = null;
   try {
     const r = await api.deleteSession(view.id);
     removeSession(view.id);
@@ -115,6 +117,7 @@ async function remove(view, s) {
       },
     });
   } catch (e) {
+    view.watch();
     toast('Delete failed: ' + e.message, { kind: 'error' });
   }
 }

@@ -88,7 +88,7 @@ function Group({ g, current, forceOpen }) {
 
 function Item({ s, kids, current, depth }) {
   const children = kids.get(s.id) || [];
-  const title = s.name || s.firstMessage || '(empty session)';
+  const title = (s.name || s.firstMessage || '(empty session)').slice(0, 300);
   const go = (e) => {
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1) return;
     e.preventDefault();

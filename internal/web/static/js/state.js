@@ -101,6 +101,7 @@ export function watchIndex() {
       case 'running':
         sessions.value = sessions.value.map((s) => (s.id === ev.id ? { ...s, running: ev.running } : s));
         break;
+      case 'hello': // (re)connected: changes may have been missed meanwhile
       case 'reset':
         reload();
         break;

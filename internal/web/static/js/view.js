@@ -141,7 +141,12 @@ export class View {
     if (this.closed) return;
     if (ev.type === 'entries_appended') this.appended(ev.entries || []);
     else if (ev.type === 'session_rewritten' || ev.type === 'reset') this.reload();
-    else if (ev.type === 'session_deleted') { this.deleted = true; this.touch(); }
+    else if (ev.type === 'session_deleted') {
+      this.deleted = true;
+      if (this.unsub) this.unsub();
+      this.unsub = null;
+      this.touch();
+    }
   }
 
   // appended adds new entries to the tree and, when this view follows the
