@@ -14,19 +14,17 @@ import (
 // dropped and the resolved labels of path entries re-created after it, with
 // their original timestamps. The header points back to sourcePath. Entries
 // keep their ids and bytes (migrated first for old files).
+//
+// Real pi 0.73.1 leaves the child of a dropped label entry pointing at the
+// missing label, so the new file's context loses everything above it; piweb
+// links such a child to the label's parent instead, which keeps the context
+// the user forked from.
 func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
 	leaf := s.ByID(leafID)
 	if leaf == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, leafID)
 	}
-	var path []*Entry
-	inPath := map[string]bool{}
-	for _, e := range s.PathTo(leaf) {
-		if e.Type != "label" {
-			path = append(path, e)
-			inPath[e.idKey] = true
-		}
-	}
+	path, inPath := withoutLabels(s.PathTo(leaf))
 	out := s.newHeader(s.cwdRaw(), sourcePath)
 	for _, e := range path {
 		out = appendLine2(out, e.Raw)
@@ -49,6 +47,30 @@ func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
 		parent = appendJSString(nil, id)
 	}
 	return out, nil
+}
+
+// withoutLabels drops the label entries of a path, relinking the entry
+// after each dropped label to the entry before it.
+func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
+	var path []*Entry
+	inPath := map[string]bool{}
+	parent := []byte("null")
+	relink := false
+	for _, e := range full {
+		if e.Type == "label" {
+			relink = true
+			continue
+		}
+		if relink {
+			c := *e
+			c.setMembers(member3("parentId", parent))
+			e, relink = &c, false
+		}
+		path = append(path, e)
+		inPath[e.idKey] = true
+		parent = e.Field("id")
+	}
+	return path, inPath
 }
 
 // ForkBefore is pi's /fork of a user message: the new session holds the

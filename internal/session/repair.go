@@ -1,80 +1,157 @@
 package session
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
-// Repair returns a content for the file that pi reads without loss or
-// surprise, and what it changed. Lines that are not JSON objects (torn,
-// garbage, null, bare values) and repeated headers are left out; a missing
-// header is taken from a later one or made anew for cwd; parent links that
-// loop are cut (the entry becomes a root); older versions are migrated.
-// Everything left out stays in the backup RewriteFile keeps.
+// Repair returns content for the file that pi reads without loss or
+// surprise, and a line per change. Everything left out or changed stays in
+// the backup RewriteFile keeps. The rules:
+//   - lines that are not JSON objects (torn, garbage, null, bare values)
+//     and repeated headers are left out, as are exact repeats of a line;
+//   - a missing header is taken from a later one, or made anew for cwd;
+//   - an entry without a string id gets a fresh one, and of entries sharing
+//     an id all but the last (the one pi's index keeps) get fresh ones;
+//   - an entry whose parent is missing is linked to the entry before it in
+//     the file, which is where pi appended it from;
+//   - a parent link that closes a loop is cut, making the entry a root;
+//   - older versions are migrated.
 func (s *Session) Repair(cwd string) ([]byte, []string) {
-	var changes []string
-	for _, p := range s.Defects() {
+	r := repairer{s: s}
+	r.dropNonEntries()
+	header := r.header(cwd)
+	entries := r.keptEntries()
+	entries = r.fixIDs(entries)
+	entries = r.fixParents(entries)
+	entries = r.cutCycles(entries)
+	if s.Migrated {
+		r.note("migrated from version %d to %d", s.Version, CurrentVersion)
+	}
+	out := header
+	for _, e := range entries {
+		out = appendLine2(out, e.Raw)
+	}
+	return out, r.changes
+}
+
+type repairer struct {
+	s       *Session
+	changes []string
+}
+
+func (r *repairer) note(format string, args ...any) {
+	r.changes = append(r.changes, fmt.Sprintf(format, args...))
+}
+
+func (r *repairer) dropNonEntries() {
+	for _, p := range r.s.Defects() {
 		switch p.Kind {
 		case Truncated, Malformed, NullLine, NonObject, DuplicateHeader:
-			changes = append(changes, fmt.Sprintf("line %d: dropped (%s)", p.Line, p.Kind))
+			r.note("line %d: dropped (%s)", p.Line, p.Kind)
 		}
 	}
-	header := s.Header
-	if header == nil {
-		header = s.laterHeader()
-		changes = append(changes, "header: "+s.headerChange(header, cwd))
+}
+
+// header returns the header line for the repaired file.
+func (r *repairer) header(cwd string) []byte {
+	if h := r.s.Header; h != nil {
+		return appendLine2(nil, h.Raw)
 	}
-	var out []byte
-	if header != nil {
-		out = appendLine2(out, header.Raw)
-	} else {
-		out = s.newHeader(appendJSString(nil, cwd), "")
+	for _, rec := range r.s.records {
+		if _, ok := rec.String("id"); ok && rec.Type == "session" && rec.IsObject() {
+			r.note("header: moved the header of line %d to the top", rec.Line)
+			return appendLine2(nil, rec.Raw)
+		}
 	}
-	cut := s.cycleEntries()
-	for _, e := range s.Entries {
+	r.note("header: none found; wrote a new one with cwd %q", cwd)
+	return r.s.newHeader(appendJSString(nil, cwd), "")
+}
+
+// keptEntries returns the object entries, without exact repeats.
+func (r *repairer) keptEntries() []*Entry {
+	var out []*Entry
+	seen := map[string]*Entry{}
+	for _, e := range r.s.Entries {
 		if !e.IsObject() {
 			continue
 		}
-		if cut[e] {
-			c := *e
-			c.setMembers(member3("parentId", []byte("null")))
-			e = &c
-			changes = append(changes, fmt.Sprintf("line %d: parentId set to null to break a cycle", e.Line))
-		}
-		out = appendLine2(out, e.Raw)
-	}
-	if s.Migrated {
-		changes = append(changes, fmt.Sprintf("migrated from version %d to %d", s.Version, CurrentVersion))
-	}
-	return out, changes
-}
-
-// laterHeader returns the first valid header after the first record.
-func (s *Session) laterHeader() *Entry {
-	for _, r := range s.records {
-		if _, ok := r.String("id"); ok && r.Type == "session" && r.IsObject() {
-			return r
-		}
-	}
-	return nil
-}
-
-func (s *Session) headerChange(h *Entry, cwd string) string {
-	if h != nil {
-		return fmt.Sprintf("moved the header of line %d to the top", h.Line)
-	}
-	return fmt.Sprintf("none found; wrote a new one with cwd %q", cwd)
-}
-
-// cycleEntries returns the entries at which findCycles saw a loop close.
-func (s *Session) cycleEntries() map[*Entry]bool {
-	cut := map[*Entry]bool{}
-	for _, p := range s.Problems {
-		if p.Kind != Cycle {
+		if prev, ok := seen[e.idKey]; ok && bytes.Equal(prev.Raw, e.Raw) {
+			r.note("line %d: dropped (repeats line %d)", e.Line, prev.Line)
 			continue
 		}
-		for _, e := range s.Entries {
+		seen[e.idKey] = e
+		out = append(out, e)
+	}
+	return out
+}
+
+// fixIDs gives fresh ids to entries without a string id and to all but the
+// last of entries sharing one.
+func (r *repairer) fixIDs(entries []*Entry) []*Entry {
+	last := map[string]int{}
+	taken := map[string]bool{}
+	for i, e := range entries {
+		last[e.idKey] = i
+		taken[e.ID] = true
+	}
+	for i, e := range entries {
+		if e.idKey[0] == 's' && last[e.idKey] == i {
+			continue
+		}
+		id := NewEntryID(func(id string) bool { return taken[id] })
+		taken[id] = true
+		entries[i] = withMember(e, "id", appendJSString(nil, id))
+		r.note("line %d: new id %s (was %s)", e.Line, id, orAbsent(e.Field("id")))
+	}
+	return entries
+}
+
+// fixParents links entries whose parent is missing to the entry before.
+func (r *repairer) fixParents(entries []*Entry) []*Entry {
+	ids := map[string]bool{}
+	for _, e := range entries {
+		ids[e.idKey] = true
+	}
+	prev := []byte("null")
+	for i, e := range entries {
+		if !e.parentIsNull() && !ids[e.parent] {
+			entries[i] = withMember(e, "parentId", prev)
+			r.note("line %d: parent %s is missing; linked to the entry before it", e.Line, orAbsent(e.Field("parentId")))
+		}
+		prev = entries[i].Field("id")
+	}
+	return entries
+}
+
+// cutCycles makes the entry that closes each parent loop a root.
+func (r *repairer) cutCycles(entries []*Entry) []*Entry {
+	probe := &Session{byID: map[string]*Entry{}, Entries: entries}
+	for _, e := range entries {
+		probe.byID[e.idKey] = e
+	}
+	probe.findCycles()
+	for _, p := range probe.Problems {
+		for i, e := range entries {
 			if e.Line == p.Line {
-				cut[e] = true
+				entries[i] = withMember(e, "parentId", []byte("null"))
+				r.note("line %d: parent link closed a loop; now a root", e.Line)
 			}
 		}
 	}
-	return cut
+	return entries
+}
+
+// withMember returns a copy of e with one member set.
+func withMember(e *Entry, key string, value []byte) *Entry {
+	c := *e
+	c.setMembers(member3(key, value))
+	return &c
+}
+
+func orAbsent(raw []byte) string {
+	if raw == nil {
+		return "absent"
+	}
+	return string(raw)
 }
