@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+
+	"piweb/internal/jsjson"
 )
 
 // TreeJSON writes the tree as pi's getTree result would be stringified:
@@ -72,30 +74,5 @@ func jsDateJSON(ms float64) []byte {
 	return appendJSString(nil, jsISOString(ms))
 }
 
-// appendJSString appends s quoted as JSON.stringify quotes it.
-func appendJSString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c >= 0x20:
-			b = append(b, c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c == '\b':
-			b = append(b, '\\', 'b')
-		case c == '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		}
-	}
-	return append(b, '"')
-}
+// appendJSString appends s quoted exactly as JSON.stringify quotes it.
+func appendJSString(b []byte, s string) []byte { return jsjson.AppendString(b, s) }

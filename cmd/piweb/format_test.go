@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"piweb/internal/pitest"
+)
+
+// These tests run the format commands exactly as the outside checks do and
+// compare their output with real pi's answers for the same files.
+
+// runCLI runs piweb with args and an environment of its own.
+func runCLI(t *testing.T, envv map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return envv[k] }
+	code := run(context.Background(), args, getenv, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func fixture(t *testing.T, parts ...string) string {
+	return filepath.Join(append([]string{pitest.FixturesDir(t)}, parts...)...)
+}
+
+func TestContextCommand(t *testing.T) {
+	o := pitest.StartOracle(t)
+	files := append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.Gen(t, 21, 3)...)
+	for _, f := range files {
+		out, errs, code := runCLI(t, nil, "context", f)
+		if code != 0 {
+			t.Fatalf("context %s: exit %d: %s", f, code, errs)
+		}
+		pitest.CompareJSON(t, o.Call(t, "context", f), []byte(out))
+		var leaves []string
+		o.CallJSON(t, &leaves, "leaves", f)
+		for _, leaf := range leaves {
+			out, _, _ := runCLI(t, nil, "context", f, "--leaf", leaf)
+			pitest.CompareJSON(t, o.Call(t, "context", f, leaf), []byte(out))
+		}
+	}
+}
+
+func TestTreeCommand(t *testing.T) {
+	o := pitest.StartOracle(t)
+	for _, f := range append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.Gen(t, 22, 3)...) {
+		out, errs, code := runCLI(t, nil, "tree", f)
+		if code != 0 {
+			t.Fatalf("tree: exit %d: %s", code, errs)
+		}
+		pitest.CompareJSON(t, o.Call(t, "tree", f), []byte(out))
+	}
+}
+
+func TestLsCommand(t *testing.T) {
+	o := pitest.StartOracle(t)
+	agent := t.TempDir()
+	for i, f := range pitest.Gen(t, 23, 6) {
+		dir := filepath.Join(agent, "sessions", []string{"--a--", "--b--"}[i%2])
+		os.MkdirAll(dir, 0o755)
+		data, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
+	}
+	envv := map[string]string{"PI_CODING_AGENT_DIR": agent, "HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
+	want := o.Call(t, "listall", agent)
+	var list []map[string]any
+	json.Unmarshal(want, &list)
+	for _, m := range list {
+		delete(m, "allMessagesText")
+	}
+	want, _ = json.Marshal(list)
+	for _, args := range [][]string{{"ls", "--json"}, {"ls", "--json", "--scan"}} {
+		out, errs, code := runCLI(t, envv, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		pitest.CompareJSON(t, want, []byte(out))
+	}
+}
+
+// TestWriteCommands forks, renames and labels through the CLI and has pi
+// open the results.
+func TestWriteCommands(t *testing.T) {
+	o := pitest.StartOracle(t)
+	src := filepath.Join(t.TempDir(), "s.jsonl")
+	data, _ := os.ReadFile(fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl"))
+	os.WriteFile(src, data, 0o644)
+	if _, errs, code := runCLI(t, nil, "rename", src, "Renamed"); code != 0 {
+		t.Fatalf("rename: %s", errs)
+	}
+	if _, errs, code := runCLI(t, nil, "label", src, "5653d4de", "the error"); code != 0 {
+		t.Fatalf("label: %s", errs)
+	}
+	var opened struct {
+		Name   string
+		Labels map[string]struct{ Label string }
+	}
+	o.CallJSON(t, &opened, "open", src)
+	if opened.Name != "Renamed" || opened.Labels["5653d4de"].Label != "the error" {
+		t.Errorf("pi sees name %q, labels %v", opened.Name, opened.Labels)
+	}
+	for _, args := range [][]string{{"fork", src, "--entry", "dd05f903"}, {"fork", src, "--entry", "5653d4de", "--at"}} {
+		out, errs, code := runCLI(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		path := strings.TrimSpace(out)
+		leaf := "5653d4de"
+		if len(args) == 4 {
+			leaf = "9e30f51b" // the user message's parent
+		}
+		pitest.CompareJSON(t, o.Call(t, "context", src, leaf), o.Call(t, "context", path))
+	}
+}
+
+func TestCheckCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")
+	if out, _, code := runCLI(t, nil, "check", good); code != 0 {
+		t.Errorf("check of a good file: exit %d\n%s", code, out)
+	}
+	data, _ := os.ReadFile(good)
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, append(append([]byte{}, data...), `{"type":"message","id":"torn`...), 0o644)
+	out, _, code := runCLI(t, nil, "check", bad)
+	if code != 1 || !strings.Contains(out, ":19: truncated") {
+		t.Errorf("check of a torn file: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, nil, "check", "--repair", bad)
+	if code != 1 || !strings.Contains(out, "original kept as") {
+		t.Errorf("repair: exit %d\n%s", code, out)
+	}
+	if out, _, code := runCLI(t, nil, "check", bad); code != 0 {
+		t.Errorf("check after repair: exit %d\n%s", code, out)
+	}
+	backups, _ := filepath.Glob(bad + ".piweb-backup-*")
+	if len(backups) != 1 {
+		t.Fatalf("backups: %v", backups)
+	}
+	if kept, _ := os.ReadFile(backups[0]); !bytes.HasSuffix(kept, []byte(`"id":"torn`)) {
+		t.Errorf("backup lost the torn line")
+	}
+}
