@@ -3,6 +3,7 @@
 // are spacers of their measured height. Earlier pages load when the reader
 // scrolls near the top, keeping the scroll position.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Component } from 'preact';
 import { html } from './html.js';
 import { Message, hidden } from './message.js';
 import { markdown } from './markdown.js';
@@ -149,11 +150,32 @@ function Page({ p, items, ctx, view, heights }) {
   </div>`;
 }
 
-function Row({ it, ctx, view }) {
-  const body = it.m.role === 'compactionSummary'
-    ? html`<${Compaction} it=${it} view=${view} />`
-    : html`<${Message} item=${it} ctx=${ctx} />`;
-  return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}</article>`;
+// rowDeps lists what a row's rendering depends on, so that a re-render of
+// the conversation (a new page, a live append) re-renders only the rows
+// whose message or paired tool results changed.
+function rowDeps({ it, ctx }) {
+  const m = it.m;
+  const deps = [it];
+  if (m.role === 'assistant' && Array.isArray(m.content)) {
+    for (const b of m.content) if (b.type === 'toolCall') deps.push(ctx.results.get(b.id));
+  } else if (m.role === 'toolResult') deps.push(ctx.paired.has(m.toolCallId));
+  return deps;
+}
+
+class Row extends Component {
+  shouldComponentUpdate(next) {
+    if (next.it.m.role === 'compactionSummary') return true;
+    const a = rowDeps(this.props);
+    const b = rowDeps(next);
+    return a.length !== b.length || a.some((x, i) => x !== b[i]);
+  }
+
+  render({ it, ctx, view }) {
+    const body = it.m.role === 'compactionSummary'
+      ? html`<${Compaction} it=${it} view=${view} />`
+      : html`<${Message} item=${it} ctx=${ctx} />`;
+    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}</article>`;
+  }
 }
 
 // Compaction shows pi's summary collapsed with the tokens it replaced;

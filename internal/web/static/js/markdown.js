@@ -114,9 +114,20 @@ function table(lines, i, out) {
   return i;
 }
 
-// Inline constructs, leftmost first: code span, link, autolink, strong,
-// strike, emphasis, hard break.
-const inlineRE = /(`+)([\s\S]*?[^`])\1(?!`)|!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"*_`])|\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__(?!\w)|~~(?=\S)([\s\S]*?\S)~~|\*(?=[^\s*])([\s\S]*?[^\s*])\*|(?<![\w\\])_(?=[^\s_])([\s\S]*?[^\s_])_(?!\w)|( {2,}|\\)\n/g;
+// Inline constructs, leftmost first: backslash escape, code span, link,
+// autolink, strong, strike, emphasis, hard break.
+const inlineRE = new RegExp([
+  /\\(?<esc>[\\`*_{}[\]()#+\-.!|~<>])/,
+  /(?<ticks>`+)(?<code>[\s\S]*?[^`])\k<ticks>(?!`)/,
+  /!?\[(?<label>[^\]\n]*)\]\(\s*<?(?<url>(?:[^()\s<>]|\([^()\s]*\))*)>?(?:\s+"[^"]*")?\s*\)/,
+  /(?<auto>https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"*_`])/,
+  /\*\*(?=\S)(?<strong>[\s\S]*?\S)\*\*/,
+  /__(?=\S)(?<strong2>[\s\S]*?\S)__(?!\w)/,
+  /~~(?=\S)(?<del>[\s\S]*?\S)~~/,
+  /\*(?=[^\s*])(?<em>[\s\S]*?[^\s*\\])\*/,
+  /(?<![\w\\])_(?=[^\s_])(?<em2>[\s\S]*?[^\s_\\])_(?!\w)/,
+  /(?<br> {2,}|\\)\n/,
+].map((r) => r.source).join('|'), 'g');
 
 export function inline(s) {
   const out = [];
@@ -124,21 +135,22 @@ export function inline(s) {
   const re = new RegExp(inlineRE.source, 'g');
   let m;
   while ((m = re.exec(s))) {
-    if (m.index > last) out.push(unescape(s.slice(last, m.index)));
+    const g = m.groups;
+    if (m.index > last) out.push(s.slice(last, m.index));
     last = re.lastIndex;
-    if (m[1]) out.push(h('code', null, m[2].replace(/^ (.*) $/, '$1')));
-    else if (m[4] !== undefined) out.push(link(m[4], m[3] ? inline(m[3]) : m[4]));
-    else if (m[5]) out.push(link(m[5], m[5]));
-    else if (m[6] || m[7]) out.push(h('strong', null, inline(m[6] || m[7])));
-    else if (m[8]) out.push(h('del', null, inline(m[8])));
-    else if (m[9] || m[10]) out.push(h('em', null, inline(m[9] || m[10])));
+    if (g.esc !== undefined) out.push(g.esc);
+    else if (g.ticks) out.push(h('code', null, g.code.replace(/^ (.*) $/, '$1')));
+    else if (g.url !== undefined) out.push(link(g.url, g.label ? inline(g.label) : g.url));
+    else if (g.auto) out.push(link(g.auto, g.auto));
+    else if (g.strong || g.strong2) out.push(h('strong', null, inline(g.strong || g.strong2)));
+    else if (g.del) out.push(h('del', null, inline(g.del)));
+    else if (g.em || g.em2) out.push(h('em', null, inline(g.em || g.em2)));
     else out.push(h('br', null));
   }
-  if (last < s.length) out.push(unescape(s.slice(last)));
+  if (last < s.length) out.push(s.slice(last));
   return out;
 }
 
-const unescape = (s) => s.replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
 
 function link(url, label) {
   if (!/^(https?:|mailto:)/i.test(url)) return h('span', { class: 'md-badlink' }, label);

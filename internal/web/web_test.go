@@ -1,0 +1,146 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func get(t *testing.T, h http.Handler, method, path string, hdr ...string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w.Result()
+}
+
+func TestHandlerRoutes(t *testing.T) {
+	h := Handler(false, "")
+	tests := []struct {
+		method, path string
+		status       int
+		typ          string
+		body         string
+	}{
+		{"GET", "/", 200, "text/html", `<div id="app">`},
+		{"GET", "/s/0195f3b2-aaaa", 200, "text/html", `<div id="app">`},
+		{"GET", "/usage", 200, "text/html", `<div id="app">`},
+		{"GET", "/js/app.js", 200, "text/javascript", "render("},
+		{"GET", "/vendor/preact.mjs", 200, "text/javascript", "export"},
+		{"GET", "/style.css", 200, "text/css", ":root"},
+		{"GET", "/favicon.svg", 200, "image/svg+xml", "<svg"},
+		{"HEAD", "/", 200, "text/html", ""},
+		{"GET", "/missing.js", 404, "", ""},
+		{"GET", "/api/nothing", 404, "", ""},
+		{"GET", "/../web.go", 404, "", ""}, // cleaned to /web.go, which static/ does not hold
+		{"POST", "/", 405, "", ""},
+	}
+	for _, tc := range tests {
+		res := get(t, h, tc.method, tc.path)
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != tc.status {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, res.StatusCode, tc.status)
+			continue
+		}
+		if tc.typ != "" && !strings.HasPrefix(res.Header.Get("Content-Type"), tc.typ) {
+			t.Errorf("%s: Content-Type %q", tc.path, res.Header.Get("Content-Type"))
+		}
+		if !strings.Contains(string(body), tc.body) {
+			t.Errorf("%s: body lacks %q", tc.path, tc.body)
+		}
+		if tc.status == 200 && res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", tc.path)
+		}
+	}
+}
+
+// TestCSPAllowsOnlyTheImportMap checks that the policy's hash is the
+// import map's, and that index.html has no other inline script.
+func TestCSPAllowsOnlyTheImportMap(t *testing.T) {
+	index, err := os.ReadFile("static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := importMapRE.FindSubmatch(index)
+	if m == nil {
+		t.Fatal("no import map in index.html")
+	}
+	sum := sha256.Sum256(m[1])
+	want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	res := get(t, Handler(false, ""), "GET", "/")
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self' "+want+";") {
+		t.Errorf("CSP %q lacks %s", csp, want)
+	}
+	for _, bad := range []string{"unsafe-inline", "unsafe-eval"} {
+		if strings.Contains(csp, bad) {
+			t.Errorf("CSP allows %s", bad)
+		}
+	}
+	scripts := regexp.MustCompile(`<script[^>]*>`).FindAll(index, -1)
+	for _, s := range scripts {
+		if !strings.Contains(string(s), `type="importmap"`) && !strings.Contains(string(s), "src=") {
+			t.Errorf("inline script in index.html: %s", s)
+		}
+	}
+}
+
+func TestRevalidation(t *testing.T) {
+	h := Handler(false, "")
+	res := get(t, h, "GET", "/js/app.js")
+	etag := res.Header.Get("ETag")
+	if etag == "" || res.Header.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("ETag %q, Cache-Control %q", etag, res.Header.Get("Cache-Control"))
+	}
+	if res := get(t, h, "GET", "/js/app.js", "If-None-Match", etag); res.StatusCode != 304 {
+		t.Errorf("revalidation: %d, want 304", res.StatusCode)
+	}
+}
+
+// TestDevServesFromDisk edits a file and sees the change without a rebuild.
+func TestDevServesFromDisk(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>one</p>"), 0o644)
+	h := Handler(true, dir)
+	if body, _ := io.ReadAll(get(t, h, "GET", "/s/x").Body); string(body) != "<p>one</p>" {
+		t.Fatalf("dev index = %q", body)
+	}
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>two</p>"), 0o644)
+	res := get(t, h, "GET", "/")
+	if body, _ := io.ReadAll(res.Body); string(body) != "<p>two</p>" {
+		t.Errorf("dev index after edit = %q", body)
+	}
+	if res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("dev Cache-Control %q", res.Header.Get("Cache-Control"))
+	}
+}
+
+// TestVendoredFilesMatchLock checks that static/vendor holds the versions
+// package-lock.json pins, so a forgotten refresh.sh is caught without Node.
+func TestVendoredFilesMatchLock(t *testing.T) {
+	lock, err := os.ReadFile("vendor/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions, err := os.ReadFile("static/vendor/VERSIONS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(versions)), "\n") {
+		name, ver, _ := strings.Cut(line, " ")
+		re := regexp.MustCompile(`"node_modules/` + regexp.QuoteMeta(name) + `":\s*\{\s*"version":\s*"` + regexp.QuoteMeta(ver) + `"`)
+		if !re.Match(lock) {
+			t.Errorf("static/vendor has %s %s, package-lock.json does not; run vendor/refresh.sh", name, ver)
+		}
+	}
+}
