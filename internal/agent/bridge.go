@@ -219,6 +219,11 @@ func (w *Worker) NavigateTree(ctx context.Context, target string, o TreeOptions)
 	if o.Label != "" {
 		args["label"] = o.Label
 	}
+	// Foreign appends must be seen before the bridge's own (branching)
+	// writes are trusted.
+	if err := w.CheckOutside(); err != nil {
+		return TreeResult{}, err
+	}
 	r, err := w.bridgeCall(ctx, "piweb-tree", args)
 	if err != nil {
 		return TreeResult{}, err
@@ -227,14 +232,13 @@ func (w *Worker) NavigateTree(ctx context.Context, target string, o TreeOptions)
 	if r.Leaf != nil {
 		res.Leaf = *r.Leaf
 	}
-	w.noteOwnWrite()
+	w.noteOwnWrite(res.Leaf)
 	return res, nil
 }
 
 // SetLabel sets (or, with "", clears) the label of an entry.
 func (w *Worker) SetLabel(ctx context.Context, entryID, label string) error {
 	_, err := w.bridgeCall(ctx, "piweb-label", map[string]any{"target": entryID, "label": label})
-	w.noteOwnWrite()
 	return err
 }
 

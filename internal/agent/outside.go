@@ -1,18 +1,265 @@
 package agent
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
 
-// ErrStale is a prompt refused because another process appended to the
-// session file since pi loaded it: pi would continue from its in-memory
-// leaf and fork the file behind the user's back. Reload or fork first, or
-// pass PromptOptions.Force.
+// ErrStale is a prompt refused because another process (a terminal pi)
+// appended to the session file since this worker's pi loaded it: pi keeps
+// its own leaf in memory and would silently branch the file behind the
+// user's back. Reload (adopt the file), Clone (continue pi's branch in a new
+// file), or pass PromptOptions.Force.
 var ErrStale = errors.New("session file changed outside piweb")
 
-// fileTracker watches the session file of a worker.
-type fileTracker struct{}
+// fileTracker notices foreign appends to a worker's session file, with two
+// rules. While the worker is idle (no run, no command in flight) pi writes
+// nothing, so any new line is foreign. While it works, pi appends only to
+// the file it has open and (apart from tree navigation, which goes through
+// piweb's bridge and is trusted) every entry is a child of the previous
+// one, so a line whose parentId is not the id of the last line piweb
+// accounted for, or a second header, is foreign. The second rule alone
+// misses a terminal pi that opened the file after piweb's last write (its
+// entries chain from ours), hence the first.
+type fileTracker struct {
+	path string
 
-func (w *Worker) checkStale() error { return nil }
+	mu      sync.Mutex
+	size    int64  // bytes accounted for
+	leaf    string // id of our chain's head
+	outside bool   // a foreign write is unacknowledged
+	noticed bool   // subscribers were told about it
+}
 
-func newFileTracker(file string) *fileTracker { return nil }
+func newFileTracker(path string) *fileTracker {
+	if path == "" {
+		return nil
+	}
+	t := &fileTracker{path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		return t // pi writes it on the first answer
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		t.size = st.Size()
+		t.leaf = fieldString(lastLine(f, t.size), "id")
+	}
+	return t
+}
 
-func (w *Worker) noteOwnWrite() {}
+// lastLine returns the last complete line of f, reading backwards in
+// chunks (lines can be megabytes long).
+func lastLine(f io.ReaderAt, size int64) []byte {
+	const chunk = 64 << 10
+	var buf []byte
+	for off := size; off > 0 && len(buf) < 64<<20; {
+		n := min(int64(chunk), off)
+		off -= n
+		b := make([]byte, n)
+		if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+			return nil
+		}
+		buf = append(b, buf...)
+		body := bytes.TrimRight(buf, "\n")
+		if i := bytes.LastIndexByte(body, '\n'); i >= 0 || off == 0 {
+			return body[i+1:]
+		}
+	}
+	return nil
+}
+
+// scanMode says what piweb knows about who may have written.
+type scanMode int
+
+const (
+	scanIdle  scanMode = iota // pi was idle: every new line is foreign
+	scanChain                 // pi was working: lines must chain
+	scanTrust                 // a bridge operation branched: accept
+)
+
+// scan reads the complete lines appended since the last scan and reports
+// whether a foreign write was newly found.
+func (t *fileTracker) scan(mode scanMode) (bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f, err := os.Open(t.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check session file: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("check session file: %w", err)
+	}
+	was := t.outside
+	if st.Size() < t.size {
+		t.outside, t.size = true, st.Size() // rewritten or truncated
+		return !was, nil
+	}
+	if st.Size() == t.size {
+		return false, nil
+	}
+	b := make([]byte, st.Size()-t.size)
+	if _, err := f.ReadAt(b, t.size); err != nil && err != io.EOF {
+		return false, fmt.Errorf("read session file: %w", err)
+	}
+	t.absorb(b, mode)
+	return t.outside && !was, nil
+}
+
+// absorb checks each complete line of b. t.mu is held.
+func (t *fileTracker) absorb(b []byte, mode scanMode) {
+	trust := mode == scanTrust
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return
+		}
+		line := b[:i+1]
+		b = b[i+1:]
+		first := t.size == 0
+		t.size += int64(len(line))
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		typ, id, parent := fieldString(line, "type"), fieldString(line, "id"), fieldString(line, "parentId")
+		switch {
+		case mode == scanIdle:
+			t.outside = true
+		case typ == "session":
+			if !first && !trust {
+				t.outside = true
+			}
+		case trust || parent == t.leaf:
+			t.leaf = id
+		default:
+			t.outside = true // our chain head stays ours
+		}
+	}
+}
+
+// setLeaf records where pi's leaf is after a bridge navigation.
+func (t *fileTracker) setLeaf(leaf string) {
+	t.mu.Lock()
+	t.leaf = leaf
+	t.mu.Unlock()
+}
+
+func (t *fileTracker) stale() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.outside
+}
+
+// notice reports (once per foreign change) that subscribers must be told.
+func (t *fileTracker) notice() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.outside || t.noticed {
+		return false
+	}
+	t.noticed = true
+	return true
+}
+
+// ack accepts the foreign change (the caller forces a prompt).
+func (t *fileTracker) ack() {
+	t.mu.Lock()
+	t.outside, t.noticed = false, false
+	t.mu.Unlock()
+}
+
+// OutsideNotice is the body of a piweb_outside_change event.
+type OutsideNotice struct {
+	File string `json:"file"`
+}
+
+func (w *Worker) fileTracker() *fileTracker {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tracker
+}
+
+// CheckOutside scans the session file for foreign appends and tells
+// subscribers when it finds one. The supervisor calls it periodically; it
+// also runs before every prompt.
+func (w *Worker) CheckOutside() error {
+	t := w.fileTracker()
+	if t == nil {
+		return nil
+	}
+	mode := scanChain
+	if w.idle() {
+		mode = scanIdle
+	}
+	return w.scanFile(t, mode)
+}
+
+// scanFile scans and tells subscribers about a new foreign change.
+func (w *Worker) scanFile(t *fileTracker, mode scanMode) error {
+	if _, err := t.scan(mode); err != nil {
+		return err
+	}
+	if t.notice() {
+		w.Hub().Publish(NewEvent(EvOutsideChange, OutsideNotice{File: t.path}))
+	}
+	return nil
+}
+
+// Stale reports whether the session file changed outside since pi loaded
+// it (and the change was not acknowledged with a forced prompt).
+func (w *Worker) Stale() bool {
+	t := w.fileTracker()
+	return t != nil && t.stale()
+}
+
+func (w *Worker) checkStale(force bool) error {
+	if err := w.CheckOutside(); err != nil {
+		return err
+	}
+	t := w.fileTracker()
+	if t == nil || !t.stale() {
+		return nil
+	}
+	if force {
+		t.ack()
+		return nil
+	}
+	return ErrStale
+}
+
+// noteOwnWrite absorbs what a bridge operation wrote and moves the chain
+// head to pi's new leaf.
+func (w *Worker) noteOwnWrite(leaf string) {
+	t := w.fileTracker()
+	if t == nil {
+		return
+	}
+	_, _ = t.scan(scanTrust)
+	t.setLeaf(leaf)
+}
+
+// idle reports whether pi can be writing nothing: no run and no command.
+func (w *Worker) idle() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m.Status(time.Now()).Phase == PhaseIdle && w.inflight == 0
+}
+
+// absorbOwn accounts for what pi wrote during work that just ended, before
+// the worker counts as idle again.
+func (w *Worker) absorbOwn() {
+	if t := w.fileTracker(); t != nil {
+		_ = w.scanFile(t, scanChain)
+	}
+}

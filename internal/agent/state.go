@@ -98,6 +98,9 @@ func (m *Machine) compactionEnd(e Event, now time.Time) {
 		WillRetry bool
 	}
 	_ = json.Unmarshal(e.Raw, &v)
+	// Settle briefly either way: the worker then accounts for the
+	// compaction entry pi wrote before it counts as idle.
+	m.settleUntil = now.Add(m.settle())
 	switch {
 	case v.WillRetry:
 		// Overflow recovery: pi restarts the turn by itself.

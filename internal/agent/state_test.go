@@ -152,13 +152,13 @@ func TestMachineKeyMoments(t *testing.T) {
 			{EvAutoRetryEnd, 1, "streaming"},
 			{EvAutoRetryEnd, 3, "idle"}, // abort_retry ends the back-off
 		}},
-		{"s15_auto_compaction_threshold", []moment{{EvCompactionStart, 1, "compacting"}, {EvCompactionEnd, 1, "idle"}}},
+		{"s15_auto_compaction_threshold", []moment{{EvCompactionStart, 1, "compacting"}, {EvCompactionEnd, 1, "settling"}}},
 		{"s15_auto_compaction_overflow", []moment{
 			{EvCompactionStart, 1, "compacting"},
 			{EvCompactionEnd, 1, "settling"}, // willRetry: the turn restarts by itself
 			{EvAgentStart, 3, "streaming"},
 		}},
-		{"s15_compact_while_streaming", []moment{{EvCompactionEnd, 1, "idle"}}},
+		{"s15_compact_while_streaming", []moment{{EvCompactionEnd, 1, "settling"}}},
 		{"s05_streaming", []moment{
 			{EvQueueUpdate, 1, `streaming steer=["[text] steered message"] follow=[]`},
 			{EvQueueUpdate, 2, `streaming steer=["[text] steered message"] follow=["[text] followup message"]`},

@@ -14,6 +14,7 @@ const (
 	DefaultIdleTimeout = 10 * time.Minute
 	DefaultMaxLive     = 8
 	DefaultSpareDelay  = 3 * time.Second
+	DefaultOutsidePoll = 2 * time.Second
 )
 
 // ErrAtCapacity is a start refused because MaxLive workers are live and
@@ -41,6 +42,9 @@ type Config struct {
 	// Spare keeps one pre-started pi ready to be switched to a session,
 	// hiding pi's ~1.5 s start-up from the first message.
 	Spare bool
+	// OutsidePoll is how often live workers' files are checked for
+	// appends by other processes (DefaultOutsidePoll when zero).
+	OutsidePoll time.Duration
 	// SpareDelay is the pause before starting the next spare after one was
 	// taken (DefaultSpareDelay when zero).
 	SpareDelay time.Duration
@@ -103,6 +107,9 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	}
 	if cfg.MaxLive <= 0 {
 		cfg.MaxLive = DefaultMaxLive
+	}
+	if cfg.OutsidePoll <= 0 {
+		cfg.OutsidePoll = DefaultOutsidePoll
 	}
 	if cfg.SpareDelay <= 0 {
 		cfg.SpareDelay = DefaultSpareDelay
@@ -367,13 +374,33 @@ func (s *Supervisor) reaper() {
 	}
 	t := time.NewTicker(period)
 	defer t.Stop()
+	poll := time.NewTicker(s.cfg.OutsidePoll)
+	defer poll.Stop()
 	for {
 		select {
 		case <-s.quit:
 			return
 		case now := <-t.C:
 			s.reap(now)
+		case <-poll.C:
+			s.pollOutside()
 		}
+	}
+}
+
+// pollOutside checks every live worker's file for foreign appends, so
+// subscribers hear about a terminal pi's writes without sending anything.
+func (s *Supervisor) pollOutside() {
+	s.mu.Lock()
+	var ws []*Worker
+	for _, e := range s.entries {
+		if e.w != nil {
+			ws = append(ws, e.w)
+		}
+	}
+	s.mu.Unlock()
+	for _, w := range ws {
+		_ = w.CheckOutside()
 	}
 }
 

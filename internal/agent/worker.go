@@ -142,6 +142,7 @@ func (w *Worker) statusChange(now time.Time, force bool) (Status, bool) {
 
 // settled re-evaluates the phase when a Settling window ends.
 func (w *Worker) settled() {
+	w.absorbOwn()
 	now := time.Now()
 	w.mu.Lock()
 	w.settle = nil
@@ -162,6 +163,7 @@ func (w *Worker) begin() {
 }
 
 func (w *Worker) end() {
+	w.absorbOwn() // while still counted busy
 	w.mu.Lock()
 	w.inflight--
 	w.lastUse = time.Now()
@@ -194,10 +196,8 @@ func (w *Worker) Prompt(ctx context.Context, text string, o PromptOptions) error
 			return err
 		}
 	}
-	if !o.Force {
-		if err := w.checkStale(); err != nil {
-			return err
-		}
+	if err := w.checkStale(o.Force); err != nil {
+		return err
 	}
 	return w.Do(func(c *Client) error { return c.Prompt(ctx, text, o.Images, o.Behavior) })
 }

@@ -1,0 +1,137 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"piweb/internal/fakellm"
+)
+
+func entryLine(id, parent string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return fmt.Sprintf(`{"type":"message","id":"%s","parentId":%s,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":"x"}}`+"\n", id, p)
+}
+
+const hdrLine = `{"type":"session","version":3,"id":"u","timestamp":"2026-12-02T10:00:00.000Z","cwd":"/"}` + "\n"
+
+func TestFileTracker(t *testing.T) {
+	tests := []struct {
+		name    string
+		initial string
+		appends []string // one scan after each
+		mode    scanMode
+		want    []bool // outside after each scan
+	}{
+		{"own linear", hdrLine + entryLine("a", ""), []string{entryLine("b", "a"), entryLine("c", "b")}, scanChain, []bool{false, false}},
+		{"new file flushed", "", []string{hdrLine + entryLine("a", "") + entryLine("b", "a")}, scanChain, []bool{false}},
+		{"foreign branch", hdrLine + entryLine("a", "") + entryLine("b", "a"), []string{entryLine("x", "a"), entryLine("c", "b")}, scanChain, []bool{true, true}},
+		{"foreign then own", hdrLine + entryLine("a", ""), []string{entryLine("x", "a") + entryLine("b", "a")}, scanChain, []bool{true}},
+		{"idle: any line", hdrLine + entryLine("a", ""), []string{entryLine("b", "a")}, scanIdle, []bool{true}},
+		{"second header", hdrLine + entryLine("a", ""), []string{hdrLine}, scanChain, []bool{true}},
+		{"partial line waits", hdrLine + entryLine("a", ""), []string{strings.TrimSuffix(entryLine("x", "q"), "\n"), "\n"}, scanChain, []bool{false, true}},
+		{"trusted branch", hdrLine + entryLine("a", "") + entryLine("b", "a"), []string{entryLine("s", "a")}, scanTrust, []bool{false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if tt.initial != "" {
+				os.WriteFile(path, []byte(tt.initial), 0o644)
+			}
+			tr := newFileTracker(path)
+			for i, a := range tt.appends {
+				f, _ := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+				f.WriteString(a)
+				f.Close()
+				if _, err := tr.scan(tt.mode); err != nil {
+					t.Fatal(err)
+				}
+				if got := tr.stale(); got != tt.want[i] {
+					t.Errorf("after append %d: outside=%v, want %v", i, got, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestFileTrackerTruncated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(hdrLine+entryLine("a", "")+entryLine("b", "a")), 0o644)
+	tr := newFileTracker(path)
+	if tr.leaf != "b" {
+		t.Fatalf("initial leaf %q", tr.leaf)
+	}
+	os.WriteFile(path, []byte(hdrLine), 0o644)
+	if found, _ := tr.scan(scanChain); !found || !tr.stale() {
+		t.Error("rewrite not noticed")
+	}
+}
+
+func TestLastLineLong(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	long := `{"type":"message","id":"zz","pad":"` + strings.Repeat("p", 200<<10) + `"}` + "\n"
+	os.WriteFile(path, []byte(hdrLine+long), 0o644)
+	if tr := newFileTracker(path); tr.leaf != "zz" || tr.size != int64(len(hdrLine+long)) {
+		t.Errorf("leaf %q size %d", tr.leaf, tr.size)
+	}
+}
+
+// TestLiveOutsideChange runs a second real pi on the same file, as a user
+// in a terminal would.
+func TestLiveOutsideChange(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	ctx := ctxT(t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := watch(t, w.Hub())
+	r.llm.Enqueue(fakellm.Text("one"))
+	w.Prompt(ctx, "first", PromptOptions{})
+	rec.wait(t, 0, isPhase(PhaseIdle))
+	file := w.Key()
+	if err := w.CheckOutside(); err != nil || w.Stale() {
+		t.Fatalf("own writes flagged: %v", err)
+	}
+
+	// The terminal pi appends to the same file.
+	other, orec := r.start(func(o *Options) { o.SessionFile = file })
+	r.llm.Enqueue(fakellm.Text("from the terminal"))
+	other.Prompt(ctx, "terminal says hi", nil, "")
+	orec.waitType(t, 0, EvAgentEnd)
+	other.Close(context.Background(), 0)
+
+	i := rec.waitType(t, 0, EvOutsideChange) // the supervisor's poll
+	if got := fieldString(rec.snapshot()[i].Raw, "file"); got != file {
+		t.Errorf("notice for %q", got)
+	}
+	if err := w.Prompt(ctx, "second", PromptOptions{}); !errors.Is(err, ErrStale) {
+		t.Fatalf("prompt on stale leaf: %v, want ErrStale", err)
+	}
+	if err := w.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if w.Stale() || w.State().MessageCount != 4 {
+		t.Errorf("after reload: stale=%v messages=%d, want 4", w.Stale(), w.State().MessageCount)
+	}
+	r.llm.Enqueue(fakellm.Text("two"))
+	from := len(rec.snapshot())
+	if err := w.Prompt(ctx, "second", PromptOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(t, from, isPhase(PhaseIdle))
+	if req := r.llm.LastRequest(); !strings.Contains(fmt.Sprint(req.Messages), "from the terminal") {
+		t.Error("reloaded pi did not see the terminal's messages")
+	}
+	if err := w.CheckOutside(); err != nil || w.Stale() {
+		t.Errorf("after reload own writes flagged: %v", err)
+	}
+}
