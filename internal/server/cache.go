@@ -26,8 +26,9 @@ type cached struct {
 	size  int64
 	mtime time.Time
 	s     *session.Session
-	used  time.Time // guarded by sessionCache.mu
-	bytes int64     // guarded by sessionCache.mu
+	tree  []treeNode // built on first use for this parse
+	used  time.Time  // guarded by sessionCache.mu
+	bytes int64      // guarded by sessionCache.mu
 }
 
 func newSessionCache(maxFiles int, maxBytes int64) *sessionCache {
@@ -60,7 +61,7 @@ func (c *sessionCache) load(path string) (*session.Session, error) {
 	if err != nil {
 		return nil, wrap(Internal, err, "cannot read session")
 	}
-	it.s, it.size, it.mtime = s, st.Size(), st.ModTime()
+	it.s, it.size, it.mtime, it.tree = s, st.Size(), st.ModTime(), nil
 	c.mu.Lock()
 	it.bytes = st.Size()
 	c.mu.Unlock()
@@ -93,4 +94,25 @@ func (c *sessionCache) forget(path string) {
 	c.mu.Lock()
 	delete(c.items, path)
 	c.mu.Unlock()
+}
+
+// tree returns the compact tree of sess (the parse load returned for
+// path), building it once per parse: for a huge session it is the most
+// expensive part of GET /api/sessions/{id}.
+func (c *sessionCache) tree(path string, sess *session.Session, build func() []treeNode) []treeNode {
+	c.mu.Lock()
+	it := c.items[path]
+	c.mu.Unlock()
+	if it == nil {
+		return build()
+	}
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.s != sess {
+		return build()
+	}
+	if it.tree == nil {
+		it.tree = build()
+	}
+	return it.tree
 }

@@ -217,21 +217,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	labels := labelMap(sess)
-	tree := make([]treeNode, 0, len(sess.Entries))
-	for _, e := range sess.Entries {
-		if e.ID == "" {
-			continue
-		}
-		n := treeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
-		if e.HasParent() && e.ParentID != "" {
-			p := e.ParentID
-			n.ParentID = &p
-		}
-		if l, found := labels[e.ID]; found {
-			n.Label = &l
-		}
-		tree = append(tree, n)
-	}
+	tree := s.cache.tree(m.Path, sess, func() []treeNode { return buildTree(sess, labels) })
 	var leaf *string
 	if l := sess.Leaf(); l != nil && l.ID != "" {
 		leaf = &l.ID
@@ -248,6 +234,26 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		"session": s.item(m), "header": header, "leaf": leaf, "tree": tree,
 		"labels": labels, "lineage": s.lineage(m), "problems": problems,
 	})
+}
+
+// buildTree lists every entry with an id in the compact form.
+func buildTree(sess *session.Session, labels map[string]string) []treeNode {
+	tree := make([]treeNode, 0, len(sess.Entries))
+	for _, e := range sess.Entries {
+		if e.ID == "" {
+			continue
+		}
+		n := treeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
+		if e.HasParent() && e.ParentID != "" {
+			p := e.ParentID
+			n.ParentID = &p
+		}
+		if l, found := labels[e.ID]; found {
+			n.Label = &l
+		}
+		tree = append(tree, n)
+	}
+	return tree
 }
 
 // labelMap resolves the labels once, keyed by entry id.

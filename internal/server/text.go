@@ -92,19 +92,23 @@ func messageText(e *session.Entry) string {
 	return contentText(m.Content)
 }
 
-// preview is the one-line text the compact tree shows for an entry.
+// preview is the one-line text the compact tree shows for an entry. It
+// reads only what it shows (see rawjson.go).
 func preview(e *session.Entry) string {
 	var text string
-	str := func(k string) string { v, _ := e.String(k); return v }
+	str := func(k string) string { return prefixString(e.Field(k), 800) }
 	switch e.Type {
 	case "message":
-		text = messageText(e)
-		if text == "" {
-			if m, ok := decodeMessage(e.Field("message")); ok && m.ToolName != "" {
-				text = m.ToolName
-			} else if ok {
-				text = toolCallNames(m.Content)
-			}
+		m := e.Field("message")
+		switch role := prefixString(member(m, "role"), 40); role {
+		case "toolResult":
+			text = prefixString(member(m, "toolName"), 100)
+		case "bashExecution":
+			text = prefixString(member(m, "command"), 800)
+		case "compactionSummary", "branchSummary":
+			text = prefixString(member(m, "summary"), 800)
+		default:
+			text = previewText(member(m, "content"), 800)
 		}
 	case "compaction", "branch_summary":
 		text = str("summary")
@@ -117,23 +121,11 @@ func preview(e *session.Entry) string {
 	case "thinking_level_change":
 		text = str("thinkingLevel")
 	case "custom_message":
-		text = contentText(e.Field("content"))
+		text = previewText(e.Field("content"), 800)
 	case "custom":
 		text = str("customType")
 	}
 	return clip(strings.Join(strings.Fields(text), " "), 200)
-}
-
-func toolCallNames(raw json.RawMessage) string {
-	var parts []contentPart
-	json.Unmarshal(raw, &parts)
-	var names []string
-	for _, p := range parts {
-		if p.Type == "toolCall" {
-			names = append(names, p.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // clip cuts s to at most n runes.
