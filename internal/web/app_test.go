@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -401,9 +402,11 @@ func TestLiveAppend(t *testing.T) {
 		t.Fatalf("append: %v %s", err, out)
 	}
 	r.waitJS(t, `document.querySelector('#e-11ve0001')`)
-	if d := time.Since(t0); d > time.Second {
+	d := time.Since(t0)
+	if d > time.Second {
 		t.Errorf("appended entry shown after %v", d)
 	}
+	t.Logf("appended entry shown after %v", d)
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.group .sess').dataset.id === %q`, basicID))
 }
 
@@ -412,6 +415,8 @@ func TestFilesPanel(t *testing.T) {
 	cwd := t.TempDir()
 	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# Title\n\nSome *text*.\n"), 0o644)
+	png, _ := base64.StdEncoding.DecodeString(onePixel)
+	os.WriteFile(filepath.Join(cwd, "dot.png"), png, 0o644)
 	id := writeSession(t, r.dir, cwd, []map[string]any{{"role": "user", "content": "hi", "timestamp": 1}})
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row')`)
@@ -423,6 +428,8 @@ func TestFilesPanel(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.viewer .src').innerText.includes('changed')`)
 	eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find(b => b.textContent === 'README.md').click(), true)`)
 	r.waitJS(t, `document.querySelector('.viewer .md h1') && document.querySelector('.viewer .md em')`)
+	eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find(b => b.textContent === 'dot.png').click(), true)`)
+	r.waitJS(t, `document.querySelector('.viewer img.file-img') && document.querySelector('.viewer img.file-img').naturalWidth === 1`)
 }
 
 func TestUsagePage(t *testing.T) {

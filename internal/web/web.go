@@ -3,6 +3,28 @@
 // static/vendor. There is no build step; the files are embedded so that the
 // binary is self-contained, and served from disk with -dev so that a reload
 // shows an edit.
+//
+// The vendored libraries are pinned by vendor/package-lock.json and copied
+// by vendor/refresh.sh (npm ci, then the .mjs builds into static/vendor);
+// the copies are committed, so building piweb never needs Node. An import
+// map in index.html resolves the bare names; its hash is the only inline
+// script the Content-Security-Policy allows.
+//
+// The modules under static/js, one job each: api.js (every API call and
+// event stream), state.js (signals and the router: /s/{id}?leaf=ID#entry,
+// /usage), view.js (the open session: pages of pi's context loaded from the
+// leaf backwards, expanded compactions, live appends), conversation.js (the
+// windowed message list), message.js (each role and block, tool calls
+// paired with results), markdown.js and highlight.js, sidebar.js, tree.js,
+// search.js, header.js, files.js, usage.js, app.js (layout and keys).
+//
+// Markdown is rendered in the browser by markdown.js, which builds Preact
+// elements directly and never HTML strings: text always ends up in text
+// nodes, so no HTML from a message can run, links keep only http(s) and
+// mailto, and no sanitizer is needed. Rendering on the client keeps the
+// API returning pi's messages unchanged, lets a streamed answer (part 2)
+// re-render only its last block, and costs nothing on the server for
+// sessions of 10,000 messages, of which only the visible pages are rendered.
 package web
 
 import (
