@@ -106,8 +106,8 @@ func (e Event) Delta() (AssistantEvent, bool) {
 	if ci := field(ame, "contentIndex"); ci != nil {
 		_ = json.Unmarshal(ci, &a.ContentIndex)
 	}
-	if tc := field(ame, "toolCall"); tc != nil {
-		a.ToolCall = json.RawMessage(tc)
+	if a.Type == "toolcall_end" {
+		a.ToolCall = json.RawMessage(field(ame, "toolCall"))
 	}
 	return a, true
 }
