@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"piweb/internal/index"
@@ -18,17 +19,22 @@ type IndexCatalog struct {
 	ix     *index.Index
 	cancel func()
 	done   chan struct{}
-	dirty  chan struct{}
+
+	fileMu   sync.Mutex
+	fileSubs map[int]func(id string)
+	fileNext int
 }
 
 // reloadEvery bounds how often the snapshot is rebuilt under a stream of
-// changes.
-var reloadEvery = 100 * time.Millisecond
+// changes: a rebuild reads all 5,000 rows (~100 ms), so a file growing
+// continuously must not trigger one per write. A change after a quiet
+// period is reloaded at once.
+var reloadEvery = time.Second
 
 // NewIndexCatalog loads the snapshot and follows the index's changes until
 // Close. The caller runs ix.Watch (or Sync) to keep the index current.
 func NewIndexCatalog(ctx context.Context, ix *index.Index) (*IndexCatalog, error) {
-	c := &IndexCatalog{memCatalog: newMemCatalog(), ix: ix, done: make(chan struct{}), dirty: make(chan struct{}, 1)}
+	c := &IndexCatalog{memCatalog: newMemCatalog(), ix: ix, done: make(chan struct{}), fileSubs: map[int]func(string){}}
 	if err := c.reload(ctx); err != nil {
 		return nil, err
 	}
@@ -47,24 +53,56 @@ func (c *IndexCatalog) Close() error {
 
 func (c *IndexCatalog) follow(events <-chan index.Event) {
 	defer close(c.done)
+	var last time.Time
+	pending := false
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
-		if _, open := <-events; !open {
-			return
-		}
-		time.Sleep(reloadEvery) // gather a burst into one reload
-		for drained := false; !drained; {
-			select {
-			case _, open := <-events:
-				if !open {
-					return
-				}
-			default:
-				drained = true
+		select {
+		case ev, open := <-events:
+			if !open {
+				return
+			}
+			c.fileChanged(ev.SessionID)
+			if pending {
+				continue
+			}
+			pending = true
+			timer.Reset(max(10*time.Millisecond, reloadEvery-time.Since(last)))
+		case <-timer.C:
+			if pending {
+				pending = false
+				c.reload(context.Background()) // on error the next change retries
+				last = time.Now()
 			}
 		}
-		if err := c.reload(context.Background()); err != nil {
-			continue // the next change retries
-		}
+	}
+}
+
+// SubscribeFiles calls fn with the session id of every file change as
+// soon as the index has it, before the snapshot reload: the server uses it
+// to stream appended entries without waiting for the listing.
+func (c *IndexCatalog) SubscribeFiles(fn func(id string)) func() {
+	c.fileMu.Lock()
+	id := c.fileNext
+	c.fileNext++
+	c.fileSubs[id] = fn
+	c.fileMu.Unlock()
+	return func() {
+		c.fileMu.Lock()
+		delete(c.fileSubs, id)
+		c.fileMu.Unlock()
+	}
+}
+
+func (c *IndexCatalog) fileChanged(id string) {
+	if id == "" {
+		return
+	}
+	c.fileMu.Lock()
+	defer c.fileMu.Unlock()
+	for _, fn := range c.fileSubs {
+		fn(id)
 	}
 }
 

@@ -93,6 +93,9 @@ func New(opts Options) *Server {
 	s.bridges = newBridges(s)
 	s.handler = s.guard(s.routes())
 	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll)
+	if fc, early := s.cat.(interface{ SubscribeFiles(func(string)) func() }); early {
+		s.cancels = append(s.cancels, fc.SubscribeFiles(s.tails.changed))
+	}
 	s.bg.Go(s.janitor)
 	return s
 }
