@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/jsjson"
 )
 
 const (
@@ -141,6 +143,22 @@ func FuzzParse(f *testing.F) {
 		again := Parse(s.Encode())
 		if len(again.records) != len(s.records) {
 			t.Fatalf("re-parse: %d records, want %d", len(again.records), len(s.records))
+		}
+	})
+}
+
+// FuzzScanMatchesValid checks the scanner against jsjson.Valid, which is
+// itself checked against Node's JSON.parse: a line is a record exactly when
+// JavaScript can parse it.
+func FuzzScanMatchesValid(f *testing.F) {
+	for _, s := range []string{e1, e2, `{"a":"\\"}`, `{"a":"\\\\"}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"x` + "\t" + `"}`,
+		`{"a":"\\\"\\"}`, `[1,2,{"b":"\u00e9\ud83d\ude00"}]`, `{"a":1,}`, ` {"a":"12345678\\n12345678\\t"} `, `"\/"`, `-0.5e+7`, `01`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _, ok := scanRecord(b, nil, new([]member))
+		if want := jsjson.Valid(b); ok != want {
+			t.Fatalf("scanRecord(%q) = %v, JSON.parse accepts: %v", b, ok, want)
 		}
 	})
 }
