@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -191,6 +192,11 @@ func (s *Supervisor) Worker(ctx context.Context, file string) (*Worker, error) {
 	}
 	op := e.starting
 	if op == nil {
+		// pi would silently start an empty session at a missing path.
+		if _, err := os.Stat(key); err != nil {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("open session: %w", err)
+		}
 		if err := s.makeRoom(); err != nil {
 			s.mu.Unlock()
 			return nil, err

@@ -2,6 +2,10 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -54,7 +58,46 @@ func fakeSupervisor(cfg Config, startDelay time.Duration) (*Supervisor, *[]*fake
 	return s, &procs, &mu
 }
 
+// sessionFiles makes empty files for the keys the timing tests use (the
+// supervisor refuses to start pi on a missing file).
+func sessionFiles(t *testing.T, names ...string) map[string]string {
+	dir := t.TempDir()
+	out := map[string]string{}
+	for _, n := range names {
+		out[n] = filepath.Join(dir, n+".jsonl")
+		os.WriteFile(out[n], nil, 0o644)
+	}
+	return out
+}
+
+func TestSupervisorMissingFile(t *testing.T) {
+	s, procs, _ := fakeSupervisor(Config{}, 0)
+	defer s.Close(context.Background())
+	_, err := s.Worker(context.Background(), filepath.Join(t.TempDir(), "none.jsonl"))
+	if !errors.Is(err, fs.ErrNotExist) || len(*procs) != 0 {
+		t.Errorf("err = %v, %d starts", err, len(*procs))
+	}
+}
+
+func TestSupervisorPiMissing(t *testing.T) {
+	f := sessionFiles(t, "a")
+	s, err := NewSupervisor(Config{Base: Options{Pi: &Pi{Path: filepath.Join(t.TempDir(), "no-pi")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	hub := s.Hub(f["a"])
+	_, sub, _ := hub.Subscribe(0)
+	if _, err := s.Worker(context.Background(), f["a"]); !errors.Is(err, ErrPiMissing) {
+		t.Fatalf("err = %v, want ErrPiMissing", err)
+	}
+	if e := <-sub.C; e.Type != EvExit || fieldString(e.Raw, "reason") != "start failed" {
+		t.Errorf("notice %s", e.Raw)
+	}
+}
+
 func TestSupervisorSharedStart(t *testing.T) {
+	f := sessionFiles(t, "a")
 	synctest.Test(t, func(t *testing.T) {
 		s, procs, _ := fakeSupervisor(Config{}, 1500*time.Millisecond)
 		defer s.Close(context.Background())
@@ -62,7 +105,7 @@ func TestSupervisorSharedStart(t *testing.T) {
 		ws := make([]*Worker, 10)
 		for i := range ws {
 			wg.Go(func() {
-				w, err := s.Worker(context.Background(), "/s/a.jsonl")
+				w, err := s.Worker(context.Background(), f["a"])
 				if err != nil {
 					t.Error(err)
 				}
@@ -82,13 +125,14 @@ func TestSupervisorSharedStart(t *testing.T) {
 }
 
 func TestSupervisorIdleTimeout(t *testing.T) {
+	f := sessionFiles(t, "busy", "idle")
 	synctest.Test(t, func(t *testing.T) {
 		s, procs, _ := fakeSupervisor(Config{}, time.Second)
 		defer s.Close(context.Background())
 		ctx := context.Background()
-		idle, _ := s.Worker(ctx, "/s/idle.jsonl")
-		busy, _ := s.Worker(ctx, "/s/busy.jsonl")
-		_, sub, _ := s.Hub("/s/idle.jsonl").Subscribe(s.Hub("/s/idle.jsonl").Last())
+		idle, _ := s.Worker(ctx, f["idle"])
+		busy, _ := s.Worker(ctx, f["busy"])
+		_, sub, _ := s.Hub(f["idle"]).Subscribe(s.Hub(f["idle"]).Last())
 		busy.onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
 
 		time.Sleep(DefaultIdleTimeout - time.Minute)
@@ -98,7 +142,7 @@ func TestSupervisorIdleTimeout(t *testing.T) {
 		}
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
-		if !(*procs)[0].closed.Load() || s.Live("/s/idle.jsonl") != nil {
+		if !(*procs)[0].closed.Load() || s.Live(f["idle"]) != nil {
 			t.Fatal("idle worker still running after the timeout")
 		}
 		if e := <-sub.C; e.Type != EvExit || fieldString(e.Raw, "reason") != "idle" {
@@ -106,7 +150,7 @@ func TestSupervisorIdleTimeout(t *testing.T) {
 		}
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if (*procs)[1].closed.Load() || s.Live("/s/busy.jsonl") != busy {
+		if (*procs)[1].closed.Load() || s.Live(f["busy"]) != busy {
 			t.Error("busy worker was stopped")
 		}
 		_ = idle
@@ -114,42 +158,44 @@ func TestSupervisorIdleTimeout(t *testing.T) {
 }
 
 func TestSupervisorCapEvictsLongestIdle(t *testing.T) {
+	f := sessionFiles(t, "a", "b", "c", "d")
 	synctest.Test(t, func(t *testing.T) {
 		s, procs, _ := fakeSupervisor(Config{MaxLive: 2}, time.Second)
 		defer s.Close(context.Background())
 		ctx := context.Background()
-		s.Worker(ctx, "/s/a.jsonl")
+		s.Worker(ctx, f["a"])
 		time.Sleep(time.Minute)
-		s.Worker(ctx, "/s/b.jsonl")
+		s.Worker(ctx, f["b"])
 		time.Sleep(time.Minute)
-		s.Worker(ctx, "/s/a.jsonl") // a is now the most recently used
-		if _, err := s.Worker(ctx, "/s/c.jsonl"); err != nil {
+		s.Worker(ctx, f["a"]) // a is now the most recently used
+		if _, err := s.Worker(ctx, f["c"]); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if s.Live("/s/b.jsonl") != nil || !(*procs)[1].closed.Load() {
+		if s.Live(f["b"]) != nil || !(*procs)[1].closed.Load() {
 			t.Error("b (longest idle) not evicted")
 		}
-		if s.Live("/s/a.jsonl") == nil || s.LiveCount() != 2 {
+		if s.Live(f["a"]) == nil || s.LiveCount() != 2 {
 			t.Errorf("a evicted or %d live", s.LiveCount())
 		}
 		// All busy: a start is refused rather than stopping a busy worker.
-		for _, f := range []string{"/s/a.jsonl", "/s/c.jsonl"} {
+		for _, f := range []string{f["a"], f["c"]} {
 			s.Live(f).onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
 		}
-		if _, err := s.Worker(ctx, "/s/d.jsonl"); err != ErrAtCapacity {
+		if _, err := s.Worker(ctx, f["d"]); err != ErrAtCapacity {
 			t.Errorf("err = %v, want ErrAtCapacity", err)
 		}
 	})
 }
 
 func TestSupervisorCrashRestart(t *testing.T) {
+	f := sessionFiles(t, "a")
 	synctest.Test(t, func(t *testing.T) {
 		s, procs, _ := fakeSupervisor(Config{}, time.Second)
 		defer s.Close(context.Background())
 		ctx := context.Background()
-		w1, _ := s.Worker(ctx, "/s/a.jsonl")
-		hub := s.Hub("/s/a.jsonl")
+		w1, _ := s.Worker(ctx, f["a"])
+		hub := s.Hub(f["a"])
 		_, sub, _ := hub.Subscribe(hub.Last())
 		(*procs)[0].crash(&ExitError{Status: 1, Stderr: "TypeError: boom\n"})
 		e := <-sub.C
@@ -157,7 +203,7 @@ func TestSupervisorCrashRestart(t *testing.T) {
 			t.Fatalf("got %s", e.Raw)
 		}
 		synctest.Wait()
-		w2, err := s.Worker(ctx, "/s/a.jsonl")
+		w2, err := s.Worker(ctx, f["a"])
 		if err != nil || w2 == w1 || len(*procs) != 2 {
 			t.Fatalf("restart: %v, same=%v, starts=%d", err, w2 == w1, len(*procs))
 		}
@@ -168,10 +214,11 @@ func TestSupervisorCrashRestart(t *testing.T) {
 }
 
 func TestSupervisorSettleTimer(t *testing.T) {
+	f := sessionFiles(t, "a")
 	synctest.Test(t, func(t *testing.T) {
 		s, _, _ := fakeSupervisor(Config{}, time.Second)
 		defer s.Close(context.Background())
-		w, _ := s.Worker(context.Background(), "/s/a.jsonl")
+		w, _ := s.Worker(context.Background(), f["a"])
 		_, sub, _ := w.Hub().Subscribe(w.Hub().Last())
 		w.onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
 		w.onEvent(Event{Type: EvAgentEnd, Raw: []byte(`{"type":"agent_end","messages":[]}`)})
