@@ -10,6 +10,35 @@ import (
 
 func init() {
 	commands["check"] = command{"check [--repair] [--cwd DIR] FILE...  report (and repair) damaged session files", runCheck}
+	commands["migrate"] = command{"migrate FILE...            rewrite version 1 and 2 files as version 3, keeping backups", runMigrate}
+}
+
+// runMigrate upgrades old files the way pi does when it opens them, but only
+// on request and with a backup of each original.
+func runMigrate(ctx context.Context, e *env, args []string) error {
+	files, err := parseInterleaved(newFlags("migrate", e), args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(files, 1, -1, commands["migrate"].usage); err != nil {
+		return err
+	}
+	for _, f := range files {
+		s, err := openForWriting(f)
+		if err != nil {
+			return err
+		}
+		if !s.Migrated {
+			fmt.Fprintf(e.stdout, "%s: already version %d\n", f, s.Version)
+			continue
+		}
+		backup, err := session.Migrate(f, s)
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", f, err)
+		}
+		fmt.Fprintf(e.stdout, "%s: migrated to version %d; original kept as %s\n", f, session.CurrentVersion, backup)
+	}
+	return nil
 }
 
 // runCheck reports every defect of each file with its line number and exits

@@ -146,3 +146,26 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("backup lost the torn line")
 	}
 }
+
+// TestMigrateCommand migrates a v1 file and has pi open it without a
+// rewrite of its own, with the context pi gives the original.
+func TestMigrateCommand(t *testing.T) {
+	o := pitest.StartOracle(t)
+	src := fixture(t, "pi-mono-v1", "before-compaction.jsonl")
+	path := filepath.Join(t.TempDir(), "old.jsonl")
+	data, _ := os.ReadFile(src)
+	os.WriteFile(path, data, 0o644)
+	out, errs, code := runCLI(t, nil, "migrate", path)
+	if code != 0 || !strings.Contains(out, "original kept as") {
+		t.Fatalf("migrate: exit %d: %s%s", code, out, errs)
+	}
+	var opened struct {
+		Rewritten bool
+		Context   json.RawMessage
+	}
+	o.CallJSON(t, &opened, "open", path)
+	if opened.Rewritten {
+		t.Errorf("pi migrated the file again")
+	}
+	pitest.CompareJSON(t, o.Call(t, "context", src), opened.Context)
+}

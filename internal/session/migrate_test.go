@@ -1,0 +1,66 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMigrationMatchesPi migrates the v1 fixture and compares it with the
+// file real pi 0.73.1 wrote when it migrated the same input. Ids are random
+// in both, so each id is replaced by the line that defines it.
+func TestMigrationMatchesPi(t *testing.T) {
+	fx := filepath.Join("..", "..", "..", "shared", "fixtures")
+	s, err := ReadFile(filepath.Join(fx, "pi-mono-v1", "large-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Migrated || s.Version != 1 {
+		t.Fatalf("migrated = %v, version %d", s.Migrated, s.Version)
+	}
+	want, err := os.ReadFile(filepath.Join(fx, "pi-0.73.1", "v1-large-session-migrated-by-0.73.1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := normalizeIDs(t, s.Encode())
+	if diff := cmp.Diff(normalizeIDs(t, want), got); diff != "" {
+		t.Errorf("migration differs from pi's (-pi +piweb):\n%s", diff)
+	}
+}
+
+// normalizeIDs rewrites id, parentId and firstKeptEntryId of every line to
+// the number of the line defining that id, keeping key order.
+func normalizeIDs(t *testing.T, content []byte) []string {
+	lines := bytes.Split(bytes.TrimSuffix(content, []byte("\n")), []byte("\n"))
+	index := map[string]string{}
+	for i, l := range lines {
+		e := newEntry(l, i+1, 0, nil)
+		if e != nil && e.ID != "" {
+			index[e.ID] = "#" + strconv.Itoa(i)
+		}
+	}
+	var out []string
+	for i, l := range lines {
+		e := newEntry(l, i+1, 0, nil)
+		if e == nil {
+			t.Fatalf("line %d is not JSON", i+1)
+		}
+		var set []rawMember
+		for _, k := range []string{"id", "parentId", "firstKeptEntryId"} {
+			if id, ok := e.String(k); ok {
+				v, _ := json.Marshal(index[id])
+				set = append(set, member3(k, v))
+			}
+		}
+		if len(set) > 0 {
+			e.setMembers(set...)
+		}
+		out = append(out, string(e.Raw))
+	}
+	return out
+}
