@@ -160,3 +160,40 @@ func TestLiveNoBridge(t *testing.T) {
 		t.Error("a bridge command reached the LLM")
 	}
 }
+
+// TestLiveOfflineLabel writes a label with no worker (straight to the
+// file), then checks a pi started on the file has it as its leaf.
+func TestLiveOfflineLabel(t *testing.T) {
+	r := newRig(t)
+	s := r.supervisor(nil)
+	file := r.seedSession(s)
+	asst := messages(readEntries(t, file), "assistant")
+	ctx := ctxT(t)
+	if err := s.SetLabel(ctx, file, asst[0].ID, "offline"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSessionName(ctx, file, "named offline"); err != nil {
+		t.Fatal(err)
+	}
+	es := readEntries(t, file)
+	if l := es[len(es)-2]; l.Type != "label" || l.TargetID != asst[0].ID || l.Label != "offline" {
+		t.Fatalf("label entry %+v", l)
+	}
+	w, err := s.Worker(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leaf, err := w.Leaf(ctx); err != nil || leaf != es[len(es)-1].ID {
+		t.Errorf("pi leaf %q %v, want the session_info entry %s", leaf, err, es[len(es)-1].ID)
+	}
+	if st := w.State(); st.SessionName != "named offline" {
+		t.Errorf("pi sees name %q", st.SessionName)
+	}
+	// Now live: the write goes through pi.
+	if err := s.SetSessionName(ctx, file, "named live"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CheckOutside(); err != nil || w.Stale() {
+		t.Errorf("own write through pi flagged as outside: %v", err)
+	}
+}

@@ -49,7 +49,8 @@ type Config struct {
 	// SpareDelay is the pause before starting the next spare after one was
 	// taken (DefaultSpareDelay when zero).
 	SpareDelay time.Duration
-	// Offline performs writes for sessions without a live worker.
+	// Offline performs writes for sessions without a live worker
+	// (SessionFiles when nil).
 	Offline OfflineWriter
 	// BridgeDir is where the bridge extension is written and loaded from
 	// (-e) for tree navigation and labels; "" disables it. The product
@@ -105,6 +106,9 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.Offline == nil {
+		cfg.Offline = SessionFiles{}
 	}
 	if cfg.MaxLive <= 0 {
 		cfg.MaxLive = DefaultMaxLive
@@ -344,85 +348,6 @@ func (s *Supervisor) watch(w *Worker) {
 	w.Hub().Publish(NewEvent(EvExit, exitNotice(err, reason)))
 }
 
-// ExitNotice is the body of a piweb_exit event.
-type ExitNotice struct {
-	Reason  string `json:"reason"` // crashed, idle, evicted, shutdown, stopped, start failed
-	Status  int    `json:"status"`
-	Signal  string `json:"signal,omitempty"`
-	Stderr  string `json:"stderr,omitempty"`
-	Error   string `json:"error,omitempty"`
-	CwdGone string `json:"cwdGone,omitempty"` // the missing directory
-}
-
-func exitNotice(err error, reason string) ExitNotice {
-	n := ExitNotice{Reason: reason, Status: -1}
-	if err == nil {
-		return n
-	}
-	n.Error = err.Error()
-	var cg *CwdGoneError
-	if errors.As(err, &cg) {
-		n.CwdGone = cg.Dir
-	}
-	var x *ExitError
-	if errors.As(err, &x) {
-		n.Status, n.Signal, n.Stderr = x.Status, x.Signal, x.Stderr
-	}
-	return n
-}
-
-// reaper stops workers idle for longer than IdleTimeout.
-func (s *Supervisor) reaper() {
-	defer s.wg.Done()
-	period := s.cfg.IdleTimeout / 4
-	if period > 30*time.Second {
-		period = 30 * time.Second
-	}
-	t := time.NewTicker(period)
-	defer t.Stop()
-	poll := time.NewTicker(s.cfg.OutsidePoll)
-	defer poll.Stop()
-	for {
-		select {
-		case <-s.quit:
-			return
-		case now := <-t.C:
-			s.reap(now)
-		case <-poll.C:
-			s.pollOutside()
-		}
-	}
-}
-
-// pollOutside checks every live worker's file for foreign appends, so
-// subscribers hear about a terminal pi's writes without sending anything.
-func (s *Supervisor) pollOutside() {
-	s.mu.Lock()
-	var ws []*Worker
-	for _, e := range s.entries {
-		if e.w != nil {
-			ws = append(ws, e.w)
-		}
-	}
-	s.mu.Unlock()
-	for _, w := range ws {
-		_ = w.CheckOutside()
-	}
-}
-
-func (s *Supervisor) reap(now time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, e := range s.entries {
-		w := e.w
-		if w == nil || w.busy(now) || now.Sub(w.idleSince()) < s.cfg.IdleTimeout {
-			continue
-		}
-		e.w = nil
-		go w.stop(context.Background(), "idle", s.cfg.KillGrace)
-	}
-}
-
 // Stop stops the session's worker, if any.
 func (s *Supervisor) Stop(ctx context.Context, file string) {
 	s.mu.Lock()
@@ -496,29 +421,6 @@ func (s *Supervisor) Close(ctx context.Context) error {
 	wg.Wait()
 	s.wg.Wait()
 	return nil
-}
-
-// SetLabel labels an entry: through the live worker's bridge extension,
-// or directly in the file when no worker runs.
-func (s *Supervisor) SetLabel(ctx context.Context, file, entryID, label string) error {
-	if w := s.Live(file); w != nil {
-		return w.SetLabel(ctx, entryID, label)
-	}
-	if s.cfg.Offline == nil {
-		return fmt.Errorf("set label: no live worker and no offline writer")
-	}
-	return s.cfg.Offline.SetLabel(Key(file), entryID, label)
-}
-
-// SetSessionName names a session, through its worker when live.
-func (s *Supervisor) SetSessionName(ctx context.Context, file, name string) error {
-	if w := s.Live(file); w != nil {
-		return w.Do(func(c *Client) error { return c.SetSessionName(ctx, name) })
-	}
-	if s.cfg.Offline == nil {
-		return fmt.Errorf("set session name: no live worker and no offline writer")
-	}
-	return s.cfg.Offline.SetSessionName(Key(file), name)
 }
 
 // SpareReady reports whether a started spare is waiting (for tests and
