@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/pitest"
 )
 
@@ -97,6 +98,11 @@ func TestPiOpensAppends(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			for _, e := range s.Entries[len(s.Entries)-len(steps):] {
+				if !jsjson.IsCanonical(e.Raw) {
+					t.Errorf("new line is not what JSON.stringify writes: %s", e.Raw)
+				}
+			}
 			got, back := checkPiOpens(t, o, path)
 			if got.Name == nil || *got.Name != "renamed by piweb <&>" { // JS trim drops U+2028
 				t.Errorf("pi's name = %q", deref(got.Name))
@@ -131,6 +137,7 @@ func TestPiOpensForks(t *testing.T) {
 					break
 				}
 			}
+			checkClone(t, o, s, path)
 			checkForkTo(t, o, s, path)
 			checkExport(t, o, s)
 		})
@@ -188,6 +195,21 @@ func checkForkBefore(t *testing.T, o *pitest.Batch, s *Session, src string, e *E
 	}
 	got, _ := checkPiOpens(t, o, path)
 	want, _ := s.ContextAt(s.parentOf(e)).MarshalJSON()
+	pitest.CompareJSON(t, want, got.Context)
+}
+
+// checkClone: a clone of the current branch has its context.
+func checkClone(t *testing.T, o *pitest.Batch, s *Session, src string) {
+	content, err := s.Clone(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := NewFile(t.TempDir(), content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := checkPiOpens(t, o, path)
+	want, _ := s.Context("").MarshalJSON()
 	pitest.CompareJSON(t, want, got.Context)
 }
 
