@@ -310,7 +310,7 @@ func TestLiveCrashMidStream(t *testing.T) {
 	}
 	r.llm.Enqueue(fakellm.Text("back"))
 	k := len(rec.snapshot())
-	if err := w2.Prompt(ctx, "third", PromptOptions{}); err != nil {
+	if w3, err := s.Prompt(ctx, key, "third", PromptOptions{}); err != nil || w3 != w2 {
 		t.Fatal(err)
 	}
 	rec.wait(t, k, isPhase(PhaseIdle))

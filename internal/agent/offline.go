@@ -76,3 +76,15 @@ func (s *Supervisor) SetSessionName(ctx context.Context, file, name string) erro
 		func(w *Worker) error { return w.Do(func(c *Client) error { return c.SetSessionName(ctx, name) }) },
 		func(o OfflineWriter, key string) error { return o.SetSessionName(key, name) })
 }
+
+// Prompt sends a user message to a session, starting (or restarting after
+// a crash) its worker first: the "next command may restart it" path. A
+// prompt that fails because pi died meanwhile is not resent, since pi may
+// have received it.
+func (s *Supervisor) Prompt(ctx context.Context, file, text string, o PromptOptions) (*Worker, error) {
+	w, err := s.Worker(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	return w, w.Prompt(ctx, text, o)
+}
