@@ -120,7 +120,12 @@ func (h *Hub) Subscribe(after uint64) (replay []Event, sub *Subscription, comple
 		return nil, sub, true
 	}
 	h.subs[sub] = struct{}{}
-	if after >= h.seq {
+	if after > h.seq {
+		// A Seq from an earlier Hub of this session (dropped while no one
+		// listened): nothing here lines up with it.
+		return nil, sub, false
+	}
+	if after == h.seq {
 		return nil, sub, true
 	}
 	first := h.seq + 1 - uint64(len(h.ring)) // Seq of ring[0]

@@ -75,9 +75,17 @@ func (s *Supervisor) pollOutside() {
 func (s *Supervisor) reap(now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.entries {
+	for key, e := range s.entries {
 		w := e.w
-		if w == nil || w.busy(now) || now.Sub(w.idleSince()) < s.cfg.IdleTimeout {
+		if w == nil {
+			// Forget sessions nobody runs or listens to, with their ring;
+			// a later reconnect with an old Seq is told to resync.
+			if e.starting == nil && e.hub.Subscribers() == 0 {
+				delete(s.entries, key)
+			}
+			continue
+		}
+		if w.busy(now) || now.Sub(w.idleSince()) < s.cfg.IdleTimeout {
 			continue
 		}
 		e.w = nil

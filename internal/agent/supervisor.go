@@ -155,6 +155,15 @@ func (s *Supervisor) Hub(file string) *Hub {
 	return s.entry(Key(file)).hub
 }
 
+// Subscribe subscribes to a session's events after Seq after (see
+// Hub.Subscribe). Prefer it to Hub(file).Subscribe: done under the
+// supervisor's lock, it cannot race with the pruning of unused sessions.
+func (s *Supervisor) Subscribe(file string, after uint64) ([]Event, *Subscription, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entry(Key(file)).hub.Subscribe(after)
+}
+
 // Live returns the session's worker if one runs (never starts one).
 func (s *Supervisor) Live(file string) *Worker {
 	s.mu.Lock()
