@@ -54,6 +54,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 	for _, e := range u.entries {
 		ev.Appended = append(ev.Appended, e.ID)
 	}
+	ev.Appended = append(ev.Appended, u.ids...)
 	if u.text {
 		err = ix.writeText(ctx, tx, id, u)
 	}

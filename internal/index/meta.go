@@ -35,22 +35,20 @@ type Tokens struct {
 }
 
 // add folds one entry in. m is its decoded message, nil for other entries.
-func (md *meta) add(e *session.Entry, m *msg) {
+func (md *meta) add(e rec, m *msg) {
 	md.Entries++
 	md.LeafID = e.ID
 	md.noteLeaf(e)
-	if ts := entryTime(e); ts > md.LastEntry {
+	if ts := stampMs(e.Timestamp); ts > md.LastEntry {
 		md.LastEntry = ts
 	}
 	switch e.Type {
 	case "compaction":
 		md.Compactions++
 	case "label":
-		md.label(e)
+		md.label(e.Target, e.Label)
 	case "model_change":
-		p, _ := e.String("provider")
-		id, _ := e.String("modelId")
-		md.model(p, id)
+		md.model(e.Provider, e.ModelID)
 	}
 	if m != nil && m.role == "assistant" {
 		md.model(m.provider, m.model)
@@ -67,14 +65,14 @@ func (md *meta) add(e *session.Entry, m *msg) {
 
 // noteLeaf keeps the set of entries without children: the new entry is a
 // leaf and its parent no longer is.
-func (md *meta) noteLeaf(e *session.Entry) {
+func (md *meta) noteLeaf(e rec) {
 	if md.leafSet == nil {
 		md.leafSet = make(map[string]bool, len(md.Leaves)+1)
 		for _, l := range md.Leaves {
 			md.leafSet[l] = true
 		}
 	}
-	if e.HasParent() {
+	if e.HasParent {
 		delete(md.leafSet, e.ParentID)
 	}
 	if e.ID != "" {
@@ -94,9 +92,7 @@ func (md *meta) finish() {
 	slices.Sort(md.Leaves)
 }
 
-func (md *meta) label(e *session.Entry) {
-	target, _ := e.String("targetId")
-	l, _ := e.String("label")
+func (md *meta) label(target, l string) {
 	if l == "" {
 		delete(md.Labels, target)
 		return
@@ -121,11 +117,13 @@ func (md *meta) model(provider, id string) {
 }
 
 // entryTime returns the entry's timestamp in ms, 0 when it has none.
-func entryTime(e *session.Entry) int64 {
-	if e.Timestamp == "" {
+func entryTime(e *session.Entry) int64 { return stampMs(e.Timestamp) }
+
+func stampMs(ts string) int64 {
+	if ts == "" {
 		return 0
 	}
-	t, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+	t, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
 		return 0
 	}

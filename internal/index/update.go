@@ -34,6 +34,8 @@ type update struct {
 	// The new complete entries, in file order, and their messages.
 	entries []*session.Entry
 	msgs    []*msg
+	// ids are the new entries' ids when entries are not kept (listing only).
+	ids []string
 	// text is set when entries are to be written to the text index now;
 	// textFrom is the offset the entries start at.
 	text     bool
@@ -115,22 +117,36 @@ func (u *update) parse(data []byte, start int64) {
 		u.h, u.body, u.meta, u.problems, line = u.old.head, u.old.body, u.old.meta, u.old.problems, u.old.line
 	}
 	u.textFrom = start
-	c := parseChunk(data, start, int(line), false)
+	var c chunk
+	var recs []rec
+	if u.text {
+		c = parseChunk(data, start, int(line), false)
+		u.entries = c.entries
+		u.msgs = make([]*msg, len(c.entries))
+		recs = make([]rec, len(c.entries))
+		for i, e := range c.entries {
+			recs[i] = recOf(e)
+			if e.Type == "message" {
+				m := decodeMessage(e.Field("message"), true)
+				u.msgs[i] = &m
+			}
+		}
+	} else {
+		c, recs, u.msgs = listChunk(data, start, int(line), false)
+		u.ids = make([]string, len(recs))
+		for i, r := range recs {
+			u.ids[i] = r.ID
+		}
+	}
 	u.offset, u.line = start+int64(c.consumed), line+int64(c.lines)
 	u.body = u.body.then(c.body)
 	u.listBody = u.body
 	if tail := data[c.consumed:]; len(bytes.TrimSpace(tail)) > 0 {
-		t := parseChunk(tail, u.offset, int(u.line), true)
+		t, _, _ := listChunk(tail, u.offset, int(u.line), true)
 		u.listBody = u.body.then(t.body)
 	}
-	u.entries = c.entries
-	u.msgs = make([]*msg, len(c.entries))
-	for i, e := range c.entries {
-		if e.Type == "message" {
-			m := decodeMessage(e.Field("message"), u.text)
-			u.msgs[i] = &m
-		}
-		u.meta.add(e, u.msgs[i])
+	for i, r := range recs {
+		u.meta.add(r, u.msgs[i])
 	}
 	u.meta.finish()
 	u.addProblems(c.problems)

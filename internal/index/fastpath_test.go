@@ -1,0 +1,95 @@
+package index
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/corpus"
+	"piweb/internal/session"
+)
+
+// checkFast compares the fast listing parse with the session parser's.
+func checkFast(t *testing.T, data []byte, atEOF bool) {
+	t.Helper()
+	slow := parseChunk(data, 0, 0, atEOF)
+	fast, recs, _ := listChunk(data, 0, 0, atEOF)
+	var want []rec
+	for _, e := range slow.entries {
+		want = append(want, recOf(e))
+	}
+	type result struct {
+		Body            body
+		Consumed, Lines int
+		Recs            []rec
+		Problems        []session.Problem
+	}
+	var defects []session.Problem
+	for _, p := range slow.problems {
+		if !p.IsNote() {
+			defects = append(defects, p)
+		}
+	}
+	w := result{slow.body, slow.consumed, slow.lines, want, defects}
+	var fdefects []session.Problem
+	for _, p := range fast.problems {
+		if !p.IsNote() {
+			fdefects = append(fdefects, p)
+		}
+	}
+	g := result{fast.body, fast.consumed, fast.lines, recs, fdefects}
+	if w.Body.Dropped && g.Body.Dropped {
+		w.Body, g.Body = body{Dropped: true}, body{Dropped: true} // nothing else is used
+	}
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Fatalf("%q: fast parse differs (-slow +fast):\n%s", data, diff)
+	}
+}
+
+func TestFastPathEdgeFiles(t *testing.T) {
+	for n, c := range edgeFiles {
+		t.Run(n, func(t *testing.T) {
+			checkFast(t, []byte(c), false)
+			checkFast(t, []byte(c), true)
+		})
+	}
+}
+
+func TestFastPathCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 10, Bytes: 1 << 20, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range session.SessionFiles(dir) {
+		b, _ := os.ReadFile(f)
+		checkFast(t, b, false)
+	}
+	for _, f := range []string{"v3-basic-0.73.1.jsonl", "v3-forkFrom-0.73.1.jsonl"} {
+		if b, err := os.ReadFile(fixtures + "/pi-0.73.1/" + f); err == nil {
+			checkFast(t, b, false)
+		}
+	}
+}
+
+func FuzzListChunk(f *testing.F) {
+	for _, c := range edgeFiles {
+		f.Add([]byte(c))
+	}
+	for _, l := range []string{usr, asst, name,
+		`{"type":"message","id":"x","parentId":"y","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"a"},null]}}`,
+		`{"type":"message","id":"x","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"text"},5,"s"],"timestamp":3}}`,
+		`{"type":"message","id":"x","message":{"role":"assistant","content":{},"timestamp":-1}}`,
+		`{"type":"session_info","id":"x","name":" \u00a0 x "}`,
+		`{"type":"label","id":"l","parentId":"x","targetId":"x","label":"a"}`} {
+		f.Add([]byte(hdr + "\n" + l + "\n"))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if strings.Contains(string(b), "\x00") && len(b) > 1<<16 {
+			return
+		}
+		checkFast(t, b, false)
+		checkFast(t, b, true)
+	})
+}
