@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,24 @@ func newRig(t *testing.T) *rig {
 	b := newBrowser(t, srv.URL)
 	t.Cleanup(func() { b.noConsoleErrors(t) })
 	return &rig{b, dir}
+}
+
+// waitIndexed waits until the server knows a session written after it
+// started (the index picks files up by watching).
+func (r *rig) waitIndexed(t *testing.T, id string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := http.Get(r.base + "/api/sessions/" + id)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("session %s never indexed", id)
 }
 
 func (r *rig) text(t *testing.T, sel string) string {
@@ -84,6 +103,7 @@ func TestSidebarGroupsAndForks(t *testing.T) {
 		t.Fatal(err)
 	}
 	cloneID := strings.TrimSuffix(filepath.Base(clone)[strings.Index(filepath.Base(clone), "_")+1:], ".jsonl")
+	r.waitIndexed(t, cloneID)
 	r.open(t, "/")
 	r.waitJS(t, `document.querySelectorAll('.sess').length >= 20`)
 	groups := eval[[]string](t, r.browser, `[...document.querySelectorAll('.group-name')].map(e => e.textContent)`)
@@ -192,6 +212,7 @@ func TestMarkdownIsSafe(t *testing.T) {
 		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": evil}, map[string]any{"type": "thinking", "thinking": evil}},
 			"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "error", "errorMessage": evil, "timestamp": 2},
 	})
+	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row[data-role=assistant] strong')`)
 	if n := r.count(t, `.conv img, .conv script, .conv a[href^="javascript"]`); n != 0 {
@@ -238,6 +259,7 @@ func writeSession(t *testing.T, agentDir, cwd string, msgs []map[string]any) str
 func TestWindowedHugeSession(t *testing.T) {
 	r := newRig(t)
 	writeBig(t, r.dir, 10000)
+	r.waitIndexed(t, bigID)
 	r.open(t, "/s/"+bigID)
 	r.waitJS(t, `document.querySelectorAll('.row').length > 0`)
 	// Newest first: the last message is on screen.
@@ -309,7 +331,7 @@ func TestSearchOpensHitOnItsBranch(t *testing.T) {
 		r.waitJS(t, `document.querySelector('.dialog.search input')`)
 		r.run(t, chromedp.SendKeys(`.dialog.search input`, c.query))
 		r.waitJS(t, `document.querySelector('.hit mark')`)
-		if got := r.text(t, `.hit mark`); !strings.EqualFold(got, c.query) {
+		if got := eval[string](t, r.browser, `[...document.querySelector('.hit').querySelectorAll('mark')].map(m => m.textContent).join(' ')`); !strings.EqualFold(got, c.query) {
 			t.Errorf("highlight %q for %q", got, c.query)
 		}
 		// Move to the hit in this session (a fork holds the same entries).
@@ -418,6 +440,7 @@ func TestFilesPanel(t *testing.T) {
 	png, _ := base64.StdEncoding.DecodeString(onePixel)
 	os.WriteFile(filepath.Join(cwd, "dot.png"), png, 0o644)
 	id := writeSession(t, r.dir, cwd, []map[string]any{{"role": "user", "content": "hi", "timestamp": 1}})
+	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Files]`)
@@ -509,6 +532,7 @@ func TestToolsImagesAndHidden(t *testing.T) {
 		result("c4", "screenshot", "here", false, img),
 		{"role": "assistant", "content": []any{}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "aborted", "errorMessage": "Request was aborted", "timestamp": 6},
 	})
+	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row[data-role=assistant] .tool')`)
 	if n := r.count(t, `.row[data-role=user] img.msg-img[src^="data:image/png;base64,"]`); n != 1 {
@@ -545,6 +569,7 @@ func TestHugeBadgeAndLabels(t *testing.T) {
 		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Repeat("x", 10<<10), "timestamp": 1})
 	}
 	hugeID := writeSession(t, r.dir, "/tmp/huge", msgs)
+	r.waitIndexed(t, hugeID)
 	r.open(t, "/")
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
 	// A label set through the API shows in the tree at once (live).

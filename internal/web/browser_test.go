@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/index"
 	"piweb/internal/server"
 )
 
@@ -43,9 +44,9 @@ func requireChromium(tb testing.TB) {
 	}
 }
 
-// appServer serves the app with the real server (internal/server, over a
-// scan catalog polled every 100 ms) on agentDir; PIWEB_STUB=1 uses the stub
-// API of stub_test.go instead.
+// appServer serves the app with the real server (internal/server) over
+// the real SQLite index of agentDir, watched as piweb serve watches it;
+// PIWEB_STUB=1 uses the stub API of stub_test.go instead.
 func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
 	h := appHandler(tb, agentDir, dev)
 	srv := httptest.NewServer(h)
@@ -61,12 +62,9 @@ func appHandler(tb testing.TB, agentDir string, dev bool) http.Handler {
 		mux.Handle("/", web)
 		return mux
 	}
-	cat := server.NewScanCatalog(agentDir, 100*time.Millisecond)
+	cat := indexCatalog(tb, agentDir)
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: "127.0.0.1:0", Catalog: cat, Web: web})
-	tb.Cleanup(func() {
-		srv.Close()
-		cat.Close()
-	})
+	tb.Cleanup(func() { srv.Close() })
 	return srv
 }
 
@@ -189,4 +187,34 @@ func emulateDark() chromedp.Action[chromedp.Void] {
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
 		return chromedp.Void{}, err
 	}
+}
+
+// indexCatalog opens the SQLite index of agentDir in a temporary file,
+// indexes everything (text too, for search) and keeps it current.
+func indexCatalog(tb testing.TB, agentDir string) server.Catalog {
+	ctx, cancel := context.WithCancel(context.Background())
+	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(tb.TempDir(), "index.db"),
+		Getenv: func(string) string { return "" }, Logf: tb.Logf, Rescan: 200 * time.Millisecond})
+	if err != nil {
+		tb.Fatalf("open index: %v", err)
+	}
+	if _, err := ix.Sync(ctx, true); err != nil {
+		tb.Fatalf("index: %v", err)
+	}
+	cat, err := server.NewIndexCatalog(ctx, ix)
+	if err != nil {
+		tb.Fatalf("index catalog: %v", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		ix.Watch(ctx)
+		close(done)
+	}()
+	tb.Cleanup(func() {
+		cancel()
+		<-done
+		cat.Close()
+		ix.Close()
+	})
+	return cat
 }

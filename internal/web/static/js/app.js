@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, navigate, sessionURL } from './state.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionById, navigate, sessionURL } from './state.js';
 import { Sidebar } from './sidebar.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
@@ -24,6 +24,10 @@ function App() {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
   const v = r.page === 'session' ? current.value : null;
+  // A session not indexed yet (just written) opens once the index has it.
+  const byId = sessionById.value;
+  const known = !!(v && v.error && v.error.status === 404 && byId.has(v.id));
+  useEffect(() => { if (known) show(r.id, r.leaf, r.entry); }, [known]);
   const title = v && v.detail && v.detail.session ? (v.detail.session.name || v.detail.session.firstMessage || 'session') : '';
   useEffect(() => { document.title = title ? `${title.slice(0, 60)} · piweb` : 'piweb'; }, [title]);
   return html`<div class=${'app' + (panel.value && v ? ' with-panel' : '')}>
