@@ -116,6 +116,15 @@ func TestSidebarGroupsAndForks(t *testing.T) {
 	if !nested {
 		t.Errorf("clone %s not nested under %s", cloneID, basicID)
 	}
+	// The tree panel shows the lineage both ways.
+	r.open(t, "/s/"+cloneID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.lineage a[href="/s/%s"]')`, basicID))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.lineage a[href="/s/%s"]')`, cloneID))
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelectorAll('.sess').length >= 20`)
 	// Sessions are newest first within a group.
 	ok := eval[bool](t, r.browser, `[...document.querySelectorAll('.group')].every(g => {
 		const ts = [...g.querySelectorAll(':scope > .sess-list > li > .sess')].map(a => a.title.slice(0, 16));
