@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -98,16 +99,22 @@ func newBenchRig(b *testing.B, agentDir string) *benchRig {
 // load runs n requests over `clients` concurrent connections (or until
 // stop closes) and returns each latency.
 func load(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time.Duration {
+	gz := strings.HasSuffix(url, "#gzip") // ask for gzip but do not inflate: a browser does that elsewhere
+	url = strings.TrimSuffix(url, "#gzip")
 	var mu sync.Mutex
 	var lat []time.Duration
 	var wg sync.WaitGroup
 	work := make(chan struct{})
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true}}
 	for range clients {
 		wg.Go(func() {
 			for range work {
 				t0 := time.Now()
-				resp, err := client.Get(url)
+				req, _ := http.NewRequest("GET", url, nil)
+				if gz {
+					req.Header.Set("Accept-Encoding", "gzip")
+				}
+				resp, err := client.Do(req)
 				if err != nil {
 					b.Error(err)
 					return
@@ -115,6 +122,9 @@ func load(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 				d := time.Since(t0)
+				if d > 500*time.Millisecond && os.Getenv("PIWEB_BENCH_TRACE") != "" {
+					fmt.Fprintf(os.Stderr, "slow request: %v at %s\n", d, t0.Format("15:04:05.000"))
+				}
 				mu.Lock()
 				lat = append(lat, d)
 				mu.Unlock()
@@ -150,7 +160,7 @@ func BenchmarkListSessions(b *testing.B) {
 	agentDir := benchCorpus(b)
 	r := newBenchRig(b, agentDir)
 	defer r.cleanup()
-	for _, q := range []string{"", "?limit=100"} {
+	for _, q := range []string{"", "#gzip", "?limit=100"} {
 		b.Run("query="+q, func(b *testing.B) {
 			url := r.ts.URL + "/api/sessions" + q
 			load(b, url, 4, 20, nil) // warm up
@@ -167,8 +177,11 @@ func BenchmarkListSessions(b *testing.B) {
 func BenchmarkListSessionsWhileIndexing(b *testing.B) {
 	agentDir := benchCorpus(b)
 	big := bigFile(b)
-	for _, q := range []string{"", "?limit=100"} {
+	for _, q := range []string{"", "#gzip", "?limit=100"} {
 		b.Run("query="+q, func(b *testing.B) {
+			if b.N > 1 {
+				b.Skip("one indexing run per measurement; use -benchtime 1x")
+			}
 			r := newBenchRig(b, agentDir)
 			defer r.cleanup()
 			dst := filepath.Join(agentDir, "sessions", "--bench-big--", filepath.Base(big))

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -65,7 +67,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
 		return err
 	}
-	body, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]byte, error) {
+	body, gz, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]byte, error) {
 		metas, total, err := s.cat.List(r.Context(), lq)
 		if err != nil {
 			return nil, wrap(Internal, err, "cannot list sessions")
@@ -79,8 +81,15 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Encoding")
+	if gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		body = gz
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.Write(body)
 	return nil
 }
@@ -96,52 +105,65 @@ type listCache struct {
 
 type cachedList struct {
 	catGen, runGen uint64
-	body           []byte
+	body, gz       []byte // gz is the gzipped body, for big listings
 }
 
-// get returns the cached body for key, or builds it. Only catalogs that
-// report a generation are cached.
-func (c *listCache) get(s *Server, key string, cacheable bool, build func() ([]byte, error)) ([]byte, error) {
+// gzipOver is the size above which a cached listing is also kept
+// gzipped: 5,000 sessions are ~3 MB of JSON and ~10x less compressed.
+const gzipOver = 64 << 10
+
+// get returns the cached body (and its gzipped form, if any) for key, or
+// builds it. Only catalogs that report a generation are cached.
+func (c *listCache) get(s *Server, key string, cacheable bool, build func() ([]byte, error)) ([]byte, []byte, error) {
 	g, hasGen := s.cat.(interface{ Generation() uint64 })
 	if !hasGen || !cacheable {
-		return build()
+		b, err := build()
+		return b, nil, err
 	}
-	fresh := func() ([]byte, bool) {
+	fresh := func() (cachedList, bool) {
 		c.mu.RLock()
 		defer c.mu.RUnlock()
 		e, found := c.bodies[key]
-		return e.body, found && e.catGen == g.Generation() && e.runGen == s.runGen.Load()
+		return e, found && e.catGen == g.Generation() && e.runGen == s.runGen.Load()
 	}
-	b, hit := fresh()
+	e, hit := fresh()
 	if hit {
-		return b, nil
+		return e.body, e.gz, nil
 	}
 	// While another request rebuilds, answer with the previous listing
 	// rather than wait: it is at most one rebuild old, and the change
 	// event that made it stale reaches the client anyway.
 	if !c.build.TryLock() {
-		if b != nil {
-			return b, nil
+		if e.body != nil {
+			return e.body, e.gz, nil
 		}
 		c.build.Lock()
 	}
 	defer c.build.Unlock()
-	if b, hit := fresh(); hit {
-		return b, nil
+	if e, hit := fresh(); hit {
+		return e.body, e.gz, nil
 	}
 	catGen, runGen := g.Generation(), s.runGen.Load()
 	b, err := build()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b = append(b, '\n')
+	var gz []byte
+	if len(b) > gzipOver {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		zw.Write(b)
+		zw.Close()
+		gz = buf.Bytes()
+	}
 	c.mu.Lock()
 	if c.bodies == nil || len(c.bodies) > 64 {
 		c.bodies = map[string]cachedList{}
 	}
-	c.bodies[key] = cachedList{catGen, runGen, b}
+	c.bodies[key] = cachedList{catGen, runGen, b, gz}
 	c.mu.Unlock()
-	return b, nil
+	return b, gz, nil
 }
 
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
