@@ -106,20 +106,7 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update) (int64, err
 		textOffset, textLine = u.old.textOffset, u.old.textLin
 	}
 	var id int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line,
-		hdr_off, hdr_len, hdr_hash, tail_hash, text_offset, text_line, error, listed,
-		session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
-		name, has_name, activity, msg_count, first_message, body, meta, problems)
-		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?)
-		ON CONFLICT(path) DO UPDATE SET listall=excluded.listall, dev=excluded.dev, ino=excluded.ino,
-		size=excluded.size, mtime_ns=excluded.mtime_ns, offset=excluded.offset, line=excluded.line,
-		hdr_off=excluded.hdr_off, hdr_len=excluded.hdr_len, hdr_hash=excluded.hdr_hash, tail_hash=excluded.tail_hash,
-		text_offset=excluded.text_offset, text_line=excluded.text_line, error='', listed=excluded.listed,
-		session_id=excluded.session_id, id_raw=excluded.id_raw, cwd=excluded.cwd, parent_raw=excluded.parent_raw,
-		parent_path=excluded.parent_path, created=excluded.created, created_str=excluded.created_str,
-		name=excluded.name, has_name=excluded.has_name, activity=excluded.activity, msg_count=excluded.msg_count,
-		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems
-		RETURNING id`,
+	err := tx.StmtContext(ctx, ix.saveStmt).QueryRowContext(ctx,
 		u.path, u.listAll, int64(u.fid.dev), int64(u.fid.ino), u.fid.size, u.fid.mtimeNs, u.offset, u.line,
 		u.h.off, u.h.len, u.h.hash, u.tailHash, textOffset, textLine, listed,
 		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),
@@ -147,3 +134,19 @@ func (ix *Index) ftsText(m *msg) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// saveRowSQL writes a files row.
+const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line,
+		hdr_off, hdr_len, hdr_hash, tail_hash, text_offset, text_line, error, listed,
+		session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
+		name, has_name, activity, msg_count, first_message, body, meta, problems)
+		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?)
+		ON CONFLICT(path) DO UPDATE SET listall=excluded.listall, dev=excluded.dev, ino=excluded.ino,
+		size=excluded.size, mtime_ns=excluded.mtime_ns, offset=excluded.offset, line=excluded.line,
+		hdr_off=excluded.hdr_off, hdr_len=excluded.hdr_len, hdr_hash=excluded.hdr_hash, tail_hash=excluded.tail_hash,
+		text_offset=excluded.text_offset, text_line=excluded.text_line, error='', listed=excluded.listed,
+		session_id=excluded.session_id, id_raw=excluded.id_raw, cwd=excluded.cwd, parent_raw=excluded.parent_raw,
+		parent_path=excluded.parent_path, created=excluded.created, created_str=excluded.created_str,
+		name=excluded.name, has_name=excluded.has_name, activity=excluded.activity, msg_count=excluded.msg_count,
+		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems
+		RETURNING id`

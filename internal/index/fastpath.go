@@ -17,7 +17,7 @@ import (
 // the session package stays the one definition of pi's rules. FuzzListChunk
 // checks that both agree.
 func listChunk(data []byte, off int64, line int, atEOF bool) (c chunk, recs []rec, msgs []*msg) {
-	var members []span
+	var members, msgMembers []span
 	pos := 0
 	for pos < len(data) {
 		nl := bytes.IndexByte(data[pos:], '\n')
@@ -33,7 +33,7 @@ func listChunk(data []byte, off int64, line int, atEOF bool) (c chunk, recs []re
 		var r rec
 		var m *msg
 		var isEntry, ok bool
-		members, r, m, isEntry, ok = fastLine(l, members[:0], &c.body)
+		members, msgMembers, r, m, isEntry, ok = fastLine(l, members[:0], msgMembers[:0], &c.body)
 		if !ok {
 			s := parseChunk(data[pos:next], off+int64(pos), line-1, atEOF)
 			c.body = c.body.then(s.body)
@@ -60,14 +60,14 @@ func listChunk(data []byte, off int64, line int, atEOF bool) (c chunk, recs []re
 
 // fastLine reads one line. ok is false when the line needs the slow path;
 // isEntry is false for blank lines and repeated headers.
-func fastLine(l []byte, members []span, b *body) ([]span, rec, *msg, bool, bool) {
+func fastLine(l []byte, members, msgMembers []span, b *body) ([]span, []span, rec, *msg, bool, bool) {
 	var r rec
 	if isASCIIBlank(l) {
-		return members, r, nil, false, true
+		return members, msgMembers, r, nil, false, true
 	}
-	members, ok := validObject(l, members)
+	members, msgMembers, ok := validRecord(l, members, msgMembers)
 	if !ok || hasDupKey(members) {
-		return members, r, nil, false, false
+		return members, msgMembers, r, nil, false, false
 	}
 	var raw struct{ typ, id, parent, ts, message, name, provider, modelID, target, label []byte }
 	for _, m := range members {
@@ -96,28 +96,31 @@ func fastLine(l []byte, members []span, b *body) ([]span, rec, *msg, bool, bool)
 	}
 	var okAll bool
 	if r.Type, okAll = plainStr(raw.typ); !okAll {
-		return members, r, nil, false, false
+		return members, msgMembers, r, nil, false, false
 	}
 	if r.Type == "session" {
-		return members, r, nil, false, true // a repeated header: not an entry, ignored by the listing
+		return members, msgMembers, r, nil, false, true // a repeated header: not an entry, ignored by the listing
 	}
 	if r.ID, okAll = plainStr(raw.id); !okAll || !parentOK(raw.parent) {
-		return members, r, nil, false, false
+		return members, msgMembers, r, nil, false, false
 	}
 	r.ParentID, _ = plainStr(raw.parent)
 	r.HasParent = r.ParentID != ""
 	if r.Timestamp, okAll = plainStr(raw.ts); !okAll {
-		return members, r, nil, false, false
+		return members, msgMembers, r, nil, false, false
 	}
 	r.Provider, r.ModelID, r.Target, r.Label = str(raw.provider), str(raw.modelID), str(raw.target), str(raw.label)
 	switch r.Type {
 	case "session_info":
-		return members, r, nil, true, fastName(raw.name, b)
+		return members, msgMembers, r, nil, true, fastName(raw.name, b)
 	case "message":
-		m, ok := fastMessage(raw.message, b)
-		return members, r, m, true, ok
+		if raw.message == nil || raw.message[0] != '{' || hasDupKey(msgMembers) {
+			return members, msgMembers, r, nil, true, false
+		}
+		m, ok := fastMessage(msgMembers, b)
+		return members, msgMembers, r, m, true, ok
 	}
-	return members, r, nil, true, true
+	return members, msgMembers, r, nil, true, true
 }
 
 // plainStr decodes an absent value or a string without escapes; ok is
@@ -176,38 +179,26 @@ func fastName(raw []byte, b *body) bool {
 
 // fastMessage applies a message entry to the body the way pi's listing
 // does, for messages of the usual shape.
-func fastMessage(raw []byte, b *body) (*msg, bool) {
-	if raw == nil || string(raw) == "null" || raw[0] != '{' {
-		return nil, false
-	}
+func fastMessage(members []span, b *body) (*msg, bool) {
 	var role, content, ts []byte
-	var n int
-	dup := false
-	seen := map[string]bool{}
 	m := msg{}
-	eachMember(raw, func(k, v []byte) bool {
-		n++
-		key := str(k)
-		if seen[key] {
-			dup = true
-		}
-		seen[key] = true
-		switch key {
+	for _, mm := range members {
+		switch string(mm.key) {
 		case "role":
-			role = v
+			role = mm.val
 		case "content":
-			content = v
+			content = mm.val
 		case "timestamp":
-			ts = v
+			ts = mm.val
 		case "provider":
-			m.provider = str(v)
+			m.provider = str(mm.val)
 		case "model":
-			m.model = str(v)
+			m.model = str(mm.val)
 		case "usage":
-			m.usage = parseUsage(v)
+			m.usage = parseUsage(mm.val)
 		}
-		return true
-	})
+	}
+	dup := false
 	var ok bool
 	if m.role, ok = plainStr(role); dup || !ok {
 		return nil, false

@@ -53,6 +53,10 @@ type Index struct {
 
 	subMu sync.Mutex
 	subs  map[chan Event]bool
+
+	// saveStmt is prepared once on the writer connection: SQLite's parser
+	// is a visible cost when thousands of files are written.
+	saveStmt *sql.Stmt
 }
 
 // readFile is what the indexer needs of an open file.
@@ -93,6 +97,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	}
 	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv), subs: map[chan Event]bool{}}
 	ix.open = openFile
+	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
+		ix.Close()
+		return nil, wrap("prepare", err)
+	}
 	return ix, nil
 }
 

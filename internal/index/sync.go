@@ -48,6 +48,7 @@ func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 		return st, err
 	}
 	var changed []found
+	var isNew []bool
 	for _, f := range files {
 		r, ok := known[f.path]
 		delete(known, f.path)
@@ -57,13 +58,18 @@ func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 			}
 		}
 		changed = append(changed, f)
+		isNew = append(isNew, !ok)
 	}
 	st.Changed, st.Removed = len(changed), len(known)
 	if err := ix.removeGone(ctx, known); err != nil {
 		return st, err
 	}
 	err = ix.run(ctx, len(changed), func(i int) *update {
-		old, err := loadRow(ctx, ix.db, changed[i].path)
+		var old *fileRow
+		var err error
+		if !isNew[i] {
+			old, err = loadRow(ctx, ix.db, changed[i].path)
+		}
 		if err != nil {
 			return &update{path: changed[i].path, listAll: changed[i].listAll, err: err}
 		}

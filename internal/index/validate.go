@@ -1,6 +1,9 @@
 package index
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // validObject reports whether line is exactly one JSON object (what
 // JSON.parse accepts, JSON white space around it allowed) and returns the
@@ -19,6 +22,18 @@ func validObject(line []byte, members []span) ([]span, bool) {
 	return members, ok && v.ws(end) == len(line)
 }
 
+// validRecord is validObject that also returns the members of the
+// top-level "message" object, so that message fields need no second scan.
+func validRecord(line []byte, members, msg []span) ([]span, []span, bool) {
+	v := validator{b: line, msg: msg[:0], wantMsg: true}
+	i := v.ws(0)
+	if i >= len(line) || line[i] != '{' {
+		return members, v.msg, false
+	}
+	members, end, ok := v.object(i, members, true)
+	return members, v.msg, ok && v.ws(end) == len(line) && !v.msgEsc
+}
+
 // span is a top-level member: the key without quotes and the raw value.
 type span struct {
 	key, val []byte
@@ -27,6 +42,10 @@ type span struct {
 type validator struct {
 	b     []byte
 	depth int
+	// With wantMsg, the members of the top-level "message" object go to
+	// msg; msgEsc is set when one of its keys has escapes.
+	wantMsg, msgEsc bool
+	msg             []span
 }
 
 const maxDepth = 512
@@ -46,6 +65,11 @@ func (v *validator) ws(i int) int {
 // object validates the object at b[i] == '{'; with top it records members
 // (and fails on escaped keys, which need decoding).
 func (v *validator) object(i int, members []span, top bool) ([]span, int, bool) {
+	return v.objectRec(i, members, top, top)
+}
+
+// objectRec is object; record keeps the members.
+func (v *validator) objectRec(i int, members []span, top, record bool) ([]span, int, bool) {
 	if v.depth++; v.depth > maxDepth {
 		return members, 0, false
 	}
@@ -62,16 +86,25 @@ func (v *validator) object(i int, members []span, top bool) ([]span, int, bool) 
 		if !ok || (top && esc) {
 			return members, 0, false
 		}
+		if esc && record {
+			v.msgEsc = true
+		}
 		key := v.b[i+1 : kEnd-1]
 		if i = v.ws(kEnd); i >= len(v.b) || v.b[i] != ':' {
 			return members, 0, false
 		}
 		i = v.ws(i + 1)
-		end, ok := v.value(i)
+		var end int
+		if top && v.wantMsg && string(key) == "message" && i < len(v.b) && v.b[i] == '{' {
+			v.msg, end, ok = v.objectRec(i, v.msg, false, true)
+			v.wantMsg = false
+		} else {
+			end, ok = v.value(i)
+		}
 		if !ok {
 			return members, 0, false
 		}
-		if top {
+		if record {
 			members = append(members, span{key, v.b[i:end]})
 		}
 		if i = v.ws(end); i >= len(v.b) {
@@ -192,43 +225,63 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special reports, for eight bytes, whether any is a control character,
-// a quote or a backslash.
-func special(w uint64) bool {
-	ctl := (w - ones*0x20) &^ w
-	q := w ^ (ones * '"')
-	bs := w ^ (ones * '\\')
-	return ((ctl | (q-ones)&^q | (bs-ones)&^bs) & highs) != 0
+// hasControl reports whether b holds a byte below 0x20, eight bytes at a
+// time: with no such byte no subtraction borrows, so the test is exact.
+func hasControl(b []byte) bool {
+	var acc uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		acc |= (w - ones*0x20) &^ w
+	}
+	if acc&highs != 0 {
+		return true
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // str validates the string at b[i] == '"' and returns the offset after it
-// and whether it has escapes.
+// and whether it has escapes. The closing quote and the backslashes are
+// found with IndexByte (vectorized), the control characters checked once
+// over the whole string.
 func (v *validator) str(i int) (int, bool, bool) {
 	b := v.b
-	i++
+	start := i + 1
+	i = start
 	esc := false
 	for {
-		for i+8 <= len(b) && !special(binary.LittleEndian.Uint64(b[i:])) {
-			i += 8
-		}
-		if i >= len(b) {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
 			return 0, false, false
 		}
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, esc, true
-		case c < 0x20:
-			return 0, false, false
-		case c == '\\':
+		q += i
+		j := i
+		for j < q {
+			k := bytes.IndexByte(b[j:q], '\\')
+			if k < 0 {
+				break
+			}
+			k += j
 			esc = true
-			n, ok := escape(b, i)
+			n, ok := escape(b, k)
 			if !ok {
 				return 0, false, false
 			}
-			i += n
-		default:
-			i++
+			j = k + n
 		}
+		if j > q { // the quote was escaped
+			i = j
+			continue
+		}
+		if hasControl(b[start:q]) {
+			return 0, false, false
+		}
+		return q + 1, esc, true
 	}
 }
 
