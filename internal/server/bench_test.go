@@ -233,3 +233,31 @@ func indexingBehind(ix *index.Index, path string) bool {
 }
 
 var _ = fmt.Sprintf
+
+// BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
+// their queues, the SSE fan-out without the network.
+func BenchmarkHubFanout(b *testing.B) {
+	h := newHub()
+	const subs = 100
+	var wg sync.WaitGroup
+	for range subs {
+		sub, _, _ := h.subscribe("t", -1)
+		wg.Go(func() {
+			for range sub.ch {
+			}
+		})
+	}
+	data := []byte(`{"type":"message_update","pad":"` + strings.Repeat("x", 1000) + `"}`)
+	b.SetBytes(int64(len(data)) * subs)
+	b.ReportAllocs()
+	for b.Loop() {
+		h.publish("t", data)
+	}
+	b.StopTimer()
+	h.mu.Lock()
+	for sub := range h.topics["t"].subs {
+		h.cutLocked(h.topics["t"], sub)
+	}
+	h.mu.Unlock()
+	wg.Wait()
+}

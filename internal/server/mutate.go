@@ -127,14 +127,6 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, map[string]any{"session": it, "labels": labelMap(sess)})
 }
 
-// idle refuses operations that need the session's agent to be quiet.
-func (s *Server) idle(m Meta) error {
-	if s.agent.Running(m.Path) {
-		return errorf(Busy, "the agent is running on this session")
-	}
-	return nil
-}
-
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
 		return err
