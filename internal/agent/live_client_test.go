@@ -68,3 +68,23 @@ func TestLiveCwdGone(t *testing.T) {
 		t.Errorf("got %+v / %+v", cg, cg.Exit)
 	}
 }
+
+func TestLiveStartOptions(t *testing.T) {
+	r := newRig(t)
+	c, rec := r.start(func(o *Options) {
+		o.Model = fakellm.Provider + "/" + fakellm.ThinkerID
+		o.Thinking = "high"
+		o.Tools = []string{"read", "bash"}
+	})
+	ctx := ctxT(t)
+	st, err := c.GetState(ctx)
+	if err != nil || st.ThinkingLevel != "high" || !strings.Contains(string(st.Model), fakellm.ThinkerID) {
+		t.Fatalf("state: thinking %q model %s %v", st.ThinkingLevel, st.Model, err)
+	}
+	r.llm.Enqueue(fakellm.Think("hmm", "ok"))
+	c.Prompt(ctx, "hi", nil, "")
+	rec.waitType(t, 0, EvAgentEnd)
+	if got := strings.Join(r.llm.LastRequest().ToolNames(), ","); got != "read,bash" {
+		t.Errorf("tools sent to the LLM: %s", got)
+	}
+}
