@@ -198,11 +198,12 @@ func (s *Supervisor) Worker(ctx context.Context, file string) (*Worker, error) {
 		return nil, ErrClosed
 	}
 	e := s.entry(key)
-	if w := e.w; w != nil {
+	if w := e.w; w != nil && !w.exited() {
 		s.mu.Unlock()
 		w.touch()
 		return w, nil
 	}
+	e.w = nil // exited; watch has not run yet
 	op := e.starting
 	if op == nil {
 		// pi would silently start an empty session at a missing path.
@@ -224,6 +225,15 @@ func (s *Supervisor) Worker(ctx context.Context, file string) (*Worker, error) {
 		return op.w, op.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+func (w *Worker) exited() bool {
+	select {
+	case <-w.proc.Done():
+		return true
+	default:
+		return false
 	}
 }
 
