@@ -34,7 +34,9 @@ type Agent interface {
 	// Watch delivers the events of the session file's worker (pi's,
 	// unchanged, and piweb_* notices) as JSON objects, in order, until
 	// cancel; fn must be quick. A gap is reported as {"type":"reset"}.
-	Watch(path string, fn func(event []byte)) (cancel func())
+	// fromStart replays what the worker's hub still holds (for a session
+	// piweb just started, whose first events precede the watch).
+	Watch(path string, fromStart bool, fn func(event []byte)) (cancel func())
 	// Stop stops the session's worker, if any, and waits for it.
 	Stop(ctx context.Context, path string) error
 	// Models returns pi's available models (get_available_models).
@@ -88,7 +90,7 @@ func (noAgent) Running(string) bool                                  { return fa
 func (noAgent) State(string) string                                  { return "" }
 func (noAgent) Stop(context.Context, string) error                   { return nil }
 func (noAgent) Close(context.Context) error                          { return nil }
-func (noAgent) Watch(string, func([]byte)) func()                    { return func() {} }
+func (noAgent) Watch(string, bool, func([]byte)) func()              { return func() {} }
 func (noAgent) Rename(context.Context, string, string) (bool, error) { return false, nil }
 func (noAgent) Label(context.Context, string, string, string) (bool, error) {
 	return false, nil

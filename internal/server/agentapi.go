@@ -47,7 +47,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	m := Meta{ID: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
 	s.bridges.addPending(m)
-	s.bridges.ensure(m)
+	s.bridges.start(m, true)
 	s.refresh(path)
 	return ok(w, map[string]any{"id": id})
 }

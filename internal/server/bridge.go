@@ -28,8 +28,12 @@ func newBridges(s *Server) *bridges {
 	return &bridges{s: s, m: map[string]*bridge{}, pending: map[string]Meta{}}
 }
 
-// ensure starts relaying the worker events of session m.
-func (b *bridges) ensure(m Meta) {
+// ensure starts relaying the worker events of session m from now on.
+func (b *bridges) ensure(m Meta) { b.start(m, false) }
+
+// start relays the events of session m, from the start of the worker's
+// buffer when fromStart.
+func (b *bridges) start(m Meta, fromStart bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if br := b.m[m.ID]; br != nil {
@@ -41,7 +45,7 @@ func (b *bridges) ensure(m Meta) {
 	}
 	id := m.ID
 	b.m[id] = &bridge{path: m.Path, since: time.Now(),
-		cancel: b.s.agent.Watch(m.Path, func(ev []byte) { b.s.onAgentEvent(id, ev) })}
+		cancel: b.s.agent.Watch(m.Path, fromStart, func(ev []byte) { b.s.onAgentEvent(id, ev) })}
 }
 
 // addPending remembers a just-created session.

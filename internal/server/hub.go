@@ -32,6 +32,7 @@ type topic struct {
 	events  []event // ring, oldest first
 	size    int
 	evicted int64 // highest id dropped from the buffer
+	born    int64 // last id of the run when the topic was created
 	subs    map[*subscriber]struct{}
 	last    time.Time // last publish or unsubscribe
 }
@@ -55,7 +56,7 @@ func newHub() *hub {
 func (h *hub) topic(name string) *topic {
 	t := h.topics[name]
 	if t == nil {
-		t = &topic{subs: map[*subscriber]struct{}{}, last: time.Now()}
+		t = &topic{subs: map[*subscriber]struct{}{}, last: time.Now(), born: h.next.Load()}
 		h.topics[name] = t
 	}
 	return t
@@ -106,7 +107,9 @@ func (h *hub) subscribe(name string, lastID int64) (sub *subscriber, replay []ev
 	if lastID < 0 {
 		return sub, nil, false
 	}
-	if lastID < h.base || lastID > h.next.Load() || lastID < t.evicted {
+	// Ids before the topic existed (it was dropped when idle, or the id is
+	// from another run) or already evicted may hide lost events.
+	if lastID < h.base || lastID > h.next.Load() || lastID < t.evicted || lastID < t.born {
 		return sub, nil, true
 	}
 	for _, ev := range t.events {

@@ -68,15 +68,18 @@ func (a *PiAgent) Close(ctx context.Context) error { return a.sup.Close(ctx) }
 
 // Watch follows the session's hub from now on, resubscribing after a lag
 // and reporting lost events as a reset.
-func (a *PiAgent) Watch(path string, fn func([]byte)) func() {
+func (a *PiAgent) Watch(path string, fromStart bool, fn func([]byte)) func() {
 	hub := a.sup.Hub(path)
 	stop := make(chan struct{})
 	var once sync.Once
+	after := hub.Last()
+	if fromStart {
+		after = 0
+	}
 	go func() {
-		after := hub.Last()
 		for {
 			replay, sub, complete := hub.Subscribe(after)
-			if !complete {
+			if !complete && after > 0 {
 				fn([]byte(`{"type":"reset"}`))
 			}
 			for _, ev := range replay {
