@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"piweb/internal/index"
@@ -19,6 +20,8 @@ type IndexCatalog struct {
 	ix     *index.Index
 	cancel func()
 	done   chan struct{}
+
+	behind atomic.Int64 // files whose text is not yet searchable
 
 	fileMu   sync.Mutex
 	fileSubs map[int]func(id string)
@@ -114,7 +117,11 @@ func (c *IndexCatalog) reload(ctx context.Context) error {
 		return err
 	}
 	seen := make(map[string]bool, len(metas))
+	behind := 0
 	for _, m := range metas {
+		if m.TextBehind {
+			behind++
+		}
 		if !m.Listed || m.Error != "" {
 			continue
 		}
@@ -138,7 +145,15 @@ func (c *IndexCatalog) reload(ctx context.Context) error {
 	for _, p := range gone {
 		c.put(p, nil)
 	}
+	c.behind.Store(int64(behind))
 	return nil
+}
+
+// IndexState reports, for GET /api/status, how many files still wait for
+// their text to be indexed.
+func (c *IndexCatalog) IndexState() map[string]any {
+	n := c.behind.Load()
+	return map[string]any{"kind": "sqlite", "ready": n == 0, "textBehind": n}
 }
 
 func fromIndex(m index.Meta) *scanned {

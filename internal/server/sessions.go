@@ -20,9 +20,13 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	if version == "" {
 		version = "dev"
 	}
+	idx := map[string]any{"kind": "scan", "ready": true}
+	if st, has := s.cat.(interface{ IndexState() map[string]any }); has {
+		idx = st.IndexState()
+	}
+	idx["sessions"] = total
 	return ok(w, map[string]any{
-		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(),
-		"index": map[string]any{"ready": true, "sessions": total},
+		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": idx,
 	})
 }
 
