@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -57,11 +58,15 @@ func BenchmarkColdListing(b *testing.B) {
 	b.SetBytes(corpusBytes(session.SessionFiles(dir)))
 	b.ReportAllocs()
 	for b.Loop() {
+		b.StopTimer()
 		ix := benchIndex(b, dir)
+		b.StartTimer()
 		if _, err := ix.Sync(context.Background(), false); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
 		ix.Close()
+		b.StartTimer()
 	}
 }
 
@@ -143,5 +148,95 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 		})
+	}
+}
+
+// BenchmarkLiveAppend appends one entry to the biggest session of the
+// corpus while Watch runs, and reports the time until a subscriber hears of
+// it and the bytes the index read for it.
+func BenchmarkLiveAppend(b *testing.B) {
+	src := benchCorpus(b)
+	files := session.SessionFiles(src)
+	sort.Slice(files, func(i, j int) bool { return fileSize(files[i]) > fileSize(files[j]) })
+	// Work on a copy so the corpus stays as generated.
+	dir := b.TempDir()
+	proj := filepath.Join(dir, "sessions", "--p--")
+	os.MkdirAll(proj, 0o755)
+	path := filepath.Join(proj, "big.jsonl")
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	os.WriteFile(path, data, 0o644)
+	s := session.Parse(data)
+	leaf := s.Leaf().ID
+	data = nil
+	ix := benchIndex(b, dir)
+	ch, cancel := ix.Subscribe()
+	defer cancel()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- ix.Watch(ctx) }()
+	defer func() { stop(); <-done }()
+	for ev := range ch { // the initial sync
+		if ev.Path == path {
+			break
+		}
+	}
+	var lat []time.Duration
+	var read int64
+	entry := ""
+	for i := 0; b.Loop(); i++ {
+		id := "bench" + strconv.Itoa(i)
+		entry = line(id, leaf, "user", "benchmark question number "+strconv.Itoa(i), 1)
+		leaf = id
+		before := ix.BytesRead()
+		t := time.Now()
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(entry)
+		f.Close()
+		for ev := range ch {
+			if ev.Path == path && len(ev.Appended) > 0 && ev.Appended[len(ev.Appended)-1] == id {
+				break
+			}
+		}
+		lat = append(lat, time.Since(t))
+		read += ix.BytesRead() - before
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(read)/float64(len(lat)), "bytes-read/op")
+	b.ReportMetric(float64(len(entry)), "entry-bytes")
+	b.ReportMetric(float64(fileSize(path))/(1<<20), "file-MB")
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// BenchmarkMillionEntries indexes (listing and text) one session of a
+// million small entries.
+func BenchmarkMillionEntries(b *testing.B) {
+	dir := b.TempDir()
+	p := writeMany(b, dir, 1_000_000)
+	b.SetBytes(fileSize(p))
+	for b.Loop() {
+		b.StopTimer()
+		ix := benchIndex(b, dir)
+		b.StartTimer()
+		st, err := ix.Sync(context.Background(), true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(st.Listing.Seconds(), "listing-s")
+		b.ReportMetric(st.Text.Seconds(), "text-s")
+		b.StopTimer()
+		ix.Close()
+		b.StartTimer()
 	}
 }

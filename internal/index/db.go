@@ -108,7 +108,8 @@ func openDB(ctx context.Context, path, agentDir string) (*sql.DB, error) {
 // never wait for the writer, and a busy timeout for the rare checkpoint.
 func dsn(path string) string {
 	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
-		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)"
+		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)" +
+		"&_pragma=mmap_size(1073741824)"
 }
 
 func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, error) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"piweb/internal/session"
 )
@@ -191,9 +192,9 @@ func fastMessage(members []span, b *body) (*msg, bool) {
 		case "timestamp":
 			ts = mm.val
 		case "provider":
-			m.provider = str(mm.val)
+			m.provider = intern(mm.val)
 		case "model":
-			m.model = str(mm.val)
+			m.model = intern(mm.val)
 		case "usage":
 			m.usage = parseUsage(mm.val)
 		}
@@ -282,21 +283,25 @@ func fastText(content []byte, want bool) (text string, throws, ok bool) {
 func parseUsage(v []byte) *usage {
 	var u usage
 	eachMember(v, func(k, val []byte) bool {
-		f, _ := strconv.ParseFloat(string(val), 64)
-		switch str(k) {
-		case "input":
-			u.Input = f
-		case "output":
-			u.Output = f
-		case "cacheRead":
-			u.CacheRead = f
-		case "cacheWrite":
-			u.CacheWrite = f
-		case "totalTokens":
-			u.TotalTokens = f
-		case "cost":
-			t, _ := strconv.ParseFloat(string(field(val, "total")), 64)
-			u.Cost.Total = t
+		f := func() float64 { x, _ := strconv.ParseFloat(string(val), 64); return x }
+		switch string(k) {
+		case `"input"`:
+			u.Input = f()
+		case `"output"`:
+			u.Output = f()
+		case `"cacheRead"`:
+			u.CacheRead = f()
+		case `"cacheWrite"`:
+			u.CacheWrite = f()
+		case `"totalTokens"`:
+			u.TotalTokens = f()
+		case `"cost"`:
+			eachMember(val, func(k, c []byte) bool {
+				if string(k) == `"total"` {
+					u.Cost.Total, _ = strconv.ParseFloat(string(c), 64)
+				}
+				return true
+			})
 		}
 		return true
 	})
@@ -328,3 +333,26 @@ func recOf(e *session.Entry) rec {
 	r.Label, _ = e.String("label")
 	return r
 }
+
+// intern decodes a short string value, without allocating for the few
+// provider and model names a corpus repeats.
+func intern(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' || len(raw) > 64 {
+		return str(raw)
+	}
+	internMu.Lock()
+	defer internMu.Unlock()
+	if s, ok := interned[string(raw)]; ok {
+		return s
+	}
+	s := str(raw)
+	if len(interned) < 1024 {
+		interned[string(raw)] = s
+	}
+	return s
+}
+
+var (
+	internMu sync.Mutex
+	interned = map[string]string{}
+)

@@ -57,6 +57,20 @@ type Index struct {
 	// saveStmt is prepared once on the writer connection: SQLite's parser
 	// is a visible cost when thousands of files are written.
 	saveStmt *sql.Stmt
+	bufs     sync.Pool // *[]byte read buffers of the listing pass
+}
+
+// getBuf returns a pooled buffer of at least n bytes; files over 64 MB get
+// their own (pooling them would pin that much memory).
+func (ix *Index) getBuf(n int64) *[]byte {
+	if b, ok := ix.bufs.Get().(*[]byte); ok && int64(cap(*b)) >= n {
+		return b
+	}
+	b := []byte(nil)
+	if n <= 64<<20 {
+		b = make([]byte, 0, max(n, 1<<20))
+	}
+	return &b
 }
 
 // readFile is what the indexer needs of an open file.
@@ -122,7 +136,16 @@ func (ix *Index) BytesRead() int64 { return ix.bytesRead.Load() }
 
 // readAt reads [off, end) of f, counting the bytes.
 func (ix *Index) readAt(f io.ReaderAt, off, end int64) ([]byte, error) {
-	buf := make([]byte, end-off)
+	return ix.readInto(f, nil, off, end)
+}
+
+// readInto is readAt into buf when it is big enough.
+func (ix *Index) readInto(f io.ReaderAt, buf []byte, off, end int64) ([]byte, error) {
+	if int64(cap(buf)) >= end-off {
+		buf = buf[:end-off]
+	} else {
+		buf = make([]byte, end-off)
+	}
 	n, err := f.ReadAt(buf, off)
 	ix.bytesRead.Add(int64(n))
 	if err == io.EOF && int64(n) == end-off {

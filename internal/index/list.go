@@ -19,7 +19,7 @@ import (
 func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	ix.wmu.Lock()
 	files, _ := discover(ix.roots)
-	_, err := ix.syncLocked(ctx, false)
+	_, err := ix.syncFiles(ctx, files, false)
 	ix.wmu.Unlock()
 	if err != nil {
 		return nil, err

@@ -39,26 +39,28 @@ func (ix *Index) Sync(ctx context.Context, text bool) (SyncStats, error) {
 }
 
 func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
+	files, _ := discover(ix.roots)
+	return ix.syncFiles(ctx, files, text)
+}
+
+func (ix *Index) syncFiles(ctx context.Context, files []found, text bool) (SyncStats, error) {
 	start, read0 := time.Now(), ix.bytesRead.Load()
 	var st SyncStats
-	files, _ := discover(ix.roots)
 	st.Files = len(files)
 	known, err := ix.loadStats(ctx)
 	if err != nil {
 		return st, err
 	}
+	same := statAll(files, known)
 	var changed []found
 	var isNew []bool
-	for _, f := range files {
-		r, ok := known[f.path]
+	for i, f := range files {
+		_, ok := known[f.path]
 		delete(known, f.path)
-		if ok && !r.bad {
-			if fi, err := os.Stat(f.path); err == nil && r.fid.unchanged(idOf(fi)) {
-				continue
-			}
+		if !same[i] {
+			changed = append(changed, f)
+			isNew = append(isNew, !ok)
 		}
-		changed = append(changed, f)
-		isNew = append(isNew, !ok)
 	}
 	st.Changed, st.Removed = len(changed), len(known)
 	if err := ix.removeGone(ctx, known); err != nil {
@@ -84,6 +86,28 @@ func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 	}
 	st.BytesRead = ix.bytesRead.Load() - read0
 	return st, err
+}
+
+// statAll reports for each file whether it is unchanged since it was
+// indexed, with the stat calls spread over a few goroutines.
+func statAll(files []found, known map[string]statRow) []bool {
+	same := make([]bool, len(files))
+	const parts = 4
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			for i := p; i < len(files); i += parts {
+				r, ok := known[files[i].path]
+				if !ok || r.bad {
+					continue
+				}
+				fi, err := os.Stat(files[i].path)
+				same[i] = err == nil && r.fid.unchanged(idOf(fi))
+			}
+		})
+	}
+	wg.Wait()
+	return same
 }
 
 func (ix *Index) loadStats(ctx context.Context) (map[string]statRow, error) {

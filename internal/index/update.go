@@ -72,12 +72,22 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *up
 	if !u.full {
 		start = old.offset
 	}
-	data, err := ix.readAt(f, start, u.fid.size)
+	u.text = text && (u.full || old.textOffset == old.offset)
+	var data []byte
+	if u.text {
+		data, err = ix.readAt(f, start, u.fid.size)
+	} else {
+		// The listing keeps no reference to the bytes: read into a
+		// reused buffer, sparing the allocation and zeroing of the
+		// whole corpus on a cold start.
+		buf := ix.getBuf(u.fid.size - start)
+		defer ix.bufs.Put(buf)
+		data, err = ix.readInto(f, *buf, start, u.fid.size)
+	}
 	if err != nil {
 		u.err = err
 		return u
 	}
-	u.text = text && (u.full || old.textOffset == old.offset)
 	u.parse(data, start)
 	if err := u.hashTail(ix, f, data, start); err != nil {
 		u.err = err
