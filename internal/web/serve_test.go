@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -17,6 +19,9 @@ func TestServeForDev(t *testing.T) {
 	}
 	dir := agentDir(t)
 	writeBig(t, dir, 10000)
-	t.Logf("serving on http://%s (agent dir %s)", addr, dir)
+	if wd, err := os.Getwd(); err == nil { // a session in this checkout, for the files panel
+		writeSession(t, dir, filepath.Dir(filepath.Dir(wd)), []map[string]any{{"role": "user", "content": "Show me the web handler", "timestamp": 1}})
+	}
+	fmt.Fprintf(os.Stderr, "serving on http://%s (agent dir %s)\n", addr, dir)
 	t.Fatal(http.ListenAndServe(addr, appHandler(t, dir, true)))
 }

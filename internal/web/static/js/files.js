@@ -17,7 +17,7 @@ export function FilesPanel({ view }) {
       <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('files')}>×</button></div>
     <div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} /></div>
-      ${file && html`<${Viewer} key=${file} id=${view.id} path=${file} />`}
+      ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
     </div>
   </div>`;
 }

@@ -23,7 +23,7 @@ export function SessionHeader({ view }) {
       <div class="sess-facts">
         <span class="fact cwd" title="cwd">${s.cwd}</span>
         ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
-        ${t && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
+        ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
           ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
         <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${relTime(s.created)} ago · active ${relTime(s.modified)} ago</span>
         <span class="fact">${view.total} msgs · ${fmtBytes(s.size)}</span>
