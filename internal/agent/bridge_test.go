@@ -179,9 +179,13 @@ func TestLiveOfflineLabel(t *testing.T) {
 	if l := es[len(es)-2]; l.Type != "label" || l.TargetID != asst[0].ID || l.Label != "offline" {
 		t.Fatalf("label entry %+v", l)
 	}
+	before := fileSize(t, file)
 	w, err := s.Worker(ctx, file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if after := fileSize(t, file); after != before {
+		t.Errorf("a cold start on the session wrote to it: %d -> %d bytes", before, after)
 	}
 	if leaf, err := w.Leaf(ctx); err != nil || leaf != es[len(es)-1].ID {
 		t.Errorf("pi leaf %q %v, want the session_info entry %s", leaf, err, es[len(es)-1].ID)

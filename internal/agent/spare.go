@@ -40,7 +40,7 @@ func (s *Supervisor) refillSpare() {
 	}
 	sp := &spare{ready: make(chan struct{})}
 	s.spare = sp
-	o := s.cfg.Base
+	o := s.cfg.resumeOptions()
 	o.SessionFile, o.NoSession, o.OnEvent = "", true, sp.onEvent
 	go func() {
 		defer close(sp.ready)

@@ -46,12 +46,16 @@ func TestLiveSpare(t *testing.T) {
 	waitSpare(t, s)
 	ctx := ctxT(t)
 	rec := watch(t, s.Hub(file))
+	before := fileSize(t, file)
 	start := time.Now()
 	w, err := s.Worker(ctx, file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("worker from spare in %v", time.Since(start))
+	if after := fileSize(t, file); after != before {
+		t.Errorf("opening the session wrote to it: %d -> %d bytes", before, after)
+	}
 	if st := w.State(); st.SessionFile != file || st.MessageCount != 2 {
 		t.Fatalf("spare state: file %s, %d messages", st.SessionFile, st.MessageCount)
 	}
@@ -77,4 +81,12 @@ func TestLiveSpare(t *testing.T) {
 		t.Errorf("cwd gone via spare: %v", err)
 	}
 	_ = context.Background
+}
+
+func fileSize(t testing.TB, file string) int64 {
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }

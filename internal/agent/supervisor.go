@@ -28,7 +28,8 @@ var ErrClosed = errors.New("agent supervisor closed")
 // Config configures a Supervisor.
 type Config struct {
 	// Base is the template for every pi process; SessionFile and OnEvent
-	// are set per worker.
+	// are set per worker. Model and Thinking apply to new sessions only
+	// (StartNew).
 	Base Options
 	// IdleTimeout stops a worker that has not been used for this long and
 	// is not busy (DefaultIdleTimeout when zero).
@@ -290,7 +291,7 @@ func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
 		}
 		// Fall back to a cold start for anything else.
 	}
-	o := s.cfg.Base
+	o := s.cfg.resumeOptions()
 	o.SessionFile = w.key
 	o.OnEvent = w.onEvent
 	c, st, err := Start(ctx, o)
@@ -299,6 +300,16 @@ func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
 	}
 	w.attach(c, st)
 	return nil
+}
+
+// resumeOptions are Base without Model and Thinking: a resumed session
+// keeps the model and level pi restores from it. pi applies CLI overrides
+// on every runtime it creates (switch_session too), and a thinking override
+// appends a thinking_level_change to the user's file.
+func (c *Config) resumeOptions() Options {
+	o := c.Base
+	o.Model, o.Thinking = "", ""
+	return o
 }
 
 // attach binds a started client to w.
