@@ -209,16 +209,15 @@ func (c *Client) dispatch(line []byte) {
 		return
 	}
 	var resp Response
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return
-	}
-	if cl := c.take(resp); cl != nil {
-		cl.resp = resp
-		close(cl.done)
-		return
+	if err := json.Unmarshal(line, &resp); err == nil {
+		if cl := c.take(resp); cl != nil {
+			cl.resp = resp
+			close(cl.done)
+			return
+		}
 	}
 	if c.opts.OnEvent != nil {
-		c.opts.OnEvent(Event{Type: typ, Raw: line})
+		c.opts.OnEvent(Event{Type: typ, Raw: line}) // unmatched or malformed
 	}
 }
 

@@ -140,3 +140,38 @@ func TestSpawnMissingBinary(t *testing.T) {
 		t.Fatalf("err = %v, want ErrPiMissing", err)
 	}
 }
+
+// FuzzReadLines feeds arbitrary stdout to the reader: it must never panic,
+// must hand out every non-empty line once, and must answer a pending call
+// only with a response naming its id or command.
+func FuzzReadLines(f *testing.F) {
+	f.Add([]byte(`{"id":"1","type":"response","command":"get_state","success":true}` + "\n" + `{"type":"agent_start"}`))
+	f.Add([]byte(`{"type":"response","command":"get_state","success":false,"error":"x"}` + "\n\n\r\n"))
+	f.Add([]byte("{\"type\":\"message_update\",\"s\":\"\u2028\\\"\"}\n{"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := &Client{pending: map[string]*call{}}
+		n := 0
+		c.opts.OnEvent = func(e Event) { n++ }
+		cl := &call{command: "get_state", done: make(chan struct{})}
+		c.register("1", cl)
+		c.readLines(bytes.NewReader(in))
+		lines := 0
+		for _, l := range bytes.Split(in, []byte("\n")) {
+			if len(l) > 0 {
+				lines++
+			}
+		}
+		answered := false
+		select {
+		case <-cl.done:
+			answered = true
+		default:
+		}
+		if got := n; answered && got != lines-1 || !answered && got != lines {
+			t.Fatalf("%d events + answered=%v for %d lines", got, answered, lines)
+		}
+		if answered && cl.resp.ID != "1" && cl.resp.Command != "get_state" {
+			t.Fatalf("call answered by %+v", cl.resp)
+		}
+	})
+}
