@@ -63,7 +63,14 @@
 // provider module and Node's fetch; the bridge extension loads both in the
 // background at start (require(esm), Node ≥ 20.19). A new session in a
 // given cwd always starts cold: a spare's new_session would use the spare's
-// cwd.
+// cwd. There is one spare, not counted in MaxLive; a second session opened
+// within SpareDelay starts cold.
+//
+// Config.Base's Model and Thinking apply to new sessions only: pi applies
+// CLI overrides to every runtime it creates, switch_session included, and a
+// thinking override appends a thinking_level_change to the user's file. A
+// resumed session (cold or from the spare) keeps what pi restores from it,
+// and opening it writes nothing.
 //
 // # The bridge extension
 //
