@@ -77,4 +77,3 @@ func (c *listCache) get(s *Server, key string, cacheable bool, build func() ([]b
 	c.mu.Unlock()
 	return b, gz, nil
 }
-
