@@ -110,19 +110,24 @@ func (w *Worker) onEvent(e Event) {
 	if w.bridge.intercept(e) {
 		return
 	}
+	var dialog *UIRequest
+	if e.Type == EvExtensionUIRequest {
+		dialog = decodeDialog(e)
+	}
 	now := time.Now()
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	changed := w.m.Apply(e, now)
 	w.lastUse = now
-	hub := w.hub
-	st, publish := w.statusChange(now, changed && e.Type == EvQueueUpdate)
-	w.mu.Unlock()
-	if e.Type == EvExtensionUIRequest {
-		w.trackDialog(e) // before subscribers can answer it
+	if dialog != nil {
+		w.trackDialog(dialog) // before subscribers can answer it
 	}
-	hub.Publish(e)
+	st, publish := w.statusChange(now, changed && e.Type == EvQueueUpdate)
+	// Published under w.mu so that state notices from the settle timer
+	// and from pi's events reach subscribers in the order they were made.
+	w.hub.Publish(e)
 	if publish {
-		hub.Publish(NewEvent(EvState, st))
+		w.hub.Publish(NewEvent(EvState, st))
 	}
 }
 
@@ -145,12 +150,10 @@ func (w *Worker) settled() {
 	w.absorbOwn()
 	now := time.Now()
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.settle = nil
-	st, publish := w.statusChange(now, false)
-	hub := w.hub
-	w.mu.Unlock()
-	if publish {
-		hub.Publish(NewEvent(EvState, st))
+	if st, publish := w.statusChange(now, false); publish {
+		w.hub.Publish(NewEvent(EvState, st))
 	}
 }
 
@@ -228,15 +231,18 @@ func (w *Worker) waitNotBusy(ctx context.Context) error {
 	}
 }
 
-// trackDialog starts the timeout of a dialog request.
-func (w *Worker) trackDialog(e Event) {
+func decodeDialog(e Event) *UIRequest {
 	var r UIRequest
 	if e.Decode(&r) != nil || !r.IsDialog() {
-		return
+		return nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.dialogs[r.ID] = time.AfterFunc(w.uiTimeout, func() { w.expireDialog(r.ID) })
+	return &r
+}
+
+// trackDialog starts the timeout of a dialog request. w.mu is held.
+func (w *Worker) trackDialog(r *UIRequest) {
+	id := r.ID
+	w.dialogs[id] = time.AfterFunc(w.uiTimeout, func() { w.expireDialog(id) })
 }
 
 func (w *Worker) expireDialog(id string) {
