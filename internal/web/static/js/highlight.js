@@ -85,11 +85,11 @@ export function highlight(code, lang) {
   return out;
 }
 
+// diffLines gives one block per line, coloured by its first character.
 function diffLines(code) {
-  return code.split('\n').map((line, i, all) => {
-    const nl = i < all.length - 1 ? '\n' : '';
-    const c = line[0] === '+' ? 'tok-add' : line[0] === '-' ? 'tok-del' : line.startsWith('@@') ? 'tok-k' : null;
-    return c ? h('span', { class: c }, line + nl) : line + nl;
+  return code.split('\n').map((line) => {
+    const c = line[0] === '+' ? 'tok-add' : line[0] === '-' ? 'tok-del' : line.startsWith('@@') ? 'tok-hunk' : 'tok-line';
+    return h('span', { class: c }, line || ' ');
   });
 }
 
