@@ -45,8 +45,7 @@ func requireChromium(tb testing.TB) {
 }
 
 // appServer serves the app with the real server (internal/server) over
-// the real SQLite index of agentDir, watched as piweb serve watches it;
-// PIWEB_STUB=1 uses the stub API of stub_test.go instead.
+// the real SQLite index of agentDir, watched as piweb serve watches it.
 func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
 	h := appHandler(tb, agentDir, dev)
 	srv := httptest.NewServer(h)
@@ -56,12 +55,6 @@ func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
 
 func appHandler(tb testing.TB, agentDir string, dev bool) http.Handler {
 	web := Handler(dev, "static")
-	if os.Getenv("PIWEB_STUB") == "1" {
-		mux := http.NewServeMux()
-		newStub(agentDir).routes(mux)
-		mux.Handle("/", web)
-		return mux
-	}
 	cat := indexCatalog(tb, agentDir)
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: "127.0.0.1:0", Catalog: cat, Web: web})
 	tb.Cleanup(func() { srv.Close() })
