@@ -106,8 +106,11 @@ func checkEscapes(body []byte) bool {
 			i = j + 1
 			continue
 		}
-		if j+1 < len(body) && simpleEscape[body[j+1]] {
-			i = j + 2
+		for j+1 < len(body) && body[j] == '\\' && simpleEscape[body[j+1]] {
+			j += 2 // runs such as \n\t\t are common in code
+		}
+		if j >= len(body) || body[j] != '\\' {
+			i = j
 			continue
 		}
 		n, ok := escapeLen(body, j)
