@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 
+	"piweb/internal/index"
 	"piweb/internal/session"
 )
 
@@ -61,7 +61,7 @@ func runLs(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		b, err := json.Marshal(infos)
+		b, err := index.MarshalList(infos)
 		if err != nil {
 			return err
 		}

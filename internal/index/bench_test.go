@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -238,5 +239,36 @@ func BenchmarkMillionEntries(b *testing.B) {
 		b.StopTimer()
 		ix.Close()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkWarmLs is piweb ls --json with nothing changed, as the command
+// runs it: open the index, bring it up to date, list, marshal.
+func BenchmarkWarmLs(b *testing.B) {
+	dir := benchCorpus(b)
+	path := filepath.Join(b.TempDir(), "index.db")
+	o := Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Logf: b.Logf}
+	ix, err := Open(context.Background(), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ix.Sync(context.Background(), false); err != nil {
+		b.Fatal(err)
+	}
+	ix.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		ix, err := Open(context.Background(), o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		infos, err := ix.List(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(infos); err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
 	}
 }

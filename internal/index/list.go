@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -19,12 +20,17 @@ import (
 func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	ix.wmu.Lock()
 	files, _ := discover(ix.roots)
-	_, err := ix.syncFiles(ctx, files, false)
-	ix.wmu.Unlock()
-	if err != nil {
-		return nil, err
+	// One read of the files table serves both the change check and, when
+	// nothing changed (the common case), the answer.
+	known, byPath, err := ix.listed(ctx)
+	var st SyncStats
+	if err == nil {
+		st, err = ix.syncFiles(ctx, files, false, known)
 	}
-	byPath, err := ix.listed(ctx)
+	if err == nil && st.Changed+st.Removed > 0 {
+		_, byPath, err = ix.listed(ctx)
+	}
+	ix.wmu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -38,36 +44,53 @@ func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	return out, nil
 }
 
-// listed reads the listing of every listed file of the sessions tree.
-func (ix *Index) listed(ctx context.Context) (map[string]session.Info, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, id_raw, cwd, name, has_name, parent_raw, created, created_str,
-		activity, msg_count, first_message, mtime_ns FROM files WHERE listall = 1 AND listed = 1 AND error = ''`)
+// listed reads the stat state of every file and the listing of every
+// listed file of the sessions tree.
+func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]session.Info, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, dev, ino, size, error != '', text_offset < offset,
+		listall = 1 AND listed = 1 AND error = '',
+		path, id_raw, cwd, name, has_name, parent_raw, created, created_str,
+		activity, msg_count, first_message, mtime_ns FROM files`)
 	if err != nil {
-		return nil, wrap("list", err)
+		return nil, nil, wrap("list", err)
 	}
 	defer rows.Close()
+	known := map[string]statRow{}
 	out := map[string]session.Info{}
 	for rows.Next() {
-		in, err := scanInfo(rows)
+		var r statRow
+		var dev, ino int64
+		var show bool
+		in, err := scanInfo(rows, &r.id, &dev, &ino, &r.fid.size, &r.bad, &r.textBehind, &show)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[in.Path] = in
+		r.fid.dev, r.fid.ino, r.fid.mtimeNs = uint64(dev), uint64(ino), in.mtimeNs
+		known[in.Path] = r
+		if show {
+			out[in.Path] = in.Info
+		}
 	}
-	return out, wrap("list", rows.Err())
+	return known, out, wrap("list", rows.Err())
 }
 
-func scanInfo(rows *sql.Rows) (session.Info, error) {
+// infoRow is a listing with the file's mtime.
+type infoRow struct {
+	session.Info
+	mtimeNs int64
+}
+
+func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
 	var in session.Info
 	var idRaw, parentRaw sql.NullString
 	var created sql.NullFloat64
 	var createdStr bool
 	var activity float64
 	var mtime int64
-	err := rows.Scan(&in.Path, &idRaw, &in.Cwd, &in.Name, &in.HasName, &parentRaw, &created, &createdStr,
-		&activity, &in.MessageCount, &in.FirstMessage, &mtime)
+	err := rows.Scan(append(pre, &in.Path, &idRaw, &in.Cwd, &in.Name, &in.HasName, &parentRaw, &created, &createdStr,
+		&activity, &in.MessageCount, &in.FirstMessage, &mtime)...)
 	if err != nil {
-		return in, wrap("list", err)
+		return infoRow{}, wrap("list", err)
 	}
 	if idRaw.Valid {
 		in.ID = []byte(idRaw.String)
@@ -80,7 +103,30 @@ func scanInfo(rows *sql.Rows) (session.Info, error) {
 		in.Created = created.Float64
 	}
 	in.Modified = modified(activity, in.Created, createdStr, time.Unix(0, mtime))
-	return in, nil
+	return infoRow{in, mtime}, nil
+}
+
+// MarshalList returns json.Marshal(infos), pi's listing as JSON, without
+// encoding/json's second pass over every element when no character needs
+// its HTML escaping.
+func MarshalList(infos []session.Info) ([]byte, error) {
+	b := make([]byte, 0, 256*len(infos)+2)
+	b = append(b, '[')
+	for i, in := range infos {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		j, err := in.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, j...)
+	}
+	b = append(b, ']')
+	if bytes.ContainsAny(b, "<>&\u2028\u2029") {
+		return json.Marshal(infos)
+	}
+	return b, nil
 }
 
 // Meta is everything the index knows about one session file.

@@ -77,6 +77,10 @@ func checkList(t testing.TB, ix *Index, agentDir string) {
 	if want == nil {
 		want = []session.Info{} // pi's listAll gives [], never null
 	}
+	fast, err := MarshalList(got)
+	if err != nil || string(fast) != listJSON(t, got) {
+		t.Fatalf("MarshalList differs from json.Marshal (%v):\n%s\n%s", err, fast, listJSON(t, got))
+	}
 	if diff := cmp.Diff(listJSON(t, want), listJSON(t, got)); diff != "" {
 		t.Fatalf("index listing differs from direct scan (-scan +index):\n%s", diff)
 	}

@@ -40,16 +40,20 @@ func (ix *Index) Sync(ctx context.Context, text bool) (SyncStats, error) {
 
 func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 	files, _ := discover(ix.roots)
-	return ix.syncFiles(ctx, files, text)
+	return ix.syncFiles(ctx, files, text, nil)
 }
 
-func (ix *Index) syncFiles(ctx context.Context, files []found, text bool) (SyncStats, error) {
+// syncFiles brings the given files up to date; known is the stat state of
+// the indexed files, nil to read it here.
+func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known map[string]statRow) (SyncStats, error) {
 	start, read0 := time.Now(), ix.bytesRead.Load()
 	var st SyncStats
 	st.Files = len(files)
-	known, err := ix.loadStats(ctx)
-	if err != nil {
-		return st, err
+	var err error
+	if known == nil {
+		if known, err = ix.loadStats(ctx); err != nil {
+			return st, err
+		}
 	}
 	same := statAll(files, known)
 	var changed []found
