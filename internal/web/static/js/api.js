@@ -70,7 +70,7 @@ export function subscribe(url, onEvent, onState) {
     } catch {
       return;
     }
-    onEvent(d);
+    onEvent(d, m.lastEventId);
   };
   es.onopen = () => onState && onState(true);
   es.onerror = () => onState && onState(false);

@@ -12,6 +12,8 @@ import { FilesPanel } from './files.js';
 import { UsagePage } from './usage.js';
 import { current, show, closeView } from './view.js';
 import { relTime } from './util.js';
+import { LiveTail } from '../chat/stream.js';
+import { Composer } from '../chat/composer.js';
 
 function App() {
   const r = route.value;
@@ -56,7 +58,7 @@ function SessionPage({ view }) {
       <p class="muted">${view.error.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
   }
   if (!view.detail && !view.ctxLoaded) return html`<div class="page-msg muted">Loading…</div>`;
-  return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} /></div>`;
+  return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} tail=${html`<${LiveTail} view=${view} />`} /><${Composer} view=${view} /></div>`;
 }
 
 function Home() {

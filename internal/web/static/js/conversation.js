@@ -27,7 +27,7 @@ export function pairing(items) {
   return { results, paired };
 }
 
-export function Conversation({ view }) {
+export function Conversation({ view, tail }) {
   view.rev.value; // subscribe
   const scroller = useRef(null);
   const heights = useRef(new Map());
@@ -114,6 +114,7 @@ export function Conversation({ view }) {
       ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${view.start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
       ${pages}
+      ${tail}
       ${!items.length && !view.loading && html`<div class="empty muted">No messages on this branch.</div>`}
     </div>
   </div>`;

@@ -3,6 +3,7 @@
 import { signal } from '@preact/signals';
 import * as api from './api.js';
 import { toast } from './state.js';
+import { onLiveEvent, resumeId } from '../chat/live.js';
 
 export const PAGE = 60;
 export const current = signal(null); // a View
@@ -134,7 +135,11 @@ export class View {
   }
 
   watch() {
-    this.unsub = api.subscribe(`/api/sessions/${encodeURIComponent(this.id)}/events`, (ev) => this.onEvent(ev));
+    // Resume after the last event this tab saw (a reload mid-stream), so
+    // the live chat (static/chat) misses nothing and repeats nothing.
+    const last = resumeId(this.id);
+    const url = `/api/sessions/${encodeURIComponent(this.id)}/events` + (last ? '?lastEventId=' + encodeURIComponent(last) : '');
+    this.unsub = api.subscribe(url, (ev, eventId) => { onLiveEvent(this.id, ev, eventId); this.onEvent(ev); });
   }
 
   onEvent(ev) {

@@ -1,0 +1,157 @@
+// The composer under an open session: Enter sends, Shift+Enter breaks the
+// line; images by paste, drop or picker; "/" completes pi's commands. While
+// the agent runs a message steers it (default) or waits as a follow-up,
+// and Stop aborts. Above it: the phase line, queue, retry banner,
+// compaction indicator, inline errors and the outside-change banner.
+import { useRef, useState } from 'preact/hooks';
+import { html } from '../js/html.js';
+import { post } from '../js/api.js';
+import { navigate, sessionURL, toast } from '../js/state.js';
+import { liveOf, addError } from './live.js';
+import { activity } from './stream.js';
+
+export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
+
+function leafOf(view) {
+  return (view.detail && view.detail.leaf) || view.fileLeaf || null;
+}
+
+export function Composer({ view }) {
+  const l = liveOf(view.id);
+  const ta = useRef(null);
+  const [text, setText] = useState(view.draft || '');
+  const [images, setImages] = useState([]);
+  const [mode, setMode] = useState('steer');
+  const [cmds, setCmds] = useState(null);
+  const busy = l.busy();
+  view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
+
+  const send = async (force = false) => {
+    const message = text.trim();
+    if (!message && !images.length) return;
+    const body = { type: 'prompt', message };
+    if (images.length) body.images = images;
+    if (busy) body.streamingBehavior = mode === 'followUp' ? 'followUp' : 'steer';
+    else if (force) body.force = true;
+    else if (leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view);
+    setText(''); setImages([]);
+    try {
+      await command(view.id, body);
+      l.outside.value = false;
+    } catch (e) {
+      setText(message); setImages(body.images || []);
+      if (e.code === 'stale') l.outside.value = true;
+      else addError(l, e.message);
+    }
+  };
+
+  const onKey = (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
+  };
+  const onInput = (e) => {
+    const v = e.target.value;
+    setText(v);
+    if (/^\/\S*$/.test(v)) loadCommands(view.id, cmds, setCmds);
+  };
+  const addFiles = async (files) => {
+    const add = [];
+    for (const f of files) if (/^image\/(png|jpeg|gif|webp)$/.test(f.type)) add.push(await readImage(f));
+    if (add.length) setImages((x) => [...x, ...add]);
+  };
+  const onPaste = (e) => {
+    const fs = [...(e.clipboardData?.files || [])];
+    if (fs.length) { e.preventDefault(); addFiles(fs); }
+  };
+  const onDrop = (e) => { e.preventDefault(); addFiles([...(e.dataTransfer?.files || [])]); };
+  const matches = cmds && /^\/\S*$/.test(text) ? cmds.filter((c) => ('/' + c.name).startsWith(text)).slice(0, 8) : [];
+
+  return html`<div class="chat-bottom">
+    <${Status} view=${view} l=${l} />
+    ${matches.length > 0 && html`<ul class="completions" role="listbox">${matches.map((c) => html`<li key=${c.name}>
+      <button type="button" class="btn-link" onClick=${() => { setText('/' + c.name + ' '); ta.current.focus(); }}>/${c.name}</button>
+      <span class="muted">${c.description || c.source || ''}</span></li>`)}</ul>`}
+    ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
+      <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
+      <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
+    <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
+      <textarea ref=${ta} rows="2" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
+        placeholder=${busy ? (mode === 'steer' ? 'Steer the agent (Enter)…' : 'Queue a follow-up (Enter)…') : 'Message pi (Enter to send, Shift+Enter for a new line)'}></textarea>
+      <div class="composer-actions">
+        <label class="btn ghost small" title="Attach images">📎<input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+          onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
+        ${busy && html`<select class="send-mode" aria-label="While running" value=${mode} onChange=${(e) => setMode(e.target.value)}>
+          <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
+        <button class="btn primary send" type="submit">${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
+        ${busy && html`<button class="btn danger stop" type="button" onClick=${() => command(view.id, { type: 'abort' }).catch((e) => addError(l, e.message))}>Stop</button>`}
+      </div>
+    </form></div>`;
+}
+
+async function loadCommands(id, have, set) {
+  if (have) return;
+  set([]);
+  try {
+    const r = await command(id, { type: 'get_commands' });
+    set((r.data && r.data.commands) || []);
+  } catch { /* no completion */ }
+}
+
+function readImage(f) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve({ type: 'image', data: String(r.result).replace(/^data:[^,]*,/, ''), mimeType: f.type });
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(f);
+  });
+}
+
+const PHASES = { streaming: 'Working', compacting: 'Compacting', retrying: 'Retrying', settling: 'Finishing' };
+
+function Status({ view, l }) {
+  const phase = l.phase.value;
+  const q = l.queue.value;
+  const retry = l.retry.value;
+  const comp = l.compaction.value;
+  const act = activity.value;
+  const tools = l.tick.value >= 0 ? [...l.tools.values()].filter((t) => !t.end) : [];
+  let line = '';
+  if (phase === 'streaming') line = tools.length ? 'Running ' + tools.map((t) => t.name).join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
+  else if (PHASES[phase]) line = PHASES[phase];
+  return html`<div class="chat-status">
+    ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
+      <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
+      <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
+      <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
+    ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
+    ${comp && html`<div class="banner compacting">Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</div>`}
+    ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}</span>
+      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>×</button></div>`)}
+    ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">
+      ${q.steering.map((t, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">steer</span> ${t}</li>`)}
+      ${q.followUp.map((t, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">follow-up</span> ${t}</li>`)}</ul>`}
+    ${line && html`<div class="phase-line" data-phase=${phase}><span class="spinner"></span>${line}…</div>`}
+  </div>`;
+}
+
+function RetryBanner({ view, retry }) {
+  const [, tick] = useState(0);
+  const left = Math.max(0, Math.ceil((retry.until - Date.now()) / 1000));
+  if (left > 0) setTimeout(() => tick((x) => x + 1), 250);
+  return html`<div class="banner warn retry-banner" role="status">
+    <span>Retrying (attempt ${retry.attempt}${retry.maxAttempts ? ' of ' + retry.maxAttempts : ''})${left > 0 ? ' in ' + left + ' s' : ''}: ${retry.error}</span>
+    <button class="btn small" type="button" onClick=${() => command(view.id, { type: 'abort_retry' })}>Cancel</button></div>`;
+}
+
+// forkHere forks the session at its last user message on this branch.
+async function forkHere(view) {
+  const items = view.items;
+  let at = null;
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].m.role === 'user') { at = items[i].id; break; }
+  if (!at) return toast('Nothing to fork from', { kind: 'error' });
+  try {
+    const r = await post(`/api/sessions/${encodeURIComponent(view.id)}/fork`, { entryId: at });
+    navigate(sessionURL(r.id));
+  } catch (e) {
+    toast('Fork failed: ' + e.message, { kind: 'error' });
+  }
+}

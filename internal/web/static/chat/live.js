@@ -1,0 +1,137 @@
+// The live side of an open session: pi's events for it, folded into
+// signals (phase, queue, retry, compaction, errors) and into the message
+// being streamed, which stream.js draws by appending only what is new.
+// view.js hands every event of the session's stream to onLiveEvent.
+import { signal } from '@preact/signals';
+
+const lives = new Map(); // session id -> Live
+
+// Live is the live state of one session as this tab sees it.
+export class Live {
+  constructor(id) {
+    this.id = id;
+    this.phase = signal(''); // '' (no worker), idle, streaming, compacting, retrying, settling
+    this.queue = signal({ steering: [], followUp: [] });
+    this.retry = signal(null); // {attempt, maxAttempts, until, error}
+    this.compaction = signal(null); // {reason}
+    this.errors = signal([]); // inline errors: [{id, text}]
+    this.outside = signal(false); // another process wrote the file meanwhile
+    this.tick = signal(0); // bumped when partial or tools change
+    this.partial = null; // the assistant message being streamed
+    this.partialStarted = 0;
+    this.tools = new Map(); // toolCallId -> {name, args, output, start, end, isError}
+    this.lastId = null;
+    this.listeners = new Set(); // stream renderers
+  }
+
+  busy() {
+    const p = this.phase.value;
+    return p === 'streaming' || p === 'compacting' || p === 'retrying' || p === 'settling';
+  }
+
+  notify() {
+    this.tick.value++;
+    for (const f of this.listeners) f();
+  }
+}
+
+export function liveOf(id) {
+  let l = lives.get(id);
+  if (!l) { l = new Live(id); lives.set(id, l); }
+  return l;
+}
+
+// lastEventKey is where a tab keeps the last event id it saw, so that a
+// reload resumes the stream after it (no duplicated, no lost text).
+export const lastEventKey = (id) => 'piweb.lastEvent.' + id;
+
+export function resumeId(id) {
+  try { return sessionStorage.getItem(lastEventKey(id)); } catch { return null; }
+}
+
+window.addEventListener('pagehide', () => {
+  for (const l of lives.values()) {
+    if (l.lastId != null) try { sessionStorage.setItem(lastEventKey(l.id), l.lastId); } catch { /* private mode */ }
+  }
+});
+
+// onLiveEvent folds one event of the session's stream (with its SSE id).
+export function onLiveEvent(id, ev, eventId) {
+  const l = liveOf(id);
+  if (eventId) l.lastId = eventId;
+  const h = handlers[ev.type];
+  if (h) h(l, ev);
+}
+
+const handlers = {
+  hello(l, ev) { l.phase.value = ev.worker || ''; },
+  reset(l) { l.partial = null; l.tools.clear(); l.notify(); },
+  piweb_state(l, ev) {
+    l.phase.value = ev.phase || 'idle';
+    if (ev.steering || ev.followUp) l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] };
+    if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; }
+  },
+  piweb_exit(l, ev) {
+    l.phase.value = '';
+    l.partial = null;
+    if (ev.reason === 'crashed' || ev.reason === 'start failed') addError(l, 'pi stopped: ' + (ev.error || ev.stderr || ev.reason));
+    l.notify();
+  },
+  piweb_outside_change(l) { l.outside.value = true; },
+  queue_update(l, ev) { l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] }; },
+  agent_start(l) { if (!l.busy()) l.phase.value = 'streaming'; },
+  message_start(l, ev) {
+    if (ev.message && ev.message.role === 'assistant') { l.partial = ev.message; l.partialStarted = Date.now(); l.notify(); }
+  },
+  message_update(l, ev) {
+    if (!ev.message || ev.message.role !== 'assistant') return;
+    if (!l.partial) l.partialStarted = Date.now();
+    l.partial = ev.message;
+    l.notify();
+  },
+  message_end(l, ev) {
+    const m = ev.message;
+    if (m && m.role === 'assistant') {
+      l.partial = null;
+      l.ended = m; // shown until the entry is in the view
+      if (m.stopReason === 'error' && m.errorMessage) addError(l, m.errorMessage);
+      l.notify();
+    }
+  },
+  tool_execution_start(l, ev) {
+    l.tools.set(ev.toolCallId, { name: ev.toolName, args: ev.args, output: '', start: Date.now(), end: 0 });
+    l.notify();
+  },
+  tool_execution_update(l, ev) {
+    const t = l.tools.get(ev.toolCallId);
+    if (t) { t.output = resultText(ev.partialResult); l.notify(); }
+  },
+  tool_execution_end(l, ev) {
+    const t = l.tools.get(ev.toolCallId);
+    if (t) { t.output = resultText(ev.result); t.end = Date.now(); t.isError = !!ev.isError; l.notify(); }
+  },
+  auto_retry_start(l, ev) {
+    l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: Date.now() + (ev.delayMs || 0), error: ev.errorMessage || '' };
+  },
+  auto_retry_end(l) { l.retry.value = null; },
+  compaction_start(l, ev) { l.compaction.value = { reason: ev.reason || '' }; },
+  compaction_end(l, ev) {
+    l.compaction.value = null;
+    if (ev.errorMessage) addError(l, 'Compaction failed: ' + ev.errorMessage);
+  },
+  extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
+  agent_end(l) { l.partial = null; l.notify(); },
+};
+
+let errSeq = 0;
+export function addError(l, text) {
+  l.errors.value = [...l.errors.value, { id: ++errSeq, text }];
+}
+
+export function resultText(r) {
+  if (!r) return '';
+  const c = r.content;
+  if (typeof c === 'string') return c;
+  if (!Array.isArray(c)) return '';
+  return c.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+}

@@ -1,0 +1,202 @@
+// LiveTail draws the message pi is streaming and the tools it runs, below
+// the conversation. pi's message_update carries the whole partial message;
+// drawing diffs it against what is on screen and appends only the new text
+// as text nodes (a paragraph per line), so each delta costs the same at the
+// start and at the end of a long answer, and nothing else re-renders. Once
+// the message or tool result is in the file (the view appended it), its
+// live copy is removed.
+import { Component } from 'preact';
+import { effect, signal } from '@preact/signals';
+import { html } from '../js/html.js';
+import { liveOf } from './live.js';
+
+export const activity = signal(''); // what the streamed message is doing: thinking, writing, tool call
+
+export class LiveTail extends Component {
+  shouldComponentUpdate() { return false; }
+
+  componentDidMount() {
+    const { view } = this.props;
+    this.live = liveOf(view.id);
+    this.msg = null; // {partial key, el, blocks: []}
+    this.toolEls = new Map();
+    this.pending = false;
+    this.listener = () => this.schedule();
+    this.live.listeners.add(this.listener);
+    this.stop = effect(() => { view.rev.value; this.schedule(); });
+    this.schedule();
+  }
+
+  componentWillUnmount() {
+    this.live.listeners.delete(this.listener);
+    this.stop();
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => { this.pending = false; this.draw(); });
+  }
+
+  draw() {
+    const root = this.base;
+    if (!root || !root.isConnected) return;
+    const conv = root.closest('.conv');
+    const atBottom = conv && conv.scrollHeight - conv.scrollTop - conv.clientHeight < 80;
+    const l = this.live;
+    const view = this.props.view;
+    const m = l.partial || (l.ended && !inView(view, l.ended) ? l.ended : null);
+    if (!m) this.dropMessage();
+    else this.drawMessage(m, !l.partial);
+    this.drawTools(view);
+    if (atBottom) conv.scrollTop = conv.scrollHeight;
+  }
+
+  dropMessage() {
+    if (this.msg) { this.msg.el.remove(); this.msg = null; }
+    if (activity.value) activity.value = '';
+  }
+
+  drawMessage(m, done) {
+    if (!this.msg || this.msg.ts !== m.timestamp) {
+      this.dropMessage();
+      const el = h('article', 'row live-msg');
+      el.dataset.role = 'assistant';
+      el.dataset.live = '1';
+      const box = h('div', 'msg assistant');
+      const head = h('div', 'msg-head');
+      head.append(h('span', 'who a', 'pi'));
+      box.append(head, h('div', 'live-blocks'));
+      el.append(box);
+      this.base.querySelector('.live-msgs').append(el);
+      this.msg = { ts: m.timestamp, el, blocks: [], body: box.lastChild };
+    }
+    const content = Array.isArray(m.content) ? m.content : [];
+    for (let i = 0; i < content.length; i++) this.drawBlock(i, content[i], i === content.length - 1 && !done);
+    const last = content[content.length - 1];
+    const act = done ? '' : !last ? 'waiting' : last.type === 'toolCall' ? 'tool call ' + (last.name || '') : last.type === 'thinking' ? 'thinking' : 'writing';
+    if (activity.value !== act) activity.value = act;
+    this.msg.el.classList.toggle('done', done);
+  }
+
+  drawBlock(i, b, open) {
+    let s = this.msg.blocks[i];
+    if (!s || s.type !== b.type) {
+      if (s) s.el.remove();
+      s = newBlock(b.type);
+      this.msg.blocks[i] = s;
+      this.msg.body.append(s.el);
+    }
+    if (b.type === 'text' || b.type === 'thinking') {
+      const text = b.type === 'text' ? b.text || '' : b.thinking || '';
+      if (text.length < s.len) { resetText(s); }
+      if (text.length > s.len) { appendText(s, text.slice(s.len)); s.len = text.length; }
+      if (b.type === 'thinking') {
+        if (!open && !s.end) s.end = Date.now();
+        s.label.textContent = (open ? 'Thinking… ' : 'Thought for ') + secs((s.end || Date.now()) - s.start);
+      }
+    } else if (b.type === 'toolCall') {
+      s.name.textContent = b.name || 'tool';
+      const args = JSON.stringify(b.arguments || {});
+      if (args !== s.args) { s.args = args; s.pre.textContent = args; }
+    }
+  }
+
+  drawTools(view) {
+    const l = this.live;
+    const done = resultIds(view);
+    for (const [id, t] of l.tools) {
+      if (done.has(id)) { l.tools.delete(id); continue; }
+      let el = this.toolEls.get(id);
+      if (!el) {
+        el = h('div', 'card live-tool');
+        el.dataset.tool = id;
+        const head = h('div', 'card-head');
+        head.append(h('strong', '', t.name), h('span', 'muted dur', ''));
+        el.append(head, h('pre', 'tool-out', ''));
+        this.base.querySelector('.live-tools').append(el);
+        this.toolEls.set(id, el);
+      }
+      el.querySelector('.dur').textContent = (t.end ? (t.isError ? 'failed after ' : 'done in ') : 'running ') + secs((t.end || Date.now()) - t.start);
+      const out = el.querySelector('.tool-out');
+      if (out.textContent.length !== t.output.length) out.textContent = t.output.length > 20000 ? '…' + t.output.slice(-20000) : t.output;
+      el.classList.toggle('error', !!t.isError);
+    }
+    for (const [id, el] of this.toolEls) if (!l.tools.has(id)) { el.remove(); this.toolEls.delete(id); }
+    if ([...l.tools.values()].some((t) => !t.end)) setTimeout(() => this.schedule(), 250);
+  }
+
+  render() {
+    return html`<div class="live-tail"><div class="live-msgs"></div><div class="live-tools"></div></div>`;
+  }
+}
+
+function inView(view, m) {
+  const items = view.items;
+  for (let i = items.length - 1; i >= 0 && i >= items.length - 20; i--) {
+    const x = items[i].m;
+    if (x.role === 'assistant' && x.timestamp === m.timestamp) return true;
+  }
+  return false;
+}
+
+function resultIds(view) {
+  const s = new Set();
+  const items = view.items;
+  for (let i = items.length - 1; i >= 0 && i >= items.length - 40; i--) {
+    if (items[i].m.role === 'toolResult') s.add(items[i].m.toolCallId);
+  }
+  return s;
+}
+
+function h(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+function newBlock(type) {
+  if (type === 'thinking') {
+    const el = h('details', 'thinking live');
+    el.open = true;
+    const label = h('summary', '', 'Thinking…');
+    const body = h('div', 'live-text');
+    el.append(label, body);
+    const s = { type, el, body, label, len: 0, start: Date.now(), end: 0 };
+    resetText(s);
+    return s;
+  }
+  if (type === 'toolCall') {
+    const el = h('div', 'tool live-call');
+    const name = h('strong', '', '');
+    const pre = h('pre', 'tool-args', '');
+    el.append(name, pre);
+    return { type, el, name, pre, args: '' };
+  }
+  const el = h('div', 'live-text');
+  const s = { type, el, body: el, len: 0 };
+  resetText(s);
+  return s;
+}
+
+function resetText(s) {
+  s.body.textContent = '';
+  s.para = h('p', 'live-p');
+  s.body.append(s.para);
+  s.len = 0;
+}
+
+// appendText adds a delta: a text node per line piece, a new paragraph per
+// newline, so the browser lays out only the last paragraph again.
+function appendText(s, delta) {
+  const parts = delta.split('\n');
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) { s.para = h('p', 'live-p'); s.body.append(s.para); }
+    if (parts[i]) s.para.append(parts[i]);
+  }
+}
+
+function secs(ms) {
+  return (Math.max(ms, 0) / 1000).toFixed(1) + ' s';
+}
