@@ -71,6 +71,20 @@ func listSessions(ctx context.Context, e *env, scan bool) ([]session.Info, error
 	return ix.List(ctx)
 }
 
+// lsJSON prints pi's listAll JSON from the index's stored elements.
+func lsJSON(ctx context.Context, e *env) error {
+	ix, err := openIndex(ctx, e, false)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	b, err := ix.ListJSON(ctx)
+	if err != nil {
+		return err
+	}
+	return writeJSONLine(e.stdout, b)
+}
+
 func runSearch(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("search", e)
 	cwd := fs.String("cwd", "", "only sessions of this project `dir`")

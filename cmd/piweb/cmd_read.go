@@ -56,6 +56,9 @@ func runLs(ctx context.Context, e *env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
+	if *asJSON && !*scan {
+		return lsJSON(ctx, e)
+	}
 	infos, err := listSessions(ctx, e, *scan)
 	if err != nil {
 		return err

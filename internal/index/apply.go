@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"piweb/internal/session"
 	"strings"
 	"time"
 )
@@ -112,7 +113,7 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update) (int64, err
 		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),
 		nullFloat(u.h.info.Created), u.h.created,
 		in.Name, in.HasName, u.listBody.Activity, in.MessageCount, in.FirstMessage,
-		mustJSON(u.body), mustJSON(u.meta), mustJSON(u.problems)).Scan(&id)
+		mustJSON(u.body), mustJSON(u.meta), mustJSON(u.problems), in.Modified, infoJSON(in, listed)).Scan(&id)
 	return id, wrap("save "+u.path, err)
 }
 
@@ -139,8 +140,8 @@ func (ix *Index) ftsText(m *msg) string {
 const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line,
 		hdr_off, hdr_len, hdr_hash, tail_hash, text_offset, text_line, error, listed,
 		session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
-		name, has_name, activity, msg_count, first_message, body, meta, problems)
-		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?)
+		name, has_name, activity, msg_count, first_message, body, meta, problems, modified, info_json)
+		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(path) DO UPDATE SET listall=excluded.listall, dev=excluded.dev, ino=excluded.ino,
 		size=excluded.size, mtime_ns=excluded.mtime_ns, offset=excluded.offset, line=excluded.line,
 		hdr_off=excluded.hdr_off, hdr_len=excluded.hdr_len, hdr_hash=excluded.hdr_hash, tail_hash=excluded.tail_hash,
@@ -148,5 +149,17 @@ const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, o
 		session_id=excluded.session_id, id_raw=excluded.id_raw, cwd=excluded.cwd, parent_raw=excluded.parent_raw,
 		parent_path=excluded.parent_path, created=excluded.created, created_str=excluded.created_str,
 		name=excluded.name, has_name=excluded.has_name, activity=excluded.activity, msg_count=excluded.msg_count,
-		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems
+		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems,
+		modified=excluded.modified, info_json=excluded.info_json
 		RETURNING id`
+
+// infoJSON is the file's element of pi's listing JSON. It depends on the
+// mtime only through pi's last fallback for modified, and a new mtime means
+// the row is written again, so it is always current.
+func infoJSON(in session.Info, listed bool) string {
+	if !listed {
+		return ""
+	}
+	b, _ := in.MarshalJSON()
+	return string(b)
+}

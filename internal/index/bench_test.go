@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -262,11 +261,7 @@ func BenchmarkWarmLs(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		infos, err := ix.List(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(infos); err != nil {
+		if _, err := ix.ListJSON(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		ix.Close()

@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 3
+const schemaVersion = 4
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -40,7 +40,8 @@ var schema = []string{
 		created REAL, created_str INTEGER NOT NULL,
 		name TEXT NOT NULL, has_name INTEGER NOT NULL,
 		activity REAL NOT NULL, msg_count INTEGER NOT NULL, first_message TEXT NOT NULL,
-		body TEXT NOT NULL, meta TEXT NOT NULL, problems TEXT NOT NULL
+		body TEXT NOT NULL, meta TEXT NOT NULL, problems TEXT NOT NULL,
+		modified REAL NOT NULL DEFAULT 0, info_json TEXT NOT NULL DEFAULT ''
 	)`,
 	`CREATE INDEX files_cwd ON files(cwd)`,
 	`CREATE INDEX files_parent ON files(parent_path)`,

@@ -123,7 +123,7 @@ func MarshalList(infos []session.Info) ([]byte, error) {
 		b = append(b, j...)
 	}
 	b = append(b, ']')
-	if bytes.ContainsAny(b, "<>&\u2028\u2029") {
+	if needsHTMLEscape(b) {
 		return json.Marshal(infos)
 	}
 	return b, nil
@@ -235,4 +235,87 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 	m.Entries, m.Branches, m.LeafID, m.Compactions = md.Entries, len(md.Leaves), md.LeafID, md.Compactions
 	m.Labels, m.Models, m.Tokens, m.Cost = md.Labels, md.Models, md.Tokens, md.Cost
 	return m, nil
+}
+
+// ListJSON is json.Marshal of List, pi's listAll as JSON, from stored
+// elements: the fast path of piweb ls --json.
+func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
+	ix.wmu.Lock()
+	files, _ := discover(ix.roots)
+	known, err := ix.stats(ctx)
+	if err == nil {
+		_, err = ix.syncFiles(ctx, files, false, known)
+	}
+	ix.wmu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	type elem struct {
+		modified float64
+		json     string
+	}
+	byPath := map[string]elem{}
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, modified, info_json FROM files WHERE listall = 1 AND listed = 1 AND error = ''`)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var e elem
+		if err := rows.Scan(&p, &e.modified, &e.json); err != nil {
+			return nil, wrap("list", err)
+		}
+		byPath[p] = e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("list", err)
+	}
+	out := make([]elem, 0, len(byPath))
+	for _, f := range files {
+		if e, ok := byPath[f.path]; ok && f.listAll {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b elem) int { return cmp.Compare(b.modified, a.modified) })
+	b := []byte{'['}
+	for i, e := range out {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.json...)
+	}
+	b = append(b, ']')
+	if needsHTMLEscape(b) {
+		infos, err := ix.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(infos)
+	}
+	return b, nil
+}
+
+// stats reads the stat state of every indexed file.
+func (ix *Index) stats(ctx context.Context) (map[string]statRow, error) {
+	return ix.loadStats(ctx)
+}
+
+// needsHTMLEscape reports whether encoding/json would escape something in
+// b: <, >, & or U+2028, U+2029 (whose UTF-8 starts with 0xE2).
+func needsHTMLEscape(b []byte) bool {
+	if bytes.IndexByte(b, '<') >= 0 || bytes.IndexByte(b, '>') >= 0 || bytes.IndexByte(b, '&') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(b, 0xE2); i >= 0; {
+		if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+			return true
+		}
+		j := bytes.IndexByte(b[i+1:], 0xE2)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -77,6 +77,9 @@ func checkList(t testing.TB, ix *Index, agentDir string) {
 	if want == nil {
 		want = []session.Info{} // pi's listAll gives [], never null
 	}
+	if j, err := ix.ListJSON(context.Background()); err != nil || string(j) != listJSON(t, want) {
+		t.Fatalf("ListJSON differs from the direct scan (%v):\n%s\n%s", err, j, listJSON(t, want))
+	}
 	fast, err := MarshalList(got)
 	if err != nil || string(fast) != listJSON(t, got) {
 		t.Fatalf("MarshalList differs from json.Marshal (%v):\n%s\n%s", err, fast, listJSON(t, got))
