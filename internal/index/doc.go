@@ -1,0 +1,116 @@
+// Package index is piweb's session index: pi's listing of every session
+// answered without reading the session files again, branch-aware full-text
+// search over them, kept current while pi writes.
+//
+// # Store
+//
+// One SQLite file (modernc.org/sqlite, pure Go, FTS5) per agent dir under
+// os.UserCacheDir()/piweb/, named by a hash of the absolute agent dir (and
+// apart when tool text is indexed, Options.Tools). It is derived data:
+// PRAGMA user_version holds the schema version, and a file of another
+// version, of another agent dir, or that fails a cheap probe of its tables
+// is deleted and rebuilt, never migrated or trusted. (A full integrity
+// check would read the whole file on every start, which a warm ls cannot
+// afford.) WAL mode; all writes go through one connection, one transaction
+// at a time (Sync and Update hold the writer lock, and in Watch a single
+// goroutine does all updates); readers use a separate read-only pool.
+//
+// Tables: files (one row per session file: dev, inode, size, mtime, the
+// offset and line number after the last complete line parsed, offset,
+// length and SHA-256 of the header line, SHA-256 of the 64 bytes before the
+// parsed offset, the listing fields, the listing's JSON element, and the
+// metadata as JSON), entries (every entry: id, parent, type, role, time,
+// model, and whether it lies on the current branch with its position on it)
+// and fts (FTS5, unicode61 with diacritics removed, rowid = entries rowid).
+//
+// # Discovery
+//
+// <agentDir>/sessions/*/*.jsonl, which is what pi's listAll reads and what
+// ls lists, plus the flat dirs named by PI_CODING_AGENT_SESSION_DIR and the
+// global settings.json "sessionDir" (tilde-expanded as pi does; a relative
+// sessionDir is taken relative to piweb's working directory). Flat-dir
+// sessions are indexed and searchable but not in ls, as in pi. Project
+// settings (<cwd>/.pi/settings.json) are not read: they belong to one cwd.
+//
+// # Incremental parsing and pi's listing semantics
+//
+// pi's listing rules live in session.InfoBuilder, whose state cannot be
+// saved. The index keeps the part of SessionInfo that is a fold over the
+// entries (message count, first message, name, last activity, "pi would
+// drop this file") in a mergeable form (body) and computes each new chunk's
+// part by running the session parser over the chunk behind a synthetic
+// header without timestamp: the chunk's Modified with mtime 0 is then its
+// pure last activity. The header's part (id, cwd, parentSession, created)
+// comes once from the header line. Merging is exact, so an appended file's
+// listing equals a full parse; TestGrowByteByByte checks that after every
+// few bytes of growth for files with BOM, CRLF, garbage, null lines, names,
+// truncated lines...
+//
+// When a file grows, only [offset, size) is read, plus the header line and
+// the 64 bytes before the old offset, to detect a rewrite; a changed inode,
+// a shrink, a changed header or changed bytes before the offset make it a
+// full reparse. A final line without newline is not committed: it counts
+// for the listing (pi's listAll reads it) but is parsed again once its
+// newline arrives. TestAppendReadsOnlyNewBytes proves the byte count on a
+// 100 MB file.
+//
+// The listing pass has its own parser (fastpath.go, validate.go): a JSON
+// validator that finds string ends and escapes with vectorized IndexByte and
+// checks control characters eight bytes at a time, and a few field lookups
+// for the line shapes pi writes. Any line it is not sure of (invalid JSON,
+// escaped or duplicate keys, odd types, non-numeric message timestamps)
+// goes through the session parser alone, which stays the one definition of
+// pi's rules; FuzzListChunk compares both on arbitrary input, FuzzValidObject
+// checks that the validator never accepts invalid JSON.
+//
+// A cold start is two passes: the listing of every file first (so ls is
+// right as soon as possible), then the text pass (entries and FTS), oldest
+// sessions first so that FTS rowids follow time. Later changes to a file do
+// both in one read. ls only needs the first pass; search and index run both.
+//
+// # Metadata
+//
+// Meta gives pi's SessionInfo plus size, entry count, branch count (leaves
+// of the entry tree, kept as a set of leaf ids), leaf id (pi's leaf: the
+// last entry), compaction count, labels (last label entry per target wins,
+// an empty label clears), models used (assistant provider/model and
+// model_change), token and cost totals from assistant usage, last activity
+// (pi's modified), and fork lineage: the header's parentSession path
+// resolved, at query time, to the id of that session if it is indexed.
+//
+// # Search
+//
+// Query text is translated, never passed through (query.go): words are
+// ANDed, "quotes" make phrases, a trailing * a prefix; every unit goes to
+// FTS5 as a quoted string, so operators and punctuation are plain text and
+// no input is an FTS5 syntax error (FuzzQuery). Each hit has session id,
+// entry id, role, time, a snippet as spans with the matches marked, and
+// whether the entry is on the current branch. Every entry is indexed, so
+// hits on abandoned branches and in compacted history are found too. When
+// a file grows, the branch flags change only below the point where the new
+// leaf's path joins the old branch (text.go). Filters: cwd, entry time
+// range, model (sessions that used it). Ranking: BM25 divided by
+// 1 + age/30 days, over the newest 1,000 matches (rowid order is time
+// order), which bounds the cost of a query for a word found everywhere.
+// User and assistant text blocks are indexed; tool call arguments, tool
+// results and shell commands/output only with Options.Tools.
+//
+// # Live
+//
+// Watch uses fsnotify on the sessions root, every project folder (new ones
+// are added when they appear, and their files indexed) and the flat dirs;
+// events are debounced per file (10 ms), and a stat rescan every 2 s
+// catches what events miss. Subscribers get an Event per changed session
+// with the ids of the appended entries (or Reset for a reread file,
+// Removed for a deleted one); sends never block the indexer.
+//
+// # Bad input
+//
+// A file that cannot be opened or read (permissions, vanished, a FIFO or
+// directory named *.jsonl: files are opened non-blocking and must be
+// regular) is recorded with its error, left out of the listing (pi's
+// listAll skips it too), retried on every scan, and never stops the rest.
+// A file replaced or deleted while being read is read consistently through
+// its open descriptor and reread or dropped on the next scan. Line problems
+// come from the session parser. piweb index --status lists them all.
+package index
