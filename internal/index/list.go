@@ -242,42 +242,27 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
 	ix.wmu.Lock()
 	files, _ := discover(ix.roots)
-	known, err := ix.stats(ctx)
+	// One read of the files table serves both the change check and, when
+	// nothing changed (the common case), the answer.
+	known, byPath, err := ix.listElems(ctx)
+	var st SyncStats
 	if err == nil {
-		_, err = ix.syncFiles(ctx, files, false, known)
+		st, err = ix.syncFiles(ctx, files, false, known)
+	}
+	if err == nil && st.Changed+st.Removed > 0 {
+		_, byPath, err = ix.listElems(ctx)
 	}
 	ix.wmu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	type elem struct {
-		modified float64
-		json     string
-	}
-	byPath := map[string]elem{}
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, modified, info_json FROM files WHERE listall = 1 AND listed = 1 AND error = ''`)
-	if err != nil {
-		return nil, wrap("list", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var p string
-		var e elem
-		if err := rows.Scan(&p, &e.modified, &e.json); err != nil {
-			return nil, wrap("list", err)
-		}
-		byPath[p] = e
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("list", err)
-	}
-	out := make([]elem, 0, len(byPath))
+	out := make([]listElem, 0, len(byPath))
 	for _, f := range files {
 		if e, ok := byPath[f.path]; ok && f.listAll {
 			out = append(out, e)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b elem) int { return cmp.Compare(b.modified, a.modified) })
+	slices.SortStableFunc(out, func(a, b listElem) int { return cmp.Compare(b.modified, a.modified) })
 	b := []byte{'['}
 	for i, e := range out {
 		if i > 0 {
@@ -296,9 +281,39 @@ func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
 	return b, nil
 }
 
-// stats reads the stat state of every indexed file.
-func (ix *Index) stats(ctx context.Context) (map[string]statRow, error) {
-	return ix.loadStats(ctx)
+// listElem is a file's element of the listing JSON.
+type listElem struct {
+	modified float64
+	json     []byte
+}
+
+// listElems reads the stat state of every file and the listing element of
+// every listed file of the sessions tree.
+func (ix *Index) listElems(ctx context.Context) (map[string]statRow, map[string]listElem, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, dev, ino, size, mtime_ns, error != '', text_offset < offset,
+		listall = 1 AND listed = 1 AND error = '', modified, info_json FROM files`)
+	if err != nil {
+		return nil, nil, wrap("list", err)
+	}
+	defer rows.Close()
+	known := map[string]statRow{}
+	elems := map[string]listElem{}
+	for rows.Next() {
+		var r statRow
+		var p string
+		var dev, ino int64
+		var show bool
+		var e listElem
+		if err := rows.Scan(&r.id, &p, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.bad, &r.textBehind, &show, &e.modified, &e.json); err != nil {
+			return nil, nil, wrap("list", err)
+		}
+		r.fid.dev, r.fid.ino = uint64(dev), uint64(ino)
+		known[p] = r
+		if show {
+			elems[p] = e
+		}
+	}
+	return known, elems, wrap("list", rows.Err())
 }
 
 // needsHTMLEscape reports whether encoding/json would escape something in
