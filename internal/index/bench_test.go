@@ -183,6 +183,10 @@ func BenchmarkLiveAppend(b *testing.B) {
 			break
 		}
 	}
+	// Wait for the text pass of that sync: Sync takes the writer lock.
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		b.Fatal(err)
+	}
 	var lat []time.Duration
 	var read int64
 	entry := ""

@@ -70,10 +70,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		q.Now = time.Now()
 	}
 	where, args := filters(q)
-	sqlText := fmt.Sprintf(`WITH m AS MATERIALIZED (
-			SELECT fts.rowid AS rid, bm25(fts) AS rank FROM fts
+	// Without filters the newest matches need no join.
+	cand := `SELECT fts.rowid AS rid, bm25(fts) AS rank FROM fts
+			WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT %[2]d`
+	if where != "" {
+		cand = `SELECT fts.rowid AS rid, bm25(fts) AS rank FROM fts
 			JOIN entries e ON e.rowid = fts.rowid JOIN files f ON f.id = e.file_id
-			WHERE fts MATCH ?1 %s ORDER BY fts.rowid DESC LIMIT %d),
+			WHERE fts MATCH ?1 %[1]s ORDER BY fts.rowid DESC LIMIT %[2]d`
+	}
+	sqlText := fmt.Sprintf(`WITH m AS MATERIALIZED (`+cand+`),
 		top AS MATERIALIZED (
 			SELECT m.rid, -m.rank / (1.0 + max(0, ?2 - e.ts) / ?3) AS score
 			FROM m JOIN entries e ON e.rowid = m.rid ORDER BY score DESC LIMIT ?4)
