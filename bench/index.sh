@@ -36,6 +36,6 @@ if [ -z "${SKIP_PI:-}" ]; then
 	/usr/bin/time -f "pi process: wall %e s, user %U s, sys %S s, max RSS %M KB" node bench/pi/listall.mjs "$corpus" 2
 fi
 echo "== search latency, live append, listing benchmarks"
-index=$(ls "$out"/cache/piweb/index-*.db | grep -v tools | head -1)
+index=$(ls "$PWD/$out"/cache/piweb/index-*.db | grep -v tools | head -1)
 PIWEB_BENCH_CORPUS="$corpus" PIWEB_BENCH_INDEX="$index" go test ./internal/index -run XXX \
 	-bench 'Search|LiveAppend|WarmList' -benchtime 200x -timeout 30m
