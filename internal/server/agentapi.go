@@ -161,6 +161,9 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 		hello["leaf"] = entryID(sess.Leaf())
 		hello["size"] = sess.Size
 	}
+	if id := s.hub.turnStart(sessionTopic(m.ID)); id > 0 {
+		hello["replayFrom"] = id
+	}
 	b, _ := json.Marshal(hello)
 	return s.serveSSE(w, r, sessionTopic(m.ID), b)
 }

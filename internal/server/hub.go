@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -118,6 +119,29 @@ func (h *hub) subscribe(name string, lastID int64) (sub *subscriber, replay []ev
 		}
 	}
 	return sub, replay, false
+}
+
+// turnStart returns the id just before the newest message_start of a run
+// still going (no agent_end after it), or 0. A tab that opens a session
+// mid-stream resumes from there to show the message being streamed and the
+// tools running.
+func (h *hub) turnStart(name string) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.topics[name]
+	if t == nil {
+		return 0
+	}
+	for i := len(t.events) - 1; i >= 0; i-- {
+		head := t.events[i].data[:min(len(t.events[i].data), 64)]
+		switch {
+		case bytes.Contains(head, []byte(`"type":"agent_end"`)):
+			return 0
+		case bytes.Contains(head, []byte(`"type":"message_start"`)):
+			return t.events[i].id - 1
+		}
+	}
+	return 0
 }
 
 // unsubscribe removes the client.

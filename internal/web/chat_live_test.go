@@ -25,4 +25,109 @@ func TestChatLive(t *testing.T) {
 			t.Errorf("answer shown %d times", n)
 		}
 	})
+	testSteerAndFollowUp(t, r)
+	testAbort(t, r)
+	testResume(t, r)
+}
+
+// holdReply streams a long text, pausing after a few deltas until the
+// returned release is called.
+func holdReply(text string) (fakellm.Reply, func()) {
+	hold := make(chan struct{})
+	var done bool
+	return fakellm.Text(text).WithChunks(20).WithHold(hold, 5), func() {
+		if !done {
+			done = true
+			close(hold)
+		}
+	}
+}
+
+const longText = "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango."
+
+func testSteerAndFollowUp(t *testing.T, r *chatRig) {
+	t.Run("steer", func(t *testing.T) {
+		r.llm.Reset()
+		reply, release := holdReply(longText)
+		defer release()
+		r.llm.Enqueue(reply, fakellm.Text("Steered answer."))
+		r.startSession(t, "write a long answer")
+		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
+		r.waitJS(t, `document.querySelector('.composer .send').textContent === 'Steer'`)
+		r.send(t, "change course now")
+		r.waitJS(t, `document.querySelector('.queue .steer') && document.querySelector('.queue').innerText.includes('change course now')`)
+		release()
+		r.waitText(t, "Steered answer.")
+		r.waitIdle(t)
+		if n := r.countText(t, "tango."); n != 1 {
+			t.Errorf("first answer shown %d times", n)
+		}
+		if got := r.llm.LastRequest().LastUserText(); got != "change course now" {
+			t.Errorf("last user text to the model %q", got)
+		}
+	})
+	t.Run("follow-up", func(t *testing.T) {
+		r.llm.Reset()
+		reply, release := holdReply(longText)
+		defer release()
+		r.llm.Enqueue(reply, fakellm.Text("Follow-up answer."))
+		r.startSession(t, "another long one")
+		r.waitJS(t, `document.querySelector('.send-mode')`)
+		eval[bool](t, r.browser, `(() => { const s = document.querySelector('.send-mode'); s.value = 'followUp'; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
+		r.waitJS(t, `document.querySelector('.composer .send').textContent === 'Queue'`)
+		r.send(t, "then do this")
+		r.waitJS(t, `document.querySelector('.queue .follow')`)
+		release()
+		r.waitText(t, "Follow-up answer.")
+		r.waitIdle(t)
+	})
+}
+
+func testAbort(t *testing.T, r *chatRig) {
+	t.Run("abort stream", func(t *testing.T) {
+		r.llm.Reset()
+		reply, release := holdReply(longText)
+		defer release()
+		r.llm.Enqueue(reply)
+		r.startSession(t, "stream then stop")
+		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
+		r.click(t, ".composer .stop")
+		r.waitIdle(t)
+		r.waitJS(t, `document.querySelector('.conv [data-role=assistant]')`)
+	})
+	t.Run("abort tool", func(t *testing.T) {
+		r.llm.Reset()
+		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo started; sleep 30")), fakellm.Text("never"))
+		r.startSession(t, "run a slow tool")
+		r.waitJS(t, `document.querySelector('.live-tool') && document.querySelector('.phase-line').innerText.includes('Running bash')`)
+		r.click(t, ".composer .stop")
+		r.waitIdle(t)
+		if n := r.countText(t, "never"); n != 0 {
+			t.Errorf("the turn went on after abort")
+		}
+	})
+}
+
+func testResume(t *testing.T, r *chatRig) {
+	t.Run("reload mid-stream", func(t *testing.T) {
+		r.llm.Reset()
+		reply, release := holdReply(longText)
+		defer release()
+		r.llm.Enqueue(reply)
+		id := r.startSession(t, "stream across a reload")
+		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
+		before := eval[string](t, r.browser, `document.querySelector('.live-msg .live-blocks').innerText`)
+		r.open(t, "/s/"+id)
+		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
+		after := eval[string](t, r.browser, `document.querySelector('.live-msg .live-blocks').innerText`)
+		if after != before {
+			t.Errorf("after reload the partial is %q, was %q", after, before)
+		}
+		release()
+		r.waitText(t, "tango.")
+		r.waitIdle(t)
+		if n := r.countText(t, "Alpha bravo"); n != 1 {
+			t.Errorf("answer shown %d times after reload", n)
+		}
+	})
 }

@@ -144,3 +144,6 @@ func waitFor(t *testing.T, what string, f func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// click reuses the reading tests' helper.
+func (r *chatRig) click(t *testing.T, sel string) { (&rig{browser: r.browser}).click(t, sel) }

@@ -27,7 +27,7 @@ export function Composer({ view }) {
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
 
   const send = async (force = false) => {
-    const message = text.trim();
+    const message = (ta.current ? ta.current.value : text).trim(); // the DOM is ahead of a pending render
     if (!message && !images.length) return;
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;

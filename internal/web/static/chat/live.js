@@ -41,19 +41,8 @@ export function liveOf(id) {
   return l;
 }
 
-// lastEventKey is where a tab keeps the last event id it saw, so that a
-// reload resumes the stream after it (no duplicated, no lost text).
-export const lastEventKey = (id) => 'piweb.lastEvent.' + id;
-
-export function resumeId(id) {
-  try { return sessionStorage.getItem(lastEventKey(id)); } catch { return null; }
-}
-
-window.addEventListener('pagehide', () => {
-  for (const l of lives.values()) {
-    if (l.lastId != null) try { sessionStorage.setItem(lastEventKey(l.id), l.lastId); } catch { /* private mode */ }
-  }
-});
+// A page restored from the back/forward cache has closed streams (api.js).
+window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
 
 // onLiveEvent folds one event of the session's stream (with its SSE id).
 export function onLiveEvent(id, ev, eventId) {
@@ -68,8 +57,9 @@ const handlers = {
   reset(l) { l.partial = null; l.tools.clear(); l.notify(); },
   piweb_state(l, ev) {
     l.phase.value = ev.phase || 'idle';
-    if (ev.steering || ev.followUp) l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] };
-    if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; }
+    // The queue comes from pi's queue_update only: a state notice can be
+    // published before the queue_update it reflects.
+    if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; l.queue.value = { steering: [], followUp: [] }; }
   },
   piweb_exit(l, ev) {
     l.phase.value = '';

@@ -74,5 +74,10 @@ export function subscribe(url, onEvent, onState) {
   };
   es.onopen = () => onState && onState(true);
   es.onerror = () => onState && onState(false);
-  return () => es.close();
+  // A page kept in the back/forward cache would hold its streams open and
+  // use up the browser's six connections to this origin (live.js reloads
+  // such a page when it is shown again).
+  const hide = () => es.close();
+  window.addEventListener('pagehide', hide);
+  return () => { window.removeEventListener('pagehide', hide); es.close(); };
 }

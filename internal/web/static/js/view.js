@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import * as api from './api.js';
 import { toast } from './state.js';
-import { onLiveEvent, resumeId } from '../chat/live.js';
+import { onLiveEvent } from '../chat/live.js';
 
 export const PAGE = 60;
 export const current = signal(null); // a View
@@ -134,12 +134,22 @@ export class View {
     this.touch();
   }
 
-  watch() {
-    // Resume after the last event this tab saw (a reload mid-stream), so
-    // the live chat (static/chat) misses nothing and repeats nothing.
-    const last = resumeId(this.id);
+  // watch follows the session's events. Opened (or reloaded) while a turn
+  // runs, it resumes from that turn's message (hello.replayFrom) so that the
+  // live chat (static/chat) shows it whole; a lost connection resumes with
+  // Last-Event-ID (EventSource does it). Nothing is missed or repeated.
+  watch(last = '') {
     const url = `/api/sessions/${encodeURIComponent(this.id)}/events` + (last ? '?lastEventId=' + encodeURIComponent(last) : '');
-    this.unsub = api.subscribe(url, (ev, eventId) => { onLiveEvent(this.id, ev, eventId); this.onEvent(ev); });
+    this.unsub = api.subscribe(url, (ev, eventId) => {
+      if (ev.type === 'hello' && !last && ev.replayFrom && !this.replayed) {
+        this.replayed = true;
+        this.unsub();
+        this.watch(String(ev.replayFrom));
+        return;
+      }
+      onLiveEvent(this.id, ev, eventId);
+      this.onEvent(ev);
+    });
   }
 
   onEvent(ev) {
