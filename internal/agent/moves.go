@@ -68,6 +68,22 @@ func (w *Worker) move(ctx context.Context, f func(*Client) error) error {
 // spare's new_session would use the spare's cwd) and returns its worker,
 // keyed by the file pi will write on the first answer.
 func (s *Supervisor) StartNew(ctx context.Context, cwd string) (*Worker, error) {
+	return s.StartNewWith(ctx, cwd, NewSession{})
+}
+
+// NewSession holds the choices a user makes for a new session. They are
+// passed to pi on its command line (--model, --thinking, --tools), which
+// applies them to this session only; the RPC set_* commands would also make
+// them the user's defaults in settings.json.
+type NewSession struct {
+	Model    string   // "provider/id"; empty for pi's default
+	Thinking string   // a thinking level; empty for pi's default
+	Tools    []string // nil for pi's default tools, empty for none
+}
+
+// StartNewWith is StartNew with the session's model, thinking level and
+// tools.
+func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession) (*Worker, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -83,6 +99,15 @@ func (s *Supervisor) StartNew(ctx context.Context, cwd string) (*Worker, error) 
 	w.onRekey = s.rekey
 	o := s.cfg.Base
 	o.Cwd, o.SessionFile, o.OnEvent = cwd, "", w.onEvent
+	if n.Model != "" {
+		o.Model = n.Model
+	}
+	if n.Thinking != "" {
+		o.Thinking = n.Thinking
+	}
+	if n.Tools != nil {
+		o.Tools = n.Tools
+	}
 	c, st, err := Start(ctx, o)
 	if err != nil {
 		return nil, err

@@ -123,30 +123,47 @@ func (a *PiAgent) Label(ctx context.Context, path, entryID, label string) (bool,
 	return true, piErr(w.SetLabel(ctx, entryID, label))
 }
 
-// Create starts pi in cwd, applies the model and thinking level, and
-// sends the first message.
+// Create starts pi in cwd with the chosen model, thinking level and tools
+// (on pi's command line, so the user's defaults stay as they are) and sends
+// the first message.
 func (a *PiAgent) Create(ctx context.Context, req CreateRequest) (string, string, error) {
-	w, err := a.sup.StartNew(ctx, req.Cwd)
+	tools, err := toolList(req.Tools)
+	if err != nil {
+		return "", "", err
+	}
+	w, err := a.sup.StartNewWith(ctx, req.Cwd, agent.NewSession{Model: req.Model, Thinking: req.ThinkingLevel, Tools: tools})
 	if err != nil {
 		return "", "", piErr(err)
 	}
 	st := w.State()
-	err = w.Do(func(c *agent.Client) error {
-		if req.Model != "" {
-			prov, id, _ := cutModel(req.Model)
-			if _, err := c.SetModel(ctx, prov, id); err != nil {
-				return err
-			}
-		}
-		if req.ThinkingLevel != "" {
-			return c.SetThinkingLevel(ctx, req.ThinkingLevel)
-		}
-		return nil
-	})
-	if err == nil {
-		err = w.Prompt(ctx, req.Message, agent.PromptOptions{Images: images(req.Images)})
-	}
+	err = w.Prompt(ctx, req.Message, agent.PromptOptions{Images: images(req.Images)})
 	return st.SessionID, st.SessionFile, piErr(err)
+}
+
+// toolSets are pi 0.73's tool groups (core/tools/index.js): its coding
+// tools are the default, the read-only set and every built-in tool.
+var toolSets = map[string][]string{
+	"none":      {},
+	"read-only": {"read", "grep", "find", "ls"},
+	"default":   nil,
+	"all":       {"read", "bash", "edit", "write", "grep", "find", "ls"},
+}
+
+// toolList turns the request's tools (a preset name or a list of names,
+// already validated) into pi's --tools list; nil means pi's default.
+func toolList(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var preset string
+	if json.Unmarshal(raw, &preset) == nil {
+		return toolSets[preset], nil
+	}
+	list := []string{}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, errorf(Invalid, "tools must be a preset name or a list of names")
+	}
+	return list, nil
 }
 
 func cutModel(m string) (string, string, bool) {
