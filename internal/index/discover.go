@@ -35,7 +35,7 @@ func roots(agentDir string, getenv func(string) string) []root {
 		if d == "" {
 			return
 		}
-		d = expandTilde(d, home)
+		d = session.ExpandTilde(d, home)
 		if abs, err := filepath.Abs(d); err == nil {
 			d = abs
 		}
@@ -47,16 +47,6 @@ func roots(agentDir string, getenv func(string) string) []root {
 	add(getenv("PI_CODING_AGENT_SESSION_DIR"))
 	add(settingsSessionDir(agentDir))
 	return out
-}
-
-func expandTilde(p, home string) string {
-	switch {
-	case p == "~":
-		return home
-	case strings.HasPrefix(p, "~/"):
-		return filepath.Join(home, p[2:])
-	}
-	return p
 }
 
 // settingsSessionDir reads "sessionDir" from <agentDir>/settings.json; ""

@@ -118,6 +118,10 @@ func skipWord(b []byte, i int, w string) int {
 }
 
 // skipNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// NumberEnd returns the offset after the JSON number that starts at b[i],
+// or -1 when there is none, for scanners built on top of this package.
+func NumberEnd(b []byte, i int) int { return skipNumber(b, i) }
+
 func skipNumber[T string | []byte](b T, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++

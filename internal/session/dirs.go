@@ -19,12 +19,14 @@ func AgentDir(getenv func(string) string) string {
 		home, _ = os.UserHomeDir()
 	}
 	if d := getenv("PI_CODING_AGENT_DIR"); d != "" {
-		return expandTilde(d, home)
+		return ExpandTilde(d, home)
 	}
 	return filepath.Join(home, ".pi", "agent")
 }
 
-func expandTilde(p, home string) string {
+// ExpandTilde expands a path the way pi expands PI_CODING_AGENT_DIR and
+// sessionDir settings: only "~" and a "~/" prefix, nothing else.
+func ExpandTilde(p, home string) string {
 	switch {
 	case p == "~":
 		return home
