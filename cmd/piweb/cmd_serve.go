@@ -58,6 +58,11 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	if agentDir == "" {
 		agentDir = session.AgentDir(e.getenv)
 	}
+	if !f.demo && f.agentDir == "" && len(session.SessionFiles(agentDir)) == 0 {
+		// A new user sees a full app instead of an empty one.
+		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal and restart piweb to see yours.\n", agentDir)
+		f.demo = true
+	}
 	if f.demo {
 		d, err := demo.Setup()
 		if err != nil {

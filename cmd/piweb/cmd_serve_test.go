@@ -119,3 +119,21 @@ func TestServeNonLoopbackNeedsToken(t *testing.T) {
 		t.Errorf("after the link: %d", resp.StatusCode)
 	}
 }
+
+// TestServeNoSessionsShowsDemo: a user without any pi session yet gets the
+// built-in demo instead of an empty app.
+func TestServeNoSessionsShowsDemo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	u, stop := startServe(t, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+	defer stop()
+	resp, err := http.Get(u + "api/sessions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Sessions []any }
+	json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if len(out.Sessions) < 3 {
+		t.Errorf("lists %d sessions, want the demo's", len(out.Sessions))
+	}
+}
