@@ -2,12 +2,14 @@ package index
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
+	"piweb/internal/pitest"
 	"piweb/internal/session"
 )
 
@@ -67,7 +69,7 @@ func TestFastPathCorpus(t *testing.T) {
 		checkFast(t, b, false)
 	}
 	for _, f := range []string{"v3-basic-0.73.1.jsonl", "v3-forkFrom-0.73.1.jsonl"} {
-		if b, err := os.ReadFile(fixtures + "/pi-0.73.1/" + f); err == nil {
+		if b, err := os.ReadFile(filepath.Join(pitest.FixturesDir(t), "pi-0.73.1", f)); err == nil {
 			checkFast(t, b, false)
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
+	"piweb/internal/pitest"
 	"piweb/internal/session"
 )
 
-const fixtures = "/work/shared/fixtures"
 
 // openTest opens an index of agentDir in a temporary file.
 func openTest(t testing.TB, agentDir string) *Index {
@@ -36,6 +36,7 @@ func openTest(t testing.TB, agentDir string) *Index {
 func fixtureAgentDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
+	fixtures := pitest.FixturesDir(t)
 	err := filepath.Walk(fixtures, func(p string, fi os.FileInfo, err error) error {
 		if err != nil || fi.IsDir() || filepath.Ext(p) != ".jsonl" {
 			return err
@@ -52,7 +53,7 @@ func fixtureAgentDir(t testing.TB) string {
 		return os.WriteFile(filepath.Join(dst, fi.Name()), b, 0o644)
 	})
 	if err != nil {
-		t.Skipf("no fixtures: %v", err)
+		t.Fatalf("copying fixtures: %v", err)
 	}
 	return dir
 }

@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/pitest"
 	"piweb/internal/session"
 )
 
-const fixtures = "/work/shared/fixtures"
 
 // agentDir builds a pi agent dir with the shared fixtures (written by real
 // pi 0.73.1) in per-project folders, as pi lays them out.
 func agentDir(tb testing.TB) string {
 	tb.Helper()
 	dir := tb.TempDir()
+	fixtures := pitest.FixturesDir(tb)
 	var files []string
 	for _, pat := range []string{"pi-0.73.1/*.jsonl", "rpc-0.73.1/sessions/*/*.jsonl"} {
 		m, _ := filepath.Glob(filepath.Join(fixtures, pat))
