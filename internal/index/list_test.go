@@ -14,7 +14,6 @@ import (
 	"piweb/internal/session"
 )
 
-
 // openTest opens an index of agentDir in a temporary file.
 func openTest(t testing.TB, agentDir string) *Index {
 	t.Helper()

@@ -13,7 +13,6 @@ import (
 	"piweb/internal/session"
 )
 
-
 // agentDir builds a pi agent dir with the shared fixtures (written by real
 // pi 0.73.1) in per-project folders, as pi lays them out.
 func agentDir(tb testing.TB) string {
