@@ -28,6 +28,7 @@ func TestChatLive(t *testing.T) {
 	testSteerAndFollowUp(t, r)
 	testAbort(t, r)
 	testResume(t, r)
+	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
 }
 
 // holdReply streams a long text, pausing after a few deltas until the
@@ -53,7 +54,7 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 		r.llm.Enqueue(reply, fakellm.Text("Steered answer."))
 		r.startSession(t, "write a long answer")
 		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
-		r.waitJS(t, `document.querySelector('.composer .send').textContent === 'Steer'`)
+		r.waitJS(t, `document.querySelector('.composer .send')?.textContent === 'Steer'`)
 		r.send(t, "change course now")
 		r.waitJS(t, `document.querySelector('.queue .steer') && document.querySelector('.queue').innerText.includes('change course now')`)
 		release()
@@ -74,7 +75,7 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 		r.startSession(t, "another long one")
 		r.waitJS(t, `document.querySelector('.send-mode')`)
 		eval[bool](t, r.browser, `(() => { const s = document.querySelector('.send-mode'); s.value = 'followUp'; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
-		r.waitJS(t, `document.querySelector('.composer .send').textContent === 'Queue'`)
+		r.waitJS(t, `document.querySelector('.composer .send')?.textContent === 'Queue'`)
 		r.send(t, "then do this")
 		r.waitJS(t, `document.querySelector('.queue .follow')`)
 		release()

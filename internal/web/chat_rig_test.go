@@ -124,7 +124,7 @@ func (r *chatRig) send(t *testing.T, text string) {
 		ta.dispatchEvent(new Event('input', {bubbles: true}));
 		return true; })()`, text))
 	// Let Preact apply the input before the key.
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.composer textarea').value === %q`, text))
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.composer textarea')?.value === %q`, text))
 	eval[bool](t, r.browser, `(document.querySelector('.composer textarea').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true})), true)`)
 }
 

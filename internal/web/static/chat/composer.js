@@ -9,6 +9,8 @@ import { post } from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
+import { drafts, ContinueBar } from './actions.js';
+import { Controls } from './controls.js';
 
 export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
 
@@ -19,7 +21,7 @@ function leafOf(view) {
 export function Composer({ view }) {
   const l = liveOf(view.id);
   const ta = useRef(null);
-  const [text, setText] = useState(view.draft || '');
+  const [text, setText] = useState(() => { const d = drafts.get(view.id) || ''; drafts.delete(view.id); return d; });
   const [images, setImages] = useState([]);
   const [mode, setMode] = useState('steer');
   const [cmds, setCmds] = useState(null);
@@ -31,13 +33,15 @@ export function Composer({ view }) {
     if (!message && !images.length) return;
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
+    const atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
     if (busy) body.streamingBehavior = mode === 'followUp' ? 'followUp' : 'steer';
-    else if (force) body.force = true;
+    else if (force || atWorker) body.force = atWorker ? undefined : true;
     else if (leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view);
     setText(''); setImages([]);
     try {
       await command(view.id, body);
       l.outside.value = false;
+      if (atWorker) { l.workerLeaf = null; navigate(sessionURL(view.id), { replace: true }); }
     } catch (e) {
       setText(message); setImages(body.images || []);
       if (e.code === 'stale') l.outside.value = true;
@@ -66,6 +70,7 @@ export function Composer({ view }) {
   const matches = cmds && /^\/\S*$/.test(text) ? cmds.filter((c) => ('/' + c.name).startsWith(text)).slice(0, 8) : [];
 
   return html`<div class="chat-bottom">
+    <${ContinueBar} view=${view} />
     <${Status} view=${view} l=${l} />
     ${matches.length > 0 && html`<ul class="completions" role="listbox">${matches.map((c) => html`<li key=${c.name}>
       <button type="button" class="btn-link" onClick=${() => { setText('/' + c.name + ' '); ta.current.focus(); }}>/${c.name}</button>
@@ -84,7 +89,8 @@ export function Composer({ view }) {
         <button class="btn primary send" type="submit">${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
         ${busy && html`<button class="btn danger stop" type="button" onClick=${() => command(view.id, { type: 'abort' }).catch((e) => addError(l, e.message))}>Stop</button>`}
       </div>
-    </form></div>`;
+    </form>
+    <${Controls} view=${view} l=${l} /></div>`;
 }
 
 async function loadCommands(id, have, set) {

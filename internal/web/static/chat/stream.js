@@ -18,6 +18,7 @@ export class LiveTail extends Component {
   componentDidMount() {
     const { view } = this.props;
     this.live = liveOf(view.id);
+    this.live.ended = null; // a message of another view's branch
     this.msg = null; // {partial key, el, blocks: []}
     this.toolEls = new Map();
     this.pending = false;
@@ -45,7 +46,8 @@ export class LiveTail extends Component {
     const atBottom = conv && conv.scrollHeight - conv.scrollTop - conv.clientHeight < 80;
     const l = this.live;
     const view = this.props.view;
-    const m = l.partial || (l.ended && !inView(view, l.ended) ? l.ended : null);
+    if (l.ended && inView(view, l.ended)) l.ended = null;
+    const m = l.partial || l.ended;
     if (!m) this.dropMessage();
     else this.drawMessage(m, !l.partial);
     this.drawTools(view);

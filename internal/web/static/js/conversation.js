@@ -9,6 +9,7 @@ import { Message, hidden } from './message.js';
 import { markdown } from './markdown.js';
 import { PAGE } from './view.js';
 import { fmtTokens, fmtTime, fmtDate } from './util.js';
+import { UserActions } from '../chat/actions.js';
 
 const EST = PAGE * 110; // px, a page never measured
 
@@ -175,7 +176,7 @@ class Row extends Component {
     const body = it.m.role === 'compactionSummary'
       ? html`<${Compaction} it=${it} view=${view} />`
       : html`<${Message} item=${it} ctx=${ctx} />`;
-    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}</article>`;
+    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}${it.m.role === 'user' && html`<${UserActions} view=${view} id=${it.id} />`}</article>`;
   }
 }
 

@@ -1,0 +1,65 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+
+	"piweb/internal/fakellm"
+)
+
+// testBranch: edit from here, continue from another branch with a
+// summary, fork and clone, on one session.
+func testBranch(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("First reply."), fakellm.Text("Second reply."), fakellm.Text("Edited reply."))
+	id := r.startSession(t, "branch base")
+	r.waitText(t, "First reply.")
+	r.waitIdle(t)
+	r.send(t, "second question")
+	r.waitText(t, "Second reply.")
+	r.waitIdle(t)
+	oldLeaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+
+	t.Run("edit from here", func(t *testing.T) {
+		r.click(t, `.row[data-role=user]:last-of-type .edit-here, .page .row[data-role=user]:nth-last-child(2) .edit-here`)
+		r.waitJS(t, `location.search !== ''`)
+		r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'second question'`)
+		r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Second reply.')`)
+		r.send(t, "edited question")
+		r.waitText(t, "Edited reply.")
+		r.waitIdle(t)
+		if n := r.countText(t, "Second reply."); n != 0 {
+			t.Errorf("the abandoned branch is still shown")
+		}
+	})
+	t.Run("continue with summary", func(t *testing.T) {
+		r.open(t, "/s/"+id+"?leaf="+oldLeaf)
+		r.waitText(t, "Second reply.")
+		r.click(t, ".continue-bar .summarize")
+		r.waitJS(t, `document.querySelector('.summary-instructions')`)
+		r.click(t, ".continue-here")
+		r.waitJS(t, `!document.querySelector('.continue-bar')`)
+		r.waitJS(t, `document.querySelector('.conv [data-role=branchSummary]')`)
+		r.waitText(t, "Second reply.")
+		if n := r.countText(t, "Edited reply."); n != 0 {
+			t.Errorf("the left branch is still shown")
+		}
+	})
+	t.Run("fork", func(t *testing.T) {
+		r.waitJS(t, `document.querySelectorAll('.row[data-role=user] .fork-here').length >= 2`)
+		eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .fork-here'); b[b.length - 1].click(); return true; })()`)
+		r.waitJS(t, fmt.Sprintf(`location.pathname !== '/s/%s'`, id))
+		r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'second question'`)
+		r.waitText(t, "First reply.")
+		if n := r.countText(t, "Second reply."); n != 0 {
+			t.Errorf("fork shows the message it was forked at")
+		}
+	})
+	t.Run("clone", func(t *testing.T) {
+		r.open(t, "/s/"+id)
+		r.waitText(t, "Second reply.")
+		r.click(t, ".chat-controls .clone")
+		r.waitJS(t, fmt.Sprintf(`location.pathname.startsWith('/s/') && location.pathname !== '/s/%s'`, id))
+		r.waitText(t, "Second reply.")
+	})
+}

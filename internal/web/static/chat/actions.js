@@ -1,0 +1,91 @@
+// Branch and fork: "Edit from here" and "Fork" on a user message, "Continue
+// from here" when reading another branch (?leaf=), and Clone. Editing and
+// continuing move the leaf in place (pi's /tree through piweb's bridge);
+// fork and clone write a new session file.
+import { useState } from 'preact/hooks';
+import { html } from '../js/html.js';
+import { post } from '../js/api.js';
+import { navigate, sessionURL, toast } from '../js/state.js';
+import { command } from './composer.js';
+import { liveOf } from './live.js';
+
+// drafts holds composer text for a session about to open (a fork's message).
+export const drafts = new Map();
+
+const enc = encodeURIComponent;
+
+export function UserActions({ view, id }) {
+  return html`<span class="msg-actions">
+    <button class="btn-link small edit-here" type="button" title="Branch here in this session, with this message in the composer"
+      onClick=${() => editFrom(view, id)}>Edit from here</button>
+    <button class="btn-link small fork-here" type="button" title="New session with the history before this message"
+      onClick=${() => forkAt(view, id)}>Fork</button></span>`;
+}
+
+async function editFrom(view, entryId) {
+  if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
+  try {
+    const r = await command(view.id, { type: 'navigate', entryId });
+    const d = r.data || {};
+    if (d.cancelled) return;
+    drafts.set(view.id, d.editorText || '');
+    moved(view, d.leaf);
+  } catch (e) {
+    toast('Edit from here failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+export async function forkAt(view, entryId) {
+  try {
+    const r = await post(`/api/sessions/${enc(view.id)}/fork`, { entryId });
+    drafts.set(r.id, r.text || '');
+    navigate(sessionURL(r.id));
+  } catch (e) {
+    toast('Fork failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+export async function cloneBranch(view) {
+  try {
+    const body = view.leaf ? { leaf: view.leaf } : {};
+    const r = await post(`/api/sessions/${enc(view.id)}/clone`, body);
+    navigate(sessionURL(r.id));
+  } catch (e) {
+    toast('Clone failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+// moved shows the session at the leaf pi moved to. pi keeps that leaf in
+// memory until the next entry, so the file's leaf is still the old one;
+// the view reads the new one explicitly until the composer sends.
+function moved(view, leaf) {
+  liveOf(view.id).workerLeaf = leaf || '';
+  navigate(sessionURL(view.id, leaf || ''), { replace: true });
+}
+
+// ContinueBar shows when the view reads a branch other than the file's
+// leaf: continuing moves the session there, optionally summarizing the
+// branch left behind.
+export function ContinueBar({ view }) {
+  const [summarize, setSummarize] = useState(false);
+  const [instructions, setInstructions] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!view.leaf || view.leaf === liveOf(view.id).workerLeaf) return null;
+  const go = async () => {
+    setBusy(true);
+    try {
+      const body = { type: 'navigate', entryId: view.leaf, summarize };
+      if (summarize && instructions.trim()) body.instructions = instructions.trim();
+      const r = await command(view.id, body);
+      if (!(r.data && r.data.cancelled)) moved(view, r.data && r.data.leaf);
+    } catch (e) {
+      toast('Continue failed: ' + e.message, { kind: 'error' });
+    }
+    setBusy(false);
+  };
+  return html`<div class="banner continue-bar">
+    <span>You are reading another branch.</span>
+    <label><input type="checkbox" class="summarize" checked=${summarize} onChange=${(e) => setSummarize(e.target.checked)} /> summarize the branch left behind</label>
+    ${summarize && html`<input class="summary-instructions" placeholder="Summary instructions (optional)" value=${instructions} onInput=${(e) => setInstructions(e.target.value)} />`}
+    <button class="btn small primary continue-here" type="button" disabled=${busy} onClick=${go}>${busy ? 'Continuing…' : 'Continue from here'}</button></div>`;
+}
