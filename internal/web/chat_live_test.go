@@ -29,6 +29,7 @@ func TestChatLive(t *testing.T) {
 	testAbort(t, r)
 	testResume(t, r)
 	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
+	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
 }
 
 // holdReply streams a long text, pausing after a few deltas until the

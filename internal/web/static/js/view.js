@@ -171,7 +171,9 @@ export class View {
       for (const e of entries) if (e && e.id) this.addNode(e);
       if (entries.length) this.detail.leaf = entries[entries.length - 1].id || this.detail.leaf;
     }
-    if (!this.leaf) await this.refreshTail(entries.length);
+    // A compaction rewrites the start of the context: read it again.
+    if (!this.leaf && entries.some((e) => e && e.type === 'compaction')) await this.reload();
+    else if (!this.leaf) await this.refreshTail(entries.length);
     this.touch();
   }
 

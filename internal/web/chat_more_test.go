@@ -1,0 +1,96 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"piweb/internal/fakellm"
+)
+
+// testRetryCompactOutside: a retry banner while the retried attempt
+// streams, manual compaction with instructions, two tabs on one session
+// and the outside-change banner.
+func testRetryCompactOutside(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Ready."))
+	id := r.startSession(t, "retry and compact")
+	r.waitText(t, "Ready.")
+	r.waitIdle(t)
+
+	t.Run("retry", func(t *testing.T) {
+		reply, release := holdReply(longText)
+		defer release()
+		r.llm.Enqueue(fakellm.Error(500, "upstream exploded"), reply)
+		r.send(t, "please retry")
+		r.waitJS(t, `document.querySelector('.retry-banner')?.innerText.includes('attempt 1')`)
+		release()
+		r.waitText(t, "tango.")
+		r.waitIdle(t)
+		r.waitJS(t, `!document.querySelector('.retry-banner')`)
+	})
+	t.Run("two tabs", func(t *testing.T) {
+		b2 := newBrowser(t, r.base) // a second Chromium: a background tab would not draw
+		b2.open(t, "/s/"+id)
+		r2 := &chatRig{browser: b2, llm: r.llm}
+		r2.waitText(t, "tango.")
+		r.llm.Enqueue(fakellm.Text("Seen in both tabs."))
+		r2.send(t, "from the second tab")
+		r2.waitText(t, "Seen in both tabs.")
+		r.waitText(t, "Seen in both tabs.")
+		r.waitIdle(t)
+		if n := r.countText(t, "Seen in both tabs."); n != 1 {
+			t.Errorf("first tab shows the answer %d times", n)
+		}
+	})
+	t.Run("outside change", func(t *testing.T) {
+		path := r.api(t, "GET", "/api/sessions/"+id, nil)["session"].(map[string]any)["path"].(string)
+		leaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, `{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf)
+		f.Close()
+		r.waitJS(t, `document.querySelector('.outside-banner')`)
+		r.send(t, "not from a stale leaf")
+		r.waitJS(t, `document.querySelector('.outside-banner') && document.querySelector('.composer textarea')?.value === 'not from a stale leaf'`)
+		r.expectConsole("status of 409")
+		r.click(t, ".outside-banner .btn")
+		r.waitJS(t, `!document.querySelector('.outside-banner')`)
+	})
+	t.Run("compact", func(t *testing.T) {
+		r.click(t, ".chat-controls .compact")
+		r.waitJS(t, `document.querySelector('.compact-instructions')`)
+		eval[bool](t, r.browser, `(() => { const i = document.querySelector('.compact-instructions'); i.value = 'keep the names'; i.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+		r.waitJS(t, `document.querySelector('.compact-instructions').value === 'keep the names'`)
+		r.click(t, ".compact-go")
+		r.waitJS(t, `document.querySelector('.conv [data-role=compactionSummary]')`)
+	})
+}
+
+// TestChatPiMissing: without pi the conversation still reads, and sending
+// says how to install pi.
+func TestChatPiMissing(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/s/"+basicID)
+	cr := &chatRig{browser: r.browser}
+	cr.send(t, "hello?")
+	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('npm install')`)
+	r.expectConsole("status of 503")
+}
+
+// expectConsole drops console errors containing s (a refused request the
+// test caused on purpose; Chromium logs every failed fetch).
+func (b *browser) expectConsole(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.errors[:0]
+	for _, e := range b.errors {
+		if !strings.Contains(e, s) {
+			kept = append(kept, e)
+		}
+	}
+	b.errors = kept
+}
