@@ -30,6 +30,7 @@ func TestChatLive(t *testing.T) {
 	testResume(t, r)
 	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
 	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
+	t.Run("new session", func(t *testing.T) { testNewSession(t, r) })
 }
 
 // holdReply streams a long text, pausing after a few deltas until the

@@ -94,3 +94,26 @@ func (b *browser) expectConsole(s string) {
 	}
 	b.errors = kept
 }
+
+// testNewSession: the dialog refuses a relative path, then starts a
+// session in the typed cwd and opens it.
+func testNewSession(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Hello from a new session."))
+	r.open(t, "/")
+	r.click(t, ".new-session")
+	r.waitJS(t, `document.querySelector('.new-session-dialog')`)
+	fill := func(name, v string) {
+		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector('.new-session-dialog [name=%s]'); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, name, v))
+		r.waitJS(t, fmt.Sprintf(`document.querySelector('.new-session-dialog [name=%s]').value === %q`, name, v))
+	}
+	fill("cwd", "relative/path")
+	fill("message", "hi there")
+	r.click(t, `.new-session-dialog [type=submit]`)
+	r.waitJS(t, `document.querySelector('.ns-error')?.innerText.includes('absolute')`)
+	fill("cwd", r.cwd)
+	r.click(t, `.new-session-dialog [type=submit]`)
+	r.waitJS(t, `location.pathname.startsWith('/s/')`)
+	r.waitText(t, "Hello from a new session.")
+	r.waitIdle(t)
+}

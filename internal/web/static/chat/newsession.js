@@ -1,0 +1,63 @@
+// The new-session dialog: cwd (recent projects, or a typed path the server
+// validates), model, thinking level, tool preset and the first message.
+import { useEffect, useState } from 'preact/hooks';
+import { html } from '../js/html.js';
+import { get, post } from '../js/api.js';
+import { navigate, sessionURL } from '../js/state.js';
+import { models } from './controls.js';
+
+const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+const PRESETS = ['default', 'read-only', 'none', 'all'];
+
+export function NewSessionButton() {
+  const [open, setOpen] = useState(false);
+  return html`<button class="btn primary new-session" type="button" onClick=${() => setOpen(true)}>New session</button>
+    ${open && html`<${NewSession} close=${() => setOpen(false)} />`}`;
+}
+
+function NewSession({ close }) {
+  const [projects, setProjects] = useState([]);
+  const [list, setList] = useState([]);
+  const [f, setF] = useState({ cwd: '', model: '', thinkingLevel: '', tools: 'default', message: '' });
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    get('/api/projects').then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
+    models().then((d) => setList(d.models || [])).catch(() => {});
+  }, []);
+  const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
+  const submit = async (e) => {
+    e.preventDefault();
+    if (!f.cwd.startsWith('/')) return setErr('The working directory must be an absolute path.');
+    if (!f.message.trim()) return setErr('Write the first message.');
+    const body = { cwd: f.cwd, message: f.message.trim(), tools: f.tools };
+    if (f.model) body.model = f.model;
+    if (f.thinkingLevel) body.thinkingLevel = f.thinkingLevel;
+    setBusy(true);
+    try {
+      const r = await post('/api/sessions', body);
+      close();
+      navigate(sessionURL(r.id));
+    } catch (x) {
+      setErr(x.message);
+      setBusy(false);
+    }
+  };
+  return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
+    <form class="dialog new-session-dialog" role="dialog" aria-label="New session" onSubmit=${submit}
+      onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+      <h2>New session</h2>
+      <label>Working directory<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')} required /></label>
+      <datalist id="ns-projects">${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd} />`)}</datalist>
+      <label>Model<select name="model" value=${f.model} onChange=${set('model')}><option value="">pi's default</option>
+        ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select></label>
+      <label>Thinking<select name="thinkingLevel" value=${f.thinkingLevel} onChange=${set('thinkingLevel')}><option value="">pi's default</option>
+        ${LEVELS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
+      <label>Tools<select name="tools" value=${f.tools} onChange=${set('tools')}>${PRESETS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
+      <label>First message<textarea name="message" rows="4" value=${f.message} onInput=${set('message')}
+        onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e); }}></textarea></label>
+      ${err && html`<p class="stop error ns-error" role="alert">${err}</p>`}
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
+        <button class="btn primary" type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start'}</button></div>
+    </form></div>`;
+}
