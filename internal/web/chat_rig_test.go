@@ -28,7 +28,7 @@ type chatRig struct {
 	cwd      string
 }
 
-func newChatRig(t *testing.T) *chatRig {
+func newChatRig(t testing.TB) *chatRig {
 	t.Helper()
 	requireChromium(t)
 	piBin := pitest.PiBin(t)
@@ -68,7 +68,7 @@ func newChatRig(t *testing.T) *chatRig {
 }
 
 // api calls the server's JSON API directly.
-func (r *chatRig) api(t *testing.T, method, path string, body any) map[string]any {
+func (r *chatRig) api(t testing.TB, method, path string, body any) map[string]any {
 	t.Helper()
 	var rd *strings.Reader
 	if body != nil {
@@ -93,7 +93,7 @@ func (r *chatRig) api(t *testing.T, method, path string, body any) map[string]an
 }
 
 // startSession creates a session through the API and opens it.
-func (r *chatRig) startSession(t *testing.T, msg string) string {
+func (r *chatRig) startSession(t testing.TB, msg string) string {
 	t.Helper()
 	out := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": msg})
 	id := out["id"].(string)
@@ -102,19 +102,19 @@ func (r *chatRig) startSession(t *testing.T, msg string) string {
 }
 
 // waitText waits until the conversation shows text.
-func (r *chatRig) waitText(t *testing.T, text string) {
+func (r *chatRig) waitText(t testing.TB, text string) {
 	t.Helper()
 	r.waitJS(t, fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text))
 }
 
 // waitIdle waits until the composer offers Send again (the agent is idle).
-func (r *chatRig) waitIdle(t *testing.T) {
+func (r *chatRig) waitIdle(t testing.TB) {
 	t.Helper()
 	r.waitJS(t, `(() => { const b = document.querySelector('.composer .send'); return b && b.textContent === 'Send' && !document.querySelector('.live-msg'); })()`)
 }
 
 // type puts text into the composer and presses Enter.
-func (r *chatRig) send(t *testing.T, text string) {
+func (r *chatRig) send(t testing.TB, text string) {
 	t.Helper()
 	r.waitJS(t, `document.querySelector('.composer textarea')`)
 	eval[bool](t, r.browser, fmt.Sprintf(`(() => {
@@ -129,12 +129,12 @@ func (r *chatRig) send(t *testing.T, text string) {
 }
 
 // countText counts occurrences of s in the conversation.
-func (r *chatRig) countText(t *testing.T, s string) int {
+func (r *chatRig) countText(t testing.TB, s string) int {
 	t.Helper()
 	return eval[int](t, r.browser, fmt.Sprintf(`document.querySelector('.conv').innerText.split(%q).length - 1`, s))
 }
 
-func waitFor(t *testing.T, what string, f func() bool) {
+func waitFor(t testing.TB, what string, f func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !f() {
@@ -146,4 +146,6 @@ func waitFor(t *testing.T, what string, f func() bool) {
 }
 
 // click reuses the reading tests' helper.
-func (r *chatRig) click(t *testing.T, sel string) { (&rig{browser: r.browser}).click(t, sel) }
+func (r *chatRig) click(t testing.TB, sel string) {
+	(&rig{browser: r.browser}).click(t.(*testing.T), sel)
+}

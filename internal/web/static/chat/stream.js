@@ -40,6 +40,16 @@ export class LiveTail extends Component {
   }
 
   draw() {
+    const perf = window.__pwPerf; // benchmarks (chat_bench_test.go) set it
+    const t0 = perf ? performance.now() : 0;
+    this.drawNow();
+    if (perf && this.live.partial) {
+      perf.draws.push(performance.now() - t0);
+      if (!perf.first && this.msg && this.msg.blocks.some((b) => b.len > 0)) perf.first = performance.now();
+    }
+  }
+
+  drawNow() {
     const root = this.base;
     if (!root || !root.isConnected) return;
     const conv = root.closest('.conv');
