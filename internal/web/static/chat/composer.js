@@ -11,6 +11,7 @@ import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { drafts, ContinueBar } from './actions.js';
 import { Controls } from './controls.js';
+import { ExtensionCards } from './dialogs.js';
 
 export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
 
@@ -128,6 +129,7 @@ function Status({ view, l }) {
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
       <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
+    <${ExtensionCards} view=${view} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
     ${comp && html`<div class="banner compacting">Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</div>`}
     ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}</span>

@@ -3,6 +3,7 @@
 // being streamed, which stream.js draws by appending only what is new.
 // view.js hands every event of the session's stream to onLiveEvent.
 import { signal } from '@preact/signals';
+import { toast } from '../js/state.js';
 
 const lives = new Map(); // session id -> Live
 
@@ -16,6 +17,8 @@ export class Live {
     this.compaction = signal(null); // {reason}
     this.errors = signal([]); // inline errors: [{id, text}]
     this.outside = signal(false); // another process wrote the file meanwhile
+    this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
+    this.status = signal({}); // extension status lines by key
     this.tick = signal(0); // bumped when partial or tools change
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
@@ -110,7 +113,19 @@ const handlers = {
     if (ev.errorMessage) addError(l, 'Compaction failed: ' + ev.errorMessage);
   },
   extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
-  agent_end(l) { l.partial = null; l.notify(); },
+  agent_end(l) {
+    l.partial = null;
+    l.notify();
+    // Optional: a browser notification when a turn ends in a hidden tab.
+    if (document.hidden && window.Notification && Notification.permission === 'granted') new Notification('pi finished', { tag: l.id });
+  },
+  extension_ui_request(l, ev) {
+    if (ev.method === 'notify') toast(ev.message || '', { kind: ev.notifyType === 'error' ? 'error' : '' });
+    else if (ev.method === 'setStatus') l.status.value = { ...l.status.value, [ev.statusKey]: ev.statusText };
+    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, ev];
+  },
+  piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
+  piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
 };
 
 let errSeq = 0;
