@@ -19,6 +19,7 @@ export class Live {
     this.outside = signal(false); // another process wrote the file meanwhile
     this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
     this.status = signal({}); // extension status lines by key
+    this.ends = signal(0); // bumped at every agent_end
     this.tick = signal(0); // bumped when partial or tools change
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
@@ -115,6 +116,7 @@ const handlers = {
   extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
   agent_end(l) {
     l.partial = null;
+    l.ends.value++;
     l.notify();
     // Optional: a browser notification when a turn ends in a hidden tab.
     if (document.hidden && window.Notification && Notification.permission === 'granted') new Notification('pi finished', { tag: l.id });

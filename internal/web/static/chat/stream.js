@@ -25,12 +25,19 @@ export class LiveTail extends Component {
     this.listener = () => this.schedule();
     this.live.listeners.add(this.listener);
     this.stop = effect(() => { view.rev.value; this.schedule(); });
+    // A view opened between a fetch and its event stream can miss an
+    // append; read the tail again when a turn ends (deduplicated).
+    const ends = this.live.ends.value;
+    this.stopEnds = effect(() => {
+      if (this.live.ends.value !== ends && !view.leaf && view.ctxLoaded) setTimeout(() => view.refreshTail(20).then(() => view.touch()), 300);
+    });
     this.schedule();
   }
 
   componentWillUnmount() {
     this.live.listeners.delete(this.listener);
     this.stop();
+    this.stopEnds();
   }
 
   schedule() {
