@@ -149,3 +149,21 @@ func waitFor(t testing.TB, what string, f func() bool) {
 func (r *chatRig) click(t testing.TB, sel string) {
 	(&rig{browser: r.browser}).click(t.(*testing.T), sel)
 }
+
+// waitTextOrDump is waitText that logs the page and the model's requests
+// when it times out, to tell a view that missed an update from a reply
+// that never came.
+func (r *chatRig) waitTextOrDump(t testing.TB, text string) {
+	t.Helper()
+	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
+	deadline := time.Now().Add(20 * time.Second)
+	for !eval[bool](t, r.browser, js) {
+		if time.Now().After(deadline) {
+			for _, q := range r.llm.Requests() {
+				t.Logf("model request: %q", q.LastUserText())
+			}
+			t.Fatalf("%q never shown; page: %s", text, eval[string](t, r.browser, `document.querySelector('.main').innerText`))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

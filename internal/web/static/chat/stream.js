@@ -32,6 +32,9 @@ export class LiveTail extends Component {
       if (this.live.ends.value !== ends && !view.leaf && view.ctxLoaded) setTimeout(() => view.refreshTail(20).then(() => view.touch()), 300);
     });
     this.schedule();
+    // A session opened before pi wrote its file may miss the first appends
+    // (the answer can end before the stream connects): look again.
+    if (!view.items.length) for (const ms of [1000, 3000, 8000]) setTimeout(() => { if (!view.closed && !view.items.length) view.refreshTail(20).then(() => view.touch()); }, ms);
   }
 
   componentWillUnmount() {
