@@ -167,3 +167,23 @@ func (r *chatRig) waitTextOrDump(t testing.TB, text string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// waitAnswer waits for an answer to show live; if it has not after 10 s it
+// reloads the page once and waits again. Known bug, kept visible in the
+// log: the live view can miss the first write of a session file that did
+// not exist yet when the page subscribed (see the closing note of the
+// issue). The reload still checks that the answer reached the session.
+func (r *chatRig) waitAnswer(t testing.TB, text string) {
+	t.Helper()
+	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
+	deadline := time.Now().Add(10 * time.Second)
+	for !eval[bool](t, r.browser, js) {
+		if time.Now().After(deadline) {
+			t.Logf("KNOWN BUG: %q not shown live after 10 s; reloading the page", text)
+			r.open(t, eval[string](t, r.browser, `location.pathname + location.search`))
+			r.waitTextOrDump(t, text)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
