@@ -72,8 +72,15 @@ func TestServeLoopback(t *testing.T) {
 
 // TestServeDemoNoPi: the demo browses its sample sessions without pi.
 func TestServeDemoNoPi(t *testing.T) {
+	checkDemoListed(t, "--demo", "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+}
+
+// checkDemoListed starts piweb with args and checks it lists the demo's
+// sample sessions.
+func checkDemoListed(t *testing.T, args ...string) {
+	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	u, stop := startServe(t, "--demo", "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+	u, stop := startServe(t, args...)
 	defer stop()
 	resp, err := http.Get(u + "api/sessions")
 	if err != nil {
@@ -83,7 +90,7 @@ func TestServeDemoNoPi(t *testing.T) {
 	json.NewDecoder(resp.Body).Decode(&out)
 	resp.Body.Close()
 	if len(out.Sessions) < 3 {
-		t.Errorf("demo lists %d sessions", len(out.Sessions))
+		t.Errorf("lists %d sessions, want the demo's", len(out.Sessions))
 	}
 }
 
@@ -123,17 +130,5 @@ func TestServeNonLoopbackNeedsToken(t *testing.T) {
 // TestServeNoSessionsShowsDemo: a user without any pi session yet gets the
 // built-in demo instead of an empty app.
 func TestServeNoSessionsShowsDemo(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	u, stop := startServe(t, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
-	defer stop()
-	resp, err := http.Get(u + "api/sessions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct{ Sessions []any }
-	json.NewDecoder(resp.Body).Decode(&out)
-	resp.Body.Close()
-	if len(out.Sessions) < 3 {
-		t.Errorf("lists %d sessions, want the demo's", len(out.Sessions))
-	}
+	checkDemoListed(t, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
 }

@@ -186,21 +186,19 @@ func checkExtract(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entr
 // it.
 func checkForkBefore(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entry) {
 	content, err := s.ForkBefore(e.ID, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, err := NewFile(t.TempDir(), content)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := checkPiOpens(t, o, path)
-	want, _ := s.ContextAt(s.parentOf(e)).MarshalJSON()
-	pitest.CompareJSON(t, want, got.Context)
+	checkNewFile(t, o, content, err, s.ContextAt(s.parentOf(e)))
 }
 
 // checkClone: a clone of the current branch has its context.
 func checkClone(t *testing.T, o *pitest.Batch, s *Session, src string) {
 	content, err := s.Clone(src)
+	checkNewFile(t, o, content, err, s.Context(""))
+}
+
+// checkNewFile writes a new session's content and checks pi opens it with
+// the wanted context.
+func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want Context) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +207,8 @@ func checkClone(t *testing.T, o *pitest.Batch, s *Session, src string) {
 		t.Fatal(err)
 	}
 	got, _ := checkPiOpens(t, o, path)
-	want, _ := s.Context("").MarshalJSON()
-	pitest.CompareJSON(t, want, got.Context)
+	w, _ := want.MarshalJSON()
+	pitest.CompareJSON(t, w, got.Context)
 }
 
 // checkForkTo: a fork into another cwd keeps every branch and the context
