@@ -3,6 +3,8 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+
+	"piweb/internal/jsjson"
 )
 
 // validObject reports whether line is exactly one JSON object (what
@@ -180,44 +182,10 @@ func lit(b []byte, i int, s string) (int, bool) {
 	return 0, false
 }
 
+// number validates the JSON number at b[i] with jsjson's grammar.
 func number(b []byte, i int) (int, bool) {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(b, i)
-	default:
-		return 0, false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return 0, false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return 0, false
-		}
-		i = j
-	}
-	return i, true
-}
-
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
+	end := jsjson.NumberEnd(b, i)
+	return end, end >= 0
 }
 
 const (
