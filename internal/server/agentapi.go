@@ -154,8 +154,16 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.tails.watch(m.ID, m.Path)
 	s.bridges.ensure(m)
+	return s.serveSSEFrom(w, r, sessionTopic(m.ID), func() []byte { return s.sessionHello(m) })
+}
+
+// sessionHello starts following the session's file and describes it as
+// it is now. It runs after the client subscribed, so every append after
+// the leaf it reports reaches the client as an event (the web client
+// re-reads its tail when the leaf differs from what it loaded).
+func (s *Server) sessionHello(m Meta) []byte {
+	s.tails.watch(m.ID, m.Path)
 	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size}
 	if sess, err := s.cache.load(m.Path); err == nil {
 		hello["leaf"] = entryID(sess.Leaf())
@@ -165,7 +173,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 		hello["replayFrom"] = id
 	}
 	b, _ := json.Marshal(hello)
-	return s.serveSSE(w, r, sessionTopic(m.ID), b)
+	return b
 }
 
 func (s *Server) indexEvents(w http.ResponseWriter, r *http.Request) error {

@@ -20,12 +20,21 @@ var sseWriteTimeout = 10 * time.Second
 // replay after Last-Event-ID, then live events, with heartbeats, until the
 // client leaves, the hub cuts it off or the server shuts down.
 func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request, name string, hello []byte) error {
+	return s.serveSSEFrom(w, r, name, func() []byte { return hello })
+}
+
+// serveSSEFrom is serveSSE with a hello made once the client is
+// subscribed: what hello reports (a session's leaf and size) is then
+// never older than the first event the client gets, so a client that
+// compares it with what it fetched earlier misses no change in between.
+func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name string, makeHello func() []byte) error {
 	last := parseLastID(r.Header.Get("Last-Event-ID"))
 	if v := r.URL.Query().Get("lastEventId"); v != "" && last < 0 {
 		last = parseLastID(v)
 	}
 	sub, replay, reset := s.hub.subscribe(name, last)
 	defer s.hub.unsubscribe(name, sub)
+	hello := makeHello()
 
 	rc := http.NewResponseController(w)
 	h := w.Header()
