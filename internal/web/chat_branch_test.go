@@ -26,7 +26,7 @@ func testBranch(t *testing.T, r *chatRig) {
 		r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'second question'`)
 		r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Second reply.')`)
 		r.send(t, "edited question")
-		r.waitAnswer(t, "Edited reply.")
+		r.waitText(t, "Edited reply.")
 		r.waitIdle(t)
 		if n := r.countText(t, "Second reply."); n != 0 {
 			t.Errorf("the abandoned branch is still shown")

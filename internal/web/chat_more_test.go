@@ -114,6 +114,6 @@ func testNewSession(t *testing.T, r *chatRig) {
 	fill("cwd", r.cwd)
 	r.click(t, `.new-session-dialog [type=submit]`)
 	r.waitJS(t, `location.pathname.startsWith('/s/')`)
-	r.waitAnswer(t, "Hello from a new session.")
+	r.waitText(t, "Hello from a new session.")
 	r.waitIdle(t)
 }

@@ -101,10 +101,24 @@ func (r *chatRig) startSession(t testing.TB, msg string) string {
 	return id
 }
 
-// waitText waits until the conversation shows text.
+// waitText waits until the conversation shows text; if it never does, it
+// logs the page and the model's requests, to tell a view that missed an
+// update from a reply that never came.
 func (r *chatRig) waitText(t testing.TB, text string) {
 	t.Helper()
-	r.waitJS(t, fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text))
+	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
+	deadline := time.Now().Add(20 * time.Second)
+	for !eval[bool](t, r.browser, js) {
+		if time.Now().After(deadline) {
+			if r.llm != nil {
+				for _, q := range r.llm.Requests() {
+					t.Logf("model request: %q", q.LastUserText())
+				}
+			}
+			t.Fatalf("%q never shown; page: %s", text, eval[string](t, r.browser, `(document.querySelector('.main')||{innerText:''}).innerText`))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitIdle waits until the composer offers Send again (the agent is idle).
@@ -148,42 +162,4 @@ func waitFor(t testing.TB, what string, f func() bool) {
 // click reuses the reading tests' helper.
 func (r *chatRig) click(t testing.TB, sel string) {
 	(&rig{browser: r.browser}).click(t.(*testing.T), sel)
-}
-
-// waitTextOrDump is waitText that logs the page and the model's requests
-// when it times out, to tell a view that missed an update from a reply
-// that never came.
-func (r *chatRig) waitTextOrDump(t testing.TB, text string) {
-	t.Helper()
-	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
-	deadline := time.Now().Add(20 * time.Second)
-	for !eval[bool](t, r.browser, js) {
-		if time.Now().After(deadline) {
-			for _, q := range r.llm.Requests() {
-				t.Logf("model request: %q", q.LastUserText())
-			}
-			t.Fatalf("%q never shown; page: %s", text, eval[string](t, r.browser, `document.querySelector('.main').innerText`))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// waitAnswer waits for an answer to show live; if it has not after 10 s it
-// reloads the page once and waits again. Known bug, kept visible in the
-// log: the live view can miss the first write of a session file that did
-// not exist yet when the page subscribed (see the closing note of the
-// issue). The reload still checks that the answer reached the session.
-func (r *chatRig) waitAnswer(t testing.TB, text string) {
-	t.Helper()
-	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
-	deadline := time.Now().Add(10 * time.Second)
-	for !eval[bool](t, r.browser, js) {
-		if time.Now().After(deadline) {
-			t.Logf("KNOWN BUG: %q not shown live after 10 s; reloading the page", text)
-			r.open(t, eval[string](t, r.browser, `location.pathname + location.search`))
-			r.waitTextOrDump(t, text)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -25,22 +25,12 @@ export class LiveTail extends Component {
     this.listener = () => this.schedule();
     this.live.listeners.add(this.listener);
     this.stop = effect(() => { view.rev.value; this.schedule(); });
-    // A view opened between a fetch and its event stream can miss an
-    // append; read the tail again when a turn ends (deduplicated).
-    const ends = this.live.ends.value;
-    this.stopEnds = effect(() => {
-      if (this.live.ends.value !== ends && !view.leaf && view.ctxLoaded) setTimeout(() => view.refreshTail(20).then(() => view.touch()), 300);
-    });
     this.schedule();
-    // A session opened before pi wrote its file may miss the first appends
-    // (the answer can end before the stream connects): look again.
-    if (!view.items.length) for (const ms of [1000, 3000, 8000]) setTimeout(() => { if (!view.closed && !view.items.length) view.refreshTail(20).then(() => view.touch()); }, ms);
   }
 
   componentWillUnmount() {
     this.live.listeners.delete(this.listener);
     this.stop();
-    this.stopEnds();
   }
 
   schedule() {

@@ -154,7 +154,8 @@ export class View {
 
   onEvent(ev) {
     if (this.closed) return;
-    if (ev.type === 'entries_appended') this.appended(ev.entries || []);
+    if (ev.type === 'hello') this.caughtUp(ev);
+    else if (ev.type === 'entries_appended') this.appended(ev.entries || []);
     else if (ev.type === 'session_rewritten' || ev.type === 'reset') this.reload();
     else if (ev.type === 'session_deleted') {
       this.deleted = true;
@@ -162,6 +163,22 @@ export class View {
       this.unsub = null;
       this.touch();
     }
+  }
+
+  // caughtUp closes the gap between loading the session and following
+  // it: the server makes hello once this stream is subscribed, so every
+  // append after hello's leaf arrives as an event, and one before it that
+  // the page lacks (pi answering while the stream connected) is read now.
+  async caughtUp(hello) {
+    if (!('leaf' in hello) || this.closed) return;
+    const work = [];
+    if (this.detail && this.detail.leaf !== hello.leaf) {
+      work.push(fetchDetail(this.id, true).then((d) => { this.detail = d; }, () => {}));
+    }
+    if (!this.leaf && this.ctxLoaded && this.fileLeaf !== hello.leaf) work.push(this.refreshTail(10));
+    if (!work.length) return;
+    await Promise.all(work);
+    this.touch();
   }
 
   // appended adds new entries to the tree and, when this view follows the
