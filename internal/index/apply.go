@@ -48,6 +48,9 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 		}
 	}
 	id, err := ix.saveRow(ctx, tx, u)
+	if err == nil {
+		err = ix.saveUsage(ctx, tx, id, u.full, &u.meta)
+	}
 	if err != nil {
 		return ev, err
 	}
@@ -74,6 +77,9 @@ func clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
 	_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entries WHERE file_id = ?)`, fileID)
 	if err == nil {
 		_, err = tx.ExecContext(ctx, `DELETE FROM entries WHERE file_id = ?`, fileID)
+	}
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `DELETE FROM usage WHERE file_id = ?`, fileID)
 	}
 	return wrap("clear entries", err)
 }

@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 4
+const schemaVersion = 5
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -58,6 +58,14 @@ var schema = []string{
 	)`,
 	`CREATE INDEX entries_id ON entries(file_id, eid)`,
 	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,
+	// usage sums assistant usage per file, half-hour slot and model
+	// (usage.go).
+	`CREATE TABLE usage(
+		file_id INTEGER NOT NULL, slot INTEGER NOT NULL, model TEXT NOT NULL,
+		input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL,
+		cost REAL NOT NULL, messages INTEGER NOT NULL,
+		PRIMARY KEY(file_id, slot, model)
+	) WITHOUT ROWID`,
 	`CREATE VIRTUAL TABLE fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2')`,
 }
 

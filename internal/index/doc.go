@@ -21,7 +21,9 @@
 // parsed offset, the listing fields, the listing's JSON element, and the
 // metadata as JSON), entries (every entry: id, parent, type, role, time,
 // model, and whether it lies on the current branch with its position on it)
-// and fts (FTS5, unicode61 with diacritics removed, rowid = entries rowid).
+// fts (FTS5, unicode61 with diacritics removed, rowid = entries rowid) and
+// usage (assistant tokens and cost per file, half-hour slot of the entry
+// time and model, added to as files grow; usage.go).
 //
 // # Discovery
 //

@@ -57,6 +57,7 @@ type Index struct {
 	// saveStmt is prepared once on the writer connection: SQLite's parser
 	// is a visible cost when thousands of files are written.
 	saveStmt *sql.Stmt
+	usage    usageStmts
 	bufs     sync.Pool // *[]byte read buffers of the listing pass
 }
 
@@ -114,6 +115,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()
 		return nil, wrap("prepare", err)
+	}
+	if err := ix.usage.prepare(ctx, wdb); err != nil {
+		ix.Close()
+		return nil, err
 	}
 	return ix, nil
 }

@@ -23,6 +23,9 @@ type meta struct {
 	LastEntry int64 `json:"lastEntry,omitempty"`
 
 	leafSet map[string]bool
+	// fresh sums the usage of the entries added since the meta was loaded,
+	// by time slot and model, for the usage table (usage.go).
+	fresh map[usageKey]*usageSum
 }
 
 // Tokens sums the usage of a session's assistant messages.
@@ -39,7 +42,8 @@ func (md *meta) add(e rec, m *msg) {
 	md.Entries++
 	md.LeafID = e.ID
 	md.noteLeaf(e)
-	if ts := stampMs(e.Timestamp); ts > md.LastEntry {
+	ts := stampMs(e.Timestamp)
+	if ts > md.LastEntry {
 		md.LastEntry = ts
 	}
 	switch e.Type {
@@ -59,6 +63,7 @@ func (md *meta) add(e rec, m *msg) {
 			md.Tokens.CacheWrite += u.CacheWrite
 			md.Tokens.Total += u.TotalTokens
 			md.Cost += u.Cost.Total
+			md.addUsage(ts, modelName(m.provider, m.model), u)
 		}
 	}
 }
@@ -104,16 +109,22 @@ func (md *meta) label(target, l string) {
 }
 
 func (md *meta) model(provider, id string) {
-	if id == "" {
+	name := modelName(provider, id)
+	if name == "" {
 		return
-	}
-	name := id
-	if provider != "" {
-		name = provider + "/" + id
 	}
 	if !slices.Contains(md.Models, name) {
 		md.Models = append(md.Models, name)
 	}
+}
+
+// modelName names a model as provider/id, or id without a provider; ""
+// without an id.
+func modelName(provider, id string) string {
+	if id == "" || provider == "" {
+		return id
+	}
+	return provider + "/" + id
 }
 
 // entryTime returns the entry's timestamp in ms, 0 when it has none.

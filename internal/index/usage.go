@@ -1,0 +1,245 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Usage totals are kept in the usage table, one row per file, half-hour
+// slot of the entry time and model, so that GET /api/usage is one GROUP BY
+// over a few rows per session instead of a read of every file. Half-hour
+// slots (not days) let a day be counted in the reader's time zone: a
+// local day is a union of slots in every zone whose offset is a whole
+// number of half hours.
+//
+// The rows are fed where the metadata is folded: meta.add sums the usage of
+// the entries it sees since the row was loaded (fresh), and saveUsage adds
+// those sums to the table, so an append adds only its own entries; a full
+// reparse first deletes the file's rows.
+
+// usageSlot is the width of a usage bucket.
+const usageSlot = 30 * time.Minute
+
+// usageKey is one bucket of a file's usage.
+type usageKey struct {
+	slot  int64 // entry time / usageSlot; -1 when the entry has no time
+	model string
+}
+
+// usageSum is what a bucket adds up.
+type usageSum struct {
+	input, output, cacheRead, cacheWrite, cost float64
+	messages                                   int64
+}
+
+func (s *usageSum) add(u *usage) {
+	s.input += u.Input
+	s.output += u.Output
+	s.cacheRead += u.CacheRead
+	s.cacheWrite += u.CacheWrite
+	s.cost += u.Cost.Total
+	s.messages++
+}
+
+// addUsage notes an assistant message's usage at entry time ts (ms).
+func (md *meta) addUsage(ts int64, model string, u *usage) {
+	k := usageKey{slot: -1, model: model}
+	if ts > 0 {
+		k.slot = ts / usageSlot.Milliseconds()
+	}
+	if md.fresh == nil {
+		md.fresh = map[usageKey]*usageSum{}
+	}
+	s := md.fresh[k]
+	if s == nil {
+		s = &usageSum{}
+		md.fresh[k] = s
+	}
+	s.add(u)
+}
+
+const (
+	usageAddSQL = `INSERT INTO usage(file_id, slot, model, input, output, cache_read, cache_write, cost, messages)
+		VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(file_id, slot, model) DO UPDATE SET
+		input = input + excluded.input, output = output + excluded.output,
+		cache_read = cache_read + excluded.cache_read, cache_write = cache_write + excluded.cache_write,
+		cost = cost + excluded.cost, messages = messages + excluded.messages`
+	usageClearSQL = `DELETE FROM usage WHERE file_id = ?`
+)
+
+// usageStmts are prepared once on the writer connection, like saveStmt.
+type usageStmts struct{ add, clear *sql.Stmt }
+
+func (s *usageStmts) prepare(ctx context.Context, wdb *sql.DB) (err error) {
+	if s.add, err = wdb.PrepareContext(ctx, usageAddSQL); err == nil {
+		s.clear, err = wdb.PrepareContext(ctx, usageClearSQL)
+	}
+	return wrap("prepare usage", err)
+}
+
+// saveUsage adds the usage folded into md since it was loaded to the
+// file's rows; full means the file was reparsed from the start.
+func (ix *Index) saveUsage(ctx context.Context, tx *sql.Tx, fileID int64, full bool, md *meta) error {
+	if full {
+		if _, err := tx.StmtContext(ctx, ix.usage.clear).ExecContext(ctx, fileID); err != nil {
+			return wrap("clear usage", err)
+		}
+	}
+	if len(md.fresh) == 0 {
+		return nil
+	}
+	add := tx.StmtContext(ctx, ix.usage.add)
+	for k, s := range md.fresh {
+		_, err := add.ExecContext(ctx, fileID, k.slot, k.model, s.input, s.output, s.cacheRead, s.cacheWrite, s.cost, s.messages)
+		if err != nil {
+			return wrap("save usage", err)
+		}
+	}
+	md.fresh = nil
+	return nil
+}
+
+// UsageQuery asks for usage totals grouped By "day", "model" or
+// "project"; days are calendar days in Loc (nil means UTC).
+type UsageQuery struct {
+	By  string
+	Loc *time.Location
+}
+
+// UsageRow is one group: the tokens and cost of the assistant messages
+// in it (their usage as pi recorded it) and how many there were. Key is
+// the day as YYYY-MM-DD, the model as provider/id, or the project's cwd;
+// it is empty for messages without an entry time or a model.
+type UsageRow struct {
+	Key        string  `json:"key"`
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Cost       float64 `json:"cost"`
+	Messages   int64   `json:"messages"`
+}
+
+func (r *UsageRow) plus(o UsageRow) {
+	r.Input += o.Input
+	r.Output += o.Output
+	r.CacheRead += o.CacheRead
+	r.CacheWrite += o.CacheWrite
+	r.Cost += o.Cost
+	r.Messages += o.Messages
+}
+
+// usageListed keeps the rows of files in the listing (an unreadable or
+// headerless file keeps its rows until it is read again).
+const usageListed = `file_id NOT IN (SELECT id FROM files WHERE listed = 0 OR error != '')`
+
+const usageSums = `sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), sum(messages)`
+
+// Usage sums the usage of every listed session, grouped as q asks, sorted
+// by key. Assistant messages count on their entry's time. The grouping is
+// done by SQLite so that only the groups cross the driver (a row costs
+// microseconds there): days by a per-zone-period offset added to the slot,
+// projects after a first sum per file that follows the table's order.
+func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
+	var query string
+	var args []any
+	switch q.By {
+	case "model":
+		query = `SELECT model, ` + usageSums + ` FROM usage WHERE ` + usageListed + ` GROUP BY 1`
+	case "project":
+		query = `SELECT f.cwd, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
+			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
+			FROM usage GROUP BY file_id) JOIN files f ON f.id = file_id WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
+	case "day":
+		var err error
+		if query, args, err = ix.dayQuery(ctx, q.Loc); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("index: usage by %q: want day, model or project", q.By)
+	}
+	return ix.usageRows(ctx, query, args...)
+}
+
+// dayQuery groups by local day number: the slot's start plus the zone's
+// offset in force then, over the zone periods between the first and last
+// slot (a year has a few), divided by a day; -1 stands for no time.
+func (ix *Index) dayQuery(ctx context.Context, loc *time.Location) (string, []any, error) {
+	var lo, hi sql.NullInt64
+	err := ix.db.QueryRowContext(ctx, `SELECT min(slot), max(slot) FROM usage WHERE slot >= 0`).Scan(&lo, &hi)
+	if err != nil {
+		return "", nil, wrap("usage", err)
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	slotSec := int64(usageSlot / time.Second)
+	whens, args := "", []any{}
+	for t, end := time.Unix(lo.Int64*slotSec, 0).In(loc), time.Unix(hi.Int64*slotSec, 0); ; {
+		_, off := t.Zone()
+		_, until := t.ZoneBounds()
+		if until.IsZero() || until.After(end) {
+			args = append(args, off)
+			break
+		}
+		whens += " WHEN slot < ? THEN ?"
+		args = append(args, (until.Unix()+slotSec-1)/slotSec, off)
+		t = until.In(loc)
+	}
+	offset := "?"
+	if whens != "" {
+		offset = "CASE" + whens + " ELSE ? END"
+	}
+	day := `CASE WHEN slot < 0 THEN -1 ELSE (slot * ` + fmt.Sprint(slotSec) + ` + ` + offset + `) / 86400 END`
+	return `SELECT ` + day + `, ` + usageSums + ` FROM usage WHERE ` + usageListed + ` GROUP BY 1`, args, nil
+}
+
+// usageRows reads grouped rows; an integer key is a day number.
+func (ix *Index) usageRows(ctx context.Context, query string, args ...any) ([]UsageRow, error) {
+	rows, err := ix.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap("usage", err)
+	}
+	defer rows.Close()
+	var out []UsageRow
+	for rows.Next() {
+		var k any
+		var r UsageRow
+		if err := rows.Scan(&k, &r.Input, &r.Output, &r.CacheRead, &r.CacheWrite, &r.Cost, &r.Messages); err != nil {
+			return nil, wrap("usage", err)
+		}
+		r.Key = usageKeyString(k)
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b UsageRow) int { return cmp.Compare(a.Key, b.Key) })
+	return out, wrap("usage", rows.Err())
+}
+
+// usageKeyString turns a grouped column into a key: a day number becomes
+// its date.
+func usageKeyString(k any) string {
+	switch v := k.(type) {
+	case int64:
+		if v < 0 {
+			return ""
+		}
+		return time.Unix(v*86400, 0).UTC().Format(time.DateOnly)
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return fmt.Sprint(k)
+}
+
+// UsageDay is the day key of a time in ms: YYYY-MM-DD in loc (nil: UTC).
+func UsageDay(ms int64, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return time.UnixMilli(ms).In(loc).Format(time.DateOnly)
+}

@@ -1,0 +1,263 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"piweb/internal/corpus"
+	"piweb/internal/session"
+)
+
+// directUsage computes what Usage should answer by reading every listed
+// session with the session parser, independently of the index's fold.
+func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
+	t.Helper()
+	metas, err := ix.Sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := map[string]*UsageRow{}
+	for _, m := range metas {
+		if !m.Listed || m.Error != "" {
+			continue
+		}
+		s, err := session.ReadFile(m.Info.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Entries {
+			key, r, ok := directEntry(e, m.Info.Cwd, q)
+			if !ok {
+				continue
+			}
+			if g := groups[key]; g != nil {
+				g.plus(r)
+			} else {
+				r.Key = key
+				groups[key] = &r
+			}
+		}
+	}
+	var out []UsageRow
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	slices.SortFunc(out, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// directEntry is one entry's contribution: an assistant message with a
+// usage object.
+func directEntry(e *session.Entry, cwd string, q UsageQuery) (string, UsageRow, bool) {
+	if e.Type != "message" {
+		return "", UsageRow{}, false
+	}
+	var m struct {
+		Role     string `json:"role"`
+		Provider string `json:"provider"`
+		Model    string `json:"model"`
+		Usage    *struct {
+			Input, Output, CacheRead, CacheWrite float64
+			Cost                                 struct{ Total float64 }
+		} `json:"usage"`
+	}
+	if json.Unmarshal(e.Field("message"), &m) != nil || m.Role != "assistant" || m.Usage == nil {
+		return "", UsageRow{}, false
+	}
+	u := m.Usage
+	r := UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: 1}
+	switch q.By {
+	case "model":
+		if m.Provider != "" && m.Model != "" {
+			return m.Provider + "/" + m.Model, r, true
+		}
+		return m.Model, r, true
+	case "project":
+		return cwd, r, true
+	}
+	ts, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if err != nil {
+		return "", r, true
+	}
+	loc := q.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return ts.In(loc).Format(time.DateOnly), r, true
+}
+
+var approx = cmpopts.EquateApprox(1e-9, 1e-9)
+
+// checkUsage compares Usage with the direct computation for every grouping.
+func checkUsage(t *testing.T, ix *Index, zones ...string) {
+	t.Helper()
+	qs := []UsageQuery{{By: "day"}, {By: "model"}, {By: "project"}}
+	for _, z := range zones {
+		loc, err := time.LoadLocation(z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs = append(qs, UsageQuery{By: "day", Loc: loc})
+	}
+	for _, q := range qs {
+		got, err := ix.Usage(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := directUsage(t, ix, q)
+		if len(want) == 0 {
+			t.Fatalf("%v: no usage in the corpus", q)
+		}
+		if d := cmp.Diff(want, got, approx); d != "" {
+			t.Errorf("usage by %s in %v (-direct +index):\n%s", q.By, q.Loc, d)
+		}
+	}
+}
+
+func TestUsageFixtures(t *testing.T) {
+	ix := openTest(t, fixtureAgentDir(t))
+	syncAll(t, ix)
+	checkUsage(t, ix, "America/Los_Angeles", "Asia/Kolkata")
+}
+
+func TestUsageCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 60, Bytes: 6 << 20, Projects: 4, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	checkUsage(t, ix, "Pacific/Auckland", "America/St_Johns")
+}
+
+// TestUsageFollowsFile appends assistant messages (counted once each),
+// rewrites the file (its old rows replaced) and deletes it (rows gone).
+func TestUsageFollowsFile(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "sessions", "--w--")
+	os.MkdirAll(proj, 0o755)
+	p := filepath.Join(proj, "s.jsonl")
+	if err := os.WriteFile(p, []byte(hdr+"\n"+usr+"\n"+asst+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	want := []UsageRow{{Key: "p/m", Input: 3, Output: 4, Cost: 0.5, Messages: 1}}
+	expect := func(step string) {
+		t.Helper()
+		got, err := ix.Usage(context.Background(), UsageQuery{By: "model"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", step, d)
+		}
+		checkUsageIfAny(t, ix)
+	}
+	expect("initial")
+	more := strings.Replace(strings.Replace(asst, `"a2","parentId":"a1"`, `"a4","parentId":"a2"`, 1), `"input":3`, `"input":30`, 1)
+	appendFile(t, p, more+"\n")
+	if err := ix.Update(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	want[0].Input, want[0].Output, want[0].Cost, want[0].Messages = 33, 8, 1, 2
+	expect("after append by event")
+	other := strings.Replace(strings.Replace(asst, `"a2","parentId":"a1"`, `"a5","parentId":"a4"`, 1), `"provider":"p"`, `"provider":"q"`, 1)
+	appendFile(t, p, other+"\n")
+	syncAll(t, ix)
+	want = append(want, UsageRow{Key: "q/m", Input: 3, Output: 4, Cost: 0.5, Messages: 1})
+	expect("after append by rescan")
+	// A rewrite (a new inode with other content) replaces the rows.
+	tmp := p + ".tmp"
+	os.WriteFile(tmp, []byte(hdr+"\n"+usr+"\n"+other+"\n"), 0o644)
+	os.Rename(tmp, p)
+	syncAll(t, ix)
+	want = want[1:]
+	expect("after rewrite")
+	os.Remove(p)
+	syncAll(t, ix)
+	want = nil
+	expect("after delete")
+}
+
+// checkUsageIfAny compares with the direct computation when there is usage.
+func checkUsageIfAny(t *testing.T, ix *Index) {
+	t.Helper()
+	for _, by := range []string{"day", "model", "project"} {
+		got, err := ix.Usage(context.Background(), UsageQuery{By: by})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(directUsage(t, ix, UsageQuery{By: by}), got, approx, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("by %s (-direct +index):\n%s", by, d)
+		}
+	}
+}
+
+// TestUsageDaysAcrossDST puts answers just before and after local
+// midnights around daylight saving changes, where a fixed offset would
+// count them on the wrong day.
+func TestUsageDaysAcrossDST(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "sessions", "--w--")
+	os.MkdirAll(proj, 0o755)
+	lines := []string{hdr, usr}
+	parent := "a1"
+	for i, ts := range []string{"2026-03-28T22:59:00.000Z", "2026-03-28T23:00:00.000Z", "2026-03-29T21:59:00.000Z",
+		"2026-03-29T22:00:00.000Z", "2026-10-24T21:59:00.000Z", "2026-10-24T22:00:00.000Z", "2026-10-25T22:59:00.000Z",
+		"2026-10-25T23:00:00.000Z", "2026-04-04T13:29:00.000Z", "2026-04-04T13:31:00.000Z", "2026-11-01T04:30:00.000Z"} {
+		id := fmt.Sprintf("d%d", i)
+		l := strings.Replace(asst, `"a2","parentId":"a1","timestamp":"2026-01-02T03:04:07.000Z"`,
+			fmt.Sprintf(`%q,"parentId":%q,"timestamp":%q`, id, parent, ts), 1)
+		lines = append(lines, strings.Replace(l, `"input":3`, fmt.Sprintf(`"input":%d`, 1<<i), 1))
+		parent = id
+	}
+	os.WriteFile(filepath.Join(proj, "s.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	checkUsage(t, ix, "Europe/Berlin", "Australia/Adelaide", "America/New_York", "Asia/Kolkata")
+}
+
+func TestUsageBadGroup(t *testing.T) {
+	ix := openTest(t, t.TempDir())
+	if _, err := ix.Usage(context.Background(), UsageQuery{By: "week"}); err == nil {
+		t.Error("by week accepted")
+	}
+}
+
+// BenchmarkUsage answers usage by day (in a time zone), model and project
+// over the bench corpus (PIWEB_BENCH_CORPUS for the 5,000-session one).
+func BenchmarkUsage(b *testing.B) {
+	dir := benchCorpus(b)
+	ix := benchIndex(b, dir)
+	if _, err := ix.Sync(context.Background(), false); err != nil {
+		b.Fatal(err)
+	}
+	loc, _ := time.LoadLocation("Europe/Berlin")
+	metas, _ := ix.Sessions(context.Background())
+	var rows int
+	if err := ix.db.QueryRow(`SELECT count(*) FROM usage`).Scan(&rows); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d sessions, %d usage rows", len(metas), rows)
+	for _, by := range []string{"day", "model", "project"} {
+		b.Run(by, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ix.Usage(context.Background(), UsageQuery{By: by, Loc: loc}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
