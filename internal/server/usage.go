@@ -5,53 +5,62 @@ import (
 	"context"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
+	"piweb/internal/index"
 	"piweb/internal/session"
 )
 
-// UsageRow is one group of GET /api/usage.
-type UsageRow struct {
-	Key        string  `json:"key"`
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	CacheRead  float64 `json:"cacheRead"`
-	CacheWrite float64 `json:"cacheWrite"`
-	Cost       float64 `json:"cost"`
-	Messages   int     `json:"messages"`
-}
+// UsageRow is one group of GET /api/usage (see index.UsageRow).
+type UsageRow = index.UsageRow
 
 // UsageSource is implemented by catalogs that aggregate usage themselves
-// (the SQLite index); others are scanned file by file.
+// (the SQLite index); others are scanned file by file. Days are calendar
+// days in loc.
 type UsageSource interface {
-	Usage(ctx context.Context, by string) ([]UsageRow, error)
+	Usage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error)
 }
 
+// Usage answers from the index's usage table.
+func (c *IndexCatalog) Usage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
+	return c.ix.Usage(ctx, index.UsageQuery{By: by, Loc: loc})
+}
+
+// getUsage answers GET /api/usage?by=day|model|project&tz=Area/City. Days
+// are counted in tz (the browser's zone) when the server knows it, else in
+// UTC; the answer says which.
 func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
-	by := r.URL.Query().Get("by")
-	if by == "" {
-		by = "day"
-	}
+	q := r.URL.Query()
+	by := cmp.Or(q.Get("by"), "day")
 	if by != "day" && by != "model" && by != "project" {
 		return errorf(Invalid, "by must be day, model or project")
+	}
+	loc := time.UTC
+	if tz := q.Get("tz"); tz != "" {
+		if l, err := time.LoadLocation(tz); err == nil {
+			loc = l
+		}
 	}
 	var rows []UsageRow
 	var err error
 	if us, isSource := s.cat.(UsageSource); isSource {
-		rows, err = us.Usage(r.Context(), by)
+		rows, err = us.Usage(r.Context(), by, loc)
 	} else {
-		rows, err = s.cachedUsage(r.Context(), by)
+		rows, err = s.cachedUsage(r.Context(), by, loc)
 	}
 	if err != nil {
 		return wrap(Internal, err, "cannot compute usage")
 	}
-	return ok(w, map[string]any{"rows": rows})
+	if rows == nil {
+		rows = []UsageRow{}
+	}
+	return ok(w, map[string]any{"rows": rows, "tz": loc.String()})
 }
 
-// scanUsage reads every session's assistant messages.
-func (s *Server) scanUsage(ctx context.Context, by string) ([]UsageRow, error) {
+// scanUsage reads every session's assistant messages, for catalogs
+// without an index; it counts as the index does.
+func (s *Server) scanUsage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
 	metas, _, err := s.cat.List(ctx, ListQuery{})
 	if err != nil {
 		return nil, err
@@ -66,7 +75,7 @@ func (s *Server) scanUsage(ctx context.Context, by string) ([]UsageRow, error) {
 			continue
 		}
 		for _, e := range sess.Entries {
-			addUsage(groups, by, m, e)
+			addUsage(groups, by, loc, m, e)
 		}
 	}
 	rows := make([]UsageRow, 0, len(groups))
@@ -77,7 +86,7 @@ func (s *Server) scanUsage(ctx context.Context, by string) ([]UsageRow, error) {
 	return rows, nil
 }
 
-func addUsage(groups map[string]*UsageRow, by string, m Meta, e *session.Entry) {
+func addUsage(groups map[string]*UsageRow, by string, loc *time.Location, m Meta, e *session.Entry) {
 	if e.Type != "message" {
 		return
 	}
@@ -88,12 +97,16 @@ func addUsage(groups map[string]*UsageRow, by string, m Meta, e *session.Entry) 
 	var key string
 	switch by {
 	case "model":
-		key = msg.Provider + "/" + msg.Model
+		key = msg.Model
+		if msg.Provider != "" && msg.Model != "" {
+			key = msg.Provider + "/" + msg.Model
+		}
 	case "project":
 		key = m.Cwd
 	default:
-		ms, _ := strconv.ParseFloat(string(msg.Timestamp), 64)
-		key = time.UnixMilli(int64(ms)).UTC().Format("2006-01-02")
+		if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+			key = t.In(loc).Format(time.DateOnly)
+		}
 	}
 	g := groups[key]
 	if g == nil {
@@ -117,10 +130,10 @@ type usageCache struct {
 	rows map[string][]UsageRow
 }
 
-func (s *Server) cachedUsage(ctx context.Context, by string) ([]UsageRow, error) {
+func (s *Server) cachedUsage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
 	g, hasGen := s.cat.(interface{ Generation() uint64 })
 	if !hasGen {
-		return s.scanUsage(ctx, by)
+		return s.scanUsage(ctx, by, loc)
 	}
 	c := &s.usage
 	c.mu.Lock()
@@ -128,12 +141,13 @@ func (s *Server) cachedUsage(ctx context.Context, by string) ([]UsageRow, error)
 	if gen := g.Generation(); c.rows == nil || c.gen != gen {
 		c.rows, c.gen = map[string][]UsageRow{}, gen
 	}
-	if rows, found := c.rows[by]; found {
+	key := by + " " + loc.String()
+	if rows, found := c.rows[key]; found {
 		return rows, nil
 	}
-	rows, err := s.scanUsage(ctx, by)
+	rows, err := s.scanUsage(ctx, by, loc)
 	if err == nil {
-		c.rows[by] = rows
+		c.rows[key] = rows
 	}
 	return rows, err
 }

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func (r *rig) usage(query string) (rows []UsageRow, tz string) {
+	r.t.Helper()
+	res := r.do("GET", "/api/usage?"+query, nil)
+	defer res.Body.Close()
+	var out struct {
+		Rows []UsageRow `json:"rows"`
+		TZ   string     `json:"tz"`
+	}
+	if res.StatusCode != 200 || json.NewDecoder(res.Body).Decode(&out) != nil {
+		r.t.Fatalf("GET /api/usage?%s: %s", query, res.Status)
+	}
+	return out.Rows, out.TZ
+}
+
+// TestUsageFromIndex checks that GET /api/usage over the index answers
+// what a scan of the files answers, in the asked zone, and follows an
+// append.
+func TestUsageFromIndex(t *testing.T) {
+	r := newIndexRig(t)
+	approx := cmpopts.EquateApprox(1e-9, 1e-9)
+	for _, q := range []struct{ by, tz string }{{"day", ""}, {"day", "Asia/Tokyo"}, {"model", ""}, {"project", ""}} {
+		got, tz := r.usage("by=" + q.by + "&tz=" + q.tz)
+		loc, _ := time.LoadLocation(q.tz)
+		want, err := r.srv.scanUsage(context.Background(), q.by, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || tz != loc.String() {
+			t.Fatalf("by %s: %d rows, zone %q", q.by, len(want), tz)
+		}
+		if d := cmp.Diff(want, got, approx); d != "" {
+			t.Errorf("by %s in %q (-scan +index):\n%s", q.by, q.tz, d)
+		}
+	}
+	if _, tz := r.usage("by=day&tz=Not/AZone"); tz != "UTC" {
+		t.Errorf("unknown zone answered as %q", tz)
+	}
+	r.json("GET", "/api/usage?by=week", nil, 400)
+
+	// An assistant answer appended by another process is counted.
+	before, _ := r.usage("by=model")
+	s := r.find("Dark theme")
+	leaf := r.json("GET", "/api/sessions/"+s["id"].(string), nil, 200)["leaf"].(string)
+	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprintf(f, `{"type":"message","id":"feed0002","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[],"provider":"acme","model":"m1","usage":{"input":1000,"output":7,"cacheRead":0,"cacheWrite":0,"totalTokens":1007,"cost":{"total":0.25}},"stopReason":"stop","timestamp":1}}`+"\n", leaf)
+	f.Close()
+	want := append(before, UsageRow{Key: "acme/m1", Input: 1000, Output: 7, Cost: 0.25, Messages: 1})
+	slices.SortFunc(want, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := r.usage("by=model")
+		d := cmp.Diff(want, got, approx)
+		if d == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("usage after append (-want +got):\n%s", d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
