@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"os/exec"
@@ -22,7 +23,7 @@ import (
 // The serve command: `piweb` with no arguments runs it.
 
 func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--agent-dir DIR] [--pi PATH] [--token T] [--open] [--demo] [-dev]   the web app (default)", runServe}
+	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--open] [--demo] [-dev]   the web app (default)", runServe}
 }
 
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
@@ -30,6 +31,7 @@ const DefaultAddr = "127.0.0.1:30141"
 
 type serveFlags struct {
 	addr, agentDir, pi, token, webDir string
+	hosts                             stringList
 	open, demo, dev                   bool
 }
 
@@ -39,7 +41,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.addr, "addr", DefaultAddr, "listen `address`; a non-loopback one requires a token")
 	fs.StringVar(&f.agentDir, "agent-dir", "", "pi's agent `dir` (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
 	fs.StringVar(&f.pi, "pi", "", "`path` of the pi executable (default: pi on PATH)")
-	fs.StringVar(&f.token, "token", "", "require this `token` (generated when listening beyond loopback)")
+	fs.Var(&f.hosts, "host", "also accept requests for this host `name` (repeatable; loopback, the --addr host and this machine's names are always accepted)")
+	fs.StringVar(&f.token, "token", "", "require this `token`, reusable (beyond loopback without it, piweb prints one-time sign-in links)")
 	fs.BoolVar(&f.open, "open", false, "open the app in the browser")
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
@@ -72,9 +75,6 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		agentDir = d.AgentDir
 		fmt.Fprintf(e.stdout, "Demo: sample sessions in %s, demo model at %s\n", d.Root, d.LLM.URL())
 	}
-	if !server.IsLoopback(f.addr) && f.token == "" {
-		f.token = server.NewToken()
-	}
 	indexPath := ""
 	if f.demo {
 		indexPath = filepath.Join(filepath.Dir(agentDir), "index.db")
@@ -82,18 +82,18 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	cat, closeCat := openCatalog(ctx, logger, agentDir, indexPath)
 	defer closeCat()
 	ag := newAgent(ctx, e, f, agentDir)
-	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Token: f.token, Agent: ag,
+	links := &signIn{out: e.stdout, chosen: f.token != ""}
+	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Token: f.token,
+		Login: !server.IsLoopback(f.addr), OnLogin: links.used, Agent: ag,
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		srv.Close()
 		return fmt.Errorf("listen: %w", err)
 	}
-	url := appURL(ln.Addr(), f.addr, f.token)
+	url := links.first(srv, appBase(ln.Addr(), f.addr))
 	fmt.Fprintf(e.stdout, "piweb serving %s on %s\n", agentDir, url)
-	if f.token != "" {
-		fmt.Fprintln(e.stdout, "Open the link above once in each browser: it signs that browser in.")
-	}
+	links.explain()
 	if f.open {
 		openBrowser(url)
 	}
@@ -102,6 +102,42 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		err = nil
 	}
 	return err
+}
+
+// signIn prints the sign-in links of a server that requires sign-in: the
+// first with the serving line, and a fresh one-time link each time one was
+// used, for the next browser.
+type signIn struct {
+	out    io.Writer
+	chosen bool // the user gave --token: its link is reusable
+	srv    *server.Server
+	base   string
+}
+
+// first returns the URL to print first: the app, or its sign-in link.
+func (l *signIn) first(srv *server.Server, base string) string {
+	l.srv, l.base = srv, base
+	if link := srv.LoginLink(); link != "" {
+		return base + link
+	}
+	l.srv = nil
+	return base + "/"
+}
+
+func (l *signIn) explain() {
+	switch {
+	case l.srv == nil:
+	case l.chosen:
+		fmt.Fprintln(l.out, "Open the link above once in each browser: it signs that browser in.")
+	default:
+		fmt.Fprintln(l.out, "The link above signs in one browser, once; piweb prints a new one each time it is used.")
+	}
+}
+
+// used is the server's OnLogin.
+func (l *signIn) used(remote string) {
+	fmt.Fprintf(l.out, "A browser at %s signed in. For another browser, this link works once: %s%s\n",
+		remote, l.base, l.srv.LoginLink())
 }
 
 // openCatalog opens the SQLite index and keeps it current; when the index
@@ -157,8 +193,8 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 	return a
 }
 
-// appURL is the address to print: the token link when one is required.
-func appURL(a net.Addr, listen, token string) string {
+// appBase is the scheme, host and port to print.
+func appBase(a net.Addr, listen string) string {
 	host, port, _ := net.SplitHostPort(a.String())
 	if lh, _, err := net.SplitHostPort(listen); err == nil && lh != "" {
 		if ip := net.ParseIP(lh); ip == nil || !ip.IsUnspecified() {
@@ -168,11 +204,7 @@ func appURL(a net.Addr, listen, token string) string {
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	u := "http://" + net.JoinHostPort(host, port) + "/"
-	if token != "" {
-		u += "auth?token=" + token
-	}
-	return u
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func openBrowser(url string) {

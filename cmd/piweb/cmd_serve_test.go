@@ -13,8 +13,9 @@ import (
 )
 
 // startServe runs `piweb args...` and returns the URL it printed, a
-// function that stops it and returns its exit status.
-func startServe(t *testing.T, args ...string) (string, func() int) {
+// function that stops it and returns its exit status, and the lines it
+// prints after the URL.
+func startServe(t *testing.T, args ...string) (string, func() int, <-chan string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
@@ -32,27 +33,35 @@ func startServe(t *testing.T, args ...string) (string, func() int) {
 	urlRE := regexp.MustCompile(`on (http://\S+)`)
 	sc := bufio.NewScanner(pr)
 	found := make(chan string, 1)
+	later := make(chan string, 100)
 	go func() {
+		served := false
 		for sc.Scan() {
-			if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			if m := urlRE.FindStringSubmatch(sc.Text()); m != nil && !served {
+				served = true
 				found <- m[1]
+			} else if served {
+				select {
+				case later <- sc.Text():
+				default:
+				}
 			}
 		}
 	}()
 	select {
 	case u := <-found:
-		return u, func() int { cancel(); return <-code }
+		return u, func() int { cancel(); return <-code }, later
 	case c := <-code:
 		t.Fatalf("piweb exited with %d before serving", c)
 	case <-time.After(30 * time.Second):
 		t.Fatal("piweb did not start")
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 func TestServeLoopback(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	u, stop := startServe(t, "--addr", "127.0.0.1:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
+	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
 	resp, err := http.Get(u + "api/status")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +89,7 @@ func TestServeDemoNoPi(t *testing.T) {
 func checkDemoListed(t *testing.T, args ...string) {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	u, stop := startServe(t, args...)
+	u, stop, _ := startServe(t, args...)
 	defer stop()
 	resp, err := http.Get(u + "api/sessions")
 	if err != nil {
@@ -94,37 +103,75 @@ func checkDemoListed(t *testing.T, args ...string) {
 	}
 }
 
+// TestServeNonLoopbackNeedsToken: beyond loopback piweb prints a one-time
+// sign-in link; it signs in one browser once, and piweb then prints a new
+// one for the next browser.
 func TestServeNonLoopbackNeedsToken(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	u, stop := startServe(t, "--addr", "0.0.0.0:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
+	u, stop, lines := startServe(t, "--addr", "0.0.0.0:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
 	defer stop()
 	if !strings.Contains(u, "/auth?token=") {
-		t.Fatalf("no token link: %s", u)
+		t.Fatalf("no sign-in link: %s", u)
 	}
 	base := u[:strings.Index(u, "auth?")]
-	resp, err := http.Get(base + "api/sessions")
+	if got := getStatus(t, http.DefaultClient, base+"api/sessions"); got != 401 {
+		t.Errorf("without signing in: %d", got)
+	}
+	browser := &http.Client{Jar: &cookieJar{}}
+	getStatus(t, browser, u)
+	if got := getStatus(t, browser, base+"api/sessions"); got != 200 {
+		t.Errorf("after the link: %d", got)
+	}
+	if got := getStatus(t, &http.Client{Jar: &cookieJar{}}, u); got != 401 {
+		t.Errorf("the link used a second time: %d", got)
+	}
+	var next string
+	for next == "" {
+		select {
+		case line := <-lines:
+			next = regexp.MustCompile(`http://\S+`).FindString(line)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no new link printed after the first was used")
+		}
+	}
+	second := &http.Client{Jar: &cookieJar{}}
+	getStatus(t, second, next)
+	if got := getStatus(t, second, base+"api/sessions"); got != 200 || next == u {
+		t.Errorf("the new link %q: %d", next, got)
+	}
+}
+
+// TestServeHostFlag: --host adds a name to the Host allow-list; other
+// names are still refused (DNS rebinding).
+func TestServeHostFlag(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--host", "piweb.example", "--host", "Other.Example:8080",
+		"--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
+	defer stop()
+	for host, want := range map[string]int{"piweb.example": 200, "piweb.example:30141": 200,
+		"other.example": 200, "evil.example": 403, "piweb.example.evil.example": 403} {
+		req, _ := http.NewRequest("GET", u+"api/status", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: status %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+// getStatus GETs url with c and returns the status.
+func getStatus(t *testing.T, c *http.Client, url string) int {
+	t.Helper()
+	resp, err := c.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 401 {
-		t.Errorf("without token: %d", resp.StatusCode)
-	}
-	jar := &cookieJar{}
-	c := &http.Client{Jar: jar}
-	resp, err = c.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	resp, err = c.Get(base + "api/sessions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("after the link: %d", resp.StatusCode)
-	}
+	return resp.StatusCode
 }
 
 // TestServeNoSessionsShowsDemo: a user without any pi session yet gets the

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // newFlags returns a flag set for a subcommand that reports errors instead
@@ -47,4 +48,14 @@ func wantArgs(pos []string, min, max int, usage string) error {
 func writeJSONLine(w io.Writer, b []byte) error {
 	_, err := w.Write(append(b, '\n'))
 	return err
+}
+
+// stringList is a repeatable string flag ("--host a --host b").
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
 }

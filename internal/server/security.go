@@ -1,26 +1,18 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
 	"mime"
 	"net"
 	"net/http"
 	"os"
 	"strings"
-	"sync"
-	"time"
 )
 
 // The security layer wraps every route (see guard). It refuses, in order:
-// a Host that is not this machine (DNS rebinding), a missing or wrong token
-// when one is required (throttled per client), a cross-site state change,
+// a Host that is not this machine (DNS rebinding), missing or wrong
+// credentials when sign-in is required (auth.go, throttled per client), a cross-site state change,
 // and a state change that is not application/json (which a plain HTML form
 // cannot send).
-
-const cookieName = "piweb_token"
 
 // contentSecurityPolicy lets the app load only its own scripts and styles
 // and never be framed.
@@ -112,6 +104,9 @@ func allowedHosts(addr string, extra []string) map[string]struct{} {
 	hosts := map[string]struct{}{}
 	add := func(h string) { hosts[strings.ToLower(strings.Trim(h, "[]"))] = struct{}{} }
 	for _, h := range extra {
+		if name, _, err := net.SplitHostPort(h); err == nil {
+			h = name // a port is not part of the name
+		}
 		add(h)
 	}
 	host, _, err := net.SplitHostPort(addr)
@@ -148,79 +143,6 @@ func (s *Server) originAllowed(r *http.Request) bool {
 	return site == "" || site == "same-origin" || site == "none"
 }
 
-// authorize checks the token when one is required. Failed attempts are
-// counted per client address; over the limit, nothing is checked until the
-// window passes.
-func (s *Server) authorize(r *http.Request) error {
-	if s.tokenHash == nil {
-		return nil
-	}
-	ip := clientIP(r)
-	if s.throttle.blocked(ip) {
-		return errorf(Throttled, "too many failed attempts; try again later")
-	}
-	if s.tokenOK(requestToken(r)) {
-		return nil
-	}
-	s.throttle.fail(ip)
-	return errorf(Unauthorized, "token required: open the link piweb printed when it started")
-}
-
-func requestToken(r *http.Request) string {
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		return strings.TrimPrefix(a, "Bearer ")
-	}
-	if c, err := r.Cookie(cookieName); err == nil {
-		return c.Value
-	}
-	return ""
-}
-
-// tokenOK compares in constant time (hashes, so lengths leak nothing).
-func (s *Server) tokenOK(t string) bool {
-	if t == "" {
-		return false
-	}
-	h := sha256.Sum256([]byte(t))
-	return subtle.ConstantTimeCompare(h[:], s.tokenHash) == 1
-}
-
-// serveAuth is the login link: a right token sets the HttpOnly cookie and
-// sends the browser to the app without the token in its address bar.
-func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
-	if s.tokenHash == nil {
-		http.Redirect(w, r, "/", http.StatusSeeOther)
-		return nil
-	}
-	ip := clientIP(r)
-	if s.throttle.blocked(ip) {
-		return errorf(Throttled, "too many failed attempts; try again later")
-	}
-	t := r.URL.Query().Get("token")
-	if !s.tokenOK(t) {
-		s.throttle.fail(ip)
-		return errorf(Unauthorized, "wrong or missing token")
-	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: t, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
-	return nil
-}
-
-func clientIP(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return h
-	}
-	return r.RemoteAddr
-}
-
-// NewToken returns a random token for a non-loopback server.
-func NewToken() string {
-	b := make([]byte, 24)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 // IsLoopback reports whether a listen address only accepts local clients.
 func IsLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
@@ -232,50 +154,4 @@ func IsLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// throttle counts failed token attempts per client in fixed windows.
-type throttle struct {
-	limit  int
-	window time.Duration
-
-	mu    sync.Mutex
-	fails map[string]*failures
-}
-
-type failures struct {
-	n     int
-	start time.Time
-}
-
-func newThrottle(limit int, window time.Duration) *throttle {
-	return &throttle{limit: limit, window: window, fails: map[string]*failures{}}
-}
-
-func (t *throttle) blocked(ip string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f := t.fails[ip]
-	if f == nil {
-		return false
-	}
-	if time.Since(f.start) > t.window {
-		delete(t.fails, ip)
-		return false
-	}
-	return f.n >= t.limit
-}
-
-func (t *throttle) fail(ip string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f := t.fails[ip]
-	if f == nil || time.Since(f.start) > t.window {
-		if len(t.fails) > 10000 {
-			clear(t.fails) // bound memory under a distributed attack
-		}
-		f = &failures{start: time.Now()}
-		t.fails[ip] = f
-	}
-	f.n++
 }

@@ -96,6 +96,27 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
+// signIn opens a login link without following its redirect and returns
+// the answer's status and session cookie (nil when none).
+func (r *rig) signIn(link string) (int, *http.Cookie) {
+	r.t.Helper()
+	client := r.ts.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Get(r.ts.URL + link)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Name == cookieName {
+			return resp.StatusCode, c
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+// TestToken: a token the user chose works as a bearer token and as a
+// reusable login link; the cookie the link sets is not the token.
 func TestToken(t *testing.T) {
 	const token = "s3cret-token"
 	r := newRig(t, Options{Token: token, Addr: "0.0.0.0:30141"})
@@ -103,28 +124,58 @@ func TestToken(t *testing.T) {
 		t.Errorf("missing token: %s", code)
 	}
 	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+token)
-
-	// The login link sets an HttpOnly, SameSite=Strict cookie.
-	client := r.ts.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(r.ts.URL + "/auth?token=" + token)
-	if err != nil {
-		t.Fatal(err)
+	if link := r.srv.LoginLink(); link != "/auth?token="+token {
+		t.Errorf("login link %q", link)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("auth: status %d", resp.StatusCode)
-	}
-	var c *http.Cookie
-	for _, k := range resp.Cookies() {
-		if k.Name == cookieName {
-			c = k
+	for range 2 {
+		status, c := r.signIn("/auth?token=" + token)
+		if status != http.StatusSeeOther || c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+			t.Fatalf("auth: status %d, cookie %+v", status, c)
 		}
+		if c.Value == token {
+			t.Error("the cookie holds the token itself")
+		}
+		r.json("GET", "/api/sessions", nil, 200, "Cookie", cookieName+"="+c.Value)
 	}
-	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
-		t.Fatalf("cookie %+v", c)
+	// A cookie made with another key, or tampered with, is refused.
+	other := newAuth("another-token", true).session()
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", cookieName+"="+other)
+}
+
+// TestLoginLinkOneTime: without a chosen token, each printed link signs in
+// one browser once; the cookie it sets is what authenticates later.
+func TestLoginLinkOneTime(t *testing.T) {
+	logins := make(chan string, 4)
+	r := newRig(t, Options{Login: true, Addr: "0.0.0.0:30141", OnLogin: func(ip string) { logins <- ip }})
+	r.json("GET", "/api/sessions", nil, 401)
+	link := r.srv.LoginLink()
+	if !strings.HasPrefix(link, "/auth?token=") || link == r.srv.LoginLink() {
+		t.Fatalf("links %q: want a new one each time", link)
+	}
+	status, c := r.signIn(link)
+	if status != http.StatusSeeOther || c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("first use: status %d, cookie %+v", status, c)
+	}
+	if strings.Contains(link, c.Value) {
+		t.Error("the cookie holds the link's secret")
 	}
 	r.json("GET", "/api/sessions", nil, 200, "Cookie", cookieName+"="+c.Value)
+	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+c.Value)
+	if status, c2 := r.signIn(link); status != http.StatusUnauthorized || c2 != nil {
+		t.Errorf("reused link: status %d, cookie %v", status, c2)
+	}
+	secret := strings.TrimPrefix(link, "/auth?token=")
+	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+secret)
+	nonce, _, _ := strings.Cut(c.Value, ".")
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", cookieName+"="+nonce+".AAAA")
+	close(logins)
+	var got []string
+	for ip := range logins {
+		got = append(got, ip)
+	}
+	if len(got) != 1 || got[0] != "127.0.0.1" {
+		t.Errorf("OnLogin calls %v, want one from 127.0.0.1", got)
+	}
 }
 
 func TestTokenThrottle(t *testing.T) {
@@ -146,6 +197,18 @@ func TestIsLoopback(t *testing.T) {
 		"0.0.0.0:1": false, ":1": false, "192.168.1.2:1": false} {
 		if got := IsLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v", addr, got)
+		}
+	}
+}
+
+// TestExtraHosts: names given as Options.Hosts (serve's --host) are
+// accepted, with or without a port; anything else is still refused.
+func TestExtraHosts(t *testing.T) {
+	r := newRig(t, Options{Hosts: []string{"piweb.example", "[fd00::1]:8080"}})
+	for host, want := range map[string]int{"piweb.example": 200, "PIWEB.example:443": 200, "[fd00::1]:30141": 200,
+		"localhost:30141": 200, "evil.example": 403, "example": 403} {
+		if resp := r.do("GET", "/api/status", nil, "Host", host); resp.StatusCode != want {
+			t.Errorf("Host %s: status %d, want %d", host, resp.StatusCode, want)
 		}
 	}
 }

@@ -6,7 +6,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"log"
 	"net"
@@ -22,10 +21,20 @@ type Options struct {
 	AgentDir string
 	// Addr is the listen address; it decides the allowed Host names.
 	Addr string
-	// Hosts are extra Host names to accept (e.g. a reverse proxy's).
+	// Hosts are extra Host names to accept (serve's --host: a name in
+	// DNS or /etc/hosts, a reverse proxy's).
 	Hosts []string
-	// Token, when set, is required on every request.
+	// Token, when set, is required on every request (as a bearer token,
+	// or through the cookie its login link sets) and stays valid for the
+	// server's life: the user chose it.
 	Token string
+	// Login requires sign-in without a Token: LoginLink then makes
+	// one-time links. serve sets it when listening beyond loopback.
+	Login bool
+	// OnLogin is called with the client's address after a one-time
+	// login link was used (serve prints a fresh link for the next
+	// browser).
+	OnLogin func(remote string)
 	// Catalog is the session index; nil scans AgentDir.
 	Catalog Catalog
 	// Agent runs pi; nil browses only.
@@ -44,24 +53,23 @@ type Options struct {
 // Server is the piweb HTTP server. Create it with New, serve its Handler,
 // and Close it to stop the event relays and every worker.
 type Server struct {
-	opts      Options
-	agentDir  string
-	cat       Catalog
-	agent     Agent
-	store     Store
-	web       http.Handler
-	log       *log.Logger
-	hosts     map[string]struct{}
-	tokenHash []byte
-	throttle  *throttle
-	hub       *hub
-	cache     *sessionCache
-	tails     *tails
-	bridges   *bridges
-	lists     listCache
-	usage     usageCache
-	runGen    atomic.Uint64 // bumped when a worker's running state may change
-	handler   http.Handler
+	opts     Options
+	agentDir string
+	cat      Catalog
+	agent    Agent
+	store    Store
+	web      http.Handler
+	log      *log.Logger
+	hosts    map[string]struct{}
+	auth     *auth
+	hub      *hub
+	cache    *sessionCache
+	tails    *tails
+	bridges  *bridges
+	lists    listCache
+	usage    usageCache
+	runGen   atomic.Uint64 // bumped when a worker's running state may change
+	handler  http.Handler
 
 	shutdown  chan struct{}
 	closeOnce sync.Once
@@ -73,7 +81,7 @@ type Server struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
-		hosts: allowedHosts(opts.Addr, opts.Hosts), throttle: newThrottle(10, time.Minute),
+		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
 		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
 	if s.cat == nil {
 		s.cat = NewScanCatalog(opts.AgentDir, time.Second)
@@ -84,10 +92,6 @@ func New(opts Options) *Server {
 	}
 	if s.store == nil {
 		s.store = &FileStore{AgentDir: opts.AgentDir}
-	}
-	if opts.Token != "" {
-		h := sha256.Sum256([]byte(opts.Token))
-		s.tokenHash = h[:]
 	}
 	s.tails = newTails(s)
 	s.bridges = newBridges(s)
