@@ -104,10 +104,21 @@ func (ix *Index) saveUsage(ctx context.Context, tx *sql.Tx, fileID int64, full b
 }
 
 // UsageQuery asks for usage totals grouped By "day", "model" or
-// "project"; days are calendar days in Loc (nil means UTC).
+// "project"; days are calendar days in Loc (nil means UTC). A non-zero
+// Since counts only answers from then on (rounded down to a half hour).
 type UsageQuery struct {
-	By  string
-	Loc *time.Location
+	By    string
+	Loc   *time.Location
+	Since time.Time
+}
+
+// fromSlot is the first slot counted: -1 (answers without a time too)
+// unless q.Since is set.
+func (q UsageQuery) fromSlot() int64 {
+	if q.Since.IsZero() {
+		return -1
+	}
+	return max(0, q.Since.UnixMilli()/usageSlot.Milliseconds())
 }
 
 // UsageRow is one group: the tokens and cost of the assistant messages
@@ -149,14 +160,17 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	var args []any
 	switch q.By {
 	case "model":
-		query = `SELECT model, ` + usageSums + ` FROM usage WHERE ` + usageListed + ` GROUP BY 1`
+		query = `SELECT model, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed + ` GROUP BY 1`
+		args = []any{q.fromSlot()}
 	case "project":
 		query = `SELECT f.cwd, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
 			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
-			FROM usage GROUP BY file_id) JOIN files f ON f.id = file_id WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
+			FROM usage WHERE slot >= ? GROUP BY file_id) JOIN files f ON f.id = file_id
+			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
+		args = []any{q.fromSlot()}
 	case "day":
 		var err error
-		if query, args, err = ix.dayQuery(ctx, q.Loc); err != nil {
+		if query, args, err = ix.dayQuery(ctx, q.Loc, q.fromSlot()); err != nil {
 			return nil, err
 		}
 	default:
@@ -168,9 +182,9 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 // dayQuery groups by local day number: the slot's start plus the zone's
 // offset in force then, over the zone periods between the first and last
 // slot (a year has a few), divided by a day; -1 stands for no time.
-func (ix *Index) dayQuery(ctx context.Context, loc *time.Location) (string, []any, error) {
+func (ix *Index) dayQuery(ctx context.Context, loc *time.Location, from int64) (string, []any, error) {
 	var lo, hi sql.NullInt64
-	err := ix.db.QueryRowContext(ctx, `SELECT min(slot), max(slot) FROM usage WHERE slot >= 0`).Scan(&lo, &hi)
+	err := ix.db.QueryRowContext(ctx, `SELECT min(slot), max(slot) FROM usage WHERE slot >= max(0, ?)`, from).Scan(&lo, &hi)
 	if err != nil {
 		return "", nil, wrap("usage", err)
 	}
@@ -195,7 +209,8 @@ func (ix *Index) dayQuery(ctx context.Context, loc *time.Location) (string, []an
 		offset = "CASE" + whens + " ELSE ? END"
 	}
 	day := `CASE WHEN slot < 0 THEN -1 ELSE (slot * ` + fmt.Sprint(slotSec) + ` + ` + offset + `) / 86400 END`
-	return `SELECT ` + day + `, ` + usageSums + ` FROM usage WHERE ` + usageListed + ` GROUP BY 1`, args, nil
+	args = append(args, from)
+	return `SELECT ` + day + `, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed + ` GROUP BY 1`, args, nil
 }
 
 // usageRows reads grouped rows; an integer key is a day number.

@@ -76,6 +76,10 @@ func directEntry(e *session.Entry, cwd string, q UsageQuery) (string, UsageRow, 
 	}
 	u := m.Usage
 	r := UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: 1}
+	ts, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if !q.Since.IsZero() && (err != nil || ts.Before(q.Since)) {
+		return "", UsageRow{}, false
+	}
 	switch q.By {
 	case "model":
 		if m.Provider != "" && m.Model != "" {
@@ -85,7 +89,6 @@ func directEntry(e *session.Entry, cwd string, q UsageQuery) (string, UsageRow, 
 	case "project":
 		return cwd, r, true
 	}
-	ts, err := time.Parse(time.RFC3339Nano, e.Timestamp)
 	if err != nil {
 		return "", r, true
 	}
@@ -109,6 +112,11 @@ func checkUsage(t *testing.T, ix *Index, zones ...string) {
 		}
 		qs = append(qs, UsageQuery{By: "day", Loc: loc})
 	}
+	if since := usageMiddle(t, ix); !since.IsZero() {
+		for _, by := range []string{"day", "model", "project"} {
+			qs = append(qs, UsageQuery{By: by, Since: since})
+		}
+	}
 	for _, q := range qs {
 		got, err := ix.Usage(context.Background(), q)
 		if err != nil {
@@ -122,6 +130,17 @@ func checkUsage(t *testing.T, ix *Index, zones ...string) {
 			t.Errorf("usage by %s in %v (-direct +index):\n%s", q.By, q.Loc, d)
 		}
 	}
+}
+
+// usageMiddle returns a half-hour boundary in the middle of the indexed
+// answers' times, to check Since.
+func usageMiddle(t *testing.T, ix *Index) time.Time {
+	t.Helper()
+	var lo, hi int64
+	if err := ix.db.QueryRow(`SELECT min(slot), max(slot) FROM usage WHERE slot >= 0`).Scan(&lo, &hi); err != nil || lo == hi {
+		return time.Time{}
+	}
+	return time.UnixMilli((lo + hi) / 2 * usageSlot.Milliseconds())
 }
 
 func TestUsageFixtures(t *testing.T) {

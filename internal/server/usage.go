@@ -3,8 +3,10 @@ package server
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -15,39 +17,34 @@ import (
 // UsageRow is one group of GET /api/usage (see index.UsageRow).
 type UsageRow = index.UsageRow
 
+// UsageQuery asks for usage by day (in a zone), model or project.
+type UsageQuery = index.UsageQuery
+
 // UsageSource is implemented by catalogs that aggregate usage themselves
-// (the SQLite index); others are scanned file by file. Days are calendar
-// days in loc.
+// (the SQLite index); others are scanned file by file.
 type UsageSource interface {
-	Usage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error)
+	Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error)
 }
 
 // Usage answers from the index's usage table.
-func (c *IndexCatalog) Usage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
-	return c.ix.Usage(ctx, index.UsageQuery{By: by, Loc: loc})
+func (c *IndexCatalog) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
+	return c.ix.Usage(ctx, q)
 }
 
-// getUsage answers GET /api/usage?by=day|model|project&tz=Area/City. Days
-// are counted in tz (the browser's zone) when the server knows it, else in
-// UTC; the answer says which.
+// getUsage answers GET /api/usage?by=day|model|project&tz=Area/City&days=N.
+// Days are counted in tz (the browser's zone) when the server knows it,
+// else in UTC; the answer says which. days keeps the last N calendar days,
+// today included.
 func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	by := cmp.Or(q.Get("by"), "day")
-	if by != "day" && by != "model" && by != "project" {
-		return errorf(Invalid, "by must be day, model or project")
-	}
-	loc := time.UTC
-	if tz := q.Get("tz"); tz != "" {
-		if l, err := time.LoadLocation(tz); err == nil {
-			loc = l
-		}
+	q, err := usageQuery(r)
+	if err != nil {
+		return err
 	}
 	var rows []UsageRow
-	var err error
 	if us, isSource := s.cat.(UsageSource); isSource {
-		rows, err = us.Usage(r.Context(), by, loc)
+		rows, err = us.Usage(r.Context(), q)
 	} else {
-		rows, err = s.cachedUsage(r.Context(), by, loc)
+		rows, err = s.cachedUsage(r.Context(), q)
 	}
 	if err != nil {
 		return wrap(Internal, err, "cannot compute usage")
@@ -55,12 +52,34 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	if rows == nil {
 		rows = []UsageRow{}
 	}
-	return ok(w, map[string]any{"rows": rows, "tz": loc.String()})
+	return ok(w, map[string]any{"rows": rows, "tz": q.Loc.String()})
+}
+
+func usageQuery(r *http.Request) (UsageQuery, error) {
+	v := r.URL.Query()
+	q := UsageQuery{By: cmp.Or(v.Get("by"), "day"), Loc: time.UTC}
+	if q.By != "day" && q.By != "model" && q.By != "project" {
+		return q, errorf(Invalid, "by must be day, model or project")
+	}
+	if tz := v.Get("tz"); tz != "" {
+		if l, err := time.LoadLocation(tz); err == nil {
+			q.Loc = l
+		}
+	}
+	if d := v.Get("days"); d != "" {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 1 || n > 100000 {
+			return q, errorf(Invalid, "days must be a positive number")
+		}
+		y, m, day := time.Now().In(q.Loc).Date()
+		q.Since = time.Date(y, m, day-(n-1), 0, 0, 0, 0, q.Loc)
+	}
+	return q, nil
 }
 
 // scanUsage reads every session's assistant messages, for catalogs
 // without an index; it counts as the index does.
-func (s *Server) scanUsage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
+func (s *Server) scanUsage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	metas, _, err := s.cat.List(ctx, ListQuery{})
 	if err != nil {
 		return nil, err
@@ -75,7 +94,7 @@ func (s *Server) scanUsage(ctx context.Context, by string, loc *time.Location) (
 			continue
 		}
 		for _, e := range sess.Entries {
-			addUsage(groups, by, loc, m, e)
+			addUsage(groups, q, m, e)
 		}
 	}
 	rows := make([]UsageRow, 0, len(groups))
@@ -86,7 +105,7 @@ func (s *Server) scanUsage(ctx context.Context, by string, loc *time.Location) (
 	return rows, nil
 }
 
-func addUsage(groups map[string]*UsageRow, by string, loc *time.Location, m Meta, e *session.Entry) {
+func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entry) {
 	if e.Type != "message" {
 		return
 	}
@@ -94,8 +113,12 @@ func addUsage(groups map[string]*UsageRow, by string, loc *time.Location, m Meta
 	if !isMsg || msg.Role != "assistant" || msg.Usage == nil {
 		return
 	}
+	t, terr := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if !q.Since.IsZero() && (terr != nil || t.Before(q.Since)) {
+		return
+	}
 	var key string
-	switch by {
+	switch q.By {
 	case "model":
 		key = msg.Model
 		if msg.Provider != "" && msg.Model != "" {
@@ -104,8 +127,8 @@ func addUsage(groups map[string]*UsageRow, by string, loc *time.Location, m Meta
 	case "project":
 		key = m.Cwd
 	default:
-		if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
-			key = t.In(loc).Format(time.DateOnly)
+		if terr == nil {
+			key = t.In(q.Loc).Format(time.DateOnly)
 		}
 	}
 	g := groups[key]
@@ -130,10 +153,10 @@ type usageCache struct {
 	rows map[string][]UsageRow
 }
 
-func (s *Server) cachedUsage(ctx context.Context, by string, loc *time.Location) ([]UsageRow, error) {
+func (s *Server) cachedUsage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	g, hasGen := s.cat.(interface{ Generation() uint64 })
 	if !hasGen {
-		return s.scanUsage(ctx, by, loc)
+		return s.scanUsage(ctx, q)
 	}
 	c := &s.usage
 	c.mu.Lock()
@@ -141,11 +164,11 @@ func (s *Server) cachedUsage(ctx context.Context, by string, loc *time.Location)
 	if gen := g.Generation(); c.rows == nil || c.gen != gen {
 		c.rows, c.gen = map[string][]UsageRow{}, gen
 	}
-	key := by + " " + loc.String()
+	key := fmt.Sprint(q.By, q.Loc, q.Since.Unix())
 	if rows, found := c.rows[key]; found {
 		return rows, nil
 	}
-	rows, err := s.scanUsage(ctx, by, loc)
+	rows, err := s.scanUsage(ctx, q)
 	if err == nil {
 		c.rows[key] = rows
 	}

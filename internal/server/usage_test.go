@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ func TestUsageFromIndex(t *testing.T) {
 	for _, q := range []struct{ by, tz string }{{"day", ""}, {"day", "Asia/Tokyo"}, {"model", ""}, {"project", ""}} {
 		got, tz := r.usage("by=" + q.by + "&tz=" + q.tz)
 		loc, _ := time.LoadLocation(q.tz)
-		want, err := r.srv.scanUsage(context.Background(), q.by, loc)
+		want, err := r.srv.scanUsage(context.Background(), UsageQuery{By: q.by, Loc: loc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,6 +53,18 @@ func TestUsageFromIndex(t *testing.T) {
 		t.Errorf("unknown zone answered as %q", tz)
 	}
 	r.json("GET", "/api/usage?by=week", nil, 400)
+	r.json("GET", "/api/usage?days=0", nil, 400)
+	for _, query := range []string{"by=day&days=1&tz=America/Denver", "by=project&days=2", "by=model&days=400"} {
+		q, err := usageQuery(httptest.NewRequest("GET", "/api/usage?"+query, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := r.srv.scanUsage(context.Background(), q)
+		got, _ := r.usage(query)
+		if d := cmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-scan +index):\n%s", query, d)
+		}
+	}
 
 	// An assistant answer appended by another process is counted.
 	before, _ := r.usage("by=model")
