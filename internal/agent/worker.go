@@ -239,10 +239,17 @@ func decodeDialog(e Event) *UIRequest {
 	return &r
 }
 
-// trackDialog starts the timeout of a dialog request. w.mu is held.
+// trackDialog starts the timeout of a dialog request: piweb's, or the
+// extension's own when shorter. pi answers an extension's timeout by
+// itself without a word on RPC, so piweb must expire the dialog at the
+// same moment to tell the browsers it is gone. w.mu is held.
 func (w *Worker) trackDialog(r *UIRequest) {
 	id := r.ID
-	w.dialogs[id] = time.AfterFunc(w.uiTimeout, func() { w.expireDialog(id) })
+	d := w.uiTimeout
+	if own := time.Duration(r.Timeout) * time.Millisecond; own > 0 && own < d {
+		d = own
+	}
+	w.dialogs[id] = time.AfterFunc(d, func() { w.expireDialog(id) })
 }
 
 func (w *Worker) expireDialog(id string) {
