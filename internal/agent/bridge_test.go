@@ -63,37 +63,27 @@ func TestWriteBridge(t *testing.T) {
 }
 
 func TestLiveTreeAndLabels(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"), fakellm.Text("three"))
-	for _, p := range []string{"first", "second"} {
-		from := len(rec.snapshot())
-		w.Prompt(ctx, p, PromptOptions{})
-		rec.wait(t, from, isPhase(PhaseIdle))
-	}
-	file := w.Key()
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	l.turn("second", fakellm.Text("two"))
+	l.llm.Enqueue(fakellm.Text("three"))
+	file := l.w.Key()
 	es := readEntries(t, file)
 	asst := messages(es, "assistant")
 	users := messages(es, "user")
 
 	t.Run("plain", func(t *testing.T) {
-		res, err := w.NavigateTree(ctx, users[1].ID, TreeOptions{})
+		res, err := l.w.NavigateTree(l.ctx, users[1].ID, TreeOptions{})
 		if err != nil || res.Leaf != asst[0].ID || res.EditorText != "second" {
 			t.Fatalf("navigate to user msg: %+v %v (want leaf %s)", res, err, asst[0].ID)
 		}
-		leaf, err := w.Leaf(ctx)
+		leaf, err := l.w.Leaf(l.ctx)
 		if err != nil || leaf != asst[0].ID {
 			t.Errorf("Leaf = %q %v", leaf, err)
 		}
-		from := len(rec.snapshot())
-		w.Prompt(ctx, "branch", PromptOptions{})
-		rec.wait(t, from, isPhase(PhaseIdle))
+		from := len(l.rec.snapshot())
+		l.w.Prompt(l.ctx, "branch", PromptOptions{})
+		l.rec.wait(t, from, isPhase(PhaseIdle))
 		es := readEntries(t, file)
 		u := messages(es, "user")
 		if last := u[len(u)-1]; last.ParentID != asst[0].ID {
@@ -101,12 +91,12 @@ func TestLiveTreeAndLabels(t *testing.T) {
 		}
 	})
 	t.Run("summary", func(t *testing.T) {
-		n := len(r.llm.Requests())
-		res, err := w.NavigateTree(ctx, asst[1].ID, TreeOptions{Summarize: true, Label: "back"})
+		n := len(l.llm.Requests())
+		res, err := l.w.NavigateTree(l.ctx, asst[1].ID, TreeOptions{Summarize: true, Label: "back"})
 		if err != nil || res.Leaf == asst[1].ID || res.Leaf == "" {
 			t.Fatalf("navigate with summary: %+v %v", res, err)
 		}
-		reqs := r.llm.Requests()
+		reqs := l.llm.Requests()
 		if len(reqs) != n+1 || reqs[n].Kind() == fakellm.KindChat {
 			t.Errorf("no summarization request (%d requests)", len(reqs)-n)
 		}
@@ -126,19 +116,19 @@ func TestLiveTreeAndLabels(t *testing.T) {
 		}
 	})
 	t.Run("label", func(t *testing.T) {
-		if err := s.SetLabel(ctx, file, asst[0].ID, "checkpoint"); err != nil {
+		if err := l.s.SetLabel(l.ctx, file, asst[0].ID, "checkpoint"); err != nil {
 			t.Fatal(err)
 		}
 		es := readEntries(t, file)
 		if last := es[len(es)-1]; last.Type != "label" || last.TargetID != asst[0].ID || last.Label != "checkpoint" {
 			t.Errorf("label entry %+v", last)
 		}
-		if err := w.SetLabel(ctx, "nope", "x"); err == nil || !strings.Contains(err.Error(), "not found") {
+		if err := l.w.SetLabel(l.ctx, "nope", "x"); err == nil || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("bad target: %v", err)
 		}
 	})
 	// None of the bridge's answers leaked to subscribers.
-	for _, e := range rec.snapshot() {
+	for _, e := range l.rec.snapshot() {
 		if strings.Contains(string(e.Raw), bridgeStatusPrefix) {
 			t.Errorf("bridge answer published: %s", e.Raw)
 		}

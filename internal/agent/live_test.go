@@ -18,91 +18,77 @@ func slowText(n int) fakellm.Reply {
 }
 
 func TestLiveSteerAndFollowUp(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
+	l := newLive(t, nil)
+	l.llm.Enqueue(slowText(30), fakellm.Text("after steer"), fakellm.Text("after follow-up"))
+	if err := l.w.Prompt(l.ctx, "first", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(slowText(30), fakellm.Text("after steer"), fakellm.Text("after follow-up"))
-	if err := w.Prompt(ctx, "first", PromptOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	i := rec.wait(t, 0, isDelta)
-	if err := w.Prompt(ctx, "second", PromptOptions{}); !errors.Is(err, ErrBusy) {
+	i := l.rec.wait(t, 0, isDelta)
+	if err := l.w.Prompt(l.ctx, "second", PromptOptions{}); !errors.Is(err, ErrBusy) {
 		t.Errorf("plain prompt while streaming: %v, want ErrBusy", err)
 	}
-	if err := w.Prompt(ctx, "steered", PromptOptions{Behavior: Steer}); err != nil {
+	if err := l.w.Prompt(l.ctx, "steered", PromptOptions{Behavior: Steer}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Prompt(ctx, "followed", PromptOptions{Behavior: FollowUp}); err != nil {
+	if err := l.w.Prompt(l.ctx, "followed", PromptOptions{Behavior: FollowUp}); err != nil {
 		t.Fatal(err)
 	}
-	q := rec.wait(t, i, func(e Event) bool {
+	q := l.rec.wait(t, i, func(e Event) bool {
 		return e.Type == EvState && strings.Contains(string(e.Raw), `"followUp":["followed"]`)
 	})
-	if !strings.Contains(string(rec.snapshot()[q].Raw), `"steering":["steered"]`) {
-		t.Errorf("queue state %s", rec.snapshot()[q].Raw)
+	if !strings.Contains(string(l.rec.snapshot()[q].Raw), `"steering":["steered"]`) {
+		t.Errorf("queue state %s", l.rec.snapshot()[q].Raw)
 	}
-	end := rec.wait(t, q, isPhase(PhaseIdle))
+	end := l.rec.wait(t, q, isPhase(PhaseIdle))
 	starts := 0
-	for _, e := range rec.snapshot()[:end] {
+	for _, e := range l.rec.snapshot()[:end] {
 		if e.Type == EvAgentStart {
 			starts++
 		}
 	}
-	reqs := r.llm.Requests()
+	reqs := l.llm.Requests()
 	if len(reqs) != 3 || reqs[1].LastUserText() != "steered" || reqs[2].LastUserText() != "followed" {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	if starts != 1 {
 		t.Errorf("%d agent runs, want 1 (queued messages join the run)", starts)
 	}
-	if st := w.Status(); len(st.Steering)+len(st.FollowUp) != 0 || st.Busy() {
+	if st := l.w.Status(); len(st.Steering)+len(st.FollowUp) != 0 || st.Busy() {
 		t.Errorf("final status %+v", st)
 	}
 }
 
 func TestLiveAbort(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
+	l := newLive(t, nil)
 	abort := func() {
-		if err := w.Do(func(c *Client) error { return c.Abort(ctx) }); err != nil {
+		if err := l.w.Do(func(c *Client) error { return c.Abort(l.ctx) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 
 	t.Run("stream", func(t *testing.T) {
-		r.llm.Enqueue(slowText(60))
-		w.Prompt(ctx, "talk slowly", PromptOptions{})
-		i := rec.wait(t, 0, isDelta)
+		l.llm.Enqueue(slowText(60))
+		l.w.Prompt(l.ctx, "talk slowly", PromptOptions{})
+		i := l.rec.wait(t, 0, isDelta)
 		abort()
-		j := rec.wait(t, i, func(e Event) bool { return e.Type == EvMessageEnd && e.Message().Role == "assistant" })
-		if got := stopReason(rec.snapshot()[j]); got != "aborted" {
+		j := l.rec.wait(t, i, func(e Event) bool { return e.Type == EvMessageEnd && e.Message().Role == "assistant" })
+		if got := stopReason(l.rec.snapshot()[j]); got != "aborted" {
 			t.Errorf("stopReason %q", got)
 		}
-		rec.wait(t, j, isPhase(PhaseIdle))
+		l.rec.wait(t, j, isPhase(PhaseIdle))
 	})
 	t.Run("tool", func(t *testing.T) {
-		from := len(rec.snapshot())
-		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("sleep 20")))
+		from := len(l.rec.snapshot())
+		l.llm.Enqueue(fakellm.Tools(fakellm.Bash("sleep 20")))
 		start := time.Now()
-		w.Prompt(ctx, "sleep", PromptOptions{})
-		i := rec.waitType(t, from, EvToolStart)
+		l.w.Prompt(l.ctx, "sleep", PromptOptions{})
+		i := l.rec.waitType(t, from, EvToolStart)
 		abort()
-		j := rec.waitType(t, i, EvToolEnd)
-		if !strings.Contains(string(rec.snapshot()[j].Raw), `"isError":true`) {
-			t.Errorf("tool end %s", rec.snapshot()[j].Raw)
+		j := l.rec.waitType(t, i, EvToolEnd)
+		if !strings.Contains(string(l.rec.snapshot()[j].Raw), `"isError":true`) {
+			t.Errorf("tool end %s", l.rec.snapshot()[j].Raw)
 		}
-		rec.wait(t, j, isPhase(PhaseIdle))
+		l.rec.wait(t, j, isPhase(PhaseIdle))
 		if time.Since(start) > 15*time.Second {
 			t.Error("abort did not kill the tool")
 		}
@@ -115,143 +101,115 @@ func TestLiveRetry(t *testing.T) {
 	settings := filepath.Join(r.agentDir, "settings.json")
 	b, _ := os.ReadFile(settings)
 	os.WriteFile(settings, []byte(strings.Replace(string(b), `"baseDelayMs": 50`, `"baseDelayMs": 1500`, 1)), 0o644)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(fakellm.Error(503, "overloaded"), fakellm.Text("recovered"))
-	w.Prompt(ctx, "hello", PromptOptions{})
-	i := rec.wait(t, 0, isPhase(PhaseRetrying))
-	st, err := w.Client().GetState(ctx)
+	l := r.live(r.supervisor(nil))
+	l.llm.Enqueue(fakellm.Error(503, "overloaded"), fakellm.Text("recovered"))
+	l.w.Prompt(l.ctx, "hello", PromptOptions{})
+	i := l.rec.wait(t, 0, isPhase(PhaseRetrying))
+	st, err := l.w.Client().GetState(l.ctx)
 	if err != nil || st.IsStreaming {
 		t.Errorf("pi's get_state during back-off: %+v %v (spec: isStreaming false)", st.IsStreaming, err)
 	}
-	if err := w.Prompt(ctx, "meanwhile", PromptOptions{}); !errors.Is(err, ErrBusy) {
+	if err := l.w.Prompt(l.ctx, "meanwhile", PromptOptions{}); !errors.Is(err, ErrBusy) {
 		t.Errorf("prompt during back-off: %v, want ErrBusy", err)
 	}
-	j := rec.waitType(t, i, EvAutoRetryEnd)
-	if !strings.Contains(string(rec.snapshot()[j].Raw), `"success":true`) {
-		t.Errorf("retry end %s", rec.snapshot()[j].Raw)
+	j := l.rec.waitType(t, i, EvAutoRetryEnd)
+	if !strings.Contains(string(l.rec.snapshot()[j].Raw), `"success":true`) {
+		t.Errorf("retry end %s", l.rec.snapshot()[j].Raw)
 	}
-	rec.wait(t, j, isPhase(PhaseIdle))
-	if text, _ := w.Client().GetLastAssistantText(ctx); text != "recovered" {
+	l.rec.wait(t, j, isPhase(PhaseIdle))
+	if text, _ := l.w.Client().GetLastAssistantText(l.ctx); text != "recovered" {
 		t.Errorf("answer %q", text)
 	}
 }
 
 func TestLiveCompaction(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"))
-	for _, p := range []string{"first", "second"} {
-		from := len(rec.snapshot())
-		w.Prompt(ctx, p, PromptOptions{})
-		rec.wait(t, from, isPhase(PhaseIdle))
-	}
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	l.turn("second", fakellm.Text("two"))
 	t.Run("manual", func(t *testing.T) {
 		var res CompactionResult
-		err := w.Do(func(c *Client) (err error) { res, err = c.Compact(ctx, ""); return err })
+		err := l.w.Do(func(c *Client) (err error) { res, err = c.Compact(l.ctx, ""); return err })
 		if err != nil || !strings.HasPrefix(res.Summary, fakellm.DefaultSummary[:10]) {
 			t.Fatalf("compact: %v %q", err, res.Summary)
 		}
-		i := rec.wait(t, 0, isPhase(PhaseCompacting))
-		rec.wait(t, i, isPhase(PhaseIdle))
+		i := l.rec.wait(t, 0, isPhase(PhaseCompacting))
+		l.rec.wait(t, i, isPhase(PhaseIdle))
 	})
 	t.Run("threshold", func(t *testing.T) {
-		from := len(rec.snapshot())
-		r.llm.Enqueue(fakellm.Text("big").WithUsage(120000, 10))
-		w.Prompt(ctx, "third", PromptOptions{})
-		i := rec.wait(t, from, func(e Event) bool {
+		from := len(l.rec.snapshot())
+		l.llm.Enqueue(fakellm.Text("big").WithUsage(120000, 10))
+		l.w.Prompt(l.ctx, "third", PromptOptions{})
+		i := l.rec.wait(t, from, func(e Event) bool {
 			return e.Type == EvCompactionStart && fieldString(e.Raw, "reason") == "threshold"
 		})
-		j := rec.waitType(t, i, EvCompactionEnd)
-		rec.wait(t, j, isPhase(PhaseIdle))
+		j := l.rec.waitType(t, i, EvCompactionEnd)
+		l.rec.wait(t, j, isPhase(PhaseIdle))
 		// The machine was never idle between agent_end and compaction_start.
-		for _, e := range rec.snapshot()[from:i] {
+		for _, e := range l.rec.snapshot()[from:i] {
 			if isPhase(PhaseIdle)(e) {
 				t.Error("idle announced before the automatic compaction")
 			}
 		}
 	})
 	t.Run("overflow", func(t *testing.T) {
-		from := len(rec.snapshot())
-		r.llm.Enqueue(fakellm.Overflow(), fakellm.Text("fits now"))
-		w.Prompt(ctx, "fourth", PromptOptions{})
-		i := rec.wait(t, from, func(e Event) bool {
+		from := len(l.rec.snapshot())
+		l.llm.Enqueue(fakellm.Overflow(), fakellm.Text("fits now"))
+		l.w.Prompt(l.ctx, "fourth", PromptOptions{})
+		i := l.rec.wait(t, from, func(e Event) bool {
 			return e.Type == EvCompactionEnd && strings.Contains(string(e.Raw), `"willRetry":true`)
 		})
-		j := rec.waitType(t, i, EvAgentStart)
-		for _, e := range rec.snapshot()[i:j] {
+		j := l.rec.waitType(t, i, EvAgentStart)
+		for _, e := range l.rec.snapshot()[i:j] {
 			if isPhase(PhaseIdle)(e) {
 				t.Error("idle announced between overflow compaction and its retry")
 			}
 		}
-		rec.wait(t, j, isPhase(PhaseIdle))
-		if text, _ := w.Client().GetLastAssistantText(ctx); text != "fits now" {
+		l.rec.wait(t, j, isPhase(PhaseIdle))
+		if text, _ := l.w.Client().GetLastAssistantText(l.ctx); text != "fits now" {
 			t.Errorf("answer %q", text)
 		}
 	})
 }
 
 func TestLiveForkCloneNew(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(fakellm.Text("one"), fakellm.Text("two"))
-	for _, p := range []string{"first", "second"} {
-		from := len(rec.snapshot())
-		w.Prompt(ctx, p, PromptOptions{})
-		rec.wait(t, from, isPhase(PhaseIdle))
-	}
-	orig := w.Key()
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	l.turn("second", fakellm.Text("two"))
+	orig := l.w.Key()
 	var msgs []ForkMessage
-	w.Do(func(c *Client) (err error) { msgs, err = c.GetForkMessages(ctx); return err })
+	l.w.Do(func(c *Client) (err error) { msgs, err = c.GetForkMessages(l.ctx); return err })
 	if len(msgs) != 2 {
 		t.Fatalf("fork messages %+v", msgs)
 	}
-	res, err := w.Fork(ctx, msgs[1].EntryID)
+	res, err := l.w.Fork(l.ctx, msgs[1].EntryID)
 	if err != nil || res.Text != "second" {
 		t.Fatalf("fork: %+v %v", res, err)
 	}
-	forked := w.Key()
-	if forked == orig || s.Live(forked) != w || s.Live(orig) != nil {
-		t.Errorf("after fork: key %s live(new)=%v live(orig)=%v", forked, s.Live(forked) != nil, s.Live(orig) != nil)
+	forked := l.w.Key()
+	if forked == orig || l.s.Live(forked) != l.w || l.s.Live(orig) != nil {
+		t.Errorf("after fork: key %s live(new)=%v live(orig)=%v", forked, l.s.Live(forked) != nil, l.s.Live(orig) != nil)
 	}
-	rec.waitType(t, 0, EvSessionChanged)
+	l.rec.waitType(t, 0, EvSessionChanged)
 	hdr := readHeader(t, forked)
 	if hdr.ParentSession != orig {
 		t.Errorf("forked header parentSession %q, want %q", hdr.ParentSession, orig)
 	}
-	if n := w.State().MessageCount; n != 2 {
+	if n := l.w.State().MessageCount; n != 2 {
 		t.Errorf("forked context has %d messages, want 2 (first + answer)", n)
 	}
 
-	if err := w.Clone(ctx); err != nil {
+	if err := l.w.Clone(l.ctx); err != nil {
 		t.Fatal(err)
 	}
-	cloned := w.Key()
+	cloned := l.w.Key()
 	if cloned == forked || readHeader(t, cloned).ParentSession != forked {
 		t.Errorf("clone %s of %s", cloned, forked)
 	}
-	if err := w.NewSession(ctx, ""); err != nil {
+	if err := l.w.NewSession(l.ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if fresh := w.Key(); fresh == cloned || w.State().MessageCount != 0 || s.Live(fresh) != w {
-		t.Errorf("new session %s messages %d", fresh, w.State().MessageCount)
+	if fresh := l.w.Key(); fresh == cloned || l.w.State().MessageCount != 0 || l.s.Live(fresh) != l.w {
+		t.Errorf("new session %s messages %d", fresh, l.w.State().MessageCount)
 	}
 }
 
@@ -273,34 +231,27 @@ func readHeader(t *testing.T, file string) header {
 }
 
 func TestLiveCrashMidStream(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := w.Key()
-	r.llm.Enqueue(fakellm.Text("persisted"))
-	rec := watch(t, w.Hub())
-	w.Prompt(ctx, "first", PromptOptions{})
-	idle := rec.wait(t, 0, isPhase(PhaseIdle))
-	r.llm.Enqueue(slowText(60))
-	w.Prompt(ctx, "second", PromptOptions{})
-	i := rec.wait(t, idle, isDelta)
-	syscall.Kill(w.Client().Pid(), syscall.SIGKILL)
-	j := rec.waitType(t, i, EvExit)
+	l := newLive(t, nil)
+	key := l.w.Key()
+	l.llm.Enqueue(fakellm.Text("persisted"))
+	l.w.Prompt(l.ctx, "first", PromptOptions{})
+	idle := l.rec.wait(t, 0, isPhase(PhaseIdle))
+	l.llm.Enqueue(slowText(60))
+	l.w.Prompt(l.ctx, "second", PromptOptions{})
+	i := l.rec.wait(t, idle, isDelta)
+	syscall.Kill(l.w.Client().Pid(), syscall.SIGKILL)
+	j := l.rec.waitType(t, i, EvExit)
 	var n ExitNotice
-	rec.snapshot()[j].Decode(&n)
+	l.rec.snapshot()[j].Decode(&n)
 	if n.Reason != "crashed" || n.Signal != "killed" {
 		t.Errorf("exit notice %+v", n)
 	}
-	if s.Live(key) != nil {
+	if l.s.Live(key) != nil {
 		t.Error("crashed worker still live")
 	}
 	// The next command restarts pi on the same file.
-	w2, err := s.Worker(ctx, key)
-	if err != nil || w2 == w {
+	w2, err := l.s.Worker(l.ctx, key)
+	if err != nil || w2 == l.w {
 		t.Fatalf("restart: %v", err)
 	}
 	// Once the file exists pi appends each entry as it ends: the second
@@ -308,12 +259,12 @@ func TestLiveCrashMidStream(t *testing.T) {
 	if n := w2.State().MessageCount; n != 3 {
 		t.Errorf("restarted pi sees %d messages, want 3", n)
 	}
-	r.llm.Enqueue(fakellm.Text("back"))
-	k := len(rec.snapshot())
-	if w3, err := s.Prompt(ctx, key, "third", PromptOptions{}); err != nil || w3 != w2 {
+	l.llm.Enqueue(fakellm.Text("back"))
+	k := len(l.rec.snapshot())
+	if w3, err := l.s.Prompt(l.ctx, key, "third", PromptOptions{}); err != nil || w3 != w2 {
 		t.Fatal(err)
 	}
-	rec.wait(t, k, isPhase(PhaseIdle))
+	l.rec.wait(t, k, isPhase(PhaseIdle))
 }
 
 func TestLiveSupervisorCwdGone(t *testing.T) {
@@ -341,12 +292,8 @@ func TestLiveExtensionDialog(t *testing.T) {
 		c.Base.Extensions = []string{ext}
 		c.UITimeout = 2 * time.Second
 	})
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
+	l := r.live(s)
+	ctx, w, rec := l.ctx, l.w, l.rec
 	isDialog := func(method string) func(Event) bool {
 		return func(e Event) bool { return e.Type == EvExtensionUIRequest && fieldString(e.Raw, "method") == method }
 	}

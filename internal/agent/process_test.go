@@ -47,18 +47,11 @@ func alive(pid int) bool {
 // TestLiveShutdownKillsTools: closing the supervisor while a bash tool runs
 // stops pi and the tool's process.
 func TestLiveShutdownKillsTools(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
+	l := newLive(t, nil)
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo $$ > " + pidFile + "; sleep 60")))
-	w.Prompt(ctx, "run", PromptOptions{})
-	rec.waitType(t, 0, EvToolStart)
+	l.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo $$ > " + pidFile + "; sleep 60")))
+	l.w.Prompt(l.ctx, "run", PromptOptions{})
+	l.rec.waitType(t, 0, EvToolStart)
 	var pid int
 	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		b, _ := os.ReadFile(pidFile)
@@ -68,9 +61,9 @@ func TestLiveShutdownKillsTools(t *testing.T) {
 		t.Fatalf("tool shell pid %d not running", pid)
 	}
 	start := time.Now()
-	s.Close(ctx)
+	l.s.Close(l.ctx)
 	t.Logf("closed in %v", time.Since(start))
-	if w.Client().Exit() == nil {
+	if l.w.Client().Exit() == nil {
 		t.Fatal("pi still running after Close")
 	}
 	time.Sleep(200 * time.Millisecond)
@@ -78,8 +71,8 @@ func TestLiveShutdownKillsTools(t *testing.T) {
 		syscall.Kill(pid, syscall.SIGKILL) // our own tool process
 		t.Error("tool process survived shutdown")
 	}
-	i := rec.waitType(t, 0, EvExit)
-	if got := fieldString(rec.snapshot()[i].Raw, "reason"); got != "shutdown" {
+	i := l.rec.waitType(t, 0, EvExit)
+	if got := fieldString(l.rec.snapshot()[i].Raw, "reason"); got != "shutdown" {
 		t.Errorf("exit reason %q", got)
 	}
 }

@@ -26,8 +26,14 @@ type rig struct {
 
 func newRig(t testing.TB) *rig {
 	t.Helper()
+	return newRigLLM(t, fakellm.Options{})
+}
+
+// newRigLLM is newRig with a fake LLM configured by o.
+func newRigLLM(t testing.TB, o fakellm.Options) *rig {
+	t.Helper()
 	pi := testPi(t)
-	llm := fakellm.New(fakellm.Options{})
+	llm := fakellm.New(o)
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
 	dir := t.TempDir()
@@ -145,6 +151,48 @@ func (r *rig) supervisor(edit func(*Config)) *Supervisor {
 	}
 	r.t.Cleanup(func() { s.Close(context.Background()) })
 	return s
+}
+
+// live is the set-up most live tests share: a supervisor over a rig, a
+// worker on a new session in the rig's work dir and a recorder of its
+// events from the start.
+type live struct {
+	*rig
+	s   *Supervisor
+	w   *Worker
+	rec *recorder
+	ctx context.Context
+}
+
+// newLive starts a new session on a new rig; edit changes the
+// supervisor's Config.
+func newLive(t testing.TB, edit func(*Config)) *live {
+	t.Helper()
+	r := newRig(t)
+	return r.live(r.supervisor(edit))
+}
+
+// live starts a new session with s.
+func (r *rig) live(s *Supervisor) *live {
+	r.t.Helper()
+	ctx := ctxT(r.t)
+	w, err := s.StartNew(ctx, r.work)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return &live{rig: r, s: s, w: w, rec: watch(r.t, w.Hub()), ctx: ctx}
+}
+
+// turn sends prompt, answered by reply, and waits until the worker is
+// idle again.
+func (l *live) turn(prompt string, reply fakellm.Reply) {
+	l.t.Helper()
+	from := len(l.rec.snapshot())
+	l.llm.Enqueue(reply)
+	if err := l.w.Prompt(l.ctx, prompt, PromptOptions{}); err != nil {
+		l.t.Fatal(err)
+	}
+	l.rec.wait(l.t, from, isPhase(PhaseIdle))
 }
 
 // watch records everything published on hub from now on, resubscribing

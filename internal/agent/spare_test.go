@@ -14,17 +14,10 @@ import (
 // seedSession makes a session file with one exchange and no live worker.
 func (r *rig) seedSession(s *Supervisor) string {
 	r.t.Helper()
-	ctx := ctxT(r.t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	rec := watch(r.t, w.Hub())
-	r.llm.Enqueue(fakellm.Text("seeded"))
-	w.Prompt(ctx, "seed", PromptOptions{})
-	rec.wait(r.t, 0, isPhase(PhaseIdle))
-	key := w.Key()
-	s.Stop(ctx, key)
+	l := r.live(s)
+	l.turn("seed", fakellm.Text("seeded"))
+	key := l.w.Key()
+	s.Stop(l.ctx, key)
 	return key
 }
 
