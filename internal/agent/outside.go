@@ -199,7 +199,7 @@ func (w *Worker) CheckOutside() error {
 		return nil
 	}
 	mode := scanChain
-	if w.idle() {
+	if w.quiet() {
 		mode = scanIdle
 	}
 	return w.scanFile(t, mode)
@@ -249,15 +249,20 @@ func (w *Worker) noteOwnWrite(leaf string) {
 	t.setLeaf(leaf)
 }
 
-// idle reports whether pi can be writing nothing: no run and no command.
-func (w *Worker) idle() bool {
+// quiet reports whether pi can be writing nothing: idle, or settling
+// after a run or a compaction whose entries absorbOwn already took in (pi
+// writes them before it announces the end), and no command in flight. A
+// retry or automatic compaction decided in the settling window announces
+// itself before pi writes again.
+func (w *Worker) quiet() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.m.Status(time.Now()).Phase == PhaseIdle && w.inflight == 0
+	p := w.m.Status(time.Now()).Phase
+	return (p == PhaseIdle || p == PhaseSettling) && w.inflight == 0
 }
 
-// absorbOwn accounts for what pi wrote during work that just ended, before
-// the worker counts as idle again.
+// absorbOwn accounts for what pi wrote during work that just ended, while
+// the worker still counts as working (so lines must chain).
 func (w *Worker) absorbOwn() {
 	if t := w.fileTracker(); t != nil {
 		_ = w.scanFile(t, scanChain)

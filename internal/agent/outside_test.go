@@ -86,52 +86,79 @@ func TestLastLineLong(t *testing.T) {
 // TestLiveOutsideChange runs a second real pi on the same file, as a user
 // in a terminal would.
 func TestLiveOutsideChange(t *testing.T) {
-	r := newRig(t)
-	s := r.supervisor(nil)
-	ctx := ctxT(t)
-	w, err := s.StartNew(ctx, r.work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := watch(t, w.Hub())
-	r.llm.Enqueue(fakellm.Text("one"))
-	w.Prompt(ctx, "first", PromptOptions{})
-	rec.wait(t, 0, isPhase(PhaseIdle))
-	file := w.Key()
-	if err := w.CheckOutside(); err != nil || w.Stale() {
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	file := l.w.Key()
+	if err := l.w.CheckOutside(); err != nil || l.w.Stale() {
 		t.Fatalf("own writes flagged: %v", err)
 	}
 
 	// The terminal pi appends to the same file.
-	other, orec := r.start(func(o *Options) { o.SessionFile = file })
-	r.llm.Enqueue(fakellm.Text("from the terminal"))
-	other.Prompt(ctx, "terminal says hi", nil, "")
+	other, orec := l.start(func(o *Options) { o.SessionFile = file })
+	l.llm.Enqueue(fakellm.Text("from the terminal"))
+	other.Prompt(l.ctx, "terminal says hi", nil, "")
 	orec.waitType(t, 0, EvAgentEnd)
 	other.Close(context.Background(), 0)
 
-	i := rec.waitType(t, 0, EvOutsideChange) // the supervisor's poll
-	if got := fieldString(rec.snapshot()[i].Raw, "file"); got != file {
+	i := l.rec.waitType(t, 0, EvOutsideChange) // the supervisor's poll
+	if got := fieldString(l.rec.snapshot()[i].Raw, "file"); got != file {
 		t.Errorf("notice for %q", got)
 	}
-	if err := w.Prompt(ctx, "second", PromptOptions{}); !errors.Is(err, ErrStale) {
+	if err := l.w.Prompt(l.ctx, "second", PromptOptions{}); !errors.Is(err, ErrStale) {
 		t.Fatalf("prompt on stale leaf: %v, want ErrStale", err)
 	}
-	if err := w.Reload(ctx); err != nil {
+	if err := l.w.Reload(l.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if w.Stale() || w.State().MessageCount != 4 {
-		t.Errorf("after reload: stale=%v messages=%d, want 4", w.Stale(), w.State().MessageCount)
+	if l.w.Stale() || l.w.State().MessageCount != 4 {
+		t.Errorf("after reload: stale=%v messages=%d, want 4", l.w.Stale(), l.w.State().MessageCount)
 	}
-	r.llm.Enqueue(fakellm.Text("two"))
-	from := len(rec.snapshot())
-	if err := w.Prompt(ctx, "second", PromptOptions{}); err != nil {
+	l.llm.Enqueue(fakellm.Text("two"))
+	from := len(l.rec.snapshot())
+	if err := l.w.Prompt(l.ctx, "second", PromptOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rec.wait(t, from, isPhase(PhaseIdle))
-	if req := r.llm.LastRequest(); !strings.Contains(fmt.Sprint(req.Messages), "from the terminal") {
+	l.rec.wait(t, from, isPhase(PhaseIdle))
+	if req := l.llm.LastRequest(); !strings.Contains(fmt.Sprint(req.Messages), "from the terminal") {
 		t.Error("reloaded pi did not see the terminal's messages")
 	}
-	if err := w.CheckOutside(); err != nil || w.Stale() {
+	if err := l.w.CheckOutside(); err != nil || l.w.Stale() {
 		t.Errorf("after reload own writes flagged: %v", err)
+	}
+}
+
+// TestLiveOutsideAfterCompaction: an outside append right after a manual
+// compaction (chaining from pi's compaction entry, as a terminal pi that
+// opened the file since would) is a foreign change: the web app once showed
+// no stale banner there.
+func TestLiveOutsideAfterCompaction(t *testing.T) {
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	l.turn("second", fakellm.Text("two"))
+	from := len(l.rec.snapshot())
+	if err := l.w.Do(func(c *Client) error { _, err := c.Compact(l.ctx, ""); return err }); err != nil {
+		t.Fatal(err)
+	}
+	file := l.w.Key()
+	es := readEntries(t, file)
+	if last := es[len(es)-1]; last.Type != "compaction" {
+		t.Fatalf("last entry %+v, want the compaction", last)
+	}
+	appendLine(t, file, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", es[len(es)-1].ID))
+	l.rec.waitType(t, from, EvOutsideChange)
+	if err := l.w.Prompt(l.ctx, "third", PromptOptions{}); !errors.Is(err, ErrStale) {
+		t.Errorf("prompt after the outside append: %v, want ErrStale", err)
+	}
+}
+
+func appendLine(t *testing.T, file, line string) {
+	t.Helper()
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -111,8 +111,13 @@ func (w *Worker) onEvent(e Event) {
 		return
 	}
 	var dialog *UIRequest
-	if e.Type == EvExtensionUIRequest {
+	switch e.Type {
+	case EvExtensionUIRequest:
 		dialog = decodeDialog(e)
+	case EvAgentEnd, EvCompactionEnd:
+		// pi has written this phase's entries; take them in as ours before
+		// the phase ends, so that from now on any new line is foreign.
+		w.absorbOwn()
 	}
 	now := time.Now()
 	w.mu.Lock()
@@ -147,7 +152,6 @@ func (w *Worker) statusChange(now time.Time, force bool) (Status, bool) {
 
 // settled re-evaluates the phase when a Settling window ends.
 func (w *Worker) settled() {
-	w.absorbOwn()
 	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
