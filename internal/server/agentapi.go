@@ -93,7 +93,7 @@ var commandTypes = map[string]bool{
 	"get_last_assistant_text": true, "bash": true, "abort_bash": true, "abort_retry": true,
 	"set_auto_compaction": true, "set_auto_retry": true, "set_steering_mode": true,
 	"set_follow_up_mode": true, "set_session_name": true, "export_html": true,
-	"navigate": true, "ui_response": true,
+	"navigate": true, "ui_response": true, "abort_compaction": true,
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {

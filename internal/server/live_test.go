@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,12 +47,18 @@ func TestContextMatchesPi(t *testing.T) {
 // fake LLM.
 func liveRig(t *testing.T) (*rig, *fakellm.Server) {
 	t.Helper()
+	return liveRigLLM(t, fakellm.Options{})
+}
+
+// liveRigLLM is liveRig with a fake LLM configured by o.
+func liveRigLLM(t *testing.T, o fakellm.Options) (*rig, *fakellm.Server) {
+	t.Helper()
 	piBin := pitest.PiBin(t)
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	llm := fakellm.New(fakellm.Options{})
+	llm := fakellm.New(o)
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
 	if err := fakellm.SetupAgentDir(d.AgentDir, ts.URL+"/v1"); err != nil {
@@ -133,5 +143,63 @@ func TestLiveChat(t *testing.T) {
 	nav := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "navigate", "entryId": first}, 200)
 	if d := nav["data"].(map[string]any); d["editorText"] != "say hello" {
 		t.Errorf("navigate answer %v", d)
+	}
+}
+
+// TestLiveAbortCompactionAPI: abort_compaction ends a running manual
+// compaction (its summary held by the fake LLM) without writing it; the
+// compact command fails, the file is unchanged, and the session goes on.
+func TestLiveAbortCompactionAPI(t *testing.T) {
+	r, llm := liveRigLLM(t, fakellm.Options{ScriptSummaries: true})
+	llm.Enqueue(fakellm.Text("One."), fakellm.Text("Two."))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	waitEvent(t, ch, "agent_end")
+	cmd := "/api/sessions/" + id + "/commands"
+	r.json("POST", cmd, map[string]any{"type": "prompt", "message": "second"}, 200)
+	waitEvent(t, ch, "agent_end")
+	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
+	before, _ := os.ReadFile(path)
+
+	hold := make(chan struct{})
+	defer close(hold)
+	llm.Enqueue(fakellm.Text(fakellm.DefaultSummary).WithHold(hold, 1))
+	compacted := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", r.ts.URL+cmd, strings.NewReader(`{"type":"compact"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			compacted <- 0
+			return
+		}
+		resp.Body.Close()
+		compacted <- resp.StatusCode
+	}()
+	waitEvent(t, ch, "compaction_start")
+	out := r.json("POST", cmd, map[string]any{"type": "abort_compaction"}, 200)
+	if d, _ := out["data"].(map[string]any); d["running"] != true || d["aborted"] != true || d["stopped"] != false {
+		t.Errorf("abort_compaction answered %v", out)
+	}
+	if status := <-compacted; status != 400 {
+		t.Errorf("the aborted compact command: status %d, want 400", status)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Errorf("the file changed:\n%s", after[len(before):])
+	}
+	llm.Enqueue(fakellm.Text("Three."))
+	r.json("POST", cmd, map[string]any{"type": "prompt", "message": "third"}, 200)
+	waitEvent(t, ch, "agent_end")
+}
+
+// waitEvent reads events until one of type typ.
+func waitEvent(t *testing.T, ch <-chan sseEvent, typ string) {
+	t.Helper()
+	for {
+		if ev := next(t, ch); ev.data["type"] == typ {
+			return
+		}
 	}
 }

@@ -187,7 +187,7 @@ func images(raws []json.RawMessage) []agent.Image {
 }
 
 // abortTypes need no worker: with none running there is nothing to stop.
-var abortTypes = map[string]bool{"abort": true, "abort_bash": true, "abort_retry": true}
+var abortTypes = map[string]bool{"abort": true, "abort_bash": true, "abort_retry": true, "abort_compaction": true}
 
 // Command relays one command to the session's worker.
 func (a *PiAgent) Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error) {
@@ -212,6 +212,12 @@ func (a *PiAgent) Command(ctx context.Context, path string, cmd json.RawMessage)
 		return nil, piErr(answerUI(w, fields))
 	case "navigate":
 		return navigate(ctx, w, fields)
+	case "abort_compaction":
+		res, err := a.sup.AbortCompaction(ctx, path)
+		if err != nil {
+			return nil, piErr(err)
+		}
+		return json.Marshal(res)
 	}
 	var resp agent.Response
 	err = w.Do(func(c *agent.Client) error {

@@ -5,10 +5,21 @@
 //   /piweb-tree  {"nonce","target","summarize"?,"customInstructions"?,"replaceInstructions"?,"label"?}
 //   /piweb-label {"nonce","target","label"}      (empty label clears it)
 //   /piweb-leaf  {"nonce"}
+//   /piweb-abort-compact {"nonce"}               (answers {"aborted"|"pending"})
 //
 // Each command answers with ctx.ui.setStatus("piweb-bridge:<nonce>", JSON),
 // which reaches piweb as an extension_ui_request that it keeps to itself:
 // {"ok":true,"leaf":<id|null>,...} or {"ok":false,"error":"..."}.
+//
+// Aborting a compaction: pi's AgentSession.abortCompaction() has no RPC
+// command, and an extension sees a running compaction's AbortSignal (in
+// session_before_compact) but not its controller. The bridge installs a
+// subclass of AbortController as the global one that remembers each
+// controller by its signal, so /piweb-abort-compact aborts the controller
+// pi itself made: pi then ends the compaction as abortCompaction() would
+// (compaction_end aborted, nothing written). An abort that arrives before
+// session_before_compact makes the bridge cancel that compaction when it
+// comes (within pendingAbortMs).
 //
 // At load it also imports the LLM provider module of the current model in
 // the background (pi loads it lazily on the first request, ~0.2 s), so the
@@ -66,6 +77,27 @@ function warm(api: string | undefined) {
 	}
 }
 
+// controllers maps signals to their controllers, once per process (the
+// extension is loaded again when pi replaces its runtime).
+const trackKey = Symbol.for("piweb.abortControllers");
+const controllers: WeakMap<AbortSignal, AbortController> =
+	(globalThis as any)[trackKey] ??
+	(() => {
+		const byControllerSignal = new WeakMap<AbortSignal, AbortController>();
+		const Base = globalThis.AbortController;
+		class TrackedAbortController extends Base {
+			constructor() {
+				super();
+				byControllerSignal.set(this.signal, this);
+			}
+		}
+		globalThis.AbortController = TrackedAbortController;
+		(globalThis as any)[trackKey] = byControllerSignal;
+		return byControllerSignal;
+	})();
+
+const pendingAbortMs = 3000;
+
 function parse(args: string): any {
 	try {
 		return JSON.parse(args);
@@ -116,6 +148,30 @@ export default function (pi: any) {
 	});
 
 	command("piweb-leaf", "piweb internal: report the current leaf", async () => ({}));
+
+	// The compaction under way: its controller, until session_compact.
+	let compaction: AbortController | undefined;
+	let abortBefore = 0; // cancel a compaction that starts before this time
+	pi.on("session_before_compact", async (event: any) => {
+		compaction = controllers.get(event.signal);
+		if (Date.now() < abortBefore) {
+			abortBefore = 0;
+			return { cancel: true };
+		}
+		return undefined;
+	});
+	pi.on("session_compact", async () => {
+		compaction = undefined;
+	});
+	command("piweb-abort-compact", "piweb internal: abort the running compaction", async () => {
+		if (compaction && !compaction.signal.aborted) {
+			compaction.abort();
+			compaction = undefined;
+			return { aborted: true };
+		}
+		abortBefore = Date.now() + pendingAbortMs;
+		return { aborted: false, pending: true };
+	});
 
 	pi.on("session_start", async (_event: any, ctx: any) => warm(ctx.model?.api));
 	pi.on("model_select", async (event: any) => warm(event?.model?.api));
