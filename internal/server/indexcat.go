@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,11 +20,8 @@ type IndexCatalog struct {
 	cancel func()
 	done   chan struct{}
 
-	behind atomic.Int64 // files whose text is not yet searchable
-
-	fileMu   sync.Mutex
-	fileSubs map[int]func(id string)
-	fileNext int
+	behind   atomic.Int64 // files whose text is not yet searchable
+	fileSubs subscribers[string]
 }
 
 // reloadEvery bounds how often the snapshot is rebuilt under a stream of
@@ -37,7 +33,7 @@ var reloadEvery = time.Second
 // NewIndexCatalog loads the snapshot and follows the index's changes until
 // Close. The caller runs ix.Watch (or Sync) to keep the index current.
 func NewIndexCatalog(ctx context.Context, ix *index.Index) (*IndexCatalog, error) {
-	c := &IndexCatalog{memCatalog: newMemCatalog(), ix: ix, done: make(chan struct{}), fileSubs: map[int]func(string){}}
+	c := &IndexCatalog{memCatalog: newMemCatalog(), ix: ix, done: make(chan struct{})}
 	if err := c.reload(ctx); err != nil {
 		return nil, err
 	}
@@ -85,27 +81,11 @@ func (c *IndexCatalog) follow(events <-chan index.Event) {
 // SubscribeFiles calls fn with the session id of every file change as
 // soon as the index has it, before the snapshot reload: the server uses it
 // to stream appended entries without waiting for the listing.
-func (c *IndexCatalog) SubscribeFiles(fn func(id string)) func() {
-	c.fileMu.Lock()
-	id := c.fileNext
-	c.fileNext++
-	c.fileSubs[id] = fn
-	c.fileMu.Unlock()
-	return func() {
-		c.fileMu.Lock()
-		delete(c.fileSubs, id)
-		c.fileMu.Unlock()
-	}
-}
+func (c *IndexCatalog) SubscribeFiles(fn func(id string)) func() { return c.fileSubs.add(fn) }
 
 func (c *IndexCatalog) fileChanged(id string) {
-	if id == "" {
-		return
-	}
-	c.fileMu.Lock()
-	defer c.fileMu.Unlock()
-	for _, fn := range c.fileSubs {
-		fn(id)
+	if id != "" {
+		c.fileSubs.call(id)
 	}
 }
 

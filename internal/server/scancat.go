@@ -34,8 +34,7 @@ type memCatalog struct {
 	mu     sync.RWMutex
 	byPath map[string]*scanned
 	byID   map[string]*scanned
-	subs   map[int]func(Change)
-	nextID int
+	subs   subscribers[Change]
 	gen    atomic.Uint64
 }
 
@@ -44,7 +43,7 @@ type memCatalog struct {
 func (c *memCatalog) Generation() uint64 { return c.gen.Load() }
 
 func newMemCatalog() *memCatalog {
-	return &memCatalog{byPath: map[string]*scanned{}, byID: map[string]*scanned{}, subs: map[int]func(Change){}}
+	return &memCatalog{byPath: map[string]*scanned{}, byID: map[string]*scanned{}}
 }
 
 type scanned struct {
@@ -143,18 +142,12 @@ func (c *memCatalog) put(path string, sc *scanned) {
 			ch.Kind = Updated
 		}
 	}
-	subs := make([]func(Change), 0, len(c.subs))
-	for _, fn := range c.subs {
-		subs = append(subs, fn)
-	}
 	if ch != nil {
 		c.gen.Add(1)
 	}
 	c.mu.Unlock()
 	if ch != nil {
-		for _, fn := range subs {
-			fn(*ch)
-		}
+		c.subs.call(*ch)
 	}
 }
 
@@ -178,18 +171,7 @@ func readScanned(path string) *scanned {
 }
 
 // Subscribe registers fn for every later change.
-func (c *memCatalog) Subscribe(fn func(Change)) func() {
-	c.mu.Lock()
-	id := c.nextID
-	c.nextID++
-	c.subs[id] = fn
-	c.mu.Unlock()
-	return func() {
-		c.mu.Lock()
-		delete(c.subs, id)
-		c.mu.Unlock()
-	}
-}
+func (c *memCatalog) Subscribe(fn func(Change)) func() { return c.subs.add(fn) }
 
 // ByID finds a session by header id.
 func (c *memCatalog) ByID(id string) (Meta, bool) {
