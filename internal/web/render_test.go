@@ -12,17 +12,55 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
-// TestMarkdownGolden renders testdata/markdown/*.md with the app's own
-// renderer in Chromium and compares the HTML with the .html golden files
-// (go test -run TestMarkdownGolden -update rewrites them).
-func TestMarkdownGolden(t *testing.T) {
+// TestRendering checks the browser-side renderers (markdown.js and
+// highlight.js) in Chromium, on one page: golden files under testdata
+// (go test -run TestRendering -update rewrites them), safety, and the
+// bounds that keep big inputs cheap.
+func TestRendering(t *testing.T) {
+	r := newRig(t)
+	r.open(t, "/usage")
+	r.waitJS(t, `document.querySelector('.usage')`)
+	t.Run("markdown", func(t *testing.T) { testMarkdownGolden(t, r) })
+	t.Run("highlight", func(t *testing.T) { testHighlightGolden(t, r) })
+	t.Run("highlight bounds", func(t *testing.T) { testHighlightBounds(t, r) })
+}
+
+// checkGolden compares got with the golden file, or rewrites it with -update.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		os.WriteFile(golden, []byte(got), 0o644)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n%s", golden, got)
+	}
+}
+
+// checkSafe fails for markup from the input that became elements.
+func checkSafe(t *testing.T, name, got string) {
+	t.Helper()
+	for _, bad := range []string{"<script", "<img", "<iframe", "<div onclick", `href="javascript:`, `href="data:`} {
+		if strings.Contains(got, bad) {
+			t.Errorf("%s: output has %q", name, bad)
+		}
+	}
+	if handler := regexp.MustCompile(`<[a-z]+[^>]*\son\w+=`).FindString(got); handler != "" {
+		t.Errorf("%s: event handler attribute in %q", name, handler)
+	}
+}
+
+// testMarkdownGolden renders testdata/markdown/*.md with the app's own
+// renderer and compares the HTML with the .html golden files.
+func testMarkdownGolden(t *testing.T, r *rig) {
 	files, _ := filepath.Glob("testdata/markdown/*.md")
 	if len(files) == 0 {
 		t.Fatal("no markdown test files")
 	}
-	r := newRig(t)
-	r.open(t, "/usage")
-	r.waitJS(t, `document.querySelector('.usage')`)
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -34,25 +72,7 @@ func TestMarkdownGolden(t *testing.T) {
 			return el.innerHTML.replace(/></g, '>\n<');
 		})`, mustJSON(string(src)))
 		got := eval[string](t, r.browser, js) + "\n"
-		golden := strings.TrimSuffix(f, ".md") + ".html"
-		if *update {
-			os.WriteFile(golden, []byte(got), 0o644)
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s: rendered HTML differs from %s:\n%s", f, golden, got)
-		}
-		for _, bad := range []string{"<script", "<img", "<iframe", "<div onclick", `href="javascript:`, `href="data:`} {
-			if strings.Contains(got, bad) {
-				t.Errorf("%s: output has %q", f, bad)
-			}
-		}
-		if handler := regexp.MustCompile(`<[a-z]+[^>]*\son\w+=`).FindString(got); handler != "" {
-			t.Errorf("%s: event handler attribute in %q", f, handler)
-		}
+		checkGolden(t, strings.TrimSuffix(f, ".md")+".html", got)
+		checkSafe(t, f, got)
 	}
 }

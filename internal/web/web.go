@@ -15,8 +15,9 @@
 // /usage), view.js (the open session: pages of pi's context loaded from the
 // leaf backwards, expanded compactions, live appends), conversation.js (the
 // windowed message list), message.js (each role and block, tool calls
-// paired with results), markdown.js and highlight.js, sidebar.js, tree.js,
-// search.js, header.js, files.js, usage.js, app.js (layout and keys).
+// paired with results), markdown.js, highlight.js (with its languages in
+// langs.js), sidebar.js, tree.js, search.js, header.js, files.js,
+// usage.js, app.js (layout and keys).
 //
 // Markdown is rendered in the browser by markdown.js, which builds Preact
 // elements directly and never HTML strings: text always ends up in text

@@ -56,7 +56,7 @@ export const exportURL = (id, format, leaf) =>
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });
-export const usage = (by) => get('/api/usage' + q({ by }));
+export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 
 // subscribe opens an SSE stream and calls onEvent with each parsed data
 // object; EventSource reconnects by itself (with Last-Event-ID). It returns

@@ -1,108 +1,229 @@
-// A small syntax highlighter: one regular expression per language family
-// that splits code into comments, strings, numbers, keywords and the rest.
-// It returns Preact children (text and <span class="tok-…">), never HTML, so
-// highlighted code is as safe as plain text.
+// The syntax highlighter for code blocks, tool output and the files viewer.
+// Each language (langs.js) is one regular expression, an alternation of its
+// rules plus identifiers; a scan finds the next match, identifiers are
+// classified by word lists (keyword, literal, type, a call when "(" follows).
+// It returns Preact children (strings and <span class="tok-…">), never
+// HTML, so highlighted code is as safe as plain text.
+//
+// Work is bounded: inputs over MAX_CHARS are plain text, and after
+// MAX_SPANS spans the rest of the input stays plain, so a huge file costs a
+// scan and a few thousand elements, not a frozen tab.
 import { h } from 'preact';
+import { LANGS, ALIASES } from './langs.js';
 
-const kw = (s) => s.split(' ');
-const C_LIKE = {
-  comment: /\/\/[^\n]*|\/\*[\s\S]*?\*\//,
-  string: /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/,
-};
-const HASH = { comment: /#[^\n]*/, string: /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/ };
+export const MAX_CHARS = 400000;
+export const MAX_SPANS = 12000;
 
-const langs = {
-  js: { ...C_LIKE, keywords: kw('async await break case catch class const continue debugger default delete do else export extends finally for from function if import in instanceof let new of return static super switch this throw try typeof var void while with yield true false null undefined interface type enum implements private public protected readonly as declare namespace abstract keyof') },
-  go: { ...C_LIKE, keywords: kw('break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var true false nil iota any error string int int64 uint8 byte rune bool float64') },
-  rust: { ...C_LIKE, keywords: kw('as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while Some None Ok Err') },
-  c: { ...C_LIKE, keywords: kw('auto break case char class const continue default do double else enum extern float for goto if int long namespace new private public protected register return short signed sizeof static struct switch template this typedef union unsigned using virtual void volatile while true false null nullptr final import package boolean extends implements throws') },
-  py: { ...HASH, string: /"""[\s\S]*?"""|'''[\s\S]*?'''|[rbfu]?"(?:[^"\\\n]|\\.)*"|[rbfu]?'(?:[^'\\\n]|\\.)*'/, keywords: kw('and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return True try while with yield self') },
-  sh: { ...HASH, keywords: kw('if then else elif fi for while until do done case esac in function return local export set unset echo cd exit source alias readonly shift trap') },
-  json: { string: /"(?:[^"\\\n]|\\.)*"/, keywords: kw('true false null') },
-  css: { comment: /\/\*[\s\S]*?\*\//, string: /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/, keywords: [] },
-  yaml: { ...HASH, keywords: kw('true false null yes no') },
-  sql: { comment: /--[^\n]*/, string: /'(?:[^']|'')*'/, keywords: kw('select from where and or not insert into values update set delete create table index join left right inner outer on group by order limit offset as null is in like primary key references begin commit') },
-};
-const aliases = {
-  javascript: 'js', jsx: 'js', ts: 'js', typescript: 'js', tsx: 'js', mjs: 'js', cjs: 'js',
-  golang: 'go', rs: 'rust', cpp: 'c', 'c++': 'c', h: 'c', hpp: 'c', java: 'c', cs: 'c', kotlin: 'c', swift: 'c', zig: 'c',
-  python: 'py', bash: 'sh', shell: 'sh', zsh: 'sh', console: 'sh', sh: 'sh', toml: 'yaml', yml: 'yaml', ini: 'yaml',
-  scss: 'css', less: 'css', jsonl: 'json',
-};
+const NAMES = { makefile: 'sh', dockerfile: 'sh', gnumakefile: 'sh', containerfile: 'sh', justfile: 'sh', '.bashrc': 'sh', '.zshrc': 'sh', '.profile': 'sh', '.env': 'sh', 'go.mod': 'go', 'go.sum': '', 'cargo.lock': 'toml', 'pipfile': 'toml' };
 
-const extLang = { md: 'md', markdown: 'md', diff: 'diff', patch: 'diff', html: 'html', xml: 'html', svg: 'html', vue: 'html' };
-
-// langOf maps a fence info string or a file name to a language key.
+// langOf maps a fence info string or a file name or path to a language
+// key; '' when unknown.
 export function langOf(s) {
   if (!s) return '';
-  s = String(s).toLowerCase().trim();
-  const m = s.match(/\.([a-z0-9+]+)$/);
-  if (m) s = m[1];
-  if (s === 'makefile' || s === 'dockerfile') return 'sh';
-  return langs[s] ? s : aliases[s] || extLang[s] || '';
+  s = String(s).trim().toLowerCase();
+  const base = s.slice(s.lastIndexOf('/') + 1);
+  if (base in NAMES) return NAMES[base];
+  const m = base.match(/\.([a-z0-9+_-]+)$/);
+  const k = m ? m[1] : base.split(/[\s{,]/)[0];
+  if (LANGS[k] || k === 'diff') return k;
+  return ALIASES[k] || '';
 }
 
-const cache = new Map();
+const compiled = new Map();
+const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const alt = (set) => [...set].sort((a, b) => b.length - a.length).map(esc).join('|');
 
-function compile(lang) {
-  if (cache.has(lang)) return cache.get(lang);
-  const L = langs[lang];
-  const parts = [];
-  if (L.comment) parts.push(`(${L.comment.source})`); else parts.push('(?!)');
-  parts.push(`(${L.string.source})`);
-  parts.push('(\\b(?:0x[0-9a-fA-F_]+|\\d[\\d_]*(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)\\b)');
-  parts.push(L.keywords.length ? `\\b(${L.keywords.map(esc).join('|')})\\b` : '(?!)');
-  parts.push('(\\b[A-Za-z_$][\\w$]*(?=\\s*\\())');
-  const re = new RegExp(parts.join('|'), 'g');
-  cache.set(lang, re);
-  return re;
-}
+// DECL are the keywords after which a name is a type being declared.
+const DECL = ['class', 'struct', 'interface', 'enum', 'trait', 'type', 'impl', 'extends', 'implements', 'union', 'protocol', 'extension', 'object', 'record', 'new'];
 
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const classes = [null, 'tok-c', 'tok-s', 'tok-n', 'tok-k', 'tok-f'];
-
-// highlight returns children for code in lang; unknown languages and very
-// long inputs come back as plain text.
-export function highlight(code, lang) {
-  lang = langOf(lang);
-  if (lang === 'diff') return diffLines(code);
-  if (lang === 'html') return markup(code);
-  if (!langs[lang] || code.length > 200000) return code;
-  const re = compile(lang);
-  re.lastIndex = 0;
+// wordRules turns a language's word lists into rules, so that plain
+// identifiers never leave the regular expression engine: keywords,
+// literals and types by name, a name declared after class or struct…, a
+// call (a name before "("), a Rust macro, a shell command in command
+// position, a capitalized name as a type.
+function wordRules(L) {
+  const wc = L.wordChars || '\\w$';
+  const B = '(?<![' + wc + '])', E = '(?![' + wc + '])';
+  const ident = B + (L.ident || '[A-Za-z_$][\\w$]*');
   const out = [];
-  let last = 0;
-  let m;
-  while ((m = re.exec(code))) {
-    if (m[0] === '') { re.lastIndex++; continue; }
-    if (m.index > last) out.push(code.slice(last, m.index));
-    let k = 1;
-    while (m[k] === undefined) k++;
-    out.push(h('span', { class: classes[k] }, m[0]));
-    last = m.index + m[0].length;
+  for (const [cls, set] of [['k', L.keywords], ['n', L.literals], ['t', L.types]]) {
+    if (set && set.size) out.push([cls, B + '(?:' + alt(set) + ')' + E]);
   }
-  if (last < code.length) out.push(code.slice(last));
+  const decl = DECL.filter((k) => L.keywords && L.keywords.has(k));
+  if (decl.length) out.push(['t', '(?<=' + B + '(?:' + decl.join('|') + ')[ \\t]+)' + ident]);
+  out.push(['f', ident + '(?=[ \\t]*\\()']);
+  if (L.macros) out.push(['a', ident + '!(?!=)']);
+  if (L.builtins) out.push(['f', '(?<=(?:^|[\\n;|&({`]|' + B + '(?:do|then|else|sudo|time|exec))[ \\t]*)(?:' + alt(L.builtins) + ')' + E]);
+  if (L.capTypes) out.push(['t', B + '[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*' + E]);
   return out;
 }
 
-// diffLines gives one block per line, coloured by its first character.
-function diffLines(code) {
-  return code.split('\n').map((line) => {
-    const c = line[0] === '+' ? 'tok-add' : line[0] === '-' ? 'tok-del' : line.startsWith('@@') ? 'tok-hunk' : 'tok-line';
-    return h('span', { class: c }, line || ' ');
+// compile joins a language's rules into one global regular expression,
+// noting the group each rule starts at.
+function compile(key) {
+  if (compiled.has(key)) return compiled.get(key);
+  const L = LANGS[key];
+  const rules = (L.rules || []).concat(L.noWords ? [] : wordRules(L));
+  const starts = [];
+  let group = 1;
+  const parts = rules.map(([, src]) => {
+    starts.push(group);
+    group += new RegExp('(?:' + src + ')|').exec('').length;
+    return '(' + src + ')';
   });
+  const c = { rules, starts, re: new RegExp(parts.join('|'), L.nocase ? 'gi' : 'g') };
+  compiled.set(key, c);
+  return c;
 }
 
-function markup(code) {
-  const out = [];
-  const re = /<!--[\s\S]*?-->|<\/?[A-Za-z][^>]*>/g;
+// Out collects children, merging plain text and counting spans.
+class Out {
+  constructor() { this.list = []; this.spans = 0; }
+  text(s) {
+    if (!s) return;
+    const n = this.list.length;
+    if (n && typeof this.list[n - 1] === 'string') this.list[n - 1] += s;
+    else this.list.push(s);
+  }
+  span(cls, s) {
+    if (!s) return;
+    this.list.push(h('span', { class: 'tok-' + cls }, s));
+    this.spans++;
+  }
+  full() { return this.spans >= MAX_SPANS; }
+}
+
+// highlight returns children for code in lang (a key, an alias, a file
+// name or a fence info string). Unknown languages, and inputs too large,
+// come back as plain text.
+export function highlight(code, lang) {
+  code = String(code ?? '');
+  const key = langOf(lang);
+  if (code.length > MAX_CHARS || (!LANGS[key] && key !== 'diff')) return code;
+  const out = new Out();
+  if (key === 'diff') diff(code, '', out);
+  else scan(key, code, out);
+  return out.list;
+}
+
+// scan highlights code into out; it stops highlighting when out is full.
+function scan(key, code, out) {
+  if (LANGS[key].markup) return markup(code, out);
+  const { rules, starts, re } = compile(key);
+  re.lastIndex = 0;
   let last = 0;
   let m;
-  while ((m = re.exec(code))) {
-    if (m.index > last) out.push(code.slice(last, m.index));
-    out.push(h('span', { class: m[0].startsWith('<!--') ? 'tok-c' : 'tok-k' }, m[0]));
+  while (!out.full() && (m = re.exec(code))) {
+    if (!m[0]) { re.lastIndex++; continue; }
+    let i = 0;
+    while (m[starts[i]] === undefined) i++;
+    out.text(code.slice(last, m.index));
+    if (rules[i][0] === 'fence') fence(m[0], out);
+    else out.span(rules[i][0], m[0]);
     last = re.lastIndex;
   }
-  out.push(code.slice(last));
-  return out;
+  out.text(code.slice(last));
+}
+
+// fence is a Markdown code fence: the fence lines as meta, the body in the
+// fence's language.
+function fence(s, out) {
+  const nl = s.indexOf('\n');
+  if (nl < 0) return out.span('a', s);
+  const head = s.slice(0, nl);
+  const close = s.match(/\n[ \t]*(`{3,}|~{3,})[ \t]*$/);
+  const body = s.slice(nl + 1, close ? close.index : s.length);
+  out.span('a', head);
+  out.text('\n');
+  const key = langOf(head.replace(/^[ \t]*[`~]+/, ''));
+  if (LANGS[key]) scan(key, body, out);
+  else out.text(body);
+  if (close) { out.text('\n'); out.span('a', close[0].slice(1)); }
+}
+
+const tagRE = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^>]*>?|<\?[\s\S]*?(?:\?>|$)|<\/?[A-Za-z][\w:.-]*(?:[^<>"']|"[^"]*"|'[^']*')*>?|&#?\w+;/g;
+const attrRE = /([^\s=/>"']+)(\s*=\s*)?("[^"]*"?|'[^']*'?|[^\s>"']+)?/g;
+
+// markup highlights HTML and XML: comments, tags with their attributes,
+// entities, and the contents of <script> and <style> as JavaScript and CSS.
+function markup(code, out) {
+  tagRE.lastIndex = 0;
+  let last = 0;
+  let m;
+  while (!out.full() && (m = tagRE.exec(code))) {
+    out.text(code.slice(last, m.index));
+    const t = m[0];
+    last = tagRE.lastIndex;
+    if (t[0] === '&') { out.span('n', t); continue; }
+    if (t.startsWith('<!--')) { out.span('c', t); continue; }
+    if (t[1] === '!' || t[1] === '?') { out.span('a', t); continue; }
+    tag(t, out);
+    const inner = t[1] !== '/' && !t.endsWith('/>') && t.match(/^<(script|style)\b/i);
+    if (inner) {
+      const end = code.toLowerCase().indexOf('</' + inner[1].toLowerCase(), last);
+      const stop = end < 0 ? code.length : end;
+      scan(inner[1].toLowerCase() === 'style' ? 'css' : 'js', code.slice(last, stop), out);
+      last = tagRE.lastIndex = stop;
+    }
+  }
+  out.text(code.slice(last));
+}
+
+function tag(t, out) {
+  const name = t.match(/^<\/?[\w:.-]+/)[0];
+  out.span('k', name);
+  const end = t.endsWith('/>') ? 2 : t.endsWith('>') ? 1 : 0;
+  const body = t.slice(name.length, t.length - end);
+  attrRE.lastIndex = 0;
+  let last = 0;
+  let m;
+  while ((m = attrRE.exec(body))) {
+    if (!m[0]) { attrRE.lastIndex++; continue; }
+    out.text(body.slice(last, m.index));
+    out.span('p', m[1]);
+    out.text(m[2] || '');
+    if (m[3]) out.span('s', m[3]);
+    last = attrRE.lastIndex;
+  }
+  out.text(body.slice(last));
+  if (end) out.span('k', t.slice(t.length - end));
+}
+
+const numbered = /^([+\- ])(\s*\d+) (.*)$/;
+
+// diff gives one block per line, coloured by its first character; with
+// lang the code of each line is highlighted too (pi's edit diffs carry
+// line numbers: "+12 code"). Unified diff headers are meta.
+export function diffLines(code, lang) {
+  code = String(code ?? '');
+  if (code.length > MAX_CHARS) return code;
+  const out = new Out();
+  diff(code, langOf(lang), out);
+  return out.list;
+}
+
+function diff(code, key, out) {
+  const inner = LANGS[key] && !LANGS[key].markup ? key : '';
+  for (const line of code.replace(/\n$/, '').split('\n')) {
+    const c = line[0];
+    let cls = c === '+' ? 'add' : c === '-' ? 'del' : line.startsWith('@@') ? 'hunk' : 'line';
+    if (/^(?:diff |index |\+\+\+ |--- |new file|deleted file|similarity|rename )/.test(line)) cls = 'meta';
+    if (!inner || cls === 'hunk' || cls === 'meta' || out.full()) {
+      out.list.push(h('span', { class: 'tok-' + cls }, line || ' '));
+      continue;
+    }
+    const m = line.match(numbered);
+    const kids = new Out();
+    if (m) {
+      kids.text(m[1]);
+      kids.span('ln', m[2]);
+      kids.text(' ');
+      scan(inner, m[3], kids);
+    } else {
+      kids.text(c === '+' || c === '-' || c === ' ' ? c : '');
+      scan(inner, c === '+' || c === '-' || c === ' ' ? line.slice(1) : line, kids);
+    }
+    out.spans += kids.spans;
+    out.list.push(h('span', { class: 'tok-' + cls }, kids.list.length ? kids.list : ' '));
+  }
 }

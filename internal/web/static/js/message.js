@@ -2,7 +2,7 @@
 // tool calls paired with their results.
 import { html } from './html.js';
 import { markdown, CodeBlock } from './markdown.js';
-import { highlight, langOf } from './highlight.js';
+import { diffLines, langOf } from './highlight.js';
 import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf } from './util.js';
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
@@ -113,7 +113,7 @@ export function Tool({ call, result }) {
       break;
     case 'edit':
       summary = html`<span class="path">${args.path}</span>`;
-      body = html`<pre class="diff">${highlight(editDiff(args, result), 'diff')}</pre>${err && html`<pre class="out">${out}</pre>`}`;
+      body = html`<pre class="diff">${diffLines(editDiff(args, result), args.path)}</pre>${err && html`<pre class="out">${out}</pre>`}`;
       break;
     default:
       summary = html`<span class="muted args">${JSON.stringify(args).slice(0, 160)}</span>`;

@@ -1,39 +1,87 @@
-// The usage page: tokens and cost by day, model and project, from the index.
+// The usage page: tokens and cost by day, model and project, from the
+// index (GET /api/usage), for the last 7, 30 or 90 days or all time. Days
+// are the reader's calendar days: the browser's time zone is sent along.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { sidebarOpen } from './state.js';
-import { fmtTokens, fmtCost } from './util.js';
+import { fmtTokens, fmtCost, baseName } from './util.js';
+
+const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
+const COLS = [
+  ['input', 'input'], ['output', 'output'], ['cacheRead', 'cache read'], ['cacheWrite', 'cache write'],
+  ['messages', 'responses'], ['cost', 'cost'],
+];
+const zone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
+
+// sortRows orders rows by a column; days default to newest first, models
+// and projects to the costliest first.
+export function sortRows(rows, by, sort) {
+  const s = sort || (by === 'day' ? { col: 'key', desc: true } : { col: 'cost', desc: true });
+  const val = (r) => (s.col === 'key' ? r.key : s.col === 'tokens' ? tokens(r) : r[s.col] || 0);
+  const tie = (a, b) => (s.col !== 'key' && s.col !== 'cost' ? (b.cost || 0) - (a.cost || 0) : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return rows.slice().sort((a, b) => {
+    const x = val(a), y = val(b);
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return (s.desc ? -c : c) || tie(a, b);
+  });
+}
+
+const tokens = (r) => (r.input || 0) + (r.output || 0) + (r.cacheRead || 0) + (r.cacheWrite || 0);
 
 export function UsagePage() {
-  const [by, setBy] = useState('day');
+  const [by, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
+  const [days, setDays] = useState(localStorage.getItem('piweb.usage.days') ?? '30');
+  const [sort, setSort] = useState(null);
   const [data, setData] = useState(null);
   useEffect(() => {
     let live = true;
     setData(null);
-    api.usage(by).then((d) => live && setData(d), (e) => live && setData({ error: e.message }));
+    api.usage(by, { days, tz: zone() }).then((d) => live && setData(d), (e) => live && setData({ error: e.message }));
+    localStorage.setItem('piweb.usage.by', by);
+    localStorage.setItem('piweb.usage.days', days);
     return () => { live = false; };
-  }, [by]);
-  const rows = (data && data.rows) || [];
-  const max = Math.max(1e-9, ...rows.map((r) => r.cost || 0));
-  const maxTok = Math.max(1, ...rows.map((r) => (r.input || 0) + (r.output || 0)));
-  const sum = rows.reduce((a, r) => ({ cost: a.cost + (r.cost || 0), tok: a.tok + (r.input || 0) + (r.output || 0) + (r.cacheRead || 0) + (r.cacheWrite || 0), msgs: a.msgs + (r.messages || 0) }), { cost: 0, tok: 0, msgs: 0 });
+  }, [by, days]);
+  const rows = sortRows((data && data.rows) || [], by, sort);
+  const sum = rows.reduce((a, r) => {
+    for (const [k] of COLS) a[k] += r[k] || 0;
+    return a;
+  }, Object.fromEntries(COLS.map(([k]) => [k, 0])));
+  const scale = { cost: Math.max(0, ...rows.map((x) => x.cost || 0)), tokens: Math.max(1, ...rows.map(tokens)) };
+  const head = (col, label, cls = 'num') => {
+    const on = sort ? sort.col === col : (by === 'day' ? col === 'key' : col === 'cost');
+    const desc = sort ? sort.desc : true;
+    return html`<th class=${cls + (on ? ' sorted' : '')} aria-sort=${on ? (desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}${on ? (desc ? ' ↓' : ' ↑') : ''}</button></th>`;
+  };
+  const pick = (list, value, set, label) => html`<div class="seg" role="group" aria-label=${label}>${list.map(([k, text]) => html`<button key=${k}
+    type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')} onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
   return html`<div class="usage">
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
       <div class="sess-head-main"><h1 class="sess-name">Usage</h1>
-        <div class="sess-facts"><span class="fact">${fmtTokens(sum.tok)} tokens</span><span class="fact">${fmtCost(sum.cost)}</span><span class="fact">${sum.msgs} responses</span></div></div>
-      <div class="seg" role="tablist">${['day', 'model', 'project'].map((k) => html`<button key=${k} role="tab" type="button" aria-selected=${by === k}
-        class=${'btn ghost' + (by === k ? ' on' : '')} onClick=${() => setBy(k)}>by ${k}</button>`)}</div></header>
+        <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">${fmtTokens(tokens(sum))} tokens</span>
+          <span class="fact">${sum.messages} responses</span>${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}</span>`}</div></div>
+      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project']], by, setBy, 'Group')}
+        ${pick(RANGES, days, setDays, 'Period')}</div></header>
     <div class="usage-body">
       ${!data && html`<div class="muted pad">Loading…</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
-      ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded.</div>`}
+      ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days ? ` in the last ${days} days` : ''}.</div>`}
       ${rows.length > 0 && html`<table class="grid">
-        <thead><tr><th>${by}</th><th class="num">input</th><th class="num">output</th><th class="num">cache read</th><th class="num">cache write</th><th class="num">responses</th><th class="num">cost</th><th class="bar-col"></th></tr></thead>
-        <tbody>${rows.map((r) => html`<tr key=${r.key}><td class="key" title=${r.key}>${r.key || '(none)'}</td>
-          <td class="num">${fmtTokens(r.input)}</td><td class="num">${fmtTokens(r.output)}</td><td class="num">${fmtTokens(r.cacheRead)}</td><td class="num">${fmtTokens(r.cacheWrite)}</td>
-          <td class="num">${r.messages}</td><td class="num">${fmtCost(r.cost)}</td>
-          <td class="bar-col"><span class="bar" style=${{ width: (100 * (max > 1e-9 ? (r.cost || 0) / max : ((r.input || 0) + (r.output || 0)) / maxTok)).toFixed(1) + '%' }}></span></td></tr>`)}</tbody>
+        <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th class="bar-col"></th></tr></thead>
+        <tbody>${rows.map((r) => html`<${Row} key=${r.key} r=${r} by=${by} scale=${scale} />`)}</tbody>
+        <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}</td>`)}<td class="bar-col"></td></tr></tfoot>
       </table>`}
     </div></div>`;
+}
+
+const cell = (k, v) => (k === 'cost' ? fmtCost(v) : k === 'messages' ? String(v) : fmtTokens(v));
+
+function Row({ r, by, scale }) {
+  const w = scale.cost > 0 ? (r.cost || 0) / scale.cost : tokens(r) / scale.tokens;
+  const label = !r.key ? html`<span class="muted">${by === 'day' ? '(no time)' : '(none)'}</span>`
+    : by === 'project' ? html`<strong>${baseName(r.key)}</strong> <span class="muted">${r.key}</span>` : r.key;
+  return html`<tr><td class="key" title=${r.key}>${label}</td>
+    ${COLS.map(([k]) => html`<td class=${'num col-' + k} title=${k === 'cost' ? '$' + (r.cost || 0).toFixed(6) : String(r[k] || 0)}>${cell(k, r[k])}</td>`)}
+    <td class="bar-col"><span class="bar" style=${{ width: (100 * w).toFixed(1) + '%' }}></span></td></tr>`;
 }
