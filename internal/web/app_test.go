@@ -61,9 +61,10 @@ func (r *rig) text(t *testing.T, sel string) string {
 	return eval[string](t, r.browser, fmt.Sprintf(`(document.querySelector(%q)||{}).innerText||''`, sel))
 }
 
-func (r *rig) count(t *testing.T, sel string) int {
+// count is the number of elements matching sel.
+func (b *browser) count(t testing.TB, sel string) int {
 	t.Helper()
-	return eval[int](t, r.browser, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))
+	return eval[int](t, b, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))
 }
 
 func (r *rig) click(t *testing.T, sel string) {

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+
+	"piweb/internal/fakellm"
+)
+
+// TestRunningDot has real pi answer slowly (the fake LLM holds its stream)
+// and checks that the sidebar marks the session as running while the turn
+// runs, live, and clears the mark when it ends.
+func TestRunningDot(t *testing.T) {
+	r := newChatRig(t)
+	hold := make(chan struct{})
+	// pi writes a new session's file when its first answer ends: the
+	// session is listed from then on, and its second turn is held.
+	r.llm.Enqueue(fakellm.Text("first answer"), fakellm.Text("a held answer").WithChunks(10).WithHold(hold, 3))
+	id := r.startSession(t, "hello")
+	r.waitText(t, "first answer")
+	r.waitIdle(t)
+	item := fmt.Sprintf(`document.querySelector('.sess[data-id=%q]')`, id)
+	dot := item + `.querySelector('.run-dot')`
+	r.waitJS(t, item+` && !`+dot)
+	r.send(t, "hold on")
+	r.waitJS(t, item+` && `+dot)
+	// A reload reads the mark from the listing, not only from the stream.
+	r.open(t, "/")
+	r.waitJS(t, item+` && `+dot)
+	if n := r.count(t, `.run-dot`); n != 1 {
+		t.Errorf("%d running dots, want 1", n)
+	}
+	close(hold)
+	r.waitJS(t, item+` && !`+dot)
+}
+
+// TestCopyIDAndPath uses the real clipboard (permission granted through
+// the DevTools protocol) for the header's copy actions.
+func TestCopyIDAndPath(t *testing.T) {
+	r := newRig(t)
+	r.run(t, cdpCall(emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}))
+	for _, p := range []string{"clipboard-read", "clipboard-write"} {
+		r.run(t, cdpCall(cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: p, AllowWithoutSanitization: true},
+			Setting:    cdpbrowser.PermissionSettingGranted, Origin: r.base}))
+	}
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.sess-facts .cwd').textContent`)
+	for _, c := range []struct{ item, want string }{{"Copy id", basicID}, {"Copy path", r.sessionFile(t, basicID)}} {
+		eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+		r.click(t, `.menu > button`)
+		r.waitJS(t, `document.querySelector('.menu-pop')`)
+		eval[bool](t, r.browser, fmt.Sprintf(`([...document.querySelectorAll('.menu-pop button')].find(b => b.textContent === %q).click(), true)`, c.item))
+		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some(e => e.textContent.includes(%q))`, "Copied "+strings.TrimPrefix(c.item, "Copy ")))
+		if got := eval[string](t, r.browser, `navigator.clipboard.readText()`); got != c.want {
+			t.Errorf("%s put %q on the clipboard, want %q", c.item, got, c.want)
+		}
+		if n := r.count(t, `.menu-pop`); n != 0 {
+			t.Errorf("%s left the menu open", c.item)
+		}
+	}
+}
