@@ -1,17 +1,21 @@
 package web
 
 import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/fakellm"
 )
 
-// BenchmarkChatStream measures, in Chromium with real pi and the fake LLM:
-// Enter to first token shown with a live worker (enter-live-ms), and the main-thread time of one
-// streamed-delta draw at the start and at the end of a 12 KB answer
-// (draw-first-us, draw-last-us; they must stay flat).
+// BenchmarkChatStream measures, in Chromium with real pi and the fake LLM,
+// the main-thread time of one streamed-delta draw at the start and at the
+// end of a 12 KB answer (draw-first-us, draw-last-us; they must stay flat).
 //
 //	go test ./internal/web -run '^$' -bench ChatStream -benchtime 1x
 func BenchmarkChatStream(b *testing.B) {
@@ -22,22 +26,109 @@ func BenchmarkChatStream(b *testing.B) {
 	long := strings.Repeat(strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10)+"\n\n", 27) // ~12 KB in paragraphs
 	for i := 0; i < b.N; i++ {
 		r.llm.Enqueue(fakellm.Text(long).WithChunks(400).WithDelay(5 * time.Millisecond))
-		eval[bool](b, r.browser, `(window.__pwPerf = {draws: [], first: 0}, true)`)
-		start := eval[float64](b, r.browser, `performance.now()`)
-		r.send(b, "long answer please")
+		r.enterTimed(b, "long answer please")
 		r.waitJS(b, `window.__pwPerf.first > 0`)
-		first := eval[float64](b, r.browser, `window.__pwPerf.first`)
 		r.waitJS(b, `document.querySelector('.composer .send')?.textContent === 'Send' && !document.querySelector('.live-msg')`)
 		d := eval[[]float64](b, r.browser, `window.__pwPerf.draws`)
 		n := len(d) / 5
 		if n == 0 {
 			b.Fatalf("only %d draws", len(d))
 		}
-		b.ReportMetric(first-start, "enter-live-ms")
 		b.ReportMetric(mean(d[:n])*1000, "draw-first-us")
 		b.ReportMetric(mean(d[len(d)-n:])*1000, "draw-last-us")
 		b.ReportMetric(float64(len(d)), "draws")
 	}
+}
+
+// BenchmarkChatEnterToFirstToken measures, in the page, from the Enter
+// key to the first streamed token drawn, with piweb serve's supervisor
+// (a spare pi kept started): "live" for a session whose pi is running,
+// "cold" for one whose pi was stopped (the spare is switched to it), and
+// "cold-nospare" without the spare (pi starts from scratch). The rounds
+// alternate live and cold; each case reports its best and median.
+//
+//	go test ./internal/web -run '^$' -bench ChatEnterToFirstToken -benchtime 5x
+func BenchmarkChatEnterToFirstToken(b *testing.B) {
+	if out, err := exec.Command("uptime").Output(); err == nil {
+		b.Logf("uptime: %s", strings.TrimSpace(string(out)))
+	}
+	spare := newChatRigWith(b, agent.Config{Spare: true})
+	path := benchSession(b, spare)
+	var live, cold []float64
+	for range b.N {
+		live = append(live, firstToken(b, spare))
+		spare.stopWorker(b, path)
+		waitFor(b, "a spare pi", spare.agent.Supervisor().SpareReady)
+		cold = append(cold, firstToken(b, spare))
+	}
+	bare := newChatRig(b)
+	barePath := benchSession(b, bare)
+	var coldBare []float64
+	for range b.N {
+		bare.stopWorker(b, barePath)
+		coldBare = append(coldBare, firstToken(b, bare))
+	}
+	report(b, "live", live)
+	report(b, "cold", cold)
+	report(b, "cold-nospare", coldBare)
+}
+
+// benchSession starts a session, waits for its first answer and returns
+// its file.
+func benchSession(b *testing.B, r *chatRig) string {
+	r.llm.Enqueue(fakellm.Text("ready"))
+	id := r.startSession(b, "bench")
+	r.waitText(b, "ready")
+	r.waitIdle(b)
+	path, _ := r.api(b, "GET", "/api/sessions/"+id, nil)["session"].(map[string]any)["path"].(string)
+	return path
+}
+
+// firstToken sends a prompt and returns the milliseconds from Enter to
+// its first token on screen, once the answer is complete.
+func firstToken(b *testing.B, r *chatRig) float64 {
+	r.llm.Enqueue(fakellm.Text("First token and then some more words.").WithChunks(4))
+	r.enterTimed(b, "quick question")
+	r.waitJS(b, `window.__pwPerf.first > 0`)
+	r.waitText(b, "some more words.")
+	r.waitIdle(b)
+	return eval[float64](b, r.browser, `window.__pwPerf.first - window.__pwPerf.start`)
+}
+
+// enterTimed types a message and presses Enter, with the page's clock
+// started at the key (stream.js records the first token and each draw in
+// window.__pwPerf).
+func (r *chatRig) enterTimed(b *testing.B, text string) {
+	r.typeIn(b, text)
+	eval[bool](b, r.browser, `(() => {
+		window.__pwPerf = {draws: [], first: 0, start: performance.now()};
+		document.querySelector('.composer textarea').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));
+		return true; })()`)
+}
+
+// stopWorker stops the session's pi and waits until the page knows.
+func (r *chatRig) stopWorker(b *testing.B, path string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r.agent.Stop(ctx, path)
+	r.waitJS(b, `document.querySelector('.composer .send')?.textContent === 'Send'`)
+	waitFor(b, "the worker to stop", func() bool { return r.agent.State(path) == "" })
+}
+
+func report(b *testing.B, name string, ms []float64) {
+	s := slices.Clone(ms)
+	slices.Sort(s)
+	b.ReportMetric(s[0], name+"-best-ms")
+	b.ReportMetric(s[len(s)/2], name+"-median-ms")
+	b.Logf("%s: %s ms", name, fmtMs(ms))
+}
+
+func fmtMs(ms []float64) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, fmt.Sprintf("%.0f", m))
+	}
+	return strings.Join(parts, " ")
 }
 
 func mean(xs []float64) float64 {

@@ -31,6 +31,13 @@ func TestChatLive(t *testing.T) {
 	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
 	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
 	t.Run("new session", func(t *testing.T) { testNewSession(t, r) })
+	t.Run("completion", func(t *testing.T) { testCompletion(t, r) })
+	t.Run("dialogs", func(t *testing.T) { testDialogs(t, r) })
+	t.Run("model and images", func(t *testing.T) { testModelAndImages(t, r) })
+	t.Run("phases", func(t *testing.T) { testPhases(t, r) })
+	t.Run("tool presets", func(t *testing.T) { testToolPresets(t, r) })
+	t.Run("alerts", func(t *testing.T) { testAlerts(t, r) })
+	t.Run("models editor", func(t *testing.T) { testModelsEditor(t, r) })
 }
 
 // holdReply streams a long text, pausing after a few deltas until the

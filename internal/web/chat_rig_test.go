@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
+
 	"piweb/internal/agent"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
@@ -24,11 +27,16 @@ import (
 type chatRig struct {
 	*browser
 	llm      *fakellm.Server
+	agent    *server.PiAgent
 	agentDir string
 	cwd      string
 }
 
-func newChatRig(t testing.TB) *chatRig {
+func newChatRig(t testing.TB) *chatRig { return newChatRigWith(t, agent.Config{}) }
+
+// newChatRigWith is newChatRig with supervisor settings (Spare, as piweb
+// serve has it, for the benchmarks).
+func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 	t.Helper()
 	requireChromium(t)
 	piBin := pitest.PiBin(t)
@@ -41,6 +49,7 @@ func newChatRig(t testing.TB) *chatRig {
 		}
 	}
 	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# proj\n"), 0o644)
+	installChatExtras(t, agentDir)
 	llm := fakellm.New(fakellm.Options{})
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
@@ -51,7 +60,9 @@ func newChatRig(t testing.TB) *chatRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := server.NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir}, BridgeDir: t.TempDir()})
+	cfg.Base = agent.Options{Pi: pi, AgentDir: agentDir}
+	cfg.BridgeDir = t.TempDir()
+	ag, err := server.NewPiAgent(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +75,7 @@ func newChatRig(t testing.TB) *chatRig {
 	})
 	b := newBrowser(t, hs.URL)
 	t.Cleanup(func() { b.noConsoleErrors(t) })
-	return &chatRig{browser: b, llm: llm, agentDir: agentDir, cwd: cwd}
+	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd}
 }
 
 // api calls the server's JSON API directly.
@@ -127,8 +138,15 @@ func (r *chatRig) waitIdle(t testing.TB) {
 	r.waitJS(t, `(() => { const b = document.querySelector('.composer .send'); return b && b.textContent === 'Send' && !document.querySelector('.live-msg'); })()`)
 }
 
-// type puts text into the composer and presses Enter.
+// send puts text into the composer and presses Enter.
 func (r *chatRig) send(t testing.TB, text string) {
+	t.Helper()
+	r.typeIn(t, text)
+	eval[bool](t, r.browser, `(document.querySelector('.composer textarea').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true})), true)`)
+}
+
+// typeIn sets the composer's text, caret at the end, as typing would.
+func (r *chatRig) typeIn(t testing.TB, text string) {
 	t.Helper()
 	r.waitJS(t, `document.querySelector('.composer textarea')`)
 	eval[bool](t, r.browser, fmt.Sprintf(`(() => {
@@ -137,9 +155,48 @@ func (r *chatRig) send(t testing.TB, text string) {
 		ta.value = %q;
 		ta.dispatchEvent(new Event('input', {bubbles: true}));
 		return true; })()`, text))
-	// Let Preact apply the input before the key.
+	// Let Preact apply the input before the next key.
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.composer textarea')?.value === %q`, text))
-	eval[bool](t, r.browser, `(document.querySelector('.composer textarea').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true})), true)`)
+}
+
+// key presses a key (chromedp/kb names) in the focused element as a
+// keyboard does: the character comes with the keydown, so a page that
+// prevents the keydown types nothing (chromedp.KeyEvent sends a separate
+// char event that types regardless, e.g. a newline for Enter).
+func (r *chatRig) key(t testing.TB, k string) {
+	t.Helper()
+	for _, c := range k {
+		evs := kb.Encode(c)
+		var down, up *input.DispatchKeyEventParams
+		text := ""
+		for _, e := range evs {
+			switch e.Type {
+			case kb.KeyDown:
+				down = e
+			case kb.KeyUp:
+				up = e
+			case kb.KeyChar:
+				text = e.Text
+			}
+		}
+		down.Text, down.UnmodifiedText = text, text
+		r.run(t, cdpCall(input.DispatchKeyEvent, *down), cdpCall(input.DispatchKeyEvent, *up))
+	}
+}
+
+// choose sets a select element's value as a user would.
+func (r *chatRig) choose(t testing.TB, sel, value string) {
+	t.Helper()
+	r.waitJS(t, fmt.Sprintf(`document.querySelector(%q + ' option[value="' + %q + '"]')`, sel, value))
+	eval[bool](t, r.browser, fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, sel, value))
+}
+
+// command sends one command to the session's pi through the API.
+func (r *chatRig) command(t testing.TB, id string, cmd map[string]any) map[string]any {
+	t.Helper()
+	out := r.api(t, "POST", "/api/sessions/"+id+"/commands", cmd)
+	data, _ := out["data"].(map[string]any)
+	return data
 }
 
 // countText counts occurrences of s in the conversation.
@@ -162,4 +219,28 @@ func waitFor(t testing.TB, what string, f func() bool) {
 // click reuses the reading tests' helper.
 func (r *chatRig) click(t testing.TB, sel string) {
 	(&rig{browser: r.browser}).click(t.(*testing.T), sel)
+}
+
+// installChatExtras gives pi what the composer completes besides files: a
+// prompt template, a skill and an extension whose commands open dialogs
+// (testdata/chat).
+func installChatExtras(t testing.TB, agentDir string) {
+	t.Helper()
+	for src, dst := range map[string]string{
+		"piweb-test-ext.ts": "extensions/piweb-test-ext.ts",
+		"review.md":         "prompts/review.md",
+		"tidy/SKILL.md":     "skills/tidy/SKILL.md",
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "chat", src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst = filepath.Join(agentDir, dst)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -1,5 +1,6 @@
 // The composer under an open session: Enter sends, Shift+Enter breaks the
-// line; images by paste, drop or picker; "/" completes pi's commands. While
+// line; images by paste, drop or picker; "/" completes pi's commands and
+// "@" file paths (complete.js). While
 // the agent runs a message steers it (default) or waits as a follow-up,
 // and Stop aborts. Above it: the phase line, queue, retry banner,
 // compaction indicator, inline errors and the outside-change banner.
@@ -12,6 +13,7 @@ import { activity } from './stream.js';
 import { drafts, ContinueBar } from './actions.js';
 import { Controls } from './controls.js';
 import { ExtensionCards } from './dialogs.js';
+import { useCompletion } from './complete.js';
 
 export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
 
@@ -25,19 +27,19 @@ export function Composer({ view }) {
   const [text, setText] = useState(() => { const d = drafts.get(view.id) || ''; drafts.delete(view.id); return d; });
   const [images, setImages] = useState([]);
   const [mode, setMode] = useState('steer');
-  const [cmds, setCmds] = useState(null);
   const busy = l.busy();
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
 
-  const send = async (force = false) => {
-    const message = (ta.current ? ta.current.value : text).trim(); // the DOM is ahead of a pending render
+  // send sends the composer's text, or the text a completion just made.
+  const send = async (typed) => {
+    const message = (typed ?? (ta.current ? ta.current.value : text)).trim(); // the DOM is ahead of a pending render
     if (!message && !images.length) return;
+    if (l.own) await l.own; // a model or thinking change still being written (controls.js)
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
     const atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
     if (busy) body.streamingBehavior = mode === 'followUp' ? 'followUp' : 'steer';
-    else if (force || atWorker) body.force = atWorker ? undefined : true;
-    else if (leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view);
+    else if (!atWorker && leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view); // pi's leaf is the one shown
     setText(''); setImages([]);
     try {
       await command(view.id, body);
@@ -50,14 +52,12 @@ export function Composer({ view }) {
     }
   };
 
+  const comp = useCompletion(view, ta, text, setText, send);
   const onKey = (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
+    if (e.isComposing || comp.onKey(e)) return;
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); }
   };
-  const onInput = (e) => {
-    const v = e.target.value;
-    setText(v);
-    if (/^\/\S*$/.test(v)) loadCommands(view.id, cmds, setCmds);
-  };
+  const onInput = (e) => setText(e.target.value);
   const addFiles = async (files) => {
     const add = [];
     for (const f of files) if (/^image\/(png|jpeg|gif|webp)$/.test(f.type)) add.push(await readImage(f));
@@ -68,14 +68,11 @@ export function Composer({ view }) {
     if (fs.length) { e.preventDefault(); addFiles(fs); }
   };
   const onDrop = (e) => { e.preventDefault(); addFiles([...(e.dataTransfer?.files || [])]); };
-  const matches = cmds && /^\/\S*$/.test(text) ? cmds.filter((c) => ('/' + c.name).startsWith(text)).slice(0, 8) : [];
 
   return html`<div class="chat-bottom">
     <${ContinueBar} view=${view} />
     <${Status} view=${view} l=${l} />
-    ${matches.length > 0 && html`<ul class="completions" role="listbox">${matches.map((c) => html`<li key=${c.name}>
-      <button type="button" class="btn-link" onClick=${() => { setText('/' + c.name + ' '); ta.current.focus(); }}>/${c.name}</button>
-      <span class="muted">${c.description || c.source || ''}</span></li>`)}</ul>`}
+    ${comp.popup}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
       <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
@@ -92,15 +89,6 @@ export function Composer({ view }) {
       </div>
     </form>
     <${Controls} view=${view} l=${l} /></div>`;
-}
-
-async function loadCommands(id, have, set) {
-  if (have) return;
-  set([]);
-  try {
-    const r = await command(id, { type: 'get_commands' });
-    set((r.data && r.data.commands) || []);
-  } catch { /* no completion */ }
 }
 
 function readImage(f) {

@@ -1,7 +1,9 @@
-// Session controls under the composer: model, thinking level, manual
-// compaction with optional instructions, clone; and live tokens, cost and
-// context use from pi's get_session_stats after every turn.
+// Session controls under the composer: model (and the models.json
+// editor), thinking level, manual compaction with optional instructions,
+// clone, turn-end alerts; tokens and cost of the branch, and the context
+// window use from pi's get_session_stats whenever a live pi turns idle.
 import { useEffect, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
 import { html } from '../js/html.js';
 import { get } from '../js/api.js';
 import { toast } from '../js/state.js';
@@ -9,27 +11,53 @@ import { fmtTokens, fmtCost } from '../js/util.js';
 import { command } from './composer.js';
 import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
+import { ALERTS, alertMode, setAlertMode } from './notify.js';
+import { ModelsButton } from './models.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 let modelsP = null;
+const modelsRev = signal(0); // bumped when the list is read again
 export const models = () => (modelsP ||= get('/api/models').catch((e) => { modelsP = null; throw e; }));
+
+// refreshModels reads pi's model list again (after models.json changed).
+export function refreshModels() {
+  modelsP = null;
+  modelsRev.value++;
+  return models();
+}
 
 export function Controls({ view, l }) {
   const [list, setList] = useState([]);
   const [compacting, setCompacting] = useState(false);
   const [instr, setInstr] = useState('');
   const phase = l.phase.value;
-  useEffect(() => { models().then((d) => setList(d.models || [])).catch(() => {}); }, []);
+  const [ctxUse, setCtxUse] = useState(null);
+  const idle = phase === 'idle';
+  useEffect(() => {
+    if (idle) command(view.id, { type: 'get_session_stats' }).then((r) => setCtxUse((r.data && r.data.contextUsage) || null), () => {});
+  }, [idle]);
+  // The list comes from the session's own pi when it runs (quick, and what
+  // that pi can switch to), else from piweb's model list.
+  const rev = modelsRev.value;
+  const live = phase !== '';
+  const known = l.connected.value;
+  useEffect(() => {
+    if (!known) return;
+    const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {}) : models();
+    p.then((d) => setList(d.models || []), () => {});
+  }, [rev, live, known]);
   const cur = view.model ? view.model.provider + '/' + view.model.modelId : '';
-  const setModel = async (v) => {
+  const setModel = (v) => own(l, async () => {
     const [provider, ...rest] = v.split('/');
-    try {
-      await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
-      view.model = { provider, modelId: rest.join('/') };
-      view.touch();
-    } catch (e) { addError(l, e.message); }
-  };
-  const setLevel = (level) => command(view.id, { type: 'set_thinking_level', level }).catch((e) => addError(l, e.message));
+    await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
+    view.model = { provider, modelId: rest.join('/') };
+    await ownWrite(view);
+  });
+  const setLevel = (level) => own(l, async () => {
+    await command(view.id, { type: 'set_thinking_level', level });
+    view.thinkingLevel = level;
+    await ownWrite(view);
+  });
   const compact = async () => {
     setCompacting(false);
     const body = { type: 'compact' };
@@ -40,7 +68,9 @@ export function Controls({ view, l }) {
   return html`<div class="chat-controls">
     <select class="model-select" aria-label="Model" value=${cur} onChange=${(e) => setModel(e.target.value)}>
       ${!cur && html`<option value="">model…</option>`}
+      ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur}>${cur}</option>`}
       ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select>
+    <${ModelsButton} />
     <select class="thinking-select" aria-label="Thinking level" value=${view.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
       ${LEVELS.map((x) => html`<option key=${x} value=${x}>thinking: ${x}</option>`)}</select>
     ${compacting ? html`<span class="compact-form"><input class="compact-instructions" placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
@@ -48,8 +78,30 @@ export function Controls({ view, l }) {
       <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>Cancel</button></span>`
       : html`<button class="btn ghost small compact" type="button" disabled=${phase === 'streaming' || phase === 'compacting'} onClick=${() => setCompacting(true)}>Compact…</button>`}
     <button class="btn ghost small clone" type="button" onClick=${() => cloneBranch(view)}>Clone</button>
+    <select class="alert-select" aria-label="When pi finishes elsewhere" title="When pi finishes in a session you are not looking at" value=${alertMode.value} onChange=${(e) => setAlertMode(e.target.value)}>
+      ${Object.entries(ALERTS).map(([k, v]) => html`<option key=${k} value=${k}>${k === 'off' ? 'alert: none' : 'alert: ' + v}</option>`)}</select>
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
+    ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;
+}
+
+// own runs a command that makes pi append an entry; the composer waits
+// for it (l.own) before it sends, so a prompt sent right after a model
+// change carries the leaf that change made.
+function own(l, f) {
+  l.own = f().catch((e) => addError(l, e.message));
+  return l.own;
+}
+
+// ownWrite reads the tail after pi appended an entry for this page's own
+// command (a model or thinking level change), so that the next prompt's
+// expected leaf is not mistaken for an outside change.
+async function ownWrite(view) {
+  if (!view.leaf) {
+    await view.refreshTail(1);
+    if (view.detail) view.detail.leaf = view.fileLeaf;
+  }
+  view.touch();
 }
 
 export { toast };

@@ -12,6 +12,7 @@ export class Live {
   constructor(id) {
     this.id = id;
     this.phase = signal(''); // '' (no worker), idle, streaming, compacting, retrying, settling
+    this.connected = signal(false); // the event stream said hello: phase is known
     this.queue = signal({ steering: [], followUp: [] });
     this.retry = signal(null); // {attempt, maxAttempts, until, error}
     this.compaction = signal(null); // {reason}
@@ -19,12 +20,12 @@ export class Live {
     this.outside = signal(false); // another process wrote the file meanwhile
     this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
     this.status = signal({}); // extension status lines by key
-    this.ends = signal(0); // bumped at every agent_end
     this.tick = signal(0); // bumped when partial or tools change
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
     this.tools = new Map(); // toolCallId -> {name, args, output, start, end, isError}
     this.lastId = null;
+    this.own = null; // a model or thinking change being written (controls.js)
     this.listeners = new Set(); // stream renderers
   }
 
@@ -57,7 +58,7 @@ export function onLiveEvent(id, ev, eventId) {
 }
 
 const handlers = {
-  hello(l, ev) { l.phase.value = ev.worker || ''; },
+  hello(l, ev) { l.phase.value = ev.worker || ''; l.connected.value = true; },
   reset(l) { l.partial = null; l.tools.clear(); l.notify(); },
   piweb_state(l, ev) {
     l.phase.value = ev.phase || 'idle';
@@ -114,17 +115,14 @@ const handlers = {
     if (ev.errorMessage) addError(l, 'Compaction failed: ' + ev.errorMessage);
   },
   extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
-  agent_end(l) {
+  agent_end(l) { // alerts are notify.js's
     l.partial = null;
-    l.ends.value++;
     l.notify();
-    // Optional: a browser notification when a turn ends in a hidden tab.
-    if (document.hidden && window.Notification && Notification.permission === 'granted') new Notification('pi finished', { tag: l.id });
   },
   extension_ui_request(l, ev) {
     if (ev.method === 'notify') toast(ev.message || '', { kind: ev.notifyType === 'error' ? 'error' : '' });
     else if (ev.method === 'setStatus') l.status.value = { ...l.status.value, [ev.statusKey]: ev.statusText };
-    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, ev];
+    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, { ...ev, received: Date.now() }];
   },
   piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
   piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },

@@ -21,6 +21,7 @@ function NewSession({ close }) {
   const [f, setF] = useState({ cwd: '', model: '', thinkingLevel: '', tools: 'default', message: '' });
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
+  useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
     get('/api/projects').then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
     models().then((d) => setList(d.models || [])).catch(() => {});

@@ -27,6 +27,7 @@ async function request(method, url, body) {
 
 export const get = (url) => request('GET', url);
 export const post = (url, body = {}) => request('POST', url, body);
+export const put = (url, body) => request('PUT', url, body);
 export const del = (url) => request('DELETE', url);
 
 const q = (params) => {

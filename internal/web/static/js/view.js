@@ -68,6 +68,7 @@ export class View {
     this.total = ctx.total;
     this.before = ctx.before;
     this.model = ctx.model;
+    this.thinkingLevel = ctx.thinkingLevel;
     this.fileLeaf = ctx.leaf;
     this.ctxLoaded = true;
   }
@@ -219,6 +220,8 @@ export class View {
       for (let i = at + 1; i < ctx.messages.length; i++) this.items.push({ m: ctx.messages[i], id: ctx.entryIds[i] });
       this.total = ctx.total;
       this.fileLeaf = ctx.leaf;
+      this.model = ctx.model;
+      this.thinkingLevel = ctx.thinkingLevel;
       this.scheduleTotals();
     } catch (e) {
       toast('Live update failed: ' + e.message, { kind: 'error' });

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"piweb/internal/fakellm"
+)
+
+// completionLabels lists what the composer's completion offers.
+const completionLabels = `[...document.querySelectorAll('.completions .c-label')].map((e) => e.textContent)`
+
+// testCompletion: "/" offers pi's prompt templates, skills and extension
+// commands (never piweb's own bridge commands), and what is chosen reaches
+// the model as pi expands it; "@" walks the session's cwd folder by folder.
+func testCompletion(t *testing.T, r *chatRig) {
+	os.MkdirAll(filepath.Join(r.cwd, "src", "util"), 0o755)
+	os.WriteFile(filepath.Join(r.cwd, "src", "main.go"), []byte("package main\n"), 0o644)
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Ready to complete."))
+	r.startSession(t, "completion base")
+	r.waitText(t, "Ready to complete.")
+	r.waitIdle(t)
+
+	t.Run("slash", func(t *testing.T) {
+		r.typeIn(t, "/")
+		r.waitJS(t, `(() => { const l = `+completionLabels+`; return ['/review', '/skill:tidy', '/ask-colour'].every((x) => l.includes(x)); })()`)
+		if bridge := eval[[]string](t, r.browser, completionLabels+`.filter((x) => x.startsWith('/piweb-'))`); len(bridge) > 0 {
+			t.Errorf("piweb's bridge commands offered: %v", bridge)
+		}
+		r.typeIn(t, "/rev")
+		r.waitJS(t, completionLabels+`.join() === '/review'`)
+		r.key(t, kb.Tab)
+		r.waitJS(t, `document.querySelector('.composer textarea').value === '/review ' && !document.querySelector('.completions')`)
+		r.llm.Enqueue(fakellm.Text("Reviewed it."))
+		r.send(t, "/review README.md")
+		r.waitText(t, "Reviewed it.")
+		r.waitIdle(t)
+		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "Please review the file README.md carefully.") {
+			t.Errorf("the model got %q, not the expanded template", got)
+		}
+	})
+	t.Run("skill", func(t *testing.T) {
+		r.typeIn(t, "/skill:t")
+		r.waitJS(t, completionLabels+`[0] === '/skill:tidy'`)
+		r.llm.Enqueue(fakellm.Text("Tidied."))
+		r.key(t, kb.Enter) // takes the command and sends it, as in pi's editor
+		r.waitText(t, "Tidied.")
+		r.waitIdle(t)
+		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "Remove files nobody needs") {
+			t.Errorf("the model got %q, not the skill", got)
+		}
+	})
+	t.Run("files", func(t *testing.T) {
+		r.typeIn(t, "look at @sr")
+		r.waitJS(t, completionLabels+`.join() === 'src/'`)
+		r.key(t, kb.Tab)
+		r.waitJS(t, `document.querySelector('.composer textarea').value === 'look at @src/'`)
+		r.waitJS(t, completionLabels+`.join() === 'src/util/,src/main.go'`)
+		r.key(t, kb.ArrowDown)
+		r.waitJS(t, `document.querySelector('.completions li.sel .c-label')?.textContent === 'src/main.go'`)
+		r.key(t, kb.Enter) // takes the path and does not send
+		r.waitJS(t, `document.querySelector('.composer textarea').value === 'look at @src/main.go ' && !document.querySelector('.completions')`)
+		r.llm.Enqueue(fakellm.Text("Looked."))
+		r.key(t, kb.Enter)
+		r.waitText(t, "Looked.")
+		r.waitIdle(t)
+		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "look at @src/main.go") {
+			t.Errorf("the model got %q", got)
+		}
+		r.typeIn(t, "and @s")
+		r.waitJS(t, completionLabels+`.join() === 'src/'`)
+		r.key(t, kb.Escape)
+		r.waitJS(t, `!document.querySelector('.completions') && document.querySelector('.composer textarea').value === 'and @s'`)
+		r.typeIn(t, "")
+	})
+}
+
+// testDialogs: extension dialogs as cards — a select answered, a confirm
+// left to time out as the extension asked, an input and an editor — each
+// answer reaching pi, which reports it as a toast and a status line.
+func testDialogs(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Ready for dialogs."))
+	r.startSession(t, "dialog base")
+	r.waitText(t, "Ready for dialogs.")
+	r.waitIdle(t)
+	reported := func(t *testing.T, text string) {
+		t.Helper()
+		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes(%q))`, text))
+		r.waitJS(t, fmt.Sprintf(`document.querySelector('.ext-status')?.innerText.includes(%q)`, text))
+	}
+	t.Run("select", func(t *testing.T) {
+		r.send(t, "/ask-colour")
+		r.waitJS(t, `document.querySelectorAll('.ext-card .ext-option').length === 3`)
+		r.click(t, `.ext-card .ext-option:nth-of-type(2)`)
+		reported(t, "colour: green")
+		r.waitJS(t, `!document.querySelector('.ext-card')`)
+	})
+	t.Run("confirm times out", func(t *testing.T) {
+		r.send(t, "/ask-proceed 1500")
+		r.waitJS(t, `document.querySelector('.ext-card .ext-countdown')?.innerText.includes('closes in')`)
+		reported(t, "proceed: false")
+		r.waitJS(t, `!document.querySelector('.ext-card')`)
+	})
+	t.Run("input", func(t *testing.T) {
+		r.send(t, "/ask-name")
+		r.waitJS(t, `document.activeElement === document.querySelector('.ext-card input.ext-input')`)
+		r.run(t, chromedp.KeyEvent("Ada"))
+		r.key(t, kb.Enter)
+		reported(t, "name: Ada")
+	})
+	t.Run("editor", func(t *testing.T) {
+		r.send(t, "/ask-text")
+		r.waitJS(t, `document.querySelector('.ext-card textarea.ext-input')?.value === 'line one\nline two'`)
+		eval[bool](t, r.browser, `(() => { const e = document.querySelector('.ext-card textarea'); e.value += '\nline three'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+		r.waitJS(t, `document.querySelector('.ext-card textarea').value.endsWith('three')`)
+		r.click(t, ".ext-card .ext-ok")
+		reported(t, "text: 3 lines")
+	})
+}
