@@ -153,12 +153,14 @@ func (s *Server) putModelsConfig(w http.ResponseWriter, r *http.Request) error {
 			p["apiKey"] = storedKey(old, name)
 		}
 	})
-	if f, canForget := s.agent.(interface{ ForgetModels() }); canForget {
-		f.ForgetModels()
-	}
 	data, _ := json.MarshalIndent(body.Config, "", "  ")
 	if err := writeWithBackup(s.modelsPath(), append(data, '\n')); err != nil {
 		return err
+	}
+	// Forget after writing: a listing between forgetting and writing would
+	// cache the old models for another minute.
+	if f, canForget := s.agent.(interface{ ForgetModels() }); canForget {
+		f.ForgetModels()
 	}
 	return s.getModelsConfig(w, r)
 }
