@@ -38,6 +38,62 @@ func newRig(t *testing.T) *rig {
 	return &rig{b, dir}
 }
 
+// TestReading checks every reading feature of the app in one browser on
+// one server (starting Chromium and indexing the fixtures once): each
+// subtest starts from a fresh page with the default viewport, light
+// theme and empty local storage, and must leave no console error.
+// Subtests that change a session use their own.
+func TestReading(t *testing.T) {
+	r := newRig(t)
+	for _, c := range []struct {
+		name string
+		test func(*testing.T, *rig)
+	}{
+		{"sidebar", testSidebarGroupsAndForks},
+		{"messages", testMessagesRender},
+		{"markdown is safe", testMarkdownIsSafe},
+		{"tools, images and hidden", testToolsImagesAndHidden},
+		{"rendering", testRendering},
+		{"tree and branches", testTreePanelAndBranches},
+		{"search opens hit on its branch", testSearchOpensHitOnItsBranch},
+		{"search hit inside compaction", testSearchHitInsideCompaction},
+		{"keyboard", testKeyboard},
+		{"files", testFilesPanel},
+		{"usage", testUsagePage},
+		{"copy id and path", testCopyIDAndPath},
+		{"header actions", testHeaderActions},
+		{"huge badge and labels", testHugeBadgeAndLabels},
+		{"windowed huge session", testWindowedHugeSession},
+		{"live append", testLiveAppend},
+		{"narrow and dark", testNarrowAndDark},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r.reset(t)
+			c.test(t, r)
+			r.checkConsole(t)
+		})
+	}
+}
+
+// reset puts the browser back to a fresh start page.
+func (r *rig) reset(t *testing.T) {
+	t.Helper()
+	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+	r.open(t, "/")
+	eval[bool](t, r.browser, `(localStorage.clear(), sessionStorage.clear(), true)`)
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelector('.sess')`)
+}
+
+// checkConsole reports the console errors so far and forgets them.
+func (b *browser) checkConsole(t *testing.T) {
+	t.Helper()
+	b.noConsoleErrors(t)
+	b.mu.Lock()
+	b.errors = nil
+	b.mu.Unlock()
+}
+
 // waitIndexed waits until the server knows a session written after it
 // started (the index picks files up by watching).
 func (r *rig) waitIndexed(t *testing.T, id string) {
@@ -83,8 +139,7 @@ func (r *rig) sessionFile(t *testing.T, id string) string {
 	return m[0]
 }
 
-func TestSidebarGroupsAndForks(t *testing.T) {
-	r := newRig(t)
+func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	// A clone of the basic session, written the way pi writes one, must
 	// nest under it.
 	src := r.sessionFile(t, basicID)
@@ -153,8 +208,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func TestMessagesRender(t *testing.T) {
-	r := newRig(t)
+func testMessagesRender(t *testing.T, r *rig) {
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row[data-role=user]')`)
 	// HTML-looking text is text.
@@ -211,8 +265,7 @@ func TestMessagesRender(t *testing.T) {
 }
 
 // TestMarkdownIsSafe feeds HTML and script URLs through every text path.
-func TestMarkdownIsSafe(t *testing.T) {
-	r := newRig(t)
+func testMarkdownIsSafe(t *testing.T, r *rig) {
 	evil := "<img src=x onerror=\"window.pwned=1\"> <script>window.pwned=2</script> [x](javascript:window.pwned=3) **bold** `<b>code</b>`\n\n```html\n<img src=x onerror=\"window.pwned=4\">\n```"
 	id := writeSession(t, r.dir, "/tmp/evil", []map[string]any{
 		{"role": "user", "content": evil, "timestamp": 1},
@@ -263,8 +316,7 @@ func writeSession(t *testing.T, agentDir, cwd string, msgs []map[string]any) str
 	return id
 }
 
-func TestWindowedHugeSession(t *testing.T) {
-	r := newRig(t)
+func testWindowedHugeSession(t *testing.T, r *rig) {
 	writeBig(t, r.dir, 10000)
 	r.waitIndexed(t, bigID)
 	r.open(t, "/s/"+bigID)
@@ -297,8 +349,7 @@ func TestWindowedHugeSession(t *testing.T) {
 // onePixel is a 1x1 PNG.
 const onePixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
-func TestToolsImagesAndHidden(t *testing.T) {
-	r := newRig(t)
+func testToolsImagesAndHidden(t *testing.T, r *rig) {
 	img := map[string]any{"type": "image", "data": onePixel, "mimeType": "image/png"}
 	call := func(id, name string, args map[string]any) map[string]any {
 		return map[string]any{"type": "toolCall", "id": id, "name": name, "arguments": args}
@@ -353,8 +404,7 @@ func TestToolsImagesAndHidden(t *testing.T) {
 	}
 }
 
-func TestHugeBadgeAndLabels(t *testing.T) {
-	r := newRig(t)
+func testHugeBadgeAndLabels(t *testing.T, r *rig) {
 	var msgs []map[string]any
 	for range 2100 {
 		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Repeat("x", 10<<10), "timestamp": 1})

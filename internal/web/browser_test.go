@@ -174,10 +174,13 @@ func (b *browser) screenshot(tb testing.TB, name string) {
 }
 
 // emulateDark makes prefers-color-scheme report dark.
-func emulateDark() chromedp.Action[chromedp.Void] {
+func emulateDark() chromedp.Action[chromedp.Void] { return emulateScheme("dark") }
+
+// emulateScheme makes prefers-color-scheme report scheme.
+func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 		return chromedp.Void{}, err
 	}
 }

@@ -16,8 +16,7 @@ import (
 	"piweb/internal/session"
 )
 
-func TestTreePanelAndBranches(t *testing.T) {
-	r := newRig(t)
+func testTreePanelAndBranches(t *testing.T, r *rig) {
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Tree]`)
@@ -48,8 +47,7 @@ func TestTreePanelAndBranches(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1')`)
 }
 
-func TestSearchOpensHitOnItsBranch(t *testing.T) {
-	r := newRig(t)
+func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
 	r.open(t, "/")
 	r.waitJS(t, `document.querySelector('.sess')`)
 	cases := []struct{ query, session, entry string }{
@@ -78,8 +76,7 @@ func TestSearchOpensHitOnItsBranch(t *testing.T) {
 	}
 }
 
-func TestSearchHitInsideCompaction(t *testing.T) {
-	r := newRig(t)
+func testSearchHitInsideCompaction(t *testing.T, r *rig) {
 	file := r.sessionFile(t, compactID)
 	s, err := session.ReadFile(file)
 	if err != nil {
@@ -100,9 +97,15 @@ func TestSearchHitInsideCompaction(t *testing.T) {
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.hidden-history #e-%s.flash')`, hidden))
 }
 
-func TestHeaderActions(t *testing.T) {
-	r := newRig(t)
-	r.open(t, "/s/"+basicID)
+// testHeaderActions renames inline, exports, deletes and undoes, on a
+// session of its own.
+func testHeaderActions(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/header", []map[string]any{
+		{"role": "user", "content": "header actions", "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ok"}}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+	})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row')`)
 	// Rename inline.
 	r.click(t, `.sess-name`)
@@ -110,12 +113,14 @@ func TestHeaderActions(t *testing.T) {
 	eval[bool](t, r.browser, `(document.activeElement.value = '', true)`)
 	r.run(t, chromedp.SendKeys(`.rename input`, "Renamed here\r"))
 	r.waitJS(t, `document.querySelector('.sess-name') && document.querySelector('.sess-name').innerText.includes('Renamed here')`)
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q]').innerText.includes('Renamed here')`, basicID))
-	// Exports answer with a file.
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q]').innerText.includes('Renamed here')`, id))
+	// Exports are links to files.
 	for _, f := range []string{"md", "html", "jsonl"} {
-		code := eval[int](t, r.browser, fmt.Sprintf(`fetch(document.querySelector('.menu') && '/api/sessions/%s/export?format=%s').then(r => r.status)`, basicID, f))
-		if code != 200 {
-			t.Errorf("export %s: %d", f, code)
+		r.click(t, `.menu > button`)
+		href := eval[string](t, r.browser, fmt.Sprintf(`[...document.querySelectorAll('.menu-pop a[download]')].map(a => a.getAttribute('href')).find(h => h.includes('format=%s')) || ''`, f))
+		r.click(t, `.menu > button`)
+		if code := eval[int](t, r.browser, fmt.Sprintf(`fetch(%q).then(r => r.status)`, href)); href == "" || code != 200 {
+			t.Errorf("export %s: %q answers %d", f, href, code)
 		}
 	}
 	// Delete asks, moves to the trash, and undo brings it back.
@@ -123,11 +128,14 @@ func TestHeaderActions(t *testing.T) {
 	r.click(t, `.menu-pop .danger`)
 	r.click(t, `.dialog.confirm .primary`)
 	r.waitJS(t, `location.pathname === '/' && document.querySelector('.toast .btn-link:not(.x)')`)
-	if _, err := os.Stat(r.sessionFileMaybe(basicID)); err == nil {
+	if _, err := os.Stat(r.sessionFileMaybe(id)); err == nil {
 		t.Error("file still in place after delete")
 	}
 	r.click(t, `.toast .btn-link:not(.x)`)
-	r.waitJS(t, fmt.Sprintf(`location.pathname === '/s/%s' && document.querySelector('.row')`, basicID))
+	r.waitJS(t, fmt.Sprintf(`location.pathname === '/s/%s' && document.querySelector('.row')`, id))
+	if _, err := os.Stat(r.sessionFileMaybe(id)); err != nil {
+		t.Error("file not back after undo")
+	}
 }
 
 func (r *rig) sessionFileMaybe(id string) string {
@@ -138,14 +146,21 @@ func (r *rig) sessionFileMaybe(id string) string {
 	return m[0]
 }
 
-func TestLiveAppend(t *testing.T) {
-	r := newRig(t)
-	file := r.sessionFile(t, basicID)
-	r.open(t, "/s/"+basicID)
+// testLiveAppend has another process append to the open session, a
+// session of its own that is not the newest: the entry shows without a
+// reload and the session moves to the top of the sidebar.
+func testLiveAppend(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/live", []map[string]any{{"role": "user", "content": "before the append", "timestamp": 1}})
+	r.waitIndexed(t, id)
+	file := r.sessionFile(t, id)
+	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.row')`)
+	if first := eval[string](t, r.browser, `document.querySelector('.group .sess').dataset.id`); first == id {
+		t.Fatal("the session is already first in the sidebar")
+	}
 	r.run(t, chromedp.Sleep(300*time.Millisecond)) // the event stream is open
 	now := time.Now().UTC()
-	line := fmt.Sprintf(`{"type":"message","id":"11ve0001","parentId":"65ba13a4","timestamp":%q,"message":{"role":"user","content":"appended from outside","timestamp":%d}}`,
+	line := fmt.Sprintf(`{"type":"message","id":"11ve0001","parentId":"e0000001","timestamp":%q,"message":{"role":"user","content":"appended from outside","timestamp":%d}}`,
 		now.Format("2006-01-02T15:04:05.000Z"), now.UnixMilli())
 	t0 := time.Now()
 	cmd := exec.Command("sh", "-c", `printf '%s\n' "$1" >> "$2"`, "sh", line, file)
@@ -153,16 +168,14 @@ func TestLiveAppend(t *testing.T) {
 		t.Fatalf("append: %v %s", err, out)
 	}
 	r.waitJS(t, `document.querySelector('#e-11ve0001')`)
-	d := time.Since(t0)
-	if d > time.Second {
-		t.Errorf("appended entry shown after %v", d)
+	t.Logf("appended entry shown after %v (BenchmarkLiveAppend measures it)", time.Since(t0))
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.group .sess').dataset.id === %q`, id))
+	if n := r.count(t, `.row`); n != 2 {
+		t.Errorf("%d rows after the append, want 2", n)
 	}
-	t.Logf("appended entry shown after %v", d)
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.group .sess').dataset.id === %q`, basicID))
 }
 
-func TestFilesPanel(t *testing.T) {
-	r := newRig(t)
+func testFilesPanel(t *testing.T, r *rig) {
 	cwd := t.TempDir()
 	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# Title\n\nSome *text*.\n"), 0o644)
@@ -184,16 +197,14 @@ func TestFilesPanel(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.viewer img.file-img') && document.querySelector('.viewer img.file-img').naturalWidth === 1`)
 }
 
-func TestUsagePage(t *testing.T) {
-	r := newRig(t)
+func testUsagePage(t *testing.T, r *rig) {
 	r.open(t, "/usage")
 	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
 	r.click(t, `.seg button:nth-child(2)`)
 	r.waitJS(t, `[...document.querySelectorAll('.grid td.key')].some(td => td.textContent.includes('claude-sonnet-4-5'))`)
 }
 
-func TestNarrowAndDark(t *testing.T) {
-	r := newRig(t)
+func testNarrowAndDark(t *testing.T, r *rig) {
 	r.run(t, chromedp.EmulateViewport(375, 740))
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
@@ -215,8 +226,7 @@ func TestNarrowAndDark(t *testing.T) {
 	}
 }
 
-func TestKeyboard(t *testing.T) {
-	r := newRig(t)
+func testKeyboard(t *testing.T, r *rig) {
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))

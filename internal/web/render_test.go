@@ -12,14 +12,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
-// TestRendering checks the browser-side renderers (markdown.js and
-// highlight.js) in Chromium, on one page: golden files under testdata
-// (go test -run TestRendering -update rewrites them), safety, and the
-// bounds that keep big inputs cheap.
-func TestRendering(t *testing.T) {
-	r := newRig(t)
-	r.open(t, "/usage")
-	r.waitJS(t, `document.querySelector('.usage')`)
+// testRendering checks the browser-side renderers (markdown.js and
+// highlight.js) in Chromium: golden files under testdata (go test -run
+// TestReading/rendering -update rewrites them), safety, and the bounds
+// that keep big inputs cheap.
+func testRendering(t *testing.T, r *rig) {
 	t.Run("markdown", func(t *testing.T) { testMarkdownGolden(t, r) })
 	t.Run("highlight", func(t *testing.T) { testHighlightGolden(t, r) })
 	t.Run("highlight bounds", func(t *testing.T) { testHighlightBounds(t, r) })

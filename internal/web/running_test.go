@@ -40,8 +40,7 @@ func TestRunningDot(t *testing.T) {
 
 // TestCopyIDAndPath uses the real clipboard (permission granted through
 // the DevTools protocol) for the header's copy actions.
-func TestCopyIDAndPath(t *testing.T) {
-	r := newRig(t)
+func testCopyIDAndPath(t *testing.T, r *rig) {
 	r.run(t, cdpCall(emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}))
 	for _, p := range []string{"clipboard-read", "clipboard-write"} {
 		r.run(t, cdpCall(cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
