@@ -74,13 +74,10 @@ func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
 }
 
 func clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
-	_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entries WHERE file_id = ?)`, fileID)
-	if err == nil {
-		_, err = tx.ExecContext(ctx, `DELETE FROM entries WHERE file_id = ?`, fileID)
+	if err := clearText(ctx, tx, fileID); err != nil {
+		return err
 	}
-	if err == nil {
-		_, err = tx.ExecContext(ctx, `DELETE FROM usage WHERE file_id = ?`, fileID)
-	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM usage WHERE file_id = ?`, fileID)
 	return wrap("clear entries", err)
 }
 

@@ -116,41 +116,6 @@ func BenchmarkWarmList(b *testing.B) {
 	}
 }
 
-// BenchmarkSearch reports p50 and p99 latency of selective and common
-// queries on a fully indexed corpus.
-func BenchmarkSearch(b *testing.B) {
-	dir := benchCorpus(b)
-	ix := benchIndex(b, dir)
-	if p := os.Getenv("PIWEB_BENCH_INDEX"); p != "" { // reuse a built index
-		ix.Close()
-		var err error
-		if ix, err = Open(context.Background(), Options{AgentDir: dir, Path: p, Getenv: func(string) string { return "" }}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := ix.Sync(context.Background(), true); err != nil {
-		b.Fatal(err)
-	}
-	for _, q := range []struct{ name, text string }{
-		{"selective", "zqabc"}, {"selective-prefix", "zqab*"}, {"common", "function"},
-		{"common-phrase", `"the function"`}, {"common-and", "error config"}, {"prefix", "mig*"},
-	} {
-		b.Run(q.name, func(b *testing.B) {
-			var lat []time.Duration
-			for b.Loop() {
-				t := time.Now()
-				if _, err := ix.Search(context.Background(), Query{Text: q.text}); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(t))
-			}
-			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-		})
-	}
-}
-
 // BenchmarkLiveAppend appends one entry to the biggest session of the
 // corpus while Watch runs, and reports the time until a subscriber hears of
 // it and the bytes the index read for it.

@@ -21,9 +21,11 @@
 // parsed offset, the listing fields, the listing's JSON element, and the
 // metadata as JSON), entries (every entry: id, parent, type, role, time,
 // model, and whether it lies on the current branch with its position on it)
-// fts (FTS5, unicode61 with diacritics removed, rowid = entries rowid) and
-// usage (assistant tokens and cost per file, half-hour slot of the entry
-// time and model, added to as files grow; usage.go).
+// fts (FTS5, unicode61 with diacritics removed, 16 KB pages, rowid =
+// entries rowid) with its word list (vocab), runs and file_models, which
+// turn search filters into rowid ranges, and usage (assistant tokens and
+// cost per file, half-hour slot of the entry time and model, added to as
+// files grow; usage.go).
 //
 // # Discovery
 //
@@ -85,17 +87,46 @@
 // Query text is translated, never passed through (query.go): words are
 // ANDed, "quotes" make phrases, a trailing * a prefix; every unit goes to
 // FTS5 as a quoted string, so operators and punctuation are plain text and
-// no input is an FTS5 syntax error (FuzzQuery). Each hit has session id,
-// entry id, role, time, a snippet as spans with the matches marked, and
-// whether the entry is on the current branch. Every entry is indexed, so
-// hits on abandoned branches and in compacted history are found too. When
-// a file grows, the branch flags change only below the point where the new
-// leaf's path joins the old branch (text.go). Filters: cwd, entry time
-// range, model (sessions that used it). Ranking: BM25 divided by
-// 1 + age/30 days, over the newest 1,000 matches (rowid order is time
-// order), which bounds the cost of a query for a word found everywhere.
-// User and assistant text blocks are indexed; tool call arguments, tool
-// results and shell commands/output only with Options.Tools.
+// no input is an FTS5 syntax error (FuzzQuery). FTS5 answers a prefix by
+// merging the postings of every word with that prefix before it returns a
+// row (0.3 s for "a*" on 2 GB); so a prefix whose words are ASCII is
+// rewritten as an OR of the at most 256 indexed words that complete it,
+// taken from a list of every indexed word (vocab.go), which FTS5 walks
+// lazily. Each hit has session id, entry id, role, time, a snippet as spans
+// with the matches marked, and whether the entry is on the current branch.
+// Every entry is indexed, so hits on abandoned branches and in compacted
+// history are found too. When a file grows, the branch flags change only
+// below the point where the new leaf's path joins the old branch (text.go).
+// Filters: cwd, entry time range, model (sessions that used it); when the
+// newest matches hold few that pass, they are pushed down into FTS5 as
+// rowid ranges (filter.go). User and assistant text blocks are indexed;
+// tool call arguments, tool results and shell commands/output only with
+// Options.Tools.
+//
+// # Ranking
+//
+// "Relevance and recency" means, precisely: the candidates are the newest
+// 200 matching entries that pass the filters (rowid order is time order:
+// the cold pass indexes sessions oldest first and appended entries get
+// higher rowids). Each candidate scores relevance / (1 + age / 30 days),
+// age being now minus the entry's time (at least 0), and relevance BM25's
+// term-frequency part, tf·(k1+1) / (tf + k1·(1 − b + b·len/avg)) with
+// k1 = 1.2 and b = 0.75, where tf counts the occurrences of the query's
+// words and phrases in the entry (as FTS5's highlight() marks them), len is
+// the entry's text length and avg its mean over the candidates. Hits are
+// the best candidates by score, the newer first among equal scores.
+//
+// So for a word found in every session only the newest 200 entries that
+// contain it compete: among them the one where it is frequent for its
+// length wins, and a day of age costs 3% (1/(1 + 1/30)). An older entry is
+// not shown however relevant: the window keeps a word found everywhere as
+// cheap as a rare one, and finding what was said recently is what search
+// is for. There is no IDF (inverse document frequency): every candidate
+// holds every query word, so it would only weigh the words against each
+// other, and FTS5's bm25() computes it by reading every posting of each
+// word (0.1 s for a common word, 1 s for a common phrase). All query words
+// weigh the same. Snippets are cut in Go from the highlighted text
+// (snippet.go), so the final hits cost no second full-text query.
 //
 // # Live
 //

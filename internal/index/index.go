@@ -48,6 +48,7 @@ type Index struct {
 	roots []root
 
 	wmu       sync.Mutex
+	bulkText  bool // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
 

@@ -3,6 +3,9 @@ package index
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
+
+	"piweb/internal/jsjson"
 )
 
 // msg is what the index takes from a message entry's message.
@@ -70,7 +73,7 @@ func decodeMessage(raw []byte, withText bool) msg {
 // and appends tool call arguments to tools.
 func contentText(content []byte, tools []string) (text, toolsOut []string) {
 	if len(content) > 0 && content[0] == '"' {
-		return appendNonEmpty(nil, str(content)), tools
+		return appendNonEmpty(nil, textOf(content)), tools
 	}
 	eachElement(content, func(el []byte) {
 		var typ, txt []byte
@@ -88,12 +91,23 @@ func contentText(content []byte, tools []string) (text, toolsOut []string) {
 		})
 		switch str(typ) {
 		case "text":
-			text = appendNonEmpty(text, str(txt))
+			text = appendNonEmpty(text, textOf(txt))
 		case "toolCall":
 			tools = appendNonEmpty(tools, string(args))
 		}
 	})
 	return text, tools
+}
+
+// textOf decodes a string of searchable text: without encoding/json's
+// reflection (a third of the text pass went there), and as valid UTF-8 for
+// FTS5.
+func textOf(raw []byte) string {
+	s, ok := jsjson.Unquote(raw)
+	if ok && !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
 }
 
 func appendNonEmpty(list []string, ss ...string) []string {

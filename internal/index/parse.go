@@ -58,6 +58,23 @@ type chunk struct {
 // parseChunk parses data, which starts at file offset off and line line+1.
 // Unless atEOF, a final line without newline is left unconsumed.
 func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
+	c, p := feedChunk(data, off, line, atEOF)
+	info, ok := p.S().Info("", time.UnixMilli(0))
+	c.body.Dropped = !ok
+	if ok {
+		c.body.MessageCount = info.MessageCount
+		if info.FirstMessage != "(no messages)" {
+			c.body.FirstMessage = info.FirstMessage
+		}
+		c.body.Name, c.body.HasName = info.Name, info.HasName
+		c.body.Activity = info.Modified
+	}
+	return c
+}
+
+// feedChunk is parseChunk without the listing's fold (body.NameSet
+// aside), which the text pass does not need.
+func feedChunk(data []byte, off int64, line int, atEOF bool) (chunk, *session.Parser) {
 	var p session.Parser
 	p.Feed(synthHeader, false)
 	shift := off - int64(len(synthHeader))
@@ -81,17 +98,7 @@ func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 	if n < len(data) && atEOF {
 		c.lines++
 	}
-	info, ok := p.S().Info("", time.UnixMilli(0))
-	c.body.Dropped = !ok
-	if ok {
-		c.body.MessageCount = info.MessageCount
-		if info.FirstMessage != "(no messages)" {
-			c.body.FirstMessage = info.FirstMessage
-		}
-		c.body.Name, c.body.HasName = info.Name, info.HasName
-		c.body.Activity = info.Modified
-	}
-	return c
+	return c, &p
 }
 
 // head is what the index keeps of a file's first record.

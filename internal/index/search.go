@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -50,17 +52,17 @@ type Span struct {
 // newest matches only (entries are indexed oldest first and appended
 // entries are newest, so rowid order is time order), which keeps a search
 // for a word found in every session as fast as a rare one.
-const candidates = 1000
+const candidates = 200
 
 // halfLife sets the recency weight: a hit this old counts half as much as
 // an equally relevant one from now.
 const halfLife = 30 * 24 * time.Hour
 
-// Search runs a query. Any text is a valid query; text without words
-// finds nothing.
+// Search runs a query. Any text is a valid query; text without words, or
+// with a prefix no indexed word starts with, finds nothing. All reads run
+// in one read transaction, so they see one state of the index.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	match, ok := ftsQuery(q.Text)
-	if !ok {
+	if len(parseQuery(q.Text)) == 0 {
 		return nil, nil
 	}
 	if q.Limit <= 0 {
@@ -69,87 +71,102 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.Now.IsZero() {
 		q.Now = time.Now()
 	}
-	where, args := filters(q)
-	// Without filters the newest matches need no join.
-	cand := `SELECT fts.rowid AS rid, bm25(fts) AS rank FROM fts
-			WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT %[2]d`
-	if where != "" {
-		cand = `SELECT fts.rowid AS rid, bm25(fts) AS rank FROM fts
-			JOIN entries e ON e.rowid = fts.rowid JOIN files f ON f.id = e.file_id
-			WHERE fts MATCH ?1 %[1]s ORDER BY fts.rowid DESC LIMIT %[2]d`
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, wrap("search", err)
 	}
-	sqlText := fmt.Sprintf(`WITH m AS MATERIALIZED (`+cand+`),
-		top AS MATERIALIZED (
-			SELECT m.rid, -m.rank / (1.0 + max(0, ?2 - e.ts) / ?3) AS score
-			FROM m JOIN entries e ON e.rowid = m.rid ORDER BY score DESC LIMIT ?4)
-		SELECT f.session_id, f.path, f.cwd, e.eid, e.role, e.model, e.ts, e.on_branch, top.score,
-			snippet(fts, 0, char(2), char(3), '…', 16)
-		FROM top JOIN fts ON fts.rowid = top.rid JOIN entries e ON e.rowid = top.rid JOIN files f ON f.id = e.file_id
-		WHERE fts MATCH ?1 ORDER BY top.score DESC`, where, candidates)
-	args = append([]any{match, q.Now.UnixMilli(), float64(halfLife.Milliseconds()), q.Limit}, args...)
-	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
+	defer tx.Rollback()
+	expand, err := expander(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	match, ok := ftsQuery(q.Text, expand)
+	if !ok {
+		return nil, nil
+	}
+	f, err := newFilter(ctx, tx, q)
+	if err != nil || f.none {
+		return nil, err
+	}
+	cands, err := f.candidates(ctx, tx, match, max(candidates, q.Limit))
+	if err != nil {
+		return nil, err
+	}
+	return hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
+}
+
+// cand is a candidate hit: its row, time and text with the matches marked
+// by \x02 ... \x03.
+type cand struct {
+	rowid, ts int64
+	marked    string
+	score     float64
+}
+
+// hitsOf completes the ranked candidates with their entry and file.
+func hitsOf(ctx context.Context, tx *sql.Tx, top []cand) ([]Hit, error) {
+	if len(top) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(top))
+	for i, c := range top {
+		ids[i] = fmt.Sprint(c.rowid)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT e.rowid, f.session_id, f.path, f.cwd, e.eid, e.role, e.model, e.ts, e.on_branch
+		FROM entries e JOIN files f ON f.id = e.file_id WHERE e.rowid IN (`+strings.Join(ids, ",")+`)`)
 	if err != nil {
 		return nil, wrap("search", err)
 	}
 	defer rows.Close()
-	var hits []Hit
+	byRow := map[int64]Hit{}
 	for rows.Next() {
 		var h Hit
-		var snip string
-		if err := rows.Scan(&h.SessionID, &h.Path, &h.Cwd, &h.EntryID, &h.Role, &h.Model, &h.Timestamp, &h.OnBranch, &h.Score, &snip); err != nil {
+		var rowid int64
+		if err := rows.Scan(&rowid, &h.SessionID, &h.Path, &h.Cwd, &h.EntryID, &h.Role, &h.Model, &h.Timestamp, &h.OnBranch); err != nil {
 			return nil, wrap("search", err)
 		}
-		h.Snippet = spans(snip)
-		hits = append(hits, h)
+		byRow[rowid] = h
 	}
-	return hits, wrap("search", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, wrap("search", err)
+	}
+	hits := make([]Hit, 0, len(top))
+	for _, c := range top {
+		if h, ok := byRow[c.rowid]; ok {
+			h.Score, h.Snippet = c.score, snippet(c.marked, snippetWords)
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
 }
 
-// filters returns the SQL conditions of the query's filters; their
-// parameters are numbered from ?5.
-func filters(q Query) (string, []any) {
-	var conds []string
-	var args []any
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, strings.ReplaceAll(cond, "?", fmt.Sprintf("?%d", 4+len(args))))
+// BM25's constants, as FTS5's bm25() uses them.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rank scores the candidates (see "Ranking" in doc.go) and returns the
+// best limit of them, best first; equal scores put the newer first.
+func rank(cs []cand, now int64, limit int) []cand {
+	var total float64
+	for _, c := range cs {
+		total += float64(textLen(c.marked))
 	}
-	if q.Cwd != "" {
-		add("f.cwd = ?", q.Cwd)
+	avg := math.Max(1, total/float64(max(1, len(cs))))
+	for i := range cs {
+		c := &cs[i]
+		tf := float64(strings.Count(c.marked, "\x02"))
+		norm := 1 - bm25B + bm25B*float64(textLen(c.marked))/avg
+		rel := tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+		age := float64(max(0, now-c.ts))
+		c.score = rel / (1 + age/float64(halfLife.Milliseconds()))
 	}
-	if !q.From.IsZero() {
-		add("e.ts >= ?", q.From.UnixMilli())
-	}
-	if !q.To.IsZero() {
-		add("e.ts < ?", q.To.UnixMilli())
-	}
-	if q.Model != "" {
-		add(`EXISTS (SELECT 1 FROM json_each(f.meta, '$.models') WHERE value = ? OR value LIKE '%/' || ?)`, q.Model)
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return "AND " + strings.Join(conds, " AND "), args
+	sortCands(cs)
+	return cs[:min(limit, len(cs))]
 }
 
-// spans splits a snippet marked with \x02 ... \x03.
-func spans(s string) []Span {
-	var out []Span
-	for s != "" {
-		i := strings.IndexByte(s, 2)
-		if i < 0 {
-			return append(out, Span{Text: s})
-		}
-		if i > 0 {
-			out = append(out, Span{Text: s[:i]})
-		}
-		s = s[i+1:]
-		j := strings.IndexByte(s, 3)
-		if j < 0 {
-			j = len(s)
-		}
-		out = append(out, Span{Text: s[:j], Match: true})
-		s = s[min(j+1, len(s)):]
-	}
-	return out
+// textLen is the length of a marked text without its marks.
+func textLen(marked string) int {
+	return len(marked) - strings.Count(marked, "\x02") - strings.Count(marked, "\x03")
 }

@@ -245,24 +245,3 @@ func (ix *Index) batch(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	return wrap("commit", tx.Commit())
 }
-
-// syncText brings the text of every file up to its parsed offset, oldest
-// sessions first so that rowids grow with time (search ranks recent hits
-// by rowid).
-func (ix *Index) syncText(ctx context.Context) (int, error) {
-	rows, err := ix.wdb.QueryContext(ctx, `SELECT path FROM files WHERE text_offset < offset AND error = '' ORDER BY created, id`)
-	if err != nil {
-		return 0, wrap("text backlog", err)
-	}
-	var paths []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			rows.Close()
-			return 0, wrap("text backlog", err)
-		}
-		paths = append(paths, p)
-	}
-	rows.Close()
-	return len(paths), ix.run(ctx, len(paths), func(i int) *update { return ix.prepareText(ctx, paths[i]) })
-}

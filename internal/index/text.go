@@ -168,6 +168,8 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 		return wrap("insert text", err)
 	}
 	defer fts.Close()
+	var r run
+	var texts []string
 	for i, e := range u.entries {
 		m := u.msgs[i]
 		parent := ""
@@ -185,18 +187,27 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 		if !on {
 			p = -1
 		}
-		res, err := ins.ExecContext(ctx, fileID, e.ID, parent, e.Type, role, entryTS(e), model, on, p)
+		ts := entryTS(e)
+		res, err := ins.ExecContext(ctx, fileID, e.ID, parent, e.Type, role, ts, model, on, p)
 		if err != nil {
 			return wrap("insert entry", err)
 		}
+		rowid, _ := res.LastInsertId()
+		r.add(rowid, ts, entryModel(e, m))
 		if text := ix.ftsText(m); text != "" {
-			rowid, _ := res.LastInsertId()
 			if _, err := fts.ExecContext(ctx, rowid, text); err != nil {
 				return wrap("insert text", err)
 			}
+			texts = append(texts, text)
 		}
 	}
-	return nil
+	if err := r.save(ctx, tx, fileID); err != nil {
+		return err
+	}
+	if ix.bulkText {
+		return nil
+	}
+	return addVocab(ctx, tx, texts)
 }
 
 // entryTS returns the entry's time in ms: its timestamp, else its message's

@@ -25,7 +25,7 @@ func (ix *Index) prepareText(ctx context.Context, path string) *update {
 	if err != nil {
 		return &update{path: path, skip: true}
 	}
-	c := parseChunk(data, old.textOffset, int(old.textLin), true)
+	c, _ := feedChunk(data, old.textOffset, int(old.textLin), true)
 	if int64(c.consumed) != old.offset-old.textOffset {
 		ix.logf("%s: text pass read %d of %d bytes", path, c.consumed, old.offset-old.textOffset)
 		return &update{path: path, skip: true}
@@ -55,4 +55,69 @@ func (ix *Index) applyText(ctx context.Context, tx *sql.Tx, u *update) (bool, er
 		return false, fmt.Errorf("index: text of %s: %w", u.path, err)
 	}
 	return true, nil
+}
+
+// bulkBytes is the text backlog from which a text pass is a bulk pass: its
+// new words are listed once at the end, from FTS5's own list, instead of
+// tokenizing all the text a second time (vocab.go).
+const bulkBytes = 32 << 20
+
+// syncText brings the text of every file up to its parsed offset, oldest
+// sessions first so that rowids grow with time (search ranks recent hits
+// by rowid).
+func (ix *Index) syncText(ctx context.Context) (int, error) {
+	paths, backlog, err := ix.textBacklog(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ok, err := vocabOK(ctx, ix.wdb)
+	if err != nil {
+		return 0, err
+	}
+	if ix.bulkText = backlog >= bulkBytes; ix.bulkText && ok {
+		if err := ix.batch(ctx, func(tx *sql.Tx) error { return setVocab(ctx, tx, false) }); err != nil {
+			return 0, err
+		}
+	}
+	defer func() { ix.bulkText = false }()
+	err = ix.run(ctx, len(paths), func(i int) *update { return ix.prepareText(ctx, paths[i]) })
+	if err == nil && (ix.bulkText || !ok) {
+		err = ix.finishBulk(ctx)
+	}
+	return len(paths), err
+}
+
+// textBacklog lists the files whose text is behind, oldest first, and the
+// bytes to read.
+func (ix *Index) textBacklog(ctx context.Context) ([]string, int64, error) {
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT path, offset - text_offset FROM files
+		WHERE text_offset < offset AND error = '' ORDER BY created, id`)
+	if err != nil {
+		return nil, 0, wrap("text backlog", err)
+	}
+	defer rows.Close()
+	var paths []string
+	var total int64
+	for rows.Next() {
+		var p string
+		var n int64
+		if err := rows.Scan(&p, &n); err != nil {
+			return nil, 0, wrap("text backlog", err)
+		}
+		paths, total = append(paths, p), total+n
+	}
+	return paths, total, wrap("text backlog", rows.Err())
+}
+
+// finishBulk merges the FTS5 index into one segment, which makes every
+// query cheaper (each segment is a lookup per word), and lists its words.
+func (ix *Index) finishBulk(ctx context.Context) error {
+	return ix.batch(ctx, func(tx *sql.Tx) error {
+		if ix.bulkText {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES('optimize')`); err != nil {
+				return wrap("optimize", err)
+			}
+		}
+		return rebuildVocab(ctx, tx)
+	})
 }

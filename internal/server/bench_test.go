@@ -2,13 +2,9 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +16,11 @@ import (
 
 // The load benchmarks of GET /api/sessions over 5,000 indexed sessions,
 // alone and while a 150 MB session is being indexed. They report latency
-// percentiles and throughput as custom metrics:
+// percentiles, throughput, the requests over 100 ms and the Go scheduler's
+// waits as custom metrics:
 //
-//	go test -run '^$' -bench ListSessions -benchtime 2000x ./internal/server
+//	go test -run '^$' -bench 'ListSessions$' -benchtime 2000x ./internal/server
+//	go test -run '^$' -bench ListSessionsWhileIndexing -benchtime 1x ./internal/server
 //
 // The corpus is generated once under $TMPDIR/piweb-bench-5000 and reused.
 
@@ -96,126 +94,82 @@ func newBenchRig(b *testing.B, agentDir string) *benchRig {
 	}}
 }
 
-// load runs n requests over `clients` concurrent connections (or until
-// stop closes) and returns each latency.
-func load(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time.Duration {
-	gz := strings.HasSuffix(url, "#gzip") // ask for gzip but do not inflate: a browser does that elsewhere
-	url = strings.TrimSuffix(url, "#gzip")
-	var mu sync.Mutex
-	var lat []time.Duration
-	var wg sync.WaitGroup
-	work := make(chan struct{})
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true}}
-	for range clients {
-		wg.Go(func() {
-			for range work {
-				t0 := time.Now()
-				req, _ := http.NewRequest("GET", url, nil)
-				if gz {
-					req.Header.Set("Accept-Encoding", "gzip")
-				}
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				d := time.Since(t0)
-				if d > 500*time.Millisecond && os.Getenv("PIWEB_BENCH_TRACE") != "" {
-					fmt.Fprintf(os.Stderr, "slow request: %v at %s\n", d, t0.Format("15:04:05.000"))
-				}
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
-			}
-		})
-	}
-	for i := 0; n <= 0 || i < n; i++ {
-		select {
-		case work <- struct{}{}:
-		case <-stop:
-			n = i
-		}
-		if n > 0 && i+1 >= n {
-			break
-		}
-	}
-	close(work)
-	wg.Wait()
-	return lat
-}
-
-func report(b *testing.B, lat []time.Duration, elapsed time.Duration) {
-	slices.Sort(lat)
-	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / 1e6 }
-	b.ReportMetric(pct(0.50), "p50-ms")
-	b.ReportMetric(pct(0.99), "p99-ms")
-	b.ReportMetric(float64(lat[len(lat)-1])/1e6, "max-ms")
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
-	b.ReportMetric(0, "ns/op")
-}
+// loaders are the two ways of loading the server: a child process (as a
+// browser is) and goroutines of the benchmark's own process.
+var loaders = []struct {
+	name string
+	load func(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time.Duration
+}{{"proc", loadProc}, {"inproc", loadInProc}}
 
 func BenchmarkListSessions(b *testing.B) {
 	agentDir := benchCorpus(b)
 	r := newBenchRig(b, agentDir)
 	defer r.cleanup()
 	for _, q := range []string{"", "#gzip", "?limit=100"} {
-		b.Run("query="+q, func(b *testing.B) {
-			url := r.ts.URL + "/api/sessions" + q
-			load(b, url, 4, 20, nil) // warm up
-			b.ResetTimer()
-			start := time.Now()
-			lat := load(b, url, 4, b.N, nil)
-			report(b, lat, time.Since(start))
-		})
+		for _, l := range loaders {
+			b.Run("query="+q+"/client="+l.name, func(b *testing.B) {
+				url := r.ts.URL + "/api/sessions" + q
+				l.load(b, url, 4, 20, nil) // warm up
+				b.ResetTimer()
+				sw := newSchedWatch()
+				start := time.Now()
+				lat := l.load(b, url, 4, b.N, nil)
+				report(b, lat, time.Since(start))
+				sw.report(b)
+			})
+		}
 	}
 }
 
 // BenchmarkListSessionsWhileIndexing moves a 150 MB session into the agent
-// dir and loads the listing until the index has taken it in.
+// dir and loads the listing until the index has taken it in (its text
+// too), then moves it out again.
 func BenchmarkListSessionsWhileIndexing(b *testing.B) {
 	agentDir := benchCorpus(b)
 	big := bigFile(b)
 	for _, q := range []string{"", "#gzip", "?limit=100"} {
-		b.Run("query="+q, func(b *testing.B) {
-			if b.N > 1 {
-				b.Skip("one indexing run per measurement; use -benchtime 1x")
-			}
-			r := newBenchRig(b, agentDir)
-			defer r.cleanup()
-			dst := filepath.Join(agentDir, "sessions", "--bench-big--", filepath.Base(big))
-			os.MkdirAll(filepath.Dir(dst), 0o755)
-			defer func() { os.Rename(dst, big); r.ix.Update(context.Background(), dst) }()
-			events, cancel := r.ix.Subscribe()
-			defer cancel()
-			stop := make(chan struct{})
-			go func() {
-				for ev := range events {
-					if ev.Path == dst && !indexingBehind(r.ix, dst) {
-						close(stop)
-						return
-					}
+		for _, l := range loaders {
+			b.Run("query="+q+"/client="+l.name, func(b *testing.B) {
+				if b.N > 1 {
+					b.Skip("one indexing run per measurement; use -benchtime 1x")
 				}
-			}()
-			b.ResetTimer()
-			start := time.Now()
-			if err := os.Rename(big, dst); err != nil {
-				b.Fatal(err)
-			}
-			lat := load(b, r.ts.URL+"/api/sessions"+q, 4, 0, stop)
-			elapsed := time.Since(start)
-			b.Logf("150 MB session indexed in %v; %d requests meanwhile", elapsed, len(lat))
-			report(b, lat, elapsed)
-			over := 0
-			for _, d := range lat {
-				if d > 100*time.Millisecond {
-					over++
+				r := newBenchRig(b, agentDir)
+				defer r.cleanup()
+				dst := filepath.Join(agentDir, "sessions", "--bench-big--", filepath.Base(big))
+				os.MkdirAll(filepath.Dir(dst), 0o755)
+				defer func() { os.Rename(dst, big); r.ix.Update(context.Background(), dst) }()
+				stop := indexed(r.ix, dst)
+				b.ResetTimer()
+				sw := newSchedWatch()
+				start := time.Now()
+				if err := os.Rename(big, dst); err != nil {
+					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(over), "over-100ms")
-		})
+				lat := l.load(b, r.ts.URL+"/api/sessions"+q, 4, 0, stop)
+				elapsed := time.Since(start)
+				b.Logf("150 MB session indexed in %v; %d requests meanwhile", elapsed, len(lat))
+				report(b, lat, elapsed)
+				sw.report(b)
+			})
+		}
 	}
+}
+
+// indexed returns a channel closed once the index has the file at path
+// with its text.
+func indexed(ix *index.Index, path string) <-chan struct{} {
+	events, cancel := ix.Subscribe()
+	stop := make(chan struct{})
+	go func() {
+		defer cancel()
+		for ev := range events {
+			if ev.Path == path && !indexingBehind(ix, path) {
+				close(stop)
+				return
+			}
+		}
+	}()
+	return stop
 }
 
 // indexingBehind reports whether the file's text is still being indexed.
@@ -231,8 +185,6 @@ func indexingBehind(ix *index.Index, path string) bool {
 	}
 	return true
 }
-
-var _ = fmt.Sprintf
 
 // BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
 // their queues, the SSE fan-out without the network.

@@ -109,12 +109,37 @@ type sessionItem struct {
 
 // item builds the JSON form of m, resolving the parent's id through the
 // catalog.
-func (s *Server) item(m Meta) sessionItem {
+func (s *Server) item(m Meta) sessionItem { return itemOf(m, s.links(m)) }
+
+// itemLinks is what a session's item takes from outside its Meta.
+type itemLinks struct {
+	running  bool
+	parentID *string // nil when there is no parent or it is not listed
+}
+
+func (s *Server) links(m Meta) itemLinks {
+	l := itemLinks{running: s.agent.Running(m.Path)}
+	if m.ParentPath != "" {
+		if pm, ok := s.cat.ByPath(m.ParentPath); ok {
+			l.parentID = &pm.ID
+		}
+	}
+	return l
+}
+
+func (l itemLinks) equal(o itemLinks) bool {
+	if l.running != o.running || (l.parentID == nil) != (o.parentID == nil) {
+		return false
+	}
+	return l.parentID == nil || *l.parentID == *o.parentID
+}
+
+func itemOf(m Meta, l itemLinks) sessionItem {
 	it := sessionItem{
 		ID: m.ID, Path: m.Path, Cwd: m.Cwd, MessageCount: m.MessageCount,
 		FirstMessage: m.FirstMessage, Size: m.Size,
 		Created: isoTime(m.Created), Modified: isoTime(m.Modified),
-		Running: s.agent.Running(m.Path),
+		Running: l.running, ParentSessionID: l.parentID,
 	}
 	if m.HasName {
 		it.Name = &m.Name
@@ -122,9 +147,6 @@ func (s *Server) item(m Meta) sessionItem {
 	if m.ParentPath != "" {
 		p := m.ParentPath
 		it.ParentSessionPath = &p
-		if pm, ok := s.cat.ByPath(p); ok {
-			it.ParentSessionID = &pm.ID
-		}
 	}
 	return it
 }

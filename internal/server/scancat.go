@@ -207,11 +207,12 @@ func (c *memCatalog) Children(path string) []Meta {
 	return out
 }
 
-// List filters, sorts and pages the sessions.
+// List filters, sorts and pages the sessions. It sorts pointers (a Meta
+// is ~150 bytes to swap) and copies out only the page.
 func (c *memCatalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
 	text := strings.ToLower(q.Text)
 	c.mu.RLock()
-	out := make([]Meta, 0, len(c.byPath))
+	sel := make([]*scanned, 0, len(c.byPath))
 	for _, sc := range c.byPath {
 		if q.Project != "" && sc.meta.Cwd != q.Project {
 			continue
@@ -219,21 +220,32 @@ func (c *memCatalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error)
 		if text != "" && !strings.Contains(sc.text, text) {
 			continue
 		}
-		out = append(out, sc.meta)
+		sel = append(sel, sc)
 	}
-	c.mu.RUnlock()
-	sortMetas(out, q.Sort, q.Asc)
-	return page(out, q.Offset, q.Limit), len(out), nil
+	c.mu.RUnlock() // entries are replaced, never changed in place
+	sortScanned(sel, q.Sort, q.Asc)
+	total := len(sel)
+	sel = page(sel, q.Offset, q.Limit)
+	out := make([]Meta, len(sel))
+	for i, sc := range sel {
+		out[i] = sc.meta
+	}
+	return out, total, nil
 }
 
-// sortMetas orders sessions; ties break on path so pages are stable.
-func sortMetas(ms []Meta, by string, asc bool) {
-	key := func(a, b Meta) int {
+// sortScanned orders sessions; ties break on path so pages are stable.
+func sortScanned(ss []*scanned, by string, asc bool) {
+	var names map[*scanned]string
+	if by == "name" {
+		names = make(map[*scanned]string, len(ss))
+		for _, sc := range ss {
+			names[sc] = strings.ToLower(displayName(sc.meta))
+		}
+	}
+	key := func(a, b *Meta) int {
 		switch by {
 		case "created":
 			return cmp.Compare(a.Created, b.Created)
-		case "name":
-			return cmp.Compare(strings.ToLower(displayName(a)), strings.ToLower(displayName(b)))
 		case "messages":
 			return cmp.Compare(a.MessageCount, b.MessageCount)
 		case "size":
@@ -241,13 +253,18 @@ func sortMetas(ms []Meta, by string, asc bool) {
 		}
 		return cmp.Compare(a.Modified, b.Modified)
 	}
-	slices.SortFunc(ms, func(a, b Meta) int {
-		r := key(a, b)
+	slices.SortFunc(ss, func(a, b *scanned) int {
+		var r int
+		if names != nil {
+			r = cmp.Compare(names[a], names[b])
+		} else {
+			r = key(&a.meta, &b.meta)
+		}
 		if !asc {
 			r = -r
 		}
 		if r == 0 {
-			r = cmp.Compare(a.Path, b.Path)
+			r = cmp.Compare(a.meta.Path, b.meta.Path)
 		}
 		return r
 	})

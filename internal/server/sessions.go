@@ -68,16 +68,12 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
 		return err
 	}
-	body, gz, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]byte, error) {
+	body, gz, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]Meta, int, error) {
 		metas, total, err := s.cat.List(r.Context(), lq)
 		if err != nil {
-			return nil, wrap(Internal, err, "cannot list sessions")
+			return nil, 0, wrap(Internal, err, "cannot list sessions")
 		}
-		items := make([]sessionItem, len(metas))
-		for i, m := range metas {
-			items[i] = s.item(m)
-		}
-		return json.Marshal(map[string]any{"sessions": items, "total": total})
+		return metas, total, nil
 	})
 	if err != nil {
 		return err

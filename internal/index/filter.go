@@ -1,0 +1,257 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A filter keeps the candidates of a search to a project, a model and a
+// time range. Checking the newest matches one by one is cheap when many
+// pass, and costs as much as reading every match of a common word when
+// few do (a small project, an old week). So a search first checks the
+// newest probeRows matches; when they hold too few candidates, the filter
+// is pushed down into FTS5 as rowid ranges: the runs table records, for
+// each batch of entries written for a file, their rowid range and time
+// range (runs.go). The runs of the files that pass the project and model
+// filters, and that overlap the time range, become the ranges FTS5
+// searches, newest first, seeking to each instead of walking all matches.
+// Runs close to each other are searched as one range (at most maxRanges),
+// and every match is still checked against the filter, so the result is
+// exact.
+
+// The filter's tuning (variables for tests): probeRows is how many of the
+// newest matches are checked one by one before the filter is pushed down;
+// the probe gives up after probeMin matches when fewer than one in
+// probeRatio passed. maxRanges bounds the FTS5 queries of one search, and
+// runs less than minGap rows apart are searched as one range.
+var (
+	probeRows        = 1000
+	probeMin         = 200
+	probeRatio       = 8
+	maxRanges        = 32
+	minGap     int64 = 256
+)
+
+// rowRange is an inclusive range of entry rowids.
+type rowRange struct{ lo, hi int64 }
+
+// filter is a query's filter: cond is its SQL condition on e (entries) and
+// the join, with parameters from ?5; runCond the condition on runs r that
+// keeps the runs that may hold passing entries. none is set when nothing
+// can pass.
+type filter struct {
+	join, cond string
+	args       []any
+	runCond    string
+	runArgs    []any
+	none       bool
+}
+
+// newFilter builds the filter of a query.
+func newFilter(ctx context.Context, tx *sql.Tx, q Query) (*filter, error) {
+	f := &filter{}
+	var conds, runConds []string
+	add := func(cond, runCond string, args ...any) {
+		for _, a := range args {
+			f.args = append(f.args, a)
+			cond = strings.Replace(cond, "?", "?"+strconv.Itoa(4+len(f.args)), 1)
+		}
+		conds, runConds, f.runArgs = append(conds, cond), append(runConds, runCond), append(f.runArgs, args...)
+	}
+	if q.Cwd != "" {
+		f.join = "JOIN files f ON f.id = e.file_id"
+		add("f.cwd = ?", "r.file_id IN (SELECT id FROM files WHERE cwd = ?)", q.Cwd)
+	}
+	if q.Model != "" {
+		models, err := matchingModels(ctx, tx, q.Model)
+		if err != nil || len(models) == 0 {
+			return &filter{none: true}, err
+		}
+		in := "model IN (?" + strings.Repeat(", ?", len(models)-1) + ")"
+		args := make([]any, len(models))
+		for i, m := range models {
+			args[i] = m
+		}
+		add("EXISTS (SELECT 1 FROM file_models m WHERE m.file_id = e.file_id AND m."+in+")",
+			"r.file_id IN (SELECT file_id FROM file_models WHERE "+in+")", args...)
+	}
+	if !q.From.IsZero() {
+		add("e.ts >= ?", "r.ts_hi >= ?", q.From.UnixMilli())
+	}
+	if !q.To.IsZero() {
+		add("e.ts < ?", "r.ts_lo < ?", q.To.UnixMilli())
+	}
+	f.cond, f.runCond = strings.Join(conds, " AND "), strings.Join(runConds, " AND ")
+	return f, nil
+}
+
+// matchingModels returns the model names of the index that a model filter
+// names: "provider/id" itself, or any provider's "id".
+func matchingModels(ctx context.Context, tx *sql.Tx, want string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT model FROM file_models`)
+	if err != nil {
+		return nil, wrap("search", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, wrap("search", err)
+		}
+		if m == want || strings.HasSuffix(m, "/"+want) {
+			out = append(out, m)
+		}
+	}
+	return out, wrap("search", rows.Err())
+}
+
+// candidates returns up to n of the newest matches of the MATCH
+// expression that pass the filter.
+func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, error) {
+	all := rowRange{math.MinInt64, math.MaxInt64}
+	if f.cond == "" {
+		return f.inRanges(ctx, tx, match, []rowRange{all}, n)
+	}
+	out, last, err := f.probe(ctx, tx, match, n)
+	if err != nil || len(out) >= n || last == math.MinInt64 {
+		return out, err
+	}
+	ranges, err := runRanges(ctx, tx, f.runCond+" AND r.lo < ?", append(f.runArgs, last))
+	if err != nil {
+		return nil, err
+	}
+	for i := range ranges {
+		ranges[i].hi = min(ranges[i].hi, last-1)
+	}
+	more, err := f.inRanges(ctx, tx, match, ranges, n-len(out))
+	return append(out, more...), err
+}
+
+// probe checks the newest probeRows matches against the filter. last is
+// the rowid of the last match checked, MinInt64 when no match is left.
+func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, e.ts, `+f.cond+`,
+		CASE WHEN `+f.cond+` THEN highlight(fts, 0, char(2), char(3)) ELSE '' END
+		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
+		WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT ?2`, append([]any{match, probeRows, nil, nil}, f.args...)...)
+	if err != nil {
+		return nil, 0, wrap("search", err)
+	}
+	defer rows.Close()
+	var out []cand
+	seen, last := 0, int64(math.MinInt64)
+	for len(out) < n && (seen < probeMin || len(out)*probeRatio >= seen) {
+		if !rows.Next() {
+			if seen < probeRows {
+				last = math.MinInt64 // every match was checked
+			}
+			break
+		}
+		var c cand
+		var pass bool
+		if err := rows.Scan(&c.rowid, &c.ts, &pass, &c.marked); err != nil {
+			return nil, 0, wrap("search", err)
+		}
+		if pass {
+			out = append(out, c)
+		}
+		seen, last = seen+1, c.rowid
+	}
+	return out, last, wrap("search", rows.Err())
+}
+
+// inRanges returns up to n matches that pass the filter from the ranges,
+// newest first.
+func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges []rowRange, n int) ([]cand, error) {
+	cond := ""
+	if f.cond != "" {
+		cond = "AND " + f.cond
+	}
+	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, highlight(fts, 0, char(2), char(3))
+		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
+		WHERE fts MATCH ?1 AND fts.rowid BETWEEN ?2 AND ?3 `+cond+`
+		ORDER BY fts.rowid DESC LIMIT ?4`)
+	if err != nil {
+		return nil, wrap("search", err)
+	}
+	defer stmt.Close()
+	var out []cand
+	for _, r := range ranges {
+		if len(out) >= n {
+			break
+		}
+		rows, err := stmt.QueryContext(ctx, append([]any{match, r.lo, r.hi, n - len(out)}, f.args...)...)
+		if err != nil {
+			return nil, wrap("search", err)
+		}
+		for rows.Next() {
+			var c cand
+			if err := rows.Scan(&c.rowid, &c.ts, &c.marked); err != nil {
+				rows.Close()
+				return nil, wrap("search", err)
+			}
+			out = append(out, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, wrap("search", err)
+		}
+	}
+	return out, nil
+}
+
+// runRanges returns the ranges of the runs that pass cond, newest first.
+func runRanges(ctx context.Context, tx *sql.Tx, cond string, args []any) ([]rowRange, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT lo, hi FROM runs r WHERE `+cond+` ORDER BY lo`, args...)
+	if err != nil {
+		return nil, wrap("search", err)
+	}
+	defer rows.Close()
+	var runs []rowRange
+	for rows.Next() {
+		var r rowRange
+		if err := rows.Scan(&r.lo, &r.hi); err != nil {
+			return nil, wrap("search", err)
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("search", err)
+	}
+	merged := mergeRuns(runs, maxRanges, minGap)
+	slices.Reverse(merged)
+	return merged, nil
+}
+
+// mergeRuns joins sorted, disjoint runs separated by less than minGap
+// rows, then joins the closest ones until at most n remain.
+func mergeRuns(runs []rowRange, n int, minGap int64) []rowRange {
+	if len(runs) == 0 {
+		return nil
+	}
+	gaps := make([]int64, 0, len(runs)-1)
+	for i := 1; i < len(runs); i++ {
+		gaps = append(gaps, runs[i].lo-runs[i-1].hi)
+	}
+	limit := minGap
+	if len(gaps) >= n {
+		sorted := slices.Clone(gaps)
+		slices.SortFunc(sorted, func(a, b int64) int { return cmp.Compare(b, a) })
+		limit = max(limit, sorted[n-1]+1) // keep only the n-1 widest gaps
+	}
+	out := []rowRange{runs[0]}
+	for i, g := range gaps {
+		if g < limit {
+			out[len(out)-1].hi = runs[i+1].hi
+		} else {
+			out = append(out, runs[i+1])
+		}
+	}
+	return out
+}

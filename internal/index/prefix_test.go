@@ -1,0 +1,175 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeWords writes a session with one user entry per text.
+func writeWords(t *testing.T, dir, name string, texts ...string) string {
+	t.Helper()
+	proj := filepath.Join(dir, "sessions", "--w--")
+	os.MkdirAll(proj, 0o755)
+	p := filepath.Join(proj, name+".jsonl")
+	var b strings.Builder
+	b.WriteString(hdr + "\n")
+	parent := ""
+	for i, text := range texts {
+		id := name + string(rune('a'+i))
+		b.WriteString(line(id, parent, "user", text, i%60))
+		parent = id
+	}
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hitIDs returns the entry ids a query finds, sorted.
+func hitIDs(t *testing.T, ix *Index, text string) []string {
+	t.Helper()
+	hits, err := ix.Search(context.Background(), Query{Text: text, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.EntryID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestSearchPrefix checks that prefixes find the same entries whether they
+// are rewritten from the vocabulary or left to FTS5, after a cold pass and
+// after live appends of new words.
+func TestSearchPrefix(t *testing.T) {
+	dir := t.TempDir()
+	p := writeWords(t, dir, "s", "migration of the schema", "migrate now", "Migräne heute", "a mig-ration typo",
+		"foo.bar baz", "the functional function", "café au lait", "straße")
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	appendFile(t, p, line("late", "sh", "user", "migrating birds and foo.barbell", 59))
+	syncAll(t, ix)
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"mig*", []string{"late", "sa", "sb", "sc", "sd"}},
+		{"migr*", []string{"late", "sa", "sb", "sc"}},
+		{"migra*", []string{"late", "sa", "sb", "sc"}},
+		{"MIGRATION*", []string{"sa"}},
+		{`"the func"*`, []string{"sf"}},
+		{`"foo.bar"*`, []string{"late", "se"}},
+		{"foo.bar*", []string{"late", "se"}},
+		{"caf*", []string{"sg"}},
+		{"café*", []string{"sg"}},
+		{"straß*", []string{"sh"}},
+		{"zz*", nil},
+		{"mig* zz*", nil},
+		{"mig* schema", []string{"sa"}},
+	}
+	check := func(state string) {
+		for _, tt := range tests {
+			if diff := cmp.Diff(tt.want, hitIDs(t, ix, tt.q)); diff != "" {
+				t.Errorf("%s: %q (-want +got):\n%s", state, tt.q, diff)
+			}
+		}
+	}
+	if ok, err := vocabOK(context.Background(), ix.db); err != nil || !ok {
+		t.Fatalf("vocabulary not complete after sync: %v %v", ok, err)
+	}
+	check("vocabulary")
+	if err := ix.batch(context.Background(), func(tx *sql.Tx) error { return setVocab(context.Background(), tx, false) }); err != nil {
+		t.Fatal(err)
+	}
+	check("FTS5 prefixes")
+}
+
+// TestPrefixExpansion checks that a prefix with too many completions is
+// left to FTS5 and still finds every entry.
+func TestPrefixExpansion(t *testing.T) {
+	dir := t.TempDir()
+	var texts []string
+	for i := range maxExpand + 10 {
+		texts = append(texts, "word"+itoa26(i))
+	}
+	writeWords(t, dir, "s", strings.Join(texts, " "), "wordy", "other")
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	if got := hitIDs(t, ix, "word*"); !slices.Equal(got, []string{"sa", "sb"}) {
+		t.Errorf("word*: %v", got)
+	}
+	expand, err := expander(context.Background(), ix.db)
+	if err != nil || expand == nil {
+		t.Fatal("no expander", err)
+	}
+	if _, ok := expand("word"); ok {
+		t.Error("a prefix of more than maxExpand words was expanded")
+	}
+	if words, ok := expand("wordy"); !ok || !slices.Equal(words, []string{"wordy"}) {
+		t.Errorf("wordy: %v %v", words, ok)
+	}
+}
+
+// itoa26 writes n in letters, which the tokenizer keeps in one word.
+func itoa26(n int) string {
+	s := ""
+	for {
+		s = string(rune('a'+n%26)) + s
+		if n /= 26; n == 0 {
+			return s
+		}
+	}
+}
+
+// FuzzASCIIWords checks that asciiWords splits ASCII text into the words
+// FTS5's tokenizer makes of it.
+func FuzzASCIIWords(f *testing.F) {
+	for _, s := range []string{"a", "foo.bar", "A_b-C", "x$y+z", "tab\tnew\nline", "a'b", "1.5e3", "~`!@#%^&*()[]{}|\\;:<>,/?"} {
+		f.Add(s)
+	}
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{`CREATE VIRTUAL TABLE t USING fts5(text, ` + tokenizer + `)`,
+		`CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)`} {
+		if _, err := db.Exec(q); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, ok := asciiWords(s)
+		if !ok {
+			return
+		}
+		db.Exec(`DELETE FROM t`)
+		if _, err := db.Exec(`INSERT INTO t(rowid, text) VALUES(1, ?)`, s); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := db.Query(`SELECT term FROM v ORDER BY offset`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var want []string
+		for rows.Next() {
+			var w string
+			rows.Scan(&w)
+			want = append(want, w)
+		}
+		if diff := cmp.Diff(want, words); diff != "" {
+			t.Errorf("%q (-fts5 +asciiWords):\n%s", s, diff)
+		}
+	})
+}

@@ -1,0 +1,89 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+
+	"piweb/internal/session"
+)
+
+// A run is a range of consecutive entry rowids of one file with the range
+// of their times, written with the entries; search turns its filters into
+// rowid ranges with them (filter.go). Entries of one file written in one
+// batch have consecutive rowids (one writer), so a cold pass makes one run
+// per file; an append extends the file's last run when no other file was
+// written in between, else it starts a new one. file_models lists the
+// models each file used (assistant messages and model changes), for the
+// model filter.
+type run struct {
+	lo, hi     int64
+	tsLo, tsHi int64
+	models     []string
+	filled     bool
+}
+
+// add records one written entry.
+func (r *run) add(rowid, ts int64, model string) {
+	if !r.filled {
+		r.lo, r.tsLo, r.tsHi, r.filled = rowid, ts, ts, true
+	}
+	r.hi, r.tsLo, r.tsHi = rowid, min(r.tsLo, ts), max(r.tsHi, ts)
+	if model != "" && !slices.Contains(r.models, model) {
+		r.models = append(r.models, model)
+	}
+}
+
+// save writes the run and the models, extending the file's last run when
+// it ends just before this one.
+func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	if !r.filled {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE runs SET hi = ?, ts_lo = min(ts_lo, ?), ts_hi = max(ts_hi, ?)
+		WHERE file_id = ? AND hi = ?`, r.hi, r.tsLo, r.tsHi, fileID, r.lo-1)
+	if err != nil {
+		return wrap("save run", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO runs(lo, hi, file_id, ts_lo, ts_hi) VALUES(?, ?, ?, ?, ?)`,
+			r.lo, r.hi, fileID, r.tsLo, r.tsHi); err != nil {
+			return wrap("save run", err)
+		}
+	}
+	for _, m := range r.models {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO file_models(model, file_id) VALUES(?, ?)`, m, fileID); err != nil {
+			return wrap("save models", err)
+		}
+	}
+	return nil
+}
+
+// entryModel names the model an entry shows the file used, as the
+// metadata does: an assistant message's, or a model change's.
+func entryModel(e *session.Entry, m *msg) string {
+	if m != nil && m.role == "assistant" {
+		return modelName(m.provider, m.model)
+	}
+	if e.Type == "model_change" {
+		provider, _ := e.String("provider")
+		id, _ := e.String("modelId")
+		return modelName(provider, id)
+	}
+	return ""
+}
+
+// clearText deletes a file's entries, text, runs and models.
+func clearText(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	for _, q := range []string{
+		`DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entries WHERE file_id = ?)`,
+		`DELETE FROM entries WHERE file_id = ?`,
+		`DELETE FROM runs WHERE file_id = ?`,
+		`DELETE FROM file_models WHERE file_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, fileID); err != nil {
+			return wrap("clear entries", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package jsjson
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestUnquote(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`"plain"`, "plain", true},
+		{`""`, "", true},
+		{`"a\nb\t\"c\"\\/\/\b\f\r"`, "a\nb\t\"c\"\\//\b\f\r", true},
+		{`"\u00e9\u20AC"`, "é€", true},
+		{`"\ud83d\ude00"`, "😀", true},
+		{`"\ud800"`, "\xed\xa0\x80", true}, // a lone surrogate stays WTF-8
+		{`"é"`, "é", true},
+		{`"a" `, "", false},
+		{`"a`, "", false},
+		{`"a\x"`, "", false},
+		{`"a` + "\n" + `"`, "", false},
+		{`abc`, "", false},
+		{`"`, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := Unquote([]byte(tt.in))
+		if ok != tt.ok || ok && got != tt.want {
+			t.Errorf("Unquote(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// FuzzUnquote checks Unquote against encoding/json on valid UTF-8 without
+// surrogate escapes, where both must agree.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\n"`, `"\u0041"`, `"x\"y"`, `"é"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !utf8.Valid(b) {
+			return // JavaScript and Go replace invalid bytes differently
+		}
+		got, ok := Unquote(b)
+		var want string
+		err := json.Unmarshal(b, &want)
+		if len(b) == 0 || b[0] != '"' || b[len(b)-1] != '"' {
+			err = json.Unmarshal([]byte("!"), &want) // only bare string literals count
+		}
+		if ok != (err == nil) {
+			t.Fatalf("%q: ok %v, encoding/json error %v", b, ok, err)
+		}
+		if ok && err == nil && utf8.ValidString(got) && got != want {
+			t.Fatalf("%q: %q, encoding/json %q", b, got, want)
+		}
+	})
+}
