@@ -48,7 +48,8 @@ type Index struct {
 	roots []root
 
 	wmu       sync.Mutex
-	bulkText  bool // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
+	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
+	textW     *textWriter // the text pass's prepared inserts (batch.go)
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
 
@@ -116,6 +117,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()
 		return nil, wrap("prepare", err)
+	}
+	if ix.textW, err = prepareText(ctx, wdb); err != nil {
+		ix.Close()
+		return nil, err
 	}
 	if err := ix.usage.prepare(ctx, wdb); err != nil {
 		ix.Close()

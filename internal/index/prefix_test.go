@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/corpus"
 )
 
 // writeWords writes a session with one user entry per text.
@@ -172,4 +174,53 @@ func FuzzASCIIWords(f *testing.F) {
 			t.Errorf("%q (-fts5 +asciiWords):\n%s", s, diff)
 		}
 	})
+}
+
+// TestBulkPass checks that a bulk text pass ends with a complete word list
+// (prefixes rewritten from it match the rows FTS5's own prefixes match) and
+// leaves FTS5's settings as they were.
+func TestBulkPass(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 12, Bytes: 2 << 20, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int64) { bulkBytes = b }(bulkBytes)
+	bulkBytes = 1
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	ctx := context.Background()
+	expand, err := expander(ctx, ix.db)
+	if err != nil || expand == nil {
+		t.Fatalf("vocabulary not complete: %v", err)
+	}
+	rows, err := ix.db.Query(`SELECT k, v FROM fts_config WHERE k IN ('hashsize', 'automerge') ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var k, v string
+		rows.Scan(&k, &v)
+		got = append(got, k+"="+v)
+	}
+	rows.Close()
+	if !slices.Equal(got, []string{"automerge=4", "hashsize=1048576"}) {
+		t.Errorf("settings after a bulk pass: %v", got)
+	}
+	count := func(match string) (n int) {
+		if err := ix.db.QueryRow(`SELECT count(*) FROM fts WHERE fts MATCH ?`, match).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, q := range []string{"conf*", "f*", "t*", `"the func"*`, "zq*", "zqa*"} {
+		rewritten, _ := ftsQuery(q, expand)
+		native, _ := ftsQuery(q, nil)
+		if rewritten == native {
+			t.Errorf("%q was not rewritten", q)
+		}
+		if r, n := count(rewritten), count(native); r != n || n == 0 {
+			t.Errorf("%q: %d rows rewritten, %d with FTS5's prefix", q, r, n)
+		}
+	}
 }

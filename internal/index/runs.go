@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 
 	"piweb/internal/session"
@@ -40,16 +41,21 @@ func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
 	if !r.filled {
 		return nil
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE runs SET hi = ?, ts_lo = min(ts_lo, ?), ts_hi = max(ts_hi, ?)
-		WHERE file_id = ? AND hi = ?`, r.hi, r.tsLo, r.tsHi, fileID, r.lo-1)
+	// Each statement here writes one row: a statement that may write
+	// several needs a statement journal, and opening one makes FTS5 flush
+	// its pending text to a new segment, once per file instead of per MB.
+	var lo int64
+	err := tx.QueryRowContext(ctx, `SELECT lo FROM runs WHERE file_id = ? AND hi = ?`, fileID, r.lo-1).Scan(&lo)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = tx.ExecContext(ctx, `INSERT INTO runs(lo, hi, file_id, ts_lo, ts_hi) VALUES(?, ?, ?, ?, ?)`,
+			r.lo, r.hi, fileID, r.tsLo, r.tsHi)
+	case err == nil:
+		_, err = tx.ExecContext(ctx, `UPDATE runs SET hi = ?, ts_lo = min(ts_lo, ?), ts_hi = max(ts_hi, ?) WHERE lo = ?`,
+			r.hi, r.tsLo, r.tsHi, lo)
+	}
 	if err != nil {
 		return wrap("save run", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO runs(lo, hi, file_id, ts_lo, ts_hi) VALUES(?, ?, ?, ?, ?)`,
-			r.lo, r.hi, fileID, r.tsLo, r.tsHi); err != nil {
-			return wrap("save run", err)
-		}
 	}
 	for _, m := range r.models {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO file_models(model, file_id) VALUES(?, ?)`, m, fileID); err != nil {

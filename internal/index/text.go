@@ -157,19 +157,17 @@ func moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPath []int64, 
 }
 
 func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u *update, pos map[int]int) error {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO entries(file_id, eid, parent, type, role, ts, model, on_branch, bpos)
-		VALUES(?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
+	w := ix.textW
+	// Rowids are given, not taken from each insert, so that rows go in
+	// batches; with one writer, max+1 is what SQLite would choose.
+	var next int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) + 1 FROM entries`).Scan(&next); err != nil {
 		return wrap("insert entries", err)
 	}
-	defer ins.Close()
-	fts, err := tx.PrepareContext(ctx, `INSERT INTO fts(rowid, text) VALUES(?, ?)`)
-	if err != nil {
-		return wrap("insert text", err)
-	}
-	defer fts.Close()
 	var r run
 	var texts []string
+	entryArgs := make([]any, 0, 9*len(u.entries))
+	var textArgs []any
 	for i, e := range u.entries {
 		m := u.msgs[i]
 		parent := ""
@@ -187,19 +185,19 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 		if !on {
 			p = -1
 		}
-		ts := entryTS(e)
-		res, err := ins.ExecContext(ctx, fileID, e.ID, parent, e.Type, role, ts, model, on, p)
-		if err != nil {
-			return wrap("insert entry", err)
-		}
-		rowid, _ := res.LastInsertId()
+		rowid, ts := next+int64(i), entryTS(e)
+		entryArgs = append(entryArgs, rowid, fileID, e.ID, parent, e.Type, role, ts, model, on, p)
 		r.add(rowid, ts, entryModel(e, m))
 		if text := ix.ftsText(m); text != "" {
-			if _, err := fts.ExecContext(ctx, rowid, text); err != nil {
-				return wrap("insert text", err)
-			}
+			textArgs = append(textArgs, rowid, text)
 			texts = append(texts, text)
 		}
+	}
+	if err := w.entries.exec(ctx, tx, entryArgs); err != nil {
+		return wrap("insert entries", err)
+	}
+	if err := w.text.exec(ctx, tx, textArgs); err != nil {
+		return wrap("insert text", err)
 	}
 	if err := r.save(ctx, tx, fileID); err != nil {
 		return err

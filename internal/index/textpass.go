@@ -60,7 +60,7 @@ func (ix *Index) applyText(ctx context.Context, tx *sql.Tx, u *update) (bool, er
 // bulkBytes is the text backlog from which a text pass is a bulk pass: its
 // new words are listed once at the end, from FTS5's own list, instead of
 // tokenizing all the text a second time (vocab.go).
-const bulkBytes = 32 << 20
+var bulkBytes int64 = 32 << 20 // a variable for tests
 
 // syncText brings the text of every file up to its parsed offset, oldest
 // sessions first so that rowids grow with time (search ranks recent hits
@@ -74,8 +74,8 @@ func (ix *Index) syncText(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if ix.bulkText = backlog >= bulkBytes; ix.bulkText && ok {
-		if err := ix.batch(ctx, func(tx *sql.Tx) error { return setVocab(ctx, tx, false) }); err != nil {
+	if ix.bulkText = backlog >= bulkBytes; ix.bulkText {
+		if err := ix.batch(ctx, func(tx *sql.Tx) error { return startBulk(ctx, tx) }); err != nil {
 			return 0, err
 		}
 	}
@@ -109,14 +109,45 @@ func (ix *Index) textBacklog(ctx context.Context) ([]string, int64, error) {
 	return paths, total, wrap("text backlog", rows.Err())
 }
 
-// finishBulk merges the FTS5 index into one segment, which makes every
-// query cheaper (each segment is a lookup per word), and lists its words.
+// bulkFTS are FTS5's settings for a bulk pass: text is kept in memory up to
+// 64 MB before it is written as a segment (1 MB by default), and segments
+// are not merged as they come (automerge) since they are all merged at the
+// end (optimize); normalFTS are the defaults, for small updates.
+var (
+	bulkFTS   = [][2]any{{"hashsize", 64 << 20}, {"automerge", 0}}
+	normalFTS = [][2]any{{"hashsize", 1 << 20}, {"automerge", 4}}
+)
+
+func setFTS(ctx context.Context, tx *sql.Tx, settings [][2]any) error {
+	for _, kv := range settings {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES(?, ?)`, kv[0], kv[1]); err != nil {
+			return wrap("fts settings", err)
+		}
+	}
+	return nil
+}
+
+// startBulk marks the vocabulary stale and sets FTS5 up for a bulk pass.
+func startBulk(ctx context.Context, tx *sql.Tx) error {
+	if err := setVocab(ctx, tx, false); err != nil {
+		return err
+	}
+	return setFTS(ctx, tx, bulkFTS)
+}
+
+// finishBulk merges the FTS5 index into one segment after a bulk pass,
+// which makes every query cheaper (each segment is a lookup per word),
+// restores FTS5's settings (also after an interrupted pass) and lists the
+// index's words.
 func (ix *Index) finishBulk(ctx context.Context) error {
 	return ix.batch(ctx, func(tx *sql.Tx) error {
 		if ix.bulkText {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES('optimize')`); err != nil {
 				return wrap("optimize", err)
 			}
+		}
+		if err := setFTS(ctx, tx, normalFTS); err != nil {
+			return err
 		}
 		return rebuildVocab(ctx, tx)
 	})
