@@ -150,8 +150,9 @@ func TestVendoredFilesMatchLock(t *testing.T) {
 func TestEveryModulePreloaded(t *testing.T) {
 	index, _ := os.ReadFile("static/index.html")
 	mods, _ := filepath.Glob("static/js/*.js")
-	for _, m := range mods {
-		name := "/js/" + filepath.Base(m)
+	chat, _ := filepath.Glob("static/chat/*.js")
+	for _, m := range append(mods, chat...) {
+		name := "/" + filepath.Base(filepath.Dir(m)) + "/" + filepath.Base(m)
 		if name == "/js/app.js" {
 			continue
 		}

@@ -9,13 +9,16 @@ export class APIError extends Error {
   }
 }
 
-async function request(method, url, body) {
+// request sends a request and decodes the answer; with after, decoding
+// (JSON.parse on the main thread) waits for that promise.
+async function request(method, url, body, after) {
   const opt = { method, headers: {} };
   if (body !== undefined) {
     opt.headers['Content-Type'] = 'application/json';
     opt.body = JSON.stringify(body);
   }
   const r = await fetch(url, opt);
+  if (after) await after;
   const type = r.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await r.json() : await r.text();
   if (!r.ok) {
@@ -40,7 +43,7 @@ const enc = encodeURIComponent;
 
 export const listSessions = (params = {}) =>
   get('/api/sessions' + q(params)).then((d) => d.sessions || []);
-export const getSession = (id) => get(`/api/sessions/${enc(id)}`);
+export const getSession = (id, after) => request('GET', `/api/sessions/${enc(id)}`, undefined, after);
 export const getContext = (id, { leaf, before, limit } = {}) =>
   get(`/api/sessions/${enc(id)}/context` + q({ leaf, before, limit }));
 export const getEntries = (id, { leaf, before, limit } = {}) =>

@@ -133,4 +133,6 @@ function step(dir) {
 
 loadSessions();
 watchIndex();
+// The open session's requests start now, not after the first render.
+if (route.value.page === 'session') show(route.value.id, route.value.leaf, route.value.entry);
 render(html`<${App} />`, document.getElementById('app'));

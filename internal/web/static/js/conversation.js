@@ -12,6 +12,7 @@ import { fmtTokens, fmtTime, fmtDate } from './util.js';
 import { UserActions } from '../chat/actions.js';
 
 const EST = PAGE * 110; // px, a page never measured
+const EAGER = 12; // messages drawn first when a session opens at its end
 
 // pairing maps tool call ids to results over the given items.
 export function pairing(items) {
@@ -35,6 +36,15 @@ export function Conversation({ view, tail }) {
   const anchor = useRef(null);
   const stick = useRef(true);
   const [win, setWin] = useState(null);
+  // A session opened at its end draws only its newest messages first, and
+  // the rest of the window a moment later: the first layout of a page of
+  // long messages is what keeps them from showing.
+  const [eager, setEager] = useState(!view.target);
+  useEffect(() => {
+    if (!eager || !view.items.length) return undefined;
+    const t = setTimeout(() => setEager(false), 0);
+    return () => clearTimeout(t);
+  }, [eager, view.items.length > 0]);
   const items = view.items;
   const ctx = useMemo(() => pairing(items), [items, items.length]);
   const first = Math.floor(view.start / PAGE);
@@ -42,7 +52,7 @@ export function Conversation({ view, tail }) {
   // Pages just prepended are rendered at once so that the scroll position
   // is restored over their real height, not an estimate.
   const prepended = anchor.current && anchor.current.start !== view.start;
-  const lo = prepended ? first : win ? Math.max(win[0], first) : Math.max(first, last - 1);
+  const lo = eager ? last : prepended ? first : win ? Math.max(win[0], first) : Math.max(first, last - 1);
   const hi = win ? Math.min(win[1], last) : last;
 
   // Keep the scroll position when pages are prepended, follow the bottom
@@ -106,7 +116,7 @@ export function Conversation({ view, tail }) {
       pages.push(html`<div key=${'s' + p} class="spacer" data-page=${p} style=${{ height: (heights.current.get(p) || EST) + 'px' }}></div>`);
       continue;
     }
-    const a = Math.max(p * PAGE - view.start, 0);
+    const a = Math.max(p * PAGE - view.start, 0, eager ? items.length - EAGER : 0);
     const b = Math.min((p + 1) * PAGE - view.start, items.length);
     pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} ctx=${ctx} view=${view} heights=${heights.current} />`);
   }

@@ -3,13 +3,14 @@
 import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm } from './state.js';
+import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
 import { fmtDate, relTime, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
 
 export function SessionHeader({ view }) {
   view.rev.value;
   const d = view.detail;
-  const s = (d && d.session) || {};
+  // Until the metadata is decoded, the listing's item names the session.
+  const s = (d && d.session) || sessionById.value.get(view.id) || {};
   const t = view.totals;
   const [editing, setEditing] = useState(false);
   const title = s.name || s.firstMessage || '(unnamed session)';

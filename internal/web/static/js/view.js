@@ -9,9 +9,9 @@ export const PAGE = 60;
 export const current = signal(null); // a View
 const details = new Map(); // id -> detail promise, so search and the view share one fetch
 
-export function fetchDetail(id, fresh = false) {
+export function fetchDetail(id, fresh = false, after = null) {
   if (fresh || !details.has(id)) {
-    const p = api.getSession(id);
+    const p = api.getSession(id, after);
     p.catch(() => details.delete(id));
     details.set(id, p);
   }
@@ -40,11 +40,19 @@ export class View {
 
   touch() { this.rev.value++; }
 
-  // open shows the newest messages as soon as they arrive; the metadata
-  // (tree, lineage) may come later.
+  // open shows the newest messages as soon as they arrive. The metadata
+  // (tree, lineage) is fetched at the same time but decoded only once they
+  // are drawn: for 10,000 entries its JSON is 2 MB, whose parse would hold
+  // the first messages back.
   async open() {
-    const d = fetchDetail(this.id, true).then((detail) => { this.detail = detail; this.touch(); });
-    const c = this.fetchTail().then((ctx) => { this.setPage(ctx, true); this.touch(); });
+    let drawn;
+    const after = new Promise((resolve) => { drawn = resolve; });
+    const d = fetchDetail(this.id, true, after).then((detail) => { this.detail = detail; this.touch(); });
+    const c = this.fetchTail().then((ctx) => {
+      this.setPage(ctx, true);
+      this.touch();
+      requestAnimationFrame(() => setTimeout(drawn));
+    }).finally(() => setTimeout(drawn, 50));
     try {
       await Promise.all([d, c]);
     } catch (e) {
