@@ -118,7 +118,8 @@ export function Conversation({ view, tail }) {
     }
     const a = Math.max(p * PAGE - view.start, 0, eager ? items.length - EAGER : 0);
     const b = Math.min((p + 1) * PAGE - view.start, items.length);
-    pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} ctx=${ctx} view=${view} heights=${heights.current} />`);
+    const before = a > 0 ? items[a - 1].m.timestamp : view.start === 0 ? null : undefined;
+    pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} before=${before} ctx=${ctx} view=${view} heights=${heights.current} />`);
   }
   return html`<div class="conv" ref=${scroller} onScroll=${onScroll} tabIndex="-1">
     <div class="conv-inner">
@@ -148,7 +149,37 @@ function visiblePages(el, first, last, heights) {
   return [lo, Math.max(hi, lo)];
 }
 
-function Page({ p, items, ctx, view, heights }) {
+// dayOf is the local calendar day of a time, '' when unknown.
+function dayOf(t) {
+  const ms = typeof t === 'number' ? t : Date.parse(t);
+  return isFinite(ms) ? new Date(ms).toDateString() : '';
+}
+
+// DaySep marks where the date changes between two messages (and at the
+// start of the conversation), since message headers show only the time.
+function DaySep({ t }) {
+  const d = new Date(typeof t === 'number' ? t : Date.parse(t));
+  const text = d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
+  return html`<div class="day-sep" role="separator"><span>${text}</span></div>`;
+}
+
+// withDays interleaves day separators; before is the time of the message
+// before the first (null at the start of the conversation, undefined when
+// not loaded).
+function withDays(items, before, render) {
+  let prev = before === undefined ? undefined : dayOf(before);
+  const out = [];
+  for (const it of items) {
+    const day = dayOf(it.m.timestamp);
+    if (day && prev !== undefined && day !== prev) out.push(html`<${DaySep} key=${'d' + it.id} t=${it.m.timestamp} />`);
+    if (day) prev = day;
+    else if (prev === undefined) prev = '';
+    out.push(render(it));
+  }
+  return out;
+}
+
+function Page({ p, items, before, ctx, view, heights }) {
   const ref = useRef(null);
   useLayoutEffect(() => {
     const el = ref.current;
@@ -158,7 +189,7 @@ function Page({ p, items, ctx, view, heights }) {
     return () => ro.disconnect();
   }, [p]);
   return html`<div class="page" ref=${ref} data-page=${p}>
-    ${items.map((it) => hidden(it.m, ctx) ? null : html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`)}
+    ${withDays(items, before, (it) => hidden(it.m, ctx) ? null : html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`)}
   </div>`;
 }
 

@@ -12,25 +12,36 @@ const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
 
 export function FilesPanel({ view }) {
   const [file, setFile] = useState('');
+  const [missing, setMissing] = useState('');
   return html`<div class="files-panel">
     <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${view.detail?.session?.cwd}>${view.detail?.session?.cwd}</span>
       <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('files')}>×</button></div>
-    <div class="files-split">
-      <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} /></div>
+    ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
+      <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} onError=${setMissing} /></div>
       ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
-    </div>
+    </div>`}
   </div>`;
 }
 
-function Dir({ id, path, depth, sel, onOpen }) {
+// Dir lists a folder and follows its changes once it could be listed (a
+// folder that is gone is reported once, through onError for the root).
+function Dir({ id, path, depth, sel, onOpen, onError }) {
   const [list, setList] = useState(null);
   const [open, setOpen] = useState({});
   useEffect(() => {
     let live = true;
-    const load = () => api.listFiles(id, path).then((d) => live && setList(d.entries || []), (e) => live && setList({ error: e.message }));
+    let stop = null;
+    const load = () => api.listFiles(id, path).then((d) => {
+      if (!live) return;
+      setList(d.entries || []);
+      stop = stop || api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
+    }, (e) => {
+      if (!live) return;
+      setList({ error: e.message });
+      if (onError) onError(e.message);
+    });
     load();
-    const stop = api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
-    return () => { live = false; stop(); };
+    return () => { live = false; if (stop) stop(); };
   }, [id, path]);
   if (!list) return html`<div class="muted small pad-s">…</div>`;
   if (list.error) return html`<div class="muted small pad-s">${list.error}</div>`;

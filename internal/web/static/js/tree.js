@@ -66,6 +66,13 @@ const icon = (n) => n.type === 'message'
   ? ({ user: '›', assistant: '◆', toolResult: '↳', bashExecution: '$' }[n.role] || '·')
   : ({ compaction: '⇊', branch_summary: 'Σ', label: '#', session_info: '✎', model_change: '⚙', thinking_level_change: '⚙' }[n.type] || '·');
 
+// nodeText is a node's line: its text without Markdown heading marks (a
+// summary starts with "## Goal"), else what it is.
+function nodeText(n) {
+  const t = (n.text || '').replace(/^\s*#{1,6}\s+/, '');
+  return t || (n.type === 'label' ? 'label' : n.role || n.type.replace(/_/g, ' '));
+}
+
 export function TreePanel({ view }) {
   view.rev.value;
   const d = view.detail;
@@ -82,6 +89,8 @@ export function TreePanel({ view }) {
   const open = (n) => {
     const tip = tipOf(t, n.id, onPath, leaf);
     navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, n.id));
+    // On a phone the panel covers the conversation: show the branch.
+    if (matchMedia('(max-width: 760px)').matches) setPanel('tree');
   };
   return html`<div class="tree-panel">
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
@@ -94,7 +103,7 @@ export function TreePanel({ view }) {
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
         <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
           <span class=${'ticon ' + (n.role || n.type)}>${icon(n)}</span>
-          <span class="ttext">${n.text || (n.type === 'label' ? 'label' : n.role || n.type.replace(/_/g, ' '))}</span>
+          <span class="ttext">${nodeText(n)}</span>
           ${labels[n.id] && html`<span class="tlabel">${labels[n.id]}</span>`}
           ${branch && html`<span class="tbranch" title="branch point">⎇</span>`}
           ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}

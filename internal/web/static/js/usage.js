@@ -33,15 +33,17 @@ export function UsagePage() {
   const [by, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
   const [days, setDays] = useState(localStorage.getItem('piweb.usage.days') ?? '30');
   const [sort, setSort] = useState(null);
-  const [data, setData] = useState(null);
+  const [answer, setData] = useState(null);
   useEffect(() => {
     let live = true;
-    setData(null);
-    api.usage(by, { days, tz: zone() }).then((d) => live && setData(d), (e) => live && setData({ error: e.message }));
+    const asked = { by, days };
+    api.usage(by, { days, tz: zone() }).then((d) => live && setData({ ...d, asked }), (e) => live && setData({ error: e.message, asked }));
     localStorage.setItem('piweb.usage.by', by);
     localStorage.setItem('piweb.usage.days', days);
     return () => { live = false; };
   }, [by, days]);
+  // An answer to another grouping or period is not shown under this one.
+  const data = answer && answer.asked.by === by && answer.asked.days === days ? answer : null;
   const rows = sortRows((data && data.rows) || [], by, sort);
   const sum = rows.reduce((a, r) => {
     for (const [k] of COLS) a[k] += r[k] || 0;

@@ -1,0 +1,159 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// testPhoneTree: on a phone the tree panel covers the conversation, so
+// choosing a node closes it and shows that branch.
+func testPhoneTree(t *testing.T, r *rig) {
+	r.run(t, chromedp.EmulateViewport(375, 740))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.click(t, `.sess-actions button[title^=Tree]`)
+	r.click(t, `.tnode[data-id=efd166e1] button`)
+	r.waitJS(t, `!document.querySelector('.tree-panel') && document.querySelector('#e-efd166e1')`)
+	if !strings.Contains(eval[string](t, r.browser, `location.search`), "leaf=") {
+		t.Error("the chosen branch is not shown")
+	}
+}
+
+// testDaySeparators: message headers show only the time, so the date is
+// shown at the start and wherever it changes.
+func testDaySeparators(t *testing.T, r *rig) {
+	day := func(d, h int) int64 { return time.Date(2026, 3, d, h, 0, 0, 0, time.UTC).UnixMilli() }
+	id := writeSession(t, r.dir, "/tmp/days", []map[string]any{
+		{"role": "user", "content": "monday morning", "timestamp": day(2, 11)},
+		{"role": "user", "content": "monday noon", "timestamp": day(2, 13)},
+		{"role": "user", "content": "tuesday", "timestamp": day(3, 12)},
+	})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelectorAll('.row').length === 3`)
+	got := eval[[]string](t, r.browser, `[...document.querySelectorAll('.page > *')].map(e => e.classList.contains('day-sep') ? 'sep ' + e.textContent : e.dataset.entry)`)
+	want := []string{"sep", "e0000001", "e0000002", "sep", "e0000003"}
+	if len(got) != len(want) {
+		t.Fatalf("conversation %q, want %q", got, want)
+	}
+	for i, g := range got {
+		if !strings.HasPrefix(g, want[i]) {
+			t.Errorf("conversation %q, want %q", got, want)
+		}
+	}
+	if !strings.Contains(got[3], "3") || !strings.Contains(got[3], "2026") {
+		t.Errorf("second separator %q is not March 3, 2026", got[3])
+	}
+}
+
+// testFilesMissingDir: a session whose folder is gone says so once, and
+// does not follow a folder that cannot be listed.
+func testFilesMissingDir(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/nonexistent/piweb-gone", []map[string]any{{"role": "user", "content": "gone", "timestamp": 1}})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.click(t, `.sess-actions button[title^=Files]`)
+	r.waitJS(t, `document.querySelector('.files-missing')`)
+	if n := r.count(t, `.files-split`); n != 0 {
+		t.Error("file viewer shown for a missing folder")
+	}
+	if n := eval[int](t, r.browser, `performance.getEntriesByType('resource').filter(e => e.name.includes('/files/events')).length`); n != 0 {
+		t.Errorf("%d event streams opened on a missing folder", n)
+	}
+	// The 404 of the listing is logged by Chromium itself; nothing else.
+	r.mu.Lock()
+	var other []string
+	for _, e := range r.errors {
+		if !strings.Contains(e, "404") {
+			other = append(other, e)
+		}
+	}
+	r.errors = other
+	r.mu.Unlock()
+}
+
+// testUsageZoneAndOrder: the page counts days in the browser's zone, lists
+// days newest first and models costliest first, sorts by a clicked
+// column, and offers all time.
+func testUsageZoneAndOrder(t *testing.T, r *rig) {
+	r.run(t, cdpCall(emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}))
+	defer r.run(t, cdpCall(emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{}))
+	r.open(t, "/usage")
+	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
+	if got := r.text(t, `.sess-facts`); !strings.Contains(got, "Asia/Tokyo") {
+		t.Errorf("usage facts %q do not name the zone", got)
+	}
+	keys := func() []string {
+		return eval[[]string](t, r.browser, `[...document.querySelectorAll('.grid tbody td.key')].map(td => td.title)`)
+	}
+	want := usageKeys(t, r, "by=day&days=30&tz=Asia/Tokyo")
+	slices.Reverse(want)
+	if got := keys(); !slices.Equal(got, want) {
+		t.Errorf("days %q, want newest first %q", got, want)
+	}
+	r.click(t, `.usage-controls .seg:first-child button:nth-child(2)`)
+	r.waitJS(t, `document.querySelector('.grid th.key-col')?.textContent.startsWith('model')`)
+	costs := func() []string {
+		return eval[[]string](t, r.browser, `[...document.querySelectorAll('.grid tbody td.col-cost')].map(td => td.title)`)
+	}
+	if c := costs(); !sortedDesc(c) {
+		t.Errorf("models not costliest first: %q", c)
+	}
+	r.click(t, `.grid th.col-cost button`)
+	r.waitJS(t, `document.querySelector('.grid th.col-cost')?.getAttribute('aria-sort') === 'ascending'`)
+	if c := costs(); !sortedAsc(c) {
+		t.Errorf("cost column click did not sort ascending: %q", c)
+	}
+	r.click(t, `.usage-controls .seg:last-child button:last-child`)
+	all := usageKeys(t, r, "by=model&tz=Asia/Tokyo")
+	r.waitJS(t, fmt.Sprintf(`document.querySelectorAll('.grid tbody tr').length === %d`, len(all)))
+}
+
+func usageKeys(t *testing.T, r *rig, query string) []string {
+	t.Helper()
+	res, err := http.Get(r.base + "/api/usage?" + query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct{ Rows []struct{ Key string } }
+	json.NewDecoder(res.Body).Decode(&out)
+	var keys []string
+	for _, row := range out.Rows {
+		keys = append(keys, row.Key)
+	}
+	return keys
+}
+
+func costOf(s string) float64 {
+	var f float64
+	fmt.Sscanf(strings.TrimPrefix(s, "$"), "%g", &f)
+	return f
+}
+
+func sortedDesc(c []string) bool {
+	return slices.IsSortedFunc(c, func(a, b string) int { return compareF(costOf(b), costOf(a)) })
+}
+
+func sortedAsc(c []string) bool {
+	return slices.IsSortedFunc(c, func(a, b string) int { return compareF(costOf(a), costOf(b)) })
+}
+
+func compareF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
