@@ -28,3 +28,10 @@ func (ix *Index) publish(ev Event) {
 		}
 	}
 }
+
+// subscribed reports whether anyone listens for events.
+func (ix *Index) subscribed() bool {
+	ix.subMu.Lock()
+	defer ix.subMu.Unlock()
+	return len(ix.subs) > 0
+}

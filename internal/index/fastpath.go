@@ -11,67 +11,82 @@ import (
 )
 
 // listChunk is parseChunk for the listing pass: the same result (body,
-// records for the metadata, problems, bytes and lines consumed) at several
-// times the speed. Lines of the shapes pi writes are read by the fast
-// validator and a few field lookups; any other line (invalid JSON, escaped
-// keys, duplicate keys, odd value types) goes through parseChunk alone, so
-// the session package stays the one definition of pi's rules. FuzzListChunk
+// problems, bytes and lines consumed, and each entry's record and message
+// given to each, which may be nil and must not keep m) at several times
+// the speed. Lines of the shapes pi writes are read by the fast validator
+// and a few field lookups; any other line (invalid JSON, escaped keys,
+// duplicate keys, odd value types) goes through parseChunk alone, so the
+// session package stays the one definition of pi's rules. FuzzListChunk
 // checks that both agree.
-func listChunk(data []byte, off int64, line int, atEOF bool) (c chunk, recs []rec, msgs []*msg) {
-	var members, msgMembers []span
+func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m *msg)) (c chunk) {
+	var rv record
+	var m msg
+	var u usage
 	pos := 0
 	for pos < len(data) {
-		nl := bytes.IndexByte(data[pos:], '\n')
-		if nl < 0 && !atEOF {
-			break
+		end, ok := rv.scan(data, pos)
+		if !ok || end == len(data) && !atEOF {
+			nl := bytes.IndexByte(data[pos:], '\n')
+			if nl < 0 && !atEOF {
+				break
+			}
+			end, ok = pos+nl, false
+			if nl < 0 {
+				end = len(data)
+			}
 		}
-		end, next := pos+nl, pos+nl+1
-		if nl < 0 {
-			end, next = len(data), len(data)
-		}
-		l := data[pos:end]
 		line++
 		var r rec
-		var m *msg
-		var isEntry, ok bool
-		members, msgMembers, r, m, isEntry, ok = fastLine(l, members[:0], msgMembers[:0], &c.body)
-		if !ok {
-			s := parseChunk(data[pos:next], off+int64(pos), line-1, atEOF)
-			c.body = c.body.then(s.body)
-			c.problems = append(c.problems, s.problems...)
-			for _, e := range s.entries {
-				var mm *msg
-				if e.Type == "message" {
-					d := decodeMessage(e.Field("message"), false)
-					mm = &d
-				}
-				recs, msgs = append(recs, recOf(e)), append(msgs, mm)
-			}
-		} else if isEntry {
-			recs, msgs = append(recs, r), append(msgs, m)
+		var isEntry bool
+		if ok {
+			m, u = msg{}, usage{}
+			r, isEntry, ok = fastLine(&rv, &m, &u, &c.body)
+		} else if isASCIIBlank(data[pos:end]) {
+			ok = true // a blank line: no entry
 		}
-		if nl >= 0 {
+		next := min(end+1, len(data))
+		switch {
+		case !ok:
+			c.slowLine(data[pos:next], off+int64(pos), line, atEOF, each)
+		case isEntry && each != nil && r.Type == "message":
+			each(r, &m)
+		case isEntry && each != nil:
+			each(r, nil)
+		}
+		if end < len(data) {
 			c.lines++
 		}
 		pos = next
 	}
 	c.consumed = pos
-	return c, recs, msgs
+	return c
 }
 
-// fastLine reads one line. ok is false when the line needs the slow path;
-// isEntry is false for blank lines and repeated headers.
-func fastLine(l []byte, members, msgMembers []span, b *body) ([]span, []span, rec, *msg, bool, bool) {
-	var r rec
-	if isASCIIBlank(l) {
-		return members, msgMembers, r, nil, false, true
+// slowLine parses one line with the session parser.
+func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r rec, m *msg)) {
+	s := parseChunk(l, off, line-1, atEOF)
+	c.body = c.body.then(s.body)
+	c.problems = append(c.problems, s.problems...)
+	for _, e := range s.entries {
+		var mm *msg
+		if e.Type == "message" {
+			d := decodeMessage(e.Field("message"), false)
+			mm = &d
+		}
+		if each != nil {
+			each(recOf(e), mm)
+		}
 	}
-	members, msgMembers, ok := validRecord(l, members, msgMembers)
-	if !ok || hasDupKey(members) {
-		return members, msgMembers, r, nil, false, false
+}
+
+// fastLine reads the fields of a valid line. ok is false when the line
+// needs the slow path; isEntry is false for repeated headers.
+func fastLine(rv *record, m *msg, u *usage, b *body) (r rec, isEntry, ok bool) {
+	if hasDupKey(rv.members) {
+		return r, false, false
 	}
 	var raw struct{ typ, id, parent, ts, message, name, provider, modelID, target, label []byte }
-	for _, m := range members {
+	for _, m := range rv.members {
 		switch string(m.key) {
 		case "type":
 			raw.typ = m.val
@@ -95,34 +110,46 @@ func fastLine(l []byte, members, msgMembers []span, b *body) ([]span, []span, re
 			raw.label = m.val
 		}
 	}
-	var okAll bool
-	if r.Type, okAll = plainStr(raw.typ); !okAll {
-		return members, msgMembers, r, nil, false, false
+	if r.Type, ok = entryType(raw.typ); !ok {
+		return r, false, false
 	}
 	if r.Type == "session" {
-		return members, msgMembers, r, nil, false, true // a repeated header: not an entry, ignored by the listing
+		return r, false, true // a repeated header: not an entry, ignored by the listing
 	}
-	if r.ID, okAll = plainStr(raw.id); !okAll || !parentOK(raw.parent) {
-		return members, msgMembers, r, nil, false, false
+	if r.ID, ok = plainStr(raw.id); !ok || !parentOK(raw.parent) {
+		return r, false, false
 	}
 	r.ParentID, _ = plainStr(raw.parent)
 	r.HasParent = r.ParentID != ""
-	if r.Timestamp, okAll = plainStr(raw.ts); !okAll {
-		return members, msgMembers, r, nil, false, false
+	if r.Timestamp, ok = plainStr(raw.ts); !ok {
+		return r, false, false
 	}
 	r.Provider, r.ModelID, r.Target, r.Label = str(raw.provider), str(raw.modelID), str(raw.target), str(raw.label)
 	switch r.Type {
 	case "session_info":
-		return members, msgMembers, r, nil, true, fastName(raw.name, b)
+		return r, true, fastName(raw.name, b)
 	case "message":
-		if raw.message == nil || raw.message[0] != '{' || hasDupKey(msgMembers) {
-			return members, msgMembers, r, nil, true, false
+		if raw.message == nil || raw.message[0] != '{' || hasDupKey(rv.msg) {
+			return r, true, false
 		}
-		m, ok := fastMessage(msgMembers, b)
-		return members, msgMembers, r, m, true, ok
+		return r, true, fastMessage(rv, m, u, b)
 	}
-	return members, msgMembers, r, nil, true, true
+	return r, true, true
 }
+
+// entryType is plainStr for the type member, without allocating for the
+// types pi writes.
+func entryType(raw []byte) (string, bool) {
+	for _, t := range entryTypes {
+		if len(raw) == len(t)+2 && string(raw[1:len(raw)-1]) == t && raw[0] == '"' {
+			return t, true
+		}
+	}
+	return plainStr(raw)
+}
+
+var entryTypes = []string{"message", "session", "model_change", "thinking_level_change", "compaction",
+	"branch_summary", "custom", "custom_message", "label", "session_info"}
 
 // plainStr decodes an absent value or a string without escapes; ok is
 // false for anything else.
@@ -179,11 +206,10 @@ func fastName(raw []byte, b *body) bool {
 }
 
 // fastMessage applies a message entry to the body the way pi's listing
-// does, for messages of the usual shape.
-func fastMessage(members []span, b *body) (*msg, bool) {
+// does, for messages of the usual shape, and fills m.
+func fastMessage(rv *record, m *msg, u *usage, b *body) bool {
 	var role, content, ts []byte
-	m := msg{}
-	for _, mm := range members {
+	for _, mm := range rv.msg {
 		switch string(mm.key) {
 		case "role":
 			role = mm.val
@@ -196,68 +222,61 @@ func fastMessage(members []span, b *body) (*msg, bool) {
 		case "model":
 			m.model = intern(mm.val)
 		case "usage":
-			m.usage = parseUsage(mm.val)
+			m.usage = parseUsage(mm.val, u)
 		}
 	}
-	dup := false
 	var ok bool
-	if m.role, ok = plainStr(role); dup || !ok {
-		return nil, false
+	if m.role, ok = plainStr(role); !ok {
+		return false
 	}
 	if b.Dropped {
-		return &m, true // pi's builder ignores everything after a drop
+		return true // pi's builder ignores everything after a drop
 	}
 	if content == nil || (m.role != "user" && m.role != "assistant") {
 		b.MessageCount++
-		return &m, true
+		return true
 	}
 	if len(ts) == 0 || !(ts[0] == '-' || ts[0] >= '0' && ts[0] <= '9') {
-		return nil, false // pi falls back to Date.parse of the entry timestamp
+		return false // pi falls back to Date.parse of the entry timestamp
 	}
 	f, err := strconv.ParseFloat(string(ts), 64)
 	if err != nil {
-		return nil, false
+		return false
 	}
-	text, throws, ok := fastText(content, m.role == "user" && b.FirstMessage == "")
+	want := m.role == "user" && b.FirstMessage == ""
+	text, throws, ok := "", content[0] != '"' && (content[0] != '[' || rv.contentNull), true
+	if want && !throws {
+		text, ok = fastText(content)
+	}
 	if !ok {
-		return nil, false
+		return false
 	}
 	b.MessageCount++
 	b.Activity = math.Max(b.Activity, f)
 	if throws {
 		b.Dropped = true
-		return &m, true
+		return true
 	}
-	if text != "" && m.role == "user" && b.FirstMessage == "" {
+	if text != "" && want {
 		b.FirstMessage = text
 	}
-	return &m, true
+	return true
 }
 
-// fastText checks a message content as pi's text extraction does and, with
-// want, returns the text. throws is set where pi's extraction throws (the
-// file then drops out of the listing).
-func fastText(content []byte, want bool) (text string, throws, ok bool) {
-	switch content[0] {
-	case '"':
-		if !want {
-			return "", false, true
-		}
+// fastText returns the text of a message content as pi's text extraction
+// does (a string, or the text blocks of an array without null elements
+// joined by spaces); ok is false when the slow path must decide.
+func fastText(content []byte) (text string, ok bool) {
+	if content[0] == '"' {
 		if bytes.Index(content, []byte(`\u`)) >= 0 {
-			return "", false, false
+			return "", false
 		}
-		return str(content), false, true
-	case '[':
-	default:
-		return "", true, true
+		return str(content), true
 	}
 	var parts []string
 	ok = true
 	eachElement(content, func(el []byte) {
-		if string(el) == "null" {
-			throws = true
-		}
-		if !want || el[0] != '{' || throws {
+		if el[0] != '{' {
 			return
 		}
 		typ, txt := field(el, "type"), field(el, "text")
@@ -277,35 +296,52 @@ func fastText(content []byte, want bool) (text string, throws, ok bool) {
 			ok = false
 		}
 	})
-	return strings.Join(parts, " "), throws, ok
+	return strings.Join(parts, " "), ok
 }
 
-func parseUsage(v []byte) *usage {
-	var u usage
+// parseUsage reads an assistant message's usage object into u.
+func parseUsage(v []byte, u *usage) *usage {
 	eachMember(v, func(k, val []byte) bool {
-		f := func() float64 { x, _ := strconv.ParseFloat(string(val), 64); return x }
 		switch string(k) {
 		case `"input"`:
-			u.Input = f()
+			u.Input = number64(val)
 		case `"output"`:
-			u.Output = f()
+			u.Output = number64(val)
 		case `"cacheRead"`:
-			u.CacheRead = f()
+			u.CacheRead = number64(val)
 		case `"cacheWrite"`:
-			u.CacheWrite = f()
+			u.CacheWrite = number64(val)
 		case `"totalTokens"`:
-			u.TotalTokens = f()
+			u.TotalTokens = number64(val)
 		case `"cost"`:
 			eachMember(val, func(k, c []byte) bool {
 				if string(k) == `"total"` {
-					u.Cost.Total, _ = strconv.ParseFloat(string(c), 64)
+					u.Cost.Total = number64(c)
 				}
 				return true
 			})
 		}
 		return true
 	})
-	return &u
+	return u
+}
+
+// number64 is strconv.ParseFloat of a JSON number (0 for anything else),
+// without its cost for the small integers token counts are.
+func number64(b []byte) float64 {
+	if len(b) > 0 && len(b) < 16 {
+		n := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				goto slow
+			}
+			n = n*10 + int(c-'0')
+		}
+		return float64(n)
+	}
+slow:
+	f, _ := strconv.ParseFloat(string(b), 64)
+	return f
 }
 
 // isJSSpace reports whether r is white space for JavaScript's trim.

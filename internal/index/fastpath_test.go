@@ -17,7 +17,8 @@ import (
 func checkFast(t *testing.T, data []byte, atEOF bool) {
 	t.Helper()
 	slow := parseChunk(data, 0, 0, atEOF)
-	fast, recs, _ := listChunk(data, 0, 0, atEOF)
+	var recs []rec
+	fast := listChunk(data, 0, 0, atEOF, func(r rec, _ *msg) { recs = append(recs, r) })
 	var want []rec
 	for _, e := range slow.entries {
 		want = append(want, recOf(e))

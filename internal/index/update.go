@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 
 	"piweb/internal/session"
 )
@@ -40,6 +41,12 @@ type update struct {
 	// textFrom is the offset the entries start at.
 	text     bool
 	textFrom int64
+
+	// Parse state: wantIDs keeps ids; hFound is set once the header line
+	// is found; nonBlank once a complete line is not blank; tail holds the
+	// last bytes parsed (hashTail).
+	wantIDs, hFound, nonBlank bool
+	tail                      []byte
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -73,23 +80,21 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *up
 		start = old.offset
 	}
 	u.text = text && (u.full || old.textOffset == old.offset)
-	var data []byte
+	// Appended ids only matter to subscribers; a file read from the start
+	// may have millions of entries.
+	u.wantIDs = !u.full || ix.subscribed()
 	if u.text {
-		data, err = ix.readAt(f, start, u.fid.size)
+		var data []byte
+		if data, err = ix.readAt(f, start, u.fid.size); err == nil {
+			u.parse(data, start)
+		}
 	} else {
-		// The listing keeps no reference to the bytes: read into a
-		// reused buffer, sparing the allocation and zeroing of the
-		// whole corpus on a cold start.
-		buf := ix.getBuf(u.fid.size - start)
-		defer ix.bufs.Put(buf)
-		data, err = ix.readInto(f, *buf, start, u.fid.size)
+		err = ix.stream(f, u, start)
+	}
+	if err == nil {
+		err = u.hashTail(ix, f)
 	}
 	if err != nil {
-		u.err = err
-		return u
-	}
-	u.parse(data, start)
-	if err := u.hashTail(ix, f, data, start); err != nil {
 		u.err = err
 	}
 	return u
@@ -115,68 +120,115 @@ func hashOf(b []byte) []byte {
 	return s[:]
 }
 
-// parse folds data, which starts at file offset start, into the update.
+// parse folds data, which starts at file offset start and runs to the end
+// of the file, into the update.
 func (u *update) parse(data []byte, start int64) {
-	line := int64(0)
-	if u.full {
-		if bytes.HasPrefix(data, bom) {
-			data, start = data[len(bom):], start+int64(len(bom))
-		}
-		u.findHead(data, start)
-	} else {
-		u.h, u.body, u.meta, u.problems, line = u.old.head, u.old.body, u.old.meta, u.old.problems, u.old.line
+	if u.full && bytes.HasPrefix(data, bom) {
+		data, start = data[len(bom):], start+int64(len(bom))
 	}
-	u.textFrom = start
-	var c chunk
-	var recs []rec
-	if u.text {
-		c = parseChunk(data, start, int(line), false)
-		u.entries = c.entries
-		u.msgs = make([]*msg, len(c.entries))
-		recs = make([]rec, len(c.entries))
-		for i, e := range c.entries {
-			recs[i] = recOf(e)
-			if e.Type == "message" {
-				m := decodeMessage(e.Field("message"), true)
-				u.msgs[i] = &m
-			}
-		}
-	} else {
-		c, recs, u.msgs = listChunk(data, start, int(line), false)
-		u.ids = make([]string, len(recs))
-		for i, r := range recs {
-			u.ids[i] = r.ID
-		}
-	}
-	u.offset, u.line = start+int64(c.consumed), line+int64(c.lines)
-	u.body = u.body.then(c.body)
-	u.listBody = u.body
-	if tail := data[c.consumed:]; len(bytes.TrimSpace(tail)) > 0 {
-		t, _, _ := listChunk(tail, u.offset, int(u.line), true)
-		u.listBody = u.body.then(t.body)
-	}
-	for i, r := range recs {
-		u.meta.add(r, u.msgs[i])
-	}
-	u.meta.finish()
-	u.addProblems(c.problems)
+	u.begin(start)
+	n := u.fold(data, start)
+	u.end(data[n:])
 }
 
-// findHead finds the header of a fully read file. A first record still
-// without its newline counts for the listing (pi reads it) but is not
-// remembered, so that the next change rereads the file.
-func (u *update) findHead(data []byte, start int64) {
+// begin starts the parse of the bytes from file offset start.
+func (u *update) begin(start int64) {
+	if !u.full {
+		u.h, u.body, u.meta, u.problems, u.line = u.old.head, u.old.body, u.old.meta, u.old.problems, u.old.line
+	}
+	u.offset, u.textFrom = start, start
+}
+
+// fold parses the complete lines of data, which starts at file offset off,
+// the offset the update has parsed to, and returns the bytes consumed. It
+// may be called for consecutive pieces of a file: every part of the result
+// adds up across pieces.
+func (u *update) fold(data []byte, off int64) int {
+	if u.full && !u.hFound {
+		u.lookForHead(data, off)
+	}
+	var c chunk
+	if u.text {
+		c = parseChunk(data, off, int(u.line), false)
+		for _, e := range c.entries {
+			var m *msg
+			if e.Type == "message" {
+				d := decodeMessage(e.Field("message"), true)
+				m = &d
+			}
+			u.entries, u.msgs = append(u.entries, e), append(u.msgs, m)
+			u.meta.add(recOf(e), m)
+		}
+	} else {
+		c = listChunk(data, off, int(u.line), false, func(r rec, m *msg) {
+			u.meta.add(r, m)
+			if u.wantIDs {
+				u.ids = append(u.ids, r.ID)
+			}
+		})
+	}
+	u.offset, u.line = off+int64(c.consumed), u.line+int64(c.lines)
+	u.body = u.body.then(c.body)
+	u.addProblems(c.problems)
+	u.noteTail(data[:c.consumed])
+	if !u.nonBlank && len(bytes.TrimSpace(data[:c.consumed])) > 0 {
+		u.nonBlank = true
+	}
+	return c.consumed
+}
+
+// end finishes the parse with tail, the final line without newline (or
+// nothing): it counts for the listing, as pi's listAll reads it, but is
+// not committed.
+func (u *update) end(tail []byte) {
+	if u.full && !u.hFound {
+		u.headFromTail(tail)
+	}
+	u.listBody = u.body
+	if len(bytes.TrimSpace(tail)) > 0 {
+		t := listChunk(tail, u.offset, int(u.line), true, nil)
+		u.listBody = u.body.then(t.body)
+	}
+	u.meta.finish()
+}
+
+// lookForHead looks for the header, the first record, among the complete
+// lines of data (at file offset off).
+func (u *update) lookForHead(data []byte, off int64) {
 	h, ok := findHead(data)
 	if !ok {
-		if t := bytes.TrimSpace(data); len(t) > 0 {
-			h, _ = findHead(append(bytes.Clone(data), '\n'))
-			h.len = 0
-		}
+		return
 	}
-	h.off += start
-	u.h = h
-	if !h.ok && (ok || h.len == 0 && len(bytes.TrimSpace(data)) > 0) {
-		u.addProblems([]session.Problem{{Line: 1, Kind: session.MissingHeader, Message: "first record is not a session header; pi's listing leaves the file out"}})
+	h.off += off
+	u.h, u.hFound = h, true
+	if !h.ok {
+		u.missingHeader()
+	}
+}
+
+// headFromTail handles a file without a record on a complete line: a
+// first record still without its newline counts for the listing (pi reads
+// it) but is not remembered, so that the next change rereads the file.
+func (u *update) headFromTail(tail []byte) {
+	if len(bytes.TrimSpace(tail)) > 0 {
+		u.nonBlank = true
+		h, _ := findHead(append(bytes.Clone(tail), '\n'))
+		h.off += u.offset
+		h.len = 0
+		u.h = h
+	}
+	if !u.h.ok && u.nonBlank {
+		u.missingHeader()
+	}
+}
+
+// missingHeader reports a file pi's listing leaves out; the problem comes
+// first, as line 1 is where it is.
+func (u *update) missingHeader() {
+	p := problemJSON{1, string(session.MissingHeader), "first record is not a session header; pi's listing leaves the file out"}
+	u.problems = append([]problemJSON{p}, u.problems...)
+	if len(u.problems) > maxProblems {
+		u.problems = u.problems[:maxProblems]
 	}
 }
 
@@ -193,11 +245,24 @@ func (u *update) addProblems(ps []session.Problem) {
 	}
 }
 
-// hashTail remembers the bytes just before the new offset.
-func (u *update) hashTail(ix *Index, f readFile, data []byte, start int64) error {
+// noteTail keeps the last tailCheck bytes parsed, for hashTail.
+func (u *update) noteTail(b []byte) {
+	if len(b) >= tailCheck {
+		u.tail = append(u.tail[:0], b[len(b)-tailCheck:]...)
+		return
+	}
+	u.tail = append(u.tail, b...)
+	if len(u.tail) > tailCheck {
+		u.tail = append(u.tail[:0], u.tail[len(u.tail)-tailCheck:]...)
+	}
+}
+
+// hashTail remembers the bytes just before the new offset, reading them
+// again when the parse saw fewer of them.
+func (u *update) hashTail(ix *Index, f readFile) error {
 	from := max(0, u.offset-tailCheck)
-	if from >= start && u.offset-start <= int64(len(data)) {
-		u.tailHash = hashOf(data[from-start : u.offset-start])
+	if int64(len(u.tail)) == u.offset-from {
+		u.tailHash = hashOf(u.tail)
 		return nil
 	}
 	b, err := ix.readAt(f, from, u.offset)
@@ -206,4 +271,63 @@ func (u *update) hashTail(ix *Index, f readFile, data []byte, start int64) error
 	}
 	u.tailHash = hashOf(b)
 	return nil
+}
+
+// readChunk is the read size of the listing pass: big enough that a read
+// costs little per byte, small enough that the validator's passes over a
+// piece find it in the CPU cache and that the indexer's memory stays small
+// whatever the size of the files. A longer line grows the buffer for as
+// long as that file is read. (A variable so that tests can cut files into
+// pieces of a few bytes.)
+var readChunk = 256 << 10
+
+// stream reads [start, size) of f in pieces into a pooled buffer and folds
+// the complete lines of each, keeping no reference to the bytes.
+func (ix *Index) stream(f readFile, u *update, start int64) error {
+	bp := ix.buffer()
+	defer ix.bufs.Put(bp)
+	buf := *bp
+	pos, n := start, 0 // buf[:n] holds the file from offset pos
+	for first := true; ; first = false {
+		end := min(u.fid.size, pos+int64(cap(buf)))
+		got, err := ix.readInto(f, buf[n:cap(buf)], pos+int64(n), end)
+		if err != nil {
+			return err
+		}
+		n += len(got)
+		if first {
+			if u.full && bytes.HasPrefix(buf[:n], bom) {
+				n = copy(buf, buf[len(bom):n])
+				pos += int64(len(bom))
+			}
+			u.begin(pos)
+		}
+		data := buf[:n]
+		eof := pos+int64(n) >= u.fid.size
+		used := u.fold(data, pos)
+		if eof {
+			u.end(data[used:])
+			break
+		}
+		if used == 0 && n == cap(buf) { // a line longer than the buffer
+			buf = slices.Grow(buf[:n], cap(buf))
+		}
+		n = copy(buf[:cap(buf)], data[used:])
+		pos += int64(used)
+	}
+	if cap(buf) <= readChunk {
+		*bp = buf[:0]
+	}
+	return nil
+}
+
+// buffer returns a pooled read buffer of readChunk bytes, and at least
+// enough for a BOM.
+func (ix *Index) buffer() *[]byte {
+	n := max(readChunk, len(bom))
+	if b, ok := ix.bufs.Get().(*[]byte); ok && cap(*b) >= n {
+		return b
+	}
+	b := make([]byte, 0, n)
+	return &b
 }

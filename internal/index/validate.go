@@ -1,39 +1,54 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
+	"math/bits"
 
 	"piweb/internal/jsjson"
 )
 
 // validObject reports whether line is exactly one JSON object (what
-// JSON.parse accepts, JSON white space around it allowed) and returns the
-// spans of its top-level members. It is a fast path for the listing pass:
-// it must never accept what JSON.parse rejects, and may reject unusual
-// valid lines (escaped keys), which then go through the session parser.
-// Strings are checked eight bytes at a time, since tool output in long
-// strings is most of a session's bytes.
-func validObject(line []byte, members []span) ([]span, bool) {
-	v := validator{b: line}
-	i := v.ws(0)
-	if i >= len(line) || line[i] != '{' {
-		return members, false
-	}
-	members, end, ok := v.object(i, members, true)
-	return members, ok && v.ws(end) == len(line)
+// JSON.parse accepts, white space other than newlines around it allowed).
+// It must never accept what JSON.parse rejects, and may reject unusual
+// valid lines (escaped keys, newlines as white space), which then go
+// through the session parser.
+func validObject(line []byte) bool {
+	var r record
+	end, ok := r.scan(line, 0)
+	return ok && end == len(line)
 }
 
-// validRecord is validObject that also returns the members of the
-// top-level "message" object, so that message fields need no second scan.
-func validRecord(line []byte, members, msg []span) ([]span, []span, bool) {
-	v := validator{b: line, msg: msg[:0], wantMsg: true}
-	i := v.ws(0)
-	if i >= len(line) || line[i] != '{' {
-		return members, v.msg, false
+// record is what the listing pass needs of a line, found while validating
+// it: its top-level members and those of its top-level "message" object,
+// so that no field needs a second scan. The slices are reused from line
+// to line.
+type record struct {
+	members, msg []span
+	// msgEsc is set when a key of message has escapes; contentNull when
+	// message.content is an array with a null element (pi's text
+	// extraction throws on it).
+	msgEsc, contentNull bool
+}
+
+// scan validates the JSON object that starts, after white space, at
+// data[i], and returns the offset after the white space that follows it:
+// the line's newline, or len(data). ok is false when there is no valid
+// object there or something else follows it on the line. Newlines are
+// never white space here, so scan stops at the end of the line without
+// looking for it first.
+func (r *record) scan(data []byte, i int) (int, bool) {
+	r.members, r.msg, r.msgEsc, r.contentNull = r.members[:0], r.msg[:0], false, false
+	v := validator{b: data, r: r, wantMsg: true}
+	if i = v.ws(i); i >= len(data) || data[i] != '{' {
+		return i, false
 	}
-	members, end, ok := v.object(i, members, true)
-	return members, v.msg, ok && v.ws(end) == len(line) && !v.msgEsc
+	var ok bool
+	r.members, i, ok = v.object(i, r.members, true)
+	if !ok || r.msgEsc {
+		return i, false
+	}
+	i = v.ws(i)
+	return i, i == len(data) || data[i] == '\n'
 }
 
 // span is a top-level member: the key without quotes and the raw value.
@@ -44,10 +59,9 @@ type span struct {
 type validator struct {
 	b     []byte
 	depth int
-	// With wantMsg, the members of the top-level "message" object go to
-	// msg; msgEsc is set when one of its keys has escapes.
-	wantMsg, msgEsc bool
-	msg             []span
+	r     *record
+	// wantMsg is set until the top-level "message" object is found.
+	wantMsg bool
 }
 
 const maxDepth = 512
@@ -55,7 +69,7 @@ const maxDepth = 512
 func (v *validator) ws(i int) int {
 	for i < len(v.b) {
 		switch v.b[i] {
-		case ' ', '\t', '\n', '\r':
+		case ' ', '\t', '\r':
 			i++
 		default:
 			return i
@@ -89,7 +103,7 @@ func (v *validator) objectRec(i int, members []span, top, record bool) ([]span, 
 			return members, 0, false
 		}
 		if esc && record {
-			v.msgEsc = true
+			v.r.msgEsc = true
 		}
 		key := v.b[i+1 : kEnd-1]
 		if i = v.ws(kEnd); i >= len(v.b) || v.b[i] != ':' {
@@ -97,10 +111,13 @@ func (v *validator) objectRec(i int, members []span, top, record bool) ([]span, 
 		}
 		i = v.ws(i + 1)
 		var end int
-		if top && v.wantMsg && string(key) == "message" && i < len(v.b) && v.b[i] == '{' {
-			v.msg, end, ok = v.objectRec(i, v.msg, false, true)
+		switch {
+		case top && v.wantMsg && string(key) == "message" && i < len(v.b) && v.b[i] == '{':
 			v.wantMsg = false
-		} else {
+			v.r.msg, end, ok = v.objectRec(i, v.r.msg, false, true)
+		case record && !top && string(key) == "content" && i < len(v.b) && v.b[i] == '[':
+			end, ok = v.array(i, true)
+		default:
 			end, ok = v.value(i)
 		}
 		if !ok {
@@ -123,7 +140,9 @@ func (v *validator) objectRec(i int, members []span, top, record bool) ([]span, 
 	}
 }
 
-func (v *validator) array(i int) (int, bool) {
+// array validates the array at b[i] == '['; with noteNull it notes a null
+// element in the record (contentNull).
+func (v *validator) array(i int, noteNull bool) (int, bool) {
 	if v.depth++; v.depth > maxDepth {
 		return 0, false
 	}
@@ -133,6 +152,9 @@ func (v *validator) array(i int) (int, bool) {
 		return i + 1, true
 	}
 	for {
+		if noteNull && i < len(v.b) && v.b[i] == 'n' {
+			v.r.contentNull = true
+		}
 		end, ok := v.value(i)
 		if !ok {
 			return 0, false
@@ -163,7 +185,7 @@ func (v *validator) value(i int) (int, bool) {
 		_, end, ok := v.object(i, nil, false)
 		return end, ok
 	case '[':
-		return v.array(i)
+		return v.array(i, false)
 	case 't':
 		return lit(v.b, i, "true")
 	case 'f':
@@ -193,83 +215,145 @@ const (
 	highs = 0x8080808080808080
 )
 
-// hasControl reports whether b holds a byte below 0x20, eight bytes at a
-// time: with no such byte no subtraction borrows, so the test is exact.
-func hasControl(b []byte) bool {
-	var acc uint64
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		acc |= (w - ones*0x20) &^ w
-	}
-	if acc&highs != 0 {
-		return true
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return true
-		}
-	}
-	return false
+// special marks, in the high bit of each byte of w, exactly the bytes that
+// end a plain run of a JSON string: a quote, a backslash or a control
+// character. No test borrows or carries across bytes (each byte's low seven
+// bits plus 0x7F or 0x60 stay below 0x100), so every mark can be used, not
+// only the lowest.
+func special(w uint64) uint64 {
+	const low7 = ones * 0x7F
+	q := w ^ (ones * '"')
+	s := w ^ (ones * '\\')
+	isQ := (q&low7 + low7) | q
+	isS := (s&low7 + low7) | s
+	isC := (w&low7 + ones*0x60) | w
+	return ^(isQ & isS & isC) & highs
 }
 
 // str validates the string at b[i] == '"' and returns the offset after it
-// and whether it has escapes. The closing quote and the backslashes are
-// found with IndexByte (vectorized), the control characters checked once
-// over the whole string.
+// and whether it has escapes. Most strings are short keys and ids, read
+// eight bytes at a time; after the first 16 bytes, a string (tool output,
+// most of a session's bytes, with an escape every few dozen bytes) is read
+// 64 bytes at a time with the bit masks of strBlock, which spares a hard
+// to predict branch per escape.
 func (v *validator) str(i int) (int, bool, bool) {
 	b := v.b
-	start := i + 1
-	i = start
 	esc := false
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
+	i++
+	for words := 0; ; {
+		if words >= 2 && i+64 <= len(b) {
+			end, e, ok := strBlocks(b, i)
+			if !ok || end >= 0 {
+				return end, esc || e, ok
+			}
+			esc = esc || e
+			i = -end - 1
+			words = 0
+		}
+		for ; i+8 <= len(b); i += 8 {
+			if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+			if words++; words >= 2 && i+72 <= len(b) {
+				i += 8
+				goto next
+			}
+		}
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+			i++
+		}
+		if i >= len(b) {
 			return 0, false, false
 		}
-		q += i
-		j := i
-		for j < q {
-			k := bytes.IndexByte(b[j:q], '\\')
-			if k < 0 {
-				break
-			}
-			k += j
-			esc = true
-			n, ok := escape(b, k)
-			if !ok {
-				return 0, false, false
-			}
-			j = k + n
-		}
-		if j > q { // the quote was escaped
-			i = j
-			continue
-		}
-		if hasControl(b[start:q]) {
+	found:
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, esc, true
+		case c < 0x20:
 			return 0, false, false
 		}
-		return q + 1, esc, true
+		esc = true
+		if i+1 < len(b) && shortEscape[b[i+1]] {
+			i += 2
+		} else if n, ok := unicodeEscape(b, i); ok {
+			i += n
+		} else {
+			return 0, false, false
+		}
+	next:
 	}
 }
 
+// strBlocks validates string bytes from b[i], 64 at a time, while 64
+// remain. It returns the offset after the closing quote, or, when it ran
+// out of whole blocks inside the string, -1-i for the offset i to go on
+// from; esc tells whether it saw escapes. Each block is one mask of its
+// special bytes; in tool output nearly all are backslashes, so the branches
+// below are well predicted, and an escaped quote or backslash is cleared
+// from the mask before it is looked at.
+func strBlocks(b []byte, i int) (end int, esc, ok bool) {
+	escaped := uint64(0) // bit 0: b[i] is escaped by the previous block
+	for ; i+64 <= len(b); i += 64 {
+		m := blockMask(b[i:i+64]) &^ escaped
+		escaped = 0
+		for m != 0 {
+			p := bits.TrailingZeros64(m)
+			if c := b[i+p]; c != '\\' {
+				return i + p + 1, esc, c == '"'
+			}
+			esc = true
+			if i+p+1 >= len(b) || !shortEscape[b[i+p+1]] {
+				if _, ok = unicodeEscape(b, i+p); !ok {
+					return 0, esc, false
+				}
+			}
+			if p == 63 {
+				escaped = 1
+			}
+			m &= ^uint64(0) << (p + 2)
+		}
+	}
+	if escaped != 0 { // the first byte of the rest is an escaped character
+		i++
+	}
+	return -1 - i, esc, true
+}
+
+// blockMask returns one bit per byte of the 64 bytes of b, set for the
+// special bytes (quote, backslash, control character).
+func blockMask(b []byte) (m uint64) {
+	for k := 0; k < 64; k += 8 {
+		m |= compact(special(binary.LittleEndian.Uint64(b[k:]))) << k
+	}
+	return m
+}
+
+// compact gathers the high bits of the eight bytes of m into one byte.
+func compact(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// escape returns the length of the escape sequence at b[i] == '\\'.
 func escape(b []byte, i int) (int, bool) {
-	if i+1 >= len(b) {
+	if i+1 < len(b) && shortEscape[b[i+1]] {
+		return 2, true
+	}
+	return unicodeEscape(b, i)
+}
+
+// shortEscape holds the characters of JSON's two-byte escapes.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// unicodeEscape returns the length of the \uXXXX escape at b[i].
+func unicodeEscape(b []byte, i int) (int, bool) {
+	if i+6 > len(b) || b[i+1] != 'u' {
 		return 0, false
 	}
-	switch b[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, true
-	case 'u':
-		if i+6 > len(b) {
+	for _, c := range b[i+2 : i+6] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return 0, false
 		}
-		for _, c := range b[i+2 : i+6] {
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return 0, false
-			}
-		}
-		return 6, true
 	}
-	return 0, false
+	return 6, true
 }

@@ -12,7 +12,7 @@ var benchLine = []byte(`{"type":"message","id":"a","parentId":"b","timestamp":"2
 func BenchmarkValidObject(b *testing.B) {
 	b.SetBytes(int64(len(benchLine)))
 	for b.Loop() {
-		validObject(benchLine, nil)
+		validObject(benchLine)
 	}
 }
 
