@@ -42,15 +42,21 @@ func cacheDir(getenv func(string) string) string {
 
 // openIndex opens the index of the agent dir of e's environment.
 func openIndex(ctx context.Context, e *env, tools bool) (*index.Index, error) {
-	agentDir := session.AgentDir(e.getenv)
-	path, err := index.PathIn(cacheDir(e.getenv), agentDir, tools)
+	o, err := indexOptions(e, tools)
 	if err != nil {
 		return nil, err
 	}
-	return index.Open(ctx, index.Options{
+	return index.Open(ctx, o)
+}
+
+// indexOptions are the index options of e's environment.
+func indexOptions(e *env, tools bool) (index.Options, error) {
+	agentDir := session.AgentDir(e.getenv)
+	path, err := index.PathIn(cacheDir(e.getenv), agentDir, tools)
+	return index.Options{
 		AgentDir: agentDir, Getenv: e.getenv, Path: path, Tools: tools,
 		Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) },
-	})
+	}, err
 }
 
 // listSessions is pi's listAll for ls: from the index, or with scan by
@@ -71,9 +77,18 @@ func listSessions(ctx context.Context, e *env, scan bool) ([]session.Info, error
 	return ix.List(ctx)
 }
 
-// lsJSON prints pi's listAll JSON from the index's stored elements.
+// lsJSON prints pi's listAll JSON from the index's stored elements: from
+// the listing snapshot alone when no session file changed, else through
+// the index, which reads only what changed.
 func lsJSON(ctx context.Context, e *env) error {
-	ix, err := openIndex(ctx, e, false)
+	o, err := indexOptions(e, false)
+	if err != nil {
+		return err
+	}
+	if ok, err := index.WriteQuickListJSON(o, e.stdout); ok || err != nil {
+		return err
+	}
+	ix, err := index.Open(ctx, o)
 	if err != nil {
 		return err
 	}

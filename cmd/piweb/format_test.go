@@ -74,7 +74,8 @@ func TestLsCommand(t *testing.T) {
 		delete(m, "allMessagesText")
 	}
 	want, _ = json.Marshal(list)
-	for _, args := range [][]string{{"ls", "--json"}, {"ls", "--json", "--scan"}} {
+	// The second ls --json answers from the listing snapshot.
+	for _, args := range [][]string{{"ls", "--json"}, {"ls", "--json"}, {"ls", "--json", "--scan"}} {
 		out, errs, code := runCLI(t, envv, args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"piweb/internal/session"
 )
@@ -72,39 +75,98 @@ type found struct {
 	path string
 	// listAll is true for files pi's listAll reads (sessions/*/*.jsonl).
 	listAll bool
+	// fid is the file's identity when scan stat'd it (statOK).
+	fid    fileID
+	statOK bool
 }
 
 // discover lists the session files of the roots. Files of the tree come in
-// the order pi's listAll reads them (directory order), which decides the
-// order of sessions with equal modified times.
-func discover(rs []root) (files []found, dirs []string) {
-	seen := map[string]bool{}
+// the order pi's listAll reads them (session.SessionFiles: folders and
+// files by name), which decides the order of sessions with equal modified
+// times. dirs are the folders to watch.
+func discover(rs []root) (files []found, dirs []string) { return scan(rs, false) }
+
+// folder is a directory whose *.jsonl files are session files.
+type folder struct {
+	dir     string
+	listAll bool
+}
+
+// scan is discover that, with stat, also stats every file. The folders are
+// read, and their files stat'd relative to them, on a few goroutines: a
+// warm ls does little else, and the system calls are most of its time.
+func scan(rs []root, stat bool) (files []found, dirs []string) {
+	var folders []folder
 	for _, r := range rs {
-		if r.tree {
-			dirs = append(dirs, r.dir)
-			for _, p := range session.SessionFiles(filepath.Dir(r.dir)) {
-				seen[p] = true
-				files = append(files, found{p, true})
-			}
-			for _, d := range readDir(r.dir) {
-				if d.IsDir() {
-					dirs = append(dirs, filepath.Join(r.dir, d.Name()))
-				}
-			}
+		dirs = append(dirs, r.dir)
+		if !r.tree {
+			folders = append(folders, folder{r.dir, false})
 			continue
 		}
-		dirs = append(dirs, r.dir)
-		for _, d := range readDir(r.dir) {
-			p := filepath.Join(r.dir, d.Name())
-			if strings.HasSuffix(d.Name(), ".jsonl") && !seen[p] {
-				seen[p] = true
-				files = append(files, found{p, false})
+		ents, _ := os.ReadDir(r.dir) // sorted by name, as pi's readdir
+		for _, d := range ents {
+			if d.IsDir() {
+				dirs = append(dirs, filepath.Join(r.dir, d.Name()))
+				folders = append(folders, folder{dirs[len(dirs)-1], true})
+			}
+		}
+	}
+	lists := make([][]found, len(folders))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(4, len(folders)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(folders)); i = next.Add(1) - 1 {
+				lists[i] = readFolder(folders[i], stat)
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, f := range l {
+			if !seen[f.path] {
+				seen[f.path] = true
+				files = append(files, f)
 			}
 		}
 	}
 	return files, dirs
 }
 
+// readFolder lists the *.jsonl files of a folder by name, stat'ing them
+// with stat. A path is the folder, a slash and the name, which is what
+// filepath.Join gives for a clean folder and a plain name.
+func readFolder(f folder, stat bool) []found {
+	root, err := os.OpenRoot(f.dir)
+	if err != nil {
+		return nil // pi skips folders it cannot read
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	slices.Sort(names)
+	var out []found
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".jsonl") {
+			continue
+		}
+		fd := found{path: f.dir + string(filepath.Separator) + n, listAll: f.listAll}
+		if stat {
+			if fi, err := root.Stat(n); err == nil {
+				fd.fid, fd.statOK = idOf(fi), true
+			}
+		}
+		out = append(out, fd)
+	}
+	return out
+}
+
+// readDir lists a directory in directory order; nil when it cannot be read.
 func readDir(dir string) []os.DirEntry {
 	f, err := os.Open(dir)
 	if err != nil {

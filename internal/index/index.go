@@ -38,6 +38,24 @@ type Options struct {
 	Workers int
 }
 
+// withDefaults fills in the zero fields of o.
+func (o Options) withDefaults() (Options, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Logf == nil {
+		o.Logf = log.Printf
+	}
+	if o.AgentDir == "" {
+		o.AgentDir = session.AgentDir(o.Getenv)
+	}
+	var err error
+	if o.Path == "" {
+		o.Path, err = DefaultPath(o.AgentDir, o.Tools)
+	}
+	return o, err
+}
+
 // Index is the session index of one agent dir. Reads may run concurrently;
 // writes are serialized on one connection, one file update at a time.
 type Index struct {
@@ -86,22 +104,11 @@ type readFile interface {
 // Open opens (or creates, or rebuilds) the index of o.AgentDir. It does not
 // read any session; call Sync or Watch.
 func Open(ctx context.Context, o Options) (*Index, error) {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Logf == nil {
-		o.Logf = log.Printf
-	}
-	if o.AgentDir == "" {
-		o.AgentDir = session.AgentDir(o.Getenv)
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	path := o.Path
-	if path == "" {
-		var err error
-		if path, err = DefaultPath(o.AgentDir, o.Tools); err != nil {
-			return nil, err
-		}
-	}
 	wdb, err := openDB(ctx, path, o.AgentDir)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -237,83 +238,149 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 	return m, nil
 }
 
-// ListJSON is json.Marshal of List, pi's listAll as JSON, from stored
-// elements: the fast path of piweb ls --json.
+// ListJSON is json.Marshal of List, pi's listAll as JSON: the fast path of
+// piweb ls --json. With a listing snapshot (snapshot.go) it reads and
+// writes only the rows of the files that changed since; without one, or
+// when many changed, it syncs every file and reads the whole files table,
+// and then writes the snapshot for next time.
 func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
 	ix.wmu.Lock()
-	files, _ := discover(ix.roots)
-	// One read of the files table serves both the change check and, when
-	// nothing changed (the common case), the answer.
-	known, byPath, err := ix.listElems(ctx)
-	var st SyncStats
-	if err == nil {
-		st, err = ix.syncFiles(ctx, files, false, known)
+	defer ix.wmu.Unlock()
+	files, _ := scan(ix.roots, true)
+	var old []snapEntry
+	snap, done := readSnapshot(snapPath(ix.path), nil)
+	defer done()
+	if snap != nil {
+		old = snap.entries
 	}
-	if err == nil && st.Changed+st.Removed > 0 {
-		_, byPath, err = ix.listElems(ctx)
-	}
-	ix.wmu.Unlock()
+	es, err := ix.listEntries(ctx, files, old)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]listElem, 0, len(byPath))
+	b, s := encodeSnapshot(es) // copies the elements out of the old snapshot
+	if err := writeSnapshot(snapPath(ix.path), b); err != nil {
+		ix.logf("listing snapshot: %v", err)
+	}
+	return outputJSON(s.out, s.escape), nil
+}
+
+// maxStale is how many changed files ListJSON brings up to date one by one
+// from the snapshot; beyond it a whole sync is cheaper.
+const maxStale = 200
+
+// listEntries brings the listing of files up to date and returns their
+// snapshot entries, in discovery order.
+func (ix *Index) listEntries(ctx context.Context, files []found, snap []snapEntry) ([]snapEntry, error) {
+	if snap != nil {
+		es, stale, gone := diffSnapshot(files, snap)
+		if len(stale)+len(gone) <= maxStale {
+			return es, ix.refresh(ctx, files, es, stale, gone)
+		}
+	}
+	known, err := ix.loadStats(ctx)
+	if err == nil {
+		_, err = ix.syncFiles(ctx, files, false, known)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ix.entriesOf(ctx, files)
+}
+
+// refresh syncs the stale and gone files and fills the entries of the
+// stale ones from their rows.
+func (ix *Index) refresh(ctx context.Context, files []found, es []snapEntry, stale, gone []string) error {
+	if len(stale)+len(gone) == 0 {
+		return nil
+	}
+	known := map[string]statRow{}
+	for _, p := range append(slices.Clip(stale), gone...) {
+		if r, ok, err := ix.statRowOf(ctx, p); err != nil {
+			return err
+		} else if ok {
+			known[p] = r
+		}
+	}
+	isStale := map[string]bool{}
+	for _, p := range stale {
+		isStale[p] = true
+	}
+	var sub []found
 	for _, f := range files {
-		if e, ok := byPath[f.path]; ok && f.listAll {
-			out = append(out, e)
+		if isStale[f.path] {
+			sub = append(sub, f)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b listElem) int { return cmp.Compare(b.modified, a.modified) })
-	b := []byte{'['}
-	for i, e := range out {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, e.json...)
+	if _, err := ix.syncFiles(ctx, sub, false, known); err != nil {
+		return err
 	}
-	b = append(b, ']')
-	if needsHTMLEscape(b) {
-		infos, err := ix.List(ctx)
+	for i := range es {
+		if isStale[es[i].path] {
+			e, err := ix.entryOf(ctx, es[i].path)
+			if err != nil {
+				return err
+			}
+			es[i] = e
+		}
+	}
+	return nil
+}
+
+// entryCols are the files columns of a snapshot entry.
+const entryCols = `path, dev, ino, size, mtime_ns, error != '', listall = 1 AND listed = 1 AND error = '', modified, info_json`
+
+func scanEntry(sc interface{ Scan(...any) error }) (snapEntry, error) {
+	var e snapEntry
+	var dev, ino int64
+	var show bool
+	var elem string
+	err := sc.Scan(&e.path, &dev, &ino, &e.fid.size, &e.fid.mtimeNs, &e.bad, &show, &e.modified, &elem)
+	e.fid.dev, e.fid.ino = uint64(dev), uint64(ino)
+	if show && !e.bad {
+		e.elem = []byte(elem)
+	}
+	return e, wrap("list", err)
+}
+
+// entryOf reads the snapshot entry of one file; a file without a row gets
+// an entry without identity, which never matches the disk.
+func (ix *Index) entryOf(ctx context.Context, path string) (snapEntry, error) {
+	e, err := scanEntry(ix.wdb.QueryRowContext(ctx, `SELECT `+entryCols+` FROM files WHERE path = ?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return snapEntry{path: path}, nil
+	}
+	return e, err
+}
+
+// entriesOf reads the snapshot entries of files from the whole files table.
+func (ix *Index) entriesOf(ctx context.Context, files []found) ([]snapEntry, error) {
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT `+entryCols+` FROM files`)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	defer rows.Close()
+	byPath := make(map[string]snapEntry, len(files))
+	for rows.Next() {
+		e, err := scanEntry(rows)
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(infos)
+		byPath[e.path] = e
 	}
-	return b, nil
-}
-
-// listElem is a file's element of the listing JSON.
-type listElem struct {
-	modified float64
-	json     []byte
-}
-
-// listElems reads the stat state of every file and the listing element of
-// every listed file of the sessions tree.
-func (ix *Index) listElems(ctx context.Context) (map[string]statRow, map[string]listElem, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, dev, ino, size, mtime_ns, error != '', text_offset < offset,
-		listall = 1 AND listed = 1 AND error = '', modified, info_json FROM files`)
-	if err != nil {
-		return nil, nil, wrap("list", err)
+	if err := rows.Err(); err != nil {
+		return nil, wrap("list", err)
 	}
-	defer rows.Close()
-	known := map[string]statRow{}
-	elems := map[string]listElem{}
-	for rows.Next() {
-		var r statRow
-		var p string
-		var dev, ino int64
-		var show bool
-		var e listElem
-		if err := rows.Scan(&r.id, &p, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.bad, &r.textBehind, &show, &e.modified, &e.json); err != nil {
-			return nil, nil, wrap("list", err)
+	es := make([]snapEntry, len(files))
+	for i, f := range files {
+		es[i] = snapEntry{path: f.path}
+		if e, ok := byPath[f.path]; ok {
+			es[i] = e
 		}
-		r.fid.dev, r.fid.ino = uint64(dev), uint64(ino)
-		known[p] = r
-		if show {
-			elems[p] = e
+		if !f.listAll {
+			es[i].elem = nil
 		}
 	}
-	return known, elems, wrap("list", rows.Err())
+	return es, nil
 }
 
 // needsHTMLEscape reports whether encoding/json would escape something in

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"runtime"
 	"sync"
@@ -115,23 +116,44 @@ func statAll(files []found, known map[string]statRow) []bool {
 }
 
 func (ix *Index) loadStats(ctx context.Context) (map[string]statRow, error) {
-	rows, err := ix.wdb.QueryContext(ctx, `SELECT id, path, dev, ino, size, mtime_ns, error != '', text_offset < offset FROM files`)
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT `+statCols+` FROM files`)
 	if err != nil {
 		return nil, wrap("load stats", err)
 	}
 	defer rows.Close()
 	out := map[string]statRow{}
 	for rows.Next() {
-		var r statRow
-		var p string
-		var dev, ino int64
-		if err := rows.Scan(&r.id, &p, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.bad, &r.textBehind); err != nil {
-			return nil, wrap("load stats", err)
+		p, r, err := scanStat(rows)
+		if err != nil {
+			return nil, err
 		}
-		r.fid.dev, r.fid.ino = uint64(dev), uint64(ino)
 		out[p] = r
 	}
 	return out, wrap("load stats", rows.Err())
+}
+
+// statRowOf reads the stat state of one file; ok is false when it is not
+// indexed.
+func (ix *Index) statRowOf(ctx context.Context, path string) (r statRow, ok bool, err error) {
+	_, r, err = scanStat(ix.wdb.QueryRowContext(ctx, `SELECT `+statCols+` FROM files WHERE path = ?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	return r, err == nil, err
+}
+
+const statCols = `path, id, dev, ino, size, mtime_ns, error != '', text_offset < offset`
+
+func scanStat(sc interface{ Scan(...any) error }) (string, statRow, error) {
+	var r statRow
+	var p string
+	var dev, ino int64
+	err := sc.Scan(&p, &r.id, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.bad, &r.textBehind)
+	r.fid.dev, r.fid.ino = uint64(dev), uint64(ino)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, r, err
+	}
+	return p, r, wrap("load stats", err)
 }
 
 func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error {

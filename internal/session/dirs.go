@@ -50,6 +50,10 @@ func EncodeCwd(cwd string) string {
 // immediate subdirectory of <agentDir>/sessions, in name order (Node's
 // readdir sorts names bytewise, and that order decides ties in pi's
 // listing).
+//
+// A warm piweb ls does little else than this and a stat per file, so the
+// project folders are read for names only, and a path is the clean folder
+// path, a slash and the name (what filepath.Join gives for a plain name).
 func SessionFiles(agentDir string) []string {
 	root := filepath.Join(agentDir, "sessions")
 	var files []string
@@ -58,13 +62,27 @@ func SessionFiles(agentDir string) []string {
 			continue
 		}
 		dir := filepath.Join(root, d.Name())
-		for _, f := range readDir(dir) {
-			if strings.HasSuffix(f.Name(), ".jsonl") {
-				files = append(files, filepath.Join(dir, f.Name()))
+		names := readNames(dir)
+		slices.Sort(names)
+		for _, n := range names {
+			if strings.HasSuffix(n, ".jsonl") {
+				files = append(files, dir+string(filepath.Separator)+n)
 			}
 		}
 	}
 	return files
+}
+
+// readNames lists the names in a directory, unsorted; nil when it cannot be
+// read.
+func readNames(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	return names
 }
 
 // readDir lists a directory sorted by name, ignoring errors: pi skips
