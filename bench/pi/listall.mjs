@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// listall.mjs AGENTDIR [ITER]: how fast real pi lists every session
-// (SessionManager.listAll, as pi's /resume does) under AGENTDIR/sessions,
-// for comparison with piweb's Go benchmarks. Read-only. Prints one JSON line.
+// listall.mjs AGENTDIR [ITER] [WARMUP]: how fast real pi lists every
+// session (SessionManager.listAll, as pi's /resume does) under
+// AGENTDIR/sessions, for comparison with piweb (bench/listing-vs-pi.sh).
+// WARMUP untimed runs (default 1) come first. Read-only. Prints one JSON
+// line.
 
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, packageVersion } from "../../tools/pi/lib/pi.mjs";
 import { mbps, measure, positiveInt } from "./timing.mjs";
 
-const [agentDir, iterArg] = process.argv.slice(2);
+const [agentDir, iterArg, warmupArg] = process.argv.slice(2);
 if (!agentDir) {
-	console.error("usage: listall.mjs AGENTDIR [ITER]");
+	console.error("usage: listall.mjs AGENTDIR [ITER] [WARMUP]");
 	process.exit(2);
 }
 const iter = positiveInt(iterArg, 5);
+const warmup = warmupArg === "0" ? 0 : positiveInt(warmupArg, 1);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 
 /** corpus counts the .jsonl files listAll reads (one level of project dirs). */
@@ -39,7 +42,7 @@ const stats = await measure(async () => {
 	const ms = performance.now() - t0;
 	listed = list.length;
 	return ms;
-}, iter, 1);
+}, iter, warmup);
 const out = { bench: "pi-listall", pi: packageVersion(), node: process.version, agentDir, files, bytes, listed, ...stats };
 out.mbPerSecBest = mbps(bytes, stats.bestMs);
 out.mbPerSecMedian = mbps(bytes, stats.medianMs);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Compares piweb's cold listing with real pi's SessionManager.listAll() on
+# the same corpus (issue 3: at least 8x faster). One round is
+#   piweb: `piweb ls --json` as a user runs it, on a fresh cache dir: the
+#          whole process (start, new index, every file read and parsed, rows
+#          written, JSON printed), timed from outside;
+#   pi:    listAll() in a node process (bench/pi/listall.mjs) after WARMUP
+#          untimed calls, timed inside, so node's start and the corpus walk
+#          are not counted against pi.
+# The two alternate, ROUNDS times, and the best of each is kept, because the
+# shared machine is noisy (pi's time varies most with load and memory).
+# Prints every round with `uptime`, then the best of each and the ratio.
+#
+#   bench/listing-vs-pi.sh [CORPUS] [ROUNDS] [WARMUP]
+#
+# CORPUS is an agent dir (default bench/out/corpus, made by bench/index.sh);
+# it is only read. Needs tools/pi/node_modules (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=$(cd "${1:-bench/out/corpus}" && pwd)
+rounds=${2:-3}
+warmup=${3:-1}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/piweb-listing.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/piweb" ./cmd/piweb
+echo "corpus: $corpus ($(du -sh "$corpus/sessions" | cut -f1), $(find "$corpus/sessions" -name '*.jsonl' | wc -l) files)"
+best_go= best_pi=
+for r in $(seq "$rounds"); do
+	rm -rf "$tmp/cache"
+	PI_CODING_AGENT_DIR="$corpus" XDG_CACHE_HOME="$tmp/cache" /usr/bin/time -o "$tmp/time" \
+		-f "%e %U %S %M" "$tmp/piweb" ls --json >"$tmp/ls.json"
+	read -r g gu gs grss <"$tmp/time"
+	echo "round $r piweb: wall $g s (user $gu s, sys $gs s, max RSS $((grss / 1024)) MB); load: $(uptime | sed 's/.*average: //')"
+	/usr/bin/time -o "$tmp/time" -f "%M" node bench/pi/listall.mjs "$corpus" 1 "$warmup" >"$tmp/pi.json"
+	p=$(sed 's/.*"bestMs":\([0-9.]*\).*/\1/' "$tmp/pi.json" | awk '{printf "%.3f", $1/1000}')
+	echo "round $r pi:    listAll $p s (process max RSS $(($(cat "$tmp/time") / 1024)) MB); load: $(uptime | sed 's/.*average: //')"
+	best_go=$(echo "$g ${best_go:-$g}" | awk '{print ($1<$2)?$1:$2}')
+	best_pi=$(echo "$p ${best_pi:-$p}" | awk '{print ($1<$2)?$1:$2}')
+done
+listed=$(grep -o '"listed":[0-9]*' "$tmp/pi.json" | cut -d: -f2)
+n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).length)' "$tmp/ls.json")
+echo "sessions listed: piweb $n, pi $listed"
+echo "best: piweb $best_go s, pi $best_pi s, ratio $(echo "$best_pi $best_go" | awk '{printf "%.1f", $1/$2}')x"
