@@ -226,18 +226,41 @@ func testNarrowAndDark(t *testing.T, r *rig) {
 	}
 }
 
+// testKeyboard: j and k move between messages (in order, into view), t
+// and f toggle the panels, / goes to the filter (where j is typed, not a
+// move), Ctrl+K opens search and Esc closes what is open.
 func testKeyboard(t *testing.T, r *rig) {
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
-	r.run(t, chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
-	r.waitJS(t, `document.querySelector('.row.focus')`)
-	first := eval[string](t, r.browser, `document.querySelector('.row.focus').dataset.entry`)
-	r.run(t, chromedp.KeyEvent("k"))
-	if eval[string](t, r.browser, `document.querySelector('.row.focus').dataset.entry`) == first {
-		t.Error("k did not move")
+	focused := func() int {
+		return eval[int](t, r.browser, `[...document.querySelectorAll('.row')].findIndex(e => e.classList.contains('focus'))`)
+	}
+	var got []int
+	for _, k := range []string{"j", "j", "k"} {
+		r.run(t, chromedp.KeyEvent(k))
+		got = append(got, focused())
+	}
+	if fmt.Sprint(got) != "[0 1 0]" {
+		t.Errorf("j j k focused rows %v, want [0 1 0]", got)
 	}
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, `document.querySelector('.tree-panel')`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.tree-panel')`)
+	r.run(t, chromedp.KeyEvent("f"))
+	r.waitJS(t, `document.querySelector('.files-missing')`)
+	r.forget404() // the fixture's project folder does not exist here
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.files-panel')`)
+	r.press(t, '/')
+	r.waitJS(t, `document.activeElement === document.querySelector('.side-filter input')`)
+	r.press(t, 'j')
+	if v := eval[string](t, r.browser, `document.querySelector('.side-filter input').value`); v != "j" || focused() != 0 {
+		t.Errorf("j in the filter: value %q, focus moved to %d", v, focused())
+	}
+	eval[bool](t, r.browser, `(document.activeElement.blur(), true)`)
+	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	r.waitJS(t, `document.activeElement === document.querySelector('.dialog.search input')`)
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.dialog.search')`)
 }
