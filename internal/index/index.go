@@ -81,19 +81,6 @@ type Index struct {
 	bufs     sync.Pool // *[]byte read buffers of the listing pass
 }
 
-// getBuf returns a pooled buffer of at least n bytes; files over 64 MB get
-// their own (pooling them would pin that much memory).
-func (ix *Index) getBuf(n int64) *[]byte {
-	if b, ok := ix.bufs.Get().(*[]byte); ok && int64(cap(*b)) >= n {
-		return b
-	}
-	b := []byte(nil)
-	if n <= 64<<20 {
-		b = make([]byte, 0, max(n, 1<<20))
-	}
-	return &b
-}
-
 // readFile is what the indexer needs of an open file.
 type readFile interface {
 	io.ReaderAt

@@ -94,7 +94,8 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 }
 
 // statAll reports for each file whether it is unchanged since it was
-// indexed, with the stat calls spread over a few goroutines.
+// indexed, with the stat calls spread over a few goroutines; a file scan
+// stat'd already is not stat'd again.
 func statAll(files []found, known map[string]statRow) []bool {
 	same := make([]bool, len(files))
 	const parts = 4
@@ -104,6 +105,10 @@ func statAll(files []found, known map[string]statRow) []bool {
 			for i := p; i < len(files); i += parts {
 				r, ok := known[files[i].path]
 				if !ok || r.bad {
+					continue
+				}
+				if files[i].statOK {
+					same[i] = r.fid.unchanged(files[i].fid)
 					continue
 				}
 				fi, err := os.Stat(files[i].path)

@@ -70,3 +70,34 @@ func FuzzStr(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBlockMask compares blockMask (SSE2 on amd64) with blockMaskGo.
+func FuzzBlockMask(f *testing.F) {
+	f.Add([]byte(`"\` + "\x00\x1f\x20\x7f\x80\xff!#[]"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var b [64]byte
+		for i := range b {
+			if len(in) > 0 {
+				b[i] = in[i%len(in)] + byte(i/len(in))
+			}
+		}
+		if got, want := blockMask(&b), blockMaskGo(&b); got != want {
+			t.Fatalf("blockMask(%q) = %064b, want %064b", b, got, want)
+		}
+	})
+}
+
+func TestBlockMaskEveryByte(t *testing.T) {
+	for c := range 256 {
+		var b [64]byte
+		for i := range b {
+			b[i] = 'a'
+			if i%3 == 0 {
+				b[i] = byte(c)
+			}
+		}
+		if got, want := blockMask(&b), blockMaskGo(&b); got != want {
+			t.Fatalf("byte %#x: %064b, want %064b", c, got, want)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package index
+
+func blockMask(b *[64]byte) uint64 { return blockMaskGo(b) }
