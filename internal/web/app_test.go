@@ -68,6 +68,7 @@ func TestReading(t *testing.T) {
 		{"header actions", testHeaderActions},
 		{"huge badge and labels", testHugeBadgeAndLabels},
 		{"windowed huge session", testWindowedHugeSession},
+		{"closed view opens no stream", testClosedViewOpensNoStream},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
 	} {
@@ -100,11 +101,13 @@ func (b *browser) checkConsole(t *testing.T) {
 
 // waitIndexed waits until the server knows a session written after it
 // started (the index picks files up by watching).
-func (r *rig) waitIndexed(t *testing.T, id string) {
-	t.Helper()
+func (r *rig) waitIndexed(t *testing.T, id string) { waitListed(t, r.browser, id) }
+
+func waitListed(tb testing.TB, b *browser, id string) {
+	tb.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		res, err := http.Get(r.base + "/api/sessions/" + id)
+		res, err := http.Get(b.base + "/api/sessions/" + id)
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
@@ -113,7 +116,7 @@ func (r *rig) waitIndexed(t *testing.T, id string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("session %s never indexed", id)
+	tb.Fatalf("session %s never indexed", id)
 }
 
 func (r *rig) text(t *testing.T, sel string) string {
@@ -134,13 +137,28 @@ func (r *rig) click(t *testing.T, sel string) {
 }
 
 // sessionFile returns the path of the fixture with that id.
-func (r *rig) sessionFile(t *testing.T, id string) string {
-	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(r.dir, "sessions", "*", "*"+id+"*.jsonl"))
+func (r *rig) sessionFile(t *testing.T, id string) string { return sessionPath(t, r.dir, id) }
+
+func sessionPath(tb testing.TB, agentDir, id string) string {
+	tb.Helper()
+	m, _ := filepath.Glob(filepath.Join(agentDir, "sessions", "*", "*"+id+"*.jsonl"))
 	if len(m) == 0 {
-		t.Fatalf("no file for %s", id)
+		tb.Fatalf("no file for %s", id)
 	}
 	return m[0]
+}
+
+// appendLine appends to a session file with one write, as pi does.
+func appendLine(tb testing.TB, file, line string) {
+	tb.Helper()
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(line)
+		f.Close()
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
 }
 
 func testSidebarGroupsAndForks(t *testing.T, r *rig) {
@@ -291,7 +309,7 @@ func testMarkdownIsSafe(t *testing.T, r *rig) {
 }
 
 // writeSession writes a linear session of messages under cwd and returns its id.
-func writeSession(t *testing.T, agentDir, cwd string, msgs []map[string]any) string {
+func writeSession(t testing.TB, agentDir, cwd string, msgs []map[string]any) string {
 	t.Helper()
 	id := fmt.Sprintf("01c00000-0000-7000-8000-%012d", time.Now().UnixNano()%1e12)
 	var lines []string

@@ -94,6 +94,8 @@ const switchJS = `new Promise((resolve) => {
   const o = new MutationObserver(() => { if (done()) { o.disconnect(); requestAnimationFrame(() => resolve(performance.now() - t0)); } });
   o.observe(document, {subtree: true, childList: true, attributes: true});
   document.querySelector('.sess[data-id="' + id + '"]').click();
+  setTimeout(() => { o.disconnect(); resolve('not shown: ' + location.pathname + ' rows ' + document.querySelectorAll('.conv .row').length +
+    ' active ' + !!document.querySelector('.sess.active[data-id="' + id + '"]') + ' ' + ((document.querySelector('.page-msg') || {}).innerText || '')); }, 10000);
 })`
 
 func benchSwitch(b *testing.B, a, c string) {
@@ -109,7 +111,11 @@ func benchSwitch(b *testing.B, a, c string) {
 		if i%2 == 1 {
 			to = a
 		}
-		ms := eval[float64](b, br, fmt.Sprintf(switchJS, to))
+		res := eval[any](b, br, fmt.Sprintf(switchJS, to))
+		ms, shown := res.(float64)
+		if !shown {
+			b.Fatalf("switch to %s: %v", to, res)
+		}
 		if i > 0 { // the first switch warms the server's cache
 			total += ms
 		}
@@ -125,3 +131,33 @@ func BenchmarkSwitchSession(b *testing.B) { benchSwitch(b, basicID, compactID) }
 // BenchmarkSwitchToHuge switches between a small session and the
 // 10,000-message one.
 func BenchmarkSwitchToHuge(b *testing.B) { benchSwitch(b, basicID, bigID) }
+
+// BenchmarkLiveAppend appends an entry to the open session from outside
+// (as a terminal pi does) and reports the milliseconds until it is drawn:
+// ms-append-to-shown, target under 1,000 (issue 6, "Live").
+func BenchmarkLiveAppend(b *testing.B) {
+	br, dir := benchRig(b)
+	id := writeSession(b, dir, "/tmp/live-bench", []map[string]any{{"role": "user", "content": "start", "timestamp": 1}})
+	waitListed(b, br, id)
+	br.open(b, "/s/"+id)
+	br.waitJS(b, `document.querySelector('.row')`)
+	time.Sleep(300 * time.Millisecond) // the event stream is open
+	file := sessionPath(b, dir, id)
+	parent := "e0000001"
+	var total float64
+	b.ResetTimer()
+	for i := range b.N {
+		eid := fmt.Sprintf("11be%04d", i)
+		eval[bool](b, br, fmt.Sprintf(`(new MutationObserver((_, o) => { if (document.getElementById('e-%s')) { o.disconnect(); window.__shown = Date.now(); } })
+			.observe(document, {subtree: true, childList: true}), window.__shown = 0, true)`, eid))
+		now := time.Now()
+		line := fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":%q,"message":{"role":"user","content":"appended %d","timestamp":%d}}`+"\n",
+			eid, parent, now.UTC().Format("2006-01-02T15:04:05.000Z"), i, now.UnixMilli())
+		appendLine(b, file, line)
+		br.waitJS(b, `window.__shown`)
+		total += eval[float64](b, br, `window.__shown`) - float64(now.UnixMilli())
+		parent = eid
+	}
+	b.ReportMetric(total/float64(b.N), "ms-append-to-shown")
+	br.noConsoleErrors(b)
+}

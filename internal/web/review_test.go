@@ -193,3 +193,32 @@ func compareF(a, b float64) int {
 	}
 	return 0
 }
+
+// testClosedViewOpensNoStream: a view closed before its metadata arrived
+// (the reader moved on at once) once opened its event stream anyway, and
+// nothing closed it; a dozen quick switches used up the browser's six
+// connections to the server and the app hung on "Loading…".
+func testClosedViewOpensNoStream(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.conv .row')`)
+	streams := eval[int](t, r.browser, fmt.Sprintf(`(async (id) => {
+		const { View } = await import('/js/view.js');
+		const opened = [];
+		const ES = window.EventSource;
+		window.EventSource = function (url) { const es = new ES(url); opened.push(es); return es; };
+		try {
+			const v = new View(id, '', '');
+			const done = v.open();
+			while (!v.ctxLoaded) await new Promise((r) => setTimeout(r, 1));
+			v.close();
+			await done;
+			await new Promise((r) => setTimeout(r, 100));
+		} finally {
+			window.EventSource = ES;
+		}
+		return opened.filter((es) => es.readyState !== 2).length;
+	})(%q)`, bigID))
+	if streams != 0 {
+		t.Errorf("a closed view left %d event streams open", streams)
+	}
+}

@@ -10,7 +10,9 @@ export class APIError extends Error {
 }
 
 // request sends a request and decodes the answer; with after, decoding
-// (JSON.parse on the main thread) waits for that promise.
+// (JSON.parse on the main thread) waits for that promise. The body is read
+// at once all the same: an unread body holds one of the browser's six
+// connections to the server, and the request being waited for may need it.
 async function request(method, url, body, after) {
   const opt = { method, headers: {} };
   if (body !== undefined) {
@@ -18,9 +20,10 @@ async function request(method, url, body, after) {
     opt.body = JSON.stringify(body);
   }
   const r = await fetch(url, opt);
-  if (after) await after;
   const type = r.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await r.json() : await r.text();
+  const text = await r.text();
+  if (after) await after;
+  const data = type.includes('json') ? JSON.parse(text) : text;
   if (!r.ok) {
     const e = (data && data.error) || {};
     throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));

@@ -60,7 +60,12 @@ export class View {
       this.touch();
       return;
     }
+    // A view closed meanwhile (the reader moved on) must not open a stream
+    // that nothing would close: each holds one of the browser's six
+    // connections to the server.
+    if (this.closed) return;
     if (this.target) await this.reach(this.target);
+    if (this.closed) return;
     this.watch();
     this.scheduleTotals();
   }
