@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -85,7 +86,12 @@ func lsJSON(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if ok, err := index.WriteQuickListJSON(o, e.stdout); ok || err != nil {
+	// The quick answer allocates a few megabytes at most and the process
+	// ends after it: collecting garbage would only cost time.
+	gc := debug.SetGCPercent(-1)
+	ok, err := index.WriteQuickListJSON(o, e.stdout)
+	debug.SetGCPercent(gc)
+	if ok || err != nil {
 		return err
 	}
 	ix, err := index.Open(ctx, o)

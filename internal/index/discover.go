@@ -135,21 +135,21 @@ func scan(rs []root, stat bool) (files []found, dirs []string) {
 }
 
 // readFolder lists the *.jsonl files of a folder by name, stat'ing them
-// with stat. A path is the folder, a slash and the name, which is what
-// filepath.Join gives for a clean folder and a plain name.
+// with stat relative to the folder, which spares the kernel the walk of
+// the whole path. A path is the folder, a slash and the name, which is
+// what filepath.Join gives for a clean folder and a plain name.
 func readFolder(f folder, stat bool) []found {
-	root, err := os.OpenRoot(f.dir)
+	d, err := os.Open(f.dir)
 	if err != nil {
 		return nil // pi skips folders it cannot read
 	}
-	defer root.Close()
-	d, err := root.Open(".")
-	if err != nil {
-		return nil
-	}
+	defer d.Close()
 	names, _ := d.Readdirnames(-1)
-	d.Close()
 	slices.Sort(names)
+	dirfd := -1
+	if stat {
+		dirfd = int(d.Fd())
+	}
 	var out []found
 	for _, n := range names {
 		if !strings.HasSuffix(n, ".jsonl") {
@@ -157,9 +157,7 @@ func readFolder(f folder, stat bool) []found {
 		}
 		fd := found{path: f.dir + string(filepath.Separator) + n, listAll: f.listAll}
 		if stat {
-			if fi, err := root.Stat(n); err == nil {
-				fd.fid, fd.statOK = idOf(fi), true
-			}
+			fd.fid, fd.statOK = statAt(dirfd, n)
 		}
 		out = append(out, fd)
 	}

@@ -224,11 +224,22 @@ func (d *snapDecoder) bytes() []byte {
 }
 
 // readSnapshot maps the snapshot at path into memory and decodes it (see
-// decodeSnapshot for files); nil when there is none or it is not usable. The snapshot points into the
-// mapping until done is called. Mapping instead of reading spares a copy
-// and fresh memory for the few megabytes of a large listing, which
-// matters to a warm ls that does little else.
+// decodeSnapshot for files); nil when there is none or it is not usable.
+// The snapshot points into the mapping until done is called.
 func readSnapshot(path string, files []found) (s *snapshot, done func()) {
+	b, done := mapFile(path)
+	if s, err := decodeSnapshot(b, files); err == nil {
+		return s, done
+	}
+	done()
+	return nil, func() {}
+}
+
+// mapFile maps the file at path read-only; nil when it cannot. Mapping
+// instead of reading spares a copy and fresh memory for the few megabytes
+// of a large listing, which matters to a warm ls that does little else.
+// The mapping lasts until done is called.
+func mapFile(path string) (b []byte, done func()) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, func() {}
@@ -238,16 +249,11 @@ func readSnapshot(path string, files []found) (s *snapshot, done func()) {
 	if err != nil || fi.Size() == 0 || int64(int(fi.Size())) != fi.Size() {
 		return nil, func() {}
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	b, err = syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, func() {}
 	}
-	done = func() { syscall.Munmap(b) }
-	if s, err = decodeSnapshot(b, files); err != nil {
-		done()
-		return nil, func() {}
-	}
-	return s, done
+	return b, func() { syscall.Munmap(b) }
 }
 
 // writeSnapshot replaces the snapshot at path: written beside it and
@@ -354,10 +360,22 @@ func WriteQuickListJSON(o Options, w io.Writer) (ok bool, err error) {
 	if o, err = o.withDefaults(); err != nil {
 		return false, nil
 	}
+	// The snapshot is read while the folders are scanned; the paths are
+	// compared after.
+	type read struct {
+		b    []byte
+		done func()
+	}
+	ch := make(chan read, 1)
+	go func() {
+		b, done := mapFile(snapPath(o.Path))
+		ch <- read{b, done}
+	}()
 	files, _ := scan(roots(o.AgentDir, o.Getenv), true)
-	s, done := readSnapshot(snapPath(o.Path), files)
-	defer done()
-	if s == nil || !snapshotHit(s.entries, files) {
+	r := <-ch
+	defer r.done()
+	s, err := decodeSnapshot(r.b, files)
+	if err != nil || !snapshotHit(s.entries, files) {
 		return false, nil
 	}
 	if s.escape {
