@@ -155,7 +155,7 @@ func openCatalog(ctx context.Context, logger *log.Logger, agentDir, path string)
 			wctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() {
-				if err := ix.Watch(wctx); err != nil && wctx.Err() == nil {
+				if err := server.WatchIndex(wctx, ix); err != nil && wctx.Err() == nil {
 					logger.Printf("index watcher: %v", err)
 				}
 				close(done)

@@ -74,9 +74,15 @@
 //
 // # The bridge extension
 //
-// RPC has no tree navigation or labels. ext/piweb-bridge.ts, embedded and
-// written (content-hashed name, private dir) by WriteBridge and loaded with
-// -e, registers /piweb-tree, /piweb-label and /piweb-leaf. The worker sends
+// RPC has no tree navigation, labels or abort of a compaction.
+// ext/piweb-bridge.ts, embedded and written (content-hashed name, private
+// dir) by WriteBridge and loaded with -e, registers /piweb-tree,
+// /piweb-label, /piweb-leaf and /piweb-abort-compact. The last aborts the
+// AbortController pi made for the running compaction (the bridge installs
+// an AbortController subclass that remembers controllers by signal, and
+// session_before_compact hands it the signal), so pi ends the compaction as
+// its own abortCompaction() does; Supervisor.AbortCompaction kills pi
+// instead when there is no bridge or pi does not end it (abort.go). The worker sends
 // them with the prompt command and they answer through setStatus with a
 // "piweb-bridge:<nonce>" key, which the worker intercepts and never
 // publishes. Invocation names are looked up with get_commands by the
@@ -95,7 +101,10 @@
 // Another process appending to the same file (a terminal pi) is detected by
 // fileTracker (outside.go): while the worker is idle any new line is
 // foreign; while it works, lines must chain from the previous one (pi
-// appends linearly; bridge navigation is trusted). The supervisor polls
+// appends linearly; bridge navigation is trusted). pi writes a run's or a
+// compaction's entries before it announces agent_end or compaction_end, so
+// the worker takes them in at that event and the settling window after it
+// counts as idle. The supervisor polls
 // every OutsidePoll (2 s) and prompts check first. A foreign change
 // publishes piweb_outside_change and makes Prompt fail with ErrStale until
 // the caller Reloads (switch_session to the same file), Clones (continues

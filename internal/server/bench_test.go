@@ -77,7 +77,14 @@ func newBenchRig(b *testing.B, agentDir string) *benchRig {
 	}
 	b.Logf("index sync: %v", time.Since(start))
 	watched := make(chan struct{})
-	go func() { ix.Watch(ctx); close(watched) }()
+	go func() {
+		if os.Getenv("PIWEB_BENCH_NICE") == "0" { // for comparisons
+			ix.Watch(ctx)
+		} else {
+			WatchIndex(ctx, ix)
+		}
+		close(watched)
+	}()
 	cat, err := NewIndexCatalog(ctx, ix)
 	if err != nil {
 		b.Fatal(err)
