@@ -186,8 +186,11 @@ func TestDeleteRestore(t *testing.T) {
 	flaky := r.find("Fix the flaky")
 	id, path := flaky["id"].(string), flaky["path"].(string)
 	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
-	out := r.json("DELETE", "/api/sessions/"+id, nil, 200)
-	trashID := out["trashId"].(string)
+	out := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200) // as the web app sends it
+	trashID, _ := out["trashId"].(string)
+	if trashID == "" || out["session"].(map[string]any)["id"] != id {
+		t.Fatalf("delete answered %v, want trashId and the session", out)
+	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("file still there: %v", err)
 	}
@@ -201,7 +204,10 @@ func TestDeleteRestore(t *testing.T) {
 	if len(items) != 1 || items[0].(map[string]any)["trashId"] != trashID {
 		t.Fatalf("trash %v", items)
 	}
-	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
+	restored := r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
+	if restored["session"].(map[string]any)["id"] != id {
+		t.Errorf("restore answered %v", restored)
+	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("not restored: %v", err)
 	}
