@@ -55,22 +55,36 @@ func loader(url string, clients, n int) int {
 			}
 		}
 	}()
+	err := runClients(url, clients, work, lat)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// runClients runs `clients` connections that GET url once per value from
+// work and pass each latency to record, until work closes or a request
+// fails.
+func runClients(url string, clients int, work <-chan struct{}, record func(time.Duration)) error {
 	var wg sync.WaitGroup
+	var once sync.Once
+	var failed error
 	get := getter(url, clients)
 	for range clients {
 		wg.Go(func() {
 			for range work {
 				d, err := get()
 				if err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
+					once.Do(func() { failed = err })
+					return
 				}
-				lat(d)
+				record(d)
 			}
 		})
 	}
 	wg.Wait()
-	return 0
+	return failed
 }
 
 // getter returns a function that GETs url and reads the whole answer. A
@@ -123,9 +137,10 @@ func loadProc(b *testing.B, url string, clients, n int, stop <-chan struct{}) []
 	}()
 	if n <= 0 {
 		<-stop
+		stdin.Close() // the child stops when its stdin closes
 	}
-	stdin.Close()
 	<-read
+	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("load process: %v", err)
 	}
@@ -136,33 +151,29 @@ func loadProc(b *testing.B, url string, clients, n int, stop <-chan struct{}) []
 func loadInProc(b *testing.B, url string, clients, n int, stop <-chan struct{}) []time.Duration {
 	var mu sync.Mutex
 	var lat []time.Duration
-	var wg sync.WaitGroup
 	work := make(chan struct{})
-	get := getter(url, clients)
-	for range clients {
-		wg.Go(func() {
-			for range work {
-				d, err := get()
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
-			}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- runClients(url, clients, work, func(d time.Duration) {
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
 		})
-	}
+	}()
 	for i := 0; n <= 0 || i < n; i++ {
 		select {
 		case work <- struct{}{}:
 			continue
+		case err := <-errc: // every client gave up
+			b.Fatal(err)
 		case <-stop:
 		}
 		break
 	}
 	close(work)
-	wg.Wait()
+	if err := <-errc; err != nil {
+		b.Fatal(err)
+	}
 	return lat
 }
 
