@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -26,8 +27,9 @@ type root struct {
 // tree, plus the flat dirs of the env variable and of the global
 // settings.json sessionDir (both tilde-expanded as pi does; a relative
 // sessionDir is taken relative to piweb's working directory, as pi's fs
-// calls take it relative to pi's).
-func roots(agentDir string, getenv func(string) string) []root {
+// calls take it relative to pi's), plus the flat dirs the project settings
+// of the cwds name (projectDir).
+func roots(agentDir string, getenv func(string) string, cwds []string) []root {
 	out := []root{{dir: filepath.Join(agentDir, "sessions"), tree: true}}
 	home := getenv("HOME")
 	if home == "" {
@@ -48,15 +50,72 @@ func roots(agentDir string, getenv func(string) string) []root {
 		}
 	}
 	add(getenv("PI_CODING_AGENT_SESSION_DIR"))
-	add(settingsSessionDir(agentDir))
+	add(settingsSessionDir(filepath.Join(agentDir, "settings.json")))
+	for _, cwd := range cwds {
+		add(projectDir(cwd, home))
+	}
 	return out
 }
 
-// settingsSessionDir reads "sessionDir" from <agentDir>/settings.json; ""
-// when absent or unreadable. Project settings (<cwd>/.pi/settings.json) can
-// also set it, but they belong to one cwd and are not read here.
-func settingsSessionDir(agentDir string) string {
-	b, err := os.ReadFile(filepath.Join(agentDir, "settings.json"))
+// currentRoots returns the roots with the project dirs (projectDir) of the
+// cwds of the indexed sessions, and those cwds; they become ix's roots,
+// which Watch reads.
+func (ix *Index) currentRoots(ctx context.Context) ([]root, []string, error) {
+	rows, err := ix.wdb.QueryContext(ctx, `SELECT DISTINCT cwd FROM files WHERE cwd != '' ORDER BY cwd`)
+	if err != nil {
+		return nil, nil, wrap("cwds", err)
+	}
+	defer rows.Close()
+	var cwds []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, nil, wrap("cwds", err)
+		}
+		cwds = append(cwds, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, wrap("cwds", err)
+	}
+	rs := roots(ix.o.AgentDir, ix.o.Getenv, cwds)
+	ix.rootsMu.Lock()
+	ix.roots = rs
+	ix.rootsMu.Unlock()
+	return rs, cwds, nil
+}
+
+// rootList returns ix's roots as last found.
+func (ix *Index) rootList() []root {
+	ix.rootsMu.Lock()
+	defer ix.rootsMu.Unlock()
+	return ix.roots
+}
+
+// projectDir is the session dir a project's own settings name: pi 0.73.1
+// merges <cwd>/.pi/settings.json over the global settings, and a session
+// started in cwd without PI_CODING_AGENT_SESSION_DIR or --session-dir is
+// written, flat, into its "sessionDir" (tilde-expanded; a relative one is
+// relative to cwd, where pi runs). "" when there is none. piweb learns of
+// a cwd from the headers of the sessions it indexed, so a project whose
+// sessions all went to such a dir from its first one stays unknown.
+func projectDir(cwd, home string) string {
+	if !filepath.IsAbs(cwd) {
+		return ""
+	}
+	d := settingsSessionDir(filepath.Join(cwd, ".pi", "settings.json"))
+	if d == "" {
+		return ""
+	}
+	if d = session.ExpandTilde(d, home); !filepath.IsAbs(d) {
+		d = filepath.Join(cwd, d)
+	}
+	return d
+}
+
+// settingsSessionDir reads "sessionDir" from a settings.json; "" when
+// absent, not a string, or unreadable.
+func settingsSessionDir(path string) string {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return ""
 	}

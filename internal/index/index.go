@@ -59,11 +59,15 @@ func (o Options) withDefaults() (Options, error) {
 // Index is the session index of one agent dir. Reads may run concurrently;
 // writes are serialized on one connection, one file update at a time.
 type Index struct {
-	o     Options
-	db    *sql.DB // readers
-	wdb   *sql.DB // the single writer connection
-	path  string
-	roots []root
+	o    Options
+	db   *sql.DB // readers
+	wdb  *sql.DB // the single writer connection
+	path string
+	// roots are where session files are found; project settings can add
+	// some as sessions are indexed (currentRoots), so they are read under
+	// rootsMu.
+	rootsMu sync.Mutex
+	roots   []root
 
 	wmu       sync.Mutex
 	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
@@ -106,7 +110,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv), subs: map[chan Event]bool{}}
+	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), subs: map[chan Event]bool{}}
 	ix.open = openFile
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()

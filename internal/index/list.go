@@ -20,7 +20,12 @@ import (
 // equal modified times keep the order of the directory scan, as in pi.
 func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	ix.wmu.Lock()
-	files, _ := discover(ix.roots)
+	rs, _, err := ix.currentRoots(ctx)
+	if err != nil {
+		ix.wmu.Unlock()
+		return nil, err
+	}
+	files, _ := discover(rs)
 	// One read of the files table serves both the change check and, when
 	// nothing changed (the common case), the answer.
 	known, byPath, err := ix.listed(ctx)
@@ -246,18 +251,33 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
 	ix.wmu.Lock()
 	defer ix.wmu.Unlock()
-	files, _ := scan(ix.roots, true)
 	var old []snapEntry
 	snap, done := readSnapshot(snapPath(ix.path), nil)
 	defer done()
 	if snap != nil {
 		old = snap.entries
 	}
+	rs, _, err := ix.currentRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, _ := scan(rs, true)
 	es, err := ix.listEntries(ctx, files, old)
 	if err != nil {
 		return nil, err
 	}
-	b, s := encodeSnapshot(es) // copies the elements out of the old snapshot
+	// The sessions just indexed may be of cwds whose project settings name
+	// more session dirs: a second round lists those too. The snapshot
+	// keeps the cwds, whose settings a quick answer reads again.
+	rs2, cwds, err := ix.currentRoots(ctx)
+	if err == nil && !slices.Equal(rs, rs2) {
+		files, _ = scan(rs2, true)
+		es, err = ix.listEntries(ctx, files, es)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, s := encodeSnapshot(cwds, es) // copies the elements out of the old snapshot
 	if err := writeSnapshot(snapPath(ix.path), b); err != nil {
 		ix.logf("listing snapshot: %v", err)
 	}

@@ -34,7 +34,7 @@ const (
 	snapMagic = "piweb-ls\x00"
 	// snapVersion changes with the layout below or with what a listing
 	// element holds; the schema version is written too.
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapEntry is one file of a listing snapshot.
@@ -50,17 +50,21 @@ type snapEntry struct {
 func snapPath(dbPath string) string { return dbPath + ".ls" }
 
 // encodeSnapshot lays the entries out as: magic, version, schema version,
-// count, then per entry the path, dev, ino, size, mtime, flags, modified
+// the cwds whose project settings were read (roots), count, then per entry the path, dev, ino, size, mtime, flags, modified
 // and the offset and length of its element in the output; then the
 // output's length and flags, the output and a newline; and a CRC-32 of
 // all that (CRC-32). Lengths and integers are varints, modified 8 bytes. It also
 // returns the snapshot as decodeSnapshot would.
-func encodeSnapshot(es []snapEntry) ([]byte, *snapshot) {
+func encodeSnapshot(cwds []string, es []snapEntry) ([]byte, *snapshot) {
 	out, offs := listOutput(es)
 	b := make([]byte, 0, len(out)+len(es)*200+64)
 	b = append(b, snapMagic...)
 	b = binary.AppendUvarint(b, snapVersion)
 	b = binary.AppendUvarint(b, schemaVersion)
+	b = binary.AppendUvarint(b, uint64(len(cwds)))
+	for _, c := range cwds {
+		b = appendBytes(b, []byte(c))
+	}
 	b = binary.AppendUvarint(b, uint64(len(es)))
 	for i, e := range es {
 		b = appendBytes(b, []byte(e.path))
@@ -73,7 +77,7 @@ func encodeSnapshot(es []snapEntry) ([]byte, *snapshot) {
 		b = binary.AppendUvarint(b, uint64(offs[i]))
 		b = binary.AppendUvarint(b, uint64(len(e.elem)))
 	}
-	s := &snapshot{entries: es, escape: needsHTMLEscape(out)}
+	s := &snapshot{cwds: cwds, entries: es, escape: needsHTMLEscape(out)}
 	b = binary.AppendUvarint(b, uint64(len(out)))
 	b = binary.AppendUvarint(b, boolBit(s.escape, 1))
 	start := len(b)
@@ -101,24 +105,19 @@ var (
 // snapshot is a decoded listing snapshot. Elements and output point into
 // the bytes read.
 type snapshot struct {
+	cwds    []string // whose project settings gave roots (projectDir)
 	entries []snapEntry
 	out     []byte // ls --json, followed in memory by a newline
 	escape  bool   // out has characters encoding/json escapes for HTML
 }
 
-// decodeSnapshot reads what encodeSnapshot wrote. With files, the
+// decodeSnapshot reads what encodeSnapshot wrote, whose checksum the
+// caller checked (snapshotSum). With files, the
 // snapshot must list exactly those paths in that order (else errMismatch),
 // and the entries take their path strings from files instead of new ones.
 func decodeSnapshot(b []byte, files []found) (*snapshot, error) {
-	if len(b) < len(snapMagic)+4 || string(b[:len(snapMagic)]) != snapMagic {
-		return nil, errSnapshot
-	}
-	body := b[:len(b)-4]
-	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(b[len(body):]) {
-		return nil, errSnapshot
-	}
-	d := snapDecoder{b: body[len(snapMagic):]}
-	if d.uvarint() != snapVersion || d.uvarint() != schemaVersion {
+	d, cwds := snapshotHead(b)
+	if d.err {
 		return nil, errSnapshot
 	}
 	n := d.uvarint()
@@ -141,7 +140,7 @@ func decodeSnapshot(b []byte, files []found) (*snapshot, error) {
 		}
 		spans[i] = d.entry(&es[i])
 	}
-	s := &snapshot{entries: es}
+	s := &snapshot{cwds: cwds, entries: es}
 	nOut := d.uvarint()
 	s.escape = d.uvarint()&1 != 0
 	if d.err || nOut+1 != uint64(len(d.b)) || d.b[nOut] != '\n' {
@@ -173,6 +172,35 @@ func (d *snapDecoder) entry(e *snapEntry) [2]uint64 {
 		sp[0] = math.MaxUint64
 	}
 	return sp
+}
+
+// snapshotSum checks the magic and the checksum of a snapshot.
+func snapshotSum(b []byte) bool {
+	if len(b) < len(snapMagic)+4 || string(b[:len(snapMagic)]) != snapMagic {
+		return false
+	}
+	body := b[:len(b)-4]
+	return crc32.ChecksumIEEE(body) == binary.LittleEndian.Uint32(b[len(body):])
+}
+
+// snapshotHead reads a snapshot's version and cwds, without the checksum;
+// the decoder is left at the entries (d.err when the head is not usable).
+func snapshotHead(b []byte) (d snapDecoder, cwds []string) {
+	if len(b) < len(snapMagic)+4 || string(b[:len(snapMagic)]) != snapMagic {
+		return snapDecoder{err: true}, nil
+	}
+	d.b = b[len(snapMagic) : len(b)-4]
+	if d.uvarint() != snapVersion || d.uvarint() != schemaVersion {
+		return snapDecoder{err: true}, nil
+	}
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		return snapDecoder{err: true}, nil
+	}
+	for range n {
+		cwds = append(cwds, string(d.bytes()))
+	}
+	return d, cwds
 }
 
 // snapDecoder reads the fields of a snapshot; err is set, and zero values
@@ -228,7 +256,7 @@ func (d *snapDecoder) bytes() []byte {
 // The snapshot points into the mapping until done is called.
 func readSnapshot(path string, files []found) (s *snapshot, done func()) {
 	b, done := mapFile(path)
-	if s, err := decodeSnapshot(b, files); err == nil {
+	if s, err := decodeSnapshot(b, files); err == nil && snapshotSum(b) {
 		return s, done
 	}
 	done()
@@ -360,21 +388,21 @@ func WriteQuickListJSON(o Options, w io.Writer) (ok bool, err error) {
 	if o, err = o.withDefaults(); err != nil {
 		return false, nil
 	}
-	// The snapshot is read while the folders are scanned; the paths are
-	// compared after.
-	type read struct {
-		b    []byte
-		done func()
+	b, done := mapFile(snapPath(o.Path))
+	defer done()
+	d, cwds := snapshotHead(b)
+	if d.err {
+		return false, nil
 	}
-	ch := make(chan read, 1)
-	go func() {
-		b, done := mapFile(snapPath(o.Path))
-		ch <- read{b, done}
-	}()
-	files, _ := scan(roots(o.AgentDir, o.Getenv), true)
-	r := <-ch
-	defer r.done()
-	s, err := decodeSnapshot(r.b, files)
+	// The checksum is computed while the folders are scanned; the paths
+	// are compared after.
+	sum := make(chan bool, 1)
+	go func() { sum <- snapshotSum(b) }()
+	files, _ := scan(roots(o.AgentDir, o.Getenv, cwds), true)
+	if !<-sum {
+		return false, nil
+	}
+	s, err := decodeSnapshot(b, files)
 	if err != nil || !snapshotHit(s.entries, files) {
 		return false, nil
 	}

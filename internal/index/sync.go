@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -40,8 +41,26 @@ func (ix *Index) Sync(ctx context.Context, text bool) (SyncStats, error) {
 }
 
 func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
-	files, _ := discover(ix.roots)
-	return ix.syncFiles(ctx, files, text, nil)
+	rs, _, err := ix.currentRoots(ctx)
+	if err != nil {
+		return SyncStats{}, err
+	}
+	files, _ := discover(rs)
+	st, err := ix.syncFiles(ctx, files, text, nil)
+	if err != nil {
+		return st, err
+	}
+	// The sessions just indexed may be of cwds whose project settings name
+	// more session dirs: those are indexed now too.
+	rs2, _, err := ix.currentRoots(ctx)
+	if err != nil || slices.Equal(rs, rs2) {
+		return st, err
+	}
+	files, _ = discover(rs2)
+	st2, err := ix.syncFiles(ctx, files, text, nil)
+	st2.Changed, st2.Texted, st2.BytesRead = st2.Changed+st.Changed, st2.Texted+st.Texted, st2.BytesRead+st.BytesRead
+	st2.Listing, st2.Text = st2.Listing+st.Listing, st2.Text+st.Text
+	return st2, err
 }
 
 // syncFiles brings the given files up to date; known is the stat state of

@@ -72,7 +72,7 @@ func cmpOr(d, def time.Duration) time.Duration {
 // watchDirs adds every session dir to the watcher; adding a watched dir
 // again is harmless.
 func (ix *Index) watchDirs(w *fsnotify.Watcher) {
-	_, dirs := discover(ix.roots)
+	_, dirs := discover(ix.rootList())
 	for _, d := range dirs {
 		if err := w.Add(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			ix.logf("watch %s: %v", d, err)
@@ -105,7 +105,7 @@ func (ix *Index) onEvent(w *fsnotify.Watcher, ev fsnotify.Event, due map[string]
 
 // isProjectDir reports whether dir is a folder of the sessions tree.
 func (ix *Index) isProjectDir(dir string) bool {
-	return filepath.Dir(dir) == ix.roots[0].dir
+	return filepath.Dir(dir) == ix.rootList()[0].dir
 }
 
 // isListAll reports whether pi's listAll reads the file.
