@@ -22,20 +22,19 @@ rm -rf "$out/cache"
 echo "== load: $(uptime)"
 echo "== cold index (listing pass, then text pass): piweb index"
 /usr/bin/time -f "wall %e s, user %U s, sys %S s, max RSS %M KB" "$out/piweb" index
-echo "== warm ls --json, nothing changed (10 runs)"
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	/usr/bin/time -f "%e s (user %U, sys %S)" "$out/piweb" ls --json >"$out/ls-index.json"
-done
+"$out/piweb" ls --json >"$out/ls-index.json"
 "$out/piweb" ls --json --scan >"$out/ls-scan.json"
 cmp "$out/ls-index.json" "$out/ls-scan.json" && echo "ls --json from the index is byte-identical to the direct scan"
 echo "== cold listing only (fresh index): piweb ls --json"
 rm -rf "$out/cache2"
 XDG_CACHE_HOME="$PWD/$out/cache2" /usr/bin/time -f "wall %e s, user %U s, sys %S s, max RSS %M KB" "$out/piweb" ls --json >/dev/null
+echo "== warm ls --json, nothing changed: bench/warm-ls.sh"
+bash bench/warm-ls.sh "$corpus" 200
 if [ -z "${SKIP_PI:-}" ]; then
-	echo "== pi SessionManager.listAll() on the same corpus"
-	/usr/bin/time -f "pi process: wall %e s, user %U s, sys %S s, max RSS %M KB" node bench/pi/listall.mjs "$corpus" 2
+	echo "== cold listing against pi SessionManager.listAll(), alternating: bench/listing-vs-pi.sh"
+	bash bench/listing-vs-pi.sh "$corpus" 3
 fi
 echo "== search latency, live append, listing benchmarks"
 index=$(ls "$PWD/$out"/cache/piweb/index-*.db | grep -v tools | head -1)
 PIWEB_BENCH_CORPUS="$corpus" PIWEB_BENCH_INDEX="$index" go test ./internal/index -run XXX \
-	-bench 'Search|LiveAppend|WarmList' -benchtime 200x -timeout 30m
+	-bench 'Search|LiveAppend|WarmList|WarmLs' -benchtime 200x -timeout 30m

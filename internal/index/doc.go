@@ -30,11 +30,18 @@
 // # Discovery
 //
 // <agentDir>/sessions/*/*.jsonl, which is what pi's listAll reads and what
-// ls lists, plus the flat dirs named by PI_CODING_AGENT_SESSION_DIR and the
+// ls lists (folders and files in name order, as session.SessionFiles),
+// plus flat dirs: the ones named by PI_CODING_AGENT_SESSION_DIR and the
 // global settings.json "sessionDir" (tilde-expanded as pi does; a relative
-// sessionDir is taken relative to piweb's working directory). Flat-dir
-// sessions are indexed and searchable but not in ls, as in pi. Project
-// settings (<cwd>/.pi/settings.json) are not read: they belong to one cwd.
+// sessionDir is taken relative to piweb's working directory), and, for
+// every cwd of an indexed session, the "sessionDir" of
+// <cwd>/.pi/settings.json: pi 0.73.1 merges those project settings over
+// the global ones, so a session started in that cwd goes there (relative
+// to the cwd; TestProjectSessionDir runs real pi). A cwd is only known from
+// indexed headers, so a project whose sessions all went to its own dir
+// from the first stays unknown; Sync and ListJSON take a second round when
+// the sessions they just indexed add dirs. Flat-dir sessions are indexed
+// and searchable but not in ls, as in pi.
 //
 // # Incremental parsing and pi's listing semantics
 //
@@ -58,14 +65,41 @@
 // newline arrives. TestAppendReadsOnlyNewBytes proves the byte count on a
 // 100 MB file.
 //
-// The listing pass has its own parser (fastpath.go, validate.go): a JSON
-// validator that finds string ends and escapes with vectorized IndexByte and
-// checks control characters eight bytes at a time, and a few field lookups
-// for the line shapes pi writes. Any line it is not sure of (invalid JSON,
+// The listing pass reads each file through a reused 256 KB buffer per
+// worker (a longer line grows it for that file), so memory does not grow
+// with file sizes and each piece is still in the CPU cache for its passes;
+// pieces end at line ends and fold into the same state (TestStreamPieces
+// cuts files into pieces of a few bytes). It has its own parser
+// (fastpath.go, validate.go): a JSON validator that finds the end of the
+// line itself, reads long strings 64 bytes at a time from one mask of
+// their quotes, backslashes and control characters (SSE2 on amd64,
+// blockmask_amd64.s, portable Go elsewhere), and records the top-level
+// members and those of the message object, and a few field lookups for
+// the line shapes pi writes. Any line it is not sure of (invalid JSON,
 // escaped or duplicate keys, odd types, non-numeric message timestamps)
 // goes through the session parser alone, which stays the one definition of
-// pi's rules; FuzzListChunk compares both on arbitrary input, FuzzValidObject
-// checks that the validator never accepts invalid JSON.
+// pi's rules; FuzzListChunk compares both on arbitrary input,
+// FuzzValidObject checks that the validator never accepts invalid JSON,
+// FuzzStr and FuzzBlockMask compare the fast string scan with simple ones.
+// The files are parsed on GOMAXPROCS workers while one goroutine writes
+// the rows.
+//
+// # Listing snapshot
+//
+// ls --json is answered from a snapshot file beside the index (its path
+// plus ".ls", snapshot.go): for every discovered file, in discovery order,
+// its identity on disk as indexed and its element of the output, then the
+// whole output. A warm ls (WriteQuickListJSON) does not open the database:
+// it reads the folders, stats each file relative to its folder (fstatat,
+// folders spread over goroutines), compares, and writes the stored output
+// from a read-only mapping. When a few files changed, ListJSON syncs and
+// reads only their rows and writes a new snapshot; many changes, or none
+// before, take a whole sync. The snapshot is checked against the disk, not
+// the database, so it is right whoever updated the index since: a file's
+// element depends only on the file, which its identity stands for, as the
+// index's own change detection assumes. It is replaced by rename and ends
+// with a CRC-32, so a torn one is ignored; a file that could not be read
+// keeps it from answering, so that the file is retried.
 //
 // A cold start is two passes: the listing of every file first (so ls is
 // right as soon as possible), then the text pass (entries and FTS), oldest
