@@ -26,7 +26,7 @@ func BenchmarkChatStream(b *testing.B) {
 	long := strings.Repeat(strings.Repeat("The quick brown fox jumps over the lazy dog. ", 10)+"\n\n", 27) // ~12 KB in paragraphs
 	for i := 0; i < b.N; i++ {
 		r.llm.Enqueue(fakellm.Text(long).WithChunks(400).WithDelay(5 * time.Millisecond))
-		r.enterTimed(b, "long answer please")
+		r.enterTimed(b, "long answer please", "")
 		r.waitJS(b, `window.__pwPerf.first > 0`)
 		r.waitJS(b, `document.querySelector('.composer .send')?.textContent === 'Send' && !document.querySelector('.live-msg')`)
 		d := eval[[]float64](b, r.browser, `window.__pwPerf.draws`)
@@ -85,34 +85,46 @@ func benchSession(b *testing.B, r *chatRig) string {
 }
 
 // firstToken sends a prompt and returns the milliseconds from Enter to
-// its first token on screen, once the answer is complete.
+// its first token on screen (the first word in the conversation, seen by
+// a MutationObserver), once the answer is complete.
 func firstToken(b *testing.B, r *chatRig) float64 {
-	r.llm.Enqueue(fakellm.Text("First token and then some more words.").WithChunks(4))
-	r.enterTimed(b, "quick question")
-	r.waitJS(b, `window.__pwPerf.first > 0`)
+	r.llm.Enqueue(fakellm.Text("Firsttoken and then some more words.").WithChunks(4))
+	r.enterTimed(b, "quick question", "Firsttoken")
+	r.waitJS(b, `window.__pwPerf.shown > 0`)
 	r.waitText(b, "some more words.")
 	r.waitIdle(b)
-	return eval[float64](b, r.browser, `window.__pwPerf.first - window.__pwPerf.start`)
+	return eval[float64](b, r.browser, `window.__pwPerf.shown - window.__pwPerf.start`)
 }
 
 // enterTimed types a message and presses Enter, with the page's clock
-// started at the key (stream.js records the first token and each draw in
-// window.__pwPerf).
-func (r *chatRig) enterTimed(b *testing.B, text string) {
+// started at the key: stream.js records each draw in window.__pwPerf, and
+// the time the conversation first contains expect (if set) is noted.
+func (r *chatRig) enterTimed(b *testing.B, text, expect string) {
 	r.typeIn(b, text)
-	eval[bool](b, r.browser, `(() => {
-		window.__pwPerf = {draws: [], first: 0, start: performance.now()};
+	eval[bool](b, r.browser, fmt.Sprintf(`(() => {
+		const perf = window.__pwPerf = {draws: [], first: 0, shown: 0, start: 0};
+		const conv = document.querySelector('.conv');
+		const o = new MutationObserver(() => {
+			if (%q && conv.textContent.includes(%q)) { perf.shown = performance.now(); o.disconnect(); }
+		});
+		o.observe(conv, {subtree: true, childList: true, characterData: true});
+		perf.start = performance.now();
 		document.querySelector('.composer textarea').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));
-		return true; })()`)
+		return true; })()`, expect, expect))
 }
 
-// stopWorker stops the session's pi and waits until the page knows.
+// stopWorker stops the session's pi and waits until the page knows. The
+// page's own queries when pi turns idle (context use, models) would start
+// a new pi if they land after the stop, so it stops again until none runs.
 func (r *chatRig) stopWorker(b *testing.B, path string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r.agent.Stop(ctx, path)
+	waitFor(b, "the worker to stay stopped", func() bool {
+		r.agent.Stop(ctx, path)
+		time.Sleep(300 * time.Millisecond)
+		return r.agent.State(path) == ""
+	})
 	r.waitJS(b, `document.querySelector('.composer .send')?.textContent === 'Send'`)
-	waitFor(b, "the worker to stop", func() bool { return r.agent.State(path) == "" })
 }
 
 func report(b *testing.B, name string, ms []float64) {

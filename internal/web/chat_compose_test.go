@@ -16,17 +16,26 @@ import (
 // completionLabels lists what the composer's completion offers.
 const completionLabels = `[...document.querySelectorAll('.completions .c-label')].map((e) => e.textContent)`
 
+// testCompose runs the composer's and the controls' tests on one session
+// (one pi).
+func testCompose(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Ready to compose."))
+	id := r.startSession(t, "compose base")
+	r.waitText(t, "Ready to compose.")
+	r.waitIdle(t)
+	t.Run("completion", func(t *testing.T) { testCompletion(t, r) })
+	t.Run("dialogs", func(t *testing.T) { testDialogs(t, r) })
+	t.Run("model and images", func(t *testing.T) { testModelAndImages(t, r, id) })
+	t.Run("phases", func(t *testing.T) { testPhases(t, r, id) })
+}
+
 // testCompletion: "/" offers pi's prompt templates, skills and extension
 // commands (never piweb's own bridge commands), and what is chosen reaches
 // the model as pi expands it; "@" walks the session's cwd folder by folder.
 func testCompletion(t *testing.T, r *chatRig) {
 	os.MkdirAll(filepath.Join(r.cwd, "src", "util"), 0o755)
 	os.WriteFile(filepath.Join(r.cwd, "src", "main.go"), []byte("package main\n"), 0o644)
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Ready to complete."))
-	r.startSession(t, "completion base")
-	r.waitText(t, "Ready to complete.")
-	r.waitIdle(t)
 
 	t.Run("slash", func(t *testing.T) {
 		r.typeIn(t, "/")
@@ -86,11 +95,6 @@ func testCompletion(t *testing.T, r *chatRig) {
 // left to time out as the extension asked, an input and an editor — each
 // answer reaching pi, which reports it as a toast and a status line.
 func testDialogs(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Ready for dialogs."))
-	r.startSession(t, "dialog base")
-	r.waitText(t, "Ready for dialogs.")
-	r.waitIdle(t)
 	reported := func(t *testing.T, text string) {
 		t.Helper()
 		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes(%q))`, text))

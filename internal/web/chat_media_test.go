@@ -23,12 +23,7 @@ import (
 // state and the next request; then an image from the picker, one pasted
 // and one dropped reach the model (fake-thinker takes images) and show in
 // the session.
-func testModelAndImages(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Model base."))
-	id := r.startSession(t, "model and images")
-	r.waitText(t, "Model base.")
-	r.waitIdle(t)
+func testModelAndImages(t *testing.T, r *chatRig, id string) {
 
 	t.Run("model and thinking", func(t *testing.T) {
 		r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)

@@ -22,18 +22,11 @@ const recordLive = `(() => {
 
 // testPhases: the phase line says what pi is doing (waiting for the model,
 // thinking, running a tool), and thinking and tools show how long they
-// take, while pi works.
-func testPhases(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Phases base."))
-	id := r.startSession(t, "phases base")
-	r.waitText(t, "Phases base.")
-	r.waitIdle(t)
-	r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)
-	waitFor(t, "pi to take the thinker", func() bool {
-		m, _ := r.command(t, id, map[string]any{"type": "get_state"})["model"].(map[string]any)
-		return m["id"] == fakellm.ThinkerID
-	})
+// take, while pi works. The session's model must be the thinker.
+func testPhases(t *testing.T, r *chatRig, id string) {
+	if m, _ := r.command(t, id, map[string]any{"type": "get_state"})["model"].(map[string]any); m["id"] != fakellm.ThinkerID {
+		t.Fatalf("the session's model is %v, not the thinker (set by testModelAndImages)", m["id"])
+	}
 	eval[bool](t, r.browser, recordLive)
 
 	hold := make(chan struct{})
