@@ -3,6 +3,8 @@ package web
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp/kb"
+
 	"piweb/internal/fakellm"
 )
 
@@ -98,7 +100,9 @@ func testAbort(t *testing.T, r *chatRig) {
 		r.llm.Enqueue(reply)
 		r.startSession(t, "stream then stop")
 		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
-		r.click(t, ".composer .stop")
+		r.waitJS(t, `document.querySelector('.composer .stop')`)
+		eval[bool](t, r.browser, `(document.querySelector('.composer textarea').focus(), true)`)
+		r.key(t, kb.Escape) // Esc stops, as in pi's editor
 		r.waitIdle(t)
 		r.waitJS(t, `document.querySelector('.conv [data-role=assistant]')`)
 	})

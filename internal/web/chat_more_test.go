@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"piweb/internal/fakellm"
 )
@@ -81,9 +82,14 @@ func TestChatPiMissing(t *testing.T) {
 	r.expectConsole("status of 503")
 }
 
-// expectConsole drops console errors containing s (a refused request the
-// test caused on purpose; Chromium logs every failed fetch).
+// expectConsole waits for a console error containing s (a refused request
+// the test caused on purpose; Chromium logs every failed fetch, and the
+// log may arrive after the page handled the failure), then drops it.
 func (b *browser) expectConsole(s string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for !b.logged(s) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	kept := b.errors[:0]
@@ -116,4 +122,15 @@ func testNewSession(t *testing.T, r *chatRig) {
 	r.waitJS(t, `location.pathname.startsWith('/s/')`)
 	r.waitText(t, "Hello from a new session.")
 	r.waitIdle(t)
+}
+
+func (b *browser) logged(s string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		if strings.Contains(e, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -53,9 +53,11 @@ export function Composer({ view }) {
   };
 
   const comp = useCompletion(view, ta, text, setText, send);
+  const stop = () => command(view.id, { type: 'abort' }).catch((x) => addError(l, x.message));
   const onKey = (e) => {
     if (e.isComposing || comp.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); }
+    else if (e.key === 'Escape' && busy) { e.preventDefault(); e.stopPropagation(); stop(); } // as in pi's editor
   };
   const onInput = (e) => setText(e.target.value);
   const addFiles = async (files) => {
@@ -80,12 +82,12 @@ export function Composer({ view }) {
       <textarea ref=${ta} rows="2" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
         placeholder=${busy ? (mode === 'steer' ? 'Steer the agent (Enter)…' : 'Queue a follow-up (Enter)…') : 'Message pi (Enter to send, Shift+Enter for a new line)'}></textarea>
       <div class="composer-actions">
-        <label class="btn ghost small" title="Attach images">📎<input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/></svg><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
         ${busy && html`<select class="send-mode" aria-label="While running" value=${mode} onChange=${(e) => setMode(e.target.value)}>
           <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
         <button class="btn primary send" type="submit">${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
-        ${busy && html`<button class="btn danger stop" type="button" onClick=${() => command(view.id, { type: 'abort' }).catch((e) => addError(l, e.message))}>Stop</button>`}
+        ${busy && html`<button class="btn danger stop" type="button" title="Stop (Esc)" onClick=${stop}>Stop</button>`}
       </div>
     </form>
     <${Controls} view=${view} l=${l} /></div>`;

@@ -74,7 +74,10 @@ const handlers = {
   },
   piweb_outside_change(l) { l.outside.value = true; },
   queue_update(l, ev) { l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] }; },
-  agent_start(l) { if (!l.busy()) l.phase.value = 'streaming'; },
+  agent_start(l) {
+    if (!l.busy()) l.phase.value = 'streaming';
+    l.errors.value = []; // the last turn's errors stay in the conversation, not above the composer
+  },
   message_start(l, ev) {
     if (ev.message && ev.message.role === 'assistant') { l.partial = ev.message; l.partialStarted = Date.now(); l.notify(); }
   },
