@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
+	"piweb/internal/session"
 )
 
 // writeWords writes a session with one user entry per text.
@@ -222,5 +224,30 @@ func TestBulkPass(t *testing.T) {
 		if r, n := count(rewritten), count(native); r != n || n == 0 {
 			t.Errorf("%q: %d rows rewritten, %d with FTS5's prefix", q, r, n)
 		}
+	}
+}
+
+// TestTextParts checks that reading files in parts of a few lines gives the
+// branch flags pi computes and the same text as whole files.
+func TestTextParts(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 6, Bytes: 1 << 20, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[int64]string{}
+	for _, part := range []int64{textPart, 700} {
+		defer func(p int64) { textPart = p }(textPart)
+		textPart = part
+		ix := openTest(t, dir)
+		syncAll(t, ix)
+		for _, p := range session.SessionFiles(dir) {
+			checkBranch(t, ix, p)
+		}
+		var n int
+		ix.db.QueryRow(`SELECT count(*) FROM fts`).Scan(&n)
+		counts[part] = fmt.Sprint(n, strings.Join(hitIDs(t, ix, "the function"), ","))
+	}
+	if counts[700] != counts[textPart] {
+		t.Errorf("in parts: %.80s, whole: %.80s", counts[700], counts[textPart])
 	}
 }

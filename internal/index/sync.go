@@ -200,6 +200,12 @@ func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error 
 // the only writer, in transactions of a few hundred files or a few hundred
 // MB.
 func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error {
+	return ix.runEach(ctx, n, func(i int, emit func(*update)) { emit(prep(i)) })
+}
+
+// runEach is run for work items that make several updates each, in order
+// (the text pass reads a big file in parts).
+func (ix *Index) runEach(ctx context.Context, n int, prep func(i int, emit func(*update))) error {
 	if n == 0 {
 		return nil
 	}
@@ -212,8 +218,9 @@ func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			emit := func(u *update) { out <- u }
 			for i := range work {
-				out <- prep(i)
+				prep(i, emit)
 			}
 		})
 	}

@@ -1,35 +1,74 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
 )
 
+// textPart is the most a text pass update holds of a file: a big session
+// is read and written in parts of whole lines, in order, so that the pass
+// holds a few such parts in memory instead of a few whole files (sessions
+// of hundreds of MB exist).
+var textPart int64 = 8 << 20
+
 // prepareText reads the lines of a file that are in the listing but not yet
-// in the text index. It only reads complete lines the listing pass already
-// parsed; a file that changed since is left to the next listing pass (the
-// writer checks the offsets).
-func (ix *Index) prepareText(ctx context.Context, path string) *update {
+// in the text index, in parts of about textPart bytes, and emits an update
+// per part. It only reads complete lines the listing pass already parsed;
+// a file that changed since is left to the next listing pass (the writer
+// checks the offsets).
+func (ix *Index) prepareText(ctx context.Context, path string, emit func(*update)) {
 	old, err := loadRow(ctx, ix.db, path)
 	if err != nil || old == nil {
-		return &update{path: path, skip: true}
+		emit(&update{path: path, skip: true})
+		return
 	}
-	u := &update{path: path, old: old, textOnly: true, text: true, textFrom: old.textOffset, offset: old.offset, line: old.line, fid: old.fid}
 	f, err := ix.open(path)
 	if err != nil {
-		return &update{path: path, skip: true}
+		emit(&update{path: path, skip: true})
+		return
 	}
 	defer f.Close()
-	data, err := ix.readAt(f, old.textOffset, old.offset)
+	from, line := old.textOffset, old.textLin
+	for from < old.offset && ctx.Err() == nil {
+		u := ix.textPartOf(f, old, from, line)
+		emit(u)
+		if u.skip {
+			return
+		}
+		from, line = u.offset, u.line
+	}
+}
+
+// textPartOf reads and parses the part of the text backlog that starts at
+// from, at line line+1.
+func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64) *update {
+	skip := &update{path: old.path, skip: true}
+	data, err := ix.readAt(f, from, min(old.offset, from+textPart))
 	if err != nil {
-		return &update{path: path, skip: true}
+		return skip
 	}
-	c, _ := feedChunk(data, old.textOffset, int(old.textLin), true)
-	if int64(c.consumed) != old.offset-old.textOffset {
-		ix.logf("%s: text pass read %d of %d bytes", path, c.consumed, old.offset-old.textOffset)
-		return &update{path: path, skip: true}
+	for from+int64(len(data)) < old.offset && bytes.LastIndexByte(data, '\n') < 0 {
+		more, err := ix.readAt(f, from+int64(len(data)), min(old.offset, from+int64(2*len(data))))
+		if err != nil {
+			return skip
+		}
+		data = append(data, more...) // one line longer than a part
 	}
+	if end := from + int64(len(data)); end < old.offset {
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
+	}
+	c, _ := feedChunk(data, from, int(line), true)
+	if c.consumed != len(data) {
+		ix.logf("%s: text pass read %d of %d bytes", old.path, c.consumed, len(data))
+		return skip
+	}
+	// A later part is an append to the text already written.
+	part := *old
+	part.textOffset, part.textLin = from, line
+	u := &update{path: old.path, old: &part, textOnly: true, text: true, textFrom: from,
+		offset: from + int64(len(data)), line: line + int64(c.lines), fid: old.fid}
 	u.entries = c.entries
 	u.msgs = make([]*msg, len(c.entries))
 	for i, e := range c.entries {
@@ -44,7 +83,7 @@ func (ix *Index) prepareText(ctx context.Context, path string) *update {
 // applyText writes a text-only update if the file is still as it was read.
 func (ix *Index) applyText(ctx context.Context, tx *sql.Tx, u *update) (bool, error) {
 	res, err := tx.ExecContext(ctx, `UPDATE files SET text_offset = ?, text_line = ? WHERE id = ? AND text_offset = ? AND offset = ?`,
-		u.offset, u.line, u.old.id, u.textFrom, u.offset)
+		u.offset, u.line, u.old.id, u.textFrom, u.old.offset)
 	if err != nil {
 		return false, wrap("text offset", err)
 	}
@@ -80,7 +119,7 @@ func (ix *Index) syncText(ctx context.Context) (int, error) {
 		}
 	}
 	defer func() { ix.bulkText = false }()
-	err = ix.run(ctx, len(paths), func(i int) *update { return ix.prepareText(ctx, paths[i]) })
+	err = ix.runEach(ctx, len(paths), func(i int, emit func(*update)) { ix.prepareText(ctx, paths[i], emit) })
 	if err == nil && (ix.bulkText || !ok) {
 		err = ix.finishBulk(ctx)
 	}
