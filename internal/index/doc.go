@@ -105,6 +105,11 @@
 // right as soon as possible), then the text pass (entries and FTS), oldest
 // sessions first so that FTS rowids follow time. Later changes to a file do
 // both in one read. ls only needs the first pass; search and index run both.
+// The text pass reads big files in parts of 8 MB (textpass.go) and writes
+// rows in multi-row INSERTs (batch.go). A text backlog of 32 MB or more is
+// a bulk pass: FTS5 keeps 64 MB of text in memory per segment and merges
+// nothing until one 'optimize' at the end, and the word list of prefix
+// search is rebuilt from FTS5's own after it (vocab.go).
 //
 // # Metadata
 //
