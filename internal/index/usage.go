@@ -135,7 +135,8 @@ type UsageRow struct {
 	Messages   int64   `json:"messages"`
 }
 
-func (r *UsageRow) plus(o UsageRow) {
+// Add adds o's tokens, cost and count to r.
+func (r *UsageRow) Add(o UsageRow) {
 	r.Input += o.Input
 	r.Output += o.Output
 	r.CacheRead += o.CacheRead

@@ -41,7 +41,7 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 				continue
 			}
 			if g := groups[key]; g != nil {
-				g.plus(r)
+				g.Add(r)
 			} else {
 				r.Key = key
 				groups[key] = &r

@@ -137,12 +137,7 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 		groups[key] = g
 	}
 	u := msg.Usage
-	g.Input += u.Input
-	g.Output += u.Output
-	g.CacheRead += u.CacheRead
-	g.CacheWrite += u.CacheWrite
-	g.Cost += u.Cost.Total
-	g.Messages++
+	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: 1})
 }
 
 // usageCache keeps scanned usage until the catalog changes: the scan reads
