@@ -1,0 +1,216 @@
+package server
+
+import (
+	"crypto/sha256"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// guardFixture is a rig with, for every route of routes.go, a request
+// that the handler would accept, so that a refusal can only come from the
+// security layer.
+type guardFixture struct {
+	r      *rig
+	id     string // the session most routes act on
+	doomed string // the session DELETE acts on
+	trash  string // a trash item to restore
+	bodies map[string]string
+}
+
+func newGuardFixture(t *testing.T, opts Options) *guardFixture {
+	t.Helper()
+	r := newRig(t, opts)
+	f := &guardFixture{r: r}
+	auth := []string{}
+	if opts.Token != "" {
+		auth = []string{"Authorization", "Bearer " + opts.Token}
+	}
+	var leaf, user, cwd string
+	for _, s := range r.cat.memCatalog.byPath {
+		first := s.meta.FirstMessage
+		switch {
+		case strings.HasPrefix(first, "Add a dark theme"):
+			f.id, cwd = s.meta.ID, s.meta.Cwd
+		case strings.HasPrefix(first, "Summarize README"):
+			f.doomed = s.meta.ID
+		case strings.HasPrefix(first, "Read ideas.md"):
+			f.trash = r.json("DELETE", "/api/sessions/"+s.meta.ID, map[string]any{}, 200, auth...)["trashId"].(string)
+		}
+	}
+	for _, n := range r.json("GET", "/api/sessions/"+f.id, nil, 200, auth...)["tree"].([]any) {
+		m := n.(map[string]any)
+		leaf = m["id"].(string)
+		if m["role"] == "user" && user == "" {
+			user = leaf
+		}
+	}
+	if f.id == "" || f.doomed == "" || f.trash == "" || user == "" {
+		t.Fatalf("demo sessions changed: %+v", f)
+	}
+	f.bodies = map[string]string{
+		"POST /api/sessions/{id}/rename":    `{"name":"renamed"}`,
+		"POST /api/sessions/{id}/label":     `{"entryId":"` + leaf + `","label":"x"}`,
+		"DELETE /api/sessions/{id}":         `{}`,
+		"POST /api/trash/{trashId}/restore": `{}`,
+		"POST /api/sessions/{id}/fork":      `{"entryId":"` + user + `"}`,
+		"POST /api/sessions/{id}/clone":     `{}`,
+		"POST /api/sessions":                `{"cwd":"` + cwd + `","message":"hi"}`,
+		"POST /api/sessions/{id}/commands":  `{"type":"prompt","message":"hi"}`,
+		"PUT /api/models-config":            `{"config":{"providers":{}}}`,
+	}
+	return f
+}
+
+// url fills in a route's path parameters.
+func (f *guardFixture) url(rt route) string {
+	id := f.id
+	if rt.method == "DELETE" {
+		id = f.doomed
+	}
+	p := strings.ReplaceAll(rt.path, "{id}", id)
+	return strings.ReplaceAll(p, "{trashId}", f.trash)
+}
+
+// send makes a request with exactly the headers given (Host is set as the
+// request's host), without adding a Content-Type.
+func (f *guardFixture) send(t *testing.T, rt route, body string, hdr ...string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(rt.method, f.r.ts.URL+f.url(rt), strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			req.Host = hdr[i+1]
+		} else {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := f.r.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// SSE routes answer 200 and stream; a refusal is a short JSON body.
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	return resp.StatusCode, b
+}
+
+// treeDigest hashes every file under root, to prove a refused request
+// changed nothing on disk.
+func treeDigest(t *testing.T, root string) map[string][32]byte {
+	t.Helper()
+	out := map[string][32]byte{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		out[p] = sha256.Sum256(b)
+		return nil
+	})
+	return out
+}
+
+// TestGuardEveryMutation: every state-changing route of routes.go refuses
+// a cross-site request (by Origin or by fetch metadata), a request that is
+// not application/json (what an HTML form can send) and a forged Host,
+// before its handler runs: nothing on disk changes. The same requests with
+// this server's own Origin get through the guard.
+func TestGuardEveryMutation(t *testing.T) {
+	f := newGuardFixture(t, Options{})
+	const js = "application/json"
+	refusals := []struct {
+		name   string
+		hdr    []string
+		status int
+	}{
+		{"cross-origin", []string{"Content-Type", js, "Origin", "http://evil.example"}, 403},
+		{"opaque origin", []string{"Content-Type", js, "Origin", "null"}, 403},
+		{"other port", []string{"Content-Type", js, "Origin", "http://127.0.0.1:1"}, 403},
+		{"cross-site fetch", []string{"Content-Type", js, "Sec-Fetch-Site", "cross-site"}, 403},
+		{"same-site fetch", []string{"Content-Type", js, "Sec-Fetch-Site", "same-site"}, 403},
+		{"forged Host", []string{"Content-Type", js, "Host", "rebind.example"}, 403},
+		{"no content type", nil, 415},
+		{"form", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415},
+		{"multipart", []string{"Content-Type", "multipart/form-data; boundary=x"}, 415},
+		{"text/plain", []string{"Content-Type", "text/plain"}, 415},
+	}
+	before := treeDigest(t, f.r.d.Root)
+	var mutating []route
+	for _, rt := range apiRoutes(t) {
+		if !rt.mutating() {
+			continue
+		}
+		mutating = append(mutating, rt)
+		body, known := f.bodies[rt.String()]
+		if !known {
+			t.Errorf("%s: no valid body in the test's table; add one", rt)
+			continue
+		}
+		for _, c := range refusals {
+			status, b := f.send(t, rt, body, c.hdr...)
+			if status != c.status || !strings.Contains(string(b), `"error"`) {
+				t.Errorf("%s, %s: status %d, want %d: %s", rt, c.name, status, c.status, b)
+			}
+		}
+	}
+	if diff := cmp.Diff(before, treeDigest(t, f.r.d.Root)); diff != "" {
+		t.Errorf("refused requests changed files:\n%s", diff)
+	}
+	if len(mutating) < 9 {
+		t.Fatalf("only %d state-changing routes found", len(mutating))
+	}
+	// The app's own requests pass the guard (pi is missing, hence 503).
+	for _, rt := range mutating {
+		origin := f.r.ts.URL
+		status, b := f.send(t, rt, f.bodies[rt.String()], "Content-Type", js+"; charset=utf-8", "Origin", origin,
+			"Sec-Fetch-Site", "same-origin")
+		if status != 200 && status != 503 {
+			t.Errorf("%s from the app: status %d: %s", rt, status, b)
+		}
+	}
+}
+
+// TestGuardEveryRoute: every route, reading ones included, refuses a
+// forged Host (DNS rebinding) and, when sign-in is required, a request
+// without credentials or with a wrong token.
+func TestGuardEveryRoute(t *testing.T) {
+	const token = "right-token"
+	f := newGuardFixture(t, Options{Token: token})
+	for _, rt := range apiRoutes(t) {
+		body := f.bodies[rt.String()]
+		hdr := []string{"Content-Type", "application/json"}
+		cases := []struct {
+			name   string
+			hdr    []string
+			status int
+		}{
+			{"forged Host", append(hdr, "Authorization", "Bearer "+token, "Host", "evil.example:30141"), 403},
+			{"no token", hdr, 401},
+			{"wrong token", append(hdr, "Authorization", "Bearer wrong"), 401},
+			{"wrong cookie", append(hdr, "Cookie", cookieName+"=abc.def"), 401},
+		}
+		for _, c := range cases {
+			f.r.srv.auth.throttle.reset() // stay under the limit of failures
+			status, b := f.send(t, rt, body, c.hdr...)
+			if status != c.status {
+				t.Errorf("%s, %s: status %d, want %d: %s", rt, c.name, status, c.status, b)
+			}
+		}
+	}
+}
+
+// reset forgets every failed attempt.
+func (t *throttle) reset() {
+	t.mu.Lock()
+	clear(t.fails)
+	t.mu.Unlock()
+}
