@@ -24,10 +24,13 @@ func agentErr(err error) error {
 	case errors.Is(err, ErrNoPi):
 		return wrap(PiMissing, err, "pi is not installed: "+InstallHint)
 	case errors.As(err, &ce):
-		if strings.Contains(ce.Message, "already processing") {
-			return errorf(Busy, "%s", ce.Message)
+		// Only the first line: a JavaScript stack under it would show the
+		// client where pi is installed.
+		msg, _, _ := strings.Cut(ce.Message, "\n")
+		if strings.Contains(msg, "already processing") {
+			return errorf(Busy, "%s", msg)
 		}
-		return errorf(Invalid, "pi refused %s: %s", ce.Command, ce.Message)
+		return errorf(Invalid, "pi refused %s: %s", ce.Command, msg)
 	}
 	return wrap(Internal, err, "the agent failed")
 }

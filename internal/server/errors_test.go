@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkErrorBody asserts the uniform error answer: exactly
+// {"error":{"code","message"}}, the code matching the status, and no
+// stack trace or internal path in it.
+func checkErrorBody(t *testing.T, what string, status int, body []byte, secrets ...string) {
+	t.Helper()
+	var e map[string]map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&e); err != nil || len(e) != 1 || len(e["error"]) != 2 {
+		t.Errorf("%s: not the uniform error shape: %s", what, body)
+		return
+	}
+	code, _ := e["error"]["code"].(string)
+	msg, _ := e["error"]["message"].(string)
+	found := false
+	for _, info := range kindInfo {
+		found = found || (info.code == code && info.status == status)
+	}
+	if !found || msg == "" {
+		t.Errorf("%s: status %d with code %q, message %q", what, status, code, msg)
+	}
+	leaks := append([]string{"goroutine ", ".go:", "panic", "\n", os.TempDir() + "/"}, secrets...)
+	for _, s := range leaks {
+		if s != "" && strings.Contains(msg, s) {
+			t.Errorf("%s: message leaks %q: %s", what, s, msg)
+		}
+	}
+}
+
+// TestErrorsLeakNothing: every route, asked for an unknown session or
+// with bad parameters, and the failures that are the server's own fault
+// (unreadable session, trash or models.json), answer the uniform error
+// shape without a path or a stack trace.
+func TestErrorsLeakNothing(t *testing.T) {
+	var logged bytes.Buffer
+	r := newRig(t, Options{Log: log.New(&logged, "", 0)})
+	s := r.find("Dark theme")
+	id, path := s["id"].(string), s["path"].(string)
+	secrets := []string{r.d.Root, r.d.AgentDir, filepath.Base(path)}
+	do := func(method, url, body string) {
+		t.Helper()
+		resp := r.do(method, url, body)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode < 400 {
+			t.Errorf("%s %s: status %d, want an error", method, url, resp.StatusCode)
+			return
+		}
+		checkErrorBody(t, method+" "+url, resp.StatusCode, b, secrets...)
+	}
+	// Every route with a session that does not exist, or a path that tries
+	// to climb out.
+	for _, rt := range apiRoutes(t) {
+		if !strings.Contains(rt.path, "{") {
+			continue
+		}
+		for _, bad := range []string{"nope", "..%2F..%2Fetc", strings.Repeat("f", 300)} {
+			url := strings.NewReplacer("{id}", bad, "{trashId}", bad).Replace(rt.path)
+			do(rt.method, url, "{}")
+		}
+	}
+	// Bad parameters and bodies.
+	base := "/api/sessions/" + id
+	for _, c := range []struct{ method, url, body string }{
+		{"GET", "/api/sessions?limit=-1", ""}, {"GET", "/api/sessions?order=up", ""},
+		{"GET", "/api/sessions?limit=99999999999999999999", ""},
+		{"GET", base + "/context?before=99999", ""}, {"GET", base + "/context?limit=x", ""},
+		{"GET", base + "/entries?leaf=nope", ""}, {"GET", "/api/search?q=x&limit=100000", ""},
+		{"GET", "/api/usage?by=week", ""}, {"GET", base + "/export?format=exe", ""},
+		{"GET", base + "/file?path=src", ""}, {"GET", base + "/files?path=README.md", ""},
+		{"GET", base + "/file?path=" + r.d.AgentDir + "/models.json", ""},
+		{"GET", base + "/file?path=src%00x", ""}, {"GET", base + "/files/events?path=../", ""},
+		{"POST", base + "/rename", `{"name":1}`}, {"POST", base + "/rename", `{"name":"a"} {}`},
+		{"POST", base + "/rename", `[]`}, {"POST", base + "/label", `{"label":"x"}`},
+		{"POST", base + "/fork", `{"entryId":"` + id + `"}`}, {"POST", base + "/clone", `{"leaf":"nope"}`},
+		{"POST", base + "/commands", `{"type":"prompt","expectLeaf":1}`},
+		{"POST", base + "/commands", `{"type":"shell"}`},
+		{"POST", "/api/sessions", `{"cwd":"` + r.d.Root + `/missing","message":"hi"}`},
+		{"POST", "/api/sessions", `{"cwd":"/","message":"hi","thinkingLevel":"max"}`},
+		{"POST", "/api/sessions", `{"cwd":"/","message":"hi","tools":{"x":1}}`},
+		{"PUT", "/api/models-config", `{"config":{"providers":[]}}`},
+		{"PUT", "/api/models-config", `{"config":{"providers":{"p":{"api":1}}}}`},
+		{"DELETE", "/api/sessions", `{}`}, {"PATCH", base, `{}`},
+	} {
+		do(c.method, c.url, c.body)
+	}
+	// Failures that are the server's own: a session file that cannot be
+	// read, a trash that cannot be made, a models.json that is a folder.
+	os.Rename(path, path+".moved")
+	os.Mkdir(path, 0o755)
+	for _, u := range []string{base, base + "/context", base + "/entries", base + "/export"} {
+		do("GET", u, "")
+	}
+	os.Remove(path)
+	os.Rename(path+".moved", path)
+	os.WriteFile(filepath.Join(r.d.AgentDir, "trash"), nil, 0o644)
+	do("DELETE", base, "{}")
+	os.Mkdir(filepath.Join(r.d.AgentDir, "models.json"), 0o755)
+	do("GET", "/api/models-config", "")
+	do("PUT", "/api/models-config", `{"config":{"providers":{}}}`)
+	if !strings.Contains(logged.String(), r.d.AgentDir) {
+		t.Errorf("the log lacks the causes the client was not shown:\n%s", logged.String())
+	}
+}
+
+// TestPanicAnswersInternal: a handler that panics answers 500 internal
+// in the uniform shape, with neither the panic value nor a stack trace.
+func TestPanicAnswersInternal(t *testing.T) {
+	var logged bytes.Buffer
+	r := newRig(t, Options{Log: log.New(&logged, "", 0)})
+	h := r.srv.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		panic("boom in " + r.d.AgentDir)
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1:30141/api/x", nil))
+	if rec.Code != 500 {
+		t.Errorf("status %d", rec.Code)
+	}
+	checkErrorBody(t, "panic", rec.Code, rec.Body.Bytes(), r.d.AgentDir, "boom")
+	if rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("panic answer without security headers")
+	}
+	if !strings.Contains(logged.String(), "boom") {
+		t.Errorf("panic not logged: %s", logged.String())
+	}
+}
+
+// TestAgentErrShowsOneLine: pi's refusal text reaches the client, but only
+// its first line: a JavaScript stack under it names pi's install paths.
+func TestAgentErrShowsOneLine(t *testing.T) {
+	err := agentErr(&CommandError{Command: "set_model",
+		Message: "Model not found: x/y\n    at resolve (/usr/lib/node_modules/pi/dist/model.js:10:3)"})
+	e, isErr := err.(*Error)
+	if !isErr || e.Kind != Invalid {
+		t.Fatalf("agentErr = %#v", err)
+	}
+	if want := "pi refused set_model: Model not found: x/y"; e.Msg != want {
+		t.Errorf("message %q, want %q", e.Msg, want)
+	}
+}
