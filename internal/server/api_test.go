@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -291,6 +293,14 @@ func TestFiles(t *testing.T) {
 	os.WriteFile(s["cwd"].(string)+"/big.txt", []byte(big), 0o644)
 	r.json("GET", base+"/file?path=big.txt", nil, 413)
 	r.json("GET", base+"/file?path=missing.txt", nil, 404)
+	crowd := filepath.Join(s["cwd"].(string), "crowd")
+	os.Mkdir(crowd, 0o755)
+	for i := range maxDirEntries + 1 {
+		os.WriteFile(filepath.Join(crowd, strconv.Itoa(i)), nil, 0o644)
+	}
+	if code := errCode(t, r.json("GET", base+"/files?path=crowd", nil, 413)); code != "too_large" {
+		t.Errorf("crowded directory: %s", code)
+	}
 }
 
 func TestModelsConfig(t *testing.T) {

@@ -54,24 +54,27 @@ func resolve(cwd, rel string) (root, real string, err error) {
 }
 
 // openInside opens real (already checked by resolve) through os.Root, so a
-// symlink swapped in after the check still cannot escape.
-func openInside(root, real string) (*os.File, error) {
+// symlink swapped in after the check still cannot escape. The caller
+// closes both the file and the root.
+func openInside(root, real string) (*os.Root, *os.File, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, errorf(NotFound, "the session's directory does not exist")
+		return nil, nil, errorf(NotFound, "the session's directory does not exist")
 	}
-	defer r.Close()
 	rel, err := filepath.Rel(root, real)
 	if err != nil {
-		return nil, errorf(Forbidden, "path leads outside the session's directory")
+		r.Close()
+		return nil, nil, errorf(Forbidden, "path leads outside the session's directory")
 	}
 	f, err := r.Open(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errorf(NotFound, "file not found")
-	} else if err != nil {
-		return nil, errorf(Forbidden, "path leads outside the session's directory")
+	if err != nil {
+		r.Close()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, errorf(NotFound, "file not found")
+		}
+		return nil, nil, errorf(Forbidden, "path leads outside the session's directory")
 	}
-	return f, nil
+	return r, f, nil
 }
 
 type fileEntry struct {
@@ -98,11 +101,15 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, map[string]any{"path": path.Clean("/" + filepath.ToSlash(rel))[1:], "entries": entries})
 }
 
+// readDir lists a directory. Each entry is described through the root, so
+// a symlink that points outside the cwd shows as "other" without the size
+// or time of what it points to.
 func readDir(root, real string) ([]fileEntry, error) {
-	f, err := openInside(root, real)
+	r, f, err := openInside(root, real)
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	defer f.Close()
 	ds, err := f.ReadDir(maxDirEntries + 1)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -111,11 +118,11 @@ func readDir(root, real string) ([]fileEntry, error) {
 	if len(ds) > maxDirEntries {
 		return nil, errorf(TooLarge, "directory has more than %d entries", maxDirEntries)
 	}
+	rel, _ := filepath.Rel(root, real)
 	out := make([]fileEntry, 0, len(ds))
 	for _, d := range ds {
-		fi, err := os.Stat(filepath.Join(real, d.Name())) // through symlinks
 		e := fileEntry{Name: d.Name(), Type: "other"}
-		if err == nil {
+		if fi, err := r.Stat(filepath.Join(rel, d.Name())); err == nil { // through symlinks inside
 			switch {
 			case fi.IsDir():
 				e.Type = "dir"
@@ -147,10 +154,11 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := openInside(root, real)
+	rt, f, err := openInside(root, real)
 	if err != nil {
 		return err
 	}
+	defer rt.Close()
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {

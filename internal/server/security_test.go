@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestRefusals(t *testing.T) {
@@ -72,6 +74,26 @@ func TestSymlinkEscape(t *testing.T) {
 		if code := errCode(t, r.json("GET", base+p, nil, 403)); code != "forbidden" {
 			t.Errorf("%s: code %s", p, code)
 		}
+	}
+	// The listing shows links out as "other", without the size or time of
+	// what they point to.
+	var listed []any
+	for _, e := range r.json("GET", base+"/files", nil, 200)["entries"].([]any) {
+		if m := e.(map[string]any); m["name"] == "leak.txt" || m["name"] == "up" || m["name"] == "inside.md" {
+			listed = append(listed, m)
+		}
+	}
+	if len(listed) != 3 {
+		t.Fatalf("links listed: %v", listed)
+	}
+	readme, _ := os.Stat(filepath.Join(cwd, "README.md"))
+	want := []any{
+		map[string]any{"name": "inside.md", "type": "file", "size": float64(readme.Size()), "modified": listed[0].(map[string]any)["modified"]},
+		map[string]any{"name": "leak.txt", "type": "other", "size": float64(0), "modified": nil},
+		map[string]any{"name": "up", "type": "other", "size": float64(0), "modified": nil},
+	}
+	if diff := cmp.Diff(want, listed); diff != "" {
+		t.Errorf("listing of links (-want +got):\n%s", diff)
 	}
 	resp := r.do("GET", base+"/file?path=inside.md", nil)
 	if resp.StatusCode != 200 {
