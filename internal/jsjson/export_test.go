@@ -2,3 +2,6 @@ package jsjson
 
 // WellFormed exposes wellFormed to the external tests.
 var WellFormed = wellFormed
+
+// FromWTF8 exposes fromWTF8 to the external tests.
+var FromWTF8 = fromWTF8
