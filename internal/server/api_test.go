@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -361,5 +362,67 @@ func TestUsage(t *testing.T) {
 	rows := r.json("GET", "/api/usage?by=model", nil, 200)["rows"].([]any)
 	if k := rows[0].(map[string]any)["key"]; k != "fake/fake-model" {
 		t.Errorf("model key %v", k)
+	}
+}
+
+// TestDeleteRepointsEveryFolder: deleting a session in the middle of a fork
+// chain re-points its children to its own parent, whichever project folder
+// they are in, keeping a backup of each rewritten file; restoring points
+// them back; a restore onto a path taken meanwhile is 409 busy.
+func TestDeleteRepointsEveryFolder(t *testing.T) {
+	r := newRig(t, Options{})
+	flaky := r.find("Fix the flaky")
+	mid := r.json("GET", "/api/sessions/"+flaky["id"].(string), nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
+	midPath := mid["path"].(string)
+	notes := r.find("Read ideas.md")
+	kids := map[string]string{ // id → folder
+		"01a23b29-0000-7000-8000-000000000001": filepath.Dir(midPath),
+		"01a23b29-0000-7000-8000-000000000002": filepath.Dir(notes["path"].(string)),
+	}
+	paths := map[string]string{}
+	for id, dir := range kids {
+		header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q,"parentSession":%q}`,
+			id, notes["cwd"], midPath)
+		body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"grandchild","timestamp":1}}`
+		p, err := session.NewFile(dir, []byte(header+"\n"+body+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[id] = p
+	}
+	r.cat.Rescan()
+	parentOf := func(id string) any {
+		return r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["parentSessionPath"]
+	}
+	trashID := r.json("DELETE", "/api/sessions/"+mid["id"].(string), map[string]any{}, 200)["trashId"].(string)
+	for id, p := range paths {
+		if got := parentOf(id); got != flaky["path"] {
+			t.Errorf("%s: parent %v after delete, want %v", filepath.Base(filepath.Dir(p)), got, flaky["path"])
+		}
+		data, _ := os.ReadFile(p)
+		if !strings.HasSuffix(string(data), `"content":"grandchild","timestamp":1}}`+"\n") {
+			t.Errorf("rewrite changed the entries: %s", data)
+		}
+		if backups, _ := filepath.Glob(p + ".piweb-backup-*"); len(backups) != 1 {
+			t.Errorf("%d backups of %s", len(backups), filepath.Base(p))
+		}
+	}
+	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
+	for id := range paths {
+		if got := parentOf(id); got != midPath {
+			t.Errorf("parent %v after restore, want %v", got, midPath)
+		}
+	}
+	// Something new at the old path: the restore refuses to overwrite it.
+	trashID = r.json("DELETE", "/api/sessions/"+mid["id"].(string), map[string]any{}, 200)["trashId"].(string)
+	os.WriteFile(midPath, []byte("someone else's\n"), 0o644)
+	if code := errCode(t, r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 409)); code != "busy" {
+		t.Errorf("restore over a file: %s", code)
+	}
+	if b, _ := os.ReadFile(midPath); string(b) != "someone else's\n" {
+		t.Errorf("the file at the old path was replaced: %s", b)
+	}
+	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 1 {
+		t.Errorf("trash after a refused restore: %v", items)
 	}
 }
