@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -274,18 +275,16 @@ func fastText(content []byte) (text string, ok bool) {
 		return str(content), true
 	}
 	var parts []string
-	ok = true
-	eachElement(content, func(el []byte) {
+	for el := range jsjson.Elements(content) {
 		if el[0] != '{' {
-			return
+			continue
 		}
-		typ, txt := field(el, "type"), field(el, "text")
+		typ, txt := jsjson.Field(el, "type"), jsjson.Field(el, "text")
 		if bytes.IndexByte(typ, '\\') >= 0 {
-			ok = false
-			return
+			return "", false
 		}
 		if str(typ) != "text" {
-			return
+			continue
 		}
 		switch {
 		case txt == nil || string(txt) == "null":
@@ -293,15 +292,15 @@ func fastText(content []byte) (text string, ok bool) {
 		case txt[0] == '"' && bytes.Index(txt, []byte(`\u`)) < 0:
 			parts = append(parts, str(txt))
 		default:
-			ok = false
+			return "", false
 		}
-	})
-	return strings.Join(parts, " "), ok
+	}
+	return strings.Join(parts, " "), true
 }
 
 // parseUsage reads an assistant message's usage object into u.
 func parseUsage(v []byte, u *usage) *usage {
-	eachMember(v, func(k, val []byte) bool {
+	for k, val := range jsjson.Members(v) {
 		switch string(k) {
 		case `"input"`:
 			u.Input = number64(val)
@@ -314,15 +313,11 @@ func parseUsage(v []byte, u *usage) *usage {
 		case `"totalTokens"`:
 			u.TotalTokens = number64(val)
 		case `"cost"`:
-			eachMember(val, func(k, c []byte) bool {
-				if string(k) == `"total"` {
-					u.Cost.Total = number64(c)
-				}
-				return true
-			})
+			if c := jsjson.Field(val, "total"); c != nil {
+				u.Cost.Total = number64(c)
+			}
 		}
-		return true
-	})
+	}
 	return u
 }
 

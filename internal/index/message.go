@@ -32,28 +32,27 @@ type usage struct {
 func decodeMessage(raw []byte, withText bool) msg {
 	var m msg
 	var content, output, command []byte
-	eachMember(raw, func(k, v []byte) bool {
+	for k, v := range jsjson.Members(raw) {
 		switch {
-		case keyIs(k, "role"):
+		case jsjson.KeyIs(k, "role"):
 			m.role = str(v)
-		case keyIs(k, "provider"):
+		case jsjson.KeyIs(k, "provider"):
 			m.provider = str(v)
-		case keyIs(k, "model"):
+		case jsjson.KeyIs(k, "model"):
 			m.model = str(v)
-		case keyIs(k, "usage"):
+		case jsjson.KeyIs(k, "usage"):
 			var u usage
 			if json.Unmarshal(v, &u) == nil {
 				m.usage = &u
 			}
-		case keyIs(k, "content"):
+		case jsjson.KeyIs(k, "content"):
 			content = v
-		case keyIs(k, "output"):
+		case jsjson.KeyIs(k, "output"):
 			output = v
-		case keyIs(k, "command"):
+		case jsjson.KeyIs(k, "command"):
 			command = v
 		}
-		return true
-	})
+	}
 	if !withText {
 		return m
 	}
@@ -64,7 +63,7 @@ func decodeMessage(raw []byte, withText bool) msg {
 		t, _ := contentText(content, nil)
 		m.tools = append(m.tools, t...)
 	case "bashExecution":
-		m.tools = appendNonEmpty(m.tools, str(command), str(output))
+		m.tools = appendNonEmpty(m.tools, textOf(command), textOf(output))
 	}
 	return m
 }
@@ -75,27 +74,26 @@ func contentText(content []byte, tools []string) (text, toolsOut []string) {
 	if len(content) > 0 && content[0] == '"' {
 		return appendNonEmpty(nil, textOf(content)), tools
 	}
-	eachElement(content, func(el []byte) {
+	for el := range jsjson.Elements(content) {
 		var typ, txt []byte
 		var args []byte
-		eachMember(el, func(k, v []byte) bool {
+		for k, v := range jsjson.Members(el) {
 			switch {
-			case keyIs(k, "type"):
+			case jsjson.KeyIs(k, "type"):
 				typ = v
-			case keyIs(k, "text"):
+			case jsjson.KeyIs(k, "text"):
 				txt = v
-			case keyIs(k, "arguments"):
+			case jsjson.KeyIs(k, "arguments"):
 				args = v
 			}
-			return true
-		})
+		}
 		switch str(typ) {
 		case "text":
 			text = appendNonEmpty(text, textOf(txt))
 		case "toolCall":
 			tools = appendNonEmpty(tools, string(args))
 		}
-	})
+	}
 	return text, tools
 }
 
@@ -107,6 +105,13 @@ func textOf(raw []byte) string {
 	if ok && !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
+	return s
+}
+
+// str decodes a JSON string value with jsjson.DecodeString, "" for
+// anything else, as the session parser's Entry.String reads it.
+func str(raw []byte) string {
+	s, _ := jsjson.DecodeString(raw)
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -137,7 +138,7 @@ func headOf(line []byte, off int64) head {
 	h.info, h.ok = p.S().Info("", time.UnixMilli(0))
 	if h.ok {
 		h.idStr = str(h.info.ID)
-		ts := field(line, "timestamp")
+		ts := jsjson.Field(line, "timestamp")
 		h.created = len(ts) > 0 && ts[0] == '"'
 	}
 	return h

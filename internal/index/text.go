@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -214,7 +215,7 @@ func entryTS(e *session.Entry) int64 {
 	if t := entryTime(e); t != 0 {
 		return t
 	}
-	if raw := field(e.Field("message"), "timestamp"); len(raw) > 0 {
+	if raw := jsjson.Field(e.Field("message"), "timestamp"); len(raw) > 0 {
 		f, _ := strconv.ParseFloat(string(raw), 64)
 		return int64(f)
 	}
