@@ -53,6 +53,34 @@ func liveRig(t *testing.T) (*rig, *fakellm.Server) {
 // liveRigLLM is liveRig with a fake LLM configured by o.
 func liveRigLLM(t *testing.T, o fakellm.Options) (*rig, *fakellm.Server) {
 	t.Helper()
+	return liveRigWith(t, o, nil)
+}
+
+// liveRigWith is liveRigLLM with the agent's configuration edited by edit
+// (nil for none).
+func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*rig, *fakellm.Server) {
+	t.Helper()
+	lv := newLive(t, o, edit)
+	hs := httptest.NewServer(lv.srv)
+	t.Cleanup(func() {
+		hs.Close()
+		lv.close(t)
+	})
+	return &rig{t: t, srv: lv.srv, ts: hs, cat: lv.cat, d: lv.d}, lv.llm
+}
+
+// live is a Server over the demo sessions with real pi talking to the
+// fake LLM, not yet serving.
+type live struct {
+	srv *Server
+	ag  *PiAgent
+	cat *ScanCatalog
+	d   *demo.Demo
+	llm *fakellm.Server
+}
+
+func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
+	t.Helper()
 	piBin := pitest.PiBin(t)
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
@@ -68,24 +96,28 @@ func liveRigLLM(t *testing.T, o fakellm.Options) (*rig, *fakellm.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: t.TempDir()})
+	cfg := agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: t.TempDir()}
+	if edit != nil {
+		edit(&cfg)
+	}
+	ag, err := NewPiAgent(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat := NewScanCatalog(d.AgentDir, 200*time.Millisecond)
 	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Agent: ag, Addr: "127.0.0.1:30141"})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		hs.Close()
-		if err := srv.Close(); err != nil {
-			t.Error(err)
-		}
-		if n := ag.Supervisor().LiveCount(); n != 0 {
-			t.Errorf("%d workers still live after Close", n)
-		}
-		cat.Close()
-	})
-	return &rig{t: t, srv: srv, ts: hs, cat: cat, d: d}, llm
+	return &live{srv: srv, ag: ag, cat: cat, d: d, llm: llm}
+}
+
+// close closes the server and checks that no worker outlived it.
+func (lv *live) close(t *testing.T) {
+	if err := lv.srv.Close(); err != nil {
+		t.Error(err)
+	}
+	if n := lv.ag.Supervisor().LiveCount(); n != 0 {
+		t.Errorf("%d workers still live after Close", n)
+	}
+	lv.cat.Close()
 }
 
 // TestLiveChat: a new session through the API, its events over SSE until
