@@ -36,6 +36,16 @@ type serveFlags struct {
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
+	f, err := parseServe(e, args)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, e, f)
+}
+
+// parseServe reads serve's flags; what it leaves empty (the agent dir)
+// serve resolves from the environment.
+func parseServe(e *env, args []string) (serveFlags, error) {
 	var f serveFlags
 	fs := newFlags("serve", e)
 	fs.StringVar(&f.addr, "addr", DefaultAddr, "listen `address`; a non-loopback one requires a token")
@@ -47,12 +57,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
-	if pos, err := parseInterleaved(fs, args); err != nil {
-		return err
-	} else if err := wantArgs(pos, 0, 0, commands["serve"].usage); err != nil {
-		return err
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return f, err
 	}
-	return serve(ctx, e, f)
+	return f, wantArgs(pos, 0, 0, commands["serve"].usage)
 }
 
 func serve(ctx context.Context, e *env, f serveFlags) error {
@@ -207,7 +216,9 @@ func appBase(a net.Addr, listen string) string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-func openBrowser(url string) {
+// openBrowser opens url in the user's browser without waiting for it; a
+// variable so that tests can see what --open opens.
+var openBrowser = func(url string) {
 	name := "xdg-open"
 	switch runtime.GOOS {
 	case "darwin":

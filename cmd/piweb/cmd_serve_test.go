@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,23 +19,67 @@ import (
 // prints after the URL.
 func startServe(t *testing.T, args ...string) (string, func() int, <-chan string) {
 	t.Helper()
+	s := startServeEnv(t, nil, args...)
+	return s.url, s.stop, s.later
+}
+
+// serveRun is a piweb serve running in the test.
+type serveRun struct {
+	url    string
+	stop   func() int    // stops piweb (once) and returns its exit status
+	later  <-chan string // stdout lines after the serving line
+	before []string      // stdout lines before it
+	stderr *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// startServeEnv is startServe with an environment: env's values, and
+// fresh temporary folders for HOME and XDG_CACHE_HOME unless env sets them.
+func startServeEnv(t *testing.T, env map[string]string, args ...string) *serveRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	code := make(chan int, 1)
+	home, cache := t.TempDir(), t.TempDir()
 	getenv := func(k string) string {
-		if k == "HOME" || k == "XDG_CACHE_HOME" {
-			return t.TempDir()
+		if v, set := env[k]; set {
+			return v
+		}
+		switch k {
+		case "HOME":
+			return home
+		case "XDG_CACHE_HOME":
+			return cache
 		}
 		return ""
 	}
+	run_ := &serveRun{stderr: &syncBuffer{}}
 	go func() {
-		code <- run(ctx, args, getenv, strings.NewReader(""), pw, io.Discard)
+		code <- run(ctx, args, getenv, strings.NewReader(""), pw, run_.stderr)
 		pw.Close()
 	}()
 	urlRE := regexp.MustCompile(`on (http://\S+)`)
 	sc := bufio.NewScanner(pr)
 	found := make(chan string, 1)
 	later := make(chan string, 100)
+	var before []string
 	go func() {
 		served := false
 		for sc.Scan() {
@@ -45,18 +91,28 @@ func startServe(t *testing.T, args ...string) (string, func() int, <-chan string
 				case later <- sc.Text():
 				default:
 				}
+			} else {
+				before = append(before, sc.Text())
 			}
 		}
 	}()
+	var once sync.Once
+	var status int
+	stop := func() int {
+		once.Do(func() { cancel(); status = <-code })
+		return status
+	}
 	select {
 	case u := <-found:
-		return u, func() int { cancel(); return <-code }, later
+		run_.url, run_.stop, run_.later, run_.before = u, stop, later, before
+		t.Cleanup(func() { stop() })
+		return run_
 	case c := <-code:
-		t.Fatalf("piweb exited with %d before serving", c)
+		t.Fatalf("piweb exited with %d before serving: %s", c, run_.stderr)
 	case <-time.After(30 * time.Second):
 		t.Fatal("piweb did not start")
 	}
-	return "", nil, nil
+	return nil
 }
 
 func TestServeLoopback(t *testing.T) {
@@ -77,11 +133,6 @@ func TestServeLoopback(t *testing.T) {
 	if c := stop(); c != 0 {
 		t.Errorf("exit %d after shutdown", c)
 	}
-}
-
-// TestServeDemoNoPi: the demo browses its sample sessions without pi.
-func TestServeDemoNoPi(t *testing.T) {
-	checkDemoListed(t, "--demo", "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
 }
 
 // checkDemoListed starts piweb with args and checks it lists the demo's

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/demo"
+	"piweb/internal/server"
+)
+
+// TestParseServeFlags: serve's flags and their defaults, as issue 5 and
+// docs/api.md list them.
+func TestParseServeFlags(t *testing.T) {
+	if DefaultAddr != "127.0.0.1:30141" {
+		t.Errorf("DefaultAddr = %s", DefaultAddr)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want serveFlags
+		bad  bool
+	}{
+		{"defaults", nil, serveFlags{addr: DefaultAddr}, false},
+		{"every flag", []string{"--addr", "0.0.0.0:8080", "--agent-dir", "/a", "--pi", "/bin/pi", "--token", "T",
+			"--open", "--demo", "--host", "x.example", "--host", "y.example"},
+			serveFlags{addr: "0.0.0.0:8080", agentDir: "/a", pi: "/bin/pi", token: "T", open: true, demo: true,
+				hosts: stringList{"x.example", "y.example"}}, false},
+		{"single dash", []string{"-addr=:1", "-open"}, serveFlags{addr: ":1", open: true}, false},
+		{"a positional argument", []string{"extra"}, serveFlags{}, true},
+		{"an unknown flag", []string{"--port", "1"}, serveFlags{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseServe(&env{stderr: io.Discard}, tt.args)
+			if (err != nil) != tt.bad {
+				t.Fatalf("err = %v, want error: %v", err, tt.bad)
+			}
+			if tt.bad {
+				return
+			}
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{})); diff != "" {
+				t.Errorf("flags (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRunDefaultsToServe: `piweb` whose first argument is a flag (or that
+// has none) runs serve.
+func TestRunDefaultsToServe(t *testing.T) {
+	var errb bytes.Buffer
+	code := run(context.Background(), []string{"--no-such-flag"}, func(string) string { return "" },
+		strings.NewReader(""), io.Discard, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "piweb serve") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// status reads GET /api/status.
+func status(t *testing.T, base string) (st struct {
+	AgentDir string
+	Demo     bool
+	Pi       server.PiStatus
+}) {
+	t.Helper()
+	resp, err := http.Get(base + "api/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	json.NewDecoder(resp.Body).Decode(&st)
+	return st
+}
+
+// TestServeAgentDirDefault: without --agent-dir, serve uses
+// $PI_CODING_AGENT_DIR, else ~/.pi/agent, and lists the sessions there.
+func TestServeAgentDirDefault(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	byEnv, home := t.TempDir(), t.TempDir()
+	tests := []struct {
+		name     string
+		seedRoot string
+		env      map[string]string
+		want     string
+	}{
+		{"PI_CODING_AGENT_DIR", byEnv, map[string]string{"PI_CODING_AGENT_DIR": filepath.Join(byEnv, "agent"), "HOME": home},
+			filepath.Join(byEnv, "agent")},
+		{"HOME", filepath.Join(home, ".pi"), map[string]string{"HOME": home}, filepath.Join(home, ".pi", "agent")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := demo.Seed(tt.seedRoot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := startServeEnv(t, tt.env, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+			st := status(t, s.url)
+			if st.AgentDir != tt.want || st.Demo {
+				t.Errorf("agentDir %s (demo %v), want %s", st.AgentDir, st.Demo, tt.want)
+			}
+			if n := len(apiSessions(t, s.url)); n != len(d.Sessions) {
+				t.Errorf("lists %d sessions, want %d", n, len(d.Sessions))
+			}
+		})
+	}
+}
+
+// apiSessions reads GET /api/sessions.
+func apiSessions(t *testing.T, base string) []map[string]any {
+	t.Helper()
+	resp, err := http.Get(base + "api/sessions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Sessions []map[string]any }
+	json.NewDecoder(resp.Body).Decode(&out)
+	return out.Sessions
+}
+
+// TestServeOpen: --open opens the printed URL, and nothing opens without it.
+func TestServeOpen(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	old := openBrowser
+	defer func() { openBrowser = old }()
+	for _, open := range []bool{false, true} {
+		var opened []string
+		openBrowser = func(u string) { opened = append(opened, u) }
+		args := []string{"--addr", "127.0.0.1:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi"}
+		if open {
+			args = append(args, "--open")
+		}
+		s := startServeEnv(t, nil, args...)
+		s.stop()
+		want := []string(nil)
+		if open {
+			want = []string{s.url}
+		}
+		if diff := cmp.Diff(want, opened); diff != "" {
+			t.Errorf("--open=%v opened (-want +got):\n%s", open, diff)
+		}
+	}
+}
+
+// TestServeToken: --token requires the token even on loopback, as a bearer
+// token or through the printed link, which stays valid.
+func TestServeToken(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s := startServeEnv(t, nil, "--addr", "127.0.0.1:0", "--token", "tok-123", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
+	if !strings.HasSuffix(s.url, "/auth?token=tok-123") {
+		t.Fatalf("printed %s, want the token's sign-in link", s.url)
+	}
+	base := strings.TrimSuffix(s.url, "auth?token=tok-123")
+	if got := getStatus(t, http.DefaultClient, base+"api/sessions"); got != 401 {
+		t.Errorf("without the token: %d", got)
+	}
+	req, _ := http.NewRequest("GET", base+"api/sessions", nil)
+	req.Header.Set("Authorization", "Bearer tok-123")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("with the token: %d", resp.StatusCode)
+	}
+	for range 2 {
+		browser := &http.Client{Jar: &cookieJar{}}
+		getStatus(t, browser, s.url)
+		if got := getStatus(t, browser, base+"api/sessions"); got != 200 {
+			t.Errorf("after the link: %d", got)
+		}
+	}
+}
