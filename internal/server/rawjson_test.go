@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -42,14 +44,11 @@ func FuzzRawJSON(f *testing.F) {
 			return
 		}
 		b := []byte(s)
-		skipValue(b, 0)
-		previewText(member(b, "content"), max)
-		if json.Valid(b) {
-			var want map[string]json.RawMessage
-			if json.Unmarshal(b, &want) == nil {
-				if got := member(b, "role"); want["role"] != nil && string(got) != string(want["role"]) {
-					t.Fatalf("member role = %s, want %s", got, want["role"])
-				}
+		previewText(jsjson.Field(b, "content"), max)
+		if got := prefixString(b, max); json.Valid(b) && len(b) <= max+2 && b[0] == '"' && b[len(b)-1] == '"' {
+			var want string
+			if json.Unmarshal(b, &want) == nil && utf8.Valid(b) && got != want {
+				t.Fatalf("prefixString(%q) = %q, want %q", b, got, want)
 			}
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -100,15 +101,15 @@ func preview(e *session.Entry) string {
 	switch e.Type {
 	case "message":
 		m := e.Field("message")
-		switch role := prefixString(member(m, "role"), 40); role {
+		switch role := prefixString(jsjson.Field(m, "role"), 40); role {
 		case "toolResult":
-			text = prefixString(member(m, "toolName"), 100)
+			text = prefixString(jsjson.Field(m, "toolName"), 100)
 		case "bashExecution":
-			text = prefixString(member(m, "command"), 800)
+			text = prefixString(jsjson.Field(m, "command"), 800)
 		case "compactionSummary", "branchSummary":
-			text = prefixString(member(m, "summary"), 800)
+			text = prefixString(jsjson.Field(m, "summary"), 800)
 		default:
-			text = previewText(member(m, "content"), 800)
+			text = previewText(jsjson.Field(m, "content"), 800)
 		}
 	case "compaction", "branch_summary":
 		text = str("summary")
