@@ -93,7 +93,9 @@ func (f *guardFixture) send(t *testing.T, rt route, body string, hdr ...string) 
 			req.Header.Set(hdr[i], hdr[i+1])
 		}
 	}
-	resp, err := f.r.ts.Client().Do(req)
+	client := *f.r.ts.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +182,9 @@ func TestGuardEveryMutation(t *testing.T) {
 }
 
 // TestGuardEveryRoute: every route, reading ones included, refuses a
-// forged Host (DNS rebinding) and, when sign-in is required, a request
-// without credentials or with a wrong token.
+// forged Host (DNS rebinding), a request another site's page made, and,
+// when sign-in is required, a request without credentials or with a wrong
+// token. The web app and a typed address still reach the API.
 func TestGuardEveryRoute(t *testing.T) {
 	const token = "right-token"
 	f := newGuardFixture(t, Options{Token: token})
@@ -197,14 +200,29 @@ func TestGuardEveryRoute(t *testing.T) {
 			{"no token", hdr, 401},
 			{"wrong token", append(hdr, "Authorization", "Bearer wrong"), 401},
 			{"wrong cookie", append(hdr, "Cookie", cookieName+"=abc.def"), 401},
+			{"cross-site page", append(hdr, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site"), 403},
+			{"same-site page", append(hdr, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "same-site"), 403},
 		}
 		for _, c := range cases {
+			if c.status == 403 && strings.Contains(c.name, "site") && !strings.HasPrefix(rt.path, "/api/") {
+				continue // a sign-in link may come from anywhere
+			}
 			f.r.srv.auth.throttle.reset() // stay under the limit of failures
 			status, b := f.send(t, rt, body, c.hdr...)
 			if status != c.status {
 				t.Errorf("%s, %s: status %d, want %d: %s", rt, c.name, status, c.status, b)
 			}
 		}
+	}
+	for _, site := range []string{"same-origin", "none"} {
+		f.r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+token, "Sec-Fetch-Site", site)
+	}
+	// A link to the app or a sign-in link may come from another site.
+	if resp := f.r.do("GET", "/", nil, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != 200 {
+		t.Errorf("the app's page from a link on another site: %d", resp.StatusCode)
+	}
+	if status, _ := f.send(t, route{"GET", "/auth?token=" + token}, "", "Sec-Fetch-Site", "cross-site"); status != 303 {
+		t.Errorf("a sign-in link from another site: %d", status)
 	}
 }
 

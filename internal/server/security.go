@@ -9,10 +9,11 @@ import (
 )
 
 // The security layer wraps every route (see guard). It refuses, in order:
-// a Host that is not this machine (DNS rebinding), missing or wrong
-// credentials when sign-in is required (auth.go, throttled per client), a cross-site state change,
-// and a state change that is not application/json (which a plain HTML form
-// cannot send).
+// a Host that is not this machine (DNS rebinding), an API request another
+// site's page made (fetch metadata), missing or wrong credentials when
+// sign-in is required (auth.go, throttled per client), a cross-origin
+// state change, and a state change that is not application/json (which a
+// plain HTML form cannot send).
 
 // contentSecurityPolicy lets the app load only its own scripts and styles
 // and never be framed.
@@ -51,6 +52,9 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 	if !s.hostAllowed(r.Host) {
 		return errorf(Forbidden, "host not allowed")
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") && crossSite(r) {
+		return errorf(Forbidden, "cross-site request refused")
 	}
 	if r.URL.Path == "/auth" {
 		return nil // the login link checks its own token
@@ -141,6 +145,16 @@ func (s *Server) originAllowed(r *http.Request) bool {
 	}
 	site := r.Header.Get("Sec-Fetch-Site")
 	return site == "" || site == "same-origin" || site == "none"
+}
+
+// crossSite reports a request a browser made for another site's page
+// (fetch metadata). Such a page cannot read the answer, but even a GET
+// costs: GET /api/models starts pi, a stream holds a connection. The app
+// itself and a typed or pasted address are same-origin or "none"; clients
+// that are not browsers send no Sec-Fetch-Site.
+func crossSite(r *http.Request) bool {
+	site := r.Header.Get("Sec-Fetch-Site")
+	return site == "cross-site" || site == "same-site"
 }
 
 // IsLoopback reports whether a listen address only accepts local clients.
