@@ -15,6 +15,8 @@ import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsButton } from './models.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+// A select is as wide as its longest option: these keep the alert choice short.
+const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
 let modelsP = null;
 const modelsRev = signal(0); // bumped when the list is read again
 export const models = () => (modelsP ||= get('/api/models').catch((e) => { modelsP = null; throw e; }));
@@ -79,7 +81,7 @@ export function Controls({ view, l }) {
       : html`<button class="btn ghost small compact" type="button" disabled=${phase === 'streaming' || phase === 'compacting'} onClick=${() => setCompacting(true)}>Compact…</button>`}
     <button class="btn ghost small clone" type="button" onClick=${() => cloneBranch(view)}>Clone</button>
     <select class="alert-select" aria-label="When pi finishes elsewhere" title="When pi finishes in a session you are not looking at" value=${alertMode.value} onChange=${(e) => setAlertMode(e.target.value)}>
-      ${Object.entries(ALERTS).map(([k, v]) => html`<option key=${k} value=${k}>${k === 'off' ? 'alert: none' : 'alert: ' + v}</option>`)}</select>
+      ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}</select>
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;

@@ -93,13 +93,13 @@ function ModelRow({ m, set, remove }) {
   const num = (k) => (e) => { const v = e.target.value.trim(); const n = { ...m }; if (v === '') delete n[k]; else n[k] = Number(v); set(n); };
   const images = (m.input || ['text']).includes('image');
   return html`<tr>
-    <td><input name="id" value=${m.id || ''} onInput=${(e) => set({ ...m, id: e.target.value })} /></td>
-    <td><input name="name" value=${m.name || ''} placeholder=${m.id || ''} onInput=${(e) => { const n = { ...m, name: e.target.value }; if (!n.name) delete n.name; set(n); }} /></td>
-    <td><input name="reasoning" type="checkbox" checked=${!!m.reasoning} onChange=${(e) => set({ ...m, reasoning: e.target.checked })} /></td>
-    <td><input name="images" type="checkbox" checked=${images} onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
-    <td><input name="contextWindow" inputmode="numeric" value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
-    <td><input name="maxTokens" inputmode="numeric" value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
-    <td><button class="btn-link x remove-model" type="button" aria-label="Remove model" onClick=${remove}>×</button></td></tr>`;
+    <td data-label="Model id"><input name="id" aria-label="Model id" value=${m.id || ''} onInput=${(e) => set({ ...m, id: e.target.value })} /></td>
+    <td data-label="Name"><input name="name" aria-label="Name" value=${m.name || ''} placeholder=${m.id || ''} onInput=${(e) => { const n = { ...m, name: e.target.value }; if (!n.name) delete n.name; set(n); }} /></td>
+    <td class="check" data-label="Reasoning"><input name="reasoning" aria-label="Reasoning" type="checkbox" checked=${!!m.reasoning} onChange=${(e) => set({ ...m, reasoning: e.target.checked })} /></td>
+    <td class="check" data-label="Images"><input name="images" aria-label="Images" type="checkbox" checked=${images} onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
+    <td data-label="Context"><input name="contextWindow" aria-label="Context window" inputmode="numeric" value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
+    <td data-label="Max out"><input name="maxTokens" aria-label="Max output tokens" inputmode="numeric" value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
+    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model" onClick=${remove}>×</button></td></tr>`;
 }
 
 // isLiteral tells a secret from a reference, as the server does.

@@ -77,7 +77,7 @@ export class LiveTail extends Component {
       el.dataset.live = '1';
       const box = h('div', 'msg assistant');
       const head = h('div', 'msg-head');
-      head.append(h('span', 'who a', 'pi'));
+      head.append(h('span', 'who a', 'Assistant')); // as the message is named once it is in the file
       box.append(head, h('div', 'live-blocks'));
       el.append(box);
       this.base.querySelector('.live-msgs').append(el);

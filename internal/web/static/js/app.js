@@ -11,7 +11,7 @@ import { SearchDialog } from './search.js';
 import { FilesPanel } from './files.js';
 import { UsagePage } from './usage.js';
 import { current, show, closeView } from './view.js';
-import { relTime } from './util.js';
+import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
@@ -66,7 +66,7 @@ function Home() {
   const list = sessions.value.slice(0, 12);
   return html`<div class="home">
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
-      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${sessions.value.length} sessions · Ctrl+K to search</span></div></div><${NewSessionButton} /></header>
+      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')} · Ctrl+K to search</span></div></div><${NewSessionButton} /></header>
     <div class="home-body">
       <h2>Recent</h2>
       <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>

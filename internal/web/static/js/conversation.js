@@ -70,6 +70,18 @@ export function Conversation({ view, tail }) {
     }
   });
 
+  // A conversation read at its end stays there when its box or content
+  // changes size without a render: a phone turned, the on-screen keyboard
+  // opened, the composer grew, an image loaded.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || !window.ResizeObserver) return undefined;
+    const ro = new ResizeObserver(() => { if (stick.current && !view.target) el.scrollTop = el.scrollHeight; });
+    ro.observe(el);
+    ro.observe(el.firstElementChild);
+    return () => ro.disconnect();
+  }, []);
+
   // Scroll to the target entry once it is rendered.
   useEffect(() => {
     const t = view.target;

@@ -4,7 +4,7 @@ import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
-import { fmtDate, relTime, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
+import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
 
 export function SessionHeader({ view }) {
   view.rev.value;
@@ -26,7 +26,7 @@ export function SessionHeader({ view }) {
         ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
         ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
           ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
-        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${relTime(s.created)} ago · active ${relTime(s.modified)} ago</span>
+        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
         <span class="fact">${view.total} msgs · ${fmtBytes(s.size)}</span>
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>

@@ -41,8 +41,11 @@ function User({ m }) {
       : html`<div key=${i} class="md">${markdown(b.text)}</div>`)}</div></div>`;
 }
 
+// Image shows an image block; data that is not base64 would be a broken
+// image and an error in the console, so it is named instead.
 function Image({ b }) {
   if (!/^image\/(png|jpeg|gif|webp)$/.test(b.mimeType || '')) return html`<span class="muted">[image ${b.mimeType}]</span>`;
+  if (typeof b.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(b.data)) return html`<span class="muted">[unreadable ${b.mimeType} image]</span>`;
   return html`<img class="msg-img" alt="image" loading="lazy" src=${'data:' + b.mimeType + ';base64,' + b.data} />`;
 }
 
@@ -104,11 +107,11 @@ export function Tool({ call, result }) {
       break;
     }
     case 'read':
-      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${out.split('\n').length} lines</span>`}`;
+      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${lineCount(out)} lines</span>`}`;
       body = result && (err ? html`<pre class="out">${out}</pre>` : html`<${CodeView} code=${out} lang=${args.path} />`);
       break;
     case 'write':
-      summary = html`<span class="path">${args.path}</span><span class="muted">${String(args.content || '').split('\n').length} lines</span>`;
+      summary = html`<span class="path">${args.path}</span><span class="muted">${lineCount(String(args.content || ''))} lines</span>`;
       body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />${err && html`<pre class="out">${out}</pre>`}`;
       break;
     case 'edit':
@@ -127,11 +130,16 @@ export function Tool({ call, result }) {
   </details>`;
 }
 
+// lineCount counts lines as an editor does: a final newline ends the last
+// line rather than starting another.
+export function lineCount(s) {
+  return s ? s.replace(/\n$/, '').split('\n').length : 0;
+}
+
 function CodeView({ code, lang }) {
-  const lines = code.split('\n');
-  const long = lines.length > 40;
-  if (!long) return html`<${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} />`;
-  return html`<details class="long"><summary>${lines.length} lines</summary><${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} /></details>`;
+  const n = lineCount(code);
+  if (n <= 40) return html`<${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} />`;
+  return html`<details class="long"><summary>${n} lines</summary><${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} /></details>`;
 }
 
 // editDiff prefers the diff pi computed (details.diff), else builds one

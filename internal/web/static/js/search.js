@@ -7,7 +7,7 @@ import * as api from './api.js';
 import { searchOpen, navigate, sessionURL, toast } from './state.js';
 import { fetchDetail } from './view.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
-import { baseName, relTime, fmtDate } from './util.js';
+import { baseName, ago, fmtDate } from './util.js';
 
 // openHit navigates to the hit on its own branch, which may be an
 // abandoned one.
@@ -92,7 +92,7 @@ export function SearchDialog() {
             ${!h.onCurrentBranch && html`<span class="tag">other branch</span>`}
           </div>
           <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''} marks=${h.highlights} /></div>
-          <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}</span> · <span title=${fmtDate(h.timestamp)}>${relTime(h.timestamp)} ago</span></div>
+          <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}</span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
         </li>`)}
       </ul>
       <div class="dialog-foot muted">${res.total > res.hits.length ? `${res.hits.length} of ${res.total} hits · ` : ''}↑↓ to move · Enter to open · Esc to close</div>

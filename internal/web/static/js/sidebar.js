@@ -3,7 +3,7 @@
 import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
-import { relTime, fmtBytes, baseName, fmtDate } from './util.js';
+import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 
 const HUGE = 20 * 1024 * 1024;
 const SHOWN = 40;
@@ -27,7 +27,7 @@ export function groupSessions(list, text) {
     const kids = new Map();
     const roots = [];
     for (const s of items) {
-      const p = s.parentSessionId;
+      const p = parentOf(s);
       if (p && ids.has(p) && p !== s.id) {
         if (!kids.has(p)) kids.set(p, []);
         kids.get(p).push(s);
@@ -37,6 +37,16 @@ export function groupSessions(list, text) {
   }
   out.sort((a, b) => b.modified - a.modified);
   return out;
+}
+
+// parentOf is the id of the session a fork came from: the server's, which
+// it finds by the header's parentSession path, else the id in that path's
+// file name (pi names files <time>_<id>.jsonl), for sessions whose folder
+// was moved or copied from another machine since.
+export function parentOf(s) {
+  if (s.parentSessionId) return s.parentSessionId;
+  const m = /_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(s.parentSessionPath || '');
+  return m ? m[1].toLowerCase() : '';
 }
 
 export function Sidebar() {
@@ -63,7 +73,7 @@ export function Sidebar() {
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
-      <span class="muted">${sessions.value.length} sessions</span>
+      <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
   </aside>`;
 }

@@ -44,20 +44,24 @@ function interesting(n, t, labels) {
 }
 
 // rows flattens the tree iteratively (a 10,000-entry line must not
-// recurse): depth grows only at branch points.
+// recurse): depth grows only at branch points, and the first row shown of
+// each branch after the first is marked (start), since sibling branches
+// share a depth.
 export function rows(t, labels, all) {
   const out = [];
-  const stack = t.roots.slice().reverse().map((n) => [n, 0]);
+  const stack = t.roots.slice().reverse().map((n) => [n, 0, false]);
   let lastShown = null;
   while (stack.length) {
-    const [n, depth] = stack.pop();
+    const [n, depth, start] = stack.pop();
     const kids = t.kids.get(n.id) || [];
-    if (all || interesting(n, t, labels)) {
-      lastShown = { n, depth, skipped: 0, branch: kids.length > 1 };
+    const shown = all || interesting(n, t, labels);
+    if (shown) {
+      lastShown = { n, depth, skipped: 0, branch: kids.length > 1, start };
       out.push(lastShown);
     } else if (lastShown) lastShown.skipped++;
-    const d = kids.length > 1 ? depth + 1 : depth;
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], d]);
+    const fork = kids.length > 1;
+    const d = fork ? depth + 1 : depth;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], d, (fork && i > 0) || (start && !shown)]);
   }
   return out;
 }
@@ -98,8 +102,8 @@ export function TreePanel({ view }) {
       <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('tree')}>×</button></div>
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
-      ${list.map(({ n, depth, skipped, branch }) => html`<li key=${n.id} role="treeitem"
-          class=${'tnode' + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget === n.id ? ' sel' : '')}
+      ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
+          class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget === n.id ? ' sel' : '')}
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
         <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
           <span class=${'ticon ' + (n.role || n.type)}>${icon(n)}</span>

@@ -15,6 +15,12 @@ export function relTime(t, now = Date.now()) {
   return 'now';
 }
 
+// ago says how long ago t was in words: "5m ago", "just now".
+export function ago(t, now = Date.now()) {
+  const r = relTime(t, now);
+  return r === 'now' ? 'just now' : r ? r + ' ago' : '';
+}
+
 export function toMs(t) {
   if (t == null) return NaN;
   return typeof t === 'number' ? t : Date.parse(t);
@@ -54,6 +60,11 @@ export function fmtCost(c) {
   if (!(c > 0)) return '$0';
   if (c < 0.01) return '$' + c.toFixed(4);
   return '$' + c.toFixed(2);
+}
+
+// plural counts a noun: "1 session", "2 sessions".
+export function plural(n, noun) {
+  return n + ' ' + noun + (n === 1 ? '' : 's');
 }
 
 // baseName returns the last path element, for project names.
