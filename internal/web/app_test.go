@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,10 @@ const (
 	basicID   = "01a23634-a5ab-746b-b22d-099be4180da3" // pi-0.73.1/v3-basic
 	compactID = "01a23631-b71e-74e9-a6af-f4e254f6ceea" // rpc s03b_compact_small_keep
 	bigID     = "01b00000-0000-7000-8000-00000000b16b"
+	// rpc s04: pi forked piForkRoot into piFork1, and piFork1 into piFork2.
+	piForkRoot = "01a23631-e9b0-70a5-8d4d-1784882835dd"
+	piFork1    = "01a23631-eb14-71d4-8a07-f9793e1b15d0"
+	piFork2    = "01a23631-eb5c-7156-b274-d2c376f75dc0"
 )
 
 // rig is a browser on the app over the fixtures.
@@ -71,6 +76,8 @@ func TestReading(t *testing.T) {
 		{"closed view opens no stream", testClosedViewOpensNoStream},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
+		{"phone pages fit", testPhonePagesFit},
+		{"console is watched", testConsoleIsWatched},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r.reset(t)
@@ -191,6 +198,14 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	if !nested {
 		t.Errorf("clone %s not nested under %s", cloneID, basicID)
 	}
+	// Real pi's forks of a fork (rpc fixture s04), whose parentSession
+	// paths name the folder they were written in, not this one: two levels.
+	for _, f := range [][2]string{{piForkRoot, piFork1}, {piFork1, piFork2}} {
+		sel := fmt.Sprintf(`.sess[data-id=%q] + .nested > li > .sess.fork[data-id=%q]`, f[0], f[1])
+		if r.count(t, sel) != 1 {
+			t.Errorf("pi's fork %s not nested under %s", f[1], f[0])
+		}
+	}
 	// The tree panel shows the lineage both ways.
 	r.open(t, "/s/"+cloneID)
 	r.waitJS(t, `document.querySelector('.row')`)
@@ -209,10 +224,13 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	}
 	// Name or first message, count and size are shown.
 	item := r.text(t, fmt.Sprintf(`.sess[data-id=%q]`, basicID))
-	for _, want := range []string{"Sample session", "msg", "KB"} {
+	for _, want := range []string{"Sample session", "8 msg", "KB"} {
 		if !strings.Contains(item, want) {
 			t.Errorf("sidebar item %q lacks %q", item, want)
 		}
+	}
+	if ago := r.text(t, fmt.Sprintf(`.sess[data-id=%q] .sess-meta span`, basicID)); !regexp.MustCompile(`^(now|\d+(y|mo|w|d|h|m))$`).MatchString(ago) {
+		t.Errorf("sidebar item's relative time %q", ago)
 	}
 	// Collapsing a group hides its sessions; the quick filter narrows.
 	r.click(t, `.group-head`)
@@ -250,6 +268,17 @@ func testMessagesRender(t *testing.T, r *rig) {
 			t.Errorf("%s = %q, want %q", sel, got, want)
 		}
 	}
+	// Each message has its time (the date in its title), and usage with cost.
+	if ts := r.text(t, `.row[data-role=assistant] .ts`); !regexp.MustCompile(`^\d\d:\d\d:\d\d$`).MatchString(ts) {
+		t.Errorf("message time %q", ts)
+	}
+	if got := eval[string](t, r.browser, `document.querySelector('.row[data-role=assistant] .ts').title`); !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d$`).MatchString(got) {
+		t.Errorf("message date %q", got)
+	}
+	if got := r.text(t, `.row[data-role=assistant] .usage`); !strings.Contains(got, "$0.") {
+		t.Errorf("usage %q lacks the cost", got)
+	}
+	testHeaderFacts(t, r)
 	// The read result is paired into its call, not shown on its own.
 	if n := r.count(t, `.row[data-role=toolResult]`); n != 0 {
 		t.Errorf("%d unpaired tool results shown", n)
@@ -284,27 +313,40 @@ func testMessagesRender(t *testing.T, r *rig) {
 	if op == "1" {
 		t.Error("hidden history not greyed")
 	}
+	// In place: inside the compaction's card, above the messages it kept,
+	// which are not greyed.
+	inPlace := eval[string](t, r.browser, `(() => {
+		const h = document.querySelector('.hidden-history');
+		const card = h.closest('.row');
+		const rows = [...document.querySelectorAll('.conv .row')].filter((x) => !x.closest('.hidden-history'));
+		const next = rows[rows.indexOf(card) + 1];
+		if (!card || card.dataset.role !== 'compactionSummary') return 'not in the compaction card';
+		if (!next) return 'no message after the compaction';
+		if (!(h.compareDocumentPosition(next) & Node.DOCUMENT_POSITION_FOLLOWING)) return 'below the kept messages';
+		let o = 1;
+		for (let e = next; e; e = e.parentElement) o *= +getComputedStyle(e).opacity;
+		return o === 1 ? '' : 'kept messages greyed too'; })()`)
+	if inPlace != "" {
+		t.Errorf("hidden history: %s", inPlace)
+	}
 }
 
-// TestMarkdownIsSafe feeds HTML and script URLs through every text path.
-func testMarkdownIsSafe(t *testing.T, r *rig) {
-	evil := "<img src=x onerror=\"window.pwned=1\"> <script>window.pwned=2</script> [x](javascript:window.pwned=3) **bold** `<b>code</b>`\n\n```html\n<img src=x onerror=\"window.pwned=4\">\n```"
-	id := writeSession(t, r.dir, "/tmp/evil", []map[string]any{
-		{"role": "user", "content": evil, "timestamp": 1},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": evil}, map[string]any{"type": "thinking", "thinking": evil}},
-			"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "error", "errorMessage": evil, "timestamp": 2},
-	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-role=assistant] strong')`)
-	if n := r.count(t, `.conv img, .conv script, .conv a[href^="javascript"]`); n != 0 {
-		t.Errorf("%d elements from message HTML", n)
+// testHeaderFacts: the session header shows the cwd, models, tokens and
+// cost, and when the session was created and last active.
+func testHeaderFacts(t *testing.T, r *rig) {
+	r.waitJS(t, `[...document.querySelectorAll('.sess-facts .fact')].some((f) => f.textContent.includes('tokens'))`)
+	if got := r.text(t, `.sess-facts .cwd`); got != "/home/user/proj" {
+		t.Errorf("cwd %q", got)
 	}
-	if v := eval[bool](t, r.browser, `!!window.pwned`); v {
-		t.Error("message HTML ran")
+	facts := r.text(t, `.sess-facts`)
+	for _, re := range []string{`claude-sonnet-4-5`, `\d+ tokens · \$0\.\d+`, `created (just now|\d+\w+ ago) · active (just now|\d+\w+ ago)`, `\d+ msgs · [\d.]+ KB`} {
+		if !regexp.MustCompile(re).MatchString(facts) {
+			t.Errorf("header facts %q lack %s", facts, re)
+		}
 	}
-	if got := r.text(t, `.row[data-role=assistant] .md`); !strings.Contains(got, `<img src=x onerror="window.pwned=1">`) {
-		t.Errorf("HTML not shown as text: %q", got)
+	dates := eval[string](t, r.browser, `[...document.querySelectorAll('.sess-facts .fact')].find((f) => f.textContent.startsWith('created')).title`)
+	if !regexp.MustCompile(`^created \d{4}-\d\d-\d\d \d\d:\d\d\nmodified \d{4}-\d\d-\d\d \d\d:\d\d$`).MatchString(dates) {
+		t.Errorf("created and modified dates %q", dates)
 	}
 }
 
@@ -420,6 +462,13 @@ func testToolsImagesAndHidden(t *testing.T, r *rig) {
 	}
 	if n := r.count(t, `.row[data-role=toolResult]`); n != 0 {
 		t.Errorf("%d results not paired", n)
+	}
+	write := eval[string](t, r.browser, `[...document.querySelectorAll('.tool')].find((e) => e.querySelector('.tool-name').textContent === 'write')?.querySelector('summary').innerText || ''`)
+	if !strings.Contains(write, "b.py") || !strings.Contains(write, "2 lines") {
+		t.Errorf("write card %q", write)
+	}
+	if !eval[bool](t, r.browser, `[...document.querySelectorAll('.tool')].some((e) => e.querySelector('.tool-name').textContent === 'write' && e.querySelector('.tool-body .code .tok-k')?.textContent === 'def')`) {
+		t.Error("written file not shown highlighted")
 	}
 	if got := r.text(t, `.stop.aborted`); !strings.Contains(got, "Aborted") {
 		t.Errorf("aborted = %q", got)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,8 +29,18 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 	if n := r.count(t, `.tnode.on-path`); n == 0 {
 		t.Error("current path not highlighted")
 	}
-	if n, all := r.count(t, `.tnode`), eval[int](t, r.browser, `0`); n >= 17 && all == 0 {
-		t.Errorf("%d nodes shown: runs not compressed", n)
+	entries := eval[int](t, r.browser, `parseInt(document.querySelector('.tree-panel .panel-head .muted').textContent)`)
+	if n := r.count(t, `.tnode`); n >= entries {
+		t.Errorf("%d of %d entries shown: runs not compressed", n, entries)
+	}
+	r.click(t, `.tree-panel .check input`)
+	r.waitJS(t, fmt.Sprintf(`document.querySelectorAll('.tnode').length === %d`, entries))
+	r.click(t, `.tree-panel .check input`)
+	r.waitJS(t, fmt.Sprintf(`document.querySelectorAll('.tnode').length < %d`, entries))
+	// The second branch of the branch point starts with a mark, since both
+	// branches share a depth.
+	if got := eval[[]string](t, r.browser, `[...document.querySelectorAll('.tnode.branch-start')].map((e) => e.innerText)`); len(got) != 1 || !strings.Contains(got[0], "explored a different") {
+		t.Errorf("branch starts %q, want the branch summary's", got)
 	}
 	// Choosing the node on the other branch reads that branch.
 	r.click(t, `.tnode[data-id=efd166e1] button`)
@@ -40,10 +51,24 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 	}
 	// The tree is decoded after the messages are drawn.
 	r.waitJS(t, `document.querySelector('.tnode.on-path[data-id=efd166e1]')`)
-	// The URL survives a reload.
+	// The URL survives a reload, and shared (opened without this browser's
+	// local state) shows the same branch scrolled to the same entry.
 	url := eval[string](t, r.browser, `location.pathname + location.search + location.hash`)
-	r.open(t, url)
-	r.waitJS(t, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1')`)
+	for _, shared := range []bool{false, true} {
+		if shared {
+			eval[bool](t, r.browser, `(localStorage.clear(), true)`)
+		}
+		r.open(t, url)
+		r.waitJS(t, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1.flash')`)
+		if got := eval[string](t, r.browser, `location.pathname + location.search + location.hash`); got != url {
+			t.Errorf("reloaded at %s, now %s", url, got)
+		}
+		r.waitJS(t, `(() => { const c = document.querySelector('.conv').getBoundingClientRect(), e = document.querySelector('#e-efd166e1').getBoundingClientRect();
+			return e.top >= c.top && e.bottom <= c.bottom; })()`)
+		if !shared {
+			r.waitJS(t, `document.querySelector('.tnode.on-path[data-id=efd166e1]')`) // the panel stays open
+		}
+	}
 }
 
 func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
@@ -64,6 +89,9 @@ func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
 		// Move to the hit in this session (a fork holds the same entries).
 		sel := fmt.Sprintf(`.hit[data-session=%q][data-entry=%q]`, c.session, c.entry)
 		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, sel))
+		if meta := r.text(t, sel+` .hit-meta`); !regexp.MustCompile(`^proj · (just now|\d+\w+ ago)$`).MatchString(meta) {
+			t.Errorf("hit's project and date %q", meta)
+		}
 		for i := 0; i < 20 && !eval[bool](t, r.browser, fmt.Sprintf(`document.querySelector(%q).classList.contains('sel')`, sel)); i++ {
 			r.run(t, chromedp.KeyEvent(kb.ArrowDown))
 		}
@@ -94,6 +122,16 @@ func testSearchHitInsideCompaction(t *testing.T, r *rig) {
 	}
 	r.open(t, "/s/"+compactID+"#"+hidden)
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.hidden-history #e-%s.flash')`, hidden))
+	// The same through search, from another page.
+	text := eval[string](t, r.browser, fmt.Sprintf(`document.querySelector('#e-%s .bubble').innerText`, hidden))
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelector('.sess')`)
+	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	r.run(t, chromedp.SendKeys(`.dialog.search input`, text))
+	sel := fmt.Sprintf(`.hit[data-session=%q][data-entry=%q]`, compactID, hidden)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, sel))
+	r.click(t, sel)
+	r.waitJS(t, fmt.Sprintf(`location.pathname === '/s/%s' && document.querySelector('.hidden-history #e-%s.flash')`, compactID, hidden))
 }
 
 // testHeaderActions renames inline, exports, deletes and undoes, on a
@@ -202,6 +240,8 @@ func testUsagePage(t *testing.T, r *rig) {
 	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
 	r.click(t, `.seg button:nth-child(2)`)
 	r.waitJS(t, `[...document.querySelectorAll('.grid td.key')].some(td => td.textContent.includes('claude-sonnet-4-5'))`)
+	r.click(t, `.seg button:nth-child(3)`)
+	r.waitJS(t, `document.querySelector('.grid th.key-col')?.textContent.startsWith('project') && [...document.querySelectorAll('.grid td.key')].some(td => td.title === '/home/user/proj' && td.innerText.startsWith('proj'))`)
 }
 
 func testNarrowAndDark(t *testing.T, r *rig) {

@@ -62,4 +62,13 @@ func testCopyIDAndPath(t *testing.T, r *rig) {
 			t.Errorf("%s left the menu open", c.item)
 		}
 	}
+	// A code block's copy button copies the code.
+	eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+	r.click(t, `.row .tool summary`)
+	r.click(t, `.row .tool .code-bar .btn-link`)
+	r.waitJS(t, `document.querySelector('.row .tool .code-bar .btn-link').textContent === 'copied'`)
+	code := eval[string](t, r.browser, `document.querySelector('.row .tool .code pre').textContent`)
+	if got := eval[string](t, r.browser, `navigator.clipboard.readText()`); got != code || !strings.Contains(got, "export const a = 1") {
+		t.Errorf("copy put %q on the clipboard, the block shows %q", got, code)
+	}
 }

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// overflowJS lists what sticks out of the window at the right, or out of
+// a scrolling box (the conversation clips what is too wide, so a page can
+// be 375 px wide and still lose text): elements reaching past the right
+// edge of the window or of their nearest clipping ancestor that is not
+// itself meant to scroll or cut sideways.
+const overflowJS = `(() => {
+	const bad = [];
+	if (document.scrollingElement.scrollWidth > innerWidth) bad.push('page ' + document.scrollingElement.scrollWidth + 'px');
+	for (const e of document.querySelectorAll('body *')) {
+		const r = e.getBoundingClientRect();
+		if (!r.width || getComputedStyle(e).position === 'fixed') continue;
+		let edge = innerWidth, clip = null;
+		for (let p = e.parentElement; p; p = p.parentElement) {
+			const s = getComputedStyle(p);
+			if (s.overflowX !== 'visible') { clip = p; break; }
+		}
+		if (clip) {
+			const s = getComputedStyle(clip);
+			// Boxes that scroll sideways or cut with an ellipsis do so on purpose.
+			if (clip !== document.querySelector('.conv') && (s.overflowX === 'auto' || s.overflowX === 'scroll' || s.textOverflow === 'ellipsis' || getComputedStyle(e).textOverflow === 'ellipsis')) continue;
+			if (clip.matches('.tool, .md-table, .code, .sess-facts, .chat-controls, .group-head, .sess, .hit-snip')) continue;
+			edge = Math.min(edge, clip.getBoundingClientRect().right);
+		}
+		if (r.right > edge + 1) bad.push((e.className || e.tagName) + ' ' + Math.round(r.right) + '>' + Math.round(edge));
+	}
+	return [...new Set(bad)].slice(0, 8).join('; '); })()`
+
+// fitsPhone fails when something on the page sticks out sideways.
+func fitsPhone(t testing.TB, b *browser, what string) {
+	t.Helper()
+	if bad := eval[string](t, b, overflowJS); bad != "" {
+		t.Errorf("%s at %d px: %s", what, eval[int](t, b, `innerWidth`), bad)
+	}
+}
+
+// testPhonePagesFit: at 375 px wide nothing sticks out sideways on any
+// reading screen: home, a session with tools, code and a table, the
+// compaction expanded, the tree and files panels, search, the menu, the
+// sidebar drawer and the usage page. Buttons are big enough to touch.
+func testPhonePagesFit(t *testing.T, r *rig) {
+	rich := writeRichSession(t, r.dir)
+	r.waitIndexed(t, rich)
+	r.run(t, chromedp.EmulateViewport(375, 800))
+	screens := []struct{ name, path, ready, do string }{
+		{"home", "/", `.recent li`, ""},
+		{"session", "/s/" + rich, `.row .tool`, `document.querySelectorAll('.conv details').forEach((d) => { d.open = true; })`},
+		{"compaction", "/s/" + compactID, `.row`, `document.querySelector('.card.compaction .card-head button').click()`},
+		{"tree", "/s/" + basicID, `.row`, `document.querySelector('.sess-actions button[title^=Tree]').click()`},
+		{"files", "/s/" + rich, `.row`, `document.querySelector('.sess-actions button[title^=Files]').click()`},
+		{"search", "/", `.recent li`, `document.dispatchEvent(new KeyboardEvent('keydown', {key: 'k', ctrlKey: true}))`},
+		{"menu", "/s/" + basicID, `.row`, `document.querySelector('.menu > button').click()`},
+		{"drawer", "/s/" + basicID, `.row`, `document.querySelector('.sess-head .only-mobile').click()`},
+		{"usage", "/usage", `.grid tbody tr`, ""},
+	}
+	for _, s := range screens {
+		eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`) // one screen's panel at a time
+		r.open(t, s.path)
+		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, s.ready))
+		if s.do != "" {
+			eval[bool](t, r.browser, `(() => { `+s.do+`; return true; })()`)
+		}
+		r.run(t, chromedp.Sleep(300e6)) // drawers slide in
+		if s.name == "search" {
+			r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
+			r.waitJS(t, `document.querySelector('.hit')`)
+		}
+		if s.name == "files" {
+			r.waitJS(t, `[...document.querySelectorAll('.fnode')].some((b) => b.textContent === 'main.go')`)
+			eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)
+			r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
+		}
+		fitsPhone(t, r.browser, s.name)
+		if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
+			t.Errorf("%s: touch targets under 32 px high: %s", s.name, small)
+		}
+	}
+	r.open(t, "/") // close the file streams before the folder is removed
+}
+
+// smallTargetsJS lists visible buttons, selects and inputs a finger can
+// hardly hit on a phone (under 32 px high), except links within text.
+const smallTargetsJS = `(() => {
+	const bad = [];
+	for (const e of document.querySelectorAll('button, select, input:not([type=checkbox]), .sess, .fnode')) {
+		const r = e.getBoundingClientRect();
+		if (!r.width || !r.height || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue;
+		if (getComputedStyle(e).visibility === 'hidden') continue;
+		if (r.height < 32) bad.push((e.className || e.tagName) + ' ' + Math.round(r.height) + 'px');
+	}
+	return [...new Set(bad)].slice(0, 8).join('; '); })()`
+
+// testConsoleIsWatched proves that the tests' console check sees what it
+// must: console.error, an uncaught exception, an unhandled rejection and a
+// failed request.
+func testConsoleIsWatched(t *testing.T, r *rig) {
+	eval[bool](t, r.browser, `(console.error('probe-error'), setTimeout(() => { throw new Error('probe-throw'); }),
+		Promise.reject(new Error('probe-reject')), fetch('/api/sessions/no-such-session'), true)`)
+	for _, s := range []string{"probe-error", "probe-throw", "probe-reject", "status of 404"} {
+		waitFor(t, "the console to report "+s, func() bool { return r.logged(s) })
+		r.expectConsole(s)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.errors) != 0 {
+		t.Errorf("unexpected console output: %s", strings.Join(r.errors, "; "))
+	}
+}

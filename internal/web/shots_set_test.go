@@ -1,0 +1,182 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/fakellm"
+)
+
+// shotVariant is one viewport and colour scheme a scene is taken in.
+type shotVariant struct {
+	w, h   int64
+	scheme string
+}
+
+var shotVariants = []shotVariant{{1280, 800, "light"}, {1280, 800, "dark"}, {375, 800, "light"}, {375, 800, "dark"}}
+
+// shootAll photographs the page as it is in every variant, into
+// /tmp/piweb-shots/<name>-<width>-<scheme>.png, and leaves the browser at
+// the default viewport in light.
+func shootAll(t testing.TB, b *browser, name string) {
+	t.Helper()
+	for _, v := range shotVariants {
+		b.run(t, chromedp.EmulateViewport(v.w, v.h), emulateScheme(v.scheme), chromedp.Sleep(350*time.Millisecond))
+		b.screenshot(t, fmt.Sprintf("%s-%d-%s", name, v.w, v.scheme))
+	}
+	b.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}
+
+// TestShotSet takes the standard screenshots of the app (reading screens
+// over the fixtures, chat screens with real pi and the fake LLM) at 1280
+// and 375 pixels wide, light and dark, for a person to look at when the
+// design changes:
+//
+//	PIWEB_SHOTS=1 go test ./internal/web -run TestShotSet -count=1
+func TestShotSet(t *testing.T) {
+	if os.Getenv("PIWEB_SHOTS") == "" {
+		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
+	}
+	t.Run("reading", shootReading)
+	t.Run("chat", shootChat)
+}
+
+func shootReading(t *testing.T) {
+	r := newRig(t)
+	rich := writeRichSession(t, r.dir)
+	r.waitIndexed(t, rich)
+	scenes := []struct{ name, path, do, wait string }{ // do runs once the page shows, then wait must hold
+		{"home", "/", "", `document.querySelector('.recent li')`},
+		{"tools", "/s/" + rich, "", `document.querySelector('.row .tool')`},
+		{"thinking", "/s/" + rich, `document.querySelectorAll('.thinking').forEach((d) => { d.open = true; })`, `document.querySelector('.thinking[open]')`},
+		{"compaction", "/s/" + compactID, `document.querySelector('.card.compaction .card-head button').click()`, `document.querySelector('.hidden-history .row')`},
+		{"tree", "/s/" + basicID, `document.querySelector('.sess-actions button[title^=Tree]').click()`, `document.querySelector('.tree .tnode')`},
+		{"search", "/", `document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
+		{"files", "/s/" + rich, `document.querySelector('.sess-actions button[title^=Files]').click()`, `document.querySelector('.fnode')`},
+		{"usage", "/usage", "", `document.querySelector('.grid tbody tr')`},
+	}
+	for _, s := range scenes {
+		t.Run(s.name, func(t *testing.T) {
+			r.reset(t)
+			r.open(t, s.path)
+			r.waitJS(t, `document.querySelector('.conv .row, .recent li, .grid tbody tr')`)
+			if s.do != "" {
+				eval[any](t, r.browser, `(() => { `+s.do+`; return true; })()`)
+			}
+			r.waitJS(t, s.wait)
+			if s.name == "search" {
+				r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
+				r.waitJS(t, `document.querySelector('.hit mark')`)
+			}
+			if s.name == "files" {
+				eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)
+				r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
+			}
+			shootAll(t, r.browser, s.name)
+			r.checkConsole(t)
+		})
+	}
+	t.Run("drawer", func(t *testing.T) {
+		r.reset(t)
+		r.open(t, "/s/"+basicID)
+		r.waitJS(t, `document.querySelector('.row')`)
+		for _, scheme := range []string{"light", "dark"} {
+			r.run(t, chromedp.EmulateViewport(375, 800), emulateScheme(scheme))
+			r.click(t, `.sess-head .only-mobile`)
+			r.run(t, chromedp.Sleep(400*time.Millisecond))
+			r.screenshot(t, "drawer-375-"+scheme)
+			eval[bool](t, r.browser, `(document.querySelector('.scrim').click(), true)`)
+		}
+	})
+}
+
+// writeRichSession writes a session with most kinds of content, in a
+// folder of its own for the files panel, and returns its id.
+func writeRichSession(t *testing.T, agentDir string) string {
+	cwd := t.TempDir()
+	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n\nimport \"fmt\"\n\n// main greets.\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# Demo\n\nA *small* project.\n"), 0o644)
+	img := map[string]any{"type": "image", "data": onePixel, "mimeType": "image/png"}
+	call := func(id, name string, args map[string]any) map[string]any {
+		return map[string]any{"type": "toolCall", "id": id, "name": name, "arguments": args}
+	}
+	result := func(id, name, text string, isErr bool) map[string]any {
+		return map[string]any{"role": "toolResult", "toolCallId": id, "toolName": name, "content": []any{map[string]any{"type": "text", "text": text}}, "isError": isErr, "timestamp": 5}
+	}
+	long := "Here is a plan with a very long line of code that must not widen the page: `" + fmt.Sprint(make([]int, 40)) + "`\n\n" +
+		"| step | what | status |\n|---|---|---|\n| 1 | read the handler | done |\n| 2 | change the route table and its tests | next |\n\n" +
+		"```go\nfunc Handler(dev bool, dir string) http.Handler { return http.FileServer(http.Dir(dir)) } // a long comment that goes on and on\n```"
+	return writeSession(t, agentDir, cwd, []map[string]any{
+		{"role": "user", "content": []any{map[string]any{"type": "text", "text": "Look at this screenshot and fix the greeting in main.go"}, img}, "timestamp": 1},
+		{"role": "assistant", "content": []any{
+			map[string]any{"type": "thinking", "thinking": "The user wants the greeting changed. I should read main.go first, then edit the string, then run it."},
+			map[string]any{"type": "text", "text": "I'll read the file first."},
+			call("c1", "read", map[string]any{"path": "main.go"}),
+		}, "api": "x", "provider": "anthropic", "model": "claude-sonnet-4-5", "usage": usage(), "stopReason": "toolUse", "timestamp": 2},
+		result("c1", "read", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n", false),
+		{"role": "assistant", "content": []any{
+			call("c2", "edit", map[string]any{"path": "main.go", "edits": []any{map[string]any{"oldText": "\tfmt.Println(\"hello\")", "newText": "\tfmt.Println(\"hello, world\")"}}}),
+			call("c3", "bash", map[string]any{"command": "go run . && go vet ./... && echo a-rather-long-command-line-that-overflows-the-summary-on-a-phone"}),
+			call("c4", "write", map[string]any{"path": "NOTES.md", "content": "# Notes\n\n- greeting changed\n"}),
+		}, "api": "x", "provider": "anthropic", "model": "claude-sonnet-4-5", "usage": usage(), "stopReason": "toolUse", "timestamp": 3},
+		result("c2", "edit", "Successfully replaced text", false),
+		result("c3", "bash", "hello, world\n\nCommand exited with code 0", false),
+		result("c4", "write", "wrote", false),
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": long}},
+			"api": "x", "provider": "anthropic", "model": "claude-sonnet-4-5", "usage": usage(), "stopReason": "stop", "timestamp": 4},
+	})
+}
+
+func shootChat(t *testing.T) {
+	r := newChatRig(t)
+	r.llm.Enqueue(fakellm.Text("Sure. Here is **what I found**:\n\n- the handler is in `web.go`\n- the tests are in `web_test.go`"))
+	id := r.startSession(t, "Where is the web handler?")
+	r.waitText(t, "what I found")
+	r.waitIdle(t)
+
+	t.Run("new session dialog", func(t *testing.T) {
+		r.open(t, "/")
+		r.click(t, ".new-session")
+		r.waitJS(t, `document.querySelector('.new-session-dialog [name=cwd]')?.value`)
+		shootAll(t, r.browser, "new-session")
+		r.key(t, "\x1b")
+	})
+	t.Run("models editor", func(t *testing.T) {
+		r.open(t, "/s/"+id)
+		r.click(t, ".chat-controls .edit-models")
+		r.waitJS(t, `document.querySelectorAll('.models-dialog .models-table tbody tr').length > 0`)
+		shootAll(t, r.browser, "models")
+		r.key(t, "\x1b")
+	})
+	t.Run("extension dialog", func(t *testing.T) {
+		r.open(t, "/s/"+id)
+		r.send(t, "/ask-colour")
+		r.waitJS(t, `document.querySelectorAll('.ext-card .ext-option').length === 3`)
+		shootAll(t, r.browser, "ext-dialog")
+		r.click(t, `.ext-card .ext-option`)
+		r.waitJS(t, `!document.querySelector('.ext-card')`)
+	})
+	t.Run("streaming", func(t *testing.T) {
+		reply, release := holdReply(longText + "\n\n" + longText)
+		defer release()
+		r.llm.Enqueue(reply)
+		r.send(t, "write a long answer")
+		r.waitJS(t, `document.querySelector('.live-msg')?.innerText.includes('Alpha') && document.querySelector('.phase-line')`)
+		shootAll(t, r.browser, "streaming")
+		release()
+		r.waitIdle(t)
+	})
+	t.Run("tool running", func(t *testing.T) {
+		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo working on it; sleep 6")), fakellm.Text("Done."))
+		r.send(t, "run something slow")
+		r.waitJS(t, `document.querySelector('.live-tool .tool-out')?.textContent.includes('working')`)
+		shootAll(t, r.browser, "tool-running")
+		r.waitText(t, "Done.")
+		r.waitIdle(t)
+	})
+}
