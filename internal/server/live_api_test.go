@@ -271,3 +271,40 @@ func childProcesses(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestLiveModelsOnePi: requests for the models that arrive together start
+// one pi between them (counted by a script that logs each start of the
+// real pi and runs it).
+func TestLiveModelsOnePi(t *testing.T) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	r, _ := liveRigWith(t, fakellm.Options{}, func(c *agent.Config) {
+		wrapper := filepath.Join(t.TempDir(), "pi")
+		script := "#!/bin/sh\necho \"$*\" >> " + starts + "\nexec " + c.Base.Pi.Path + " \"$@\"\n"
+		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		c.Base.Pi = &agent.Pi{Path: wrapper, Version: c.Base.Pi.Version}
+	})
+	const n = 4
+	done := make(chan int, n)
+	for range n {
+		go func() {
+			resp, err := http.Get(r.ts.URL + "/api/models")
+			if err != nil {
+				done <- 0
+				return
+			}
+			resp.Body.Close()
+			done <- resp.StatusCode
+		}()
+	}
+	for range n {
+		if status := <-done; status != 200 {
+			t.Errorf("status %d", status)
+		}
+	}
+	b, _ := os.ReadFile(starts)
+	if got := strings.Count(string(b), "--mode rpc"); got != 1 {
+		t.Errorf("%d pi started for %d requests:\n%s", got, n, b)
+	}
+}

@@ -17,9 +17,14 @@ type PiAgent struct {
 	base   agent.Options
 	status PiStatus
 
+	// fetch lets one request at a time ask pi for the models, so that
+	// requests arriving together (the app's tabs opening) start one pi,
+	// not one each, and the others read what it cached.
+	fetch  sync.Mutex
 	mu     sync.Mutex
 	models json.RawMessage
 	at     time.Time
+	gen    uint64 // bumped by ForgetModels: a fetch begun before is not cached
 }
 
 // NewPiAgent wraps a supervisor built from cfg; pi is the located
@@ -295,11 +300,16 @@ func answerUI(w *agent.Worker, f map[string]json.RawMessage) error {
 // Models asks pi for its available models, through a live worker when
 // there is one or a short-lived pi otherwise, cached for a minute.
 func (a *PiAgent) Models(ctx context.Context) (json.RawMessage, error) {
-	a.mu.Lock()
-	if a.models != nil && time.Since(a.at) < time.Minute {
-		defer a.mu.Unlock()
-		return a.models, nil
+	if m := a.cachedModels(); m != nil {
+		return m, nil
 	}
+	a.fetch.Lock()
+	defer a.fetch.Unlock()
+	if m := a.cachedModels(); m != nil {
+		return m, nil // another request fetched them meanwhile
+	}
+	a.mu.Lock()
+	gen := a.gen
 	a.mu.Unlock()
 	o := a.base
 	o.NoSession, o.SessionFile, o.OnEvent = true, "", nil
@@ -314,15 +324,29 @@ func (a *PiAgent) Models(ctx context.Context) (json.RawMessage, error) {
 	}
 	b, _ := json.Marshal(map[string]any{"models": models})
 	a.mu.Lock()
-	a.models, a.at = b, time.Now()
+	if a.gen == gen {
+		a.models, a.at = b, time.Now()
+	}
 	a.mu.Unlock()
 	return b, nil
+}
+
+// cachedModels returns the model list fetched less than a minute ago, or
+// nil.
+func (a *PiAgent) cachedModels() json.RawMessage {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.models != nil && time.Since(a.at) < time.Minute {
+		return a.models
+	}
+	return nil
 }
 
 // ForgetModels drops the cached model list (after models.json changed).
 func (a *PiAgent) ForgetModels() {
 	a.mu.Lock()
 	a.models = nil
+	a.gen++
 	a.mu.Unlock()
 }
 
