@@ -120,29 +120,54 @@ func Members(obj []byte) iter.Seq2[[]byte, []byte] {
 }
 
 func members(obj []byte, yield func(key, val []byte) bool) {
+	for k, v, i := firstMember(obj); k != nil; k, v, i = nextMember(obj, i) {
+		if !yield(k, v) {
+			return
+		}
+	}
+}
+
+// firstMember returns the first member of obj and the offset after it, or
+// a nil key when there is none. Field and FirstField loop over
+// firstMember and nextMember directly: calling the iterator's yield
+// function per member measured 8% slower on the RPC reader's lookup of an
+// event's type (agent's BenchmarkSkimType).
+func firstMember(obj []byte) (key, val []byte, next int) {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return
+		return nil, nil, 0
 	}
-	for i = skipWS(obj, i+1); i < len(obj) && obj[i] == '"'; {
-		k := rawStringEnd(obj, i)
-		if k < 0 {
-			return
-		}
-		v := skipWS(obj, k)
-		if v >= len(obj) || obj[v] != ':' {
-			return
-		}
-		v = skipWS(obj, v+1)
-		end := ValueEnd(obj, v)
-		if end < 0 || !yield(obj[i:k], obj[v:end]) {
-			return
-		}
-		if i = skipWS(obj, end); i >= len(obj) || obj[i] != ',' {
-			return
-		}
-		i = skipWS(obj, i+1)
+	return memberAt(obj, skipWS(obj, i+1))
+}
+
+// nextMember returns the member after the one that ended at obj[i], as
+// firstMember does.
+func nextMember(obj []byte, i int) (key, val []byte, next int) {
+	if i = skipWS(obj, i); i >= len(obj) || obj[i] != ',' {
+		return nil, nil, 0
 	}
+	return memberAt(obj, skipWS(obj, i+1))
+}
+
+// memberAt reads the member whose key starts at obj[i].
+func memberAt(obj []byte, i int) (key, val []byte, next int) {
+	if i >= len(obj) || obj[i] != '"' {
+		return nil, nil, 0
+	}
+	k := rawStringEnd(obj, i)
+	if k < 0 {
+		return nil, nil, 0
+	}
+	v := skipWS(obj, k)
+	if v >= len(obj) || obj[v] != ':' {
+		return nil, nil, 0
+	}
+	v = skipWS(obj, v+1)
+	end := ValueEnd(obj, v)
+	if end < 0 {
+		return nil, nil, 0
+	}
+	return obj[i:k], obj[v:end], end
 }
 
 // Elements returns an iterator over the raw elements of the JSON array arr
@@ -175,7 +200,7 @@ func elements(arr []byte, yield func(el []byte) bool) {
 // It reads the whole object; FirstField stops at the first match.
 func Field(obj []byte, name string) []byte {
 	var out []byte
-	for k, v := range Members(obj) {
+	for k, v, i := firstMember(obj); k != nil; k, v, i = nextMember(obj, i) {
 		if KeyIs(k, name) {
 			out = v
 		}
@@ -188,7 +213,7 @@ func Field(obj []byte, name string) []byte {
 // obj, which makes reading the "type" of a large RPC event cost nothing
 // when pi writes it first.
 func FirstField(obj []byte, name string) []byte {
-	for k, v := range Members(obj) {
+	for k, v, i := firstMember(obj); k != nil; k, v, i = nextMember(obj, i) {
 		if KeyIs(k, name) {
 			return v
 		}
