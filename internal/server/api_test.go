@@ -75,6 +75,12 @@ func TestGetSession(t *testing.T) {
 	if out["leaf"] != sess.Leaf().ID {
 		t.Errorf("leaf %v, want %s", out["leaf"], sess.Leaf().ID)
 	}
+	if h := out["header"].(map[string]any); h["type"] != "session" || h["id"] != flaky["id"] || h["cwd"] != flaky["cwd"] {
+		t.Errorf("header %v", h)
+	}
+	if it := out["session"].(map[string]any); it["id"] != flaky["id"] || it["messageCount"] != flaky["messageCount"] {
+		t.Errorf("metadata %v, listed %v", it, flaky)
+	}
 	labels := out["labels"].(map[string]any)
 	if len(labels) != 1 {
 		t.Errorf("labels %v", labels)
@@ -145,6 +151,10 @@ func TestSearch(t *testing.T) {
 	for _, h := range hits {
 		m := h.(map[string]any)
 		onBranch[m["onCurrentBranch"].(bool)]++
+		sess, _ := session.ReadFile(m["session"].(map[string]any)["path"].(string))
+		if e := sess.ByID(m["entryId"].(string)); e == nil || sess.Header == nil || m["sessionId"] != m["session"].(map[string]any)["id"] {
+			t.Errorf("hit %v: no such entry in its session", m)
+		}
 		snip := m["snippet"].(string)
 		hl := m["highlights"].([]any)[0].([]any)
 		if got := strings.ToLower(snip[int(hl[0].(float64)):int(hl[1].(float64))]); got != "toggle" {
