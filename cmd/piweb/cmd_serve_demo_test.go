@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -147,11 +151,17 @@ func lastAssistantText(t *testing.T, url string) string {
 // this test process, as "pid comm", from /proc.
 func childProcesses(t *testing.T) []string {
 	t.Helper()
+	return childrenOf(t, os.Getpid())
+}
+
+// childrenOf lists the live (not zombie) children of process ppid.
+func childrenOf(t *testing.T, ppid int) []string {
+	t.Helper()
 	dirs, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Skip("no /proc")
 	}
-	me := strconv.Itoa(os.Getpid())
+	parent := strconv.Itoa(ppid)
 	var out []string
 	for _, d := range dirs {
 		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
@@ -165,9 +175,51 @@ func childProcesses(t *testing.T) []string {
 			continue
 		}
 		f := strings.Fields(s[end+1:])
-		if len(f) > 1 && f[1] == me && f[0] != "Z" {
+		if len(f) > 1 && f[1] == parent && f[0] != "Z" {
 			out = append(out, d.Name()+" "+s[strings.IndexByte(s, '(')+1:end])
 		}
 	}
 	return out
+}
+
+// TestSignalStopsWorkers: the piweb binary, sent SIGTERM, exits 0 and
+// takes its pi processes (here the demo's spare worker) with it.
+func TestSignalStopsWorkers(t *testing.T) {
+	piBin := pitest.PiBin(t)
+	bin := filepath.Join(t.TempDir(), "piweb")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--demo", "--addr", "127.0.0.1:0", "--pi", piBin)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var kids []string
+	for deadline := time.Now().Add(30 * time.Second); len(kids) == 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		kids = childrenOf(t, cmd.Process.Pid)
+	}
+	if len(kids) == 0 {
+		t.Fatal("piweb started no pi")
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("piweb after SIGTERM: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("piweb did not exit within 30 s of SIGTERM")
+	}
+	for _, k := range kids {
+		pid, _, _ := strings.Cut(k, " ")
+		if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
+			t.Errorf("pi process %s outlived piweb", k)
+		}
+	}
 }
