@@ -3,6 +3,8 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+
+	"piweb/internal/jsjson"
 )
 
 // Event types pi writes on stdout (pi-rpc.md §2.2), plus the ones piweb
@@ -75,7 +77,7 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 
 // Field returns the raw JSON of a top-level field, or nil. It skims without
 // decoding.
-func (e Event) Field(key string) []byte { return field(e.Raw, key) }
+func (e Event) Field(key string) []byte { return jsjson.FirstField(e.Raw, key) }
 
 // Decode unmarshals the whole event into v. Avoid it for message_update on
 // hot paths; use Delta instead.
@@ -103,11 +105,11 @@ func (e Event) Delta() (AssistantEvent, bool) {
 		return AssistantEvent{}, false
 	}
 	a := AssistantEvent{Type: fieldString(ame, "type"), Delta: fieldString(ame, "delta")}
-	if ci := field(ame, "contentIndex"); ci != nil {
+	if ci := jsjson.FirstField(ame, "contentIndex"); ci != nil {
 		_ = json.Unmarshal(ci, &a.ContentIndex)
 	}
 	if a.Type == "toolcall_end" {
-		a.ToolCall = json.RawMessage(field(ame, "toolCall"))
+		a.ToolCall = json.RawMessage(jsjson.FirstField(ame, "toolCall"))
 	}
 	return a, true
 }

@@ -2,145 +2,26 @@ package agent
 
 import (
 	"bytes"
-	"encoding/json"
+
+	"piweb/internal/jsjson"
 )
 
-// This file is a tiny JSON skimmer: it finds the raw value of a top-level
-// key without decoding anything else. pi's message_update lines repeat the
-// whole partial message twice, so decoding them costs O(message) per delta;
-// skimming for "type" stops after the first key in practice (pi writes type
-// first) and otherwise only skips over bytes.
+// pi's message_update lines repeat the whole partial message twice, so
+// decoding them costs O(message) per delta. The RPC reader reads the few
+// members it needs through jsjson's raw view instead: FirstField stops after
+// the first key in practice (pi writes "type" first) and otherwise only
+// skips over bytes.
 
-// field returns the raw JSON value of key in the object obj, or nil.
-func field(obj []byte, key string) []byte {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil
-	}
-	i++
-	for {
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] != '"' {
-			return nil
-		}
-		kEnd := skipString(obj, i)
-		if kEnd < 0 {
-			return nil
-		}
-		k := obj[i+1 : kEnd-1]
-		i = skipSpace(obj, kEnd)
-		if i >= len(obj) || obj[i] != ':' {
-			return nil
-		}
-		i = skipSpace(obj, i+1)
-		vEnd := skipValue(obj, i)
-		if vEnd < 0 {
-			return nil
-		}
-		if string(k) == key {
-			return obj[i:vEnd]
-		}
-		i = skipSpace(obj, vEnd)
-		if i >= len(obj) || obj[i] != ',' {
-			return nil
-		}
-		i++
-	}
-}
-
-// fieldString returns the string value of key, or "" when absent or not a
-// string.
+// fieldString returns the string value of the top-level member key of obj,
+// or "" when it is absent or not a string. The names pi uses for events and
+// responses are interned, so reading the type of a line allocates nothing.
 func fieldString(obj []byte, key string) string {
-	v := field(obj, key)
-	if len(v) < 2 || v[0] != '"' {
-		return ""
+	v := jsjson.FirstField(obj, key)
+	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		return intern(v[1 : len(v)-1])
 	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return intern(inner)
-	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return ""
-	}
+	s, _ := jsjson.DecodeString(v)
 	return s
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"'.
-func skipString(b []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if !escaped(b, i) {
-			return i + 1
-		}
-		i++
-	}
-}
-
-// escaped reports whether the quote at b[i] is preceded by an odd number of
-// backslashes.
-func escaped(b []byte, i int) bool {
-	n := 0
-	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		return skipNested(b, i)
-	}
-	for i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-func skipNested(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i = skipString(b, i)
-			if i < 0 {
-				return -1
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-		i++
-	}
-	return -1
 }
 
 // intern returns a shared string for the event and response names pi uses,

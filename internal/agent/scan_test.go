@@ -22,8 +22,8 @@ func TestField(t *testing.T) {
 		{``, "type", ``},
 	}
 	for _, tt := range tests {
-		if got := string(field([]byte(tt.obj), tt.key)); got != tt.want {
-			t.Errorf("field(%s, %q) = %q, want %q", tt.obj, tt.key, got, tt.want)
+		if got := string(Event{Raw: []byte(tt.obj)}.Field(tt.key)); got != tt.want {
+			t.Errorf("Field(%s, %q) = %q, want %q", tt.obj, tt.key, got, tt.want)
 		}
 	}
 }
@@ -32,18 +32,21 @@ func TestFieldStringEscapes(t *testing.T) {
 	if got := fieldString([]byte(`{"type":"a\u0062\n"}`), "type"); got != "ab\n" {
 		t.Errorf("got %q", got)
 	}
+	if got := fieldString([]byte(`{"type":"a\x"}`), "type"); got != "" {
+		t.Errorf("invalid escape: got %q", got)
+	}
 	if got := fieldString([]byte(`{"type":3}`), "type"); got != "" {
 		t.Errorf("non-string: got %q", got)
 	}
 }
 
-// FuzzField checks the skimmer against encoding/json on valid objects: it
+// FuzzField checks Event.Field against encoding/json on valid objects: it
 // must find exactly the top-level value, and never panic on garbage.
 func FuzzField(f *testing.F) {
 	f.Add([]byte(`{"type":"message_update","message":{"type":"z","c":["\"",{}]}}`))
 	f.Add([]byte(`{"a":"\u2028","type":"x"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got := field(b, "type")
+		got := Event{Raw: b}.Field("type")
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) != nil {
 			return
@@ -59,7 +62,7 @@ func FuzzField(f *testing.F) {
 		gb, _ := json.Marshal(gv)
 		wb, _ := json.Marshal(wv)
 		if string(gb) != string(wb) {
-			// encoding/json keeps the last duplicate key, the skimmer the first.
+			// encoding/json keeps the last duplicate key, Field the first.
 			if countKey(b) > 1 {
 				return
 			}
