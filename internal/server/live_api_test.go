@@ -308,3 +308,44 @@ func TestLiveModelsOnePi(t *testing.T) {
 		t.Errorf("%d pi started for %d requests:\n%s", got, n, b)
 	}
 }
+
+// TestLiveCreateOptions: the model, thinking level and tools given to POST
+// /api/sessions reach pi for that session (as the fake LLM sees its
+// request), and the user's settings.json stays as it was.
+func TestLiveCreateOptions(t *testing.T) {
+	r, llm := liveRig(t)
+	settings := filepath.Join(r.d.AgentDir, "settings.json")
+	before, _ := os.ReadFile(settings)
+	tests := []struct {
+		name   string
+		body   map[string]any
+		model  string
+		effort string
+		tools  []string
+	}{
+		{"thinker, high, read-only", map[string]any{"model": "fake/" + fakellm.ThinkerID, "thinkingLevel": "high", "tools": "read-only"},
+			fakellm.ThinkerID, "high", []string{"find", "grep", "ls", "read"}},
+		{"default model, a tool list", map[string]any{"tools": []string{"bash"}}, fakellm.ModelID, "", []string{"bash"}},
+		{"no tools", map[string]any{"tools": "none"}, fakellm.ModelID, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			tt.body["cwd"], tt.body["message"] = r.d.Projects+"/notes", "options"
+			id := r.json("POST", "/api/sessions", tt.body, 200)["id"].(string)
+			events, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+			waitFor(t, events, "agent_end", isType("agent_end"))
+			req := llm.LastRequest()
+			tools := req.ToolNames()
+			slices.Sort(tools)
+			if req.Model != tt.model || req.ReasoningEffort != tt.effort || !slices.Equal(tools, tt.tools) {
+				t.Errorf("pi asked model %q, effort %q, tools %v; want %q, %q, %v",
+					req.Model, req.ReasoningEffort, tools, tt.model, tt.effort, tt.tools)
+			}
+		})
+	}
+	if after, _ := os.ReadFile(settings); string(after) != string(before) {
+		t.Errorf("settings.json changed:\n%s", after)
+	}
+}
