@@ -292,3 +292,34 @@ func TestFileEvents(t *testing.T) {
 		t.Errorf("watching outside: %d", resp.StatusCode)
 	}
 }
+
+// TestIndexEvents: /api/events announces a changed, a removed and an added
+// session, each with an id: line.
+func TestIndexEvents(t *testing.T) {
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	id := s["id"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	next(t, ch) // hello
+	expect := func(typ string, ok func(map[string]any) bool) {
+		t.Helper()
+		for {
+			ev := next(t, ch)
+			if ev.data["type"] == typ && ok(ev.data) {
+				if ev.id == "" {
+					t.Errorf("%s without an id: line", typ)
+				}
+				return
+			}
+		}
+	}
+	item := func(d map[string]any) map[string]any { m, _ := d["session"].(map[string]any); return m }
+	r.json("POST", "/api/sessions/"+id+"/rename", map[string]string{"name": "Renamed"}, 200)
+	expect("session_updated", func(d map[string]any) bool { return item(d)["id"] == id && item(d)["name"] == "Renamed" })
+	trash := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200)["trashId"].(string)
+	expect("session_removed", func(d map[string]any) bool { return d["id"] == id && d["path"] == s["path"] })
+	r.json("POST", "/api/trash/"+trash+"/restore", map[string]any{}, 200)
+	expect("session_added", func(d map[string]any) bool { return item(d)["id"] == id })
+}
