@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -434,5 +435,44 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 	}
 	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 1 {
 		t.Errorf("trash after a refused restore: %v", items)
+	}
+}
+
+// TestDeleteFailureKeepsChildren: when the session cannot be moved into
+// the trash (here the trash is on another file system), delete fails and
+// its children point at it again, as before.
+func TestDeleteFailureKeepsChildren(t *testing.T) {
+	r := newRig(t, Options{})
+	elsewhere, err := os.MkdirTemp("/dev/shm", "piweb-trash-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	defer os.RemoveAll(elsewhere)
+	var a, b syscall.Stat_t
+	if syscall.Stat(elsewhere, &a) != nil || syscall.Stat(r.d.AgentDir, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the agent dir's file system")
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(r.d.AgentDir, "trash")); err != nil {
+		t.Fatal(err)
+	}
+	flaky := r.find("Fix the flaky")
+	id := flaky["id"].(string)
+	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
+	childBefore, _ := os.ReadFile(child["path"].(string))
+	if code := errCode(t, r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 500)); code != "internal" {
+		t.Errorf("code %s", code)
+	}
+	if _, err := os.Stat(flaky["path"].(string)); err != nil {
+		t.Errorf("the session is gone: %v", err)
+	}
+	c := r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)["session"].(map[string]any)
+	if c["parentSessionId"] != id {
+		t.Errorf("child points at %v after the failed delete", c["parentSessionPath"])
+	}
+	if after, _ := os.ReadFile(child["path"].(string)); string(after) != string(childBefore) {
+		t.Errorf("child changed:\n%s\nwas\n%s", after, childBefore)
+	}
+	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 0 {
+		t.Errorf("trash %v", items)
 	}
 }

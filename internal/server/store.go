@@ -178,11 +178,20 @@ func (fs_ *FileStore) Trash(path string, children []string) (TrashItem, error) {
 			it.Repointed = append(it.Repointed, c)
 		}
 	}
-	if err := writeTrashRecord(dir, it); err != nil {
-		return TrashItem{}, err
+	err = writeTrashRecord(dir, it)
+	if err == nil {
+		if rerr := os.Rename(path, it.File); rerr != nil {
+			err = wrap(Internal, rerr, "cannot move the session to the trash")
+		}
 	}
-	if err := os.Rename(path, it.File); err != nil {
-		return TrashItem{}, wrap(Internal, err, "cannot move the session to the trash")
+	if err != nil {
+		// The session stays where it is, so its children point at it again.
+		for _, c := range it.Repointed {
+			setParent(c, oldParent, path)
+		}
+		os.Remove(filepath.Join(dir, "trash.json"))
+		os.Remove(dir)
+		return TrashItem{}, err
 	}
 	return it, nil
 }
