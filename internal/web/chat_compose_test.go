@@ -103,15 +103,33 @@ func testDialogs(t *testing.T, r *chatRig) {
 	t.Run("select", func(t *testing.T) {
 		r.send(t, "/ask-colour")
 		r.waitJS(t, `document.querySelectorAll('.ext-card .ext-option').length === 3`)
+		// The card does not block the page: no overlay, the composer types.
+		if n := eval[int](t, r.browser, `document.querySelectorAll('.overlay, [aria-modal=true]').length`); n != 0 {
+			t.Error("the extension dialog covers the page")
+		}
+		r.typeIn(t, "typed while asked")
+		r.typeIn(t, "")
 		r.click(t, `.ext-card .ext-option:nth-of-type(2)`)
 		reported(t, "colour: green")
 		r.waitJS(t, `!document.querySelector('.ext-card')`)
 	})
 	t.Run("confirm times out", func(t *testing.T) {
-		r.send(t, "/ask-proceed 1500")
-		r.waitJS(t, `document.querySelector('.ext-card .ext-countdown')?.innerText.includes('closes in')`)
+		// The card counts down the extension's 3 s and stays that long.
+		eval[bool](t, r.browser, `(() => { const c = window.__card = {};
+			new MutationObserver(() => { const on = !!document.querySelector('.ext-card'), now = performance.now();
+				if (on && !c.shown) c.shown = now; if (!on && c.shown && !c.gone) c.gone = now; })
+				.observe(document.body, {subtree: true, childList: true});
+			return true; })()`)
+		r.send(t, "/ask-proceed 3000")
+		r.waitJS(t, `document.querySelector('.ext-card .ext-countdown')`)
+		if got := eval[string](t, r.browser, `document.querySelector('.ext-card .ext-countdown').innerText`); got != "closes in 3 s" && got != "closes in 2 s" {
+			t.Errorf("countdown %q for a 3 s timeout", got)
+		}
 		reported(t, "proceed: false")
-		r.waitJS(t, `!document.querySelector('.ext-card')`)
+		r.waitJS(t, `!document.querySelector('.ext-card') && window.__card.gone`)
+		if open := eval[float64](t, r.browser, `window.__card.gone - window.__card.shown`); open < 2500 {
+			t.Errorf("the card closed after %.0f ms; the extension gave 3000", open)
+		}
 	})
 	t.Run("input", func(t *testing.T) {
 		r.send(t, "/ask-name")

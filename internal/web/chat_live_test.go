@@ -19,17 +19,22 @@ func TestChatLive(t *testing.T) {
 		r.waitText(t, "All done with the tool.")
 		r.waitText(t, "hello-from-tool")
 		r.waitIdle(t)
-		r.llm.Enqueue(fakellm.Text("Second answer here."))
-		r.send(t, "and again")
-		r.waitText(t, "Second answer here.")
+		testShiftEnter(t, r)
+		testUsageLive(t, r, func() {
+			r.llm.Enqueue(fakellm.Text("Second answer here."))
+			r.send(t, "and again")
+			r.waitText(t, "Second answer here.")
+		})
 		r.waitIdle(t)
 		if n := r.countText(t, "Second answer here."); n != 1 {
 			t.Errorf("answer shown %d times", n)
 		}
 	})
+	t.Run("stream appends only", func(t *testing.T) { testStreamAppendsOnly(t, r) })
 	testSteerAndFollowUp(t, r)
 	testAbort(t, r)
 	testResume(t, r)
+	t.Run("lost connection mid-stream", func(t *testing.T) { testLostConnection(t, r) })
 	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
 	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
 	t.Run("new session", func(t *testing.T) { testNewSession(t, r) })
@@ -111,6 +116,7 @@ func testAbort(t *testing.T, r *chatRig) {
 		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo started; sleep 30")), fakellm.Text("never"))
 		r.startSession(t, "run a slow tool")
 		r.waitJS(t, `document.querySelector('.live-tool') && document.querySelector('.phase-line').innerText.includes('Running bash')`)
+		r.waitJS(t, `document.querySelector('.live-tool .tool-out')?.textContent.includes('started')`) // its output so far
 		r.click(t, ".composer .stop")
 		r.waitIdle(t)
 		if n := r.countText(t, "never"); n != 0 {
@@ -139,6 +145,9 @@ func testResume(t *testing.T, r *chatRig) {
 		r.waitIdle(t)
 		if n := r.countText(t, "Alpha bravo"); n != 1 {
 			t.Errorf("answer shown %d times after reload", n)
+		}
+		if got := lastAnswer(t, r); got != longText {
+			t.Errorf("after reload the answer is %q, want %q", got, longText)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/fakellm"
@@ -37,6 +38,23 @@ func testModelsEditor(t *testing.T, r *chatRig) {
 		t.Fatal("the stored API key reached the page")
 	}
 	r.waitJS(t, `document.querySelector('.models-dialog [name=apiKey]').placeholder.includes('stored')`)
+	setField := func(sel, v string) {
+		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, sel, v))
+		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q).value === %q`, sel, v))
+	}
+	// A key typed in is masked as it is typed; taken out again, the field
+	// keeps the stored key (the file check below).
+	setField(".models-dialog [name=apiKey]", "sk-typed-secret")
+	r.waitJS(t, `document.querySelector('.models-dialog [name=apiKey]').type === 'password'`)
+	setField(".models-dialog [name=apiKey]", "")
+	r.waitJS(t, `document.querySelector('.models-dialog [name=apiKey]').placeholder.includes('stored')`)
+	// On a phone the editor fits and its fields can be touched.
+	r.run(t, chromedp.EmulateViewport(375, 800))
+	fitsPhone(t, r.browser, "models editor")
+	if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
+		t.Errorf("models editor: touch targets under 32 px high: %s", small)
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800))
 
 	r.click(t, ".models-dialog .add-model")
 	r.waitJS(t, `document.querySelectorAll('.models-dialog .models-table tbody tr').length === 3`)
@@ -46,10 +64,6 @@ func testModelsEditor(t *testing.T, r *chatRig) {
 		t.Fatal("an invalid config was written")
 	}
 
-	setField := func(sel, v string) {
-		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, sel, v))
-		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q).value === %q`, sel, v))
-	}
 	row := `.models-dialog .models-table tbody tr:nth-child(3) `
 	setField(row+"[name=id]", "fake-extra")
 	setField(row+"[name=name]", "Fake Extra")

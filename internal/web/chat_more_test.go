@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"piweb/internal/fakellm"
 )
 
@@ -101,14 +103,22 @@ func (b *browser) expectConsole(s string) {
 	b.errors = kept
 }
 
-// testNewSession: the dialog refuses a relative path, then starts a
-// session in the typed cwd and opens it.
+// testNewSession: the dialog offers the recent projects (the newest
+// filled in), fits a phone, refuses a relative path, then starts a session
+// in the typed cwd with the chosen model and thinking level, and opens it.
 func testNewSession(t *testing.T, r *chatRig) {
 	r.llm.Reset()
 	r.llm.Enqueue(fakellm.Text("Hello from a new session."))
 	r.open(t, "/")
 	r.click(t, ".new-session")
 	r.waitJS(t, `document.querySelector('.new-session-dialog')`)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.new-session-dialog [name=cwd]').value === %q && document.querySelector('#ns-projects option[value=%q]')`, r.cwd, r.cwd))
+	r.run(t, chromedp.EmulateViewport(375, 800))
+	fitsPhone(t, r.browser, "new-session dialog")
+	if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
+		t.Errorf("new-session dialog: touch targets under 32 px high: %s", small)
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800))
 	fill := func(name, v string) {
 		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector('.new-session-dialog [name=%s]'); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, name, v))
 		r.waitJS(t, fmt.Sprintf(`document.querySelector('.new-session-dialog [name=%s]').value === %q`, name, v))
@@ -118,10 +128,15 @@ func testNewSession(t *testing.T, r *chatRig) {
 	r.click(t, `.new-session-dialog [type=submit]`)
 	r.waitJS(t, `document.querySelector('.ns-error')?.innerText.includes('absolute')`)
 	fill("cwd", r.cwd)
+	r.choose(t, ".new-session-dialog [name=model]", fakellm.Provider+"/"+fakellm.ThinkerID)
+	r.choose(t, ".new-session-dialog [name=thinkingLevel]", "high")
 	r.click(t, `.new-session-dialog [type=submit]`)
 	r.waitJS(t, `location.pathname.startsWith('/s/')`)
 	r.waitText(t, "Hello from a new session.")
 	r.waitIdle(t)
+	if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "high" {
+		t.Errorf("the first request went to %q with reasoning_effort %q", q.Model, q.ReasoningEffort)
+	}
 }
 
 func (b *browser) logged(s string) bool {

@@ -30,6 +30,7 @@ type chatRig struct {
 	agent    *server.PiAgent
 	agentDir string
 	cwd      string
+	http     *httptest.Server // the app's server, for cutting connections
 }
 
 func newChatRig(t testing.TB) *chatRig { return newChatRigWith(t, agent.Config{}) }
@@ -37,6 +38,12 @@ func newChatRig(t testing.TB) *chatRig { return newChatRigWith(t, agent.Config{}
 // newChatRigWith is newChatRig with supervisor settings (Spare, as piweb
 // serve has it, for the benchmarks).
 func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
+	return newChatRigFull(t, cfg, fakellm.Options{})
+}
+
+// newChatRigFull is newChatRig with supervisor and fake LLM settings
+// (ScriptSummaries, to hold a compaction's summary).
+func newChatRigFull(t testing.TB, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
 	t.Helper()
 	requireChromium(t)
 	piBin := pitest.PiBin(t)
@@ -50,7 +57,7 @@ func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 	}
 	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# proj\n"), 0o644)
 	installChatExtras(t, agentDir)
-	llm := fakellm.New(fakellm.Options{})
+	llm := fakellm.New(llmOpts)
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
 	if err := fakellm.SetupAgentDir(agentDir, ts.URL+"/v1"); err != nil {
@@ -75,7 +82,7 @@ func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 	})
 	b := newBrowser(t, hs.URL)
 	t.Cleanup(func() { b.noConsoleErrors(t) })
-	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd}
+	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd, http: hs}
 }
 
 // api calls the server's JSON API directly.

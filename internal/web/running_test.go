@@ -12,30 +12,38 @@ import (
 )
 
 // TestRunningDot has real pi answer slowly (the fake LLM holds its stream)
-// and checks that the sidebar marks the session as running while the turn
-// runs, live, and clears the mark when it ends.
+// in two sessions at once and checks that the sidebar marks each as
+// running while its turn runs, live, and clears the mark when it ends.
 func TestRunningDot(t *testing.T) {
 	r := newChatRig(t)
-	hold := make(chan struct{})
-	// pi writes a new session's file when its first answer ends: the
-	// session is listed from then on, and its second turn is held.
-	r.llm.Enqueue(fakellm.Text("first answer"), fakellm.Text("a held answer").WithChunks(10).WithHold(hold, 3))
-	id := r.startSession(t, "hello")
-	r.waitText(t, "first answer")
-	r.waitIdle(t)
-	item := fmt.Sprintf(`document.querySelector('.sess[data-id=%q]')`, id)
-	dot := item + `.querySelector('.run-dot')`
-	r.waitJS(t, item+` && !`+dot)
-	r.send(t, "hold on")
-	r.waitJS(t, item+` && `+dot)
-	// A reload reads the mark from the listing, not only from the stream.
-	r.open(t, "/")
-	r.waitJS(t, item+` && `+dot)
-	if n := r.count(t, `.run-dot`); n != 1 {
-		t.Errorf("%d running dots, want 1", n)
+	holds := []chan struct{}{make(chan struct{}), make(chan struct{})}
+	var items, dots []string
+	for i, hold := range holds {
+		// pi writes a new session's file when its first answer ends: the
+		// session is listed from then on, and its second turn is held.
+		answer := fmt.Sprintf("first answer %d", i)
+		r.llm.Enqueue(fakellm.Text(answer), fakellm.Text("a held answer").WithChunks(10).WithHold(hold, 3))
+		id := r.startSession(t, fmt.Sprintf("hello %d", i))
+		r.waitText(t, answer)
+		r.waitIdle(t)
+		item := fmt.Sprintf(`document.querySelector('.sess[data-id=%q]')`, id)
+		dot := item + `.querySelector('.run-dot')`
+		r.waitJS(t, item+` && !`+dot)
+		r.send(t, "hold on")
+		r.waitJS(t, item+` && `+dot)
+		items, dots = append(items, item), append(dots, dot)
 	}
-	close(hold)
-	r.waitJS(t, item+` && !`+dot)
+	// Both run at once. A reload reads the marks from the listing, not
+	// only from the stream.
+	r.open(t, "/")
+	r.waitJS(t, items[0]+` && `+dots[0]+` && `+dots[1])
+	if n := r.count(t, `.run-dot`); n != 2 {
+		t.Errorf("%d running dots, want 2", n)
+	}
+	close(holds[0])
+	r.waitJS(t, `!`+dots[0]+` && `+dots[1])
+	close(holds[1])
+	r.waitJS(t, items[1]+` && !`+dots[1])
 }
 
 // TestCopyIDAndPath uses the real clipboard (permission granted through

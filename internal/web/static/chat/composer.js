@@ -2,7 +2,7 @@
 // line; images by paste, drop or picker; "/" completes pi's commands and
 // "@" file paths (complete.js). While
 // the agent runs a message steers it (default) or waits as a follow-up,
-// and Stop aborts. Above it: the phase line, queue, retry banner,
+// and Stop aborts (a compaction too). Above it: the phase line, queue, retry banner,
 // compaction indicator, inline errors and the outside-change banner.
 import { useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
@@ -53,7 +53,7 @@ export function Composer({ view }) {
   };
 
   const comp = useCompletion(view, ta, text, setText, send);
-  const stop = () => command(view.id, { type: 'abort' }).catch((x) => addError(l, x.message));
+  const stop = () => stopAgent(view, l);
   const onKey = (e) => {
     if (e.isComposing || comp.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); }
@@ -93,6 +93,15 @@ export function Composer({ view }) {
     <${Controls} view=${view} l=${l} /></div>`;
 }
 
+// stopAgent stops what pi is doing. pi's abort does not reach a running
+// compaction (it has an abort controller of its own): that takes
+// abort_compaction.
+function stopAgent(view, l) {
+  const type = l.compaction.value ? 'abort_compaction' : 'abort';
+  if (type === 'abort_compaction') l.compactionStopped = true; // controls.js: no error for it
+  return command(view.id, { type }).catch((x) => addError(l, x.message));
+}
+
 function readImage(f) {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
@@ -121,7 +130,8 @@ function Status({ view, l }) {
       <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
     <${ExtensionCards} view=${view} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
-    ${comp && html`<div class="banner compacting">Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</div>`}
+    ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span><span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
+      <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}
     ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}</span>
       <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>×</button></div>`)}
     ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">

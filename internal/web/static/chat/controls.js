@@ -64,7 +64,13 @@ export function Controls({ view, l }) {
     setCompacting(false);
     const body = { type: 'compact' };
     if (instr.trim()) body.customInstructions = instr.trim();
-    try { await command(view.id, body); } catch (e) { addError(l, 'Compaction failed: ' + e.message); }
+    try {
+      await command(view.id, body);
+    } catch (e) {
+      if (l.compactionStopped) toast('Compaction cancelled'); // the user's own doing, not a failure
+      else addError(l, 'Compaction failed: ' + e.message);
+    }
+    l.compactionStopped = false;
   };
   const t = view.totals;
   return html`<div class="chat-controls">

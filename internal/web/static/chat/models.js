@@ -31,7 +31,9 @@ function ModelsEditor({ close }) {
   const load = (cfg) => {
     const { providers, ...others } = cfg;
     setRest(others);
-    setProvs(Object.entries(providers || {}).map(([name, p]) => ({ name, p: { ...p, models: (p.models || []).map((m) => ({ ...m })) } })));
+    // stored: the server holds a key for the provider, which an emptied
+    // field keeps (after a key was typed in and taken out again too).
+    setProvs(Object.entries(providers || {}).map(([name, p]) => ({ name, stored: p.apiKey === MASKED, p: { ...p, models: (p.models || []).map((m) => ({ ...m })) } })));
   };
   const change = (i, f) => setProvs(provs.map((x, j) => (j === i ? f(x) : x)));
   const save = async (e) => {
@@ -80,7 +82,7 @@ function Provider({ x, set, remove }) {
         <option value="">(per model / built-in)</option>${APIS.map((a) => html`<option key=${a} value=${a}>${a}</option>`)}</select></label>
       <label>API key<input name="apiKey" type=${masked || isLiteral(p.apiKey) ? 'password' : 'text'} autocomplete="off"
         value=${masked ? '' : p.apiKey || ''} placeholder=${masked ? '•••••• stored' : 'key, ENV_NAME or !command'}
-        onInput=${(e) => setP('apiKey', e.target.value || (masked ? MASKED : ''))} /></label>
+        onInput=${(e) => setP('apiKey', e.target.value || (x.stored ? MASKED : ''))} /></label>
       <button class="btn-link small remove-provider" type="button" onClick=${remove}>Remove</button>
     </div>
     <table class="models-table"><thead><tr><th>Model id</th><th>Name</th><th>Reasoning</th><th>Images</th><th>Context</th><th>Max out</th><th></th></tr></thead>
