@@ -78,6 +78,7 @@ func TestReading(t *testing.T) {
 		{"narrow and dark", testNarrowAndDark},
 		{"phone pages fit", testPhonePagesFit},
 		{"console is watched", testConsoleIsWatched},
+		{"empty states", testEmptyStates},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r.reset(t)

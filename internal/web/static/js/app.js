@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionById, navigate, sessionURL } from './state.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL } from './state.js';
 import { Sidebar } from './sidebar.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
@@ -68,7 +68,9 @@ function Home() {
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')} · Ctrl+K to search</span></div></div><${NewSessionButton} /></header>
     <div class="home-body">
-      <h2>Recent</h2>
+      ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>No sessions yet.</p>
+        <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are written.</p></div>`}
+      ${list.length > 0 && html`<h2>Recent</h2>`}
       <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
         <span class="sess-title">${s.name || s.firstMessage || '(empty session)'}</span>
         <span class="muted">${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs</span></a></li>`)}</ul>

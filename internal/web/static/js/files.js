@@ -45,6 +45,7 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
   }, [id, path]);
   if (!list) return html`<div class="muted small pad-s">…</div>`;
   if (list.error) return html`<div class="muted small pad-s">${list.error}</div>`;
+  if (!list.length) return html`<div class="muted small pad-s files-empty">empty folder</div>`;
   return html`<ul class="ftree">${list.map((e) => {
     const p = path ? path + '/' + e.name : e.name;
     const pad = { paddingLeft: 6 + depth * 12 + 'px' };
@@ -92,7 +93,7 @@ function Viewer({ id, path }) {
 }
 
 function Lines({ code, lang }) {
-  const n = code.split('\n').length;
+  const n = code.replace(/\n$/, '').split('\n').length; // a final newline ends the last line
   const nums = Array.from({ length: n }, (_, i) => i + 1).join('\n');
   return html`<div class="lines"><pre class="gutter" aria-hidden="true">${nums}</pre><pre class="src"><code>${highlight(code, lang)}</code></pre></div>`;
 }
