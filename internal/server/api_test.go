@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -195,10 +196,41 @@ func TestRenameLabel(t *testing.T) {
 	r.json("POST", "/api/sessions/"+id+"/rename", map[string]string{"name": " "}, 400)
 }
 
+// TestDeleteRestore deletes a session into the trash and restores it,
+// with the trash on the session's file system and on another one (a
+// project's own session folder may be on another disk than the agent dir).
 func TestDeleteRestore(t *testing.T) {
-	r := newRig(t, Options{})
+	t.Run("same file system", func(t *testing.T) { testDeleteRestore(t, newRig(t, Options{})) })
+	t.Run("trash on another file system", func(t *testing.T) {
+		r := newRig(t, Options{})
+		elsewhere := otherFS(t, r.d.AgentDir)
+		if err := os.Symlink(elsewhere, filepath.Join(r.d.AgentDir, "trash")); err != nil {
+			t.Fatal(err)
+		}
+		testDeleteRestore(t, r)
+	})
+}
+
+// otherFS returns a folder on another file system than dir (tmpfs under
+// /dev/shm), or skips when there is none.
+func otherFS(t *testing.T, dir string) string {
+	t.Helper()
+	other, err := os.MkdirTemp("/dev/shm", "piweb-trash-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(other) })
+	var a, b syscall.Stat_t
+	if syscall.Stat(other, &a) != nil || syscall.Stat(dir, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the agent dir's file system")
+	}
+	return other
+}
+
+func testDeleteRestore(t *testing.T, r *rig) {
 	flaky := r.find("Fix the flaky")
 	id, path := flaky["id"].(string), flaky["path"].(string)
+	before, _ := os.ReadFile(path)
 	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
 	out := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200) // as the web app sends it
 	trashID, _ := out["trashId"].(string)
@@ -222,8 +254,8 @@ func TestDeleteRestore(t *testing.T) {
 	if restored["session"].(map[string]any)["id"] != id {
 		t.Errorf("restore answered %v", restored)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("not restored: %v", err)
+	if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
+		t.Fatalf("not restored as it was (%v): %d bytes, had %d", err, len(after), len(before))
 	}
 	c = r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)["session"].(map[string]any)
 	if c["parentSessionId"] != id {
@@ -439,22 +471,10 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 }
 
 // TestDeleteFailureKeepsChildren: when the session cannot be moved into
-// the trash (here the trash is on another file system), delete fails and
-// its children point at it again, as before.
+// the trash, delete fails and its children point at it again, as before.
 func TestDeleteFailureKeepsChildren(t *testing.T) {
 	r := newRig(t, Options{})
-	elsewhere, err := os.MkdirTemp("/dev/shm", "piweb-trash-")
-	if err != nil {
-		t.Skipf("no /dev/shm: %v", err)
-	}
-	defer os.RemoveAll(elsewhere)
-	var a, b syscall.Stat_t
-	if syscall.Stat(elsewhere, &a) != nil || syscall.Stat(r.d.AgentDir, &b) != nil || a.Dev == b.Dev {
-		t.Skip("/dev/shm is on the agent dir's file system")
-	}
-	if err := os.Symlink(elsewhere, filepath.Join(r.d.AgentDir, "trash")); err != nil {
-		t.Fatal(err)
-	}
+	r.srv.store.(*FileStore).move = func(src, dst string) error { return errors.New("disk on fire") }
 	flaky := r.find("Fix the flaky")
 	id := flaky["id"].(string)
 	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)

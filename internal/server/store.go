@@ -46,7 +46,28 @@ type TrashItem struct {
 }
 
 // FileStore is the Store over the agent dir.
-type FileStore struct{ AgentDir string }
+type FileStore struct {
+	AgentDir string
+	// move moves a session into the trash; nil is session.MoveFile. Tests
+	// set it to make the move fail.
+	move func(src, dst string) error
+}
+
+// moveToTrash moves the session file at path to dst in the trash, across
+// file systems too (a project's own session folder may be on another disk).
+func (fs_ *FileStore) moveToTrash(path, dst string) error {
+	move := fs_.move
+	if move == nil {
+		move = session.MoveFile
+	}
+	err := move(path, dst)
+	if errors.Is(err, session.ErrChanged) {
+		return errorf(Busy, "the session changed while it was being deleted; try again")
+	} else if err != nil {
+		return wrap(Internal, err, "cannot move the session to the trash")
+	}
+	return nil
+}
 
 func (fs_ *FileStore) trashDir() string { return filepath.Join(fs_.AgentDir, "trash") }
 
@@ -180,9 +201,7 @@ func (fs_ *FileStore) Trash(path string, children []string) (TrashItem, error) {
 	}
 	err = writeTrashRecord(dir, it)
 	if err == nil {
-		if rerr := os.Rename(path, it.File); rerr != nil {
-			err = wrap(Internal, rerr, "cannot move the session to the trash")
-		}
+		err = fs_.moveToTrash(path, it.File)
 	}
 	if err != nil {
 		// The session stays where it is, so its children point at it again.
@@ -252,7 +271,9 @@ func (fs_ *FileStore) Restore(trashID string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(it.Original), 0o755); err != nil {
 		return "", wrap(Internal, err, "cannot restore")
 	}
-	if err := os.Link(it.File, it.Original); err != nil {
+	if err := session.MoveFile(it.File, it.Original); errors.Is(err, fs.ErrExist) {
+		return "", errorf(Busy, "a file already exists where the session was")
+	} else if err != nil {
 		return "", wrap(Internal, err, "cannot restore")
 	}
 	for _, c := range it.Repointed {

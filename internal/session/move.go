@@ -1,0 +1,78 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// MoveFile moves the file at src to dst, which must not exist: it never
+// replaces a file. Within a file system it links dst to src's inode and
+// then removes src, so bytes another process appends meanwhile land in the
+// moved file. Where a link is impossible (another file system, as when the
+// trash and a project's own session folder are on different disks), it
+// copies src into a synced temp file beside dst, links that into place, and
+// removes src only if src did not grow during the copy; otherwise dst is
+// removed again, src stays, and the error is ErrChanged.
+func MoveFile(src, dst string) error {
+	err := os.Link(src, dst)
+	if err == nil {
+		return removeMoved(src, dst)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("move: %w", err)
+	}
+	n, err := copyInto(src, dst)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(src); err != nil || st.Size() != n {
+		os.Remove(dst)
+		return ErrChanged
+	}
+	return removeMoved(src, dst)
+}
+
+// removeMoved removes src once dst holds its bytes, and makes both folder
+// changes durable.
+func removeMoved(src, dst string) error {
+	if err := syncDir(filepath.Dir(dst)); err != nil {
+		return fmt.Errorf("move: %w", err)
+	}
+	if err := os.Remove(src); err != nil {
+		return fmt.Errorf("move: %w", err)
+	}
+	return syncDir(filepath.Dir(src))
+}
+
+// copyInto copies src to a synced temp file in dst's folder and links it
+// to dst (failing if dst exists). It returns the number of bytes copied.
+func copyInto(src, dst string) (int64, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, fmt.Errorf("move: %w", err)
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".piweb-tmp-*")
+	if err != nil {
+		return 0, fmt.Errorf("move: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, in)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp.Name(), dst)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("move: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,66 @@
+package session
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// otherFS returns a folder on another file system than dir (tmpfs under
+// /dev/shm), or skips: the copy path of MoveFile needs two file systems.
+func otherFS(t *testing.T, dir string) string {
+	t.Helper()
+	other, err := os.MkdirTemp("/dev/shm", "piweb-move-")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(other) })
+	var a, b syscall.Stat_t
+	if syscall.Stat(other, &a) != nil || syscall.Stat(dir, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the same file system")
+	}
+	return other
+}
+
+func TestMoveFile(t *testing.T) {
+	data := []byte(`{"type":"session","version":3,"id":"x","timestamp":"t","cwd":"/"}` + "\n")
+	src := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		dst  string
+	}{
+		{"same file system", t.TempDir()},
+		{"another file system", otherFS(t, src)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from, to := filepath.Join(src, "a.jsonl"), filepath.Join(tc.dst, "a.jsonl")
+			os.WriteFile(from, data, 0o644)
+			if err := MoveFile(from, to); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := os.ReadFile(to); err != nil || string(got) != string(data) {
+				t.Fatalf("moved file %q, %v", got, err)
+			}
+			if _, err := os.Stat(from); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("source still there: %v", err)
+			}
+			// Back again, onto a taken name: refused, nothing changes.
+			os.WriteFile(from, []byte("other\n"), 0o644)
+			if err := MoveFile(to, from); !errors.Is(err, fs.ErrExist) {
+				t.Errorf("move onto an existing file: %v", err)
+			}
+			if got, _ := os.ReadFile(from); string(got) != "other\n" {
+				t.Errorf("existing file replaced: %q", got)
+			}
+			if got, _ := os.ReadFile(to); string(got) != string(data) {
+				t.Errorf("moved file changed: %q", got)
+			}
+			if ents, _ := os.ReadDir(tc.dst); len(ents) != 1 {
+				t.Errorf("temp files left: %v", ents)
+			}
+		})
+	}
+}
