@@ -80,6 +80,9 @@ func testPhonePagesFit(t *testing.T, r *rig) {
 			r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
 		}
 		fitsPhone(t, r.browser, s.name)
+		if s.name == "session" && !eval[bool](t, r.browser, `[...document.querySelectorAll('.md th')].every((th) => th.clientHeight < 2 * parseFloat(getComputedStyle(th).lineHeight))`) {
+			t.Error("a table heading is split over lines (the table should scroll instead)")
+		}
 		if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
 			t.Errorf("%s: touch targets under 32 px high: %s", s.name, small)
 		}
