@@ -289,6 +289,9 @@ func testMessagesRender(t *testing.T, r *rig) {
 	if n := r.count(t, `.row .tool .tok-k`); n == 0 {
 		t.Error("read output not highlighted")
 	}
+	if got := r.text(t, `.row .tool .lines-n`); got != "1 line" { // one line and its newline
+		t.Errorf("read of a one-line file says %q", got)
+	}
 	// The branch with the compaction and the error message.
 	r.open(t, "/s/"+basicID+"?leaf=5653d4de")
 	r.waitJS(t, `document.querySelector('.row .stop')`)

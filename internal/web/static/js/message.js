@@ -3,7 +3,7 @@
 import { html } from './html.js';
 import { markdown, CodeBlock } from './markdown.js';
 import { diffLines, langOf } from './highlight.js';
-import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf } from './util.js';
+import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js';
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
 // to their toolResult items, ctx.paired holds the ids of paired results.
@@ -107,11 +107,11 @@ export function Tool({ call, result }) {
       break;
     }
     case 'read':
-      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${lineCount(out)} lines</span>`}`;
+      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${plural(lineCount(out), 'line')}</span>`}`;
       body = result && (err ? html`<pre class="out">${out}</pre>` : html`<${CodeView} code=${out} lang=${args.path} />`);
       break;
     case 'write':
-      summary = html`<span class="path">${args.path}</span><span class="muted">${lineCount(String(args.content || ''))} lines</span>`;
+      summary = html`<span class="path">${args.path}</span><span class="muted">${plural(lineCount(String(args.content || '')), 'line')}</span>`;
       body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />${err && html`<pre class="out">${out}</pre>`}`;
       break;
     case 'edit':
