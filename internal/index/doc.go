@@ -71,16 +71,15 @@
 // pieces end at line ends and fold into the same state (TestStreamPieces
 // cuts files into pieces of a few bytes). It has its own parser
 // (fastpath.go, validate.go): a JSON validator that finds the end of the
-// line itself, reads long strings 64 bytes at a time from one mask of
-// their quotes, backslashes and control characters (SSE2 on amd64,
-// blockmask_amd64.s, portable Go elsewhere), and records the top-level
+// line itself, reads strings with jsjson.ScanString (long ones 64 bytes
+// at a time from one mask of their quotes, backslashes and control
+// characters, in SSE2 on amd64), and records the top-level
 // members and those of the message object, and a few field lookups for
 // the line shapes pi writes. Any line it is not sure of (invalid JSON,
 // escaped or duplicate keys, odd types, non-numeric message timestamps)
 // goes through the session parser alone, which stays the one definition of
 // pi's rules; FuzzListChunk compares both on arbitrary input,
-// FuzzValidObject checks that the validator never accepts invalid JSON,
-// FuzzStr and FuzzBlockMask compare the fast string scan with simple ones.
+// FuzzValidObject checks that the validator never accepts invalid JSON.
 // The files are parsed on GOMAXPROCS workers while one goroutine writes
 // the rows.
 //

@@ -264,7 +264,31 @@ func testNarrowAndDark(t *testing.T, r *rig) {
 	if lightBG == darkBG {
 		t.Errorf("same background %s in light and dark", lightBG)
 	}
+	for _, scheme := range []string{"light", "dark"} {
+		r.run(t, emulateScheme(scheme))
+		if low := eval[string](t, r.browser, lowContrastJS); low != "" {
+			t.Errorf("%s: text under 4.5:1 contrast: %s", scheme, low)
+		}
+	}
 }
+
+// lowContrastJS lists the kinds of text on a session page whose contrast
+// with their background is under 4.5:1 (WCAG AA for normal text): body
+// text, secondary and muted text, links, message heads, the sidebar's
+// details, primary buttons.
+const lowContrastJS = `(() => {
+	const rgb = (c) => { const m = c.match(/[\d.]+/g).map(Number); return c.startsWith('color(') ? [m[0] * 255, m[1] * 255, m[2] * 255, m[3] ?? 1] : [m[0], m[1], m[2], m[3] ?? 1]; };
+	const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+	const bg = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0.5) return c; } return [255, 255, 255]; };
+	const bad = [];
+	for (const sel of ['.md p', '.sess-facts .fact', '.sess-meta span', '.msg-head .ts', '.msg-head .usage', '.who.u', '.who.a', '.group-path', '.btn.primary', '.edit-here', '.conv-start', '.day-sep']) {
+		const e = document.querySelector(sel);
+		if (!e) { bad.push(sel + ' missing'); continue; }
+		const a = lum(rgb(getComputedStyle(e).color)), b = lum(bg(e));
+		const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+		if (ratio < 4.5) bad.push(sel + ' ' + ratio.toFixed(2));
+	}
+	return bad.join(', '); })()`
 
 // testKeyboard: j and k move between messages (in order, into view), t
 // and f toggle the panels, / goes to the filter (where j is typed, not a

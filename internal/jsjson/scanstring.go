@@ -1,0 +1,131 @@
+package jsjson
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// ScanString validates the JSON string that starts with the quote at b[i]
+// as JSON.parse would (every escape well formed, no raw control character;
+// bytes from 0x80 up are not checked, since Node replaces invalid UTF-8
+// rather than rejecting it). It returns the offset after the closing quote
+// and whether the string has escapes, or ok false when the string is
+// invalid or not closed within b. b[i] must be a quote.
+//
+// ScanString is the string scan of every validator in piweb (Valid, the
+// session parser's, the index's listing pass): string bodies are most of a
+// session's bytes. Most strings are short keys and ids, read eight bytes at
+// a time; after the first 16 bytes, a string (tool output, with an escape
+// every few dozen bytes) is read 64 bytes at a time with the bit masks of
+// strBlocks, which spares a hard to predict branch per escape.
+func ScanString(b []byte, i int) (end int, escaped, ok bool) {
+	esc := false
+	i++
+	for words := 0; ; {
+		if words >= 2 && i+64 <= len(b) {
+			end, e, ok := strBlocks(b, i)
+			if !ok || end >= 0 {
+				return end, esc || e, ok
+			}
+			esc = esc || e
+			i = -end - 1
+			words = 0
+		}
+		for ; i+8 <= len(b); i += 8 {
+			if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+			if words++; words >= 2 && i+72 <= len(b) {
+				i += 8
+				goto next
+			}
+		}
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+			i++
+		}
+		if i >= len(b) {
+			return 0, false, false
+		}
+	found:
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, esc, true
+		case c < 0x20:
+			return 0, false, false
+		}
+		esc = true
+		if i+1 < len(b) && shortEscape[b[i+1]] {
+			i += 2
+		} else if i = skipEscape(b, i); i < 0 {
+			return 0, false, false
+		}
+	next:
+	}
+}
+
+// special marks, in the high bit of each byte of w, exactly the bytes that
+// end a plain run of a JSON string: a quote, a backslash or a control
+// character. No test borrows or carries across bytes (each byte's low seven
+// bits plus 0x7F or 0x60 stay below 0x100), so every mark can be used, not
+// only the lowest as with stops.
+func special(w uint64) uint64 {
+	const low7 = ones * 0x7F
+	q := w ^ (ones * '"')
+	s := w ^ (ones * '\\')
+	isQ := (q&low7 + low7) | q
+	isS := (s&low7 + low7) | s
+	isC := (w&low7 + ones*0x60) | w
+	return ^(isQ & isS & isC) & highs
+}
+
+// strBlocks validates string bytes from b[i], 64 at a time, while 64
+// remain. It returns the offset after the closing quote, or, when it ran
+// out of whole blocks inside the string, -1-i for the offset i to go on
+// from; esc tells whether it saw escapes. Each block is one mask of its
+// special bytes; in tool output nearly all are backslashes, so the branches
+// below are well predicted, and an escaped quote or backslash is cleared
+// from the mask before it is looked at.
+func strBlocks(b []byte, i int) (end int, esc, ok bool) {
+	escaped := uint64(0) // bit 0: b[i] is escaped by the previous block
+	for ; i+64 <= len(b); i += 64 {
+		m := blockMask((*[64]byte)(b[i:i+64])) &^ escaped
+		escaped = 0
+		for m != 0 {
+			p := bits.TrailingZeros64(m)
+			if c := b[i+p]; c != '\\' {
+				return i + p + 1, esc, c == '"'
+			}
+			esc = true
+			if i+p+1 >= len(b) || !shortEscape[b[i+p+1]] {
+				if skipEscape(b, i+p) < 0 {
+					return 0, esc, false
+				}
+			}
+			if p == 63 {
+				escaped = 1
+			}
+			m &= ^uint64(0) << (p + 2)
+		}
+	}
+	if escaped != 0 { // the first byte of the rest is an escaped character
+		i++
+	}
+	return -1 - i, esc, true
+}
+
+// blockMaskGo returns one bit per byte of the 64 bytes of b, set for the
+// special bytes (quote, backslash, control character). blockMask is this,
+// in SSE2 on amd64 (blockmask_amd64.s), where it measured a tenth of the
+// index's cold listing time in Go.
+func blockMaskGo(b *[64]byte) (m uint64) {
+	for k := 0; k < 64; k += 8 {
+		m |= compact(special(binary.LittleEndian.Uint64(b[k:]))) << k
+	}
+	return m
+}
+
+// compact gathers the high bits of the eight bytes of m into one byte.
+func compact(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
