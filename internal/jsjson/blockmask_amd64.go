@@ -1,4 +1,4 @@
-package index
+package jsjson
 
 // blockMask is blockMaskGo in SSE2, which every amd64 has.
 //

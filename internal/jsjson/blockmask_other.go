@@ -1,5 +1,5 @@
 //go:build !amd64
 
-package index
+package jsjson
 
 func blockMask(b *[64]byte) uint64 { return blockMaskGo(b) }
