@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,12 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		r.waitJS(t, `document.querySelector('.compact-instructions').value === 'keep the names'`)
 		r.click(t, ".compact-go")
 		r.waitJS(t, `document.querySelector('.conv [data-role=compactionSummary]')`)
+		// The instructions reached pi's summary request.
+		if !slices.ContainsFunc(r.llm.Requests(), func(q *fakellm.Request) bool {
+			return q.Kind() == fakellm.KindCompaction && strings.Contains(q.LastUserText(), "keep the names")
+		}) {
+			t.Error("no compaction request carries the instructions")
+		}
 	})
 }
 
