@@ -54,6 +54,9 @@ func testBranch(t *testing.T, r *chatRig) {
 		if n := r.countText(t, "Second reply."); n != 0 {
 			t.Errorf("fork shows the message it was forked at")
 		}
+		// The sidebar nests the fork under its session.
+		fork := eval[string](t, r.browser, `decodeURIComponent(location.pathname.slice(3))`)
+		r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] + .nested .sess.fork[data-id=%q]')`, id, fork))
 	})
 	t.Run("clone", func(t *testing.T) {
 		r.open(t, "/s/"+id)
