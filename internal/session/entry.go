@@ -1,8 +1,9 @@
 package session
 
 import (
-	"bytes"
 	"strconv"
+
+	"piweb/internal/jsjson"
 )
 
 // Entry is one record of a session file: the header, an entry of any type,
@@ -98,16 +99,9 @@ func valueKey(raw []byte) string {
 	return "j" + string(raw)
 }
 
-// jsonString decodes raw as a JSON string.
-func jsonString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), true
-	}
-	return unquote(raw), true
-}
+// jsonString decodes raw as a JSON string (lone surrogates become U+FFFD,
+// invalid UTF-8 is kept), ok false for anything else.
+func jsonString(raw []byte) (string, bool) { return jsjson.DecodeString(raw) }
 
 // newEntry scans one line. It returns nil when the line is not valid JSON.
 func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {

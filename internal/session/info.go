@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"piweb/internal/jsjson"
 )
 
 // Info is a session's listing metadata with the semantics of pi's
@@ -144,18 +146,16 @@ func extractText(content []byte) (string, bool) {
 		return "", false
 	}
 	var parts []string
-	ok := true
-	eachElement(content, func(el []byte) {
+	for el := range jsjson.Elements(content) {
 		if string(el) == "null" {
-			ok = false
-			return
+			return "", false
 		}
 		bv := objectView(el)
 		if t, _ := jsonString(bv.field("type")); t == "text" {
 			parts = append(parts, jsJoinString(bv.field("text")))
 		}
-	})
-	return strings.Join(parts, " "), ok
+	}
+	return strings.Join(parts, " "), true
 }
 
 // jsJoinString renders a value the way Array.prototype.join does.
@@ -170,22 +170,6 @@ func jsJoinString(raw []byte) string {
 		return "[object Object]"
 	}
 	return string(raw)
-}
-
-// eachElement calls fn with the raw JSON of each element of a valid array.
-func eachElement(arr []byte, fn func([]byte)) {
-	i := skipSpace(arr, 1)
-	for i < len(arr) && arr[i] != ']' {
-		end, _, ok := scanValue(arr, i, modeTrusted)
-		if !ok {
-			return
-		}
-		fn(arr[i:end])
-		i = skipSpace(arr, end)
-		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
-		}
-	}
 }
 
 // Info returns the metadata; ok is false when pi's listing would leave the

@@ -2,9 +2,6 @@ package session
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
-	"unicode/utf8"
 
 	"piweb/internal/jsjson"
 )
@@ -46,23 +43,17 @@ func skipSpace(b []byte, i int) int {
 }
 
 // scanString validates the string starting at b[i] == '"' and returns the
-// offset after its closing quote and whether it contained escapes. String
-// bodies are most of a session file's bytes, so the closing quote is found
-// with bytes.IndexByte and the body then checked by checkEscapes; a raw
-// control character anywhere in the body makes it invalid either way.
+// offset after its closing quote. String bodies are most of a session
+// file's bytes; jsjson.ScanString reads them 64 bytes at a time. In
+// modeTrusted, for bytes validated before, only the closing quote is found
+// (with bytes.IndexByte, inside jsjson.ValueEnd).
 func scanString(b []byte, i int, mode scanMode) (end int, ok bool) {
-	start := i + 1
-	for j := start; ; {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0, false
-		}
-		q += j
-		if backslashesBefore(b, start, q)%2 == 0 {
-			return q + 1, mode == modeTrusted || checkEscapes(b[start:q])
-		}
-		j = q + 1
+	if mode == modeTrusted {
+		end = jsjson.ValueEnd(b, i)
+		return end, end >= 0
 	}
+	end, _, ok = jsjson.ScanString(b, i)
+	return end, ok
 }
 
 // scanMode says how much checking the scanner does.
@@ -74,106 +65,6 @@ const (
 	// modeTrusted only finds value ends, in bytes already validated.
 	modeTrusted
 )
-
-// backslashesBefore counts the backslashes directly before b[q], not
-// looking before start.
-func backslashesBefore(b []byte, start, q int) int {
-	n := 0
-	for q-n-1 >= start && b[q-n-1] == '\\' {
-		n++
-	}
-	return n
-}
-
-// checkEscapes validates a string body: every escape well formed and no
-// raw control character. Tool output has a backslash every dozen bytes or
-// so; reading eight bytes at a time and jumping to the next special byte
-// measured 1.4x faster than a byte loop (BenchmarkCheckEscapes).
-func checkEscapes(body []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for i+8 <= len(body) {
-		w := binary.LittleEndian.Uint64(body[i:])
-		x := w ^ (ones * '\\')
-		m := ((x - ones) &^ x) | ((w - ones*0x20) &^ w)
-		if m&highs == 0 {
-			i += 8
-			continue
-		}
-		j := i + bits.TrailingZeros64(m&highs)/8
-		switch c := body[j]; {
-		case c < 0x20:
-			return false
-		case c != '\\': // a borrow artefact: nothing special before j
-			i = j + 1
-			continue
-		}
-		for j+1 < len(body) && body[j] == '\\' && simpleEscape[body[j+1]] {
-			j += 2 // runs such as \n\t\t are common in code
-		}
-		if j >= len(body) || body[j] != '\\' {
-			i = j
-			continue
-		}
-		n, ok := escapeLen(body, j)
-		if !ok {
-			return false
-		}
-		i = j + n
-	}
-	for i < len(body) {
-		switch c := body[i]; {
-		case c < 0x20:
-			return false
-		case c != '\\':
-			i++
-			continue
-		}
-		n, ok := escapeLen(body, i)
-		if !ok {
-			return false
-		}
-		i += n
-	}
-	return true
-}
-
-// escapeLen returns the length of the escape sequence at b[i] == '\\'.
-func escapeLen(b []byte, i int) (int, bool) {
-	if i+1 >= len(b) {
-		return 0, false
-	}
-	if simpleEscape[b[i+1]] {
-		return 2, true
-	}
-	switch b[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, true
-	case 'u':
-		if i+6 > len(b) {
-			return 0, false
-		}
-		for _, c := range b[i+2 : i+6] {
-			if hexVal(c) < 0 {
-				return 0, false
-			}
-		}
-		return 6, true
-	}
-	return 0, false
-}
-
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
 
 // scanNumber validates a JSON number at b[i].
 func scanNumber(b []byte, i int) (int, bool) {
@@ -356,7 +247,8 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 // allocating for the keys pi writes.
 func internKey(q []byte, escaped bool) string {
 	if escaped {
-		return unquote(q)
+		s, _ := jsjson.DecodeString(q)
+		return s
 	}
 	k := q[1 : len(q)-1]
 	switch string(k) {
@@ -377,64 +269,3 @@ func internKey(q []byte, escaped bool) string {
 	}
 	return string(k)
 }
-
-// unquote decodes a valid quoted JSON string. Lone surrogates become U+FFFD,
-// the only place where a Go string cannot hold what JavaScript holds.
-func unquote(q []byte) string {
-	s := q[1 : len(q)-1]
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
-		}
-		switch s[i+1] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := decodeUnicodeEscape(s, i)
-			out = utf8.AppendRune(out, r)
-			i += n
-			continue
-		default:
-			out = append(out, s[i+1])
-		}
-		i += 2
-	}
-	return string(out)
-}
-
-// decodeUnicodeEscape decodes \uXXXX at s[i], joining a surrogate pair.
-func decodeUnicodeEscape(s []byte, i int) (rune, int) {
-	r := hex4(s[i+2 : i+6])
-	if r >= 0xD800 && r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
-		if lo := hex4(s[i+8 : i+12]); lo >= 0xDC00 && lo < 0xE000 {
-			return (r-0xD800)<<10 + (lo - 0xDC00) + 0x10000, 12
-		}
-	}
-	if r >= 0xD800 && r < 0xE000 {
-		return utf8.RuneError, 6
-	}
-	return r, 6
-}
-
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		r = r<<4 | rune(hexVal(c))
-	}
-	return r
-}
-
-// simpleEscape marks the characters of two-byte escapes.
-var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
