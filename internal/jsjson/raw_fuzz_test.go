@@ -3,6 +3,7 @@ package jsjson_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -22,6 +23,7 @@ func FuzzRawView(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkRawAnyInput(t, in)
+		checkValidEnd(t, in)
 		if !json.Valid(in) {
 			return
 		}
@@ -36,6 +38,29 @@ func FuzzRawView(f *testing.F) {
 			checkElements(t, in)
 		}
 	})
+}
+
+// checkValidEnd checks ValidEnd against Valid on the value that starts
+// after the input's leading white space, and against ValueEnd when the
+// value is followed by a byte that ends a number.
+func checkValidEnd(t *testing.T, in []byte) {
+	start := jsjson.SkipSpace(in, 0)
+	end := jsjson.ValidEnd(in, start)
+	if end < 0 {
+		if jsjson.Valid(in) {
+			t.Fatalf("ValidEnd(%q, %d) = -1, but Valid accepts it", in, start)
+		}
+		return
+	}
+	if end <= start || end > len(in) || !jsjson.Valid(in[start:end]) {
+		t.Fatalf("ValidEnd(%q, %d) = %d", in, start, end)
+	}
+	if jsjson.Valid(in) != (jsjson.SkipSpace(in, end) == len(in)) {
+		t.Fatalf("ValidEnd(%q, %d) = %d disagrees with Valid", in, start, end)
+	}
+	if (end == len(in) || strings.IndexByte(" \t\n\r,:{}[]\"", in[end]) >= 0) && jsjson.ValueEnd(in, start) != end {
+		t.Fatalf("ValueEnd(%q, %d) = %d, ValidEnd %d", in, start, jsjson.ValueEnd(in, start), end)
+	}
 }
 
 // checkRawAnyInput runs every raw-view function on in and checks that what

@@ -9,12 +9,31 @@ package jsjson
 // so string bodies, which make up most of a session, are skipped by
 // ScanString, 64 bytes at a time.
 func Valid(b []byte) bool {
+	end := ValidEnd(b, skipWS(b, 0))
+	return end >= 0 && skipWS(b, end) == len(b)
+}
+
+// ValidEnd is ValueEnd that validates: it returns the offset just after
+// the JSON value that starts at b[i] when JSON.parse accepts that value,
+// and -1 otherwise (including when i is out of range). What follows the
+// value is not looked at. Like Valid, it accepts any nesting depth.
+func ValidEnd(b []byte, i int) int {
+	if i < 0 || i >= len(b) {
+		return -1
+	}
+	if c := b[i]; c != '{' && c != '[' {
+		return skipScalar(b, i) // most members are short scalars
+	}
+	return validContainerEnd(b, i)
+}
+
+// validContainerEnd is ValidEnd for the object or array at b[i].
+func validContainerEnd(b []byte, i int) int {
 	var stackBuf [64]byte
 	stack := stackBuf[:0] // closing bracket of each open container
-	i := skipWS(b, 0)
 	for {
 		if i >= len(b) {
-			return false
+			return -1
 		}
 		switch b[i] {
 		case '{':
@@ -23,7 +42,7 @@ func Valid(b []byte) bool {
 				break
 			}
 			if i = skipKey(b, i); i < 0 {
-				return false
+				return -1
 			}
 			stack = append(stack, '}')
 			continue
@@ -36,17 +55,13 @@ func Valid(b []byte) bool {
 			continue
 		default:
 			if i = skipScalar(b, i); i < 0 {
-				return false
+				return -1
 			}
 		}
 		// A value ended at i: close containers until the next value.
-		for {
-			i = skipWS(b, i)
-			if len(stack) == 0 {
-				return i == len(b)
-			}
-			if i >= len(b) {
-				return false
+		for len(stack) > 0 {
+			if i = skipWS(b, i); i >= len(b) {
+				return -1
 			}
 			top := stack[len(stack)-1]
 			if b[i] == top {
@@ -55,14 +70,17 @@ func Valid(b []byte) bool {
 				continue
 			}
 			if b[i] != ',' {
-				return false
+				return -1
 			}
 			if i = skipWS(b, i+1); top == '}' {
 				if i = skipKey(b, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			break
+		}
+		if len(stack) == 0 {
+			return i
 		}
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"piweb/internal/jsjson"
 )
 
-// This file holds the one JSON scanner the package uses on its hot path. It
+// This file holds the JSON scanner the package uses on its hot path. It
 // validates a line exactly as JavaScript's JSON.parse would accept it, and
 // records where each top-level member of an object starts and ends, without
 // decoding any value. Values are decoded only when somebody asks for them, so
-// parsing a file costs little more than reading it.
+// parsing a file costs little more than reading it. Strings and nested
+// values are validated by jsjson (ScanString, ValidEnd), the validators the
+// whole program shares; only the recording of members is the package's own.
 
 // valueKind is the JSON type of a scanned value.
 type valueKind uint8
@@ -66,111 +68,39 @@ const (
 	modeTrusted
 )
 
-// scanNumber validates a JSON number at b[i].
-func scanNumber(b []byte, i int) (int, bool) {
-	end := jsjson.NumberEnd(b, i)
-	return end, end >= 0
-}
-
-func scanLiteral(b []byte, i int, lit string) (int, bool) {
-	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-		return 0, false
-	}
-	return i + len(lit), true
-}
-
-// scanValue validates the JSON value starting at b[i] (no leading space) and
-// returns its end. Containers are walked with an explicit stack so that deeply
-// nested input cannot exhaust anything but memory proportional to its depth.
+// scanValue validates the JSON value starting at b[i] (no leading space)
+// with jsjson.ValidEnd, or in modeTrusted only finds its end with
+// jsjson.ValueEnd, and returns its end and kind.
 func scanValue(b []byte, i int, mode scanMode) (int, valueKind, bool) {
 	if i >= len(b) {
 		return 0, kindInvalid, false
 	}
-	switch c := b[i]; {
-	case c == '"':
-		end, ok := scanString(b, i, mode)
-		return end, kindString, ok
-	case c == '{' || c == '[':
-		end, ok := scanContainer(b, i, mode)
-		if c == '{' {
-			return end, kindObject, ok
+	var end int
+	switch {
+	case mode == modeTrusted:
+		end = jsjson.ValueEnd(b, i)
+	case b[i] == '"': // most members are strings: one call less
+		var ok bool
+		if end, ok = scanString(b, i, mode); !ok {
+			end = -1
 		}
-		return end, kindArray, ok
-	case c == 't':
-		end, ok := scanLiteral(b, i, "true")
-		return end, kindBool, ok
-	case c == 'f':
-		end, ok := scanLiteral(b, i, "false")
-		return end, kindBool, ok
-	case c == 'n':
-		end, ok := scanLiteral(b, i, "null")
-		return end, kindNull, ok
 	default:
-		end, ok := scanNumber(b, i)
-		return end, kindNumber, ok
+		end = jsjson.ValidEnd(b, i)
 	}
+	if end < 0 {
+		return 0, kindInvalid, false
+	}
+	return end, kindOf[b[i]], true
 }
 
-// scanContainer validates the object or array starting at b[i].
-func scanContainer(b []byte, i int, mode scanMode) (int, bool) {
-	stack := make([]byte, 0, 16)
-	stack = append(stack, b[i])
-	i++
-	first := true
-	for len(stack) > 0 {
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		top := stack[len(stack)-1]
-		closer := byte(']')
-		if top == '{' {
-			closer = '}'
-		}
-		if b[i] == closer && first {
-			stack = stack[:len(stack)-1]
-			i++
-			first = false
-			continue
-		}
-		if !first {
-			if b[i] == closer {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if b[i] != ',' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-		}
-		if top == '{' {
-			var ok bool
-			if i >= len(b) || b[i] != '"' {
-				return 0, false
-			}
-			if i, ok = scanString(b, i, mode); !ok {
-				return 0, false
-			}
-			if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-		}
-		if i < len(b) && (b[i] == '{' || b[i] == '[') {
-			stack = append(stack, b[i])
-			i++
-			first = true
-			continue
-		}
-		end, _, ok := scanValue(b, i, mode)
-		if !ok {
-			return 0, false
-		}
-		i, first = end, false
+// kindOf is the kind of a valid JSON value by its first byte.
+var kindOf = func() (k [256]valueKind) {
+	k['n'], k['t'], k['f'], k['"'], k['['], k['{'] = kindNull, kindBool, kindBool, kindString, kindArray, kindObject
+	for _, c := range "-0123456789" {
+		k[c] = kindNumber
 	}
-	return i, true
-}
+	return k
+}()
 
 // scanRecord validates one line as JSON.parse would and, for an object,
 // returns its top-level members. Later duplicates of a key are kept in the

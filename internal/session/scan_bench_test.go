@@ -23,7 +23,7 @@ func BenchmarkScan(b *testing.B) {
 	for b.Loop() {
 		for _, l := range lines {
 			if len(l) > 0 {
-				if _, ok := scanContainer(l, 0, modeFast); !ok {
+				if _, _, ok := scanValue(l, 0, modeFast); !ok {
 					b.Fatal("invalid")
 				}
 			}
