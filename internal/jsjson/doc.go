@@ -16,6 +16,8 @@
 //     "undefined is omitted" rule.
 //   - Canonical, IsCanonical and Valid work on raw bytes; Valid is fast enough
 //     for the hot path of scanning session files of hundreds of megabytes.
+//     ScanString (one string) and ValidEnd (one value) are its parts, which
+//     the session parser's and the index's own scanners build on.
 //   - The raw view (ValueEnd, Members, Elements, Field, FirstField, KeyIs,
 //     DecodeString) reads a few members of JSON text without decoding the
 //     rest; it does not validate, and never panics or loops on input that
