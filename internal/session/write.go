@@ -281,6 +281,26 @@ func FileName(ts, id string) string {
 	return strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
 }
 
+// IDFromFileName returns the session id that FileName put at the end of
+// path's file name, "" when the name does not end in "_<uuid>.jsonl". A
+// fork names its parent by path, and that path is stale once the user moves
+// or copies session files or renames a project folder; the file name is
+// what still identifies the parent then. Only UUIDs count (every id pi
+// makes is one), so that a hand-made name such as "my_notes.jsonl" never
+// names a session.
+func IDFromFileName(path string) string {
+	name, ok := strings.CutSuffix(path[strings.LastIndexAny(path, `/\`)+1:], ".jsonl")
+	i := strings.LastIndexByte(name, '_')
+	if !ok || i < 0 {
+		return ""
+	}
+	id := name[i+1:]
+	if uuid.Validate(id) != nil || len(id) != 36 {
+		return ""
+	}
+	return strings.ToLower(id)
+}
+
 // headerLine encodes a new header with pi's key order.
 func headerLine(id, ts string, cwd []byte, parentSession []byte) []byte {
 	return encodeMembers([]rawMember{{"type", []byte(`"session"`)}, {"version", []byte("3")},
