@@ -159,7 +159,8 @@ type Meta struct {
 	// LastActivity is pi's modified time as ms (see session.Info).
 	LastActivity float64 `json:"lastActivity"`
 	// ParentSessionID resolves the header's parentSession path to the id of
-	// that session when it is indexed.
+	// that session when it is indexed, else to the id in that path's file
+	// name when a session with it is (see parentsByName).
 	ParentSessionID string `json:"parentSessionId,omitempty"`
 	// Problems lists what is wrong with the file; Error is set when it
 	// could not be read at all.
@@ -204,8 +205,38 @@ func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
 		}
 		out = append(out, m)
 	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("sessions", err)
+	}
+	parentsByName(out)
 	slices.SortStableFunc(out, func(a, b Meta) int { return cmp.Compare(b.Info.Modified, a.Info.Modified) })
-	return out, wrap("sessions", rows.Err())
+	return out, nil
+}
+
+// parentsByName links the forks whose parentSession names no indexed file
+// (the parent was moved or copied, its project folder renamed, or the path
+// is relative) to the session whose id pi wrote into that path's file
+// name, as the server and the web sidebar do.
+func parentsByName(ms []Meta) {
+	ids := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		if m.SessionID != "" {
+			ids[m.SessionID] = true
+		}
+	}
+	for i := range ms {
+		m := &ms[i]
+		if m.ParentSessionID != "" || len(m.Info.ParentSessionPath) == 0 {
+			continue
+		}
+		var p string
+		if json.Unmarshal(m.Info.ParentSessionPath, &p) != nil {
+			continue
+		}
+		if id := session.IDFromFileName(p); ids[id] && id != m.SessionID {
+			m.ParentSessionID = id
+		}
+	}
 }
 
 func scanMeta(rows *sql.Rows) (Meta, error) {

@@ -108,3 +108,52 @@ func TestListMatchesScanCorpus(t *testing.T) {
 	}
 	checkList(t, ix, dir)
 }
+
+// TestParentSessionID: a fork links to its parent by the path in its
+// header, else by the id in that path's file name when the path names no
+// indexed file; the listing keeps the header's path as it is.
+func TestParentSessionID(t *testing.T) {
+	dir := t.TempDir()
+	const pid = "019a2363-2ea9-75ce-baab-54327df9497a"
+	pname := session.FileName("2026-01-02T03:04:05.006Z", pid)
+	parent := filepath.Join(dir, "sessions", "--a--", pname)
+	forks := []struct{ id, parentPath, want string }{
+		{"019a2363-2ea9-75ce-baab-000000000001", parent, pid},
+		{"019a2363-2ea9-75ce-baab-000000000002", "/moved/--old--/" + pname, pid},
+		{"019a2363-2ea9-75ce-baab-000000000003", pname, pid}, // relative, as forkFrom may store it
+		{"019a2363-2ea9-75ce-baab-000000000004", "/moved/2026-01-02T03-04-05-006Z_019a2363-2ea9-75ce-baab-0000000000ff.jsonl", ""},
+		{"019a2363-2ea9-75ce-baab-000000000005", "/moved/notes.jsonl", ""},
+	}
+	write := func(path, id, parentPath string) {
+		t.Helper()
+		h := map[string]any{"type": "session", "version": 3, "id": id, "timestamp": "2026-01-02T03:04:05.006Z", "cwd": "/w"}
+		if parentPath != "" {
+			h["parentSession"] = parentPath
+		}
+		b, _ := json.Marshal(h)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		line := lineAt("e1", "", "hello "+id, rankNow)
+		if err := os.WriteFile(path, append(append(b, '\n'), line...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(parent, pid, "")
+	want := map[string]string{pid: ""}
+	for _, f := range forks {
+		write(filepath.Join(dir, "sessions", "--b--", session.FileName("2026-01-02T03:04:05.006Z", f.id)), f.id, f.parentPath)
+		want[f.id] = f.want
+	}
+	ix := openTest(t, dir)
+	checkList(t, ix, dir)
+	ms, err := ix.Sessions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range ms {
+		got[m.SessionID] = m.ParentSessionID
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parent ids (-want +got):\n%s", diff)
+	}
+}
