@@ -80,7 +80,11 @@ type Catalog interface {
 	List(ctx context.Context, q ListQuery) ([]Meta, int, error)
 	ByID(id string) (Meta, bool)
 	ByPath(path string) (Meta, bool)
-	// Children returns the sessions whose parentSession is path.
+	// Parent returns the session m was forked or cloned from: the one at
+	// m's parentSession path, else the one whose id is in that path's file
+	// name (the path is stale once files are moved).
+	Parent(m Meta) (Meta, bool)
+	// Children returns the sessions whose Parent is the session at path.
 	Children(path string) []Meta
 	Search(ctx context.Context, q SearchQuery) ([]Hit, int, error)
 	// Subscribe delivers changes until cancel is called. The callback must
@@ -119,10 +123,8 @@ type itemLinks struct {
 
 func (s *Server) links(m Meta) itemLinks {
 	l := itemLinks{running: s.agent.Running(m.Path)}
-	if m.ParentPath != "" {
-		if pm, ok := s.cat.ByPath(m.ParentPath); ok {
-			l.parentID = &pm.ID
-		}
+	if pm, ok := s.cat.Parent(m); ok {
+		l.parentID = &pm.ID
 	}
 	return l
 }

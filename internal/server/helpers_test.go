@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"piweb/internal/demo"
+	"piweb/internal/index"
 )
 
 // rig is a server over the demo's sample sessions, without pi.
@@ -18,6 +19,7 @@ type rig struct {
 	srv *Server
 	ts  *httptest.Server
 	cat *ScanCatalog
+	ix  *index.Index // the index of newIndexRig, else nil
 	d   *demo.Demo
 }
 

@@ -45,7 +45,7 @@ func newIndexRig(t *testing.T) *rig {
 		<-watched
 		ix.Close()
 	})
-	return &rig{t: t, srv: srv, ts: ts, d: d}
+	return &rig{t: t, srv: srv, ts: ts, ix: ix, d: d}
 }
 
 func TestIndexCatalog(t *testing.T) {

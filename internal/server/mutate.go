@@ -138,15 +138,17 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
 		return wrap(Internal, err, "cannot stop the agent")
 	}
-	var children []string
+	var children []ChildFile
+	paths := []string{m.Path}
 	for _, c := range s.cat.Children(m.Path) {
-		children = append(children, c.Path)
+		children = append(children, ChildFile{c.Path, c.ParentPath})
+		paths = append(paths, c.Path)
 	}
 	it, err := s.store.Trash(m.Path, children)
 	if err != nil {
 		return err
 	}
-	s.refresh(append(children, m.Path)...)
+	s.refresh(paths...)
 	s.publishJSON(sessionTopic(m.ID), map[string]any{"type": "session_deleted"})
 	return ok(w, map[string]any{"trashId": it.ID, "session": s.item(m)})
 }

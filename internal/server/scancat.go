@@ -193,13 +193,45 @@ func (c *memCatalog) ByPath(path string) (Meta, bool) {
 	return Meta{}, false
 }
 
-// Children lists the sessions forked or cloned from path.
+// Parent finds the session m was forked or cloned from.
+func (c *memCatalog) Parent(m Meta) (Meta, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if sc := c.parentOf(m); sc != nil {
+		return sc.meta, true
+	}
+	return Meta{}, false
+}
+
+// parentOf is the one place that links a fork to its parent: the session
+// at the path in its header, else, when no session is listed there, the
+// session whose id pi wrote into that path's file name. The path goes
+// stale when the user moves or copies session files or renames a project
+// folder (and forkFrom may store it relative), while the parent is still
+// listed under another path. The caller holds c.mu.
+func (c *memCatalog) parentOf(m Meta) *scanned {
+	if m.ParentPath == "" {
+		return nil
+	}
+	if sc := c.byPath[m.ParentPath]; sc != nil {
+		return sc
+	}
+	if sc := c.byID[session.IDFromFileName(m.ParentPath)]; sc != nil && sc.meta.Path != m.Path {
+		return sc
+	}
+	return nil
+}
+
+// Children lists the sessions forked or cloned from the session at path
+// (those whose header names path when no session is listed there).
 func (c *memCatalog) Children(path string) []Meta {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	self := c.byPath[path]
 	var out []Meta
 	for _, sc := range c.byPath {
-		if sc.meta.ParentPath == path {
+		if self != nil && sc != self && c.parentOf(sc.meta) == self ||
+			self == nil && sc.meta.ParentPath == path {
 			out = append(out, sc.meta)
 		}
 	}

@@ -221,12 +221,12 @@ func (s *Server) lineage(m Meta) map[string]any {
 	var parent *sessionItem
 	ancestors := []sessionItem{}
 	seen := map[string]bool{m.Path: true}
-	for cur := m; cur.ParentPath != "" && !seen[cur.ParentPath]; {
-		seen[cur.ParentPath] = true
-		pm, found := s.cat.ByPath(cur.ParentPath)
-		if !found {
+	for cur := m; ; {
+		pm, found := s.cat.Parent(cur)
+		if !found || seen[pm.Path] {
 			break
 		}
+		seen[pm.Path] = true
 		it := s.item(pm)
 		if parent == nil {
 			parent = &it

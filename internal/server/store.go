@@ -26,8 +26,8 @@ type Store interface {
 	Fork(path, entryID string) (newPath, text string, err error)
 	Clone(path, leafID string) (newPath string, err error)
 	// Trash moves the session at path into the trash and re-points the
-	// given children (files whose parentSession is path) to its parent.
-	Trash(path string, children []string) (TrashItem, error)
+	// given children (its forks) to its parent.
+	Trash(path string, children []ChildFile) (TrashItem, error)
 	ListTrash() ([]TrashItem, error)
 	// Restore moves a trashed session back and re-points its children back.
 	Restore(trashID string) (path string, err error)
@@ -44,6 +44,12 @@ type TrashItem struct {
 	// children now point to.
 	OldParent string `json:"oldParent"`
 }
+
+// ChildFile is a fork of a session being deleted: its file and the
+// parentSession its header has now. That is the deleted session's path, or
+// a stale path whose file name holds its id (Catalog.Parent); re-pointing
+// checks the header still says it.
+type ChildFile struct{ Path, Parent string }
 
 // FileStore is the Store over the agent dir.
 type FileStore struct {
@@ -178,7 +184,7 @@ func (fs_ *FileStore) Clone(path, leafID string) (string, error) {
 
 // Trash moves the file into <agentDir>/trash/<id>/ with a record of where
 // it came from, after re-pointing its children to its own parent.
-func (fs_ *FileStore) Trash(path string, children []string) (TrashItem, error) {
+func (fs_ *FileStore) Trash(path string, children []ChildFile) (TrashItem, error) {
 	s, err := fresh(path)
 	if err != nil {
 		return TrashItem{}, err
@@ -194,9 +200,11 @@ func (fs_ *FileStore) Trash(path string, children []string) (TrashItem, error) {
 	}
 	it := TrashItem{ID: id, Original: path, Deleted: time.Now().UTC().Format(time.RFC3339),
 		File: filepath.Join(dir, filepath.Base(path)), OldParent: oldParent, Repointed: []string{}}
+	was := map[string]string{}
 	for _, c := range children {
-		if err := setParent(c, path, oldParent); err == nil {
-			it.Repointed = append(it.Repointed, c)
+		if err := setParent(c.Path, c.Parent, oldParent); err == nil {
+			it.Repointed = append(it.Repointed, c.Path)
+			was[c.Path] = c.Parent
 		}
 	}
 	err = writeTrashRecord(dir, it)
@@ -206,7 +214,7 @@ func (fs_ *FileStore) Trash(path string, children []string) (TrashItem, error) {
 	if err != nil {
 		// The session stays where it is, so its children point at it again.
 		for _, c := range it.Repointed {
-			setParent(c, oldParent, path)
+			setParent(c, oldParent, was[c])
 		}
 		os.Remove(filepath.Join(dir, "trash.json"))
 		os.Remove(dir)
