@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -34,12 +35,9 @@ func resolve(cwd, rel string) (root, real string, err error) {
 			return "", "", errorf(Forbidden, "path must stay inside the session's directory")
 		}
 	}
-	if cwd == "" || !filepath.IsAbs(cwd) {
-		return "", "", errorf(NotFound, "the session has no working directory")
-	}
-	root, err = filepath.EvalSymlinks(cwd)
+	root, err = cwdRoot(cwd)
 	if err != nil {
-		return "", "", errorf(NotFound, "the session's directory does not exist")
+		return "", "", err
 	}
 	real, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -51,6 +49,24 @@ func resolve(cwd, rel string) (root, real string, err error) {
 		return "", "", errorf(Forbidden, "path leads outside the session's directory")
 	}
 	return root, real, nil
+}
+
+// errCwdGone is resolve's answer when the session's cwd is not there (the
+// project was moved or deleted since, or the header has no absolute cwd).
+var errCwdGone = errorf(NotFound, "the session's directory does not exist")
+
+// cwdRoot resolves the session's cwd through symlinks.
+func cwdRoot(cwd string) (string, error) {
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		return "", errCwdGone
+	}
+	root, err := filepath.EvalSymlinks(cwd)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return "", errCwdGone
+	} else if err != nil {
+		return "", errorf(NotFound, "the session's directory cannot be read")
+	}
+	return root, nil
 }
 
 // openInside opens real (already checked by resolve) through os.Root, so a
@@ -90,15 +106,20 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rel := r.URL.Query().Get("path")
+	clean := path.Clean("/" + filepath.ToSlash(rel))[1:]
 	root, real, err := resolve(m.Cwd, rel)
-	if err != nil {
+	if err == errCwdGone && clean == "" {
+		// A session outlives its project folder; saying so is an answer,
+		// not an error (a 404 would be logged in the browser's console).
+		return ok(w, map[string]any{"path": "", "entries": []fileEntry{}, "missing": true})
+	} else if err != nil {
 		return err
 	}
 	entries, err := readDir(root, real)
 	if err != nil {
 		return err
 	}
-	return ok(w, map[string]any{"path": path.Clean("/" + filepath.ToSlash(rel))[1:], "entries": entries})
+	return ok(w, map[string]any{"path": clean, "entries": entries, "missing": false})
 }
 
 // readDir lists a directory. Each entry is described through the root, so
