@@ -69,6 +69,20 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 			r.waitJS(t, `document.querySelector('.tnode.on-path[data-id=efd166e1]')`) // the panel stays open
 		}
 	}
+	// Real pi's forks (rpc s04) name their parents by paths in the folder
+	// pi wrote them in, not this one: the lineage still links them both
+	// ways, through the ids in those file names.
+	for _, c := range []struct{ id, links string }{
+		{piFork2, "/s/" + piForkRoot + " /s/" + piFork1},
+		{piFork1, "/s/" + piForkRoot + " /s/" + piFork2},
+	} {
+		eval[bool](t, r.browser, `(localStorage.setItem('piweb.panel', 'tree'), true)`)
+		r.open(t, "/s/"+c.id)
+		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.lineage a')].map((a) => a.getAttribute('href')).join(' ') === %q`, c.links))
+	}
+	if got := r.text(t, `.lineage`); !strings.Contains(got, "Forked from") || !strings.Contains(got, "Forks of this session") {
+		t.Errorf("lineage of %s reads %q", piFork1, got)
+	}
 }
 
 func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
@@ -313,7 +327,6 @@ func testKeyboard(t *testing.T, r *rig) {
 	r.waitJS(t, `!document.querySelector('.tree-panel')`)
 	r.run(t, chromedp.KeyEvent("f"))
 	r.waitJS(t, `document.querySelector('.files-missing')`)
-	r.forget404() // the fixture's project folder does not exist here
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.files-panel')`)
 	r.press(t, '/')

@@ -23,8 +23,10 @@ export function FilesPanel({ view }) {
   </div>`;
 }
 
-// Dir lists a folder and follows its changes once it could be listed (a
-// folder that is gone is reported once, through onError for the root).
+// Dir lists a folder and follows its changes once it could be listed. The
+// root of a session whose folder is gone (the server says missing) and a
+// root that cannot be listed are reported once, through onError, and never
+// followed.
 function Dir({ id, path, depth, sel, onOpen, onError }) {
   const [list, setList] = useState(null);
   const [open, setOpen] = useState({});
@@ -33,6 +35,11 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
     let stop = null;
     const load = () => api.listFiles(id, path).then((d) => {
       if (!live) return;
+      if (d.missing) {
+        setList({ error: 'folder not found' });
+        if (onError) onError("This session's folder does not exist on this machine (moved or deleted).");
+        return;
+      }
       setList(d.entries || []);
       stop = stop || api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
     }, (e) => {
