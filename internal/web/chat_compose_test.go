@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -91,18 +92,32 @@ func testCompletion(t *testing.T, r *chatRig) {
 	})
 }
 
-// testDialogs: extension dialogs as cards — a select answered, a confirm
-// left to time out as the extension asked, an input and an editor — each
-// answer reaching pi, which reports it as a toast and a status line.
+// testDialogs: extension dialogs as cards at the end of the conversation,
+// in view — a select answered, a confirm left to time out as the
+// extension asked, an input and an editor — each answer reaching pi, which
+// reports it as a toast and a status line.
 func testDialogs(t *testing.T, r *chatRig) {
 	reported := func(t *testing.T, text string) {
 		t.Helper()
 		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes(%q))`, text))
 		r.waitJS(t, fmt.Sprintf(`document.querySelector('.ext-status')?.innerText.includes(%q)`, text))
 	}
+	inConversation := func(t *testing.T) {
+		t.Helper()
+		r.waitJS(t, `document.querySelector('.ext-card')`)
+		const want = "last in the conversation, in view"
+		where := ""
+		for deadline := time.Now().Add(5 * time.Second); where != want && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			where = eval[string](t, r.browser, cardPlaceJS)
+		}
+		if where != want {
+			t.Errorf("the extension dialog is %s", where)
+		}
+	}
 	t.Run("select", func(t *testing.T) {
 		r.send(t, "/ask-colour")
 		r.waitJS(t, `document.querySelectorAll('.ext-card .ext-option').length === 3`)
+		inConversation(t)
 		// The card does not block the page: no overlay, the composer types.
 		if n := eval[int](t, r.browser, `document.querySelectorAll('.overlay, [aria-modal=true]').length`); n != 0 {
 			t.Error("the extension dialog covers the page")
@@ -122,6 +137,7 @@ func testDialogs(t *testing.T, r *chatRig) {
 			return true; })()`)
 		r.send(t, "/ask-proceed 3000")
 		r.waitJS(t, `document.querySelector('.ext-card .ext-countdown')`)
+		inConversation(t)
 		if got := eval[string](t, r.browser, `document.querySelector('.ext-card .ext-countdown').innerText`); got != "closes in 3 s" && got != "closes in 2 s" {
 			t.Errorf("countdown %q for a 3 s timeout", got)
 		}
@@ -134,6 +150,7 @@ func testDialogs(t *testing.T, r *chatRig) {
 	t.Run("input", func(t *testing.T) {
 		r.send(t, "/ask-name")
 		r.waitJS(t, `document.activeElement === document.querySelector('.ext-card input.ext-input')`)
+		inConversation(t)
 		r.run(t, chromedp.KeyEvent("Ada"))
 		r.key(t, kb.Enter)
 		reported(t, "name: Ada")
@@ -141,9 +158,22 @@ func testDialogs(t *testing.T, r *chatRig) {
 	t.Run("editor", func(t *testing.T) {
 		r.send(t, "/ask-text")
 		r.waitJS(t, `document.querySelector('.ext-card textarea.ext-input')?.value === 'line one\nline two'`)
+		inConversation(t)
 		eval[bool](t, r.browser, `(() => { const e = document.querySelector('.ext-card textarea'); e.value += '\nline three'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 		r.waitJS(t, `document.querySelector('.ext-card textarea').value.endsWith('three')`)
 		r.click(t, ".ext-card .ext-ok")
 		reported(t, "text: 3 lines")
 	})
 }
+
+// cardPlaceJS says where the extension dialog is: last in the
+// conversation's content (after the messages and the streamed one) and
+// within the conversation's visible box, or what is wrong.
+const cardPlaceJS = `(() => {
+	const card = document.querySelector('.ext-card'), conv = document.querySelector('.conv');
+	if (!conv || !conv.contains(card)) return 'outside the conversation (in ' + (card.parentElement.closest('[class]')?.className || '?') + ')';
+	const after = [...conv.querySelectorAll('.row, .live-msg')].filter((e) => card.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+	if (after.length) return 'before ' + after.length + ' messages';
+	const c = card.getBoundingClientRect(), v = conv.getBoundingClientRect();
+	if (c.top < v.top - 1 || c.bottom > v.bottom + 1) return 'out of view (' + Math.round(c.top) + '-' + Math.round(c.bottom) + ' in ' + Math.round(v.top) + '-' + Math.round(v.bottom) + ')';
+	return 'last in the conversation, in view'; })()`

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
@@ -19,6 +21,9 @@ func TestChatLive(t *testing.T) {
 		r.waitText(t, "All done with the tool.")
 		r.waitText(t, "hello-from-tool")
 		r.waitIdle(t)
+		// One card for the call, its result in it.
+		cards := callCards("echo hello-from-tool")
+		r.waitJS(t, cards+`.length === 1 && `+cards+`[0].querySelector('.out')?.textContent.includes('hello-from-tool')`)
 		testShiftEnter(t, r)
 		testUsageLive(t, r, func() {
 			r.llm.Enqueue(fakellm.Text("Second answer here."))
@@ -55,6 +60,12 @@ func holdReply(text string) (fakellm.Reply, func()) {
 			close(hold)
 		}
 	}
+}
+
+// callCards is a script's list of the tool call cards in the conversation
+// whose summary includes s.
+func callCards(s string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll('.conv .tool')].filter((e) => e.querySelector('summary')?.innerText.includes(%q))`, s)
 }
 
 const longText = "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango."
@@ -115,12 +126,31 @@ func testAbort(t *testing.T, r *chatRig) {
 		r.llm.Reset()
 		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo started; sleep 30")), fakellm.Text("never"))
 		r.startSession(t, "run a slow tool")
-		r.waitJS(t, `document.querySelector('.live-tool') && document.querySelector('.phase-line').innerText.includes('Running bash')`)
-		r.waitJS(t, `document.querySelector('.live-tool .tool-out')?.textContent.includes('started')`) // its output so far
+		cards := callCards("echo started")
+		// Its output so far streams inside the call's own card.
+		r.waitJS(t, `document.querySelector('.phase-line')?.innerText.includes('Running bash') && `+
+			cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('started'))`)
+		if n := eval[int](t, r.browser, cards+`.length`); n != 1 {
+			t.Errorf("%d cards for the running call", n)
+		}
+		if n := eval[int](t, r.browser, `document.querySelectorAll('.live-tool').length`); n != 0 {
+			t.Errorf("the run has %d cards of its own besides its call's", n)
+		}
+		if d := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur')?.textContent || ''`); !regexp.MustCompile(`^running \d+\.\d s$`).MatchString(d) {
+			t.Errorf("the running call shows %q for its clock", d)
+		}
 		r.click(t, ".composer .stop")
 		r.waitIdle(t)
 		if n := r.countText(t, "never"); n != 0 {
 			t.Errorf("the turn went on after abort")
+		}
+		// Once pi stored the result, the same single card shows it in place
+		// of the live output.
+		r.waitJS(t, cards+`.length === 1 && !`+cards+`[0].classList.contains('pending')`)
+		got := eval[string](t, r.browser, fmt.Sprintf(`(() => { const c = %s[0]; return [c.className, !!c.querySelector('.live-out'), !!c.closest('.live-tail'), c.querySelector('.tool-dur')?.textContent].join('|'); })()`, cards))
+		t.Logf("aborted call's card: %s", got)
+		if ok := regexp.MustCompile(`^tool error\|false\|false\|failed after \d+\.\d s$`).MatchString(got); !ok {
+			t.Errorf("aborted call's card (class|live output|live copy|clock): %s", got)
 		}
 	})
 }

@@ -15,7 +15,7 @@ import (
 // the live tool durations take, since most last less than a poll.
 const recordLive = `(() => {
   window.__seen = new Set();
-  const parts = {phase: '.phase-line', thinking: '.thinking.live summary', tool: '.live-tool .dur'};
+  const parts = {phase: '.phase-line', thinking: '.thinking.live summary', tool: '.tool .tool-dur'};
   const note = () => { for (const [k, sel] of Object.entries(parts)) document.querySelectorAll(sel).forEach((e) => window.__seen.add(k + ': ' + e.textContent)); };
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true});
   return true; })()`
@@ -62,6 +62,12 @@ func testPhases(t *testing.T, r *chatRig, id string) {
 	}
 	if t.Failed() {
 		t.Logf("seen: %q", seen)
+	}
+	// The run ends in its call's one card: the output and how long it took.
+	cards := callCards("sleep 1.2; echo slept")
+	r.waitJS(t, cards+`.length === 1 && `+cards+`[0].querySelector('.out:not(.live-out)')?.textContent.includes('slept')`)
+	if d := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur')?.textContent || ''`); !regexp.MustCompile(`^done in ([1-9]|\d\d+)\.\d s$`).MatchString(d) {
+		t.Errorf("the finished call's card shows %q for its duration", d)
 	}
 }
 

@@ -174,7 +174,7 @@ func shootChat(t *testing.T) {
 	t.Run("tool running", func(t *testing.T) {
 		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo working on it; sleep 6")), fakellm.Text("Done."))
 		r.send(t, "run something slow")
-		r.waitJS(t, `document.querySelector('.live-tool .tool-out')?.textContent.includes('working')`)
+		r.waitJS(t, `document.querySelector('.tool .live-out')?.textContent.includes('working')`)
 		shootAll(t, r.browser, "tool-running")
 		r.waitText(t, "Done.")
 		r.waitIdle(t)

@@ -3,7 +3,8 @@
 // "@" file paths (complete.js). While
 // the agent runs a message steers it (default) or waits as a follow-up,
 // and Stop aborts (a compaction too). Above it: the phase line, queue, retry banner,
-// compaction indicator, inline errors and the outside-change banner.
+// compaction indicator, inline errors, extension status lines and the
+// outside-change banner.
 import { useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { post } from '../js/api.js';
@@ -12,7 +13,7 @@ import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { drafts, ContinueBar } from './actions.js';
 import { Controls } from './controls.js';
-import { ExtensionCards } from './dialogs.js';
+import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
 
 export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
@@ -128,7 +129,7 @@ function Status({ view, l }) {
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
       <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
-    <${ExtensionCards} view=${view} l=${l} />
+    <${ExtensionStatus} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
     ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span><span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
       <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}

@@ -24,6 +24,7 @@ export class Live {
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
     this.tools = new Map(); // toolCallId -> {name, args, output, start, end, isError}
+    this.took = new Map(); // toolCallId -> {ms, isError} of the tools that ended here, for their stored cards
     this.lastId = null;
     this.own = null; // a model or thinking change being written (controls.js)
     this.listeners = new Set(); // stream renderers
@@ -106,7 +107,12 @@ const handlers = {
   },
   tool_execution_end(l, ev) {
     const t = l.tools.get(ev.toolCallId);
-    if (t) { t.output = resultText(ev.result); t.end = Date.now(); t.isError = !!ev.isError; l.notify(); }
+    if (!t) return;
+    t.output = resultText(ev.result);
+    t.end = Date.now();
+    t.isError = !!ev.isError;
+    l.took.set(ev.toolCallId, { ms: t.end - t.start, isError: t.isError });
+    l.notify();
   },
   auto_retry_start(l, ev) {
     l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: Date.now() + (ev.delayMs || 0), error: ev.errorMessage || '' };

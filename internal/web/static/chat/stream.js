@@ -1,14 +1,18 @@
-// LiveTail draws the message pi is streaming and the tools it runs, below
-// the conversation. pi's message_update carries the whole partial message;
-// drawing diffs it against what is on screen and appends only the new text
-// as text nodes (a paragraph per line), so each delta costs the same at the
-// start and at the end of a long answer, and nothing else re-renders. Once
-// the message or tool result is in the file (the view appended it), its
-// live copy is removed.
-import { Component } from 'preact';
+// LiveTail draws the message pi is streaming below the conversation, and
+// after it the extension dialogs waiting for an answer. pi's
+// message_update carries the whole partial message; drawing diffs it
+// against what is on screen and appends only the new text as text nodes (a
+// paragraph per line), so each delta costs the same at the start and at
+// the end of a long answer, and nothing else re-renders. A tool call is
+// drawn as the same card the stored message will have, and its run (clock
+// and output) shows inside that card (toolrun.js). Once the message is in
+// the file (the view appended it), its live copy is removed.
+import { Component, render } from 'preact';
 import { effect, signal } from '@preact/signals';
 import { html } from '../js/html.js';
+import { Tool } from '../js/message.js';
 import { liveOf } from './live.js';
+import { ExtensionDialogs } from './dialogs.js';
 
 export const activity = signal(''); // what the streamed message is doing: thinking, writing, tool call
 
@@ -31,6 +35,8 @@ export class LiveTail extends Component {
   componentWillUnmount() {
     this.live.listeners.delete(this.listener);
     this.stop();
+    this.dropMessage(); // unmounts its tool cards
+    for (const [id, el] of this.toolEls) this.dropTool(id, el);
   }
 
   schedule() {
@@ -65,7 +71,7 @@ export class LiveTail extends Component {
   }
 
   dropMessage() {
-    if (this.msg) { this.msg.el.remove(); this.msg = null; }
+    if (this.msg) { this.msg.blocks.forEach(dropBlock); this.msg.el.remove(); this.msg = null; }
     if (activity.value) activity.value = '';
   }
 
@@ -94,7 +100,7 @@ export class LiveTail extends Component {
   drawBlock(i, b, open) {
     let s = this.msg.blocks[i];
     if (!s || s.type !== b.type) {
-      if (s) s.el.remove();
+      if (s) dropBlock(s);
       s = newBlock(b.type);
       this.msg.blocks[i] = s;
       this.msg.body.append(s.el);
@@ -108,38 +114,44 @@ export class LiveTail extends Component {
         s.label.textContent = (open ? 'Thinking… ' : 'Thought for ') + secs((s.end || Date.now()) - s.start);
       }
     } else if (b.type === 'toolCall') {
-      s.name.textContent = b.name || 'tool';
-      const args = JSON.stringify(b.arguments || {});
-      if (args !== s.args) { s.args = args; s.pre.textContent = args; }
+      const key = b.id + ' ' + b.name + ' ' + JSON.stringify(b.arguments || {});
+      if (key !== s.key) { s.key = key; render(html`<${Tool} call=${b} result=${null} />`, s.el); }
     }
   }
 
+  // drawTools forgets the runs whose result is in the file, and gives a
+  // card of its own to a running tool whose call is nowhere in the
+  // conversation (a view of another branch, a call scrolled out of the
+  // window), so that no run goes unseen.
   drawTools(view) {
     const l = this.live;
     const done = resultIds(view);
+    const inner = this.base.closest('.conv-inner') || this.base;
+    const own = this.base.querySelector('.live-tools');
     for (const [id, t] of l.tools) {
       if (done.has(id)) { l.tools.delete(id); continue; }
+      const shown = [...inner.querySelectorAll(`.tool[data-call="${CSS.escape(id)}"]`)].some((e) => !own.contains(e));
       let el = this.toolEls.get(id);
-      if (!el) {
-        el = h('div', 'card live-tool');
-        el.dataset.tool = id;
-        const head = h('div', 'card-head');
-        head.append(h('strong', '', t.name), h('span', 'muted dur', ''));
-        el.append(head, h('pre', 'tool-out', ''));
-        this.base.querySelector('.live-tools').append(el);
-        this.toolEls.set(id, el);
-      }
-      el.querySelector('.dur').textContent = (t.end ? (t.isError ? 'failed after ' : 'done in ') : 'running ') + secs((t.end || Date.now()) - t.start);
-      const out = el.querySelector('.tool-out');
-      if (out.textContent.length !== t.output.length) out.textContent = t.output.length > 20000 ? '…' + t.output.slice(-20000) : t.output;
-      el.classList.toggle('error', !!t.isError);
+      if (shown) { if (el) this.dropTool(id, el); continue; }
+      if (el) continue;
+      el = h('div', 'live-tool');
+      own.append(el);
+      this.toolEls.set(id, el);
+      render(html`<${Tool} call=${{ type: 'toolCall', id, name: t.name, arguments: t.args || {} }} result=${null} />`, el);
     }
-    for (const [id, el] of this.toolEls) if (!l.tools.has(id)) { el.remove(); this.toolEls.delete(id); }
-    if ([...l.tools.values()].some((t) => !t.end)) setTimeout(() => this.schedule(), 250);
+    for (const [id, el] of this.toolEls) if (!l.tools.has(id)) this.dropTool(id, el);
+  }
+
+  dropTool(id, el) {
+    render(null, el);
+    el.remove();
+    this.toolEls.delete(id);
   }
 
   render() {
-    return html`<div class="live-tail"><div class="live-msgs"></div><div class="live-tools"></div></div>`;
+    const { view } = this.props;
+    return html`<div class="live-tail"><div class="live-msgs"></div><div class="live-tools"></div>
+      <${ExtensionDialogs} view=${view} l=${liveOf(view.id)} /></div>`;
   }
 }
 
@@ -179,17 +191,17 @@ function newBlock(type) {
     resetText(s);
     return s;
   }
-  if (type === 'toolCall') {
-    const el = h('div', 'tool live-call');
-    const name = h('strong', '', '');
-    const pre = h('pre', 'tool-args', '');
-    el.append(name, pre);
-    return { type, el, name, pre, args: '' };
-  }
+  if (type === 'toolCall') return { type, el: h('div', 'live-call'), key: '' };
   const el = h('div', 'live-text');
   const s = { type, el, body: el, len: 0 };
   resetText(s);
   return s;
+}
+
+// dropBlock removes a drawn block, unmounting the card of a tool call.
+function dropBlock(s) {
+  if (s.type === 'toolCall') render(null, s.el);
+  s.el.remove();
 }
 
 function resetText(s) {

@@ -4,6 +4,7 @@ import { html } from './html.js';
 import { markdown, CodeBlock } from './markdown.js';
 import { diffLines, langOf } from './highlight.js';
 import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js';
+import { ToolTime, ToolOutput } from '../chat/toolrun.js';
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
 // to their toolResult items, ctx.paired holds the ids of paired results.
@@ -88,7 +89,9 @@ function Thinking({ b }) {
 const exitRE = /Command exited with code (-?\d+)\s*$/;
 
 // Tool renders a tool call with its result: bash, read, edit and write get
-// their own shapes, other tools show arguments and output.
+// their own shapes, other tools show arguments and output. Until the result
+// is in, the card shows the live run (chat/toolrun.js): the clock and the
+// output so far, replaced in place by the result.
 export function Tool({ call, result }) {
   const name = (call && call.name) || (result && result.toolName) || 'tool';
   const args = (call && call.arguments) || {};
@@ -122,10 +125,11 @@ export function Tool({ call, result }) {
       summary = html`<span class="muted args">${JSON.stringify(args).slice(0, 160)}</span>`;
       body = html`<details class="args-full"><summary>arguments</summary><pre class="out">${JSON.stringify(args, null, 2)}</pre></details>${result && html`<pre class="out">${out}</pre>`}`;
   }
-  const open = state === 'error' || name === 'edit' || name === 'bash';
-  return html`<details class=${'tool ' + state} open=${open}>
-    <summary><span class="tool-name">${name}</span>${summary}</summary>
-    <div class="tool-body">${body}${images.map((b, i) => html`<${Image} key=${i} b=${b} />`)}
+  // A running tool of an extension may stream output: its card is open.
+  const open = state === 'error' || name === 'edit' || name === 'bash' || (!result && !['read', 'write'].includes(name));
+  return html`<details class=${'tool ' + state} open=${open} data-call=${call ? call.id : null}>
+    <summary><span class="tool-name">${name}</span>${summary}${call && html`<${ToolTime} id=${call.id} />`}</summary>
+    <div class="tool-body">${body}${call && !result && html`<${ToolOutput} id=${call.id} />`}${images.map((b, i) => html`<${Image} key=${i} b=${b} />`)}
     ${result && !call && html`<div class="muted">result without a call in view</div>`}</div>
   </details>`;
 }
