@@ -46,7 +46,8 @@ func fitsPhone(t testing.TB, b *browser, what string) {
 // testPhonePagesFit: at 375 px wide nothing sticks out sideways on any
 // reading screen: home, a session with tools, code and a table, the
 // compaction expanded, the tree and files panels, search, the menu, the
-// sidebar drawer and the usage page. Buttons are big enough to touch.
+// sidebar drawer and the usage page. Buttons are big enough to touch. The
+// composer is compact and toasts leave its buttons free.
 func testPhonePagesFit(t *testing.T, r *rig) {
 	rich := writeRichSession(t, r.dir)
 	r.waitIndexed(t, rich)
@@ -87,8 +88,52 @@ func testPhonePagesFit(t *testing.T, r *rig) {
 			t.Errorf("%s: touch targets under 32 px high: %s", s.name, small)
 		}
 	}
+	testPhoneComposer(t, r)
 	r.open(t, "/") // close the file streams before the folder is removed
 }
+
+// testPhoneComposer: on a phone the area under the conversation is small
+// while the composer is empty, its text box grows with what is typed and
+// shrinks back, and a toast stands clear of its buttons. The browser is
+// at 375x800 already.
+func testPhoneComposer(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.composer textarea') && document.querySelector('.chat-controls select')`)
+	r.run(t, chromedp.Sleep(200e6))
+	if h := eval[float64](t, r.browser, `document.querySelector('.chat-bottom').getBoundingClientRect().height`); h > 130 {
+		t.Errorf("the empty composer area is %.0f px tall of 800, more than 130", h)
+	}
+	const box = `document.querySelector('.composer textarea')`
+	empty := eval[float64](t, r.browser, box+`.offsetHeight`)
+	setBox := func(text string) {
+		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const ta = %s; ta.value = %q; ta.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, box, text))
+	}
+	setBox("one\ntwo\nthree\nfour")
+	r.waitJS(t, fmt.Sprintf(`%s.offsetHeight > %f * 2 && %s.scrollHeight <= %s.clientHeight + 1`, box, empty, box, box))
+	setBox("")
+	r.waitJS(t, fmt.Sprintf(`%s.offsetHeight === %f`, box, empty))
+
+	eval[bool](t, r.browser, `(import('/js/state.js').then((m) => m.toast('A notice from an extension, long enough to take two lines on a phone screen')), true)`)
+	r.waitJS(t, `document.querySelector('.toast')`)
+	if bad := eval[string](t, r.browser, toastCoversJS); bad != "" {
+		t.Errorf("the toast covers the composer's %s", bad)
+	}
+	r.click(t, ".toast .x")
+	r.waitJS(t, `!document.querySelector('.toast')`)
+}
+
+// toastCoversJS lists the composer's controls that a toast overlaps.
+const toastCoversJS = `(() => {
+	const bad = [];
+	for (const toast of document.querySelectorAll('.toast')) {
+		const t = toast.getBoundingClientRect();
+		for (const e of document.querySelectorAll('.chat-bottom :is(button, select, textarea, input, label.btn)')) {
+			const r = e.getBoundingClientRect();
+			if (!r.width || r.right <= 0 || r.left >= innerWidth) continue;
+			if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom) bad.push(e.className || e.tagName);
+		}
+	}
+	return [...new Set(bad)].join(', '); })()`
 
 // smallTargetsJS lists visible buttons, selects and inputs a finger can
 // hardly hit on a phone (under 32 px high), except links within text.

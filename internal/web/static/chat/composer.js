@@ -4,8 +4,9 @@
 // the agent runs a message steers it (default) or waits as a follow-up,
 // and Stop aborts (a compaction too). Above it: the phase line, queue, retry banner,
 // compaction indicator, inline errors, extension status lines and the
-// outside-change banner.
-import { useRef, useState } from 'preact/hooks';
+// outside-change banner. The text box grows with its text, so that an
+// empty composer stays small on a phone.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { post } from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
@@ -53,6 +54,9 @@ export function Composer({ view }) {
     }
   };
 
+  const bottom = useRef(null);
+  useLayoutEffect(() => fitText(ta.current), [text]);
+  useEffect(() => followHeight(bottom.current), []);
   const comp = useCompletion(view, ta, text, setText, send);
   const stop = () => stopAgent(view, l);
   const onKey = (e) => {
@@ -72,7 +76,7 @@ export function Composer({ view }) {
   };
   const onDrop = (e) => { e.preventDefault(); addFiles([...(e.dataTransfer?.files || [])]); };
 
-  return html`<div class="chat-bottom">
+  return html`<div class="chat-bottom" ref=${bottom}>
     <${ContinueBar} view=${view} />
     <${Status} view=${view} l=${l} />
     ${comp.popup}
@@ -80,8 +84,8 @@ export function Composer({ view }) {
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
       <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
     <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
-      <textarea ref=${ta} rows="2" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
-        placeholder=${busy ? (mode === 'steer' ? 'Steer the agent (Enter)…' : 'Queue a follow-up (Enter)…') : 'Message pi (Enter to send, Shift+Enter for a new line)'}></textarea>
+      <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
+        placeholder=${placeholder(busy, mode)}></textarea>
       <div class="composer-actions">
         <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/></svg><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
@@ -92,6 +96,37 @@ export function Composer({ view }) {
       </div>
     </form>
     <${Controls} view=${view} l=${l} /></div>`;
+}
+
+// placeholder says what Enter does, except on a phone, where the hint
+// would take two lines of a one-line box.
+function placeholder(busy, mode) {
+  const keys = !matchMedia('(max-width: 600px)').matches;
+  if (busy) return (mode === 'steer' ? 'Steer the agent' : 'Queue a follow-up') + (keys ? ' (Enter)…' : '…');
+  return keys ? 'Message pi (Enter to send, Shift+Enter for a new line)' : 'Message pi…';
+}
+
+// fitText makes the text box as tall as its text (up to the CSS
+// max-height, then it scrolls), since a fixed one is either too big for a
+// phone when empty or too small for a pasted paragraph.
+function fitText(el) {
+  if (!el) return;
+  el.style.height = '';
+  if (!el.value) return; // a long placeholder would count
+  const border = el.offsetHeight - el.clientHeight;
+  if (el.scrollHeight > el.clientHeight) el.style.height = el.scrollHeight + border + 'px';
+}
+
+// followHeight publishes the height of the area under the conversation as
+// --chat-bottom-h, for the toasts (style.css) to stand above the composer
+// instead of covering its buttons.
+function followHeight(el) {
+  const root = document.documentElement.style;
+  const set = () => root.setProperty('--chat-bottom-h', el.offsetHeight + 'px');
+  set();
+  const ro = window.ResizeObserver ? new ResizeObserver(set) : null;
+  if (ro) ro.observe(el);
+  return () => { if (ro) ro.disconnect(); root.removeProperty('--chat-bottom-h'); };
 }
 
 // stopAgent stops what pi is doing. pi's abort does not reach a running
