@@ -84,8 +84,18 @@ func testCompletion(t *testing.T, r *chatRig) {
 		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "look at @src/main.go") {
 			t.Errorf("the model got %q", got)
 		}
+		// Folders that do not exist, or lie outside the cwd, are offered
+		// nothing and asked of nobody: a failed request would be an error
+		// in the console.
+		for _, text := range []string{"see @nothere/deeper/x", "see @../", "see @src/nope/y"} {
+			r.typeIn(t, text)
+		}
 		r.typeIn(t, "and @s")
 		r.waitJS(t, completionLabels+`.join() === 'src/'`)
+		if n := eval[int](t, r.browser, `performance.getEntriesByType('resource').filter((e) => /files\?path=(nothere|\.\.|src%2Fnope)/.test(e.name)).length`); n != 0 {
+			t.Errorf("%d listings asked for folders that do not exist", n)
+		}
+		r.noConsoleErrors(t)
 		r.key(t, kb.Escape)
 		r.waitJS(t, `!document.querySelector('.completions') && document.querySelector('.composer textarea').value === 'and @s'`)
 		r.typeIn(t, "")

@@ -100,14 +100,32 @@ async function fileItems(id, path, cache) {
   const slash = path.lastIndexOf('/');
   const dir = path.slice(0, slash + 1);
   const query = path.slice(slash + 1);
-  const key = 'dir:' + dir;
-  if (!cache.has(key)) cache.set(key, listFiles(id, dir.replace(/\/$/, '')).then((r) => r.entries || [], () => []));
-  const entries = (await cache.get(key)).filter((e) => e.name !== '.git' && (query.startsWith('.') || !e.name.startsWith('.')));
+  const entries = (await dirEntries(id, dir, cache)).filter((e) => e.name !== '.git' && (query.startsWith('.') || !e.name.startsWith('.')));
   return rank(entries, (e) => e.name, query).map((e) => {
     const isDir = e.type === 'dir';
     const p = dir + e.name + (isDir ? '/' : '');
     return { label: p, insert: '@' + (/\s/.test(p) ? '"' + p + '"' : p), dir: isDir, hint: isDir ? 'folder' : '' };
   });
+}
+
+// dirEntries lists dir ('' or 'a/b/') of the session's cwd. It asks the
+// server only for a folder its parent's listing showed, so that a typed
+// path that does not exist, a '..', or a cwd that is gone costs no request
+// that fails (each would be an error in the browser console).
+function dirEntries(id, dir, cache) {
+  const key = 'dir:' + dir;
+  if (!cache.has(key)) cache.set(key, listedDir(id, dir, cache));
+  return cache.get(key);
+}
+
+async function listedDir(id, dir, cache) {
+  const path = dir.replace(/\/$/, '');
+  if (path) {
+    const slash = path.lastIndexOf('/');
+    const up = await dirEntries(id, path.slice(0, slash + 1), cache);
+    if (!up.some((e) => e.name === path.slice(slash + 1) && e.type === 'dir')) return [];
+  }
+  return listFiles(id, path).then((r) => r.entries || [], () => []);
 }
 
 // rank keeps the names that start with the query (case-insensitively),
