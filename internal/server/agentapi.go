@@ -158,16 +158,18 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.bridges.ensure(m)
-	return s.serveSSEFrom(w, r, sessionTopic(m.ID), func() []byte { return s.sessionHello(m) })
+	return s.serveSSEFrom(w, r, sessionTopic(m.ID), func() []byte { return s.sessionHello(m) }, true)
 }
 
 // sessionHello starts following the session's file and describes it as
 // it is now. It runs after the client subscribed, so every append after
 // the leaf it reports reaches the client as an event (the web client
-// re-reads its tail when the leaf differs from what it loaded).
+// re-reads its tail when the leaf differs from what it loaded). Its now,
+// the server's clock, lets the client read the replay event's times on
+// its own clock.
 func (s *Server) sessionHello(m Meta) []byte {
 	s.tails.watch(m.ID, m.Path)
-	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size}
+	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size, "now": time.Now().UnixMilli()}
 	if sess, err := s.cache.load(m.Path); err == nil {
 		hello["leaf"] = entryID(sess.Leaf())
 		hello["size"] = sess.Size

@@ -26,6 +26,7 @@ type hub struct {
 
 type event struct {
 	id   int64
+	at   int64  // when the hub received it, Unix ms: a replayed event is timed by it
 	data []byte // one JSON object
 }
 
@@ -68,7 +69,7 @@ func (h *hub) publish(name string, data []byte) int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t := h.topic(name)
-	ev := event{id: h.next.Add(1), data: data}
+	ev := event{id: h.next.Add(1), at: time.Now().UnixMilli(), data: data}
 	t.events = append(t.events, ev)
 	t.size += len(data)
 	for len(t.events) > h.maxKeep || (t.size > h.maxSize && len(t.events) > 1) {

@@ -20,14 +20,18 @@ var sseWriteTimeout = 10 * time.Second
 // replay after Last-Event-ID, then live events, with heartbeats, until the
 // client leaves, the hub cuts it off or the server shuts down.
 func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request, name string, hello []byte) error {
-	return s.serveSSEFrom(w, r, name, func() []byte { return hello })
+	return s.serveSSEFrom(w, r, name, func() []byte { return hello }, false)
 }
 
 // serveSSEFrom is serveSSE with a hello made once the client is
 // subscribed: what hello reports (a session's leaf and size) is then
 // never older than the first event the client gets, so a client that
 // compares it with what it fetched earlier misses no change in between.
-func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name string, makeHello func() []byte) error {
+// With timed, a replay is preceded by a replay event giving when the hub
+// received each replayed event: a page reloaded while a tool runs times
+// the tool from its real start, not from when the replay reached it, and
+// pi's event objects still pass through unchanged.
+func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name string, makeHello func() []byte, timed bool) error {
 	last := parseLastID(r.Header.Get("Last-Event-ID"))
 	if v := r.URL.Query().Get("lastEventId"); v != "" && last < 0 {
 		last = parseLastID(v)
@@ -54,6 +58,9 @@ func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name strin
 		writeEvent(bw, -1, hello)
 		if reset {
 			writeEvent(bw, s.hub.next.Load(), []byte(`{"type":"reset"}`))
+		}
+		if timed && len(replay) > 0 {
+			writeEvent(bw, -1, replayTimes(replay))
 		}
 		for _, ev := range replay {
 			writeEvent(bw, ev.id, ev.data)
@@ -102,6 +109,25 @@ func drain(bw *bufio.Writer, ev event, ch <-chan event) error {
 		}
 	}
 	return nil
+}
+
+// replayTimes encodes the replay event that precedes a replay: for each
+// replayed event its id and when the hub received it (Unix ms), as
+// {"type":"replay","times":[[id,ms],…]}.
+func replayTimes(replay []event) []byte {
+	b := make([]byte, 0, 32+len(replay)*32)
+	b = append(b, `{"type":"replay","times":[`...)
+	for i, ev := range replay {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, ev.id, 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, ev.at, 10)
+		b = append(b, ']')
+	}
+	return append(b, "]}"...)
 }
 
 // writeEvent writes one SSE event. data is a single-line JSON object (the

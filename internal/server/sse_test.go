@@ -323,3 +323,57 @@ func TestIndexEvents(t *testing.T) {
 	r.json("POST", "/api/trash/"+trash+"/restore", map[string]any{}, 200)
 	expect("session_added", func(d map[string]any) bool { return item(d)["id"] == id })
 }
+
+// TestSSEReplayTimes: a session stream's hello tells the server's clock,
+// and a replay is preceded by when the hub received each replayed event,
+// so that a page reloaded mid-tool times the tool from its real start;
+// the replayed events themselves pass through unchanged.
+func TestSSEReplayTimes(t *testing.T) {
+	r := newRig(t, Options{})
+	id := r.find("Dark theme")["id"].(string)
+	url := r.ts.URL + "/api/sessions/" + id + "/events"
+	first := r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"a"}`))
+	sent := time.Now().UnixMilli()
+	time.Sleep(30 * time.Millisecond)
+	r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
+	third := r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_end","toolCallId":"b"}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	ch, _ := sseClient(ctx, t, url, fmt.Sprint(first))
+	hello := next(t, ch)
+	now, _ := hello.data["now"].(float64)
+	if hello.data["type"] != "hello" || now < float64(sent) || now > float64(time.Now().UnixMilli()) {
+		t.Fatalf("hello %+v: want now, the server's clock", hello.data)
+	}
+	replay := next(t, ch)
+	if replay.data["type"] != "replay" || replay.id != "" {
+		t.Fatalf("before the replay: %+v, want a replay event without id", replay)
+	}
+	times, _ := replay.data["times"].([]any)
+	if len(times) != 2 {
+		t.Fatalf("replay times %v, want two", times)
+	}
+	for i, want := range []string{"b", "b"} {
+		ev := next(t, ch)
+		pair, _ := times[i].([]any)
+		if len(pair) != 2 || fmt.Sprint(int64(pair[0].(float64))) != ev.id || ev.data["toolCallId"] != want {
+			t.Errorf("time %d is %v for event %s %+v", i, times[i], ev.id, ev.data)
+			continue
+		}
+		if at := pair[1].(float64); at < float64(sent+25) || at > now {
+			t.Errorf("event %s received at %v, want after %d (30 ms after the first) and by %v", ev.id, at, sent, now)
+		}
+	}
+	if fmt.Sprint(int64(times[1].([]any)[0].(float64))) != fmt.Sprint(third) {
+		t.Errorf("last time is for %v, want %d", times[1], third)
+	}
+
+	// Nothing to replay, nothing before the live events.
+	ch2, _ := sseClient(ctx, t, url, fmt.Sprint(third))
+	next(t, ch2) // hello
+	r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"agent_end"}`))
+	if ev := next(t, ch2); ev.data["type"] != "agent_end" {
+		t.Errorf("after hello without a replay: %+v", ev.data)
+	}
+}
