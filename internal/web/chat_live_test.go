@@ -3,7 +3,9 @@ package web
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp/kb"
 
@@ -180,4 +182,74 @@ func testResume(t *testing.T, r *chatRig) {
 			t.Errorf("after reload the answer is %q, want %q", got, longText)
 		}
 	})
+	t.Run("reload mid-tool", func(t *testing.T) { testReloadMidTool(t, r) })
+	t.Run("reload mid-thinking", func(t *testing.T) { testReloadMidThinking(t, r) })
+}
+
+// testReloadMidThinking: the thinking clock of a page reloaded while the
+// model thinks counts from when the thinking began, not from the reload.
+func testReloadMidThinking(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	hold := make(chan struct{})
+	defer func() {
+		if hold != nil {
+			close(hold)
+		}
+	}()
+	r.llm.Enqueue(fakellm.Think("Pondering the question at length.", "Thought it through.").WithChunks(10).WithHold(hold, 3))
+	out := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": "think across a reload",
+		"model": fakellm.Provider + "/" + fakellm.ThinkerID, "thinkingLevel": "medium"})
+	id := out["id"].(string)
+	r.open(t, "/s/"+id)
+	label := `document.querySelector('.live-msg details.thinking summary')?.textContent || ''`
+	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
+	seen := time.Now()
+	time.Sleep(2500 * time.Millisecond)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
+	if got := eval[string](t, r.browser, label); clockSecs(t, got) < time.Since(seen).Seconds()-0.5 {
+		t.Errorf("after a reload %.1f s into the thinking, it shows %q", time.Since(seen).Seconds(), got)
+	}
+	close(hold)
+	hold = nil
+	r.waitText(t, "Thought it through.")
+	r.waitIdle(t)
+}
+
+// testReloadMidTool: a page reloaded while a tool runs gets the tool's
+// start again by replay, and times it from when the server received it:
+// the clock shows the time the tool has really run, and "done in" at
+// least its sleep.
+func testReloadMidTool(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo slow-start; sleep 5")), fakellm.Text("Slow tool finished."))
+	id := r.startSession(t, "run a tool across a reload")
+	cards := callCards("echo slow-start")
+	r.waitJS(t, cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('slow-start'))`)
+	seen := time.Now() // the tool started before this
+	time.Sleep(2500 * time.Millisecond)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, cards+`.some((c) => /^running /.test(c.querySelector('.tool-dur')?.textContent || ''))`)
+	clock := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
+	if s := clockSecs(t, clock); s < time.Since(seen).Seconds()-0.5 {
+		t.Errorf("after a reload %.1f s into the tool, its clock shows %q", time.Since(seen).Seconds(), clock)
+	}
+	r.waitText(t, "Slow tool finished.")
+	r.waitIdle(t)
+	r.waitJS(t, cards+`.length === 1 && /^done in /.test(`+cards+`[0].querySelector('.tool-dur')?.textContent || '')`)
+	done := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
+	if s := clockSecs(t, done); s < 5 {
+		t.Errorf("a tool that slept 5 s shows %q after a reload", done)
+	}
+}
+
+// clockSecs reads the seconds of a tool's clock ("running 2.5 s").
+func clockSecs(t *testing.T, s string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`(\d+\.\d) s$`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("clock %q", s)
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	return v
 }

@@ -23,9 +23,13 @@ export class Live {
     this.tick = signal(0); // bumped when partial or tools change
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
+    this.blocks = { ts: null, times: [] }; // per content block of the streamed message: {start, end}
     this.tools = new Map(); // toolCallId -> {name, args, output, start, end, isError}
     this.took = new Map(); // toolCallId -> {ms, isError} of the tools that ended here, for their stored cards
     this.lastId = null;
+    this.at = 0; // when the event being folded happened, on this page's clock
+    this.skew = 0; // the server's clock minus this page's, from hello
+    this.replayed = new Map(); // SSE id -> when the server received it (its clock), from replay
     this.own = null; // a model or thinking change being written (controls.js)
     this.listeners = new Set(); // stream renderers
   }
@@ -54,12 +58,32 @@ window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload();
 export function onLiveEvent(id, ev, eventId) {
   const l = liveOf(id);
   if (eventId) l.lastId = eventId;
+  l.at = eventTime(l, eventId);
   const h = handlers[ev.type];
   if (h) h(l, ev);
 }
 
+// eventTime is when an event happened: now for a live one, and for one
+// replayed after a reload or a lost connection, when the server received
+// it (the replay event), read on this page's clock, so that a tool that
+// has run for a minute does not show as just started.
+function eventTime(l, eventId) {
+  const now = Date.now();
+  const t = eventId ? l.replayed.get(eventId) : undefined;
+  if (t === undefined) return now;
+  l.replayed.delete(eventId);
+  return Math.min(t - l.skew, now);
+}
+
 const handlers = {
-  hello(l, ev) { l.phase.value = ev.worker || ''; l.connected.value = true; },
+  hello(l, ev) {
+    l.phase.value = ev.worker || '';
+    l.connected.value = true;
+    if (typeof ev.now === 'number') l.skew = ev.now - Date.now();
+  },
+  replay(l, ev) {
+    l.replayed = new Map((ev.times || []).map(([id, ms]) => [String(id), ms]));
+  },
   reset(l) { l.partial = null; l.tools.clear(); l.notify(); },
   piweb_state(l, ev) {
     l.phase.value = ev.phase || 'idle';
@@ -80,17 +104,24 @@ const handlers = {
     l.errors.value = []; // the last turn's errors stay in the conversation, not above the composer
   },
   message_start(l, ev) {
-    if (ev.message && ev.message.role === 'assistant') { l.partial = ev.message; l.partialStarted = Date.now(); l.notify(); }
+    if (ev.message && ev.message.role === 'assistant') {
+      l.partial = ev.message;
+      l.partialStarted = l.at;
+      stampBlocks(l, ev.message, false);
+      l.notify();
+    }
   },
   message_update(l, ev) {
     if (!ev.message || ev.message.role !== 'assistant') return;
-    if (!l.partial) l.partialStarted = Date.now();
+    if (!l.partial) l.partialStarted = l.at;
     l.partial = ev.message;
+    stampBlocks(l, ev.message, false);
     l.notify();
   },
   message_end(l, ev) {
     const m = ev.message;
     if (m && m.role === 'assistant') {
+      stampBlocks(l, m, true);
       l.partial = null;
       l.ended = m; // shown until the entry is in the view
       if (m.stopReason === 'error' && m.errorMessage) addError(l, m.errorMessage);
@@ -98,7 +129,7 @@ const handlers = {
     }
   },
   tool_execution_start(l, ev) {
-    l.tools.set(ev.toolCallId, { name: ev.toolName, args: ev.args, output: '', start: Date.now(), end: 0 });
+    l.tools.set(ev.toolCallId, { name: ev.toolName, args: ev.args, output: '', start: l.at, end: 0 });
     l.notify();
   },
   tool_execution_update(l, ev) {
@@ -109,13 +140,13 @@ const handlers = {
     const t = l.tools.get(ev.toolCallId);
     if (!t) return;
     t.output = resultText(ev.result);
-    t.end = Date.now();
+    t.end = l.at;
     t.isError = !!ev.isError;
     l.took.set(ev.toolCallId, { ms: t.end - t.start, isError: t.isError });
     l.notify();
   },
   auto_retry_start(l, ev) {
-    l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: Date.now() + (ev.delayMs || 0), error: ev.errorMessage || '' };
+    l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: l.at + (ev.delayMs || 0), error: ev.errorMessage || '' };
   },
   auto_retry_end(l) { l.retry.value = null; },
   compaction_start(l, ev) { l.compaction.value = { reason: ev.reason || '' }; },
@@ -131,11 +162,30 @@ const handlers = {
   extension_ui_request(l, ev) {
     if (ev.method === 'notify') toast(ev.message || '', { kind: ev.notifyType === 'error' ? 'error' : '' });
     else if (ev.method === 'setStatus') l.status.value = { ...l.status.value, [ev.statusKey]: ev.statusText };
-    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, { ...ev, received: Date.now() }];
+    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, { ...ev, received: l.at }];
   },
   piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
   piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
 };
+
+// stampBlocks notes when each content block of the streamed message
+// started and ended (a later block began, or the message ended), for
+// stream.js's thinking clock.
+function stampBlocks(l, m, done) {
+  if (l.blocks.ts !== m.timestamp) l.blocks = { ts: m.timestamp, times: [] };
+  const c = Array.isArray(m.content) ? m.content : [];
+  const times = l.blocks.times;
+  for (let i = 0; i < c.length; i++) {
+    if (!times[i]) times[i] = { start: l.at, end: 0 };
+    if ((done || i < c.length - 1) && !times[i].end) times[i].end = l.at;
+  }
+}
+
+// blockTimes is when block i of message m started and ended, null when
+// this page did not see it stream.
+export function blockTimes(l, m, i) {
+  return l.blocks.ts === m.timestamp ? l.blocks.times[i] || null : null;
+}
 
 let errSeq = 0;
 export function addError(l, text) {

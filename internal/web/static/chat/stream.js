@@ -11,7 +11,7 @@ import { Component, render } from 'preact';
 import { effect, signal } from '@preact/signals';
 import { html } from '../js/html.js';
 import { Tool } from '../js/message.js';
-import { liveOf } from './live.js';
+import { blockTimes, liveOf } from './live.js';
 import { ExtensionDialogs } from './dialogs.js';
 
 export const activity = signal(''); // what the streamed message is doing: thinking, writing, tool call
@@ -90,14 +90,16 @@ export class LiveTail extends Component {
       this.msg = { ts: m.timestamp, el, blocks: [], body: box.lastChild };
     }
     const content = Array.isArray(m.content) ? m.content : [];
-    for (let i = 0; i < content.length; i++) this.drawBlock(i, content[i], i === content.length - 1 && !done);
+    for (let i = 0; i < content.length; i++) this.drawBlock(i, content[i], i === content.length - 1 && !done, blockTimes(this.live, m, i));
     const last = content[content.length - 1];
     const act = done ? '' : !last ? 'waiting' : last.type === 'toolCall' ? 'tool call ' + (last.name || '') : last.type === 'thinking' ? 'thinking' : 'writing';
     if (activity.value !== act) activity.value = act;
     this.msg.el.classList.toggle('done', done);
   }
 
-  drawBlock(i, b, open) {
+  // drawBlock draws content block i; at is when it started and ended as
+  // the live state saw the events (replayed ones at their real time).
+  drawBlock(i, b, open, at) {
     let s = this.msg.blocks[i];
     if (!s || s.type !== b.type) {
       if (s) dropBlock(s);
@@ -110,7 +112,8 @@ export class LiveTail extends Component {
       if (text.length < s.len) { resetText(s); }
       if (text.length > s.len) { appendText(s, text.slice(s.len)); s.len = text.length; }
       if (b.type === 'thinking') {
-        if (!open && !s.end) s.end = Date.now();
+        if (at) s.start = at.start;
+        if (!open && !s.end) s.end = (at && at.end) || Date.now();
         s.label.textContent = (open ? 'Thinking… ' : 'Thought for ') + secs((s.end || Date.now()) - s.start);
       }
     } else if (b.type === 'toolCall') {
