@@ -27,7 +27,7 @@ export function groupSessions(list, text) {
     const kids = new Map();
     const roots = [];
     for (const s of items) {
-      const p = s.parentSessionId; // the server links stale paths by file-name id
+      const p = parentOf(s);
       if (p && ids.has(p) && p !== s.id) {
         if (!kids.has(p)) kids.set(p, []);
         kids.get(p).push(s);
@@ -37,6 +37,16 @@ export function groupSessions(list, text) {
   }
   out.sort((a, b) => b.modified - a.modified);
   return out;
+}
+
+// parentOf is the id of the session a fork came from: the server's, which
+// it finds by the header's parentSession path, else the id in that path's
+// file name (pi names files <time>_<id>.jsonl), for sessions whose folder
+// was moved or copied from another machine since.
+export function parentOf(s) {
+  if (s.parentSessionId) return s.parentSessionId;
+  const m = /_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(s.parentSessionPath || '');
+  return m ? m[1].toLowerCase() : '';
 }
 
 export function Sidebar() {
