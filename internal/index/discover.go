@@ -181,7 +181,12 @@ func scan(rs []root, stat bool) (files []found, dirs []string) {
 		})
 	}
 	wg.Wait()
-	seen := map[string]bool{}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	files = make([]found, 0, n)
+	seen := make(map[string]bool, n)
 	for _, l := range lists {
 		for _, f := range l {
 			if !seen[f.path] {
@@ -209,7 +214,7 @@ func readFolder(f folder, stat bool) []found {
 	if stat {
 		dirfd = int(d.Fd())
 	}
-	var out []found
+	out := make([]found, 0, len(names))
 	for _, n := range names {
 		if !strings.HasSuffix(n, ".jsonl") {
 			continue
