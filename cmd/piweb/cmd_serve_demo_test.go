@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,32 +154,7 @@ func childProcesses(t *testing.T) []string {
 }
 
 // childrenOf lists the live (not zombie) children of process ppid.
-func childrenOf(t *testing.T, ppid int) []string {
-	t.Helper()
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skip("no /proc")
-	}
-	parent := strconv.Itoa(ppid)
-	var out []string
-	for _, d := range dirs {
-		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		s := string(stat)
-		end := strings.LastIndexByte(s, ')')
-		if end < 0 {
-			continue
-		}
-		f := strings.Fields(s[end+1:])
-		if len(f) > 1 && f[1] == parent && f[0] != "Z" {
-			out = append(out, d.Name()+" "+s[strings.IndexByte(s, '(')+1:end])
-		}
-	}
-	return out
-}
+func childrenOf(t *testing.T, ppid int) []string { return pitest.ChildProcesses(t, ppid) }
 
 // TestSignalStopsWorkers: the piweb binary, sent SIGTERM, exits 0 and
 // takes its pi processes (here the demo's spare worker) with it.

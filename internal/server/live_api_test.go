@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
 )
 
 // waitFor reads events until one satisfies ok and returns it.
@@ -245,32 +245,7 @@ func postJSON(t *testing.T, url, body string) map[string]any {
 
 // childProcesses lists the live (not zombie) processes whose parent is
 // this test process, as "pid comm", from /proc.
-func childProcesses(t *testing.T) []string {
-	t.Helper()
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skip("no /proc")
-	}
-	me := strconv.Itoa(os.Getpid())
-	var out []string
-	for _, d := range dirs {
-		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		s := string(stat)
-		end := strings.LastIndexByte(s, ')')
-		if end < 0 {
-			continue
-		}
-		f := strings.Fields(s[end+1:])
-		if len(f) > 1 && f[1] == me && f[0] != "Z" {
-			out = append(out, d.Name()+" "+s[strings.IndexByte(s, '(')+1:end])
-		}
-	}
-	return out
-}
+func childProcesses(t *testing.T) []string { return pitest.ChildProcesses(t, os.Getpid()) }
 
 // TestLiveModelsOnePi: requests for the models that arrive together start
 // one pi between them (counted by a script that logs each start of the
