@@ -88,11 +88,7 @@ func TestServeDemoChat(t *testing.T) {
 	if code := s.stop(); code != 0 {
 		t.Errorf("exit %d", code)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(childProcesses(t)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if kids := childProcesses(t); len(kids) > 0 {
+	if kids := pitest.ChildrenLeft(t, os.Getpid(), 10*time.Second); len(kids) > 0 {
 		t.Errorf("processes left after piweb stopped: %v", kids)
 	}
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
@@ -150,11 +146,8 @@ func lastAssistantText(t *testing.T, url string) string {
 // this test process, as "pid comm", from /proc.
 func childProcesses(t *testing.T) []string {
 	t.Helper()
-	return childrenOf(t, os.Getpid())
+	return pitest.ChildProcesses(t, os.Getpid())
 }
-
-// childrenOf lists the live (not zombie) children of process ppid.
-func childrenOf(t *testing.T, ppid int) []string { return pitest.ChildProcesses(t, ppid) }
 
 // TestSignalStopsWorkers: the piweb binary, sent SIGTERM, exits 0 and
 // takes its pi processes (here the demo's spare worker) with it.
@@ -174,7 +167,7 @@ func TestSignalStopsWorkers(t *testing.T) {
 	var kids []string
 	for deadline := time.Now().Add(30 * time.Second); len(kids) == 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
-		kids = childrenOf(t, cmd.Process.Pid)
+		kids = pitest.ChildProcesses(t, cmd.Process.Pid)
 	}
 	if len(kids) == 0 {
 		t.Fatal("piweb started no pi")

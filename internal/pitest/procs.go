@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // ChildProcesses lists the live (not zombie) children of process ppid, as
@@ -35,4 +36,16 @@ func ChildProcesses(t testing.TB, ppid int) []string {
 		}
 	}
 	return out
+}
+
+// ChildrenLeft waits up to timeout for process ppid to have no live
+// children and returns those still there then (none is the good answer).
+func ChildrenLeft(t testing.TB, ppid int, timeout time.Duration) []string {
+	t.Helper()
+	kids := ChildProcesses(t, ppid)
+	for deadline := time.Now().Add(timeout); len(kids) > 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		kids = ChildProcesses(t, ppid)
+	}
+	return kids
 }

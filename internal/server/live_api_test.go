@@ -219,11 +219,7 @@ func TestServeShutdown(t *testing.T) {
 	if n := lv.ag.Supervisor().LiveCount(); n != 0 {
 		t.Errorf("%d workers live after shutdown", n)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(childProcesses(t)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if kids := childProcesses(t); len(kids) > 0 {
+	if kids := pitest.ChildrenLeft(t, os.Getpid(), 10*time.Second); len(kids) > 0 {
 		t.Errorf("processes left after shutdown: %v", kids)
 	}
 }
