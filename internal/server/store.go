@@ -273,12 +273,10 @@ func (fs_ *FileStore) Restore(trashID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(it.Original); err == nil {
-		return "", errorf(Busy, "a file already exists where the session was")
-	}
 	if err := os.MkdirAll(filepath.Dir(it.Original), 0o755); err != nil {
 		return "", wrap(Internal, err, "cannot restore")
 	}
+	// MoveFile never replaces a file: a taken path is refused atomically.
 	if err := session.MoveFile(it.File, it.Original); errors.Is(err, fs.ErrExist) {
 		return "", errorf(Busy, "a file already exists where the session was")
 	} else if err != nil {
