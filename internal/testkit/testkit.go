@@ -1,0 +1,85 @@
+// Package testkit holds the few helpers every piweb test package shares.
+// It is imported by _test.go files only.
+//
+// Tests wait for something asynchronous with Eventually, which polls a
+// condition until it holds or a timeout passes. Nothing else in the tests
+// may sleep to synchronise: a sleep is either too short on a loaded machine
+// (a flaky test) or too long everywhere (a slow suite). Timers a test
+// controls belong in testing/synctest instead.
+package testkit
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// Condition is what Eventually polls: a func() bool that reports whether
+// the awaited state holds, or a func() error that returns nil when it holds
+// and otherwise says what is still wrong (shown when the wait fails).
+type Condition interface {
+	func() bool | func() error
+}
+
+// Poll intervals: Eventually checks again after firstPoll, doubling up to
+// maxPoll, so a condition that holds quickly costs little and a slow one
+// does not spin.
+const (
+	firstPoll = time.Millisecond
+	maxPoll   = 50 * time.Millisecond
+)
+
+// Eventually polls cond until it holds and fails the test (t.Fatalf, so
+// only from the test's goroutine) when it still does not hold after
+// timeout, naming what was awaited and, for a func() error, its last error.
+// cond runs at least once, on the calling goroutine, never concurrently
+// with itself.
+func Eventually[C Condition](t testing.TB, cond C, timeout time.Duration, what string) {
+	t.Helper()
+	if err := poll(check(cond), timeout); err != nil {
+		t.Fatalf("waited %v for %s: %v", timeout, what, err)
+	}
+}
+
+// check turns either kind of Condition into a func() error.
+func check[C Condition](cond C) func() error {
+	if f, ok := any(cond).(func() error); ok {
+		return f
+	}
+	f := any(cond).(func() bool)
+	return func() error {
+		if f() {
+			return nil
+		}
+		return errNotYet
+	}
+}
+
+var errNotYet = errors.New("condition still false")
+
+// poll runs f until it returns nil or timeout has passed since the first
+// call, returning f's last error in that case.
+func poll(f func() error, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	wait := firstPoll
+	for {
+		err := f()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, maxPoll)
+	}
+}
+
+// Long marks a test as long (a browser, many pi runs, a big corpus): it is
+// skipped under `go test -short`, the quick local loop; CI runs it.
+func Long(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("long test: skipped under -short (CI runs it)")
+	}
+}

@@ -1,0 +1,53 @@
+package testkit
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestPollBoolAndError(t *testing.T) {
+	var n atomic.Int32
+	Eventually(t, func() bool { return n.Add(1) >= 3 }, 5*time.Second, "third call")
+	n.Store(0)
+	Eventually(t, func() error {
+		if n.Add(1) < 3 {
+			return errors.New("not yet")
+		}
+		return nil
+	}, 5*time.Second, "third call")
+}
+
+func TestPollTimesOutWithLastError(t *testing.T) {
+	calls := 0
+	err := poll(func() error { calls++; return errors.New("still 7 left") }, 20*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "still 7 left") {
+		t.Fatalf("poll = %v, want the condition's last error", err)
+	}
+	if calls < 2 {
+		t.Errorf("cond ran %d times in 20ms, want it polled", calls)
+	}
+}
+
+func TestPollRunsOnceWithZeroTimeout(t *testing.T) {
+	calls := 0
+	if err := poll(func() error { calls++; return nil }, 0); err != nil || calls != 1 {
+		t.Fatalf("poll = %v after %d calls, want nil after 1", err, calls)
+	}
+}
+
+func TestLongSkipsUnderShort(t *testing.T) {
+	if !testing.Short() {
+		t.Skip("only meaningful with -short")
+	}
+	ran := false
+	t.Run("long", func(t *testing.T) {
+		Long(t)
+		ran = true
+	})
+	if ran {
+		t.Error("Long did not skip under -short")
+	}
+}
