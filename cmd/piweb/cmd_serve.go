@@ -93,7 +93,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	ag := newAgent(ctx, e, f, agentDir)
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Token: f.token,
-		Login: !server.IsLoopback(f.addr), OnLogin: links.used, Agent: ag,
+		Login: needsLogin(f.addr), OnLogin: links.used, Agent: ag,
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -111,6 +111,14 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		err = nil
 	}
 	return err
+}
+
+// needsLogin says when every client must sign in: beyond loopback, and on
+// loopback too where the platform cannot tell which OS user a local client
+// is (server.PeerCheck); on Linux piweb refuses other users' loopback
+// connections instead and its own user needs no sign-in.
+func needsLogin(addr string) bool {
+	return !server.IsLoopback(addr) || !server.PeerCheck()
 }
 
 // signIn prints the sign-in links of a server that requires sign-in: the

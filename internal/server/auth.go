@@ -144,6 +144,9 @@ func (a *auth) credentialOK(v string) bool {
 func (s *Server) authorize(r *http.Request) error {
 	a := s.auth
 	if !a.required {
+		if peerRefused(r) {
+			return errorf(Forbidden, "this piweb serves only the OS user who started it")
+		}
 		return nil
 	}
 	ip := clientIP(r)

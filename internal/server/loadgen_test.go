@@ -23,6 +23,9 @@ import (
 // with PIWEB_BENCH_LOAD set) and also, for comparison, from goroutines.
 
 func TestMain(m *testing.M) {
+	if url := os.Getenv("PIWEB_PEER_CLIENT"); url != "" {
+		os.Exit(peerClient(url, os.Getenv("PIWEB_PEER_ID")))
+	}
 	if url := os.Getenv("PIWEB_BENCH_LOAD"); url != "" {
 		clients, _ := strconv.Atoi(os.Getenv("PIWEB_BENCH_CLIENTS"))
 		n, _ := strconv.Atoi(os.Getenv("PIWEB_BENCH_N"))

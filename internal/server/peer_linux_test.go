@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"piweb/internal/pitest"
+)
+
+// nobody is the uid and gid of the second user the peer tests connect as.
+const nobody = 65534
+
+// spyAgent counts the calls that would start or drive pi.
+type spyAgent struct {
+	Agent
+	calls atomic.Int32
+}
+
+func (a *spyAgent) Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error) {
+	a.calls.Add(1)
+	return json.RawMessage(`{}`), nil
+}
+
+func (a *spyAgent) Create(ctx context.Context, req CreateRequest) (string, string, error) {
+	a.calls.Add(1)
+	return "", "", fmt.Errorf("spy")
+}
+
+// serveLoopback serves the rig's server through Serve (whose connections
+// carry the peer check) on a loopback port and returns its base URL.
+func serveLoopback(t *testing.T, r *rig, network, addr string) string {
+	t.Helper()
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String()
+}
+
+// TestPeerOtherUser: on a loopback server without sign-in, a client
+// running as another OS user is refused a read and a bash command, and
+// nothing is started; the owner (this process's uid) needs no credentials.
+func TestPeerOtherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		pitest.Missing(t, "the peer test runs a client as another uid, which needs root")
+	}
+	spy := &spyAgent{Agent: NoAgent(PiStatus{})}
+	r := newRig(t, Options{Agent: spy})
+	id := r.sessions()[0]["id"].(string)
+	bin := copyForNobody(t)
+	for _, l := range []struct{ network, addr string }{{"tcp4", "127.0.0.1:0"}, {"tcp6", "[::1]:0"}, {"tcp", ":0"}} {
+		base := serveLoopback(t, r, l.network, l.addr)
+		if l.addr == ":0" { // a dual-stack listener sees IPv4-mapped clients
+			base = "http://127.0.0.1:" + base[strings.LastIndex(base, ":")+1:]
+		}
+		owner := peerRun(t, exec.Command(os.Args[0]), base, id)
+		if owner != "200 200" {
+			t.Errorf("%s: owner got %q, want 200 200", l.addr, owner)
+		}
+		cmd := exec.Command(bin)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		before := spy.calls.Load()
+		if got := peerRun(t, cmd, base, id); got != "403 403" {
+			t.Errorf("%s: another user got %q, want 403 403", l.addr, got)
+		}
+		if spy.calls.Load() != before+0 {
+			t.Errorf("%s: another user's command reached the agent", l.addr)
+		}
+	}
+	if n := spy.calls.Load(); n != 3 {
+		t.Errorf("agent calls %d, want the owner's 3", n)
+	}
+}
+
+// copyForNobody copies the test binary where the other user can run it.
+func copyForNobody(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "piweb-peer-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "client")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// peerRun runs the peer client and returns its "READ COMMAND" statuses.
+func peerRun(t *testing.T, cmd *exec.Cmd, base, id string) string {
+	t.Helper()
+	cmd.Env = append(os.Environ(), "PIWEB_PEER_CLIENT="+base, "PIWEB_PEER_ID="+id)
+	cmd.Dir = "/"
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("peer client: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// peerClient is the child process of peerRun: it reads a session and
+// posts a bash command, and prints both statuses.
+func peerClient(base, id string) int {
+	get, err := http.Get(base + "/api/sessions/" + id)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	io.Copy(io.Discard, get.Body)
+	get.Body.Close()
+	post, err := http.Post(base+"/api/sessions/"+id+"/commands", "application/json",
+		strings.NewReader(`{"type":"bash","command":"touch /tmp/piweb-peer-ran"}`))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	io.Copy(io.Discard, post.Body)
+	post.Body.Close()
+	fmt.Println(get.StatusCode, post.StatusCode)
+	return 0
+}
