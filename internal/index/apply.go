@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"piweb/internal/session"
-	"strings"
 	"time"
 )
 
@@ -132,11 +131,7 @@ func (ix *Index) ftsText(m *msg) string {
 	if m == nil {
 		return ""
 	}
-	parts := m.text
-	if ix.o.Tools {
-		parts = append(parts[:len(parts):len(parts)], m.tools...)
-	}
-	return strings.Join(parts, "\n")
+	return m.text.Join(ix.o.Tools)
 }
 
 // saveRowSQL writes a files row.

@@ -22,7 +22,7 @@ import (
 func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m *msg)) (c chunk) {
 	var rv record
 	var m msg
-	var u usage
+	var u session.Usage
 	pos := 0
 	for pos < len(data) {
 		end, ok := rv.scan(data, pos)
@@ -40,7 +40,7 @@ func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m 
 		var r rec
 		var isEntry bool
 		if ok {
-			m, u = msg{}, usage{}
+			m, u = msg{}, session.Usage{}
 			r, isEntry, ok = fastLine(&rv, &m, &u, &c.body)
 		} else if isASCIIBlank(data[pos:end]) {
 			ok = true // a blank line: no entry
@@ -82,11 +82,11 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 
 // fastLine reads the fields of a valid line. ok is false when the line
 // needs the slow path; isEntry is false for repeated headers.
-func fastLine(rv *record, m *msg, u *usage, b *body) (r rec, isEntry, ok bool) {
+func fastLine(rv *record, m *msg, u *session.Usage, b *body) (r rec, isEntry, ok bool) {
 	if hasDupKey(rv.members) {
 		return r, false, false
 	}
-	var raw struct{ typ, id, parent, ts, message, name, provider, modelID, target, label []byte }
+	var raw struct{ typ, id, parent, ts, message, name, provider, modelID, target, label, model, usage []byte }
 	for _, m := range rv.members {
 		switch string(m.key) {
 		case "type":
@@ -109,6 +109,10 @@ func fastLine(rv *record, m *msg, u *usage, b *body) (r rec, isEntry, ok bool) {
 			raw.target = m.val
 		case "label":
 			raw.label = m.val
+		case "model":
+			raw.model = m.val
+		case "usage":
+			raw.usage = m.val
 		}
 	}
 	if r.Type, ok = entryType(raw.typ); !ok {
@@ -126,6 +130,7 @@ func fastLine(rv *record, m *msg, u *usage, b *body) (r rec, isEntry, ok bool) {
 		return r, false, false
 	}
 	r.Provider, r.ModelID, r.Target, r.Label = str(raw.provider), str(raw.modelID), str(raw.target), str(raw.label)
+	r.Model, r.Usage = str(raw.model), raw.usage
 	switch r.Type {
 	case "session_info":
 		return r, true, fastName(raw.name, b)
@@ -208,7 +213,7 @@ func fastName(raw []byte, b *body) bool {
 
 // fastMessage applies a message entry to the body the way pi's listing
 // does, for messages of the usual shape, and fills m.
-func fastMessage(rv *record, m *msg, u *usage, b *body) bool {
+func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 	var role, content, ts []byte
 	for _, mm := range rv.msg {
 		switch string(mm.key) {
@@ -219,21 +224,25 @@ func fastMessage(rv *record, m *msg, u *usage, b *body) bool {
 		case "timestamp":
 			ts = mm.val
 		case "provider":
-			m.provider = intern(mm.val)
+			m.Provider = intern(mm.val)
 		case "model":
-			m.model = intern(mm.val)
+			m.Model = intern(mm.val)
+		case "responseModel":
+			m.ResponseModel = intern(mm.val)
 		case "usage":
-			m.usage = parseUsage(mm.val, u)
+			if u.Decode(mm.val) {
+				m.Usage = u
+			}
 		}
 	}
 	var ok bool
-	if m.role, ok = plainStr(role); !ok {
+	if m.Role, ok = plainStr(role); !ok {
 		return false
 	}
 	if b.Dropped {
 		return true // pi's builder ignores everything after a drop
 	}
-	if content == nil || (m.role != "user" && m.role != "assistant") {
+	if content == nil || (m.Role != "user" && m.Role != "assistant") {
 		b.MessageCount++
 		return true
 	}
@@ -244,7 +253,7 @@ func fastMessage(rv *record, m *msg, u *usage, b *body) bool {
 	if err != nil {
 		return false
 	}
-	want := m.role == "user" && b.FirstMessage == ""
+	want := m.Role == "user" && b.FirstMessage == ""
 	text, throws, ok := "", content[0] != '"' && (content[0] != '[' || rv.contentNull), true
 	if want && !throws {
 		text, ok = fastText(content)
@@ -298,47 +307,6 @@ func fastText(content []byte) (text string, ok bool) {
 	return strings.Join(parts, " "), true
 }
 
-// parseUsage reads an assistant message's usage object into u.
-func parseUsage(v []byte, u *usage) *usage {
-	for k, val := range jsjson.Members(v) {
-		switch string(k) {
-		case `"input"`:
-			u.Input = number64(val)
-		case `"output"`:
-			u.Output = number64(val)
-		case `"cacheRead"`:
-			u.CacheRead = number64(val)
-		case `"cacheWrite"`:
-			u.CacheWrite = number64(val)
-		case `"totalTokens"`:
-			u.TotalTokens = number64(val)
-		case `"cost"`:
-			if c := jsjson.Field(val, "total"); c != nil {
-				u.Cost.Total = number64(c)
-			}
-		}
-	}
-	return u
-}
-
-// number64 is strconv.ParseFloat of a JSON number (0 for anything else),
-// without its cost for the small integers token counts are.
-func number64(b []byte) float64 {
-	if len(b) > 0 && len(b) < 16 {
-		n := 0
-		for _, c := range b {
-			if c < '0' || c > '9' {
-				goto slow
-			}
-			n = n*10 + int(c-'0')
-		}
-		return float64(n)
-	}
-slow:
-	f, _ := strconv.ParseFloat(string(b), 64)
-	return f
-}
-
 // isJSSpace reports whether r is white space for JavaScript's trim.
 func isJSSpace(r rune) bool {
 	switch r {
@@ -354,6 +322,10 @@ type rec struct {
 	HasParent                     bool
 	Provider, ModelID             string // model_change
 	Target, Label                 string // label
+	Model                         string // usage
+	// Usage is the raw usage member of a usage, compaction or
+	// branch_summary entry; only valid during the call it is given to.
+	Usage []byte
 }
 
 func recOf(e *session.Entry) rec {
@@ -362,6 +334,8 @@ func recOf(e *session.Entry) rec {
 	r.ModelID, _ = e.String("modelId")
 	r.Target, _ = e.String("targetId")
 	r.Label, _ = e.String("label")
+	r.Model, _ = e.String("model")
+	r.Usage = e.Field("usage")
 	return r
 }
 

@@ -28,7 +28,7 @@ type meta struct {
 	fresh map[usageKey]*usageSum
 }
 
-// Tokens sums the usage of a session's assistant messages.
+// Tokens sums the usage a session is charged for (session.ChargeOf).
 type Tokens struct {
 	Input      float64 `json:"input"`
 	Output     float64 `json:"output"`
@@ -54,18 +54,32 @@ func (md *meta) add(e rec, m *msg) {
 	case "model_change":
 		md.model(e.Provider, e.ModelID)
 	}
-	if m != nil && m.role == "assistant" {
-		md.model(m.provider, m.model)
-		if u := m.usage; u != nil {
-			md.Tokens.Input += u.Input
-			md.Tokens.Output += u.Output
-			md.Tokens.CacheRead += u.CacheRead
-			md.Tokens.CacheWrite += u.CacheWrite
-			md.Tokens.Total += u.TotalTokens
-			md.Cost += u.Cost.Total
-			md.addUsage(ts, modelName(m.provider, m.model), u)
-		}
+	if e.Type == "message" && m != nil && m.Role == "assistant" {
+		md.model(m.Provider, m.Model)
 	}
+	if c, ok := chargeOf(e, m); ok {
+		u := &c.Usage
+		md.Tokens.Input += u.Input
+		md.Tokens.Output += u.Output
+		md.Tokens.CacheRead += u.CacheRead
+		md.Tokens.CacheWrite += u.CacheWrite
+		md.Tokens.Total += u.TotalTokens
+		md.Cost += u.Cost.Total
+		md.addUsage(ts, c)
+	}
+}
+
+// chargeOf is session.ChargeOf for the index's records: what an entry
+// adds to the session's cost (answers, usage entries, summaries' and tool
+// results' nested work).
+func chargeOf(e rec, m *msg) (session.Charge, bool) {
+	if e.Type == "message" {
+		if m == nil {
+			return session.Charge{}, false
+		}
+		return m.Charge()
+	}
+	return session.EntryCharge(e.Type, e.Provider, e.Model, e.Usage)
 }
 
 // noteLeaf keeps the set of entries without children: the new entry is a

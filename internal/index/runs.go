@@ -68,8 +68,8 @@ func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
 // entryModel names the model an entry shows the file used, as the
 // metadata does: an assistant message's, or a model change's.
 func entryModel(e *session.Entry, m *msg) string {
-	if m != nil && m.role == "assistant" {
-		return modelName(m.provider, m.model)
+	if m != nil && e.Type == "message" && m.Role == "assistant" {
+		return modelName(m.Provider, m.Model)
 	}
 	if e.Type == "model_change" {
 		provider, _ := e.String("provider")

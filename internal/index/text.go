@@ -176,10 +176,10 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 			parent = e.ParentID
 		}
 		role, model := "", ""
-		if m != nil {
-			role = m.role
-			if m.role == "assistant" && m.model != "" {
-				model = m.provider + "/" + m.model
+		if m != nil && e.Type == "message" {
+			role = m.Role
+			if m.Role == "assistant" && m.Model != "" {
+				model = m.Provider + "/" + m.Model
 			}
 		}
 		p, on := pos[i]

@@ -72,10 +72,7 @@ func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64) *update 
 	u.entries = c.entries
 	u.msgs = make([]*msg, len(c.entries))
 	for i, e := range c.entries {
-		if e.Type == "message" {
-			m := decodeMessage(e.Field("message"), true)
-			u.msgs[i] = &m
-		}
+		u.msgs[i] = entryMsg(e)
 	}
 	return u
 }

@@ -151,11 +151,7 @@ func (u *update) fold(data []byte, off int64) int {
 	if u.text {
 		c = parseChunk(data, off, int(u.line), false)
 		for _, e := range c.entries {
-			var m *msg
-			if e.Type == "message" {
-				d := decodeMessage(e.Field("message"), true)
-				m = &d
-			}
+			m := entryMsg(e)
 			u.entries, u.msgs = append(u.entries, e), append(u.msgs, m)
 			u.meta.add(recOf(e), m)
 		}

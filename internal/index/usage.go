@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"piweb/internal/session"
 )
 
 // Usage totals are kept in the usage table, one row per file, half-hour
@@ -36,18 +38,22 @@ type usageSum struct {
 	messages                                   int64
 }
 
-func (s *usageSum) add(u *usage) {
+func (s *usageSum) add(c session.Charge) {
+	u := &c.Usage
 	s.input += u.Input
 	s.output += u.Output
 	s.cacheRead += u.CacheRead
 	s.cacheWrite += u.CacheWrite
 	s.cost += u.Cost.Total
-	s.messages++
+	if c.Answer {
+		s.messages++
+	}
 }
 
-// addUsage notes an assistant message's usage at entry time ts (ms).
-func (md *meta) addUsage(ts int64, model string, u *usage) {
-	k := usageKey{slot: -1, model: model}
+// addUsage notes a charge at entry time ts (ms), under its breakdown key
+// (pi's /session: provider/(responseModel ?? model) for answers).
+func (md *meta) addUsage(ts int64, c session.Charge) {
+	k := usageKey{slot: -1, model: c.Key}
 	if ts > 0 {
 		k.slot = ts / usageSlot.Milliseconds()
 	}
@@ -59,7 +65,7 @@ func (md *meta) addUsage(ts int64, model string, u *usage) {
 		s = &usageSum{}
 		md.fresh[k] = s
 	}
-	s.add(u)
+	s.add(c)
 }
 
 const (

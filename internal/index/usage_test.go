@@ -56,36 +56,62 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 	return out
 }
 
-// directEntry is one entry's contribution: an assistant message with a
-// usage object.
+// directEntry is one entry's contribution, by pi 1.6's rules
+// (getSessionStats and the /session breakdown of usage-totals.js): an
+// answer under provider/(responseModel ?? model), a usage entry under
+// provider/model, a tool result's or a summary's usage under
+// "Tools/summaries"; only answers count as messages.
 func directEntry(e *session.Entry, cwd string, q UsageQuery) (string, UsageRow, bool) {
-	if e.Type != "message" {
-		return "", UsageRow{}, false
+	type usage struct {
+		Input, Output, CacheRead, CacheWrite float64
+		Cost                                 struct{ Total float64 }
 	}
 	var m struct {
-		Role     string `json:"role"`
+		Type     string `json:"type"`
 		Provider string `json:"provider"`
 		Model    string `json:"model"`
-		Usage    *struct {
-			Input, Output, CacheRead, CacheWrite float64
-			Cost                                 struct{ Total float64 }
-		} `json:"usage"`
+		Usage    *usage `json:"usage"`
+		Message  *struct {
+			Role          string  `json:"role"`
+			Provider      string  `json:"provider"`
+			Model         string  `json:"model"`
+			ResponseModel *string `json:"responseModel"`
+			Usage         *usage  `json:"usage"`
+		} `json:"message"`
 	}
-	if json.Unmarshal(e.Field("message"), &m) != nil || m.Role != "assistant" || m.Usage == nil {
+	if json.Unmarshal(e.Raw, &m) != nil {
 		return "", UsageRow{}, false
 	}
-	u := m.Usage
-	r := UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: 1}
+	key, u, answer := "Tools/summaries", m.Usage, false
+	switch {
+	case m.Type == "usage":
+		key = m.Provider + "/" + m.Model
+	case m.Type == "compaction" || m.Type == "branch_summary":
+	case m.Type == "message" && m.Message != nil && m.Message.Role == "assistant":
+		model := m.Message.Model
+		if m.Message.ResponseModel != nil {
+			model = *m.Message.ResponseModel
+		}
+		key, u, answer = m.Message.Provider+"/"+model, m.Message.Usage, true
+	case m.Type == "message" && m.Message != nil && m.Message.Role == "toolResult":
+		u = m.Message.Usage
+	default:
+		return "", UsageRow{}, false
+	}
+	if u == nil {
+		return "", UsageRow{}, false
+	}
+	r := UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total}
+	if answer {
+		r.Messages = 1
+	}
 	ts, err := time.Parse(time.RFC3339Nano, e.Timestamp)
 	if !q.Since.IsZero() && (err != nil || ts.Before(q.Since)) {
 		return "", UsageRow{}, false
 	}
 	switch q.By {
 	case "model":
-		if m.Provider != "" && m.Model != "" {
-			return m.Provider + "/" + m.Model, r, true
-		}
-		return m.Model, r, true
+		return strings.TrimPrefix(key, "/"), r, true
 	case "project":
 		return cwd, r, true
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -62,33 +61,26 @@ func transcript(sess *session.Session, leaf *session.Entry) []turn {
 	c := sess.ContextAt(leaf)
 	var out []turn
 	for _, raw := range c.Messages {
-		m, ok := decodeMessage(raw)
+		m, ok := session.DecodeMessage(raw)
 		if !ok {
 			continue
 		}
-		out = append(out, turn{m.Role, turnText(m)})
+		out = append(out, turn{m.Role, turnText(&m)})
 	}
 	return out
 }
 
-func turnText(m message) string {
+func turnText(m *session.Message) string {
 	switch m.Role {
 	case "bashExecution":
 		return "$ " + m.Command + "\n" + m.Output
 	case "compactionSummary", "branchSummary":
 		return m.Summary
 	}
-	text := contentText(m.Content)
-	var parts []struct {
-		Type      string          `json:"type"`
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if json.Unmarshal(m.Content, &parts) == nil {
-		for _, p := range parts {
-			if p.Type == "toolCall" {
-				text += fmt.Sprintf("\n[tool call %s %s]", p.Name, p.Arguments)
-			}
+	text := m.Content.Text("\n")
+	for _, p := range m.Content.Blocks() {
+		if p.Type == "toolCall" {
+			text += fmt.Sprintf("\n[tool call %s %s]", p.Name, p.Arguments)
 		}
 	}
 	return strings.TrimSpace(text)

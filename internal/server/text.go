@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -10,88 +9,9 @@ import (
 	"piweb/internal/session"
 )
 
-// message is the part of pi's message objects the server reads for
-// previews, search and exports.
-type message struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	Command    string          `json:"command"`
-	Output     string          `json:"output"`
-	Summary    string          `json:"summary"`
-	ToolName   string          `json:"toolName"`
-	CustomType string          `json:"customType"`
-	Provider   string          `json:"provider"`
-	Model      string          `json:"model"`
-	Timestamp  json.RawMessage `json:"timestamp"`
-	Usage      *usage          `json:"usage"`
-}
-
-type usage struct {
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	CacheRead  float64 `json:"cacheRead"`
-	CacheWrite float64 `json:"cacheWrite"`
-	Cost       struct {
-		Total float64 `json:"total"`
-	} `json:"cost"`
-}
-
-type contentPart struct {
-	Type     string `json:"type"`
-	Text     string `json:"text"`
-	Thinking string `json:"thinking"`
-	Name     string `json:"name"`
-}
-
-func decodeMessage(raw []byte) (message, bool) {
-	var m message
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
-		return m, false
-	}
-	return m, true
-}
-
-// contentText joins the text parts of a content value (a string or an
-// array of parts).
-func contentText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		json.Unmarshal(raw, &s)
-		return s
-	}
-	var parts []contentPart
-	if json.Unmarshal(raw, &parts) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Type == "text" && p.Text != "" {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
-}
-
-// messageText is the searchable text of a message entry.
-func messageText(e *session.Entry) string {
-	m, ok := decodeMessage(e.Field("message"))
-	if !ok {
-		return ""
-	}
-	switch m.Role {
-	case "bashExecution":
-		return m.Command + "\n" + m.Output
-	case "compactionSummary", "branchSummary":
-		return m.Summary
-	}
-	return contentText(m.Content)
-}
+// messageText is the searchable text of an entry, tool output included
+// (session.SearchableEntry).
+func messageText(e *session.Entry) string { return session.SearchableEntry(e).Join(true) }
 
 // preview is the one-line text the compact tree shows for an entry. It
 // reads only what it shows (see rawjson.go).

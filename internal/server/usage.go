@@ -106,11 +106,8 @@ func (s *Server) scanUsage(ctx context.Context, q UsageQuery) ([]UsageRow, error
 }
 
 func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entry) {
-	if e.Type != "message" {
-		return
-	}
-	msg, isMsg := decodeMessage(e.Field("message"))
-	if !isMsg || msg.Role != "assistant" || msg.Usage == nil {
+	c, ok := session.ChargeOf(e)
+	if !ok {
 		return
 	}
 	t, terr := time.Parse(time.RFC3339Nano, e.Timestamp)
@@ -120,10 +117,7 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 	var key string
 	switch q.By {
 	case "model":
-		key = msg.Model
-		if msg.Provider != "" && msg.Model != "" {
-			key = msg.Provider + "/" + msg.Model
-		}
+		key = c.Key
 	case "project":
 		key = m.Cwd
 	default:
@@ -136,8 +130,11 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 		g = &UsageRow{Key: key}
 		groups[key] = g
 	}
-	u := msg.Usage
-	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: 1})
+	u, n := c.Usage, int64(0)
+	if c.Answer {
+		n = 1
+	}
+	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
 }
 
 // usageCache keeps scanned usage until the catalog changes: the scan reads
