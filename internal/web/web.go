@@ -8,7 +8,9 @@
 // by vendor/refresh.sh (npm ci, then the .mjs builds into static/vendor);
 // the copies are committed, so building piweb never needs Node. An import
 // map in index.html resolves the bare names; its hash is the only inline
-// script the Content-Security-Policy allows.
+// script the Content-Security-Policy allows. The served index.html preloads
+// every module the app imports, found by following the imports themselves
+// (modgraph.go), and the import graph has no cycles (TestModuleGraph).
 //
 // The modules under static/js, one job each: api.js (every API call and
 // event stream), state.js (signals and the router: /s/{id}?leaf=ID#entry,
@@ -62,13 +64,18 @@ func Handler(dev bool, dir string) http.Handler {
 	if err != nil {
 		panic(fmt.Sprintf("web: embedded static folder: %v", err))
 	}
-	return &handler{fsys: sub, started: time.Now()}
+	h := &handler{fsys: sub, started: time.Now()}
+	if index, err := fs.ReadFile(sub, "index.html"); err == nil {
+		h.index = withPreloads(sub, index)
+	}
+	return h
 }
 
 type handler struct {
 	fsys    fs.FS
 	dev     bool
 	started time.Time
+	index   []byte // the embedded index.html with its preloads, read once
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -100,11 +107,18 @@ func isAppRoute(name string) bool {
 	return !strings.Contains(path.Base(name), ".")
 }
 
+// serveIndex serves index.html with a modulepreload link for every module
+// the app imports (modgraph.go), generated from the modules themselves so
+// that the list is never out of date.
 func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
-	data, err := fs.ReadFile(h.fsys, "index.html")
-	if err != nil {
-		http.Error(w, "index.html missing", http.StatusInternalServerError)
-		return
+	data := h.index
+	if data == nil {
+		index, err := fs.ReadFile(h.fsys, "index.html")
+		if err != nil {
+			http.Error(w, "index.html missing", http.StatusInternalServerError)
+			return
+		}
+		data = withPreloads(h.fsys, index)
 	}
 	w.Header().Set("Content-Security-Policy", CSP(data))
 	h.serveFile(w, r, "index.html", data)

@@ -144,20 +144,3 @@ func TestVendoredFilesMatchLock(t *testing.T) {
 		}
 	}
 }
-
-// TestEveryModulePreloaded keeps index.html's modulepreload list complete,
-// so that the browser fetches all modules at once instead of level by level.
-func TestEveryModulePreloaded(t *testing.T) {
-	index, _ := os.ReadFile("static/index.html")
-	mods, _ := filepath.Glob("static/js/*.js")
-	chat, _ := filepath.Glob("static/chat/*.js")
-	for _, m := range append(mods, chat...) {
-		name := "/" + filepath.Base(filepath.Dir(m)) + "/" + filepath.Base(m)
-		if name == "/js/app.js" {
-			continue
-		}
-		if !strings.Contains(string(index), `<link rel="modulepreload" href="`+name+`">`) {
-			t.Errorf("index.html does not preload %s", name)
-		}
-	}
-}

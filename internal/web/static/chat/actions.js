@@ -4,15 +4,10 @@
 // fork and clone write a new session file.
 import { useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { post } from '../js/api.js';
+import * as api from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
-import { command } from './composer.js';
 import { liveOf } from './live.js';
-
-// drafts holds composer text for a session about to open (a fork's message).
-export const drafts = new Map();
-
-const enc = encodeURIComponent;
+import { drafts } from './store.js';
 
 export function UserActions({ view, id }) {
   return html`<span class="msg-actions">
@@ -25,7 +20,7 @@ export function UserActions({ view, id }) {
 async function editFrom(view, entryId) {
   if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
-    const r = await command(view.id, { type: 'navigate', entryId });
+    const r = await api.command(view.id, { type: 'navigate', entryId });
     const d = r.data || {};
     if (d.cancelled) return;
     drafts.set(view.id, d.editorText || '');
@@ -37,7 +32,7 @@ async function editFrom(view, entryId) {
 
 export async function forkAt(view, entryId) {
   try {
-    const r = await post(`/api/sessions/${enc(view.id)}/fork`, { entryId });
+    const r = await api.fork(view.id, entryId);
     drafts.set(r.id, r.text || '');
     navigate(sessionURL(r.id));
   } catch (e) {
@@ -48,7 +43,7 @@ export async function forkAt(view, entryId) {
 export async function cloneBranch(view) {
   try {
     const body = view.leaf ? { leaf: view.leaf } : {};
-    const r = await post(`/api/sessions/${enc(view.id)}/clone`, body);
+    const r = await api.clone(view.id, body);
     navigate(sessionURL(r.id));
   } catch (e) {
     toast('Clone failed: ' + e.message, { kind: 'error' });
@@ -76,7 +71,7 @@ export function ContinueBar({ view }) {
     try {
       const body = { type: 'navigate', entryId: view.leaf, summarize };
       if (summarize && instructions.trim()) body.instructions = instructions.trim();
-      const r = await command(view.id, body);
+      const r = await api.command(view.id, body);
       if (!(r.data && r.data.cancelled)) moved(view, r.data && r.data.leaf);
     } catch (e) {
       toast('Continue failed: ' + e.message, { kind: 'error' });

@@ -6,7 +6,8 @@
 // sends the message (as pi's editor does); Escape closes the list.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { listFiles, post } from '../js/api.js';
+import { listFiles } from '../js/api.js';
+import { commandsOf } from './store.js';
 
 const MAX = 12;
 
@@ -16,7 +17,7 @@ const MAX = 12;
 export function useCompletion(view, ta, text, setText, submit) {
   const [list, setList] = useState(null); // {token, items: [{label, insert, hint, dir}]}
   const [sel, setSel] = useState(0);
-  const cache = useRef(new Map()); // "cmds" or "dir:<path>" -> promise
+  const cache = useRef(new Map()); // "dir:<path>" -> promise of its entries
   const seq = useRef(0);
   const closed = useRef(''); // the text Escape closed the list for
 
@@ -81,9 +82,7 @@ function candidates(id, tok, cache) {
 }
 
 async function commandItems(id, query, cache) {
-  if (!cache.has('cmds')) cache.set('cmds', post(`/api/sessions/${encodeURIComponent(id)}/commands`, { type: 'get_commands' })
-    .then((r) => ((r.data && r.data.commands) || []).filter((c) => !isBridge(c)), () => { cache.delete('cmds'); return []; }));
-  const cmds = await cache.get('cmds');
+  const cmds = (await commandsOf(id)).filter((c) => !isBridge(c));
   return rank(cmds, (c) => c.name, query).map((c) => ({
     label: '/' + c.name, insert: '/' + c.name,
     hint: [c.source === 'extension' ? '' : c.source, c.description].filter(Boolean).join(' · '),

@@ -8,16 +8,15 @@
 // empty composer stays small on a phone.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { post } from '../js/api.js';
+import { command, fork } from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
-import { drafts, ContinueBar } from './actions.js';
+import { ContinueBar } from './actions.js';
+import { takeDraft } from './store.js';
 import { Controls } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
-
-export const command = (id, body) => post(`/api/sessions/${encodeURIComponent(id)}/commands`, body);
 
 function leafOf(view) {
   return (view.detail && view.detail.leaf) || view.fileLeaf || null;
@@ -26,7 +25,7 @@ function leafOf(view) {
 export function Composer({ view }) {
   const l = liveOf(view.id);
   const ta = useRef(null);
-  const [text, setText] = useState(() => { const d = drafts.get(view.id) || ''; drafts.delete(view.id); return d; });
+  const [text, setText] = useState(() => takeDraft(view.id));
   const [images, setImages] = useState([]);
   const [mode, setMode] = useState('steer');
   const busy = l.busy();
@@ -193,7 +192,7 @@ async function forkHere(view) {
   for (let i = items.length - 1; i >= 0; i--) if (items[i].m.role === 'user') { at = items[i].id; break; }
   if (!at) return toast('Nothing to fork from', { kind: 'error' });
   try {
-    const r = await post(`/api/sessions/${encodeURIComponent(view.id)}/fork`, { entryId: at });
+    const r = await fork(view.id, at);
     navigate(sessionURL(r.id));
   } catch (e) {
     toast('Fork failed: ' + e.message, { kind: 'error' });

@@ -3,30 +3,19 @@
 // clone, turn-end alerts; tokens and cost of the branch, and the context
 // window use from pi's get_session_stats whenever a live pi turns idle.
 import { useEffect, useState } from 'preact/hooks';
-import { signal } from '@preact/signals';
 import { html } from '../js/html.js';
-import { get } from '../js/api.js';
+import { command } from '../js/api.js';
 import { toast } from '../js/state.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
-import { command } from './composer.js';
 import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsButton } from './models.js';
+import { models, modelsRev } from './store.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
 const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
-let modelsP = null;
-const modelsRev = signal(0); // bumped when the list is read again
-export const models = () => (modelsP ||= get('/api/models').catch((e) => { modelsP = null; throw e; }));
-
-// refreshModels reads pi's model list again (after models.json changed).
-export function refreshModels() {
-  modelsP = null;
-  modelsRev.value++;
-  return models();
-}
 
 export function Controls({ view, l }) {
   const [list, setList] = useState([]);
@@ -112,4 +101,3 @@ async function ownWrite(view) {
   view.touch();
 }
 
-export { toast };

@@ -7,7 +7,7 @@
 // composer, as pi's footer shows them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { post } from '../js/api.js';
+import { command } from '../js/api.js';
 
 export function ExtensionStatus({ l }) {
   const st = Object.entries(l.status.value).filter(([, v]) => v);
@@ -31,7 +31,7 @@ function Card({ view, l, d }) {
   }, []);
   const answer = (body) => {
     l.dialogs.value = l.dialogs.value.filter((x) => x.id !== d.id);
-    post(`/api/sessions/${encodeURIComponent(view.id)}/commands`, { type: 'ui_response', requestId: d.id, ...body }).catch(() => {});
+    command(view.id, { type: 'ui_response', requestId: d.id, ...body }).catch(() => {});
   };
   const onKey = (e) => {
     if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); answer({ cancelled: true }); }

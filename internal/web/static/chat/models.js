@@ -7,9 +7,9 @@
 // models and warns about any it did not load.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { get, put } from '../js/api.js';
+import { getModelsConfig, putModelsConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
-import { refreshModels } from './controls.js';
+import { refreshModels } from './store.js';
 
 const MASKED = '***';
 const APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'];
@@ -26,7 +26,7 @@ function ModelsEditor({ close }) {
   const [errors, setErrors] = useState([]);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    get('/api/models-config').then((d) => load(d.config || {}), (e) => setErrors([e.message]));
+    getModelsConfig().then((d) => load(d.config || {}), (e) => setErrors([e.message]));
   }, []);
   const load = (cfg) => {
     const { providers, ...others } = cfg;
@@ -44,7 +44,7 @@ function ModelsEditor({ close }) {
     const config = { ...rest, providers: Object.fromEntries(provs.map((x) => [x.name.trim(), clean(x.p)])) };
     setBusy(true);
     try {
-      await put('/api/models-config', { config });
+      await putModelsConfig(config);
       toast('Saved models.json. A pi already running keeps its models until it restarts.', { ms: 8000 });
       const missing = await notLoaded(config);
       if (missing.length) toast('pi did not load: ' + missing.join(', ') + ' (see pi\'s models.json rules)', { kind: 'error', ms: 10000 });

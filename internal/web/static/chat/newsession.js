@@ -2,9 +2,9 @@
 // validates), model, thinking level, tool preset and the first message.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { get, post } from '../js/api.js';
+import { listProjects, createSession } from '../js/api.js';
 import { navigate, sessionURL } from '../js/state.js';
-import { models } from './controls.js';
+import { models } from './store.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 const PRESETS = ['default', 'read-only', 'none', 'all'];
@@ -23,7 +23,7 @@ function NewSession({ close }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
-    get('/api/projects').then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
+    listProjects().then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
     models().then((d) => setList(d.models || [])).catch(() => {});
   }, []);
   const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
@@ -36,7 +36,7 @@ function NewSession({ close }) {
     if (f.thinkingLevel) body.thinkingLevel = f.thinkingLevel;
     setBusy(true);
     try {
-      const r = await post('/api/sessions', body);
+      const r = await createSession(body);
       close();
       navigate(sessionURL(r.id));
     } catch (x) {

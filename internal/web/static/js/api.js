@@ -64,6 +64,20 @@ export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q(
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
+export const listTrash = () => get('/api/trash');
+export const listProjects = () => get('/api/projects');
+export const createSession = (body) => post('/api/sessions', body);
+export const listModels = () => get('/api/models');
+export const getModelsConfig = () => get('/api/models-config');
+export const putModelsConfig = (config) => put('/api/models-config', { config });
+export const fork = (id, entryId) => post(`/api/sessions/${enc(id)}/fork`, { entryId });
+export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, body);
+// command sends one of the session's pi commands (docs/api.md: commands):
+// pi's RPC commands plus piweb's own (navigate, ui_response…).
+export const command = (id, body) => post(`/api/sessions/${enc(id)}/commands`, body);
+export const indexEventsURL = () => '/api/events';
+export const sessionEventsURL = (id, lastEventId) =>
+  `/api/sessions/${enc(id)}/events` + q({ lastEventId });
 
 // subscribe opens an SSE stream and calls onEvent with each parsed data
 // object; EventSource reconnects by itself (with Last-Event-ID). It returns

@@ -126,7 +126,7 @@ async function remove(view, s) {
 // trashIdOf finds the newest trash item of a session, for servers that do
 // not answer the delete with its trash id.
 async function trashIdOf(id) {
-  const { items = [] } = await api.get('/api/trash');
+  const { items = [] } = await api.listTrash();
   const mine = items.filter((it) => it.session && it.session.id === id);
   mine.sort((a, b) => String(b.deleted).localeCompare(String(a.deleted)));
   if (!mine.length) throw new Error('not in the trash');

@@ -89,7 +89,7 @@ const reload = debounce(loadSessions, 300);
 
 // watchIndex follows /api/events so that the sidebar stays current.
 export function watchIndex() {
-  api.subscribe('/api/events', (ev) => {
+  api.subscribe(api.indexEventsURL(), (ev) => {
     switch (ev.type) {
       case 'session_added':
       case 'session_updated':

@@ -153,7 +153,7 @@ export class View {
   // live chat (static/chat) shows it whole; a lost connection resumes with
   // Last-Event-ID (EventSource does it). Nothing is missed or repeated.
   watch(last = '') {
-    const url = `/api/sessions/${encodeURIComponent(this.id)}/events` + (last ? '?lastEventId=' + encodeURIComponent(last) : '');
+    const url = api.sessionEventsURL(this.id, last);
     this.unsub = api.subscribe(url, (ev, eventId) => {
       if (ev.type === 'hello' && !last && ev.replayFrom && !this.replayed) {
         this.replayed = true;

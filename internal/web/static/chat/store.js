@@ -1,0 +1,52 @@
+// The chat's shared state that outlives its components: composer drafts,
+// pi's model list and each session's command list (cached promises), and
+// the revision of the model list as a signal. Components read and write
+// it here rather than in each other, so that no two chat modules import
+// one another for state (the import graph stays acyclic: web's
+// TestModuleGraph).
+import { signal } from '@preact/signals';
+import * as api from '../js/api.js';
+
+// drafts holds composer text for a session about to open or re-open (a
+// fork's message, the text of a message edited from the tree), by
+// session id; the composer takes it once.
+export const drafts = new Map();
+
+// takeDraft returns and forgets the draft of session id ('' when none).
+export function takeDraft(id) {
+  const d = drafts.get(id) || '';
+  drafts.delete(id);
+  return d;
+}
+
+let modelsP = null;
+// modelsRev is bumped when the model list is read again.
+export const modelsRev = signal(0);
+
+// models is piweb's model list (GET /api/models), fetched once.
+export const models = () => (modelsP ||= api.listModels().catch((e) => { modelsP = null; throw e; }));
+
+// refreshModels reads pi's model list again (after models.json changed).
+export function refreshModels() {
+  modelsP = null;
+  modelsRev.value++;
+  return models();
+}
+
+const commandLists = new Map(); // session id -> promise of pi's get_commands list
+
+// commandsOf is pi's command list for session id (get_commands: extension
+// commands, prompt templates, skills), fetched once per session; a failure
+// is forgotten so the next call asks again.
+export function commandsOf(id) {
+  if (!commandLists.has(id)) {
+    commandLists.set(id, api.command(id, { type: 'get_commands' })
+      .then((r) => (r.data && r.data.commands) || [], () => { commandLists.delete(id); return []; }));
+  }
+  return commandLists.get(id);
+}
+
+// forgetCommands drops the cached list (after /reload or a trust change).
+export function forgetCommands(id) {
+  commandLists.delete(id);
+}
