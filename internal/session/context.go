@@ -2,22 +2,43 @@ package session
 
 import (
 	"math"
+	"slices"
 	"strconv"
+
+	"piweb/internal/jsjson"
 )
 
 // Context is what pi's buildSessionContext returns for a leaf: the messages
 // the model sees, with the thinking level and model in effect. Messages are
 // pi's message objects as raw JSON, unchanged from the file, or built the way
-// pi builds them for compactions, branch summaries and custom messages.
+// pi builds them for compactions, branch summaries, custom messages, edited
+// and null content. It follows pi 1.6's projection
+// (buildContextEntries, projectContextEntry): context_edit entries apply,
+// a compaction's systemMessage comes first, system messages in its kept
+// range are dropped.
 type Context struct {
 	Messages [][]byte
-	// EntryIDs holds, for each message, the id of the entry it came from.
+	// EntryIDs holds, for each message, the id of the entry it came from
+	// (pi's projection provenance).
 	EntryIDs []string
 	// ThinkingLevel is the raw JSON of the level, nil when pi's would be
 	// undefined; DefaultThinking when no change is on the path.
 	ThinkingLevel []byte
 	// Model is the raw JSON of {provider, modelId}, nil for null.
 	Model []byte
+	// Edits lists the context_edit entries in effect, in the order of the
+	// entries they edit: what the model sees differs from the file there.
+	Edits []Edit
+}
+
+// Edit is a context_edit in effect on a context entry.
+type Edit struct {
+	// TargetID is the edited entry's id, EditID the context_edit's.
+	TargetID, EditID string
+	// Omitted reports a null replacement: the entry sends nothing.
+	Omitted bool
+	// Content is the raw replacement content otherwise.
+	Content []byte
 }
 
 var defaultThinking = []byte(`"off"`)
@@ -44,35 +65,50 @@ func (s *Session) ContextAt(leaf *Entry) Context {
 		return c
 	}
 	path := s.PathTo(leaf)
-	compaction := -1
-	for i, e := range path {
+	for _, e := range path {
 		c.applySetting(e)
-		if e.Type == "compaction" {
-			compaction = i
+	}
+	entries := contextEntries(path)
+	edits := map[string]*Entry{}
+	for _, e := range entries {
+		if e.Type == "context_edit" {
+			edits[valueKey(e.Field("targetId"))] = e
 		}
 	}
-	if compaction < 0 {
-		for _, e := range path {
-			c.emit(e)
+	for i, e := range entries {
+		if e.Type == "compaction" && i > 0 {
+			continue // an older compaction inside the kept range
 		}
-		return c
-	}
-	comp := path[compaction]
-	c.add(comp.ID, compactionSummary(comp))
-	keep := comp.Field("firstKeptEntryId")
-	found := false
-	for _, e := range path[:compaction] {
-		if !found && e.idKey == valueKey(keep) {
-			found = true
-		}
-		if found {
-			c.emit(e)
-		}
-	}
-	for _, e := range path[compaction+1:] {
-		c.emit(e)
+		c.project(e, edits[e.idKey])
 	}
 	return c
+}
+
+// contextEntries is pi's buildContextEntries: the path, or with a
+// compaction on it, the last compaction, the kept entries before it from
+// firstKeptEntryId on (system messages left out) and everything after it.
+// An unknown firstKeptEntryId, or the compaction's own id (retain none),
+// keeps nothing before it.
+func contextEntries(path []*Entry) []*Entry {
+	var comp *Entry
+	for _, e := range path {
+		if e.Type == "compaction" {
+			comp = e
+		}
+	}
+	if comp == nil {
+		return path
+	}
+	k := slices.IndexFunc(path, func(e *Entry) bool { return e.idKey == comp.idKey })
+	out := []*Entry{comp}
+	keep, found := valueKey(comp.Field("firstKeptEntryId")), false
+	for _, e := range path[:k] {
+		found = found || e.idKey == keep
+		if found && e.Role() != RoleSystem {
+			out = append(out, e)
+		}
+	}
+	return append(out, path[k+1:]...)
 }
 
 // applySetting tracks thinking level and model along the path; the last one
@@ -90,34 +126,154 @@ func (c *Context) applySetting(e *Entry) {
 	}
 }
 
-// emit adds the message an entry contributes to the context, if any.
-func (c *Context) emit(e *Entry) {
+// project adds the messages of one context entry, with its latest edit
+// applied (pi's projectContextEntry).
+func (c *Context) project(e, edit *Entry) {
+	msgs := entryMessages(e)
+	if edit == nil || len(msgs) == 0 {
+		c.add(e.ID, msgs...)
+		return
+	}
+	repl := edit.Field("replacement")
+	if repl == nil {
+		c.add(e.ID, msgs...) // pi throws reading .content of undefined
+		return
+	}
+	ed := Edit{TargetID: e.ID, EditID: edit.ID, Omitted: string(repl) == "null"}
+	if !ed.Omitted {
+		ed.Content = jsjson.Field(repl, "content")
+		for i, m := range msgs {
+			msgs[i] = replaceContent(m, ed.Content)
+		}
+		c.add(e.ID, msgs...)
+	}
+	c.Edits = append(c.Edits, ed)
+}
+
+// replaceContent gives an editable message (user, assistant, toolResult,
+// custom) the replacement content; string content becomes one text block
+// for assistant and tool results. Other roles stay as they are.
+func replaceContent(msg, content []byte) []byte {
+	role := roleOf(objectView(msg))
+	switch role {
+	case RoleAssistant, RoleToolResult:
+		if len(content) > 0 && content[0] == '"' {
+			content = buildArray(buildObject(nil, "type", []byte(`"text"`), "text", content))
+		}
+	case RoleUser, RoleCustom:
+	default:
+		return msg
+	}
+	return setMember(msg, "content", content)
+}
+
+// entryMessages is pi's sessionEntryToContextMessages for one entry.
+func entryMessages(e *Entry) [][]byte {
 	switch e.Type {
 	case "message":
-		if m := e.Field("message"); m != nil {
-			c.add(e.ID, m)
-		}
+		return messageEntryMessages(e)
 	case "custom_message":
-		c.add(e.ID, buildObject(nil, "role", []byte(`"custom"`),
-			"customType", e.Field("customType"), "content", e.Field("content"),
+		content := e.Field("content")
+		if content == nil || string(content) == "null" {
+			content = []byte("[]")
+		}
+		return [][]byte{buildObject(nil, "role", []byte(`"custom"`),
+			"customType", e.Field("customType"), "content", content,
 			"display", e.Field("display"), "details", e.Field("details"),
-			"timestamp", jsNumber(jsDateMs(e.Field("timestamp")))))
+			"timestamp", jsNumber(jsDateMs(e.Field("timestamp"))))}
 	case "branch_summary":
 		if sum := e.Field("summary"); truthyKey(valueKey(sum)) {
-			c.add(e.ID, buildObject(nil, "role", []byte(`"branchSummary"`), "summary", sum,
-				"fromId", e.Field("fromId"), "timestamp", jsNumber(jsDateMs(e.Field("timestamp")))))
+			return [][]byte{buildObject(nil, "role", []byte(`"branchSummary"`), "summary", sum,
+				"fromId", e.Field("fromId"), "timestamp", jsNumber(jsDateMs(e.Field("timestamp"))))}
 		}
+	case "compaction":
+		sum := buildObject(nil, "role", []byte(`"compactionSummary"`), "summary", e.Field("summary"),
+			"tokensBefore", e.Field("tokensBefore"), "timestamp", jsNumber(jsDateMs(e.Field("timestamp"))))
+		if sys := e.Field("systemMessage"); truthyKey(valueKey(sys)) {
+			return [][]byte{sys, sum}
+		}
+		return [][]byte{sum}
+	}
+	return nil
+}
+
+// messageEntryMessages returns a message entry's message, with null or
+// missing content normalised as pi 1.6 does: "" for system messages, []
+// for user, assistant and tool results.
+func messageEntryMessages(e *Entry) [][]byte {
+	m := e.Field("message")
+	if m == nil {
+		return nil
+	}
+	mv := messageOf(e)
+	content := mv.field("content")
+	if mv.object && (content == nil || string(content) == "null") {
+		switch roleOf(mv) {
+		case RoleSystem:
+			return [][]byte{setMember(m, "content", []byte(`""`))}
+		case RoleUser, RoleAssistant, RoleToolResult:
+			return [][]byte{setMember(m, "content", []byte(`[]`))}
+		}
+	}
+	return [][]byte{m}
+}
+
+func (c *Context) add(id string, msgs ...[]byte) {
+	for _, m := range msgs {
+		c.Messages = append(c.Messages, m)
+		c.EntryIDs = append(c.EntryIDs, id)
 	}
 }
 
-func compactionSummary(e *Entry) []byte {
-	return buildObject(nil, "role", []byte(`"compactionSummary"`), "summary", e.Field("summary"),
-		"tokensBefore", e.Field("tokensBefore"), "timestamp", jsNumber(jsDateMs(e.Field("timestamp"))))
+// setMember returns obj with member key set to val, as JavaScript's
+// {...obj, [key]: val} followed by JSON.stringify: repeated keys collapse
+// to the first position with the last value, the key keeps its place or
+// goes last, and a nil val leaves it out (undefined).
+func setMember(obj []byte, key string, val []byte) []byte {
+	type kv struct {
+		key string
+		val []byte
+	}
+	var members []kv
+	pos := map[string]int{}
+	for k, v := range jsjson.Members(obj) {
+		name, _ := jsjson.DecodeString(k)
+		if i, ok := pos[name]; ok {
+			members[i].val = v
+			continue
+		}
+		pos[name] = len(members)
+		members = append(members, kv{name, v})
+	}
+	if i, ok := pos[key]; ok {
+		members[i].val = val
+	} else {
+		members = append(members, kv{key, val})
+	}
+	out := []byte{'{'}
+	for _, m := range members {
+		if m.val == nil {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = jsjson.AppendString(out, m.key)
+		out = append(append(out, ':'), m.val...)
+	}
+	return append(out, '}')
 }
 
-func (c *Context) add(id string, msg []byte) {
-	c.Messages = append(c.Messages, msg)
-	c.EntryIDs = append(c.EntryIDs, id)
+// buildArray returns a JSON array of raw elements.
+func buildArray(els ...[]byte) []byte {
+	out := []byte{'['}
+	for i, el := range els {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, el...)
+	}
+	return append(out, ']')
 }
 
 // MarshalJSON writes the context as pi's JSON.stringify would.
