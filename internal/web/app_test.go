@@ -57,6 +57,7 @@ func TestReading(t *testing.T) {
 		{"sidebar", testSidebarGroupsAndForks},
 		{"messages", testMessagesRender},
 		{"markdown is safe", testMarkdownIsSafe},
+		{"long texts", testLongTexts},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},

@@ -18,6 +18,8 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata")
 // that keep big inputs cheap.
 func testRendering(t *testing.T, r *rig) {
 	t.Run("markdown", func(t *testing.T) { testMarkdownGolden(t, r) })
+	t.Run("markdown is CommonMark", func(t *testing.T) { testMarkdownCommonMark(t, r) })
+	t.Run("markdown is linear", func(t *testing.T) { testMarkdownHostile(t, r) })
 	t.Run("highlight", func(t *testing.T) { testHighlightGolden(t, r) })
 	t.Run("highlight bounds", func(t *testing.T) { testHighlightBounds(t, r) })
 }

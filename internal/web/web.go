@@ -21,10 +21,11 @@
 // langs.js), sidebar.js, tree.js, search.js, header.js, files.js,
 // usage.js, app.js (layout and keys).
 //
-// Markdown is rendered in the browser by markdown.js, which builds Preact
-// elements directly and never HTML strings: text always ends up in text
-// nodes, so no HTML from a message can run, links keep only http(s) and
-// mailto, and no sanitizer is needed. Rendering on the client keeps the
+// Markdown is parsed in the browser by markdown-it (vendored, raw HTML
+// off, linear time) and markdown.js turns its tokens into Preact elements,
+// never HTML strings: text always ends up in text nodes, so no HTML from a
+// message can run, links keep only http(s) and mailto, and no sanitizer is
+// needed. Rendering on the client keeps the
 // API returning pi's messages unchanged, lets a streamed answer (part 2)
 // re-render only its last block, and costs nothing on the server for
 // sessions of 10,000 messages, of which only the visible pages are rendered.

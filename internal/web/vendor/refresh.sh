@@ -20,10 +20,20 @@ copy preact hooks/dist/hooks.mjs preact-hooks.mjs
 copy htm dist/htm.mjs htm.mjs
 copy @preact/signals-core dist/signals-core.mjs signals-core.mjs
 copy @preact/signals dist/signals.mjs signals.mjs
-for p in preact htm @preact/signals-core @preact/signals; do
+# markdown-it's browser build is one ES module with its dependencies
+# (mdurl, uc.micro, entities, linkify-it, punycode.js) bundled in.
+copy markdown-it dist/browser/markdown-it.esm.min.mjs markdown-it.mjs
+for p in preact htm @preact/signals-core @preact/signals markdown-it; do
 	printf '%s %s\n' "$p" "$(node -p "require('./node_modules/$p/package.json').version")"
 done >"$out/VERSIONS"
 cp node_modules/preact/LICENSE "$out/LICENSE-preact"
 cp node_modules/htm/LICENSE "$out/LICENSE-htm"
 cp node_modules/@preact/signals/LICENSE "$out/LICENSE-signals" 2>/dev/null || true
+# markdown-it and the packages its browser build bundles.
+cp node_modules/markdown-it/LICENSE "$out/LICENSE-markdown-it"
+cp node_modules/mdurl/LICENSE "$out/LICENSE-mdurl"
+cp node_modules/uc.micro/LICENSE.txt "$out/LICENSE-uc.micro"
+cp node_modules/entities/LICENSE "$out/LICENSE-entities"
+cp node_modules/linkify-it/LICENSE "$out/LICENSE-linkify-it"
+cp node_modules/punycode.js/LICENSE-MIT.txt "$out/LICENSE-punycode"
 echo "vendored into $out:" && cat "$out/VERSIONS"

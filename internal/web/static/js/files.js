@@ -5,7 +5,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { setPanel } from './state.js';
 import { highlight, langOf } from './highlight.js';
-import { markdown } from './markdown.js';
+import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
 
 const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
@@ -95,7 +95,7 @@ function Viewer({ id, path }) {
         : !text ? html`<div class="muted pad">Loading…</div>`
         : text.error ? html`<div class="stop error">${text.error}</div>`
         : isMd && preview ? html`<div class="md pad">${markdown(text.body)}</div>`
-        : html`<${Lines} code=${text.body} lang=${langOf(path)} />`}
+        : capped(text.body, (s) => html`<${Lines} code=${s} lang=${langOf(path)} />`)}
     </div></div>`;
 }
 

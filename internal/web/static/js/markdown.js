@@ -1,157 +1,126 @@
-// A small, safe Markdown renderer. It turns Markdown into Preact elements
-// directly; no HTML string is ever built or parsed, so HTML in a message is
-// shown as text and can never run. Links keep only http(s) and mailto URLs.
-// It covers what models write: headings, paragraphs, fenced code, lists,
-// quotes, tables, rules, emphasis, code spans, links and autolinks.
+// Markdown rendering: markdown-it (vendored, CommonMark with GFM tables and
+// strikethrough) parses in linear time, and its TOKENS are turned into
+// Preact elements here. No HTML string is ever built or parsed: raw HTML is
+// off (html: false), so it stays text, and every piece of text ends up in a
+// text node. Links keep only http(s) and mailto URLs; images are shown as
+// links (nothing is fetched from a message). One text draws at most
+// textCap characters until the reader asks for all of it.
 import { h } from 'preact';
+import { useState } from 'preact/hooks';
+import MarkdownIt from 'markdown-it';
 import { highlight } from './highlight.js';
-import { copyText } from './util.js';
+import { copyText, fmtBytes } from './util.js';
 
-// markdown renders src as Preact children.
+const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false });
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
+
+// textCap is how many characters of one text are drawn before "Show all".
+export const textCap = 60000;
+
+// markdown renders src as Preact children: the first textCap characters,
+// with a button that draws the rest.
 export function markdown(src) {
   if (!src) return null;
-  return blocks(String(src).replace(/\r\n?/g, '\n').split('\n'));
+  return capped(String(src), render);
 }
 
-const fenceRE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)?.*$/;
-const headRE = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const hrRE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
-const quoteRE = /^ {0,3}> ?(.*)$/;
-const itemRE = /^( {0,12})([-*+]|\d{1,9}[.)])\s+(.*)$/;
-const tableSepRE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+// capped draws text through draw (a function of a string returning
+// Preact children), at most textCap characters of it until the reader
+// clicks "Show all".
+export function capped(text, draw = (s) => s) {
+  if (typeof text !== 'string') text = text == null ? '' : String(text);
+  if (text.length <= textCap) return draw(text);
+  return h(Capped, { text, draw });
+}
 
-function blocks(lines) {
-  const out = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    let m;
-    if (!line.trim()) { i++; continue; }
-    if ((m = line.match(fenceRE))) {
-      const fence = m[1];
-      const body = [];
-      i++;
-      while (i < lines.length && !lines[i].trim().startsWith(fence)) body.push(lines[i++]);
-      i++;
-      out.push(h(CodeBlock, { code: body.join('\n'), lang: m[2] || '' }));
-    } else if ((m = line.match(headRE))) {
-      out.push(h('h' + m[1].length, null, inline(m[2])));
-      i++;
-    } else if (hrRE.test(line)) {
-      out.push(h('hr', null));
-      i++;
-    } else if (quoteRE.test(line)) {
-      const body = [];
-      while (i < lines.length && (m = lines[i].match(quoteRE))) { body.push(m[1]); i++; }
-      out.push(h('blockquote', null, blocks(body)));
-    } else if (itemRE.test(line)) {
-      i = list(lines, i, out);
-    } else if (line.includes('|') && i + 1 < lines.length && tableSepRE.test(lines[i + 1]) && lines[i + 1].includes('-')) {
-      i = table(lines, i, out);
-    } else {
-      const para = [];
-      while (i < lines.length && lines[i].trim() && !startsBlock(lines, i)) para.push(lines[i++].trim());
-      if (!para.length) para.push(lines[i++].trim());
-      out.push(h('p', null, inline(para.join('\n'))));
+function Capped({ text, draw }) {
+  const [all, setAll] = useState(false);
+  if (all) return draw(text);
+  const cut = cutAt(text, textCap);
+  return [draw(text.slice(0, cut)), h(ShowAll, { rest: text.length - cut, onClick: () => setAll(true) })];
+}
+
+// cutAt picks where a capped text ends: the last line break near the cap,
+// else the cap itself (one huge line).
+function cutAt(src, cap) {
+  const nl = src.lastIndexOf('\n', cap);
+  return nl > cap * 0.8 ? nl : cap;
+}
+
+// ShowAll is the button under a capped text.
+export function ShowAll({ rest, onClick }) {
+  return h('div', { class: 'show-all' },
+    h('button', { class: 'btn ghost small', type: 'button', onClick }, `Show all (${fmtBytes(rest)} more)`));
+}
+
+// render parses src and builds the elements of its block tokens. Text
+// nested deeper than markdown-it's maxNesting would be dropped by the
+// parser, so such a text is shown as it was written instead.
+export function render(src) {
+  const tokens = md.parse(src, {});
+  if (tokens.some((t) => t.level >= md.options.maxNesting - 1)) return h('p', { class: 'md-plain' }, src);
+  return build(tokens);
+}
+
+// build turns a flat markdown-it token list (opening tokens nest +1,
+// closing ones -1) into a list of Preact children.
+function build(tokens) {
+  const stack = [{ kids: [] }];
+  for (const t of tokens) {
+    const top = stack[stack.length - 1];
+    if (t.nesting === 1) stack.push({ t, kids: [] });
+    else if (t.nesting === -1) {
+      const open = stack.pop();
+      if (stack.length === 0) return open.kids; // unbalanced: never from markdown-it
+      stack[stack.length - 1].kids.push(element(open.t, open.kids));
+    } else top.kids.push(leaf(t));
+  }
+  // Unclosed tokens (never from markdown-it) are drawn as their children.
+  while (stack.length > 1) {
+    const open = stack.pop();
+    stack[stack.length - 1].kids.push(...open.kids);
+  }
+  return stack[0].kids;
+}
+
+// element builds the element of an opening token with its children.
+function element(t, kids) {
+  if (t.hidden) return kids; // the paragraphs of a tight list
+  switch (t.type) {
+    case 'link_open': return link(t.attrGet('href') || '', kids);
+    case 'table_open': return h('div', { class: 'md-table' }, h('table', null, kids));
+    case 'ordered_list_open': {
+      const start = +t.attrGet('start');
+      return h('ol', start && start !== 1 ? { start } : null, kids);
+    }
+    case 'th_open': case 'td_open': {
+      const m = /text-align:(left|right|center)/.exec(t.attrGet('style') || '');
+      return h(t.tag, m ? { class: 'al-' + m[1] } : null, kids);
     }
   }
-  return out;
+  return h(allowed.has(t.tag) ? t.tag : 'span', null, kids);
 }
 
-function startsBlock(lines, i) {
-  const l = lines[i];
-  return fenceRE.test(l) || headRE.test(l) || hrRE.test(l) || quoteRE.test(l) || itemRE.test(l);
-}
+const allowed = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li',
+  'em', 'strong', 's', 'del', 'thead', 'tbody', 'tr', 'th', 'td']);
 
-function list(lines, i, out) {
-  const first = lines[i].match(itemRE);
-  const indent = first[1].length;
-  const ordered = /\d/.test(first[2]);
-  const items = [];
-  while (i < lines.length) {
-    const m = lines[i].match(itemRE);
-    if (!m || m[1].length !== indent || /\d/.test(m[2]) !== ordered) break;
-    const body = [m[3]];
-    i++;
-    while (i < lines.length) {
-      const l = lines[i];
-      if (!l.trim()) {
-        if (i + 1 < lines.length && lines[i + 1].match(/^\s+/) && lines[i + 1].match(/^\s+/)[0].length > indent) { body.push(''); i++; continue; }
-        break;
-      }
-      const sub = l.match(itemRE);
-      if (sub && sub[1].length <= indent) break;
-      if (!sub && !/^\s/.test(l) && startsBlock(lines, i)) break;
-      body.push(l.replace(new RegExp('^ {0,' + (indent + 4) + '}'), ''));
-      i++;
-    }
-    const tight = !body.includes('');
-    const kids = blocks(body);
-    items.push(h('li', null, tight ? kids.map((k) => (k.type === 'p' ? k.props.children : k)) : kids));
+// leaf builds the element or text of a token without children.
+function leaf(t) {
+  switch (t.type) {
+    case 'inline': return build(t.children || []);
+    case 'text': return t.content;
+    case 'softbreak': return '\n';
+    case 'hardbreak': return h('br', null);
+    case 'code_inline': return h('code', null, t.content);
+    case 'fence': return h(CodeBlock, { code: t.content.replace(/\n$/, ''), lang: t.info.trim().split(/\s+/)[0] || '' });
+    case 'code_block': return h(CodeBlock, { code: t.content.replace(/\n$/, ''), lang: '' });
+    case 'hr': return h('hr', null);
+    case 'image': return link(t.attrGet('src') || '', t.content || t.attrGet('src') || 'image');
   }
-  const start = ordered ? parseInt(first[2], 10) : undefined;
-  out.push(h(ordered ? 'ol' : 'ul', start && start !== 1 ? { start } : null, items));
-  return i;
+  return t.content || null; // html_block / html_inline cannot occur with html off; text if they did
 }
 
-function cells(line) {
-  let s = line.trim();
-  if (s.startsWith('|')) s = s.slice(1);
-  if (s.endsWith('|') && !s.endsWith('\\|')) s = s.slice(0, -1);
-  return s.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
-}
-
-function table(lines, i, out) {
-  const head = cells(lines[i]);
-  const align = cells(lines[i + 1]).map((c) => (c.endsWith(':') ? (c.startsWith(':') ? 'center' : 'right') : null));
-  i += 2;
-  const rows = [];
-  while (i < lines.length && lines[i].includes('|') && lines[i].trim()) rows.push(cells(lines[i++]));
-  const cell = (tag, c, j) => h(tag, align[j] ? { class: 'al-' + align[j] } : null, inline(c));
-  out.push(h('div', { class: 'md-table' }, h('table', null,
-    h('thead', null, h('tr', null, head.map((c, j) => cell('th', c, j)))),
-    h('tbody', null, rows.map((r) => h('tr', null, head.map((_, j) => cell('td', r[j] || '', j))))))));
-  return i;
-}
-
-// Inline constructs, leftmost first: backslash escape, code span, link,
-// autolink, strong, strike, emphasis, hard break.
-const inlineRE = new RegExp([
-  /\\(?<esc>[\\`*_{}[\]()#+\-.!|~<>])/,
-  /(?<ticks>`+)(?<code>[\s\S]*?[^`])\k<ticks>(?!`)/,
-  /!?\[(?<label>[^\]\n]*)\]\(\s*<?(?<url>(?:[^()\s<>]|\([^()\s]*\))*)>?(?:\s+"[^"]*")?\s*\)/,
-  /(?<auto>https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"*_`])/,
-  /\*\*(?=\S)(?<strong>[\s\S]*?\S)\*\*/,
-  /__(?=\S)(?<strong2>[\s\S]*?\S)__(?!\w)/,
-  /~~(?=\S)(?<del>[\s\S]*?\S)~~/,
-  /\*(?=[^\s*])(?<em>[\s\S]*?[^\s*\\])\*/,
-  /(?<![\w\\])_(?=[^\s_])(?<em2>[\s\S]*?[^\s_\\])_(?!\w)/,
-  /(?<br> {2,}|\\)\n/,
-].map((r) => r.source).join('|'), 'g');
-
-export function inline(s) {
-  const out = [];
-  let last = 0;
-  const re = new RegExp(inlineRE.source, 'g');
-  let m;
-  while ((m = re.exec(s))) {
-    const g = m.groups;
-    if (m.index > last) out.push(s.slice(last, m.index));
-    last = re.lastIndex;
-    if (g.esc !== undefined) out.push(g.esc);
-    else if (g.ticks) out.push(h('code', null, g.code.replace(/^ (.*) $/, '$1')));
-    else if (g.url !== undefined) out.push(link(g.url, g.label ? inline(g.label) : g.url));
-    else if (g.auto) out.push(link(g.auto, g.auto));
-    else if (g.strong || g.strong2) out.push(h('strong', null, inline(g.strong || g.strong2)));
-    else if (g.del) out.push(h('del', null, inline(g.del)));
-    else if (g.em || g.em2) out.push(h('em', null, inline(g.em || g.em2)));
-    else out.push(h('br', null));
-  }
-  if (last < s.length) out.push(s.slice(last));
-  return out;
-}
-
-
+// link keeps http(s) and mailto URLs; any other is shown as its label.
 function link(url, label) {
   if (!/^(https?:|mailto:)/i.test(url)) return h('span', { class: 'md-badlink' }, label);
   return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer nofollow' }, label);
@@ -167,5 +136,5 @@ export function CodeBlock({ code, lang }) {
   return h('div', { class: 'code' },
     h('div', { class: 'code-bar' }, h('span', null, lang || 'text'),
       h('button', { class: 'btn-link', onClick: onCopy, type: 'button' }, 'copy')),
-    h('pre', null, h('code', null, highlight(code, lang))));
+    capped(code, (s) => h('pre', null, h('code', null, highlight(s, lang)))));
 }
