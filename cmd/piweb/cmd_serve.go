@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/catalog"
 	"piweb/internal/demo"
-	"piweb/internal/index"
 	"piweb/internal/server"
 	"piweb/internal/session"
 	"piweb/internal/web"
@@ -88,8 +88,12 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	if f.demo {
 		indexPath = filepath.Join(filepath.Dir(agentDir), "index.db")
 	}
-	cat, closeCat := openCatalog(ctx, logger, agentDir, indexPath)
-	defer closeCat()
+	// The index lives in a temporary dir when its place is unusable.
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, IndexPath: indexPath, Logf: logger.Printf})
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
 	ag := newAgent(ctx, e, f, agentDir)
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Token: f.token,
@@ -155,35 +159,6 @@ func (l *signIn) explain() {
 func (l *signIn) used(remote string) {
 	fmt.Fprintf(l.out, "A browser at %s signed in. For another browser, this link works once: %s%s\n",
 		remote, l.base, l.srv.LoginLink())
-}
-
-// openCatalog opens the SQLite index and keeps it current; when the index
-// cannot be opened piweb still serves from a plain scan of the agent dir.
-func openCatalog(ctx context.Context, logger *log.Logger, agentDir, path string) (server.Catalog, func()) {
-	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: path, Getenv: nil, Logf: logger.Printf})
-	if err == nil {
-		// List what can be listed in a moment before serving, so the first
-		// page is not empty; the watcher indexes the rest (and the text).
-		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		ix.Sync(sctx, false)
-		cancel()
-		var cat *server.IndexCatalog
-		if cat, err = server.NewIndexCatalog(ctx, ix); err == nil {
-			wctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				if err := server.WatchIndex(wctx, ix); err != nil && wctx.Err() == nil {
-					logger.Printf("index watcher: %v", err)
-				}
-				close(done)
-			}()
-			return cat, func() { cancel(); <-done; cat.Close(); ix.Close() }
-		}
-		ix.Close()
-	}
-	logger.Printf("index unavailable, scanning files instead: %v", err)
-	sc := server.NewScanCatalog(agentDir, time.Second)
-	return sc, func() { sc.Close() }
 }
 
 // newAgent finds pi; without it piweb still browses and says how to

@@ -433,7 +433,7 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 		}
 		paths[id] = p
 	}
-	r.cat.Rescan()
+	r.sync()
 	parentOf := func(id string) any {
 		return r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["parentSessionPath"]
 	}

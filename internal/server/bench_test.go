@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/catalog"
 	"piweb/internal/corpus"
 	"piweb/internal/index"
 )
@@ -61,7 +62,7 @@ func bigFile(b *testing.B) string {
 type benchRig struct {
 	ts      *httptest.Server
 	ix      *index.Index
-	cat     *IndexCatalog
+	cat     *catalog.Catalog
 	cleanup func()
 }
 
@@ -81,11 +82,11 @@ func newBenchRig(b *testing.B, agentDir string) *benchRig {
 		if os.Getenv("PIWEB_BENCH_NICE") == "0" { // for comparisons
 			ix.Watch(ctx)
 		} else {
-			WatchIndex(ctx, ix)
+			catalog.WatchIndex(ctx, ix)
 		}
 		close(watched)
 	}()
-	cat, err := NewIndexCatalog(ctx, ix)
+	cat, err := catalog.New(ctx, ix, catalog.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -22,16 +23,16 @@ func BenchmarkBigSession(b *testing.B) {
 	if err := os.Link(big, dst); err != nil {
 		b.Fatal(err)
 	}
-	cat := NewScanCatalog(agentDir, 0)
-	defer cat.Close()
+	cat := openCatalog(b, agentDir)
 	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:1"})
 	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	r := &rig{t: &testing.T{}, srv: srv, ts: ts, cat: cat}
 	id := ""
-	for p := range cat.byPath {
-		id = cat.byPath[p].meta.ID
+	all, _, _ := cat.List(context.Background(), ListQuery{})
+	for _, m := range all {
+		id = m.Key
 	}
 	for _, route := range []string{"/context?limit=50", "", "/entries?limit=50", "/events"} {
 		b.Run("route="+route, func(b *testing.B) {

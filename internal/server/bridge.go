@@ -76,7 +76,7 @@ func (b *bridges) gc() {
 		}
 	}
 	for id := range b.pending {
-		if _, known := b.s.cat.ByID(id); known {
+		if _, known := b.s.cat.ByKey(id); known {
 			delete(b.pending, id)
 		}
 	}
@@ -104,7 +104,7 @@ func (s *Server) onAgentEvent(id string, ev []byte) {
 	case "piweb_state", "piweb_exit", "agent_start", "agent_end":
 		s.runGen.Add(1)
 		path := ""
-		if m, found := s.cat.ByID(id); found {
+		if m, found := s.cat.ByKey(id); found {
 			path = m.Path
 		} else if m, found := s.bridges.lookupPending(id); found {
 			path = m.Path

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"piweb/internal/catalog"
 )
 
 const indexTopic = "index"
@@ -18,15 +20,23 @@ func sessionTopic(id string) string { return "s/" + id }
 func (s *Server) onChange(c Change) {
 	var ev any
 	switch c.Kind {
-	case Removed:
-		ev = map[string]any{"type": "session_removed", "id": c.Meta.ID, "path": c.Meta.Path}
-	case Added:
+	case catalog.Removed:
+		ev = map[string]any{"type": "session_removed", "id": c.Meta.Key, "path": c.Meta.Path}
+	case catalog.Added:
 		ev = map[string]any{"type": "session_added", "session": s.item(c.Meta)}
 	default:
 		ev = map[string]any{"type": "session_updated", "session": s.item(c.Meta)}
 	}
 	s.publishJSON(indexTopic, ev)
-	s.tails.changed(c.Meta.ID)
+	s.tails.changed(c.Meta.Key)
+}
+
+// fileChanged wakes the tail of the session at path, if it is followed,
+// as soon as the index saw the change.
+func (s *Server) fileChanged(path string) {
+	if m, found := s.cat.ByPath(path); found {
+		s.tails.changed(m.Key)
+	}
 }
 
 func (s *Server) publishJSON(topic string, v any) {

@@ -63,7 +63,7 @@ func newSessionIn(t *testing.T, r *rig, dir, cwd string) string {
 	if _, err := session.NewFile(dir, []byte(header+"\n"+body+"\n")); err != nil {
 		t.Fatal(err)
 	}
-	r.cat.Rescan()
+	r.sync()
 	r.json("GET", "/api/sessions/"+id, nil, 200)
 	return id
 }

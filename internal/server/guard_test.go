@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"io"
 	"io/fs"
@@ -33,15 +34,16 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		auth = []string{"Authorization", "Bearer " + opts.Token}
 	}
 	var leaf, user, cwd string
-	for _, s := range r.cat.memCatalog.byPath {
-		first := s.meta.FirstMessage
+	all, _, _ := r.cat.List(context.Background(), ListQuery{})
+	for _, m := range all {
+		first := m.FirstMessage
 		switch {
 		case strings.HasPrefix(first, "Add a dark theme"):
-			f.id, cwd = s.meta.ID, s.meta.Cwd
+			f.id, cwd = m.Key, m.Cwd
 		case strings.HasPrefix(first, "Summarize README"):
-			f.doomed = s.meta.ID
+			f.doomed = m.Key
 		case strings.HasPrefix(first, "Read ideas.md"):
-			f.trash = r.json("DELETE", "/api/sessions/"+s.meta.ID, map[string]any{}, 200, auth...)["trashId"].(string)
+			f.trash = r.json("DELETE", "/api/sessions/"+m.Key, map[string]any{}, 200, auth...)["trashId"].(string)
 		}
 	}
 	for _, n := range r.json("GET", "/api/sessions/"+f.id, nil, 200, auth...)["tree"].([]any) {

@@ -2,13 +2,16 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/index"
 )
@@ -18,7 +21,7 @@ type rig struct {
 	t   *testing.T
 	srv *Server
 	ts  *httptest.Server
-	cat *ScanCatalog
+	cat *catalog.Catalog
 	ix  *index.Index // the index of newIndexRig, else nil
 	d   *demo.Demo
 }
@@ -29,7 +32,7 @@ func newRig(t *testing.T, opts Options) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := NewScanCatalog(d.AgentDir, 0)
+	cat := openCatalog(t, d.AgentDir)
 	opts.AgentDir, opts.Catalog = d.AgentDir, cat
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:30141"
@@ -130,4 +133,28 @@ func (r *rig) find(prefix string) map[string]any {
 	}
 	r.t.Fatalf("no session %q", prefix)
 	return nil
+}
+
+// openCatalog opens a catalog over a temporary index of agentDir, watched
+// live, closed when the test ends.
+func openCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
+	tb.Helper()
+	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: agentDir, Temporary: true,
+		Logf: tb.Logf, Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cat.Close() })
+	if err := cat.Sync(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	return cat
+}
+
+// sync makes the catalog see files the test changed behind its back.
+func (r *rig) sync() {
+	r.t.Helper()
+	if err := r.cat.Sync(context.Background()); err != nil {
+		r.t.Fatal(err)
+	}
 }

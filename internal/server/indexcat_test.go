@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/index"
 )
@@ -31,7 +32,7 @@ func newIndexRig(t *testing.T) *rig {
 	}
 	watched := make(chan struct{})
 	go func() { ix.Watch(ctx); close(watched) }()
-	cat, err := NewIndexCatalog(ctx, ix)
+	cat, err := catalog.New(ctx, ix, catalog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func newIndexRig(t *testing.T) *rig {
 		<-watched
 		ix.Close()
 	})
-	return &rig{t: t, srv: srv, ts: ts, ix: ix, d: d}
+	return &rig{t: t, srv: srv, ts: ts, ix: ix, d: d, cat: cat}
 }
 
 func TestIndexCatalog(t *testing.T) {

@@ -27,7 +27,7 @@ func movedParent(t *testing.T, r *rig) (id, oldPath, newPath string, fork map[st
 	if err := os.Rename(oldPath, newPath); err != nil {
 		t.Fatal(err)
 	}
-	r.cat.Rescan()
+	r.sync()
 	return id, oldPath, newPath, fork
 }
 
@@ -72,7 +72,7 @@ func TestLineageUnknownName(t *testing.T) {
 	if err := os.Remove(newPath); err != nil {
 		t.Fatal(err)
 	}
-	r.cat.Rescan()
+	r.sync()
 	f := r.json("GET", "/api/sessions/"+fork["id"].(string), nil, 200)
 	if s := f["session"].(map[string]any); s["parentSessionId"] != nil {
 		t.Errorf("parentSessionId %v for a parent that is gone", s["parentSessionId"])

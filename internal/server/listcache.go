@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync"
+
+	"piweb/internal/catalog"
 )
 
 // listCache keeps encoded listings until the catalog or a worker's running
@@ -37,11 +39,10 @@ type cachedList struct {
 const gzipOver = 64 << 10
 
 // get returns the cached body (and its gzipped form, if ready) for key,
-// or builds it from list. Only catalogs that report a generation are
-// cached.
+// or builds it from list.
 func (c *listCache) get(s *Server, key string, cacheable bool, list func() ([]Meta, int, error)) ([]byte, []byte, error) {
-	g, hasGen := s.cat.(interface{ Generation() uint64 })
-	if !hasGen || !cacheable {
+	g := s.cat
+	if !cacheable {
 		metas, total, err := list()
 		if err != nil {
 			return nil, nil, err
@@ -136,7 +137,7 @@ type encodedItem struct {
 // when neither its Meta nor its links changed.
 func (c *itemCache) encode(m Meta, l itemLinks) []byte {
 	if c != nil {
-		if e, found := c.m[m.Path]; found && sameMeta(e.meta, m) && e.links.equal(l) {
+		if e, found := c.m[m.Path]; found && catalog.Same(e.meta, m) && e.links.equal(l) {
 			return e.b
 		}
 	}

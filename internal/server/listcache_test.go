@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/catalog"
 )
 
 // TestListCache: the listing built from cached items is byte for byte what
@@ -20,8 +22,8 @@ import (
 // running-state changes, and its gzipped form (made in the background)
 // inflates to the same bytes.
 func TestListCache(t *testing.T) {
-	cat := newMemCatalog()
-	put := func(m Meta) { cat.put(m.Path, &scanned{meta: m}) }
+	cat := catalog.Static()
+	put := cat.Put
 	for i := range 400 {
 		put(meta(i, strings.Repeat("<é&\u2028> ", 40)+fmt.Sprint(i)))
 	}
@@ -51,7 +53,7 @@ func TestListCache(t *testing.T) {
 	check("cached")
 	put(meta(7, "renamed"))
 	check("changed")
-	cat.put(meta(8, "").Path, nil) // a parent of 9 is gone
+	cat.Remove(meta(8, "").Path) // a parent of 9 is gone
 	check("removed")
 	put(meta(400, "new"))
 	check("added")
@@ -99,9 +101,9 @@ func meta(i int, first string) Meta {
 func BenchmarkListRebuild(b *testing.B) {
 	for _, cached := range []bool{true, false} {
 		b.Run(fmt.Sprintf("cached=%v", cached), func(b *testing.B) {
-			cat := newMemCatalog()
+			cat := catalog.Static()
 			for i := range 5000 {
-				cat.put(meta(i, "").Path, &scanned{meta: meta(i, strings.Repeat("a first message ", 10))})
+				cat.Put(meta(i, strings.Repeat("a first message ", 10)))
 			}
 			srv := New(Options{AgentDir: b.TempDir(), Catalog: cat, Addr: "127.0.0.1:1"})
 			defer srv.Close()
@@ -112,7 +114,7 @@ func BenchmarkListRebuild(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				m := meta(i%5000, fmt.Sprint("changed ", i))
-				cat.put(m.Path, &scanned{meta: m})
+				cat.Put(m)
 				if !cached {
 					srv.lists.items = itemCache{}
 				}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
@@ -74,7 +75,7 @@ func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*ri
 type live struct {
 	srv *Server
 	ag  *PiAgent
-	cat *ScanCatalog
+	cat *catalog.Catalog
 	d   *demo.Demo
 	llm *fakellm.Server
 }
@@ -104,7 +105,7 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := NewScanCatalog(d.AgentDir, 200*time.Millisecond)
+	cat := openCatalog(t, d.AgentDir)
 	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Agent: ag, Addr: "127.0.0.1:30141"})
 	return &live{srv: srv, ag: ag, cat: cat, d: d, llm: llm}
 }
@@ -144,7 +145,7 @@ func TestLiveChat(t *testing.T) {
 	// The file pi wrote is listed and readable.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, found := r.cat.ByID(id); found {
+		if _, found := r.cat.ByKey(id); found {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"piweb/internal/catalog"
 )
 
 // Body limits: prompts may carry images, other bodies are small.
@@ -149,7 +151,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.refresh(paths...)
-	s.publishJSON(sessionTopic(m.ID), map[string]any{"type": "session_deleted"})
+	s.publishJSON(sessionTopic(m.Key), map[string]any{"type": "session_deleted"})
 	return ok(w, map[string]any{"trashId": it.ID, "session": s.item(m)})
 }
 
@@ -166,9 +168,9 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
 	out := []entry{}
 	for _, it := range items {
 		e := entry{TrashID: it.ID, Deleted: it.Deleted}
-		if sc := readScanned(it.File); sc != nil {
-			sc.meta.Path = it.Original
-			e.Session = s.item(sc.meta)
+		if m, found := catalog.ReadMeta(it.File); found {
+			m.Path = it.Original
+			e.Session = s.item(m)
 		}
 		out = append(out, e)
 	}
@@ -240,6 +242,6 @@ func (s *Server) answerNew(w http.ResponseWriter, path string, out map[string]an
 	if !found {
 		return errorf(Internal, "the new session could not be read back")
 	}
-	out["id"], out["path"] = nm.ID, nm.Path
+	out["id"], out["path"] = nm.Key, nm.Path
 	return ok(w, out)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"piweb/internal/catalog"
 )
 
 // Options configures a Server.
@@ -35,8 +37,9 @@ type Options struct {
 	// login link was used (serve prints a fresh link for the next
 	// browser).
 	OnLogin func(remote string)
-	// Catalog is the session index; nil scans AgentDir.
-	Catalog Catalog
+	// Catalog is the session listing; nil opens one over an index in a
+	// temporary dir, which Close closes.
+	Catalog *catalog.Catalog
 	// Agent runs pi; nil browses only.
 	Agent Agent
 	// Web serves the app at "/"; nil serves a placeholder page.
@@ -55,7 +58,7 @@ type Options struct {
 type Server struct {
 	opts     Options
 	agentDir string
-	cat      Catalog
+	cat      *catalog.Catalog
 	agent    Agent
 	store    Store
 	web      http.Handler
@@ -67,13 +70,13 @@ type Server struct {
 	tails    *tails
 	bridges  *bridges
 	lists    listCache
-	usage    usageCache
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
 	handler  http.Handler
 
 	shutdown  chan struct{}
 	closeOnce sync.Once
 	cancels   []func()
+	closers   []func() error // after the goroutines end
 	bg        sync.WaitGroup
 }
 
@@ -84,7 +87,7 @@ func New(opts Options) *Server {
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
 		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
 	if s.cat == nil {
-		s.cat = NewScanCatalog(opts.AgentDir, time.Second)
+		s.cat = s.ownCatalog()
 	}
 	if s.agent == nil {
 		msg := ErrNoPi.Error()
@@ -96,12 +99,22 @@ func New(opts Options) *Server {
 	s.tails = newTails(s)
 	s.bridges = newBridges(s)
 	s.handler = s.guard(s.routes())
-	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll)
-	if fc, early := s.cat.(interface{ SubscribeFiles(func(string)) func() }); early {
-		s.cancels = append(s.cancels, fc.SubscribeFiles(s.tails.changed))
-	}
+	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll,
+		s.cat.SubscribeFiles(s.fileChanged))
 	s.bg.Go(s.janitor)
 	return s
+}
+
+// ownCatalog opens the catalog of a server built without one; Close
+// closes it.
+func (s *Server) ownCatalog() *catalog.Catalog {
+	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: s.agentDir, Temporary: true, Logf: s.logf})
+	if err != nil {
+		s.logf("no session index: %v", err)
+		return catalog.Static()
+	}
+	s.closers = append(s.closers, cat.Close)
+	return cat
 }
 
 // Handler is the whole server as an http.Handler.
@@ -150,7 +163,12 @@ func (s *Server) Close() error {
 	s.bg.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return s.agent.Close(ctx)
+	err := s.agent.Close(ctx)
+	for _, c := range s.closers {
+		c()
+	}
+	s.closers = nil
+	return err
 }
 
 // janitor frees replay buffers of topics nobody listens to any more.

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"cmp"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,18 +10,12 @@ import (
 )
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
-	_, total, _ := s.cat.List(r.Context(), ListQuery{Limit: 1})
 	version := s.opts.Version
 	if version == "" {
 		version = "dev"
 	}
-	idx := map[string]any{"kind": "scan", "ready": true}
-	if st, has := s.cat.(interface{ IndexState() map[string]any }); has {
-		idx = st.IndexState()
-	}
-	idx["sessions"] = total
 	return ok(w, map[string]any{
-		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": idx,
+		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": s.cat.State(),
 	})
 }
 
@@ -121,7 +113,7 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 // lookup finds the session named by the {id} path value.
 func (s *Server) lookup(r *http.Request) (Meta, error) {
 	id := r.PathValue("id")
-	if m, found := s.cat.ByID(id); found {
+	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}
 	if m, found := s.bridges.lookupPending(id); found {
@@ -379,45 +371,16 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "search failed")
 	}
-	branches := map[string]map[string]bool{}
 	out := make([]hitJSON, 0, len(hits))
 	for _, h := range hits {
-		m, found := s.cat.ByID(h.SessionID)
-		if !found {
-			continue
-		}
-		onBranch := false
-		if h.OnBranch != nil {
-			onBranch = *h.OnBranch
-		} else {
-			if branches[m.Path] == nil {
-				branches[m.Path] = s.currentBranch(m.Path)
-			}
-			onBranch = branches[m.Path][h.EntryID]
-		}
+		m := h.Session
 		hl := make([][2]int, 0, len(h.Highlights))
 		for _, x := range h.Highlights {
 			hl = append(hl, [2]int{utf16Offset(h.Snippet, x[0]), utf16Offset(h.Snippet, x[1])})
 		}
-		out = append(out, hitJSON{SessionID: h.SessionID, EntryID: h.EntryID, Snippet: h.Snippet,
-			Highlights: hl, OnCurrentBranch: onBranch, Role: h.Role,
+		out = append(out, hitJSON{SessionID: m.Key, EntryID: h.EntryID, Snippet: h.Snippet,
+			Highlights: hl, OnCurrentBranch: h.OnBranch, Role: h.Role,
 			Timestamp: h.Timestamp, Session: s.item(m)})
 	}
 	return ok(w, map[string]any{"hits": out, "total": total})
 }
-
-// currentBranch is the set of entry ids on the path to the file's leaf.
-func (s *Server) currentBranch(path string) map[string]bool {
-	set := map[string]bool{}
-	sess, err := session.ReadFile(path)
-	if err != nil || sess.Leaf() == nil {
-		return set
-	}
-	for _, e := range sess.PathTo(sess.Leaf()) {
-		set[e.ID] = true
-	}
-	return set
-}
-
-var _ = cmp.Compare[int]
-var _ = slices.Sort[[]int]

@@ -13,6 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"piweb/internal/catalog"
+	"piweb/internal/session"
 )
 
 func (r *rig) usage(query string) (rows []UsageRow, tz string) {
@@ -38,7 +41,7 @@ func TestUsageFromIndex(t *testing.T) {
 	for _, q := range []struct{ by, tz string }{{"day", ""}, {"day", "Asia/Tokyo"}, {"model", ""}, {"project", ""}} {
 		got, tz := r.usage("by=" + q.by + "&tz=" + q.tz)
 		loc, _ := time.LoadLocation(q.tz)
-		want, err := r.srv.scanUsage(context.Background(), UsageQuery{By: q.by, Loc: loc})
+		want, err := scanUsage(context.Background(), r.cat, UsageQuery{By: q.by, Loc: loc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +62,7 @@ func TestUsageFromIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := r.srv.scanUsage(context.Background(), q)
+		want, _ := scanUsage(context.Background(), r.cat, q)
 		got, _ := r.usage(query)
 		if d := cmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-scan +index):\n%s", query, d)
@@ -87,4 +90,61 @@ func TestUsageFromIndex(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// scanUsage is the oracle the index's usage is checked against: it reads
+// every listed session's assistant messages.
+func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]UsageRow, error) {
+	metas, _, err := cat.List(ctx, ListQuery{})
+	if err != nil {
+		return nil, err
+	}
+	groups := map[string]*UsageRow{}
+	for _, m := range metas {
+		sess, err := session.ReadFile(m.Path)
+		if err != nil {
+			continue
+		}
+		for _, e := range sess.Entries {
+			addUsage(groups, q, m, e)
+		}
+	}
+	rows := make([]UsageRow, 0, len(groups))
+	for _, g := range groups {
+		rows = append(rows, *g)
+	}
+	slices.SortFunc(rows, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
+	return rows, nil
+}
+
+func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entry) {
+	c, ok := session.ChargeOf(e)
+	if !ok {
+		return
+	}
+	t, terr := time.Parse(time.RFC3339Nano, e.Timestamp)
+	if !q.Since.IsZero() && (terr != nil || t.Before(q.Since)) {
+		return
+	}
+	var key string
+	switch q.By {
+	case "model":
+		key = c.Key
+	case "project":
+		key = m.Cwd
+	default:
+		if terr == nil {
+			key = t.In(q.Loc).Format(time.DateOnly)
+		}
+	}
+	g := groups[key]
+	if g == nil {
+		g = &UsageRow{Key: key}
+		groups[key] = g
+	}
+	u, n := c.Usage, int64(0)
+	if c.Answer {
+		n = 1
+	}
+	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"piweb/internal/index"
+	"piweb/internal/catalog"
 	"piweb/internal/server"
 )
 
@@ -185,32 +185,18 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 	}
 }
 
-// indexCatalog opens the SQLite index of agentDir in a temporary file,
+// indexCatalog opens the SQLite index of agentDir in a temporary dir,
 // indexes everything (text too, for search) and keeps it current.
-func indexCatalog(tb testing.TB, agentDir string) server.Catalog {
-	ctx, cancel := context.WithCancel(context.Background())
-	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(tb.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }, Logf: tb.Logf, Rescan: 200 * time.Millisecond})
+func indexCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
+	ctx := context.Background()
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, Temporary: true,
+		Getenv: func(string) string { return "" }, Logf: tb.Logf, Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
 	if err != nil {
-		tb.Fatalf("open index: %v", err)
+		tb.Fatalf("open catalog: %v", err)
 	}
-	if _, err := ix.Sync(ctx, true); err != nil {
+	tb.Cleanup(func() { cat.Close() })
+	if err := cat.Sync(ctx); err != nil {
 		tb.Fatalf("index: %v", err)
 	}
-	cat, err := server.NewIndexCatalog(ctx, ix)
-	if err != nil {
-		tb.Fatalf("index catalog: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		ix.Watch(ctx)
-		close(done)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		<-done
-		cat.Close()
-		ix.Close()
-	})
 	return cat
 }

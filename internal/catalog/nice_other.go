@@ -1,6 +1,6 @@
 //go:build !linux
 
-package server
+package catalog
 
 // lowerThreadPriority does nothing where threads have no priority of their
 // own that Go can set.

@@ -1,0 +1,412 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"piweb/internal/index"
+	"piweb/internal/jsjson"
+	"piweb/internal/session"
+)
+
+// Options configures Open.
+type Options struct {
+	// AgentDir is pi's agent dir.
+	AgentDir string
+	// IndexPath is the index file; "" is the index's default under the
+	// user cache dir. When it cannot be opened (or Temporary is set) the
+	// index lives in a temporary dir removed on Close.
+	IndexPath string
+	Temporary bool
+	// Getenv reads pi's environment; nil is os.Getenv.
+	Getenv func(string) string
+	// Logf receives problems; nil discards them.
+	Logf func(format string, args ...any)
+	// ReloadEvery bounds how often the snapshot is rebuilt under a stream
+	// of changes: a rebuild reads all rows (~100 ms for 5,000), so a file
+	// growing continuously must not trigger one per write. A change after
+	// a quiet period is reloaded at once. 0 is a second.
+	ReloadEvery time.Duration
+	// SyncFor bounds the listing pass Open runs before returning, so the
+	// first page is not empty; the watcher indexes the rest. 0 is 3 s.
+	SyncFor time.Duration
+	// Rescan and Debounce are the index watcher's (0: its defaults).
+	Rescan, Debounce time.Duration
+}
+
+// Catalog is the listing over the SQLite index. Create it with Open (which
+// also keeps the index current) or New, and Close it: every goroutine it
+// starts ends in Close.
+type Catalog struct {
+	*listing
+	ix          *index.Index
+	reloadEvery time.Duration
+	logf        func(string, ...any)
+
+	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
+	behind   atomic.Int64
+	temp     string // the temporary index dir, removed on Close
+	fileSubs subscribers[string]
+
+	closeOnce sync.Once
+	stops     []func() // run by Close before waiting
+	owned     func()   // closes what Open opened, after the goroutines end
+	wg        sync.WaitGroup
+}
+
+// Open opens the index of o.AgentDir (in a temporary dir when its own
+// place is unusable), lists what it can within o.SyncFor, and keeps the
+// index and the listing current until Close.
+func Open(ctx context.Context, o Options) (*Catalog, error) {
+	ix, temp, err := openIndex(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := context.WithTimeout(ctx, cmpOr(o.SyncFor, 3*time.Second))
+	ix.Sync(sctx, false)
+	cancel()
+	c, err := New(ctx, ix, o)
+	if err != nil {
+		ix.Close()
+		os.RemoveAll(temp)
+		return nil, err
+	}
+	c.temp = temp
+	wctx, stop := context.WithCancel(context.Background())
+	c.stops = append(c.stops, stop)
+	c.wg.Go(func() {
+		if err := WatchIndex(wctx, ix); err != nil && wctx.Err() == nil {
+			c.logf("index watcher: %v", err)
+		}
+	})
+	c.owned = func() {
+		ix.Close()
+		if temp != "" {
+			os.RemoveAll(temp)
+		}
+	}
+	return c, nil
+}
+
+// openIndex opens the index at its place, or in a new temporary dir.
+func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
+	io := index.Options{AgentDir: o.AgentDir, Path: o.IndexPath, Getenv: o.Getenv, Logf: orDiscard(o.Logf),
+		Rescan: o.Rescan, Debounce: o.Debounce}
+	if !o.Temporary {
+		ix, err := index.Open(ctx, io)
+		if err == nil {
+			return ix, "", nil
+		}
+		orDiscard(o.Logf)("index unusable, keeping it in a temporary dir: %v", err)
+	}
+	temp, err := os.MkdirTemp("", "piweb-index-")
+	if err != nil {
+		return nil, "", fmt.Errorf("catalog: %w", err)
+	}
+	io.Path = temp + "/index.db"
+	ix, err := index.Open(ctx, io)
+	if err != nil {
+		os.RemoveAll(temp)
+		return nil, "", err
+	}
+	return ix, temp, nil
+}
+
+// New builds the listing over ix, which the caller keeps current (Sync or
+// Watch) and closes after the Catalog.
+func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
+	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
+		logf: orDiscard(o.Logf)}
+	if err := c.reload(ctx); err != nil {
+		return nil, err
+	}
+	events, cancel := ix.Subscribe()
+	c.stops = append(c.stops, cancel)
+	c.wg.Go(func() { c.follow(events) })
+	return c, nil
+}
+
+// Static is a catalog without an index, filled with Put: searches find
+// nothing and usage is empty. Tests use it for exact contents.
+func Static() *Catalog {
+	return &Catalog{listing: newListing(), reloadEvery: time.Second, logf: orDiscard(nil)}
+}
+
+// Close stops following the index and every goroutine of the catalog, and
+// closes the index if Open opened it. It may be called more than once.
+func (c *Catalog) Close() error {
+	c.closeOnce.Do(func() {
+		for _, stop := range c.stops {
+			stop()
+		}
+		c.wg.Wait()
+		if c.owned != nil {
+			c.owned()
+		}
+	})
+	return nil
+}
+
+// WatchIndex runs ix.Watch until ctx ends, on an OS thread of its own at a
+// low CPU priority where the platform allows it. Indexing a big file is
+// seconds of CPU in this process; at normal priority it competes with the
+// request handlers for the machine's cores, and on two cores requests
+// then wait behind it. The watcher does its updates on the calling
+// goroutine, so locking it to a thread and lowering that thread's
+// priority lets the OS run the handlers first.
+func WatchIndex(ctx context.Context, ix *index.Index) error {
+	errc := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread, whose priority an unprivileged
+		// process cannot raise again, ends with this goroutine.
+		runtime.LockOSThread()
+		lowerThreadPriority()
+		errc <- ix.Watch(ctx)
+	}()
+	return <-errc
+}
+
+// follow reloads the snapshot after the index's changes, at most every
+// reloadEvery, until the subscription ends.
+func (c *Catalog) follow(events <-chan index.Event) {
+	var last time.Time
+	pending := false
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		select {
+		case ev, open := <-events:
+			if !open {
+				return
+			}
+			if ev.Path != "" {
+				c.fileSubs.call(ev.Path)
+			}
+			if !pending {
+				pending = true
+				timer.Reset(max(10*time.Millisecond, c.reloadEvery-time.Since(last)))
+			}
+		case <-timer.C:
+			if pending {
+				pending = false
+				if err := c.reload(context.Background()); err != nil {
+					c.logf("catalog reload: %v", err) // the next change retries
+				}
+				last = time.Now()
+			}
+		}
+	}
+}
+
+// SubscribeFiles calls fn with the path of every file change as soon as
+// the index has it, before the snapshot reload: the server uses it to
+// stream appended entries without waiting for the listing.
+func (c *Catalog) SubscribeFiles(fn func(path string)) (cancel func()) { return c.fileSubs.add(fn) }
+
+// reload replaces the snapshot with the index's current metadata and tells
+// subscribers what differs. Reloads are serialised: each reads the index
+// after the one before it applied, so an older answer never overwrites a
+// newer one.
+func (c *Catalog) reload(ctx context.Context) error {
+	if c.ix == nil {
+		return nil
+	}
+	c.reloadMu.Lock()
+	defer c.reloadMu.Unlock()
+	metas, err := c.ix.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(metas))
+	behind := 0
+	for _, im := range metas {
+		if im.TextBehind {
+			behind++
+		}
+		if !im.Listed || im.Error != "" {
+			continue
+		}
+		m := fromIndex(im)
+		seen[m.Path] = true
+		if old, found := c.ByPath(m.Path); !found || !sameButKey(old, m) {
+			c.Put(m)
+		}
+	}
+	for _, p := range c.gone(seen) {
+		c.Remove(p)
+	}
+	c.behind.Store(int64(behind))
+	return nil
+}
+
+// sameButKey compares listings apart from the key, which Put assigns.
+func sameButKey(a, b Meta) bool {
+	a.Key, b.Key = "", ""
+	return Same(a, b)
+}
+
+// gone lists the paths of the snapshot not in seen.
+func (c *listing) gone(seen map[string]bool) []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []string
+	for p := range c.byPath {
+		if !seen[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func fromIndex(im index.Meta) Meta {
+	in := im.Info
+	m := Meta{ID: im.SessionID, Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
+		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
+		FirstMessage: in.FirstMessage, Size: im.Size}
+	if in.ParentSessionPath != nil {
+		m.ParentPath, _ = jsjson.DecodeString(in.ParentSessionPath)
+	}
+	return m
+}
+
+// State reports the index's progress for GET /api/status.
+func (c *Catalog) State() State {
+	n := c.behind.Load()
+	c.mu.RLock()
+	total := len(c.byPath)
+	c.mu.RUnlock()
+	return State{Kind: "sqlite", Ready: n == 0, TextBehind: n, Sessions: total, Temporary: c.temp != ""}
+}
+
+// Refresh re-indexes one file now, after piweb changed it, and updates
+// the snapshot before returning so the caller reads its own write.
+func (c *Catalog) Refresh(path string) {
+	if c.ix == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.ix.Update(ctx, path); err != nil {
+		c.logf("index update %s: %v", path, err)
+	}
+	if err := c.reload(ctx); err != nil {
+		c.logf("catalog reload: %v", err)
+	}
+}
+
+// Sync indexes every change now (the watcher would, later) and reloads:
+// for callers that changed files behind piweb's back and read at once.
+func (c *Catalog) Sync(ctx context.Context) error {
+	if c.ix == nil {
+		return nil
+	}
+	if _, err := c.ix.Sync(ctx, true); err != nil {
+		return err
+	}
+	return c.reload(ctx)
+}
+
+// List filters, sorts and pages the listing; text also matches through
+// the index's full-text search.
+func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
+	if q.Text == "" || c.ix == nil {
+		metas, total := c.list(q, nil)
+		return metas, total, nil
+	}
+	hits, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: 1000})
+	if err != nil {
+		return nil, 0, err
+	}
+	paths := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		paths[h.Path] = true
+	}
+	metas, total := c.list(q, func(e *entry) bool { return paths[e.meta.Path] })
+	return metas, total, nil
+}
+
+// Search is the index's ranked, branch-aware search; hits in files that
+// are not listed are left out.
+func (c *Catalog) Search(ctx context.Context, q SearchQuery) ([]Hit, int, error) {
+	if c.ix == nil {
+		return []Hit{}, 0, nil
+	}
+	hits, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: q.Limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]Hit, 0, len(hits))
+	for _, h := range hits {
+		m, listed := c.ByPath(h.Path)
+		if !listed {
+			continue
+		}
+		out = append(out, hitOf(m, h))
+	}
+	return out, len(out), nil
+}
+
+func hitOf(m Meta, h index.Hit) Hit {
+	var b strings.Builder
+	var hl [][2]int
+	for _, sp := range h.Snippet {
+		if sp.Match {
+			hl = append(hl, [2]int{b.Len(), b.Len() + len(sp.Text)})
+		}
+		b.WriteString(sp.Text)
+	}
+	return Hit{Session: m, EntryID: h.EntryID, Role: h.Role,
+		Timestamp: time.UnixMilli(h.Timestamp).UTC().Format("2006-01-02T15:04:05.000Z"),
+		Snippet:   b.String(), Highlights: hl, OnBranch: h.OnBranch}
+}
+
+// Usage answers from the index's usage table.
+func (c *Catalog) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
+	if c.ix == nil {
+		return []UsageRow{}, nil
+	}
+	return c.ix.Usage(ctx, q)
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func orDiscard(f func(string, ...any)) func(string, ...any) {
+	if f == nil {
+		return func(string, ...any) {}
+	}
+	return f
+}
+
+// ReadMeta reads the listing of a session file the index does not list
+// (a trashed file), by parsing it.
+func ReadMeta(path string) (Meta, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Meta{}, false
+	}
+	s, err := session.ReadFile(path)
+	if err != nil {
+		return Meta{}, false
+	}
+	in, listed := s.Info(path, st.ModTime())
+	if !listed {
+		return Meta{}, false
+	}
+	id, _ := jsjson.DecodeString(in.ID)
+	m := Meta{Key: id, ID: id, Path: path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
+		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
+		FirstMessage: in.FirstMessage, Size: st.Size()}
+	m.ParentPath, _ = jsjson.DecodeString(in.ParentSessionPath)
+	return m, true
+}
