@@ -70,27 +70,65 @@ func cwdRoot(cwd string) (string, error) {
 }
 
 // openInside opens real (already checked by resolve) through os.Root, so a
-// symlink swapped in after the check still cannot escape. The caller
+// symlink swapped in after the check still cannot escape. Only a directory
+// or a regular file is opened: the type is checked before opening (opening
+// a FIFO blocks until a writer comes, a device may never end), the open is
+// non-blocking, and the opened file must be the one checked. The caller
 // closes both the file and the root.
 func openInside(root, real string) (*os.Root, *os.File, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, nil, errorf(NotFound, "the session's directory does not exist")
 	}
-	rel, err := filepath.Rel(root, real)
+	f, err := openChecked(r, root, real)
 	if err != nil {
 		r.Close()
-		return nil, nil, errorf(Forbidden, "path leads outside the session's directory")
-	}
-	f, err := r.Open(rel)
-	if err != nil {
-		r.Close()
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, errorf(NotFound, "file not found")
-		}
-		return nil, nil, errorf(Forbidden, "path leads outside the session's directory")
+		return nil, nil, err
 	}
 	return r, f, nil
+}
+
+func openChecked(r *os.Root, root, real string) (*os.File, error) {
+	rel, err := filepath.Rel(root, real)
+	if err != nil {
+		return nil, errorf(Forbidden, "path leads outside the session's directory")
+	}
+	before, err := r.Stat(rel)
+	if err != nil {
+		return nil, openErr(err)
+	}
+	if !before.IsDir() && !before.Mode().IsRegular() {
+		return nil, errorf(Invalid, "not a regular file or directory (%s)", fileKind(before.Mode()))
+	}
+	f, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, openErr(err)
+	}
+	if after, err := f.Stat(); err != nil || !os.SameFile(before, after) {
+		f.Close()
+		return nil, errorf(Stale, "the file changed while it was opened")
+	}
+	return f, nil
+}
+
+func openErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errorf(NotFound, "file not found")
+	}
+	return errorf(Forbidden, "path leads outside the session's directory")
+}
+
+// fileKind names a special file's type for an error message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 type fileEntry struct {

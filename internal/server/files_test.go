@@ -2,9 +2,14 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -66,4 +71,68 @@ func newSessionIn(t *testing.T, r *rig, dir, cwd string) string {
 	r.sync()
 	r.json("GET", "/api/sessions/"+id, nil, 200)
 	return id
+}
+
+// TestSpecialFiles: a FIFO and a device node in a session's folder answer
+// at once with a clear error (opening them would block or never end), and
+// 2,000 requests to a FIFO leave the server's threads and fds as they were.
+func TestSpecialFiles(t *testing.T) {
+	r := newRig(t, Options{})
+	r.ts.Client().Timeout = 10 * time.Second
+	cwd := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(cwd, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	special := []string{"pipe"}
+	if os.Geteuid() == 0 { // a node like /dev/zero: reads never end
+		if err := syscall.Mknod(filepath.Join(cwd, "zero"), syscall.S_IFCHR|0o644, 1<<8|5); err != nil {
+			t.Fatal(err)
+		}
+		special = append(special, "zero")
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "ok.txt"), []byte("fine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := "/api/sessions/" + newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	for _, name := range special {
+		for _, route := range []string{"/file", "/files"} {
+			got := r.json("GET", base+route+"?path="+name, nil, 400)
+			if msg := got["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "not a regular file") {
+				t.Errorf("%s %s: %q", route, name, msg)
+			}
+		}
+	}
+	if resp := r.do("GET", base+"/file?path=ok.txt", nil); resp.StatusCode != 200 {
+		t.Errorf("regular file: %d", resp.StatusCode)
+	}
+	threads, fds := procCounts(t)
+	for range 2000 {
+		resp := r.do("GET", base+"/file?path=pipe", nil)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	r.ts.CloseClientConnections()
+	threads2, fds2 := procCounts(t)
+	if threads2 > threads+4 || fds2 > fds+4 {
+		t.Errorf("after 2,000 FIFO requests: threads %d -> %d, fds %d -> %d", threads, threads2, fds, fds2)
+	}
+}
+
+// procCounts returns this process's OS threads and open fds.
+func procCounts(t testing.TB) (threads, fds int) {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if v, found := strings.CutPrefix(line, "Threads:"); found {
+			threads, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return threads, len(ents)
 }
