@@ -23,7 +23,7 @@ import (
 // The serve command: `piweb` with no arguments runs it.
 
 func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--open] [--demo] [-dev]   the web app (default)", runServe}
+	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [-dev]   the web app (default)", runServe}
 }
 
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
@@ -31,7 +31,7 @@ const DefaultAddr = "127.0.0.1:30141"
 
 type serveFlags struct {
 	addr, agentDir, pi, token, webDir string
-	hosts                             stringList
+	hosts, proxies                    stringList
 	open, demo, dev                   bool
 }
 
@@ -52,6 +52,7 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.StringVar(&f.agentDir, "agent-dir", "", "pi's agent `dir` (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
 	fs.StringVar(&f.pi, "pi", "", "`path` of the pi executable (default: pi on PATH)")
 	fs.Var(&f.hosts, "host", "also accept requests for this host `name` (repeatable; loopback, the --addr host and this machine's names are always accepted)")
+	fs.Var(&f.proxies, "proxy", "a reverse proxy's `address` in front of piweb (repeatable): its X-Forwarded-For names the client whose failed sign-ins are throttled")
 	fs.StringVar(&f.token, "token", "", "require this `token`, reusable (beyond loopback without it, piweb prints one-time sign-in links)")
 	fs.BoolVar(&f.open, "open", false, "open the app in the browser")
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
@@ -59,6 +60,9 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
+		return f, err
+	}
+	if err := server.CheckToken(f.token, f.addr); err != nil {
 		return f, err
 	}
 	return f, wantArgs(pos, 0, 0, commands["serve"].usage)
@@ -96,7 +100,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	defer cat.Close()
 	ag := newAgent(ctx, e, f, agentDir)
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
-	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Token: f.token,
+	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
 		Login: needsLogin(f.addr), OnLogin: links.used, Agent: ag,
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
 	ln, err := net.Listen("tcp", f.addr)

@@ -29,10 +29,12 @@ func TestParseServeFlags(t *testing.T) {
 		bad  bool
 	}{
 		{"defaults", nil, serveFlags{addr: DefaultAddr}, false},
-		{"every flag", []string{"--addr", "0.0.0.0:8080", "--agent-dir", "/a", "--pi", "/bin/pi", "--token", "T",
-			"--open", "--demo", "--host", "x.example", "--host", "y.example"},
-			serveFlags{addr: "0.0.0.0:8080", agentDir: "/a", pi: "/bin/pi", token: "T", open: true, demo: true,
-				hosts: stringList{"x.example", "y.example"}}, false},
+		{"every flag", []string{"--addr", "0.0.0.0:8080", "--agent-dir", "/a", "--pi", "/bin/pi", "--token", "T123456789abcdef",
+			"--open", "--demo", "--host", "x.example", "--host", "y.example", "--proxy", "10.0.0.1"},
+			serveFlags{addr: "0.0.0.0:8080", agentDir: "/a", pi: "/bin/pi", token: "T123456789abcdef", open: true, demo: true,
+				hosts: stringList{"x.example", "y.example"}, proxies: stringList{"10.0.0.1"}}, false},
+		{"a short token beyond loopback", []string{"--addr", "0.0.0.0:8080", "--token", "T"}, serveFlags{}, true},
+		{"a short token on loopback", []string{"--token", "T"}, serveFlags{addr: DefaultAddr, token: "T"}, false},
 		{"single dash", []string{"-addr=:1", "-open"}, serveFlags{addr: ":1", open: true}, false},
 		{"a positional argument", []string{"extra"}, serveFlags{}, true},
 		{"an unknown flag", []string{"--port", "1"}, serveFlags{}, true},

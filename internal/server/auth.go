@@ -6,29 +6,35 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Authentication beyond loopback. Two secrets open the server:
+// Authentication beyond loopback (and on loopback where the platform
+// cannot tell the OS user of a client, see peer.go). Two secrets open the
+// server:
 //
 //   - A token the user chose (--token). The user can type it again, so it
 //     stays valid for the server's life: as "Authorization: Bearer T" and
-//     as the login link /auth?token=T, any number of times.
+//     as the login link /auth?token=T, any number of times. Beyond
+//     loopback it must be at least minToken characters.
 //   - One-time login links, when the user chose none. piweb prints
 //     /auth?token=L; L works once and is exchanged for the session cookie,
 //     so a link left in a terminal's scrollback, a shell history or a
 //     proxy log cannot sign in anyone else later.
 //
-// The cookie holds neither secret: it is a random nonce and its HMAC under
-// the server's key, checked without server state. The key comes from the
-// user's token (cookies outlive a restart with the same --token) or is
-// random (a restart signs every browser out, and prints a new link).
-
-const cookieName = "piweb_token"
+// The cookie holds neither secret: its issue time, a random nonce and
+// their HMAC under a key made at start, so a restart signs every browser
+// out. The server checks the issue time (cookieAge) and the nonces
+// revoked by sign-out. Its name carries the port (cookies ignore ports,
+// so two piwebs on one host would otherwise share one), and it is only
+// ever accepted as a cookie, never as a bearer token.
 
 // cookieAge is how long a signed-in browser stays signed in.
 const cookieAge = 30 * 24 * time.Hour
@@ -36,29 +42,57 @@ const cookieAge = 30 * 24 * time.Hour
 // maxLinks bounds the unused one-time links kept (the oldest go first).
 const maxLinks = 16
 
+// minToken is the shortest --token accepted beyond loopback.
+const minToken = 16
+
+// maxRevoked bounds the revoked cookies remembered; past it the key
+// changes, signing every browser out (safe, and only a signed-in browser
+// can sign out).
+const maxRevoked = 10000
+
 type auth struct {
 	required  bool
 	token     string // the user's, "" for one-time links
 	tokenHash []byte
-	key       []byte // HMAC key of session cookies
+	cookie    string // the session cookie's name
 	throttle  *throttle
+	now       func() time.Time
 
-	mu    sync.Mutex
-	links [][]byte // SHA-256 of the unused one-time link secrets
+	mu      sync.Mutex
+	key     []byte               // HMAC key of session cookies
+	links   [][]byte             // SHA-256 of the unused one-time link secrets
+	revoked map[string]time.Time // signed-out nonces, until their cookie expires
 }
 
 func newAuth(token string, required bool) *auth {
-	a := &auth{required: required || token != "", token: token, throttle: newThrottle(10, time.Minute)}
+	a := &auth{required: required || token != "", token: token, throttle: newThrottle(10, time.Minute),
+		now: time.Now, key: randomBytes(32), cookie: "piweb_" + hex.EncodeToString(randomBytes(4)),
+		revoked: map[string]time.Time{}}
 	if token != "" {
 		h := sha256.Sum256([]byte(token))
 		a.tokenHash = h[:]
-		k := hmac.New(sha256.New, []byte(token))
-		k.Write([]byte("piweb session cookie key"))
-		a.key = k.Sum(nil)
-	} else {
-		a.key = randomBytes(32)
 	}
 	return a
+}
+
+// CheckToken refuses a --token too short to resist guessing when piweb
+// listens beyond loopback (the throttle slows guesses; it cannot make a
+// short token long).
+func CheckToken(token, addr string) error {
+	if token != "" && len(token) < minToken && !IsLoopback(addr) {
+		return fmt.Errorf("--token must be at least %d characters when listening beyond loopback", minToken)
+	}
+	return nil
+}
+
+// cookieNameFor names the session cookie after the listen port, so that
+// piwebs on different ports of a host keep apart; without a fixed port a
+// random name.
+func cookieNameFor(addr string) string {
+	if _, port, err := net.SplitHostPort(addr); err == nil && port != "" && port != "0" {
+		return "piweb_" + port
+	}
+	return ""
 }
 
 // link returns the secret of a login link: the user's token, or a new
@@ -110,37 +144,80 @@ func (a *auth) tokenOK(t string) bool {
 	return subtle.ConstantTimeCompare(h[:], a.tokenHash) == 1
 }
 
-// session makes a new session cookie value: nonce "." HMAC(nonce).
+// session makes a new session cookie value: issued "." nonce "." HMAC.
 func (a *auth) session() string {
-	nonce := base64.RawURLEncoding.EncodeToString(randomBytes(18))
-	return nonce + "." + base64.RawURLEncoding.EncodeToString(a.mac(nonce))
+	body := strconv.FormatInt(a.now().Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(randomBytes(18))
+	return body + "." + base64.RawURLEncoding.EncodeToString(a.mac(body))
 }
 
-func (a *auth) mac(nonce string) []byte {
+func (a *auth) mac(body string) []byte {
+	a.mu.Lock()
 	m := hmac.New(sha256.New, a.key)
-	m.Write([]byte(nonce))
+	a.mu.Unlock()
+	m.Write([]byte(body))
 	return m.Sum(nil)
 }
 
-// sessionOK checks a session cookie value.
-func (a *auth) sessionOK(v string) bool {
-	nonce, sig, found := strings.Cut(v, ".")
-	if !found || nonce == "" {
-		return false
+// parseSession checks a session cookie value and returns its nonce and
+// expiry: signed with the current key, issued at most cookieAge ago (and
+// not in the future), not signed out.
+func (a *auth) parseSession(v string) (nonce string, expires time.Time, ok bool) {
+	i := strings.LastIndexByte(v, '.')
+	if i < 0 {
+		return "", time.Time{}, false
 	}
+	body, sig := v[:i], v[i+1:]
 	got, err := base64.RawURLEncoding.DecodeString(sig)
-	return err == nil && hmac.Equal(got, a.mac(nonce))
+	if err != nil || !hmac.Equal(got, a.mac(body)) {
+		return "", time.Time{}, false
+	}
+	issuedS, nonce, found := strings.Cut(body, ".")
+	issued, err := strconv.ParseInt(issuedS, 10, 64)
+	if !found || err != nil {
+		return "", time.Time{}, false
+	}
+	at, now := time.Unix(issued, 0), a.now()
+	expires = at.Add(cookieAge)
+	if at.After(now.Add(time.Minute)) || !now.Before(expires) {
+		return "", time.Time{}, false
+	}
+	a.mu.Lock()
+	_, out := a.revoked[nonce]
+	a.mu.Unlock()
+	return nonce, expires, !out
 }
 
-// credentialOK accepts the user's token or a session cookie value, sent
-// either way.
-func (a *auth) credentialOK(v string) bool {
-	return a.tokenOK(v) || a.sessionOK(v)
+func (a *auth) sessionOK(v string) bool {
+	_, _, ok := a.parseSession(v)
+	return ok
 }
 
-// authorize checks the credentials of a request when they are required.
-// Failed attempts are counted per client address; over the limit, nothing
-// is checked until the window passes.
+// revoke signs a cookie out for the rest of its life.
+func (a *auth) revoke(v string) {
+	nonce, expires, ok := a.parseSession(v)
+	if !ok {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.now()
+	for n, exp := range a.revoked {
+		if !now.Before(exp) {
+			delete(a.revoked, n)
+		}
+	}
+	if len(a.revoked) >= maxRevoked {
+		a.key, a.revoked = randomBytes(32), map[string]time.Time{}
+		return
+	}
+	a.revoked[nonce] = expires
+}
+
+// authorize checks the credentials of a request when they are required:
+// the user's token as a bearer token, or a session cookie (as a cookie
+// only). Wrong tokens are counted per client; over the limit, no token is
+// checked until the window passes. Without sign-in, only the OS user who
+// started piweb is served (peer.go).
 func (s *Server) authorize(r *http.Request) error {
 	a := s.auth
 	if !a.required {
@@ -149,25 +226,32 @@ func (s *Server) authorize(r *http.Request) error {
 		}
 		return nil
 	}
-	ip := clientIP(r)
-	if a.throttle.blocked(ip) {
-		return errorf(Throttled, "too many failed attempts; try again later")
-	}
-	if a.credentialOK(requestToken(r)) {
+	if c, err := r.Cookie(a.cookie); err == nil && a.sessionOK(c.Value) {
 		return nil
 	}
-	a.throttle.fail(ip)
-	return errorf(Unauthorized, "sign-in required: open the link piweb printed when it started")
+	bearer, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !found {
+		return errorf(Unauthorized, "sign-in required: open the link piweb printed when it started")
+	}
+	key := s.clientKey(r)
+	if a.throttle.blocked(key) {
+		return errorf(Throttled, "too many failed attempts; try again later")
+	}
+	if a.tokenOK(bearer) {
+		return nil
+	}
+	a.throttle.fail(key)
+	return errorf(Unauthorized, "wrong token")
 }
 
-func requestToken(r *http.Request) string {
-	if v, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found {
-		return v
+// signOut revokes the request's session cookie and clears it.
+func (s *Server) signOut(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(s.auth.cookie); err == nil {
+		s.auth.revoke(c.Value)
 	}
-	if c, err := r.Cookie(cookieName); err == nil {
-		return c.Value
-	}
-	return ""
+	http.SetCookie(w, &http.Cookie{Name: s.auth.cookie, Value: "", Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: -1})
+	return ok(w, map[string]any{"ok": true})
 }
 
 // serveAuth is the login link: a right secret sets the HttpOnly session
@@ -180,7 +264,7 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return nil
 	}
-	ip := clientIP(r)
+	ip := s.clientKey(r)
 	if a.throttle.blocked(ip) {
 		return errorf(Throttled, "too many failed attempts; try again later")
 	}
@@ -192,7 +276,7 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 	if oneTime && s.opts.OnLogin != nil {
 		s.opts.OnLogin(ip)
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: a.session(), Path: "/", HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: a.cookie, Value: a.session(), Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: int(cookieAge.Seconds())})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
@@ -219,50 +303,4 @@ func randomBytes(n int) []byte {
 	b := make([]byte, n)
 	rand.Read(b) // never fails (crypto/rand since Go 1.24)
 	return b
-}
-
-// throttle counts failed sign-in attempts per client in fixed windows.
-type throttle struct {
-	limit  int
-	window time.Duration
-
-	mu    sync.Mutex
-	fails map[string]*failures
-}
-
-type failures struct {
-	n     int
-	start time.Time
-}
-
-func newThrottle(limit int, window time.Duration) *throttle {
-	return &throttle{limit: limit, window: window, fails: map[string]*failures{}}
-}
-
-func (t *throttle) blocked(ip string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f := t.fails[ip]
-	if f == nil {
-		return false
-	}
-	if time.Since(f.start) > t.window {
-		delete(t.fails, ip)
-		return false
-	}
-	return f.n >= t.limit
-}
-
-func (t *throttle) fail(ip string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f := t.fails[ip]
-	if f == nil || time.Since(f.start) > t.window {
-		if len(t.fails) > 10000 {
-			clear(t.fails) // bound memory under a distributed attack
-		}
-		f = &failures{start: time.Now()}
-		t.fails[ip] = f
-	}
-	f.n++
 }

@@ -57,6 +57,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		t.Fatalf("demo sessions changed: %+v", f)
 	}
 	f.bodies = map[string]string{
+		"POST /api/signout":                 `{}`,
 		"POST /api/sessions/{id}/rename":    `{"name":"renamed"}`,
 		"POST /api/sessions/{id}/label":     `{"entryId":"` + leaf + `","label":"x"}`,
 		"DELETE /api/sessions/{id}":         `{}`,
@@ -201,7 +202,7 @@ func TestGuardEveryRoute(t *testing.T) {
 			{"forged Host", append(hdr, "Authorization", "Bearer "+token, "Host", "evil.example:30141"), 403},
 			{"no token", hdr, 401},
 			{"wrong token", append(hdr, "Authorization", "Bearer wrong"), 401},
-			{"wrong cookie", append(hdr, "Cookie", cookieName+"=abc.def"), 401},
+			{"wrong cookie", append(hdr, "Cookie", f.r.srv.auth.cookie+"=abc.def"), 401},
 			{"cross-site page", append(hdr, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site"), 403},
 			{"same-site page", append(hdr, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "same-site"), 403},
 		}
@@ -231,6 +232,8 @@ func TestGuardEveryRoute(t *testing.T) {
 // reset forgets every failed attempt.
 func (t *throttle) reset() {
 	t.mu.Lock()
-	clear(t.fails)
+	t.lru.Init()
+	clear(t.byKey)
+	t.total = 0
 	t.mu.Unlock()
 }

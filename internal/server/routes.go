@@ -8,6 +8,7 @@ func (s *Server) routes() http.Handler {
 	h := func(pattern string, fn handlerFunc) { mux.HandleFunc(pattern, s.adapt(fn)) }
 
 	h("GET /auth", s.serveAuth)
+	h("POST /api/signout", s.signOut)
 	h("GET /api/status", s.getStatus)
 
 	// Browsing.

@@ -130,7 +130,7 @@ func (r *rig) signIn(link string) (int, *http.Cookie) {
 	}
 	resp.Body.Close()
 	for _, c := range resp.Cookies() {
-		if c.Name == cookieName {
+		if c.Name == r.srv.auth.cookie {
 			return resp.StatusCode, c
 		}
 	}
@@ -157,11 +157,11 @@ func TestToken(t *testing.T) {
 		if c.Value == token {
 			t.Error("the cookie holds the token itself")
 		}
-		r.json("GET", "/api/sessions", nil, 200, "Cookie", cookieName+"="+c.Value)
+		r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
 	}
 	// A cookie made with another key, or tampered with, is refused.
 	other := newAuth("another-token", true).session()
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", cookieName+"="+other)
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other)
 }
 
 // TestLoginLinkOneTime: without a chosen token, each printed link signs in
@@ -181,15 +181,15 @@ func TestLoginLinkOneTime(t *testing.T) {
 	if strings.Contains(link, c.Value) {
 		t.Error("the cookie holds the link's secret")
 	}
-	r.json("GET", "/api/sessions", nil, 200, "Cookie", cookieName+"="+c.Value)
-	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+c.Value)
+	r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
+	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+c.Value) // a cookie is never a bearer token
 	if status, c2 := r.signIn(link); status != http.StatusUnauthorized || c2 != nil {
 		t.Errorf("reused link: status %d, cookie %v", status, c2)
 	}
 	secret := strings.TrimPrefix(link, "/auth?token=")
 	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+secret)
 	nonce, _, _ := strings.Cut(c.Value, ".")
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", cookieName+"="+nonce+".AAAA")
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+nonce+".AAAA")
 	close(logins)
 	var got []string
 	for ip := range logins {

@@ -30,6 +30,10 @@ type Options struct {
 	// or through the cookie its login link sets) and stays valid for the
 	// server's life: the user chose it.
 	Token string
+	// Proxies are the addresses of reverse proxies in front of piweb
+	// (serve's --proxy): only from them is X-Forwarded-For believed, to
+	// throttle failed sign-ins per real client.
+	Proxies []string
 	// Login requires sign-in without a Token: LoginLink then makes
 	// one-time links. serve sets it when listening beyond loopback.
 	Login bool
@@ -86,6 +90,9 @@ func New(opts Options) *Server {
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
 		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
+	if name := cookieNameFor(opts.Addr); name != "" {
+		s.auth.cookie = name
+	}
 	if s.cat == nil {
 		s.cat = s.ownCatalog()
 	}

@@ -15,7 +15,7 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 		version = "dev"
 	}
 	return ok(w, map[string]any{
-		"version": version, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": s.cat.State(),
+		"version": version, "signIn": s.auth.required, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": s.cat.State(),
 	})
 }
 

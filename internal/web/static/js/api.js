@@ -63,6 +63,9 @@ export const exportURL = (id, format, leaf) =>
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });
+export const getStatus = () => get('/api/status');
+// signOut revokes this browser's session cookie (when sign-in is on).
+export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 export const listTrash = () => get('/api/trash');
 export const listProjects = () => get('/api/projects');

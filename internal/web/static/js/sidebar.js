@@ -4,6 +4,7 @@ import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
+import { getStatus, signOut } from './api.js';
 
 const HUGE = 20 * 1024 * 1024;
 const SHOWN = 40;
@@ -73,9 +74,20 @@ export function Sidebar() {
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
+      <${SignOut} />
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
   </aside>`;
+}
+
+// SignOut is shown when the server requires sign-in: it revokes this
+// browser's cookie and leaves the app.
+function SignOut() {
+  const [on, setOn] = useState(false);
+  useEffect(() => { getStatus().then((s) => setOn(!!s.signIn), () => {}); }, []);
+  if (!on) return null;
+  const out = () => signOut().finally(() => { location.href = '/'; });
+  return html`<button class="btn-link" type="button" title="Sign this browser out" onClick=${out}>Sign out</button>`;
 }
 
 function Group({ g, current, forceOpen }) {

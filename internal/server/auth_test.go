@@ -1,0 +1,128 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const longToken = "a-token-long-enough-0123"
+
+// TestThrottleCountsWrongTokensOnly: requests without credentials (the
+// app's files, another site's subresources) and stale cookies are refused
+// without counting; only wrong tokens lock a client out.
+func TestThrottleCountsWrongTokensOnly(t *testing.T) {
+	r := newRig(t, Options{Token: longToken, Addr: "0.0.0.0:30141"})
+	for i := range 30 {
+		r.do("GET", "/", nil)
+		r.json("GET", "/api/sessions", nil, 401)
+		r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"=1."+strconv.Itoa(i)+".AAAA")
+	}
+	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+longToken)
+	for i := range 10 {
+		r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong"+strconv.Itoa(i))
+	}
+	r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer "+longToken)
+}
+
+// TestThrottleBounded: the throttle remembers a fixed number of clients
+// and a flood from many addresses never reopens a locked-out client's
+// budget early; the window's end does.
+func TestThrottleBounded(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	th := newThrottle(10, time.Minute)
+	th.now = func() time.Time { return now }
+	for range 10 {
+		th.fail("victim")
+	}
+	for i := range 3 * throttleSize {
+		th.fail("10.0." + strconv.Itoa(i/256) + "." + strconv.Itoa(i%256))
+		if i%500 == 0 && !th.blocked("victim") {
+			t.Fatalf("after %d other addresses the locked-out client may guess again", i)
+		}
+	}
+	if n := th.lru.Len(); n > throttleSize {
+		t.Errorf("%d clients remembered, bound %d", n, throttleSize)
+	}
+	now = now.Add(2 * time.Minute)
+	if th.blocked("victim") || th.blocked("someone") {
+		t.Error("still blocked after the window")
+	}
+}
+
+// TestThrottleProxy: X-Forwarded-For keys the throttle only for requests
+// from a proxy named in Options.Proxies (serve's --proxy).
+func TestThrottleProxy(t *testing.T) {
+	for _, c := range []struct {
+		proxies []string
+		other   int // the other client's status after the first's lock-out
+	}{{nil, 429}, {[]string{"127.0.0.1"}, 200}} {
+		r := newRig(t, Options{Token: longToken, Addr: "0.0.0.0:30141", Proxies: c.proxies})
+		for range 10 {
+			r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong", "X-Forwarded-For", "198.51.100.1")
+		}
+		r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer "+longToken, "X-Forwarded-For", "198.51.100.1")
+		r.json("GET", "/api/sessions", nil, c.other, "Authorization", "Bearer "+longToken,
+			"X-Forwarded-For", "198.51.100.1, 203.0.113.7")
+	}
+}
+
+func TestCheckToken(t *testing.T) {
+	for _, c := range []struct {
+		token, addr string
+		ok          bool
+	}{{"short", "127.0.0.1:1", true}, {"short", "0.0.0.0:1", false}, {"", "0.0.0.0:1", true},
+		{longToken, "0.0.0.0:1", true}, {"fifteen-chars15", ":1", false}} {
+		if err := CheckToken(c.token, c.addr); (err == nil) != c.ok {
+			t.Errorf("CheckToken(%q, %q) = %v", c.token, c.addr, err)
+		}
+	}
+}
+
+// TestCookieLife: the session cookie is named after the port, expires on
+// the server after cookieAge, is revoked by sign-out, dies with the
+// instance (another instance with the same token refuses it) and is never
+// a bearer token.
+func TestCookieLife(t *testing.T) {
+	r := newRig(t, Options{Token: longToken, Addr: "127.0.0.1:30141"})
+	if r.srv.auth.cookie != "piweb_30141" {
+		t.Errorf("cookie name %q", r.srv.auth.cookie)
+	}
+	now := time.Now()
+	r.srv.auth.now = func() time.Time { return now }
+	cookie := func() string {
+		_, c := r.signIn("/auth?token=" + longToken)
+		if c == nil {
+			t.Fatal("no cookie")
+		}
+		return r.srv.auth.cookie + "=" + c.Value
+	}
+	old := cookie()
+	r.json("GET", "/api/sessions", nil, 200, "Cookie", old)
+	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+strings.SplitN(old, "=", 2)[1])
+	now = now.Add(cookieAge + time.Second)
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", old)
+
+	c := cookie()
+	if got := r.json("GET", "/api/status", nil, 200, "Cookie", c); got["signIn"] != true {
+		t.Errorf("status signIn %v", got["signIn"])
+	}
+	resp := r.do("POST", "/api/signout", "{}", "Cookie", c)
+	if resp.StatusCode != 200 || !cleared(resp, r.srv.auth.cookie) {
+		t.Errorf("sign-out: %d, cookies %v", resp.StatusCode, resp.Cookies())
+	}
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", c)
+	other := newAuth(longToken, true)
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other.session())
+}
+
+func cleared(resp *http.Response, name string) bool {
+	for _, c := range resp.Cookies() {
+		if c.Name == name && c.MaxAge < 0 {
+			return true
+		}
+	}
+	return false
+}
