@@ -18,6 +18,7 @@ export class Live {
     this.compaction = signal(null); // {reason}
     this.errors = signal([]); // inline errors: [{id, text}]
     this.outside = signal(false); // another process wrote the file meanwhile
+    this.bash = signal(null); // a "!cmd" running through pi's bash: {command, exclude}
     this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
     this.status = signal({}); // extension status lines by key
     this.tick = signal(0); // bumped when partial or tools change
@@ -105,17 +106,24 @@ const handlers = {
   },
   message_start(l, ev) {
     if (ev.message && ev.message.role === 'assistant') {
-      l.partial = ev.message;
+      l.partial = startMessage(ev.message);
       l.partialStarted = l.at;
-      stampBlocks(l, ev.message, false);
+      stampBlocks(l, l.partial, false);
       l.notify();
     }
   },
   message_update(l, ev) {
-    if (!ev.message || ev.message.role !== 'assistant') return;
-    if (!l.partial) l.partialStarted = l.at;
-    l.partial = ev.message;
-    stampBlocks(l, ev.message, false);
+    const d = ev.assistantMessageEvent;
+    if (ev.message) { // pi 0.73's cumulative form, should the server pass it on
+      if (ev.message.role !== 'assistant') return;
+      if (!l.partial) l.partialStarted = l.at;
+      l.partial = startMessage(ev.message);
+    } else if (!l.partial || !d) {
+      return; // a delta without its message_start (not replayed): nothing to add it to
+    } else {
+      applyDelta(l.partial, d, ev.usage);
+    }
+    stampBlocks(l, l.partial, false);
     l.notify();
   },
   message_end(l, ev) {
@@ -167,6 +175,60 @@ const handlers = {
   piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
   piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
 };
+
+// startMessage copies a message_start's message as the start of the one
+// being assembled (its content array is filled in place by the deltas).
+function startMessage(m) {
+  return { ...m, content: Array.isArray(m.content) ? m.content.map((b) => ({ ...b })) : [] };
+}
+
+// applyDelta folds one of pi 1.x's assistantMessageEvents into the message
+// being streamed, as pi's docs/json.md says to rebuild it: *_start opens
+// block contentIndex, *_delta appends to it, *_end replaces it with the
+// finished block (message_end later replaces the whole message). usage is
+// the running usage pi sends with each update.
+export function applyDelta(m, d, usage) {
+  const c = m.content;
+  const i = d.contentIndex ?? c.length - 1;
+  if (usage) m.usage = usage;
+  switch (d.type) {
+    case 'text_start': c[i] = { type: 'text', text: '' }; break;
+    case 'text_delta': block(c, i, 'text', 'text').text += d.delta || ''; break;
+    case 'text_end': c[i] = { ...block(c, i, 'text', 'text'), text: typeof d.content === 'string' ? d.content : c[i].text }; break;
+    case 'thinking_start': c[i] = { type: 'thinking', thinking: '' }; break;
+    case 'thinking_delta': block(c, i, 'thinking', 'thinking').thinking += d.delta || ''; break;
+    case 'thinking_end': c[i] = { ...block(c, i, 'thinking', 'thinking'), thinking: typeof d.content === 'string' ? d.content : c[i].thinking }; break;
+    case 'toolcall_start': c[i] = { type: 'toolCall', id: d.id || '', name: d.toolName || '', arguments: {}, partialJson: '' }; break;
+    case 'toolcall_delta': {
+      const b = block(c, i, 'toolCall', 'partialJson');
+      b.partialJson += d.delta || '';
+      b.arguments = partialArgs(b.partialJson, b.arguments);
+      break;
+    }
+    case 'toolcall_end': if (d.toolCall) c[i] = d.toolCall; break;
+    case 'error': if (d.error) Object.assign(m, d.error); break;
+    case 'done': if (d.message) Object.assign(m, d.message); break;
+  }
+}
+
+// block is content block i of type, made empty when it is missing or of
+// another type (a delta whose *_start was not seen).
+function block(c, i, type, field) {
+  if (!c[i] || c[i].type !== type) c[i] = type === 'toolCall' ? { type, id: '', name: '', arguments: {}, [field]: '' } : { type, [field]: '' };
+  if (typeof c[i][field] !== 'string') c[i][field] = '';
+  return c[i];
+}
+
+// partialArgs parses a tool call's arguments as far as they streamed: the
+// JSON so far once it closes, else the last arguments that did.
+function partialArgs(json, last) {
+  try {
+    const v = JSON.parse(json);
+    return v && typeof v === 'object' ? v : last;
+  } catch {
+    return last;
+  }
+}
 
 // stampBlocks notes when each content block of the streamed message
 // started and ended (a later block began, or the message ended), for

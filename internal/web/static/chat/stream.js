@@ -1,7 +1,7 @@
 // LiveTail draws the message pi is streaming below the conversation, and
-// after it the extension dialogs waiting for an answer. pi's
-// message_update carries the whole partial message; drawing diffs it
-// against what is on screen and appends only the new text as text nodes (a
+// after it the extension dialogs waiting for an answer. live.js assembles
+// the message from pi's message_start and delta-only message_update
+// events; drawing diffs it against what is on screen and appends only the new text as text nodes (a
 // paragraph per line), so each delta costs the same at the start and at
 // the end of a long answer, and nothing else re-renders. A tool call is
 // drawn as the same card the stored message will have, and its run (clock
