@@ -96,7 +96,7 @@ var commandTypes = map[string]bool{
 	"get_last_assistant_text": true, "bash": true, "abort_bash": true, "abort_retry": true,
 	"set_auto_compaction": true, "set_auto_retry": true, "set_steering_mode": true,
 	"set_follow_up_mode": true, "set_session_name": true, "export_html": true,
-	"navigate": true, "ui_response": true, "abort_compaction": true,
+	"navigate": true, "ui_response": true, "abort_compaction": true, "reload": true,
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
@@ -119,6 +119,9 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		delete(raw, "expectLeaf")
 	}
 	delete(raw, "id") // the supervisor numbers commands itself
+	if typ == "reload" {
+		return s.reloadWorker(w, r, m)
+	}
 	cmd, _ := json.Marshal(raw)
 	s.bridges.ensure(m)
 	data, err := s.agent.Command(r.Context(), m.Path, cmd)
@@ -129,6 +132,19 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		data = json.RawMessage("null")
 	}
 	return ok(w, map[string]any{"ok": true, "data": data})
+}
+
+// reloadWorker is pi's /reload, which RPC lacks: it stops the session's
+// idle worker, so that the next command starts a pi that reads its
+// extensions, skills, prompts, themes and context files again.
+func (s *Server) reloadWorker(w http.ResponseWriter, r *http.Request, m Meta) error {
+	if s.agent.Running(m.Path) {
+		return errorf(Busy, "pi is busy; reload once it is idle")
+	}
+	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
+		return agentErr(err)
+	}
+	return ok(w, map[string]any{"ok": true, "data": nil})
 }
 
 // checkLeaf refuses a command when the file's leaf is not the one the

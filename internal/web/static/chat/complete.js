@@ -1,6 +1,6 @@
 // Completion in the composer, as pi's editor offers it: "/" at the start
-// completes pi's commands (get_commands: prompt templates, skills and
-// extension commands), "@" at the start of a word completes paths in the
+// completes pi's commands (its built-in ones that work in a browser, then
+// get_commands: extension commands, prompt templates and skills), "@" at the start of a word completes paths in the
 // session's cwd one folder at a time (GET /api/sessions/{id}/files). Up and
 // Down choose, Tab takes the choice, Enter takes it too and, for a command,
 // sends the message (as pi's editor does); Escape closes the list.
@@ -8,8 +8,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { listFiles } from '../js/api.js';
 import { commandsOf } from './store.js';
+import { BUILTINS } from './commands.js';
 
-const MAX = 12;
+const MAX = 50; // the list scrolls (chat.css)
 
 // useCompletion follows the composer's text and caret; it returns the
 // list to show and a key handler that reports whether it used the key.
@@ -43,7 +44,7 @@ export function useCompletion(view, ta, text, setText, submit) {
     const next = text.slice(0, t.start) + it.insert + (it.dir ? '' : ' ') + text.slice(t.end).replace(/^ /, '');
     const caret = t.start + it.insert.length + (it.dir ? 0 : 1);
     setList(null);
-    if (andSend && t.kind === 'cmd') return submit(next);
+    if (andSend && t.kind === 'cmd' && !it.needsArg) return submit(next);
     setText(next);
     setTimeout(() => { const el = ta.current; if (el) { el.focus(); el.setSelectionRange(caret, caret); } });
   };
@@ -82,11 +83,16 @@ function candidates(id, tok, cache) {
 }
 
 async function commandItems(id, query, cache) {
-  const cmds = (await commandsOf(id)).filter((c) => !isBridge(c));
-  return rank(cmds, (c) => c.name, query).map((c) => ({
+  const own = rank(BUILTINS, (c) => c.name, query).map((c) => ({
+    label: '/' + c.name + (c.args ? ' ' + c.args : ''), insert: '/' + c.name, needsArg: c.args.startsWith('<'),
+    hint: c.description,
+  }));
+  const taken = new Set(BUILTINS.map((c) => c.name));
+  const cmds = (await commandsOf(id)).filter((c) => !isBridge(c) && !taken.has(c.name));
+  return own.concat(rank(cmds, (c) => c.name, query).map((c) => ({
     label: '/' + c.name, insert: '/' + c.name,
     hint: [c.source === 'extension' ? '' : c.source, c.description].filter(Boolean).join(' · '),
-  }));
+  })));
 }
 
 // isBridge hides piweb's own pi extension (agent/ext): its commands are

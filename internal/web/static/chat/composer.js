@@ -13,7 +13,10 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar } from './actions.js';
-import { takeDraft } from './store.js';
+import { takeDraft, picker, sessionInfo, newSessionIn } from './store.js';
+import { parseInput, run } from './commands.js';
+import { NewSession } from './newsession.js';
+import { fmtTokens, fmtCost } from '../js/util.js';
 import { Controls } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
@@ -35,6 +38,12 @@ export function Composer({ view }) {
   const send = async (typed) => {
     const message = (typed ?? (ta.current ? ta.current.value : text)).trim(); // the DOM is ahead of a pending render
     if (!message && !images.length) return;
+    const cmd = !images.length && parseInput(message);
+    if (cmd) { // pi's own command: done here, never sent to the model
+      setText('');
+      if (!(await run(view, l, cmd))) setText(message);
+      return;
+    }
     if (l.own) await l.own; // a model or thinking change still being written (controls.js)
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
@@ -79,6 +88,9 @@ export function Composer({ view }) {
     <${ContinueBar} view=${view} />
     <${Status} view=${view} l=${l} />
     ${comp.popup}
+    <${Picker} />
+    <${SessionInfo} view=${view} />
+    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} close=${() => { newSessionIn.value = null; }} />`}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
       <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
@@ -155,8 +167,10 @@ function Status({ view, l }) {
   const comp = l.compaction.value;
   const act = activity.value;
   const tools = l.tick.value >= 0 ? [...l.tools.values()].filter((t) => !t.end) : [];
+  const bash = l.bash.value;
   let line = '';
-  if (phase === 'streaming') line = tools.length ? 'Running ' + tools.map((t) => t.name).join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
+  if (bash) line = 'Running ' + (bash.exclude ? '!!' : '!') + bash.command;
+  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.map((t) => t.name).join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
   else if (PHASES[phase]) line = PHASES[phase];
   return html`<div class="chat-status">
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
@@ -197,4 +211,35 @@ async function forkHere(view) {
   } catch (e) {
     toast('Fork failed: ' + e.message, { kind: 'error' });
   }
+}
+
+// Picker is a list to choose one item from, above the composer (/fork's
+// user messages, newest first); Escape or Cancel closes it.
+function Picker() {
+  const p = picker.value;
+  if (!p) return null;
+  const close = () => { picker.value = null; };
+  return html`<div class="card picker" role="dialog" aria-label=${p.title} onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+    <div class="card-head"><strong>${p.title}</strong><button class="btn-link small picker-cancel" type="button" onClick=${close}>Cancel</button></div>
+    <ul class="picker-list">${p.items.map((it) => html`<li key=${it.key}><button class="btn-link picker-item" type="button"
+      onClick=${() => { close(); p.pick(it); }}>${it.label}</button></li>`)}</ul></div>`;
+}
+
+// SessionInfo is what pi's /session shows: the file, id, message counts,
+// tokens and cost (get_session_stats).
+function SessionInfo({ view }) {
+  const info = sessionInfo.value;
+  if (!info || info.id !== view.id) return null;
+  const st = info.stats || {};
+  const tk = st.tokens || {};
+  const rows = [
+    ['File', st.sessionFile || ''], ['ID', st.sessionId || view.id], ['Name', info.session.name || ''],
+    ['Messages', `${st.userMessages ?? '?'} user, ${st.assistantMessages ?? '?'} assistant, ${st.toolResults ?? '?'} tool results (${st.totalMessages ?? '?'} in all)`],
+    ['Tool calls', st.toolCalls ?? ''],
+    ['Tokens', `${fmtTokens(tk.input || 0)} in, ${fmtTokens(tk.output || 0)} out, ${fmtTokens(tk.cacheRead || 0)} cache read, ${fmtTokens(tk.cacheWrite || 0)} cache write`],
+    ['Cost', st.cost != null ? fmtCost(st.cost) : ''],
+  ].filter(([, v]) => v !== '');
+  return html`<div class="card session-info" role="status">
+    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close" onClick=${() => { sessionInfo.value = null; }}>×</button></div>
+    <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></div>`;
 }

@@ -13,7 +13,7 @@ import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsButton } from './models.js';
 import { models, modelsRev } from './store.js';
 
-const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
 const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
 
@@ -38,28 +38,11 @@ export function Controls({ view, l }) {
     p.then((d) => setList(d.models || []), () => {});
   }, [rev, live, known]);
   const cur = view.model ? view.model.provider + '/' + view.model.modelId : '';
-  const setModel = (v) => own(l, async () => {
-    const [provider, ...rest] = v.split('/');
-    await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
-    view.model = { provider, modelId: rest.join('/') };
-    await ownWrite(view);
-  });
-  const setLevel = (level) => own(l, async () => {
-    await command(view.id, { type: 'set_thinking_level', level });
-    view.thinkingLevel = level;
-    await ownWrite(view);
-  });
-  const compact = async () => {
+  const setModel = (v) => setSessionModel(view, l, v);
+  const setLevel = (level) => setThinking(view, l, level);
+  const compact = () => {
     setCompacting(false);
-    const body = { type: 'compact' };
-    if (instr.trim()) body.customInstructions = instr.trim();
-    try {
-      await command(view.id, body);
-    } catch (e) {
-      if (l.compactionStopped) toast('Compaction cancelled'); // the user's own doing, not a failure
-      else addError(l, 'Compaction failed: ' + e.message);
-    }
-    l.compactionStopped = false;
+    return compactNow(view, l, instr);
   };
   const t = view.totals;
   return html`<div class="chat-controls">
@@ -80,6 +63,40 @@ export function Controls({ view, l }) {
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;
+}
+
+// setSessionModel switches the session's pi to model "provider/modelId".
+export function setSessionModel(view, l, v) {
+  return own(l, async () => {
+    const [provider, ...rest] = v.split('/');
+    await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
+    view.model = { provider, modelId: rest.join('/') };
+    await ownWrite(view);
+  });
+}
+
+// setThinking sets the session's thinking level.
+export function setThinking(view, l, level) {
+  return own(l, async () => {
+    await command(view.id, { type: 'set_thinking_level', level });
+    view.thinkingLevel = level;
+    await ownWrite(view);
+  });
+}
+
+// compactNow compacts the session's context, with optional instructions
+// for the summary, as pi's /compact does; a failure shows above the
+// composer, a cancellation by the user as a toast.
+export async function compactNow(view, l, instructions = '') {
+  const body = { type: 'compact' };
+  if (instructions.trim()) body.customInstructions = instructions.trim();
+  try {
+    await command(view.id, body);
+  } catch (e) {
+    if (l.compactionStopped) toast('Compaction cancelled'); // the user's own doing, not a failure
+    else addError(l, 'Compaction failed: ' + e.message);
+  }
+  l.compactionStopped = false;
 }
 
 // own runs a command that makes pi append an entry; the composer waits

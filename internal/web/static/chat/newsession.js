@@ -15,10 +15,12 @@ export function NewSessionButton() {
     ${open && html`<${NewSession} close=${() => setOpen(false)} />`}`;
 }
 
-function NewSession({ close }) {
+// NewSession is the dialog; cwd preselects a folder (pi's /new: a new
+// session where this one runs).
+export function NewSession({ close, cwd = '' }) {
   const [projects, setProjects] = useState([]);
   const [list, setList] = useState([]);
-  const [f, setF] = useState({ cwd: '', model: '', thinkingLevel: '', tools: 'default', message: '' });
+  const [f, setF] = useState({ cwd, model: '', thinkingLevel: '', tools: 'default', message: '' });
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);

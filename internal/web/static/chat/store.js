@@ -33,6 +33,18 @@ export function refreshModels() {
   return models();
 }
 
+// picker is an open list to choose from above the composer (/fork's user
+// messages): {title, items: [{key, label}], pick(item)}, or null.
+export const picker = signal(null);
+
+// sessionInfo is what /session shows: {id, stats (pi's get_session_stats),
+// session (the listing's item)}, or null.
+export const sessionInfo = signal(null);
+
+// newSessionIn opens the new-session dialog for a folder ({cwd}), as /new
+// does; null when closed.
+export const newSessionIn = signal(null);
+
 const commandLists = new Map(); // session id -> promise of pi's get_commands list
 
 // commandsOf is pi's command list for session id (get_commands: extension

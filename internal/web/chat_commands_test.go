@@ -1,0 +1,95 @@
+package web
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+)
+
+// TestChatCommands: pi's own commands typed in the composer act as in pi's
+// terminal and never reach the model: "/" lists them with pi's extension
+// commands, prompt templates and skills; /name renames, "!echo hi" runs
+// through pi's bash and shows its output, /compact compacts with its
+// instructions, /session shows pi's stats, /tree opens the tree, /fork
+// offers the user messages, /copy, /export and /reload work.
+func TestChatCommands(t *testing.T) {
+	r := newChatRigWith(t, agent.Config{})
+	r.llm.Enqueue(fakellm.Text("Ready for commands."))
+	id := r.startSession(t, "commands base")
+	r.waitText(t, "Ready for commands.")
+	r.waitIdle(t)
+	asked := func() int { return len(r.llm.Requests()) }
+
+	t.Run("list", func(t *testing.T) {
+		r.typeIn(t, "/")
+		r.waitJS(t, `(() => { const l = `+completionLabels+`; return ['/compact [instructions]', '/name <name>', '/tree', '/review', '/skill:tidy'].every((x) => l.includes(x)); })()`)
+		r.typeIn(t, "")
+	})
+	t.Run("name", func(t *testing.T) {
+		before := asked()
+		r.send(t, "/name Commands test")
+		r.waitJS(t, `document.querySelector('.sess-name')?.textContent.includes('Commands test')`)
+		r.waitJS(t, `document.querySelector('.composer textarea').value === ''`)
+		if got := r.api(t, "GET", "/api/sessions/"+id, nil); !strings.Contains(mustJSON(got["session"]), `"name":"Commands test"`) {
+			t.Errorf("session after /name: %s", mustJSON(got["session"]))
+		}
+		if asked() != before {
+			t.Errorf("/name reached the model")
+		}
+	})
+	t.Run("bash", func(t *testing.T) {
+		before := asked()
+		r.send(t, "!echo hi from bash")
+		r.waitJS(t, `[...document.querySelectorAll('.conv [data-role=bashExecution]')].some((e) => e.innerText.includes('hi from bash'))`)
+		if asked() != before {
+			t.Errorf("!cmd reached the model")
+		}
+	})
+	t.Run("compact", func(t *testing.T) {
+		r.send(t, "/compact keep the word banana")
+		r.waitJS(t, `document.querySelector('.conv [data-role=compactionSummary]')`)
+		if !slices.ContainsFunc(r.llm.Requests(), func(q *fakellm.Request) bool {
+			return q.Kind() == fakellm.KindCompaction && strings.Contains(q.LastUserText(), "keep the word banana")
+		}) {
+			t.Error("no compaction request carries the instructions")
+		}
+		for _, q := range r.llm.Requests() {
+			if q.Kind() != fakellm.KindCompaction && strings.Contains(q.LastUserText(), "/compact") {
+				t.Errorf("/compact reached the model as text: %q", q.LastUserText())
+			}
+		}
+	})
+	t.Run("session", func(t *testing.T) {
+		r.send(t, "/session")
+		r.waitJS(t, `document.querySelector('.session-info')?.innerText.includes('`+id+`')`)
+		r.click(t, ".session-info .x")
+	})
+	t.Run("tree", func(t *testing.T) {
+		r.send(t, "/tree")
+		r.waitJS(t, `document.querySelector('.side-panel')`)
+		r.click(t, ".sess-actions .btn.on")
+		r.waitJS(t, `!document.querySelector('.side-panel')`)
+	})
+	t.Run("fork", func(t *testing.T) {
+		r.send(t, "/fork")
+		r.waitJS(t, `[...document.querySelectorAll('.picker .picker-item')].some((b) => b.textContent.includes('commands base'))`)
+		r.click(t, ".picker .picker-cancel")
+		r.waitJS(t, `!document.querySelector('.picker')`)
+	})
+	t.Run("reload", func(t *testing.T) {
+		before := asked()
+		r.send(t, "/reload")
+		r.waitJS(t, `[...document.querySelectorAll('.toast')].some((e) => e.textContent.includes('reloads'))`)
+		t.Logf("state after reload: %v", r.command(t, id, map[string]any{"type": "get_state"}))
+		r.llm.Enqueue(fakellm.Text("Still here after reload."))
+		r.send(t, "after reload")
+		r.waitText(t, "Still here after reload.")
+		r.waitIdle(t)
+		if asked() != before+1 {
+			t.Errorf("the model got %d requests for one prompt after /reload", asked()-before)
+		}
+	})
+}
