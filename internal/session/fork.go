@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 )
 
-// Branch extraction and forking, with pi 0.73's semantics. Each returns the
+// Branch extraction and forking, with pi 1.6's semantics. Each returns the
 // content of a new file; the caller decides where it goes (NewFile writes it
 // beside the source, as pi does).
 
@@ -15,10 +15,12 @@ import (
 // their original timestamps. The header points back to sourcePath. Entries
 // keep their ids and bytes (migrated first for old files).
 //
-// Real pi 0.73.1 leaves the child of a dropped label entry pointing at the
-// missing label, so the new file's context loses everything above it; piweb
-// links such a child to the label's parent instead, which keeps the context
-// the user forked from.
+// As pi 1.6 does, every kept entry is re-chained to the kept entry before
+// it (the first to null), and a compaction whose firstKeptEntryId names a
+// dropped label keeps from the next kept entry after that label (its own
+// id, retain none, when that is the compaction). pi 0.73.1 left the child
+// of a dropped label pointing at the missing label and lost the context
+// above it.
 func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
 	leaf := s.ByID(leafID)
 	if leaf == nil {
@@ -49,28 +51,50 @@ func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
 	return out, nil
 }
 
-// withoutLabels drops the label entries of a path, relinking the entry
-// after each dropped label to the entry before it.
+// withoutLabels drops the label entries of a path and re-chains the rest
+// as pi 1.6's createBranchedSession does (see Extract).
 func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
 	var path []*Entry
 	inPath := map[string]bool{}
 	parent := []byte("null")
-	relink := false
+	var pending []string              // dropped labels waiting for the next kept entry
+	replacement := map[string][]byte{} // dropped label's id key -> next kept entry's id
 	for _, e := range full {
 		if e.Type == "label" {
-			relink = true
+			pending = append(pending, e.idKey)
 			continue
 		}
-		if relink {
+		for _, l := range pending {
+			replacement[l] = e.Field("id")
+		}
+		pending = pending[:0]
+		set := []rawMember{member3("parentId", parent)}
+		if e.Type == "compaction" {
+			keep := valueKey(e.Field("firstKeptEntryId"))
+			if r, ok := replacement[keep]; ok && keep != e.idKey {
+				set = append(set, member3("firstKeptEntryId", r))
+			}
+		}
+		if needsSet(e, set) {
 			c := *e
-			c.setMembers(member3("parentId", parent))
-			e, relink = &c, false
+			c.setMembers(set...)
+			e = &c
 		}
 		path = append(path, e)
 		inPath[e.idKey] = true
 		parent = e.Field("id")
 	}
 	return path, inPath
+}
+
+// needsSet reports whether assigning the members would change the entry.
+func needsSet(e *Entry, set []rawMember) bool {
+	for _, m := range set {
+		if v := e.Field(m.key); v == nil || valueKey(v) != valueKey(m.value) {
+			return true
+		}
+	}
+	return false
 }
 
 // ForkBefore is pi's /fork of a user message: the new session holds the

@@ -62,3 +62,82 @@ func TestPi16Goldens(t *testing.T) {
 		})
 	}
 }
+
+// TestPi16Extract checks fork --at against pi 1.6.0's createBranchedSession
+// (gen/gen.mjs wrote s1branch*, s3branch from s1 and s3): the same entries
+// in the same order with the same members (pi re-chains every parentId and
+// remaps a compaction kept from a dropped label), the same re-created
+// labels, and the same context.
+func TestPi16Extract(t *testing.T) {
+	dir := filepath.Join("testdata", "pi-1.6.0", "gen-out")
+	for _, c := range []struct{ src, branch string }{
+		{"s1", "s1branch"}, {"s1", "s1branchAtLabel"}, {"s1", "s1branchInPlace"}, {"s3", "s3branch"},
+	} {
+		t.Run(c.branch, func(t *testing.T) {
+			src, err := Load(filepath.Join(dir, c.src+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pi, err := Load(filepath.Join(dir, c.branch+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			leaf := ""
+			for _, e := range pi.Entries {
+				if e.Type != "label" {
+					leaf = e.ID
+				}
+			}
+			if c.branch == "s1branchAtLabel" {
+				leaf = src.ByID(leaf).ID // the label pi branched at is dropped; its parent is the last kept entry
+				for _, e := range src.Entries {
+					if e.Type == "label" && e.ParentID == leaf {
+						leaf = e.ID
+						break
+					}
+				}
+			}
+			data, err := src.Extract(leaf, "/src.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours := Parse(data)
+			if len(ours.Entries) != len(pi.Entries) {
+				t.Fatalf("%d entries, pi wrote %d", len(ours.Entries), len(pi.Entries))
+			}
+			for i, e := range pi.Entries {
+				o := ours.Entries[i]
+				if e.Type == "label" {
+					if o.Type != "label" || o.Field("targetId") == nil || string(o.Field("targetId")) != string(e.Field("targetId")) ||
+						string(o.Field("label")) != string(e.Field("label")) || o.Timestamp != e.Timestamp {
+						t.Errorf("entry %d: %s, pi %s", i, o.Raw, e.Raw)
+					}
+					continue
+				}
+				if diff, err := pitest.DiffJSON(e.Raw, o.Raw); err != nil || diff != "" {
+					t.Errorf("entry %d (-pi +piweb):\n%s%v", i, diff, err)
+				}
+			}
+			want, _ := pi.Context("").MarshalJSON()
+			got, _ := ours.Context("").MarshalJSON()
+			if diff, err := pitest.DiffJSON(want, got); err != nil || diff != "" {
+				t.Errorf("context (-pi's file +ours):\n%s%v", diff, err)
+			}
+		})
+	}
+}
+
+// TestSanitizeName is pi 1.6's appendSessionInfo.
+func TestSanitizeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"  My\nfirst \r\n session  ": "My first   session",
+		"two\nlines":                 "two lines",
+		"a\r\r\n\nb":                 "a b",
+		"\n":                         "",
+		" plain ":                    "plain",
+	} {
+		if got := SanitizeName(in); got != want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -161,12 +162,20 @@ func AppendLabel(path string, s *Session, targetID, label string) (*Entry, error
 	return Append(path, s, "label", rawMember{"targetId", appendJSString(nil, targetID)}, rawMember{"label", v})
 }
 
-// AppendName names the session, trimmed as pi trims it; an empty name
+// AppendName names the session as pi 1.6's appendSessionInfo does: runs
+// of CR and LF become one space, then the name is trimmed; an empty name
 // clears it.
 func AppendName(path string, s *Session, name string) (*Entry, error) {
-	name = strings.TrimFunc(name, isJSSpace)
+	name = SanitizeName(name)
 	return Append(path, s, "session_info", rawMember{"name", appendJSString(nil, name)})
 }
+
+// SanitizeName is pi 1.6's name.replace(/[\r\n]+/g, " ").trim().
+func SanitizeName(name string) string {
+	return strings.TrimFunc(crlfRuns.ReplaceAllString(name, " "), isJSSpace)
+}
+
+var crlfRuns = regexp.MustCompile(`[\r\n]+`)
 
 // Migrate rewrites a file that was read from an older version in its
 // migrated form, as pi does when it opens it, and re-reads it into s. It
