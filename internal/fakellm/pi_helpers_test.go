@@ -36,7 +36,7 @@ func newPiEnv(t *testing.T) *piEnv {
 }
 
 func (e *piEnv) command(t *testing.T, args ...string) *exec.Cmd {
-	cmd := exec.Command(pitest.PiBin(t), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
+	cmd := exec.Command(pitest.PiBinVersion(t, pitest.V073), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
 	cmd.Dir = e.work
 	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+e.agentDir, "PI_OFFLINE=1")
 	return cmd

@@ -6,13 +6,22 @@ import (
 	"testing"
 )
 
-// Gen writes n random sessions for seed into a new temp dir, through real
-// pi's SessionManager API (oracle.mjs gen), and returns their paths. The
-// seed fixes everything but pi's random entry and session ids.
+// Gen is V16.Gen.
 func Gen(t testing.TB, seed, n int) []string {
 	t.Helper()
+	return V16.Gen(t, seed, n)
+}
+
+// Gen writes n random sessions for seed into a new temp dir, through v's
+// own SessionManager API (oracle.mjs gen), and returns their paths. The
+// seed fixes everything but pi's random entry and session ids. With V16
+// the sessions hold every entry type and field pi 1.6 writes (system
+// messages, context_edit, usage, compactions with usage and systemMessage,
+// retain-none compactions, ...); with V073 only what 0.73.1 can write.
+func (v Version) Gen(t testing.TB, seed, n int) []string {
+	t.Helper()
 	var files []string
-	OracleJSON(t, &files, "gen", strconv.Itoa(seed), t.TempDir(), strconv.Itoa(n))
+	v.OracleJSON(t, &files, "gen", strconv.Itoa(seed), t.TempDir(), strconv.Itoa(n))
 	return files
 }
 
@@ -41,11 +50,18 @@ type DamagedFile struct {
 // IsSafe reports whether pi answers cmd on this file.
 func (f DamagedFile) IsSafe(cmd string) bool { return slices.Contains(f.Safe, cmd) }
 
-// GenDamaged writes damaged variants of generated sessions (torn lines,
-// BOM, CRLF, missing headers, cycles, ...) into a new temp dir.
+// GenDamaged is V16.GenDamaged.
 func GenDamaged(t testing.TB, seed int) []DamagedFile {
 	t.Helper()
+	return V16.GenDamaged(t, seed)
+}
+
+// GenDamaged writes damaged variants of sessions v generated (torn lines,
+// BOM, CRLF, missing headers, cycles, ...) into a new temp dir; each file
+// is probed with v's own open.
+func (v Version) GenDamaged(t testing.TB, seed int) []DamagedFile {
+	t.Helper()
 	var manifest struct{ Files []DamagedFile }
-	OracleJSON(t, &manifest, "gen-damaged", strconv.Itoa(seed), t.TempDir())
+	v.OracleJSON(t, &manifest, "gen-damaged", strconv.Itoa(seed), t.TempDir())
 	return manifest.Files
 }

@@ -14,20 +14,32 @@ import (
 	"time"
 )
 
-// CallTimeout bounds one oracle answer. The oracle refuses the questions on
+// callTimeout bounds one oracle answer. The oracle refuses the questions on
 // which pi itself would never return, so hitting this is a bug.
-var CallTimeout = 2 * time.Minute
+const callTimeout = 2 * time.Minute
 
-// Oracle runs `node tools/pi/oracle.mjs args...` once and returns its JSON
-// answer, failing the test (with the script's stderr) if it fails. Each run
-// costs a node start (~0.2 s); tests asking many questions should use
-// StartOracle. Relative paths are relative to the test's working directory.
+// Oracle is V16.Oracle: pi 1.6.0 answers.
 func Oracle(t testing.TB, args ...string) []byte {
 	t.Helper()
-	node, script := oracleScript(t)
-	ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
+	return V16.Oracle(t, args...)
+}
+
+// OracleJSON is V16.OracleJSON.
+func OracleJSON(t testing.TB, v any, args ...string) {
+	t.Helper()
+	V16.OracleJSON(t, v, args...)
+}
+
+// Oracle runs `node tools/pi/oracle.mjs args...` once on v's SessionManager
+// and returns its JSON answer, failing the test (with the script's stderr)
+// if it fails. Each run costs a node start (~0.2 s); tests asking many
+// questions should use StartOracle. Relative paths are relative to the
+// test's working directory.
+func (v Version) Oracle(t testing.TB, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
+	cmd := v.oracleCmd(t, ctx, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -37,10 +49,10 @@ func Oracle(t testing.TB, args ...string) []byte {
 	return out
 }
 
-// OracleJSON is Oracle decoding the answer into v.
-func OracleJSON(t testing.TB, v any, args ...string) {
+// OracleJSON is Oracle decoding the answer into out.
+func (v Version) OracleJSON(t testing.TB, out any, args ...string) {
 	t.Helper()
-	decode(t, Oracle(t, args...), v, args)
+	decode(t, v.Oracle(t, args...), out, args)
 }
 
 func decode(t testing.TB, data []byte, v any, args []string) {
@@ -74,11 +86,17 @@ type Batch struct {
 	dead   error
 }
 
-// StartOracle starts a Batch that is stopped when the test ends.
+// StartOracle is V16.StartOracle.
 func StartOracle(t testing.TB) *Batch {
 	t.Helper()
-	node, script := oracleScript(t)
-	cmd := exec.Command(node, script, "batch")
+	return V16.StartOracle(t)
+}
+
+// StartOracle starts a Batch answering with v's SessionManager; it is
+// stopped when the test ends.
+func (v Version) StartOracle(t testing.TB) *Batch {
+	t.Helper()
+	cmd := v.oracleCmd(t, context.Background(), "batch")
 	b := &Batch{cmd: cmd, lines: make(chan []byte), stderr: new(bytes.Buffer)}
 	cmd.Stderr = b.stderr
 	var err error
@@ -154,9 +172,9 @@ func (b *Batch) Try(args ...string) ([]byte, error) {
 			return nil, b.fail(errors.New("oracle exited"))
 		}
 		return parseReply(line, args)
-	case <-time.After(CallTimeout):
+	case <-time.After(callTimeout):
 		b.cmd.Process.Kill()
-		return nil, b.fail(fmt.Errorf("oracle %q: no answer after %v", args, CallTimeout))
+		return nil, b.fail(fmt.Errorf("oracle %q: no answer after %v", args, callTimeout))
 	}
 }
 

@@ -45,16 +45,52 @@ func readFile(t *testing.T, path string) []byte {
 	return data
 }
 
-func TestPiBinVersion(t *testing.T) {
+// TestPinned checks every pinned pi: its launcher, the version it reports,
+// and the version the oracle loads for it, all on the pinned node.
+func TestPinned(t *testing.T) {
+	if got := strings.TrimSpace(string(run(t, Node(t), "--version"))); got != NodeVersion {
+		t.Errorf("node --version = %q, want %q", got, NodeVersion)
+	}
+	for _, v := range Versions {
+		t.Run(string(v), func(t *testing.T) {
+			bin := v.Bin(t)
+			if !strings.HasSuffix(bin, filepath.Join("node_modules", ".bin", "pi")) {
+				t.Errorf("Bin = %q", bin)
+			}
+			var version string
+			v.OracleJSON(t, &version, "version")
+			if version != string(v) {
+				t.Errorf("oracle version = %q, want %q", version, v)
+			}
+		})
+	}
+	if PiBin(t) != V16.Bin(t) || PiBinVersion(t, V073) != V073.Bin(t) {
+		t.Error("PiBin is not pi 1.6.0's launcher, or PiBinVersion not the asked one's")
+	}
+}
+
+// TestPiRunsOnPinnedNode proves pi starts on the pinned node even when the
+// PATH it inherits would find another first (pi 1.6 crashes on Node 20).
+func TestPiRunsOnPinnedNode(t *testing.T) {
 	bin := PiBin(t)
-	if !strings.HasSuffix(bin, filepath.Join("tools", "pi", "node_modules", ".bin", "pi")) {
-		t.Errorf("PiBin = %q", bin)
+	env := NodeEnv(t, []string{"PATH=/usr/bin:/bin"})
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != string(V16) {
+		t.Errorf("pi --version with NodeEnv = %q, %v", out, err)
 	}
-	var version string
-	OracleJSON(t, &version, "version")
-	if version != Version {
-		t.Errorf("oracle version = %q, want %q", version, Version)
+	if !strings.HasPrefix(os.Getenv("PATH"), filepath.Dir(Node(t))+string(os.PathListSeparator)) {
+		t.Errorf("PATH = %q does not start with the pinned node's directory", os.Getenv("PATH"))
 	}
+}
+
+func run(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return out
 }
 
 // TestOracleUsesPackageExports proves that the session module the oracle
@@ -71,10 +107,17 @@ func TestOracleUsesPackageExports(t *testing.T) {
 }
 
 // TestContextFixtures checks the oracle against buildSessionContext output
-// saved by real pi (the saved files also record the leafId they used).
+// saved by real pi 0.73.1 (the saved files also record the leafId they
+// used), under both pis: 1.6.0 reads 0.73.1's files the same.
 func TestContextFixtures(t *testing.T) {
+	for _, v := range Versions {
+		t.Run(string(v), func(t *testing.T) { testContextFixtures(t, v) })
+	}
+}
+
+func testContextFixtures(t *testing.T, v Version) {
 	file := fixture(t, "v3-basic-0.73.1.jsonl")
-	o := StartOracle(t)
+	o := v.StartOracle(t)
 	CompareJSON(t, readFile(t, fixture(t, "v3-basic-0.73.1.context.json")), o.Call(t, "context", file))
 
 	atError := readFile(t, fixture(t, "v3-basic-0.73.1.context-at-error-entry.json"))
@@ -92,7 +135,7 @@ func TestListFixtures(t *testing.T) {
 	if err := json.Unmarshal(readFile(t, fixture(t, "list-0.73.1.json")), &want); err != nil {
 		t.Fatal(err)
 	}
-	OracleJSON(t, &got, "list", filepath.Dir(fixture(t, "list-0.73.1.json")))
+	V073.OracleJSON(t, &got, "list", filepath.Dir(fixture(t, "list-0.73.1.json")))
 	byName := func(list []map[string]any) map[string]map[string]any {
 		m := map[string]map[string]any{}
 		for _, s := range list {
@@ -146,7 +189,13 @@ var idPattern = regexp.MustCompile(`"[0-9a-f]{8}"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
 
 // TestGenDeterministic checks that a seed fixes everything but pi's ids.
 func TestGenDeterministic(t *testing.T) {
-	o := StartOracle(t)
+	for _, v := range Versions {
+		t.Run(string(v), func(t *testing.T) { testGenDeterministic(t, v) })
+	}
+}
+
+func testGenDeterministic(t *testing.T, v Version) {
+	o := v.StartOracle(t)
 	gen := func() (all []byte) {
 		var files []string
 		dir := t.TempDir()
@@ -169,8 +218,14 @@ func TestGenDeterministic(t *testing.T) {
 // that the unsafe ones are refused with code "cycle" instead of hanging.
 // (contexts always answers; a looping leaf gets an error in byLeaf.)
 func TestDamaged(t *testing.T) {
-	o := StartOracle(t)
-	files := GenDamaged(t, 7)
+	for _, v := range Versions {
+		t.Run(string(v), func(t *testing.T) { testDamaged(t, v) })
+	}
+}
+
+func testDamaged(t *testing.T, v Version) {
+	o := v.StartOracle(t)
+	files := v.GenDamaged(t, 7)
 	kinds := map[string]bool{}
 	for _, f := range files {
 		kinds[f.Damage] = true
@@ -185,7 +240,7 @@ func TestDamaged(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"none", "two-cycle", "self-parent", "duplicate-id-loop", "missing-header", "null-line", "bom", "crlf"} {
+	for _, k := range []string{"none", "two-cycle", "self-parent", "duplicate-id-loop", "missing-header", "null-line", "bom", "crlf", "falsy-lines"} {
 		if !kinds[k] {
 			t.Errorf("gen-damaged wrote no %q file", k)
 		}
@@ -208,7 +263,11 @@ func TestBatchErrors(t *testing.T) {
 
 // TestNodeUnit runs the oracle's own node tests (tools/pi/test).
 func TestNodeUnit(t *testing.T) {
-	cmd := exec.Command(Node(t), "--test", "test/")
+	files, err := filepath.Glob(filepath.Join(PiDir(t), "test", "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tools/pi/test/*.test.mjs: %v", err)
+	}
+	cmd := exec.Command(Node(t), append([]string{"--test"}, files...)...)
 	cmd.Dir = PiDir(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node --test: %v\n%s", err, out)
@@ -281,3 +340,92 @@ func TestGen(t *testing.T) {
 		}
 	}
 }
+
+// TestGenCoversPi16 checks that a pi 1.6.0 corpus holds every kind of line
+// 1.6 writes, so conformance tests over it exercise them all, and that a
+// 0.73.1 corpus holds none of 1.6's entry types.
+func TestGenCoversPi16(t *testing.T) {
+	kinds := func(files []string) map[string]int {
+		seen := map[string]int{}
+		for _, f := range files {
+			for line := range bytes.Lines(readFile(t, f)) {
+				for _, k := range lineKinds(t, line) {
+					seen[k]++
+				}
+			}
+		}
+		return seen
+	}
+	got := kinds(Gen(t, 1, 30))
+	for _, k := range []string{"message:system", "context_edit:null", "context_edit:content", "usage", "compaction:usage",
+		"compaction:systemMessage", "compaction:retain-none", "compaction:kept-label", "branch_summary:usage",
+		"thinking:max", "name:sanitised", "assistant:durationMs", "assistant:thinkingLevel", "assistant:deferred",
+		"usage:reasoning", "usage:cacheWrite1h", "toolResult:durationMs", "toolResult:nestedCalls", "custom_message", "label"} {
+		if got[k] == 0 {
+			t.Errorf("pi 1.6.0 corpus has no %s line", k)
+		}
+	}
+	old := kinds(V073.Gen(t, 1, 30))
+	for _, k := range []string{"message:system", "context_edit:null", "usage", "thinking:max"} {
+		if old[k] != 0 {
+			t.Errorf("pi 0.73.1 corpus has %d %s lines", old[k], k)
+		}
+	}
+}
+
+// lineKinds names what one session line is and the 1.6 features it has.
+func lineKinds(t *testing.T, line []byte) []string {
+	var e struct {
+		Type             string
+		ID               string
+		FirstKeptEntryID string
+		ThinkingLevel    string
+		Name             *string
+		Usage            map[string]any
+		SystemMessage    map[string]any
+		Replacement      json.RawMessage
+		Message          map[string]any
+	}
+	if err := json.Unmarshal(line, &e); err != nil {
+		t.Fatalf("generated line %.80q: %v", line, err)
+	}
+	kinds := []string{e.Type}
+	add := func(ok bool, k string) {
+		if ok {
+			kinds = append(kinds, k)
+		}
+	}
+	switch e.Type {
+	case "message":
+		role, _ := e.Message["role"].(string)
+		kinds = append(kinds, "message:"+role)
+		for _, f := range []string{"durationMs", "thinkingLevel", "deferred", "nestedCalls"} {
+			add(e.Message[f] != nil, role+":"+f)
+		}
+		if u, ok := e.Message["usage"].(map[string]any); ok {
+			add(u["reasoning"] != nil, "usage:reasoning")
+			add(u["cacheWrite1h"] != nil, "usage:cacheWrite1h")
+		}
+	case "context_edit":
+		add(string(e.Replacement) == "null", "context_edit:null")
+		add(string(e.Replacement) != "null", "context_edit:content")
+	case "compaction":
+		add(e.Usage != nil, "compaction:usage")
+		add(e.SystemMessage != nil, "compaction:systemMessage")
+		add(e.FirstKeptEntryID == e.ID, "compaction:retain-none")
+		add(keptLabels[e.FirstKeptEntryID], "compaction:kept-label")
+	case "branch_summary":
+		add(e.Usage != nil, "branch_summary:usage")
+	case "thinking_level_change":
+		add(e.ThinkingLevel == "max", "thinking:max")
+	case "session_info":
+		add(e.Name != nil && strings.Contains(*e.Name, "   "), "name:sanitised")
+	case "label":
+		keptLabels[e.ID] = true
+	}
+	return kinds
+}
+
+// keptLabels remembers label ids seen so far (files are read in order, and
+// a compaction's kept range starts before it).
+var keptLabels = map[string]bool{}

@@ -82,7 +82,7 @@ type live struct {
 
 func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 	t.Helper()
-	piBin := pitest.PiBin(t)
+	piBin := pitest.PiBinVersion(t, pitest.V073)
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

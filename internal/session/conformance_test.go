@@ -60,7 +60,7 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 }
 
 func TestConformance(t *testing.T) {
-	o := pitest.StartOracle(t)
+	o := pitest.V073.StartOracle(t)
 	for _, f := range conformanceFiles(t, o) {
 		t.Run(filepath.Base(f.path), func(t *testing.T) {
 			s, err := Load(f.path)
@@ -136,7 +136,7 @@ func compareName(t *testing.T, o *pitest.Batch, path string, s *Session) {
 // TestConformanceListing lists a folder of all conformance files with pi's
 // listAll and with piweb's, and compares them in order.
 func TestConformanceListing(t *testing.T) {
-	o := pitest.StartOracle(t)
+	o := pitest.V073.StartOracle(t)
 	agent := t.TempDir()
 	dir := filepath.Join(agent, "sessions", "--conformance--")
 	os.MkdirAll(dir, 0o755)

@@ -46,7 +46,7 @@ func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 func newChatRigFull(t testing.TB, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
 	t.Helper()
 	requireChromium(t)
-	piBin := pitest.PiBin(t)
+	piBin := pitest.PiBinVersion(t, pitest.V073)
 	dir := t.TempDir()
 	agentDir := filepath.Join(dir, "agent")
 	cwd := filepath.Join(dir, "proj")

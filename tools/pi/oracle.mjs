@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// oracle.mjs asks real pi 0.73.1 about session files, for piweb's tests.
+// oracle.mjs asks real pi (1.6.0, or 0.73.1 with PIWEB_ORACLE_PI=0.73) about session files, for piweb's tests.
 //
 //   node tools/pi/oracle.mjs COMMAND ARGS...   one answer as JSON on stdout
 //   node tools/pi/oracle.mjs batch             one JSON array [COMMAND, ARGS...]

@@ -68,6 +68,7 @@ export const DAMAGES = {
 	"raw-control-char": ["an unescaped control character inside a string", (r, t) => join1(((ls, i) => ((ls[i] = ls[i].replace('"id":"', '"id":"\u0001')), ls))(lines(t), mid(r, lines(t).length)))],
 	"invalid-utf8": ["invalid and truncated UTF-8 bytes inside strings", (r, t) => invalidUtf8(r, t)],
 	"deep-nesting": ["a custom entry nested 5000 arrays deep", (r, t) => join1(insert(r, lines(t), [deepEntry(lines(t))]))],
+	"falsy-lines": ["lines holding false, 0 and \"\" (pi 1.x skips falsy values)", (r, t) => join1(insert(r, lines(t), ["false", "0", '""', "-0"]))],
 };
 
 /** hookMessage turns the first user message into a v2 hookMessage. */

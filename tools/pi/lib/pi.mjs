@@ -2,40 +2,59 @@
 // but always on a private copy so the user's (or a fixture's) file is never
 // touched: SessionManager.open rewrites files it migrates or finds corrupt.
 //
-// The package index (import "@mariozechner/pi-coding-agent") pulls in every
-// LLM provider and takes about a second to load; its session exports are
-// re-exports of dist/core/session-manager.js, which loads in ~70 ms. We import
-// that module directly and `checkExports` proves it is the same code.
+// Which pi: PIWEB_ORACLE_PI names it. Unset or "1.6" is pi 1.6.0
+// (@earendil-works/pi-coding-agent in tools/pi/node_modules), "0.73" is pi
+// 0.73.1 (@mariozechner/pi-coding-agent in tools/pi-0.73/node_modules), and
+// anything else is the path of a pi-coding-agent package directory.
+//
+// The package index pulls in every LLM provider and takes about a second to
+// load; its session exports are re-exports of dist/core/session-manager.js
+// (in both versions), which loads in well under that. We import that module
+// directly and `checkExports` proves it is the same code.
 
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-export const PACKAGE = "@mariozechner/pi-coding-agent";
-export const WANT_VERSION = "0.73.1";
+const TOOLS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-const indexPath = fileURLToPath(import.meta.resolve(PACKAGE));
-const corePath = join(dirname(indexPath), "core", "session-manager.js");
+/** PIS maps the short names PIWEB_ORACLE_PI accepts to package directories. */
+export const PIS = {
+	"1.6": join(TOOLS, "pi", "node_modules", "@earendil-works", "pi-coding-agent"),
+	"0.73": join(TOOLS, "pi-0.73", "node_modules", "@mariozechner", "pi-coding-agent"),
+};
+
+/** packageDir is the pi-coding-agent package the oracle loads. */
+export const packageDir = PIS[process.env.PIWEB_ORACLE_PI || "1.6"] ?? resolve(process.env.PIWEB_ORACLE_PI);
+
+const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+const indexPath = join(packageDir, pkg.main ?? "dist/index.js");
+const corePath = join(packageDir, "dist", "core", "session-manager.js");
 
 export const core = await import(pathToFileURL(corePath).href);
 export const { SessionManager, buildSessionContext } = core;
 
-/** packageVersion reads the installed pi version from its package.json. */
+/** packageName is the installed pi's npm name (it moved at 1.0). */
+export const packageName = pkg.name;
+
+/** packageVersion is the installed pi version, from its package.json. */
 export function packageVersion() {
-	const pkg = join(dirname(indexPath), "..", "package.json");
-	return JSON.parse(readFileSync(pkg, "utf8")).version;
+	return pkg.version;
 }
+
+/** major is the installed pi's major version: 0 for 0.73.1, 1 for 1.6.0. */
+export const major = Number(pkg.version.split(".")[0]);
 
 /**
  * checkExports imports the public package index and reports whether its
  * session exports are the very functions this oracle uses.
  */
 export async function checkExports() {
-	const index = await import(PACKAGE);
+	const index = await import(pathToFileURL(indexPath).href);
 	const names = ["SessionManager", "buildSessionContext", "parseSessionEntries", "migrateSessionEntries", "CURRENT_SESSION_VERSION"];
 	const same = Object.fromEntries(names.map((n) => [n, index[n] === core[n]]));
-	return { version: packageVersion(), same, ok: Object.values(same).every(Boolean) };
+	return { version: packageVersion(), name: packageName, same, ok: Object.values(same).every(Boolean) };
 }
 
 let scratch;
