@@ -1,7 +1,7 @@
 // Package corpus writes deterministic, realistic pi session trees for tests
 // and benchmarks of the session index.
 //
-// The shapes follow files written by real pi 0.73.1 (see /work/shared/fixtures):
+// The shapes follow files written by real pi 0.73.1 (see internal/pitest/testdata/fixtures):
 // a version 3 header, model_change and thinking_level_change entries, user
 // messages, assistant messages with thinking, text and toolCall blocks and
 // usage with cost, toolResult messages carrying most of the bytes, and now and

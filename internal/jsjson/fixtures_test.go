@@ -23,6 +23,13 @@ import (
 var notStringified = []string{
 	"rpc-0.73.1/transcripts/",
 	"rpc-0.73.1/sessions/s08/cwd-gone.jsonl:1",
+	"rpc-1.6.0/transcripts/",
+}
+
+// notJSON lists the lines a transcript sent pi on purpose as invalid JSON
+// (pi's answer to them is what was recorded).
+var notJSON = map[string]bool{
+	"rpc-1.6.0/transcripts/main/stdin.jsonl:76": true,
 }
 
 func fixtureLines(t testing.TB) map[string][][]byte {
@@ -53,6 +60,9 @@ func TestFixturesRoundTrip(t *testing.T) {
 	var n int
 	for rel, lines := range files {
 		for i, line := range lines {
+			if notJSON[fmt.Sprintf("%s:%d", rel, i+1)] {
+				continue
+			}
 			stringified := true
 			for _, skip := range notStringified {
 				if strings.HasPrefix(rel, skip) && !strings.Contains(skip, ":") || skip == fmt.Sprintf("%s:%d", rel, i+1) {

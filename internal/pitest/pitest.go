@@ -226,22 +226,17 @@ func (v Version) Bin(t testing.TB) string {
 	return bin
 }
 
-// FixturesDir is shared/fixtures, the files written by real pi that the
-// team keeps beside the work tree (CI puts a copy of shared/ beside its
-// clone); /work/shared/fixtures is the fallback.
+// FixturesDir is internal/pitest/testdata/fixtures: files and RPC
+// transcripts written by real pi 0.73.1 and 1.6.0 (see its README.md), one
+// copy in the repository for every package's tests, so that a clone
+// anywhere passes.
 func FixturesDir(t testing.TB) string {
 	t.Helper()
-	for _, dir := range []string{filepath.Join(ModuleRoot(t), "..", "shared", "fixtures"), "/work/shared/fixtures"} {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			abs, err := filepath.Abs(dir)
-			if err != nil {
-				t.Fatalf("pitest: %v", err)
-			}
-			return abs
-		}
+	dir := filepath.Join(ModuleRoot(t), "internal", "pitest", "testdata", "fixtures")
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Fatalf("pitest: fixtures missing from the repository: %v", err)
 	}
-	Missing(t, "shared/fixtures not found beside %s", ModuleRoot(t))
-	return ""
+	return dir
 }
 
 // oracleCmd is the command running oracle.mjs on v's SessionManager with

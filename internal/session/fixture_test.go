@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/pitest"
 )
 
-// sharedFixtures returns every session file under ../shared/fixtures (the
+// sharedFixtures returns every session file under pitest.FixturesDir (the
 // RPC transcripts are JSON lines too, but no sessions).
 func sharedFixtures(t testing.TB) []string {
 	t.Helper()
-	root := filepath.Join("..", "..", "..", "shared", "fixtures")
+	root := pitest.FixturesDir(t)
 	var files []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "transcripts") {
@@ -41,7 +43,7 @@ func decodeJSON(t testing.TB, b []byte) any {
 // TestFixtureContext checks the contexts real pi computed for the shared
 // fixture, at the loaded leaf and at the error message.
 func TestFixtureContext(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "pi-0.73.1")
+	dir := filepath.Join(pitest.FixturesDir(t), "pi-0.73.1")
 	s, err := ReadFile(filepath.Join(dir, "v3-basic-0.73.1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +84,7 @@ func TestRoundTrip(t *testing.T) {
 // TestListFixtures compares the listing with pi's list() of the same folder.
 // pi ran on another machine, so paths are compared by base name.
 func TestListFixtures(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "pi-0.73.1")
+	dir := filepath.Join(pitest.FixturesDir(t), "pi-0.73.1")
 	raw, err := os.ReadFile(filepath.Join(dir, "list-0.73.1.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/pitest"
 )
 
 // TestMigrationMatchesPi migrates the v1 fixture and compares it with the
 // file real pi 0.73.1 wrote when it migrated the same input. Ids are random
 // in both, so each id is replaced by the line that defines it.
 func TestMigrationMatchesPi(t *testing.T) {
-	fx := filepath.Join("..", "..", "..", "shared", "fixtures")
+	fx := pitest.FixturesDir(t)
 	s, err := ReadFile(filepath.Join(fx, "pi-mono-v1", "large-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)
