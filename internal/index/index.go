@@ -92,6 +92,9 @@ type readFile interface {
 	Close() error
 }
 
+// maxReaders bounds the index's read connections.
+const maxReaders = 4
+
 // Open opens (or creates, or rebuilds) the index of o.AgentDir. It does not
 // read any session; call Sync or Watch.
 func Open(ctx context.Context, o Options) (*Index, error) {
@@ -110,6 +113,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		wdb.Close()
 		return nil, fmt.Errorf("index: %w", err)
 	}
+	// Each reader connection holds its own page cache and file handles:
+	// requests beyond the bound wait for one instead of opening more.
+	db.SetMaxOpenConns(maxReaders)
+	db.SetMaxIdleConns(maxReaders)
 	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), subs: map[chan Event]bool{}}
 	ix.open = openFile
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
