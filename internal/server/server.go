@@ -55,6 +55,9 @@ type Options struct {
 	// Demo and Version are reported by GET /api/status.
 	Demo    bool
 	Version string
+	// Timeouts of Serve's connections; zero values take the defaults of
+	// timeouts.go.
+	Timeouts Timeouts
 }
 
 // Server is the piweb HTTP server. Create it with New, serve its Handler,
@@ -133,8 +136,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // Serve serves on ln until ctx ends, then shuts down gracefully: SSE
 // streams end, in-flight requests get a few seconds, workers are stopped.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout: 2 * time.Minute, ErrorLog: s.log, ConnContext: connContext}
+	hs := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
