@@ -45,10 +45,19 @@ func resolve(cwd, rel string) (root, real string, err error) {
 	} else if err != nil {
 		return "", "", errorf(Forbidden, "path cannot be resolved")
 	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+	if !inside(root, real) {
 		return "", "", errorf(Forbidden, "path leads outside the session's directory")
 	}
 	return root, real, nil
+}
+
+// inside reports whether real is root or under it (root may be "/").
+func inside(root, real string) bool {
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	return real == root || strings.HasPrefix(real, prefix)
 }
 
 // errCwdGone is resolve's answer when the session's cwd is not there (the

@@ -136,3 +136,17 @@ func procCounts(t testing.TB) (threads, fds int) {
 	}
 	return threads, len(ents)
 }
+
+// TestFilesRootCwd: a session whose cwd is / can list and open its files.
+func TestFilesRootCwd(t *testing.T) {
+	r := newRig(t, Options{})
+	base := "/api/sessions/" + newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), "/")
+	if got := r.json("GET", base+"/files", nil, 200); len(got["entries"].([]any)) == 0 {
+		t.Error("no entries in /")
+	}
+	r.json("GET", base+"/files?path=etc", nil, 200)
+	if resp := r.do("GET", base+"/file?path=etc/passwd", nil); resp.StatusCode != 200 {
+		t.Errorf("/etc/passwd: %d", resp.StatusCode)
+	}
+	r.json("GET", base+"/files?path=..", nil, 403)
+}
