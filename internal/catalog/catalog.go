@@ -264,9 +264,22 @@ func (c *listing) gone(seen map[string]bool) []string {
 	return out
 }
 
+// apiID is the id a session is reached by: its header's, or when that is
+// not a string (pi lists such a file all the same) the id pi put in the
+// file's name, else one made from the path as keyOf makes a copy's.
+func apiID(headerID, path string) string {
+	if headerID != "" {
+		return headerID
+	}
+	if id := session.IDFromFileName(path); id != "" {
+		return id
+	}
+	return keyOf("", path, false)
+}
+
 func fromIndex(im index.Meta) Meta {
 	in := im.Info
-	m := Meta{ID: im.SessionID, Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
+	m := Meta{ID: apiID(im.SessionID, in.Path), Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
 		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
 		FirstMessage: in.FirstMessage, Size: im.Size}
 	if in.ParentSessionPath != nil {
@@ -404,6 +417,7 @@ func ReadMeta(path string) (Meta, bool) {
 		return Meta{}, false
 	}
 	id, _ := jsjson.DecodeString(in.ID)
+	id = apiID(id, path)
 	m := Meta{Key: id, ID: id, Path: path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
 		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
 		FirstMessage: in.FirstMessage, Size: st.Size()}

@@ -296,9 +296,9 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	for _, m := range c.Messages[start:end] {
 		msgs = append(msgs, m)
 	}
-	out := map[string]any{"leaf": entryID(leaf), "messages": msgs, "entryIds": nonNil(c.EntryIDs[start:end]),
+	out := map[string]any{"leaf": entryID(leaf), "entryIds": nonNil(c.EntryIDs[start:end]),
 		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model)}
-	return ok(w, pageFields(out, len(c.Messages), start))
+	return okVerbatim(w, pageFields(out, len(c.Messages), start), "messages", msgs)
 }
 
 func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
@@ -322,8 +322,8 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range path[start:end] {
 		entries = append(entries, e.Raw)
 	}
-	out := map[string]any{"leaf": entryID(leaf), "entries": entries}
-	return ok(w, pageFields(out, len(path), start))
+	out := map[string]any{"leaf": entryID(leaf)}
+	return okVerbatim(w, pageFields(out, len(path), start), "entries", entries)
 }
 
 func entryID(e *session.Entry) any {
