@@ -474,7 +474,12 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 // the trash, delete fails and its children point at it again, as before.
 func TestDeleteFailureKeepsChildren(t *testing.T) {
 	r := newRig(t, Options{})
-	r.srv.store.(*FileStore).move = func(src, dst string) error { return errors.New("disk on fire") }
+	r.srv.store.Fault = func(step string) error {
+		if step == session.StepDeleteMove {
+			return errors.New("disk on fire")
+		}
+		return nil
+	}
 	flaky := r.find("Fix the flaky")
 	id := flaky["id"].(string)
 	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"io/fs"
 	"net/http"
+
+	"piweb/internal/session"
 )
 
 // Kind classifies an error for the client. Handlers say what went wrong in
@@ -72,6 +75,23 @@ func errorf(k Kind, format string, args ...any) *Error {
 // wrap builds an Error with a client message and a logged cause.
 func wrap(k Kind, err error, msg string) *Error {
 	return &Error{Kind: k, Msg: msg, Err: err}
+}
+
+// storeErr classifies the errors of session mutations.
+func storeErr(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return wrap(NotFound, err, "session file is gone")
+	case errors.Is(err, session.ErrChanged):
+		return wrap(Stale, err, "the session file changed meanwhile; reload and retry")
+	case errors.Is(err, session.ErrNotFound):
+		return wrap(NotFound, err, "entry not found")
+	case errors.Is(err, session.ErrNotUserMessage):
+		return wrap(Invalid, err, "fork needs a user message entry")
+	case errors.Is(err, session.ErrNoHeader):
+		return wrap(Invalid, err, "the session file has no valid header")
+	}
+	return wrap(Internal, err, "cannot write session")
 }
 
 // handlerFunc is the signature of every piweb handler: writing the answer

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"piweb/internal/session"
 	"testing"
 	"time"
 
@@ -105,7 +106,12 @@ func TestDeleteMovedParent(t *testing.T) {
 // it was, stale path included.
 func TestDeleteMovedParentFails(t *testing.T) {
 	r := newRig(t, Options{})
-	r.srv.store.(*FileStore).move = func(src, dst string) error { return errors.New("disk on fire") }
+	r.srv.store.Fault = func(step string) error {
+		if step == session.StepDeleteMove {
+			return errors.New("disk on fire")
+		}
+		return nil
+	}
 	id, _, _, fork := movedParent(t, r)
 	before, _ := os.ReadFile(fork["path"].(string))
 	r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 500)

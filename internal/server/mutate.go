@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 
 	"piweb/internal/catalog"
+	"piweb/internal/session"
 )
 
 // Body limits: prompts may carry images, other bodies are small.
@@ -87,7 +89,7 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !handled {
 		if err := s.store.Rename(m.Path, *body.Name); err != nil {
-			return err
+			return storeErr(err)
 		}
 	}
 	return ok(w, map[string]any{"session": s.itemAfter(m.Path)})
@@ -118,7 +120,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !handled {
 		if err := s.store.Label(m.Path, body.EntryID, label); err != nil {
-			return err
+			return storeErr(err)
 		}
 	}
 	it := s.itemAfter(m.Path)
@@ -140,15 +142,17 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
 		return wrap(Internal, err, "cannot stop the agent")
 	}
-	var children []ChildFile
+	var children []session.ChildFile
 	paths := []string{m.Path}
 	for _, c := range s.cat.Children(m.Path) {
-		children = append(children, ChildFile{c.Path, c.ParentPath})
+		children = append(children, session.ChildFile{Path: c.Path, Parent: c.ParentPath})
 		paths = append(paths, c.Path)
 	}
 	it, err := s.store.Trash(m.Path, children)
-	if err != nil {
-		return err
+	if errors.Is(err, session.ErrChanged) {
+		return errorf(Busy, "the session changed while it was being deleted; try again")
+	} else if err != nil {
+		return wrap(Internal, err, "cannot move the session to the trash")
 	}
 	s.refresh(paths...)
 	s.publishJSON(sessionTopic(m.Key), map[string]any{"type": "session_deleted"})
@@ -158,7 +162,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
 	items, err := s.store.ListTrash()
 	if err != nil {
-		return err
+		return wrap(Internal, err, "cannot read trash")
 	}
 	type entry struct {
 		TrashID string      `json:"trashId"`
@@ -181,19 +185,17 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
 		return err
 	}
-	items, _ := s.store.ListTrash()
-	var repointed []string
-	for _, it := range items {
-		if it.ID == r.PathValue("trashId") {
-			repointed = it.Repointed
-		}
+	it, err := s.store.Restore(r.PathValue("trashId"))
+	switch {
+	case errors.Is(err, session.ErrTrashItem):
+		return errorf(NotFound, "trash item not found")
+	case errors.Is(err, fs.ErrExist):
+		return errorf(Busy, "a file already exists where the session was")
+	case err != nil:
+		return wrap(Internal, err, "cannot restore")
 	}
-	path, err := s.store.Restore(r.PathValue("trashId"))
-	if err != nil {
-		return err
-	}
-	s.refresh(repointed...)
-	return ok(w, map[string]any{"session": s.itemAfter(path)})
+	s.refresh(it.Repointed...)
+	return ok(w, map[string]any{"session": s.itemAfter(it.Original)})
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
@@ -212,7 +214,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	}
 	np, text, err := s.store.Fork(m.Path, body.EntryID)
 	if err != nil {
-		return err
+		return storeErr(err)
 	}
 	return s.answerNew(w, np, map[string]any{"text": text})
 }
@@ -230,7 +232,7 @@ func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
 	}
 	np, err := s.store.Clone(m.Path, body.Leaf)
 	if err != nil {
-		return err
+		return storeErr(err)
 	}
 	return s.answerNew(w, np, map[string]any{})
 }

@@ -6,6 +6,8 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"log"
 	"net"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"piweb/internal/catalog"
+	"piweb/internal/session"
 )
 
 // Options configures a Server.
@@ -48,8 +51,10 @@ type Options struct {
 	Agent Agent
 	// Web serves the app at "/"; nil serves a placeholder page.
 	Web http.Handler
-	// Store performs the session mutations; nil uses FileStore.
-	Store Store
+	// Store performs the session mutations; nil is a session.Store over
+	// AgentDir, whose interrupted deletes and restores, crash debris and
+	// old backups New settles (session.Store.Tidy).
+	Store *session.Store
 	// Log receives errors; nil discards them.
 	Log *log.Logger
 	// Demo and Version are reported by GET /api/status.
@@ -67,7 +72,7 @@ type Server struct {
 	agentDir string
 	cat      *catalog.Catalog
 	agent    Agent
-	store    Store
+	store    *session.Store
 	web      http.Handler
 	log      *log.Logger
 	hosts    map[string]struct{}
@@ -104,8 +109,9 @@ func New(opts Options) *Server {
 		s.agent = NoAgent(PiStatus{Error: &msg, Install: InstallHint})
 	}
 	if s.store == nil {
-		s.store = &FileStore{AgentDir: opts.AgentDir}
+		s.store = &session.Store{AgentDir: opts.AgentDir}
 	}
+	s.store.Tidy()
 	s.tails = newTails(s)
 	s.bridges = newBridges(s)
 	s.handler = s.guard(s.routes())
@@ -194,4 +200,11 @@ func (s *Server) janitor() {
 			s.bridges.gc()
 		}
 	}
+}
+
+// randHex returns n random bytes in hex.
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }

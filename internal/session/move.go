@@ -16,11 +16,16 @@ import (
 // trash and a project's own session folder are on different disks), it
 // copies src into a synced temp file beside dst, links that into place, and
 // removes src only if src did not grow during the copy; otherwise dst is
-// removed again, src stays, and the error is ErrChanged.
-func MoveFile(src, dst string) error {
+// removed again, src stays, and the error is ErrChanged. When src cannot
+// be removed (a read-only folder), dst is removed again: a failed move
+// never leaves the file at both places.
+func MoveFile(src, dst string) error { return moveFile(src, dst, os.Remove) }
+
+// moveFile is MoveFile with the removal of src as a parameter, for tests.
+func moveFile(src, dst string, remove func(string) error) error {
 	err := os.Link(src, dst)
 	if err == nil {
-		return removeMoved(src, dst)
+		return removeMoved(src, dst, remove)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("move: %w", err)
@@ -33,16 +38,18 @@ func MoveFile(src, dst string) error {
 		os.Remove(dst)
 		return ErrChanged
 	}
-	return removeMoved(src, dst)
+	return removeMoved(src, dst, remove)
 }
 
 // removeMoved removes src once dst holds its bytes, and makes both folder
 // changes durable.
-func removeMoved(src, dst string) error {
+func removeMoved(src, dst string, remove func(string) error) error {
 	if err := syncDir(filepath.Dir(dst)); err != nil {
+		os.Remove(dst)
 		return fmt.Errorf("move: %w", err)
 	}
-	if err := os.Remove(src); err != nil {
+	if err := remove(src); err != nil {
+		os.Remove(dst)
 		return fmt.Errorf("move: %w", err)
 	}
 	return syncDir(filepath.Dir(src))

@@ -1,0 +1,121 @@
+package session
+
+import (
+	"errors"
+	"path/filepath"
+	"time"
+)
+
+// Store performs piweb's mutations of the session files of one agent dir
+// when no live pi owns the file: names and labels are single appends
+// (retried when another writer appended in between), forks and clones are
+// new files beside the source, and delete is a journaled move into the
+// trash (trash.go). Its zero value is not usable; set AgentDir.
+type Store struct {
+	// AgentDir is pi's agent dir; the trash is AgentDir/trash.
+	AgentDir string
+	// Fault, when set, is called before each step of a delete or restore
+	// with the step's name (see the Step constants). An error stops the
+	// operation there: ErrCrash leaves everything as a killed process
+	// would (for crash tests), any other error is a failure of that step.
+	Fault func(step string) error
+	// Now is the clock of trash ids and backup ages; nil is time.Now.
+	Now func() time.Time
+}
+
+// ErrCrash, returned by a Fault hook, stops an operation as if the process
+// had been killed at that step: nothing is rolled back until Recover.
+var ErrCrash = errors.New("simulated crash")
+
+func (st *Store) now() time.Time {
+	if st.Now != nil {
+		return st.Now()
+	}
+	return time.Now()
+}
+
+// fault runs the Fault hook for step.
+func (st *Store) fault(step string) error {
+	if st.Fault == nil {
+		return nil
+	}
+	return st.Fault(step)
+}
+
+// Rename appends a session_info entry naming the session at path.
+func (st *Store) Rename(path, name string) error {
+	return appendRetry(path, func(s *Session) error {
+		_, err := AppendName(path, s, name)
+		return err
+	})
+}
+
+// Label appends a label entry (an empty label clears it).
+func (st *Store) Label(path, entryID, label string) error {
+	return appendRetry(path, func(s *Session) error {
+		_, err := AppendLabel(path, s, entryID, label)
+		return err
+	})
+}
+
+// appendRetry parses the file afresh (never a shared cached parse, since
+// appending updates the Session it is given) and runs do, up to three
+// times while another writer appends in between.
+func appendRetry(path string, do func(*Session) error) error {
+	var err error
+	for range 3 {
+		var s *Session
+		if s, err = ReadFile(path); err != nil {
+			return err
+		}
+		if err = do(s); !errors.Is(err, ErrChanged) {
+			break
+		}
+	}
+	return err
+}
+
+// ErrNotUserMessage is returned by Fork for an entry that is not a user
+// message.
+var ErrNotUserMessage = errors.New("fork needs a user message entry")
+
+// Fork writes pi's fork before the user message entryID beside the
+// source and returns the new file and the message's text.
+func (st *Store) Fork(path, entryID string) (newPath, text string, err error) {
+	s, err := ReadFile(path)
+	if err != nil {
+		return "", "", err
+	}
+	e := s.ByID(entryID)
+	if e == nil {
+		return "", "", ErrNotFound
+	}
+	if e.Role() != "user" {
+		return "", "", ErrNotUserMessage
+	}
+	content, err := s.ForkBefore(entryID, path)
+	if err != nil {
+		return "", "", err
+	}
+	np, err := NewFile(filepath.Dir(path), content)
+	return np, SearchableEntry(e).Join(true), err
+}
+
+// Clone writes the branch ending at leafID (default the leaf) beside the
+// source and returns the new file.
+func (st *Store) Clone(path, leafID string) (string, error) {
+	s, err := ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var content []byte
+	if leafID == "" {
+		content, err = s.Clone(path)
+	} else {
+		content, err = s.Extract(leafID, path)
+	}
+	if err != nil {
+		return "", err
+	}
+	return NewFile(filepath.Dir(path), content)
+}
