@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -102,7 +103,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
 		Login: needsLogin(f.addr), OnLogin: links.used, Agent: ag,
-		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo})
+		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo})
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		srv.Close()

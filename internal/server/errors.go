@@ -1,12 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log"
 	"io/fs"
 	"net/http"
+	"time"
 
 	"piweb/internal/session"
 )
@@ -29,6 +30,7 @@ const (
 	Unsupported
 	Throttled
 	PiMissing
+	Canceled
 )
 
 var kindInfo = map[Kind]struct {
@@ -47,6 +49,46 @@ var kindInfo = map[Kind]struct {
 	Unsupported:      {http.StatusUnsupportedMediaType, "unsupported"},
 	Throttled:        {http.StatusTooManyRequests, "throttled"},
 	PiMissing:        {http.StatusServiceUnavailable, "pi_missing"},
+	Canceled:         {statusClientClosed, "canceled"},
+}
+
+// statusClientClosed is nginx's 499: the client went away before the
+// answer. It is logged as a request, never as a server error.
+const statusClientClosed = 499
+
+// domainErrors is the one table from the errors of the packages under the
+// server (session, catalog, index) to a kind and the message the client
+// sees: the first entry the error matches (errors.Is) decides. The agent's
+// errors are classified by agentErr (agentapi.go), which reads pi's
+// refusal text.
+var domainErrors = []struct {
+	target error
+	kind   Kind
+	msg    string
+}{
+	{context.Canceled, Canceled, "request cancelled"},
+	{session.ErrChanged, Stale, "the session file changed meanwhile; reload and retry"},
+	{session.ErrParentChanged, Stale, "the session file changed meanwhile; reload and retry"},
+	{session.ErrNotFound, NotFound, "entry not found"},
+	{session.ErrNotUserMessage, Invalid, "fork needs a user message entry"},
+	{session.ErrNoHeader, Invalid, "the session file has no valid header"},
+	{session.ErrTrashItem, NotFound, "trash item not found"},
+	{fs.ErrNotExist, NotFound, "session file is gone"},
+}
+
+// classify returns err as an *Error: itself when it is one, else the
+// domainErrors entry it matches, else internal with a generic message.
+func classify(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	for _, d := range domainErrors {
+		if errors.Is(err, d.target) {
+			return &Error{Kind: d.kind, Msg: d.msg, Err: err}
+		}
+	}
+	return &Error{Kind: Internal, Msg: "internal error", Err: err}
 }
 
 // Error is the one error type handlers return to the client. Msg is shown
@@ -77,19 +119,11 @@ func wrap(k Kind, err error, msg string) *Error {
 	return &Error{Kind: k, Msg: msg, Err: err}
 }
 
-// storeErr classifies the errors of session mutations.
+// storeErr classifies the errors of session mutations: unknown ones are
+// failures to write.
 func storeErr(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return wrap(NotFound, err, "session file is gone")
-	case errors.Is(err, session.ErrChanged):
-		return wrap(Stale, err, "the session file changed meanwhile; reload and retry")
-	case errors.Is(err, session.ErrNotFound):
-		return wrap(NotFound, err, "entry not found")
-	case errors.Is(err, session.ErrNotUserMessage):
-		return wrap(Invalid, err, "fork needs a user message entry")
-	case errors.Is(err, session.ErrNoHeader):
-		return wrap(Invalid, err, "the session file has no valid header")
+	if e := classify(err); e.Kind != Internal {
+		return e
 	}
 	return wrap(Internal, err, "cannot write session")
 }
@@ -109,16 +143,21 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 }
 
 // writeError answers {"error":{"code","message"}} with the status of the
-// error's kind. Errors that are not *Error are internal: the client sees a
-// generic message and the log gets the detail.
+// error's kind. Errors that are not *Error are classified (domainErrors);
+// the client sees only the message, the log gets the cause. A request
+// whose client went away is a 499, not logged as an error; nothing is
+// written once the answer has started (the error is only logged).
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
-		e = &Error{Kind: Internal, Msg: "internal error", Err: err}
+	e := classify(err)
+	if r.Context().Err() != nil {
+		e = &Error{Kind: Canceled, Msg: "request cancelled", Err: err}
 	}
 	info := kindInfo[e.Kind]
-	if e.Kind == Internal || e.Err != nil {
-		s.logf("%s %s: %v", r.Method, r.URL.Path, err)
+	if e.Kind != Canceled && (e.Kind == Internal || e.Err != nil) {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", info.status, "err", err)
+	}
+	if rec, tracked := w.(*recorder); tracked && rec.status != 0 {
+		return // the answer started: a second one would corrupt it
 	}
 	msg := e.Msg
 	if msg == "" {
@@ -127,7 +166,17 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Kind == Throttled {
 		w.Header().Set("Retry-After", "10")
 	}
-	writeJSON(w, info.status, map[string]any{"error": map[string]string{"code": info.code, "message": msg}})
+	writeJSON(w, info.status, errorBody{Error: errorDetail{Code: info.code, Message: msg}})
+}
+
+// errorBody is the uniform error answer.
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // writeJSON writes v as the JSON answer with the given status.
@@ -149,11 +198,54 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 // ok writes a 200 JSON answer.
 func ok(w http.ResponseWriter, v any) error { return writeJSON(w, http.StatusOK, v) }
 
-// logf logs through the server's logger.
+// logf logs a server error.
 func (s *Server) logf(format string, args ...any) {
-	if s.log != nil {
-		s.log.Printf(format, args...)
-	}
+	s.log.Error(fmt.Sprintf(format, args...))
 }
 
-var _ = log.Printf
+// recorder notes the status of an answer, for the request log and so
+// that writeError never writes after an answer started.
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes,
+// deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush passes flushes through, for handlers that assert http.Flusher.
+func (r *recorder) Flush() { http.NewResponseController(r.ResponseWriter).Flush() }
+
+// logRequests writes one log line per request: method, path, status and
+// duration (499 when the client went away first).
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+			if r.Context().Err() != nil {
+				status = statusClientClosed
+			}
+		}
+		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
+			"duration", time.Since(start))
+	})
+}

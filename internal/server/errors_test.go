@@ -2,15 +2,20 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/session"
 )
 
 // checkErrorBody asserts the uniform error answer: exactly
@@ -48,7 +53,7 @@ func checkErrorBody(t *testing.T, what string, status int, body []byte, secrets 
 // shape without a path or a stack trace.
 func TestErrorsLeakNothing(t *testing.T) {
 	var logged bytes.Buffer
-	r := newRig(t, Options{Log: log.New(&logged, "", 0)})
+	r := newRig(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	s := r.find("Dark theme")
 	id, path := s["id"].(string), s["path"].(string)
 	secrets := []string{r.d.Root, r.d.AgentDir, filepath.Base(path)}
@@ -121,7 +126,7 @@ func TestErrorsLeakNothing(t *testing.T) {
 // in the uniform shape, with neither the panic value nor a stack trace.
 func TestPanicAnswersInternal(t *testing.T) {
 	var logged bytes.Buffer
-	r := newRig(t, Options{Log: log.New(&logged, "", 0)})
+	r := newRig(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	h := r.srv.guard(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("boom in " + r.d.AgentDir)
 	}))
@@ -150,5 +155,59 @@ func TestAgentErrShowsOneLine(t *testing.T) {
 	}
 	if want := "pi refused set_model: Model not found: x/y"; e.Msg != want {
 		t.Errorf("message %q, want %q", e.Msg, want)
+	}
+}
+
+// TestRequestLogAndCancel: one log line per request with method, path,
+// status and duration; a cancelled request answers 499 and is not logged
+// as a failure; no error is written once an answer has started.
+func TestRequestLogAndCancel(t *testing.T) {
+	var logged bytes.Buffer
+	r := newRig(t, Options{Log: slog.New(slog.NewJSONHandler(&logged, nil))})
+	r.json("GET", "/api/status", nil, 200)
+	var line struct {
+		Msg, Method, Path string
+		Status            int
+		Duration          float64
+	}
+	for l := range strings.SplitSeq(logged.String(), "\n") {
+		if strings.Contains(l, `"path":"/api/status"`) {
+			json.Unmarshal([]byte(l), &line)
+		}
+	}
+	if line.Msg != "request" || line.Method != "GET" || line.Status != 200 || line.Duration <= 0 {
+		t.Errorf("request log line %+v in:\n%s", line, logged.String())
+	}
+	logged.Reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("GET", "http://127.0.0.1:30141/api/search?q=x", nil).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	r.srv.writeError(rec, req, fmt.Errorf("search: %w", context.Canceled))
+	if rec.Code != 499 || strings.Contains(logged.String(), "request failed") {
+		t.Errorf("cancelled: status %d, log %s", rec.Code, logged.String())
+	}
+	started := &recorder{ResponseWriter: httptest.NewRecorder()}
+	started.Write([]byte("partial"))
+	r.srv.writeError(started, httptest.NewRequest("GET", "/", nil), errors.New("late"))
+	if body := started.ResponseWriter.(*httptest.ResponseRecorder).Body.String(); body != "partial" {
+		t.Errorf("an error was written after the answer started: %q", body)
+	}
+}
+
+// TestDomainErrorTable: the session package's errors map to their kinds
+// through the one table, wrapped or not.
+func TestDomainErrorTable(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want Kind
+	}{
+		{session.ErrChanged, Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), NotFound},
+		{session.ErrTrashItem, NotFound}, {os.ErrNotExist, NotFound}, {context.Canceled, Canceled},
+		{errors.New("disk on fire"), Internal}, {errorf(Busy, "busy"), Busy},
+	} {
+		if got := classify(c.err).Kind; got != c.want {
+			t.Errorf("%v: kind %v, want %v", c.err, got, c.want)
+		}
 	}
 }

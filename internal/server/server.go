@@ -9,7 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -55,8 +55,9 @@ type Options struct {
 	// AgentDir, whose interrupted deletes and restores, crash debris and
 	// old backups New settles (session.Store.Tidy).
 	Store *session.Store
-	// Log receives errors; nil discards them.
-	Log *log.Logger
+	// Log receives one line per request and the server's errors; nil
+	// discards them.
+	Log *slog.Logger
 	// Demo and Version are reported by GET /api/status.
 	Demo    bool
 	Version string
@@ -74,7 +75,7 @@ type Server struct {
 	agent    Agent
 	store    *session.Store
 	web      http.Handler
-	log      *log.Logger
+	log      *slog.Logger
 	hosts    map[string]struct{}
 	auth     *auth
 	hub      *hub
@@ -98,6 +99,9 @@ func New(opts Options) *Server {
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
 		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
 	if name := cookieNameFor(opts.Addr); name != "" {
 		s.auth.cookie = name
 	}
@@ -114,7 +118,7 @@ func New(opts Options) *Server {
 	s.store.Tidy()
 	s.tails = newTails(s)
 	s.bridges = newBridges(s)
-	s.handler = s.guard(s.routes())
+	s.handler = s.logRequests(s.guard(s.routes()))
 	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll,
 		s.cat.SubscribeFiles(s.fileChanged))
 	s.bg.Go(s.janitor)

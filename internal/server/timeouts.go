@@ -1,6 +1,7 @@
 package server
 
 import (
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -41,5 +42,5 @@ func (t Timeouts) withDefaults() Timeouts {
 func (s *Server) httpServer() *http.Server {
 	t := s.opts.Timeouts.withDefaults()
 	return &http.Server{Handler: s.handler, ReadHeaderTimeout: t.Header, ReadTimeout: t.Read,
-		IdleTimeout: t.Idle, ErrorLog: s.log, ConnContext: connContext}
+		IdleTimeout: t.Idle, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelError), ConnContext: connContext}
 }
