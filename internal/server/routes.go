@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	// Mutations.
 	h("POST /api/sessions/{id}/rename", s.rename)
 	h("POST /api/sessions/{id}/label", s.label)
+	h("POST /api/sessions/{id}/repair", s.repair)
 	h("DELETE /api/sessions/{id}", s.deleteSession)
 	h("GET /api/trash", s.listTrash)
 	h("POST /api/trash/{trashId}/restore", s.restore)

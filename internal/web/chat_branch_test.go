@@ -66,3 +66,31 @@ func testBranch(t *testing.T, r *chatRig) {
 		r.waitText(t, "Second reply.")
 	})
 }
+
+// testRetrySiblings retries a user message (the same text sent again from
+// its parent, a sibling branch) and switches between the two answers in
+// place with < 1/2 >.
+func testRetrySiblings(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Answer one."), fakellm.Text("Answer two."))
+	id := r.startSession(t, "retry me")
+	r.waitText(t, "Answer one.")
+	r.waitIdle(t)
+	r.click(t, `.row[data-role=user] .retry-here`)
+	r.waitText(t, "Answer two.")
+	r.waitIdle(t)
+	r.waitJS(t, `document.querySelector('.row[data-role=user] .sib-pos')?.textContent === '2/2' && location.search === ''`)
+	if n := r.countText(t, "Answer one."); n != 0 {
+		t.Errorf("the retried answer is still shown")
+	}
+	if got := r.llm.Requests(); got[len(got)-1].LastUserText() != "retry me" {
+		t.Errorf("retry sent %q", got[len(got)-1].LastUserText())
+	}
+	r.click(t, `.row[data-role=user] .sib-prev`)
+	r.waitText(t, "Answer one.")
+	r.waitJS(t, `document.querySelector('.row[data-role=user] .sib-pos')?.textContent === '1/2' && location.search.startsWith('?leaf=')`)
+	r.click(t, `.row[data-role=user] .sib-next`)
+	r.waitText(t, "Answer two.")
+	r.waitJS(t, `location.search === '' && document.querySelector('.row[data-role=user] .sib-pos')?.textContent === '2/2'`)
+	_ = id
+}

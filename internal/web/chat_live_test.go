@@ -43,6 +43,7 @@ func TestChatLive(t *testing.T) {
 	testResume(t, r)
 	t.Run("lost connection mid-stream", func(t *testing.T) { testLostConnection(t, r) })
 	t.Run("branch", func(t *testing.T) { testBranch(t, r) })
+	t.Run("retry and siblings", func(t *testing.T) { testRetrySiblings(t, r) })
 	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
 	t.Run("new session", func(t *testing.T) { testNewSession(t, r) })
 	t.Run("compose", func(t *testing.T) { testCompose(t, r) })

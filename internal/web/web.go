@@ -17,9 +17,11 @@
 // /usage), view.js (the open session: pages of pi's context loaded from the
 // leaf backwards, expanded compactions, live appends), conversation.js (the
 // windowed message list), message.js (each role and block, tool calls
-// paired with results), markdown.js, highlight.js (with its languages in
-// langs.js), sidebar.js, tree.js, search.js, header.js, files.js,
-// usage.js, app.js (layout and keys).
+// paired with results), rowactions.js (the line under each message:
+// sibling branches < 1/2 >, copy, label, and the chat's actions), labels.js
+// (set, change, clear a label from a message or the tree), markdown.js,
+// highlight.js (with its languages in langs.js), sidebar.js, tree.js,
+// search.js, header.js, files.js, usage.js, app.js (layout and keys).
 //
 // Markdown is parsed in the browser by markdown-it (vendored, raw HTML
 // off, linear time) and markdown.js turns its tokens into Preact elements,

@@ -9,10 +9,12 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf } from './live.js';
 import { drafts } from './store.js';
 
-export function UserActions({ view, id }) {
+export function UserActions({ view, id, m }) {
   return html`<span class="msg-actions">
     <button class="btn-link small edit-here" type="button" title="Branch here in this session, with this message in the composer"
       onClick=${() => editFrom(view, id)}>Edit from here</button>
+    ${m && html`<button class="btn-link small retry-here" type="button" title="Send this message again from the same point (a new branch beside this one)"
+      onClick=${() => retryFrom(view, id, m)}>Retry</button>`}
     <button class="btn-link small fork-here" type="button" title="New session with the history before this message"
       onClick=${() => forkAt(view, id)}>Fork</button></span>`;
 }
@@ -27,6 +29,30 @@ async function editFrom(view, entryId) {
     moved(view, d.leaf);
   } catch (e) {
     toast('Edit from here failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+// retryFrom sends a user message again from the point it was sent at: pi
+// moves its leaf to the message's parent (as Edit from here does) and the
+// same text and images are prompted there, so the new answer is a sibling
+// branch of the old one (switch between them with < 1/2 >).
+async function retryFrom(view, entryId, m) {
+  const l = liveOf(view.id);
+  if (l.busy()) return toast('Stop the agent first', { kind: 'error' });
+  try {
+    const r = await api.command(view.id, { type: 'navigate', entryId });
+    const d = r.data || {};
+    if (d.cancelled) return;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
+    const body = { type: 'prompt', message: blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n') };
+    const images = blocks.filter((b) => b.type === 'image').map((b) => ({ type: 'image', data: b.data, mimeType: b.mimeType }));
+    if (images.length) body.images = images;
+    l.workerLeaf = d.leaf || '';
+    await api.command(view.id, body);
+    l.workerLeaf = null;
+    navigate(sessionURL(view.id), { replace: true });
+  } catch (e) {
+    toast('Retry failed: ' + e.message, { kind: 'error' });
   }
 }
 

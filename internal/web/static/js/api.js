@@ -56,6 +56,7 @@ export const search = (text, params = {}) =>
 export const rename = (id, name) => post(`/api/sessions/${enc(id)}/rename`, { name });
 export const setLabel = (id, entryId, label) =>
   post(`/api/sessions/${enc(id)}/label`, { entryId, label });
+export const repairSession = (id) => post(`/api/sessions/${enc(id)}/repair`);
 export const deleteSession = (id) => request('DELETE', `/api/sessions/${enc(id)}`, {});
 export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restore`);
 export const exportURL = (id, format, leaf) =>

@@ -8,8 +8,8 @@ import { html } from './html.js';
 import { Message, hidden } from './message.js';
 import { markdown } from './markdown.js';
 import { PAGE } from './view.js';
-import { fmtTokens, fmtTime, fmtDate } from './util.js';
-import { UserActions } from '../chat/actions.js';
+import { fmtTokens, fmtTime, fmtDate, toMs } from './util.js';
+import { RowActions } from './rowactions.js';
 
 const EST = PAGE * 110; // px, a page never measured
 const EAGER = 12; // messages drawn first when a session opens at its end
@@ -163,14 +163,14 @@ function visiblePages(el, first, last, heights) {
 
 // dayOf is the local calendar day of a time, '' when unknown.
 function dayOf(t) {
-  const ms = typeof t === 'number' ? t : Date.parse(t);
+  const ms = toMs(t);
   return isFinite(ms) ? new Date(ms).toDateString() : '';
 }
 
 // DaySep marks where the date changes between two messages (and at the
 // start of the conversation), since message headers show only the time.
 function DaySep({ t }) {
-  const d = new Date(typeof t === 'number' ? t : Date.parse(t));
+  const d = new Date(toMs(t));
   const text = d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
   return html`<div class="day-sep" role="separator"><span>${text}</span></div>`;
 }
@@ -207,7 +207,8 @@ function Page({ p, items, before, ctx, view, heights }) {
 
 // rowDeps lists what a row's rendering depends on, so that a re-render of
 // the conversation (a new page, a live append) re-renders only the rows
-// whose message or paired tool results changed.
+// whose message or paired tool results changed (the line under each
+// message, RowActions, follows the view by itself).
 function rowDeps({ it, ctx }) {
   const m = it.m;
   const deps = [it];
@@ -229,7 +230,7 @@ class Row extends Component {
     const body = it.m.role === 'compactionSummary'
       ? html`<${Compaction} it=${it} view=${view} />`
       : html`<${Message} item=${it} ctx=${ctx} />`;
-    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}${it.m.role === 'user' && html`<${UserActions} view=${view} id=${it.id} />`}</article>`;
+    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}<${RowActions} view=${view} it=${it} /></article>`;
   }
 }
 

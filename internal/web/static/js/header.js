@@ -4,6 +4,7 @@ import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
+import { DamageBanner } from './damage.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
 
 export function SessionHeader({ view }) {
@@ -31,6 +32,7 @@ export function SessionHeader({ view }) {
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>
       ${view.deleted && html`<div class="stop error">This session was moved to the trash.</div>`}
+      <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
       <button class=${'btn ghost' + (panel.value === 'tree' ? ' on' : '')} type="button" onClick=${() => setPanel('tree')} title="Tree (T)">Tree</button>

@@ -6,6 +6,7 @@ import { useState, useMemo } from 'preact/hooks';
 import { html } from './html.js';
 import { navigate, sessionURL, setPanel } from './state.js';
 import { relTime, shortId } from './util.js';
+import { LabelEdit } from './labels.js';
 
 // buildTree indexes the compact nodes: children in file order.
 export function buildTree(nodes) {
@@ -81,6 +82,7 @@ export function TreePanel({ view }) {
   view.rev.value;
   const d = view.detail;
   const [all, setAll] = useState(false);
+  const [editing, setEditing] = useState(null); // the entry whose label is being edited
   const nodes = d ? d.tree : [];
   const t = useMemo(() => buildTree(nodes), [nodes, nodes.length]);
   const labels = (d && d.labels) || {};
@@ -88,7 +90,7 @@ export function TreePanel({ view }) {
   const leaf = view.leaf || fileLeaf;
   const onPath = useMemo(() => pathSet(t, leaf), [t, leaf, nodes.length]);
   const curPath = useMemo(() => pathSet(t, fileLeaf), [t, fileLeaf, nodes.length]);
-  const list = useMemo(() => rows(t, labels, all), [t, all, nodes.length]);
+  const list = useMemo(() => rows(t, labels, all), [t, all, nodes.length, labels]);
   if (!d) return null;
   const open = (n) => {
     const tip = tipOf(t, n.id, onPath, leaf);
@@ -112,7 +114,9 @@ export function TreePanel({ view }) {
           ${branch && html`<span class="tbranch" title="branch point">⎇</span>`}
           ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}
           ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">●</span>`}
-        </button></li>`)}
+        </button>
+        <button type="button" class="btn-link tnode-label-btn" title=${labels[n.id] ? 'Change or clear the label' : 'Label this entry'} onClick=${() => setEditing(n.id)}>${labels[n.id] ? 'relabel' : 'label'}</button>
+        ${editing === n.id && html`<${LabelEdit} view=${view} id=${n.id} onDone=${() => setEditing(null)} />`}</li>`)}
     </ol>
   </div>`;
 }

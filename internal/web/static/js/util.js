@@ -21,9 +21,12 @@ export function ago(t, now = Date.now()) {
   return r === 'now' ? 'just now' : r ? r + ' ago' : '';
 }
 
+// toMs reads a time as milliseconds; no time (or 0, which pi never writes
+// and would read as 1 January 1970) is NaN.
 export function toMs(t) {
   if (t == null) return NaN;
-  return typeof t === 'number' ? t : Date.parse(t);
+  const ms = typeof t === 'number' ? t : Date.parse(t);
+  return ms > 0 ? ms : NaN;
 }
 
 export function fmtDate(t) {

@@ -1,0 +1,116 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// testLabels sets, changes and clears a label from a message and from the
+// tree panel; each change is written to the file (a label entry) and
+// shown in both places.
+func testLabels(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/labels", []map[string]any{
+		{"role": "user", "content": "first question", "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "first answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		{"role": "user", "content": "second question", "timestamp": 3},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "second answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 4},
+	})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row[data-entry=e0000002]')`)
+	setLabel := func(sel, text string) {
+		t.Helper()
+		r.click(t, sel)
+		r.waitJS(t, `document.activeElement?.matches('.label-edit input')`)
+		r.run(t, chromedp.SendKeys(`.label-edit input`, "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"+text+"\r"))
+		r.waitJS(t, `!document.querySelector('.label-edit')`)
+	}
+	chip := `(document.querySelector('.row[data-entry=e0000002] .msg-label .label-text')||{}).textContent`
+	setLabel(`.row[data-entry=e0000002] .label-btn`, "checkpoint")
+	r.waitJS(t, chip+` === 'checkpoint'`)
+	file := r.sessionFile(t, id)
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), `"type":"label"`) || !strings.Contains(string(b), `"label":"checkpoint"`) {
+		t.Fatalf("no label entry in the file:\n%s", b)
+	}
+	// Change it from the chip, then clear it.
+	setLabel(`.row[data-entry=e0000002] .msg-label .label-text`, "v2")
+	r.waitJS(t, chip+` === 'v2'`)
+	r.click(t, `.row[data-entry=e0000002] .label-clear`)
+	r.waitJS(t, `!document.querySelector('.row[data-entry=e0000002] .msg-label')`)
+	// From the tree: set one on the second question; the message shows it.
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, `document.querySelector('.tnode[data-id=e0000003]')`)
+	setLabel(`.tnode[data-id=e0000003] .tnode-label-btn`, "from tree")
+	r.waitJS(t, `(document.querySelector('.tnode[data-id=e0000003] .tlabel')||{}).textContent === 'from tree'`)
+	r.waitJS(t, `(document.querySelector('.row[data-entry=e0000003] .msg-label .label-text')||{}).textContent === 'from tree'`)
+	setLabel(`.tnode[data-id=e0000003] .tnode-label-btn`, "")
+	r.waitJS(t, `!document.querySelector('.tnode[data-id=e0000003] .tlabel') && !document.querySelector('.row[data-entry=e0000003] .msg-label')`)
+	// After a reload the labels are read from the file.
+	setLabel(`.tnode[data-id=e0000001] .tnode-label-btn`, "kept")
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `(document.querySelector('.row[data-entry=e0000001] .msg-label .label-text')||{}).textContent === 'kept'`)
+}
+
+// branchedSession writes a session whose first answer was retried: two
+// user messages share the first answer as parent; the file's leaf is on
+// the second.
+func branchedSession(t *testing.T, agentDir string) string {
+	id := writeSession(t, agentDir, "/tmp/branched", []map[string]any{
+		{"role": "user", "content": "hello", "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "hi"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+	})
+	file := sessionPath(t, agentDir, id)
+	for _, l := range []string{
+		`{"type":"message","id":"b0000003","parentId":"e0000002","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"first try","timestamp":3}}`,
+		`{"type":"message","id":"b0000004","parentId":"b0000003","timestamp":"2026-12-01T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"**first** answer"}],"api":"x","provider":"x","model":"m","stopReason":"stop","timestamp":4}}`,
+		`{"type":"message","id":"b0000005","parentId":"e0000002","timestamp":"2026-12-01T10:02:00.000Z","message":{"role":"user","content":"second try","timestamp":5}}`,
+		`{"type":"message","id":"b0000006","parentId":"b0000005","timestamp":"2026-12-01T10:02:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"api":"x","provider":"x","model":"m","stopReason":"stop","timestamp":6}}`,
+	} {
+		appendLine(t, file, l+"\n")
+	}
+	return id
+}
+
+// testSiblingsAndCopy switches between two sibling branches in place and
+// copies a message as Markdown and as text.
+func testSiblingsAndCopy(t *testing.T, r *rig) {
+	id := branchedSession(t, r.dir)
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	pos := `(document.querySelector('.row[data-role=user]:not([data-entry=e0000001]) .sib-pos')||{}).textContent`
+	r.waitJS(t, pos+` === '2/2'`)
+	if n := r.count(t, `.row[data-entry=e0000001] .siblings`); n != 0 {
+		t.Error("a message without siblings shows the switch")
+	}
+	r.click(t, `.row[data-entry=b0000005] .sib-prev`)
+	r.waitJS(t, `document.querySelector('.row[data-entry=b0000003]') && !document.querySelector('.row[data-entry=b0000005]')`)
+	r.waitJS(t, pos+` === '1/2' && location.search === '?leaf=b0000004'`)
+	r.click(t, `.row[data-entry=b0000003] .sib-next`)
+	r.waitJS(t, `document.querySelector('.row[data-entry=b0000005]') && location.search === ''`)
+
+	// Copy, on the real clipboard.
+	r.run(t, cdpCall(emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}))
+	for _, p := range []string{"clipboard-read", "clipboard-write"} {
+		r.run(t, cdpCall(cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: p, AllowWithoutSanitization: true},
+			Setting:    cdpbrowser.PermissionSettingGranted, Origin: r.base}))
+	}
+	r.click(t, `.row[data-entry=b0000005] .sib-prev`)
+	r.waitJS(t, `document.querySelector('.row[data-entry=b0000004] .md strong')`)
+	for _, c := range []struct{ sel, want string }{{".copy-md", "**first** answer"}, {".copy-text", "first answer"}} {
+		eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+		r.click(t, `.row[data-entry=b0000004] .copy-msg`)
+		r.click(t, `.row[data-entry=b0000004] `+c.sel)
+		r.waitJS(t, `[...document.querySelectorAll('.toast')].some(e => e.textContent.startsWith('Copied'))`)
+		if got := eval[string](t, r.browser, `navigator.clipboard.readText()`); got != c.want {
+			t.Errorf("%s copied %q, want %q", c.sel, got, c.want)
+		}
+		r.waitJS(t, fmt.Sprintf(`!document.querySelector(%q)`, ".row[data-entry=b0000004] "+c.sel))
+	}
+}

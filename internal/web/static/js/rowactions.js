@@ -1,0 +1,93 @@
+// What stands under each message of the conversation: the switch between
+// sibling branches in place (< 1/2 >, as chat apps have it), the entry's
+// label, and the actions: copy as text or Markdown, label, and for a user
+// message the chat's Edit from here, Retry and Fork.
+import { useState } from 'preact/hooks';
+import { html } from './html.js';
+import { navigate, sessionURL, toast } from './state.js';
+import { copyText } from './util.js';
+import { buildTree, pathSet, tipOf } from './tree.js';
+import { LabelChip } from './labels.js';
+import { UserActions } from '../chat/actions.js';
+
+// treeOf indexes the view's tree once per size of it.
+function treeOf(view) {
+  const nodes = (view.detail && view.detail.tree) || [];
+  if (!view.treeIndex || view.treeIndex.n !== nodes.length || view.treeIndex.nodes !== nodes) {
+    view.treeIndex = { n: nodes.length, nodes, t: buildTree(nodes) };
+  }
+  return view.treeIndex.t;
+}
+
+// siblings returns the messages that share entry id's parent (the other
+// answers to one point of the conversation), with id's place among them;
+// null when it has none.
+export function siblings(view, id) {
+  const t = treeOf(view);
+  const n = t.byId.get(id);
+  if (!n) return null;
+  const list = (n.parentId ? t.kids.get(n.parentId) || [] : t.roots).filter((s) => s.type === 'message');
+  if (list.length < 2) return null;
+  return { t, list, i: list.findIndex((s) => s.id === id) };
+}
+
+// showSibling opens the branch of the sibling: at the file's leaf when the
+// file continues there, else at the newest entry down that branch.
+function showSibling(view, s, j) {
+  const fileLeaf = view.detail && view.detail.leaf;
+  const target = s.list[j];
+  const tip = tipOf(s.t, target.id, pathSet(s.t, fileLeaf), fileLeaf);
+  navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, target.id), { replace: true });
+}
+
+function Siblings({ view, id }) {
+  const s = siblings(view, id);
+  if (!s) return null;
+  return html`<span class="siblings" role="group" aria-label="Branches here">
+    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0} onClick=${() => showSibling(view, s, s.i - 1)}>‹</button>
+    <span class="sib-pos">${s.i + 1}/${s.list.length}</span>
+    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1} onClick=${() => showSibling(view, s, s.i + 1)}>›</button></span>`;
+}
+
+// markdownOf is the message as written: its text blocks (Markdown), or a
+// tool's or shell's output.
+export function markdownOf(m) {
+  if (typeof m.content === 'string') return m.content;
+  if (Array.isArray(m.content)) return m.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n\n');
+  if (m.role === 'bashExecution') return '$ ' + m.command + '\n' + (m.output || '');
+  return m.summary || '';
+}
+
+// copyAs copies the row's message as Markdown, or as the text the page
+// shows (what the Markdown renders to).
+async function copyAs(row, m, kind) {
+  let s = markdownOf(m);
+  if (kind === 'text' && row) s = [...row.querySelectorAll(':scope .md')].map((e) => e.innerText.trim()).join('\n\n') || s;
+  toast((await copyText(s)) ? (kind === 'text' ? 'Copied the text' : 'Copied the Markdown') : 'Copy failed', { ms: 2000 });
+}
+
+function Copy({ m }) {
+  const [open, setOpen] = useState(false);
+  const pick = (e, kind) => { setOpen(false); copyAs(e.currentTarget.closest('.row'), m, kind); };
+  return html`<span class="copy-menu">
+    <button type="button" class="btn-link small copy-msg" aria-expanded=${open} onClick=${() => setOpen(!open)}>Copy</button>
+    ${open && html`<span class="copy-pop"><button type="button" class="btn-link small copy-text" onClick=${(e) => pick(e, 'text')}>as text</button>
+      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>as Markdown</button></span>`}</span>`;
+}
+
+// RowActions is the line under a message. It follows the view itself
+// (labels and branches change without the message changing, and the row
+// above it redraws only when its message does).
+export function RowActions({ view, it }) {
+  view.rev.value; // subscribe
+  const [editing, setEditing] = useState(false);
+  const m = it.m;
+  return html`<div class="row-foot">
+    <${Siblings} view=${view} id=${it.id} />
+    <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} />
+    <span class="msg-actions">
+      <${Copy} m=${m} />
+      <button type="button" class="btn-link small label-btn" title="Set, change or clear this entry's label" onClick=${() => setEditing(true)}>Label</button>
+    </span>
+    ${m.role === 'user' && html`<${UserActions} view=${view} id=${it.id} m=${m} />`}</div>`;
+}
