@@ -60,6 +60,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/signout":                 `{}`,
 		"POST /api/sessions/{id}/rename":    `{"name":"renamed"}`,
 		"POST /api/sessions/{id}/label":     `{"entryId":"` + leaf + `","label":"x"}`,
+		"POST /api/sessions/{id}/repair":    `{}`,
 		"DELETE /api/sessions/{id}":         `{}`,
 		"POST /api/trash/{trashId}/restore": `{}`,
 		"POST /api/sessions/{id}/fork":      `{"entryId":"` + user + `"}`,
