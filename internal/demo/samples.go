@@ -63,9 +63,7 @@ func flakyTest(cwd string, t time.Time) *file {
 func forkOf(src *file, srcPath string, t time.Time) *file {
 	f := newFile(src.cwd, t, srcPath)
 	// The fork holds the source up to the first tool result (pi copies the path).
-	for _, l := range src.lines[1:6] {
-		f.lines = append(f.lines, l)
-	}
+	f.lines = append(f.lines, src.lines[1:6]...)
 	f.last = lastID(src.lines[5])
 	f.now = t
 	f.user("Before fixing anything: explain in two sentences why time zones break this test.")

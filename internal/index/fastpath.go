@@ -200,7 +200,7 @@ func fastName(raw []byte, b *body) bool {
 	var name string
 	switch {
 	case raw == nil || string(raw) == "null":
-	case raw[0] == '"' && bytes.Index(raw, []byte(`\u`)) < 0:
+	case raw[0] == '"' && !bytes.Contains(raw, []byte(`\u`)):
 		name = strings.TrimFunc(str(raw), isJSSpace)
 	default:
 		return false
@@ -278,7 +278,7 @@ func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 // joined by spaces); ok is false when the slow path must decide.
 func fastText(content []byte) (text string, ok bool) {
 	if content[0] == '"' {
-		if bytes.Index(content, []byte(`\u`)) >= 0 {
+		if bytes.Contains(content, []byte(`\u`)) {
 			return "", false
 		}
 		return str(content), true
@@ -298,7 +298,7 @@ func fastText(content []byte) (text string, ok bool) {
 		switch {
 		case txt == nil || string(txt) == "null":
 			parts = append(parts, "")
-		case txt[0] == '"' && bytes.Index(txt, []byte(`\u`)) < 0:
+		case txt[0] == '"' && !bytes.Contains(txt, []byte(`\u`)):
 			parts = append(parts, str(txt))
 		default:
 			return "", false

@@ -2,7 +2,6 @@ package index
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"piweb/internal/session"
@@ -153,10 +152,4 @@ func stampMs(ts string) int64 {
 		return 0
 	}
 	return t.UnixMilli()
-}
-
-// modelMatches reports whether a session model name ("provider/id")
-// matches a filter given with or without provider.
-func modelMatches(name, filter string) bool {
-	return name == filter || strings.HasSuffix(name, "/"+filter)
 }

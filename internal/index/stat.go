@@ -10,11 +10,10 @@ import (
 // fileID is what identifies a version of a file on disk cheaply: a change
 // of any field means the file must be looked at again.
 type fileID struct {
-	dev, ino   uint64
-	size       int64
-	mtimeNs    int64
-	regular    bool
-	statFailed bool
+	dev, ino uint64
+	size     int64
+	mtimeNs  int64
+	regular  bool
 }
 
 func idOf(fi os.FileInfo) fileID {
