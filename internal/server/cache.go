@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -11,8 +12,11 @@ import (
 )
 
 // sessionCache keeps the last few parsed sessions, keyed by path and
-// checked against size and mtime on every use, so paging through a huge
-// session's context parses the file once, not per page.
+// checked on every use against the file's identity (device and inode),
+// size and mtime, so paging through a huge session's context parses the
+// file once, not per page, and an atomic replace with the same size and
+// mtime is still seen. Its byte budget counts the parse's memory
+// (Session.MemSize), not the file's size.
 type sessionCache struct {
 	maxFiles int
 	maxBytes int64
@@ -23,8 +27,7 @@ type sessionCache struct {
 
 type cached struct {
 	mu    sync.Mutex // held while parsing, so concurrent loads parse once
-	size  int64
-	mtime time.Time
+	fi    os.FileInfo // the file as parsed: device, inode, size, mtime
 	s     *session.Session
 	tree  []treeNode // built on first use for this parse
 	used  time.Time  // guarded by sessionCache.mu
@@ -54,20 +57,57 @@ func (c *sessionCache) load(path string) (*session.Session, error) {
 
 	it.mu.Lock()
 	defer it.mu.Unlock()
-	if it.s != nil && it.size == st.Size() && it.mtime.Equal(st.ModTime()) {
+	if it.s != nil && sameFile(it.fi, st) {
 		return it.s, nil
 	}
-	s, err := session.ReadFile(path)
+	s, fi, err := readSession(path)
 	if err != nil {
 		return nil, wrap(Internal, err, "cannot read session")
 	}
-	it.s, it.size, it.mtime, it.tree = s, st.Size(), st.ModTime(), nil
+	it.s, it.fi, it.tree = s, fi, nil
 	c.mu.Lock()
-	it.bytes = st.Size()
+	it.bytes = s.MemSize()
 	c.mu.Unlock()
 	c.evict(path)
 	return s, nil
 }
+
+// sameFile reports whether cur is the file parsed as was: same device and
+// inode, size and mtime.
+func sameFile(was, cur os.FileInfo) bool {
+	return was != nil && os.SameFile(was, cur) && was.Size() == cur.Size() && was.ModTime().Equal(cur.ModTime())
+}
+
+// readSession parses the file at path and returns the identity of what it
+// read: the stat of the open file after reading, with the size read (so
+// bytes appended during the read make the next use parse again).
+func readSession(path string) (*session.Session, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi.Size() != int64(len(data)) {
+		fi = readSize{fi, int64(len(data))}
+	}
+	return session.Parse(data), fi, nil
+}
+
+// readSize is a FileInfo whose size is what was read.
+type readSize struct {
+	os.FileInfo
+	size int64
+}
+
+func (r readSize) Size() int64 { return r.size }
 
 // evict drops least recently used entries beyond the limits, except keep.
 func (c *sessionCache) evict(keep string) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // CurrentVersion is the session format version pi 0.73 writes.
@@ -277,4 +278,19 @@ func isJSSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A
+}
+
+// MemSize estimates the memory the parse holds: the file's bytes, which
+// every entry's Raw shares, and each record's own structures (its Entry,
+// member spans, strings and map slot). A file of short lines costs many
+// times its size (a million "{}" lines: 3 MB of file, hundreds of MB
+// parsed), so caches budget this, not the file size.
+func (s *Session) MemSize() int64 {
+	const perRecord = int64(unsafe.Sizeof(Entry{})) + 8 + 64 // the Entry, its pointer, a map slot
+	const perMember = int64(unsafe.Sizeof(member{}))
+	n := s.Size
+	for _, e := range s.records {
+		n += perRecord + perMember*int64(cap(e.members)+cap(e.msg)) + int64(len(e.idKey)+len(e.parent))
+	}
+	return n
 }

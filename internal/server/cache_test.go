@@ -1,0 +1,64 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCacheSeesAtomicReplace: a file replaced by rename with the same size
+// and mtime is parsed again (the cache keys on device and inode too).
+func TestCacheSeesAtomicReplace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	line := func(id string) string {
+		return `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	}
+	mtime := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	os.WriteFile(p, []byte(line("aaaa")), 0o600)
+	os.Chtimes(p, mtime, mtime)
+	c := newSessionCache(8, 1<<30)
+	if s, err := c.load(p); err != nil || s.Header == nil {
+		t.Fatalf("load: %v", err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	os.WriteFile(tmp, []byte(line("bbbb")), 0o600)
+	os.Chtimes(tmp, mtime, mtime)
+	os.Rename(tmp, p)
+	s, err := c.load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := s.Header.String("id"); id != "bbbb" {
+		t.Errorf("served the replaced file's parse: id %q", id)
+	}
+}
+
+// TestCacheBudgetsParsedSize: a small file of many tiny lines counts by
+// what its parse holds, so it alone exceeds a budget its file size fits.
+func TestCacheBudgetsParsedSize(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.jsonl")
+	small := filepath.Join(dir, "small.jsonl")
+	head := `{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	os.WriteFile(big, []byte(head+strings.Repeat("{}\n", 100_000)), 0o600)
+	os.WriteFile(small, []byte(head), 0o600)
+	fi, _ := os.Stat(big)
+	c := newSessionCache(8, 4*fi.Size())
+	s, err := c.load(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.MemSize(); m < 10*fi.Size() {
+		t.Errorf("parsed size %d for a %d-byte file of 100,000 lines", m, fi.Size())
+	}
+	c.load(small)
+	c.mu.Lock()
+	_, kept := c.items[big]
+	c.mu.Unlock()
+	if kept {
+		t.Error("the big parse stayed cached beyond the byte budget")
+	}
+}
