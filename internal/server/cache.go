@@ -26,7 +26,7 @@ type sessionCache struct {
 }
 
 type cached struct {
-	mu    sync.Mutex // held while parsing, so concurrent loads parse once
+	mu    sync.Mutex  // held while parsing, so concurrent loads parse once
 	fi    os.FileInfo // the file as parsed: device, inode, size, mtime
 	s     *session.Session
 	tree  []treeNode // built on first use for this parse
