@@ -134,27 +134,34 @@ func (c *listing) rekey(old, e *entry) []Change {
 }
 
 // canonical picks the file of a header-id group that keeps the header id
-// as its key: one whose file name holds the id as pi names files, else any;
-// the smallest path among equals. It depends only on the group's paths, so
-// keys are stable across restarts.
+// as its key, by rank (rank): the file where pi itself writes that session
+// (its cwd's folder, a file name holding the id), else one whose file name
+// holds the id, else any; the smallest path among equals. It depends only
+// on the group's paths and cwds, so keys are stable across restarts.
 func canonical(id string, group []*entry) *entry {
 	var best *entry
-	better := func(x *entry) bool {
-		if best == nil {
-			return true
-		}
-		xn, bn := session.IDFromFileName(x.meta.Path) == id, session.IDFromFileName(best.meta.Path) == id
-		if xn != bn {
-			return xn
-		}
-		return x.meta.Path < best.meta.Path
-	}
 	for _, x := range group {
-		if better(x) {
+		if best == nil {
+			best = x
+			continue
+		}
+		if rx, rb := rank(id, x.meta), rank(id, best.meta); rx > rb || rx == rb && x.meta.Path < best.meta.Path {
 			best = x
 		}
 	}
 	return best
+}
+
+// rank says how much the file m looks like the original of session id: 2
+// for pi's own place for it, 1 for a file name holding the id, else 0.
+func rank(id string, m Meta) int {
+	if session.IDFromFileName(m.Path) != id {
+		return 0
+	}
+	if filepath.Base(filepath.Dir(m.Path)) == session.EncodeCwd(m.Cwd) {
+		return 2
+	}
+	return 1
 }
 
 // keyOf is the API id of the file at path with header id id: the id for
