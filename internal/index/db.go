@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 6
+const schemaVersion = 7
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -45,6 +45,7 @@ var schema = []string{
 	)`,
 	`CREATE INDEX files_cwd ON files(cwd)`,
 	`CREATE INDEX files_parent ON files(parent_path)`,
+	`CREATE INDEX files_session ON files(session_id)`,
 	// entries holds the entries whose text is indexed, plus the tree links
 	// needed to keep the current-branch flag right as files grow. Rowids are
 	// shared with the fts table.
@@ -58,13 +59,13 @@ var schema = []string{
 	)`,
 	`CREATE INDEX entries_id ON entries(file_id, eid)`,
 	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,
-	// usage sums assistant usage per file, half-hour slot and model
-	// (usage.go).
+	// usage sums charged usage per file, half-hour slot, model and
+	// whether the entries were copied from a parent session (usage.go).
 	`CREATE TABLE usage(
-		file_id INTEGER NOT NULL, slot INTEGER NOT NULL, model TEXT NOT NULL,
+		file_id INTEGER NOT NULL, slot INTEGER NOT NULL, model TEXT NOT NULL, copy INTEGER NOT NULL,
 		input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL,
 		cost REAL NOT NULL, messages INTEGER NOT NULL,
-		PRIMARY KEY(file_id, slot, model)
+		PRIMARY KEY(file_id, slot, model, copy)
 	) WITHOUT ROWID`,
 	`CREATE VIRTUAL TABLE fts USING fts5(text, ` + tokenizer + `)`,
 	// Pages of 16 KB instead of 4 KB: FTS5 seeks backwards through a long

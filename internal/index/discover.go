@@ -164,7 +164,7 @@ func scan(rs []root, stat bool) (files []found, dirs []string) {
 		}
 		ents, _ := os.ReadDir(r.dir) // sorted by name, as pi's readdir
 		for _, d := range ents {
-			if d.IsDir() {
+			if d.IsDir() || d.Type()&os.ModeSymlink != 0 { // pi 1.6 follows symlinks
 				dirs = append(dirs, filepath.Join(r.dir, d.Name()))
 				folders = append(folders, folder{dirs[len(dirs)-1], true})
 			}

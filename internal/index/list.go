@@ -9,6 +9,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"piweb/internal/session"
@@ -16,8 +17,9 @@ import (
 
 // List returns what pi's SessionManager.listAll returns for the agent dir,
 // in its order: it first brings the listing up to date (a stat per file,
-// reading only what changed), then answers from the index. Sessions with
-// equal modified times keep the order of the directory scan, as in pi.
+// reading only what changed), then answers from the index. As in pi 1.6,
+// sessions with equal modified times are in candidate order (file mtime,
+// then name: session.SortCandidates).
 func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	ix.wmu.Lock()
 	rs, _, err := ix.currentRoots(ctx)
@@ -29,12 +31,19 @@ func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	// One read of the files table serves both the change check and, when
 	// nothing changed (the common case), the answer.
 	known, byPath, err := ix.listed(ctx)
+	mtimes := make(map[string]int64, len(known))
+	for p, r := range known {
+		mtimes[p] = r.fid.mtimeNs // syncFiles consumes known
+	}
 	var st SyncStats
 	if err == nil {
 		st, err = ix.syncFiles(ctx, files, false, known)
 	}
 	if err == nil && st.Changed+st.Removed > 0 {
-		_, byPath, err = ix.listed(ctx)
+		known, byPath, err = ix.listed(ctx)
+		for p, r := range known {
+			mtimes[p] = r.fid.mtimeNs
+		}
 	}
 	ix.wmu.Unlock()
 	if err != nil {
@@ -46,6 +55,10 @@ func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 			out = append(out, in)
 		}
 	}
+	mtime := func(path string) float64 { return session.MtimeMsNs(mtimes[path]) }
+	slices.SortStableFunc(out, func(a, b session.Info) int {
+		return session.CompareCandidates(a.Path, mtime(a.Path), b.Path, mtime(b.Path))
+	})
 	slices.SortStableFunc(out, func(a, b session.Info) int { return cmp.Compare(b.Modified, a.Modified) })
 	return out, nil
 }
@@ -168,6 +181,8 @@ type Meta struct {
 	Error    string        `json:"error,omitempty"`
 	// TextBehind is true while the file's text is not yet searchable.
 	TextBehind bool `json:"textBehind,omitempty"`
+
+	mtimeMs float64 // the file's mtime, for pi's candidate order
 }
 
 // MarshalJSON keeps session.Info's own JSON (pi's field names) and adds the
@@ -209,6 +224,12 @@ func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
 		return nil, wrap("sessions", err)
 	}
 	parentsByName(out)
+	slices.SortFunc(out, func(a, b Meta) int {
+		if c := session.CompareCandidates(a.Info.Path, a.mtimeMs, b.Info.Path, b.mtimeMs); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Info.Path, b.Info.Path)
+	})
 	slices.SortStableFunc(out, func(a, b Meta) int { return cmp.Compare(b.Info.Modified, a.Info.Modified) })
 	return out, nil
 }
@@ -264,6 +285,7 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 		m.Info.Created = created.Float64
 	}
 	m.Info.Modified = modified(activity, m.Info.Created, createdStr, time.Unix(0, mtime))
+	m.mtimeMs = session.MtimeMsNs(mtime)
 	m.LastActivity = m.Info.Modified
 	var md meta
 	if err := unmarshalAll(metaJ, &md, probJ, &m.Problems); err != nil {

@@ -21,6 +21,10 @@ type meta struct {
 	// LastEntry is the latest entry timestamp in ms.
 	LastEntry int64 `json:"lastEntry,omitempty"`
 
+	// forkedAt is the header time (ms) of a file with a parentSession,
+	// during a full parse: older entries were copied from the parent.
+	forkedAt int64
+
 	leafSet map[string]bool
 	// fresh sums the usage of the entries added since the meta was loaded,
 	// by time slot and model, for the usage table (usage.go).

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"math"
+	"strconv"
 	"time"
 
 	"piweb/internal/jsjson"
@@ -112,8 +113,9 @@ type head struct {
 	created  bool // the header timestamp is a string (pi's Modified fallback)
 }
 
-// findHead finds the first record of data, the first line that is JSON
-// and not blank, as pi's loader does. found is false while there is none.
+// findHead finds the first record of data as pi 1.6's listing reads it:
+// the first line (readline also ends lines at a lone CR) that is JSON and
+// not a falsy value. found is false while there is none.
 func findHead(data []byte) (h head, found bool) {
 	off := 0
 	for off < len(data) {
@@ -121,13 +123,32 @@ func findHead(data []byte) (h head, found bool) {
 		if nl < 0 {
 			return h, false // wait for the line to complete
 		}
-		line := data[off : off+nl]
-		if t := bytes.TrimSpace(line); len(t) > 0 && json.Valid(t) {
-			return headOf(line, int64(off)), true
+		line := bytes.TrimSuffix(data[off:off+nl], []byte("\r"))
+		start := off
+		for part := range bytes.SplitSeq(line, []byte("\r")) {
+			if t := bytes.TrimSpace(part); len(t) > 0 && json.Valid(t) && !falsyJSON(t) {
+				return headOf(part, int64(start)), true
+			}
+			start += len(part) + 1
 		}
 		off += nl + 1
 	}
 	return h, false
+}
+
+// falsyJSON reports whether valid JSON t is a value JavaScript treats as
+// false (null, false, 0, ""), which pi 1.6 skips.
+func falsyJSON(t []byte) bool {
+	switch t[0] {
+	case 'n', 'f':
+		return true
+	case '"':
+		return len(t) == 2
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		f, err := strconv.ParseFloat(string(t), 64)
+		return err == nil && f == 0
+	}
+	return false
 }
 
 func headOf(line []byte, off int64) head {

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"piweb/internal/session"
 )
 
 // The listing snapshot is a file beside the index (its path plus ".ls")
@@ -341,8 +343,9 @@ func snapshotHit(es []snapEntry, files []found) bool {
 	return true
 }
 
-// listOutput is ls --json from the entries, before escaping for HTML: pi's
-// listAll order (modified, newest first, ties in discovery order). offs
+// listOutput is ls --json from the entries, before escaping for HTML: pi
+// 1.6's listAll order (modified, newest first, ties in candidate order:
+// session.SortCandidates). offs
 // are the offsets of the entries' elements in it.
 func listOutput(es []snapEntry) (out []byte, offs []int) {
 	shown := make([]int, 0, len(es))
@@ -353,6 +356,10 @@ func listOutput(es []snapEntry) (out []byte, offs []int) {
 			n += len(es[i].elem) + 1
 		}
 	}
+	slices.SortStableFunc(shown, func(a, b int) int {
+		return session.CompareCandidates(es[a].path, session.MtimeMsNs(es[a].fid.mtimeNs),
+			es[b].path, session.MtimeMsNs(es[b].fid.mtimeNs))
+	})
 	slices.SortStableFunc(shown, func(a, b int) int { return cmp.Compare(es[b].modified, es[a].modified) })
 	offs = make([]int, len(es))
 	out = make([]byte, 0, n)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"piweb/internal/session"
@@ -48,8 +49,6 @@ type update struct {
 	wantIDs, hFound, nonBlank bool
 	tail                      []byte
 }
-
-var bom = []byte("\xef\xbb\xbf")
 
 const tailCheck = 64 // bytes before the parsed offset checked on growth
 
@@ -123,9 +122,6 @@ func hashOf(b []byte) []byte {
 // parse folds data, which starts at file offset start and runs to the end
 // of the file, into the update.
 func (u *update) parse(data []byte, start int64) {
-	if u.full && bytes.HasPrefix(data, bom) {
-		data, start = data[len(bom):], start+int64(len(bom))
-	}
 	u.begin(start)
 	n := u.fold(data, start)
 	u.end(data[n:])
@@ -197,6 +193,9 @@ func (u *update) lookForHead(data []byte, off int64) {
 	}
 	h.off += off
 	u.h, u.hFound = h, true
+	if h.ok && len(h.info.ParentSessionPath) > 0 && !math.IsNaN(h.info.Created) {
+		u.meta.forkedAt = int64(h.info.Created)
+	}
 	if !h.ok {
 		u.missingHeader()
 	}
@@ -292,10 +291,6 @@ func (ix *Index) stream(f readFile, u *update, start int64) error {
 		}
 		n += len(got)
 		if first {
-			if u.full && bytes.HasPrefix(buf[:n], bom) {
-				n = copy(buf, buf[len(bom):n])
-				pos += int64(len(bom))
-			}
 			u.begin(pos)
 		}
 		data := buf[:n]
@@ -317,10 +312,9 @@ func (ix *Index) stream(f readFile, u *update, start int64) error {
 	return nil
 }
 
-// buffer returns a pooled read buffer of readChunk bytes, and at least
-// enough for a BOM.
+// buffer returns a pooled read buffer of readChunk bytes.
 func (ix *Index) buffer() *[]byte {
-	n := max(readChunk, len(bom))
+	n := readChunk
 	if b, ok := ix.bufs.Get().(*[]byte); ok && cap(*b) >= n {
 		return b
 	}

@@ -22,6 +22,15 @@ import (
 // the entries it sees since the row was loaded (fresh), and saveUsage adds
 // those sums to the table, so an append adds only its own entries; a full
 // reparse first deletes the file's rows.
+//
+// Forks and clones copy their parent's entries, answers included (same
+// entry id and timestamp), so the usage page counts each answer once
+// across a family of files (issue 14.9): in a file with a parentSession,
+// the entries older than its header were copied from the parent, and
+// their rows (copy = 1) count only when the parent is not in the listing
+// (trashed, moved). The parent's own rows count its answers, copied from
+// its own parent or not, by the same rule. A session's own cost (meta)
+// still counts every entry of its file, as pi's /session does.
 
 // usageSlot is the width of a usage bucket.
 const usageSlot = 30 * time.Minute
@@ -30,6 +39,7 @@ const usageSlot = 30 * time.Minute
 type usageKey struct {
 	slot  int64 // entry time / usageSlot; -1 when the entry has no time
 	model string
+	copy  bool // copied from the parent session
 }
 
 // usageSum is what a bucket adds up.
@@ -53,7 +63,7 @@ func (s *usageSum) add(c session.Charge) {
 // addUsage notes a charge at entry time ts (ms), under its breakdown key
 // (pi's /session: provider/(responseModel ?? model) for answers).
 func (md *meta) addUsage(ts int64, c session.Charge) {
-	k := usageKey{slot: -1, model: c.Key}
+	k := usageKey{slot: -1, model: c.Key, copy: md.forkedAt > 0 && ts < md.forkedAt}
 	if ts > 0 {
 		k.slot = ts / usageSlot.Milliseconds()
 	}
@@ -69,8 +79,8 @@ func (md *meta) addUsage(ts int64, c session.Charge) {
 }
 
 const (
-	usageAddSQL = `INSERT INTO usage(file_id, slot, model, input, output, cache_read, cache_write, cost, messages)
-		VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(file_id, slot, model) DO UPDATE SET
+	usageAddSQL = `INSERT INTO usage(file_id, slot, model, copy, input, output, cache_read, cache_write, cost, messages)
+		VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT(file_id, slot, model, copy) DO UPDATE SET
 		input = input + excluded.input, output = output + excluded.output,
 		cache_read = cache_read + excluded.cache_read, cache_write = cache_write + excluded.cache_write,
 		cost = cost + excluded.cost, messages = messages + excluded.messages`
@@ -100,7 +110,7 @@ func (ix *Index) saveUsage(ctx context.Context, tx *sql.Tx, fileID int64, full b
 	}
 	add := tx.StmtContext(ctx, ix.usage.add)
 	for k, s := range md.fresh {
-		_, err := add.ExecContext(ctx, fileID, k.slot, k.model, s.input, s.output, s.cacheRead, s.cacheWrite, s.cost, s.messages)
+		_, err := add.ExecContext(ctx, fileID, k.slot, k.model, k.copy, s.input, s.output, s.cacheRead, s.cacheWrite, s.cost, s.messages)
 		if err != nil {
 			return wrap("save usage", err)
 		}
@@ -152,8 +162,18 @@ func (r *UsageRow) Add(o UsageRow) {
 }
 
 // usageListed keeps the rows of files in the listing (an unreadable or
-// headerless file keeps its rows until it is read again).
-const usageListed = `file_id NOT IN (SELECT id FROM files WHERE listed = 0 OR error != '')`
+// headerless file keeps its rows until it is read again), and of copied
+// entries only those whose parent session is not listed.
+const usageListed = `file_id NOT IN (SELECT id FROM files WHERE listed = 0 OR error != '') AND ` + copyCounts
+
+// copyCounts drops the rows of copied entries whose parent is listed: the
+// file at the parentSession path, or else (files moved or copied, project
+// folder renamed) the session whose id is in that path's file name, as
+// the listing links them (parentsByName, session.IDFromFileName).
+const copyCounts = `(copy = 0 OR file_id NOT IN (SELECT f.id FROM files f JOIN files p ON p.path = f.parent_path
+	WHERE f.parent_path != '' AND p.listed = 1 AND p.error = '') AND file_id NOT IN (SELECT f.id FROM files f
+	JOIN files p ON p.session_id = lower(substr(f.parent_path, -42, 36)) AND p.id != f.id
+	WHERE substr(f.parent_path, -6) = '.jsonl' AND substr(f.parent_path, -43, 1) = '_' AND p.listed = 1 AND p.error = ''))`
 
 const usageSums = `sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), sum(messages)`
 
@@ -172,7 +192,7 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	case "project":
 		query = `SELECT f.cwd, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
 			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
-			FROM usage WHERE slot >= ? GROUP BY file_id) JOIN files f ON f.id = file_id
+			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
 			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
 		args = []any{q.fromSlot()}
 	case "day":

@@ -20,12 +20,24 @@ import (
 
 // directUsage computes what Usage should answer by reading every listed
 // session with the session parser, independently of the index's fold.
+// Forks and clones copy their parent's answers: an entry (same id and
+// timestamp) found in several files of a family (files linked by
+// parentSession, by path or by the id in its file name) counts once, in
+// the oldest file.
 func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 	t.Helper()
 	metas, err := ix.Sessions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	slices.SortStableFunc(metas, func(a, b Meta) int {
+		if c := cmpFloat(a.Info.Created, b.Info.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Info.Path, b.Info.Path)
+	})
+	family := families(metas)
+	seen := map[string]bool{}
 	groups := map[string]*UsageRow{}
 	for _, m := range metas {
 		if !m.Listed || m.Error != "" {
@@ -37,9 +49,11 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 		}
 		for _, e := range s.Entries {
 			key, r, ok := directEntry(e, m.Info.Cwd, q)
-			if !ok {
+			answer := family[m.Info.Path] + "\x00" + e.ID + "\x00" + e.Timestamp
+			if !ok || seen[answer] {
 				continue
 			}
+			seen[answer] = true
 			if g := groups[key]; g != nil {
 				g.Add(r)
 			} else {
@@ -305,4 +319,47 @@ func BenchmarkUsage(b *testing.B) {
 			}
 		})
 	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// families maps each listed file's path to the path of the root of its
+// family: files joined by their parentSession links.
+func families(metas []Meta) map[string]string {
+	up := map[string]string{}
+	byPath, byID := map[string]bool{}, map[string]string{}
+	for _, m := range metas {
+		if m.Listed && m.Error == "" {
+			byPath[m.Info.Path] = true
+			byID[m.SessionID] = m.Info.Path
+		}
+	}
+	for _, m := range metas {
+		var p string
+		if json.Unmarshal(m.Info.ParentSessionPath, &p) != nil || p == "" {
+			continue
+		}
+		if byPath[p] {
+			up[m.Info.Path] = p
+		} else if q, ok := byID[session.IDFromFileName(p)]; ok && q != m.Info.Path {
+			up[m.Info.Path] = q
+		}
+	}
+	root := map[string]string{}
+	for path := range byPath {
+		r, hops := path, 0
+		for up[r] != "" && hops < len(metas) {
+			r, hops = up[r], hops+1
+		}
+		root[path] = r
+	}
+	return root
 }

@@ -64,7 +64,14 @@ const maxDepth = 512
 func (v *validator) ws(i int) int {
 	for i < len(v.b) {
 		switch v.b[i] {
-		case ' ', '\t', '\r':
+		case ' ', '\t':
+			i++
+		case '\r':
+			// readline (pi's listing) ends a line at a lone CR: such a
+			// line goes to the session parser.
+			if i+1 < len(v.b) && v.b[i+1] != '\n' {
+				return i
+			}
 			i++
 		default:
 			return i

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,11 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 			File string   `json:"file"`
 			Safe []string `json:"safe"`
 		} `json:"files"`
+	}
+	if old {
+		// Damaged files are read differently by pi 1.6 (no BOM, skipped
+		// null lines, readline's lone CR, tie order), which piweb follows.
+		return files
 	}
 	o.CallJSON(t, &manifest, "gen-damaged", "3", t.TempDir())
 	for _, f := range manifest.Files {
@@ -149,11 +155,28 @@ func TestConformanceListing(t *testing.T) {
 		_ = i
 	}
 	want := withoutAllText(t, o.Call(t, "listall", agent))
-	got, err := json.Marshal(ListAll(agent))
+	infos := ListAll(agent)
+	if bytes.HasPrefix(o.Call(t, "version"), []byte(`"0.`)) {
+		// pi 0.73 orders ties by readdir order, pi 1.6 by mtime and name.
+		want = byPath(t, want)
+		slices.SortFunc(infos, func(a, b Info) int { return strings.Compare(a.Path, b.Path) })
+	}
+	got, err := json.Marshal(infos)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pitest.CompareJSON(t, want, got)
+}
+
+// byPath sorts a JSON listing by path.
+func byPath(t *testing.T, raw []byte) []byte {
+	var list []map[string]any
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(list, func(a, b map[string]any) int { return strings.Compare(a["path"].(string), b["path"].(string)) })
+	out, _ := json.Marshal(list)
+	return out
 }
 
 func withoutAllText(t *testing.T, raw []byte) []byte {

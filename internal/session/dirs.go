@@ -2,12 +2,17 @@ package session
 
 import (
 	"cmp"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 )
 
 // AgentDir returns pi's agent directory: PI_CODING_AGENT_DIR when set and
@@ -58,8 +63,8 @@ func SessionFiles(agentDir string) []string {
 	root := filepath.Join(agentDir, "sessions")
 	var files []string
 	for _, d := range readDir(root) {
-		if !d.IsDir() {
-			continue
+		if !d.IsDir() && d.Type()&os.ModeSymlink == 0 {
+			continue // pi 1.6 follows symlinks to folders too
 		}
 		dir := filepath.Join(root, d.Name())
 		names := readNames(dir)
@@ -100,8 +105,18 @@ func ListAll(agentDir string) []Info {
 }
 
 // ListFiles reads the given files in parallel and returns pi's listing of
-// them, sorted by modified time, newest first, stable.
+// them in pi 1.6's listAll order: the files ordered as candidates
+// (SortCandidates), then stably by modified time, newest first.
 func ListFiles(files []string) []Info {
+	files = slices.Clone(files)
+	mtimes := make(map[string]float64, len(files))
+	for _, f := range files {
+		mtimes[f] = math.Inf(-1)
+		if st, err := os.Stat(f); err == nil {
+			mtimes[f] = MtimeMs(st.ModTime())
+		}
+	}
+	SortCandidates(files, func(f string) float64 { return mtimes[f] })
 	infos := make([]*Info, len(files))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -125,6 +140,61 @@ func ListFiles(files []string) []Info {
 	}
 	slices.SortStableFunc(out, func(a, b Info) int { return cmp.Compare(b.Modified, a.Modified) })
 	return out
+}
+
+// MtimeMs is Node's stats.mtimeMs for a modification time.
+func MtimeMs(t time.Time) float64 { return MtimeMsNs(t.UnixNano()) }
+
+// MtimeMsNs is MtimeMs for a time in ns since the epoch.
+func MtimeMsNs(ns int64) float64 { return float64(ns/1e9)*1e3 + float64(ns%1e9)/1e6 }
+
+// SortCandidates orders session files as pi 1.6's listAll orders them
+// before reading: newest mtime (in ms, -Inf when stat failed) first; ties
+// by base name in descending ICU collation order, which is what Node's
+// localeCompare gives in the en-US locale (for pi's own file names, byte
+// order).
+func SortCandidates(files []string, mtimeMs func(string) float64) {
+	slices.SortStableFunc(files, func(a, b string) int {
+		return CompareCandidates(a, mtimeMs(a), b, mtimeMs(b))
+	})
+}
+
+// CompareCandidates is SortCandidates' order for two files.
+func CompareCandidates(a string, am float64, b string, bm float64) int {
+	if c := cmp.Compare(bm, am); c != 0 || am != bm {
+		return c
+	}
+	return compareNames(filepath.Base(b), filepath.Base(a))
+}
+
+// compareNames is String.prototype.localeCompare in en-US; pi's names
+// (ASCII digits, letters, '-', '_', '.') of equal length with no upper
+// case compare bytewise without the collator.
+func compareNames(a, b string) int {
+	if len(a) == len(b) && plainName(a) && plainName(b) {
+		return strings.Compare(a, b)
+	}
+	collatorMu.Lock()
+	defer collatorMu.Unlock()
+	return collator.CompareString(a, b)
+}
+
+var (
+	collatorMu sync.Mutex
+	collator   = collate.New(language.AmericanEnglish)
+)
+
+// plainName reports whether s has only lower-case letters, digits and the
+// characters pi's file names use, in which collation and byte order agree
+// position by position.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func fileInfo(path string) *Info {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"strconv"
 
 	"piweb/internal/jsjson"
@@ -30,6 +31,24 @@ type Entry struct {
 	parent  string    // parentId as a Map key, "" when null/absent
 	members []member  // top-level members of an object record
 	msg     []member  // members of the message object, offsets into Raw
+}
+
+// falsy reports whether the record is a JSON value JavaScript treats as
+// false (null, false, 0, ""), which pi 1.6's loader and listing skip.
+func (e *Entry) falsy() bool {
+	switch e.kind {
+	case kindNull:
+		return true
+	case kindBool:
+		return bytes.HasPrefix(bytes.TrimSpace(e.Raw), []byte("false"))
+	case kindString:
+		s, _ := jsonString(bytes.TrimSpace(e.Raw))
+		return s == ""
+	case kindNumber:
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(e.Raw)), 64)
+		return err == nil && f == 0
+	}
+	return false
 }
 
 // IsObject reports whether the record is a JSON object. pi keeps other JSON

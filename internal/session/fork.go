@@ -57,7 +57,7 @@ func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
 	var path []*Entry
 	inPath := map[string]bool{}
 	parent := []byte("null")
-	var pending []string              // dropped labels waiting for the next kept entry
+	var pending []string               // dropped labels waiting for the next kept entry
 	replacement := map[string][]byte{} // dropped label's id key -> next kept entry's id
 	for _, e := range full {
 		if e.Type == "label" {

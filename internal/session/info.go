@@ -120,18 +120,17 @@ func (b *InfoBuilder) addMessage(e *Entry) {
 	}
 }
 
-// noteActivity applies pi's last-activity rule: the message timestamp when
-// it is a number, else the entry's timestamp when it parses.
+// noteActivity applies pi 1.6's last-activity rule: the message timestamp
+// when it is a number, else new Date(entry.timestamp) when valid (a number
+// or null too, unlike 0.73, which took only strings).
 func (b *InfoBuilder) noteActivity(e *Entry, m msgView) {
 	if ts := m.field("timestamp"); isNumber(ts) {
 		f, _ := strconv.ParseFloat(string(ts), 64)
 		b.activity = math.Max(b.activity, f)
 		return
 	}
-	if ts, ok := e.String("timestamp"); ok {
-		if t := jsDateParse(ts); !math.IsNaN(t) {
-			b.activity = math.Max(b.activity, t)
-		}
+	if t := jsDateMs(e.Field("timestamp")); !math.IsNaN(t) {
+		b.activity = math.Max(b.activity, t)
 	}
 }
 

@@ -5,12 +5,12 @@ import "fmt"
 // ProblemKind classifies what is wrong with a line or with the file.
 type ProblemKind string
 
-// The kinds of problem Parse reports. Notes (BOM, CRLF) are tolerated by pi
-// and change nothing; every other kind is a defect that check reports.
+// The kinds of problem Parse reports. Notes (CRLF) are tolerated by pi and
+// change nothing; every other kind is a defect that check reports.
 const (
 	Truncated       ProblemKind = "truncated"        // last line cut short
 	Malformed       ProblemKind = "malformed"        // a line that is not JSON
-	NullLine        ProblemKind = "null-line"        // a JSON null line; pi crashes on it
+	NullLine        ProblemKind = "null-line"        // a falsy JSON line (null, false, 0, ""); pi skips it
 	NonObject       ProblemKind = "non-object"       // a JSON value that is not an object
 	MissingHeader   ProblemKind = "missing-header"   // first record is no valid header
 	DuplicateHeader ProblemKind = "duplicate-header" // a header after the first record
@@ -19,7 +19,7 @@ const (
 	Cycle           ProblemKind = "cycle"            // parentId links loop
 	DuplicateID     ProblemKind = "duplicate-id"     // two entries share an id
 	MissingID       ProblemKind = "missing-id"       // an object entry without string id
-	BOM             ProblemKind = "bom"              // note: byte order mark
+	BOM             ProblemKind = "bom"              // byte order mark: pi 1.6 refuses the file
 	CRLF            ProblemKind = "crlf"             // note: CR LF line ending
 )
 
@@ -32,7 +32,7 @@ type Problem struct {
 
 // IsNote reports whether the problem is harmless: pi reads the file the same
 // with or without it.
-func (p Problem) IsNote() bool { return p.Kind == BOM || p.Kind == CRLF }
+func (p Problem) IsNote() bool { return p.Kind == CRLF }
 
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message) }
 

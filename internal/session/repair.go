@@ -47,7 +47,12 @@ func (r *repairer) note(format string, args ...any) {
 func (r *repairer) dropNonEntries() {
 	for _, p := range r.s.Defects() {
 		switch p.Kind {
-		case Truncated, Malformed, NullLine, NonObject, DuplicateHeader:
+		case Malformed:
+			if p.Line == 1 && r.s.bomHeader != nil {
+				continue // the header behind a byte order mark, kept
+			}
+			r.note("line %d: dropped (%s)", p.Line, p.Kind)
+		case Truncated, NullLine, NonObject, DuplicateHeader:
 			r.note("line %d: dropped (%s)", p.Line, p.Kind)
 		}
 	}
@@ -57,6 +62,12 @@ func (r *repairer) dropNonEntries() {
 func (r *repairer) header(cwd string) []byte {
 	if h := r.s.Header; h != nil {
 		return appendLine2(nil, h.Raw)
+	}
+	if h := r.s.bomHeader; h != nil && h.IsObject() && h.Type == "session" {
+		if _, ok := h.String("id"); ok {
+			r.note("header: removed the byte order mark before it")
+			return appendLine2(nil, h.Raw)
+		}
 	}
 	for _, rec := range r.s.records {
 		if _, ok := rec.String("id"); ok && rec.Type == "session" && rec.IsObject() {

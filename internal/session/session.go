@@ -35,10 +35,14 @@ type Session struct {
 	Size int64
 
 	info     InfoBuilder // folded lazily, see Info
-	infoDone int         // records folded into info
-	hasNull  bool        // a JSON null line was seen
+	infoDone int         // listed records folded into info
 	byID     map[string]*Entry
 	records  []*Entry // every record in file order, headers included
+	// bomHeader is the first line without its byte order mark, for repair.
+	bomHeader *Entry
+	// listed are the records pi's listing reads: the same as records,
+	// except that readline also splits lines at a lone CR.
+	listed []*Entry
 }
 
 // ReadFile reads and parses a whole session file.
@@ -59,15 +63,12 @@ func Parse(data []byte) *Session {
 }
 
 // parseRecords parses the lines of a complete file without the whole-file
-// steps; listing needs no more.
+// steps; listing needs no more. As in pi 1.6 the file is not trimmed: a
+// byte order mark stays on the first line, which then is no JSON, so pi
+// refuses the file.
 func parseRecords(data []byte) *Session {
 	var p Parser
-	start, end := jsTrimBounds(data)
-	if start > 0 && bytes.HasPrefix(data, bom) {
-		p.S().note(1, BOM, "file starts with a byte order mark")
-	}
-	p.off = int64(start)
-	p.parse(data[start:end], true)
+	p.parse(data, true)
 	s := p.S()
 	s.Size = int64(len(data))
 	return s
@@ -130,10 +131,16 @@ func (p *Parser) parse(data []byte, atEOF bool) int {
 	return consumed
 }
 
-// addLine parses one line and files it as header, entry or problem.
+// addLine parses one line and files it as header, entry or problem, with
+// pi 1.6's loader rules: blank lines, lines that are not JSON and falsy
+// values (null, false, 0, "") are skipped.
 func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *scratchSpace) {
 	if isJSBlank(line) {
 		return
+	}
+	if n == 1 && bytes.HasPrefix(line, bom) {
+		s.problem(n, BOM, "file starts with a byte order mark: pi 1.6 refuses the file (check --repair removes it)")
+		s.bomHeader = newEntry(line[len(bom):], n, off+int64(len(bom)), nil)
 	}
 	if bytes.HasSuffix(line, []byte("\r")) {
 		s.note(n, CRLF, "line ends with CR LF")
@@ -144,11 +151,35 @@ func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *scr
 		s.problem(n, Truncated, "last line is not complete JSON (a write was cut short?)")
 	case e == nil:
 		s.problem(n, Malformed, "line is not valid JSON")
-	case e.kind == kindNull:
-		s.problem(n, NullLine, "line is JSON null (pi crashes on it)")
-		s.hasNull = true
+	case e.falsy():
+		s.problem(n, NullLine, "line is JSON "+string(e.Raw)+" (pi skips it)")
 	default:
 		s.addRecord(e)
+	}
+	s.addListed(line, e, n, off)
+}
+
+// addListed adds what pi's listing reads of a line: Node's readline
+// (crlfDelay: Infinity, as pi 1.6's buildSessionInfo uses it) also ends
+// lines at a lone CR, so such a line is read as several. On Node 22, pi's
+// minimum, U+2028 and U+2029 do not end lines (Node 24 splits there too).
+func (s *Session) addListed(line []byte, e *Entry, n int, off int64) {
+	body := bytes.TrimSuffix(line, []byte("\r"))
+	if bytes.IndexByte(body, '\r') < 0 {
+		if e != nil && !e.falsy() {
+			s.listed = append(s.listed, e)
+		}
+		return
+	}
+	var scratch scratchSpace
+	for part := range bytes.SplitSeq(body, []byte("\r")) {
+		if isJSBlank(part) {
+			continue
+		}
+		if pe := newEntry(part, n, off, &scratch); pe != nil && !pe.falsy() {
+			s.listed = append(s.listed, pe)
+		}
+		off += int64(len(part)) + 1
 	}
 }
 
@@ -218,13 +249,10 @@ func (s *Session) finish() {
 // It is computed on first use and then kept current incrementally, so
 // parsing for other purposes does not pay for it.
 func (s *Session) Info(path string, mtime time.Time) (Info, bool) {
-	for _, r := range s.records[s.infoDone:] {
+	for _, r := range s.listed[s.infoDone:] {
 		s.info.Add(r)
 	}
-	s.infoDone = len(s.records)
-	if s.hasNull {
-		return Info{}, false // pi throws reading .type of null
-	}
+	s.infoDone = len(s.listed)
 	return s.info.Info(path, mtime)
 }
 

@@ -1,0 +1,147 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"piweb/internal/pitest"
+	"piweb/internal/session"
+)
+
+// pi16ListDir copies session's testdata/pi-1.6.0/list into a temp agent
+// dir with the mtimes of its mtimes.json, as its gen/list.mjs did for pi.
+func pi16ListDir(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join("..", "session", "testdata", "pi-1.6.0", "list")
+	var mtimes map[string]string
+	raw, err := os.ReadFile(filepath.Join(src, "mtimes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &mtimes); err != nil {
+		t.Fatal(err)
+	}
+	agent := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join(src, "sessions", "*", "*.jsonl"))
+	for _, f := range files {
+		rel, _ := filepath.Rel(filepath.Join(src, "sessions"), f)
+		dst := filepath.Join(agent, "sessions", rel)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ts, ok := mtimes[filepath.ToSlash(rel)]
+		if !ok {
+			ts = mtimes["default"]
+		}
+		mt, _ := time.Parse(time.RFC3339Nano, ts)
+		if err := os.Chtimes(dst, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return agent
+}
+
+// TestPi16List checks the index's listing (List, ListJSON with and
+// without its snapshot) against the direct scan and against pi 1.6.0's
+// listAll() of the same files (recorded on Node 22.19): BOM files left
+// out, falsy lines skipped, lone-CR lines, ties by mtime and name.
+func TestPi16List(t *testing.T) {
+	agent := pi16ListDir(t)
+	ix := openTest(t, agent)
+	checkList(t, ix, agent)
+	checkList(t, ix, agent) // warm, from the snapshot
+	got, err := ix.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		rel, _ := filepath.Rel(filepath.Join(agent, "sessions"), got[i].Path)
+		got[i].Path = filepath.ToSlash(rel)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "session", "testdata", "pi-1.6.0", "list", "listAll.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff, err := pitest.DiffJSON(want, []byte(listJSON(t, got))); err != nil || diff != "" {
+		t.Errorf("index listing (-pi 1.6.0 +index):\n%s%v", diff, err)
+	}
+	_ = session.ListAll
+}
+
+// TestUsageForkFamily counts each answer once across real pi 1.6.0's fork
+// and clone of a session (issue 14.9): the fork and the clone copy the
+// original's answers with their ids and timestamps; the usage page counts
+// them once, and counts the copies again once their parent is gone.
+func TestUsageForkFamily(t *testing.T) {
+	agent := t.TempDir()
+	dir := filepath.Join(agent, "sessions", "--main--")
+	os.MkdirAll(dir, 0o755)
+	files, _ := filepath.Glob(filepath.Join("..", "session", "testdata", "pi-1.6.0", "main", "*.jsonl"))
+	if len(files) != 3 {
+		t.Fatalf("want the original, its fork and the fork's clone, have %d files", len(files))
+	}
+	seen := map[string]bool{}
+	var once, naive float64
+	for _, f := range files { // the original's name sorts first
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
+		for _, e := range session.Parse(data).Entries {
+			c, ok := session.ChargeOf(e)
+			if !ok {
+				continue
+			}
+			naive += c.Usage.Input
+			if !seen[e.ID+" "+e.Timestamp] {
+				seen[e.ID+" "+e.Timestamp] = true
+				once += c.Usage.Input
+			}
+		}
+	}
+	if naive == once {
+		t.Fatal("the fork copies no answers; the test needs them")
+	}
+	total := func(ix *Index) float64 {
+		rows, err := ix.Usage(context.Background(), UsageQuery{By: "model"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in float64
+		for _, r := range rows {
+			in += r.Input
+		}
+		return in
+	}
+	ix := openTest(t, agent)
+	syncAll(t, ix)
+	if got := total(ix); got != once {
+		t.Errorf("usage input = %v, want %v (each answer once; %v counts copies)", got, once, naive)
+	}
+	// Without the original, the fork's copies are the only record.
+	os.Remove(filepath.Join(dir, filepath.Base(files[0])))
+	syncAll(t, ix)
+	var want float64
+	for _, f := range files[1:] {
+		data, _ := os.ReadFile(f)
+		s := session.Parse(data)
+		for _, e := range s.Entries {
+			if c, ok := session.ChargeOf(e); ok && (f == files[1] || e.Timestamp >= "2026-12-03T14:15:16.598Z") {
+				want += c.Usage.Input
+			}
+		}
+	}
+	if got := total(ix); got != want {
+		t.Errorf("without the original: usage input = %v, want %v", got, want)
+	}
+}
