@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -125,6 +126,23 @@ func appendLine(path string, size int64, line []byte) error {
 		return fmt.Errorf("append: %w", err)
 	}
 	defer f.Close()
+	return appendTo(f, size, line)
+}
+
+// appendFile is what an append needs of the file; tests make writes fail.
+type appendFile interface {
+	io.Writer
+	io.ReaderAt
+	Stat() (os.FileInfo, error)
+	Truncate(size int64) error
+	Close() error
+}
+
+// appendTo appends to f, opened O_APPEND, which must have size bytes. A
+// write that fails half-way (a full disk) is undone: the file is cut back
+// to size, but only when it holds nothing else than our partial write
+// (nobody appended meanwhile); the error says what became of it.
+func appendTo(f appendFile, size int64, line []byte) error {
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("append: %w", err)
@@ -137,13 +155,32 @@ func appendLine(path string, size int64, line []byte) error {
 		buf = append(buf, '\n')
 	}
 	buf = append(append(buf, line...), '\n')
-	if _, err := f.Write(buf); err != nil {
-		return fmt.Errorf("append: %w", err)
+	if n, err := f.Write(buf); err != nil {
+		return fmt.Errorf("append: %w%s", err, undoShortWrite(f, size, n))
 	}
 	return f.Close()
 }
 
-func endsWithNewline(f *os.File, size int64) bool {
+// undoShortWrite removes the n bytes a failed append wrote after size and
+// describes the outcome for the error message.
+func undoShortWrite(f appendFile, size int64, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Sprintf(" (%d bytes of a partial line may remain: %v)", n, err)
+	case st.Size() != size+int64(n):
+		return fmt.Sprintf(" (a partial line of %d bytes remains: the file grew meanwhile, so it was not cut)", n)
+	}
+	if err := f.Truncate(size); err != nil {
+		return fmt.Sprintf(" (a partial line of %d bytes remains: %v)", n, err)
+	}
+	return " (the partial line was removed)"
+}
+
+func endsWithNewline(f io.ReaderAt, size int64) bool {
 	var b [1]byte
 	_, err := f.ReadAt(b[:], size-1)
 	return err == nil && b[0] == '\n'
@@ -203,16 +240,28 @@ func (s *Session) Encode() []byte {
 
 // RewriteFile replaces the file at path with data without ever truncating
 // it: data goes to a temp file in the same folder, is synced, the original
-// is kept as a backup (a hard link, so even bytes another process appends
-// meanwhile land in it), and the temp file is renamed over the original.
-// wantSize, when >= 0, is the size the caller read; a different size means
-// somebody wrote in between and nothing is replaced. It returns the backup
-// path.
+// is kept as a backup (a hard link), and the temp file is renamed over the
+// original. Bytes another process appends to the original while this
+// runs land in the backup (the same file); after the rename they are
+// copied onto the new file (carryAppends), so no line is lost. wantSize,
+// when >= 0, is the size the caller read; a different size means somebody
+// wrote in between and nothing is replaced. It returns the backup path.
 func RewriteFile(path string, data []byte, wantSize int64) (string, error) {
-	if st, err := os.Stat(path); err != nil {
+	return rewriteFile(path, data, wantSize, nil)
+}
+
+// rewriteFile is RewriteFile; beforeRename, when set, runs just before the
+// rename (tests append there).
+func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
 		return "", fmt.Errorf("rewrite: %w", err)
 	} else if wantSize >= 0 && st.Size() != wantSize {
 		return "", ErrChanged
+	}
+	read := st.Size()
+	if wantSize >= 0 {
+		read = wantSize
 	}
 	tmp, err := writeTemp(filepath.Dir(path), data)
 	if err != nil {
@@ -223,11 +272,67 @@ func RewriteFile(path string, data []byte, wantSize int64) (string, error) {
 		os.Remove(tmp)
 		return "", fmt.Errorf("rewrite: keep backup: %w", err)
 	}
+	if beforeRename != nil {
+		beforeRename()
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return "", fmt.Errorf("rewrite: %w", err)
 	}
+	if err := carryAppends(backup, path, read); err != nil {
+		return backup, err
+	}
 	return backup, syncDir(filepath.Dir(path))
+}
+
+// carrySettle is how long the old file must stay the same size after the
+// rename before carryAppends stops watching it: a writer such as pi opens
+// the path for each line, so one that opened the old file just before the
+// rename writes to it just after.
+const carrySettle = 20 * time.Millisecond
+
+// carryAppends copies the bytes after from in the old file (the backup)
+// onto the new file at path with O_APPEND writes, until the old file has
+// not grown for carrySettle.
+func carryAppends(old, path string, from int64) error {
+	quiet := time.Now()
+	for time.Since(quiet) < carrySettle {
+		st, err := os.Stat(old)
+		if err != nil {
+			return fmt.Errorf("rewrite: carry appends: %w", err)
+		}
+		if st.Size() <= from {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if err := copyRange(old, path, from, st.Size()); err != nil {
+			return err
+		}
+		from, quiet = st.Size(), time.Now()
+	}
+	return nil
+}
+
+// copyRange appends bytes [from, to) of the file src to dst in one write.
+func copyRange(src, dst string, from, to int64) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("rewrite: carry appends: %w", err)
+	}
+	defer in.Close()
+	buf := make([]byte, to-from)
+	if _, err := in.ReadAt(buf, from); err != nil {
+		return fmt.Errorf("rewrite: carry appends: %w", err)
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("rewrite: carry appends: %w", err)
+	}
+	if _, err := out.Write(buf); err != nil {
+		out.Close()
+		return fmt.Errorf("rewrite: carry appends: %w", err)
+	}
+	return out.Close()
 }
 
 // BackupPath names the backup of a session file. The name does not end in

@@ -1,0 +1,183 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// shortFile is a file whose next Write writes only half its buffer and
+// then fails as a full disk does; grow, when set, runs in between (another
+// process appending).
+type shortFile struct {
+	*os.File
+	grow func()
+}
+
+func (f *shortFile) Write(b []byte) (int, error) {
+	n, _ := f.File.Write(b[:len(b)/2])
+	if f.grow != nil {
+		f.grow()
+	}
+	return n, syscall.ENOSPC
+}
+
+func writeSession(t *testing.T) (string, *Session) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(hdr+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, s
+}
+
+// TestAppendShortWriteUndone: an append that fails half-way (issue 17.8)
+// leaves the file as it was and reports the error.
+func TestAppendShortWriteUndone(t *testing.T) {
+	path, s := writeSession(t)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	err = appendTo(&shortFile{File: f}, s.Size, []byte(`{"type":"custom","id":"x"}`))
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "removed") {
+		t.Errorf("err = %v, want ENOSPC saying the partial line was removed", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != hdr+"\n" {
+		t.Errorf("file = %q, want it unchanged", got)
+	}
+}
+
+// TestAppendShortWriteKeptWhenGrown: when another process appended after
+// the partial write, nothing is cut (its line must not be lost).
+func TestAppendShortWriteKeptWhenGrown(t *testing.T) {
+	path, s := writeSession(t)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	other := []byte(`{"other":"writer"}` + "\n")
+	grow := func() { appendBytes(t, path, other) }
+	err = appendTo(&shortFile{File: f, grow: grow}, s.Size, []byte(`{"type":"custom","id":"x"}`))
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "remains") {
+		t.Errorf("err = %v, want ENOSPC saying the partial line remains", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.HasSuffix(got, other) {
+		t.Errorf("file = %q, want the other writer's line kept", got)
+	}
+}
+
+func appendBytes(t testing.TB, path string, b []byte) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestAppendFullDisk appends to a session on a full tmpfs (needs root to
+// mount one): the append fails and the file is unchanged.
+func TestAppendFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs (%v: %s); TestAppendShortWriteUndone covers the logic", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, []byte(hdr+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fill, err := os.Create(filepath.Join(dir, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := fill.Write(make([]byte, 1024)); err != nil {
+			break
+		}
+	}
+	fill.Close()
+	s, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AppendName(path, s, strings.Repeat("x", 64<<10))
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("err = %v, want ENOSPC", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != hdr+"\n" {
+		t.Errorf("file = %.100q..., want it unchanged", got)
+	}
+}
+
+// TestRewriteCarriesAppends: lines another process appends to the old file
+// during a rewrite are copied onto the new one (issue 17.9).
+func TestRewriteCarriesAppends(t *testing.T) {
+	path, s := writeSession(t)
+	lines := []string{`{"late":1}`, `{"late":2}`}
+	data := append(s.Encode(), `{"rewritten":true}`+"\n"...)
+	backup, err := rewriteFile(path, data, s.Size, func() {
+		for _, l := range lines {
+			appendBytes(t, path, []byte(l+"\n"))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := string(data) + strings.Join(lines, "\n") + "\n"
+	if string(got) != want {
+		t.Errorf("file = %q, want %q", got, want)
+	}
+	if b, _ := os.ReadFile(backup); !strings.HasSuffix(string(b), lines[1]+"\n") {
+		t.Errorf("backup = %q, want the old file as it ended", b)
+	}
+}
+
+// TestRewriteConcurrentWriter rewrites a file again and again while a
+// writer appends to it line by line, as pi does (open, append, close):
+// every line the writer wrote is in the file at the end.
+func TestRewriteConcurrentWriter(t *testing.T) {
+	path, _ := writeSession(t)
+	const n = 300
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range n {
+			appendBytes(t, path, fmt.Appendf(nil, `{"type":"custom","id":"w%d","parentId":null,"timestamp":"t"}`+"\n", i))
+		}
+	})
+	for range 15 {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = RewriteFile(path, data, int64(len(data)))
+		if err != nil && !errors.Is(err, ErrChanged) {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	got, _ := os.ReadFile(path)
+	for i := range n {
+		if !bytes.Contains(got, fmt.Appendf(nil, `"id":"w%d",`, i)) {
+			t.Errorf("line w%d lost", i)
+		}
+	}
+}
