@@ -99,6 +99,19 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 	if err != nil {
 		return nil, err
 	}
+	// Forks and clones copy their parent's answers: an answer (entry id
+	// and timestamp) counts once per family (files linked by parentSession).
+	slices.SortStableFunc(metas, func(a, b Meta) int { return compareFloat(a.Created, b.Created) })
+	root := map[string]string{}
+	for _, m := range metas {
+		root[m.Path] = m.Path
+	}
+	for _, m := range metas {
+		if p, ok := root[m.ParentPath]; ok {
+			root[m.Path] = p
+		}
+	}
+	seen := map[string]bool{}
 	groups := map[string]*UsageRow{}
 	for _, m := range metas {
 		sess, err := session.ReadFile(m.Path)
@@ -106,7 +119,10 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 			continue
 		}
 		for _, e := range sess.Entries {
-			addUsage(groups, q, m, e)
+			if k := root[m.Path] + " " + e.ID + " " + e.Timestamp; !seen[k] {
+				seen[k] = true
+				addUsage(groups, q, m, e)
+			}
 		}
 	}
 	rows := make([]UsageRow, 0, len(groups))
@@ -147,4 +163,14 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 		n = 1
 	}
 	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
