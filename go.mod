@@ -9,6 +9,7 @@ require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sys v0.49.0
 	modernc.org/sqlite v1.62.0
 )

@@ -312,6 +312,17 @@ func TestExport(t *testing.T) {
 		}
 	}
 	r.json("GET", "/api/sessions/"+s["id"].(string)+"/export?format=pdf", nil, 400)
+	// JSONL is the file byte for byte; the branch alone is asked for.
+	file, _ := os.ReadFile(s["path"].(string))
+	resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/export?format=jsonl", nil)
+	if b, _ := io.ReadAll(resp.Body); string(b) != string(file) {
+		t.Errorf("JSONL export is not the file (%d bytes, file %d)", len(b), len(file))
+	}
+	resp = r.do("GET", "/api/sessions/"+s["id"].(string)+"/export?format=jsonl&scope=branch", nil)
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != 200 || !strings.Contains(string(b), `"type":"session"`) ||
+		!strings.Contains(resp.Header.Get("Content-Disposition"), "-branch.jsonl") {
+		t.Errorf("branch export: %d %s %.100s", resp.StatusCode, resp.Header.Get("Content-Disposition"), b)
+	}
 }
 
 func TestFiles(t *testing.T) {

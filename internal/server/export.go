@@ -3,19 +3,24 @@ package server
 import (
 	"bytes"
 	"fmt"
-	"html"
+	"io"
 	"net/http"
+	"os"
 	"strings"
+	"time"
 
+	"piweb/internal/export"
 	"piweb/internal/session"
 )
 
-// export writes the session for download: jsonl as pi's /export (the
-// branch re-chained), md and html as a readable transcript of the branch's
-// context. Nothing in an HTML export runs: text is escaped and the page
-// carries no script.
+// export writes the session for download. format=jsonl (the default) is
+// the file byte for byte; with scope=branch it is pi's /export of one
+// branch (re-chained, a new header). md and html are readable documents
+// of the branch's context (internal/export); nothing in an HTML export
+// runs (escaped text, no script, a CSP that forbids any).
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
-	format := r.URL.Query().Get("format")
+	q := r.URL.Query()
+	format := q.Get("format")
 	if format == "" {
 		format = "jsonl"
 	}
@@ -27,10 +32,14 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	name := "pi-session-" + m.ID
 	var body []byte
 	var ctype string
 	switch format {
 	case "jsonl":
+		if q.Get("scope") != "branch" {
+			return s.exportFile(w, m)
+		}
 		id := ""
 		if leaf != nil {
 			id = leaf.ID
@@ -38,89 +47,68 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		if body, err = sess.ExportLinear(id); err != nil {
 			return storeErr(err)
 		}
-		ctype = "application/x-ndjson"
-	case "md":
-		body, ctype = exportMarkdown(m, sess, leaf), "text/markdown; charset=utf-8"
-	case "html":
-		body, ctype = exportHTML(m, sess, leaf), "text/html; charset=utf-8"
+		ctype, name = "application/x-ndjson", name+"-branch"
+	case "md", "html":
+		var b bytes.Buffer
+		doc := exportDoc(m, sess, leaf)
+		if format == "md" {
+			err, ctype = export.Markdown(&b, doc), "text/markdown; charset=utf-8"
+		} else {
+			err, ctype = export.HTML(&b, doc), "text/html; charset=utf-8"
+		}
+		if err != nil {
+			return wrap(Internal, err, "cannot export")
+		}
+		body = b.Bytes()
 	default:
 		return errorf(Invalid, "format must be jsonl, md or html")
 	}
-	name := "pi-session-" + m.ID + "." + format
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'")
+	downloadHeaders(w, ctype, name+"."+format)
 	_, err = w.Write(body)
 	return nil
 }
 
-// transcript is the branch as a list of (role, text) turns.
-type turn struct{ role, text string }
-
-func transcript(sess *session.Session, leaf *session.Entry) []turn {
-	c := sess.ContextAt(leaf)
-	var out []turn
-	for _, raw := range c.Messages {
-		m, ok := session.DecodeMessage(raw)
-		if !ok {
-			continue
-		}
-		out = append(out, turn{m.Role, turnText(&m)})
+// exportFile sends the session file as it is on disk.
+func (s *Server) exportFile(w http.ResponseWriter, m Meta) error {
+	f, err := os.Open(m.Path)
+	if err != nil {
+		return storeErr(err)
 	}
-	return out
+	defer f.Close()
+	downloadHeaders(w, "application/x-ndjson", "pi-session-"+m.ID+".jsonl")
+	if st, err := f.Stat(); err == nil {
+		w.Header().Set("Content-Length", fmt.Sprint(st.Size()))
+	}
+	io.Copy(w, f) // a failure mid-body cannot be reported: the status is sent
+	return nil
 }
 
-func turnText(m *session.Message) string {
-	switch m.Role {
-	case "bashExecution":
-		return "$ " + m.Command + "\n" + m.Output
-	case "compactionSummary", "branchSummary":
-		return m.Summary
+func downloadHeaders(w http.ResponseWriter, ctype, name string) {
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+}
+
+// exportDoc is the branch ending at leaf as internal/export shows it.
+func exportDoc(m Meta, sess *session.Session, leaf *session.Entry) export.Doc {
+	d := export.Doc{Title: title(m), ID: m.ID, Cwd: m.Cwd}
+	if c := isoTime(m.Created); c != nil {
+		d.Created, _ = time.Parse(time.RFC3339Nano, *c)
 	}
-	text := m.Content.Text("\n")
-	for _, p := range m.Content.Blocks() {
-		if p.Type == "toolCall" {
-			text += fmt.Sprintf("\n[tool call %s %s]", p.Name, p.Arguments)
+	for _, raw := range sess.ContextAt(leaf).Messages {
+		if msg, ok := session.DecodeMessage(raw); ok {
+			d.Messages = append(d.Messages, msg)
 		}
 	}
-	return strings.TrimSpace(text)
+	return d
 }
 
 func title(m Meta) string {
 	if m.HasName && m.Name != "" {
 		return m.Name
 	}
-	return clip(strings.Join(strings.Fields(m.FirstMessage), " "), 80)
-}
-
-func exportMarkdown(m Meta, sess *session.Session, leaf *session.Entry) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n\n- Session: `%s`\n- Directory: `%s`\n", title(m), m.ID, m.Cwd)
-	if c := isoTime(m.Created); c != nil {
-		fmt.Fprintf(&b, "- Created: %s\n", *c)
+	if t := clip(strings.Join(strings.Fields(m.FirstMessage), " "), 80); t != "" {
+		return t
 	}
-	for _, t := range transcript(sess, leaf) {
-		fmt.Fprintf(&b, "\n## %s\n\n", t.role)
-		if t.role == "toolResult" || t.role == "bashExecution" {
-			fmt.Fprintf(&b, "````\n%s\n````\n", t.text)
-		} else {
-			fmt.Fprintf(&b, "%s\n", t.text)
-		}
-	}
-	return b.Bytes()
-}
-
-func exportHTML(m Meta, sess *session.Session, leaf *session.Entry) []byte {
-	var b bytes.Buffer
-	esc := html.EscapeString
-	fmt.Fprintf(&b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n", esc(title(m)))
-	b.WriteString("<style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}" +
-		"pre{white-space:pre-wrap;background:#8881;padding:.5rem;border-radius:4px}" +
-		".role{font-weight:600;text-transform:capitalize;margin-top:1.5rem}</style></head><body>\n")
-	fmt.Fprintf(&b, "<h1>%s</h1>\n<p><code>%s</code> in <code>%s</code></p>\n", esc(title(m)), esc(m.ID), esc(m.Cwd))
-	for _, t := range transcript(sess, leaf) {
-		fmt.Fprintf(&b, "<div class=\"role\">%s</div>\n<pre>%s</pre>\n", esc(t.role), esc(t.text))
-	}
-	b.WriteString("</body></html>\n")
-	return b.Bytes()
+	return "pi session " + m.ID
 }

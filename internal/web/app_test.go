@@ -61,6 +61,7 @@ func TestReading(t *testing.T) {
 		{"labels", testLabels},
 		{"siblings and copy", testSiblingsAndCopy},
 		{"damaged file", testDamagedFile},
+		{"exports", testExports},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},

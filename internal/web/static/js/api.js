@@ -59,8 +59,8 @@ export const setLabel = (id, entryId, label) =>
 export const repairSession = (id) => post(`/api/sessions/${enc(id)}/repair`);
 export const deleteSession = (id) => request('DELETE', `/api/sessions/${enc(id)}`, {});
 export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restore`);
-export const exportURL = (id, format, leaf) =>
-  `/api/sessions/${enc(id)}/export` + q({ format, leaf });
+export const exportURL = (id, format, leaf, scope) =>
+  `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });

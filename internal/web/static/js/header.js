@@ -88,9 +88,13 @@ function Menu({ view, s, rename }) {
       <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
       <div class="menu-sep"></div>
-      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download>Export Markdown</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download>Export HTML</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf)} download>Export JSONL</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download onClick=${() => setOpen(false)}
+        title="One page that reads like this one, to keep or share; opens offline">Export HTML</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download onClick=${() => setOpen(false)}>Export Markdown</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl')} download onClick=${() => setOpen(false)}
+        title="The session file as it is, every branch">Export JSONL (whole file)</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf, 'branch')} download onClick=${() => setOpen(false)}
+        title="Only the branch shown, as pi's /export writes it (a new header)">Export this branch as JSONL</a>
       <div class="menu-sep"></div>
       <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>
     </div>`}

@@ -1,0 +1,170 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"piweb/internal/session"
+)
+
+// Markdown writes the branch as a Markdown document that reads like the
+// page: a heading per message with its time (and model and cost), text
+// as written, thinking in a collapsed <details>, tool calls with their
+// results in fenced blocks (a diff for edits).
+func Markdown(w io.Writer, d Doc) error {
+	bw := bufio.NewWriter(w)
+	t := d.totals()
+	fmt.Fprintf(bw, "# %s\n\n", oneLine(d.Title))
+	fmt.Fprintf(bw, "- Directory: `%s`\n- Session: `%s`\n", d.Cwd, d.ID)
+	if !d.Created.IsZero() {
+		fmt.Fprintf(bw, "- Created: %s\n", d.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if len(t.Models) > 0 {
+		fmt.Fprintf(bw, "- Models: %s\n", strings.Join(t.Models, ", "))
+	}
+	fmt.Fprintf(bw, "- %d messages · %s tokens · %s\n", t.Messages, fmtTokens(t.Tokens), FmtCost(t.Cost))
+	for _, it := range mdItems(&d) {
+		bw.WriteString("\n" + it)
+	}
+	return bw.Flush()
+}
+
+func mdItems(d *Doc) []string {
+	res := results(d.Messages)
+	var out []string
+	for i := range d.Messages {
+		m := &d.Messages[i]
+		var b strings.Builder
+		head := func(who, meta string) {
+			fmt.Fprintf(&b, "## %s", who)
+			for _, s := range []string{fmtTime(m.Timestamp), meta} {
+				if s != "" {
+					b.WriteString(" · " + s)
+				}
+			}
+			b.WriteString("\n\n")
+		}
+		switch m.Role {
+		case session.RoleUser:
+			head("You", "")
+			mdContent(&b, m, res)
+		case session.RoleAssistant:
+			head("Assistant", usageLine(m))
+			mdContent(&b, m, res)
+			if m.StopReason == "error" || m.StopReason == "aborted" {
+				fmt.Fprintf(&b, "> **%s** %s\n\n", map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"], oneLine(m.ErrorMessage))
+			}
+		case session.RoleToolResult:
+			if _, paired := res[m.ToolCallID]; paired {
+				continue
+			}
+			head("Tool", "")
+			mdTool(&b, newTool(nil, m))
+		case session.RoleBashExecution:
+			head("Shell", "")
+			t := tool{Name: "!", Summary: "$ " + m.Command, Output: m.Output}
+			if m.ExitCode != nil {
+				t.Exit = fmtNumber(*m.ExitCode)
+			}
+			mdTool(&b, t)
+		case session.RoleCustom:
+			if !m.Display {
+				continue
+			}
+			head(m.CustomType, "")
+			mdContent(&b, m, res)
+		case session.RoleBranchSummary, session.RoleCompactionSummary:
+			title := "Branch summary"
+			if m.Role == session.RoleCompactionSummary {
+				title = "Compacted: " + fmtTokens(m.TokensBefore) + " tokens before"
+			}
+			fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n%s\n\n</details>\n", title, strings.TrimSpace(m.Summary))
+		default:
+			continue
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func mdContent(b *strings.Builder, m *session.Message, res map[string]*session.Message) {
+	if m.Content.IsString() {
+		b.WriteString(strings.TrimSpace(m.Content.String()) + "\n\n")
+		return
+	}
+	for _, blk := range m.Content.Blocks() {
+		switch blk.Type {
+		case "text":
+			b.WriteString(strings.TrimSpace(blk.Text) + "\n\n")
+		case "thinking":
+			if blk.Thinking != "" {
+				fmt.Fprintf(b, "<details><summary>Thinking</summary>\n\n%s\n\n</details>\n\n", quote(blk.Thinking))
+			}
+		case "toolCall":
+			mdTool(b, newTool(&blk, res[blk.ID]))
+		case "image":
+			fmt.Fprintf(b, "*[%s image]*\n\n", blk.MimeType)
+		}
+	}
+}
+
+func mdTool(b *strings.Builder, t tool) {
+	fmt.Fprintf(b, "**%s** %s", t.Name, code(t.Summary))
+	if t.Exit != "" {
+		fmt.Fprintf(b, " — exit %s", t.Exit)
+	}
+	b.WriteString("\n\n")
+	if t.Args != "" {
+		b.WriteString(fence(t.Args, "json"))
+	}
+	if t.Content != "" {
+		b.WriteString(fence(t.Content, ""))
+	}
+	if len(t.Diff) > 0 {
+		lines := make([]string, len(t.Diff))
+		for i, l := range t.Diff {
+			lines[i] = l.Text
+		}
+		b.WriteString(fence(strings.Join(lines, "\n"), "diff"))
+	}
+	if t.Output != "" {
+		b.WriteString(fence(t.Output, "text"))
+	}
+}
+
+var backticks = regexp.MustCompile("`+")
+
+// fence puts s in a fenced code block whose fence is longer than any run
+// of backticks in s, so that nothing in s can end it.
+func fence(s, lang string) string {
+	n := 3
+	for _, run := range backticks.FindAllString(s, -1) {
+		n = max(n, len(run)+1)
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n"
+}
+
+// code is s as an inline code span that s cannot end.
+func code(s string) string {
+	s = oneLine(s)
+	if s == "" {
+		return ""
+	}
+	n := 1
+	for _, run := range backticks.FindAllString(s, -1) {
+		n = max(n, len(run)+1)
+	}
+	f := strings.Repeat("`", n)
+	return f + " " + s + " " + f
+}
+
+// quote makes s a block quote (thinking reads as an aside).
+func quote(s string) string {
+	return "> " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n> ")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
