@@ -297,7 +297,8 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 		msgs = append(msgs, m)
 	}
 	out := map[string]any{"leaf": entryID(leaf), "entryIds": nonNil(c.EntryIDs[start:end]),
-		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model)}
+		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model),
+		"edits": contextEdits(sess, leaf, c, start, end)}
 	return okVerbatim(w, pageFields(out, len(c.Messages), start), "messages", msgs)
 }
 

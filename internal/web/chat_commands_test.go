@@ -1,6 +1,9 @@
 package web
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +20,7 @@ import (
 // offers the user messages, /copy, /export and /reload work.
 func TestChatCommands(t *testing.T) {
 	r := newChatRigWith(t, agent.Config{})
+	keepFewTokens(t, r.agentDir)
 	r.llm.Enqueue(fakellm.Text("Ready for commands."))
 	id := r.startSession(t, "commands base")
 	r.waitText(t, "Ready for commands.")
@@ -49,6 +53,12 @@ func TestChatCommands(t *testing.T) {
 		}
 	})
 	t.Run("compact", func(t *testing.T) {
+		// pi 1.x compacts only what lies before the recent tokens it keeps
+		// (20,000 by default): a second turn and a small keep give it some.
+		r.llm.Enqueue(fakellm.Text("Second answer."))
+		r.send(t, "a second turn")
+		r.waitText(t, "Second answer.")
+		r.waitIdle(t)
 		r.send(t, "/compact keep the word banana")
 		r.waitJS(t, `document.querySelector('.conv [data-role=compactionSummary]')`)
 		if !slices.ContainsFunc(r.llm.Requests(), func(q *fakellm.Request) bool {
@@ -92,4 +102,26 @@ func TestChatCommands(t *testing.T) {
 			t.Errorf("the model got %d requests for one prompt after /reload", asked()-before)
 		}
 	})
+}
+
+// keepFewTokens makes pi keep few recent tokens when it compacts, so that
+// a short test session has something to summarize.
+func keepFewTokens(t testing.TB, agentDir string) {
+	t.Helper()
+	path := filepath.Join(agentDir, "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	s["compaction"] = map[string]any{"enabled": true, "keepRecentTokens": 1}
+	if b, err = json.Marshal(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

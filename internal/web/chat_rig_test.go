@@ -33,6 +33,9 @@ type chatRig struct {
 	http     *httptest.Server // the app's server, for cutting connections
 }
 
+// rigPi is the pi the chat rigs run.
+var rigPi = pitest.V073
+
 func newChatRig(t testing.TB) *chatRig { return newChatRigWith(t, agent.Config{}) }
 
 // newChatRigWith is newChatRig with supervisor settings (Spare, as piweb
@@ -46,7 +49,7 @@ func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 func newChatRigFull(t testing.TB, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
 	t.Helper()
 	requireChromium(t)
-	piBin := pitest.PiBinVersion(t, pitest.V073)
+	piBin := pitest.PiBinVersion(t, rigPi)
 	dir := t.TempDir()
 	agentDir := filepath.Join(dir, "agent")
 	cwd := filepath.Join(dir, "proj")

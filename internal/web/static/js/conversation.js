@@ -10,6 +10,7 @@ import { markdown } from './markdown.js';
 import { PAGE } from './view.js';
 import { fmtTokens, fmtTime, fmtDate, toMs } from './util.js';
 import { RowActions } from './rowactions.js';
+import { EditedNote, omittedNote } from './system.js';
 
 const EST = PAGE * 110; // px, a page never measured
 const EAGER = 12; // messages drawn first when a session opens at its end
@@ -26,7 +27,8 @@ export function pairing(items) {
     }
   }
   const paired = new Set([...results.keys()].filter((k) => calls.has(k)));
-  return { results, paired };
+  const sys = items.find((it) => it.m.role === 'system');
+  return { results, paired, firstSystem: sys ? sys.id : null };
 }
 
 export function Conversation({ view, tail }) {
@@ -138,6 +140,7 @@ export function Conversation({ view, tail }) {
       ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${view.start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
       ${pages}
+      ${!view.leafOmitted ? null : view.leafOmitted.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}
       ${tail}
       ${!items.length && !view.loading && html`<div class="empty muted">No messages on this branch.</div>`}
     </div>
@@ -215,6 +218,7 @@ function rowDeps({ it, ctx }) {
   if (m.role === 'assistant' && Array.isArray(m.content)) {
     for (const b of m.content) if (b.type === 'toolCall') deps.push(ctx.results.get(b.id));
   } else if (m.role === 'toolResult') deps.push(ctx.paired.has(m.toolCallId));
+  else if (m.role === 'system') deps.push(ctx.firstSystem);
   return deps;
 }
 
@@ -230,8 +234,19 @@ class Row extends Component {
     const body = it.m.role === 'compactionSummary'
       ? html`<${Compaction} it=${it} view=${view} />`
       : html`<${Message} item=${it} ctx=${ctx} />`;
-    return html`<article class="row" id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}<${RowActions} view=${view} it=${it} /></article>`;
+    const row = html`<article class=${'row' + (it.original ? ' edited' : '')} id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}
+      ${it.original !== undefined && html`<${EditedNote} original=${it.original} render=${(m) => html`<${Message} item=${{ m, id: it.id }} ctx=${ctx} />`} />`}
+      <${RowActions} view=${view} it=${it} /></article>`;
+    return it.omittedBefore ? html`${it.omittedBefore.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}${row}` : row;
   }
+}
+
+// Omitted draws an entry pi left out of the model's context (a
+// context_edit), greyed, with why.
+export function Omitted({ o, ctx }) {
+  return html`<article class="row omitted" id=${'e-' + o.id} data-entry=${o.id} data-role=${(o.m && o.m.role) || 'entry'}>
+    <div class="omitted-note muted">${omittedNote(o.m)}</div>
+    ${o.m ? html`<${Message} item=${o} ctx=${ctx} />` : null}</article>`;
 }
 
 // Compaction shows pi's summary collapsed with the tokens it replaced;

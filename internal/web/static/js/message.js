@@ -5,6 +5,7 @@ import { markdown, CodeBlock, capped } from './markdown.js';
 import { diffLines, langOf } from './highlight.js';
 import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js';
 import { ToolTime, ToolOutput } from '../chat/toolrun.js';
+import { SystemPrompt } from './system.js';
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
 // to their toolResult items, ctx.paired holds the ids of paired results.
@@ -18,6 +19,7 @@ export function Message({ item, ctx }) {
     case 'custom': return m.display === false ? null : html`<${Custom} m=${m} />`;
     case 'branchSummary': return html`<${Summary} m=${m} kind="branch" />`;
     case 'compactionSummary': return null; // rendered by the conversation (needs expansion state)
+    case 'system': return html`<${SystemPrompt} m=${m} full=${!ctx.firstSystem || ctx.firstSystem === item.id} />`;
     default: return html`<div class="msg unknown"><${Head} who=${m.role || 'unknown'} t=${m.timestamp} />
       <pre class="raw">${JSON.stringify(m, null, 2)}</pre></div>`;
   }
@@ -65,6 +67,8 @@ function Assistant({ m, ctx }) {
   const title = `tokens: ${u.input || 0} input, ${u.output || 0} output, ${u.cacheRead || 0} cache read, ${u.cacheWrite || 0} cache write` +
     (u.cost ? `\ncost: $${(u.cost.total || 0).toFixed(6)}` : '') + `\nstop: ${m.stopReason || ''}\napi: ${m.api || ''}`;
   const extra = html`<span class="model" title=${m.provider + '/' + m.model}>${m.responseModel || m.model}</span>
+    ${m.thinkingLevel && m.thinkingLevel !== 'off' && html`<span class="muted think-level" title="thinking level">thinking ${m.thinkingLevel}</span>`}
+    ${m.durationMs > 0 && html`<span class="muted duration" title="time to answer">${secs(m.durationMs)}</span>`}
     <span class="usage" title=${title}>${usageLine(m)}</span>`;
   return html`<div class=${'msg assistant' + (bad ? ' bad' : '')}><${Head} who="Assistant" cls="a" t=${m.timestamp} extra=${extra} />
     ${blocks.map((b, i) => {
@@ -77,6 +81,12 @@ function Assistant({ m, ctx }) {
     ${bad && html`<div class=${'stop ' + m.stopReason}><strong>${m.stopReason === 'aborted' ? 'Aborted' : 'Error'}</strong>${m.errorMessage ? ': ' + m.errorMessage : ''}</div>`}
     ${!blocks.length && !bad && html`<div class="muted">(empty response)</div>`}
   </div>`;
+}
+
+// secs shows a duration in seconds, minutes past a minute.
+function secs(ms) {
+  const s = ms / 1000;
+  return s < 60 ? s.toFixed(1) + ' s' : Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
 }
 
 function Thinking({ b }) {

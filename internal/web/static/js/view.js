@@ -75,7 +75,7 @@ export class View {
   }
 
   setPage(ctx, replace) {
-    const items = ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] }));
+    const items = withEdits(ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] })), ctx.edits, this, replace);
     this.items = replace ? items : items.concat(this.items);
     this.start = ctx.start;
     this.total = ctx.total;
@@ -230,7 +230,11 @@ export class View {
       const last = this.items.length ? this.items[this.items.length - 1].id : null;
       const at = last ? ctx.entryIds.lastIndexOf(last) : -1;
       if (last && at < 0) return this.reload();
-      for (let i = at + 1; i < ctx.messages.length; i++) this.items.push({ m: ctx.messages[i], id: ctx.entryIds[i] });
+      const fresh = withEdits(ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] })), ctx.edits, this, true);
+      // An entry pi edited after the page had it (a retried attempt left
+      // out) is redrawn with its edit.
+      if (at >= 0 && (fresh[at].omittedBefore || fresh[at].original !== undefined)) this.items[this.items.length - 1] = fresh[at];
+      for (let i = at + 1; i < fresh.length; i++) this.items.push(fresh[i]);
       this.total = ctx.total;
       this.fileLeaf = ctx.leaf;
       this.model = ctx.model;
@@ -276,11 +280,37 @@ export class View {
   }
 }
 
+// withEdits marks the items whose content pi replaces in the model's
+// context (item.original: the file's message) and puts each entry pi
+// leaves out before the item it preceded (item.omittedBefore), or, when it
+// came last, in view.leafOmitted (server ContextEdit, docs/api.md).
+function withEdits(items, edits, view, atEnd) {
+  if (atEnd) view.leafOmitted = null;
+  if (!edits || !edits.length) return items;
+  const byId = new Map(items.map((it) => [it.id, it]));
+  for (const e of edits) {
+    if (!e.omitted) {
+      const it = byId.get(e.entryId);
+      if (it) it.original = e.original;
+      continue;
+    }
+    const o = { m: e.original, id: e.entryId, omitted: true };
+    const it = e.beforeId ? byId.get(e.beforeId) : null;
+    if (it) (it.omittedBefore ||= []).push(o);
+    else if (!e.beforeId) (view.leafOmitted ||= []).push(o);
+  }
+  return items;
+}
+
+// sumUsage sums the usage the branch's messages carry: answers, and the
+// nested model work pi 1.x records on tool results and summaries. (pi's
+// usage entries are not messages: the session's own totals, from the
+// index, count them.)
 export function sumUsage(msgs) {
   const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: new Set() };
   for (const m of msgs) {
-    if (m.role !== 'assistant') continue;
-    if (m.model) t.models.add(m.model);
+    if (m.role === 'assistant' && m.model) t.models.add(m.model);
+    else if (!['toolResult', 'compactionSummary', 'branchSummary'].includes(m.role)) continue;
     const u = m.usage;
     if (!u) continue;
     t.input += u.input || 0;
