@@ -23,6 +23,9 @@ import (
 // with PIWEB_BENCH_LOAD set) and also, for comparison, from goroutines.
 
 func TestMain(m *testing.M) {
+	if base := os.Getenv("PIWEB_LOAD_CLIENT"); base != "" {
+		os.Exit(loadClient(base))
+	}
 	if url := os.Getenv("PIWEB_PEER_CLIENT"); url != "" {
 		os.Exit(peerClient(url, os.Getenv("PIWEB_PEER_ID")))
 	}

@@ -23,15 +23,20 @@ func PeerCheck() bool {
 }
 
 // ownPeer reports whether the client end of the connection local<-remote
-// belongs to uid. The client's socket is the line of /proc/net/tcp (or
-// tcp6) whose local address is our remote one and whose remote address is
-// our local one; its uid column is its owner. No line (the client is
-// gone, or lives in another network namespace) is not ownership.
+// belongs to uid. The kernel is asked for that one socket (sock_diag over
+// netlink, a hash lookup by both ends' address and port); where that is
+// not available the client's line is looked up in /proc/net/tcp (or tcp6),
+// whose local address is our remote one and whose remote address is our
+// local one (a scan as long as the machine's socket count). No socket (the
+// client is gone, or lives in another network namespace) is not ownership.
 func ownPeer(local, remote net.Addr, uid int) bool {
 	l, ok1 := local.(*net.TCPAddr)
 	r, ok2 := remote.(*net.TCPAddr)
 	if !ok1 || !ok2 {
 		return false
+	}
+	if owner, found, err := diagOwner(r, l); err == nil {
+		return found && owner == uid
 	}
 	for _, name := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		if owner, found := socketOwner(name, r, l); found {
