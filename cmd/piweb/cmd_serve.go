@@ -80,12 +80,14 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal and restart piweb to see yours.\n", agentDir)
 		f.demo = true
 	}
+	realDir := ""
 	if f.demo {
 		d, err := demo.Setup()
 		if err != nil {
 			return err
 		}
-		defer d.Close()
+		realDir = agentDir
+		defer closeDemo(e, d, realDir)
 		agentDir = d.AgentDir
 		fmt.Fprintf(e.stdout, "Demo: sample sessions in %s, demo model at %s\n", d.Root, d.LLM.URL())
 	}
@@ -103,7 +105,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
 	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
 		Login: needsLogin(f.addr), OnLogin: links.used, Agent: ag,
-		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo})
+		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir})
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		srv.Close()
@@ -120,6 +122,22 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		err = nil
 	}
 	return err
+}
+
+// closeDemo ends the demo without deleting what the user made: sessions
+// started in a real folder move to the real agent dir, where pi keeps
+// them; if one cannot, the demo folder stays.
+func closeDemo(e *env, d *demo.Demo, realDir string) {
+	kept, err := d.KeepUserSessions(realDir)
+	for _, p := range kept {
+		fmt.Fprintf(e.stdout, "Kept the session you started in the demo: %s\n", p)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "piweb: %v\n", err)
+	}
+	if err := d.Close(); err != nil {
+		fmt.Fprintf(e.stderr, "piweb: %v\n", err)
+	}
 }
 
 // needsLogin says when every client must sign in: beyond loopback, and on

@@ -28,6 +28,9 @@ type Demo struct {
 	LLM *fakellm.Server
 	// Sessions are the seeded session ids, in seeding order.
 	Sessions []string
+	// keep is set when a user's session could not be moved out: Close
+	// then leaves the folder in place.
+	keep bool
 }
 
 // Setup creates the demo under a new temporary directory and starts the
@@ -112,10 +115,15 @@ func copyProjects(dst string) error {
 	})
 }
 
-// Close stops the fake LLM and deletes the demo directory.
+// Close stops the fake LLM and deletes the demo directory, unless it
+// still holds a session started in a real folder that KeepUserSessions
+// could not move out (or it was not called and there is one).
 func (d *Demo) Close() error {
 	if d.LLM != nil {
 		d.LLM.Close()
+	}
+	if d.keep || d.UserSessions() > 0 {
+		return fmt.Errorf("demo: %s kept: it holds sessions started in real folders", d.Root)
 	}
 	return os.RemoveAll(d.Root)
 }

@@ -61,6 +61,9 @@ type Options struct {
 	// Demo and Version are reported by GET /api/status.
 	Demo    bool
 	Version string
+	// DemoRealDir is, in the demo, the user's own agent dir: status says
+	// how many sessions it holds, so the page can offer to switch.
+	DemoRealDir string
 	// Timeouts of Serve's connections; zero values take the defaults of
 	// timeouts.go.
 	Timeouts Timeouts

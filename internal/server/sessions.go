@@ -14,9 +14,14 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	if version == "" {
 		version = "dev"
 	}
-	return ok(w, map[string]any{
+	st := map[string]any{
 		"version": version, "signIn": s.auth.required, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": s.cat.State(),
-	})
+	}
+	if s.opts.Demo && s.opts.DemoRealDir != "" {
+		st["realSessions"] = len(session.SessionFiles(s.opts.DemoRealDir))
+		st["realAgentDir"] = s.opts.DemoRealDir
+	}
+	return ok(w, st)
 }
 
 // intParam reads a non-negative integer query parameter.

@@ -4,6 +4,7 @@ import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL } from './state.js';
 import { Sidebar } from './sidebar.js';
+import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
 import { TreePanel } from './tree.js';
@@ -37,6 +38,7 @@ function App() {
     <${Sidebar} />
     ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
     <main class="main">
+      <${DemoBanner} />
       ${r.page === 'session' && v && html`<${SessionPage} key=${v.id + '|' + v.leaf} view=${v} />`}
       ${r.page === 'usage' && html`<${UsagePage} />`}
       ${r.page === 'home' && html`<${Home} />`}
