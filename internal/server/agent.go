@@ -54,8 +54,9 @@ type PiStatus struct {
 	Install string  `json:"install"`
 }
 
-// InstallHint is how a user gets pi.
-const InstallHint = "npm install -g @mariozechner/pi-coding-agent"
+// InstallHint is how a user gets pi, with what it needs and the versions
+// piweb supports; the page shows it when pi is missing.
+const InstallHint = "npm install -g @earendil-works/pi-coding-agent (needs Node >= 22.19; piweb supports pi 0.73 through 1.6)"
 
 // CreateRequest is the body of POST /api/sessions.
 type CreateRequest struct {

@@ -86,8 +86,17 @@ func TestChatPiMissing(t *testing.T) {
 	r := newRig(t)
 	r.open(t, "/s/"+basicID)
 	cr := &chatRig{browser: r.browser}
+	// The page says at once that pi is missing, how to install it, what it
+	// needs and which versions piweb supports (issue 12.7).
+	r.waitJS(t, `document.querySelector('.pi-missing')`)
+	for _, want := range []string{"npm install -g @earendil-works/pi-coding-agent", "Node 22.19", "pi 0.73 through 1.6"} {
+		if got := eval[string](t, r.browser, `document.querySelector('.pi-missing').innerText`); !strings.Contains(got, want) {
+			t.Errorf("pi missing banner %q lacks %q", got, want)
+		}
+	}
 	cr.send(t, "hello?")
-	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('npm install')`)
+	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('npm install -g @earendil-works/pi-coding-agent')`)
+	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('Node >= 22.19')`)
 	r.expectConsole("status of 503")
 }
 

@@ -13,7 +13,7 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar } from './actions.js';
-import { takeDraft, picker, sessionInfo, newSessionIn } from './store.js';
+import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
@@ -172,7 +172,10 @@ function Status({ view, l }) {
   if (bash) line = 'Running ' + (bash.exclude ? '!!' : '!') + bash.command;
   else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.map((t) => t.name).join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
   else if (PHASES[phase]) line = PHASES[phase];
+  askPiStatus();
+  const pi = piStatus.value;
   return html`<div class="chat-status">
+    ${pi && !pi.found && html`<${PiMissing} pi=${pi} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
@@ -242,4 +245,13 @@ function SessionInfo({ view }) {
   return html`<div class="card session-info" role="status">
     <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close" onClick=${() => { sessionInfo.value = null; }}>×</button></div>
     <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></div>`;
+}
+
+// PiMissing says that chatting needs pi and how to get it; the session
+// still reads.
+function PiMissing({ pi }) {
+  return html`<div class="banner warn pi-missing" role="status">
+    <span>pi is not installed, so this session can be read but not continued. Install it with
+      <code>npm install -g @earendil-works/pi-coding-agent</code> (needs Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.
+      ${pi.error ? html`<span class="muted"> (${pi.error})</span>` : ''}</span></div>`;
 }

@@ -45,6 +45,18 @@ export const sessionInfo = signal(null);
 // does; null when closed.
 export const newSessionIn = signal(null);
 
+// piStatus is pi as the server found it (GET /api/status's pi: found,
+// version, install), null until known.
+export const piStatus = signal(null);
+let statusAsked = false;
+
+// askPiStatus reads the server's status once per page.
+export function askPiStatus() {
+  if (statusAsked) return;
+  statusAsked = true;
+  api.getStatus().then((s) => { piStatus.value = s.pi || null; }, () => { statusAsked = false; });
+}
+
 const commandLists = new Map(); // session id -> promise of pi's get_commands list
 
 // commandsOf is pi's command list for session id (get_commands: extension
