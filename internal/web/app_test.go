@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // Ids of the shared fixtures written by real pi 0.73.1.
@@ -118,18 +119,17 @@ func (r *rig) waitIndexed(t *testing.T, id string) { waitListed(t, r.browser, id
 
 func waitListed(tb testing.TB, b *browser, id string) {
 	tb.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(tb, func() error {
 		res, err := http.Get(b.base + "/api/sessions/" + id)
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return
-			}
+		if err != nil {
+			return err
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	tb.Fatalf("session %s never indexed", id)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			return fmt.Errorf("GET answered %d", res.StatusCode)
+		}
+		return nil
+	}, 20*time.Second, "session "+id+" to be indexed")
 }
 
 func (r *rig) text(t *testing.T, sel string) string {

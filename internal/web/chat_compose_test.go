@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // completionLabels lists what the composer's completion offers.
@@ -116,13 +117,12 @@ func testDialogs(t *testing.T, r *chatRig) {
 		t.Helper()
 		r.waitJS(t, `document.querySelector('.ext-card')`)
 		const want = "last in the conversation, in view"
-		where := ""
-		for deadline := time.Now().Add(5 * time.Second); where != want && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			where = eval[string](t, r.browser, cardPlaceJS)
-		}
-		if where != want {
-			t.Errorf("the extension dialog is %s", where)
-		}
+		testkit.Eventually(t, func() error {
+			if where := eval[string](t, r.browser, cardPlaceJS); where != want {
+				return fmt.Errorf("the extension dialog is %s", where)
+			}
+			return nil
+		}, 5*time.Second, "the extension dialog "+want)
 	}
 	t.Run("select", func(t *testing.T) {
 		r.send(t, "/ask-colour")

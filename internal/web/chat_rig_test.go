@@ -19,6 +19,7 @@ import (
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
+	"piweb/internal/testkit"
 )
 
 // chatRig is the app on the real server with real pi talking to the fake
@@ -48,8 +49,14 @@ func newChatRigWith(t testing.TB, cfg agent.Config) *chatRig {
 // (ScriptSummaries, to hold a compaction's summary).
 func newChatRigFull(t testing.TB, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
 	t.Helper()
+	return newChatRigOn(t, rigPi, cfg, llmOpts)
+}
+
+// newChatRigOn is newChatRigFull on a given pinned pi.
+func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
+	t.Helper()
 	requireChromium(t)
-	piBin := pitest.PiBinVersion(t, rigPi)
+	piBin := pitest.PiBinVersion(t, v)
 	dir := t.TempDir()
 	agentDir := filepath.Join(dir, "agent")
 	cwd := filepath.Join(dir, "proj")
@@ -128,18 +135,25 @@ func (r *chatRig) startSession(t testing.TB, msg string) string {
 func (r *chatRig) waitText(t testing.TB, text string) {
 	t.Helper()
 	js := fmt.Sprintf(`(document.querySelector('.conv')||{innerText:''}).innerText.includes(%q)`, text)
-	deadline := time.Now().Add(20 * time.Second)
-	for !eval[bool](t, r.browser, js) {
-		if time.Now().After(deadline) {
-			if r.llm != nil {
-				for _, q := range r.llm.Requests() {
-					t.Logf("model request: %q", q.LastUserText())
-				}
-			}
-			t.Fatalf("%q never shown; page: %s", text, eval[string](t, r.browser, `(document.querySelector('.main')||{innerText:''}).innerText`))
+	testkit.Eventually(t, func() error {
+		if eval[bool](t, r.browser, js) {
+			return nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		return fmt.Errorf("model requests: %s; page: %s", r.requestTexts(), eval[string](t, r.browser, `(document.querySelector('.main')||{innerText:''}).innerText`))
+	}, 20*time.Second, fmt.Sprintf("the conversation to show %q", text))
+}
+
+// requestTexts lists the last user text of each model request, to tell a
+// view that missed an update from a reply that never came.
+func (r *chatRig) requestTexts() string {
+	if r.llm == nil {
+		return "none"
 	}
+	var out []string
+	for _, q := range r.llm.Requests() {
+		out = append(out, fmt.Sprintf("%q", q.LastUserText()))
+	}
+	return strings.Join(out, ", ")
 }
 
 // waitIdle waits until the composer offers Send again (the agent is idle).
@@ -217,13 +231,7 @@ func (r *chatRig) countText(t testing.TB, s string) int {
 
 func waitFor(t testing.TB, what string, f func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !f() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Eventually(t, f, 20*time.Second, what)
 }
 
 // click reuses the reading tests' helper.
