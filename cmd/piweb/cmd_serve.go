@@ -114,7 +114,8 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	url := links.first(srv, appBase(ln.Addr(), f.addr))
 	fmt.Fprintf(e.stdout, "piweb serving %s on %s\n", agentDir, url)
 	links.explain()
-	if f.open {
+	if f.open || (server.IsLoopback(f.addr) && !server.PeerCheck()) {
+		// Where loopback needs sign-in too, the link is opened for the user.
 		openBrowser(url)
 	}
 	err = srv.Serve(ctx, ln)
