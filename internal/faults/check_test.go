@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tally is one scenario's figures.
@@ -88,8 +89,9 @@ func intactSomewhere(path string, orig []byte) bool {
 	return false
 }
 
-// debris counts temp files and backups under root.
-func debris(root string) (tmp, backups int) {
+// debris counts temp files and backups under root, noting the first
+// temp files' paths.
+func debris(root string, tl *tally) (tmp, backups int) {
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -97,12 +99,33 @@ func debris(root string) (tmp, backups int) {
 		switch {
 		case strings.HasPrefix(d.Name(), ".piweb-tmp-"):
 			tmp++
+			if tl != nil && tmp <= 2 {
+				r, _ := filepath.Rel(root, p)
+				tl.note("left: %s", r)
+			}
 		case strings.Contains(d.Name(), ".piweb-backup-"):
 			backups++
 		}
 		return nil
 	})
 	return tmp, backups
+}
+
+// ageTemps makes the temp files under root 11 minutes old, as they are
+// when piweb starts again some time after a crash (it removes temp files
+// older than session.TempMaxAge, sparing a concurrent writer's), and
+// returns how many there are.
+func ageTemps(root string) int {
+	n := 0
+	old := time.Now().Add(-11 * time.Minute)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".piweb-tmp-") {
+			os.Chtimes(p, old, old)
+			n++
+		}
+		return nil
+	})
+	return n
 }
 
 // sessionFiles lists the *.jsonl files under root.

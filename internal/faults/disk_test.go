@@ -104,7 +104,7 @@ func (h *harness) fullDisk() *tally {
 			tl.torn += badLines(b)
 		}
 	}
-	tl.leftovers, tl.backups = debris(agent)
+	tl.leftovers, tl.backups = debris(agent, tl)
 	return tl
 }
 
@@ -152,7 +152,7 @@ func (h *harness) readOnly() *tally {
 		tl.note("left in the trash: %s", p)
 	}
 	tl.dup += inTrash
-	tl.leftovers, tl.backups = debris(agent)
+	tl.leftovers, tl.backups = debris(agent, tl)
 	return tl
 }
 
@@ -223,7 +223,7 @@ func (h *harness) countMarkers(tl *tally, agent, path string, lines int) *tally 
 	if bad := badLines(b); bad > 0 {
 		tl.note("%d bad lines in the live file (garbage the writer added and repair did not yet remove included)", bad)
 	}
-	tl.leftovers, tl.backups = debris(agent)
+	tl.leftovers, tl.backups = debris(agent, tl)
 	return tl
 }
 

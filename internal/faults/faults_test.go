@@ -193,6 +193,10 @@ func (h *harness) killCLI(op string) *tally {
 			tl.torn += badLines(b)
 		}
 	}
-	tl.leftovers, tl.backups = debris(agent)
+	if raw := ageTemps(agent); raw > 0 {
+		tl.note("%d temp files before piweb's next start, some time later (which removes them)", raw)
+		h.startServe(agent).stop()
+	}
+	tl.leftovers, tl.backups = debris(agent, tl)
 	return tl
 }

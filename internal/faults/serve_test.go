@@ -109,8 +109,13 @@ func (h *harness) killServe() []*tally {
 	}
 	del, res := &tally{name: "kill -9 delete"}, &tally{name: "kill -9 restore"}
 	dur := map[string]time.Duration{"DELETE": 300 * time.Millisecond, "POST": 300 * time.Millisecond}
+	prev, orphans := "", 0
 	for i := range 2 * h.n {
 		s := h.startServe(agent)
+		if n := countOrphans(agent, parents); n > orphans {
+			del.note("after a kill during %s, %d forks no longer name their live parent", prev, n-orphans)
+			orphans = n
+		}
 		method, path, tl := "DELETE", "", del
 		live, trash := s.ids("/api/sessions?limit=1000", "sessions", "id"), s.ids("/api/trash", "items", "trashId")
 		if i%2 == 1 && len(trash) > 0 || len(live) == 0 {
@@ -137,6 +142,10 @@ func (h *harness) killServe() []*tally {
 		}
 		cancel()
 		tl.runs++
+		prev = method + " " + path
+	}
+	if raw := ageTemps(agent); raw > 0 {
+		del.note("%d temp files before the last start, some time later (which removes them)", raw)
 	}
 	s := h.startServe(agent) // recovers the last kill
 	trashItems := s.ids("/api/trash", "items", "trashId")
@@ -194,7 +203,26 @@ func (h *harness) checkPlaces(agent string, all map[string]bool, parents map[str
 			tl.note("fork %s names %q, its parent is live at %s", cid[:8], filepath.Base(ps), filepath.Base(where[pid][0]))
 		}
 	}
-	tl.leftovers, tl.backups = debris(agent)
+	tl.leftovers, tl.backups = debris(agent, tl)
+}
+
+// countOrphans counts live forks whose live parent is not their
+// parentSession.
+func countOrphans(agent string, parents map[string]string) int {
+	tl := &tally{}
+	where := map[string][]string{}
+	for _, p := range sessionFiles(agent) {
+		id, _ := header(p)
+		where[id] = append(where[id], p)
+	}
+	for cid, pid := range parents {
+		if len(where[cid]) == 1 && len(where[pid]) == 1 && !inTrash(where[cid][0]) && !inTrash(where[pid][0]) {
+			if _, ps := header(where[cid][0]); ps != where[pid][0] {
+				tl.orphans++
+			}
+		}
+	}
+	return tl.orphans
 }
 
 func inTrash(p string) bool {
