@@ -174,7 +174,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.bridges.ensure(m)
-	return s.serveSSEFrom(w, r, sessionTopic(m.ID), func() []byte { return s.sessionHello(m) }, true)
+	return s.serveSSEFrom(w, r, sessionTopic(m.Key), func() []byte { return s.sessionHello(m) }, true)
 }
 
 // sessionHello starts following the session's file and describes it as
@@ -184,13 +184,13 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 // the server's clock, lets the client read the replay event's times on
 // its own clock.
 func (s *Server) sessionHello(m Meta) []byte {
-	s.tails.watch(m.ID, m.Path)
+	s.tails.watch(m.Key, m.Path)
 	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size, "now": time.Now().UnixMilli()}
 	if sess, err := s.cache.load(m.Path); err == nil {
 		hello["leaf"] = entryID(sess.Leaf())
 		hello["size"] = sess.Size
 	}
-	if id := s.hub.turnStart(sessionTopic(m.ID)); id > 0 {
+	if id := s.hub.turnStart(sessionTopic(m.Key)); id > 0 {
 		hello["replayFrom"] = id
 	}
 	b, _ := json.Marshal(hello)

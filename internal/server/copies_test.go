@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,5 +81,33 @@ func TestCopiesAreSessions(t *testing.T) {
 	}
 	if p := r.json("GET", "/api/sessions/"+forkID, nil, 200)["session"].(map[string]any)["parentSessionPath"]; p != origPath {
 		t.Errorf("deleting a copy re-pointed the original's fork to %v", p)
+	}
+}
+
+// TestDeletedOutside: a session file deleted or moved away by another
+// program is reported as missing (not as moved to the trash), and as
+// rewritten (so the page reloads it) when it is back (issue 14.4).
+func TestDeletedOutside(t *testing.T) {
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	path := s["path"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	if hello := next(t, ch); hello.data["type"] != "hello" {
+		t.Fatalf("first event %+v", hello)
+	}
+	aside := filepath.Join(t.TempDir(), "aside.jsonl")
+	if err := os.Rename(path, aside); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, ch); ev.data["type"] != "session_missing" {
+		t.Fatalf("after the move: %+v", ev)
+	}
+	if err := os.Rename(aside, path); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, ch); ev.data["type"] != "session_rewritten" {
+		t.Fatalf("after the move back: %+v", ev)
 	}
 }

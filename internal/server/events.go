@@ -69,6 +69,7 @@ type tail struct {
 	off     int64
 	partial []byte
 	pending bool
+	missing bool // the file was gone at the last read
 	watched time.Time
 }
 
@@ -143,7 +144,18 @@ func (t *tails) read(id string) {
 func (tl *tail) advance() any {
 	fi, err := os.Stat(tl.path)
 	if err != nil {
-		return map[string]any{"type": "session_deleted"}
+		if tl.missing {
+			return nil
+		}
+		// Deleted or moved by something other than piweb (piweb's own
+		// delete says session_deleted and drops the tail first).
+		tl.missing = true
+		return map[string]any{"type": "session_missing"}
+	}
+	if tl.missing { // the file is back: the client reloads it
+		tl.missing = false
+		tl.fi, tl.off, tl.partial = fi, fi.Size(), nil
+		return map[string]any{"type": "session_rewritten", "size": fi.Size()}
 	}
 	if tl.fi == nil || !os.SameFile(fi, tl.fi) || fi.Size() < tl.off || fi.Size()-tl.off > maxTailChunk {
 		tl.fi, tl.off, tl.partial = fi, fi.Size(), nil
@@ -192,6 +204,13 @@ func rawLines(data []byte) ([]json.RawMessage, *string) {
 		}
 	}
 	return out, leaf
+}
+
+// drop stops following a session (piweb deleted it).
+func (t *tails) drop(id string) {
+	t.mu.Lock()
+	delete(t.files, id)
+	t.mu.Unlock()
 }
 
 // gc stops following sessions nobody has watched for a while.

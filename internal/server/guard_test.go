@@ -22,6 +22,7 @@ type guardFixture struct {
 	id     string // the session most routes act on
 	doomed string // the session DELETE acts on
 	trash  string // a trash item to restore
+	trash2 string // a trash item to delete for good
 	bodies map[string]string
 }
 
@@ -44,6 +45,8 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 			f.doomed = m.Key
 		case strings.HasPrefix(first, "Read ideas.md"):
 			f.trash = r.json("DELETE", "/api/sessions/"+m.Key, map[string]any{}, 200, auth...)["trashId"].(string)
+		case strings.HasPrefix(first, "The due-date") && m.ParentPath != "":
+			f.trash2 = r.json("DELETE", "/api/sessions/"+m.Key, map[string]any{}, 200, auth...)["trashId"].(string)
 		}
 	}
 	for _, n := range r.json("GET", "/api/sessions/"+f.id, nil, 200, auth...)["tree"].([]any) {
@@ -53,7 +56,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 			user = leaf
 		}
 	}
-	if f.id == "" || f.doomed == "" || f.trash == "" || user == "" {
+	if f.id == "" || f.doomed == "" || f.trash == "" || f.trash2 == "" || user == "" {
 		t.Fatalf("demo sessions changed: %+v", f)
 	}
 	f.bodies = map[string]string{
@@ -63,6 +66,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/sessions/{id}/repair":    `{}`,
 		"DELETE /api/sessions/{id}":         `{}`,
 		"POST /api/trash/{trashId}/restore": `{}`,
+		"DELETE /api/trash/{trashId}":       `{}`,
 		"POST /api/sessions/{id}/fork":      `{"entryId":"` + user + `"}`,
 		"POST /api/sessions/{id}/clone":     `{}`,
 		"POST /api/sessions":                `{"cwd":"` + cwd + `","message":"hi"}`,
@@ -79,6 +83,9 @@ func (f *guardFixture) url(rt route) string {
 		id = f.doomed
 	}
 	p := strings.ReplaceAll(rt.path, "{id}", id)
+	if rt.method == "DELETE" && strings.Contains(p, "{trashId}") {
+		return strings.ReplaceAll(p, "{trashId}", f.trash2)
+	}
 	return strings.ReplaceAll(p, "{trashId}", f.trash)
 }
 

@@ -148,6 +148,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		children = append(children, session.ChildFile{Path: c.Path, Parent: c.ParentPath})
 		paths = append(paths, c.Path)
 	}
+	s.tails.drop(m.Key) // the stream says session_deleted, not session_missing
 	it, err := s.store.Trash(m.Path, children)
 	if errors.Is(err, session.ErrChanged) {
 		return errorf(Busy, "the session changed while it was being deleted; try again")
@@ -179,6 +180,33 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, e)
 	}
 	return ok(w, map[string]any{"items": out})
+}
+
+// deleteForever removes a trashed session for good.
+func (s *Server) deleteForever(w http.ResponseWriter, r *http.Request) error {
+	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
+		return err
+	}
+	if err := s.store.DeleteForever(r.PathValue("trashId")); err != nil {
+		return storeErr(err)
+	}
+	return ok(w, struct{}{})
+}
+
+// backupList is the answer of GET /api/backups.
+type backupList struct {
+	Backups []session.Backup `json:"backups"`
+	// MaxAgeDays is the pruning rule: backups older than this are removed
+	// when piweb starts.
+	MaxAgeDays int `json:"maxAgeDays"`
+}
+
+func (s *Server) listBackups(w http.ResponseWriter, r *http.Request) error {
+	bs := s.store.Backups()
+	if bs == nil {
+		bs = []session.Backup{}
+	}
+	return ok(w, backupList{Backups: bs, MaxAgeDays: int(session.BackupMaxAge.Hours() / 24)})
 }
 
 func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {

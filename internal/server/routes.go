@@ -27,6 +27,8 @@ func (s *Server) routes() http.Handler {
 	h("DELETE /api/sessions/{id}", s.deleteSession)
 	h("GET /api/trash", s.listTrash)
 	h("POST /api/trash/{trashId}/restore", s.restore)
+	h("DELETE /api/trash/{trashId}", s.deleteForever)
+	h("GET /api/backups", s.listBackups)
 	h("POST /api/sessions/{id}/fork", s.fork)
 	h("POST /api/sessions/{id}/clone", s.clone)
 	h("GET /api/sessions/{id}/export", s.export)

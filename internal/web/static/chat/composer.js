@@ -32,12 +32,13 @@ export function Composer({ view }) {
   const [images, setImages] = useState([]);
   const [mode, setMode] = useState('steer');
   const busy = l.busy();
+  const gone = view.rev.value >= 0 && !!(view.deleted || view.missing); // nothing to send to (rev: re-render on a change)
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
 
   // send sends the composer's text, or the text a completion just made.
   const send = async (typed) => {
     const message = (typed ?? (ta.current ? ta.current.value : text)).trim(); // the DOM is ahead of a pending render
-    if (!message && !images.length) return;
+    if (gone || (!message && !images.length)) return;
     const cmd = !images.length && parseInput(message);
     if (cmd) { // pi's own command: done here, never sent to the model
       setText('');
@@ -96,13 +97,13 @@ export function Composer({ view }) {
       <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
     <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
       <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
-        placeholder=${placeholder(busy, mode)}></textarea>
+        disabled=${gone} placeholder=${gone ? 'The session file is gone' : placeholder(busy, mode)}></textarea>
       <div class="composer-actions">
         <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/></svg><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
         ${busy && html`<select class="send-mode" aria-label="While running" value=${mode} onChange=${(e) => setMode(e.target.value)}>
           <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
-        <button class="btn primary send" type="submit">${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
+        <button class="btn primary send" type="submit" disabled=${gone}>${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
         ${busy && html`<button class="btn danger stop" type="button" title="Stop (Esc)" onClick=${stop}>Stop</button>`}
       </div>
     </form>

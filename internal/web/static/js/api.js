@@ -69,6 +69,8 @@ export const getStatus = () => get('/api/status');
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 export const listTrash = () => get('/api/trash');
+export const deleteTrash = (trashId) => request('DELETE', `/api/trash/${enc(trashId)}`, {});
+export const listBackups = () => get('/api/backups');
 export const listProjects = () => get('/api/projects');
 export const createSession = (body) => post('/api/sessions', body);
 export const listModels = () => get('/api/models');

@@ -11,6 +11,7 @@ import { TreePanel } from './tree.js';
 import { SearchDialog } from './search.js';
 import { FilesPanel } from './files.js';
 import { UsagePage } from './usage.js';
+import { TrashPage } from './trash.js';
 import { current, show, closeView } from './view.js';
 import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
@@ -41,6 +42,7 @@ function App() {
       <${DemoBanner} />
       ${r.page === 'session' && v && html`<${SessionPage} key=${v.id + '|' + v.leaf} view=${v} />`}
       ${r.page === 'usage' && html`<${UsagePage} />`}
+      ${r.page === 'trash' && html`<${TrashPage} />`}
       ${r.page === 'home' && html`<${Home} />`}
     </main>
     ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}

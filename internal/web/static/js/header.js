@@ -32,6 +32,7 @@ export function SessionHeader({ view }) {
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>
       ${view.deleted && html`<div class="stop error">This session was moved to the trash.</div>`}
+      ${view.missing && !view.deleted && html`<div class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when the file is back.</div>`}
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">

@@ -1,5 +1,5 @@
 // App-wide state as signals, and the URL router. The URL is the source of
-// truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /.
+// truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /trash, /.
 import { signal, computed } from '@preact/signals';
 import * as api from './api.js';
 import { debounce } from './util.js';
@@ -20,6 +20,7 @@ export function parseRoute(loc = window.location) {
   const entry = decodeURIComponent(loc.hash.replace(/^#/, ''));
   if (m) return { page: 'session', id: decodeURIComponent(m[1]), leaf: params.get('leaf') || '', entry };
   if (loc.pathname === '/usage') return { page: 'usage' };
+  if (loc.pathname === '/trash') return { page: 'trash' };
   return { page: 'home' };
 }
 

@@ -170,7 +170,13 @@ export class View {
     if (this.closed) return;
     if (ev.type === 'hello') this.caughtUp(ev);
     else if (ev.type === 'entries_appended') this.appended(ev.entries || []);
-    else if (ev.type === 'session_rewritten' || ev.type === 'reset') this.reload();
+    else if (ev.type === 'session_rewritten' || ev.type === 'reset') {
+      if (this.missing) { this.missing = false; this.touch(); }
+      this.reload();
+    } else if (ev.type === 'session_missing') { // deleted or moved by another program
+      this.missing = true;
+      this.touch();
+    }
     else if (ev.type === 'session_deleted') {
       this.deleted = true;
       if (this.unsub) this.unsub();
