@@ -44,6 +44,7 @@ func TestShotSet(t *testing.T) {
 	}
 	t.Run("reading", shootReading)
 	t.Run("chat", shootChat)
+	t.Run("pi1", shootPi1)
 }
 
 func shootReading(t *testing.T) {

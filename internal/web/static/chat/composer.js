@@ -176,7 +176,7 @@ function Status({ view, l }) {
   askPiStatus();
   const pi = piStatus.value;
   return html`<div class="chat-status">
-    ${pi && !pi.found && html`<${PiMissing} pi=${pi} />`}
+    ${pi && !pi.found && html`<${PiMissing} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
@@ -250,9 +250,8 @@ function SessionInfo({ view }) {
 
 // PiMissing says that chatting needs pi and how to get it; the session
 // still reads.
-function PiMissing({ pi }) {
+function PiMissing() {
   return html`<div class="banner warn pi-missing" role="status">
-    <span>pi is not installed, so this session can be read but not continued. Install it with
-      <code>npm install -g @earendil-works/pi-coding-agent</code> (needs Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.
-      ${pi.error ? html`<span class="muted"> (${pi.error})</span>` : ''}</span></div>`;
+    <span>Chatting needs pi: <code>npm install -g @earendil-works/pi-coding-agent</code> (Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.</span></div>`;
 }
+

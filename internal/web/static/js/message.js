@@ -85,6 +85,7 @@ function Assistant({ m, ctx }) {
 
 // secs shows a duration in seconds, minutes past a minute.
 function secs(ms) {
+  if (ms < 1000) return Math.round(ms) + ' ms';
   const s = ms / 1000;
   return s < 60 ? s.toFixed(1) + ' s' : Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
 }

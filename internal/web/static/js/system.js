@@ -41,7 +41,7 @@ export function SystemPrompt({ m, full }) {
 }
 
 function firstLine(s) {
-  return String(s || '').split('\n')[0].slice(0, 200);
+  return String(s || '').split('\n')[0];
 }
 
 // omittedNote says why an entry the model does not see is shown: pi drops

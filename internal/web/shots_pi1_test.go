@@ -1,0 +1,38 @@
+package web
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// shootPi1 photographs what pi 1.x writes, read from a file pi 1.6.0 wrote
+// while retrying a failing prompt (testdata/chat/retry-1.6.0.jsonl): the
+// system prompt card closed and open, the retried attempts greyed, and
+// the composer's command list with the pi-missing banner (this rig has no
+// pi).
+func shootPi1(t *testing.T) {
+	r := newRig(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "chat", "retry-1.6.0.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.dir, "sessions", "--home-user-lab-work--")
+	os.MkdirAll(dir, 0o755)
+	const id = "01a23c3a-7a6f-7194-b4a7-c585c347c9f7"
+	if err := os.WriteFile(filepath.Join(dir, "2026-12-03T14-06-35-121Z_"+id+".jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.conv .row.omitted') && document.querySelector('.system-prompt')`)
+	shootAll(t, r.browser, "pi1-retried")
+	eval[bool](t, r.browser, `(document.querySelector('.system-prompt').open = true, true)`)
+	shootAll(t, r.browser, "pi1-system")
+	eval[bool](t, r.browser, `(document.querySelector('.system-prompt').open = false, true)`)
+	cr := &chatRig{browser: r.browser}
+	cr.typeIn(t, "/")
+	r.waitJS(t, `document.querySelector('.completions li')`)
+	shootAll(t, r.browser, "pi1-commands")
+	r.expectConsole("status of 503")
+}
