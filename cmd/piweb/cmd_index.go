@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -171,12 +172,16 @@ func printHits(e *env, hits []index.Hit) error {
 	for _, h := range hits {
 		var b strings.Builder
 		for _, s := range h.Snippet {
-			t := strings.Join(strings.Fields(s.Text), " ")
+			t := squash(s.Text)
 			if s.Match {
-				t = "[" + t + "]"
-			}
-			if b.Len() > 0 && !strings.HasPrefix(s.Text, " ") && s.Match {
-				b.WriteByte(' ')
+				lead, trail := t != strings.TrimLeft(t, " "), t != strings.TrimRight(t, " ")
+				t = "[" + strings.TrimSpace(t) + "]"
+				if lead {
+					t = " " + t
+				}
+				if trail {
+					t += " "
+				}
 			}
 			b.WriteString(t)
 		}
@@ -185,10 +190,16 @@ func printHits(e *env, hits []index.Hit) error {
 			branch = "off-branch"
 		}
 		when := time.UnixMilli(h.Timestamp).Local().Format("2006-01-02 15:04")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(h.SessionID), h.EntryID, h.Role, branch, b.String())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(h.SessionID), h.EntryID, h.Role, branch, strings.TrimSpace(b.String()))
 	}
 	return tw.Flush()
 }
+
+// squash turns each run of white space into one space, keeping a space at
+// either end (where a snippet's parts meet) rather than dropping it.
+func squash(s string) string { return spaceRE.ReplaceAllString(s, " ") }
+
+var spaceRE = regexp.MustCompile(`\s+`)
 
 func short(id string) string {
 	if len(id) > 8 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -42,7 +43,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
-	if name == "help" {
+	if name == "help" || (len(args) > 0 && isHelp(args[0]) && name == "serve") {
 		printUsage(stdout)
 		return 0
 	}
@@ -59,11 +60,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return 0
 	case errors.As(err, &ee):
 		return int(ee)
+	case errors.Is(err, flag.ErrHelp): // the flag package printed the command's usage
+		return 0
 	default:
 		fmt.Fprintf(stderr, "piweb %s: %v\n", name, err)
 		return 2
 	}
 }
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: piweb [command] [flags]")

@@ -58,7 +58,7 @@ func TestHTMLRunsNothing(t *testing.T) {
 		"<title>&lt;b&gt;title&lt;/b&gt;</title>",
 		"<strong>bold</strong>", "<code>code</code>", "<table>", // Markdown rendered
 		`<details class="thinking"><summary>Thinking</summary>`, // collapsed
-		`<details class="tool error" open>`, "exit 2", // a failed bash card
+		`<details class="tool error" open>`, "exit 2",           // a failed bash card
 		`<span class="del">-old line</span>`, `<span class="add">&#43;new line</span>`, // the edit's diff
 		"claude-x · 1.2k in · 80 out · $0.0067", "prefers-color-scheme: dark",
 		"&lt;script&gt;window.pwned=1&lt;/script&gt;", // raw HTML shows as text, as on the page

@@ -53,7 +53,7 @@ func markdown(s string) template.HTML {
 // item is one message as the page shows it.
 type item struct {
 	Role, Who, Time, Meta string
-	Blocks               []block
+	Blocks                []block
 	// Summary cards (branch, compaction, system) are collapsed.
 	Card, CardTitle string
 	Error           string

@@ -63,6 +63,8 @@ func TestReading(t *testing.T) {
 		{"siblings and copy", testSiblingsAndCopy},
 		{"damaged file", testDamagedFile},
 		{"exports", testExports},
+		{"opening keeps place", testOpeningKeepsPlace},
+		{"header follows the file", testHeaderFollowsFile},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},
@@ -348,7 +350,7 @@ func testHeaderFacts(t *testing.T, r *rig) {
 		t.Errorf("cwd %q", got)
 	}
 	facts := r.text(t, `.sess-facts`)
-	for _, re := range []string{`claude-sonnet-4-5`, `\d+ tokens · \$0\.\d+`, `created (just now|\d+\w+ ago) · active (just now|\d+\w+ ago)`, `\d+ msgs · [\d.]+ KB`} {
+	for _, re := range []string{`claude-sonnet-4-5`, `\d+ tokens · \$0\.\d+`, `created (just now|\d+\w+ ago) · active (just now|\d+\w+ ago)`, `\d+ messages( on this branch · \d+ in the file)? · [\d.]+ KB`} {
 		if !regexp.MustCompile(re).MatchString(facts) {
 			t.Errorf("header facts %q lack %s", facts, re)
 		}

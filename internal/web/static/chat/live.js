@@ -251,6 +251,10 @@ export function blockTimes(l, m, i) {
 
 let errSeq = 0;
 export function addError(l, text) {
+  // pi's message may already start with the prefix piweb adds
+  // ("Compaction failed: Compaction failed: ..."): say it once.
+  text = String(text).replace(/^([^:]{3,40}: )\1+/, '$1');
+  if (l.errors.value.some((e) => e.text === text)) return; // the command's answer and its event
   l.errors.value = [...l.errors.value, { id: ++errSeq, text }];
 }
 

@@ -135,7 +135,11 @@ export function Conversation({ view, tail }) {
     const before = a > 0 ? items[a - 1].m.timestamp : view.start === 0 ? null : undefined;
     pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} before=${before} ctx=${ctx} view=${view} heights=${heights.current} />`);
   }
-  return html`<div class="conv" ref=${scroller} onScroll=${onScroll} tabIndex="-1">
+  // Opening something in the conversation (a summary, a tool card, the
+  // history a compaction hid) is reading, not following the end: the view
+  // stays where the reader is.
+  const onClickCapture = (e) => { if (e.target.closest && e.target.closest('summary, .card-head button')) stick.current = false; };
+  return html`<div class="conv" ref=${scroller} onScroll=${onScroll} onClickCapture=${onClickCapture} tabIndex="-1">
     <div class="conv-inner">
       ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${view.start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
@@ -181,10 +185,11 @@ function DaySep({ t }) {
 // withDays interleaves day separators; before is the time of the message
 // before the first (null at the start of the conversation, undefined when
 // not loaded).
-function withDays(items, before, render) {
+function withDays(items, before, render, shown = () => true) {
   let prev = before === undefined ? undefined : dayOf(before);
   const out = [];
   for (const it of items) {
+    if (!shown(it)) continue; // a separator before nothing would stand beside the next one
     const day = dayOf(it.m.timestamp);
     if (day && prev !== undefined && day !== prev) out.push(html`<${DaySep} key=${'d' + it.id} t=${it.m.timestamp} />`);
     if (day) prev = day;
@@ -204,7 +209,7 @@ function Page({ p, items, before, ctx, view, heights }) {
     return () => ro.disconnect();
   }, [p]);
   return html`<div class="page" ref=${ref} data-page=${p}>
-    ${withDays(items, before, (it) => hidden(it.m, ctx) ? null : html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`)}
+    ${withDays(items, before, (it) => html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`, (it) => !hidden(it.m, ctx))}
   </div>`;
 }
 

@@ -5,30 +5,32 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
 import { DamageBanner } from './damage.js';
-import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId } from './util.js';
+import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 
 export function SessionHeader({ view }) {
   view.rev.value;
   const d = view.detail;
-  // Until the metadata is decoded, the listing's item names the session.
-  const s = (d && d.session) || sessionById.value.get(view.id) || {};
+  // The listing's item follows the file live (index events: size, time,
+  // count, name); the metadata fills in what it lacks.
+  const s = { ...((d && d.session) || {}), ...(sessionById.value.get(view.id) || {}) };
   const t = view.totals;
   const [editing, setEditing] = useState(false);
   const title = s.name || s.firstMessage || '(unnamed session)';
-  const models = t ? [...t.models] : view.model ? [view.model.modelId] : [];
+  // The model the next message uses first, then the others that answered.
+  const models = [...new Set([view.model && view.model.modelId, ...(t ? t.models : [])].filter(Boolean))];
+  const count = plural(view.total, 'message') + (s.messageCount > view.total ? ` on this branch · ${s.messageCount} in the file` : '');
   return html`<header class="sess-head">
     <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
     <div class="sess-head-main">
       ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
-        : html`<h1 class="sess-name" title="Click to rename" onClick=${() => setEditing(true)}>${title}
-            ${!s.name && html`<span class="muted unnamed"> · unnamed</span>`}</h1>`}
+        : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')} title=${s.name ? 'Click to rename' : 'Not named yet: its first message stands in. Click to name it.'} onClick=${() => setEditing(true)}>${title}</h1>`}
       <div class="sess-facts">
         <span class="fact cwd" title="cwd">${s.cwd}</span>
         ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
         ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
           ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
         <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
-        <span class="fact">${view.total} msgs · ${fmtBytes(s.size)}</span>
+        <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>
       ${view.deleted && html`<div class="stop error">This session was moved to the trash.</div>`}

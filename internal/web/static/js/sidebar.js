@@ -123,7 +123,7 @@ function Item({ s, kids, current, depth }) {
       <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">↳</span>` : ''}${s.running && html`<span class="run-dot" title="running"></span>`}${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
-        <span>${s.messageCount} msg</span>
+        <span title="messages in the file, all branches">${plural(s.messageCount || 0, 'msg')}</span>
         <span class=${'size' + (s.size >= HUGE ? ' huge' : '')}>${fmtBytes(s.size)}</span>
       </span>
     </a>

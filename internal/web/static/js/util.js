@@ -59,10 +59,16 @@ export function fmtTokens(n) {
   return (n / 1e6).toFixed(1) + 'M';
 }
 
+// fmtCost formats dollars with the same precision everywhere: two
+// significant digits under a cent ($0.0067), three decimals under a dollar
+// ($0.012, $0.250), cents above; a cost too small to show is "<$0.0001",
+// never "$0.0000".
 export function fmtCost(c) {
   if (!(c > 0)) return '$0';
-  if (c < 0.01) return '$' + c.toFixed(4);
-  return '$' + c.toFixed(2);
+  if (c >= 1) return '$' + c.toFixed(2);
+  if (c >= 0.01) return '$' + c.toFixed(3);
+  if (c < 0.0001) return '<$0.0001';
+  return '$' + c.toPrecision(2);
 }
 
 // plural counts a noun: "1 session", "2 sessions".

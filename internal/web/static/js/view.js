@@ -3,6 +3,7 @@
 import { signal } from '@preact/signals';
 import * as api from './api.js';
 import { toast } from './state.js';
+import { fmtTokens } from './util.js';
 import { onLiveEvent } from '../chat/live.js';
 
 export const PAGE = 60;
@@ -208,9 +209,14 @@ export class View {
       for (const e of entries) if (e && e.id) this.addNode(e);
       if (entries.length) this.detail.leaf = entries[entries.length - 1].id || this.detail.leaf;
     }
-    // A compaction rewrites the start of the context: read it again.
-    if (!this.leaf && entries.some((e) => e && e.type === 'compaction')) await this.reload();
-    else if (!this.leaf) await this.refreshTail(entries.length);
+    // A compaction rewrites the start of the context: read it again, and
+    // show its card (it would land above the fold, unnoticed).
+    const comp = entries.find((e) => e && e.type === 'compaction');
+    if (!this.leaf && comp) {
+      await this.reload();
+      this.target = comp.id;
+      toast(`Compacted: a summary now stands for ${fmtTokens(comp.tokensBefore)} tokens of earlier history`);
+    } else if (!this.leaf) await this.refreshTail(entries.length);
     this.touch();
   }
 

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// testOpeningKeepsPlace: opening a compaction's summary or the history it
+// hid grows the conversation below what the reader clicked; the view
+// stays where it was instead of jumping to the new bottom.
+func testOpeningKeepsPlace(t *testing.T, r *rig) {
+	r.run(t, chromedp.EmulateViewport(1280, 500))
+	r.open(t, "/s/"+compactID)
+	r.waitJS(t, `document.querySelector('.card.compaction .card-head button')`)
+	eval[bool](t, r.browser, `(document.querySelector('.card.compaction').scrollIntoView({block: 'start'}), true)`)
+	for _, c := range []struct{ click, wait string }{
+		{`.card.compaction .card-summary > summary`, `document.querySelector('.card.compaction .card-summary').open`},
+		{`.card.compaction .card-head button`, `document.querySelector('.hidden-history .row')`},
+	} {
+		before := eval[float64](t, r.browser, `document.querySelector('.conv').scrollTop`)
+		r.click(t, c.click)
+		r.waitJS(t, c.wait)
+		r.run(t, chromedp.Sleep(300e6)) // layout effects and resize observers ran
+		if after := eval[float64](t, r.browser, `document.querySelector('.conv').scrollTop`); after-before > 5 || before-after > 5 {
+			t.Errorf("%s moved the view from %.0f to %.0f", c.click, before, after)
+		}
+	}
+	if !eval[bool](t, r.browser, `(() => { const c = document.querySelector('.conv').getBoundingClientRect(), k = document.querySelector('.card.compaction').getBoundingClientRect();
+		return k.top < c.bottom && k.bottom > c.top; })()`) {
+		t.Error("the compaction card left the view")
+	}
+}
+
+// testHeaderFollowsFile: the header's size, count and time follow an
+// append from outside, as the sidebar does.
+func testHeaderFollowsFile(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/facts", []map[string]any{{"role": "user", "content": "first", "timestamp": 1764583200000}})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
+	size := r.text(t, `.sess-facts .count`)
+	appendLine(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":"f0000002","parentId":"e0000001","timestamp":"2026-12-01T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an answer long enough to change the size shown"}],"api":"x","provider":"p","model":"model-b","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.00012}},"stopReason":"stop","timestamp":%d}}`+"\n", 1764583205000))
+	r.waitJS(t, `document.querySelector('.conv').innerText.includes('an answer long enough')`)
+	r.waitJS(t, fmt.Sprintf(`(() => { const c = document.querySelector('.sess-facts .count').textContent; return c.startsWith('2 messages ·') && c !== %q; })()`, size))
+	r.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('model-b') && document.querySelector('.sess-facts').textContent.includes('$0.00012')`)
+}
