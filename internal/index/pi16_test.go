@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,5 +144,46 @@ func TestUsageForkFamily(t *testing.T) {
 	}
 	if got := total(ix); got != want {
 		t.Errorf("without the original: usage input = %v, want %v", got, want)
+	}
+}
+
+// TestSearchSkipsSystemMessages indexes files pi 1.6.0 wrote, whose system
+// messages hold the whole system prompt: its words are not found (with or
+// without tool output), the conversation's and the compaction summary's
+// are, and no title comes from a system message (issue 12.6).
+func TestSearchSkipsSystemMessages(t *testing.T) {
+	agent := t.TempDir()
+	dir := filepath.Join(agent, "sessions", "--main--")
+	os.MkdirAll(dir, 0o755)
+	for _, name := range []string{"compact.jsonl", "reopen-new.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "session", "testdata", "pi-1.6.0", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	for _, tools := range []bool{false, true} {
+		ix, err := Open(context.Background(), Options{AgentDir: agent, Path: filepath.Join(t.TempDir(), "index.db"),
+			Getenv: func(string) string { return "" }, Logf: t.Logf, Tools: tools})
+		if err != nil {
+			t.Fatal(err)
+		}
+		syncAll(t, ix)
+		for q, want := range map[string]bool{"harness": false, "echo": true, "Goal": true} {
+			hits, err := ix.Search(context.Background(), Query{Text: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(hits) > 0) != want {
+				t.Errorf("tools %v: search %q: %d hits, want hits: %v", tools, q, len(hits), want)
+			}
+		}
+		infos, _ := ix.List(context.Background())
+		for _, in := range infos {
+			if strings.Contains(in.FirstMessage, "coding assistant") {
+				t.Errorf("%s: title from the system prompt: %q", in.Path, in.FirstMessage)
+			}
+		}
+		ix.Close()
 	}
 }

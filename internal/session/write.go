@@ -285,32 +285,65 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 	return backup, syncDir(filepath.Dir(path))
 }
 
-// carrySettle is how long the old file must stay the same size after the
-// rename before carryAppends stops watching it: a writer such as pi opens
-// the path for each line, so one that opened the old file just before the
-// rename writes to it just after.
-const carrySettle = 20 * time.Millisecond
+// A writer such as pi opens the path for each line, so one that opened
+// the old file just before the rename writes to it after. carryAppends
+// therefore copies until the old file has neither grown nor been open in
+// any process (on Linux, from /proc) for carrySettle, for at most
+// carryWait.
+const (
+	carrySettle = 20 * time.Millisecond
+	carryWait   = 5 * time.Second
+)
 
 // carryAppends copies the bytes after from in the old file (the backup)
-// onto the new file at path with O_APPEND writes, until the old file has
-// not grown for carrySettle.
+// onto the new file at path with O_APPEND writes.
 func carryAppends(old, path string, from int64) error {
-	quiet := time.Now()
-	for time.Since(quiet) < carrySettle {
+	start, quiet := time.Now(), time.Now()
+	for {
 		st, err := os.Stat(old)
 		if err != nil {
 			return fmt.Errorf("rewrite: carry appends: %w", err)
 		}
-		if st.Size() <= from {
-			time.Sleep(time.Millisecond)
+		if st.Size() > from {
+			if err := copyRange(old, path, from, st.Size()); err != nil {
+				return err
+			}
+			from, quiet = st.Size(), time.Now()
 			continue
 		}
-		if err := copyRange(old, path, from, st.Size()); err != nil {
-			return err
+		// Done once the old file has been quiet for carrySettle and no
+		// process has it open (a writer inside open(2) when /proc was read
+		// shows up on the next read, or writes within the settle time).
+		if open, _ := openByAnyone(st); open {
+			quiet = time.Now()
 		}
-		from, quiet = st.Size(), time.Now()
+		if time.Since(quiet) >= carrySettle || time.Since(start) >= carryWait {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
 	}
-	return nil
+}
+
+// openByAnyone reports whether a process of this user (this one included)
+// has the file open, from /proc's fd links; known is false without /proc.
+func openByAnyone(st os.FileInfo) (open, known bool) {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return false, false
+	}
+	for _, p := range procs {
+		if c := p.Name()[0]; c < '0' || c > '9' {
+			continue
+		}
+		dir := "/proc/" + p.Name() + "/fd/"
+		fds, _ := os.ReadDir(dir)
+		for _, fd := range fds {
+			if fst, err := os.Stat(dir + fd.Name()); err == nil && os.SameFile(st, fst) {
+				return true, true
+			}
+		}
+	}
+	return false, true
 }
 
 // copyRange appends bytes [from, to) of the file src to dst in one write.
