@@ -88,9 +88,7 @@ func TestServeDemoChat(t *testing.T) {
 	if code := s.stop(); code != 0 {
 		t.Errorf("exit %d", code)
 	}
-	if kids := pitest.ChildrenLeft(t, os.Getpid(), 10*time.Second); len(kids) > 0 {
-		t.Errorf("processes left after piweb stopped: %v", kids)
-	}
+	pitest.NoChildren(t, os.Getpid(), 10*time.Second)
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
 		t.Errorf("demo folder %s left behind: %v", root, err)
 	}
@@ -164,14 +162,7 @@ func TestSignalStopsWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	var kids []string
-	for deadline := time.Now().Add(30 * time.Second); len(kids) == 0 && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Millisecond)
-		kids = pitest.ChildProcesses(t, cmd.Process.Pid)
-	}
-	if len(kids) == 0 {
-		t.Fatal("piweb started no pi")
-	}
+	kids := pitest.SomeChildren(t, cmd.Process.Pid, 30*time.Second)
 	cmd.Process.Signal(syscall.SIGTERM)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()

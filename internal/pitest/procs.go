@@ -1,11 +1,14 @@
 package pitest
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // ChildProcesses lists the live (not zombie) children of process ppid, as
@@ -38,14 +41,27 @@ func ChildProcesses(t testing.TB, ppid int) []string {
 	return out
 }
 
-// ChildrenLeft waits up to timeout for process ppid to have no live
-// children and returns those still there then (none is the good answer).
-func ChildrenLeft(t testing.TB, ppid int, timeout time.Duration) []string {
+// NoChildren waits up to timeout for process ppid to have no live children
+// (testkit.Eventually), failing the test with those still there: tests use
+// it to prove that stopping piweb leaves no pi behind.
+func NoChildren(t testing.TB, ppid int, timeout time.Duration) {
 	t.Helper()
-	kids := ChildProcesses(t, ppid)
-	for deadline := time.Now().Add(timeout); len(kids) > 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
+	testkit.Eventually(t, func() error {
+		if kids := ChildProcesses(t, ppid); len(kids) > 0 {
+			return fmt.Errorf("processes left: %v", kids)
+		}
+		return nil
+	}, timeout, fmt.Sprintf("process %d to have no children", ppid))
+}
+
+// SomeChildren waits up to timeout for process ppid to have a live child
+// and returns its children then.
+func SomeChildren(t testing.TB, ppid int, timeout time.Duration) []string {
+	t.Helper()
+	var kids []string
+	testkit.Eventually(t, func() bool {
 		kids = ChildProcesses(t, ppid)
-	}
+		return len(kids) > 0
+	}, timeout, fmt.Sprintf("process %d to start a child", ppid))
 	return kids
 }

@@ -219,9 +219,7 @@ func TestServeShutdown(t *testing.T) {
 	if n := lv.ag.Supervisor().LiveCount(); n != 0 {
 		t.Errorf("%d workers live after shutdown", n)
 	}
-	if kids := pitest.ChildrenLeft(t, os.Getpid(), 10*time.Second); len(kids) > 0 {
-		t.Errorf("processes left after shutdown: %v", kids)
-	}
+	pitest.NoChildren(t, os.Getpid(), 10*time.Second)
 }
 
 // postJSON posts body and decodes a 200 answer.

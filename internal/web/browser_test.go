@@ -17,6 +17,7 @@ import (
 
 	"piweb/internal/catalog"
 	"piweb/internal/server"
+	"piweb/internal/testkit"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -33,9 +34,11 @@ type browser struct {
 	errors []string
 }
 
-// requireChromium skips without Chromium, or fails when CI=true.
+// requireChromium skips without Chromium, or fails when CI=true; browser
+// tests are long, so -short skips them too.
 func requireChromium(tb testing.TB) {
 	tb.Helper()
+	testkit.Long(tb)
 	if _, err := exec.LookPath(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
 			tb.Fatalf("chromium missing at %s (apt-get install -y chromium)", chromiumPath)
