@@ -129,6 +129,12 @@ func (c *Context) applySetting(e *Entry) {
 // project adds the messages of one context entry, with its latest edit
 // applied (pi's projectContextEntry).
 func (c *Context) project(e, edit *Entry) {
+	if edit == nil && e.Type == "message" { // the common case, without a slice
+		if m := messageEntryMessage(e); m != nil {
+			c.add(e.ID, m)
+		}
+		return
+	}
 	msgs := entryMessages(e)
 	if edit == nil || len(msgs) == 0 {
 		c.add(e.ID, msgs...)
@@ -197,10 +203,18 @@ func entryMessages(e *Entry) [][]byte {
 	return nil
 }
 
-// messageEntryMessages returns a message entry's message, with null or
+// messageEntryMessages returns a message entry's message as a list.
+func messageEntryMessages(e *Entry) [][]byte {
+	if m := messageEntryMessage(e); m != nil {
+		return [][]byte{m}
+	}
+	return nil
+}
+
+// messageEntryMessage returns a message entry's message, with null or
 // missing content normalised as pi 1.6 does: "" for system messages, []
 // for user, assistant and tool results.
-func messageEntryMessages(e *Entry) [][]byte {
+func messageEntryMessage(e *Entry) []byte {
 	m := e.Field("message")
 	if m == nil {
 		return nil
@@ -210,12 +224,12 @@ func messageEntryMessages(e *Entry) [][]byte {
 	if mv.object && (content == nil || string(content) == "null") {
 		switch roleOf(mv) {
 		case RoleSystem:
-			return [][]byte{setMember(m, "content", []byte(`""`))}
+			return setMember(m, "content", []byte(`""`))
 		case RoleUser, RoleAssistant, RoleToolResult:
-			return [][]byte{setMember(m, "content", []byte(`[]`))}
+			return setMember(m, "content", []byte(`[]`))
 		}
 	}
-	return [][]byte{m}
+	return m
 }
 
 func (c *Context) add(id string, msgs ...[]byte) {
