@@ -65,8 +65,15 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 	return files
 }
 
+// TestConformance asks pi 1.6.0 about every file, and pi 0.73.1 about the
+// files 0.73.1 wrote (both read those alike).
 func TestConformance(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	for _, v := range []pitest.Version{pitest.V16, pitest.V073} {
+		t.Run(string(v), func(t *testing.T) { conformance(t, v.StartOracle(t)) })
+	}
+}
+
+func conformance(t *testing.T, o *pitest.Batch) {
 	for _, f := range conformanceFiles(t, o) {
 		t.Run(filepath.Base(f.path), func(t *testing.T) {
 			s, err := Load(f.path)
@@ -142,7 +149,12 @@ func compareName(t *testing.T, o *pitest.Batch, path string, s *Session) {
 // TestConformanceListing lists a folder of all conformance files with pi's
 // listAll and with piweb's, and compares them in order.
 func TestConformanceListing(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	for _, v := range []pitest.Version{pitest.V16, pitest.V073} {
+		t.Run(string(v), func(t *testing.T) { conformanceListing(t, v.StartOracle(t)) })
+	}
+}
+
+func conformanceListing(t *testing.T, o *pitest.Batch) {
 	agent := t.TempDir()
 	dir := filepath.Join(agent, "sessions", "--conformance--")
 	os.MkdirAll(dir, 0o755)
