@@ -51,6 +51,7 @@ func (b *bridges) start(m Meta, fromStart bool) {
 // addPending remembers a just-created session.
 func (b *bridges) addPending(m Meta) {
 	b.mu.Lock()
+	m.Key = m.ID // the API id of a session no copy shares yet
 	b.pending[m.ID] = m
 	b.mu.Unlock()
 }

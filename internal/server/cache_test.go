@@ -3,6 +3,8 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"piweb/internal/testkit"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +63,17 @@ func TestCacheBudgetsParsedSize(t *testing.T) {
 	if kept {
 		t.Error("the big parse stayed cached beyond the byte budget")
 	}
+}
+
+// TestCloseEndsGoroutines: a server built without a catalog opens one and
+// Close ends every goroutine it started, the catalog's watcher included.
+func TestCloseEndsGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	srv := New(Options{AgentDir: t.TempDir(), Addr: "127.0.0.1:1"})
+	if srv.cat.State().Kind != "sqlite" {
+		t.Fatal("no index catalog")
+	}
+	srv.Close()
+	testkit.Eventually(t, func() bool { return runtime.NumGoroutine() <= before }, 5*time.Second,
+		"the goroutine count before New")
 }

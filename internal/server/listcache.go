@@ -88,7 +88,7 @@ func (c *listCache) get(s *Server, key string, cacheable bool, list func() ([]Me
 	c.bodies[key] = e
 	c.mu.Unlock()
 	if len(e.body) > gzipOver && !c.noGzip {
-		go c.compress(e)
+		s.bg.Go(func() { c.compress(e) }) // tracked: Close waits for it
 	}
 	return e.body, nil, nil
 }

@@ -61,10 +61,11 @@ func (s *Server) refresh(paths ...string) {
 }
 
 // itemAfter re-reads the session's metadata after a change.
-func (s *Server) itemAfter(path string) any {
+func (s *Server) itemAfter(path string) *sessionItem {
 	s.refresh(path)
 	if m, found := s.cat.ByPath(path); found {
-		return s.item(m)
+		it := s.item(m)
+		return &it
 	}
 	return nil
 }
@@ -92,7 +93,7 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 			return storeErr(err)
 		}
 	}
-	return ok(w, map[string]any{"session": s.itemAfter(m.Path)})
+	return ok(w, sessionAnswer{Session: s.itemAfter(m.Path)})
 }
 
 func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
@@ -128,7 +129,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, map[string]any{"session": it, "labels": labelMap(sess)})
+	return ok(w, labelAnswer{Session: it, Labels: labelMap(sess)})
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
@@ -156,8 +157,8 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		return wrap(Internal, err, "cannot move the session to the trash")
 	}
 	s.refresh(paths...)
-	s.publishJSON(sessionTopic(m.Key), map[string]any{"type": "session_deleted"})
-	return ok(w, map[string]any{"trashId": it.ID, "session": s.item(m)})
+	s.publishJSON(sessionTopic(m.Key), eventType{Type: "session_deleted"})
+	return ok(w, deleteAnswer{TrashID: it.ID, Session: s.item(m)})
 }
 
 func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
@@ -165,21 +166,16 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot read trash")
 	}
-	type entry struct {
-		TrashID string      `json:"trashId"`
-		Deleted string      `json:"deleted"`
-		Session sessionItem `json:"session"`
-	}
-	out := []entry{}
+	out := []trashItem{}
 	for _, it := range items {
-		e := entry{TrashID: it.ID, Deleted: it.Deleted}
+		e := trashItem{TrashID: it.ID, Deleted: it.Deleted}
 		if m, found := catalog.ReadMeta(it.File); found {
 			m.Path = it.Original
 			e.Session = s.item(m)
 		}
 		out = append(out, e)
 	}
-	return ok(w, map[string]any{"items": out})
+	return ok(w, trashList{Items: out})
 }
 
 // deleteForever removes a trashed session for good.
@@ -223,7 +219,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
 		return wrap(Internal, err, "cannot restore")
 	}
 	s.refresh(it.Repointed...)
-	return ok(w, map[string]any{"session": s.itemAfter(it.Original)})
+	return ok(w, sessionAnswer{Session: s.itemAfter(it.Original)})
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
@@ -244,7 +240,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeErr(err)
 	}
-	return s.answerNew(w, np, map[string]any{"text": text})
+	return s.answerNew(w, np, &text)
 }
 
 func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
@@ -262,16 +258,15 @@ func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeErr(err)
 	}
-	return s.answerNew(w, np, map[string]any{})
+	return s.answerNew(w, np, nil)
 }
 
 // answerNew reports a session file piweb just created.
-func (s *Server) answerNew(w http.ResponseWriter, path string, out map[string]any) error {
+func (s *Server) answerNew(w http.ResponseWriter, path string, text *string) error {
 	s.refresh(path)
 	nm, found := s.cat.ByPath(path)
 	if !found {
 		return errorf(Internal, "the new session could not be read back")
 	}
-	out["id"], out["path"] = nm.Key, nm.Path
-	return ok(w, out)
+	return ok(w, newSessionAnswer{ID: nm.Key, Path: nm.Path, Text: text})
 }

@@ -14,12 +14,11 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	if version == "" {
 		version = "dev"
 	}
-	st := map[string]any{
-		"version": version, "signIn": s.auth.required, "agentDir": s.agentDir, "demo": s.opts.Demo, "pi": s.agent.Pi(), "index": s.cat.State(),
-	}
+	st := statusAnswer{Version: version, SignIn: s.auth.required, AgentDir: s.agentDir, Demo: s.opts.Demo,
+		Pi: s.agent.Pi(), Index: s.cat.State()}
 	if s.opts.Demo && s.opts.DemoRealDir != "" {
-		st["realSessions"] = len(session.SessionFiles(s.opts.DemoRealDir))
-		st["realAgentDir"] = s.opts.DemoRealDir
+		n := len(session.SessionFiles(s.opts.DemoRealDir))
+		st.RealSessions, st.RealAgentDir = &n, s.opts.DemoRealDir
 	}
 	return ok(w, st)
 }
@@ -93,26 +92,21 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot list sessions")
 	}
-	type project struct {
-		Cwd      string  `json:"cwd"`
-		Sessions int     `json:"sessions"`
-		Modified *string `json:"modified"`
-	}
-	var out []*project
-	byCwd := map[string]*project{}
+	var out []*projectItem
+	byCwd := map[string]*projectItem{}
 	for _, m := range metas { // newest first, so the first seen is the latest
 		p := byCwd[m.Cwd]
 		if p == nil {
-			p = &project{Cwd: m.Cwd, Modified: isoTime(m.Modified)}
+			p = &projectItem{Cwd: m.Cwd, Modified: isoTime(m.Modified)}
 			byCwd[m.Cwd] = p
 			out = append(out, p)
 		}
 		p.Sessions++
 	}
 	if out == nil {
-		out = []*project{}
+		out = []*projectItem{}
 	}
-	return ok(w, map[string]any{"projects": out})
+	return ok(w, projectList{Projects: out})
 }
 
 // lookup finds the session named by the {id} path value.
@@ -122,6 +116,7 @@ func (s *Server) lookup(r *http.Request) (Meta, error) {
 		return m, nil
 	}
 	if m, found := s.bridges.lookupPending(id); found {
+		m.Key = m.ID // a new session, not indexed yet: no copy shares its id
 		return m, nil
 	}
 	return Meta{}, errorf(NotFound, "session not found")
@@ -174,10 +169,8 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if problems == nil {
 		problems = []session.Problem{}
 	}
-	return ok(w, map[string]any{
-		"session": s.item(m), "header": header, "leaf": leaf, "tree": tree,
-		"labels": labels, "lineage": s.lineage(m), "problems": problems,
-	})
+	return ok(w, sessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
+		Labels: labels, Lineage: s.lineage(m), Problems: problems})
 }
 
 // buildTree lists every entry with an id in the compact form.
@@ -214,7 +207,7 @@ func labelMap(sess *session.Session) map[string]string {
 }
 
 // lineage is the fork family of a session across files.
-func (s *Server) lineage(m Meta) map[string]any {
+func (s *Server) lineage(m Meta) lineage {
 	var parent *sessionItem
 	ancestors := []sessionItem{}
 	seen := map[string]bool{m.Path: true}
@@ -235,7 +228,7 @@ func (s *Server) lineage(m Meta) map[string]any {
 	for _, c := range s.cat.Children(m.Path) {
 		children = append(children, s.item(c))
 	}
-	return map[string]any{"parent": parent, "ancestors": ancestors, "children": children}
+	return lineage{Parent: parent, Ancestors: ancestors, Children: children}
 }
 
 // pageBounds computes a backwards page over n items: the items before
@@ -388,5 +381,5 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 			Highlights: hl, OnCurrentBranch: h.OnBranch, Role: h.Role,
 			Timestamp: h.Timestamp, Session: s.item(m)})
 	}
-	return ok(w, map[string]any{"hits": out, "total": total})
+	return ok(w, searchAnswer{Hits: out, Total: total})
 }

@@ -23,7 +23,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	if rows == nil {
 		rows = []UsageRow{}
 	}
-	return ok(w, map[string]any{"rows": rows, "tz": q.Loc.String()})
+	return ok(w, usageAnswer{Rows: rows, TZ: q.Loc.String()})
 }
 
 func usageQuery(r *http.Request) (UsageQuery, error) {

@@ -1,0 +1,108 @@
+package server
+
+import (
+	"encoding/json"
+
+	"piweb/internal/catalog"
+	"piweb/internal/session"
+)
+
+// The JSON shapes of the API's answers (docs/api.md), as Go types so that
+// the contract is checked by the compiler, not spelled in map literals.
+
+// statusAnswer is GET /api/status.
+type statusAnswer struct {
+	Version  string        `json:"version"`
+	SignIn   bool          `json:"signIn"`
+	AgentDir string        `json:"agentDir"`
+	Demo     bool          `json:"demo"`
+	Pi       PiStatus      `json:"pi"`
+	Index    catalog.State `json:"index"`
+	// RealSessions and RealAgentDir describe the user's own sessions while
+	// the demo is shown.
+	RealSessions *int   `json:"realSessions,omitempty"`
+	RealAgentDir string `json:"realAgentDir,omitempty"`
+}
+
+// projectItem is one project of GET /api/projects.
+type projectItem struct {
+	Cwd      string  `json:"cwd"`
+	Sessions int     `json:"sessions"`
+	Modified *string `json:"modified"`
+}
+
+type projectList struct {
+	Projects []*projectItem `json:"projects"`
+}
+
+// lineage is a session's fork family across files.
+type lineage struct {
+	Parent    *sessionItem  `json:"parent"`
+	Ancestors []sessionItem `json:"ancestors"`
+	Children  []sessionItem `json:"children"`
+}
+
+// sessionDetail is GET /api/sessions/{id}.
+type sessionDetail struct {
+	Session  sessionItem       `json:"session"`
+	Header   json.RawMessage   `json:"header"`
+	Leaf     *string           `json:"leaf"`
+	Tree     []treeNode        `json:"tree"`
+	Labels   map[string]string `json:"labels"`
+	Lineage  lineage           `json:"lineage"`
+	Problems []session.Problem `json:"problems"`
+}
+
+// searchAnswer is GET /api/search.
+type searchAnswer struct {
+	Hits  []hitJSON `json:"hits"`
+	Total int       `json:"total"`
+}
+
+// sessionAnswer is the answer of the mutations that report the session
+// (rename, restore); Session is null when it is not listed.
+type sessionAnswer struct {
+	Session *sessionItem `json:"session"`
+}
+
+// labelAnswer is POST /api/sessions/{id}/label.
+type labelAnswer struct {
+	Session *sessionItem      `json:"session"`
+	Labels  map[string]string `json:"labels"`
+}
+
+// deleteAnswer is DELETE /api/sessions/{id}.
+type deleteAnswer struct {
+	TrashID string      `json:"trashId"`
+	Session sessionItem `json:"session"`
+}
+
+// trashItem is one item of GET /api/trash.
+type trashItem struct {
+	TrashID string      `json:"trashId"`
+	Deleted string      `json:"deleted"`
+	Session sessionItem `json:"session"`
+}
+
+type trashList struct {
+	Items []trashItem `json:"items"`
+}
+
+// newSessionAnswer is the answer of fork and clone: the new session, and
+// for a fork the text of the message it was made before.
+type newSessionAnswer struct {
+	ID   string  `json:"id"`
+	Path string  `json:"path"`
+	Text *string `json:"text,omitempty"`
+}
+
+// usageAnswer is GET /api/usage.
+type usageAnswer struct {
+	Rows []UsageRow `json:"rows"`
+	TZ   string     `json:"tz"`
+}
+
+// eventType is an event with nothing but its type.
+type eventType struct {
+	Type string `json:"type"`
+}
