@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 	"testing"
 	"time"
 
@@ -132,13 +133,16 @@ func TestIndexLineageAgrees(t *testing.T) {
 	if err := os.Rename(flaky["path"].(string), newPath); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for r.find("Fix the flaky")["path"] != newPath {
-		if time.Now().After(deadline) {
-			t.Fatal("the index did not see the move")
+	// The move is a removal and an addition: between them the session
+	// is briefly not listed at all.
+	testkit.Eventually(t, func() bool {
+		for _, s := range r.sessions() {
+			if s["path"] == newPath {
+				return true
+			}
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	}, 10*time.Second, "the index to see the move")
 	if p := r.json("GET", "/api/sessions/"+fork["id"].(string), nil, 200)["lineage"].(map[string]any)["parent"]; p == nil || p.(map[string]any)["id"] != id {
 		t.Errorf("fork's parent %v, want %s", p, id)
 	}
