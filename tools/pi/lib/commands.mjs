@@ -2,7 +2,7 @@
 // arguments and returns a JSON-serialisable value (or a Promise of one).
 
 import { SessionManager, checkExports, contextAt, packageVersion, parentCycle, withCopy } from "./pi.mjs";
-import { generate } from "./gen.mjs";
+import { generate, generateLarge } from "./gen.mjs";
 import { generateDamaged } from "./damage.mjs";
 import { flatTree, treeCycle } from "./tree.mjs";
 
@@ -146,6 +146,11 @@ function gen(args) {
 	return generate(Number(args[0]), args[1], args[2] === undefined ? 20 : Number(args[2]));
 }
 
+function genLarge(args) {
+	need(args, 3, "gen-large SEED OUTDIR MB");
+	return generateLarge(Number(args[0]), args[1], Number(args[2]));
+}
+
 function genDamaged(args) {
 	need(args, 2, "gen-damaged SEED OUTDIR");
 	return generateDamaged(Number(args[0]), args[1]);
@@ -161,6 +166,7 @@ export const commands = {
 	list,
 	listall,
 	gen,
+	"gen-large": genLarge,
 	"gen-damaged": genDamaged,
 	version: () => packageVersion(),
 	"check-exports": () => checkExports(),

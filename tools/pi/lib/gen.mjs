@@ -14,7 +14,7 @@
 // result fields. Under 0.73 the random draws are the ones 0.73-only
 // generation always made, so a seed gives the same 0.73 corpus as before.
 
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { SessionManager, major } from "./pi.mjs";
 import { NUMBERS, Rng, base64, installClock, object, text, value } from "./rand.mjs";
@@ -146,7 +146,7 @@ class Session {
 		const r = this.rng;
 		for (const call of this.pendingCalls.splice(0)) {
 			if (r.chance(0.05)) continue; // a missing result, as after a crash
-			const content = [{ type: "text", text: text(r, 25) }];
+			const content = [{ type: "text", text: this.large ? bigOutput(r) : text(r, 25) }];
 			if (r.chance(0.1)) content.push({ type: "image", data: base64(r, 32), mimeType: "image/png" });
 			const msg = { role: "toolResult", toolCallId: call.id, toolName: call.name, content, isError: r.chance(0.15), timestamp: this.msgTime() };
 			if (r.chance(0.4)) msg.details = r.chance(0.5) ? { diff: text(r, 10), firstChangedLine: r.int(100) } : value(r, 2);
@@ -315,6 +315,37 @@ class Session {
 			usageEntry: () => sm.appendUsage(r.pick(USAGE_KINDS), this.model[0], this.model[1], this.usage(), r.chance(0.3) ? r.pick(["warming", "extension override"]) : undefined),
 		};
 		acts[action]();
+	}
+}
+
+/** bigOutput is a tool's output as large sessions have them: a file read, 2-40 KB of code-like lines. */
+function bigOutput(rng) {
+	const lines = [];
+	for (let n = 50 + rng.int(800); n > 0; n--) lines.push(`${"\t".repeat(rng.int(4))}${text(rng, 8)}`);
+	return lines.join("\n");
+}
+
+/**
+ * generateLarge writes one session of at least mb megabytes into outDir,
+ * as a long pi 1.x (or 0.73) session grows: the usual random steps, with
+ * tool results as large as real file reads, and answers its path.
+ */
+export function generateLarge(seed, outDir, mb) {
+	if (!Number.isFinite(seed) || !(mb > 0)) throw new Error("gen-large: SEED and MB must be numbers");
+	const dir = resolve(outDir);
+	mkdirSync(dir, { recursive: true });
+	const rng = new Rng(seed);
+	const clock = installClock(Date.UTC(2026, 0, 1) + rng.int(365 * 86_400_000));
+	try {
+		const s = new Session(rng, clock, dir);
+		s.large = true;
+		if (V1) s.system(true);
+		s.user();
+		s.assistant();
+		for (let k = 0; k % 100 !== 0 || statSync(s.sm.getSessionFile()).size < mb * 1e6; k++) s.step();
+		return s.sm.getSessionFile();
+	} finally {
+		clock.restore();
 	}
 }
 
