@@ -85,7 +85,12 @@ func FuzzListChunk(f *testing.F) {
 		`{"type":"message","id":"x","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"text"},5,"s"],"timestamp":3}}`,
 		`{"type":"message","id":"x","message":{"role":"assistant","content":{},"timestamp":-1}}`,
 		`{"type":"session_info","id":"x","name":" \u00a0 x "}`,
-		`{"type":"label","id":"l","parentId":"x","targetId":"x","label":"a"}`} {
+		`{"type":"label","id":"l","parentId":"x","targetId":"x","label":"a"}`,
+		// pi 1.6: falsy lines skipped, readline's lone CR ends a line.
+		"null\nfalse\n0\n\"\"\n" + usr,
+		`{"type":"message",` + "\r" + `"id":"x","parentId":null,"timestamp":"t","message":{"role":"user","content":"a","timestamp":1}}`,
+		usr + "\r" + asst,
+		`{"type":"usage","id":"u","parentId":null,"timestamp":"t","kind":"cache_warm","provider":"p","model":"m","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3,"cost":{"total":0.1}}}`} {
 		f.Add([]byte(hdr + "\n" + l + "\n"))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
