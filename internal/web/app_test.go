@@ -65,6 +65,8 @@ func TestReading(t *testing.T) {
 		{"exports", testExports},
 		{"opening keeps place", testOpeningKeepsPlace},
 		{"header follows the file", testHeaderFollowsFile},
+		{"phone search and panel", testPhoneSearchAndPanel},
+		{"search more", testSearchMore},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},

@@ -46,3 +46,50 @@ func testHeaderFollowsFile(t *testing.T, r *rig) {
 	r.waitJS(t, fmt.Sprintf(`(() => { const c = document.querySelector('.sess-facts .count').textContent; return c.startsWith('2 messages ·') && c !== %q; })()`, size))
 	r.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('model-b') && document.querySelector('.sess-facts').textContent.includes('$0.00012')`)
 }
+
+// testPhoneSearchAndPanel: on a phone search is a button in the header
+// (no keyboard hints), and a tree panel remembered on a wide screen does
+// not open sessions full-screen on the tree.
+func testPhoneSearchAndPanel(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, `document.querySelector('.side-panel .tree') && localStorage.getItem('piweb.panel') === 'tree'`)
+	r.run(t, chromedp.EmulateViewport(375, 800))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	if n := r.count(t, `.side-panel`); n != 0 {
+		t.Error("a remembered panel covers the session on a phone")
+	}
+	r.click(t, `.sess-head .phone-search`)
+	r.waitJS(t, `document.querySelector('.dialog.search input')`)
+	r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
+	r.waitJS(t, `document.querySelector('.hit')`)
+	if eval[bool](t, r.browser, `[...document.querySelectorAll('.dialog kbd, .dialog-foot .keys')].some((e) => e.offsetParent)`) {
+		t.Error("search shows keyboard hints on a phone")
+	}
+	// A tree node opened on a phone shows the conversation.
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.dialog.search')`)
+	r.click(t, `.sess-actions button[title^=Tree]`)
+	r.waitJS(t, `document.querySelector('.side-panel .tnode-btn')`)
+	r.click(t, `.side-panel .tnode-btn`)
+	r.waitJS(t, `!document.querySelector('.side-panel') && document.querySelector('.row')`)
+}
+
+// testSearchMore: search says how many hits there are and shows more
+// than the first 50 on request.
+func testSearchMore(t *testing.T, r *rig) {
+	var msgs []map[string]any
+	for i := range 60 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("quagga number %d", i), "timestamp": 1764583200000 + i})
+	}
+	id := writeSession(t, r.dir, "/tmp/many", msgs)
+	r.waitIndexed(t, id)
+	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	r.waitJS(t, `document.querySelector('.dialog.search input')`)
+	r.run(t, chromedp.SendKeys(`.dialog.search input`, "quagga"))
+	r.waitJS(t, `document.querySelector('.hit-count')?.textContent === '50+ hits' && document.querySelectorAll('.hit').length === 50`)
+	r.click(t, `.more-hits button`)
+	r.waitJS(t, `document.querySelectorAll('.hit').length === 60 && document.querySelector('.hit-count').textContent === '60 hits' && !document.querySelector('.more-hits')`)
+}

@@ -82,6 +82,24 @@ func shootReading(t *testing.T) {
 			r.checkConsole(t)
 		})
 	}
+	t.Run("damaged", func(t *testing.T) {
+		id, _ := damagedSession(t, r.dir)
+		r.waitIndexed(t, id)
+		r.reset(t)
+		r.open(t, "/s/"+id)
+		r.waitJS(t, `document.querySelector('.damage') && document.querySelector('.row')`)
+		shootAll(t, r.browser, "damaged")
+		r.checkConsole(t)
+	})
+	t.Run("export", func(t *testing.T) {
+		r.reset(t)
+		page := eval[string](t, r.browser, `fetch('/api/sessions/`+rich+`/export?format=html').then(r => r.text())`)
+		path := filepath.Join(t.TempDir(), "export.html")
+		os.WriteFile(path, []byte(page), 0o644)
+		r.run(t, chromedp.Navigate("file://"+path))
+		r.waitJS(t, `document.querySelector('article.msg')`)
+		shootAll(t, r.browser, "export")
+	})
 	t.Run("drawer", func(t *testing.T) {
 		r.reset(t)
 		r.open(t, "/s/"+basicID)

@@ -70,7 +70,8 @@ function Home() {
   const list = sessions.value.slice(0, 12);
   return html`<div class="home">
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
-      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')} · Ctrl+K to search</span></div></div><${NewSessionButton} /></header>
+      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')}<span class="keys"> · Ctrl+K to search</span></span></div></div>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button><${NewSessionButton} /></header>
     <div class="home-body">
       ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>No sessions yet.</p>
         <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are written.</p></div>`}

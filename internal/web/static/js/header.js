@@ -3,7 +3,7 @@
 import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, sidebarOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
+import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
 import { DamageBanner } from './damage.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 
@@ -38,6 +38,7 @@ export function SessionHeader({ view }) {
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button>
       <button class=${'btn ghost' + (panel.value === 'tree' ? ' on' : '')} type="button" onClick=${() => setPanel('tree')} title="Tree (T)">Tree</button>
       <button class=${'btn ghost' + (panel.value === 'files' ? ' on' : '')} type="button" onClick=${() => setPanel('files')} title="Files (F)">Files</button>
       <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />

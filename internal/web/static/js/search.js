@@ -40,11 +40,14 @@ function Snippet({ text, marks }) {
   return html`<span class="snippet">${out}</span>`;
 }
 
+const PAGE = 50; // hits asked for at a time
+
 export function SearchDialog() {
   const [q, setQ] = useState('');
   const [res, setRes] = useState({ hits: [], total: 0, q: '' });
   const [sel, setSel] = useState(0);
   const [busy, setBusy] = useState(false);
+  const [limit, setLimit] = useState(PAGE);
   const input = useRef(null);
   const seq = useRef(0);
   useEffect(() => { input.current && input.current.focus(); }, []);
@@ -55,7 +58,7 @@ export function SearchDialog() {
     const t = setTimeout(async () => {
       setBusy(true);
       try {
-        const r = await api.search(text);
+        const r = await api.search(text, { limit });
         if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, q: text }); setSel(0); }
       } catch (e) {
         if (n === seq.current) setRes({ hits: [], total: 0, q: text, error: e.message });
@@ -63,7 +66,12 @@ export function SearchDialog() {
       if (n === seq.current) setBusy(false);
     }, 120);
     return () => clearTimeout(t);
-  }, [q]);
+  }, [q, limit]);
+  const onInput = (e) => { setQ(e.currentTarget.value); setLimit(PAGE); };
+  // The server counts at most the hits asked for: a full page may have more.
+  const more = res.hits.length >= limit;
+  const count = res.total > res.hits.length ? `${res.hits.length} of ${res.total} hits`
+    : more ? `${res.hits.length}+ hits` : `${res.hits.length} ${res.hits.length === 1 ? 'hit' : 'hits'}`;
   const onKey = (e) => {
     if (e.key === 'ArrowDown') { e.preventDefault(); setSel(Math.min(sel + 1, res.hits.length - 1)); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setSel(Math.max(sel - 1, 0)); }
@@ -79,7 +87,7 @@ export function SearchDialog() {
       <div class="search-box">
         <span class="search-icon">⌕</span>
         <input ref=${input} type="search" placeholder="Search all sessions" value=${q} aria-label="Search text"
-          onInput=${(e) => setQ(e.currentTarget.value)} onKeyDown=${onKey} />
+          onInput=${onInput} onKeyDown=${onKey} />
         ${busy && html`<span class="spin" aria-label="searching"></span>`}
       </div>
       <ul class="hits" role="listbox">
@@ -94,8 +102,9 @@ export function SearchDialog() {
           <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''} marks=${h.highlights} /></div>
           <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}</span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
         </li>`)}
+        ${more && html`<li class="more-hits"><button class="btn ghost small" type="button" onClick=${() => setLimit(limit + PAGE)}>Show more</button></li>`}
       </ul>
-      <div class="dialog-foot muted">${res.total > res.hits.length ? `${res.hits.length} of ${res.total} hits · ` : ''}↑↓ to move · Enter to open · Esc to close</div>
+      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${count}</span>` : ''}<span class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
     </div>
   </div>`;
 }

@@ -10,7 +10,11 @@ export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
 export const sidebarOpen = signal(false);
-export const panel = signal(localStorage.getItem('piweb.panel') || '');
+// panel is the side panel shown (tree, files); remembered on a wide
+// screen, while on a phone, where a panel covers the conversation, a
+// session always opens on the conversation.
+const phone = () => matchMedia('(max-width: 760px)').matches;
+export const panel = signal(phone() ? '' : localStorage.getItem('piweb.panel') || '');
 export const toasts = signal([]);
 export const collapsed = signal(new Set(JSON.parse(localStorage.getItem('piweb.collapsed') || '[]')));
 
@@ -29,6 +33,7 @@ export function navigate(url, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
   route.value = parseRoute();
+  if (phone()) panel.value = ''; // a panel covers the conversation on a phone: show what was opened
   sidebarOpen.value = false;
 }
 
@@ -43,7 +48,7 @@ window.addEventListener('popstate', () => { route.value = parseRoute(); });
 
 export function setPanel(p) {
   panel.value = panel.value === p ? '' : p;
-  localStorage.setItem('piweb.panel', panel.value);
+  if (!phone()) localStorage.setItem('piweb.panel', panel.value);
 }
 
 export function toggleProject(cwd) {

@@ -94,9 +94,7 @@ export function TreePanel({ view }) {
   if (!d) return null;
   const open = (n) => {
     const tip = tipOf(t, n.id, onPath, leaf);
-    navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, n.id));
-    // On a phone the panel covers the conversation: show the branch.
-    if (matchMedia('(max-width: 760px)').matches) setPanel('tree');
+    navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, n.id)); // on a phone this closes the panel
   };
   return html`<div class="tree-panel">
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
