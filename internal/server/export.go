@@ -64,7 +64,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		return errorf(Invalid, "format must be jsonl, md or html")
 	}
 	downloadHeaders(w, ctype, name+"."+format)
-	_, err = w.Write(body)
+	w.Write(body) // the response has started: a failed write cannot be answered
 	return nil
 }
 

@@ -9,10 +9,6 @@ import (
 	"piweb/internal/session"
 )
 
-// messageText is the searchable text of an entry, tool output included
-// (session.SearchableEntry).
-func messageText(e *session.Entry) string { return session.SearchableEntry(e).Join(true) }
-
 // preview is the one-line text the compact tree shows for an entry. It
 // reads only what it shows (see rawjson.go).
 func preview(e *session.Entry) string {
@@ -56,17 +52,6 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
-}
-
-// runeBounds moves byte offsets start and end inward to rune boundaries.
-func runeBounds(s string, start, end int) (int, int) {
-	for start > 0 && start < len(s) && !utf8.RuneStart(s[start]) {
-		start++
-	}
-	for end < len(s) && end > start && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return start, end
 }
 
 // utf16Offset converts a byte offset in s into UTF-16 code units, the unit
