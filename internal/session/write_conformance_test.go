@@ -78,7 +78,7 @@ func writeSources(t *testing.T, o *pitest.Batch) []string {
 }
 
 func TestPiOpensAppends(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
 			path := copyToTemp(t, src)
@@ -120,7 +120,7 @@ func TestPiOpensAppends(t *testing.T) {
 }
 
 func TestPiOpensForks(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
 			path := copyToTemp(t, src)
@@ -242,7 +242,7 @@ func checkExport(t *testing.T, o *pitest.Batch, s *Session) {
 // TestPiOpensRepairs repairs every damaged file pi can be asked about and
 // checks pi opens the result as piweb reads it, without rewriting it.
 func TestPiOpensRepairs(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	for _, f := range pitest.V073.GenDamaged(t, 5) {
 		t.Run(filepath.Base(f.File), func(t *testing.T) {
 			path := copyToTemp(t, f.File)
