@@ -67,6 +67,7 @@ func TestReading(t *testing.T) {
 		{"header follows the file", testHeaderFollowsFile},
 		{"phone search and panel", testPhoneSearchAndPanel},
 		{"search more", testSearchMore},
+		{"starting says what", testStartingSaysWhat},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},

@@ -96,3 +96,22 @@ func testSearchMore(t *testing.T, r *rig) {
 	r.click(t, `.more-hits button`)
 	r.waitJS(t, `document.querySelectorAll('.hit').length === 60 && document.querySelector('.hit-count').textContent === '60 hits' && !document.querySelector('.more-hits')`)
 }
+
+// testStartingSaysWhat: while a new session starts, the dialog says what
+// is happening, not only "Starting…".
+func testStartingSaysWhat(t *testing.T, r *rig) {
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelector('.new-session')`)
+	// The server's answer is held back, as a slow pi start would.
+	eval[bool](t, r.browser, `(() => { const f = window.fetch; window.fetch = (u, o) => (o && o.method === 'POST' && String(u) === '/api/sessions') ? new Promise(() => {}) : f(u, o); return true; })()`)
+	r.click(t, `.new-session`)
+	r.waitJS(t, `document.querySelector('.new-session-dialog [name=message]')`)
+	for _, f := range [][2]string{{"cwd", "/tmp"}, {"message", "hello"}} { // one at a time: each input renders
+		eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector('.new-session-dialog [name=%s]');
+			e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, f[0], f[1]))
+		r.waitJS(t, fmt.Sprintf(`document.querySelector('.new-session-dialog [name=%s]').value === %q`, f[0], f[1]))
+		r.run(t, chromedp.Sleep(100e6))
+	}
+	r.click(t, `.new-session-dialog button[type=submit]`)
+	r.waitJS(t, `document.querySelector('.ns-starting')?.textContent.includes('Starting pi in /tmp')`)
+}

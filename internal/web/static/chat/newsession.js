@@ -60,6 +60,7 @@ export function NewSession({ close, cwd = '' }) {
       <label>First message<textarea name="message" rows="4" value=${f.message} onInput=${set('message')}
         onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e); }}></textarea></label>
       ${err && html`<p class="stop error ns-error" role="alert">${err}</p>`}
+      ${busy && html`<p class="muted ns-starting" role="status">Starting pi in ${f.cwd}: it loads its settings, extensions and models, then sends your message to ${f.model || "pi's default model"}. The first start can take several seconds.</p>`}
       <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
         <button class="btn primary" type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start'}</button></div>
     </form></div>`;
