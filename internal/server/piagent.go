@@ -171,15 +171,6 @@ func toolList(raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
-func cutModel(m string) (string, string, bool) {
-	for i := 0; i < len(m); i++ {
-		if m[i] == '/' {
-			return m[:i], m[i+1:], true
-		}
-	}
-	return "", m, false
-}
-
 func images(raws []json.RawMessage) []agent.Image {
 	var out []agent.Image
 	for _, r := range raws {
