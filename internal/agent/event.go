@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"piweb/internal/jsjson"
 )
@@ -43,13 +44,23 @@ const (
 // Event is one line pi wrote on stdout (or one piweb-made notice). Raw is
 // the line without its LF, exactly as pi wrote it, so it can be forwarded to
 // a browser without re-encoding; it must not be modified. Type is skimmed
-// from the line; everything else is decoded on demand. Seq is assigned by
-// the Hub (0 before).
+// from the line; everything else is decoded on demand. Seq and At (when
+// the Hub received it) are assigned by the Hub (zero before).
 type Event struct {
 	Seq  uint64
+	At   time.Time
 	Type string
 	Raw  []byte
 }
+
+// Stamp returns e numbered seq, received at (broker.Payload).
+func (e Event) Stamp(_ string, seq uint64, at time.Time) Event {
+	e.Seq, e.At = seq, at
+	return e
+}
+
+// Size is len(Raw): what counts against the Hub's byte bound.
+func (e Event) Size() int { return len(e.Raw) }
 
 // NewEvent builds a piweb event of type typ whose JSON has the fields of v
 // (a struct or map) plus "type".

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/broker"
 )
 
 func ev(i int) Event {
@@ -48,8 +50,7 @@ func TestHubReplay(t *testing.T) {
 		{99, nil, false}, // from an older Hub: resync
 	}
 	for _, tt := range tests {
-		h := NewHub()
-		h.maxN = 4
+		h := hubOn(newBroker(broker.Options{KeepEvents: 4}), "t")
 		for i := 0; i < 6; i++ {
 			h.Publish(ev(i))
 		}
@@ -66,21 +67,20 @@ func TestHubReplay(t *testing.T) {
 }
 
 func TestHubRingBytes(t *testing.T) {
-	h := NewHub()
-	h.maxBytes = 100
+	h := hubOn(newBroker(broker.Options{KeepBytes: 100}), "t")
 	for i := 0; i < 50; i++ {
 		h.Publish(ev(i))
 	}
-	if h.bytes > 100 || len(h.ring) == 0 {
-		t.Errorf("ring holds %d bytes in %d events", h.bytes, len(h.ring))
+	ring, bytes := h.b.RetainedBytes(h.topic)
+	if bytes > 100 || ring == 0 {
+		t.Errorf("ring holds %d bytes in %d events", bytes, ring)
 	}
 }
 
 // TestHubSlowSubscriber: a full subscriber is dropped and marked lagging
 // while the others (and Publish) carry on; it resumes from its last Seq.
 func TestHubSlowSubscriber(t *testing.T) {
-	h := NewHub()
-	h.bufSize = 3
+	h := hubOn(newBroker(broker.Options{QueueEvents: 3}), "t")
 	_, slow, _ := h.Subscribe(0)
 	_, fast, _ := h.Subscribe(0)
 	var got []uint64

@@ -50,6 +50,7 @@ func (s *Supervisor) reaper() {
 			return
 		case now := <-t.C:
 			s.reap(now)
+			s.events.Collect()
 		case <-poll.C:
 			s.pollOutside()
 		}
@@ -78,8 +79,9 @@ func (s *Supervisor) reap(now time.Time) {
 	for key, e := range s.entries {
 		w := e.w
 		if w == nil {
-			// Forget sessions nobody runs or listens to, with their ring;
-			// a later reconnect with an old Seq is told to resync.
+			// Forget sessions nobody runs or listens to; the broker drops
+			// their topic once idle, and a later reconnect with an old Seq
+			// is then told to resync.
 			if e.starting == nil && e.hub.Subscribers() == 0 {
 				delete(s.entries, key)
 			}

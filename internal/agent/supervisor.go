@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"piweb/internal/broker"
 	"sync"
 	"time"
 )
@@ -75,6 +76,7 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	entries map[string]*entry
+	events  *broker.Broker[Event] // one topic per session key
 	closed  bool
 	spare   *spare
 	quit    chan struct{}
@@ -120,7 +122,7 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if cfg.SpareDelay <= 0 {
 		cfg.SpareDelay = DefaultSpareDelay
 	}
-	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, quit: make(chan struct{})}
+	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, events: NewBroker(), quit: make(chan struct{})}
 	s.launch = s.launchPi
 	s.wg.Add(1)
 	go s.reaper()
@@ -142,7 +144,7 @@ func Key(file string) string {
 func (s *Supervisor) entry(key string) *entry {
 	e := s.entries[key]
 	if e == nil {
-		e = &entry{hub: NewHub()}
+		e = &entry{hub: hubOn(s.events, key)}
 		s.entries[key] = e
 	}
 	return e
@@ -157,8 +159,9 @@ func (s *Supervisor) Hub(file string) *Hub {
 }
 
 // Subscribe subscribes to a session's events after Seq after (see
-// Hub.Subscribe). Prefer it to Hub(file).Subscribe: done under the
-// supervisor's lock, it cannot race with the pruning of unused sessions.
+// Hub.Subscribe). It is the same as Hub(file).Subscribe: the broker
+// subscribes atomically with its collection of idle topics, so neither can
+// race with the pruning of unused sessions.
 func (s *Supervisor) Subscribe(file string, after uint64) ([]Event, *Subscription, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -190,7 +190,7 @@ func (s *Server) sessionHello(m Meta) []byte {
 		hello["leaf"] = entryID(sess.Leaf())
 		hello["size"] = sess.Size
 	}
-	if id := s.hub.turnStart(sessionTopic(m.Key)); id > 0 {
+	if id := s.turnStart(sessionTopic(m.Key)); id > 0 {
 		hello["replayFrom"] = id
 	}
 	b, _ := json.Marshal(hello)

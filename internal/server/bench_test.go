@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"piweb/internal/broker"
 	"strings"
 	"sync"
 	"testing"
@@ -197,13 +198,14 @@ func indexingBehind(ix *index.Index, path string) bool {
 // BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
 // their queues, the SSE fan-out without the network.
 func BenchmarkHubFanout(b *testing.B) {
-	h := newHub()
+	h := newEvents(0)
 	const subs = 100
 	var wg sync.WaitGroup
 	for range subs {
-		sub, _, _ := h.subscribe("t", -1)
+		sub := h.NewSub()
+		sub.Follow("t")
 		wg.Go(func() {
-			for range sub.ch {
+			for range sub.C {
 			}
 		})
 	}
@@ -211,13 +213,9 @@ func BenchmarkHubFanout(b *testing.B) {
 	b.SetBytes(int64(len(data)) * subs)
 	b.ReportAllocs()
 	for b.Loop() {
-		h.publish("t", data)
+		h.Publish("t", broker.Event{Raw: data})
 	}
 	b.StopTimer()
-	h.mu.Lock()
-	for sub := range h.topics["t"].subs {
-		h.cutLocked(h.topics["t"], sub)
-	}
-	h.mu.Unlock()
+	h.Close()
 	wg.Wait()
 }

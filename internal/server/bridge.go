@@ -70,7 +70,7 @@ func (b *bridges) gc() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for id, br := range b.m {
-		if b.s.hub.subscribers(sessionTopic(id)) == 0 && b.s.agent.State(br.path) == "" &&
+		if b.s.events.Subscribers(sessionTopic(id)) == 0 && b.s.agent.State(br.path) == "" &&
 			time.Since(br.since) > 10*time.Minute {
 			br.cancel()
 			delete(b.m, id)
@@ -96,7 +96,7 @@ func (b *bridges) closeAll() {
 // onAgentEvent relays a worker's event to the session's stream, and its
 // running state to the index stream.
 func (s *Server) onAgentEvent(id string, ev []byte) {
-	s.hub.publish(sessionTopic(id), ev)
+	s.publish(sessionTopic(id), ev)
 	var head struct{ Type string }
 	if json.Unmarshal(ev, &head) != nil {
 		return

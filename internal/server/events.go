@@ -11,10 +11,6 @@ import (
 	"piweb/internal/catalog"
 )
 
-const indexTopic = "index"
-
-func sessionTopic(id string) string { return "s/" + id }
-
 // onChange relays an index change to /api/events and, when someone follows
 // that session, to its stream as entries_appended or session_rewritten.
 func (s *Server) onChange(c Change) {
@@ -45,7 +41,7 @@ func (s *Server) publishJSON(topic string, v any) {
 		s.logf("encode event: %v", err)
 		return
 	}
-	s.hub.publish(topic, b)
+	s.publish(topic, b)
 }
 
 // maxTailChunk is the most a single entries_appended event carries; a
@@ -218,7 +214,7 @@ func (t *tails) gc() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for id, tl := range t.files {
-		if t.s.hub.subscribers(sessionTopic(id)) == 0 && time.Since(tl.watched) > 10*time.Minute {
+		if t.s.events.Subscribers(sessionTopic(id)) == 0 && time.Since(tl.watched) > 10*time.Minute {
 			delete(t.files, id)
 		}
 	}

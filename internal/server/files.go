@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -267,7 +268,8 @@ func isText(b []byte) bool {
 	return true
 }
 
-// fileEvents polls a file or directory and streams file_changed events.
+// fileEvents streams file_changed events of a file or directory (the
+// single-topic form of the topic f/<id>/<path> of /api/stream).
 func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
 	if err != nil {
@@ -278,25 +280,60 @@ func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rel := path.Clean("/" + filepath.ToSlash(r.URL.Query().Get("path")))[1:]
-	topic := "f/" + m.ID + "/" + rel + "/" + randHex(8) // one per connection
-	stop := make(chan struct{})
-	defer close(stop)
-	go s.pollFiles(topic, root, real, rel, stop)
-	return s.serveSSE(w, r, topic, []byte(`{"type":"hello"}`))
+	topic := filesTopic(m.Key, rel)
+	return s.serveSSEFrom(w, r, topic, func() []byte {
+		s.pollers.ensure(s, topic, root, real, rel)
+		return []byte(`{"type":"hello"}`)
+	}, false)
 }
 
-func (s *Server) pollFiles(topic, root, real, rel string, stop chan struct{}) {
-	defer s.hub.drop(topic)
+// pollers runs one poller per followed folder or file, however many
+// clients follow it; a poller ends at its first tick without subscribers.
+type pollers struct {
+	mu      sync.Mutex
+	running map[string]bool
+}
+
+// ensure starts the topic's poller unless it runs. Callers subscribe
+// first, so a poller never ends between their subscription and this call,
+// and the poller's first snapshot is taken after they subscribed.
+func (p *pollers) ensure(s *Server, topic, root, real, rel string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running[topic] {
+		return
+	}
+	if p.running == nil {
+		p.running = map[string]bool{}
+	}
+	p.running[topic] = true
+	s.bg.Go(func() { s.pollFiles(topic, root, real, rel) })
+}
+
+// idle ends the topic's poller when nobody follows it any more.
+func (p *pollers) idle(s *Server, topic string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s.events.Subscribers(topic) > 0 {
+		return false
+	}
+	delete(p.running, topic)
+	s.events.Drop(topic)
+	return true
+}
+
+func (s *Server) pollFiles(topic, root, real, rel string) {
 	snap := snapshot(root, real)
 	t := time.NewTicker(filesPoll)
 	defer t.Stop()
 	for {
 		select {
-		case <-stop:
-			return
 		case <-s.shutdown:
 			return
 		case <-t.C:
+		}
+		if s.pollers.idle(s, topic) {
+			return
 		}
 		now := snapshot(root, real)
 		for name, st := range now {

@@ -38,6 +38,9 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/sessions/{id}/commands", s.command)
 	h("GET /api/sessions/{id}/events", s.sessionEvents)
 	h("GET /api/events", s.indexEvents)
+	h("GET /api/stream", s.stream)
+	h("POST /api/stream/subscribe", s.subscribe)
+	h("POST /api/stream/unsubscribe", s.unsubscribe)
 
 	// Models.
 	h("GET /api/models", s.getModels)

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
 )
@@ -67,6 +68,9 @@ type Options struct {
 	// Timeouts of Serve's connections; zero values take the defaults of
 	// timeouts.go.
 	Timeouts Timeouts
+	// EventQueue is how many events a stream may have waiting before it
+	// is cut off (it resumes with Last-Event-ID); 0 means 1,024.
+	EventQueue int
 }
 
 // Server is the piweb HTTP server. Create it with New, serve its Handler,
@@ -81,7 +85,9 @@ type Server struct {
 	log      *slog.Logger
 	hosts    map[string]struct{}
 	auth     *auth
-	hub      *hub
+	events   *broker.Broker[broker.Event]
+	streams  streams
+	pollers  pollers
 	cache    *sessionCache
 	tails    *tails
 	bridges  *bridges
@@ -101,7 +107,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
-		hub: newHub(), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
+		events: newEvents(opts.EventQueue), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -202,7 +208,7 @@ func (s *Server) janitor() {
 		case <-s.shutdown:
 			return
 		case <-t.C:
-			s.hub.gc(10 * time.Minute)
+			s.events.Collect()
 			s.tails.gc()
 			s.bridges.gc()
 		}

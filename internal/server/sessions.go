@@ -110,8 +110,10 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 }
 
 // lookup finds the session named by the {id} path value.
-func (s *Server) lookup(r *http.Request) (Meta, error) {
-	id := r.PathValue("id")
+func (s *Server) lookup(r *http.Request) (Meta, error) { return s.lookupID(r.PathValue("id")) }
+
+// lookupID finds the session with the given id.
+func (s *Server) lookupID(id string) (Meta, error) {
 	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}

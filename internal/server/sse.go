@@ -2,10 +2,12 @@ package server
 
 import (
 	"bufio"
-	"fmt"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
+
+	"piweb/internal/broker"
 )
 
 // sseHeartbeat is how often an idle stream gets a comment line, so proxies
@@ -18,7 +20,7 @@ var sseWriteTimeout = 10 * time.Second
 
 // serveSSE streams a topic: first hello (without id), then a reset or the
 // replay after Last-Event-ID, then live events, with heartbeats, until the
-// client leaves, the hub cuts it off or the server shuts down.
+// client leaves, the broker cuts it off or the server shuts down.
 func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request, name string, hello []byte) error {
 	return s.serveSSEFrom(w, r, name, func() []byte { return hello }, false)
 }
@@ -27,49 +29,33 @@ func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request, name string, h
 // subscribed: what hello reports (a session's leaf and size) is then
 // never older than the first event the client gets, so a client that
 // compares it with what it fetched earlier misses no change in between.
-// With timed, a replay is preceded by a replay event giving when the hub
-// received each replayed event: a page reloaded while a tool runs times
-// the tool from its real start, not from when the replay reached it, and
-// pi's event objects still pass through unchanged.
+// With timed, a replay is preceded by a replay event giving when the
+// broker received each replayed event: a page reloaded while a tool runs
+// times the tool from its real start, not from when the replay reached it,
+// and pi's event objects still pass through unchanged.
 func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name string, makeHello func() []byte, timed bool) error {
 	last := parseLastID(r.Header.Get("Last-Event-ID"))
 	if v := r.URL.Query().Get("lastEventId"); v != "" && last < 0 {
 		last = parseLastID(v)
 	}
-	sub, replay, reset := s.hub.subscribe(name, last)
-	defer s.hub.unsubscribe(name, sub)
-	hello := makeHello()
+	sub := s.events.NewSub()
+	defer sub.Close()
+	replay, reset, err := subscribeFrom(sub, name, last)
+	if err != nil {
+		return errorf(Internal, "event broker closed")
+	}
+	out := newSSEWriter(w)
+	out.topicStart("", makeHello(), reset, s.events.Last(name), timed, replay)
+	if !out.flush() {
+		return nil
+	}
+	return s.pump(r, out, sub, nil)
+}
 
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 16<<10)
-	send := func(write func() error) bool {
-		rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
-		if write() != nil || bw.Flush() != nil || rc.Flush() != nil {
-			return false
-		}
-		return true
-	}
-	first := func() error {
-		writeEvent(bw, -1, hello)
-		if reset {
-			writeEvent(bw, s.hub.next.Load(), []byte(`{"type":"reset"}`))
-		}
-		if timed && len(replay) > 0 {
-			writeEvent(bw, -1, replayTimes(replay))
-		}
-		for _, ev := range replay {
-			writeEvent(bw, ev.id, ev.data)
-		}
-		return nil
-	}
-	if !send(first) {
-		return nil
-	}
+// pump writes the subscription's live events, heartbeats and (for a
+// multiplexed stream) the subscriptions ctl asks for, until the client
+// leaves, the broker cuts it off or the server shuts down.
+func (s *Server) pump(r *http.Request, out *sseWriter, sub *broker.Sub[broker.Event], ctl <-chan streamOp) error {
 	tick := time.NewTicker(sseHeartbeat)
 	defer tick.Stop()
 	for {
@@ -78,43 +64,85 @@ func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name strin
 			return nil
 		case <-s.shutdown:
 			return nil
-		case ev, open := <-sub.ch:
+		case op := <-ctl:
+			op.done <- op.run(out, sub)
+		case ev, open := <-sub.C:
 			if !open {
 				return nil // cut off as too slow; it resumes with Last-Event-ID
 			}
-			if !send(func() error { return drain(bw, ev, sub.ch) }) {
-				return nil
-			}
+			out.drain(ev, sub.C)
 		case <-tick.C:
-			if !send(func() error { _, err := bw.WriteString(": ping\n\n"); return err }) {
-				return nil
-			}
+			out.bw.WriteString(": ping\n\n")
 		}
+		if !out.flush() {
+			return nil
+		}
+	}
+}
+
+// sseWriter writes SSE events. A multiplexed stream (mux) wraps each event
+// as {"topic":…,"id":…,"event":…} so that the page routes it to the
+// topic's subscriber; a single-topic stream writes the event itself with
+// an id: line.
+type sseWriter struct {
+	rc  *http.ResponseController
+	bw  *bufio.Writer
+	mux bool
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return &sseWriter{rc: http.NewResponseController(w), bw: bufio.NewWriterSize(w, 16<<10)}
+}
+
+// flush sends what is buffered within sseWriteTimeout; false when the
+// client is gone or too slow.
+func (o *sseWriter) flush() bool {
+	o.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	return o.bw.Flush() == nil && o.rc.Flush() == nil
+}
+
+// topicStart writes what a new subscriber of a topic gets before its live
+// events: hello, a reset (numbered last) when events were lost, the replay
+// times (when timed) and the replay.
+func (o *sseWriter) topicStart(topic string, hello []byte, reset bool, last uint64, timed bool, replay []broker.Event) {
+	o.write(topic, 0, hello)
+	if reset {
+		o.write(topic, last, []byte(`{"type":"reset"}`))
+	}
+	if timed && len(replay) > 0 {
+		o.write(topic, 0, replayTimes(replay))
+	}
+	for _, ev := range replay {
+		o.write(topic, ev.Seq, ev.Raw)
 	}
 }
 
 // drain writes ev and whatever else is already queued, so a burst costs
 // one flush.
-func drain(bw *bufio.Writer, ev event, ch <-chan event) error {
-	writeEvent(bw, ev.id, ev.data)
+func (o *sseWriter) drain(ev broker.Event, ch <-chan broker.Event) {
+	o.write(ev.Topic, ev.Seq, ev.Raw)
 	for range 256 {
 		select {
 		case ev, open := <-ch:
 			if !open {
-				return nil
+				return
 			}
-			writeEvent(bw, ev.id, ev.data)
+			o.write(ev.Topic, ev.Seq, ev.Raw)
 		default:
-			return nil
+			return
 		}
 	}
-	return nil
 }
 
 // replayTimes encodes the replay event that precedes a replay: for each
-// replayed event its id and when the hub received it (Unix ms), as
+// replayed event its id and when the broker received it (Unix ms), as
 // {"type":"replay","times":[[id,ms],…]}.
-func replayTimes(replay []event) []byte {
+func replayTimes(replay []broker.Event) []byte {
 	b := make([]byte, 0, 32+len(replay)*32)
 	b = append(b, `{"type":"replay","times":[`...)
 	for i, ev := range replay {
@@ -122,25 +150,38 @@ func replayTimes(replay []event) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = strconv.AppendInt(b, ev.id, 10)
+		b = strconv.AppendUint(b, ev.Seq, 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, ev.at, 10)
+		b = strconv.AppendInt(b, ev.At.UnixMilli(), 10)
 		b = append(b, ']')
 	}
 	return append(b, "]}"...)
 }
 
-// writeEvent writes one SSE event. data is a single-line JSON object (the
-// encoders never emit raw newlines), so one data: line suffices.
-func writeEvent(bw *bufio.Writer, id int64, data []byte) {
-	if id >= 0 {
+// write writes one SSE event (id 0: none). data is a single-line JSON
+// object (the encoders never emit raw newlines), so one data: line
+// suffices.
+func (o *sseWriter) write(topic string, id uint64, data []byte) {
+	bw := o.bw
+	if o.mux {
+		bw.WriteString(`data: {"topic":`)
+		topicJSON, _ := json.Marshal(topic)
+		bw.Write(topicJSON)
+		if id > 0 {
+			bw.WriteString(`,"id":`)
+			bw.WriteString(strconv.FormatUint(id, 10))
+		}
+		bw.WriteString(`,"event":`)
+		bw.Write(data)
+		bw.WriteString("}\n\n")
+		return
+	}
+	if id > 0 {
 		bw.WriteString("id: ")
-		bw.WriteString(strconv.FormatInt(id, 10))
+		bw.WriteString(strconv.FormatUint(id, 10))
 		bw.WriteByte('\n')
 	}
 	bw.WriteString("data: ")
 	bw.Write(data)
 	bw.WriteString("\n\n")
 }
-
-var _ = fmt.Sprintf

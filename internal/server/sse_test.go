@@ -177,8 +177,7 @@ func TestSSEManyClients(t *testing.T) {
 	oldTimeout := sseWriteTimeout
 	sseWriteTimeout = 2 * time.Second
 	defer func() { sseWriteTimeout = oldTimeout }()
-	r := newRig(t, Options{})
-	r.srv.hub.queue = 64 // so that the clients that never read are cut off soon
+	r := newRig(t, Options{EventQueue: 64}) // so that the clients that never read are cut off soon
 	before := runtime.NumGoroutine()
 
 	const readers, events = 100, 300
@@ -267,7 +266,7 @@ func TestSSEManyClients(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
-	if n := r.srv.hub.subscribers(indexTopic); n != 0 {
+	if n := r.srv.events.Subscribers(indexTopic); n != 0 {
 		t.Errorf("%d subscribers left", n)
 	}
 }
@@ -332,11 +331,11 @@ func TestSSEReplayTimes(t *testing.T) {
 	r := newRig(t, Options{})
 	id := r.find("Dark theme")["id"].(string)
 	url := r.ts.URL + "/api/sessions/" + id + "/events"
-	first := r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"a"}`))
+	first := r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
 	sent := time.Now().UnixMilli()
 	time.Sleep(30 * time.Millisecond)
-	r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
-	third := r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"tool_execution_end","toolCallId":"b"}`))
+	r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
+	third := r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -372,7 +371,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	// Nothing to replay, nothing before the live events.
 	ch2, _ := sseClient(ctx, t, url, fmt.Sprint(third))
 	next(t, ch2) // hello
-	r.srv.hub.publish(sessionTopic(id), []byte(`{"type":"agent_end"}`))
+	r.srv.publish(sessionTopic(id), []byte(`{"type":"agent_end"}`))
 	if ev := next(t, ch2); ev.data["type"] != "agent_end" {
 		t.Errorf("after hello without a replay: %+v", ev.data)
 	}

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// TestStreamTopics: one stream carries several topics, each with its
+// hello, its replay after its own last id and its live events, and a
+// topic unsubscribed stops arriving while the others continue.
+func TestStreamTopics(t *testing.T) {
+	r := newRig(t, Options{})
+	id := r.find("Dark theme")["id"].(string)
+	st := sessionTopic(id)
+	first := r.srv.publish(st, []byte(`{"type":"agent_start"}`)).Seq
+	r.srv.publish(st, []byte(`{"type":"message_start"}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/stream", "")
+	hello := next(t, ch)
+	sid, _ := hello.data["id"].(string)
+	if hello.data["type"] != "stream" || sid == "" {
+		t.Fatalf("first event %+v, want the stream's id", hello.data)
+	}
+	type frame struct {
+		Topic, ID, Type string
+	}
+	read := func() frame {
+		t.Helper()
+		ev := next(t, ch)
+		inner, _ := ev.data["event"].(map[string]any)
+		f := frame{Topic: fmt.Sprint(ev.data["topic"]), Type: fmt.Sprint(inner["type"])}
+		if id, found := ev.data["id"]; found {
+			f.ID = fmt.Sprint(uint64(id.(float64)))
+		}
+		return f
+	}
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": indexTopic}, 200)
+	if f := read(); f != (frame{indexTopic, "", "hello"}) {
+		t.Errorf("index hello: %+v", f)
+	}
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": st, "after": first}, 200)
+	for i, want := range []string{"hello", "replay", "message_start"} {
+		if f := read(); f.Topic != st || f.Type != want {
+			t.Errorf("session event %d: %+v, want %s", i, f, want)
+		}
+	}
+	r.srv.publish(indexTopic, []byte(`{"type":"x"}`))
+	end := r.srv.publish(st, []byte(`{"type":"agent_end"}`)).Seq
+	if f := read(); f.Topic != indexTopic || f.Type != "x" {
+		t.Errorf("live index event: %+v", f)
+	}
+	if f := read(); f != (frame{st, fmt.Sprint(end), "agent_end"}) {
+		t.Errorf("live session event: %+v", f)
+	}
+	r.json("POST", "/api/stream/unsubscribe", map[string]any{"stream": sid, "topic": indexTopic}, 200)
+	r.srv.publish(indexTopic, []byte(`{"type":"y"}`))
+	r.srv.publish(st, []byte(`{"type":"z"}`))
+	if f := read(); f.Topic != st || f.Type != "z" {
+		t.Errorf("after unsubscribing the index: %+v", f)
+	}
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": "nope", "topic": indexTopic}, 404)
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "f/" + id + "/../x"}, 400)
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "s/missing"}, 404)
+}

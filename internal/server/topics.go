@@ -1,0 +1,83 @@
+package server
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+
+	"piweb/internal/broker"
+)
+
+// Server-side topics in the broker: the index's changes, one per session
+// (its file's growth and its worker's events), one per followed folder or
+// file of a session's cwd.
+const indexTopic = "index"
+
+func sessionTopic(id string) string { return "s/" + id }
+
+func filesTopic(id, rel string) string { return "f/" + id + "/" + rel }
+
+// newEvents is the server's broker. Replay is bounded per topic (4,096
+// events, 32 MB), a client more than 1,024 events behind is cut off and
+// resumes with Last-Event-ID, and numbers continue from the clock, so that
+// a number from an earlier run is recognisably older than this run's.
+func newEvents(queue int) *broker.Broker[broker.Event] {
+	return broker.New[broker.Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
+		QueueEvents: queue, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro())})
+}
+
+// publish hands one JSON object to the topic's subscribers and keeps it for
+// replay.
+func (s *Server) publish(topic string, data []byte) broker.Event {
+	return s.events.Publish(topic, broker.Event{Raw: data})
+}
+
+// turnStart returns the number just before the newest message_start of a
+// run still going (no agent_end after it), or 0. A tab that opens a session
+// mid-stream resumes from there to show the message being streamed and the
+// tools running.
+func (s *Server) turnStart(topic string) uint64 {
+	var from uint64
+	s.events.Retained(topic, func(e broker.Event) bool {
+		head := e.Raw[:min(len(e.Raw), 64)]
+		switch {
+		case bytes.Contains(head, []byte(`"type":"agent_end"`)):
+			return false
+		case bytes.Contains(head, []byte(`"type":"message_start"`)):
+			from = e.Seq - 1
+			return false
+		}
+		return true
+	})
+	return from
+}
+
+// parseLastID reads a Last-Event-ID header: -1 when absent, 0 (which asks
+// for a reset) when malformed.
+func parseLastID(s string) int64 {
+	if s == "" {
+		return -1
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// subscribeFrom subscribes sub to topic after lastID (see parseLastID): no
+// replay for -1, a reset (complete false) when lastID is unknown, from
+// another run or older than what is kept.
+func subscribeFrom(sub *broker.Sub[broker.Event], topic string, lastID int64) (replay []broker.Event, reset bool, err error) {
+	if lastID < 0 {
+		return nil, false, sub.Follow(topic)
+	}
+	if lastID == 0 {
+		lastID = 1 // never a number of this run: a reset
+	}
+	replay, complete, err := sub.Resume(topic, uint64(lastID))
+	if !complete {
+		replay = nil
+	}
+	return replay, !complete, err
+}
