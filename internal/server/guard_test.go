@@ -73,6 +73,9 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/sessions/{id}/commands":  `{"type":"prompt","message":"hi"}`,
 		"PUT /api/models-config":            `{"config":{"providers":{}}}`,
 	}
+	sid := openStream(t, r.ts.URL, auth...)
+	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
+	f.bodies["POST /api/stream/unsubscribe"] = `{"stream":"` + sid + `","topic":"index"}`
 	return f
 }
 

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +67,27 @@ func TestStreamTopics(t *testing.T) {
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": "nope", "topic": indexTopic}, 404)
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "f/" + id + "/../x"}, 400)
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "s/missing"}, 404)
+}
+
+// openStream opens a multiplexed stream for the rest of the test and
+// returns its id.
+func openStream(t *testing.T, base string, hdr ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/stream", nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	var first struct{ ID string }
+	if err != nil || json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &first) != nil || first.ID == "" {
+		t.Fatalf("stream's first line %q: %v", line, err)
+	}
+	return first.ID
 }

@@ -24,7 +24,7 @@ import (
 func TestLiveViewMissesNoWrite(t *testing.T) {
 	r := newRig(t)
 	file := r.sessionFile(t, basicID)
-	held := holdStreams(t, r.browser, "*/api/sessions/*/events*")
+	held := holdStreams(t, r.browser, "*/api/stream/subscribe*")
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
 	req := held.next(t)

@@ -63,7 +63,6 @@ export const exportURL = (id, format, leaf, scope) =>
   `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
-export const fileEventsURL = (id, path) => `/api/sessions/${enc(id)}/files/events` + q({ path });
 export const getStatus = () => get('/api/status');
 // signOut revokes this browser's session cookie (when sign-in is on).
 export const signOut = () => post('/api/signout');
@@ -81,15 +80,61 @@ export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, b
 // command sends one of the session's pi commands (docs/api.md: commands):
 // pi's RPC commands plus piweb's own (navigate, ui_response…).
 export const command = (id, body) => post(`/api/sessions/${enc(id)}/commands`, body);
-export const indexEventsURL = () => '/api/events';
-export const sessionEventsURL = (id, lastEventId) =>
-  `/api/sessions/${enc(id)}/events` + q({ lastEventId });
 
-// subscribe opens an SSE stream and calls onEvent with each parsed data
-// object; EventSource reconnects by itself (with Last-Event-ID). It returns
-// a function that closes the stream.
-export function subscribe(url, onEvent, onState) {
-  const es = new EventSource(url);
+// The tab's ONE event stream (GET /api/stream): the sidebar, the session
+// view, the chat and the files panel subscribe to topics over it, so that
+// however many folders are open the tab holds one of the browser's six
+// connections per host. Each topic gets its events in order (hello, then a
+// reset or replay, then live ones) with their ids; after a lost
+// connection EventSource reconnects, the server names a new stream, and
+// every topic is subscribed again after the last id it got.
+export const indexTopic = 'index';
+export const sessionTopic = (id) => 's/' + id;
+export const filesTopic = (id, path) => 'f/' + id + '/' + cleanPath(path);
+
+// cleanPath is path.Clean("/" + p) without its leading slash, as the
+// server checks it.
+function cleanPath(p) {
+  const out = [];
+  for (const part of String(p || '').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop(); else out.push(part);
+  }
+  return out.join('/');
+}
+
+const stream = { es: null, id: null, topics: new Map(), ops: Promise.resolve() };
+
+// follow subscribes onEvent(event, id) to a topic; after is the last id the
+// caller has (none: no replay). It returns a function that unsubscribes.
+export function follow(topic, onEvent, { after } = {}) {
+  let t = stream.topics.get(topic);
+  if (!t) {
+    t = { fns: new Set(), last: after != null && after !== '' ? String(after) : null };
+    stream.topics.set(topic, t);
+    open();
+    if (stream.id) send('subscribe', topic, t.last);
+  }
+  t.fns.add(onEvent);
+  return () => {
+    if (!t.fns.delete(onEvent) || t.fns.size || stream.topics.get(topic) !== t) return;
+    stream.topics.delete(topic);
+    if (stream.id) send('unsubscribe', topic);
+  };
+}
+
+// send queues one subscription change: they reach the server in order.
+function send(op, topic, after) {
+  const id = stream.id;
+  const body = { stream: id, topic };
+  if (after != null) body.after = Number(after);
+  stream.ops = stream.ops.then(() => (stream.id === id ? post(`/api/stream/${op}`, body) : null)).catch(() => {});
+}
+
+function open() {
+  if (stream.es) return;
+  const es = new EventSource('/api/stream');
+  stream.es = es;
   es.onmessage = (m) => {
     let d;
     try {
@@ -97,14 +142,20 @@ export function subscribe(url, onEvent, onState) {
     } catch {
       return;
     }
-    onEvent(d, m.lastEventId);
+    if (d.type === 'stream') {
+      stream.id = d.id;
+      for (const [topic, t] of stream.topics) send('subscribe', topic, t.last);
+      return;
+    }
+    const t = stream.topics.get(d.topic);
+    if (!t) return;
+    const id = d.id != null ? String(d.id) : '';
+    if (id) t.last = id;
+    for (const fn of [...t.fns]) fn(d.event, id);
   };
-  es.onopen = () => onState && onState(true);
-  es.onerror = () => onState && onState(false);
-  // A page kept in the back/forward cache would hold its streams open and
-  // use up the browser's six connections to this origin (live.js reloads
-  // such a page when it is shown again).
-  const hide = () => es.close();
-  window.addEventListener('pagehide', hide);
-  return () => { window.removeEventListener('pagehide', hide); es.close(); };
+  es.onerror = () => { stream.id = null; };
+  // A page kept in the back/forward cache would hold its stream open and
+  // use up the browser's connections to this origin (live.js reloads such
+  // a page when it is shown again).
+  window.addEventListener('pagehide', () => { es.close(); stream.es = null; stream.id = null; });
 }

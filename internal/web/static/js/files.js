@@ -41,7 +41,7 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
         return;
       }
       setList(d.entries || []);
-      stop = stop || api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
+      stop = stop || api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
     }, (e) => {
       if (!live) return;
       setList({ error: e.message });
@@ -86,7 +86,7 @@ function Viewer({ id, path }) {
     }
     return () => { live = false; };
   }, [id, path, rev]);
-  useEffect(() => api.subscribe(api.fileEventsURL(id, path), (ev) => { if (ev.type === 'file_changed') setRev((n) => n + 1); }), [id, path]);
+  useEffect(() => api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed') setRev((n) => n + 1); }), [id, path]);
   return html`<div class="viewer">
     <div class="viewer-head"><span class="path">${path}</span>
       ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>${preview ? 'Source' : 'Preview'}</button>`}</div>

@@ -93,9 +93,9 @@ export function removeSession(id) {
 
 const reload = debounce(loadSessions, 300);
 
-// watchIndex follows /api/events so that the sidebar stays current.
+// watchIndex follows the index topic so that the sidebar stays current.
 export function watchIndex() {
-  api.subscribe(api.indexEventsURL(), (ev) => {
+  api.follow(api.indexTopic, (ev) => {
     switch (ev.type) {
       case 'session_added':
       case 'session_updated':

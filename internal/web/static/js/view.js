@@ -152,10 +152,9 @@ export class View {
   // watch follows the session's events. Opened (or reloaded) while a turn
   // runs, it resumes from that turn's message (hello.replayFrom) so that the
   // live chat (static/chat) shows it whole; a lost connection resumes with
-  // Last-Event-ID (EventSource does it). Nothing is missed or repeated.
+  // its last id (api.js does it). Nothing is missed or repeated.
   watch(last = '') {
-    const url = api.sessionEventsURL(this.id, last);
-    this.unsub = api.subscribe(url, (ev, eventId) => {
+    this.unsub = api.follow(api.sessionTopic(this.id), (ev, eventId) => {
       if (ev.type === 'hello' && !last && ev.replayFrom && !this.replayed) {
         this.replayed = true;
         this.unsub();
@@ -164,7 +163,7 @@ export class View {
       }
       onLiveEvent(this.id, ev, eventId);
       this.onEvent(ev);
-    });
+    }, { after: last });
   }
 
   onEvent(ev) {
