@@ -126,9 +126,9 @@ func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	if err := c.reload(ctx); err != nil {
 		return nil, err
 	}
-	events, cancel := ix.Subscribe()
-	c.stops = append(c.stops, cancel)
-	c.wg.Go(func() { c.follow(events) })
+	stop := make(chan struct{})
+	c.stops = append(c.stops, func() { close(stop) })
+	c.wg.Go(func() { c.follow(ix.Subscribe(), stop) })
 	return c, nil
 }
 
@@ -174,16 +174,27 @@ func WatchIndex(ctx context.Context, ix *index.Index) error {
 
 // follow reloads the snapshot after the index's changes, at most every
 // reloadEvery, until the subscription ends.
-func (c *Catalog) follow(events <-chan index.Event) {
+func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
+	defer func() { sub.Close() }()
 	var last time.Time
 	pending := false
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
 		select {
-		case ev, open := <-events:
+		case <-stop:
+			return
+		case ev, open := <-sub.C:
 			if !open {
-				return
+				if !sub.Lagged() {
+					return
+				}
+				// Cut off as too slow: subscribe again and reload, so the
+				// snapshot has every change.
+				sub = c.ix.Subscribe()
+				pending = true
+				timer.Reset(0)
+				continue
 			}
 			if ev.Path != "" {
 				c.fileSubs.call(ev.Path)

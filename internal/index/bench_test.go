@@ -178,7 +178,8 @@ func BenchmarkLiveAppend(b *testing.B) {
 	leaf := s.Leaf().ID
 	data = nil
 	ix := benchIndex(b, dir)
-	ch, cancel := ix.Subscribe()
+	sub := ix.Subscribe()
+	ch, cancel := sub.C, sub.Close
 	defer cancel()
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"piweb/internal/broker"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -75,8 +76,7 @@ type Index struct {
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
 
-	subMu sync.Mutex
-	subs  map[chan Event]bool
+	events *broker.Broker[Event] // change events (events.go)
 
 	// saveStmt is prepared once on the writer connection: SQLite's parser
 	// is a visible cost when thousands of files are written.
@@ -117,7 +117,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	// requests beyond the bound wait for one instead of opening more.
 	db.SetMaxOpenConns(maxReaders)
 	db.SetMaxIdleConns(maxReaders)
-	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), subs: map[chan Event]bool{}}
+	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents()}
 	ix.open = openFile
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()

@@ -32,7 +32,8 @@ func TestWatch(t *testing.T) {
 	p := writeTree(t, dir)
 	ix := openTest(t, dir)
 	ix.o.Rescan = time.Hour // events only
-	ch, cancel := ix.Subscribe()
+	sub := ix.Subscribe()
+	ch, cancel := sub.C, sub.Close
 	defer cancel()
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -74,7 +75,8 @@ func TestRescan(t *testing.T) {
 	p := writeTree(t, dir)
 	ix := openTest(t, dir)
 	syncAll(t, ix)
-	ch, cancel := ix.Subscribe()
+	sub := ix.Subscribe()
+	ch, cancel := sub.C, sub.Close
 	defer cancel()
 	appendFile(t, p, line("u9", "a3", "user", "grapefruit", 9))
 	// What the rescan does on its tick.

@@ -167,7 +167,8 @@ func BenchmarkListSessionsWhileIndexing(b *testing.B) {
 // indexed returns a channel closed once the index has the file at path
 // with its text.
 func indexed(ix *index.Index, path string) <-chan struct{} {
-	events, cancel := ix.Subscribe()
+	sub := ix.Subscribe()
+	events, cancel := sub.C, sub.Close
 	stop := make(chan struct{})
 	go func() {
 		defer cancel()
