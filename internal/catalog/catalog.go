@@ -173,7 +173,7 @@ func WatchIndex(ctx context.Context, ix *index.Index) error {
 }
 
 // follow reloads the snapshot after the index's changes, at most every
-// reloadEvery, until the subscription ends.
+// reloadEvery, until stop.
 func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	defer func() { sub.Close() }()
 	var last time.Time
