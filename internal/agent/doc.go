@@ -33,11 +33,13 @@
 //     show ≤ 5 ms); compaction_end{willRetry} waits for the retried
 //     agent_start. Manual compact aborts the turn without an agent_end.
 //     Replayed against every transcript (testdata/phases golden files).
-//   - Hub (hub.go): per-session fan-out. Seq numbers never restart for the
-//     life of the session entry (across pi restarts); a ring bounded in
-//     events and bytes serves reconnects after a Seq. Publish never blocks:
-//     a full subscriber is dropped and marked Lagged, and resubscribes from
-//     its last Seq (free if the ring still has it, else it resyncs).
+//   - Hub (hub.go): a session's topic in the supervisor's broker
+//     (internal/broker). Seq numbers never restart for the life of the
+//     topic (across pi restarts); replay bounded in events and bytes serves
+//     reconnects after a Seq. Publish never blocks: a full subscriber is
+//     cut off and marked Lagged, and resubscribes from its last Seq (free
+//     if the topic still keeps it, else it resyncs). Idle topics are
+//     collected by the reaper.
 //   - Worker (worker.go, moves.go): a Client plus Machine, bound to a
 //     session file and its Hub. It refuses a plain prompt while busy
 //     (ErrBusy, after waiting out Settling), times out extension dialogs
