@@ -47,7 +47,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return agentErr(err)
 	}
-	m := Meta{ID: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
+	m := Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
 	s.bridges.addPending(m)
 	s.bridges.start(m, true)

@@ -36,14 +36,14 @@ func (b *bridges) ensure(m Meta) { b.start(m, false) }
 func (b *bridges) start(m Meta, fromStart bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if br := b.m[m.ID]; br != nil {
+	if br := b.m[m.Key]; br != nil {
 		if br.path == m.Path {
 			br.since = time.Now()
 			return
 		}
 		br.cancel()
 	}
-	id := m.ID
+	id := m.Key
 	b.m[id] = &bridge{path: m.Path, since: time.Now(),
 		cancel: b.s.agent.Watch(m.Path, fromStart, func(ev []byte) { b.s.onAgentEvent(id, ev) })}
 }
