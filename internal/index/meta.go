@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -62,13 +63,28 @@ func (md *meta) add(e rec, m *msg) {
 	}
 	if c, ok := chargeOf(e, m); ok {
 		u := &c.Usage
-		md.Tokens.Input += u.Input
-		md.Tokens.Output += u.Output
-		md.Tokens.CacheRead += u.CacheRead
-		md.Tokens.CacheWrite += u.CacheWrite
-		md.Tokens.Total += u.TotalTokens
-		md.Cost += u.Cost.Total
+		addSat(&md.Tokens.Input, u.Input)
+		addSat(&md.Tokens.Output, u.Output)
+		addSat(&md.Tokens.CacheRead, u.CacheRead)
+		addSat(&md.Tokens.CacheWrite, u.CacheWrite)
+		addSat(&md.Tokens.Total, u.TotalTokens)
+		addSat(&md.Cost, u.Cost.Total)
 		md.addUsage(ts, c)
+	}
+}
+
+// addSat adds b to *a, saturating at ±math.MaxFloat64 and ignoring a NaN:
+// usage numbers are JSON doubles whose sum can overflow (pi's own sum then
+// is Infinity), and the meta must stay encodable as JSON.
+func addSat(a *float64, b float64) {
+	switch sum := *a + b; {
+	case math.IsNaN(sum):
+	case math.IsInf(sum, 1):
+		*a = math.MaxFloat64
+	case math.IsInf(sum, -1):
+		*a = -math.MaxFloat64
+	default:
+		*a = sum
 	}
 }
 
