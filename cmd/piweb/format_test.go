@@ -29,8 +29,8 @@ func fixture(t *testing.T, parts ...string) string {
 }
 
 func TestContextCommand(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
-	files := append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.V073.Gen(t, 21, 3)...)
+	o := pitest.V16.StartOracle(t)
+	files := append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.V16.Gen(t, 21, 3)...)
 	for _, f := range files {
 		out, errs, code := runCLI(t, nil, "context", f)
 		if code != 0 {
@@ -47,8 +47,8 @@ func TestContextCommand(t *testing.T) {
 }
 
 func TestTreeCommand(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
-	for _, f := range append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.V073.Gen(t, 22, 3)...) {
+	o := pitest.V16.StartOracle(t)
+	for _, f := range append([]string{fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl")}, pitest.V16.Gen(t, 22, 3)...) {
 		out, errs, code := runCLI(t, nil, "tree", f)
 		if code != 0 {
 			t.Fatalf("tree: exit %d: %s", code, errs)
@@ -58,9 +58,9 @@ func TestTreeCommand(t *testing.T) {
 }
 
 func TestLsCommand(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	agent := t.TempDir()
-	for i, f := range pitest.V073.Gen(t, 23, 6) {
+	for i, f := range pitest.V16.Gen(t, 23, 6) {
 		dir := filepath.Join(agent, "sessions", []string{"--a--", "--b--"}[i%2])
 		os.MkdirAll(dir, 0o755)
 		data, _ := os.ReadFile(f)
@@ -87,7 +87,7 @@ func TestLsCommand(t *testing.T) {
 // TestWriteCommands forks, renames and labels through the CLI and has pi
 // open the results.
 func TestWriteCommands(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	src := filepath.Join(t.TempDir(), "s.jsonl")
 	data, _ := os.ReadFile(fixture(t, "pi-0.73.1", "v3-basic-0.73.1.jsonl"))
 	os.WriteFile(src, data, 0o644)
@@ -151,7 +151,7 @@ func TestCheckCommand(t *testing.T) {
 // TestMigrateCommand migrates a v1 file and has pi open it without a
 // rewrite of its own, with the context pi gives the original.
 func TestMigrateCommand(t *testing.T) {
-	o := pitest.V073.StartOracle(t)
+	o := pitest.V16.StartOracle(t)
 	src := fixture(t, "pi-mono-v1", "before-compaction.jsonl")
 	path := filepath.Join(t.TempDir(), "old.jsonl")
 	data, _ := os.ReadFile(src)
