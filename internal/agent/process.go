@@ -89,6 +89,9 @@ func (o *Options) command(pi *Pi) (*exec.Cmd, error) {
 		return nil, err
 	}
 	cmd := exec.Command(pi.Path, args...)
+	if pi.Node != "" && pi.Script != "" {
+		cmd = exec.Command(pi.Node, append([]string{pi.Script}, args...)...)
+	}
 	cmd.Dir = o.Cwd
 	cmd.Env = append(os.Environ(), "PI_OFFLINE=1")
 	if o.AgentDir != "" {
