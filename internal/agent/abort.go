@@ -62,7 +62,7 @@ func (w *Worker) AbortCompaction(ctx context.Context) (CompactionAbort, error) {
 		return CompactionAbort{}, nil
 	}
 	res := CompactionAbort{Running: true}
-	if _, err := w.bridgeCall(ctx, "piweb-abort-compact", map[string]any{}); err != nil {
+	if err := w.abortCompactionCall(ctx); err != nil {
 		return res, err
 	}
 	t := time.NewTimer(AbortCompactionWait)
@@ -87,6 +87,17 @@ func (w *Worker) AbortCompaction(ctx context.Context) (CompactionAbort, error) {
 			return res, w.client.Exit()
 		}
 	}
+}
+
+// abortCompactionCall asks pi to abort its compaction: with RPC abort on
+// pi >= 0.85 (which aborts a running compaction or branch summary too),
+// through the bridge before.
+func (w *Worker) abortCompactionCall(ctx context.Context) error {
+	if w.client.Has(VersionAbortCompaction) {
+		return w.Do(func(c *Client) error { return c.Abort(ctx) })
+	}
+	_, err := w.bridgeCall(ctx, "piweb-abort-compact", map[string]any{})
+	return err
 }
 
 // detach takes w out of the supervisor, as Stop does, so the next command

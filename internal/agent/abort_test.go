@@ -26,6 +26,7 @@ func TestLiveAbortCompaction(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRigLLM(t, fakellm.Options{ScriptSummaries: true})
+			r.compactSmall()
 			l := r.live(r.supervisor(func(c *Config) {
 				if !tt.bridge {
 					c.BridgeDir = ""

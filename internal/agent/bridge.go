@@ -224,16 +224,29 @@ func (w *Worker) NavigateTree(ctx context.Context, target string, o TreeOptions)
 	if err := w.CheckOutside(); err != nil {
 		return TreeResult{}, err
 	}
+	// Until the navigation's writes (a branch summary, a label) are taken
+	// in as pi's, no scan may judge them: they do not chain from the old
+	// leaf (issue 14.2: a summary taken for an outside change).
+	w.beginTrust()
+	defer w.endTrust()
 	r, err := w.bridgeCall(ctx, "piweb-tree", args)
-	if err != nil {
-		return TreeResult{}, err
-	}
 	res := TreeResult{Cancelled: r.Cancelled, EditorText: r.EditorText}
 	if r.Leaf != nil {
 		res.Leaf = *r.Leaf
 	}
+	if err != nil {
+		w.noteOwnWrite(w.leafAfterError(ctx))
+		return TreeResult{}, err
+	}
 	w.noteOwnWrite(res.Leaf)
 	return res, nil
+}
+
+// leafAfterError asks pi for its leaf after a failed navigation, which may
+// have written part of its work; "" when pi cannot say.
+func (w *Worker) leafAfterError(ctx context.Context) string {
+	leaf, _ := w.Leaf(ctx)
+	return leaf
 }
 
 // SetLabel sets (or, with "", clears) the label of an entry.
@@ -242,11 +255,45 @@ func (w *Worker) SetLabel(ctx context.Context, entryID, label string) error {
 	return err
 }
 
-// Leaf returns pi's in-memory leaf entry id ("" for an empty session).
+// Leaf returns pi's in-memory leaf entry id ("" for an empty session):
+// from get_entries on pi >= 0.80.3 (asking only for the entries after the
+// last one piweb knows, so the answer stays small), through the bridge
+// before.
 func (w *Worker) Leaf(ctx context.Context) (string, error) {
-	r, err := w.bridgeCall(ctx, "piweb-leaf", map[string]any{})
-	if err != nil || r.Leaf == nil {
+	if !w.client.Has(VersionEntries) {
+		r, err := w.bridgeCall(ctx, "piweb-leaf", map[string]any{})
+		if err != nil || r.Leaf == nil {
+			return "", err
+		}
+		return *r.Leaf, nil
+	}
+	var since string
+	if t := w.fileTracker(); t != nil {
+		t.mu.Lock()
+		since = t.leaf
+		t.mu.Unlock()
+	}
+	leaf, err := w.entriesLeaf(ctx, since)
+	var ce *CommandError
+	if since != "" && errors.As(err, &ce) {
+		leaf, err = w.entriesLeaf(ctx, "") // pi does not know that entry
+	}
+	return leaf, err
+}
+
+func (w *Worker) entriesLeaf(ctx context.Context, since string) (string, error) {
+	var args any
+	if since != "" {
+		args = struct {
+			Since string `json:"since"`
+		}{since}
+	}
+	var out struct {
+		LeafID *string `json:"leafId"`
+	}
+	err := w.Do(func(c *Client) error { return c.decode(ctx, "get_entries", args, &out) })
+	if err != nil || out.LeafID == nil {
 		return "", err
 	}
-	return *r.Leaf, nil
+	return *out.LeafID, nil
 }

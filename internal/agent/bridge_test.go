@@ -114,6 +114,20 @@ func TestLiveTreeAndLabels(t *testing.T) {
 		if last := es[len(es)-1]; last.Type != "label" || last.TargetID != sum.ID || last.Label != "back" || last.ID != res.Leaf {
 			t.Errorf("label on summary: %+v, leaf %s", last, res.Leaf)
 		}
+		// Issue 14.2: the summary and label pi wrote are its own writes,
+		// never an outside change, and the session goes on from them.
+		if err := l.w.CheckOutside(); err != nil || l.w.Stale() {
+			t.Fatalf("pi's branch summary taken for an outside write (stale=%v, %v)", l.w.Stale(), err)
+		}
+		from := len(l.rec.snapshot())
+		l.llm.Enqueue(fakellm.Text("after the summary"))
+		if err := l.w.Prompt(l.ctx, "go on", PromptOptions{}); err != nil {
+			t.Fatalf("prompt after continuing with a summary: %v", err)
+		}
+		l.rec.wait(t, from, isPhase(PhaseIdle))
+		if u := messages(readEntries(t, file), "user"); u[len(u)-1].ParentID != res.Leaf {
+			t.Errorf("prompt parent %s, want the summary's label %s", u[len(u)-1].ParentID, res.Leaf)
+		}
 	})
 	t.Run("label", func(t *testing.T) {
 		if err := l.s.SetLabel(l.ctx, file, asst[0].ID, "checkpoint"); err != nil {
@@ -143,7 +157,7 @@ func TestLiveNoBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Leaf(ctx); err != ErrNoBridge {
+	if err := w.SetLabel(ctx, "x", "y"); err != ErrNoBridge {
 		t.Errorf("err = %v, want ErrNoBridge", err)
 	}
 	if len(r.llm.Requests()) != 0 {

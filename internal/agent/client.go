@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -59,6 +60,19 @@ type CommandError struct {
 }
 
 func (e *CommandError) Error() string { return fmt.Sprintf("pi %s: %s", e.Command, e.Message) }
+
+// Is makes pi's refusal of a prompt while it works match ErrBusy, so that
+// callers test errors.Is(err, ErrBusy) and never pi's wording.
+func (e *CommandError) Is(target error) bool {
+	return target == ErrBusy && strings.HasPrefix(e.Message, "Agent is already processing")
+}
+
+// Reason is pi's message without what follows its first line (a
+// JavaScript stack would tell a client where pi is installed).
+func (e *CommandError) Reason() string {
+	msg, _, _ := strings.Cut(e.Message, "\n")
+	return msg
+}
 
 // Start runs pi and waits until it answers get_state, so that startup
 // failures (bad flags, a session whose cwd is gone) are returned here as an
@@ -111,6 +125,17 @@ func Spawn(ctx context.Context, opts Options) (*Client, error) {
 	go c.readLoop(stdout)
 	return c, nil
 }
+
+// Version is the version of the pi this client runs (zero when unknown).
+func (c *Client) Version() Version {
+	if c.opts.Pi == nil {
+		return Version{}
+	}
+	return c.opts.Pi.Version
+}
+
+// Has reports whether this pi is release v or newer.
+func (c *Client) Has(v Version) bool { return c.Version().AtLeast(v) }
 
 // Pid is pi's process id, which is also its process group id.
 func (c *Client) Pid() int { return c.pid }

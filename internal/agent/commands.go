@@ -33,8 +33,37 @@ type promptArgs struct {
 // pi's preflight, before agent_start; for an extension command only after
 // its handler (and its dialogs) finished. behavior is "", Steer or FollowUp.
 func (c *Client) Prompt(ctx context.Context, text string, images []Image, behavior string) error {
-	_, err := c.Call(ctx, "prompt", promptArgs{text, images, behavior})
+	_, err := c.Submit(ctx, text, images, behavior)
 	return err
+}
+
+// Disposition is what became of a prompt, steer or follow-up: started a
+// run, queued behind the running one, or handled without the model (an
+// extension command, a prompt template's own handling).
+type Disposition string
+
+const (
+	Started Disposition = "started"
+	Queued  Disposition = "queued"
+	Handled Disposition = "handled"
+)
+
+// Submit is Prompt returning the disposition. pi before 0.99 does not say;
+// it is then inferred from behavior (a plain prompt started, a steer or
+// follow-up queued).
+func (c *Client) Submit(ctx context.Context, text string, images []Image, behavior string) (Disposition, error) {
+	resp, err := c.Call(ctx, "prompt", promptArgs{text, images, behavior})
+	if err != nil {
+		return "", err
+	}
+	var d struct{ Disposition Disposition }
+	if json.Unmarshal(resp.Data, &d) == nil && d.Disposition != "" {
+		return d.Disposition, nil
+	}
+	if behavior == "" {
+		return Started, nil
+	}
+	return Queued, nil
 }
 
 // Steer queues a message delivered after the current assistant message.

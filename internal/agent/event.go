@@ -14,6 +14,9 @@ import (
 const (
 	EvAgentStart         = "agent_start"
 	EvAgentEnd           = "agent_end"
+	EvAgentSettled       = "agent_settled"  // pi >= 0.80.4: no more automatic work
+	EvEntryAppended      = "entry_appended" // pi >= 0.86: pi appended an entry outside a message
+	EvBashUpdate         = "bash_execution_update"
 	EvTurnStart          = "turn_start"
 	EvTurnEnd            = "turn_end"
 	EvMessageStart       = "message_start"

@@ -55,7 +55,7 @@ func (w *Worker) move(ctx context.Context, f func(*Client) error) error {
 	old := w.key
 	w.state = st
 	w.m.Reset(st)
-	w.tracker = newFileTracker(st.SessionFile)
+	w.tracker = newFileTracker(st.SessionFile, w.ownGrace)
 	rekey := w.onRekey
 	w.mu.Unlock()
 	if st.SessionFile != "" && st.SessionFile != old && rekey != nil {
@@ -96,6 +96,7 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 	}
 	hub := NewHub()
 	w := newWorker("", hub, s.cfg.UITimeout)
+	w.cumulative = s.cfg.CumulativeUpdates
 	w.onRekey = s.rekey
 	o := s.cfg.Base
 	o.Cwd, o.SessionFile, o.OnEvent = cwd, "", w.onEvent

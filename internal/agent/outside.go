@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,21 +27,35 @@ var ErrStale = errors.New("session file changed outside piweb")
 // accounted for, or a second header, is foreign. The second rule alone
 // misses a terminal pi that opened the file after piweb's last write (its
 // entries chain from ours), hence the first.
+//
+// pi >= 0.86 also writes while idle (cache-warm usage entries, a trailing
+// newline on open) and announces its appends outside messages with
+// entry_appended: an entry whose id pi announced is pi's own in any mode.
+// pi writes the line before it sends the event, so an unannounced line
+// found while idle is judged only after grace, giving its event time to
+// arrive.
 type fileTracker struct {
-	path string
+	path  string
+	grace time.Duration
 
 	mu      sync.Mutex
 	size    int64  // bytes accounted for
 	leaf    string // id of our chain's head
 	outside bool   // a foreign write is unacknowledged
 	noticed bool   // subscribers were told about it
+	own     map[string]bool
+	suspect time.Time // when unannounced idle lines were first seen
 }
 
-func newFileTracker(path string) *fileTracker {
+// DefaultOwnGrace is how long an unannounced line found while pi is idle
+// waits for pi's entry_appended before it counts as another process's.
+const DefaultOwnGrace = 500 * time.Millisecond
+
+func newFileTracker(path string, grace time.Duration) *fileTracker {
 	if path == "" {
 		return nil
 	}
-	t := &fileTracker{path: path}
+	t := &fileTracker{path: path, grace: grace, own: map[string]bool{}}
 	f, err := os.Open(path)
 	if err != nil {
 		return t // pi writes it on the first answer
@@ -112,8 +127,49 @@ func (t *fileTracker) scan(mode scanMode) (bool, error) {
 	if _, err := f.ReadAt(b, t.size); err != nil && err != io.EOF {
 		return false, fmt.Errorf("read session file: %w", err)
 	}
+	if mode == scanIdle && t.unannounced(b) {
+		if t.suspect.IsZero() {
+			t.suspect = time.Now()
+		}
+		if time.Since(t.suspect) < t.grace {
+			return false, nil // judged at a later scan
+		}
+	}
+	t.suspect = time.Time{}
 	t.absorb(b, mode)
 	return t.outside && !was, nil
+}
+
+// unannounced reports whether b holds a complete entry line pi did not
+// announce. t.mu is held.
+func (t *fileTracker) unannounced(b []byte) bool {
+	for line := range bytes.Lines(b) {
+		if line[len(line)-1] != '\n' {
+			return false
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 && !t.own[fieldString(line, "id")] {
+			return true
+		}
+	}
+	return false
+}
+
+// pending reports how long to wait before unannounced lines are judged.
+func (t *fileTracker) pending() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.suspect.IsZero() {
+		return 0
+	}
+	return max(t.grace-time.Since(t.suspect), time.Millisecond)
+}
+
+// announce records an entry pi said it appended (entry_appended).
+func (t *fileTracker) announce(id string) {
+	t.mu.Lock()
+	t.own[id] = true
+	t.mu.Unlock()
 }
 
 // absorb checks each complete line of b. t.mu is held.
@@ -134,6 +190,9 @@ func (t *fileTracker) absorb(b []byte, mode scanMode) {
 		}
 		typ, id, parent := fieldString(line, "type"), fieldString(line, "id"), fieldString(line, "parentId")
 		switch {
+		case id != "" && t.own[id]:
+			delete(t.own, id)
+			t.leaf = id
 		case mode == scanIdle:
 			t.outside = true
 		case typ == "session":
@@ -195,8 +254,8 @@ func (w *Worker) fileTracker() *fileTracker {
 // also runs before every prompt.
 func (w *Worker) CheckOutside() error {
 	t := w.fileTracker()
-	if t == nil {
-		return nil
+	if t == nil || w.trusting() {
+		return nil // a bridge operation's writes are taken in when it ends
 	}
 	mode := scanChain
 	if w.quiet() {
@@ -223,19 +282,64 @@ func (w *Worker) Stale() bool {
 	return t != nil && t.stale()
 }
 
-func (w *Worker) checkStale(force bool) error {
+// checkStale refuses a prompt with ErrStale when the file changed outside
+// piweb, unless o forces it or says the user saw the file as it is now
+// (then pi reloads the file first).
+func (w *Worker) checkStale(ctx context.Context, o PromptOptions) error {
 	if err := w.CheckOutside(); err != nil {
 		return err
 	}
 	t := w.fileTracker()
-	if t == nil || !t.stale() {
+	if t == nil {
 		return nil
 	}
-	if force {
+	if d := t.pending(); d > 0 {
+		if err := sleepCtx(ctx, d); err != nil {
+			return err
+		}
+		if err := w.CheckOutside(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !t.stale():
+		return nil
+	case o.Force:
 		t.ack()
+		return nil
+	case o.ExpectLeaf != "" && fileLeaf(t.path) == o.ExpectLeaf:
+		if err := w.Reload(ctx); err != nil {
+			return fmt.Errorf("reload the session file: %w", err)
+		}
 		return nil
 	}
 	return ErrStale
+}
+
+// fileLeaf is the id of the file's last complete line: the leaf pi takes
+// when it opens the file.
+func fileLeaf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	return fieldString(lastLine(f, st.Size()), "id")
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // noteOwnWrite absorbs what a bridge operation wrote and moves the chain
@@ -264,7 +368,7 @@ func (w *Worker) quiet() bool {
 // absorbOwn accounts for what pi wrote during work that just ended, while
 // the worker still counts as working (so lines must chain).
 func (w *Worker) absorbOwn() {
-	if t := w.fileTracker(); t != nil {
+	if t := w.fileTracker(); t != nil && !w.trusting() {
 		_ = w.scanFile(t, scanChain)
 	}
 }

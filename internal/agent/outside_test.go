@@ -45,7 +45,7 @@ func TestFileTracker(t *testing.T) {
 			if tt.initial != "" {
 				os.WriteFile(path, []byte(tt.initial), 0o644)
 			}
-			tr := newFileTracker(path)
+			tr := newFileTracker(path, 0)
 			for i, a := range tt.appends {
 				f, _ := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 				f.WriteString(a)
@@ -64,7 +64,7 @@ func TestFileTracker(t *testing.T) {
 func TestFileTrackerTruncated(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, []byte(hdrLine+entryLine("a", "")+entryLine("b", "a")), 0o644)
-	tr := newFileTracker(path)
+	tr := newFileTracker(path, 0)
 	if tr.leaf != "b" {
 		t.Fatalf("initial leaf %q", tr.leaf)
 	}
@@ -78,7 +78,7 @@ func TestLastLineLong(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	long := `{"type":"message","id":"zz","pad":"` + strings.Repeat("p", 200<<10) + `"}` + "\n"
 	os.WriteFile(path, []byte(hdrLine+long), 0o644)
-	if tr := newFileTracker(path); tr.leaf != "zz" || tr.size != int64(len(hdrLine+long)) {
+	if tr := newFileTracker(path, 0); tr.leaf != "zz" || tr.size != int64(len(hdrLine+long)) {
 		t.Errorf("leaf %q size %d", tr.leaf, tr.size)
 	}
 }
@@ -110,7 +110,7 @@ func TestLiveOutsideChange(t *testing.T) {
 	if err := l.w.Reload(l.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if l.w.Stale() || l.w.State().MessageCount != 4 {
+	if l.w.Stale() || l.w.State().MessageCount-l.sys() != 4 {
 		t.Errorf("after reload: stale=%v messages=%d, want 4", l.w.Stale(), l.w.State().MessageCount)
 	}
 	l.llm.Enqueue(fakellm.Text("two"))
@@ -127,12 +127,52 @@ func TestLiveOutsideChange(t *testing.T) {
 	}
 }
 
+// TestLiveOutsideExpectLeaf is issue 14.1: after a terminal pi appended
+// to the session, a prompt made on an older leaf is refused, and one made
+// on the file's leaf as it is now is accepted: the worker reloads the file
+// and pi answers with the terminal's entries in its context.
+func TestLiveOutsideExpectLeaf(t *testing.T) {
+	l := newLive(t, nil)
+	l.turn("first", fakellm.Text("one"))
+	file := l.w.Key()
+	old := fileLeaf(file)
+	other, orec := l.start(func(o *Options) { o.SessionFile = file })
+	l.llm.Enqueue(fakellm.Text("from the terminal"))
+	other.Prompt(l.ctx, "terminal says hi", nil, "")
+	orec.waitType(t, 0, EvAgentEnd)
+	other.Close(context.Background(), 0)
+	now := fileLeaf(file)
+	if now == old {
+		t.Fatal("the terminal pi wrote nothing")
+	}
+	if err := l.w.Prompt(l.ctx, "on the old leaf", PromptOptions{ExpectLeaf: old}); !errors.Is(err, ErrStale) {
+		t.Fatalf("prompt on the older leaf: %v, want ErrStale", err)
+	}
+	l.llm.Enqueue(fakellm.Text("two"))
+	from := len(l.rec.snapshot())
+	if err := l.w.Prompt(l.ctx, "on the file as it is", PromptOptions{ExpectLeaf: now}); err != nil {
+		t.Fatalf("prompt on the current leaf: %v", err)
+	}
+	l.rec.wait(t, from, isPhase(PhaseIdle))
+	if req := l.llm.LastRequest(); !strings.Contains(fmt.Sprint(req.Messages), "from the terminal") {
+		t.Error("pi did not see the terminal's messages")
+	}
+	if u := messages(readEntries(t, file), "user"); u[len(u)-1].ParentID != now {
+		t.Errorf("the prompt's parent is %s, want the file's leaf %s", u[len(u)-1].ParentID, now)
+	}
+	if err := l.w.CheckOutside(); err != nil || l.w.Stale() {
+		t.Errorf("after the reload pi's own writes flagged: %v", err)
+	}
+}
+
 // TestLiveOutsideAfterCompaction: an outside append right after a manual
 // compaction (chaining from pi's compaction entry, as a terminal pi that
 // opened the file since would) is a foreign change: the web app once showed
 // no stale banner there.
 func TestLiveOutsideAfterCompaction(t *testing.T) {
-	l := newLive(t, nil)
+	r := newRig(t)
+	r.compactSmall()
+	l := r.live(r.supervisor(nil))
 	l.turn("first", fakellm.Text("one"))
 	l.turn("second", fakellm.Text("two"))
 	from := len(l.rec.snapshot())

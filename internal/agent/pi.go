@@ -34,6 +34,23 @@ func (v Version) Less(w Version) bool {
 	return v.Patch < w.Patch
 }
 
+// AtLeast reports whether v is release w or newer.
+func (v Version) AtLeast(w Version) bool { return !v.Less(w) }
+
+// Releases that added what piweb uses when present.
+var (
+	// VersionSettled sends agent_settled after the last automatic work.
+	VersionSettled = Version{0, 80, 4}
+	// VersionEntries answers get_entries and get_tree (with leafId).
+	VersionEntries = Version{0, 80, 3}
+	// VersionThinkingLevels answers get_available_thinking_levels.
+	VersionThinkingLevels = Version{0, 81, 0}
+	// VersionClearQueue answers clear_queue with the removed texts.
+	VersionClearQueue = Version{0, 84, 4}
+	// VersionAbortCompaction aborts a running compaction with RPC abort.
+	VersionAbortCompaction = Version{0, 85, 0}
+)
+
 var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
 
 // ParseVersion reads the first x.y.z in s, as printed by `pi --version`.

@@ -148,14 +148,38 @@ func (e *CwdGoneError) Unwrap() error { return e.Exit }
 
 const cwdGoneMarker = "Stored session working directory does not exist: "
 
-// classifyExit turns a startup exit into CwdGoneError when pi said so.
+// RefusedError is pi exiting at start because it refused what it was
+// asked to start with (an unknown model, for one), with its reason: the
+// user's choice to correct, not piweb's failure.
+type RefusedError struct {
+	Reason string // pi's "Error: " line without the prefix
+	Exit   *ExitError
+}
+
+func (e *RefusedError) Error() string { return "pi refused to start: " + e.Reason }
+
+func (e *RefusedError) Unwrap() error { return e.Exit }
+
+// classifyExit turns a startup exit into CwdGoneError or RefusedError when
+// pi said why.
 func classifyExit(e *ExitError, sessionFile string) error {
 	i := strings.Index(e.Stderr, cwdGoneMarker)
 	if i < 0 {
-		return e
+		return refused(e)
 	}
 	dir, _, _ := strings.Cut(e.Stderr[i+len(cwdGoneMarker):], "\n")
 	return &CwdGoneError{Dir: strings.TrimSpace(dir), SessionFile: sessionFile, Exit: e}
+}
+
+// refused finds pi's "Error: reason" line (how pi's CLI reports bad
+// arguments before it exits 1).
+func refused(e *ExitError) error {
+	for line := range strings.Lines(e.Stderr) {
+		if reason, ok := strings.CutPrefix(strings.TrimSpace(line), "Error: "); ok && e.Status > 0 {
+			return &RefusedError{Reason: reason, Exit: e}
+		}
+	}
+	return e
 }
 
 func exitInfo(ps *os.ProcessState, err error, stderr string) *ExitError {

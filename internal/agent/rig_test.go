@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,6 +45,31 @@ func newRigLLM(t testing.TB, o fakellm.Options) *rig {
 	}
 	os.MkdirAll(r.work, 0o755)
 	return r
+}
+
+// sys is the number of system messages pi counts in a context of a
+// session it started: pi >= 0.86 writes one before the first user message.
+func (r *rig) sys() int {
+	if r.pi.Version.AtLeast(Version{0, 86, 0}) {
+		return 1
+	}
+	return 0
+}
+
+// compactSmall makes pi keep only the last few tokens when it compacts,
+// so that the short sessions of tests have something to compact (pi >=
+// 0.80 refuses "Nothing to compact" with its default keepRecentTokens).
+func (r *rig) compactSmall() {
+	r.t.Helper()
+	path := filepath.Join(r.agentDir, "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "{", `{"compaction":{"keepRecentTokens":1},`, 1)
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
 }
 
 // opts are the Options every live test starts pi with.

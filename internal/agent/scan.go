@@ -46,6 +46,10 @@ func intern(b []byte) string {
 		return "agent_start"
 	case "agent_end":
 		return "agent_end"
+	case "agent_settled":
+		return "agent_settled"
+	case "entry_appended":
+		return "entry_appended"
 	case "turn_start":
 		return "turn_start"
 	case "turn_end":

@@ -25,6 +25,10 @@ const (
 // margin covers a loaded machine.
 const DefaultSettle = 150 * time.Millisecond
 
+// settledWait bounds the wait for agent_settled after agent_end, in case
+// pi never sends it; pi sends it within milliseconds of its last work.
+const settledWait = 30 * time.Second
+
 // overflowRestart bounds the wait between compaction_end{willRetry:true}
 // and the retried agent_start (~100 ms observed).
 const overflowRestart = 5 * time.Second
@@ -50,6 +54,11 @@ func (s Status) Busy() bool { return s.Phase != PhaseIdle }
 // replays are deterministic.
 type Machine struct {
 	Settle time.Duration // 0 means DefaultSettle
+	// Settles says pi announces the end of its automatic work with
+	// agent_settled (pi >= 0.80.4): after agent_end the worker stays busy
+	// until agent_settled (bounded by settledWait) instead of for a fixed
+	// Settle window. It is also set by the first agent_settled seen.
+	Settles bool
 
 	streaming, compacting, retrying bool
 	attempt                         int
@@ -59,7 +68,7 @@ type Machine struct {
 
 // Reset adopts pi's reported state, e.g. after start or a session switch.
 func (m *Machine) Reset(st State) {
-	*m = Machine{Settle: m.Settle, streaming: st.IsStreaming, compacting: st.IsCompacting}
+	*m = Machine{Settle: m.Settle, Settles: m.Settles, streaming: st.IsStreaming, compacting: st.IsCompacting}
 }
 
 // Apply feeds one event and reports whether the status may have changed.
@@ -70,6 +79,14 @@ func (m *Machine) Apply(e Event, now time.Time) bool {
 	case EvAgentEnd:
 		m.streaming = false
 		m.settleUntil = now.Add(m.settle())
+		if m.Settles {
+			m.settleUntil = now.Add(settledWait)
+		}
+	case EvAgentSettled:
+		// No more automatic work: no retry, compaction or queued message.
+		m.Settles = true
+		m.streaming, m.retrying, m.attempt = false, false, 0
+		m.settleUntil = time.Time{}
 	case EvAutoRetryStart:
 		m.retrying, m.settleUntil = true, time.Time{}
 		var v struct{ Attempt int }

@@ -58,6 +58,11 @@ type Config struct {
 	// (-e) for tree navigation and labels; "" disables it. The product
 	// passes DefaultBridgeDir().
 	BridgeDir string
+	// CumulativeUpdates keeps pi 0.73's message_update lines as pi wrote
+	// them (with the cumulative message) instead of pi 1.x's delta-only
+	// shape, for a page that still draws from the cumulative message.
+	// Temporary: it goes once the page assembles messages from deltas.
+	CumulativeUpdates bool
 }
 
 // OfflineWriter writes to a session file directly, for sessions with no
@@ -250,6 +255,7 @@ func (w *Worker) touch() {
 // start launches pi for key and publishes a failure to the session's hub.
 func (s *Supervisor) start(key string, e *entry, op *startOp) {
 	w := newWorker(key, e.hub, s.cfg.UITimeout)
+	w.cumulative = s.cfg.CumulativeUpdates
 	w.onRekey = s.rekey
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	err := s.launch(ctx, w)
@@ -320,9 +326,10 @@ func (w *Worker) attach(c *Client, st State) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.client, w.proc, w.state = c, c, st
+	w.m.Settles = c.Has(VersionSettled)
 	w.m.Reset(st)
 	w.lastUse = time.Now()
-	w.tracker = newFileTracker(st.SessionFile)
+	w.tracker = newFileTracker(st.SessionFile, w.ownGrace)
 }
 
 // makeRoom stops the longest-idle non-busy worker when at the cap. s.mu is

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -32,6 +33,11 @@ type Worker struct {
 	client    *Client // nil in supervisor timing tests
 	proc      process
 	uiTimeout time.Duration
+	// cumulative publishes pi 0.73's message_update lines as pi wrote
+	// them (Config.CumulativeUpdates).
+	cumulative bool
+	// ownGrace is the fileTracker's grace for pi's entry_appended.
+	ownGrace time.Duration
 
 	mu       sync.Mutex
 	key      string // session file
@@ -46,6 +52,8 @@ type Worker struct {
 	reason   string // why piweb stopped it; "" means it crashed
 	onRekey  func(w *Worker, old, new string)
 	tracker  *fileTracker
+	stream   assembler // the assistant message pi is streaming
+	trust    int       // bridge operations under way whose writes are pi's
 
 	bridge bridge
 }
@@ -54,7 +62,7 @@ func newWorker(key string, hub *Hub, uiTimeout time.Duration) *Worker {
 	if uiTimeout <= 0 {
 		uiTimeout = DefaultUITimeout
 	}
-	return &Worker{key: key, hub: hub, uiTimeout: uiTimeout, phase: PhaseIdle,
+	return &Worker{key: key, hub: hub, uiTimeout: uiTimeout, phase: PhaseIdle, ownGrace: DefaultOwnGrace,
 		lastUse: time.Now(), dialogs: map[string]*time.Timer{}}
 }
 
@@ -90,6 +98,16 @@ func (w *Worker) State() State {
 	return w.state
 }
 
+// Streaming returns the assistant message pi is streaming now, assembled
+// from the events so far (content blocks in order, tool calls with their
+// partial arguments), or nil when no message streams. A page that joins
+// mid-stream draws it, then applies the events that follow.
+func (w *Worker) Streaming() json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stream.snapshot()
+}
+
 // busy reports whether the worker must not be stopped for idleness: pi
 // works, a command is running, or a dialog waits for the user.
 func (w *Worker) busy(now time.Time) bool {
@@ -110,10 +128,21 @@ func (w *Worker) onEvent(e Event) {
 	if w.bridge.intercept(e) {
 		return
 	}
+	norm := e
+	if e.Type == EvMessageUpdate {
+		norm.Raw = normalizeUpdate(e.Raw)
+		if !w.cumulative {
+			e = norm
+		}
+	}
 	var dialog *UIRequest
 	switch e.Type {
 	case EvExtensionUIRequest:
 		dialog = decodeDialog(e)
+	case EvEntryAppended:
+		if t := w.fileTracker(); t != nil {
+			t.announce(fieldString(e.Field("entry"), "id"))
+		}
 	case EvAgentEnd, EvCompactionEnd:
 		// pi has written this phase's entries; take them in as ours before
 		// the phase ends, so that from now on any new line is foreign.
@@ -123,6 +152,11 @@ func (w *Worker) onEvent(e Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	changed := w.m.Apply(e, now)
+	w.stream.apply(norm)
+	if e.Type == EvAgentSettled && w.settle != nil {
+		w.settle.Stop() // settled before its fallback deadline
+		w.settle = nil
+	}
 	w.lastUse = now
 	if dialog != nil {
 		w.trackDialog(dialog) // before subscribers can answer it
@@ -161,6 +195,27 @@ func (w *Worker) settled() {
 	}
 }
 
+// trusting reports whether a bridge operation (tree navigation, which
+// branches and may write a summary) is under way: its writes are taken in
+// as pi's when it ends, and scans meanwhile would judge them foreign.
+func (w *Worker) trusting() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.trust > 0
+}
+
+func (w *Worker) beginTrust() {
+	w.mu.Lock()
+	w.trust++
+	w.mu.Unlock()
+}
+
+func (w *Worker) endTrust() {
+	w.mu.Lock()
+	w.trust--
+	w.mu.Unlock()
+}
+
 // begin and end bracket a command so the worker counts as busy meanwhile.
 func (w *Worker) begin() {
 	w.mu.Lock()
@@ -194,19 +249,33 @@ type PromptOptions struct {
 	// (ErrStale otherwise); the caller has chosen to continue from pi's
 	// in-memory leaf.
 	Force bool
+	// ExpectLeaf is the leaf of the file as the user saw it. When the file
+	// changed outside piweb and its leaf is still ExpectLeaf, the user has
+	// seen the file as it is now: the worker reloads it (pi continues with
+	// the outside entries in its context) instead of refusing with
+	// ErrStale.
+	ExpectLeaf string
 }
 
 // Prompt sends a user message.
 func (w *Worker) Prompt(ctx context.Context, text string, o PromptOptions) error {
+	_, err := w.Submit(ctx, text, o)
+	return err
+}
+
+// Submit is Prompt returning what became of the message.
+func (w *Worker) Submit(ctx context.Context, text string, o PromptOptions) (Disposition, error) {
 	if o.Behavior == "" {
 		if err := w.waitNotBusy(ctx); err != nil {
-			return err
+			return "", err
 		}
 	}
-	if err := w.checkStale(o.Force); err != nil {
-		return err
+	if err := w.checkStale(ctx, o); err != nil {
+		return "", err
 	}
-	return w.Do(func(c *Client) error { return c.Prompt(ctx, text, o.Images, o.Behavior) })
+	var d Disposition
+	err := w.Do(func(c *Client) (err error) { d, err = c.Submit(ctx, text, o.Images, o.Behavior); return err })
+	return d, err
 }
 
 // waitNotBusy waits out a Settling window, then fails with ErrBusy if pi
@@ -222,7 +291,8 @@ func (w *Worker) waitNotBusy(ctx context.Context) error {
 		case PhaseIdle:
 			return nil
 		case PhaseSettling:
-			t := time.NewTimer(wait)
+			// agent_settled may end the window before its deadline.
+			t := time.NewTimer(min(wait, 20*time.Millisecond))
 			select {
 			case <-t.C:
 			case <-ctx.Done():

@@ -34,6 +34,9 @@ func NewPiAgent(cfg agent.Config) (*PiAgent, error) {
 	if p := cfg.Base.Pi; p != nil {
 		st.Path, st.Version = p.Path, p.Version.String()
 	}
+	// The page still draws from 0.73's cumulative message_update; this goes
+	// when it assembles messages from deltas (the 1.x shape).
+	cfg.CumulativeUpdates = true
 	sup, err := agent.NewSupervisor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent supervisor: %w", err)
