@@ -199,7 +199,7 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 		}
 		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
 	}
-	a, err := server.NewPiAgent(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir},
+	a, err := agent.NewService(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir},
 		BridgeDir: agent.DefaultBridgeDir(), Spare: true})
 	if err != nil {
 		msg := err.Error()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // The 29 RPC commands of pi 0.73.1 (rpc-types.d.ts, pi-rpc.md §2.1), one
@@ -383,4 +384,29 @@ func (c *Client) decode(ctx context.Context, typ string, args any, out any) erro
 		return fmt.Errorf("decode %s response: %w", typ, err)
 	}
 	return nil
+}
+
+// thinkingLevels are pi's levels for a reasoning model, as pi 0.73 offers
+// them (it has no get_available_thinking_levels).
+var thinkingLevels = []string{"off", "minimal", "low", "medium", "high"}
+
+// ThinkingLevels lists the thinking levels the session's model accepts
+// (pi's get_available_thinking_levels on pi >= 0.81; for older pi, off for
+// a model without reasoning and the standard levels otherwise).
+func (w *Worker) ThinkingLevels(ctx context.Context) ([]string, error) {
+	var out struct{ Levels []string }
+	if w.client.Has(VersionThinkingLevels) {
+		err := w.Do(func(c *Client) error { return c.decode(ctx, "get_available_thinking_levels", nil, &out) })
+		return out.Levels, err
+	}
+	var st State
+	if err := w.Do(func(c *Client) (err error) { st, err = c.GetState(ctx); return err }); err != nil {
+		return nil, err
+	}
+	var model struct{ Reasoning bool }
+	_ = json.Unmarshal(st.Model, &model)
+	if !model.Reasoning {
+		return []string{"off"}, nil
+	}
+	return slices.Clone(thinkingLevels), nil
 }

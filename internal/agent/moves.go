@@ -90,13 +90,23 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 		return nil, ErrClosed
 	}
 	err := s.makeRoom()
+	if err == nil {
+		s.reserved++ // the slot is ours until pi is registered or failed
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
+	registered := false
+	defer func() {
+		if !registered {
+			s.mu.Lock()
+			s.reserved--
+			s.mu.Unlock()
+		}
+	}()
 	hub := NewHub()
 	w := newWorker("", hub, s.cfg.UITimeout)
-	w.cumulative = s.cfg.CumulativeUpdates
 	w.onRekey = s.rekey
 	o := s.cfg.Base
 	o.Cwd, o.SessionFile, o.OnEvent = cwd, "", w.onEvent
@@ -116,6 +126,13 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 	w.attach(c, st)
 	w.key = Key(st.SessionFile)
 	s.mu.Lock()
+	s.reserved--
+	registered = true
+	if s.closed {
+		s.mu.Unlock()
+		w.stop(context.Background(), "shutdown", s.cfg.KillGrace)
+		return nil, ErrClosed
+	}
 	e := s.entry(w.key)
 	e.hub, e.w = hub, w
 	s.wg.Add(1)

@@ -61,6 +61,37 @@ func (s *Supervisor) offline(ctx context.Context, file string, live func(*Worker
 	return write(s.cfg.Offline, key)
 }
 
+// Exclusive runs live with the session's worker when one runs (or is
+// starting: the start is waited for), and otherwise runs offline while
+// holding the supervisor's lock, so that no pi can start on the file until
+// offline's write is done: a check for a live pi and the write have no gap
+// between them in which pi could open the file and then see the write as
+// another process's.
+func (s *Supervisor) Exclusive(ctx context.Context, file string, live func(*Worker) error, offline func() error) error {
+	key := Key(file)
+	for {
+		s.mu.Lock()
+		e := s.entries[key]
+		if e != nil && e.starting != nil {
+			op := e.starting
+			s.mu.Unlock()
+			select {
+			case <-op.done:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if e != nil && e.w != nil && !e.w.exited() {
+			w := e.w
+			s.mu.Unlock()
+			return live(w)
+		}
+		defer s.mu.Unlock()
+		return offline()
+	}
+}
+
 // SetLabel labels an entry: through the live worker's bridge extension
 // (pi keeps its leaf in memory), or directly in the file when no worker
 // runs.

@@ -78,8 +78,9 @@ type Pi struct {
 	Script  string
 }
 
-// InstallHint is how a user installs the current pi (and the Node it needs).
-const InstallHint = "npm install -g @earendil-works/pi-coding-agent (needs Node >= 22.19)"
+// InstallHint is how a user gets pi, with what it needs and the versions
+// piweb supports; the page shows it when pi is missing.
+const InstallHint = "npm install -g @earendil-works/pi-coding-agent (needs Node >= 22.19; piweb supports pi 0.73 through 1.6)"
 
 // packageNames are the npm names pi is published under: the current one
 // and the one that ended at 0.73.1.

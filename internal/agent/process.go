@@ -158,7 +158,12 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string { return "pi refused to start: " + e.Reason }
 
-func (e *RefusedError) Unwrap() error { return e.Exit }
+func (e *RefusedError) Unwrap() error {
+	if e.Exit == nil {
+		return nil
+	}
+	return e.Exit
+}
 
 // classifyExit turns a startup exit into CwdGoneError or RefusedError when
 // pi said why.

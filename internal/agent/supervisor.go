@@ -58,11 +58,6 @@ type Config struct {
 	// (-e) for tree navigation and labels; "" disables it. The product
 	// passes DefaultBridgeDir().
 	BridgeDir string
-	// CumulativeUpdates keeps pi 0.73's message_update lines as pi wrote
-	// them (with the cumulative message) instead of pi 1.x's delta-only
-	// shape, for a page that still draws from the cumulative message.
-	// Temporary: it goes once the page assembles messages from deltas.
-	CumulativeUpdates bool
 }
 
 // OfflineWriter writes to a session file directly, for sessions with no
@@ -82,7 +77,10 @@ type Supervisor struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	events  *broker.Broker[Event] // one topic per session key
-	closed  bool
+	// reserved counts new sessions whose pi is starting: their slots are
+	// taken under mu before pi starts, so parallel starts honour MaxLive.
+	reserved int
+	closed   bool
 	spare   *spare
 	quit    chan struct{}
 	wg      sync.WaitGroup
@@ -255,7 +253,6 @@ func (w *Worker) touch() {
 // start launches pi for key and publishes a failure to the session's hub.
 func (s *Supervisor) start(key string, e *entry, op *startOp) {
 	w := newWorker(key, e.hub, s.cfg.UITimeout)
-	w.cumulative = s.cfg.CumulativeUpdates
 	w.onRekey = s.rekey
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	err := s.launch(ctx, w)
@@ -335,7 +332,7 @@ func (w *Worker) attach(c *Client, st State) {
 // makeRoom stops the longest-idle non-busy worker when at the cap. s.mu is
 // held.
 func (s *Supervisor) makeRoom() error {
-	live := 0
+	live := s.reserved
 	var victim *entry
 	var oldest time.Time
 	now := time.Now()

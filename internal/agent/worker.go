@@ -33,9 +33,6 @@ type Worker struct {
 	client    *Client // nil in supervisor timing tests
 	proc      process
 	uiTimeout time.Duration
-	// cumulative publishes pi 0.73's message_update lines as pi wrote
-	// them (Config.CumulativeUpdates).
-	cumulative bool
 	// ownGrace is the fileTracker's grace for pi's entry_appended.
 	ownGrace time.Duration
 
@@ -128,12 +125,8 @@ func (w *Worker) onEvent(e Event) {
 	if w.bridge.intercept(e) {
 		return
 	}
-	norm := e
 	if e.Type == EvMessageUpdate {
-		norm.Raw = normalizeUpdate(e.Raw)
-		if !w.cumulative {
-			e = norm
-		}
+		e.Raw = normalizeUpdate(e.Raw) // pi 1.x's delta-only shape
 	}
 	var dialog *UIRequest
 	switch e.Type {
@@ -152,7 +145,7 @@ func (w *Worker) onEvent(e Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	changed := w.m.Apply(e, now)
-	w.stream.apply(norm)
+	w.stream.apply(e)
 	if e.Type == EvAgentSettled && w.settle != nil {
 		w.settle.Stop() // settled before its fallback deadline
 		w.settle = nil

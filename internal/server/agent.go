@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
+
+	"piweb/internal/agent"
 )
 
-// Agent is what the server needs from the agent supervisor: one pi RPC
-// worker per session, started on demand, whose events the server relays
-// over SSE. It is an interface so that the server can browse without pi.
+// Agent is what the server needs from the pi adapter (agent.Service, or
+// agent.NoService without pi): one pi RPC worker per session, started on
+// demand, whose events the server relays over SSE. Its errors are the agent
+// package's typed errors, mapped to HTTP status by agentErr alone.
 type Agent interface {
 	// Pi describes the pi executable, or why there is none.
 	Pi() PiStatus
@@ -23,16 +25,16 @@ type Agent interface {
 	Create(ctx context.Context, req CreateRequest) (id, path string, err error)
 	// Command sends one RPC command (a JSON object with "type") to the
 	// worker of the session file at path, starting it if needed, and
-	// returns pi's response data. A pi refusal is a *CommandError.
+	// returns pi's response data. A pi refusal is an *agent.CommandError.
 	Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error)
-	// Rename names the session through its live worker; handled is false
-	// when none runs and the file may be written directly.
-	Rename(ctx context.Context, path, name string) (handled bool, err error)
-	// Label sets (or, with "", clears) an entry's label through the live
-	// worker; handled is false when none runs.
-	Label(ctx context.Context, path, entryID, label string) (handled bool, err error)
-	// Watch delivers the events of the session file's worker (pi's,
-	// unchanged, and piweb_* notices) as JSON objects, in order, until
+	// Rename names the session through its live worker, or runs offline
+	// (which writes the file) when none runs, with no pi starting on the
+	// file meanwhile.
+	Rename(ctx context.Context, path, name string, offline func() error) error
+	// Label sets (or, with "", clears) an entry's label as Rename names.
+	Label(ctx context.Context, path, entryID, label string, offline func() error) error
+	// Watch delivers the events of the session file's worker (pi's, in pi
+	// 1.x's shapes, and piweb_* notices) as JSON objects, in order, until
 	// cancel; fn must be quick. A gap is reported as {"type":"reset"}.
 	// fromStart replays what the worker's hub still holds (for a session
 	// piweb just started, whose first events precede the watch).
@@ -46,60 +48,13 @@ type Agent interface {
 }
 
 // PiStatus is the pi part of GET /api/status.
-type PiStatus struct {
-	Found   bool    `json:"found"`
-	Path    string  `json:"path,omitempty"`
-	Version string  `json:"version,omitempty"`
-	Error   *string `json:"error"`
-	Install string  `json:"install"`
-}
-
-// InstallHint is how a user gets pi, with what it needs and the versions
-// piweb supports; the page shows it when pi is missing.
-const InstallHint = "npm install -g @earendil-works/pi-coding-agent (needs Node >= 22.19; piweb supports pi 0.73 through 1.6)"
+type PiStatus = agent.PiStatus
 
 // CreateRequest is the body of POST /api/sessions.
-type CreateRequest struct {
-	Cwd           string            `json:"cwd"`
-	Message       string            `json:"message"`
-	Model         string            `json:"model,omitempty"`
-	ThinkingLevel string            `json:"thinkingLevel,omitempty"`
-	Tools         json.RawMessage   `json:"tools,omitempty"`
-	Images        []json.RawMessage `json:"images,omitempty"`
-}
+type CreateRequest = agent.CreateRequest
 
-// CommandError is pi's answer success:false.
-type CommandError struct {
-	Command string
-	Message string
-}
-
-func (e *CommandError) Error() string { return e.Command + ": " + e.Message }
-
-// ErrNoPi is returned by agent operations when pi is not installed.
-var ErrNoPi = errors.New("pi is not installed")
-
-// noAgent is the Agent when pi is missing: everything browses, nothing
-// runs.
-type noAgent struct{ status PiStatus }
+// InstallHint is how a user gets pi.
+const InstallHint = agent.InstallHint
 
 // NoAgent returns an Agent that runs nothing, reporting status.
-func NoAgent(status PiStatus) Agent { return noAgent{status} }
-
-func (a noAgent) Pi() PiStatus                                       { return a.status }
-func (noAgent) Running(string) bool                                  { return false }
-func (noAgent) State(string) string                                  { return "" }
-func (noAgent) Stop(context.Context, string) error                   { return nil }
-func (noAgent) Close(context.Context) error                          { return nil }
-func (noAgent) Watch(string, bool, func([]byte)) func()              { return func() {} }
-func (noAgent) Rename(context.Context, string, string) (bool, error) { return false, nil }
-func (noAgent) Label(context.Context, string, string, string) (bool, error) {
-	return false, nil
-}
-func (noAgent) Create(context.Context, CreateRequest) (string, string, error) {
-	return "", "", ErrNoPi
-}
-func (noAgent) Command(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-	return nil, ErrNoPi
-}
-func (noAgent) Models(context.Context) (json.RawMessage, error) { return nil, ErrNoPi }
+func NoAgent(status PiStatus) Agent { return agent.NoService{Status: status} }

@@ -8,31 +8,45 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"piweb/internal/agent"
 )
 
 var toolPresets = map[string]bool{"none": true, "read-only": true, "default": true, "all": true}
 
 var thinkingLevels = map[string]bool{"off": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
 
-// agentErr maps the supervisor's errors onto the API's kinds.
+// agentErr words the agent's errors that carry pi's own reason (only its
+// first line: a JavaScript stack under it would name pi's install paths),
+// and leaves the rest to the one error table (classify); pi's wording is
+// never matched here.
 func agentErr(err error) error {
-	var ce *CommandError
-	var e *Error
-	switch {
-	case errors.As(err, &e):
+	var (
+		ce *agent.CommandError
+		cg *agent.CwdGoneError
+		rf *agent.RefusedError
+		re *agent.RequestError
+	)
+	if e := classify(err); e.Kind != Internal {
 		return e
-	case errors.Is(err, ErrNoPi):
-		return wrap(PiMissing, err, "pi is not installed: "+InstallHint)
+	}
+	switch {
+	case errors.As(err, &cg):
+		return wrap(Invalid, err, "the session's working directory no longer exists")
+	case errors.As(err, &rf):
+		return wrap(Invalid, err, "pi refused: "+clientMessage(rf))
+	case errors.As(err, &re):
+		return wrap(Invalid, err, re.Msg)
 	case errors.As(err, &ce):
-		// Only the first line: a JavaScript stack under it would show the
-		// client where pi is installed.
-		msg, _, _ := strings.Cut(ce.Message, "\n")
-		if strings.Contains(msg, "already processing") {
-			return errorf(Busy, "%s", msg)
-		}
-		return errorf(Invalid, "pi refused %s: %s", ce.Command, msg)
+		return wrap(Invalid, err, "pi refused "+ce.Command+": "+ce.Reason())
 	}
 	return wrap(Internal, err, "the agent failed")
+}
+
+// clientMessage is pi's reason for refusing to start, first line only.
+func clientMessage(rf *agent.RefusedError) string {
+	msg, _, _ := strings.Cut(rf.Reason, "\n")
+	return msg
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
@@ -87,6 +101,11 @@ func validateCreate(req *CreateRequest) error {
 	return nil
 }
 
+// promptTypes are the commands that send the user's message: the leaf the
+// page showed goes with them, so a worker whose file changed outside piweb
+// reloads it when the page shows the file as it is now (issue 14.1).
+var promptTypes = map[string]bool{"prompt": true, "steer": true, "follow_up": true}
+
 // commandTypes are the commands the API relays, pi's and piweb's own.
 var commandTypes = map[string]bool{
 	"prompt": true, "steer": true, "follow_up": true, "abort": true, "compact": true,
@@ -97,6 +116,7 @@ var commandTypes = map[string]bool{
 	"set_auto_compaction": true, "set_auto_retry": true, "set_steering_mode": true,
 	"set_follow_up_mode": true, "set_session_name": true, "export_html": true,
 	"navigate": true, "ui_response": true, "abort_compaction": true, "reload": true,
+	"clear_queue": true, "get_available_thinking_levels": true,
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
@@ -116,7 +136,9 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		if err := s.checkLeaf(m, exp); err != nil {
 			return err
 		}
-		delete(raw, "expectLeaf")
+		if !promptTypes[typ] {
+			delete(raw, "expectLeaf") // a prompt takes it to the worker
+		}
 	}
 	delete(raw, "id") // the supervisor numbers commands itself
 	if typ == "reload" {

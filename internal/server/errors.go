@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/session"
 )
 
@@ -59,8 +60,8 @@ const statusClientClosed = 499
 // domainErrors is the one table from the errors of the packages under the
 // server (session, catalog, index) to a kind and the message the client
 // sees: the first entry the error matches (errors.Is) decides. The agent's
-// errors are classified by agentErr (agentapi.go), which reads pi's
-// refusal text.
+// errors that carry pi's own reason (*agent.CommandError, RefusedError,
+// ...) are worded by agentErr (agentapi.go) before this table.
 var domainErrors = []struct {
 	target error
 	kind   Kind
@@ -73,6 +74,12 @@ var domainErrors = []struct {
 	{session.ErrNotUserMessage, Invalid, "fork needs a user message entry"},
 	{session.ErrNoHeader, Invalid, "the session file has no valid header"},
 	{session.ErrTrashItem, NotFound, "trash item not found"},
+	{agent.ErrPiMissing, PiMissing, "pi is not installed or cannot run: " + agent.InstallHint},
+	{agent.ErrBusy, Busy, "the agent is busy; steer or follow up instead"},
+	{agent.ErrStale, Stale, "the session file changed outside piweb; reload or fork"},
+	{agent.ErrAtCapacity, Throttled, "too many agents are running; wait for one to finish or stop one"},
+	{agent.ErrNoBridge, Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)"},
+	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
 	{fs.ErrNotExist, NotFound, "session file is gone"},
 }
 

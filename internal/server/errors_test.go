@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"piweb/internal/agent"
 	"piweb/internal/session"
 )
 
@@ -144,17 +145,35 @@ func TestPanicAnswersInternal(t *testing.T) {
 	}
 }
 
-// TestAgentErrShowsOneLine: pi's refusal text reaches the client, but only
-// its first line: a JavaScript stack under it names pi's install paths.
-func TestAgentErrShowsOneLine(t *testing.T) {
-	err := agentErr(&CommandError{Command: "set_model",
-		Message: "Model not found: x/y\n    at resolve (/usr/lib/node_modules/pi/dist/model.js:10:3)"})
-	e, isErr := err.(*Error)
-	if !isErr || e.Kind != Invalid {
-		t.Fatalf("agentErr = %#v", err)
+// TestAgentErr maps the agent package's typed errors: pi's refusal text
+// reaches the client, but only its first line (a JavaScript stack under it
+// names pi's install paths); pi refusing a model at start is the user's
+// 400, not a 500 (issue 17.12); the worker cap is a 429.
+func TestAgentErr(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		kind Kind
+		msg  string
+	}{
+		{"one line", &agent.CommandError{Command: "set_model",
+			Message: "Model not found: x/y\n    at resolve (/usr/lib/node_modules/pi/dist/model.js:10:3)"},
+			Invalid, "pi refused set_model: Model not found: x/y"},
+		{"busy", &agent.CommandError{Command: "prompt",
+			Message: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message."},
+			Busy, "the agent is busy; steer or follow up instead"},
+		{"refused at start", &agent.RefusedError{Reason: `Model "fake/nope" not found. Use --list-models to see available models.`},
+			Invalid, `pi refused: Model "fake/nope" not found. Use --list-models to see available models.`},
+		{"cap", fmt.Errorf("start: %w", agent.ErrAtCapacity), Throttled, "too many agents are running; wait for one to finish or stop one"},
+		{"stale", agent.ErrStale, Stale, "the session file changed outside piweb; reload or fork"},
 	}
-	if want := "pi refused set_model: Model not found: x/y"; e.Msg != want {
-		t.Errorf("message %q, want %q", e.Msg, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, isErr := agentErr(tt.err).(*Error)
+			if !isErr || e.Kind != tt.kind || e.Msg != tt.msg {
+				t.Errorf("agentErr = %#v, want kind %v message %q", e, tt.kind, tt.msg)
+			}
+		})
 	}
 }
 

@@ -77,7 +77,7 @@ func TestLiveAgentAPI(t *testing.T) {
 	})
 	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
 
-	sup := r.srv.agent.(*PiAgent).Supervisor()
+	sup := r.srv.agent.(*agent.Service).Supervisor()
 	if sup.Live(path) == nil {
 		t.Fatal("no live worker before the delete")
 	}

@@ -74,7 +74,7 @@ func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*ri
 // fake LLM, not yet serving.
 type live struct {
 	srv *Server
-	ag  *PiAgent
+	ag  *agent.Service
 	cat *catalog.Catalog
 	d   *demo.Demo
 	llm *fakellm.Server
@@ -101,7 +101,7 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 	if edit != nil {
 		edit(&cfg)
 	}
-	ag, err := NewPiAgent(cfg)
+	ag, err := agent.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/session"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) getModels(w http.ResponseWriter, r *http.Request) error {
 		} else {
 			json.Unmarshal(raw, &models)
 		}
-	} else if !errors.Is(err, ErrNoPi) {
+	} else if !errors.Is(err, agent.ErrPiMissing) {
 		return agentErr(err)
 	} else {
 		models = s.configModels() // without pi: what models.json declares

@@ -84,14 +84,11 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	handled, err := s.agent.Rename(r.Context(), m.Path, *body.Name)
+	// Through a live pi, else straight to the file with no pi starting
+	// meanwhile.
+	err = s.agent.Rename(r.Context(), m.Path, *body.Name, func() error { return storeErr0(s.store.Rename(m.Path, *body.Name)) })
 	if err != nil {
 		return agentErr(err)
-	}
-	if !handled {
-		if err := s.store.Rename(m.Path, *body.Name); err != nil {
-			return storeErr(err)
-		}
 	}
 	return ok(w, sessionAnswer{Session: s.itemAfter(m.Path)})
 }
@@ -115,14 +112,9 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	if body.Label != nil {
 		label = strings.TrimSpace(*body.Label)
 	}
-	handled, err := s.agent.Label(r.Context(), m.Path, body.EntryID, label)
+	err = s.agent.Label(r.Context(), m.Path, body.EntryID, label, func() error { return storeErr0(s.store.Label(m.Path, body.EntryID, label)) })
 	if err != nil {
 		return agentErr(err)
-	}
-	if !handled {
-		if err := s.store.Label(m.Path, body.EntryID, label); err != nil {
-			return storeErr(err)
-		}
 	}
 	it := s.itemAfter(m.Path)
 	sess, err := s.cache.load(m.Path)
@@ -269,4 +261,12 @@ func (s *Server) answerNew(w http.ResponseWriter, path string, text *string) err
 		return errorf(Internal, "the new session could not be read back")
 	}
 	return ok(w, newSessionAnswer{ID: nm.Key, Path: nm.Path, Text: text})
+}
+
+// storeErr0 is storeErr keeping nil as nil.
+func storeErr0(err error) error {
+	if err == nil {
+		return nil
+	}
+	return storeErr(err)
 }

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
@@ -118,7 +119,7 @@ func New(opts Options) *Server {
 		s.cat = s.ownCatalog()
 	}
 	if s.agent == nil {
-		msg := ErrNoPi.Error()
+		msg := agent.ErrPiMissing.Error()
 		s.agent = NoAgent(PiStatus{Error: &msg, Install: InstallHint})
 	}
 	if s.store == nil {

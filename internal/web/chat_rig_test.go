@@ -28,7 +28,7 @@ import (
 type chatRig struct {
 	*browser
 	llm      *fakellm.Server
-	agent    *server.PiAgent
+	agent    *agent.Service
 	agentDir string
 	cwd      string
 	http     *httptest.Server // the app's server, for cutting connections
@@ -79,7 +79,7 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	}
 	cfg.Base = agent.Options{Pi: pi, AgentDir: agentDir}
 	cfg.BridgeDir = t.TempDir()
-	ag, err := server.NewPiAgent(cfg)
+	ag, err := agent.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,22 @@
-package server
+package agent
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
-
-	"piweb/internal/agent"
 )
 
-// PiAgent adapts the agent package's Supervisor to the server's Agent.
-type PiAgent struct {
-	sup    *agent.Supervisor
-	base   agent.Options
+// Service is what the web server drives: pi workers per session behind
+// one interface (internal/server.Agent), taking the API's JSON commands and
+// answering with pi's data or this package's typed errors (ErrPiMissing,
+// ErrBusy, ErrStale, ErrAtCapacity, *CommandError, *RefusedError,
+// *RequestError, ...), which the server maps to HTTP status in its one
+// error table.
+type Service struct {
+	sup    *Supervisor
+	base   Options
 	status PiStatus
 
 	// fetch lets one request at a time ask pi for the models, so that
@@ -27,29 +29,26 @@ type PiAgent struct {
 	gen    uint64 // bumped by ForgetModels: a fetch begun before is not cached
 }
 
-// NewPiAgent wraps a supervisor built from cfg; pi is the located
-// executable (its absence is reported by NoAgent instead).
-func NewPiAgent(cfg agent.Config) (*PiAgent, error) {
+// NewService starts a supervisor built from cfg; cfg.Base.Pi is the
+// located executable (its absence is reported by NoService instead).
+func NewService(cfg Config) (*Service, error) {
 	st := PiStatus{Found: true, Install: InstallHint}
 	if p := cfg.Base.Pi; p != nil {
 		st.Path, st.Version = p.Path, p.Version.String()
 	}
-	// The page still draws from 0.73's cumulative message_update; this goes
-	// when it assembles messages from deltas (the 1.x shape).
-	cfg.CumulativeUpdates = true
-	sup, err := agent.NewSupervisor(cfg)
+	sup, err := NewSupervisor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent supervisor: %w", err)
 	}
-	return &PiAgent{sup: sup, base: cfg.Base, status: st}, nil
+	return &Service{sup: sup, base: cfg.Base, status: st}, nil
 }
 
 // Supervisor exposes the wrapped supervisor (for tests and demo setup).
-func (a *PiAgent) Supervisor() *agent.Supervisor { return a.sup }
+func (a *Service) Supervisor() *Supervisor { return a.sup }
 
-func (a *PiAgent) Pi() PiStatus { return a.status }
+func (a *Service) Pi() PiStatus { return a.status }
 
-func (a *PiAgent) Running(path string) bool {
+func (a *Service) Running(path string) bool {
 	if path == "" {
 		return false
 	}
@@ -57,7 +56,7 @@ func (a *PiAgent) Running(path string) bool {
 	return w != nil && w.Status().Busy()
 }
 
-func (a *PiAgent) State(path string) string {
+func (a *Service) State(path string) string {
 	if path == "" {
 		return ""
 	}
@@ -67,16 +66,16 @@ func (a *PiAgent) State(path string) string {
 	return ""
 }
 
-func (a *PiAgent) Stop(ctx context.Context, path string) error {
+func (a *Service) Stop(ctx context.Context, path string) error {
 	a.sup.Stop(ctx, path)
 	return nil
 }
 
-func (a *PiAgent) Close(ctx context.Context) error { return a.sup.Close(ctx) }
+func (a *Service) Close(ctx context.Context) error { return a.sup.Close(ctx) }
 
 // Watch follows the session's hub from now on, resubscribing after a lag
 // and reporting lost events as a reset.
-func (a *PiAgent) Watch(path string, fromStart bool, fn func([]byte)) func() {
+func (a *Service) Watch(path string, fromStart bool, fn func([]byte)) func() {
 	hub := a.sup.Hub(path)
 	stop := make(chan struct{})
 	var once sync.Once
@@ -116,36 +115,35 @@ func (a *PiAgent) Watch(path string, fromStart bool, fn func([]byte)) func() {
 	return func() { once.Do(func() { close(stop) }) }
 }
 
-func (a *PiAgent) Rename(ctx context.Context, path, name string) (bool, error) {
-	if a.sup.Live(path) == nil {
-		return false, nil
-	}
-	return true, piErr(a.sup.SetSessionName(ctx, path, name))
+// Rename names the session through its live worker (pi keeps the name in
+// memory), or with offline, which writes the file, when none runs; no pi
+// starts on the file while offline runs.
+func (a *Service) Rename(ctx context.Context, path, name string, offline func() error) error {
+	return a.sup.Exclusive(ctx, path,
+		func(w *Worker) error { return w.Do(func(c *Client) error { return c.SetSessionName(ctx, name) }) },
+		offline)
 }
 
-func (a *PiAgent) Label(ctx context.Context, path, entryID, label string) (bool, error) {
-	w := a.sup.Live(path)
-	if w == nil {
-		return false, nil
-	}
-	return true, piErr(w.SetLabel(ctx, entryID, label))
+// Label sets (or, with "", clears) an entry's label as Rename names.
+func (a *Service) Label(ctx context.Context, path, entryID, label string, offline func() error) error {
+	return a.sup.Exclusive(ctx, path, func(w *Worker) error { return w.SetLabel(ctx, entryID, label) }, offline)
 }
 
 // Create starts pi in cwd with the chosen model, thinking level and tools
 // (on pi's command line, so the user's defaults stay as they are) and sends
 // the first message.
-func (a *PiAgent) Create(ctx context.Context, req CreateRequest) (string, string, error) {
+func (a *Service) Create(ctx context.Context, req CreateRequest) (string, string, error) {
 	tools, err := toolList(req.Tools)
 	if err != nil {
 		return "", "", err
 	}
-	w, err := a.sup.StartNewWith(ctx, req.Cwd, agent.NewSession{Model: req.Model, Thinking: req.ThinkingLevel, Tools: tools})
+	w, err := a.sup.StartNewWith(ctx, req.Cwd, NewSession{Model: req.Model, Thinking: req.ThinkingLevel, Tools: tools})
 	if err != nil {
-		return "", "", piErr(err)
+		return "", "", err
 	}
 	st := w.State()
-	err = w.Prompt(ctx, req.Message, agent.PromptOptions{Images: images(req.Images)})
-	return st.SessionID, st.SessionFile, piErr(err)
+	err = w.Prompt(ctx, req.Message, PromptOptions{Images: images(req.Images)})
+	return st.SessionID, st.SessionFile, err
 }
 
 // toolSets are pi 0.73's tool groups (core/tools/index.js): its coding
@@ -169,15 +167,15 @@ func toolList(raw json.RawMessage) ([]string, error) {
 	}
 	list := []string{}
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, errorf(Invalid, "tools must be a preset name or a list of names")
+		return nil, badRequest("tools must be a preset name or a list of names")
 	}
 	return list, nil
 }
 
-func images(raws []json.RawMessage) []agent.Image {
-	var out []agent.Image
+func images(raws []json.RawMessage) []Image {
+	var out []Image
 	for _, r := range raws {
-		var im agent.Image
+		var im Image
 		if json.Unmarshal(r, &im) == nil {
 			out = append(out, im)
 		}
@@ -189,10 +187,10 @@ func images(raws []json.RawMessage) []agent.Image {
 var abortTypes = map[string]bool{"abort": true, "abort_bash": true, "abort_retry": true, "abort_compaction": true}
 
 // Command relays one command to the session's worker.
-func (a *PiAgent) Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error) {
+func (a *Service) Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(cmd, &fields); err != nil {
-		return nil, errorf(Invalid, "command must be a JSON object")
+		return nil, badRequest("command must be a JSON object")
 	}
 	var typ string
 	json.Unmarshal(fields["type"], &typ)
@@ -202,54 +200,65 @@ func (a *PiAgent) Command(ctx context.Context, path string, cmd json.RawMessage)
 	}
 	w, err := a.sup.Worker(ctx, path)
 	if err != nil {
-		return nil, piErr(err)
+		return nil, err
 	}
 	switch typ {
 	case "prompt", "steer", "follow_up":
-		return nil, piErr(a.prompt(ctx, w, typ, fields))
+		d, err := a.prompt(ctx, w, typ, fields)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string]Disposition{"disposition": d})
+	case "get_available_thinking_levels":
+		levels, err := w.ThinkingLevels(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string][]string{"levels": levels})
 	case "ui_response":
-		return nil, piErr(answerUI(w, fields))
+		return nil, answerUI(w, fields)
 	case "navigate":
 		return navigate(ctx, w, fields)
 	case "abort_compaction":
 		res, err := a.sup.AbortCompaction(ctx, path)
 		if err != nil {
-			return nil, piErr(err)
+			return nil, err
 		}
 		return json.Marshal(res)
 	}
-	var resp agent.Response
-	err = w.Do(func(c *agent.Client) error {
+	var resp Response
+	err = w.Do(func(c *Client) error {
 		var err error
 		resp, err = c.Call(ctx, typ, fields)
 		return err
 	})
-	return resp.Data, piErr(err)
+	return resp.Data, err
 }
 
-func (a *PiAgent) prompt(ctx context.Context, w *agent.Worker, typ string, f map[string]json.RawMessage) error {
+func (a *Service) prompt(ctx context.Context, w *Worker, typ string, f map[string]json.RawMessage) (Disposition, error) {
 	var p struct {
 		Message           string            `json:"message"`
 		Images            []json.RawMessage `json:"images"`
 		StreamingBehavior string            `json:"streamingBehavior"`
 		Force             bool              `json:"force"`
+		ExpectLeaf        string            `json:"expectLeaf"`
 	}
 	b, _ := json.Marshal(f)
 	if err := json.Unmarshal(b, &p); err != nil {
-		return errorf(Invalid, "bad prompt fields")
+		return "", badRequest("bad prompt fields")
 	}
-	o := agent.PromptOptions{Images: images(p.Images), Behavior: p.StreamingBehavior, Force: p.Force}
+	o := PromptOptions{Images: images(p.Images), Behavior: p.StreamingBehavior, Force: p.Force, ExpectLeaf: p.ExpectLeaf}
 	switch typ {
 	case "steer":
-		o.Behavior = agent.Steer
+		o.Behavior = Steer
 	case "follow_up":
-		o.Behavior = agent.FollowUp
+		o.Behavior = FollowUp
 	}
-	return w.Prompt(ctx, p.Message, o)
+	return w.Submit(ctx, p.Message, o)
 }
 
 // navigate moves the leaf in place through the bridge extension.
-func navigate(ctx context.Context, w *agent.Worker, f map[string]json.RawMessage) (json.RawMessage, error) {
+func navigate(ctx context.Context, w *Worker, f map[string]json.RawMessage) (json.RawMessage, error) {
 	var n struct {
 		EntryID      string `json:"entryId"`
 		Summarize    bool   `json:"summarize"`
@@ -258,12 +267,12 @@ func navigate(ctx context.Context, w *agent.Worker, f map[string]json.RawMessage
 	}
 	b, _ := json.Marshal(f)
 	if json.Unmarshal(b, &n) != nil || n.EntryID == "" {
-		return nil, errorf(Invalid, "navigate needs entryId")
+		return nil, badRequest("navigate needs entryId")
 	}
-	res, err := w.NavigateTree(ctx, n.EntryID, agent.TreeOptions{Summarize: n.Summarize,
+	res, err := w.NavigateTree(ctx, n.EntryID, TreeOptions{Summarize: n.Summarize,
 		CustomInstructions: n.Instructions, Label: n.Label})
 	if err != nil {
-		return nil, piErr(err)
+		return nil, err
 	}
 	var leaf any
 	if res.Leaf != "" {
@@ -273,7 +282,7 @@ func navigate(ctx context.Context, w *agent.Worker, f map[string]json.RawMessage
 	return out, nil
 }
 
-func answerUI(w *agent.Worker, f map[string]json.RawMessage) error {
+func answerUI(w *Worker, f map[string]json.RawMessage) error {
 	var u struct {
 		RequestID string  `json:"requestId"`
 		Value     *string `json:"value"`
@@ -282,18 +291,14 @@ func answerUI(w *agent.Worker, f map[string]json.RawMessage) error {
 	}
 	b, _ := json.Marshal(f)
 	if json.Unmarshal(b, &u) != nil || u.RequestID == "" {
-		return errorf(Invalid, "ui_response needs requestId")
+		return badRequest("ui_response needs requestId")
 	}
-	err := w.AnswerUI(u.RequestID, agent.UIAnswer{Value: u.Value, Confirmed: u.Confirmed, Cancelled: u.Cancelled})
-	if errors.Is(err, agent.ErrNoDialog) {
-		return errorf(NotFound, "no such pending dialog (answered elsewhere or timed out)")
-	}
-	return err
+	return w.AnswerUI(u.RequestID, UIAnswer{Value: u.Value, Confirmed: u.Confirmed, Cancelled: u.Cancelled})
 }
 
 // Models asks pi for its available models, through a live worker when
 // there is one or a short-lived pi otherwise, cached for a minute.
-func (a *PiAgent) Models(ctx context.Context) (json.RawMessage, error) {
+func (a *Service) Models(ctx context.Context) (json.RawMessage, error) {
 	if m := a.cachedModels(); m != nil {
 		return m, nil
 	}
@@ -307,14 +312,14 @@ func (a *PiAgent) Models(ctx context.Context) (json.RawMessage, error) {
 	a.mu.Unlock()
 	o := a.base
 	o.NoSession, o.SessionFile, o.OnEvent = true, "", nil
-	c, _, err := agent.Start(ctx, o)
+	c, _, err := Start(ctx, o)
 	if err != nil {
-		return nil, piErr(err)
+		return nil, err
 	}
 	defer c.Close(context.Background(), time.Second)
 	models, err := c.GetAvailableModels(ctx)
 	if err != nil {
-		return nil, piErr(err)
+		return nil, err
 	}
 	b, _ := json.Marshal(map[string]any{"models": models})
 	a.mu.Lock()
@@ -327,7 +332,7 @@ func (a *PiAgent) Models(ctx context.Context) (json.RawMessage, error) {
 
 // cachedModels returns the model list fetched less than a minute ago, or
 // nil.
-func (a *PiAgent) cachedModels() json.RawMessage {
+func (a *Service) cachedModels() json.RawMessage {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.models != nil && time.Since(a.at) < time.Minute {
@@ -337,34 +342,9 @@ func (a *PiAgent) cachedModels() json.RawMessage {
 }
 
 // ForgetModels drops the cached model list (after models.json changed).
-func (a *PiAgent) ForgetModels() {
+func (a *Service) ForgetModels() {
 	a.mu.Lock()
 	a.models = nil
 	a.gen++
 	a.mu.Unlock()
-}
-
-// piErr maps the agent package's errors onto the API's kinds.
-func piErr(err error) error {
-	var ce *agent.CommandError
-	var cg *agent.CwdGoneError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, agent.ErrPiMissing):
-		return wrap(PiMissing, err, "pi is not installed: "+InstallHint)
-	case errors.Is(err, agent.ErrBusy):
-		return wrap(Busy, err, "the agent is busy; steer or follow up instead")
-	case errors.Is(err, agent.ErrStale):
-		return wrap(Stale, err, "the session file changed outside piweb; reload or fork")
-	case errors.Is(err, agent.ErrAtCapacity):
-		return wrap(Busy, err, "too many agents are running; stop one first")
-	case errors.Is(err, agent.ErrNoBridge):
-		return wrap(Invalid, err, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)")
-	case errors.As(err, &cg):
-		return wrap(Invalid, err, "the session's working directory no longer exists")
-	case errors.As(err, &ce):
-		return &CommandError{Command: ce.Command, Message: ce.Message}
-	}
-	return err
 }

@@ -1,0 +1,56 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// PiStatus is what the web app is told about pi (GET /api/status).
+type PiStatus struct {
+	Found   bool    `json:"found"`
+	Path    string  `json:"path,omitempty"`
+	Version string  `json:"version,omitempty"`
+	Error   *string `json:"error"`
+	Install string  `json:"install"`
+}
+
+// CreateRequest is the body of POST /api/sessions: a new session in Cwd
+// with its first message and the user's choices for it.
+type CreateRequest struct {
+	Cwd           string            `json:"cwd"`
+	Message       string            `json:"message"`
+	Model         string            `json:"model,omitempty"`
+	ThinkingLevel string            `json:"thinkingLevel,omitempty"`
+	Tools         json.RawMessage   `json:"tools,omitempty"`
+	Images        []json.RawMessage `json:"images,omitempty"`
+}
+
+// RequestError is a command the Service refuses before pi sees it
+// (malformed fields); Msg is safe to show the client.
+type RequestError struct{ Msg string }
+
+func (e *RequestError) Error() string { return e.Msg }
+
+func badRequest(msg string) error { return &RequestError{Msg: msg} }
+
+// NoService is the Service's stand-in when pi is missing: everything
+// browses, nothing runs, and what would need pi fails with ErrPiMissing.
+type NoService struct{ Status PiStatus }
+
+func (a NoService) Pi() PiStatus                                                    { return a.Status }
+func (NoService) Running(string) bool                                               { return false }
+func (NoService) State(string) string                                               { return "" }
+func (NoService) Stop(context.Context, string) error                                { return nil }
+func (NoService) Close(context.Context) error                                       { return nil }
+func (NoService) Watch(string, bool, func([]byte)) func()                           { return func() {} }
+func (NoService) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
+func (NoService) Label(_ context.Context, _, _, _ string, offline func() error) error {
+	return offline()
+}
+func (NoService) Create(context.Context, CreateRequest) (string, string, error) {
+	return "", "", ErrPiMissing
+}
+func (NoService) Command(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return nil, ErrPiMissing
+}
+func (NoService) Models(context.Context) (json.RawMessage, error) { return nil, ErrPiMissing }
