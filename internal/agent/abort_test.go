@@ -3,10 +3,12 @@ package agent
 import (
 	"bytes"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // TestLiveAbortCompaction aborts a compaction whose summary request the
@@ -98,12 +100,7 @@ func TestLiveAbortCompaction(t *testing.T) {
 // (the held one).
 func waitHeld(t *testing.T, llm *fakellm.Server) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		for _, r := range llm.Requests() {
-			if r.Kind() != fakellm.KindChat {
-				return
-			}
-		}
-	}
-	t.Fatal("no summarization request")
+	testkit.Eventually(t, func() bool {
+		return slices.ContainsFunc(llm.Requests(), func(r *fakellm.Request) bool { return r.Kind() != fakellm.KindChat })
+	}, liveWait, "a summarization request")
 }

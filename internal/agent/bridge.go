@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	_ "embed"
 )
@@ -34,14 +35,23 @@ const bridgeStatusPrefix = "piweb-bridge:"
 // returns its path, to be passed with -e (Options.Extensions). The file
 // name carries a hash of the content, so concurrent piweb versions never
 // overwrite each other's bridge under a running pi.
+//
+// pi runs whatever file it is given, so the folder must be the user's
+// alone: dir is refused unless it is a real directory (not a symlink)
+// owned by the user with no access for anyone else, inside a parent owned
+// by the user or by root (a shared temp dir is root's, sticky), so that no
+// other user can replace the file or the folder.
 func WriteBridge(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("bridge dir: %w", err)
+	}
+	if err := checkPrivateDir(dir); err != nil {
+		return "", err
+	}
 	sum := sha256.Sum256(bridgeSource)
 	path := filepath.Join(dir, "piweb-bridge-"+hex.EncodeToString(sum[:6])+".ts")
 	if b, err := os.ReadFile(path); err == nil && string(b) == string(bridgeSource) {
 		return path, nil
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("bridge dir: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, ".bridge-*.ts")
 	if err != nil {
@@ -61,13 +71,50 @@ func WriteBridge(dir string) (string, error) {
 	return path, nil
 }
 
-// DefaultBridgeDir is where piweb keeps the bridge: the user cache dir.
+// DefaultBridgeDir is where piweb keeps the bridge: the user cache dir, or
+// without one (no HOME, no XDG_CACHE_HOME) a folder named for the user in
+// the temp dir, which WriteBridge refuses unless it is the user's alone.
 func DefaultBridgeDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "piweb", "pi-extension")
 	}
-	return filepath.Join(dir, "piweb", "pi-extension")
+	return filepath.Join(os.TempDir(), fmt.Sprintf("piweb-%d", os.Getuid()), "pi-extension")
+}
+
+// ErrUnsafeDir is a bridge folder another user could write to.
+var ErrUnsafeDir = errors.New("folder is not private to this user")
+
+// checkPrivateDir refuses dir unless it and its parent are safe (see
+// WriteBridge).
+func checkPrivateDir(dir string) error {
+	uid := uint32(os.Getuid())
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("bridge dir: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !ok:
+		return nil // no owner to check on this system
+	case !fi.IsDir():
+		return fmt.Errorf("bridge dir %s is not a directory: %w", dir, ErrUnsafeDir)
+	case st.Uid != uid:
+		return fmt.Errorf("bridge dir %s is owned by uid %d: %w", dir, st.Uid, ErrUnsafeDir)
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("bridge dir %s has mode %v, want 0700: %w", dir, fi.Mode().Perm(), ErrUnsafeDir)
+	}
+	pfi, err := os.Stat(filepath.Dir(dir))
+	if err != nil {
+		return fmt.Errorf("bridge dir: %w", err)
+	}
+	pst, _ := pfi.Sys().(*syscall.Stat_t)
+	if pst != nil && pst.Uid != uid && pst.Uid != 0 {
+		return fmt.Errorf("bridge dir's parent %s is owned by uid %d: %w", filepath.Dir(dir), pst.Uid, ErrUnsafeDir)
+	}
+	if pst != nil && pst.Uid == 0 && uid != 0 && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
+		return fmt.Errorf("bridge dir's parent %s is world-writable without the sticky bit: %w", filepath.Dir(dir), ErrUnsafeDir)
+	}
+	return nil
 }
 
 // ErrNoBridge is a bridge command on a pi that did not load the bridge.

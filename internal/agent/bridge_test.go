@@ -2,7 +2,10 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,8 +65,88 @@ func TestWriteBridge(t *testing.T) {
 	}
 }
 
-func TestLiveTreeAndLabels(t *testing.T) {
-	l := newLive(t, nil)
+// TestWriteBridgeRefusesSharedDir is issue 17.2: pi runs the bridge file,
+// so a folder another user owns or can write to is refused, and the
+// fallback without a cache dir is a per-user folder, private.
+func TestWriteBridgeRefusesSharedDir(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		ok    bool
+	}{
+		{"new", func(*testing.T, string) {}, true},
+		{"ours 0700", func(t *testing.T, dir string) { mkdir(t, dir, 0o700) }, true},
+		{"group-writable", func(t *testing.T, dir string) { mkdir(t, dir, 0o770) }, false},
+		{"world-readable", func(t *testing.T, dir string) { mkdir(t, dir, 0o755) }, false},
+		{"symlink", func(t *testing.T, dir string) {
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			mkdir(t, target, 0o700)
+			if err := os.Symlink(target, dir); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"another user's", func(t *testing.T, dir string) {
+			if os.Getuid() != 0 {
+				t.Skip("needs root to give the folder to another user")
+			}
+			mkdir(t, dir, 0o700)
+			if err := os.Chown(dir, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"in another user's parent", func(t *testing.T, dir string) {
+			if os.Getuid() != 0 {
+				t.Skip("needs root to give the folder to another user")
+			}
+			if err := os.Chown(filepath.Dir(dir), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "piweb")
+			tt.setup(t, dir)
+			path, err := WriteBridge(dir)
+			if tt.ok != (err == nil) {
+				t.Fatalf("WriteBridge = %q, %v; want success %v", path, err, tt.ok)
+			}
+			if !tt.ok && !errors.Is(err, ErrUnsafeDir) {
+				t.Errorf("error %v is not ErrUnsafeDir", err)
+			}
+			if !tt.ok && path != "" {
+				t.Errorf("a file was written: %s", path)
+			}
+		})
+	}
+	t.Run("fallback", func(t *testing.T) {
+		t.Setenv("HOME", "")
+		t.Setenv("XDG_CACHE_HOME", "")
+		t.Setenv("TMPDIR", t.TempDir())
+		dir := DefaultBridgeDir()
+		if !strings.Contains(dir, fmt.Sprintf("piweb-%d", os.Getuid())) {
+			t.Errorf("fallback dir %s is not per user", dir)
+		}
+		if _, err := WriteBridge(dir); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func mkdir(t *testing.T, dir string, mode os.FileMode) {
+	t.Helper()
+	if err := os.Mkdir(dir, mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, mode); err != nil { // past the umask
+		t.Fatal(err)
+	}
+}
+
+func TestLiveTreeAndLabels(t *testing.T) { eachPi(t, testLiveTreeAndLabels) }
+
+func testLiveTreeAndLabels(t *testing.T, r *rig) {
+	l := r.live(r.supervisor(nil))
 	l.turn("first", fakellm.Text("one"))
 	l.turn("second", fakellm.Text("two"))
 	l.llm.Enqueue(fakellm.Text("three"))

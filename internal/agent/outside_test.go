@@ -131,8 +131,10 @@ func TestLiveOutsideChange(t *testing.T) {
 // to the session, a prompt made on an older leaf is refused, and one made
 // on the file's leaf as it is now is accepted: the worker reloads the file
 // and pi answers with the terminal's entries in its context.
-func TestLiveOutsideExpectLeaf(t *testing.T) {
-	l := newLive(t, nil)
+func TestLiveOutsideExpectLeaf(t *testing.T) { eachPi(t, testLiveOutsideExpectLeaf) }
+
+func testLiveOutsideExpectLeaf(t *testing.T, r *rig) {
+	l := r.live(r.supervisor(nil))
 	l.turn("first", fakellm.Text("one"))
 	file := l.w.Key()
 	old := fileLeaf(file)

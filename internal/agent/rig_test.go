@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // rig is one live-agent test setup: a fake LLM, a private agent dir (pi
@@ -33,7 +36,12 @@ func newRig(t testing.TB) *rig {
 // newRigLLM is newRig with a fake LLM configured by o.
 func newRigLLM(t testing.TB, o fakellm.Options) *rig {
 	t.Helper()
-	pi := testPi(t)
+	return newRigPi(t, testPi(t), o)
+}
+
+// newRigPi is newRigLLM with pi.
+func newRigPi(t testing.TB, pi *Pi, o fakellm.Options) *rig {
+	t.Helper()
 	llm := fakellm.New(o)
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
@@ -85,19 +93,14 @@ func (r *rig) opts() Options {
 type recorder struct {
 	mu     sync.Mutex
 	events []Event
-	signal chan struct{}
 }
 
-func newRecorder() *recorder { return &recorder{signal: make(chan struct{}, 1)} }
+func newRecorder() *recorder { return &recorder{} }
 
 func (r *recorder) add(e Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
-	select {
-	case r.signal <- struct{}{}:
-	default:
-	}
 }
 
 func (r *recorder) snapshot() []Event {
@@ -109,20 +112,18 @@ func (r *recorder) snapshot() []Event {
 // wait returns the index of the first event at or after from that matches.
 func (r *recorder) wait(t testing.TB, from int, match func(Event) bool) int {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for {
+	found := -1
+	testkit.Eventually(t, func() error {
 		evs := r.snapshot()
 		for i := from; i < len(evs); i++ {
 			if match(evs[i]) {
-				return i
+				found = i
+				return nil
 			}
 		}
-		select {
-		case <-r.signal:
-		case <-deadline:
-			t.Fatalf("timed out waiting; saw %v", types(evs[from:]))
-		}
-	}
+		return fmt.Errorf("saw %v", types(evs[min(from, len(evs)):]))
+	}, liveWait, "an event")
+	return found
 }
 
 func (r *recorder) waitType(t testing.TB, from int, typ string) int {
@@ -149,7 +150,7 @@ func (r *rig) start(edit func(*Options)) (*Client, *recorder) {
 	if edit != nil {
 		edit(&o)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), liveWait)
 	defer cancel()
 	c, _, err := Start(ctx, o)
 	if err != nil {
@@ -159,8 +160,12 @@ func (r *rig) start(edit func(*Options)) (*Client, *recorder) {
 	return c, rec
 }
 
+// liveWait bounds each wait of a live test: generous, since pi's start-up
+// takes seconds on a loaded machine, and only a failing test waits it out.
+const liveWait = 90 * time.Second
+
 func ctxT(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*liveWait)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -196,6 +201,14 @@ func newLive(t testing.TB, edit func(*Config)) *live {
 	t.Helper()
 	r := newRig(t)
 	return r.live(r.supervisor(edit))
+}
+
+// eachPi runs f once under each pinned pi, for behaviour that differs
+// between pi versions (RPC shapes, the bridge).
+func eachPi(t *testing.T, f func(t *testing.T, r *rig)) {
+	for _, v := range pitest.Versions {
+		t.Run("pi "+string(v), func(t *testing.T) { f(t, newRigPi(t, testPiVersion(t, v), fakellm.Options{})) })
+	}
 }
 
 // live starts a new session with s.

@@ -6,16 +6,26 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/jsjson"
+	"piweb/internal/pitest"
 )
 
-// readStdout reads the stdout lines of a pi RPC transcript in testdata/rpc
-// (copied from runs of real pi 0.73.1 and 1.6.0 with the fake LLM).
+// readStdout reads what pi wrote on stdout in a transcript of real pi
+// (pitest's fixtures): "1.6.0/<scenario>" or "0.73.1/<scenario>".
 func readStdout(t *testing.T, name string) []Event {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "rpc", name))
+	version, scenario, _ := strings.Cut(name, "/")
+	dir := filepath.Join(pitest.FixturesDir(t), "rpc-"+version, "transcripts")
+	path := filepath.Join(dir, scenario, "stdout.jsonl")
+	if version == "0.73.1" {
+		path = filepath.Join(dir, scenario+".jsonl") // {"dir":"out","msg":...} records
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,6 +35,12 @@ func readStdout(t *testing.T, name string) []Event {
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		line := bytes.Clone(sc.Bytes())
+		if version == "0.73.1" {
+			if fieldString(line, "dir") != "out" {
+				continue
+			}
+			line = jsjson.FirstField(line, "msg")
+		}
 		evs = append(evs, Event{Type: fieldString(line, "type"), Raw: line})
 	}
 	return evs
@@ -34,8 +50,7 @@ func readStdout(t *testing.T, name string) []Event {
 // comes out in pi 1.x's delta-only shape: no cumulative message, no
 // partial, and a toolcall_start naming its call.
 func TestNormalizeUpdate(t *testing.T) {
-	for _, name := range []string{"0.73.1-s02_model_thinking.stdout.jsonl", "0.73.1-s10_roundtrips.stdout.jsonl",
-		"1.6.0-main.stdout.jsonl"} {
+	for _, name := range []string{"0.73.1/s02_model_thinking", "0.73.1/s10_roundtrips", "1.6.0/main"} {
 		t.Run(name, func(t *testing.T) {
 			n := 0
 			for _, e := range readStdout(t, name) {
@@ -71,8 +86,7 @@ func TestNormalizeUpdate(t *testing.T) {
 // and compares its content, just before message_end, with the message pi
 // ends it with (the oracle).
 func TestAssembler(t *testing.T) {
-	for _, name := range []string{"0.73.1-s02_model_thinking.stdout.jsonl", "0.73.1-s10_roundtrips.stdout.jsonl",
-		"1.6.0-main.stdout.jsonl", "1.6.0-compact.stdout.jsonl"} {
+	for _, name := range []string{"0.73.1/s02_model_thinking", "0.73.1/s10_roundtrips", "1.6.0/main", "1.6.0/compact"} {
 		t.Run(name, func(t *testing.T) {
 			var a assembler
 			checked := 0

@@ -81,9 +81,9 @@ type Supervisor struct {
 	// taken under mu before pi starts, so parallel starts honour MaxLive.
 	reserved int
 	closed   bool
-	spare   *spare
-	quit    chan struct{}
-	wg      sync.WaitGroup
+	spare    *spare
+	quit     chan struct{}
+	wg       sync.WaitGroup
 }
 
 // entry is one session: its Hub outlives workers so Seq and replay survive

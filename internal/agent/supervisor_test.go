@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"piweb/internal/pitest"
 )
 
 // fakeProc stands in for pi in the supervisor's timing tests (which run
@@ -239,4 +241,67 @@ func TestSupervisorSettleTimer(t *testing.T) {
 			t.Errorf("phases %v, want streaming settling idle", phases)
 		}
 	})
+}
+
+// TestLiveCapParallelStarts is issue 17.3: 30 new sessions started at once
+// against a cap of 3 start at most 3 pi processes; the others are refused
+// with ErrAtCapacity (the server's 429) instead of each starting a pi.
+func TestLiveCapParallelStarts(t *testing.T) {
+	r := newRig(t)
+	const limit, starts = 3, 30
+	s := r.supervisor(func(c *Config) { c.MaxLive = limit })
+	ctx := ctxT(t)
+	var (
+		wg              sync.WaitGroup
+		mu              sync.Mutex
+		started, capped int
+		other           []error
+	)
+	peak := 0
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the most pi processes alive at once
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if n := len(pitest.ChildProcesses(t, os.Getpid())); n > peak {
+				peak = n
+			}
+		}
+	}()
+	for range starts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Busy at once, as a created session is: never a victim.
+			w, err := s.StartNew(ctx, r.work)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				started++
+				w.onEvent(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)})
+			case errors.Is(err, ErrAtCapacity):
+				capped++
+			default:
+				other = append(other, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	if started+capped != starts || len(other) > 0 {
+		t.Fatalf("%d started, %d refused at the cap, other errors: %v", started, capped, other)
+	}
+	if started == 0 || started > limit || s.LiveCount() > limit {
+		t.Errorf("%d started, %d live, cap %d", started, s.LiveCount(), limit)
+	}
+	if peak > limit {
+		t.Errorf("%d pi processes at once, cap %d", peak, limit)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,7 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: t.TempDir()}
+	cfg := agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: filepath.Join(t.TempDir(), "bridge")}
 	if edit != nil {
 		edit(&cfg)
 	}

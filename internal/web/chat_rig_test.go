@@ -78,7 +78,7 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 		t.Fatal(err)
 	}
 	cfg.Base = agent.Options{Pi: pi, AgentDir: agentDir}
-	cfg.BridgeDir = t.TempDir()
+	cfg.BridgeDir = filepath.Join(t.TempDir(), "bridge") // created private
 	ag, err := agent.NewService(cfg)
 	if err != nil {
 		t.Fatal(err)
