@@ -41,6 +41,8 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/stream", s.stream)
 	h("POST /api/stream/subscribe", s.subscribe)
 	h("POST /api/stream/unsubscribe", s.unsubscribe)
+	h("GET /api/trust", s.getTrust)
+	h("POST /api/trust", s.postTrust)
 
 	// Models.
 	h("GET /api/models", s.getModels)
