@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
+)
+
+// TestLiveOutsideWriteThenCurrentLeaf is issue 14.1 through the API: after
+// another process appends to a session pi has open, a prompt on an older
+// leaf is refused (409), and once the page shows the file as it is, a
+// prompt on that leaf is accepted and pi answers with the outside entry in
+// its context. Then issue 14.2: "continue from here" with a summary of the
+// branch left behind leaves the session usable (pi's own summary is not an
+// outside write).
+func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
+	r, llm := liveRigLLM(t, fakellm.Options{ScriptSummaries: true})
+	cwd := r.d.Projects + "/notes"
+	llm.Enqueue(fakellm.Text("First answer."))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": cwd, "message": "first"}, 200)["id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	waitEvent(t, ch, "agent_end")
+	leafOf := func() string {
+		var leaf string
+		testkit.Eventually(t, func() bool {
+			out := r.do("GET", "/api/sessions/"+id, nil)
+			defer out.Body.Close()
+			if out.StatusCode != 200 {
+				return false
+			}
+			leaf, _ = r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
+			return leaf != ""
+		}, time.Minute, "the session's leaf")
+		return leaf
+	}
+	old := leafOf()
+	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
+	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", old)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line)
+	f.Close()
+	testkit.Eventually(t, func() bool { return leafOf() == "0badcafe" }, time.Minute, "the outside entry in the listing")
+
+	cmd := func(leaf string, want int) {
+		t.Helper()
+		r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "go on", "expectLeaf": leaf}, want)
+	}
+	cmd(old, 409)
+	llm.Enqueue(fakellm.Text("Second answer."))
+	cmd("0badcafe", 200)
+	waitEvent(t, ch, "agent_end")
+	if req := llm.LastRequest(); !strings.Contains(fmt.Sprint(req.Messages), "typed in a terminal") {
+		t.Error("pi did not get the outside entry in its context")
+	}
+
+	// 14.2: continue from the first answer, summarizing the branch left.
+	nav := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "navigate", "entryId": old, "summarize": true}, 200)
+	leaf, _ := nav["data"].(map[string]any)["leaf"].(string)
+	testkit.Eventually(t, func() bool { return leafOf() == leaf }, time.Minute, "the branch summary in the listing")
+	llm.Enqueue(fakellm.Text("Third answer."))
+	cmd(leaf, 200)
+	for {
+		ev := next(t, ch)
+		if ev.data["type"] == "piweb_outside_change" {
+			t.Error("pi's own branch summary was announced as an outside change")
+		}
+		if ev.data["type"] == "agent_end" {
+			break
+		}
+	}
+}
