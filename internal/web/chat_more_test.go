@@ -58,10 +58,16 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		fmt.Fprintf(f, `{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf)
 		f.Close()
 		r.waitJS(t, `document.querySelector('.outside-banner')`)
-		r.send(t, "not from a stale leaf")
-		r.waitJS(t, `document.querySelector('.outside-banner') && document.querySelector('.composer textarea')?.value === 'not from a stale leaf'`)
-		r.expectConsole("status of 409")
-		r.click(t, ".outside-banner .btn")
+		// The page shows the file as it is now (the terminal's entry came in
+		// live), so a message sent on that leaf is accepted: pi reopens the
+		// file and goes on from it (issue 14.1).
+		r.llm.Enqueue(fakellm.Text("Answered after the outside change."))
+		r.send(t, "from the leaf the page shows")
+		r.waitText(t, "Answered after the outside change.")
+		r.waitIdle(t)
+		if eval[bool](t, r.browser, `!!document.querySelector('.outside-banner')`) {
+			r.click(t, ".outside-banner .btn")
+		}
 		r.waitJS(t, `!document.querySelector('.outside-banner')`)
 	})
 	t.Run("compact", func(t *testing.T) {
