@@ -12,7 +12,7 @@ import { copyText } from '../js/util.js';
 import { addError } from './live.js';
 import { cloneBranch, forkAt } from './actions.js';
 import { LEVELS, compactNow, setSessionModel, setThinking } from './controls.js';
-import { forgetCommands, newSessionIn, picker, sessionInfo } from './store.js';
+import { forgetCommands, newSessionIn, picker, sessionInfo, trustFolder } from './store.js';
 
 // BUILTINS are the built-in commands the composer lists and runs, with
 // pi's descriptions. args: '' none, '[x]' optional, '<x>' required.
@@ -30,6 +30,7 @@ export const BUILTINS = [
   { name: 'copy', description: 'Copy last agent message to clipboard', args: '' },
   { name: 'session', description: 'Show session info and stats', args: '' },
   { name: 'reload', description: 'Reload extensions, skills, prompts and context files', args: '' },
+  { name: 'trust', description: 'Trust this project folder: pi loads its .pi resources', args: '' },
 ];
 
 const byName = new Map(BUILTINS.map((c) => [c.name, c]));
@@ -152,6 +153,13 @@ const actions = {
   async session(view) {
     const r = await api.command(view.id, { type: 'get_session_stats' });
     sessionInfo.value = { id: view.id, stats: r.data || {}, session: (view.detail && view.detail.session) || {} };
+    return true;
+  },
+  async trust(view) {
+    const cwd = view.detail && view.detail.session && view.detail.session.cwd;
+    if (!cwd) throw new Error('the session has no folder');
+    const t = await trustFolder(view.id, cwd);
+    toast(t.trusted ? 'pi trusts ' + cwd + ' and loads its project resources' : 'pi still does not trust ' + cwd);
     return true;
   },
   async reload(view) {

@@ -13,7 +13,7 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar } from './actions.js';
-import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus } from './store.js';
+import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
@@ -177,6 +177,7 @@ function Status({ view, l }) {
   const pi = piStatus.value;
   return html`<div class="chat-status">
     ${pi && !pi.found && html`<${PiMissing} />`}
+    ${pi && pi.found && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
@@ -255,3 +256,21 @@ function PiMissing() {
     <span>Chatting needs pi: <code>npm install -g @earendil-works/pi-coding-agent</code> (Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.</span></div>`;
 }
 
+
+// TrustBanner says when the session's folder has project resources (.pi
+// settings, prompts, skills, extensions…) that pi skips until the folder
+// is trusted, and lets the user trust it; piweb never does by itself.
+function TrustBanner({ view, l }) {
+  const [busy, setBusy] = useState(false);
+  const cwd = view.detail && view.detail.session && view.detail.session.cwd;
+  const t = cwd ? trustOf(cwd).value : null;
+  if (!t || !t.skipped) return null;
+  const trust = async () => {
+    setBusy(true);
+    try { await trustFolder(view.id, cwd); } catch (e) { addError(l, 'Trusting the folder failed: ' + e.message); }
+    setBusy(false);
+  };
+  return html`<div class="banner warn trust-banner" role="status">
+    <span>pi skips this folder's project resources (${(t.resources || []).join(', ')}) until you trust it. Trust it only if you trust its contents: extensions run code.</span>
+    <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${trust}>${busy ? 'Trusting…' : 'Trust this folder'}</button></div>`;
+}

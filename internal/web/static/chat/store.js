@@ -57,6 +57,28 @@ export function askPiStatus() {
   api.getStatus().then((s) => { piStatus.value = s.pi || null; }, () => { statusAsked = false; });
 }
 
+// trustOf holds, per folder, what pi makes of its project resources (GET
+// /api/trust: resources, trusted, skipped), as a signal, asked once.
+const trusts = new Map();
+export function trustOf(cwd) {
+  if (!trusts.has(cwd)) {
+    const s = signal(null);
+    trusts.set(cwd, s);
+    api.getTrust(cwd).then((t) => { s.value = t; }, () => {});
+  }
+  return trusts.get(cwd);
+}
+
+// trustFolder saves the user's decision to trust cwd (pi's trust.json),
+// then has the session's pi start again so that it loads them.
+export async function trustFolder(id, cwd) {
+  const t = await api.trustFolder(cwd);
+  await api.command(id, { type: 'reload' });
+  forgetCommands(id);
+  trustOf(cwd).value = t;
+  return t;
+}
+
 const commandLists = new Map(); // session id -> promise of pi's get_commands list
 
 // commandsOf is pi's command list for session id (get_commands: extension

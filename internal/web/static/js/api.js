@@ -68,6 +68,8 @@ export const getStatus = () => get('/api/status');
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 export const listTrash = () => get('/api/trash');
+export const getTrust = (cwd) => get('/api/trust' + q({ cwd }));
+export const trustFolder = (cwd) => post('/api/trust', { cwd });
 export const deleteTrash = (trashId) => request('DELETE', `/api/trash/${enc(trashId)}`, {});
 export const listBackups = () => get('/api/backups');
 export const listProjects = () => get('/api/projects');
