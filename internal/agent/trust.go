@@ -254,7 +254,8 @@ func replaceFile(path string, data []byte) error {
 		return fmt.Errorf("write trust store: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err == nil {
+	_, err = tmp.Write(data)
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

@@ -266,7 +266,7 @@ func (b *Broker[E]) Collect() int {
 	defer b.mu.Unlock()
 	n := 0
 	for name, t := range b.topics {
-		if len(t.subs) == 0 && time.Now().Sub(t.last) >= b.opts.Idle {
+		if len(t.subs) == 0 && time.Since(t.last) >= b.opts.Idle {
 			delete(b.topics, name)
 			n++
 		}
