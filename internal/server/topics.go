@@ -52,15 +52,16 @@ func (s *Server) turnStart(topic string) uint64 {
 	return from
 }
 
-// parseLastID reads a Last-Event-ID header: -1 when absent, 0 (which asks
-// for a reset) when malformed.
+// parseLastID reads a Last-Event-ID header: -1 when absent, 0 (everything
+// still kept) for "0", and 1 (a number no run issues, so a reset) when
+// malformed.
 func parseLastID(s string) int64 {
 	if s == "" {
 		return -1
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0
+	if err != nil || n < 0 {
+		return 1
 	}
 	return n
 }
@@ -72,9 +73,8 @@ func subscribeFrom(sub *broker.Sub[broker.Event], topic string, lastID int64) (r
 	if lastID < 0 {
 		return nil, false, sub.Follow(topic)
 	}
-	if lastID == 0 {
-		lastID = 1 // never a number of this run: a reset
-	}
+	// 0 asks for everything the topic still keeps (the broker replays from
+	// the topic's first event); a number of an earlier run is a reset.
 	replay, complete, err := sub.Resume(topic, uint64(lastID))
 	if !complete {
 		replay = nil
