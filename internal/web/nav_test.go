@@ -205,7 +205,7 @@ func testLiveAppend(t *testing.T, r *rig) {
 	r.waitIndexed(t, id)
 	file := r.sessionFile(t, id)
 	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.group .sess')`)
 	if first := eval[string](t, r.browser, `document.querySelector('.group .sess').dataset.id`); first == id {
 		t.Fatal("the session is already first in the sidebar")
 	}
