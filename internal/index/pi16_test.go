@@ -2,61 +2,21 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"piweb/internal/pitest"
 	"piweb/internal/session"
 )
-
-// pi16ListDir copies session's testdata/pi-1.6.0/list into a temp agent
-// dir with the mtimes of its mtimes.json, as its gen/list.mjs did for pi.
-func pi16ListDir(t testing.TB) string {
-	t.Helper()
-	src := filepath.Join("..", "session", "testdata", "pi-1.6.0", "list")
-	var mtimes map[string]string
-	raw, err := os.ReadFile(filepath.Join(src, "mtimes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &mtimes); err != nil {
-		t.Fatal(err)
-	}
-	agent := t.TempDir()
-	files, _ := filepath.Glob(filepath.Join(src, "sessions", "*", "*.jsonl"))
-	for _, f := range files {
-		rel, _ := filepath.Rel(filepath.Join(src, "sessions"), f)
-		dst := filepath.Join(agent, "sessions", rel)
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ts, ok := mtimes[filepath.ToSlash(rel)]
-		if !ok {
-			ts = mtimes["default"]
-		}
-		mt, _ := time.Parse(time.RFC3339Nano, ts)
-		if err := os.Chtimes(dst, mt, mt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return agent
-}
 
 // TestPi16List checks the index's listing (List, ListJSON with and
 // without its snapshot) against the direct scan and against pi 1.6.0's
 // listAll() of the same files (recorded on Node 22.19): BOM files left
 // out, falsy lines skipped, lone-CR lines, ties by mtime and name.
 func TestPi16List(t *testing.T) {
-	agent := pi16ListDir(t)
+	agent := pitest.ListDir(t, filepath.Join("..", "session", "testdata", "pi-1.6.0", "list"))
 	ix := openTest(t, agent)
 	checkList(t, ix, agent)
 	checkList(t, ix, agent) // warm, from the snapshot

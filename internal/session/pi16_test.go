@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"piweb/internal/pitest"
 )
@@ -143,54 +142,13 @@ func TestSanitizeName(t *testing.T) {
 	}
 }
 
-// pi16ListDir copies testdata/pi-1.6.0/list into a temp agent dir with the
-// mtimes of list/mtimes.json, as gen/list.mjs did for pi.
-func pi16ListDir(t testing.TB) string {
-	t.Helper()
-	src := filepath.Join("testdata", "pi-1.6.0", "list")
-	var mtimes map[string]string
-	raw, err := os.ReadFile(filepath.Join(src, "mtimes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &mtimes); err != nil {
-		t.Fatal(err)
-	}
-	agent := t.TempDir()
-	files, _ := filepath.Glob(filepath.Join(src, "sessions", "*", "*.jsonl"))
-	for _, f := range files {
-		rel, _ := filepath.Rel(filepath.Join(src, "sessions"), f)
-		dst := filepath.Join(agent, "sessions", rel)
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ts, ok := mtimes[filepath.ToSlash(rel)]
-		if !ok {
-			ts = mtimes["default"]
-		}
-		mt, err := time.Parse(time.RFC3339Nano, ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(dst, mt, mt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return agent
-}
-
 // TestPi16ListAll compares ListAll with pi 1.6.0's listAll() on Node 22.19
 // (list/listAll.json, recorded by gen/list.mjs): membership (BOM files
 // dropped, falsy lines skipped, messages without message dropped),
 // readline's lone-CR lines, counts, first messages (never a system
 // message), names and the order of ties (file mtime, then base name).
 func TestPi16ListAll(t *testing.T) {
-	agent := pi16ListDir(t)
+	agent := pitest.ListDir(t, filepath.Join("testdata", "pi-1.6.0", "list"))
 	want, err := os.ReadFile(filepath.Join("testdata", "pi-1.6.0", "list", "listAll.json"))
 	if err != nil {
 		t.Fatal(err)
