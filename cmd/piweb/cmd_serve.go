@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"piweb/internal/agent"
@@ -70,59 +71,79 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 }
 
 func serve(ctx context.Context, e *env, f serveFlags) error {
-	logger := log.New(e.stderr, "piweb: ", log.LstdFlags)
 	agentDir := f.agentDir
 	if agentDir == "" {
 		agentDir = session.AgentDir(e.getenv)
 	}
 	if !f.demo && f.agentDir == "" && len(session.SessionFiles(agentDir)) == 0 {
 		// A new user sees a full app instead of an empty one.
-		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal and restart piweb to see yours.\n", agentDir)
+		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal, then switch from the demo's banner.\n", agentDir)
 		f.demo = true
 	}
-	realDir := ""
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hl := newHandoff(ln)
+	defer hl.Close()
+	for {
+		left, err := serveOnce(ctx, e, f, agentDir, hl)
+		if err != nil || !left {
+			return err
+		}
+		// The page's "Leave the demo": the user's own sessions, same address.
+		f.demo = false
+		fmt.Fprintf(e.stdout, "Left the demo.\n")
+	}
+}
+
+// serveOnce serves agentDir (or, with f.demo, a fresh demo whose real dir
+// is agentDir) on hl until ctx ends or the page leaves the demo, which it
+// reports as left.
+func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff) (left bool, err error) {
+	logger := log.New(e.stderr, "piweb: ", log.LstdFlags)
+	realDir, indexPath := "", ""
 	if f.demo {
 		d, err := demo.Setup()
 		if err != nil {
-			return err
+			return false, err
 		}
 		realDir = agentDir
 		defer closeDemo(e, d, realDir)
 		agentDir = d.AgentDir
-		fmt.Fprintf(e.stdout, "Demo: sample sessions in %s, demo model at %s\n", d.Root, d.LLM.URL())
-	}
-	indexPath := ""
-	if f.demo {
 		indexPath = filepath.Join(filepath.Dir(agentDir), "index.db")
+		fmt.Fprintf(e.stdout, "Demo: sample sessions in %s, demo model at %s\n", d.Root, d.LLM.URL())
 	}
 	// The index lives in a temporary dir when its place is unusable.
 	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, IndexPath: indexPath, Logf: logger.Printf})
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer cat.Close()
-	ag := newAgent(ctx, e, f, agentDir)
-	links := &signIn{out: e.stdout, chosen: f.token != ""}
-	srv := server.New(server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
-		Login: needsLogin(f.addr), OnLogin: links.used, Agent: ag,
-		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir})
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		srv.Close()
-		return fmt.Errorf("listen: %w", err)
+	rctx, leave := context.WithCancel(ctx)
+	defer leave()
+	var leaving atomic.Bool
+	opts := server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
+		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir),
+		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
+	if f.demo {
+		opts.LeaveDemo = func() { leaving.Store(true); leave() }
 	}
-	url := links.first(srv, appBase(ln.Addr(), f.addr))
+	links := &signIn{out: e.stdout, chosen: f.token != ""}
+	opts.OnLogin = links.used
+	srv := server.New(opts)
+	url := links.first(srv, appBase(hl.Addr(), f.addr))
 	fmt.Fprintf(e.stdout, "piweb serving %s on %s\n", agentDir, url)
 	links.explain()
-	if f.open || (server.IsLoopback(f.addr) && !server.PeerCheck()) {
+	if f.open || (server.IsLoopback(f.addr) && !server.PeerCheck() && !leaving.Load()) {
 		// Where loopback needs sign-in too, the link is opened for the user.
 		openBrowser(url)
 	}
-	err = srv.Serve(ctx, ln)
-	if errors.Is(err, context.Canceled) {
+	err = srv.Serve(rctx, hl.Next())
+	if errors.Is(err, context.Canceled) || errors.Is(err, net.ErrClosed) {
 		err = nil
 	}
-	return err
+	return leaving.Load() && ctx.Err() == nil, err
 }
 
 // closeDemo ends the demo without deleting what the user made: sessions

@@ -22,6 +22,15 @@ type statusAnswer struct {
 	// the demo is shown.
 	RealSessions *int   `json:"realSessions,omitempty"`
 	RealAgentDir string `json:"realAgentDir,omitempty"`
+	// CanLeave says the demo can be left from the page (POST
+	// /api/demo/leave) for the user's own sessions.
+	CanLeave bool `json:"canLeave,omitempty"`
+}
+
+// leaveAnswer is POST /api/demo/leave: whether piweb is switching from
+// the demo to the user's own sessions.
+type leaveAnswer struct {
+	Leaving bool `json:"leaving"`
 }
 
 // projectItem is one project of GET /api/projects.

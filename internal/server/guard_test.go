@@ -73,6 +73,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/sessions/{id}/commands":  `{"type":"prompt","message":"hi"}`,
 		"PUT /api/models-config":            `{"config":{"providers":{}}}`,
 		"POST /api/trust":                   `{"cwd":"` + cwd + `"}`,
+		"POST /api/demo/leave":              `{}`,
 	}
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`

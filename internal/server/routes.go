@@ -10,6 +10,7 @@ func (s *Server) routes() http.Handler {
 	h("GET /auth", s.serveAuth)
 	h("POST /api/signout", s.signOut)
 	h("GET /api/status", s.getStatus)
+	h("POST /api/demo/leave", s.leaveDemo)
 
 	// Browsing.
 	h("GET /api/sessions", s.listSessions)

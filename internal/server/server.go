@@ -66,6 +66,11 @@ type Options struct {
 	// DemoRealDir is, in the demo, the user's own agent dir: status says
 	// how many sessions it holds, so the page can offer to switch.
 	DemoRealDir string
+	// LeaveDemo, in the demo, ends it: serve stops this server, keeps the
+	// sessions the user started in real folders and serves DemoRealDir on
+	// the same address. POST /api/demo/leave calls it once its answer is
+	// out; nil offers no way out of the demo.
+	LeaveDemo func()
 	// Timeouts of Serve's connections; zero values take the defaults of
 	// timeouts.go.
 	Timeouts Timeouts

@@ -16,11 +16,25 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	}
 	st := statusAnswer{Version: version, SignIn: s.auth.required, AgentDir: s.agentDir, Demo: s.opts.Demo,
 		Pi: s.agent.Pi(), Index: s.cat.State()}
+	st.CanLeave = s.opts.Demo && s.opts.LeaveDemo != nil
 	if s.opts.Demo && s.opts.DemoRealDir != "" {
 		n := len(session.SessionFiles(s.opts.DemoRealDir))
 		st.RealSessions, st.RealAgentDir = &n, s.opts.DemoRealDir
 	}
 	return ok(w, st)
+}
+
+// leaveDemo answers POST /api/demo/leave: in the demo, serve is asked to
+// switch to the user's own agent dir once this answer is out (the switch
+// ends this server and its requests, so it cannot wait for them);
+// outside the demo there is nothing to leave.
+func (s *Server) leaveDemo(w http.ResponseWriter, r *http.Request) error {
+	leaving := s.opts.Demo && s.opts.LeaveDemo != nil
+	if err := ok(w, leaveAnswer{Leaving: leaving}); err != nil || !leaving {
+		return err
+	}
+	go s.opts.LeaveDemo()
+	return nil
 }
 
 // intParam reads a non-negative integer query parameter.

@@ -1,15 +1,25 @@
 package web
 
 import (
+	"context"
+	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"piweb/internal/demo"
 	"piweb/internal/server"
+	"piweb/internal/testkit"
 )
 
-// TestDemoBanner: the demo says it is one on every page, and once the
-// user's own agent dir has sessions it offers to switch to them.
+// TestDemoBanner: the demo says it is one on every page, once the user's
+// own agent dir has sessions it offers to switch to them, and the switch
+// happens in the page (issue 14.8): piweb serve stops the demo and serves
+// the user's own sessions on the same address (LeaveDemo; here the test
+// swaps the server as serve does), and the page starts again on them.
 func TestDemoBanner(t *testing.T) {
 	requireChromium(t)
 	d, err := demo.Seed(t.TempDir())
@@ -17,17 +27,36 @@ func TestDemoBanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	real := t.TempDir()
-	srv := server.New(server.Options{AgentDir: d.AgentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, d.AgentDir),
-		Web: Handler(false, ""), Demo: true, DemoRealDir: real})
-	t.Cleanup(func() { srv.Close() })
-	hs := httptest.NewServer(srv)
+	var cur atomic.Pointer[server.Server]
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
 	t.Cleanup(hs.Close)
+	leave := func() {
+		mine := server.New(server.Options{AgentDir: real, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, real), Web: Handler(false, "")})
+		t.Cleanup(func() { mine.Close() })
+		cur.Swap(mine).Close()
+	}
+	srv := server.New(server.Options{AgentDir: d.AgentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, d.AgentDir),
+		Web: Handler(false, ""), Demo: true, DemoRealDir: real, LeaveDemo: leave})
+	cur.Store(srv)
 	b := newBrowser(t, hs.URL)
 	b.open(t, "/")
 	b.waitJS(t, `document.querySelector('.demo-banner')?.textContent.includes('Sample sessions in a throwaway folder')`)
+	b.waitJS(t, `document.querySelector('.demo-banner .demo-leave')?.textContent.includes('Leave the demo')`)
 	b.open(t, "/s/"+d.Sessions[0])
 	b.waitJS(t, `document.querySelector('.demo-banner') && document.querySelector('.row')`)
 	writeSession(t, real, "/home/me/work", []map[string]any{{"role": "user", "content": "mine", "timestamp": 1}})
 	b.waitJS(t, `document.querySelector('.demo-banner.real')?.textContent.includes('Your own pi sessions are here now (1')`)
+	r := &rig{browser: b}
+	r.click(t, ".demo-banner .demo-leave")
+	b.waitJS(t, `document.querySelector('.demo-confirm')?.textContent.includes('samples are deleted')`)
+	r.click(t, ".demo-banner .demo-leave-go")
+	// The page reloads itself: wait across the navigation.
+	const home = `location.pathname === '/' && !document.querySelector('.demo-banner') && document.querySelectorAll('.sess').length === 1 && document.querySelector('.sess').textContent.includes('mine')`
+	testkit.Eventually(t, func() bool {
+		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		defer cancel()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](home))
+		return err == nil && ok
+	}, 20*time.Second, "the page to show the user's own sessions")
 	b.noConsoleErrors(t)
 }

@@ -64,6 +64,7 @@ export const exportURL = (id, format, leaf, scope) =>
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 export const getStatus = () => get('/api/status');
+export const leaveDemo = () => post('/api/demo/leave');
 // signOut revokes this browser's session cookie (when sign-in is on).
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));

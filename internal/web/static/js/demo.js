@@ -1,15 +1,21 @@
 // The demo banner: piweb runs on sample sessions in a throwaway folder
 // with a built-in model (serve --demo, or no sessions yet), which the page
 // must say plainly. It watches the server's status and, once the user's
-// own pi sessions exist, offers to switch to them.
+// own pi sessions exist, offers to switch to them; the demo can be left
+// at any time (POST /api/demo/leave: piweb serve switches to the user's
+// own agent dir on the same address, keeping sessions started in real
+// folders), after which the page starts again from the home page.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 
 const POLL = 5000; // ms between status checks while in the demo
+const SWITCH_POLL = 300; // ms between checks while piweb switches
 
 export function DemoBanner() {
   const [st, setSt] = useState(null);
+  const [ask, setAsk] = useState(false); // the confirmation is open
+  const [leaving, setLeaving] = useState(null); // null, 'switching' or an error message
   useEffect(() => {
     let live = true;
     let timer;
@@ -23,9 +29,39 @@ export function DemoBanner() {
   }, []);
   if (!st || !st.demo) return null;
   const real = st.realSessions > 0;
+  const leave = async () => {
+    setLeaving('switching');
+    try {
+      await api.leaveDemo();
+      await switched();
+      location.assign('/'); // every view, stream and cache starts afresh
+    } catch (e) {
+      setLeaving('Could not leave the demo: ' + e.message);
+    }
+  };
+  const what = real
+    ? html`<span class="demo-switch">Your own pi sessions are here now (${st.realSessions} in ${st.realAgentDir}).</span>`
+    : html`<span>Sample sessions in a throwaway folder and a built-in demo model, no real answers. The samples are deleted when you leave the demo; a session you start in a real folder is kept.</span>`;
   return html`<div class=${'demo-banner' + (real ? ' real' : '')} role="status">
     <strong>Demo</strong>
-    ${real ? html`<span class="demo-switch">Your own pi sessions are here now (${st.realSessions} in ${st.realAgentDir}). To switch to them, stop piweb and start it again without --demo.</span>`
-      : html`<span>Sample sessions in a throwaway folder and a built-in demo model, no real answers. The samples are deleted when piweb stops; a session you start in a real folder is kept.</span>`}
+    ${leaving === 'switching' ? html`<span class="demo-leaving">Switching to your own sessions…</span>`
+      : ask ? html`<span class="demo-confirm">Leave the demo? The samples are deleted; sessions you started in a real folder move to ${st.realAgentDir || 'your pi folder'}.</span>
+          <span class="demo-actions"><button class="btn small primary demo-leave-go" type="button" onClick=${leave}>Leave the demo</button>
+          <button class="btn-link small" type="button" onClick=${() => setAsk(false)}>Stay</button></span>`
+      : html`${what}${st.canLeave && html`<span class="demo-actions"><button class="btn small demo-leave" type="button" onClick=${() => setAsk(true)}>
+          ${real ? 'Switch to your sessions' : 'Leave the demo'}</button></span>`}`}
+    ${leaving && leaving !== 'switching' && html`<span class="error demo-error" role="alert">${leaving}</span>`}
   </div>`;
+}
+
+// switched waits until piweb serves the user's own sessions (the demo's
+// server is stopped meanwhile, so requests may fail for a moment).
+async function switched() {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if (!(await api.getStatus()).demo) return;
+    } catch { /* between the two servers */ }
+    await new Promise((r) => setTimeout(r, SWITCH_POLL));
+  }
+  throw new Error('piweb did not switch within a minute');
 }

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"piweb/internal/session"
+	"piweb/internal/testkit"
+)
+
+// TestServeLeaveDemo: with no sessions piweb shows the demo; once the
+// user's own sessions exist, POST /api/demo/leave (the banner's button)
+// switches the running piweb to them on the same address, keeping the
+// session the user started in a real folder during the demo (issue 14.8).
+func TestServeLeaveDemo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	real := filepath.Join(t.TempDir(), "agent")
+	s := startServeEnv(t, map[string]string{"PI_CODING_AGENT_DIR": real}, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+	st := status(t, s.url)
+	if !st.Demo {
+		t.Fatalf("no demo without sessions: %+v", st)
+	}
+	demoDir := st.AgentDir
+	// A session of the user's own (a terminal pi), and one started in a
+	// real folder during the demo.
+	work := t.TempDir()
+	mine := testSessionFile(t, filepath.Join(real, "sessions", session.EncodeCwd(work)), work, "written by a terminal pi")
+	kept := testSessionFile(t, filepath.Join(demoDir, "sessions", session.EncodeCwd(work)), work, "started during the demo")
+
+	resp, err := http.Post(s.url+"api/demo/leave", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("leave: %d", resp.StatusCode)
+	}
+	testkit.Eventually(t, func() error {
+		if st := status(t, s.url); st.Demo || st.AgentDir != real {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	}, 20*time.Second, "piweb to serve the user's own sessions")
+	ids := map[string]bool{}
+	for _, m := range apiSessions(t, s.url) {
+		ids[m["id"].(string)] = true
+	}
+	if len(ids) != 2 || !ids[mine] || !ids[kept] {
+		t.Errorf("after leaving, lists %v, want %s and %s", ids, mine, kept)
+	}
+	if _, err := os.Stat(filepath.Dir(demoDir)); !os.IsNotExist(err) {
+		t.Errorf("the demo folder stays: %v", err)
+	}
+	// Outside the demo there is nothing to leave.
+	resp, err = http.Post(s.url+"api/demo/leave", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if st := status(t, s.url); resp.StatusCode != 200 || st.Demo || st.AgentDir != real {
+		t.Errorf("leave outside the demo: %d, %+v", resp.StatusCode, st)
+	}
+	if code := s.stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, s.stderr)
+	}
+}
+
+// testSessionFile writes a one-message session of cwd into dir and
+// returns its id.
+func testSessionFile(t *testing.T, dir, cwd, text string) string {
+	t.Helper()
+	id := session.NewSessionID()
+	data := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}
+{"type":"message","id":"a1b2c3d4","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":%q}],"timestamp":1764583201000}}
+`, id, cwd, text)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session.NewFile(dir, []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
