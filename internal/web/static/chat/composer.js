@@ -17,7 +17,7 @@ import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, tr
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
-import { Controls } from './controls.js';
+import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
 
@@ -31,6 +31,7 @@ export function Composer({ view }) {
   const [text, setText] = useState(() => takeDraft(view.id));
   const [images, setImages] = useState([]);
   const [mode, setMode] = useState('steer');
+  const next = useNextModel(view, l);
   const busy = l.busy();
   const gone = view.rev.value >= 0 && !!(view.deleted || view.missing); // nothing to send to (rev: re-render on a change)
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
@@ -95,6 +96,9 @@ export function Composer({ view }) {
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
       <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
+    ${images.length > 0 && next.info && !(next.info.input || []).includes('image') && html`<div class="banner warn image-warn" role="alert">
+      <span>${next.info.name || next.info.id} does not take images: pi keeps them in the session but sends the model “(image omitted: model does not support images)” in their place. Choose a model that takes images below, or</span>
+      <button class="btn small image-drop" type="button" onClick=${() => setImages([])}>Remove the images</button></div>`}
     <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
       <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
         disabled=${gone} placeholder=${gone ? 'The session file is gone' : placeholder(busy, mode)}></textarea>
@@ -107,7 +111,7 @@ export function Composer({ view }) {
         ${busy && html`<button class="btn danger stop" type="button" title="Stop (Esc)" onClick=${stop}>Stop</button>`}
       </div>
     </form>
-    <${Controls} view=${view} l=${l} /></div>`;
+    <${Controls} view=${view} l=${l} next=${next} /></div>`;
 }
 
 // placeholder says what Enter does, except on a phone, where the hint

@@ -17,8 +17,7 @@ export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
 const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
 
-export function Controls({ view, l }) {
-  const [list, setList] = useState([]);
+export function Controls({ view, l, next }) {
   const [compacting, setCompacting] = useState(false);
   const [instr, setInstr] = useState('');
   const phase = l.phase.value;
@@ -27,19 +26,9 @@ export function Controls({ view, l }) {
   useEffect(() => {
     if (idle) command(view.id, { type: 'get_session_stats' }).then((r) => setCtxUse((r.data && r.data.contextUsage) || null), () => {});
   }, [idle]);
-  // The list comes from the session's own pi when it runs (quick, and what
-  // that pi can switch to), else from piweb's model list.
-  const rev = modelsRev.value;
-  const live = phase !== '';
-  const known = l.connected.value;
-  useEffect(() => {
-    if (!known) return;
-    const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {}) : models();
-    p.then((d) => setList(d.models || []), () => {});
-  }, [rev, live, known]);
-  const cur = view.model ? view.model.provider + '/' + view.model.modelId : '';
-  const setModel = (v) => setSessionModel(view, l, v);
-  const setLevel = (level) => setThinking(view, l, level);
+  const { list, key: cur } = next;
+  const setModel = (v) => setSessionModel(view, l, v).then(next.refresh);
+  const setLevel = (level) => setThinking(view, l, level).then(next.refresh);
   const compact = () => {
     setCompacting(false);
     return compactNow(view, l, instr);
@@ -51,7 +40,7 @@ export function Controls({ view, l }) {
       ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur}>${cur}</option>`}
       ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select>
     <${ModelsButton} />
-    <select class="thinking-select" aria-label="Thinking level" value=${view.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
+    <select class="thinking-select" aria-label="Thinking level" value=${next.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
       ${LEVELS.map((x) => html`<option key=${x} value=${x}>thinking: ${x}</option>`)}</select>
     ${compacting ? html`<span class="compact-form"><input class="compact-instructions" placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
       <button class="btn small compact-go" type="button" onClick=${compact}>Compact</button>
@@ -63,6 +52,38 @@ export function Controls({ view, l }) {
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;
+}
+
+// useNextModel is what the next message is sent with, for the pickers
+// and the composer: the model and thinking level of the shown branch, but
+// pi's own while "Edit from here" is pending (pi keeps its model and
+// level when it moves to the branch point, so the branch point's are not
+// what the send uses); info is the model's description (its input kinds).
+// The list of models comes from the session's own pi when it runs (quick,
+// and what that pi can switch to), else from piweb's model list.
+export function useNextModel(view, l) {
+  const [list, setList] = useState([]);
+  const [pi, setPi] = useState(null);
+  const [asked, setAsked] = useState(0);
+  const rev = modelsRev.value;
+  const live = l.phase.value !== '';
+  const known = l.connected.value;
+  useEffect(() => {
+    if (!known) return;
+    const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {}) : models();
+    p.then((d) => setList(d.models || []), () => {});
+  }, [rev, live, known]);
+  const atWorker = !!view.leaf && view.leaf === l.workerLeaf; // after Edit from here (actions.js)
+  useEffect(() => {
+    setPi(null);
+    if (atWorker) command(view.id, { type: 'get_state' }).then((r) => setPi(r.data || null), () => {});
+  }, [atWorker, view.leaf, asked]);
+  const own = atWorker && pi && pi.model;
+  const model = own ? { provider: pi.model.provider, modelId: pi.model.id } : view.model;
+  const key = model ? model.provider + '/' + model.modelId : '';
+  const info = list.find((m) => m.provider + '/' + m.id === key) || (own ? pi.model : null);
+  return { list, model, key, info, thinkingLevel: atWorker && pi ? pi.thinkingLevel : view.thinkingLevel,
+    refresh: () => setAsked((n) => n + 1) };
 }
 
 // setSessionModel switches the session's pi to model "provider/modelId".
@@ -94,7 +115,10 @@ export async function compactNow(view, l, instructions = '') {
     await command(view.id, body);
   } catch (e) {
     if (l.compactionStopped) toast('Compaction cancelled'); // the user's own doing, not a failure
-    else addError(l, 'Compaction failed: ' + e.message);
+    // The same failure comes as compaction_end's errorMessage (live.js):
+    // without the server's "pi refused compact: " the two read alike and
+    // show once.
+    else addError(l, 'Compaction failed: ' + e.message.replace(/^pi refused compact: /, ''));
   }
   l.compactionStopped = false;
 }

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+)
+
+// TestChatDailyDriver: issue 14's chat items on real pi 1.6.0 (the pi
+// piweb follows): the pickers say what the next send uses while "Edit
+// from here" is pending (14.10), a manual compaction is brought into view
+// with a toast and a failed one is reported once (14.10), and images
+// attached for a model without image input are warned about (14.16).
+func TestChatDailyDriver(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{ScriptSummaries: true})
+	keepFewTokens(t, r.agentDir)
+	t.Run("pickers while editing", func(t *testing.T) { testPickersWhileEditing(t, r) })
+	t.Run("image for a text-only model", func(t *testing.T) { testImageTextOnlyModel(t, r) })
+	t.Run("compaction in view", func(t *testing.T) { testCompactionInView(t, r) })
+}
+
+// testPickersWhileEditing: after the model and thinking level change
+// later in a session, "Edit from here" on an earlier message moves pi to
+// the branch point but pi keeps its model and level, which the next send
+// uses: the pickers show pi's, not the branch point's.
+func testPickersWhileEditing(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Answer one."), fakellm.Text("Answer two."))
+	id := r.startSession(t, "first question")
+	r.waitText(t, "Answer one.")
+	r.waitIdle(t)
+	r.send(t, "second question")
+	r.waitText(t, "Answer two.")
+	r.waitIdle(t)
+	r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)
+	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker'`)
+	r.choose(t, ".thinking-select", "high")
+	r.waitJS(t, `document.querySelector('.thinking-select').value === 'high'`)
+
+	// Edit the second question: pi's leaf is now "Answer one.", whose
+	// branch used fake-model with thinking off.
+	eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)
+	r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value === 'second question'`)
+	r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Answer two.')`)
+	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker' && document.querySelector('.thinking-select').value === 'high'`)
+	// A change while editing goes to pi and shows at once; the send uses it.
+	r.choose(t, ".thinking-select", "low")
+	r.waitJS(t, `document.querySelector('.thinking-select').value === 'low'`)
+	r.llm.Enqueue(fakellm.Text("Edited answer."))
+	r.send(t, "edited question")
+	r.waitText(t, "Edited answer.")
+	r.waitIdle(t)
+	if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "low" {
+		t.Errorf("the edited send went to %q with reasoning_effort %q, want what the pickers showed", q.Model, q.ReasoningEffort)
+	}
+	r.waitJS(t, `location.search === '' && document.querySelector('.model-select').value === 'fake/fake-thinker' && document.querySelector('.thinking-select').value === 'low'`)
+	_ = id
+}
+
+// testImageTextOnlyModel: an image attached while the model takes only
+// text is warned about in the composer (pi 1.6 keeps it in the session
+// and sends the model a placeholder instead); with a model that takes
+// images, no warning.
+func testImageTextOnlyModel(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Text only here."))
+	r.startSession(t, "no images please")
+	r.waitText(t, "Text only here.")
+	r.waitIdle(t)
+	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-model'`)
+	img := writePNG(t, t.TempDir(), "red.png", color.RGBA{255, 0, 0, 255})
+	attach := func() {
+		r.run(t, chromedp.SetUploadFiles(`.composer input[type=file]`, []string{img}))
+		r.waitJS(t, `document.querySelectorAll('.composer-images .thumb').length === 1`)
+	}
+	attach()
+	r.waitJS(t, `document.querySelector('.image-warn')?.innerText.includes('does not take images')`)
+	r.click(t, ".image-warn .image-drop")
+	r.waitJS(t, `!document.querySelector('.composer-images') && !document.querySelector('.image-warn')`)
+
+	// Sent all the same: the model gets pi's placeholder, the session the image.
+	attach()
+	r.llm.Enqueue(fakellm.Text("I cannot see it."))
+	r.send(t, "what colour is this?")
+	r.waitText(t, "I cannot see it.")
+	r.waitIdle(t)
+	var parts []string
+	for _, p := range r.llm.LastRequest().LastMessage().Content.Parts {
+		parts = append(parts, p.Type+":"+p.Text)
+	}
+	if got := strings.Join(parts, "|"); !strings.Contains(got, "image omitted") || strings.Contains(got, "image_url") {
+		t.Errorf("the text-only model got %q, want pi's placeholder and no image", got)
+	}
+	r.waitJS(t, `[...document.querySelectorAll('.row[data-role=user]')].pop()?.querySelectorAll('img.msg-img').length === 1`)
+
+	r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)
+	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker'`)
+	attach()
+	r.waitJS(t, `document.querySelectorAll('.composer-images .thumb').length === 1 && !document.querySelector('.image-warn')`)
+	r.click(t, ".composer-images .x")
+}
+
+// testCompactionInView: a manual compaction's card is at the top of the
+// context, far above a long last answer; the page scrolls it into view
+// and says what happened. A failed compaction reads "Compaction failed:"
+// once, in one message.
+func testCompactionInView(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	long := strings.Repeat("A long paragraph of the answer that fills the screen. ", 12)
+	long = strings.TrimSpace(strings.Repeat(long+"\n\n", 30))
+	r.llm.Enqueue(fakellm.Text("Short one."), fakellm.Text(long))
+	r.startSession(t, "compaction view base")
+	r.waitText(t, "Short one.")
+	r.waitIdle(t)
+	r.send(t, "tell me a lot")
+	r.waitText(t, "A long paragraph")
+	r.waitIdle(t)
+
+	r.llm.Enqueue(fakellm.Error(400, "summary exploded"))
+	r.click(t, ".chat-controls .compact")
+	r.click(t, ".compact-go")
+	r.waitJS(t, `[...document.querySelectorAll('.inline-error')].some((e) => e.innerText.includes('summary exploded'))`)
+	errs := eval[string](t, r.browser, `[...document.querySelectorAll('.inline-error')].map((e) => e.innerText).join('\n')`)
+	if n := strings.Count(errs, "Compaction failed"); n != 1 || strings.Count(errs, "summary exploded") != 1 {
+		t.Errorf("a failed compaction reads %q; want one \"Compaction failed: ...\"", errs)
+	}
+	r.expectConsole("status of")
+	eval[bool](t, r.browser, `([...document.querySelectorAll('.inline-error .x')].forEach((b) => b.click()), true)`)
+
+	r.llm.Enqueue(fakellm.Text(fakellm.DefaultSummary))
+	r.click(t, ".chat-controls .compact")
+	r.click(t, ".compact-go")
+	r.waitJS(t, `[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes('Compacted:'))`)
+	r.waitJS(t, `document.querySelector('.conv .card.compaction')`)
+	inView := `(() => { const c = document.querySelector('.conv').getBoundingClientRect(), k = document.querySelector('.conv .card.compaction').getBoundingClientRect();
+		return k.top >= c.top - 1 && k.top < c.bottom && k.bottom > c.top; })()`
+	r.waitJS(t, inView)
+	if h := eval[float64](t, r.browser, `document.querySelector('.conv').scrollHeight - document.querySelector('.conv').clientHeight`); h < 200 {
+		t.Errorf("the conversation scrolls only %.0f px: the test proves nothing", h)
+	}
+}
