@@ -1,0 +1,221 @@
+package piconfig
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+	"piweb/internal/testkit"
+)
+
+// rpcPi is one real `pi --mode rpc` (pi 1.6.0) over an agent dir.
+type rpcPi struct {
+	t      *testing.T
+	stdin  io.WriteCloser
+	out    chan map[string]any
+	stderr bytes.Buffer
+	n      int
+}
+
+func startPi(t *testing.T, agentDir string) *rpcPi {
+	t.Helper()
+	cmd := exec.Command(pitest.PiBin(t), "--mode", "rpc", "--no-session", "--no-context-files")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agentDir, "PI_OFFLINE=1")
+	p := &rpcPi{t: t, out: make(chan map[string]any, 256)}
+	cmd.Stderr = &p.stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p.stdin = stdin
+	go func() {
+		defer close(p.out)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var ev map[string]any
+			if json.Unmarshal(sc.Bytes(), &ev) == nil {
+				p.out <- ev
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return p
+}
+
+// call sends one command and returns its response's data.
+func (p *rpcPi) call(cmd map[string]any) map[string]any {
+	p.t.Helper()
+	p.n++
+	id := fmt.Sprint("c", p.n)
+	cmd["id"] = id
+	b, _ := json.Marshal(cmd)
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		p.t.Fatalf("write to pi: %v; stderr: %s", err, p.stderr.String())
+	}
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case ev, open := <-p.out:
+			if !open {
+				p.t.Fatalf("pi exited; stderr: %s", p.stderr.String())
+			}
+			if ev["type"] != "response" || ev["id"] != id {
+				continue
+			}
+			if ev["success"] != true {
+				p.t.Fatalf("%v: %v", cmd["type"], ev["error"])
+			}
+			data, _ := ev["data"].(map[string]any)
+			return data
+		case <-timeout:
+			p.t.Fatalf("no answer to %v; stderr: %s", cmd["type"], p.stderr.String())
+		}
+	}
+}
+
+// modelIDs lists get_available_models as provider/id.
+func (p *rpcPi) modelIDs() []string {
+	var ids []string
+	for _, m := range p.call(map[string]any{"type": "get_available_models"})["models"].([]any) {
+		mm := m.(map[string]any)
+		ids = append(ids, fmt.Sprint(mm["provider"], "/", mm["id"]))
+	}
+	return ids
+}
+
+// fakeAgentDir is an agent dir whose models.json declares the fake
+// provider, with no API key unless withKey.
+func fakeAgentDir(t *testing.T, withKey bool) string {
+	t.Helper()
+	ts := httptest.NewServer(fakellm.New(fakellm.Options{Logf: t.Logf}))
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	cfg := fakellm.ModelsJSON(ts.URL + "/v1")
+	if !withKey {
+		delete(cfg["providers"].(map[string]any)[fakellm.Provider].(map[string]any), "apiKey")
+	}
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	write(t, filepath.Join(dir, "models.json"), string(b), 0o600)
+	return dir
+}
+
+// TestPiUsesAPIKey: an API key piweb stores in auth.json makes real pi
+// list that provider's models, and removing it takes them away again.
+func TestPiUsesAPIKey(t *testing.T) {
+	dir := fakeAgentDir(t, false)
+	s := &Store{AgentDir: dir}
+	if ids := startPi(t, dir).modelIDs(); slices.Contains(ids, "fake/fake-model") {
+		t.Fatalf("without a key pi lists %v", ids)
+	}
+	if err := s.SetAPIKey(fakellm.Provider, fakellm.APIKey, false); err != nil {
+		t.Fatal(err)
+	}
+	if ids := startPi(t, dir).modelIDs(); !slices.Contains(ids, "fake/fake-model") || !slices.Contains(ids, "fake/fake-thinker") {
+		t.Fatalf("with the key pi lists %v", ids)
+	}
+	if err := s.RemoveCredential(fakellm.Provider); err != nil {
+		t.Fatal(err)
+	}
+	if ids := startPi(t, dir).modelIDs(); slices.Contains(ids, "fake/fake-model") {
+		t.Fatalf("after removal pi lists %v", ids)
+	}
+}
+
+// TestPiUsesSettings: defaults piweb writes to settings.json are what a
+// new pi starts with.
+func TestPiUsesSettings(t *testing.T) {
+	dir := fakeAgentDir(t, true)
+	s := &Store{AgentDir: dir}
+	err := s.UpdateSettings("", true, []Change{
+		{Key: "defaultProvider", Value: raw(`"fake"`)},
+		{Key: "defaultModel", Value: raw(`"fake-thinker"`)},
+		{Key: "defaultThinkingLevel", Value: raw(`"high"`)},
+		{Key: "steeringMode", Value: raw(`"all"`)},
+		{Key: "followUpMode", Value: raw(`"all"`)},
+		{Key: "compaction", Sub: "enabled", Value: raw(`false`)},
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := startPi(t, dir).call(map[string]any{"type": "get_state"})
+	model, _ := st["model"].(map[string]any)
+	got := fmt.Sprint(model["provider"], "/", model["id"], " ", st["thinkingLevel"], " ", st["steeringMode"], " ", st["followUpMode"], " ", st["autoCompactionEnabled"])
+	if want := "fake/fake-thinker high all all false"; got != want {
+		t.Errorf("pi's state = %q, want %q", got, want)
+	}
+}
+
+// settingsFixture has what a long-used settings.json holds: keys piweb does
+// not know, old keys pi migrates on write, nested objects, odd numbers.
+const settingsFixture = `{
+  "lastChangelogVersion": "1.5.0",
+  "queueMode": "one-at-a-time",
+  "defaultProvider": "fake",
+  "defaultModel": "fake-model",
+  "retry": {"maxDelayMs": 30000, "baseDelayMs": 1e3},
+  "compaction": {"reserveTokens": 8000},
+  "packages": [],
+  "theme": "dark",
+  "extra": {"nested": {"a": [1, 2.50, "\u00e9"]}}
+}
+`
+
+// TestWritesMatchPi: for each setting pi itself changes over RPC, piweb's
+// write of the same change to the same file gives the same bytes.
+func TestWritesMatchPi(t *testing.T) {
+	for _, tc := range []struct {
+		rpc    map[string]any
+		change Change
+	}{
+		{map[string]any{"type": "set_steering_mode", "mode": "all"}, Change{Key: "steeringMode", Value: raw(`"all"`)}},
+		{map[string]any{"type": "set_follow_up_mode", "mode": "all"}, Change{Key: "followUpMode", Value: raw(`"all"`)}},
+		{map[string]any{"type": "set_auto_compaction", "enabled": false}, Change{Key: "compaction", Sub: "enabled", Value: raw(`false`)}},
+		{map[string]any{"type": "set_auto_retry", "enabled": false}, Change{Key: "retry", Sub: "enabled", Value: raw(`false`)}},
+	} {
+		t.Run(tc.rpc["type"].(string), func(t *testing.T) {
+			piDir, ourDir := fakeAgentDir(t, true), fakeAgentDir(t, true)
+			for _, d := range []string{piDir, ourDir} {
+				write(t, filepath.Join(d, "settings.json"), settingsFixture, 0o644)
+			}
+			startPi(t, piDir).call(tc.rpc)
+			piPath := filepath.Join(piDir, "settings.json")
+			testkit.Eventually(t, func() bool { return read(t, piPath) != settingsFixture }, 10*time.Second, "pi's write")
+			if err := (&Store{AgentDir: ourDir}).UpdateSettings("", true, []Change{tc.change}, false); err != nil {
+				t.Fatal(err)
+			}
+			if want, got := read(t, piPath), read(t, filepath.Join(ourDir, "settings.json")); want != got {
+				t.Errorf("pi wrote:\n%s\npiweb wrote:\n%s", want, got)
+			}
+		})
+	}
+}
