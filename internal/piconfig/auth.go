@@ -1,6 +1,7 @@
 package piconfig
 
 import (
+	"errors"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -143,21 +144,33 @@ func (s *Store) SetAPIKey(provider, key string, replaceCorrupt bool) error {
 	var cred jsjson.Object
 	cred.Set("type", jsjson.String("api_key"))
 	cred.Set("key", jsjson.String(key))
-	return s.editAuth(replaceCorrupt, func(o *jsjson.Object) { o.Set(provider, cred.Value()) })
+	return s.editAuth(replaceCorrupt, func(o *jsjson.Object) error { o.Set(provider, cred.Value()); return nil })
 }
 
+// ErrNoCredential is returned when removing a credential auth.json lacks.
+var ErrNoCredential = errors.New("piconfig: auth.json has no credential for this provider")
+
 // RemoveCredential deletes provider's entry as pi's AuthStorage.delete
-// does (pi rewrites the file even when the entry is absent).
+// does; a provider without one is ErrNoCredential and nothing is written
+// (pi would rewrite the file unchanged).
 func (s *Store) RemoveCredential(provider string) error {
 	if err := CheckProvider(provider); err != nil {
 		return err
 	}
-	return s.editAuth(false, func(o *jsjson.Object) { o.Delete(provider) })
+	return s.editAuth(false, func(o *jsjson.Object) error {
+		if !has(o, provider) {
+			return ErrNoCredential
+		}
+		o.Delete(provider)
+		return nil
+	})
 }
 
-func (s *Store) editAuth(replaceCorrupt bool, edit func(*jsjson.Object)) error {
+func (s *Store) editAuth(replaceCorrupt bool, edit func(*jsjson.Object) error) error {
 	return s.update(s.AuthPath(), s.authLockPath(), 0o600, replaceCorrupt, func(d *doc) ([]byte, error) {
-		edit(&d.obj)
+		if err := edit(&d.obj); err != nil {
+			return nil, err
+		}
 		return stringify2(d.obj.Value()), nil
 	})
 }

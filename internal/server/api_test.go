@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"piweb/internal/piconfig"
 	"strconv"
 	"strings"
 	"syscall"
@@ -366,7 +367,7 @@ func TestModelsConfig(t *testing.T) {
 	r.json("PUT", "/api/models-config", map[string]any{"config": cfg}, 200)
 	got := r.json("GET", "/api/models-config", nil, 200)
 	p := got["config"].(map[string]any)["providers"].(map[string]any)["acme"].(map[string]any)
-	if p["apiKey"] != maskedKey {
+	if p["apiKey"] != piconfig.MaskedKey {
 		t.Errorf("key not masked: %v", p["apiKey"])
 	}
 	// Writing the masked value back keeps the stored key.

@@ -32,6 +32,7 @@ const (
 	Throttled
 	PiMissing
 	Canceled
+	Corrupt
 )
 
 var kindInfo = map[Kind]struct {
@@ -51,6 +52,7 @@ var kindInfo = map[Kind]struct {
 	Throttled:        {http.StatusTooManyRequests, "throttled"},
 	PiMissing:        {http.StatusServiceUnavailable, "pi_missing"},
 	Canceled:         {statusClientClosed, "canceled"},
+	Corrupt:          {http.StatusConflict, "corrupt"}, // a config file that does not parse; replacing it is asked for explicitly
 }
 
 // statusClientClosed is nginx's 499: the client went away before the
@@ -255,4 +257,10 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
 			"duration", time.Since(start))
 	})
+}
+
+// isKind reports whether err is an *Error of kind k.
+func isKind(err error, k Kind) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == k
 }

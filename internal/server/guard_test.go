@@ -60,20 +60,23 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		t.Fatalf("demo sessions changed: %+v", f)
 	}
 	f.bodies = map[string]string{
-		"POST /api/signout":                 `{}`,
-		"POST /api/sessions/{id}/rename":    `{"name":"renamed"}`,
-		"POST /api/sessions/{id}/label":     `{"entryId":"` + leaf + `","label":"x"}`,
-		"POST /api/sessions/{id}/repair":    `{}`,
-		"DELETE /api/sessions/{id}":         `{}`,
-		"POST /api/trash/{trashId}/restore": `{}`,
-		"DELETE /api/trash/{trashId}":       `{}`,
-		"POST /api/sessions/{id}/fork":      `{"entryId":"` + user + `"}`,
-		"POST /api/sessions/{id}/clone":     `{}`,
-		"POST /api/sessions":                `{"cwd":"` + cwd + `","message":"hi"}`,
-		"POST /api/sessions/{id}/commands":  `{"type":"prompt","message":"hi"}`,
-		"PUT /api/models-config":            `{"config":{"providers":{}}}`,
-		"POST /api/trust":                   `{"cwd":"` + cwd + `"}`,
-		"POST /api/demo/leave":              `{}`,
+		"POST /api/signout":                  `{}`,
+		"POST /api/sessions/{id}/rename":     `{"name":"renamed"}`,
+		"POST /api/sessions/{id}/label":      `{"entryId":"` + leaf + `","label":"x"}`,
+		"POST /api/sessions/{id}/repair":     `{}`,
+		"DELETE /api/sessions/{id}":          `{}`,
+		"POST /api/trash/{trashId}/restore":  `{}`,
+		"DELETE /api/trash/{trashId}":        `{}`,
+		"POST /api/sessions/{id}/fork":       `{"entryId":"` + user + `"}`,
+		"POST /api/sessions/{id}/clone":      `{}`,
+		"POST /api/sessions":                 `{"cwd":"` + cwd + `","message":"hi"}`,
+		"POST /api/sessions/{id}/commands":   `{"type":"prompt","message":"hi"}`,
+		"PUT /api/models-config":             `{"config":{"providers":{}}}`,
+		"POST /api/trust":                    `{"cwd":"` + cwd + `"}`,
+		"POST /api/demo/leave":               `{}`,
+		"PUT /api/config/settings":           `{"changes":[{"key":"steeringMode","value":"all"}]}`,
+		"PUT /api/config/auth/{provider}":    `{"key":"sk-guard-test-key"}`,
+		"DELETE /api/config/auth/{provider}": `{}`,
 	}
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
@@ -87,7 +90,7 @@ func (f *guardFixture) url(rt route) string {
 	if rt.method == "DELETE" {
 		id = f.doomed
 	}
-	p := strings.ReplaceAll(rt.path, "{id}", id)
+	p := strings.ReplaceAll(strings.ReplaceAll(rt.path, "{id}", id), "{provider}", "openai")
 	if rt.method == "DELETE" && strings.Contains(p, "{trashId}") {
 		return strings.ReplaceAll(p, "{trashId}", f.trash2)
 	}

@@ -50,6 +50,12 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/models-config", s.getModelsConfig)
 	h("PUT /api/models-config", s.putModelsConfig)
 
+	// pi's configuration (settings.json, auth.json).
+	h("GET /api/config", s.getConfig)
+	h("PUT /api/config/settings", s.putSettings)
+	h("PUT /api/config/auth/{provider}", s.putKey)
+	h("DELETE /api/config/auth/{provider}", s.deleteKey)
+
 	// Files of a session's cwd.
 	h("GET /api/sessions/{id}/files", s.listFiles)
 	h("GET /api/sessions/{id}/file", s.readFile)

@@ -1,0 +1,55 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfigAPI: settings and keys through the API land in pi's files,
+// keys come back masked, and a corrupt settings.json is refused (409
+// corrupt) until the client asks to replace it.
+func TestConfigAPI(t *testing.T) {
+	r := newRig(t, Options{})
+	settings := filepath.Join(r.d.AgentDir, "settings.json")
+	os.WriteFile(settings, []byte(`{"theme":"dark"}`), 0o644)
+	r.json("PUT", "/api/config/settings", map[string]any{"changes": []any{
+		map[string]any{"key": "compaction", "sub": "enabled", "value": false}}}, 200)
+	if b, _ := os.ReadFile(settings); string(b) != "{\n  \"theme\": \"dark\",\n  \"compaction\": {\n    \"enabled\": false\n  }\n}" {
+		t.Errorf("settings.json = %s", b)
+	}
+	r.json("PUT", "/api/config/settings", map[string]any{"changes": []any{
+		map[string]any{"key": "steeringMode", "value": "sometimes"}}}, 400)
+	got := r.json("PUT", "/api/config/auth/openai", map[string]any{"key": "sk-secret-1234567890"}, 200)
+	if s := toJSON(t, got); strings.Contains(s, "secret") || !strings.Contains(s, "7890") {
+		t.Errorf("auth answer = %s", s)
+	}
+	if s := toJSON(t, r.json("GET", "/api/config", nil, 200)); strings.Contains(s, "secret") || !strings.Contains(s, `"compaction"`) {
+		t.Errorf("config = %s", s)
+	}
+	r.json("PUT", "/api/config/auth/openai", map[string]any{"key": "a\nb"}, 400)
+	r.json("DELETE", "/api/config/auth/openai", map[string]any{}, 200)
+	r.json("DELETE", "/api/config/auth/openai", map[string]any{}, 404)
+
+	os.WriteFile(settings, []byte(`{"theme":`), 0o644)
+	ch := map[string]any{"changes": []any{map[string]any{"key": "steeringMode", "value": "all"}}}
+	if code := errCode(t, r.json("PUT", "/api/config/settings", ch, 409)); code != "corrupt" {
+		t.Errorf("corrupt: code %s", code)
+	}
+	ch["replaceCorrupt"] = true
+	r.json("PUT", "/api/config/settings", ch, 200)
+	if m, _ := filepath.Glob(settings + ".corrupt-*"); len(m) != 1 {
+		t.Errorf("corrupt copies: %v", m)
+	}
+}
+
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
