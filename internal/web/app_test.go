@@ -90,6 +90,7 @@ func TestReading(t *testing.T) {
 		{"phone pages fit", testPhonePagesFit},
 		{"console is watched", testConsoleIsWatched},
 		{"empty states", testEmptyStates},
+		{"small items", testSmallItems},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r.reset(t)
