@@ -176,7 +176,7 @@ func (s *Server) checkLeaf(m Meta, exp json.RawMessage) error {
 	if json.Unmarshal(exp, &want) != nil {
 		return errorf(Invalid, "expectLeaf must be a string")
 	}
-	sess, err := s.cache.load(m.Path)
+	sess, err := s.load(m.Path)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) sessionHello(m Meta) []byte {
 	s.tails.watch(m.Key, m.Path)
 	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size, "now": time.Now().UnixMilli()}
-	if sess, err := s.cache.load(m.Path); err == nil {
+	if sess, err := s.load(m.Path); err == nil {
 		hello["leaf"] = entryID(sess.Leaf())
 		hello["size"] = sess.Size
 	}

@@ -53,13 +53,13 @@ type lineage struct {
 
 // sessionDetail is GET /api/sessions/{id}.
 type sessionDetail struct {
-	Session  sessionItem       `json:"session"`
-	Header   json.RawMessage   `json:"header"`
-	Leaf     *string           `json:"leaf"`
-	Tree     []treeNode        `json:"tree"`
-	Labels   map[string]string `json:"labels"`
-	Lineage  lineage           `json:"lineage"`
-	Problems []session.Problem `json:"problems"`
+	Session  sessionItem        `json:"session"`
+	Header   json.RawMessage    `json:"header"`
+	Leaf     *string            `json:"leaf"`
+	Tree     []session.TreeNode `json:"tree"`
+	Labels   map[string]string  `json:"labels"`
+	Lineage  lineage            `json:"lineage"`
+	Problems []session.Problem  `json:"problems"`
 }
 
 // searchAnswer is GET /api/search.

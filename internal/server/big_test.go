@@ -37,7 +37,7 @@ func BenchmarkBigSession(b *testing.B) {
 	for _, route := range []string{"/context?limit=50", "", "/entries?limit=50", "/events"} {
 		b.Run("route="+route, func(b *testing.B) {
 			for i := range b.N {
-				srv.cache.forget(dst)
+				srv.cache.Forget(dst)
 				if route == "/events" {
 					continue
 				}

@@ -107,7 +107,7 @@ func title(m Meta) string {
 	if m.HasName && m.Name != "" {
 		return m.Name
 	}
-	if t := clip(strings.Join(strings.Fields(m.FirstMessage), " "), 80); t != "" {
+	if t := session.Clip(strings.Join(strings.Fields(m.FirstMessage), " "), 80); t != "" {
 		return t
 	}
 	return "pi session " + m.ID

@@ -55,7 +55,7 @@ func jsonErrText(err error) string {
 // refresh tells the index and the cache that piweb changed a file.
 func (s *Server) refresh(paths ...string) {
 	for _, p := range paths {
-		s.cache.forget(p)
+		s.cache.Forget(p)
 		s.cat.Refresh(p)
 	}
 }
@@ -117,11 +117,11 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 		return agentErr(err)
 	}
 	it := s.itemAfter(m.Path)
-	sess, err := s.cache.load(m.Path)
+	sess, err := s.load(m.Path)
 	if err != nil {
 		return err
 	}
-	return ok(w, labelAnswer{Session: it, Labels: labelMap(sess)})
+	return ok(w, labelAnswer{Session: it, Labels: sess.LabelMap()})
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {

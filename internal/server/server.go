@@ -94,7 +94,7 @@ type Server struct {
 	events   *broker.Broker[broker.Event]
 	streams  streams
 	pollers  pollers
-	cache    *sessionCache
+	cache    *session.Cache
 	tails    *tails
 	bridges  *bridges
 	lists    listCache
@@ -113,7 +113,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
-		events: newEvents(opts.EventQueue), cache: newSessionCache(8, 512<<20), shutdown: make(chan struct{})}
+		events: newEvents(opts.EventQueue), cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -2,9 +2,12 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"piweb/internal/session"
 )
@@ -138,13 +141,24 @@ func (s *Server) lookupID(id string) (Meta, error) {
 	return Meta{}, errorf(NotFound, "session not found")
 }
 
+// load returns the current parse of the session file at path (cached).
+func (s *Server) load(path string) (*session.Session, error) {
+	sess, err := s.cache.Load(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, wrap(NotFound, err, "session file is gone")
+	} else if err != nil {
+		return nil, wrap(Internal, err, "cannot read session")
+	}
+	return sess, nil
+}
+
 // open finds and parses the session named by {id}.
 func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 	m, err := s.lookup(r)
 	if err != nil {
 		return m, nil, err
 	}
-	sess, err := s.cache.load(m.Path)
+	sess, err := s.load(m.Path)
 	if isKind(err, NotFound) {
 		if _, pending := s.bridges.lookupPending(m.ID); pending {
 			return m, session.Parse(nil), nil // pi has not written it yet
@@ -156,23 +170,13 @@ func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 	return m, sess, nil
 }
 
-type treeNode struct {
-	ID        string  `json:"id"`
-	ParentID  *string `json:"parentId"`
-	Type      string  `json:"type"`
-	Role      string  `json:"role,omitempty"`
-	Timestamp string  `json:"timestamp"`
-	Text      string  `json:"text"`
-	Label     *string `json:"label"`
-}
-
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	m, sess, err := s.open(r)
 	if err != nil {
 		return err
 	}
-	labels := labelMap(sess)
-	tree := s.cache.tree(m.Path, sess, func() []treeNode { return buildTree(sess, labels) })
+	labels := sess.LabelMap()
+	tree := s.cache.Tree(m.Path, sess, labels)
 	var leaf *string
 	if l := sess.Leaf(); l != nil && l.ID != "" {
 		leaf = &l.ID
@@ -187,39 +191,6 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, sessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
 		Labels: labels, Lineage: s.lineage(m), Problems: problems})
-}
-
-// buildTree lists every entry with an id in the compact form.
-func buildTree(sess *session.Session, labels map[string]string) []treeNode {
-	tree := make([]treeNode, 0, len(sess.Entries))
-	for _, e := range sess.Entries {
-		if e.ID == "" {
-			continue
-		}
-		n := treeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
-		if e.HasParent() && e.ParentID != "" {
-			p := e.ParentID
-			n.ParentID = &p
-		}
-		if l, found := labels[e.ID]; found {
-			n.Label = &l
-		}
-		tree = append(tree, n)
-	}
-	return tree
-}
-
-// labelMap resolves the labels once, keyed by entry id.
-func labelMap(sess *session.Session) map[string]string {
-	labels := map[string]string{}
-	for _, l := range sess.Labels() {
-		id, isStr := strings.CutPrefix(l.TargetKey, "s")
-		var v string
-		if isStr && json.Unmarshal(l.Value, &v) == nil {
-			labels[id] = v
-		}
-	}
-	return labels
 }
 
 // lineage is the fork family of a session across files.
@@ -312,7 +283,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := map[string]any{"leaf": entryID(leaf), "entryIds": nonNil(c.EntryIDs[start:end]),
 		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model),
-		"edits": contextEdits(sess, leaf, c, start, end)}
+		"edits": sess.EditsOnPage(leaf, c, start, end)}
 	return okVerbatim(w, pageFields(out, len(c.Messages), start), "messages", msgs)
 }
 
@@ -398,4 +369,17 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 			Timestamp: h.Timestamp, Session: s.item(m)})
 	}
 	return ok(w, searchAnswer{Hits: out, Total: total})
+}
+
+// utf16Offset converts a byte offset in s into UTF-16 code units, the unit
+// JavaScript strings are indexed in.
+func utf16Offset(s string, off int) int {
+	n := 0
+	for i, r := range s {
+		if i >= off {
+			break
+		}
+		n += len(utf16.Encode([]rune{r}))
+	}
+	return n
 }

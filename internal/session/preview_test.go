@@ -1,4 +1,4 @@
-package server
+package session
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
 )
 
 func TestPreview(t *testing.T) {
@@ -22,8 +21,8 @@ func TestPreview(t *testing.T) {
 		{`{"type":"message","id":"a","message":{"role":"user","content":"` + long + `"}}`, strings.Repeat("é ", 100)[:0]},
 	}
 	for i, tt := range tests {
-		e := session.Parse([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" + tt.line + "\n")).Entries[0]
-		got := preview(e)
+		e := Parse([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" + tt.line + "\n")).Entries[0]
+		got := Preview(e)
 		if tt.want == "" {
 			if n := len([]rune(got)); n != 201 { // 200 runes and the ellipsis
 				t.Errorf("%d: long preview has %d runes", i, n)

@@ -1,4 +1,4 @@
-package server
+package session
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"piweb/internal/session"
 )
 
 // TestContextEdits: in a file pi 1.6.0 wrote while retrying a failing
@@ -20,7 +18,7 @@ func TestContextEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := session.Parse(b)
+	sess := Parse(b)
 	leaf := sess.Leaf()
 	c := sess.ContextAt(leaf)
 	if got, want := c.EntryIDs, []string{"9a8a6c59", "ab3b626c", "890c4659"}; !cmp.Equal(got, want) {
@@ -32,7 +30,7 @@ func TestContextEdits(t *testing.T) {
 	}
 	places := func(start, end int) []place {
 		var out []place
-		for _, e := range contextEdits(sess, leaf, c, start, end) {
+		for _, e := range sess.EditsOnPage(leaf, c, start, end) {
 			var m struct{ Role string }
 			json.Unmarshal(e.Original, &m)
 			p := place{ID: e.EntryID, Role: m.Role}

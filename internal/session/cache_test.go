@@ -1,10 +1,8 @@
-package server
+package session
 
 import (
 	"os"
 	"path/filepath"
-	"piweb/internal/testkit"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -21,15 +19,15 @@ func TestCacheSeesAtomicReplace(t *testing.T) {
 	mtime := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	os.WriteFile(p, []byte(line("aaaa")), 0o600)
 	os.Chtimes(p, mtime, mtime)
-	c := newSessionCache(8, 1<<30)
-	if s, err := c.load(p); err != nil || s.Header == nil {
+	c := NewCache(8, 1<<30)
+	if s, err := c.Load(p); err != nil || s.Header == nil {
 		t.Fatalf("load: %v", err)
 	}
 	tmp := filepath.Join(dir, "tmp")
 	os.WriteFile(tmp, []byte(line("bbbb")), 0o600)
 	os.Chtimes(tmp, mtime, mtime)
 	os.Rename(tmp, p)
-	s, err := c.load(p)
+	s, err := c.Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,32 +46,16 @@ func TestCacheBudgetsParsedSize(t *testing.T) {
 	os.WriteFile(big, []byte(head+strings.Repeat("{}\n", 100_000)), 0o600)
 	os.WriteFile(small, []byte(head), 0o600)
 	fi, _ := os.Stat(big)
-	c := newSessionCache(8, 4*fi.Size())
-	s, err := c.load(big)
+	c := NewCache(8, 4*fi.Size())
+	s, err := c.Load(big)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m := s.MemSize(); m < 10*fi.Size() {
 		t.Errorf("parsed size %d for a %d-byte file of 100,000 lines", m, fi.Size())
 	}
-	c.load(small)
-	c.mu.Lock()
-	_, kept := c.items[big]
-	c.mu.Unlock()
-	if kept {
+	c.Load(small)
+	if c.Cached(big) {
 		t.Error("the big parse stayed cached beyond the byte budget")
 	}
-}
-
-// TestCloseEndsGoroutines: a server built without a catalog opens one and
-// Close ends every goroutine it started, the catalog's watcher included.
-func TestCloseEndsGoroutines(t *testing.T) {
-	before := runtime.NumGoroutine()
-	srv := New(Options{AgentDir: t.TempDir(), Addr: "127.0.0.1:1"})
-	if srv.cat.State().Kind != "sqlite" {
-		t.Fatal("no index catalog")
-	}
-	srv.Close()
-	testkit.Eventually(t, func() bool { return runtime.NumGoroutine() <= before }, 5*time.Second,
-		"the goroutine count before New")
 }
