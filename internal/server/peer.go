@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"os"
 	"sync"
+
+	"piweb/internal/peercred"
 )
 
 // Loopback is not a boundary: every user of the machine (and every
 // container sharing its network namespace) can connect to 127.0.0.1. On
 // Linux the kernel's socket tables say which uid owns the client end of a
-// loopback connection (peer_linux.go), so piweb serves only its own user
+// loopback connection (internal/peercred), so piweb serves only its own user
 // there, without asking that user for anything. Elsewhere PeerCheck is
 // false and serve requires sign-in on loopback too (a printed link).
 //
@@ -29,7 +31,7 @@ type peer struct {
 }
 
 // connContext is the http.Server's ConnContext: it remembers the
-// connection's addresses for ownPeer.
+// connection's addresses for the peer check.
 func connContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, peerKey{}, &peer{local: c.LocalAddr(), remote: c.RemoteAddr()})
 }
@@ -44,9 +46,14 @@ func peerRefused(r *http.Request) bool {
 	if p == nil || !localConn(p) {
 		return false
 	}
-	p.once.Do(func() { p.own = ownPeer(p.local, p.remote, os.Geteuid()) })
+	p.once.Do(func() { p.own = peercred.Owns(p.local, p.remote, os.Geteuid()) })
 	return !p.own
 }
+
+// PeerCheck reports whether this platform can tell which user owns the
+// client end of a loopback connection (serve requires sign-in on loopback
+// where it cannot).
+func PeerCheck() bool { return peercred.Supported() }
 
 // localConn reports a TCP connection from a loopback address: one made on
 // this machine (or in its network namespace).

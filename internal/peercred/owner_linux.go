@@ -1,4 +1,10 @@
-package server
+// Package peercred tells which OS user owns the client end of a TCP
+// connection made on this machine: loopback is not a boundary (every user
+// of the machine, and every container sharing its network namespace, can
+// connect to 127.0.0.1), so the server serves only its own user there.
+// Linux can tell (the kernel's socket tables); elsewhere Supported is
+// false.
+package peercred
 
 import (
 	"bufio"
@@ -10,10 +16,10 @@ import (
 	"strconv"
 )
 
-// PeerCheck reports whether this platform can tell which user owns the
+// Supported reports whether this platform can tell which user owns the
 // client end of a loopback connection: on Linux when /proc/net/tcp can be
 // read.
-func PeerCheck() bool {
+func Supported() bool {
 	f, err := os.Open("/proc/net/tcp")
 	if err != nil {
 		return false
@@ -22,14 +28,14 @@ func PeerCheck() bool {
 	return true
 }
 
-// ownPeer reports whether the client end of the connection local<-remote
+// Owns reports whether the client end of the connection local<-remote
 // belongs to uid. The kernel is asked for that one socket (sock_diag over
 // netlink, a hash lookup by both ends' address and port); where that is
 // not available the client's line is looked up in /proc/net/tcp (or tcp6),
 // whose local address is our remote one and whose remote address is our
 // local one (a scan as long as the machine's socket count). No socket (the
 // client is gone, or lives in another network namespace) is not ownership.
-func ownPeer(local, remote net.Addr, uid int) bool {
+func Owns(local, remote net.Addr, uid int) bool {
 	l, ok1 := local.(*net.TCPAddr)
 	r, ok2 := remote.(*net.TCPAddr)
 	if !ok1 || !ok2 {

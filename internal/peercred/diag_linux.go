@@ -1,4 +1,4 @@
-package server
+package peercred
 
 import (
 	"encoding/binary"
