@@ -46,14 +46,14 @@ type projectList struct {
 
 // lineage is a session's fork family across files.
 type lineage struct {
-	Parent    *sessionItem  `json:"parent"`
-	Ancestors []sessionItem `json:"ancestors"`
-	Children  []sessionItem `json:"children"`
+	Parent    *catalog.Item  `json:"parent"`
+	Ancestors []catalog.Item `json:"ancestors"`
+	Children  []catalog.Item `json:"children"`
 }
 
 // sessionDetail is GET /api/sessions/{id}.
 type sessionDetail struct {
-	Session  sessionItem        `json:"session"`
+	Session  catalog.Item       `json:"session"`
 	Header   json.RawMessage    `json:"header"`
 	Leaf     *string            `json:"leaf"`
 	Tree     []session.TreeNode `json:"tree"`
@@ -71,26 +71,26 @@ type searchAnswer struct {
 // sessionAnswer is the answer of the mutations that report the session
 // (rename, restore); Session is null when it is not listed.
 type sessionAnswer struct {
-	Session *sessionItem `json:"session"`
+	Session *catalog.Item `json:"session"`
 }
 
 // labelAnswer is POST /api/sessions/{id}/label.
 type labelAnswer struct {
-	Session *sessionItem      `json:"session"`
+	Session *catalog.Item     `json:"session"`
 	Labels  map[string]string `json:"labels"`
 }
 
 // deleteAnswer is DELETE /api/sessions/{id}.
 type deleteAnswer struct {
-	TrashID string      `json:"trashId"`
-	Session sessionItem `json:"session"`
+	TrashID string       `json:"trashId"`
+	Session catalog.Item `json:"session"`
 }
 
 // trashItem is one item of GET /api/trash.
 type trashItem struct {
-	TrashID string      `json:"trashId"`
-	Deleted string      `json:"deleted"`
-	Session sessionItem `json:"session"`
+	TrashID string       `json:"trashId"`
+	Deleted string       `json:"deleted"`
+	Session catalog.Item `json:"session"`
 }
 
 type trashList struct {

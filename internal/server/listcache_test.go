@@ -37,7 +37,7 @@ func TestListCache(t *testing.T) {
 		t.Helper()
 		for q, lq := range queries {
 			metas, total, _ := cat.List(context.Background(), lq)
-			items := make([]sessionItem, len(metas))
+			items := make([]catalog.Item, len(metas))
 			for i, m := range metas {
 				items[i] = srv.item(m)
 			}
@@ -107,18 +107,18 @@ func BenchmarkListRebuild(b *testing.B) {
 			}
 			srv := New(Options{AgentDir: b.TempDir(), Catalog: cat, Addr: "127.0.0.1:1"})
 			defer srv.Close()
-			srv.lists.noGzip = true
-			list := func() ([]Meta, int, error) { return cat.List(context.Background(), ListQuery{Sort: "modified"}) }
-			body, _, _ := srv.lists.get(srv, "", true, list)
+			srv.lists.NoGzip = true
+			src := srv.listSource(func() ([]Meta, int, error) { return cat.List(context.Background(), ListQuery{Sort: "modified"}) })
+			body, _, _ := srv.lists.Get("", true, src)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				m := meta(i%5000, fmt.Sprint("changed ", i))
 				cat.Put(m)
 				if !cached {
-					srv.lists.items = itemCache{}
+					*srv.lists = catalog.ListCache{NoGzip: true}
 				}
-				srv.lists.get(srv, "", true, list)
+				srv.lists.Get("", true, src)
 			}
 		})
 	}

@@ -61,7 +61,7 @@ func (s *Server) refresh(paths ...string) {
 }
 
 // itemAfter re-reads the session's metadata after a change.
-func (s *Server) itemAfter(path string) *sessionItem {
+func (s *Server) itemAfter(path string) *catalog.Item {
 	s.refresh(path)
 	if m, found := s.cat.ByPath(path); found {
 		it := s.item(m)

@@ -97,7 +97,7 @@ type Server struct {
 	cache    *session.Cache
 	tails    *tails
 	bridges  *bridges
-	lists    listCache
+	lists    *catalog.ListCache
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
 	handler  http.Handler
 
@@ -113,7 +113,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
-		events: newEvents(opts.EventQueue), cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{})}
+		events: newEvents(opts.EventQueue), cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{}), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -195,6 +195,7 @@ func (s *Server) Close() error {
 	}
 	s.cancels = nil
 	s.bg.Wait()
+	s.lists.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := s.agent.Close(ctx)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"piweb/internal/catalog"
 	"piweb/internal/session"
 )
 
@@ -81,13 +82,13 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
 		return err
 	}
-	body, gz, err := s.lists.get(s, r.URL.RawQuery, lq.Text == "", func() ([]Meta, int, error) {
+	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", s.listSource(func() ([]Meta, int, error) {
 		metas, total, err := s.cat.List(r.Context(), lq)
 		if err != nil {
 			return nil, 0, wrap(Internal, err, "cannot list sessions")
 		}
 		return metas, total, nil
-	})
+	}))
 	if err != nil {
 		return err
 	}
@@ -102,6 +103,12 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.Write(body)
 	return nil
+}
+
+// listSource is a listing of the catalog for the list cache.
+func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource {
+	return catalog.ListSource{List: list, Links: s.links,
+		Gen: func() catalog.Gen { return catalog.Gen{Catalog: s.cat.Generation(), Running: s.runGen.Load()} }}
 }
 
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
@@ -195,8 +202,8 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 
 // lineage is the fork family of a session across files.
 func (s *Server) lineage(m Meta) lineage {
-	var parent *sessionItem
-	ancestors := []sessionItem{}
+	var parent *catalog.Item
+	ancestors := []catalog.Item{}
 	seen := map[string]bool{m.Path: true}
 	for cur := m; ; {
 		pm, found := s.cat.Parent(cur)
@@ -211,7 +218,7 @@ func (s *Server) lineage(m Meta) lineage {
 		ancestors = append(ancestors, it)
 		cur = pm
 	}
-	children := []sessionItem{}
+	children := []catalog.Item{}
 	for _, c := range s.cat.Children(m.Path) {
 		children = append(children, s.item(c))
 	}
@@ -334,14 +341,14 @@ func nonNil(ss []string) []string {
 }
 
 type hitJSON struct {
-	SessionID       string      `json:"sessionId"`
-	EntryID         string      `json:"entryId"`
-	Snippet         string      `json:"snippet"`
-	Highlights      [][2]int    `json:"highlights"`
-	OnCurrentBranch bool        `json:"onCurrentBranch"`
-	Role            string      `json:"role"`
-	Timestamp       string      `json:"timestamp"`
-	Session         sessionItem `json:"session"`
+	SessionID       string       `json:"sessionId"`
+	EntryID         string       `json:"entryId"`
+	Snippet         string       `json:"snippet"`
+	Highlights      [][2]int     `json:"highlights"`
+	OnCurrentBranch bool         `json:"onCurrentBranch"`
+	Role            string       `json:"role"`
+	Timestamp       string       `json:"timestamp"`
+	Session         catalog.Item `json:"session"`
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
