@@ -2,10 +2,13 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"piweb/internal/fakellm"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestConfigAPI: settings and keys through the API land in pi's files,
@@ -52,4 +55,28 @@ func toJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestLiveModelTest: "test" sends one tiny request through real pi and
+// reports the answer, pi's error, or a provider that does not answer in
+// time (its pi stopped).
+func TestLiveModelTest(t *testing.T) {
+	r, llm := liveRig(t)
+	r.srv.opts.ModelTestTimeout = 3 * time.Second
+	body := map[string]any{"provider": fakellm.Provider, "modelId": fakellm.ModelID}
+	llm.Enqueue(fakellm.Text("OK"))
+	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != true || got["reply"] != "OK" {
+		t.Errorf("answer: %v", got)
+	}
+	llm.Enqueue(fakellm.Reply{Status: 401, ErrorMessage: "invalid api key"})
+	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != false || !strings.Contains(fmt.Sprint(got["error"]), "invalid api key") {
+		t.Errorf("refusal: %v", got)
+	}
+	hold := make(chan struct{})
+	defer close(hold)
+	llm.Enqueue(fakellm.Reply{Text: "never", Hold: hold})
+	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != false || !strings.Contains(fmt.Sprint(got["error"]), "no answer within 3s") {
+		t.Errorf("hang: %v", got)
+	}
+	r.json("POST", "/api/config/test", map[string]any{"provider": "fake"}, 400)
 }

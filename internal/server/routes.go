@@ -55,6 +55,7 @@ func (s *Server) routes() http.Handler {
 	h("PUT /api/config/settings", s.putSettings)
 	h("PUT /api/config/auth/{provider}", s.putKey)
 	h("DELETE /api/config/auth/{provider}", s.deleteKey)
+	h("POST /api/config/test", s.testModel)
 
 	// Files of a session's cwd.
 	h("GET /api/sessions/{id}/files", s.listFiles)

@@ -77,6 +77,15 @@ type Options struct {
 	// EventQueue is how many events a stream may have waiting before it
 	// is cut off (it resumes with Last-Event-ID); 0 means 1,024.
 	EventQueue int
+	// ModelTestTimeout bounds POST /api/config/test (0: 30 s).
+	ModelTestTimeout time.Duration
+}
+
+func (o Options) testTimeout() time.Duration {
+	if o.ModelTestTimeout > 0 {
+		return o.ModelTestTimeout
+	}
+	return testTimeout
 }
 
 // Server is the piweb HTTP server. Create it with New, serve its Handler,

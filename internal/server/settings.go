@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"net/http"
+	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/piconfig"
@@ -93,4 +95,38 @@ func (s *Server) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.forgetModels()
 	return ok(w, s.piconfig().ReadAuth())
+}
+
+// modelTester is the agent's TestModel (agent.Service has it; NoService
+// does not, and the route then answers 503 pi_missing).
+type modelTester interface {
+	TestModel(ctx context.Context, provider, modelID string, timeout time.Duration) (agent.ModelTest, error)
+}
+
+// testTimeout bounds a provider test: a provider that hangs is reported.
+const testTimeout = 30 * time.Second
+
+// ModelTestRequest is POST /api/config/test.
+type ModelTestRequest struct {
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
+	var body ModelTestRequest
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if body.Provider == "" || body.ModelID == "" {
+		return errorf(Invalid, "provider and modelId are required")
+	}
+	mt, canTest := s.agent.(modelTester)
+	if !canTest {
+		return agentErr(agent.ErrPiMissing)
+	}
+	res, err := mt.TestModel(r.Context(), body.Provider, body.ModelID, s.opts.testTimeout())
+	if err != nil {
+		return agentErr(err)
+	}
+	return ok(w, res)
 }

@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ModelTest is the outcome of TestModel.
+type ModelTest struct {
+	// OK is true when the model answered without an error.
+	OK bool `json:"ok"`
+	// Reply is the start of the model's answer; Error is pi's error (or
+	// "no answer within …" after the timeout).
+	Reply string `json:"reply,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Ms is how long the request took, start of pi excluded.
+	Ms int64 `json:"ms"`
+}
+
+// probePrompt is the one tiny request a test sends.
+const probePrompt = "Reply with the single word OK."
+
+// TestModel sends one tiny request to provider/modelID through a
+// short-lived pi with no session file (so nothing is written), and reports
+// the answer or pi's error. A provider that does not answer within timeout
+// is reported as such and its pi stopped.
+func (a *Service) TestModel(ctx context.Context, provider, modelID string, timeout time.Duration) (ModelTest, error) {
+	ends := make(chan json.RawMessage, 8)
+	o := a.base
+	o.NoSession, o.SessionFile = true, ""
+	o.OnEvent = func(ev Event) {
+		if ev.Type == "message_end" || ev.Type == "agent_end" {
+			select {
+			case ends <- append(json.RawMessage(ev.Type+" "), ev.Raw...):
+			default:
+			}
+		}
+	}
+	c, _, err := Start(ctx, o)
+	if err != nil {
+		return ModelTest{}, err
+	}
+	defer c.Close(context.Background(), time.Second)
+	if _, err := c.Call(ctx, "set_model", map[string]string{"provider": provider, "modelId": modelID}); err != nil {
+		return ModelTest{}, err
+	}
+	start := time.Now()
+	if _, err := c.Call(ctx, "prompt", map[string]string{"message": probePrompt}); err != nil {
+		return ModelTest{}, err
+	}
+	res, err := waitProbe(ctx, ends, timeout)
+	res.Ms = time.Since(start).Milliseconds()
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.Kill()
+		return ModelTest{Error: fmt.Sprintf("no answer within %v", timeout), Ms: res.Ms}, nil
+	}
+	return res, err
+}
+
+// waitProbe reads the assistant's message_end events until agent_end.
+func waitProbe(ctx context.Context, ends <-chan json.RawMessage, timeout time.Duration) (ModelTest, error) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var res ModelTest
+	for {
+		select {
+		case raw := <-ends:
+			typ, body, _ := cutSpace(raw)
+			if typ == "agent_end" {
+				res.OK = res.Error == "" && res.Reply != ""
+				if !res.OK && res.Error == "" {
+					res.Error = "the model gave no answer"
+				}
+				return res, nil
+			}
+			readProbeMessage(body, &res)
+		case <-deadline.C:
+			return res, context.DeadlineExceeded
+		case <-ctx.Done():
+			return res, ctx.Err()
+		}
+	}
+}
+
+func cutSpace(b []byte) (string, []byte, bool) {
+	for i, c := range b {
+		if c == ' ' {
+			return string(b[:i]), b[i+1:], true
+		}
+	}
+	return string(b), nil, false
+}
+
+// readProbeMessage keeps an assistant message's text or error.
+func readProbeMessage(raw []byte, res *ModelTest) {
+	var ev struct {
+		Message struct {
+			Role         string `json:"role"`
+			StopReason   string `json:"stopReason"`
+			ErrorMessage string `json:"errorMessage"`
+			Content      []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(raw, &ev) != nil || ev.Message.Role != "assistant" {
+		return
+	}
+	if ev.Message.StopReason == "error" || ev.Message.ErrorMessage != "" {
+		res.Error = ev.Message.ErrorMessage
+		if res.Error == "" {
+			res.Error = "the request failed"
+		}
+		return
+	}
+	for _, b := range ev.Message.Content {
+		if b.Type == "text" && res.Reply == "" {
+			res.Reply = truncateRunes(b.Text, 200)
+		}
+	}
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
