@@ -77,6 +77,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"PUT /api/config/settings":           `{"changes":[{"key":"steeringMode","value":"all"}]}`,
 		"PUT /api/config/auth/{provider}":    `{"key":"sk-guard-test-key"}`,
 		"DELETE /api/config/auth/{provider}": `{}`,
+		"POST /api/config/test":              `{"provider":"fake","modelId":"fake-model"}`,
 	}
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
