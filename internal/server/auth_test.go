@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/signin"
 )
 
 const longToken = "a-token-long-enough-0123"
@@ -25,31 +27,6 @@ func TestThrottleCountsWrongTokensOnly(t *testing.T) {
 		r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong"+strconv.Itoa(i))
 	}
 	r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer "+longToken)
-}
-
-// TestThrottleBounded: the throttle remembers a fixed number of clients
-// and a flood from many addresses never reopens a locked-out client's
-// budget early; the window's end does.
-func TestThrottleBounded(t *testing.T) {
-	now := time.Unix(1e9, 0)
-	th := newThrottle(10, time.Minute)
-	th.now = func() time.Time { return now }
-	for range 10 {
-		th.fail("victim")
-	}
-	for i := range 3 * throttleSize {
-		th.fail("10.0." + strconv.Itoa(i/256) + "." + strconv.Itoa(i%256))
-		if i%500 == 0 && !th.blocked("victim") {
-			t.Fatalf("after %d other addresses the locked-out client may guess again", i)
-		}
-	}
-	if n := th.lru.Len(); n > throttleSize {
-		t.Errorf("%d clients remembered, bound %d", n, throttleSize)
-	}
-	now = now.Add(2 * time.Minute)
-	if th.blocked("victim") || th.blocked("someone") {
-		t.Error("still blocked after the window")
-	}
 }
 
 // TestThrottleProxy: X-Forwarded-For keys the throttle only for requests
@@ -82,7 +59,7 @@ func TestCheckToken(t *testing.T) {
 }
 
 // TestCookieLife: the session cookie is named after the port, expires on
-// the server after cookieAge, is revoked by sign-out, dies with the
+// the server after signin.CookieAge, is revoked by sign-out, dies with the
 // instance (another instance with the same token refuses it) and is never
 // a bearer token.
 func TestCookieLife(t *testing.T) {
@@ -91,7 +68,7 @@ func TestCookieLife(t *testing.T) {
 		t.Errorf("cookie name %q", r.srv.auth.cookie)
 	}
 	now := time.Now()
-	r.srv.auth.now = func() time.Time { return now }
+	r.srv.auth.Now = func() time.Time { return now }
 	cookie := func() string {
 		_, c := r.signIn("/auth?token=" + longToken)
 		if c == nil {
@@ -102,7 +79,7 @@ func TestCookieLife(t *testing.T) {
 	old := cookie()
 	r.json("GET", "/api/sessions", nil, 200, "Cookie", old)
 	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+strings.SplitN(old, "=", 2)[1])
-	now = now.Add(cookieAge + time.Second)
+	now = now.Add(signin.CookieAge + time.Second)
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", old)
 
 	c := cookie()
@@ -114,8 +91,8 @@ func TestCookieLife(t *testing.T) {
 		t.Errorf("sign-out: %d, cookies %v", resp.StatusCode, resp.Cookies())
 	}
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", c)
-	other := newAuth(longToken, true)
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other.session())
+	other := signin.NewKeys(longToken)
+	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other.NewCookie())
 }
 
 func cleared(resp *http.Response, name string) bool {

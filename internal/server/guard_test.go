@@ -227,7 +227,7 @@ func TestGuardEveryRoute(t *testing.T) {
 			if c.status == 403 && strings.Contains(c.name, "site") && !strings.HasPrefix(rt.path, "/api/") {
 				continue // a sign-in link may come from anywhere
 			}
-			f.r.srv.auth.throttle.reset() // stay under the limit of failures
+			f.r.srv.auth.throttle.Reset() // stay under the limit of failures
 			status, b := f.send(t, rt, body, c.hdr...)
 			if status != c.status {
 				t.Errorf("%s, %s: status %d, want %d: %s", rt, c.name, status, c.status, b)
@@ -244,13 +244,4 @@ func TestGuardEveryRoute(t *testing.T) {
 	if status, _ := f.send(t, route{"GET", "/auth?token=" + token}, "", "Sec-Fetch-Site", "cross-site"); status != 303 {
 		t.Errorf("a sign-in link from another site: %d", status)
 	}
-}
-
-// reset forgets every failed attempt.
-func (t *throttle) reset() {
-	t.mu.Lock()
-	t.lru.Init()
-	clear(t.byKey)
-	t.total = 0
-	t.mu.Unlock()
 }

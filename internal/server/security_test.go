@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/signin"
 )
 
 func TestRefusals(t *testing.T) {
@@ -160,7 +162,7 @@ func TestToken(t *testing.T) {
 		r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
 	}
 	// A cookie made with another key, or tampered with, is refused.
-	other := newAuth("another-token", true).session()
+	other := signin.NewKeys("another-token").NewCookie()
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other)
 }
 
