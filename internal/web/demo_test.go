@@ -47,8 +47,11 @@ func TestDemoBanner(t *testing.T) {
 	writeSession(t, real, "/home/me/work", []map[string]any{{"role": "user", "content": "mine", "timestamp": 1}})
 	b.waitJS(t, `document.querySelector('.demo-banner.real')?.textContent.includes('Your own pi sessions are here now (1')`)
 	r := &rig{browser: b}
+	b.run(t, chromedp.EmulateViewport(390, 844))
+	fitsPhone(t, b, "the demo banner")
 	r.click(t, ".demo-banner .demo-leave")
 	b.waitJS(t, `document.querySelector('.demo-confirm')?.textContent.includes('samples are deleted')`)
+	fitsPhone(t, b, "the demo banner's confirmation")
 	r.click(t, ".demo-banner .demo-leave-go")
 	// The page reloads itself: wait across the navigation.
 	const home = `location.pathname === '/' && !document.querySelector('.demo-banner') && document.querySelectorAll('.sess').length === 1 && document.querySelector('.sess').textContent.includes('mine')`

@@ -43,16 +43,18 @@ func fitsPhone(t testing.TB, b *browser, what string) {
 	}
 }
 
-// testPhonePagesFit: at 375 px wide nothing sticks out sideways on any
-// reading screen: home, a session with tools, code and a table, the
-// compaction expanded, the tree and files panels, search, the menu, the
-// sidebar drawer and the usage page. Buttons are big enough to touch. The
-// composer is compact and toasts leave its buttons free.
+// testPhonePagesFit: at 375 and 390 px wide (390 is issue 14's phone),
+// light and dark, nothing sticks out sideways on any reading screen (the
+// document is never wider than the window, and no element is cut off):
+// home, a session with tools, thinking, code and a table, the compaction
+// expanded, the tree and files panels, search, the menu, the sidebar
+// drawer and the usage page, each with the composer and its pickers where
+// a session is open. Buttons are big enough to touch. The composer is
+// compact and toasts leave its buttons free.
 func testPhonePagesFit(t *testing.T, r *rig) {
 	rich := writeRichSession(t, r.dir)
 	r.waitIndexed(t, rich)
-	r.run(t, chromedp.EmulateViewport(375, 800))
-	screens := []struct{ name, path, ready, do string }{
+	screens := []phoneScreen{
 		{"home", "/", `.recent li`, ""},
 		{"session", "/s/" + rich, `.row .tool`, `document.querySelectorAll('.conv details').forEach((d) => { d.open = true; })`},
 		{"compaction", "/s/" + compactID, `.row`, `document.querySelector('.card.compaction .card-head button').click()`},
@@ -63,33 +65,54 @@ func testPhonePagesFit(t *testing.T, r *rig) {
 		{"drawer", "/s/" + basicID, `.row`, `document.querySelector('.sess-head .only-mobile').click()`},
 		{"usage", "/usage", `.grid tbody tr`, ""},
 	}
-	for _, s := range screens {
-		eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`) // one screen's panel at a time
-		r.open(t, s.path)
-		r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, s.ready))
-		if s.do != "" {
-			eval[bool](t, r.browser, `(() => { `+s.do+`; return true; })()`)
-		}
-		r.run(t, chromedp.Sleep(300e6)) // drawers slide in
-		if s.name == "search" {
-			r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
-			r.waitJS(t, `document.querySelector('.hit')`)
-		}
-		if s.name == "files" {
-			r.waitJS(t, `[...document.querySelectorAll('.fnode')].some((b) => b.textContent === 'main.go')`)
-			eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)
-			r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
-		}
-		fitsPhone(t, r.browser, s.name)
-		if s.name == "session" && !eval[bool](t, r.browser, `[...document.querySelectorAll('.md th')].every((th) => th.clientHeight < 2 * parseFloat(getComputedStyle(th).lineHeight))`) {
-			t.Error("a table heading is split over lines (the table should scroll instead)")
-		}
-		if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
-			t.Errorf("%s: touch targets under 32 px high: %s", s.name, small)
+	for _, v := range []shotVariant{{375, 800, "light"}, {390, 844, "light"}, {390, 844, "dark"}} {
+		r.run(t, chromedp.EmulateViewport(v.w, v.h), emulateScheme(v.scheme))
+		for _, s := range screens {
+			s.fits(t, r, fmt.Sprintf("%s at %d px, %s", s.name, v.w, v.scheme), v.w == 375)
 		}
 	}
+	r.run(t, chromedp.EmulateViewport(375, 800), emulateScheme("light"))
 	testPhoneComposer(t, r)
 	r.open(t, "/") // close the file streams before the folder is removed
+}
+
+// phoneScreen is one screen of testPhonePagesFit: a page, what shows
+// when it is ready, and what to open on it.
+type phoneScreen struct{ name, path, ready, do string }
+
+// fits opens the screen and checks that nothing sticks out sideways;
+// with targets, that buttons are big enough to touch too.
+func (s phoneScreen) fits(t *testing.T, r *rig, what string, targets bool) {
+	t.Helper()
+	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`) // one screen's panel at a time
+	r.open(t, s.path)
+	r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, s.ready))
+	if s.do != "" {
+		eval[bool](t, r.browser, `(() => { `+s.do+`; return true; })()`)
+	}
+	r.run(t, chromedp.Sleep(300e6)) // drawers slide in
+	if s.name == "search" {
+		r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
+		r.waitJS(t, `document.querySelector('.hit')`)
+	}
+	if s.name == "files" {
+		r.waitJS(t, `[...document.querySelectorAll('.fnode')].some((b) => b.textContent === 'main.go')`)
+		eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)
+		r.waitJS(t, `document.querySelector('.viewer .src .tok-k')`)
+	}
+	if w := eval[int](t, r.browser, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+		t.Errorf("%s: the page is %d px wider than the window", what, w)
+	}
+	fitsPhone(t, r.browser, what)
+	if s.name == "session" && !eval[bool](t, r.browser, `[...document.querySelectorAll('.md th')].every((th) => th.clientHeight < 2 * parseFloat(getComputedStyle(th).lineHeight))`) {
+		t.Errorf("%s: a table heading is split over lines (the table should scroll instead)", what)
+	}
+	if !targets {
+		return
+	}
+	if small := eval[string](t, r.browser, smallTargetsJS); small != "" {
+		t.Errorf("%s: touch targets under 32 px high: %s", what, small)
+	}
 }
 
 // testPhoneComposer: on a phone the area under the conversation is small

@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"image/color"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,7 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/demo"
 	"piweb/internal/fakellm"
+	"piweb/internal/server"
 )
 
 // shotVariant is one viewport and colour scheme a scene is taken in.
@@ -18,7 +22,7 @@ type shotVariant struct {
 	scheme string
 }
 
-var shotVariants = []shotVariant{{1280, 800, "light"}, {1280, 800, "dark"}, {375, 800, "light"}, {375, 800, "dark"}}
+var shotVariants = []shotVariant{{1280, 800, "light"}, {1280, 800, "dark"}, {390, 844, "light"}, {390, 844, "dark"}}
 
 // shootAll photographs the page as it is in every variant, into
 // /tmp/piweb-shots/<name>-<width>-<scheme>.png, and leaves the browser at
@@ -34,7 +38,7 @@ func shootAll(t testing.TB, b *browser, name string) {
 
 // TestShotSet takes the standard screenshots of the app (reading screens
 // over the fixtures, chat screens with real pi and the fake LLM) at 1280
-// and 375 pixels wide, light and dark, for a person to look at when the
+// and 390 pixels wide (a phone), light and dark, for a person to look at when the
 // design changes:
 //
 //	PIWEB_SHOTS=1 go test ./internal/web -run TestShotSet -count=1
@@ -105,10 +109,10 @@ func shootReading(t *testing.T) {
 		r.open(t, "/s/"+basicID)
 		r.waitJS(t, `document.querySelector('.row')`)
 		for _, scheme := range []string{"light", "dark"} {
-			r.run(t, chromedp.EmulateViewport(375, 800), emulateScheme(scheme))
+			r.run(t, chromedp.EmulateViewport(390, 844), emulateScheme(scheme))
 			r.click(t, `.sess-head .only-mobile`)
 			r.run(t, chromedp.Sleep(400*time.Millisecond))
-			r.screenshot(t, "drawer-375-"+scheme)
+			r.screenshot(t, "drawer-390-"+scheme)
 			eval[bool](t, r.browser, `(document.querySelector('.scrim').click(), true)`)
 		}
 	})
@@ -171,6 +175,32 @@ func shootChat(t *testing.T) {
 		r.waitJS(t, `document.querySelectorAll('.models-dialog .models-table tbody tr').length > 0`)
 		shootAll(t, r.browser, "models")
 		r.key(t, "\x1b")
+	})
+	t.Run("image for a text-only model", func(t *testing.T) {
+		r.open(t, "/s/"+id)
+		img := writePNG(t, t.TempDir(), "red.png", color.RGBA{255, 0, 0, 255})
+		r.run(t, chromedp.SetUploadFiles(`.composer input[type=file]`, []string{img}))
+		r.waitJS(t, `document.querySelector('.image-warn')`)
+		shootAll(t, r.browser, "image-warn")
+		r.click(t, ".image-warn .image-drop")
+	})
+	t.Run("demo banner", func(t *testing.T) {
+		d, err := demo.Seed(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := server.New(server.Options{AgentDir: d.AgentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, d.AgentDir),
+			Web: Handler(false, ""), Demo: true, DemoRealDir: t.TempDir(), LeaveDemo: func() {}})
+		t.Cleanup(func() { srv.Close() })
+		hs := httptest.NewServer(srv)
+		t.Cleanup(hs.Close)
+		b := newBrowser(t, hs.URL)
+		b.open(t, "/s/"+d.Sessions[0])
+		b.waitJS(t, `document.querySelector('.demo-banner .demo-leave') && document.querySelector('.row')`)
+		shootAll(t, b, "demo")
+		eval[bool](t, b, `(document.querySelector('.demo-banner .demo-leave').click(), true)`)
+		b.waitJS(t, `document.querySelector('.demo-confirm')`)
+		shootAll(t, b, "demo-confirm")
 	})
 	t.Run("extension dialog", func(t *testing.T) {
 		r.open(t, "/s/"+id)

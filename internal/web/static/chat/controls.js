@@ -37,7 +37,7 @@ export function Controls({ view, l, next }) {
   return html`<div class="chat-controls">
     <select class="model-select" aria-label="Model" value=${cur} onChange=${(e) => setModel(e.target.value)}>
       ${!cur && html`<option value="">model…</option>`}
-      ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur}>${cur}</option>`}
+      ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur} title=${cur}>${next.model.modelId}</option>`}
       ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select>
     <${ModelsButton} />
     <select class="thinking-select" aria-label="Thinking level" value=${next.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
