@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/cwdfs"
 	"piweb/internal/session"
 )
 
@@ -345,13 +346,13 @@ func TestFiles(t *testing.T) {
 	if ct := r.do("GET", base+"/file?path=logo.svg", nil).Header.Get("Content-Type"); ct != "image/svg+xml" {
 		t.Errorf("svg content type %s", ct)
 	}
-	big := strings.Repeat("x", maxFileRead+1)
+	big := strings.Repeat("x", cwdfs.MaxFileRead+1)
 	os.WriteFile(s["cwd"].(string)+"/big.txt", []byte(big), 0o644)
 	r.json("GET", base+"/file?path=big.txt", nil, 413)
 	r.json("GET", base+"/file?path=missing.txt", nil, 404)
 	crowd := filepath.Join(s["cwd"].(string), "crowd")
 	os.Mkdir(crowd, 0o755)
-	for i := range maxDirEntries + 1 {
+	for i := range cwdfs.MaxDirEntries + 1 {
 		os.WriteFile(filepath.Join(crowd, strconv.Itoa(i)), nil, 0o644)
 	}
 	if code := errCode(t, r.json("GET", base+"/files?path=crowd", nil, 413)); code != "too_large" {

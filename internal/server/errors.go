@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/cwdfs"
 	"piweb/internal/session"
 )
 
@@ -85,12 +86,21 @@ var domainErrors = []struct {
 	{fs.ErrNotExist, NotFound, "session file is gone"},
 }
 
+// fileKinds maps the files panel's refusals (their messages are the
+// client's) to kinds.
+var fileKinds = map[cwdfs.Kind]Kind{cwdfs.NotFound: NotFound, cwdfs.Forbidden: Forbidden,
+	cwdfs.Invalid: Invalid, cwdfs.TooLarge: TooLarge, cwdfs.Changed: Stale}
+
 // classify returns err as an *Error: itself when it is one, else the
 // domainErrors entry it matches, else internal with a generic message.
 func classify(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	var fe *cwdfs.Error
+	if errors.As(err, &fe) {
+		return &Error{Kind: fileKinds[fe.Kind], Msg: fe.Msg, Err: err}
 	}
 	for _, d := range domainErrors {
 		if errors.Is(err, d.target) {

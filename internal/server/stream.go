@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"piweb/internal/broker"
+	"piweb/internal/cwdfs"
 )
 
 // A page holds ONE event stream (GET /api/stream) and subscribes it to
@@ -183,12 +184,12 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 		if clean := path.Clean("/" + rel)[1:]; clean != rel {
 			return topicKind{}, errorf(Invalid, "path must be clean and relative")
 		}
-		root, real, err := resolve(m.Cwd, rel)
+		_, real, err := cwdfs.Resolve(m.Cwd, rel)
 		if err != nil {
 			return topicKind{}, err
 		}
 		return topicKind{hello: func() []byte {
-			s.pollers.ensure(s, name, root, real, rel)
+			s.pollers.ensure(s, name, real, rel)
 			return []byte(`{"type":"hello"}`)
 		}}, nil
 	}

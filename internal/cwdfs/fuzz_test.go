@@ -1,4 +1,4 @@
-package server
+package cwdfs
 
 import (
 	"os"
@@ -23,7 +23,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	realCwd, _ := filepath.EvalSymlinks(cwd)
 	f.Fuzz(func(t *testing.T, rel string) {
-		_, real, err := resolve(cwd, rel)
+		_, real, err := Resolve(cwd, rel)
 		if err != nil {
 			return
 		}
