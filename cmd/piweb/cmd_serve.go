@@ -19,13 +19,14 @@ import (
 	"piweb/internal/demo"
 	"piweb/internal/server"
 	"piweb/internal/session"
+	"piweb/internal/terminal"
 	"piweb/internal/web"
 )
 
 // The serve command: `piweb` with no arguments runs it.
 
 func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [-dev]   the web app (default)", runServe}
+	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev]   the web app (default)", runServe}
 }
 
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
@@ -34,7 +35,7 @@ const DefaultAddr = "127.0.0.1:30141"
 type serveFlags struct {
 	addr, agentDir, pi, token, webDir string
 	hosts, proxies                    stringList
-	open, demo, dev                   bool
+	open, demo, dev, noTerminal       bool
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -58,6 +59,7 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "require this `token`, reusable (beyond loopback without it, piweb prints one-time sign-in links)")
 	fs.BoolVar(&f.open, "open", false, "open the app in the browser")
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
+	fs.BoolVar(&f.noTerminal, "no-terminal", false, "turn the Terminal panel off (it runs shells in sessions' folders for the signed-in owner)")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
 	pos, err := parseInterleaved(fs, args)
@@ -124,7 +126,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	defer leave()
 	var leaving atomic.Bool
 	opts := server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
-		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir),
+		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }
@@ -257,4 +259,13 @@ var openBrowser = func(url string) {
 	if cmd := exec.Command(name, url); cmd.Start() == nil {
 		go cmd.Wait()
 	}
+}
+
+// newTerminals runs the Terminal panel's shells unless --no-terminal; the
+// server closes it (every shell ends) when it stops.
+func newTerminals(f serveFlags) *terminal.Manager {
+	if f.noTerminal {
+		return nil
+	}
+	return terminal.New(terminal.Options{})
 }

@@ -30,8 +30,8 @@ func TestParseServeFlags(t *testing.T) {
 	}{
 		{"defaults", nil, serveFlags{addr: DefaultAddr}, false},
 		{"every flag", []string{"--addr", "0.0.0.0:8080", "--agent-dir", "/a", "--pi", "/bin/pi", "--token", "T123456789abcdef",
-			"--open", "--demo", "--host", "x.example", "--host", "y.example", "--proxy", "10.0.0.1"},
-			serveFlags{addr: "0.0.0.0:8080", agentDir: "/a", pi: "/bin/pi", token: "T123456789abcdef", open: true, demo: true,
+			"--open", "--demo", "--no-terminal", "--host", "x.example", "--host", "y.example", "--proxy", "10.0.0.1"},
+			serveFlags{addr: "0.0.0.0:8080", agentDir: "/a", pi: "/bin/pi", token: "T123456789abcdef", open: true, demo: true, noTerminal: true,
 				hosts: stringList{"x.example", "y.example"}, proxies: stringList{"10.0.0.1"}}, false},
 		{"a short token beyond loopback", []string{"--addr", "0.0.0.0:8080", "--token", "T"}, serveFlags{}, true},
 		{"a short token on loopback", []string{"--token", "T"}, serveFlags{addr: DefaultAddr, token: "T"}, false},

@@ -12,6 +12,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/cwdfs"
 	"piweb/internal/session"
+	"piweb/internal/terminal"
 )
 
 // Kind classifies an error for the client. Handlers say what went wrong in
@@ -83,6 +84,10 @@ var domainErrors = []struct {
 	{agent.ErrAtCapacity, Throttled, "too many agents are running; wait for one to finish or stop one"},
 	{agent.ErrNoBridge, Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)"},
 	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
+	{terminal.ErrNotFound, NotFound, "no such terminal (it ended)"},
+	{terminal.ErrTooMany, Throttled, "too many terminals are open; close one first"},
+	{terminal.ErrClosed, Forbidden, "piweb is stopping"},
+	{terminal.ErrNoDir, NotFound, "the session's directory does not exist"},
 	{fs.ErrNotExist, NotFound, "session file is gone"},
 }
 

@@ -75,7 +75,7 @@ func TestErrorsLeakNothing(t *testing.T) {
 			continue
 		}
 		for _, bad := range []string{"nope", "..%2F..%2Fetc", strings.Repeat("f", 300)} {
-			url := strings.NewReplacer("{id}", bad, "{trashId}", bad).Replace(rt.path)
+			url := strings.NewReplacer("{id}", bad, "{trashId}", bad, "{tid}", bad).Replace(rt.path)
 			do(rt.method, url, "{}")
 		}
 	}

@@ -23,6 +23,7 @@ type guardFixture struct {
 	doomed string // the session DELETE acts on
 	trash  string // a trash item to restore
 	trash2 string // a trash item to delete for good
+	tid    string // a terminal of the session id
 	bodies map[string]string
 }
 
@@ -30,6 +31,9 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 	t.Helper()
 	r := newRig(t, opts)
 	f := &guardFixture{r: r}
+	if opts.Terminals == nil {
+		t.Fatal("newGuardFixture needs Options.Terminals")
+	}
 	auth := []string{}
 	if opts.Token != "" {
 		auth = []string{"Authorization", "Bearer " + opts.Token}
@@ -79,6 +83,9 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"DELETE /api/config/auth/{provider}": `{}`,
 		"POST /api/config/test":              `{"provider":"fake","modelId":"fake-model"}`,
 	}
+	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
+	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
+	f.tid = r.json("POST", "/api/sessions/"+f.id+"/terminals", map[string]any{}, 200, auth...)["id"].(string)
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
 	f.bodies["POST /api/stream/unsubscribe"] = `{"stream":"` + sid + `","topic":"index"}`
@@ -88,6 +95,9 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 // url fills in a route's path parameters.
 func (f *guardFixture) url(rt route) string {
 	id := f.id
+	if strings.Contains(rt.path, "{tid}") {
+		return strings.NewReplacer("{id}", f.id, "{tid}", f.tid).Replace(rt.path)
+	}
 	if rt.method == "DELETE" {
 		id = f.doomed
 	}
@@ -147,7 +157,7 @@ func treeDigest(t *testing.T, root string) map[string][32]byte {
 // before its handler runs: nothing on disk changes. The same requests with
 // this server's own Origin get through the guard.
 func TestGuardEveryMutation(t *testing.T) {
-	f := newGuardFixture(t, Options{})
+	f := newGuardFixture(t, Options{Terminals: testTerminals(t)})
 	const js = "application/json"
 	refusals := []struct {
 		name   string
@@ -207,7 +217,7 @@ func TestGuardEveryMutation(t *testing.T) {
 // token. The web app and a typed address still reach the API.
 func TestGuardEveryRoute(t *testing.T) {
 	const token = "right-token"
-	f := newGuardFixture(t, Options{Token: token})
+	f := newGuardFixture(t, Options{Token: token, Terminals: testTerminals(t)})
 	for _, rt := range apiRoutes(t) {
 		body := f.bodies[rt.String()]
 		hdr := []string{"Content-Type", "application/json"}

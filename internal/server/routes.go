@@ -62,6 +62,13 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/file", s.readFile)
 	h("GET /api/sessions/{id}/files/events", s.fileEvents)
 
+	// Terminals in a session's cwd (terminal.go): started by POST only,
+	// the GET attaches a WebSocket to a running one.
+	h("GET /api/sessions/{id}/terminals", s.listTerminals)
+	h("POST /api/sessions/{id}/terminals", s.startTerminal)
+	h("GET /api/sessions/{id}/terminals/{tid}/socket", s.terminalSocket)
+	h("DELETE /api/sessions/{id}/terminals/{tid}", s.closeTerminal)
+
 	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return unknownRoute(mux, r)
 	})

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
+	"piweb/internal/terminal"
 )
 
 // Options configures a Server.
@@ -74,6 +75,9 @@ type Options struct {
 	// Timeouts of Serve's connections; zero values take the defaults of
 	// timeouts.go.
 	Timeouts Timeouts
+	// Terminals runs the Terminal panel's shells; nil turns terminals
+	// off (serve's --no-terminal). Close closes it.
+	Terminals *terminal.Manager
 	// EventQueue is how many events a stream may have waiting before it
 	// is cut off (it resumes with Last-Event-ID); 0 means 1,024.
 	EventQueue int
@@ -143,6 +147,9 @@ func New(opts Options) *Server {
 	s.tails = newTails(s)
 	s.bridges = newBridges(s)
 	s.handler = s.logRequests(s.guard(s.routes()))
+	if opts.Terminals != nil {
+		s.cancels = append(s.cancels, opts.Terminals.Close)
+	}
 	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll,
 		s.cat.SubscribeFiles(s.fileChanged))
 	s.bg.Go(s.janitor)

@@ -13,7 +13,7 @@ import (
 // importRE finds the static imports and re-exports of an ES module: a
 // statement that starts a line or follows a semicolon (minified vendor
 // code), with an optional clause of names before `from`. Dynamic import()
-// is not matched; the app uses none.
+// is not matched: only terminal.js uses it, to load xterm.js on first use.
 var importRE = regexp.MustCompile(`(?m)(?:^|;)[ \t]*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?['"]([^'"\n]+)['"]`)
 
 // entryRE finds index.html's entry module.

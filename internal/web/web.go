@@ -21,7 +21,9 @@
 // sibling branches < 1/2 >, copy, label, and the chat's actions), labels.js
 // (set, change, clear a label from a message or the tree), markdown.js,
 // highlight.js (with its languages in langs.js), sidebar.js, tree.js,
-// search.js, header.js, files.js, usage.js, app.js (layout and keys).
+// search.js, header.js, files.js, terminal.js (the Terminal panel and page,
+// xterm.js loaded on first use) with cspstyle.js (its inline styles through
+// the CSSOM, so the CSP stays strict), usage.js, app.js (layout and keys).
 //
 // Markdown is parsed in the browser by markdown-it (vendored, raw HTML
 // off, linear time) and markdown.js turns its tokens into Preact elements,

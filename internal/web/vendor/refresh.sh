@@ -23,7 +23,12 @@ copy @preact/signals dist/signals.mjs signals.mjs
 # markdown-it's browser build is one ES module with its dependencies
 # (mdurl, uc.micro, entities, linkify-it, punycode.js) bundled in.
 copy markdown-it dist/browser/markdown-it.esm.min.mjs markdown-it.mjs
-for p in preact htm @preact/signals-core @preact/signals markdown-it; do
+# xterm.js for the Terminal panel: its ES module build, the fit addon and
+# its stylesheet.
+copy @xterm/xterm lib/xterm.mjs xterm.mjs
+copy @xterm/addon-fit lib/addon-fit.mjs xterm-addon-fit.mjs
+cp node_modules/@xterm/xterm/css/xterm.css "$out/xterm.css"
+for p in preact htm @preact/signals-core @preact/signals markdown-it @xterm/xterm @xterm/addon-fit; do
 	printf '%s %s\n' "$p" "$(node -p "require('./node_modules/$p/package.json').version")"
 done >"$out/VERSIONS"
 cp node_modules/preact/LICENSE "$out/LICENSE-preact"
@@ -36,4 +41,6 @@ cp node_modules/uc.micro/LICENSE.txt "$out/LICENSE-uc.micro"
 cp node_modules/entities/LICENSE "$out/LICENSE-entities"
 cp node_modules/linkify-it/LICENSE "$out/LICENSE-linkify-it"
 cp node_modules/punycode.js/LICENSE-MIT.txt "$out/LICENSE-punycode"
+cp node_modules/@xterm/xterm/LICENSE "$out/LICENSE-xterm"
+cp node_modules/@xterm/addon-fit/LICENSE "$out/LICENSE-xterm-addon-fit"
 echo "vendored into $out:" && cat "$out/VERSIONS"

@@ -63,6 +63,13 @@ export const exportURL = (id, format, leaf, scope) =>
   `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
+// Terminals of a session (a POST starts a shell; the socket only attaches).
+export const listTerminals = (id) => get(`/api/sessions/${enc(id)}/terminals`);
+export const startTerminal = (id, cols, rows) => post(`/api/sessions/${enc(id)}/terminals`, { cols, rows });
+export const closeTerminal = (id, tid) => request('DELETE', `/api/sessions/${enc(id)}/terminals/${enc(tid)}`, {});
+export const terminalSocketURL = (id, tid) =>
+  `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/sessions/${enc(id)}/terminals/${enc(tid)}/socket`;
+export const terminalPageURL = (id) => `/s/${enc(id)}/terminal`;
 export const getStatus = () => get('/api/status');
 export const leaveDemo = () => post('/api/demo/leave');
 // signOut revokes this browser's session cookie (when sign-in is on).

@@ -10,6 +10,7 @@ import { Conversation } from './conversation.js';
 import { TreePanel } from './tree.js';
 import { SearchDialog } from './search.js';
 import { FilesPanel } from './files.js';
+import { TerminalPanel, TerminalPage } from './terminal.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
 import { current, show, closeView } from './view.js';
@@ -41,12 +42,14 @@ function App() {
     <main class="main">
       <${DemoBanner} />
       ${r.page === 'session' && v && html`<${SessionPage} key=${v.id + '|' + v.leaf} view=${v} />`}
+      ${r.page === 'terminal' && html`<${TerminalPage} id=${r.id} />`}
       ${r.page === 'usage' && html`<${UsagePage} />`}
       ${r.page === 'trash' && html`<${TrashPage} />`}
       ${r.page === 'home' && html`<${Home} />`}
     </main>
     ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}
     ${v && panel.value === 'files' && html`<aside class="side-panel wide"><${FilesPanel} view=${v} /></aside>`}
+    ${v && panel.value === 'terminal' && html`<aside class="side-panel wide"><${TerminalPanel} key=${v.id} id=${v.id} /></aside>`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>

@@ -10,7 +10,7 @@ export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
 export const sidebarOpen = signal(false);
-// panel is the side panel shown (tree, files); remembered on a wide
+// panel is the side panel shown (tree, files, terminal); remembered on a wide
 // screen, while on a phone, where a panel covers the conversation, a
 // session always opens on the conversation.
 const phone = () => matchMedia('(max-width: 760px)').matches;
@@ -23,6 +23,8 @@ export function parseRoute(loc = window.location) {
   const params = new URLSearchParams(loc.search);
   const entry = decodeURIComponent(loc.hash.replace(/^#/, ''));
   if (m) return { page: 'session', id: decodeURIComponent(m[1]), leaf: params.get('leaf') || '', entry };
+  const term = loc.pathname.match(/^\/s\/([^/]+)\/terminal\/?$/);
+  if (term) return { page: 'terminal', id: decodeURIComponent(term[1]) };
   if (loc.pathname === '/usage') return { page: 'usage' };
   if (loc.pathname === '/trash') return { page: 'trash' };
   return { page: 'home' };

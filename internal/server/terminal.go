@@ -1,0 +1,95 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"piweb/internal/terminal"
+)
+
+// Terminals of a session (internal/terminal does the work). Starting a
+// shell is code execution: only a POST starts one (JSON, Origin checked
+// by guard), and the WebSocket GET only attaches to a running one, after
+// the same Host, fetch-metadata, sign-in and Origin checks.
+
+var errTerminalsOff = errorf(Forbidden, "terminals are off (piweb was started with --no-terminal)")
+
+type terminalList struct {
+	Enabled   bool            `json:"enabled"`
+	Terminals []terminal.Info `json:"terminals"`
+}
+
+func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	if s.opts.Terminals == nil {
+		return ok(w, terminalList{Terminals: []terminal.Info{}})
+	}
+	return ok(w, terminalList{Enabled: true, Terminals: s.opts.Terminals.List(m.Key)})
+}
+
+type startTerminalRequest struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
+	if s.opts.Terminals == nil {
+		return errTerminalsOff
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	var req startTerminalRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil {
+		return errorf(Invalid, "bad request body")
+	}
+	root, err := cwdRoot(m.Cwd)
+	if err != nil {
+		return err
+	}
+	t, err := s.opts.Terminals.Start(m.Key, root, req.Cols, req.Rows)
+	if err != nil {
+		return err
+	}
+	return ok(w, t.Info())
+}
+
+// term finds the request's terminal of its session.
+func (s *Server) term(r *http.Request) (*terminal.Term, error) {
+	if s.opts.Terminals == nil {
+		return nil, errTerminalsOff
+	}
+	m, err := s.lookup(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.opts.Terminals.Get(m.Key, r.PathValue("tid"))
+}
+
+func (s *Server) terminalSocket(w http.ResponseWriter, r *http.Request) error {
+	// guard checks Origin on state changes only; this GET is one.
+	if !s.originAllowed(r) {
+		return errorf(Forbidden, "cross-origin request refused")
+	}
+	t, err := s.term(r)
+	if err != nil {
+		return err
+	}
+	if err := terminal.Serve(w, r, t); err != nil {
+		s.log.Info("terminal socket", "error", err)
+	}
+	return nil
+}
+
+func (s *Server) closeTerminal(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.term(r)
+	if err != nil {
+		return err
+	}
+	t.Close()
+	return ok(w, map[string]bool{"ok": true})
+}

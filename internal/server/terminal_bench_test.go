@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"piweb/internal/demo"
+	"piweb/internal/session"
+)
+
+// BenchmarkTerminalKeystrokeEcho measures a keystroke's round trip as the
+// page sees it: a WebSocket message to the server, the PTY, the terminal's
+// echo, and the echo back over the socket (loopback TCP). It reports the
+// median (p50-ms) and p99 (p99-ms) besides the mean.
+func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
+	d, err := demo.Seed(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat := openCatalog(b, d.AgentDir)
+	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Addr: "127.0.0.1:30141", Terminals: testTerminals(b)})
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	id := session.NewSessionID()
+	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, b.TempDir())
+	if _, err := session.NewFile(filepath.Join(d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
+		b.Fatal(err)
+	}
+	if err := cat.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	t, err := srv.opts.Terminals.Start(id, b.TempDir(), 80, 24)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEcho(b, wsURL(ts.URL)+"/api/sessions/"+id+"/terminals/"+t.Info().ID+"/socket")
+}
+
+func benchEcho(b *testing.B, url string) {
+	ctx := context.Background()
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.CloseNow()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := c.Write(ctx, websocket.MessageBinary, []byte("x")); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, p, err := c.Read(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if slices.Contains(p, 'x') {
+				break
+			}
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"piweb/internal/terminal"
+	"piweb/internal/testkit"
+)
+
+// testTerminals is a terminal manager running /bin/sh with a known
+// prompt, closed when the test ends.
+func testTerminals(t testing.TB) *terminal.Manager {
+	m := terminal.New(terminal.Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=/tmp"},
+		KillAfter: 300 * time.Millisecond})
+	t.Cleanup(m.Close)
+	return m
+}
+
+// termClient is a test's WebSocket to a terminal, collecting its output.
+type termClient struct {
+	c    *websocket.Conn
+	mu   sync.Mutex
+	out  strings.Builder
+	exit bool
+	done chan struct{}
+}
+
+func dialTerminal(t testing.TB, url string, hdr http.Header) (*termClient, *http.Response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: hdr})
+	if err != nil {
+		return nil, resp, err
+	}
+	tc := &termClient{c: c, done: make(chan struct{})}
+	go tc.read()
+	t.Cleanup(func() { c.CloseNow() })
+	return tc, resp, nil
+}
+
+func (tc *termClient) read() {
+	defer close(tc.done)
+	for {
+		typ, p, err := tc.c.Read(context.Background())
+		if err != nil {
+			return
+		}
+		tc.mu.Lock()
+		if typ == websocket.MessageText && strings.Contains(string(p), `"exit"`) {
+			tc.exit = true
+		} else {
+			tc.out.Write(p)
+		}
+		tc.mu.Unlock()
+	}
+}
+
+func (tc *termClient) has(s string) func() error {
+	return func() error {
+		tc.mu.Lock()
+		defer tc.mu.Unlock()
+		if !strings.Contains(tc.out.String(), s) {
+			return errors.New("output so far: " + tc.out.String())
+		}
+		return nil
+	}
+}
+
+func (tc *termClient) send(s string) error {
+	return tc.c.Write(context.Background(), websocket.MessageBinary, []byte(s))
+}
+
+func wsURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "http") }
+
+// TestTerminalAPI: a POST starts a shell in the session's folder; the
+// WebSocket carries keystrokes, output and resizes; a second connection
+// (a page reload) gets the scrollback; DELETE ends the shell and the
+// socket says so.
+func TestTerminalAPI(t *testing.T) {
+	r := newRig(t, Options{Terminals: testTerminals(t)})
+	cwd := t.TempDir()
+	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	base := "/api/sessions/" + id + "/terminals"
+	if got := r.json("GET", base, nil, 200); got["enabled"] != true || len(got["terminals"].([]any)) != 0 {
+		t.Fatalf("list before any start: %v", got)
+	}
+	info := r.json("POST", base, map[string]any{"cols": 80, "rows": 24}, 200)
+	tid := info["id"].(string)
+	pid := int(info["pid"].(float64))
+	origin := http.Header{"Origin": {r.ts.URL}}
+	tc, _, err := dialTerminal(t, wsURL(r.ts.URL)+base+"/"+tid+"/socket", origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.send("echo hi-$((40+2)); pwd\n")
+	testkit.Eventually(t, tc.has("hi-42"), 10*time.Second, "echo's output")
+	real, _ := filepath.EvalSymlinks(cwd)
+	testkit.Eventually(t, tc.has(real), 10*time.Second, "the shell in the session's folder")
+	tc.c.Write(context.Background(), websocket.MessageText, []byte(`{"type":"resize","cols":101,"rows":31}`))
+	tc.send("stty size\n")
+	testkit.Eventually(t, tc.has("31 101"), 10*time.Second, "the resized terminal")
+
+	again, _, err := dialTerminal(t, wsURL(r.ts.URL)+base+"/"+tid+"/socket", origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, again.has("hi-42"), 10*time.Second, "the scrollback after a reconnect")
+	if n := len(r.json("GET", base, nil, 200)["terminals"].([]any)); n != 1 {
+		t.Errorf("list: %d terminals, want 1", n)
+	}
+
+	r.json("DELETE", base+"/"+tid, map[string]any{}, 200)
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		t.Errorf("shell %d alive after DELETE", pid)
+	}
+	select {
+	case <-again.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the socket stayed open after the shell ended")
+	}
+	if !again.exit {
+		t.Error("the socket ended without saying the shell exited")
+	}
+	r.json("DELETE", base+"/"+tid, map[string]any{}, 404)
+}
+
+// TestTerminalSocketRefusals: the upgrade is checked like every request
+// (Host, fetch metadata, sign-in) and, though a GET, for its Origin; a GET
+// never starts a shell; with terminals off nothing starts.
+func TestTerminalSocketRefusals(t *testing.T) {
+	terms := testTerminals(t)
+	r := newRig(t, Options{Terminals: terms})
+	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
+	base := "/api/sessions/" + id + "/terminals"
+	tid := r.json("POST", base, map[string]any{}, 200)["id"].(string)
+	sock := wsURL(r.ts.URL) + base + "/" + tid + "/socket"
+	for _, c := range []struct {
+		name string
+		url  string
+		hdr  http.Header
+		want int
+	}{
+		{"other origin", sock, http.Header{"Origin": {"http://evil.example"}}, 403},
+		{"other port", sock, http.Header{"Origin": {"http://127.0.0.1:1"}}, 403},
+		{"cross-site page", sock, http.Header{"Origin": {r.ts.URL}, "Sec-Fetch-Site": {"cross-site"}}, 403},
+		{"no such terminal", wsURL(r.ts.URL) + base + "/nope/socket", http.Header{"Origin": {r.ts.URL}}, 404},
+	} {
+		_, resp, err := dialTerminal(t, c.url, c.hdr)
+		if err == nil || resp == nil || resp.StatusCode != c.want {
+			t.Errorf("%s: err %v, response %v, want status %d", c.name, err, resp, c.want)
+		}
+	}
+	// A forged Host (DNS rebinding).
+	resp := r.do("GET", base+"/"+tid+"/socket", nil, "Host", "rebind.example", "Connection", "Upgrade", "Upgrade", "websocket")
+	if resp.StatusCode != 403 {
+		t.Errorf("forged Host: %d, want 403", resp.StatusCode)
+	}
+	if n := len(terms.List(id)); n != 1 {
+		t.Errorf("%d terminals after the refused requests, want the 1 started", n)
+	}
+
+	off := newRig(t, Options{})
+	offID := newSessionIn(t, off, filepath.Dir(off.find("Dark theme")["path"].(string)), t.TempDir())
+	if got := off.json("GET", "/api/sessions/"+offID+"/terminals", nil, 200); got["enabled"] != false {
+		t.Errorf("terminals off: list says %v", got)
+	}
+	off.json("POST", "/api/sessions/"+offID+"/terminals", map[string]any{}, 403)
+}
+
+// zombie reports a process that ended and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := readProcStat(pid)
+	return err == nil && b == "Z"
+}
+
+// readProcStat returns a process's state letter from /proc.
+func readProcStat(pid int) (string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) == 0 {
+		return "", errors.New("short stat")
+	}
+	return f[0], nil
+}

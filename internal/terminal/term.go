@@ -1,0 +1,182 @@
+package terminal
+
+import (
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// subQueue is how many output chunks an attached client may have waiting;
+// a client that falls further behind is detached (it reattaches and gets
+// the scrollback).
+const subQueue = 256
+
+// Term is one shell on a PTY. Output goes to the scrollback and to every
+// attached client in the order the shell wrote it.
+type Term struct {
+	info Info
+	opts Options
+	cmd  *exec.Cmd
+	pty  *os.File
+	done chan struct{} // closed when the shell has exited and output ended
+
+	mu      sync.Mutex
+	ring    ring
+	subs    map[*Attachment]struct{}
+	idle    *time.Timer
+	closing bool
+}
+
+// Attachment is one client's view of a terminal: Out carries output after
+// the scrollback it was given, and is closed when the terminal ends or the
+// client fell too far behind.
+type Attachment struct {
+	Out   <-chan []byte
+	out   chan []byte
+	t     *Term
+	ended bool // the shell exited (set under t.mu before out is closed)
+}
+
+// Ended reports, once Out is closed, whether it closed because the shell
+// exited (rather than a detach or falling behind).
+func (a *Attachment) Ended() bool {
+	a.t.mu.Lock()
+	defer a.t.mu.Unlock()
+	return a.ended
+}
+
+func start(cmd *exec.Cmd, id, owner, dir string, cols, rows int, opts Options) (*Term, error) {
+	f, err := pty.StartWithSize(cmd, size(cols, rows))
+	if err != nil {
+		return nil, err
+	}
+	t := &Term{info: Info{ID: id, Owner: owner, Cwd: dir, Started: time.Now(), PID: cmd.Process.Pid},
+		opts: opts, cmd: cmd, pty: f, done: make(chan struct{}), ring: ring{max: opts.Scrollback},
+		subs: map[*Attachment]struct{}{}}
+	t.idle = time.AfterFunc(opts.Idle, t.Close)
+	go t.pump()
+	return t, nil
+}
+
+func size(cols, rows int) *pty.Winsize {
+	clamp := func(v, def int) uint16 {
+		if v <= 0 || v > 1000 {
+			return uint16(def)
+		}
+		return uint16(v)
+	}
+	return &pty.Winsize{Cols: clamp(cols, 80), Rows: clamp(rows, 24)}
+}
+
+// Info describes the terminal.
+func (t *Term) Info() Info { return t.info }
+
+// Done is closed once the shell has exited and its output was delivered.
+func (t *Term) Done() <-chan struct{} { return t.done }
+
+// pump copies the PTY's output to the scrollback and the clients until the
+// shell's side of the PTY is gone, then reaps the shell.
+func (t *Term) pump() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := t.pty.Read(buf)
+		if n > 0 {
+			t.publish(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	t.cmd.Wait()
+	t.mu.Lock()
+	t.idle.Stop()
+	for a := range t.subs {
+		a.ended = true
+		close(a.out)
+	}
+	t.subs = nil
+	t.mu.Unlock()
+	t.pty.Close()
+	close(t.done)
+}
+
+func (t *Term) publish(p []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ring.write(p)
+	for a := range t.subs {
+		select {
+		case a.out <- append([]byte(nil), p...):
+		default: // too far behind: it reattaches from the scrollback
+			delete(t.subs, a)
+			close(a.out)
+		}
+	}
+	if len(t.subs) == 0 {
+		t.idle.Reset(t.opts.Idle) // output alone keeps it alive too
+	}
+}
+
+// Attach returns the scrollback and an Attachment receiving what follows
+// it, with nothing lost or repeated between them; ok is false once the
+// terminal has ended. While a client is attached the idle timer is off.
+func (t *Term) Attach() (scrollback []byte, a *Attachment, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.subs == nil {
+		return nil, nil, false
+	}
+	out := make(chan []byte, subQueue)
+	a = &Attachment{Out: out, out: out, t: t}
+	t.subs[a] = struct{}{}
+	t.idle.Stop()
+	return t.ring.bytes(), a, true
+}
+
+// Detach ends the attachment; with no client left the idle time starts.
+func (a *Attachment) Detach() {
+	t := a.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.subs[a]; !ok {
+		return
+	}
+	delete(t.subs, a)
+	close(a.out)
+	if len(t.subs) == 0 {
+		t.idle.Reset(t.opts.Idle)
+	}
+}
+
+// Write sends input to the shell.
+func (t *Term) Write(p []byte) error {
+	_, err := t.pty.Write(p)
+	return err
+}
+
+// Resize sets the PTY's size (the shell gets SIGWINCH).
+func (t *Term) Resize(cols, rows int) error {
+	return pty.Setsize(t.pty, size(cols, rows))
+}
+
+// Close ends the shell and everything it started on its terminal: SIGHUP
+// to the processes of its session (as a terminal closing does), SIGKILL to
+// those left after KillAfter, and returns once the shell exited.
+func (t *Term) Close() {
+	t.mu.Lock()
+	first := !t.closing
+	t.closing = true
+	t.mu.Unlock()
+	if first {
+		sid := t.info.PID // pty.Start makes the shell a session leader
+		signalSession(sid, syscall.SIGHUP)
+		signalSession(sid, syscall.SIGCONT)
+		kill := time.AfterFunc(t.opts.KillAfter, func() { signalSession(sid, syscall.SIGKILL) })
+		defer kill.Stop()
+	}
+	<-t.done
+}

@@ -1,0 +1,218 @@
+// Package terminal runs interactive shells on real pseudo-terminals for
+// piweb's Terminal panel. A Manager owns every shell: each belongs to an
+// owner (a piweb session's API id), runs in that session's folder, keeps a
+// bounded scrollback that a reconnecting client gets first, and ends when
+// it is closed, when the Manager closes (piweb stops) or after it has had
+// no client attached for the idle time. The package starts processes; it
+// knows nothing of HTTP, and its callers decide who may use it.
+package terminal
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Defaults of Options' zero values.
+const (
+	DefaultScrollback = 256 << 10
+	DefaultIdle       = 30 * time.Minute
+	DefaultPerOwner   = 8
+	DefaultTotal      = 32
+	defaultKillAfter  = 2 * time.Second
+)
+
+// Options configures a Manager. Zero values take the defaults above.
+type Options struct {
+	// Shell is the program started (default $SHELL from Getenv, else
+	// /bin/sh); it gets Args.
+	Shell string
+	Args  []string
+	// Env is the shells' environment (default os.Environ()); TERM is set
+	// to xterm-256color.
+	Env []string
+	// Scrollback is how many bytes of output a terminal keeps for
+	// reconnecting clients.
+	Scrollback int
+	// Idle is how long a terminal lives with no client attached.
+	Idle time.Duration
+	// PerOwner and Total cap the live terminals of one owner and in all.
+	PerOwner, Total int
+	// KillAfter is how long a closed shell's process group has between
+	// SIGHUP and SIGKILL.
+	KillAfter time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Shell == "" {
+		o.Shell = os.Getenv("SHELL")
+		if o.Shell == "" {
+			o.Shell = "/bin/sh"
+		}
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	o.Env = append(withoutVar(o.Env, "TERM"), "TERM=xterm-256color", "COLORTERM=truecolor")
+	if o.Scrollback <= 0 {
+		o.Scrollback = DefaultScrollback
+	}
+	if o.Idle <= 0 {
+		o.Idle = DefaultIdle
+	}
+	if o.PerOwner <= 0 {
+		o.PerOwner = DefaultPerOwner
+	}
+	if o.Total <= 0 {
+		o.Total = DefaultTotal
+	}
+	if o.KillAfter <= 0 {
+		o.KillAfter = defaultKillAfter
+	}
+	return o
+}
+
+func withoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if len(kv) > len(name) && kv[:len(name)+1] == name+"=" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Errors of Start and Get.
+var (
+	ErrNotFound = errors.New("terminal: no such terminal")
+	ErrTooMany  = errors.New("terminal: too many terminals open")
+	ErrClosed   = errors.New("terminal: terminals are shut down")
+	ErrNoDir    = errors.New("terminal: the folder does not exist")
+)
+
+// Manager owns every terminal. Its methods are safe for concurrent use.
+type Manager struct {
+	opts   Options
+	mu     sync.Mutex
+	terms  map[string]*Term
+	closed bool
+}
+
+// New returns a Manager with no terminals.
+func New(opts Options) *Manager {
+	return &Manager{opts: opts.withDefaults(), terms: map[string]*Term{}}
+}
+
+// Info describes a live terminal.
+type Info struct {
+	ID      string    `json:"id"`
+	Owner   string    `json:"owner"`
+	Cwd     string    `json:"cwd"`
+	Started time.Time `json:"started"`
+	PID     int       `json:"pid"`
+}
+
+// Start starts a shell in dir for owner on a PTY of the given size. It
+// fails with ErrTooMany past the caps, ErrNoDir when dir is not a
+// folder, and ErrClosed after Close.
+func (m *Manager) Start(owner, dir string, cols, rows int) (*Term, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, ErrNoDir
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.roomFor(owner); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(m.opts.Shell, m.opts.Args...)
+	cmd.Dir, cmd.Env = dir, m.opts.Env
+	t, err := start(cmd, newID(), owner, dir, cols, rows, m.opts)
+	if err != nil {
+		return nil, fmt.Errorf("terminal: start %s: %w", m.opts.Shell, err)
+	}
+	m.terms[t.info.ID] = t
+	go func() {
+		<-t.done
+		m.forget(t)
+	}()
+	return t, nil
+}
+
+func (m *Manager) roomFor(owner string) error {
+	if m.closed {
+		return ErrClosed
+	}
+	n := 0
+	for _, t := range m.terms {
+		if t.info.Owner == owner {
+			n++
+		}
+	}
+	if n >= m.opts.PerOwner || len(m.terms) >= m.opts.Total {
+		return ErrTooMany
+	}
+	return nil
+}
+
+func (m *Manager) forget(t *Term) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.terms[t.info.ID] == t {
+		delete(m.terms, t.info.ID)
+	}
+}
+
+func newID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Get returns owner's live terminal id; another owner's is ErrNotFound.
+func (m *Manager) Get(owner, id string) (*Term, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.terms[id]
+	if !ok || t.info.Owner != owner {
+		return nil, ErrNotFound
+	}
+	return t, nil
+}
+
+// List returns owner's live terminals, oldest first.
+func (m *Manager) List(owner string) []Info {
+	m.mu.Lock()
+	out := []Info{}
+	for _, t := range m.terms {
+		if t.info.Owner == owner {
+			out = append(out, t.info)
+		}
+	}
+	m.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out
+}
+
+// Close ends every terminal and refuses new ones; it returns when their
+// shells have exited.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	all := make([]*Term, 0, len(m.terms))
+	for _, t := range m.terms {
+		all = append(all, t)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, t := range all {
+		wg.Go(t.Close)
+	}
+	wg.Wait()
+}

@@ -1,0 +1,250 @@
+package terminal
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"piweb/internal/testkit"
+)
+
+// shellOpts runs /bin/sh with a fixed prompt, so tests read known output.
+func shellOpts() Options {
+	return Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=/tmp"}}
+}
+
+// collector gathers an attachment's output.
+type collector struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	end chan struct{}
+}
+
+func collect(t *testing.T, term *Term) *collector {
+	t.Helper()
+	back, a, ok := term.Attach()
+	if !ok {
+		t.Fatal("attach: terminal ended")
+	}
+	c := &collector{end: make(chan struct{})}
+	c.buf.Write(back)
+	go func() {
+		defer close(c.end)
+		for p := range a.Out {
+			c.mu.Lock()
+			c.buf.Write(p)
+			c.mu.Unlock()
+		}
+	}()
+	t.Cleanup(a.Detach)
+	return c
+}
+
+func (c *collector) has(s string) func() error {
+	return func() error {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !strings.Contains(c.buf.String(), s) {
+			return errors.New("output so far: " + c.buf.String())
+		}
+		return nil
+	}
+}
+
+var childRE = regexp.MustCompile(`child=([0-9]+)\.`)
+
+// alive reports whether pid runs (a zombie waiting for its parent to reap
+// it has ended).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+func TestShellEchoResizeAndClose(t *testing.T) {
+	t.Parallel()
+	m := New(shellOpts())
+	defer m.Close()
+	dir := t.TempDir()
+	term, err := m.Start("s1", dir, 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := collect(t, term)
+	term.Write([]byte("echo hi-$((40+2)) && pwd\n"))
+	testkit.Eventually(t, out.has("hi-42"), 5*time.Second, "echo's output")
+	testkit.Eventually(t, out.has(dir), 5*time.Second, "the shell runs in the folder")
+	if err := term.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	term.Write([]byte("stty size\n"))
+	testkit.Eventually(t, out.has("30 100"), 5*time.Second, "the new size")
+	pid := term.Info().PID
+	term.Close()
+	if alive(pid) {
+		t.Errorf("shell %d still alive after Close", pid)
+	}
+	if _, err := m.Get("s1", term.Info().ID); !errors.Is(err, ErrNotFound) {
+		testkit.Eventually(t, func() bool { _, err := m.Get("s1", term.Info().ID); return err != nil }, 2*time.Second, "the manager forgets it")
+	}
+}
+
+func TestScrollbackReplayedOnAttach(t *testing.T) {
+	t.Parallel()
+	m := New(shellOpts())
+	defer m.Close()
+	term, err := m.Start("s1", t.TempDir(), 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := collect(t, term)
+	term.Write([]byte("echo first-$((1+1))\n"))
+	testkit.Eventually(t, first.has("first-2"), 5*time.Second, "first output")
+	second := collect(t, term) // a page reload: a new client
+	if err := second.has("first-2")(); err != nil {
+		t.Fatalf("reattach did not replay the scrollback: %v", err)
+	}
+	term.Write([]byte("echo again-$((2+1))\n"))
+	testkit.Eventually(t, second.has("again-3"), 5*time.Second, "live output after the replay")
+}
+
+func TestOwnersAndCaps(t *testing.T) {
+	t.Parallel()
+	o := shellOpts()
+	o.PerOwner, o.Total = 2, 3
+	m := New(o)
+	defer m.Close()
+	dir := t.TempDir()
+	a, _ := m.Start("a", dir, 0, 0)
+	if _, err := m.Start("a", dir, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Start("a", dir, 0, 0); !errors.Is(err, ErrTooMany) {
+		t.Errorf("third of one owner: %v, want ErrTooMany", err)
+	}
+	if _, err := m.Get("b", a.Info().ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another owner's terminal: %v, want ErrNotFound", err)
+	}
+	if _, err := m.Start("b", dir+"/missing", 0, 0); !errors.Is(err, ErrNoDir) {
+		t.Errorf("missing folder: %v, want ErrNoDir", err)
+	}
+	if got := len(m.List("a")); got != 2 {
+		t.Errorf("List(a) = %d terminals, want 2", got)
+	}
+}
+
+func TestIdleTimeoutEndsShell(t *testing.T) {
+	t.Parallel()
+	o := shellOpts()
+	o.Idle = 100 * time.Millisecond
+	m := New(o)
+	defer m.Close()
+	term, err := m.Start("s1", t.TempDir(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, a, _ := term.Attach()
+	select {
+	case <-term.Done():
+		t.Fatal("an attached terminal ended as idle")
+	case <-time.After(300 * time.Millisecond):
+	}
+	a.Detach()
+	select {
+	case <-term.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a terminal with no client did not end after its idle time")
+	}
+	if alive(term.Info().PID) {
+		t.Error("shell alive after the idle timeout")
+	}
+}
+
+func TestManagerCloseEndsEveryShell(t *testing.T) {
+	t.Parallel()
+	o := shellOpts()
+	o.KillAfter = 200 * time.Millisecond
+	m := New(o)
+	var pids []int
+	for range 3 {
+		term, err := m.Start("s", t.TempDir(), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, term.Info().PID)
+		// A job in its own process group that ignores SIGHUP is killed
+		// after KillAfter.
+		out := collect(t, term)
+		term.Write([]byte(`sh -c 'trap "" HUP; echo "child=$$."; exec sleep 100'` + "\n"))
+		var pid int
+		testkit.Eventually(t, func() bool {
+			out.mu.Lock()
+			defer out.mu.Unlock()
+			m := childRE.FindStringSubmatch(out.buf.String())
+			if m != nil {
+				pid, _ = strconv.Atoi(m[1])
+			}
+			return m != nil
+		}, 5*time.Second, "the job started")
+		pids = append(pids, pid)
+	}
+	m.Close()
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("process %d alive after Manager.Close", pid)
+		}
+	}
+	if _, err := m.Start("s", t.TempDir(), 0, 0); !errors.Is(err, ErrClosed) {
+		t.Errorf("Start after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestBinaryOutputPassesThrough(t *testing.T) {
+	t.Parallel()
+	m := New(shellOpts())
+	defer m.Close()
+	term, err := m.Start("s", t.TempDir(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := collect(t, term)
+	term.Write([]byte(`printf '\033[31mred\033[0m \377\376 done-%s\n' ok` + "\n"))
+	testkit.Eventually(t, out.has("\x1b[31mred\x1b[0m \xff\xfe done-ok"), 5*time.Second, "escape sequences and invalid UTF-8 unchanged")
+}
+
+func TestRing(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		max    int
+		writes []string
+		want   string
+	}{
+		{"fits", 100, []string{"ab", "cd"}, "abcd"},
+		{"drops whole lines", 10, []string{"line1\nli", "ne2\nxy"}, "line2\nxy"},
+		{"cuts mid-line when the line is long", 8, []string{"abcdefgh", "ij"}, "cdefghij"},
+		{"one write over max", 4, []string{"a\nbcdefg"}, "defg"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ring{max: tc.max}
+			for _, w := range tc.writes {
+				r.write([]byte(w))
+			}
+			if got := string(r.bytes()); got != tc.want {
+				t.Errorf("ring = %q, want %q", got, tc.want)
+			}
+			if len(r.bytes()) > tc.max {
+				t.Errorf("ring holds %d bytes, max %d", len(r.bytes()), tc.max)
+			}
+		})
+	}
+}

@@ -1,0 +1,159 @@
+package web
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/server"
+	"piweb/internal/session"
+	"piweb/internal/terminal"
+	"piweb/internal/testkit"
+)
+
+// workspaceRig is the app with terminals on, over an agent dir holding one
+// session whose folder exists.
+type workspaceRig struct {
+	*browser
+	srv   *httptest.Server
+	terms *terminal.Manager
+	id    string
+	cwd   string
+}
+
+func newWorkspaceRig(t *testing.T) *workspaceRig {
+	t.Helper()
+	requireChromium(t)
+	dir, cwd := t.TempDir(), t.TempDir()
+	id := session.NewSessionID()
+	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
+	msg := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"workspace test","timestamp":1}}`
+	if _, err := session.NewFile(filepath.Join(dir, "sessions", session.EncodeCwd(cwd)), []byte(header+"\n"+msg+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	terms := terminal.New(terminal.Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + cwd},
+		KillAfter: 500 * time.Millisecond})
+	srv := server.New(server.Options{AgentDir: dir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, dir),
+		Web: Handler(false, ""), Terminals: terms})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	b := newBrowser(t, ts.URL)
+	t.Cleanup(func() { b.noConsoleErrors(t) })
+	return &workspaceRig{browser: b, srv: ts, terms: terms, id: id, cwd: cwd}
+}
+
+// rows is the text the visible terminal shows.
+func (r *workspaceRig) rows(t *testing.T) string {
+	return eval[string](t, r.browser, `[...document.querySelectorAll('.term-wrap:not([hidden]) .xterm-rows')].map((e) => e.innerText).join('\n')`)
+}
+
+func (r *workspaceRig) waitRows(t *testing.T, want string) {
+	t.Helper()
+	testkit.Eventually(t, func() error {
+		if got := r.rows(t); !strings.Contains(got, want) {
+			return fmt.Errorf("terminal shows %q", got)
+		}
+		return nil
+	}, 20*time.Second, "the terminal to show "+want)
+}
+
+// typeTerm types into the visible terminal as a keyboard does.
+func (r *workspaceRig) typeTerm(t *testing.T, s string) {
+	t.Helper()
+	r.waitJS(t, `document.querySelector('.term-wrap[data-status="open"]:not([hidden]) .xterm-helper-textarea')`)
+	eval[bool](t, r.browser, `(document.querySelector('.term-wrap:not([hidden]) .xterm-helper-textarea').focus(), true)`)
+	(&chatRig{browser: r.browser}).key(t, s)
+}
+
+var sizeRE = regexp.MustCompile(`size=(\d+)x(\d+)\.`)
+
+// size asks the shell for its terminal's size.
+func (r *workspaceRig) size(t *testing.T, mark string) string {
+	t.Helper()
+	r.typeTerm(t, "echo size=$(stty size | tr ' ' x). "+mark+"\r")
+	var got string
+	testkit.Eventually(t, func() bool {
+		text := r.rows(t)
+		i := strings.LastIndex(text, mark)
+		if i < 0 {
+			return false
+		}
+		m := sizeRE.FindAllStringSubmatch(text, -1)
+		if len(m) == 0 {
+			return false
+		}
+		got = m[len(m)-1][1] + "x" + m[len(m)-1][2]
+		return strings.Count(text, mark) >= 2 // the command line and its output
+	}, 20*time.Second, "stty size")
+	return got
+}
+
+// TestTerminalInBrowser: the Terminal panel starts a real shell in the
+// session's folder; typing `echo hi` shows it; the PTY follows the
+// panel's size; a reload shows the scrollback; closing the tab ends the
+// shell process; the full-page view works the same.
+func TestTerminalInBrowser(t *testing.T) {
+	r := newWorkspaceRig(t)
+	r.open(t, "/s/"+r.id)
+	(&rig{browser: r.browser}).click(t, `.sess-actions button[title^="Terminal"]`)
+	(&rig{browser: r.browser}).click(t, `.term-empty .btn.primary`)
+	r.typeTerm(t, "echo hi-$((40+2)) && pwd\r")
+	r.waitRows(t, "hi-42")
+	real, _ := filepath.EvalSymlinks(r.cwd)
+	r.waitRows(t, real)
+
+	// The shell's terminal has the size the page drew, before and after
+	// the window changes.
+	pageSize := func() string {
+		return eval[string](t, r.browser, `document.querySelector('.term-wrap:not([hidden]) .term-box').dataset.size || ''`)
+	}
+	before := pageSize()
+	if got := r.size(t, "m1"); got != before {
+		t.Errorf("shell's size %s, page's %s", got, before)
+	}
+	r.run(t, chromedp.EmulateViewport(1000, 560))
+	testkit.Eventually(t, func() bool { return pageSize() != before }, 20*time.Second, "the terminal to fit the new window")
+	after := pageSize()
+	if got := r.size(t, "m2"); got != after {
+		t.Errorf("after resizing: shell's size %s, page's %s (was %s)", got, after, before)
+	}
+	r.screenshot(t, "terminal-panel")
+
+	r.run(t, chromedp.Reload())
+	r.waitJS(t, `document.querySelector('.xterm-rows')`)
+	r.waitRows(t, "hi-42") // the scrollback, replayed by the server
+
+	list := r.terms.List(r.id)
+	if len(list) != 1 {
+		t.Fatalf("%d terminals, want 1", len(list))
+	}
+	pid := list[0].PID
+	(&rig{browser: r.browser}).click(t, `.term-tab button.x`)
+	testkit.Eventually(t, func() bool { return len(r.terms.List(r.id)) == 0 }, 10*time.Second, "the terminal to end")
+	testkit.Eventually(t, func() bool { return !running(pid) }, 10*time.Second, "the shell process to be gone")
+	r.waitJS(t, `document.querySelector('.term-empty')`)
+
+	r.open(t, "/s/"+r.id+"/terminal")
+	(&rig{browser: r.browser}).click(t, `.term-page .term-empty .btn.primary`)
+	r.typeTerm(t, "echo full-$((1+2))\r")
+	r.waitRows(t, "full-3")
+}
+
+// running reports whether pid is a live process (not a zombie).
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
