@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"piweb/internal/cwdfs"
 	"piweb/internal/terminal"
 )
 
@@ -47,7 +48,7 @@ func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil {
 		return errorf(Invalid, "bad request body")
 	}
-	root, err := cwdRoot(m.Cwd)
+	root, _, err := cwdfs.Resolve(m.Cwd, "")
 	if err != nil {
 		return err
 	}
