@@ -91,6 +91,7 @@ func TestReading(t *testing.T) {
 		{"console is watched", testConsoleIsWatched},
 		{"empty states", testEmptyStates},
 		{"small items", testSmallItems},
+		{"copies in the page", testCopiesInPage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r.reset(t)

@@ -35,11 +35,15 @@ func testPickersWhileEditing(t *testing.T, r *chatRig) {
 	id := r.startSession(t, "first question")
 	r.waitText(t, "Answer one.")
 	r.waitIdle(t)
+	// A new pi 1.x session's header tells its real size, not "0 B" (14.10).
+	r.waitJS(t, `/ [\d.]+ (KB|B)$/.test(document.querySelector('.sess-facts .count')?.textContent || '') && !document.querySelector('.sess-facts .count').textContent.endsWith(' 0 B')`)
 	r.send(t, "second question")
 	r.waitText(t, "Answer two.")
 	r.waitIdle(t)
 	r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)
 	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker'`)
+	// The header's model follows the switch: the next message's first.
+	r.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('fake-thinker')`)
 	r.choose(t, ".thinking-select", "high")
 	r.waitJS(t, `document.querySelector('.thinking-select').value === 'high'`)
 

@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +87,38 @@ func testSmallItems(t *testing.T, r *rig) {
 			t.Errorf("header %q says unnamed beside the title", got)
 		}
 	})
+}
+
+// testCopiesInPage: a copy of a session file (a backup: same header id)
+// is its own row in the sidebar, and each row opens the file it stands
+// for, in the page and in its URL (issue 14.3: both rows opened one file).
+func testCopiesInPage(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/copied", []map[string]any{{"role": "user", "content": "the original text", "timestamp": 1764583200000}})
+	orig := r.sessionFile(t, id)
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, `{"type":"message","id":"f0000009","parentId":"e0000001","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"only in the backup","timestamp":1764583260000}}`+"\n"...)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(orig), "backup of it.jsonl"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.waitIndexed(t, id)
+	r.open(t, "/")
+	rows := `[...document.querySelectorAll('.sess')].filter((a) => a.dataset.id.startsWith(` + fmt.Sprintf("%q", id) + `))`
+	r.waitJS(t, rows+`.length === 2`)
+	ids := eval[[]string](t, r.browser, rows+`.map((a) => a.dataset.id)`)
+	if ids[0] == ids[1] {
+		t.Fatalf("both rows have id %s", ids[0])
+	}
+	seen := map[bool]string{}
+	for _, rid := range ids {
+		r.click(t, fmt.Sprintf(`.sess[data-id=%q]`, rid))
+		r.waitJS(t, fmt.Sprintf(`decodeURIComponent(location.pathname) === '/s/' + %q && document.querySelector('.conv')?.innerText.includes('the original text')`, rid))
+		backup := eval[bool](t, r.browser, `document.querySelector('.conv').innerText.includes('only in the backup')`)
+		if prev, dup := seen[backup]; dup {
+			t.Errorf("rows %s and %s open the same file", prev, rid)
+		}
+		seen[backup] = rid
+	}
 }
