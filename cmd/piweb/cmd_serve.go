@@ -19,6 +19,7 @@ import (
 	"piweb/internal/demo"
 	"piweb/internal/server"
 	"piweb/internal/session"
+	"piweb/internal/signin"
 	"piweb/internal/terminal"
 	"piweb/internal/web"
 )
@@ -88,8 +89,9 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	}
 	hl := newHandoff(ln)
 	defer hl.Close()
+	keys := signin.NewKeys(f.token) // one sign-in across the demo and what follows it
 	for {
-		left, err := serveOnce(ctx, e, f, agentDir, hl)
+		left, err := serveOnce(ctx, e, f, agentDir, hl, keys)
 		if err != nil || !left {
 			return err
 		}
@@ -102,7 +104,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 // serveOnce serves agentDir (or, with f.demo, a fresh demo whose real dir
 // is agentDir) on hl until ctx ends or the page leaves the demo, which it
 // reports as left.
-func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff) (left bool, err error) {
+func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *signin.Keys) (left bool, err error) {
 	logger := log.New(e.stderr, "piweb: ", log.LstdFlags)
 	realDir, indexPath := "", ""
 	if f.demo {
@@ -125,7 +127,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	rctx, leave := context.WithCancel(ctx)
 	defer leave()
 	var leaving atomic.Bool
-	opts := server.Options{AgentDir: agentDir, Addr: f.addr, Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
+	opts := server.Options{AgentDir: agentDir, Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token, SignInKeys: keys,
 		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	if f.demo {
@@ -146,6 +148,18 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		err = nil
 	}
 	return leaving.Load() && ctx.Err() == nil, err
+}
+
+// listenAddr is addr with the port the listener got (for port 0), so
+// that every server of a run names its sign-in cookie after that port
+// and a browser signed in to the demo stays signed in after it.
+func listenAddr(addr string, got net.Addr) string {
+	host, _, err := net.SplitHostPort(addr)
+	_, port, gerr := net.SplitHostPort(got.String())
+	if err != nil || gerr != nil {
+		return addr
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // closeDemo ends the demo without deleting what the user made: sessions

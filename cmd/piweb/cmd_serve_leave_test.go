@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -85,4 +86,39 @@ func testSessionFile(t *testing.T, dir, cwd, text string) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// TestServeLeaveDemoStaysSignedIn: where sign-in is required, a browser
+// signed in to the demo is still signed in once piweb serves the user's
+// own sessions (the servers share their sign-in keys).
+func TestServeLeaveDemoStaysSignedIn(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	real := filepath.Join(t.TempDir(), "agent")
+	s := startServeEnv(t, map[string]string{"PI_CODING_AGENT_DIR": real}, "--demo", "--addr", "127.0.0.1:0", "--token", "tok-123", "--pi", "/nonexistent/pi")
+	base := strings.TrimSuffix(s.url, "auth?token=tok-123")
+	browser := &http.Client{Jar: &cookieJar{}}
+	getStatus(t, browser, s.url)
+	req, _ := http.NewRequest("POST", base+"api/demo/leave", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := browser.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("leave: %d", resp.StatusCode)
+	}
+	testkit.Eventually(t, func() error {
+		resp, err := browser.Get(base + "api/status")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		var st struct{ Demo bool }
+		json.NewDecoder(resp.Body).Decode(&st)
+		if resp.StatusCode != 200 || st.Demo {
+			return fmt.Errorf("status %d, demo %v", resp.StatusCode, st.Demo)
+		}
+		return nil
+	}, 20*time.Second, "the signed-in browser to reach the user's own sessions")
 }

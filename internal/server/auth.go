@@ -23,8 +23,11 @@ type auth struct {
 	throttle *signin.Throttle
 }
 
-func newAuth(token string, required bool) *auth {
-	return &auth{Keys: signin.NewKeys(token), required: required || token != "",
+func newAuth(token string, required bool, keys *signin.Keys) *auth {
+	if keys == nil {
+		keys = signin.NewKeys(token)
+	}
+	return &auth{Keys: keys, required: required || token != "",
 		throttle: signin.NewThrottle(10, time.Minute), cookie: "piweb_" + hex.EncodeToString(signin.RandomBytes(4))}
 }
 

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
+	"piweb/internal/signin"
 	"piweb/internal/terminal"
 )
 
@@ -43,6 +44,10 @@ type Options struct {
 	// Login requires sign-in without a Token: LoginLink then makes
 	// one-time links. serve sets it when listening beyond loopback.
 	Login bool
+	// SignInKeys sign and check sign-in cookies and links; nil makes new
+	// ones for Token. serve passes the same keys to the server that
+	// follows the demo (LeaveDemo), so that signed-in browsers stay so.
+	SignInKeys *signin.Keys
 	// OnLogin is called with the client's address after a one-time
 	// login link was used (serve prints a fresh link for the next
 	// browser).
@@ -125,7 +130,7 @@ type Server struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
-		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login),
+		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys),
 		events: newEvents(opts.EventQueue), cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{}), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
