@@ -180,3 +180,21 @@ func (s *Store) ConfigModels() []json.RawMessage {
 	}
 	return out
 }
+
+// CustomProviders names the providers models.json declares (none when it
+// is missing or does not parse).
+func (s *Store) CustomProviders() []string {
+	d, err := readDoc(s.ModelsPath())
+	if err != nil || d == nil {
+		return nil
+	}
+	provs := d.obj.Value().Get("providers")
+	if provs.Kind() != jsjson.ObjectKind {
+		return nil
+	}
+	out := make([]string, 0, provs.Len())
+	for i := range provs.Len() {
+		out = append(out, provs.Key(i))
+	}
+	return out
+}

@@ -18,11 +18,17 @@ type ConfigView struct {
 	Trust   *agent.ProjectTrust    `json:"trust,omitempty"`
 	Schema  []piconfig.Setting     `json:"schema"`
 	Auth    piconfig.AuthFile      `json:"auth"`
+	// Providers are pi's built-in providers (pi lists only configured
+	// ones' models).
+	Providers []piconfig.Provider `json:"providers"`
+	// Custom names the providers models.json declares.
+	Custom []string `json:"custom"`
 }
 
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) error {
 	pc := s.piconfig()
-	v := ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth()}
+	v := ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth(), Providers: piconfig.Providers,
+		Custom: pc.CustomProviders()}
 	if c := r.URL.Query().Get("cwd"); c != "" {
 		cwd, err := trustCwd(c)
 		if err != nil {

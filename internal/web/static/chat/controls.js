@@ -11,7 +11,7 @@ import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsButton } from './models.js';
-import { models, modelsRev } from './store.js';
+import { models, modelsRev, scoped } from './store.js';
 
 export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
@@ -71,7 +71,8 @@ export function useNextModel(view, l) {
   useEffect(() => {
     if (!known) return;
     const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {}) : models();
-    p.then((d) => setList(d.models || []), () => {});
+    const scope = models().then((d) => d.enabledModels, () => null);
+    Promise.all([p, scope]).then(([d, pats]) => setList(scoped(d.models || [], pats)), () => {});
   }, [rev, live, known]);
   const atWorker = !!view.leaf && view.leaf === l.workerLeaf; // after Edit from here (actions.js)
   useEffect(() => {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { listProjects, createSession } from '../js/api.js';
 import { navigate, sessionURL } from '../js/state.js';
-import { models } from './store.js';
+import { models, scoped } from './store.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 const PRESETS = ['default', 'read-only', 'none', 'all'];
@@ -26,7 +26,7 @@ export function NewSession({ close, cwd = '' }) {
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
     listProjects().then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
-    models().then((d) => setList(d.models || [])).catch(() => {});
+    models().then((d) => setList(scoped(d.models || [], d.enabledModels))).catch(() => {});
   }, []);
   const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
   const submit = async (e) => {

@@ -26,6 +26,43 @@ export const modelsRev = signal(0);
 // models is piweb's model list (GET /api/models), fetched once.
 export const models = () => (modelsP ||= api.listModels().catch((e) => { modelsP = null; throw e; }));
 
+// scoped keeps the models settings.json's enabledModels offers in the
+// pickers (all when it is unset or empty), as pi's model scope reads the
+// patterns: provider/id or id, exactly (case-insensitive), or a glob
+// with * ? [ on either; a :thinking suffix is ignored. pi also matches
+// plain patterns fuzzily (a part of an id): a pattern matching nothing
+// exactly falls back to ids containing it.
+export function scoped(list, patterns) {
+  if (!patterns || !patterns.length) return list;
+  const keep = new Set();
+  for (const raw of patterns) {
+    const p = String(raw).replace(/:(off|minimal|low|medium|high|xhigh|max)$/, '').toLowerCase();
+    const full = (m) => (m.provider + '/' + m.id).toLowerCase();
+    let hit;
+    if (/[*?[]/.test(p)) {
+      const re = globRE(p);
+      hit = list.filter((m) => re.test(full(m)) || re.test(m.id.toLowerCase()));
+    } else {
+      hit = list.filter((m) => full(m) === p || m.id.toLowerCase() === p);
+      if (!hit.length) hit = list.filter((m) => full(m).includes(p));
+    }
+    hit.forEach((m) => keep.add(m));
+  }
+  return list.filter((m) => keep.has(m));
+}
+
+function globRE(p) {
+  let s = '';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '*') s += '.*';
+    else if (c === '?') s += '.';
+    else if (c === '[') { const j = p.indexOf(']', i + 1); if (j > i) { s += '[' + p.slice(i + 1, j).replace(/\\/g, '\\\\') + ']'; i = j; } else s += '\\['; }
+    else s += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp('^' + s + '$');
+}
+
 // refreshModels reads pi's model list again (after models.json changed).
 export function refreshModels() {
   modelsP = null;

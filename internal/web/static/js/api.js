@@ -85,6 +85,13 @@ export const createSession = (body) => post('/api/sessions', body);
 export const listModels = () => get('/api/models');
 export const getModelsConfig = () => get('/api/models-config');
 export const putModelsConfig = (config) => put('/api/models-config', { config });
+// pi's own configuration (docs/api.md: pi's configuration).
+export const getConfig = (cwd) => get('/api/config' + q({ cwd }));
+export const putSettings = (body) => put('/api/config/settings', body);
+export const setKey = (provider, key, replaceCorrupt) =>
+  put(`/api/config/auth/${enc(provider)}`, { key, replaceCorrupt });
+export const removeKey = (provider) => request('DELETE', `/api/config/auth/${enc(provider)}`, {});
+export const testModel = (provider, modelId) => post('/api/config/test', { provider, modelId });
 export const fork = (id, entryId) => post(`/api/sessions/${enc(id)}/fork`, { entryId });
 export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, body);
 // command sends one of the session's pi commands (docs/api.md: commands):

@@ -13,6 +13,7 @@ import { FilesPanel } from './files.js';
 import { TerminalPanel, TerminalPage } from './terminal.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
+import { SettingsPage } from './settings.js';
 import { current, show, closeView } from './view.js';
 import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
@@ -45,6 +46,7 @@ function App() {
       ${r.page === 'terminal' && html`<${TerminalPage} id=${r.id} />`}
       ${r.page === 'usage' && html`<${UsagePage} />`}
       ${r.page === 'trash' && html`<${TrashPage} />`}
+      ${r.page === 'settings' && html`<${SettingsPage} />`}
       ${r.page === 'home' && html`<${Home} />`}
     </main>
     ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}

@@ -75,6 +75,7 @@ export function Sidebar() {
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
       <a href="/trash" class=${route.value.page === 'trash' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>Trash</a>
+      <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
       <${SignOut} />
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>

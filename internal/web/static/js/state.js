@@ -1,5 +1,5 @@
 // App-wide state as signals, and the URL router. The URL is the source of
-// truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /trash, /.
+// truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /trash, /settings, /.
 import { signal, computed } from '@preact/signals';
 import * as api from './api.js';
 import { debounce } from './util.js';
@@ -27,6 +27,7 @@ export function parseRoute(loc = window.location) {
   if (term) return { page: 'terminal', id: decodeURIComponent(term[1]) };
   if (loc.pathname === '/usage') return { page: 'usage' };
   if (loc.pathname === '/trash') return { page: 'trash' };
+  if (loc.pathname === '/settings') return { page: 'settings' };
   return { page: 'home' };
 }
 

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+	"piweb/internal/testkit"
+)
+
+// TestSettingsPage, on real pi 1.6.0: an API key added on the settings
+// page makes pi list the provider's models (and "Test" reaches the model
+// through pi), a model disabled there leaves the pickers, and a setting
+// changed there is in pi's settings.json and used by the next pi. The key
+// never comes back to the page.
+func TestSettingsPage(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	models := filepath.Join(r.agentDir, "models.json")
+	var cfg map[string]any
+	b, _ := os.ReadFile(models)
+	json.Unmarshal(b, &cfg)
+	delete(cfg["providers"].(map[string]any)[fakellm.Provider].(map[string]any), "apiKey")
+	b, _ = json.MarshalIndent(cfg, "", "  ")
+	os.WriteFile(models, b, 0o600)
+	const key = "fake-key" // the fake accepts any key; this is the one pi sends
+
+	r.open(t, "/settings")
+	r.waitJS(t, `!!document.querySelector('.set-add-provider option[value=fake]')`)
+	if eval[bool](t, r.browser, `!!document.querySelector('.set-prov[data-provider=fake]')`) {
+		t.Fatal("fake is listed as configured before it has a key")
+	}
+	setValue(t, r, ".set-add-provider", "fake", "change")
+	r.waitJS(t, `!!document.querySelector('.set-add-key .set-key-input')`)
+	setValue(t, r, ".set-add-key .set-key-input", key, "input")
+	r.click(t, ".set-add-key button[type=submit]")
+	r.waitJS(t, `(document.querySelector('.set-prov[data-provider=fake]')||{innerText:''}).innerText.includes('2 models')`)
+	if auth, _ := os.ReadFile(filepath.Join(r.agentDir, "auth.json")); !strings.Contains(string(auth), `"key": "fake-key"`) {
+		t.Errorf("auth.json = %s", auth)
+	}
+	if eval[bool](t, r.browser, fmt.Sprintf(`document.documentElement.outerHTML.includes(%q) || [...document.querySelectorAll('input')].some((i) => i.value.includes(%q))`, key, key)) {
+		t.Error("the stored key reached the page")
+	}
+
+	r.llm.Enqueue(fakellm.Text("OK"))
+	r.click(t, ".set-prov[data-provider=fake] .set-test-btn")
+	r.waitJS(t, `!!document.querySelector('.set-prov[data-provider=fake] .set-test.ok')`)
+
+	// Disable the thinker: settings.json lists the other model, and the new
+	// session picker no longer offers it.
+	r.click(t, `.model-enabled[data-model="fake/fake-thinker"]`)
+	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["enabledModels"]) == "[fake/fake-model]" })
+	r.waitJS(t, `!document.querySelector('.model-enabled[data-model="fake/fake-thinker"]').checked`)
+	r.open(t, "/")
+	r.click(t, ".home .new-session")
+	r.waitJS(t, `document.querySelectorAll('.new-session-dialog select[name=model] option').length === 2`)
+	opts := eval[string](t, r.browser, `[...document.querySelectorAll('.new-session-dialog select[name=model] option')].map((o) => o.value).join(',')`)
+	if opts != ",fake/fake-model" {
+		t.Errorf("new session picker offers %q", opts)
+	}
+
+	// A setting: steering mode "all" lands in settings.json and the next
+	// pi runs with it.
+	r.open(t, "/settings")
+	r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
+	setValue(t, r, "#set-steeringMode", "all", "change")
+	waitSettings(t, r, func(s map[string]any) bool { return s["steeringMode"] == "all" })
+	r.llm.Enqueue(fakellm.Text("Steering checked."))
+	id := r.startSession(t, "check steering")
+	r.waitText(t, "Steering checked.")
+	st := r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "get_state"})
+	if d, _ := st["data"].(map[string]any); d["steeringMode"] != "all" {
+		t.Errorf("pi's state: %v", st)
+	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		r.open(t, "/settings")
+		r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
+		shootSettings(t, r)
+	}
+}
+
+// setValue sets a form control's value as a user would and fires ev.
+func setValue(t *testing.T, r *chatRig, sel, v, ev string) {
+	t.Helper()
+	eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event(%q, {bubbles: true})); return true; })()`, sel, v, ev))
+}
+
+// waitSettings waits until pi's settings.json satisfies ok.
+func waitSettings(t *testing.T, r *chatRig, ok func(map[string]any) bool) {
+	t.Helper()
+	testkit.Eventually(t, func() error {
+		b, err := os.ReadFile(filepath.Join(r.agentDir, "settings.json"))
+		var s map[string]any
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil || !ok(s) {
+			return fmt.Errorf("settings.json: %s %v", b, err)
+		}
+		return nil
+	}, 15*time.Second, "settings.json")
+}
+
+// shootSettings photographs the settings page at 1280 and 390 px, light
+// and dark, its top and its end.
+func shootSettings(t *testing.T, r *chatRig) {
+	for _, w := range []int64{1280, 390} {
+		for _, scheme := range []string{"light", "dark"} {
+			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
+			eval[bool](t, r.browser, `(document.querySelector('.settings-body').scrollTop = 0, true)`)
+			r.screenshot(t, fmt.Sprintf("settings-top-%d-%s", w, scheme))
+			eval[bool](t, r.browser, `(document.querySelector('.set-project').scrollIntoView(), true)`)
+			r.screenshot(t, fmt.Sprintf("settings-end-%d-%s", w, scheme))
+			if w == 390 {
+				fitsPhone(t, r.browser, "settings page")
+			}
+		}
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}
