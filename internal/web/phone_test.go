@@ -48,7 +48,7 @@ func fitsPhone(t testing.TB, b *browser, what string) {
 // document is never wider than the window, and no element is cut off):
 // home, a session with tools, thinking, code and a table, the compaction
 // expanded, the tree and files panels, search, the menu, the sidebar
-// drawer and the usage page, each with the composer and its pickers where
+// drawer, the usage page and the trash, each with the composer and its pickers where
 // a session is open. Buttons are big enough to touch. The composer is
 // compact and toasts leave its buttons free.
 func testPhonePagesFit(t *testing.T, r *rig) {
@@ -64,6 +64,7 @@ func testPhonePagesFit(t *testing.T, r *rig) {
 		{"menu", "/s/" + basicID, `.row`, `document.querySelector('.menu > button').click()`},
 		{"drawer", "/s/" + basicID, `.row`, `document.querySelector('.sess-head .only-mobile').click()`},
 		{"usage", "/usage", `.grid tbody tr`, ""},
+		{"trash", "/trash", `.backup-rule`, ""},
 	}
 	for _, v := range []shotVariant{{375, 800, "light"}, {390, 844, "light"}, {390, 844, "dark"}} {
 		r.run(t, chromedp.EmulateViewport(v.w, v.h), emulateScheme(v.scheme))

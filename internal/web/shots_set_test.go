@@ -95,6 +95,16 @@ func shootReading(t *testing.T) {
 		shootAll(t, r.browser, "damaged")
 		r.checkConsole(t)
 	})
+	t.Run("trash", func(t *testing.T) {
+		gone := writeSession(t, r.dir, "/tmp/binned", []map[string]any{{"role": "user", "content": "a session deleted from the page, restorable from the Trash", "timestamp": 1764583200000}})
+		r.waitIndexed(t, gone)
+		r.reset(t)
+		eval[bool](t, r.browser, `fetch('/api/sessions/`+gone+`', {method: 'DELETE', headers: {'Content-Type': 'application/json'}, body: '{}'}).then((r) => r.ok)`)
+		r.open(t, "/trash")
+		r.waitJS(t, `document.querySelector('.trash-item .trash-actions')`)
+		shootAll(t, r.browser, "trash")
+		r.checkConsole(t)
+	})
 	t.Run("export", func(t *testing.T) {
 		r.reset(t)
 		page := eval[string](t, r.browser, `fetch('/api/sessions/`+rich+`/export?format=html').then(r => r.text())`)

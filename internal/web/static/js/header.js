@@ -15,7 +15,10 @@ export function SessionHeader({ view }) {
   const s = { ...((d && d.session) || {}), ...(sessionById.value.get(view.id) || {}) };
   const t = view.totals;
   const [editing, setEditing] = useState(false);
-  const title = s.name || s.firstMessage || '(unnamed session)';
+  // Until the listing or the metadata names it, the title waits (an
+  // "(unnamed session)" would flash for a session listed a moment later).
+  const known = !!d || sessionById.value.has(view.id);
+  const title = s.name || s.firstMessage || (known ? '(unnamed session)' : '');
   // The model the next message uses first, then the others that answered.
   const models = [...new Set([view.model && view.model.modelId, ...(t ? t.models : [])].filter(Boolean))];
   const count = plural(view.total, 'message') + (s.messageCount > view.total ? ` on this branch · ${s.messageCount} in the file` : '');
