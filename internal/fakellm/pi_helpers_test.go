@@ -32,11 +32,40 @@ func newPiEnv(t *testing.T) *piEnv {
 	if err := SetupAgentDir(e.agentDir, ts.URL+"/v1"); err != nil {
 		t.Fatal(err)
 	}
+	// pi >= 0.80 compacts only what lies beyond keepRecentTokens (20,000 by
+	// default), so a short test session keeps only its last few tokens.
+	settings := filepath.Join(e.agentDir, "settings.json")
+	b, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["compaction"] = map[string]any{"keepRecentTokens": 10}
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(settings, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 
+// providerError reports whether msg is pi's text for an HTTP error with
+// status and message: "503 msg" from the OpenAI SDK (pi 0.73), or
+// "503: {...\"message\":\"msg\"...}" with the error body (pi 1.x,
+// pi-ai's formatProviderError).
+func providerError(msg string, status int, message string) bool {
+	if msg == fmt.Sprintf("%d %s", status, message) {
+		return true
+	}
+	body, ok := strings.CutPrefix(msg, fmt.Sprintf("%d: ", status))
+	var e struct{ Message string }
+	return ok && json.Unmarshal([]byte(body), &e) == nil && e.Message == message
+}
+
 func (e *piEnv) command(t *testing.T, args ...string) *exec.Cmd {
-	cmd := exec.Command(pitest.PiBinVersion(t, pitest.V073), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
+	cmd := exec.Command(pitest.PiBin(t), append([]string{"--session-dir", e.sessionsDir, "--no-context-files"}, args...)...)
 	cmd.Dir = e.work
 	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+e.agentDir, "PI_OFFLINE=1")
 	return cmd
