@@ -240,30 +240,38 @@ func checkExport(t *testing.T, o *pitest.Batch, s *Session) {
 }
 
 // TestPiOpensRepairs repairs every damaged file pi can be asked about and
-// checks pi opens the result as piweb reads it, without rewriting it.
+// checks pi 1.6.0 opens the result as piweb reads it, without rewriting it.
+// The damaged files are made from sessions pi 1.6.0 wrote, and from 0.73.1's
+// (older versions to migrate, the entry types it wrote).
 func TestPiOpensRepairs(t *testing.T) {
 	o := pitest.V16.StartOracle(t)
-	for _, f := range pitest.V073.GenDamaged(t, 5) {
-		t.Run(filepath.Base(f.File), func(t *testing.T) {
-			path := copyToTemp(t, f.File)
-			s, err := ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Defects()) == 0 && !s.Migrated {
-				return
-			}
-			content, _ := s.Repair("/repaired/cwd")
-			backup, err := RewriteFile(path, content, s.Size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if orig, _ := os.ReadFile(f.File); !bytesEqualFile(t, backup, orig) {
-				t.Errorf("backup differs from the original")
-			}
-			checkPiOpens(t, o, path)
-		})
+	for _, v := range pitest.Versions {
+		for _, f := range v.GenDamaged(t, 5) {
+			t.Run(string(v)+"/"+filepath.Base(f.File), func(t *testing.T) {
+				checkRepairReopens(t, o, f.File)
+			})
+		}
 	}
+}
+
+func checkRepairReopens(t *testing.T, o *pitest.Batch, file string) {
+	path := copyToTemp(t, file)
+	s, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Defects()) == 0 && !s.Migrated {
+		return
+	}
+	content, _ := s.Repair("/repaired/cwd")
+	backup, err := RewriteFile(path, content, s.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig, _ := os.ReadFile(file); !bytesEqualFile(t, backup, orig) {
+		t.Errorf("backup differs from the original")
+	}
+	checkPiOpens(t, o, path)
 }
 
 func deref(s *string) string {
