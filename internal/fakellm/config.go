@@ -61,6 +61,34 @@ func WriteModelsJSON(agentDir, baseURL string) error {
 // base delay) and no OpenAI SDK retries, so each scripted error is seen by
 // pi exactly once. Other keys already in the file are kept.
 func WriteSettings(agentDir string) error {
+	return editSettings(agentDir, func(settings map[string]any) {
+		settings["defaultProvider"] = Provider
+		settings["defaultModel"] = ModelID
+		settings["retry"] = map[string]any{
+			"enabled": true, "maxRetries": 2, "baseDelayMs": 50,
+			"provider": map[string]any{"maxRetries": 0},
+		}
+	})
+}
+
+// KeepRecent sets pi's compaction.keepRecentTokens in agentDir's
+// settings.json (other keys kept). pi >= 0.80 compacts only what lies
+// beyond it (20,000 tokens by default) and refuses "Nothing to compact"
+// otherwise, so tests that compact a short session set it low.
+func KeepRecent(agentDir string, tokens int) error {
+	return editSettings(agentDir, func(settings map[string]any) {
+		c, _ := settings["compaction"].(map[string]any)
+		if c == nil {
+			c = map[string]any{}
+		}
+		c["keepRecentTokens"] = tokens
+		settings["compaction"] = c
+	})
+}
+
+// editSettings applies edit to agentDir/settings.json (an empty object if
+// it does not exist) and writes it back atomically.
+func editSettings(agentDir string, edit func(map[string]any)) error {
 	path := filepath.Join(agentDir, "settings.json")
 	settings := map[string]any{}
 	b, err := os.ReadFile(path)
@@ -73,12 +101,7 @@ func WriteSettings(agentDir string) error {
 			return fmt.Errorf("parse %s: %w", path, err)
 		}
 	}
-	settings["defaultProvider"] = Provider
-	settings["defaultModel"] = ModelID
-	settings["retry"] = map[string]any{
-		"enabled": true, "maxRetries": 2, "baseDelayMs": 50,
-		"provider": map[string]any{"maxRetries": 0},
-	}
+	edit(settings)
 	return writeJSONFile(path, settings)
 }
 

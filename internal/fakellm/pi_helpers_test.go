@@ -32,20 +32,7 @@ func newPiEnv(t *testing.T) *piEnv {
 	if err := SetupAgentDir(e.agentDir, ts.URL+"/v1"); err != nil {
 		t.Fatal(err)
 	}
-	// pi >= 0.80 compacts only what lies beyond keepRecentTokens (20,000 by
-	// default), so a short test session keeps only its last few tokens.
-	settings := filepath.Join(e.agentDir, "settings.json")
-	b, err := os.ReadFile(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["compaction"] = map[string]any{"keepRecentTokens": 10}
-	b, _ = json.Marshal(m)
-	if err := os.WriteFile(settings, b, 0o644); err != nil {
+	if err := KeepRecent(e.agentDir, 10); err != nil { // a short session has something to compact
 		t.Fatal(err)
 	}
 	return e
