@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -49,8 +48,7 @@ type Worker struct {
 	reason   string // why piweb stopped it; "" means it crashed
 	onRekey  func(w *Worker, old, new string)
 	tracker  *fileTracker
-	stream   assembler // the assistant message pi is streaming
-	trust    int       // bridge operations under way whose writes are pi's
+	trust    int // bridge operations under way whose writes are pi's
 
 	bridge bridge
 }
@@ -95,16 +93,6 @@ func (w *Worker) State() State {
 	return w.state
 }
 
-// Streaming returns the assistant message pi is streaming now, assembled
-// from the events so far (content blocks in order, tool calls with their
-// partial arguments), or nil when no message streams. A page that joins
-// mid-stream draws it, then applies the events that follow.
-func (w *Worker) Streaming() json.RawMessage {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.stream.snapshot()
-}
-
 // busy reports whether the worker must not be stopped for idleness: pi
 // works, a command is running, or a dialog waits for the user.
 func (w *Worker) busy(now time.Time) bool {
@@ -145,7 +133,6 @@ func (w *Worker) onEvent(e Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	changed := w.m.Apply(e, now)
-	w.stream.apply(e)
 	if e.Type == EvAgentSettled && w.settle != nil {
 		w.settle.Stop() // settled before its fallback deadline
 		w.settle = nil
