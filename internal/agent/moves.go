@@ -79,6 +79,9 @@ type NewSession struct {
 	Model    string   // "provider/id"; empty for pi's default
 	Thinking string   // a thinking level; empty for pi's default
 	Tools    []string // nil for pi's default tools, empty for none
+	// Approve starts pi with --approve: it loads the folder's project
+	// resources for this session only (the user's choice; see Approve).
+	Approve bool
 }
 
 // StartNewWith is StartNew with the session's model, thinking level and
@@ -119,6 +122,10 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 	if n.Tools != nil {
 		o.Tools = n.Tools
 	}
+	if n.Approve && o.Pi != nil && !o.Pi.Version.AtLeast(VersionTrust) {
+		return nil, ErrNoTrust
+	}
+	approveArgs(&o, n.Approve)
 	c, st, err := Start(ctx, o)
 	if err != nil {
 		return nil, err
@@ -135,6 +142,9 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 	}
 	e := s.entry(w.key)
 	e.hub, e.w = hub, w
+	if n.Approve {
+		s.approved[w.key] = true
+	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.watch(w)

@@ -23,6 +23,9 @@ type CreateRequest struct {
 	ThinkingLevel string            `json:"thinkingLevel,omitempty"`
 	Tools         json.RawMessage   `json:"tools,omitempty"`
 	Images        []json.RawMessage `json:"images,omitempty"`
+	// Approve starts the session's pi with --approve: it loads the folder's
+	// project resources for this session only, without trust.json.
+	Approve bool `json:"approve,omitempty"`
 }
 
 // RequestError is a command the Service refuses before pi sees it
@@ -42,6 +45,8 @@ func (NoService) Running(string) bool                                           
 func (NoService) State(string) string                                               { return "" }
 func (NoService) Stop(context.Context, string) error                                { return nil }
 func (NoService) Close(context.Context) error                                       { return nil }
+func (NoService) Approve(context.Context, string) error                             { return ErrPiMissing }
+func (NoService) Approved(string) bool                                              { return false }
 func (NoService) Watch(string, bool, func([]byte)) func()                           { return func() {} }
 func (NoService) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
 func (NoService) Label(_ context.Context, _, _, _ string, offline func() error) error {

@@ -73,6 +73,13 @@ func (a *Service) Stop(ctx context.Context, path string) error {
 
 func (a *Service) Close(ctx context.Context) error { return a.sup.Close(ctx) }
 
+// Approve is Supervisor.Approve: the session's pi loads its project
+// resources for this session only (--approve).
+func (a *Service) Approve(ctx context.Context, path string) error { return a.sup.Approve(ctx, path) }
+
+// Approved reports whether the session's pi starts with --approve.
+func (a *Service) Approved(path string) bool { return path != "" && a.sup.Approved(path) }
+
 // Watch follows the session's hub from now on, resubscribing after a lag
 // and reporting lost events as a reset.
 func (a *Service) Watch(path string, fromStart bool, fn func([]byte)) func() {
@@ -137,7 +144,7 @@ func (a *Service) Create(ctx context.Context, req CreateRequest) (string, string
 	if err != nil {
 		return "", "", err
 	}
-	w, err := a.sup.StartNewWith(ctx, req.Cwd, NewSession{Model: req.Model, Thinking: req.ThinkingLevel, Tools: tools})
+	w, err := a.sup.StartNewWith(ctx, req.Cwd, NewSession{Model: req.Model, Thinking: req.ThinkingLevel, Tools: tools, Approve: req.Approve})
 	if err != nil {
 		return "", "", err
 	}

@@ -80,6 +80,9 @@ type Supervisor struct {
 	// reserved counts new sessions whose pi is starting: their slots are
 	// taken under mu before pi starts, so parallel starts honour MaxLive.
 	reserved int
+	// approved are the session keys whose workers start with --approve
+	// (Approve); kept while entries come and go.
+	approved map[string]bool
 	closed   bool
 	spare    *spare
 	quit     chan struct{}
@@ -125,7 +128,7 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if cfg.SpareDelay <= 0 {
 		cfg.SpareDelay = DefaultSpareDelay
 	}
-	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, events: NewBroker(), quit: make(chan struct{})}
+	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, approved: map[string]bool{}, events: NewBroker(), quit: make(chan struct{})}
 	s.launch = s.launchPi
 	s.wg.Add(1)
 	go s.reaper()
@@ -283,7 +286,12 @@ func (s *Supervisor) start(key string, e *entry, op *startOp) {
 
 // launchPi starts a real pi for w, from the spare when there is one.
 func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
-	if sp := s.takeSpare(); sp != nil {
+	approve := s.Approved(w.key)
+	var sp *spare
+	if !approve { // a spare runs without --approve
+		sp = s.takeSpare()
+	}
+	if sp != nil {
 		err := s.adoptSpare(ctx, sp, w)
 		// Node's start-up is CPU-heavy: refill once the first answer is
 		// likely over, not while it streams.
@@ -300,6 +308,7 @@ func (s *Supervisor) launchPi(ctx context.Context, w *Worker) error {
 	o := s.cfg.resumeOptions()
 	o.SessionFile = w.key
 	o.OnEvent = w.onEvent
+	approveArgs(&o, approve)
 	c, st, err := Start(ctx, o)
 	if err != nil {
 		return err
@@ -407,6 +416,9 @@ func (s *Supervisor) rekey(w *Worker, old, new string) {
 		e.w = nil
 	}
 	ne := s.entry(new)
+	if s.approved[old] { // the same pi, started with --approve, now writes new
+		s.approved[new] = true
+	}
 	clash := ne.w != nil && ne.w != w
 	if !clash {
 		ne.w = w

@@ -82,3 +82,54 @@ func TestTrustStore(t *testing.T) {
 }
 
 func jsonString(s string) []byte { b, _ := appendJSONString(nil, s); return b }
+
+// TestLiveApprove is issue 12.5's other choice, "trust for this session
+// only": a session approved through the supervisor gets a pi started with
+// --approve, which offers the untrusted folder's project prompt, while
+// trust.json stays as it was; a new session can start approved too.
+func TestLiveApprove(t *testing.T) {
+	r := newRig(t)
+	if err := os.MkdirAll(filepath.Join(r.work, ".pi", "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.work, ".pi", "prompts", "hello.md"), []byte("Say hello.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := r.supervisor(func(c *Config) { c.Base.Args = []string{"--no-context-files"} })
+	ctx := ctxT(t)
+	file := r.seedSession(s)
+	if workerHas(t, s, file, "hello") || s.Approved(file) {
+		t.Fatal("pi loaded the untrusted folder's prompt before approval")
+	}
+	if err := s.Approve(ctx, file); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Approved(file) || !workerHas(t, s, file, "hello") {
+		t.Error("the approved session's pi does not offer the folder's prompt")
+	}
+	if pt, err := CheckProjectTrust(r.agentDir, r.work); err != nil || pt.Decision != nil || !pt.Skipped {
+		t.Errorf("approving a session touched trust.json: %+v %v", pt, err)
+	}
+	w, err := s.StartNewWith(ctx, r.work, NewSession{Approve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Approved(w.Key()) || !workerHas(t, s, w.Key(), "hello") {
+		t.Error("a new session started approved does not offer the folder's prompt")
+	}
+}
+
+// workerHas reports whether the session's worker (started if need be)
+// offers the slash command name.
+func workerHas(t *testing.T, s *Supervisor, file, name string) bool {
+	t.Helper()
+	w, err := s.Worker(ctxT(t), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []SlashCommand
+	if err := w.Do(func(c *Client) error { cmds, err = c.GetCommands(ctxT(t)); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return slices.ContainsFunc(cmds, func(c SlashCommand) bool { return c.Name == name })
+}
