@@ -1,9 +1,6 @@
 package web
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +17,6 @@ import (
 // offers the user messages, /copy, /export and /reload work.
 func TestChatCommands(t *testing.T) {
 	r := newChatRigWith(t, agent.Config{})
-	keepFewTokens(t, r.agentDir)
 	r.llm.Enqueue(fakellm.Text("Ready for commands."))
 	id := r.startSession(t, "commands base")
 	r.waitText(t, "Ready for commands.")
@@ -104,24 +100,3 @@ func TestChatCommands(t *testing.T) {
 	})
 }
 
-// keepFewTokens makes pi keep few recent tokens when it compacts, so that
-// a short test session has something to summarize.
-func keepFewTokens(t testing.TB, agentDir string) {
-	t.Helper()
-	path := filepath.Join(agentDir, "settings.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	s["compaction"] = map[string]any{"enabled": true, "keepRecentTokens": 1}
-	if b, err = json.Marshal(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -22,7 +22,9 @@ func TestChatRetryAndCompaction(t *testing.T) {
 }
 
 // testRetryCancel slows pi's retries down for one project (its own
-// .pi/settings.json), so that the back-off outlasts a look at the banner.
+// .pi/settings.json, which pi >= 0.79 reads only when trusted: the session
+// is started with --approve), so that the back-off outlasts a look at the
+// banner.
 func testRetryCancel(t *testing.T, r *chatRig) {
 	slow := filepath.Join(filepath.Dir(r.cwd), "slow-retry")
 	if err := os.MkdirAll(filepath.Join(slow, ".pi"), 0o755); err != nil {
@@ -33,7 +35,7 @@ func testRetryCancel(t *testing.T, r *chatRig) {
 		t.Fatal(err)
 	}
 	r.llm.Enqueue(fakellm.Text("Ready to fail."))
-	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": slow, "message": "retry base"})["id"].(string)
+	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": slow, "message": "retry base", "approve": true})["id"].(string)
 	r.open(t, "/s/"+id)
 	r.waitText(t, "Ready to fail.")
 	r.waitIdle(t)

@@ -35,7 +35,7 @@ type chatRig struct {
 }
 
 // rigPi is the pi the chat rigs run.
-var rigPi = pitest.V073
+var rigPi = pitest.V16
 
 func newChatRig(t testing.TB) *chatRig { return newChatRigWith(t, agent.Config{}) }
 
@@ -71,6 +71,9 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	ts := httptest.NewServer(llm)
 	t.Cleanup(ts.Close)
 	if err := fakellm.SetupAgentDir(agentDir, ts.URL+"/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fakellm.KeepRecent(agentDir, 1); err != nil { // a short session has something to compact
 		t.Fatal(err)
 	}
 	pi, err := agent.Find(context.Background(), piBin)

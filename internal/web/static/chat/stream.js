@@ -159,10 +159,14 @@ export class LiveTail extends Component {
 }
 
 function inView(view, m) {
+  const same = (x) => x && x.role === 'assistant' && x.timestamp === m.timestamp;
+  // pi 1.x leaves a failed attempt out of the context when it retries
+  // (context_edit): the view draws it among the omitted entries.
+  const omitted = (list) => !!list && list.some((o) => same(o.m));
+  if (omitted(view.leafOmitted)) return true;
   const items = view.items;
   for (let i = items.length - 1; i >= 0 && i >= items.length - 20; i--) {
-    const x = items[i].m;
-    if (x.role === 'assistant' && x.timestamp === m.timestamp) return true;
+    if (same(items[i].m) || omitted(items[i].omittedBefore)) return true;
   }
   return false;
 }
