@@ -19,7 +19,6 @@ import (
 // attached for a model without image input are warned about (14.16).
 func TestChatDailyDriver(t *testing.T) {
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{ScriptSummaries: true})
-	keepFewTokens(t, r.agentDir)
 	t.Run("pickers while editing", func(t *testing.T) { testPickersWhileEditing(t, r) })
 	t.Run("image for a text-only model", func(t *testing.T) { testImageTextOnlyModel(t, r) })
 	t.Run("compaction in view", func(t *testing.T) { testCompactionInView(t, r) })
