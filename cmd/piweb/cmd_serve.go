@@ -237,7 +237,8 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
 	}
 	a, err := agent.NewService(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir},
-		BridgeDir: agent.DefaultBridgeDir(), Spare: true})
+		BridgeDir: agent.DefaultBridgeDir(), Spare: true,
+		OutsidePoll: -1}) // the server hands it the index's reads of new lines (FileGrew)
 	if err != nil {
 		msg := err.Error()
 		fmt.Fprintf(e.stderr, "piweb: %v\n", err)

@@ -42,8 +42,12 @@ func (s *Supervisor) reaper() {
 	}
 	t := time.NewTicker(period)
 	defer t.Stop()
-	poll := time.NewTicker(s.cfg.OutsidePoll)
-	defer poll.Stop()
+	var polls <-chan time.Time // nil: no poll
+	if s.cfg.OutsidePoll > 0 {
+		poll := time.NewTicker(s.cfg.OutsidePoll)
+		defer poll.Stop()
+		polls = poll.C
+	}
 	for {
 		select {
 		case <-s.quit:
@@ -51,7 +55,7 @@ func (s *Supervisor) reaper() {
 		case now := <-t.C:
 			s.reap(now)
 			s.events.Collect()
-		case <-poll.C:
+		case <-polls:
 			s.pollOutside()
 		}
 	}

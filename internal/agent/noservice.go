@@ -48,6 +48,7 @@ func (NoService) Close(context.Context) error                                   
 func (NoService) Approve(context.Context, string) error                             { return ErrPiMissing }
 func (NoService) Approved(string) bool                                              { return false }
 func (NoService) Watch(string, bool, func([]byte)) func()                           { return func() {} }
+func (NoService) FileGrew(string, int64, []byte)                                    {}
 func (NoService) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
 func (NoService) Label(_ context.Context, _, _, _ string, offline func() error) error {
 	return offline()

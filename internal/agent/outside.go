@@ -127,17 +127,41 @@ func (t *fileTracker) scan(mode scanMode) (bool, error) {
 	if _, err := f.ReadAt(b, t.size); err != nil && err != io.EOF {
 		return false, fmt.Errorf("read session file: %w", err)
 	}
+	return t.judge(b, mode, was), nil
+}
+
+// feed takes the complete lines another reader (the index) read from the
+// file at offset from, so the file is not read twice. It reports whether
+// a foreign write was newly found, and false for ok when the lines do not
+// continue what was accounted for (the caller scans the file instead).
+func (t *fileTracker) feed(from int64, lines []byte, mode scanMode) (found, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	end := from + int64(len(lines))
+	if from > t.size || end < t.size {
+		return false, false
+	}
+	return t.judge(lines[t.size-from:], mode, t.outside), true
+}
+
+// judge checks b, the bytes after the ones accounted for, and reports
+// whether a foreign write was newly found (was: one was known before).
+// t.mu is held.
+func (t *fileTracker) judge(b []byte, mode scanMode, was bool) bool {
+	if len(b) == 0 {
+		return false
+	}
 	if mode == scanIdle && t.unannounced(b) {
 		if t.suspect.IsZero() {
 			t.suspect = time.Now()
 		}
 		if time.Since(t.suspect) < t.grace {
-			return false, nil // judged at a later scan
+			return false // judged at a later scan
 		}
 	}
 	t.suspect = time.Time{}
 	t.absorb(b, mode)
-	return t.outside && !was, nil
+	return t.outside && !was
 }
 
 // unannounced reports whether b holds a complete entry line pi did not
@@ -262,6 +286,31 @@ func (w *Worker) CheckOutside() error {
 		mode = scanIdle
 	}
 	return w.scanFile(t, mode)
+}
+
+// FileGrew takes lines appended to the session file as another reader
+// (the index, through the server) read them: the complete lines from file
+// offset from. It judges them as CheckOutside would, without reading the
+// file, which it reads only when the lines do not continue what the
+// tracker accounted for. Unannounced lines pi may still announce are
+// judged again after the grace.
+func (w *Worker) FileGrew(from int64, lines []byte) {
+	t := w.fileTracker()
+	if t == nil || w.trusting() {
+		return
+	}
+	mode := scanChain
+	if w.quiet() {
+		mode = scanIdle
+	}
+	if _, ok := t.feed(from, lines, mode); !ok {
+		_ = w.CheckOutside()
+	} else if t.notice() {
+		w.Hub().Publish(NewEvent(EvOutsideChange, OutsideNotice{File: t.path}))
+	}
+	if d := t.pending(); d > 0 {
+		time.AfterFunc(d, func() { _ = w.CheckOutside() })
+	}
 }
 
 // scanFile scans and tells subscribers about a new foreign change.

@@ -39,25 +39,49 @@ func TestFileTracker(t *testing.T) {
 		{"partial line waits", hdrLine + entryLine("a", ""), []string{strings.TrimSuffix(entryLine("x", "q"), "\n"), "\n"}, scanChain, []bool{false, true}},
 		{"trusted branch", hdrLine + entryLine("a", "") + entryLine("b", "a"), []string{entryLine("s", "a")}, scanTrust, []bool{false}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "s.jsonl")
-			if tt.initial != "" {
-				os.WriteFile(path, []byte(tt.initial), 0o644)
-			}
-			tr := newFileTracker(path, 0)
-			for i, a := range tt.appends {
-				f, _ := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-				f.WriteString(a)
-				f.Close()
-				if _, err := tr.scan(tt.mode); err != nil {
-					t.Fatal(err)
+	// Each case runs with the tracker reading the file itself (scan) and
+	// fed the complete lines as the index reads them (feed, issue 13.3).
+	for _, fed := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/fed=%v", tt.name, fed), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "s.jsonl")
+				if tt.initial != "" {
+					os.WriteFile(path, []byte(tt.initial), 0o644)
 				}
-				if got := tr.stale(); got != tt.want[i] {
-					t.Errorf("after append %d: outside=%v, want %v", i, got, tt.want[i])
+				tr := newFileTracker(path, 0)
+				read := int64(len(tt.initial)) // what the "index" has read
+				for i, a := range tt.appends {
+					f, _ := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+					f.WriteString(a)
+					f.Close()
+					if fed {
+						b, _ := os.ReadFile(path)
+						end := int64(strings.LastIndexByte(string(b), '\n') + 1)
+						if _, ok := tr.feed(read, b[read:max(read, end)], tt.mode); !ok {
+							t.Fatalf("append %d: lines from %d refused", i, read)
+						}
+						read = max(read, end)
+					} else if _, err := tr.scan(tt.mode); err != nil {
+						t.Fatal(err)
+					}
+					if got := tr.stale(); got != tt.want[i] {
+						t.Errorf("after append %d: outside=%v, want %v", i, got, tt.want[i])
+					}
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// TestFileTrackerFeedGap: lines that do not continue what the tracker
+// accounted for are refused, so the caller reads the file instead.
+func TestFileTrackerFeedGap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(hdrLine+entryLine("a", "")), 0o644)
+	tr := newFileTracker(path, 0)
+	gap := int64(len(hdrLine+entryLine("a", ""))) + 10
+	if _, ok := tr.feed(gap, []byte(entryLine("b", "a")), scanIdle); ok || tr.stale() {
+		t.Errorf("lines after a gap taken: ok=%v stale=%v", ok, tr.stale())
 	}
 }
 

@@ -43,6 +43,10 @@ func NewService(cfg Config) (*Service, error) {
 	return &Service{sup: sup, base: cfg.Base, status: st}, nil
 }
 
+// FileGrew hands appended lines to the session's live worker
+// (Supervisor.FileGrew).
+func (a *Service) FileGrew(path string, from int64, lines []byte) { a.sup.FileGrew(path, from, lines) }
+
 // Supervisor exposes the wrapped supervisor (for tests and demo setup).
 func (a *Service) Supervisor() *Supervisor { return a.sup }
 

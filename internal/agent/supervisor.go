@@ -46,7 +46,9 @@ type Config struct {
 	// hiding pi's ~1.5 s start-up from the first message.
 	Spare bool
 	// OutsidePoll is how often live workers' files are checked for
-	// appends by other processes (DefaultOutsidePoll when zero).
+	// appends by other processes (DefaultOutsidePoll when zero). Negative
+	// turns the poll off: the caller hands every append to FileGrew (serve
+	// does, from the index's one read of new lines).
 	OutsidePoll time.Duration
 	// SpareDelay is the pause before starting the next spare after one was
 	// taken (DefaultSpareDelay when zero).
@@ -122,7 +124,7 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if cfg.MaxLive <= 0 {
 		cfg.MaxLive = DefaultMaxLive
 	}
-	if cfg.OutsidePoll <= 0 {
+	if cfg.OutsidePoll == 0 {
 		cfg.OutsidePoll = DefaultOutsidePoll
 	}
 	if cfg.SpareDelay <= 0 {
@@ -182,6 +184,15 @@ func (s *Supervisor) Live(file string) *Worker {
 		return e.w
 	}
 	return nil
+}
+
+// FileGrew hands the live worker of file, if any, the complete lines
+// appended to it from offset from, as another reader read them (see
+// Worker.FileGrew).
+func (s *Supervisor) FileGrew(file string, from int64, lines []byte) {
+	if w := s.Live(file); w != nil {
+		w.FileGrew(from, lines)
+	}
 }
 
 // LiveCount counts live workers.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/broker"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
 	"piweb/internal/session"
@@ -52,7 +53,7 @@ type Catalog struct {
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
 	behind   atomic.Int64
 	temp     string // the temporary index dir, removed on Close
-	fileSubs subscribers[string]
+	files    *broker.Broker[index.Event] // filesTopic: the index's file events
 
 	closeOnce sync.Once
 	stops     []func() // run by Close before waiting
@@ -122,7 +123,7 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		logf: orDiscard(o.Logf)}
+		logf: orDiscard(o.Logf), files: newFiles()}
 	if err := c.reload(ctx); err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 // Static is a catalog without an index, filled with Put: searches find
 // nothing and usage is empty. Tests use it for exact contents.
 func Static() *Catalog {
-	return &Catalog{listing: newListing(), reloadEvery: time.Second, logf: orDiscard(nil)}
+	return &Catalog{listing: newListing(), reloadEvery: time.Second, logf: orDiscard(nil), files: newFiles()}
 }
 
 // Close stops following the index and every goroutine of the catalog, and
@@ -146,6 +147,7 @@ func (c *Catalog) Close() error {
 			stop()
 		}
 		c.wg.Wait()
+		c.files.Close()
 		if c.owned != nil {
 			c.owned()
 		}
@@ -197,7 +199,7 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 				continue
 			}
 			if ev.Path != "" {
-				c.fileSubs.call(ev.Path)
+				c.files.Publish(filesTopic, ev)
 			}
 			if !pending {
 				pending = true
@@ -215,10 +217,28 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	}
 }
 
-// SubscribeFiles calls fn with the path of every file change as soon as
-// the index has it, before the snapshot reload: the server uses it to
-// stream appended entries without waiting for the listing.
-func (c *Catalog) SubscribeFiles(fn func(path string)) (cancel func()) { return c.fileSubs.add(fn) }
+// filesTopic is the one topic of the catalog's file events.
+const filesTopic = "files"
+
+// newFiles is the broker of the index's file events as the catalog
+// relays them: nothing kept for replay (a subscriber cut off as too slow
+// reloads what it follows).
+func newFiles() *broker.Broker[index.Event] {
+	return broker.New[index.Event](broker.Options{KeepEvents: 1, QueueEvents: 1024})
+}
+
+// FileEvents subscribes to every file event of the index (a file grown,
+// with the lines appended as the index read them once; rewritten;
+// removed) as soon as the index has it, before the snapshot reload: the
+// live session views and the agent's check for other writers take
+// appended lines from here instead of reading the file again. The
+// subscription's channel closes on Close, or when the subscriber fell
+// behind (Lagged: subscribe again and reload what it follows).
+func (c *Catalog) FileEvents() *broker.Sub[index.Event] {
+	sub := c.files.NewSub()
+	sub.Follow(filesTopic)
+	return sub
+}
 
 // reload replaces the snapshot with the index's current metadata and tells
 // subscribers what differs. Reloads are serialised: each reads the index

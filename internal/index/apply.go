@@ -20,6 +20,17 @@ type Event struct {
 	Removed  bool     `json:"removed,omitempty"`
 	// Problem is set when the file could not be read.
 	Problem string `json:"problem,omitempty"`
+	// End is the offset after the file's last complete line. From and
+	// Lines are the growth of a file read incrementally (not Reset): the
+	// complete lines appended, as read once by the index, starting at
+	// file offset From. Readers of new lines (live session views, the agent's check
+	// for other writers) take them from here instead of reading the file
+	// again. Lines is nil when nothing complete was appended, or when the
+	// growth was over 8 MB (LinesOver: read the file).
+	From      int64  `json:"-"`
+	Lines     []byte `json:"-"`
+	End       int64  `json:"-"`
+	LinesOver bool   `json:"-"`
 }
 
 // apply writes one update in tx and returns the event it makes.
@@ -58,6 +69,10 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 		ev.Appended = append(ev.Appended, e.ID)
 	}
 	ev.Appended = append(ev.Appended, u.ids...)
+	ev.End = u.offset
+	if !u.full {
+		ev.From, ev.Lines, ev.LinesOver = u.from, u.lines, u.linesOver
+	}
 	if u.text {
 		err = ix.writeText(ctx, tx, id, u)
 	}

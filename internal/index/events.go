@@ -25,7 +25,7 @@ func (e Event) Stamp(string, uint64, time.Time) Event { return e }
 
 // Size approximates e's memory for the replay bound.
 func (e Event) Size() int {
-	return 64 + len(e.Path) + len(e.SessionID) + len(e.Problem) + 40*len(e.Appended)
+	return 64 + len(e.Path) + len(e.SessionID) + len(e.Problem) + 40*len(e.Appended) + len(e.Lines)
 }
 
 // Subscribe returns a subscription to change events from now on. Events

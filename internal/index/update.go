@@ -48,7 +48,19 @@ type update struct {
 	// last bytes parsed (hashTail).
 	wantIDs, hFound, nonBlank bool
 	tail                      []byte
+
+	// from and lines are the growth's complete lines as read (an
+	// incremental update with subscribers): the one read of appended
+	// bytes, which the event hands on. linesOver is set when they
+	// exceeded maxEventLines and were dropped.
+	from                 int64
+	lines                []byte
+	wantLines, linesOver bool
 }
+
+// maxEventLines bounds the appended bytes one event carries; a bigger
+// growth is announced without them (its readers reload the file).
+const maxEventLines = 8 << 20
 
 const tailCheck = 64 // bytes before the parsed offset checked on growth
 
@@ -82,6 +94,7 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *up
 	// Appended ids only matter to subscribers; a file read from the start
 	// may have millions of entries.
 	u.wantIDs = !u.full || ix.subscribed()
+	u.wantLines = !u.full && ix.subscribed()
 	if u.text {
 		var data []byte
 		if data, err = ix.readAt(f, start, u.fid.size); err == nil {
@@ -127,12 +140,25 @@ func (u *update) parse(data []byte, start int64) {
 	u.end(data[n:])
 }
 
+// keepLines copies the complete lines just parsed for the event, when
+// they are a growth someone listens to.
+func (u *update) keepLines(b []byte) {
+	if !u.wantLines || u.linesOver || len(b) == 0 {
+		return
+	}
+	if len(u.lines)+len(b) > maxEventLines {
+		u.lines, u.linesOver = nil, true
+		return
+	}
+	u.lines = append(u.lines, b...)
+}
+
 // begin starts the parse of the bytes from file offset start.
 func (u *update) begin(start int64) {
 	if !u.full {
 		u.h, u.body, u.meta, u.problems, u.line = u.old.head, u.old.body, u.old.meta, u.old.problems, u.old.line
 	}
-	u.offset, u.textFrom = start, start
+	u.offset, u.textFrom, u.from = start, start, start
 }
 
 // fold parses the complete lines of data, which starts at file offset off,
@@ -159,6 +185,7 @@ func (u *update) fold(data []byte, off int64) int {
 			}
 		})
 	}
+	u.keepLines(data[:c.consumed])
 	u.offset, u.line = off+int64(c.consumed), u.line+int64(c.lines)
 	u.body = u.body.then(c.body)
 	u.addProblems(c.problems)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // waitEvent waits (with generous slack for loaded CI machines; the 250 ms
@@ -41,10 +42,18 @@ func TestWatch(t *testing.T) {
 	defer func() { stop(); <-done }()
 	waitEvent(t, ch, p) // the initial sync
 
-	appendFile(t, p, line("u9", "a3", "user", "grapefruit", 9)+line("a9", "u9", "assistant", "honeydew", 10))
+	before, _ := os.Stat(p)
+	grown := line("u9", "a3", "user", "grapefruit", 9) + line("a9", "u9", "assistant", "honeydew", 10)
+	appendFile(t, p, grown)
 	ev := waitEvent(t, ch, p)
-	if diff := cmp.Diff(Event{Path: p, SessionID: "s1", Appended: []string{"u9", "a9"}}, ev); diff != "" {
+	if diff := cmp.Diff(Event{Path: p, SessionID: "s1", Appended: []string{"u9", "a9"}}, ev,
+		cmpopts.IgnoreFields(Event{}, "From", "Lines", "End")); diff != "" {
 		t.Errorf("append event (-want +got):\n%s", diff)
+	}
+	// The event carries the appended lines as the index read them, so no
+	// other reader reads them again (issue 13.3).
+	if string(ev.Lines) != grown || ev.From != before.Size() || ev.End != before.Size()+int64(len(grown)) {
+		t.Errorf("appended lines %q from %d to %d, want %q from %d", ev.Lines, ev.From, ev.End, grown, before.Size())
 	}
 	if got := search(t, ix, Query{Text: "honeydew"}); !got["a9"] {
 		t.Errorf("appended entry not searchable: %v", got)

@@ -39,6 +39,10 @@ type Agent interface {
 	// fromStart replays what the worker's hub still holds (for a session
 	// piweb just started, whose first events precede the watch).
 	Watch(path string, fromStart bool, fn func(event []byte)) (cancel func())
+	// FileGrew hands the session file's live worker, if any, the complete
+	// lines appended from offset from, as the index read them (its check
+	// for other writers then reads no file).
+	FileGrew(path string, from int64, lines []byte)
 	// Stop stops the session's worker, if any, and waits for it.
 	Stop(ctx context.Context, path string) error
 	// Models returns pi's available models (get_available_models).

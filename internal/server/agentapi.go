@@ -206,15 +206,14 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 // the server's clock, lets the client read the replay event's times on
 // its own clock.
 func (s *Server) sessionHello(m Meta) []byte {
-	s.tails.watch(m.Key, m.Path)
-	hello := map[string]any{"type": "hello", "session": s.item(m), "worker": s.agent.State(m.Path), "leaf": nil, "size": m.Size, "now": time.Now().UnixMilli()}
-	if sess, err := s.load(m.Path); err == nil {
-		hello["leaf"] = entryID(sess.Leaf())
-		hello["size"] = sess.Size
-	}
-	if id := s.turnStart(sessionTopic(m.Key)); id > 0 {
-		hello["replayFrom"] = id
-	}
+	hello := sessionHello{Type: "hello", Session: s.item(m), Worker: s.agent.State(m.Path), Size: m.Size,
+		Now: time.Now().UnixMilli(), ReplayFrom: s.turnStart(sessionTopic(m.Key))}
+	s.follows.watch(m.Key, m.Path, func() int64 {
+		if sess, err := s.load(m.Path); err == nil {
+			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size
+		}
+		return hello.Size
+	})
 	b, _ := json.Marshal(hello)
 	return b
 }

@@ -3,35 +3,23 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"os"
 	"sync"
 	"time"
 
 	"piweb/internal/catalog"
+	"piweb/internal/index"
+	"piweb/internal/jsjson"
 )
 
-// onChange relays an index change to /api/events and, when someone follows
-// that session, to its stream as entries_appended or session_rewritten.
+// onChange relays an index change to /api/events.
 func (s *Server) onChange(c Change) {
-	var ev any
 	switch c.Kind {
 	case catalog.Removed:
-		ev = map[string]any{"type": "session_removed", "id": c.Meta.Key, "path": c.Meta.Path}
+		s.publishJSON(indexTopic, sessionRemoved{Type: "session_removed", ID: c.Meta.Key, Path: c.Meta.Path})
 	case catalog.Added:
-		ev = map[string]any{"type": "session_added", "session": s.item(c.Meta)}
+		s.publishJSON(indexTopic, sessionChanged{Type: "session_added", Session: s.item(c.Meta)})
 	default:
-		ev = map[string]any{"type": "session_updated", "session": s.item(c.Meta)}
-	}
-	s.publishJSON(indexTopic, ev)
-	s.tails.changed(c.Meta.Key)
-}
-
-// fileChanged wakes the tail of the session at path, if it is followed,
-// as soon as the index saw the change.
-func (s *Server) fileChanged(path string) {
-	if m, found := s.cat.ByPath(path); found {
-		s.tails.changed(m.Key)
+		s.publishJSON(indexTopic, sessionChanged{Type: "session_updated", Session: s.item(c.Meta)})
 	}
 }
 
@@ -44,178 +32,159 @@ func (s *Server) publishJSON(topic string, v any) {
 	s.publish(topic, b)
 }
 
-// maxTailChunk is the most a single entries_appended event carries; a
-// larger growth is announced as session_rewritten so the client reloads.
-const maxTailChunk = 8 << 20
-
-// tails follows the files of sessions that have SSE clients, turning
-// growth into entries_appended events. One goroutine reads for all of
-// them, so a burst of changes never blocks the index's watcher.
-type tails struct {
-	s    *Server
-	work chan string
-
-	mu    sync.Mutex
-	files map[string]*tail
+// follows turns the index's file events of sessions that have SSE clients
+// into their streams' entries_appended, session_missing and
+// session_rewritten. The appended lines are the ones the index read (no
+// second read of the file): each follow knows the offset its clients'
+// view reaches, so an event is never applied twice, and a gap (an event
+// missed) makes the clients reload.
+type follows struct {
+	mu sync.Mutex
+	m  map[string]*follow // by session id
 }
 
-type tail struct {
+type follow struct {
 	path    string
-	fi      os.FileInfo
-	off     int64
-	partial []byte
-	pending bool
-	missing bool // the file was gone at the last read
+	end     int64 // the file offset the clients' view reaches
+	missing bool  // the file was gone at the last event
 	watched time.Time
 }
 
-func newTails(s *Server) *tails {
-	t := &tails{s: s, work: make(chan string, 256), files: map[string]*tail{}}
-	s.bg.Go(t.loop)
-	return t
-}
-
-// watch starts following a session's file from its current end.
-func (t *tails) watch(id, path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if tl := t.files[id]; tl != nil && tl.path == path {
-		tl.watched = time.Now()
+// watch follows a session's file from end, the size of the parse its
+// hello describes, which load returns; it holds the follows while it
+// loads, so no event slips between the parse and the follow.
+func (f *follows) watch(id, path string, load func() int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fl := f.m[id]; fl != nil && fl.path == path {
+		fl.watched = time.Now()
 		return
 	}
-	tl := &tail{path: path, watched: time.Now()}
-	if fi, err := os.Stat(path); err == nil {
-		tl.fi, tl.off = fi, fi.Size()
-	}
-	t.files[id] = tl
+	f.m[id] = &follow{path: path, end: load(), watched: time.Now()}
 }
 
-// changed queues a read of the session's file if it is followed.
-func (t *tails) changed(id string) {
-	t.mu.Lock()
-	tl := t.files[id]
-	if tl == nil || tl.pending {
-		t.mu.Unlock()
-		return
-	}
-	tl.pending = true
-	t.mu.Unlock()
-	select {
-	case t.work <- id:
-	default:
-		t.mu.Lock()
-		tl.pending = false // dropped; the next change retries
-		t.mu.Unlock()
-	}
+// drop stops following a session (piweb deleted it).
+func (f *follows) drop(id string) {
+	f.mu.Lock()
+	delete(f.m, id)
+	f.mu.Unlock()
 }
 
-func (t *tails) loop() {
+// followFiles applies the catalog's file events until Close.
+func (s *Server) followFiles() {
+	sub := s.cat.FileEvents()
+	defer func() { sub.Close() }()
 	for {
 		select {
-		case <-t.s.shutdown:
+		case <-s.shutdown:
 			return
-		case id := <-t.work:
-			t.read(id)
+		case ev, open := <-sub.C:
+			if !open {
+				if !sub.Lagged() {
+					return
+				}
+				sub = s.cat.FileEvents()
+				s.follows.lost() // events were missed: every view reloads
+				continue
+			}
+			if len(ev.Lines) > 0 {
+				s.agent.FileGrew(ev.Path, ev.From, ev.Lines)
+			}
+			s.follows.apply(s, ev)
 		}
 	}
 }
 
-// read turns the file's growth since the last read into one event.
-func (t *tails) read(id string) {
-	t.mu.Lock()
-	tl := t.files[id]
-	if tl == nil {
-		t.mu.Unlock()
-		return
+// lost makes every follow's next event a reload.
+func (f *follows) lost() {
+	f.mu.Lock()
+	for _, fl := range f.m {
+		fl.end = -1
 	}
-	tl.pending = false
-	t.mu.Unlock()
-	ev := tl.advance()
-	if ev != nil {
-		t.s.publishJSON(sessionTopic(id), ev)
+	f.mu.Unlock()
+}
+
+// apply turns one file event into the events of the sessions that follow
+// the file.
+func (f *follows) apply(s *Server, ev index.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, fl := range f.m {
+		if fl.path != ev.Path {
+			continue
+		}
+		if out := fl.next(ev); out != nil {
+			s.publishJSON(sessionTopic(id), out)
+		}
 	}
 }
 
-// advance reads new complete lines; it runs only on the tails goroutine.
-func (tl *tail) advance() any {
-	fi, err := os.Stat(tl.path)
-	if err != nil {
-		if tl.missing {
+// next is what the clients of fl are told about ev, or nil.
+func (fl *follow) next(ev index.Event) any {
+	switch {
+	case ev.Problem != "":
+		return nil
+	case ev.Removed:
+		if fl.missing {
 			return nil
 		}
 		// Deleted or moved by something other than piweb (piweb's own
-		// delete says session_deleted and drops the tail first).
-		tl.missing = true
-		return map[string]any{"type": "session_missing"}
-	}
-	if tl.missing { // the file is back: the client reloads it
-		tl.missing = false
-		tl.fi, tl.off, tl.partial = fi, fi.Size(), nil
-		return map[string]any{"type": "session_rewritten", "size": fi.Size()}
-	}
-	if tl.fi == nil || !os.SameFile(fi, tl.fi) || fi.Size() < tl.off || fi.Size()-tl.off > maxTailChunk {
-		tl.fi, tl.off, tl.partial = fi, fi.Size(), nil
-		return map[string]any{"type": "session_rewritten", "size": fi.Size()}
-	}
-	if fi.Size() == tl.off {
+		// delete says session_deleted and drops the follow first).
+		fl.missing = true
+		return eventType{Type: "session_missing"}
+	case fl.missing || ev.Reset || ev.LinesOver || fl.end < 0 || ev.From > fl.end:
+		fl.missing, fl.end = false, ev.End
+		return sessionRewritten{Type: "session_rewritten", Size: ev.End}
+	case ev.End <= fl.end || len(ev.Lines) == 0:
 		return nil
 	}
-	f, err := os.Open(tl.path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	buf := make([]byte, fi.Size()-tl.off)
-	n, _ := io.ReadFull(io.NewSectionReader(f, tl.off, int64(len(buf))), buf)
-	tl.off += int64(n)
-	tl.fi = fi
-	data := append(tl.partial, buf[:n]...)
-	cut := bytes.LastIndexByte(data, '\n') + 1
-	tl.partial = append([]byte(nil), data[cut:]...)
-	entries, leaf := rawLines(data[:cut])
+	data := ev.Lines[lineStart(ev.Lines, fl.end-ev.From):]
+	fl.end = ev.End
+	entries, leaf := rawLines(data)
 	if len(entries) == 0 {
 		return nil
 	}
-	return map[string]any{"type": "entries_appended", "entries": entries, "leaf": leaf, "size": tl.off - int64(len(tl.partial))}
+	return entriesAppended{Type: "entries_appended", Entries: entries, Leaf: leaf, Size: ev.End}
 }
 
-// rawLines returns the JSON object lines of data, unchanged, and the id of
-// the last one that has an id.
+// lineStart is the first line start in b at or after i.
+func lineStart(b []byte, i int64) int {
+	if i <= 0 {
+		return 0
+	}
+	if b[i-1] == '\n' {
+		return int(i)
+	}
+	return int(i) + bytes.IndexByte(b[i:], '\n') + 1
+}
+
+// rawLines returns the JSON object lines of data (complete lines, which
+// the index validated as pi reads them), unchanged, and the id of the last
+// entry that has one.
 func rawLines(data []byte) ([]json.RawMessage, *string) {
 	var out []json.RawMessage
 	var leaf *string
 	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
 		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+		if len(line) == 0 || line[0] != '{' || !jsjson.Valid(line) {
 			continue
 		}
-		out = append(out, json.RawMessage(bytes.Clone(line)))
-		var e struct {
-			Type string `json:"type"`
-			ID   string `json:"id"`
-		}
-		if json.Unmarshal(line, &e) == nil && e.ID != "" && e.Type != "session" {
-			id := e.ID
+		out = append(out, json.RawMessage(line))
+		typ, _ := jsjson.DecodeString(jsjson.Field(line, "type"))
+		if id, _ := jsjson.DecodeString(jsjson.Field(line, "id")); id != "" && typ != "session" {
 			leaf = &id
 		}
 	}
 	return out, leaf
 }
 
-// drop stops following a session (piweb deleted it).
-func (t *tails) drop(id string) {
-	t.mu.Lock()
-	delete(t.files, id)
-	t.mu.Unlock()
-}
-
 // gc stops following sessions nobody has watched for a while.
-func (t *tails) gc() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for id, tl := range t.files {
-		if t.s.events.Subscribers(sessionTopic(id)) == 0 && time.Since(tl.watched) > 10*time.Minute {
-			delete(t.files, id)
+func (f *follows) gc(s *Server) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, fl := range f.m {
+		if s.events.Subscribers(sessionTopic(id)) == 0 && time.Since(fl.watched) > 10*time.Minute {
+			delete(f.m, id)
 		}
 	}
 }

@@ -102,7 +102,10 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: filepath.Join(t.TempDir(), "bridge")}
+	// As serve: no poll of the session files, the server hands the
+	// workers the index's reads of new lines.
+	cfg := agent.Config{Base: agent.Options{Pi: pi, AgentDir: d.AgentDir}, BridgeDir: filepath.Join(t.TempDir(), "bridge"),
+		OutsidePoll: -1}
 	if edit != nil {
 		edit(&cfg)
 	}

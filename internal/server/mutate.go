@@ -141,7 +141,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		children = append(children, session.ChildFile{Path: c.Path, Parent: c.ParentPath})
 		paths = append(paths, c.Path)
 	}
-	s.tails.drop(m.Key) // the stream says session_deleted, not session_missing
+	s.follows.drop(m.Key) // the stream says session_deleted, not session_missing
 	it, err := s.store.Trash(m.Path, children)
 	if errors.Is(err, session.ErrChanged) {
 		return errorf(Busy, "the session changed while it was being deleted; try again")

@@ -113,7 +113,7 @@ type Server struct {
 	streams  streams
 	pollers  pollers
 	cache    *session.Cache
-	tails    *tails
+	follows  follows
 	bridges  *bridges
 	lists    *catalog.ListCache
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
@@ -149,14 +149,14 @@ func New(opts Options) *Server {
 		s.store = &session.Store{AgentDir: opts.AgentDir}
 	}
 	s.store.Tidy()
-	s.tails = newTails(s)
+	s.follows.m = map[string]*follow{}
 	s.bridges = newBridges(s)
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
-	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll,
-		s.cat.SubscribeFiles(s.fileChanged))
+	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll)
+	s.bg.Go(s.followFiles)
 	s.bg.Go(s.janitor)
 	return s
 }
@@ -237,7 +237,7 @@ func (s *Server) janitor() {
 			return
 		case <-t.C:
 			s.events.Collect()
-			s.tails.gc()
+			s.follows.gc(s)
 			s.bridges.gc()
 		}
 	}

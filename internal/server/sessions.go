@@ -247,14 +247,14 @@ func pageBounds(r *http.Request, n int) (start, end int, err error) {
 	return start, end, nil
 }
 
-func pageFields(out map[string]any, n, start int) map[string]any {
-	out["total"], out["start"], out["hasMore"] = n, start, start > 0
-	if start > 0 {
-		out["before"] = strconv.Itoa(start)
-	} else {
-		out["before"] = nil
+// beforeCursor is the cursor of the page before one that starts at start
+// (nil on the first page).
+func beforeCursor(start int) *string {
+	if start == 0 {
+		return nil
 	}
-	return out
+	b := strconv.Itoa(start)
+	return &b
 }
 
 // leafEntry resolves ?leaf= (default the file's leaf).
@@ -288,10 +288,11 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	for _, m := range c.Messages[start:end] {
 		msgs = append(msgs, m)
 	}
-	out := map[string]any{"leaf": entryID(leaf), "entryIds": nonNil(c.EntryIDs[start:end]),
-		"thinkingLevel": rawOrNull(c.ThinkingLevel), "model": rawOrNull(c.Model),
-		"edits": sess.EditsOnPage(leaf, c, start, end)}
-	return okVerbatim(w, pageFields(out, len(c.Messages), start), "messages", msgs)
+	n := len(c.Messages)
+	out := contextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
+		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
+		Start: start, ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
+	return okVerbatim(w, out, "messages", msgs)
 }
 
 func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
@@ -315,15 +316,15 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range path[start:end] {
 		entries = append(entries, e.Raw)
 	}
-	out := map[string]any{"leaf": entryID(leaf)}
-	return okVerbatim(w, pageFields(out, len(path), start), "entries", entries)
+	out := entriesPage{Before: beforeCursor(start), HasMore: start > 0, Leaf: entryID(leaf), Start: start, Total: len(path)}
+	return okVerbatim(w, out, "entries", entries)
 }
 
-func entryID(e *session.Entry) any {
+func entryID(e *session.Entry) *string {
 	if e == nil || e.ID == "" {
 		return nil
 	}
-	return e.ID
+	return &e.ID
 }
 
 func rawOrNull(b []byte) json.RawMessage {

@@ -6,16 +6,13 @@ import (
 	"net/http"
 )
 
-// okVerbatim writes a 200 JSON answer: the object fields plus key, an
-// array of items copied as they are. The items are lines (or members of
+// okVerbatim writes a 200 JSON answer: the object head (a struct) plus
+// key, an array of items copied as they are. The items are lines (or members of
 // lines) session.Parser already validated as JSON.parse would; encoding/json
 // would validate them again and refuse any nested over 10,000 deep (a
 // message pi wrote and reads back nested 100,000 deep made these routes
 // fail with 500).
-func okVerbatim(w http.ResponseWriter, fields map[string]any, key string, items []json.RawMessage) error {
-	if _, taken := fields[key]; taken {
-		return fmt.Errorf("okVerbatim: field %q given twice", key)
-	}
+func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawMessage) error {
 	head, err := json.Marshal(fields)
 	if err != nil {
 		return fmt.Errorf("encode answer: %w", err)
