@@ -52,7 +52,7 @@ type Catalog struct {
 
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
 	behind   atomic.Int64
-	temp     string // the temporary index dir, removed on Close
+	temp     string                      // the temporary index dir, removed on Close
 	files    *broker.Broker[index.Event] // filesTopic: the index's file events
 
 	closeOnce sync.Once
