@@ -131,3 +131,58 @@ func truncateRunes(s string, n int) string {
 	}
 	return s
 }
+
+// Resource is one skill, prompt template or extension command pi loads
+// for a folder (RPC get_commands), with where it comes from.
+type Resource struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Kind is pi's source: "skill", "prompt" or "extension".
+	Kind string `json:"kind"`
+	// Path is the file it was loaded from; Scope is "user" (the agent
+	// dir), "project" (the folder's .pi) or "temporary"; Source and
+	// Origin say how (a local file, a pi package…).
+	Path   string `json:"path,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Source string `json:"source,omitempty"`
+	Origin string `json:"origin,omitempty"`
+}
+
+// Resources asks a short-lived pi started in cwd, with no session file,
+// which skills, prompt templates and extension commands it loads there.
+func (a *Service) Resources(ctx context.Context, cwd string) ([]Resource, error) {
+	o := a.base
+	o.NoSession, o.SessionFile, o.OnEvent, o.Cwd = true, "", nil, cwd
+	c, _, err := Start(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close(context.Background(), time.Second)
+	resp, err := c.Call(ctx, "get_commands", nil)
+	if err != nil {
+		return nil, err
+	}
+	var data struct {
+		Commands []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Source      string `json:"source"`
+			SourceInfo  struct {
+				Path   string `json:"path"`
+				Scope  string `json:"scope"`
+				Source string `json:"source"`
+				Origin string `json:"origin"`
+			} `json:"sourceInfo"`
+		} `json:"commands"`
+	}
+	if err := json.Unmarshal(resp.Data, &data); err != nil {
+		return nil, fmt.Errorf("get_commands: %w", err)
+	}
+	out := make([]Resource, 0, len(data.Commands))
+	for _, c := range data.Commands {
+		si := c.SourceInfo
+		out = append(out, Resource{Name: c.Name, Description: c.Description, Kind: c.Source,
+			Path: si.Path, Scope: si.Scope, Source: si.Source, Origin: si.Origin})
+	}
+	return out, nil
+}

@@ -80,3 +80,22 @@ func TestLiveModelTest(t *testing.T) {
 	}
 	r.json("POST", "/api/config/test", map[string]any{"provider": "fake"}, 400)
 }
+
+// TestLiveResources: a skill and a prompt template in a trusted project's
+// .pi and a prompt in the agent dir are listed with where they come from.
+func TestLiveResources(t *testing.T) {
+	r, _ := liveRig(t)
+	cwd := r.d.Projects + "/notes"
+	os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755)
+	os.WriteFile(filepath.Join(cwd, ".pi", "prompts", "proj-prompt.md"), []byte("---\ndescription: a project prompt\n---\nDo it.\n"), 0o644)
+	os.MkdirAll(filepath.Join(r.d.AgentDir, "prompts"), 0o755)
+	os.WriteFile(filepath.Join(r.d.AgentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
+	r.json("POST", "/api/trust", map[string]any{"cwd": cwd}, 200)
+	got := toJSON(t, r.json("GET", "/api/config/resources?cwd="+cwd, nil, 200))
+	for _, want := range []string{`"name":"proj-prompt"`, `"scope":"project"`, `"name":"user-prompt"`, `"scope":"user"`, `"kind":"prompt"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("resources lack %s: %s", want, got)
+		}
+	}
+	r.json("GET", "/api/config/resources?cwd=relative", nil, 400)
+}

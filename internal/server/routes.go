@@ -56,6 +56,7 @@ func (s *Server) routes() http.Handler {
 	h("PUT /api/config/auth/{provider}", s.putKey)
 	h("DELETE /api/config/auth/{provider}", s.deleteKey)
 	h("POST /api/config/test", s.testModel)
+	h("GET /api/config/resources", s.getResources)
 
 	// Files of a session's cwd.
 	h("GET /api/sessions/{id}/files", s.listFiles)

@@ -136,3 +136,29 @@ func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, res)
 }
+
+// resourceLister is the agent's Resources.
+type resourceLister interface {
+	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
+}
+
+// ResourceList is GET /api/config/resources?cwd=DIR.
+type ResourceList struct {
+	Resources []agent.Resource `json:"resources"`
+}
+
+func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
+	cwd, err := trustCwd(r.URL.Query().Get("cwd"))
+	if err != nil {
+		return err
+	}
+	rl, canList := s.agent.(resourceLister)
+	if !canList {
+		return agentErr(agent.ErrPiMissing)
+	}
+	res, err := rl.Resources(r.Context(), cwd)
+	if err != nil {
+		return agentErr(err)
+	}
+	return ok(w, ResourceList{Resources: res})
+}

@@ -45,7 +45,8 @@ export function SettingsPage() {
         <section class="set-section"><h2>Settings <span class="muted">${cfg.global.path}</span></h2>
           <${FileError} f=${cfg.global} />
           <${SettingsForm} cfg=${cfg} scope="" changed=${reload} /></section>
-        <${ProjectSection} cfg=${cfg} cwd=${cwd} projects=${projects} pick=${pick} changed=${reload} />`}
+        <${ProjectSection} cfg=${cfg} cwd=${cwd} projects=${projects} pick=${pick} changed=${reload} />
+        ${cwd && html`<${Resources} cwd=${cwd} rev=${rev} />`}`}
     </div></div>`;
 }
 
@@ -131,7 +132,7 @@ function SettingsForm({ cfg, scope, changed }) {
     const save = (value) => apply([{ key: st.key, sub: st.sub || undefined, value }], scope, changed, name);
     return html`<div class="set-row" key=${name}>
       <label class="set-label" for=${'set-' + scope + name} title=${st.doc}>${name}<span class="set-doc muted">${st.doc}</span></label>
-      <span class="set-control"><${Control} id=${'set-' + scope + name} st=${st} value=${v} disabled=${disabled} save=${save} />
+      <span class="set-control"><${Control} id=${'set-' + scope + name} st=${st} value=${v} inherited=${inherited} disabled=${disabled} save=${save} />
         <span class="muted set-default">${defaultText(st, inherited)}</span>
         ${v !== undefined && html`<button class="btn-link set-reset" type="button" disabled=${disabled} onClick=${() => save(undefined)}>reset</button>`}</span></div>`;
   })}</div>`;
@@ -150,7 +151,7 @@ function defaultText(st, inherited) {
   return st.default !== undefined ? 'default: ' + JSON.stringify(st.default) : '';
 }
 
-function Control({ id, st, value, disabled, save }) {
+function Control({ id, st, value, inherited, disabled, save }) {
   const cls = 'set-input';
   if (st.kind === 'bool') {
     return html`<select id=${id} class=${cls} disabled=${disabled} value=${value === undefined ? '' : String(value)} onChange=${(e) => save(e.target.value === '' ? undefined : e.target.value === 'true')}>
@@ -167,7 +168,7 @@ function Control({ id, st, value, disabled, save }) {
       save(t === '' ? undefined : Number(t));
     };
     return html`<input id=${id} class=${cls + ' num'} type="number" min="0" step="1" inputmode="numeric" disabled=${disabled}
-      value=${value === undefined ? '' : value} placeholder=${st.default !== undefined ? String(st.default) : ''}
+      value=${value === undefined ? '' : value} placeholder=${inherited !== undefined ? String(inherited) : st.default !== undefined ? String(st.default) : ''}
       onChange=${commit} onKeyDown=${(e) => { if (e.key === 'Enter') commit(e); }} />`;
   }
   return html`<input id=${id} class=${cls} disabled=${disabled} value=${value === undefined ? '' : value} onChange=${(e) => save(e.currentTarget.value || undefined)} />`;
@@ -193,5 +194,33 @@ function ProjectSection({ cfg, cwd, projects, pick, changed }) {
         ${!t.trusted && html` <button class="btn small set-trust-btn" type="button" onClick=${trust}>Trust this project</button>`}</div>`}
       <${FileError} f=${cfg.project} />
       <${SettingsForm} cfg=${cfg} scope=${cwd} changed=${changed} />`}
+  </section>`;
+}
+
+// Resources lists what a pi started in the project loads: skills, prompt
+// templates and extension commands, with where each comes from.
+function Resources({ cwd, rev }) {
+  const [res, setRes] = useState(null);
+  useEffect(() => {
+    let live = true;
+    setRes(null);
+    api.listResources(cwd).then((d) => live && setRes(d.resources || []), (e) => live && setRes({ error: e.message }));
+    return () => { live = false; };
+  }, [cwd, rev]);
+  const groups = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands']];
+  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}</span></h2>
+    ${!res && html`<p class="muted">Asking pi…</p>`}
+    ${res && res.error && html`<div class="stop error">${res.error}</div>`}
+    ${Array.isArray(res) && groups.map(([kind, title]) => {
+      const items = res.filter((x) => x.kind === kind);
+      return html`<h3>${title} <span class="muted">${items.length}</span></h3>
+        ${!items.length && html`<p class="muted">None.</p>`}
+        <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
+          <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
+          <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
+          ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
+          ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
+    })}
+    <p class="muted">Extensions that add no command are not listed: pi's RPC does not name them. Install a pi package in a terminal with <code>pi install NAME</code>.</p>
   </section>`;
 }
