@@ -22,6 +22,35 @@ func TestChatDailyDriver(t *testing.T) {
 	t.Run("pickers while editing", func(t *testing.T) { testPickersWhileEditing(t, r) })
 	t.Run("image for a text-only model", func(t *testing.T) { testImageTextOnlyModel(t, r) })
 	t.Run("compaction in view", func(t *testing.T) { testCompactionInView(t, r) })
+	t.Run("send while reading another branch", func(t *testing.T) { testSendOnShownBranch(t, r) })
+}
+
+// testSendOnShownBranch: a message typed while reading an earlier point
+// of the session (?leaf=, as < 1/2 > and the tree open it) goes on from
+// what the page shows, not from the file's leaf out of sight.
+func testSendOnShownBranch(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Early answer."), fakellm.Text("Later answer."))
+	id := r.startSession(t, "early question")
+	r.waitText(t, "Early answer.")
+	r.waitIdle(t)
+	early := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+	r.send(t, "later question")
+	r.waitText(t, "Later answer.")
+	r.waitIdle(t)
+	r.open(t, "/s/"+id+"?leaf="+early)
+	r.waitText(t, "Early answer.")
+	r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Later answer.')`)
+	r.llm.Enqueue(fakellm.Text("Answer on the shown branch."))
+	r.send(t, "from the early point")
+	r.waitText(t, "Answer on the shown branch.")
+	r.waitIdle(t)
+	for _, m := range r.llm.LastRequest().Messages {
+		if strings.Contains(m.Content.Text(), "later question") {
+			t.Errorf("the model saw the branch out of sight: %q", m.Content.Text())
+		}
+	}
+	r.waitJS(t, `location.search === '' && !document.querySelector('.conv').innerText.includes('Later answer.')`)
 }
 
 // testPickersWhileEditing: after the model and thinking level change

@@ -49,7 +49,10 @@ export function Composer({ view }) {
     if (l.own) await l.own; // a model or thinking change still being written (controls.js)
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
-    const atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
+    let atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
+    if (view.leaf && !atWorker && !busy) { // reading another branch: go on from it, as "Continue from here" does
+      if (!(atWorker = await continueHere(view, l))) return;
+    }
     if (busy) body.streamingBehavior = mode === 'followUp' ? 'followUp' : 'steer';
     else if (!atWorker && leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view); // pi's leaf is the one shown
     setText(''); setImages([]);
@@ -112,6 +115,21 @@ export function Composer({ view }) {
       </div>
     </form>
     <${Controls} view=${view} l=${l} next=${next} /></div>`;
+}
+
+// continueHere moves pi to the branch the view shows, so that a message
+// typed while reading another branch (a sibling from < 1/2 >, a tree node)
+// goes on from what the reader sees, not from the file's leaf elsewhere.
+async function continueHere(view, l) {
+  try {
+    const r = await command(view.id, { type: 'navigate', entryId: view.leaf });
+    if (r.data && r.data.cancelled) return false;
+    l.workerLeaf = view.leaf;
+    return true;
+  } catch (e) {
+    addError(l, 'Could not continue from this branch: ' + e.message);
+    return false;
+  }
 }
 
 // placeholder says what Enter does, except on a phone, where the hint
