@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"piweb/internal/jsjson"
+	"piweb/internal/session"
 )
 
 // Project trust (pi >= 0.79). pi loads a folder's project resources
@@ -42,6 +44,10 @@ type ProjectTrust struct {
 	Trusted bool `json:"trusted"`
 	// Skipped is true when the folder has resources pi does not load.
 	Skipped bool `json:"skipped"`
+	// Approved is true when the session asked about runs its pi with
+	// --approve ("trust for this session only"): pi loads the resources
+	// for it, so Trusted is true and Skipped false, whatever trust.json says.
+	Approved bool `json:"approved,omitempty"`
 }
 
 // DefaultAgentDir is pi's agent dir when none is given: PI_CODING_AGENT_DIR
@@ -172,7 +178,7 @@ func nearestDecision(data map[string]*bool, dir string) (string, *bool) {
 // as pi's "Trust" choice does (the key is the canonical folder; the file's
 // keys sorted, JSON.stringify(data, null, 2) plus a newline), under pi's
 // lock (the trust.json.lock folder proper-lockfile makes). The file is
-// replaced atomically. pi started afterwards on that folder loads its
+// replaced atomically, the previous one kept as a backup. pi started afterwards on that folder loads its
 // project resources.
 func TrustProject(agentDir, cwd string) error {
 	if agentDir == "" {
@@ -247,22 +253,14 @@ func lockTrust(path string) (func(), error) {
 	return nil, errors.New("lock trust store: trust.json is locked by another pi")
 }
 
-// replaceFile writes data to path through a synced temp file and rename.
+// replaceFile writes trust.json as piweb rewrites any file
+// (session.RewriteFile): a synced temp file renamed into place, the
+// previous file kept as a backup (trust.json.piweb-backup-<time>), never
+// truncated; a new file appears whole (session.CreateFile).
 func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".trust-*.json")
-	if err != nil {
-		return fmt.Errorf("write trust store: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+	_, err := session.RewriteFile(path, data, -1)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = session.CreateFile(path, data)
 	}
 	if err != nil {
 		return fmt.Errorf("write trust store: %w", err)

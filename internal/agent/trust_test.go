@@ -79,6 +79,22 @@ func TestTrustStore(t *testing.T) {
 	if _, err := os.Stat(trustPath(agentDir) + ".lock"); !os.IsNotExist(err) {
 		t.Error("lock left behind")
 	}
+	// The replaced file is kept as a backup, byte for byte.
+	backups, _ := filepath.Glob(trustPath(agentDir) + ".piweb-backup-*")
+	if len(backups) != 1 {
+		t.Fatalf("backups %v, want one", backups)
+	}
+	if b, _ := os.ReadFile(backups[0]); string(b) != string(encodeTrust(map[string]*bool{"/z": &f, "/y": nil})) {
+		t.Errorf("backup holds %q", b)
+	}
+	// A first decision creates the file, whole.
+	fresh := t.TempDir()
+	if err := TrustProject(fresh, root); err != nil {
+		t.Fatal(err)
+	}
+	if pt, err := CheckProjectTrust(fresh, root); err != nil || pt.Decision == nil || !*pt.Decision {
+		t.Errorf("a first decision: %+v %v", pt, err)
+	}
 }
 
 func jsonString(s string) []byte { b, _ := appendJSONString(nil, s); return b }

@@ -45,6 +45,11 @@ type Agent interface {
 	FileGrew(path string, from int64, lines []byte)
 	// Stop stops the session's worker, if any, and waits for it.
 	Stop(ctx context.Context, path string) error
+	// Approve has the session's pi load its folder's project resources
+	// for this session only (pi's --approve), stopping its idle worker;
+	// Approved reports it.
+	Approve(ctx context.Context, path string) error
+	Approved(path string) bool
 	// Models returns pi's available models (get_available_models).
 	Models(ctx context.Context) (json.RawMessage, error)
 	// Close stops every worker.

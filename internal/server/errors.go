@@ -80,6 +80,7 @@ var domainErrors = []struct {
 	{session.ErrTrashItem, NotFound, "trash item not found"},
 	{agent.ErrPiMissing, PiMissing, "pi is not installed or cannot run: " + agent.InstallHint},
 	{agent.ErrBusy, Busy, "the agent is busy; steer or follow up instead"},
+	{agent.ErrNoTrust, Invalid, "this pi has no project trust: it loads project resources without asking"},
 	{agent.ErrStale, Stale, "the session file changed outside piweb; reload or fork"},
 	{agent.ErrAtCapacity, Throttled, "too many agents are running; wait for one to finish or stop one"},
 	{agent.ErrNoBridge, Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)"},

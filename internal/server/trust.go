@@ -19,24 +19,24 @@ func trustCwd(cwd string) (string, error) {
 	return cwd, nil
 }
 
-// getTrust answers whether pi loads the project resources of ?cwd=.
+// getTrust answers whether pi loads the project resources of ?cwd=, for
+// the session ?session= when given (approved for itself, or not).
 func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
 	cwd, err := trustCwd(r.URL.Query().Get("cwd"))
 	if err != nil {
 		return err
 	}
-	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
-	if err != nil {
-		return wrap(Internal, err, "cannot read pi's trust.json")
-	}
-	return ok(w, pt)
+	return s.answerTrust(w, cwd, r.URL.Query().Get("session"))
 }
 
-// postTrust saves the user's decision to trust a folder, as pi's own
-// "Trust" choice does; only ever on the user's request.
+// postTrust records the user's decision, only ever on the user's request:
+// for the folder in pi's trust.json, as pi's own "Trust" choice does, or,
+// with a session, for that session only: its pi starts with --approve
+// (its idle worker is stopped so that the next command starts one).
 func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
-		Cwd string `json:"cwd"`
+		Cwd     string `json:"cwd"`
+		Session string `json:"session"` // "trust for this session only"
 	}
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
@@ -45,12 +45,31 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := agent.TrustProject(s.agentDir, cwd); err != nil {
+	if body.Session != "" {
+		m, err := s.lookupID(body.Session)
+		if err != nil {
+			return err
+		}
+		if err := s.agent.Approve(r.Context(), m.Path); err != nil {
+			return agentErr(err)
+		}
+	} else if err := agent.TrustProject(s.agentDir, cwd); err != nil {
 		return wrap(Internal, err, "cannot write pi's trust.json")
 	}
+	return s.answerTrust(w, cwd, body.Session)
+}
+
+// answerTrust writes the folder's trust, as the session id (if any) sees
+// it: an approved session's pi loads the resources whatever trust.json says.
+func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
 	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
 	if err != nil {
 		return wrap(Internal, err, "cannot read pi's trust.json")
+	}
+	if id != "" {
+		if m, err := s.lookupID(id); err == nil && s.agent.Approved(m.Path) {
+			pt.Approved, pt.Trusted, pt.Skipped = true, true, false
+		}
 	}
 	return ok(w, pt)
 }

@@ -90,11 +90,37 @@ func TestChatPi1(t *testing.T) {
 		r.typeIn(t, "/hel")
 		r.waitJS(t, `!`+completionLabels+`.includes('/hello')`)
 		r.typeIn(t, "")
+		// For this session only: its pi runs with --approve, nothing saved.
+		r.click(t, ".trust-banner .trust-session")
+		r.waitJS(t, `!document.querySelector('.trust-banner')`)
+		r.typeIn(t, "/hel")
+		r.waitJS(t, completionLabels+`.includes('/hello')`)
+		r.typeIn(t, "")
+		if _, err := os.Stat(filepath.Join(r.agentDir, "trust.json")); !os.IsNotExist(err) {
+			t.Errorf("trusting for this session only wrote trust.json (%v)", err)
+		}
+		r.open(t, "/s/"+id)
+		r.waitText(t, "First answer.")
+		if eval[bool](t, r.browser, `!!document.querySelector('.trust-banner')`) {
+			t.Error("the approved session asks again after a reload")
+		}
+		// Another session of the folder still asks; trusting the folder
+		// writes pi's trust.json.
+		r.llm.Enqueue(fakellm.Text("Second session."))
+		r.startSession(t, "another session here")
+		r.waitText(t, "Second session.")
+		r.waitIdle(t)
+		r.waitJS(t, `document.querySelector('.trust-banner')?.innerText.includes('.pi/prompts')`)
 		r.click(t, ".trust-banner .trust-folder")
 		r.waitJS(t, `!document.querySelector('.trust-banner')`)
 		r.typeIn(t, "/hel")
 		r.waitJS(t, completionLabels+`.includes('/hello')`)
 		r.typeIn(t, "")
+		if _, err := os.Stat(filepath.Join(r.agentDir, "trust.json")); err != nil {
+			t.Error(err)
+		}
+		r.open(t, "/s/"+id)
+		r.waitText(t, "First answer.")
 	})
 
 	t.Run("bash kept out of context", func(t *testing.T) {

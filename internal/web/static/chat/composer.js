@@ -13,7 +13,7 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar } from './actions.js';
-import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder } from './store.js';
+import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder, trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
@@ -281,18 +281,20 @@ function PiMissing() {
 
 // TrustBanner says when the session's folder has project resources (.pi
 // settings, prompts, skills, extensions…) that pi skips until the folder
-// is trusted, and lets the user trust it; piweb never does by itself.
+// is trusted, and lets the user trust it (pi's trust.json) or trust it for
+// this session only (its pi runs with --approve); piweb never does by itself.
 function TrustBanner({ view, l }) {
   const [busy, setBusy] = useState(false);
   const cwd = view.detail && view.detail.session && view.detail.session.cwd;
-  const t = cwd ? trustOf(cwd).value : null;
+  const t = cwd ? trustOf(cwd, view.id).value : null;
   if (!t || !t.skipped) return null;
-  const trust = async () => {
+  const act = (how) => async () => {
     setBusy(true);
-    try { await trustFolder(view.id, cwd); } catch (e) { addError(l, 'Trusting the folder failed: ' + e.message); }
+    try { await how(view.id, cwd); } catch (e) { addError(l, 'Trusting the folder failed: ' + e.message); }
     setBusy(false);
   };
   return html`<div class="banner warn trust-banner" role="status">
     <span>pi skips this folder's project resources (${(t.resources || []).join(', ')}) until you trust it. Trust it only if you trust its contents: extensions run code.</span>
-    <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${trust}>${busy ? 'Trusting…' : 'Trust this folder'}</button></div>`;
+    <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${act(trustFolder)}>${busy ? 'Trusting…' : 'Trust this folder'}</button>
+    <button class="btn ghost small trust-session" type="button" disabled=${busy || l.busy()} onClick=${act(trustSession)} title="pi loads them for this session only (--approve); nothing is saved">Trust for this session only</button></div>`;
 }

@@ -94,25 +94,38 @@ export function askPiStatus() {
   api.getStatus().then((s) => { piStatus.value = s.pi || null; }, () => { statusAsked = false; });
 }
 
-// trustOf holds, per folder, what pi makes of its project resources (GET
-// /api/trust: resources, trusted, skipped), as a signal, asked once.
+// trustOf holds, per folder and session, what pi makes of the folder's
+// project resources for that session (GET /api/trust: resources, trusted,
+// skipped, approved), as a signal, asked once.
 const trusts = new Map();
-export function trustOf(cwd) {
-  if (!trusts.has(cwd)) {
+export function trustOf(cwd, id) {
+  const key = cwd + '\n' + id;
+  if (!trusts.has(key)) {
     const s = signal(null);
-    trusts.set(cwd, s);
-    api.getTrust(cwd).then((t) => { s.value = t; }, () => {});
+    trusts.set(key, s);
+    api.getTrust(cwd, id).then((t) => { s.value = t; }, () => {});
   }
-  return trusts.get(cwd);
+  return trusts.get(key);
 }
 
 // trustFolder saves the user's decision to trust cwd (pi's trust.json),
-// then has the session's pi start again so that it loads them.
+// then has the session's pi start again so that it loads them. Every
+// session of the folder is asked again.
 export async function trustFolder(id, cwd) {
   const t = await api.trustFolder(cwd);
   await api.command(id, { type: 'reload' });
   forgetCommands(id);
-  trustOf(cwd).value = t;
+  for (const key of [...trusts.keys()]) if (key.startsWith(cwd + '\n')) trusts.delete(key);
+  trustOf(cwd, id).value = t;
+  return t;
+}
+
+// trustSession trusts cwd for session id only: its pi starts again with
+// --approve (the server stops the idle one); trust.json is left alone.
+export async function trustSession(id, cwd) {
+  const t = await api.trustSession(cwd, id);
+  forgetCommands(id);
+  trustOf(cwd, id).value = t;
   return t;
 }
 
