@@ -119,6 +119,12 @@ type pollers struct {
 // first, so a poller never ends between their subscription and this call,
 // and the poller's first snapshot is taken after they subscribed.
 func (p *pollers) ensure(s *Server, topic, real, rel string) {
+	p.start(s, topic, func() { s.pollFiles(topic, real, rel) })
+}
+
+// start runs poll for the topic unless a poller of it runs; poll ends
+// when idle says so.
+func (p *pollers) start(s *Server, topic string, poll func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running[topic] {
@@ -128,7 +134,7 @@ func (p *pollers) ensure(s *Server, topic, real, rel string) {
 		p.running = map[string]bool{}
 	}
 	p.running[topic] = true
-	s.bg.Go(func() { s.pollFiles(topic, real, rel) })
+	s.bg.Go(poll)
 }
 
 // idle ends the topic's poller when nobody follows it any more.

@@ -63,6 +63,11 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/file", s.readFile)
 	h("GET /api/sessions/{id}/files/events", s.fileEvents)
 
+	// Changes: git's view of the session's cwd, and the session's own edits.
+	h("GET /api/sessions/{id}/git/status", s.gitStatus)
+	h("GET /api/sessions/{id}/git/diff", s.gitDiff)
+	h("GET /api/sessions/{id}/changes", s.sessionChanges)
+
 	// Terminals in a session's cwd (terminal.go): started by POST only,
 	// the GET attaches a WebSocket to a running one.
 	h("GET /api/sessions/{id}/terminals", s.listTerminals)

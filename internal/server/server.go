@@ -19,6 +19,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/gitx"
 	"piweb/internal/session"
 	"piweb/internal/signin"
 	"piweb/internal/terminal"
@@ -83,6 +84,11 @@ type Options struct {
 	// Terminals runs the Terminal panel's shells; nil turns terminals
 	// off (serve's --no-terminal). Close closes it.
 	Terminals *terminal.Manager
+	// Git runs git for the Changes panel; nil runs git from PATH.
+	Git *gitx.Git
+	// GitPoll is how often a followed session's git state is looked at
+	// (topic g/<id>); 0 means 2 s.
+	GitPoll time.Duration
 	// EventQueue is how many events a stream may have waiting before it
 	// is cut off (it resumes with Last-Event-ID); 0 means 1,024.
 	EventQueue int
@@ -118,6 +124,7 @@ type Server struct {
 	lists    *catalog.ListCache
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
 	handler  http.Handler
+	git      *gitx.Git
 
 	shutdown  chan struct{}
 	closeOnce sync.Once
@@ -150,6 +157,13 @@ func New(opts Options) *Server {
 	}
 	s.store.Tidy()
 	s.follows.m = map[string]*follow{}
+	s.git = opts.Git
+	if s.git == nil {
+		s.git = gitx.New(gitx.Options{})
+	}
+	if s.opts.GitPoll <= 0 {
+		s.opts.GitPoll = 2 * time.Second
+	}
 	s.bridges = newBridges(s)
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {

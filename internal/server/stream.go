@@ -161,8 +161,9 @@ type topicKind struct {
 	timed bool
 }
 
-// topicFor checks a topic name a page sent ("index", "s/<id>" or
-// "f/<id>/<path>", the path clean and relative to the session's cwd) and
+// topicFor checks a topic name a page sent ("index", "s/<id>",
+// "f/<id>/<path>", the path clean and relative to the session's cwd, or
+// "g/<id>", the session's git state) and
 // prepares what subscribing to it needs.
 func (s *Server) topicFor(name string) (topicKind, error) {
 	switch {
@@ -190,6 +191,15 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 		}
 		return topicKind{hello: func() []byte {
 			s.pollers.ensure(s, name, real, rel)
+			return []byte(`{"type":"hello"}`)
+		}}, nil
+	case strings.HasPrefix(name, "g/"):
+		m, err := s.lookupID(name[2:])
+		if err != nil {
+			return topicKind{}, err
+		}
+		return topicKind{hello: func() []byte {
+			s.pollers.start(s, name, func() { s.pollGit(name, m.Cwd) })
 			return []byte(`{"type":"hello"}`)
 		}}, nil
 	}

@@ -63,6 +63,10 @@ export const exportURL = (id, format, leaf, scope) =>
   `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
+// Changes: git's view of the session's cwd and the session's own edits.
+export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);
+export const gitDiff = (id, path, which) => get(`/api/sessions/${enc(id)}/git/diff` + q({ path, which }));
+export const sessionChanges = (id) => get(`/api/sessions/${enc(id)}/changes`);
 // Terminals of a session (a POST starts a shell; the socket only attaches).
 export const listTerminals = (id) => get(`/api/sessions/${enc(id)}/terminals`);
 export const startTerminal = (id, cols, rows) => post(`/api/sessions/${enc(id)}/terminals`, { cols, rows });
@@ -110,6 +114,7 @@ export const command = (id, body) => post(`/api/sessions/${enc(id)}/commands`, b
 export const indexTopic = 'index';
 export const sessionTopic = (id) => 's/' + id;
 export const filesTopic = (id, path) => 'f/' + id + '/' + cleanPath(path);
+export const gitTopic = (id) => 'g/' + id;
 
 // cleanPath is path.Clean("/" + p) without its leading slash, as the
 // server checks it.

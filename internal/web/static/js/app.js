@@ -11,6 +11,7 @@ import { TreePanel } from './tree.js';
 import { SearchDialog } from './search.js';
 import { FilesPanel } from './files.js';
 import { TerminalPanel, TerminalPage } from './terminal.js';
+import { ChangesPanel } from './changes.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
 import { SettingsPage } from './settings.js';
@@ -51,6 +52,7 @@ function App() {
     </main>
     ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}
     ${v && panel.value === 'files' && html`<aside class="side-panel wide"><${FilesPanel} view=${v} /></aside>`}
+    ${v && panel.value === 'changes' && html`<aside class="side-panel wide"><${ChangesPanel} key=${v.id} view=${v} /></aside>`}
     ${v && panel.value === 'terminal' && html`<aside class="side-panel wide"><${TerminalPanel} key=${v.id} id=${v.id} /></aside>`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}

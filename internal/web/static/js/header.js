@@ -44,6 +44,7 @@ export function SessionHeader({ view }) {
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button>
       <button class=${'btn ghost' + (panel.value === 'tree' ? ' on' : '')} type="button" onClick=${() => setPanel('tree')} title="Tree (T)">Tree</button>
       <button class=${'btn ghost' + (panel.value === 'files' ? ' on' : '')} type="button" onClick=${() => setPanel('files')} title="Files (F)">Files</button>
+      <button class=${'btn ghost' + (panel.value === 'changes' ? ' on' : '')} type="button" onClick=${() => setPanel('changes')} title="Changes: git's working tree and this session's edits">Changes</button>
       <button class=${'btn ghost' + (panel.value === 'terminal' ? ' on' : '')} type="button" onClick=${() => setPanel('terminal')} title="Terminal: a shell in the session's folder">Terminal</button>
       <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
     </div>

@@ -10,7 +10,7 @@ export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
 export const sidebarOpen = signal(false);
-// panel is the side panel shown (tree, files, terminal); remembered on a wide
+// panel is the side panel shown (tree, files, changes, terminal); remembered on a wide
 // screen, while on a phone, where a panel covers the conversation, a
 // session always opens on the conversation.
 const phone = () => matchMedia('(max-width: 760px)').matches;

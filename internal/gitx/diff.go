@@ -1,0 +1,85 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+)
+
+// emptyTree is git's id of the empty tree: what HEAD is before the first
+// commit.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// Diff is one file's unified diff.
+type Diff struct {
+	Path string `json:"path"`
+	// Text is git's unified diff, cut after Options.MaxDiff bytes
+	// (Truncated); "" when the file does not differ.
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated"`
+	// Binary is set when git reports binary files differing.
+	Binary bool `json:"binary"`
+}
+
+// Which diffs a file shows.
+const (
+	AgainstHead = "head"     // the working tree against HEAD (staged and unstaged)
+	Staged      = "staged"   // the index against HEAD
+	Unstaged    = "unstaged" // the working tree against the index
+	Untracked   = "untracked"
+)
+
+// CleanPath checks a path relative to the working tree's root (as Status
+// gives them): no NUL, not absolute, no "..".
+func CleanPath(p string) (string, error) {
+	if p == "" || strings.ContainsRune(p, 0) || strings.HasPrefix(p, "/") {
+		return "", ErrBadPath
+	}
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
+		return "", ErrBadPath
+	}
+	return c, nil
+}
+
+// FileDiff returns the diff of file (relative to root, the working tree's
+// top folder) of the given kind.
+func (g *Git) FileDiff(ctx context.Context, root, file, which string) (*Diff, error) {
+	p, err := CleanPath(file)
+	if err != nil {
+		return nil, err
+	}
+	spec := ":(literal)" + p
+	base := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv"}
+	var args []string
+	switch which {
+	case Untracked:
+		args = append(base, "--no-index", "--", "/dev/null", p)
+	case Staged:
+		args = append(base, "--cached", "--", spec)
+	case Unstaged:
+		args = append(base, "--", spec)
+	default:
+		args = append(base, "HEAD", "--", spec)
+	}
+	out, cut, err := g.run(ctx, root, g.opts.MaxDiff, args, 1) // --no-index exits 1 on a difference
+	if err != nil && which != Untracked && which != Unstaged && errors.Is(err, errGitFails) {
+		// No HEAD yet: compare with the empty tree.
+		args[len(args)-3] = emptyTree
+		if which == Staged {
+			args = append(base, "--cached", emptyTree, "--", spec)
+		}
+		out, cut, err = g.run(ctx, root, g.opts.MaxDiff, args, 1)
+	}
+	if err != nil {
+		return nil, err
+	}
+	text := string(out)
+	return &Diff{Path: p, Text: text, Truncated: cut, Binary: isBinaryDiff(text)}, nil
+}
+
+func isBinaryDiff(text string) bool {
+	head := text[:min(len(text), 2048)]
+	return strings.Contains(head, "\nBinary files ") || strings.HasPrefix(head, "Binary files ")
+}

@@ -1,0 +1,150 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Status is a working tree's state as `git status` sees it.
+type Status struct {
+	// Root is the working tree's top folder; file paths are relative to it.
+	Root string `json:"root"`
+	// Branch is the checked-out branch, "" when HEAD is detached.
+	Branch string `json:"branch"`
+	// Head is HEAD's commit, "" before the first commit.
+	Head string `json:"head"`
+	// Upstream is the branch's upstream, "" without one; Ahead and
+	// Behind count commits against it.
+	Upstream string `json:"upstream"`
+	Ahead    int    `json:"ahead"`
+	Behind   int    `json:"behind"`
+	// Files are the changed files, at most Options.MaxFiles; Total counts
+	// them all.
+	Files []File `json:"files"`
+	Total int    `json:"total"`
+}
+
+// File is one changed path. Staged and Unstaged are git's X and Y
+// letters (M modified, A added, D deleted, R renamed, C copied, T type
+// changed, U unmerged, . unchanged); an untracked file has "?" for both.
+type File struct {
+	Path     string `json:"path"`
+	OrigPath string `json:"origPath,omitempty"`
+	Staged   string `json:"staged"`
+	Unstaged string `json:"unstaged"`
+	// Kind is "tracked", "renamed", "unmerged" or "untracked".
+	Kind string `json:"kind"`
+}
+
+// Status runs `git status --porcelain=v2 -z --branch` in dir.
+func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
+	root, err := g.Root(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := g.run(ctx, root, 0, []string{"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal"})
+	if err != nil {
+		return nil, err
+	}
+	st, err := ParseStatus(out, g.opts.MaxFiles)
+	if err != nil {
+		return nil, err
+	}
+	st.Root = root
+	return st, nil
+}
+
+// ErrParse is ParseStatus's answer to output it cannot read.
+var ErrParse = errors.New("gitx: unreadable git status output")
+
+// ParseStatus reads `git status --porcelain=v2 -z --branch` output,
+// keeping at most maxFiles files (all when maxFiles <= 0). Unknown header
+// and record types are skipped, as the format asks of readers.
+func ParseStatus(out []byte, maxFiles int) (*Status, error) {
+	st := &Status{Files: []File{}}
+	for len(out) > 0 {
+		rec, rest, ok := cutNUL(out)
+		if !ok {
+			return nil, ErrParse
+		}
+		out = rest
+		if len(rec) < 2 {
+			continue
+		}
+		var f File
+		var err error
+		switch rec[0] {
+		case '#':
+			st.header(string(rec))
+			continue
+		case '1':
+			f, err = ordinary(rec, 9)
+		case '2':
+			f, err = ordinary(rec, 10)
+			if err == nil {
+				var orig []byte
+				if orig, out, ok = cutNUL(out); !ok {
+					return nil, ErrParse
+				}
+				f.OrigPath, f.Kind = string(orig), "renamed"
+			}
+		case 'u':
+			f, err = ordinary(rec, 11)
+			f.Kind = "unmerged"
+		case '?':
+			f = File{Path: string(rec[2:]), Staged: "?", Unstaged: "?", Kind: "untracked"}
+		default:
+			continue // '!' ignored files, and types a newer git may add
+		}
+		if err != nil {
+			return nil, err
+		}
+		st.Total++
+		if maxFiles <= 0 || len(st.Files) < maxFiles {
+			st.Files = append(st.Files, f)
+		}
+	}
+	return st, nil
+}
+
+// cutNUL splits off one NUL-terminated record.
+func cutNUL(b []byte) (rec, rest []byte, ok bool) {
+	i := bytes.IndexByte(b, 0)
+	if i < 0 {
+		return nil, nil, false
+	}
+	return b[:i], b[i+1:], true
+}
+
+// ordinary reads a record of n space-separated fields whose last is the
+// path (which may itself hold spaces).
+func ordinary(rec []byte, n int) (File, error) {
+	parts := strings.SplitN(string(rec), " ", n)
+	if len(parts) != n || len(parts[1]) != 2 || parts[n-1] == "" {
+		return File{}, ErrParse
+	}
+	return File{Path: parts[n-1], Staged: parts[1][:1], Unstaged: parts[1][1:], Kind: "tracked"}, nil
+}
+
+func (st *Status) header(h string) {
+	key, val, _ := strings.Cut(strings.TrimPrefix(h, "# "), " ")
+	switch key {
+	case "branch.oid":
+		if val != "(initial)" {
+			st.Head = val
+		}
+	case "branch.head":
+		if val != "(detached)" {
+			st.Branch = val
+		}
+	case "branch.upstream":
+		st.Upstream = val
+	case "branch.ab":
+		a, b, _ := strings.Cut(val, " ")
+		st.Ahead, _ = strconv.Atoi(strings.TrimPrefix(a, "+"))
+		st.Behind, _ = strconv.Atoi(strings.TrimPrefix(b, "-"))
+	}
+}

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"piweb/internal/pitest"
+)
+
+// gitIn runs git in dir for a test's setup.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		pitest.Missing(t, "git not on PATH")
+	}
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestGitChangesAPI: a session in a repository gets its branch, changed
+// files and each file's diff; one in a plain folder or a gone folder is
+// told so; a path out of the repository is refused.
+func TestGitChangesAPI(t *testing.T) {
+	r := newRig(t, Options{})
+	repo := t.TempDir()
+	gitIn(t, repo, "init", "-q", "-b", "trunk")
+	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
+	gitIn(t, repo, "add", ".")
+	gitIn(t, repo, "commit", "-qm", "one")
+	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nvar X = 1\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "new file.txt"), []byte("hello\n"), 0o644)
+	dir := filepath.Dir(r.find("Dark theme")["path"].(string))
+	id := newSessionIn(t, r, dir, repo)
+
+	got := r.json("GET", "/api/sessions/"+id+"/git/status", nil, 200)
+	st, _ := got["status"].(map[string]any)
+	if got["available"] != true || st["branch"] != "trunk" || st["total"] != float64(2) {
+		t.Fatalf("status: %v", got)
+	}
+	d := r.json("GET", "/api/sessions/"+id+"/git/diff?path=a.go&which=head", nil, 200)
+	if text, _ := d["text"].(string); !strings.Contains(text, "+var X = 1") {
+		t.Errorf("diff: %v", d)
+	}
+	d = r.json("GET", "/api/sessions/"+id+"/git/diff?path=new+file.txt&which=untracked", nil, 200)
+	if text, _ := d["text"].(string); !strings.Contains(text, "+hello") {
+		t.Errorf("untracked diff: %v", d)
+	}
+	if code := errCode(t, r.json("GET", "/api/sessions/"+id+"/git/diff?path=../x&which=head", nil, 403)); code != "forbidden" {
+		t.Errorf("path out of the repository: %s", code)
+	}
+
+	plain := newSessionIn(t, r, dir, t.TempDir())
+	if got := r.json("GET", "/api/sessions/"+plain+"/git/status", nil, 200); got["available"] != false || got["reason"] != "not_repo" {
+		t.Errorf("plain folder: %v", got)
+	}
+	gone := newSessionIn(t, r, dir, filepath.Join(repo, "gone"))
+	if got := r.json("GET", "/api/sessions/"+gone+"/git/status", nil, 200); got["reason"] != "no_dir" {
+		t.Errorf("gone folder: %v", got)
+	}
+}

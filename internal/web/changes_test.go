@@ -1,0 +1,50 @@
+package web
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+)
+
+// TestChangesPanel: real pi 1.6.0 (the fake model scripting an edit tool
+// call) edits a file of a git repository; the Changes panel lists it with
+// git's diff, live, and the session's own changes show pi's diff of it.
+func TestChangesPanel(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	if _, err := exec.LookPath("git"); err != nil {
+		pitest.Missing(t, "git not on PATH")
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "README.md"}, {"commit", "-qm", "start"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir = r.cwd
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(r.cwd, "notes.txt"), []byte("scratch\n"), 0o644)
+	edit := fakellm.NewCall("edit", map[string]any{"path": "README.md",
+		"edits": []map[string]any{{"oldText": "# proj\n", "newText": "# proj\n\nEdited by pi.\n"}}})
+	r.llm.Enqueue(fakellm.Tools(edit), fakellm.Text("Edited the README."))
+	r.startSession(t, "edit the readme")
+	r.waitText(t, "Edited the README.")
+	r.waitIdle(t)
+
+	r.click(t, `.sess-actions button[title^="Changes"]`)
+	r.waitJS(t, `document.querySelector('.git-branch')?.innerText.includes('main')`)
+	r.waitJS(t, `document.querySelector('.git-section details[data-path="notes.txt"]')`)
+	r.click(t, `.git-section details[data-path="README.md"] summary`)
+	r.waitJS(t, `document.querySelector('.git-section details[data-path="README.md"] pre.diff')?.innerText.includes('+Edited by pi.')`)
+
+	// Live: a change on disk shows without a reload.
+	os.WriteFile(filepath.Join(r.cwd, "later.txt"), []byte("later\n"), 0o644)
+	r.waitJS(t, `document.querySelector('.git-section details[data-path="later.txt"]')`)
+
+	r.click(t, `.changes-panel .seg button:nth-child(2)`)
+	r.waitJS(t, `document.querySelector('.session-changes details[data-path="README.md"] pre.diff')?.innerText.includes('Edited by pi.')`)
+	r.screenshot(t, "changes-session")
+}

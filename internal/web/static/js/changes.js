@@ -1,0 +1,119 @@
+// The Changes panel: the git working tree of the session's folder (branch,
+// ahead/behind, staged, unstaged and untracked files, each with its diff),
+// updated live while it is open, and what this session's own write and
+// edit calls changed, each with the diff pi made, so a run can be reviewed
+// without git. Diffs are drawn like the edit tool's cards (message.js).
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './html.js';
+import * as api from './api.js';
+import { setPanel } from './state.js';
+import { diffLines } from './highlight.js';
+import { capped } from './markdown.js';
+import { editDiff } from './message.js';
+import { plural } from './util.js';
+
+export function ChangesPanel({ view }) {
+  const [tab, setTab] = useState('git');
+  return html`<div class="changes-panel">
+    <div class="panel-head"><strong>Changes</strong>
+      <div class="seg" role="tablist">
+        <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'} onClick=${() => setTab('git')}>Working tree</button>
+        <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('changes')}>×</button></div>
+    <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : html`<${SessionChanges} view=${view} />`}</div>
+  </div>`;
+}
+
+// GitChanges follows the session's git topic and reloads on each change.
+function GitChanges({ id }) {
+  const [st, setSt] = useState(null);
+  const [rev, setRev] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api.gitStatus(id).then((d) => live && setSt(d), (e) => live && setSt({ error: e.message }));
+    return () => { live = false; };
+  }, [id, rev]);
+  useEffect(() => api.follow(api.gitTopic(id), (ev) => { if (ev.type === 'git_changed') setRev((n) => n + 1); }), [id]);
+  if (!st) return html`<div class="muted pad">…</div>`;
+  if (st.error) return html`<div class="stop error">${st.error}</div>`;
+  if (!st.available) return html`<div class="muted pad git-none">${noGit[st.reason] || st.message}</div>`;
+  const s = st.status;
+  const staged = s.files.filter((f) => f.kind !== 'untracked' && f.staged !== '.');
+  const unstaged = s.files.filter((f) => f.kind !== 'untracked' && f.unstaged !== '.');
+  const untracked = s.files.filter((f) => f.kind === 'untracked');
+  return html`<div class="git-changes">
+    <div class="git-branch"><span class="branch">⎇ ${s.branch || '(detached HEAD)'}</span>
+      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>↑${s.ahead} ↓${s.behind} ${s.upstream}</span>`}
+      <span class="muted">${s.head ? s.head.slice(0, 8) : 'no commits yet'}</span></div>
+    ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
+    ${s.total > s.files.length && html`<div class="muted small pad-s">${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
+    <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} />
+    <${Section} title="Unstaged" files=${unstaged} which="unstaged" id=${id} rev=${rev} />
+    <${Section} title="Untracked" files=${untracked} which="untracked" id=${id} rev=${rev} />
+  </div>`;
+}
+
+const noGit = {
+  not_repo: "This session's folder is not in a git repository.",
+  no_git: 'git is not installed: install git to see changes here.',
+  no_dir: "This session's folder does not exist on this machine (moved or deleted).",
+  timeout: 'git did not answer in time (a lock or a slow file system?).',
+};
+
+function Section({ title, files, which, id, rev }) {
+  if (!files.length) return null;
+  return html`<section class="git-section"><h3>${title} <span class="muted">${files.length}</span></h3>
+    ${files.map((f) => html`<${GitFile} key=${which + f.path} f=${f} which=${which} id=${id} rev=${rev} />`)}</section>`;
+}
+
+// GitFile is one changed file; its diff is fetched when it is opened and
+// again when the tree changes while it is open.
+function GitFile({ f, which, id, rev }) {
+  const [open, setOpen] = useState(false);
+  const [d, setD] = useState(null);
+  const letter = which === 'staged' ? f.staged : which === 'unstaged' ? f.unstaged : '?';
+  const dir = f.path.endsWith('/');
+  useEffect(() => {
+    if (!open || dir) return;
+    let live = true;
+    api.gitDiff(id, f.path, which).then((x) => live && setD(x), (e) => live && setD({ error: e.message }));
+    return () => { live = false; };
+  }, [open, rev, f.path, which]);
+  return html`<details class="tool ok change" data-path=${f.path} onToggle=${(e) => setOpen(e.currentTarget.open)}>
+    <summary><span class=${'tool-name st-' + letter}>${letter}</span><span class="path">${f.path}</span>
+      ${f.origPath && html`<span class="muted">from ${f.origPath}</span>`}</summary>
+    <div class="tool-body">${dir ? html`<div class="muted pad-s">an untracked folder</div>`
+      : !d ? html`<div class="muted pad-s">…</div>`
+      : d.error ? html`<div class="stop error">${d.error}</div>`
+      : d.binary ? html`<div class="muted pad-s">binary file</div>`
+      : html`<pre class="diff">${capped(d.text, (s) => diffLines(s, f.path))}</pre>${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
+  </details>`;
+}
+
+// SessionChanges lists the session's write and edit calls, reloaded when
+// the session grows.
+function SessionChanges({ view }) {
+  const rev = view.rev.value;
+  const [list, setList] = useState(null);
+  useEffect(() => {
+    let live = true;
+    api.sessionChanges(view.id).then((d) => live && setList(d.changes || []), (e) => live && setList({ error: e.message }));
+    return () => { live = false; };
+  }, [view.id, rev]);
+  if (!list) return html`<div class="muted pad">…</div>`;
+  if (list.error) return html`<div class="stop error">${list.error}</div>`;
+  if (!list.length) return html`<div class="muted pad">This session has not written or edited any file.</div>`;
+  const files = new Set(list.map((c) => c.path));
+  return html`<div class="session-changes"><div class="muted small pad-s">${plural(list.length, 'change')} to ${plural(files.size, 'file')}, in order</div>
+    ${list.map((c) => html`<${SessionChange} key=${c.callId} c=${c} />`)}</div>`;
+}
+
+function SessionChange({ c }) {
+  const state = !c.done ? 'pending' : c.error ? 'error' : 'ok';
+  const text = c.tool === 'edit'
+    ? editDiff({ path: c.path, edits: c.edits }, c.diff ? { details: { diff: c.diff } } : null)
+    : String(c.content || '').replace(/\n$/, '').split('\n').map((l) => '+' + l).join('\n');
+  return html`<details class=${'tool change ' + state} open data-path=${c.path}>
+    <summary><span class="tool-name">${c.tool}</span><span class="path">${c.path}</span>${c.error && html`<span class="exit bad">failed</span>`}</summary>
+    <div class="tool-body"><pre class="diff">${capped(text, (s) => diffLines(s, c.path))}</pre></div></details>`;
+}
