@@ -86,8 +86,15 @@ function GitFile({ f, which, id, rev }) {
       : !d ? html`<div class="muted pad-s">…</div>`
       : d.error ? html`<div class="stop error">${d.error}</div>`
       : d.binary ? html`<div class="muted pad-s">binary file</div>`
-      : html`<pre class="diff">${capped(d.text, (s) => diffLines(s, f.path))}</pre>${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
+      : html`<pre class="diff">${capped(hunks(d.text), (s) => diffLines(s, f.path))}</pre>${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
   </details>`;
+}
+
+// hunks drops git's header lines (diff --git, index, ---, +++) that the
+// card's title already says.
+function hunks(text) {
+  const i = text.indexOf('\n@@');
+  return i >= 0 && text.startsWith('diff ') ? text.slice(i + 1) : text;
 }
 
 // SessionChanges lists the session's write and edit calls, reloaded when
