@@ -263,6 +263,7 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 	if wantSize >= 0 {
 		read = wantSize
 	}
+	active, _ := openByAnyone(st) // a writer at work (see writerSettle)
 	tmp, err := writeTemp(filepath.Dir(path), data)
 	if err != nil {
 		return "", err
@@ -279,7 +280,7 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 		os.Remove(tmp)
 		return "", fmt.Errorf("rewrite: %w", err)
 	}
-	if err := carryAppends(backup, path, read); err != nil {
+	if err := carryAppends(backup, path, read, active); err != nil {
 		return backup, err
 	}
 	return backup, syncDir(filepath.Dir(path))
@@ -288,16 +289,22 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 // A writer such as pi opens the path for each line, so one that opened
 // the old file just before the rename writes to it after. carryAppends
 // therefore copies until the old file has neither grown nor been open in
-// any process (on Linux, from /proc) for carrySettle, for at most
-// carryWait.
+// any process (on Linux, from /proc) for a settle time, for at most
+// carryWait. The settle time is carrySettle, or writerSettle once a writer
+// was seen during the rewrite (the old file grew or was open): such a
+// writer may have resolved the path to the old file and be stalled inside
+// open(2), where /proc does not show it yet, and its line would reach only
+// the backup.
 const (
-	carrySettle = 20 * time.Millisecond
-	carryWait   = 5 * time.Second
+	carrySettle  = 20 * time.Millisecond
+	writerSettle = 500 * time.Millisecond
+	carryWait    = 5 * time.Second
 )
 
 // carryAppends copies the bytes after from in the old file (the backup)
-// onto the new file at path with O_APPEND writes.
-func carryAppends(old, path string, from int64) error {
+// onto the new file at path with O_APPEND writes. active says a writer was
+// seen before the rename.
+func carryAppends(old, path string, from int64, active bool) error {
 	start, quiet := time.Now(), time.Now()
 	for {
 		st, err := os.Stat(old)
@@ -308,16 +315,20 @@ func carryAppends(old, path string, from int64) error {
 			if err := copyRange(old, path, from, st.Size()); err != nil {
 				return err
 			}
-			from, quiet = st.Size(), time.Now()
+			from, quiet, active = st.Size(), time.Now(), true
 			continue
 		}
-		// Done once the old file has been quiet for carrySettle and no
+		// Done once the old file has been quiet for the settle time and no
 		// process has it open (a writer inside open(2) when /proc was read
 		// shows up on the next read, or writes within the settle time).
 		if open, _ := openByAnyone(st); open {
-			quiet = time.Now()
+			quiet, active = time.Now(), true
 		}
-		if time.Since(quiet) >= carrySettle || time.Since(start) >= carryWait {
+		settle := carrySettle
+		if active {
+			settle = writerSettle
+		}
+		if time.Since(quiet) >= settle || time.Since(start) >= carryWait {
 			return nil
 		}
 		time.Sleep(time.Millisecond)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // shortFile is a file whose next Write writes only half its buffer and
@@ -149,6 +150,45 @@ func TestRewriteCarriesAppends(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(backup); !strings.HasSuffix(string(b), lines[1]+"\n") {
 		t.Errorf("backup = %q, want the old file as it ended", b)
+	}
+}
+
+// TestRewriteCarriesStalledOpen is issue 17.9's rare race made certain: a
+// writer appends during the rewrite, and its next open resolved the path
+// to the old file before the rename but returns only 100 ms after it (a
+// stall inside open(2), where /proc shows no descriptor): its line is
+// carried onto the new file, not left in the backup only.
+func TestRewriteCarriesStalledOpen(t *testing.T) {
+	path, s := writeSession(t)
+	data := append(s.Encode(), `{"rewritten":true}`+"\n"...)
+	stalled := make(chan error, 1)
+	backup, err := rewriteFile(path, data, s.Size, func() {
+		appendBytes(t, path, []byte(`{"late":1}`+"\n"))
+		// The old inode, reached by its other name (the backup, linked
+		// before the rename) so that no descriptor shows meanwhile.
+		backups, _ := filepath.Glob(path + ".piweb-backup-*")
+		if len(backups) != 1 {
+			t.Fatalf("backups %v", backups)
+		}
+		go func() {
+			time.Sleep(100 * time.Millisecond) // > carrySettle
+			f, err := os.OpenFile(backups[0], os.O_WRONLY|os.O_APPEND, 0)
+			if err == nil {
+				_, err = f.Write([]byte(`{"late":2}` + "\n"))
+				f.Close()
+			}
+			stalled <- err
+		}()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-stalled; err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if want := string(data) + `{"late":1}` + "\n" + `{"late":2}` + "\n"; string(got) != want {
+		t.Errorf("file = %q, want %q (backup %s)", got, want, backup)
 	}
 }
 
