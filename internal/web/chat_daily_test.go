@@ -23,6 +23,35 @@ func TestChatDailyDriver(t *testing.T) {
 	t.Run("image for a text-only model", func(t *testing.T) { testImageTextOnlyModel(t, r) })
 	t.Run("compaction in view", func(t *testing.T) { testCompactionInView(t, r) })
 	t.Run("send while reading another branch", func(t *testing.T) { testSendOnShownBranch(t, r) })
+	t.Run("back to current while editing", func(t *testing.T) { testBackFromEdit(t, r) })
+}
+
+// testBackFromEdit: "Edit from here" moves pi to the branch point; going
+// "back to current" in the header and sending there goes on from the
+// file's leaf the page shows, not from the branch point pi was left at.
+func testBackFromEdit(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Reply one."), fakellm.Text("Reply two."))
+	id := r.startSession(t, "question one")
+	r.waitText(t, "Reply one.")
+	r.waitIdle(t)
+	r.send(t, "question two")
+	r.waitText(t, "Reply two.")
+	r.waitIdle(t)
+	eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)
+	r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value === 'question two'`)
+	r.click(t, ".sess-facts .branch a")
+	r.waitJS(t, `location.search === ''`)
+	r.waitText(t, "Reply two.")
+	r.llm.Enqueue(fakellm.Text("Reply three."))
+	r.send(t, "question three")
+	r.waitText(t, "Reply three.")
+	r.waitIdle(t)
+	if !strings.Contains(r.llm.LastRequest().Messages[len(r.llm.LastRequest().Messages)-2].Content.Text(), "Reply two.") {
+		t.Errorf("the model did not see the turn before the message: %s", r.requestTexts())
+	}
+	r.waitText(t, "Reply two.")
+	_ = id
 }
 
 // testSendOnShownBranch: a message typed while reading an earlier point

@@ -238,4 +238,9 @@ func shootChat(t *testing.T) {
 		r.waitText(t, "Done.")
 		r.waitIdle(t)
 	})
+	t.Run("editing", func(t *testing.T) { // last: pi stays at the branch point
+		eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)
+		r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value !== ''`)
+		shootAll(t, r.browser, "editing")
+	})
 }

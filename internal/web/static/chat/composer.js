@@ -50,8 +50,11 @@ export function Composer({ view }) {
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
     let atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
-    if (view.leaf && !atWorker && !busy) { // reading another branch: go on from it, as "Continue from here" does
-      if (!(atWorker = await continueHere(view, l))) return;
+    // pi is left elsewhere than the page shows (reading another branch, or
+    // back to current after Edit from here): it goes on from what is shown.
+    if (!busy && !atWorker && (view.leaf || l.workerLeaf)) {
+      if (!(await continueHere(view, l, view.leaf || leafOf(view)))) return;
+      atWorker = !!view.leaf;
     }
     if (busy) body.streamingBehavior = mode === 'followUp' ? 'followUp' : 'steer';
     else if (!atWorker && leafOf(view) && !view.leaf) body.expectLeaf = leafOf(view); // pi's leaf is the one shown
@@ -117,14 +120,15 @@ export function Composer({ view }) {
     <${Controls} view=${view} l=${l} next=${next} /></div>`;
 }
 
-// continueHere moves pi to the branch the view shows, so that a message
-// typed while reading another branch (a sibling from < 1/2 >, a tree node)
-// goes on from what the reader sees, not from the file's leaf elsewhere.
-async function continueHere(view, l) {
+// continueHere moves pi to the entry the view shows last, so that a
+// message typed while reading another branch (a sibling from < 1/2 >, a
+// tree node) or after going back from "Edit from here" goes on from what
+// the reader sees, not from where pi was left out of sight.
+async function continueHere(view, l, entryId) {
   try {
-    const r = await command(view.id, { type: 'navigate', entryId: view.leaf });
+    const r = await command(view.id, { type: 'navigate', entryId });
     if (r.data && r.data.cancelled) return false;
-    l.workerLeaf = view.leaf;
+    l.workerLeaf = view.leaf ? entryId : null;
     return true;
   } catch (e) {
     addError(l, 'Could not continue from this branch: ' + e.message);
