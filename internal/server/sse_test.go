@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 type sseEvent struct {
@@ -290,6 +292,46 @@ func TestFileEvents(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Errorf("watching outside: %d", resp.StatusCode)
 	}
+}
+
+// TestFileEventsOnePollerPerFolder is issue 17.11: two sessions of one
+// folder following its src folder (each under its own topic) share one
+// poller, and both hear of a change.
+func TestFileEventsOnePollerPerFolder(t *testing.T) {
+	old := filesPoll
+	filesPoll = 20 * time.Millisecond
+	defer func() { filesPoll = old }()
+	r := newRig(t, Options{})
+	s := r.find("Dark theme")
+	var other map[string]any
+	for _, o := range r.sessions() {
+		if o["cwd"] == s["cwd"] && o["id"] != s["id"] {
+			other = o
+		}
+	}
+	if other == nil {
+		t.Fatal("no second session in the folder")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var chs []<-chan sseEvent
+	for _, x := range []map[string]any{s, other} {
+		ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+x["id"].(string)+"/files/events?path=src", "")
+		next(t, ch) // hello
+		chs = append(chs, ch)
+	}
+	if n := r.srv.pollers.count(); n != 1 {
+		t.Errorf("%d pollers for one folder, want 1", n)
+	}
+	time.Sleep(50 * time.Millisecond)
+	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
+	for i, ch := range chs {
+		if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {
+			t.Errorf("follower %d: event %+v", i, ev)
+		}
+	}
+	cancel()
+	testkit.Eventually(t, func() bool { return r.srv.pollers.count() == 0 }, 10*time.Second, "the poller to end")
 }
 
 // TestIndexEvents: /api/events announces a changed, a removed and an added
