@@ -24,6 +24,33 @@ func TestChatDailyDriver(t *testing.T) {
 	t.Run("compaction in view", func(t *testing.T) { testCompactionInView(t, r) })
 	t.Run("send while reading another branch", func(t *testing.T) { testSendOnShownBranch(t, r) })
 	t.Run("back to current while editing", func(t *testing.T) { testBackFromEdit(t, r) })
+	t.Run("edit the first message", func(t *testing.T) { testEditFirst(t, r) })
+}
+
+// testEditFirst: "Edit from here" on the first message starts the
+// session's conversation again: the page shows nothing of the old one
+// while the edit is pending, and the edited message is answered alone.
+func testEditFirst(t *testing.T, r *chatRig) {
+	r.llm.Reset()
+	r.llm.Enqueue(fakellm.Text("Old first reply."))
+	r.startSession(t, "the first message")
+	r.waitText(t, "Old first reply.")
+	r.waitIdle(t)
+	r.click(t, ".row[data-role=user] .edit-here")
+	r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'the first message'`)
+	r.waitJS(t, `!document.querySelector('.conv')?.innerText.includes('Old first reply.')`)
+	r.llm.Enqueue(fakellm.Text("New first reply."))
+	r.send(t, "the edited first message")
+	r.waitText(t, "New first reply.")
+	r.waitIdle(t)
+	for _, m := range r.llm.LastRequest().Messages {
+		if strings.Contains(m.Content.Text(), "Old first reply.") || strings.Contains(m.Content.Text(), "the first message") && !strings.Contains(m.Content.Text(), "edited") {
+			t.Errorf("the model saw the old conversation: %q", m.Content.Text())
+		}
+	}
+	if n := r.countText(t, "Old first reply."); n != 0 {
+		t.Error("the old conversation is shown after the edit was sent")
+	}
 }
 
 // testBackFromEdit: "Edit from here" moves pi to the branch point; going
