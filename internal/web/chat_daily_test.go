@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -137,6 +138,7 @@ func testPickersWhileEditing(t *testing.T, r *chatRig) {
 	r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value === 'second question'`)
 	r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Answer two.')`)
 	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker' && document.querySelector('.thinking-select').value === 'high'`)
+	phoneFits(t, r.browser, "the composer and pickers while editing")
 	// A change while editing goes to pi and shows at once; the send uses it.
 	r.choose(t, ".thinking-select", "low")
 	r.waitJS(t, `document.querySelector('.thinking-select').value === 'low'`)
@@ -169,6 +171,7 @@ func testImageTextOnlyModel(t *testing.T, r *chatRig) {
 	}
 	attach()
 	r.waitJS(t, `document.querySelector('.image-warn')?.innerText.includes('does not take images')`)
+	phoneFits(t, r.browser, "the image warning")
 	r.click(t, ".image-warn .image-drop")
 	r.waitJS(t, `!document.querySelector('.composer-images') && !document.querySelector('.image-warn')`)
 
@@ -232,4 +235,18 @@ func testCompactionInView(t *testing.T, r *chatRig) {
 	if h := eval[float64](t, r.browser, `document.querySelector('.conv').scrollHeight - document.querySelector('.conv').clientHeight`); h < 200 {
 		t.Errorf("the conversation scrolls only %.0f px: the test proves nothing", h)
 	}
+}
+
+// phoneFits checks at 390 px (issue 14's phone), light and dark, that
+// nothing sticks out sideways, and goes back to the desktop size.
+func phoneFits(t *testing.T, b *browser, what string) {
+	t.Helper()
+	for _, scheme := range []string{"light", "dark"} {
+		b.run(t, chromedp.EmulateViewport(390, 844), emulateScheme(scheme), chromedp.Sleep(200*time.Millisecond))
+		if w := eval[int](t, b, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+			t.Errorf("%s at 390 px: the page is %d px wider than the window", what, w)
+		}
+		fitsPhone(t, b, what+" ("+scheme+")")
+	}
+	b.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
 }
