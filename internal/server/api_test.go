@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"piweb/internal/piconfig"
@@ -512,5 +513,32 @@ func TestDeleteFailureKeepsChildren(t *testing.T) {
 	}
 	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 0 {
 		t.Errorf("trash %v", items)
+	}
+}
+
+// TestDeleteReadOnlyFolder: a delete the file system refuses (a folder the
+// user may not write, a read-only mount) is a 403 that says so, not a 500;
+// the session stays. (Root writes anywhere, so the refusal is injected as
+// the error unlinking the file gives.)
+func TestDeleteReadOnlyFolder(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.EACCES, syscall.EROFS} {
+		r := newRig(t, Options{})
+		r.srv.store.Fault = func(step string) error {
+			if step == session.StepDeleteMove {
+				return &fs.PathError{Op: "unlinkat", Path: "/x", Err: errno}
+			}
+			return nil
+		}
+		s := r.find("Fix the flaky")
+		out := r.json("DELETE", "/api/sessions/"+s["id"].(string), map[string]any{}, 403)
+		if code := errCode(t, out); code != "forbidden" {
+			t.Errorf("%v: code %s", errno, code)
+		}
+		if msg, _ := out["error"].(map[string]any)["message"].(string); strings.Contains(msg, "/x") || !strings.Contains(msg, "nothing was changed") {
+			t.Errorf("%v: message %q", errno, msg)
+		}
+		if _, err := os.Stat(s["path"].(string)); err != nil {
+			t.Errorf("%v: the session is gone: %v", errno, err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"syscall"
 	"time"
 
 	"piweb/internal/agent"
@@ -90,6 +91,8 @@ var domainErrors = []struct {
 	{terminal.ErrClosed, Forbidden, "piweb is stopping"},
 	{terminal.ErrNoDir, NotFound, "the session's directory does not exist"},
 	{fs.ErrNotExist, NotFound, "session file is gone"},
+	{fs.ErrPermission, Forbidden, "permission denied: piweb may not change this file or its folder; nothing was changed"},
+	{syscall.EROFS, Forbidden, "the file system is read-only; nothing was changed"},
 }
 
 // fileKinds maps the files panel's refusals (their messages are the

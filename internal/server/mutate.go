@@ -146,7 +146,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if errors.Is(err, session.ErrChanged) {
 		return errorf(Busy, "the session changed while it was being deleted; try again")
 	} else if err != nil {
-		return wrap(Internal, err, "cannot move the session to the trash")
+		return storeErr(err) // a read-only folder is a 403, not a 500
 	}
 	s.refresh(paths...)
 	s.publishJSON(sessionTopic(m.Key), eventType{Type: "session_deleted"})
