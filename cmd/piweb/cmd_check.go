@@ -43,7 +43,8 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 
 // runCheck reports every defect of each file with its line number and exits
 // 1 when any file has one. With --repair it writes a repaired file in place
-// of each damaged one, atomically, keeping the original as a backup.
+// of each damaged one, atomically, keeping the original as a backup, and
+// exits 1 only when a file still has a defect after its repair.
 func runCheck(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("check", e)
 	repair := fs.Bool("repair", false, "write a repaired file, keeping the original as a backup")
@@ -91,5 +92,9 @@ func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
 		fmt.Fprintf(e.stdout, "%s: repaired: %s\n", path, c)
 	}
 	fmt.Fprintf(e.stdout, "%s: original kept as %s\n", path, backup)
-	return len(defects) > 0, nil
+	after, err := session.ReadFile(path)
+	if err != nil {
+		return true, err
+	}
+	return len(after.Defects()) > 0, nil
 }

@@ -133,8 +133,8 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("check of a torn file: exit %d\n%s", code, out)
 	}
 	out, _, code = runCLI(t, nil, "check", "--repair", bad)
-	if code != 1 || !strings.Contains(out, "original kept as") {
-		t.Errorf("repair: exit %d\n%s", code, out)
+	if code != 0 || !strings.Contains(out, "original kept as") {
+		t.Errorf("repair: exit %d, want 0 (repaired)\n%s", code, out)
 	}
 	if out, _, code := runCLI(t, nil, "check", bad); code != 0 {
 		t.Errorf("check after repair: exit %d\n%s", code, out)
