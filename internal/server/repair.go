@@ -3,13 +3,16 @@ package server
 import (
 	"errors"
 	"net/http"
+	"path/filepath"
 
 	"piweb/internal/session"
 )
 
 // repairResult answers POST /api/sessions/{id}/repair: what the repair
 // changed (as `piweb check --repair` prints it) and where the original
-// was kept; both empty when the file had nothing to repair.
+// was kept (relative to the agent dir, or only its file name when the
+// session lies elsewhere: never a full path); both empty when the file had
+// nothing to repair.
 type repairResult struct {
 	Changes []string `json:"changes"`
 	Backup  string   `json:"backup"`
@@ -48,8 +51,17 @@ func (s *Server) repair(w http.ResponseWriter, r *http.Request) error {
 		} else if err != nil {
 			return wrap(Internal, err, "cannot repair the session file")
 		}
-		res.Changes, res.Backup = changes, backup
+		res.Changes, res.Backup = changes, backupName(s.agentDir, backup)
 	}
 	res.Session = s.itemAfter(m.Path)
 	return ok(w, res)
+}
+
+// backupName names a backup for the client: its path relative to the
+// agent dir when it lies inside, else its file name.
+func backupName(agentDir, backup string) string {
+	if rel, err := filepath.Rel(agentDir, backup); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(backup)
 }
