@@ -35,6 +35,8 @@ const (
 	Invalid               // not a directory, or not a regular file
 	TooLarge              // over MaxFileRead or MaxDirEntries
 	Changed               // the file changed while it was opened
+	Exists                // an upload's name is taken (overwrite not confirmed)
+	NoSpace               // the disk is full
 )
 
 // Error is a refusal whose Msg can be shown to the client as is.

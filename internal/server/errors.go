@@ -35,6 +35,8 @@ const (
 	Throttled
 	PiMissing
 	Canceled
+	Exists
+	NoSpace
 	Corrupt
 )
 
@@ -55,6 +57,8 @@ var kindInfo = map[Kind]struct {
 	Throttled:        {http.StatusTooManyRequests, "throttled"},
 	PiMissing:        {http.StatusServiceUnavailable, "pi_missing"},
 	Canceled:         {statusClientClosed, "canceled"},
+	Exists:           {http.StatusConflict, "exists"},
+	NoSpace:          {http.StatusInsufficientStorage, "no_space"},
 	Corrupt:          {http.StatusConflict, "corrupt"}, // a config file that does not parse; replacing it is asked for explicitly
 }
 
@@ -98,7 +102,8 @@ var domainErrors = []struct {
 // fileKinds maps the files panel's refusals (their messages are the
 // client's) to kinds.
 var fileKinds = map[cwdfs.Kind]Kind{cwdfs.NotFound: NotFound, cwdfs.Forbidden: Forbidden,
-	cwdfs.Invalid: Invalid, cwdfs.TooLarge: TooLarge, cwdfs.Changed: Stale}
+	cwdfs.Invalid: Invalid, cwdfs.TooLarge: TooLarge, cwdfs.Changed: Stale,
+	cwdfs.Exists: Exists, cwdfs.NoSpace: NoSpace}
 
 // classify returns err as an *Error: itself when it is one, else the
 // domainErrors entry it matches, else internal with a generic message.

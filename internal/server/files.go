@@ -4,6 +4,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -46,8 +47,28 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, fileList{Path: clean, Entries: entries})
 }
 
-var imageTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml"}
+// mediaTypes are the file types the files panel previews as themselves;
+// everything else is text or octet-stream.
+var mediaTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
+	".pdf": "application/pdf",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".m4a": "audio/mp4",
+	".flac": "audio/flac", ".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm", ".ogv": "video/ogg",
+	".mov": "video/quicktime"}
+
+// maxMedia bounds a previewed image, PDF, audio or video file; it is
+// streamed (with ranges, for seeking), never read whole.
+const maxMedia = 1 << 30
+
+// fileCSP keeps anything in a session's folder from running: a file is
+// shown in a sandbox with no scripts. A PDF is the exception to the
+// sandbox (a sandboxed document cannot have the browser's PDF viewer), not
+// to the rest: no script, no fetch, no form, and it may be framed by the
+// app only.
+const (
+	fileCSP = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; media-src 'self'"
+	pdfCSP  = "default-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
+)
 
 func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
@@ -68,6 +89,9 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return errorf(Invalid, "not a regular file")
 	}
+	if ctype := mediaTypes[strings.ToLower(filepath.Ext(real))]; ctype != "" {
+		return serveMedia(w, r, f, fi, ctype)
+	}
 	if fi.Size() > cwdfs.MaxFileRead {
 		return errorf(TooLarge, "file is over %d bytes", cwdfs.MaxFileRead)
 	}
@@ -75,18 +99,33 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot read file")
 	}
-	ctype := imageTypes[strings.ToLower(filepath.Ext(real))]
-	if ctype == "" {
-		ctype = "application/octet-stream"
-		if cwdfs.IsText(data) {
-			ctype = "text/plain; charset=utf-8"
-		}
+	ctype := "application/octet-stream"
+	if cwdfs.IsText(data) {
+		ctype = "text/plain; charset=utf-8"
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+	h.Set("Content-Security-Policy", fileCSP)
 	h.Set("Cache-Control", "no-store")
 	w.Write(data)
+	return nil
+}
+
+// serveMedia streams an image, PDF, audio or video file with its own type
+// (never sniffed), answering ranges so that audio and video can seek.
+func serveMedia(w http.ResponseWriter, r *http.Request, f *os.File, fi os.FileInfo, ctype string) error {
+	if fi.Size() > maxMedia {
+		return errorf(TooLarge, "file is over %d bytes", maxMedia)
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", fileCSP)
+	if ctype == "application/pdf" {
+		h.Set("Content-Security-Policy", pdfCSP)
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+	}
+	http.ServeContent(w, r, "", fi.ModTime(), f)
 	return nil
 }
 

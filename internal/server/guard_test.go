@@ -85,6 +85,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 	}
 	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
 	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
+	f.bodies["POST /api/sessions/{id}/upload"] = `{"path":"","name":"guard-upload.txt","data":"aGk=","overwrite":true}`
 	f.tid = r.json("POST", "/api/sessions/"+f.id+"/terminals", map[string]any{}, 200, auth...)["id"].(string)
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`

@@ -62,6 +62,7 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/files", s.listFiles)
 	h("GET /api/sessions/{id}/file", s.readFile)
 	h("GET /api/sessions/{id}/files/events", s.fileEvents)
+	h("POST /api/sessions/{id}/upload", s.upload)
 
 	// Changes: git's view of the session's cwd, and the session's own edits.
 	h("GET /api/sessions/{id}/git/status", s.gitStatus)

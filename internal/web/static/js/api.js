@@ -62,6 +62,8 @@ export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restor
 export const exportURL = (id, format, leaf, scope) =>
   `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
+export const uploadFile = (id, path, name, data, overwrite) =>
+  post(`/api/sessions/${enc(id)}/upload`, { path, name, data, overwrite });
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 // Changes: git's view of the session's cwd and the session's own edits.
 export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);

@@ -3,18 +3,77 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { setPanel } from './state.js';
+import { setPanel, fileRequest, toast, confirm } from './state.js';
 import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
 
 const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
+const pdfRE = /\.pdf$/i;
+const audioRE = /\.(mp3|wav|ogg|oga|m4a|flac)$/i;
+const videoRE = /\.(mp4|m4v|webm|ogv|mov)$/i;
+const maxUpload = 32 << 20;
+
+// relPath makes a path from a message relative to the cwd; null when it
+// is outside.
+function relPath(p, cwd) {
+  p = p.replace(/^\.\//, '');
+  if (!p.startsWith('/')) return p;
+  const root = (cwd || '').replace(/\/+$/, '') + '/';
+  return cwd && p.startsWith(root) ? p.slice(root.length) : null;
+}
+
+// upload sends a dropped or picked file into the cwd, asking before it
+// replaces a file of the same name; it returns the uploaded path.
+async function upload(id, file) {
+  if (file.size > maxUpload) throw new Error(`${file.name} is over ${fmtBytes(maxUpload)}`);
+  const data = await new Promise((res, rej) => {
+    const r = new FileReader();
+    r.onload = () => res(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => rej(r.error);
+    r.readAsDataURL(file);
+  });
+  const ask = () => confirm('Replace ' + file.name + '?', 'A file of that name is in the folder. Uploading replaces it.', { ok: 'Replace', danger: true });
+  // Ask first when the folder has the name; the server refuses it anyway
+  // (409 exists) when it appeared meanwhile, and then we ask.
+  const listed = ((await api.listFiles(id, '')).entries || []).some((e) => e.name === file.name);
+  if (listed && !(await ask())) return null;
+  try {
+    return (await api.uploadFile(id, '', file.name, data, listed)).path;
+  } catch (e) {
+    if (e.code !== 'exists' || !(await ask())) throw e;
+    return (await api.uploadFile(id, '', file.name, data, true)).path;
+  }
+}
 
 export function FilesPanel({ view }) {
   const [file, setFile] = useState('');
   const [missing, setMissing] = useState('');
-  return html`<div class="files-panel">
-    <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${view.detail?.session?.cwd}>${view.detail?.session?.cwd}</span>
+  const [drag, setDrag] = useState(false);
+  const cwd = view.detail?.session?.cwd;
+  const req = fileRequest.value;
+  useEffect(() => {
+    if (!req) return;
+    const rel = relPath(req.path, cwd);
+    if (rel == null) toast(req.path + ' is outside the session\'s folder', { kind: 'error' });
+    else setFile(rel);
+  }, [req && req.n]);
+  const send = async (files) => {
+    for (const f of files) {
+      try {
+        const p = await upload(view.id, f);
+        if (p) { toast('Uploaded ' + p); setFile(p); }
+      } catch (e) {
+        toast('Upload failed: ' + e.message, { kind: 'error' });
+      }
+    }
+  };
+  return html`<div class=${'files-panel' + (drag ? ' dragging' : '')}
+      onDragOver=${(e) => { if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) { e.preventDefault(); setDrag(true); } }}
+      onDragLeave=${(e) => { if (e.currentTarget === e.target) setDrag(false); }}
+      onDrop=${(e) => { e.preventDefault(); setDrag(false); if (!missing) send([...e.dataTransfer.files]); }}>
+    <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
+      ${!missing && html`<label class="btn ghost small upload-btn" title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
       <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('files')}>×</button></div>
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} onError=${setMissing} /></div>
@@ -70,10 +129,11 @@ function Viewer({ id, path }) {
   const [rev, setRev] = useState(0);
   const [preview, setPreview] = useState(true);
   const isImage = imageRE.test(path);
+  const media = pdfRE.test(path) ? 'pdf' : audioRE.test(path) ? 'audio' : videoRE.test(path) ? 'video' : '';
   const isMd = /\.(md|markdown)$/i.test(path);
   useEffect(() => {
     let live = true;
-    if (!isImage) {
+    if (!isImage && !media) {
       fetch(api.fileURL(id, path)).then(async (r) => {
         const body = await r.text();
         if (!live) return;
@@ -92,6 +152,9 @@ function Viewer({ id, path }) {
       ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>${preview ? 'Source' : 'Preview'}</button>`}</div>
     <div class="viewer-body">
       ${isImage ? html`<img class="file-img" alt=${path} src=${api.fileURL(id, path) + '&r=' + rev} />`
+        : media === 'pdf' ? html`<iframe class="file-pdf" title=${path} src=${api.fileURL(id, path) + '&r=' + rev}></iframe>`
+        : media === 'audio' ? html`<audio class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}></audio>`
+        : media === 'video' ? html`<video class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}></video>`
         : !text ? html`<div class="muted pad">Loading…</div>`
         : text.error ? html`<div class="stop error">${text.error}</div>`
         : isMd && preview ? html`<div class="md pad">${markdown(text.body)}</div>`

@@ -6,6 +6,13 @@ import { diffLines, langOf } from './highlight.js';
 import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js';
 import { ToolTime, ToolOutput } from '../chat/toolrun.js';
 import { SystemPrompt } from './system.js';
+import { openFile } from './state.js';
+
+// PathLink is a file path of a tool call that opens the file in the
+// files panel (its card's summary still opens and closes the card).
+function PathLink({ path }) {
+  return html`<a class="path" href="#" title="Open in the files panel" onClick=${(e) => { e.preventDefault(); e.stopPropagation(); openFile(path); }}>${path}</a>`;
+}
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
 // to their toolResult items, ctx.paired holds the ids of paired results.
@@ -121,15 +128,15 @@ export function Tool({ call, result }) {
       break;
     }
     case 'read':
-      summary = html`<span class="path">${args.path}</span>${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${plural(lineCount(out), 'line')}</span>`}`;
+      summary = html`<${PathLink} path=${args.path} />${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${plural(lineCount(out), 'line')}</span>`}`;
       body = result && (err ? html`<pre class="out">${capped(out)}</pre>` : html`<${CodeView} code=${out} lang=${args.path} />`);
       break;
     case 'write':
-      summary = html`<span class="path">${args.path}</span><span class="muted">${plural(lineCount(String(args.content || '')), 'line')}</span>`;
+      summary = html`<${PathLink} path=${args.path} /><span class="muted">${plural(lineCount(String(args.content || '')), 'line')}</span>`;
       body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />${err && html`<pre class="out">${capped(out)}</pre>`}`;
       break;
     case 'edit':
-      summary = html`<span class="path">${args.path}</span>`;
+      summary = html`<${PathLink} path=${args.path} />`;
       body = html`<pre class="diff">${capped(editDiff(args, result), (s) => diffLines(s, args.path))}</pre>${err && html`<pre class="out">${capped(out)}</pre>`}`;
       break;
     default:

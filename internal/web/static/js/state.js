@@ -49,6 +49,14 @@ export function sessionURL(id, leaf, entry) {
 
 window.addEventListener('popstate', () => { route.value = parseRoute(); });
 
+// fileRequest asks the files panel to show a file (a path in a message or
+// tool call, relative to the session's cwd or absolute under it).
+export const fileRequest = signal(null);
+export function openFile(path) {
+  fileRequest.value = { path: String(path || ''), n: Date.now() };
+  panel.value = 'files';
+}
+
 export function setPanel(p) {
   panel.value = panel.value === p ? '' : p;
   if (!phone()) localStorage.setItem('piweb.panel', panel.value);
