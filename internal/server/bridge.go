@@ -97,6 +97,7 @@ func (b *bridges) closeAll() {
 // running state to the index stream.
 func (s *Server) onAgentEvent(id string, ev []byte) {
 	s.publish(sessionTopic(id), ev)
+	s.publishAttention(id, ev)
 	var head struct{ Type string }
 	if json.Unmarshal(ev, &head) != nil {
 		return

@@ -37,7 +37,7 @@ func TestRunningDot(t *testing.T) {
 	// only from the stream.
 	r.open(t, "/")
 	r.waitJS(t, items[0]+` && `+dots[0]+` && `+dots[1])
-	if n := r.count(t, `.run-dot`); n != 2 {
+	if n := r.count(t, `.side-list .run-dot`); n != 2 { // the home page marks them too
 		t.Errorf("%d running dots, want 2", n)
 	}
 	close(holds[0])

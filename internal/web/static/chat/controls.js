@@ -12,6 +12,7 @@ import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsButton } from './models.js';
 import { models, modelsRev, scoped } from './store.js';
+import { muted, toggleMuted } from '../js/attention.js';
 
 export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
@@ -49,6 +50,8 @@ export function Controls({ view, l, next }) {
     <button class="btn ghost small clone" type="button" onClick=${() => cloneBranch(view)}>Clone</button>
     <select class="alert-select" aria-label="When pi finishes elsewhere" title="When pi finishes in a session you are not looking at" value=${alertMode.value} onChange=${(e) => setAlertMode(e.target.value)}>
       ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}</select>
+    <button class=${'btn ghost small mute-session' + (muted.value.has(view.id) ? ' on' : '')} type="button" aria-pressed=${muted.value.has(view.id)}
+      title="No alerts for this session" onClick=${() => toggleMuted(view.id)}>${muted.value.has(view.id) ? 'muted' : 'mute'}</button>
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;

@@ -1,12 +1,10 @@
-// Turn-end alerts: when pi finishes in a session, a short sound and/or a
-// browser notification, unless the user is looking at that session. It
-// follows the sidebar's running flags (the index stream's "running"
-// events), so it covers every session pi runs, not only the open one. The
-// choice is kept in localStorage; notifications ask the browser's
-// permission when chosen.
-import { effect, signal } from '@preact/signals';
-import { sessions, navigate, sessionURL, toast } from '../js/state.js';
-import { current } from '../js/view.js';
+// Turn-end alerts: a short sound and/or a browser notification when pi
+// finishes, fails or waits in a session the user is not looking at
+// (js/attention.js calls alertUser on the index stream's attention
+// events, so it covers every session pi runs). The choice is kept in
+// localStorage; notifications ask the browser's permission when chosen.
+import { signal } from '@preact/signals';
+import { navigate, sessionURL, toast } from '../js/state.js';
 
 export const ALERTS = { off: 'no alert', sound: 'sound', notify: 'notification', both: 'sound + notification' };
 export const alertMode = signal(localStorage.getItem('piweb.alert') || 'off');
@@ -45,23 +43,14 @@ function beep() {
   o.stop(audio.currentTime + 0.15);
 }
 
-// finished alerts that pi stopped running in session s.
-function finished(s) {
+// alertUser plays the chosen alert for an attention event of session id
+// (js/attention.js decides when: not muted, not in view).
+export function alertUser(title, body, id) {
   const mode = alertMode.value;
   if (mode === 'off') return;
-  const v = current.value;
-  if (!document.hidden && v && v.id === s.id) return; // the user sees it end
   if (mode === 'sound' || mode === 'both') beep();
   if ((mode === 'notify' || mode === 'both') && window.Notification && Notification.permission === 'granted') {
-    const n = new Notification('pi finished', { body: s.name || s.firstMessage || s.cwd || '', tag: 'piweb-' + s.id });
-    n.onclick = () => { window.focus(); navigate(sessionURL(s.id)); n.close(); };
+    const n = new Notification(title, { body, tag: 'piweb-' + id });
+    n.onclick = () => { window.focus(); navigate(sessionURL(id)); n.close(); };
   }
 }
-
-const was = new Map(); // session id -> running when last seen
-effect(() => {
-  for (const s of sessions.value) {
-    if (was.get(s.id) && !s.running) finished(s);
-    was.set(s.id, !!s.running);
-  }
-});

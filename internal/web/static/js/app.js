@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL } from './state.js';
-import { Sidebar } from './sidebar.js';
+import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
@@ -15,6 +15,7 @@ import { ChangesPanel } from './changes.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
 import { SettingsPage } from './settings.js';
+import { withBadge, badge } from './attention.js';
 import { current, show, closeView } from './view.js';
 import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
@@ -37,7 +38,8 @@ function App() {
   const known = !!(v && v.error && v.error.status === 404 && byId.has(v.id));
   useEffect(() => { if (known) show(r.id, r.leaf, r.entry); }, [known]);
   const title = v && v.detail && v.detail.session ? (v.detail.session.name || v.detail.session.firstMessage || 'session') : '';
-  useEffect(() => { document.title = title ? `${title.slice(0, 60)} · piweb` : 'piweb'; }, [title]);
+  const n = badge.value;
+  useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);
   return html`<div class=${'app' + (panel.value && v ? ' with-panel' : '')}>
     <${Sidebar} />
     ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
@@ -84,7 +86,7 @@ function Home() {
         <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are written.</p></div>`}
       ${list.length > 0 && html`<h2>Recent</h2>`}
       <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
-        <span class="sess-title">${s.name || s.firstMessage || '(empty session)'}</span>
+        <span class="sess-title"><${Marks} s=${s} />${s.name || s.firstMessage || '(empty session)'}</span>
         <span class="muted">${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs</span></a></li>`)}</ul>
     </div></div>`;
 }

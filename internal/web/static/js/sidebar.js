@@ -5,6 +5,7 @@ import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut } from './api.js';
+import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute } from './attention.js';
 
 const HUGE = 20 * 1024 * 1024;
 const SHOWN = 40;
@@ -76,6 +77,7 @@ export function Sidebar() {
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
       <a href="/trash" class=${route.value.page === 'trash' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>Trash</a>
       <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
+      <${AttentionFoot} />
       <${SignOut} />
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
@@ -121,7 +123,7 @@ function Item({ s, kids, current, depth }) {
   return html`<li>
     <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)} onClick=${go}
        data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
-      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">↳</span>` : ''}${s.running && html`<span class="run-dot" title="running"></span>`}${title}</span>
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">↳</span>` : ''}<${Marks} s=${s} />${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
         <span title="messages in the file, all branches">${plural(s.messageCount || 0, 'msg')}</span>
@@ -132,4 +134,21 @@ function Item({ s, kids, current, depth }) {
       ${children.map((c) => html`<${Item} key=${c.id} s=${c} kids=${kids} current=${current} depth=${depth + 1} />`)}
     </ul>`}
   </li>`;
+}
+
+// Marks shows a session's running, waiting and unread state (opening it,
+// or Mark all read, marks it read).
+export function Marks({ s }) {
+  const w = waiting.value.get(s.id);
+  const unread = isUnread(s);
+  return html`${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
+}
+
+// AttentionFoot offers "mark all read" and the global mute.
+function AttentionFoot() {
+  const n = unreadCount.value;
+  const mute = globalMute.value;
+  return html`${n > 0 && html`<button class="btn-link mark-all-read" type="button" onClick=${markAllRead}>Mark ${n} read</button>`}
+    <button class=${'btn-link global-mute' + (mute ? ' on' : '')} type="button" aria-pressed=${mute} title=${mute ? 'Alerts are muted: click to turn them on' : 'Mute every alert'}
+      onClick=${() => setGlobalMute(!mute)}>${mute ? 'Muted' : 'Mute'}</button>`;
 }

@@ -118,6 +118,9 @@ export function watchIndex() {
       case 'running':
         sessions.value = sessions.value.map((s) => (s.id === ev.id ? { ...s, running: ev.running } : s));
         break;
+      case 'attention': // js/attention.js reacts
+        attentionEvent.value = ev;
+        break;
       case 'hello': // (re)connected: changes may have been missed meanwhile
       case 'reset':
         reload();
@@ -125,6 +128,10 @@ export function watchIndex() {
     }
   });
 }
+
+// attentionEvent is the index topic's latest "attention" event: a run
+// ended, failed, or waits for an answer (js/attention.js).
+export const attentionEvent = signal(null);
 
 export const sessionById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
 

@@ -1,0 +1,96 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+)
+
+// TestAttentionTwoTabs, on real pi 1.6.0 with two tabs of one browser:
+// a run started elsewhere shows as running in both, then unread with a
+// toast, a title count and a favicon badge; reading it in one tab clears
+// it in the other; a failed run is announced where the session is not in
+// view; a session muted in one tab is muted in both.
+func TestAttentionTwoTabs(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	a := r.browser
+	a.open(t, "/")
+	tabCtx, cancel := chromedp.NewContext(a.ctx)
+	defer cancel()
+	if err := chromedp.Do(tabCtx); err != nil { // the first call on a context opens its tab
+		t.Fatal(err)
+	}
+	b := &browser{ctx: tabCtx, base: a.base, t: t}
+	b.open(t, "/")
+	for _, x := range []*browser{a, b} { // both tabs act as in view, as two windows side by side would
+		x.run(t, focusEmulation())
+	}
+	both := func(js string) {
+		t.Helper()
+		a.waitJS(t, js)
+		b.waitJS(t, js)
+	}
+
+	// pi writes a new session's file with its first answer: the row
+	// appears then, unread, with a toast, a title count and a badge.
+	r.llm.Enqueue(fakellm.Text("First answer."))
+	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": "attention please"})["id"].(string)
+	row := fmt.Sprintf(`.sess[data-id=%q]`, id)
+	both(`!!document.querySelector('` + row + ` .unread-dot') && !document.querySelector('` + row + ` .run-dot')`)
+	both(`[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi finished') && t.innerText.includes('attention please'))`)
+	both(`document.title.startsWith('(1) ') && document.querySelector('link[rel=icon]').dataset.badge === 'on'`)
+
+	// A run: running in both tabs while it lasts.
+	reply, release := holdReply("Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima.")
+	defer release()
+	r.llm.Enqueue(reply)
+	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "keep going"})
+	both(`!!document.querySelector('` + row + ` .run-dot')`)
+	release()
+	both(`!document.querySelector('` + row + ` .run-dot') && !!document.querySelector('` + row + ` .unread-dot')`)
+
+	// Read in tab a: tab b sees it read.
+	a.run(t, chromedp.Click(row))
+	a.waitJS(t, `!document.querySelector('`+row+` .unread-dot') && !document.title.startsWith('(')`)
+	b.waitJS(t, `!document.querySelector('`+row+` .unread-dot') && !document.title.startsWith('(')`)
+
+	// A failed run: announced in b (home), not in a (viewing it).
+	for range 3 { // pi retries twice (fakellm.WriteSettings)
+		r.llm.Enqueue(fakellm.Error(500, "the provider broke"))
+	}
+	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "now fail"})
+	b.waitJS(t, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi failed'))`)
+	a.waitJS(t, `!!document.querySelector('.stop')`) // the error shows in the conversation
+	if eval[bool](t, a, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi failed'))`) {
+		t.Error("tab a announced a failure in the session it shows")
+	}
+
+	// Muted in a: b stays quiet for the next run.
+	a.run(t, chromedp.Click(".chat-controls .mute-session"))
+	b.waitJS(t, fmt.Sprintf(`JSON.parse(localStorage.getItem('piweb.muted') || '[]').includes(%q)`, id))
+	eval[bool](t, b, `(document.querySelectorAll('.toast').forEach((t) => t.remove()), true)`)
+	r.llm.Enqueue(fakellm.Text("Quiet now."))
+	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "quietly"})
+	b.waitJS(t, `!!document.querySelector('`+row+` .unread-dot')`)
+	if eval[bool](t, b, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi finished'))`) {
+		t.Error("a muted session was announced")
+	}
+	b.noConsoleErrors(t)
+}
+
+// focusEmulation makes the tab behave as focused and in view even when
+// another tab of the browser is in front.
+func focusEmulation() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return chromedp.Void{}, err
+	}
+}
