@@ -3,8 +3,8 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
+	"piweb/internal/broker"
 	"piweb/internal/jsjson"
 )
 
@@ -44,26 +44,15 @@ const (
 	EvUIAnswered         = "piweb_ui_answered"     // a dialog was answered (by any tab)
 )
 
-// Event is one line pi wrote on stdout (or one piweb-made notice). Raw is
-// the line without its LF, exactly as pi wrote it, so it can be forwarded to
-// a browser without re-encoding; it must not be modified. Type is skimmed
-// from the line; everything else is decoded on demand. Seq and At (when
-// the Hub received it) are assigned by the Hub (zero before).
-type Event struct {
-	Seq  uint64
-	At   time.Time
-	Type string
-	Raw  []byte
-}
-
-// Stamp returns e numbered seq, received at (broker.Payload).
-func (e Event) Stamp(_ string, seq uint64, at time.Time) Event {
-	e.Seq, e.At = seq, at
-	return e
-}
-
-// Size is len(Raw): what counts against the Hub's byte bound.
-func (e Event) Size() int { return len(e.Raw) }
+// Event is one line pi wrote on stdout (or one piweb-made notice): the
+// broker's one event type, so that a worker publishes straight into the
+// broker the server streams from. Raw is the line without its LF, exactly
+// as pi wrote it, so it can be forwarded to a browser without
+// re-encoding; it must not be modified. Type is skimmed from the line;
+// everything else is decoded on demand (DecodeEvent, DeltaOf, MessageOf).
+// Topic, Seq and At (when the broker received it) are assigned by the
+// broker (zero before).
+type Event = broker.Event
 
 // NewEvent builds a piweb event of type typ whose JSON has the fields of v
 // (a struct or map) plus "type".
@@ -89,13 +78,9 @@ func appendJSONString(dst []byte, s string) ([]byte, error) {
 	return append(dst, b...), err
 }
 
-// Field returns the raw JSON of a top-level field, or nil. It skims without
-// decoding.
-func (e Event) Field(key string) []byte { return jsjson.FirstField(e.Raw, key) }
-
-// Decode unmarshals the whole event into v. Avoid it for message_update on
-// hot paths; use Delta instead.
-func (e Event) Decode(v any) error {
+// DecodeEvent unmarshals the whole event into v. Avoid it for
+// message_update on hot paths; use DeltaOf instead.
+func DecodeEvent(e Event, v any) error {
 	if err := json.Unmarshal(e.Raw, v); err != nil {
 		return fmt.Errorf("decode %s event: %w", e.Type, err)
 	}
@@ -111,9 +96,9 @@ type AssistantEvent struct {
 	ToolCall     json.RawMessage // for toolcall_end
 }
 
-// Delta skims a message_update for its assistantMessageEvent, skipping the
-// partial message.
-func (e Event) Delta() (AssistantEvent, bool) {
+// DeltaOf skims a message_update for its assistantMessageEvent, skipping
+// the partial message.
+func DeltaOf(e Event) (AssistantEvent, bool) {
 	ame := e.Field("assistantMessageEvent")
 	if ame == nil {
 		return AssistantEvent{}, false
@@ -136,8 +121,8 @@ type MessageInfo struct {
 	ErrorMessage string `json:"errorMessage"`
 }
 
-// Message skims the role and stop reason of the event's message.
-func (e Event) Message() MessageInfo {
+// MessageOf skims the role and stop reason of the event's message.
+func MessageOf(e Event) MessageInfo {
 	m := e.Field("message")
 	return MessageInfo{
 		Role:         fieldString(m, "role"),

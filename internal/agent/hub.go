@@ -1,6 +1,10 @@
 package agent
 
-import "piweb/internal/broker"
+import (
+	"time"
+
+	"piweb/internal/broker"
+)
 
 // Hub is one session's topic in the agent's broker: the worker's events,
 // numbered (Seq, never reused for the life of the topic, across pi
@@ -22,6 +26,32 @@ const (
 	DefaultRingBytes  = 8 << 20
 	DefaultSubBuffer  = 1024
 )
+
+// WorkersTopic is the topic on which every Hub also announces the events
+// that concern the session beyond its own page: its worker's state
+// changes (piweb_state, piweb_exit, agent_start, agent_end) and dialogs
+// (extension_ui_request, piweb_ui_answered, piweb_ui_timeout), as events of
+// type "worker_changed" whose Value is a WorkerNote. The server follows it
+// for the listing's running flags and the attention events.
+const WorkersTopic = "workers"
+
+// WorkerNote is the Value of a WorkersTopic event: the session's topic (its
+// Key) and the event published there.
+type WorkerNote struct {
+	Topic string
+	Event Event
+}
+
+// SharedBroker returns the broker for every live event of piweb: agent
+// events and the server's own topics. Replay is bounded per topic (4,096
+// events, 32 MB), a subscriber more than 1,024 events behind is cut off
+// and resumes from its last number, idle topics are collected after 10
+// minutes, and numbers continue from the clock, so that a number from an
+// earlier run is recognisably older than this run's.
+func SharedBroker() *broker.Broker[Event] {
+	return broker.New[Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
+		QueueEvents: DefaultSubBuffer, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro())})
+}
 
 // NewBroker returns a broker for agent events with the default bounds.
 func NewBroker() *broker.Broker[Event] { return newBroker(broker.Options{}) }
@@ -50,8 +80,18 @@ func hubOn(b *broker.Broker[Event], topic string) *Hub { return &Hub{b: b, topic
 // from the last Seq received), on Close, or when the Hub closes.
 type Subscription = broker.Sub[Event]
 
-// Publish numbers e, keeps it for replay and offers it to every subscriber.
-func (h *Hub) Publish(e Event) Event { return h.b.Publish(h.topic, e) }
+// Publish numbers e, keeps it for replay and offers it to every
+// subscriber; a change of the worker's state is also announced on
+// WorkersTopic.
+func (h *Hub) Publish(e Event) Event {
+	e = h.b.Publish(h.topic, e)
+	switch e.Type {
+	case EvState, EvExit, EvAgentStart, EvAgentEnd, EvExtensionUIRequest, EvUIAnswered, EvExtensionUITimeout:
+		h.b.Publish(WorkersTopic, Event{Type: "worker_changed", Raw: []byte(`{"type":"worker_changed"}`),
+			Value: WorkerNote{Topic: h.topic, Event: e}})
+	}
+	return e
+}
 
 // Subscribe returns the events after Seq `after` (the last one the caller
 // has) that the Hub still keeps, and a subscription for everything later,

@@ -92,7 +92,7 @@ func BenchmarkSkimType(b *testing.B) {
 		b.ReportAllocs()
 		e := Event{Type: EvMessageUpdate, Raw: big}
 		for b.Loop() {
-			if _, ok := e.Delta(); !ok {
+			if _, ok := DeltaOf(e); !ok {
 				b.Fatal("delta")
 			}
 		}

@@ -26,7 +26,7 @@ func TestLiveToolRoundTrip(t *testing.T) {
 		case EvToolEnd:
 			sawTool = strings.Contains(string(e.Raw), `hello\n`)
 		case EvMessageUpdate:
-			if d, ok := e.Delta(); ok && d.Type == "text_delta" {
+			if d, ok := DeltaOf(e); ok && d.Type == "text_delta" {
 				sawDelta = true
 			}
 		}

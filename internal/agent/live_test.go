@@ -71,7 +71,7 @@ func TestLiveAbort(t *testing.T) {
 		l.w.Prompt(l.ctx, "talk slowly", PromptOptions{})
 		i := l.rec.wait(t, 0, isDelta)
 		abort()
-		j := l.rec.wait(t, i, func(e Event) bool { return e.Type == EvMessageEnd && e.Message().Role == "assistant" })
+		j := l.rec.wait(t, i, func(e Event) bool { return e.Type == EvMessageEnd && MessageOf(e).Role == "assistant" })
 		if got := stopReason(l.rec.snapshot()[j]); got != "aborted" {
 			t.Errorf("stopReason %q", got)
 		}
@@ -244,7 +244,7 @@ func TestLiveCrashMidStream(t *testing.T) {
 	syscall.Kill(l.w.Client().Pid(), syscall.SIGKILL)
 	j := l.rec.waitType(t, i, EvExit)
 	var n ExitNotice
-	l.rec.snapshot()[j].Decode(&n)
+	DecodeEvent(l.rec.snapshot()[j], &n)
 	if n.Reason != "crashed" || n.Signal != "killed" {
 		t.Errorf("exit notice %+v", n)
 	}
@@ -304,7 +304,7 @@ func TestLiveExtensionDialog(t *testing.T) {
 
 	i := rec.wait(t, 0, isDialog("confirm"))
 	var req UIRequest
-	rec.snapshot()[i].Decode(&req)
+	DecodeEvent(rec.snapshot()[i], &req)
 	yes := true
 	if err := w.AnswerUI(req.ID, UIAnswer{Confirmed: &yes}); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 )
 
@@ -108,7 +109,9 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 			s.mu.Unlock()
 		}
 	}()
-	hub := NewHub()
+	// Until pi names its file the worker publishes on a topic of its own
+	// in the broker; then on the file's topic, where subscribers look.
+	hub := hubOn(s.events, "new/"+rand.Text())
 	w := newWorker("", hub, s.cfg.UITimeout)
 	w.onRekey = s.rekey
 	o := s.cfg.Base
@@ -141,13 +144,17 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 		return nil, ErrClosed
 	}
 	e := s.entry(w.key)
-	e.hub, e.w = hub, w
+	e.w = w
+	w.mu.Lock()
+	w.hub = e.hub
+	w.mu.Unlock()
+	hub.Close()
 	if n.Approve {
 		s.approved[w.key] = true
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.watch(w)
-	hub.Publish(NewEvent(EvState, w.Status()))
+	e.hub.Publish(NewEvent(EvState, w.Status()))
 	return w, nil
 }

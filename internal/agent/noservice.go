@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+
+	"piweb/internal/broker"
 )
 
 // PiStatus is what the web app is told about pi (GET /api/status).
@@ -47,7 +49,7 @@ func (NoService) Stop(context.Context, string) error                            
 func (NoService) Close(context.Context) error                                       { return nil }
 func (NoService) Approve(context.Context, string) error                             { return ErrPiMissing }
 func (NoService) Approved(string) bool                                              { return false }
-func (NoService) Watch(string, bool, func([]byte)) func()                           { return func() {} }
+func (NoService) Events() *broker.Broker[Event]                                     { return nil }
 func (NoService) FileGrew(string, int64, []byte)                                    {}
 func (NoService) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
 func (NoService) Label(_ context.Context, _, _, _ string, offline func() error) error {

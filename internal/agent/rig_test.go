@@ -262,7 +262,7 @@ func isDelta(e Event) bool {
 	if e.Type != EvMessageUpdate {
 		return false
 	}
-	d, _ := e.Delta()
+	d, _ := DeltaOf(e)
 	return d.Type == "text_delta"
 }
 
@@ -270,4 +270,4 @@ func isPhase(p Phase) func(Event) bool {
 	return func(e Event) bool { return e.Type == EvState && fieldString(e.Raw, "phase") == string(p) }
 }
 
-func stopReason(e Event) string { return e.Message().StopReason }
+func stopReason(e Event) string { return MessageOf(e).StopReason }

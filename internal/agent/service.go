@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"piweb/internal/broker"
 )
 
 // Service is what the web server drives: pi workers per session behind
@@ -42,6 +44,10 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	return &Service{sup: sup, base: cfg.Base, status: st}, nil
 }
+
+// Events is the broker the workers publish to (Config.Events): the server
+// streams from it.
+func (a *Service) Events() *broker.Broker[Event] { return a.sup.events }
 
 // FileGrew hands appended lines to the session's live worker
 // (Supervisor.FileGrew).
@@ -83,48 +89,6 @@ func (a *Service) Approve(ctx context.Context, path string) error { return a.sup
 
 // Approved reports whether the session's pi starts with --approve.
 func (a *Service) Approved(path string) bool { return path != "" && a.sup.Approved(path) }
-
-// Watch follows the session's hub from now on, resubscribing after a lag
-// and reporting lost events as a reset.
-func (a *Service) Watch(path string, fromStart bool, fn func([]byte)) func() {
-	hub := a.sup.Hub(path)
-	stop := make(chan struct{})
-	var once sync.Once
-	after := hub.Last()
-	if fromStart {
-		after = 0
-	}
-	go func() {
-		for {
-			replay, sub, complete := hub.Subscribe(after)
-			if !complete && after > 0 {
-				fn([]byte(`{"type":"reset"}`))
-			}
-			for _, ev := range replay {
-				fn(ev.Raw)
-				after = ev.Seq
-			}
-			for open := true; open; {
-				select {
-				case <-stop:
-					sub.Close()
-					return
-				case ev, more := <-sub.C:
-					if !more {
-						open = false
-						break
-					}
-					fn(ev.Raw)
-					after = ev.Seq
-				}
-			}
-			if !sub.Lagged() {
-				return // the hub closed
-			}
-		}
-	}()
-	return func() { once.Do(func() { close(stop) }) }
-}
 
 // Rename names the session through its live worker (pi keeps the name in
 // memory), or with offline, which writes the file, when none runs; no pi

@@ -90,7 +90,7 @@ func (m *Machine) Apply(e Event, now time.Time) bool {
 	case EvAutoRetryStart:
 		m.retrying, m.settleUntil = true, time.Time{}
 		var v struct{ Attempt int }
-		_ = e.Decode(&v)
+		_ = DecodeEvent(e, &v)
 		m.attempt = v.Attempt
 	case EvAutoRetryEnd:
 		m.retrying, m.attempt = false, 0
@@ -100,7 +100,7 @@ func (m *Machine) Apply(e Event, now time.Time) bool {
 		m.compactionEnd(e, now)
 	case EvQueueUpdate:
 		var v struct{ Steering, FollowUp []string }
-		_ = e.Decode(&v)
+		_ = DecodeEvent(e, &v)
 		m.steering, m.followUp = v.Steering, v.FollowUp
 	default:
 		return false

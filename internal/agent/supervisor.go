@@ -56,6 +56,11 @@ type Config struct {
 	// Offline performs writes for sessions without a live worker
 	// (SessionFiles when nil).
 	Offline OfflineWriter
+	// Events is the broker the workers publish to, one topic per session
+	// file (Key), and WorkersTopic; nil makes one (SharedBroker). The
+	// server streams from the same broker, so each event is numbered and
+	// kept once.
+	Events *broker.Broker[Event]
 	// BridgeDir is where the bridge extension is written and loaded from
 	// (-e) for tree navigation and labels; "" disables it. The product
 	// passes DefaultBridgeDir().
@@ -127,10 +132,13 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if cfg.OutsidePoll == 0 {
 		cfg.OutsidePoll = DefaultOutsidePoll
 	}
+	if cfg.Events == nil {
+		cfg.Events = SharedBroker()
+	}
 	if cfg.SpareDelay <= 0 {
 		cfg.SpareDelay = DefaultSpareDelay
 	}
-	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, approved: map[string]bool{}, events: NewBroker(), quit: make(chan struct{})}
+	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, approved: map[string]bool{}, events: cfg.Events, quit: make(chan struct{})}
 	s.launch = s.launchPi
 	s.wg.Add(1)
 	go s.reaper()

@@ -287,7 +287,7 @@ func (w *Worker) waitNotBusy(ctx context.Context) error {
 
 func decodeDialog(e Event) *UIRequest {
 	var r UIRequest
-	if e.Decode(&r) != nil || !r.IsDialog() {
+	if DecodeEvent(e, &r) != nil || !r.IsDialog() {
 		return nil
 	}
 	return &r

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"piweb/internal/agent"
+	"piweb/internal/broker"
 )
 
 // Agent is what the server needs from the pi adapter (agent.Service, or
@@ -33,12 +34,11 @@ type Agent interface {
 	Rename(ctx context.Context, path, name string, offline func() error) error
 	// Label sets (or, with "", clears) an entry's label as Rename names.
 	Label(ctx context.Context, path, entryID, label string, offline func() error) error
-	// Watch delivers the events of the session file's worker (pi's, in pi
-	// 1.x's shapes, and piweb_* notices) as JSON objects, in order, until
-	// cancel; fn must be quick. A gap is reported as {"type":"reset"}.
-	// fromStart replays what the worker's hub still holds (for a session
-	// piweb just started, whose first events precede the watch).
-	Watch(path string, fromStart bool, fn func(event []byte)) (cancel func())
+	// Events is the broker its workers publish to (pi's events in pi
+	// 1.x's shapes and piweb_* notices, on sessionTopic(path), and their
+	// state changes on agent.WorkersTopic), which the server then uses as
+	// its own; nil when it runs no workers.
+	Events() *broker.Broker[broker.Event]
 	// FileGrew hands the session file's live worker, if any, the complete
 	// lines appended from offset from, as the index read them (its check
 	// for other writers then reads no file).

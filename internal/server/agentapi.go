@@ -63,8 +63,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	m := Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
-	s.bridges.addPending(m)
-	s.bridges.start(m, true)
+	s.pending.add(m)
+	s.workerChanged(sessionTopic(path)) // its first state changes came before it was pending
 	s.refresh(path)
 	return ok(w, map[string]any{"id": id})
 }
@@ -145,7 +145,6 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		return s.reloadWorker(w, r, m)
 	}
 	cmd, _ := json.Marshal(raw)
-	s.bridges.ensure(m)
 	data, err := s.agent.Command(r.Context(), m.Path, cmd)
 	if err != nil {
 		return agentErr(err)
@@ -195,8 +194,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.bridges.ensure(m)
-	return s.serveSSEFrom(w, r, sessionTopic(m.Key), func() []byte { return s.sessionHello(m) }, true)
+	return s.serveSSEFrom(w, r, sessionTopic(m.Path), func() []byte { return s.sessionHello(m) }, true)
 }
 
 // sessionHello starts following the session's file and describes it as
@@ -207,7 +205,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 // its own clock.
 func (s *Server) sessionHello(m Meta) []byte {
 	hello := sessionHello{Type: "hello", Session: s.item(m), Worker: s.agent.State(m.Path), Size: m.Size,
-		Now: time.Now().UnixMilli(), ReplayFrom: s.turnStart(sessionTopic(m.Key))}
+		Now: time.Now().UnixMilli(), ReplayFrom: s.turnStart(sessionTopic(m.Path))}
 	s.follows.watch(m.Key, m.Path, func() int64 {
 		if sess, err := s.load(m.Path); err == nil {
 			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size

@@ -160,6 +160,14 @@ type sessionChanged struct {
 	Session catalog.Item `json:"session"`
 }
 
+// runningEvent tells the index topic that a session's worker started or
+// stopped working.
+type runningEvent struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Running bool   `json:"running"`
+}
+
 // sessionRemoved is session_removed on the index topic.
 type sessionRemoved struct {
 	Type string `json:"type"`

@@ -199,7 +199,7 @@ func indexingBehind(ix *index.Index, path string) bool {
 // BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
 // their queues, the SSE fan-out without the network.
 func BenchmarkHubFanout(b *testing.B) {
-	h := newEvents(0)
+	h := newEvents(NoAgent(PiStatus{}), 0)
 	const subs = 100
 	var wg sync.WaitGroup
 	for range subs {

@@ -109,12 +109,12 @@ func (f *follows) lost() {
 func (f *follows) apply(s *Server, ev index.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for id, fl := range f.m {
+	for _, fl := range f.m {
 		if fl.path != ev.Path {
 			continue
 		}
 		if out := fl.next(ev); out != nil {
-			s.publishJSON(sessionTopic(id), out)
+			s.publishJSON(sessionTopic(fl.path), out)
 		}
 	}
 }
@@ -183,7 +183,7 @@ func (f *follows) gc(s *Server) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for id, fl := range f.m {
-		if s.events.Subscribers(sessionTopic(id)) == 0 && time.Since(fl.watched) > 10*time.Minute {
+		if s.events.Subscribers(sessionTopic(fl.path)) == 0 && time.Since(fl.watched) > 10*time.Minute {
 			delete(f.m, id)
 		}
 	}

@@ -149,7 +149,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		return storeErr(err) // a read-only folder is a 403, not a 500
 	}
 	s.refresh(paths...)
-	s.publishJSON(sessionTopic(m.Key), eventType{Type: "session_deleted"})
+	s.publishJSON(sessionTopic(m.Path), eventType{Type: "session_deleted"})
 	return ok(w, deleteAnswer{TrashID: it.ID, Session: s.item(m)})
 }
 

@@ -120,7 +120,7 @@ type Server struct {
 	pollers  pollers
 	cache    *session.Cache
 	follows  follows
-	bridges  *bridges
+	pending  pending
 	lists    *catalog.ListCache
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
 	handler  http.Handler
@@ -133,12 +133,12 @@ type Server struct {
 	bg        sync.WaitGroup
 }
 
-// New builds a Server and starts relaying index and agent events.
+// New builds a Server and starts following the index's and the workers' events.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys),
-		events: newEvents(opts.EventQueue), cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{}), lists: &catalog.ListCache{}}
+		cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{}), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -164,12 +164,14 @@ func New(opts Options) *Server {
 	if s.opts.GitPoll <= 0 {
 		s.opts.GitPoll = 2 * time.Second
 	}
-	s.bridges = newBridges(s)
+	s.events = newEvents(s.agent, opts.EventQueue)
+	s.pending.m = map[string]Meta{}
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
-	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange), s.bridges.closeAll)
+	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange))
+	s.bg.Go(s.followWorkers)
 	s.bg.Go(s.followFiles)
 	s.bg.Go(s.janitor)
 	return s
@@ -252,7 +254,7 @@ func (s *Server) janitor() {
 		case <-t.C:
 			s.events.Collect()
 			s.follows.gc(s)
-			s.bridges.gc()
+			s.pending.gc(s)
 		}
 	}
 }

@@ -141,7 +141,7 @@ func (s *Server) lookupID(id string) (Meta, error) {
 	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}
-	if m, found := s.bridges.lookupPending(id); found {
+	if m, found := s.pending.lookup(id); found {
 		m.Key = m.ID // a new session, not indexed yet: no copy shares its id
 		return m, nil
 	}
@@ -167,7 +167,7 @@ func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 	}
 	sess, err := s.load(m.Path)
 	if isKind(err, NotFound) {
-		if _, pending := s.bridges.lookupPending(m.ID); pending {
+		if _, pending := s.pending.lookup(m.ID); pending {
 			return m, session.Parse(nil), nil // pi has not written it yet
 		}
 	}

@@ -88,6 +88,9 @@ type sseWriter struct {
 	rc  *http.ResponseController
 	bw  *bufio.Writer
 	mux bool
+	// names are the page's names of the broker topics a multiplexed
+	// stream follows ("s/<id>" for a session's file topic).
+	names map[string]string
 }
 
 func newSSEWriter(w http.ResponseWriter) *sseWriter {
@@ -125,18 +128,26 @@ func (o *sseWriter) topicStart(topic string, hello []byte, reset bool, last uint
 // drain writes ev and whatever else is already queued, so a burst costs
 // one flush.
 func (o *sseWriter) drain(ev broker.Event, ch <-chan broker.Event) {
-	o.write(ev.Topic, ev.Seq, ev.Raw)
+	o.write(o.name(ev.Topic), ev.Seq, ev.Raw)
 	for range 256 {
 		select {
 		case ev, open := <-ch:
 			if !open {
 				return
 			}
-			o.write(ev.Topic, ev.Seq, ev.Raw)
+			o.write(o.name(ev.Topic), ev.Seq, ev.Raw)
 		default:
 			return
 		}
 	}
+}
+
+// name is the page's name of a broker topic.
+func (o *sseWriter) name(topic string) string {
+	if n, found := o.names[topic]; found {
+		return n
+	}
+	return topic
 }
 
 // replayTimes encodes the replay event that precedes a replay: for each

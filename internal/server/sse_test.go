@@ -372,12 +372,13 @@ func TestIndexEvents(t *testing.T) {
 func TestSSEReplayTimes(t *testing.T) {
 	r := newRig(t, Options{})
 	id := r.find("Dark theme")["id"].(string)
+	st := sessionTopic(r.find("Dark theme")["path"].(string))
 	url := r.ts.URL + "/api/sessions/" + id + "/events"
-	first := r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
+	first := r.srv.publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
 	sent := time.Now().UnixMilli()
 	time.Sleep(30 * time.Millisecond)
-	r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
-	third := r.srv.publish(sessionTopic(id), []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
+	r.srv.publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
+	third := r.srv.publish(st, []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -413,7 +414,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	// Nothing to replay, nothing before the live events.
 	ch2, _ := sseClient(ctx, t, url, fmt.Sprint(third))
 	next(t, ch2) // hello
-	r.srv.publish(sessionTopic(id), []byte(`{"type":"agent_end"}`))
+	r.srv.publish(st, []byte(`{"type":"agent_end"}`))
 	if ev := next(t, ch2); ev.data["type"] != "agent_end" {
 		t.Errorf("after hello without a replay: %+v", ev.data)
 	}

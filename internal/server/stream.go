@@ -68,7 +68,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) error {
 	if !out.flush() {
 		return nil
 	}
-	out.mux = true
+	out.mux, out.names = true, map[string]string{}
 	return s.pump(r, out, sub, ctl)
 }
 
@@ -101,11 +101,12 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 		after = max(*req.After, 0)
 	}
 	op := streamOp{done: make(chan error, 1), run: func(out *sseWriter, sub *broker.Sub[broker.Event]) error {
-		replay, reset, err := subscribeFrom(sub, req.Topic, after)
+		replay, reset, err := subscribeFrom(sub, t.topic, after)
 		if err != nil {
 			return err
 		}
-		out.topicStart(req.Topic, t.hello(), reset, s.events.Last(req.Topic), t.timed, replay)
+		out.names[t.topic] = req.Topic
+		out.topicStart(req.Topic, t.hello(), reset, s.events.Last(t.topic), t.timed, replay)
 		return nil
 	}}
 	if err := s.runOp(r, ctl, op); err != nil {
@@ -124,8 +125,13 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) error {
 	if ctl == nil {
 		return errorf(NotFound, "stream not found")
 	}
-	op := streamOp{done: make(chan error, 1), run: func(_ *sseWriter, sub *broker.Sub[broker.Event]) error {
-		sub.Unsubscribe(req.Topic)
+	op := streamOp{done: make(chan error, 1), run: func(out *sseWriter, sub *broker.Sub[broker.Event]) error {
+		for topic, name := range out.names {
+			if name == req.Topic {
+				sub.Unsubscribe(topic)
+				delete(out.names, topic)
+			}
+		}
 		return nil
 	}}
 	if err := s.runOp(r, ctl, op); err != nil {
@@ -154,9 +160,11 @@ func (s *Server) runOp(r *http.Request, ctl chan streamOp, op streamOp) error {
 	}
 }
 
-// topicKind describes a topic a page may subscribe to: hello makes its
+// topicKind describes a topic a page may subscribe to: the broker topic
+// it reads (a session's is its file's, see sessionTopic), hello makes its
 // first event once subscribed; timed streams carry replay times.
 type topicKind struct {
+	topic string
 	hello func() []byte
 	timed bool
 }
@@ -168,14 +176,13 @@ type topicKind struct {
 func (s *Server) topicFor(name string) (topicKind, error) {
 	switch {
 	case name == indexTopic:
-		return topicKind{hello: func() []byte { return []byte(`{"type":"hello"}`) }}, nil
+		return topicKind{topic: name, hello: func() []byte { return []byte(`{"type":"hello"}`) }}, nil
 	case strings.HasPrefix(name, "s/"):
 		m, err := s.lookupID(name[2:])
 		if err != nil {
 			return topicKind{}, err
 		}
-		s.bridges.ensure(m)
-		return topicKind{hello: func() []byte { return s.sessionHello(m) }, timed: true}, nil
+		return topicKind{topic: sessionTopic(m.Path), hello: func() []byte { return s.sessionHello(m) }, timed: true}, nil
 	case strings.HasPrefix(name, "f/"):
 		id, rel, _ := strings.Cut(name[2:], "/")
 		m, err := s.lookupID(id)
@@ -189,7 +196,7 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 		if err != nil {
 			return topicKind{}, err
 		}
-		return topicKind{hello: func() []byte {
+		return topicKind{topic: name, hello: func() []byte {
 			s.pollers.ensure(s, name, real, rel)
 			return []byte(`{"type":"hello"}`)
 		}}, nil

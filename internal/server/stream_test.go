@@ -16,9 +16,10 @@ import (
 func TestStreamTopics(t *testing.T) {
 	r := newRig(t, Options{})
 	id := r.find("Dark theme")["id"].(string)
-	st := sessionTopic(id)
-	first := r.srv.publish(st, []byte(`{"type":"agent_start"}`)).Seq
-	r.srv.publish(st, []byte(`{"type":"message_start"}`))
+	st := "s/" + id                                           // the page's name of the session's topic
+	bt := sessionTopic(r.find("Dark theme")["path"].(string)) // the broker's: its file's
+	first := r.srv.publish(bt, []byte(`{"type":"agent_start"}`)).Seq
+	r.srv.publish(bt, []byte(`{"type":"message_start"}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/stream", "")
@@ -51,7 +52,7 @@ func TestStreamTopics(t *testing.T) {
 		}
 	}
 	r.srv.publish(indexTopic, []byte(`{"type":"x"}`))
-	end := r.srv.publish(st, []byte(`{"type":"agent_end"}`)).Seq
+	end := r.srv.publish(bt, []byte(`{"type":"agent_end"}`)).Seq
 	if f := read(); f.Topic != indexTopic || f.Type != "x" {
 		t.Errorf("live index event: %+v", f)
 	}
@@ -60,7 +61,7 @@ func TestStreamTopics(t *testing.T) {
 	}
 	r.json("POST", "/api/stream/unsubscribe", map[string]any{"stream": sid, "topic": indexTopic}, 200)
 	r.srv.publish(indexTopic, []byte(`{"type":"y"}`))
-	r.srv.publish(st, []byte(`{"type":"z"}`))
+	r.srv.publish(bt, []byte(`{"type":"z"}`))
 	if f := read(); f.Topic != st || f.Type != "z" {
 		t.Errorf("after unsubscribing the index: %+v", f)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/broker"
 )
 
@@ -13,15 +14,20 @@ import (
 // file of a session's cwd.
 const indexTopic = "index"
 
-func sessionTopic(id string) string { return "s/" + id }
+// sessionTopic is the broker topic of the session file at path: its
+// worker's topic (agent.Key), where the server also publishes the file's
+// growth, so that a page's "s/<id>" reads one topic numbered once.
+func sessionTopic(path string) string { return agent.Key(path) }
 
 func filesTopic(id, rel string) string { return "f/" + id + "/" + rel }
 
-// newEvents is the server's broker. Replay is bounded per topic (4,096
-// events, 32 MB), a client more than 1,024 events behind is cut off and
-// resumes with Last-Event-ID, and numbers continue from the clock, so that
-// a number from an earlier run is recognisably older than this run's.
-func newEvents(queue int) *broker.Broker[broker.Event] {
+// newEvents is the server's broker when its agent has none to share (no
+// pi): the bounds of agent.SharedBroker, with queue (0: 1,024) events
+// waiting before a client is cut off (it resumes with Last-Event-ID).
+func newEvents(a Agent, queue int) *broker.Broker[broker.Event] {
+	if b := a.Events(); b != nil {
+		return b
+	}
 	return broker.New[broker.Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
 		QueueEvents: queue, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro())})
 }
