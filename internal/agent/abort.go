@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +18,9 @@ import (
 // very end, so the file keeps everything before it, and the next command
 // starts a new pi on it.
 
-// AbortCompactionWait bounds the wait for compaction_end after the bridge
-// aborted the compaction.
-var AbortCompactionWait = 5 * time.Second
+// DefaultAbortCompactionWait bounds the wait for compaction_end after pi
+// was asked to abort the compaction (Config.AbortCompactionWait).
+const DefaultAbortCompactionWait = 5 * time.Second
 
 // errAbortUnconfirmed is an abort pi did not confirm with compaction_end.
 var errAbortUnconfirmed = errors.New("pi did not end the compaction")
@@ -65,7 +66,7 @@ func (w *Worker) AbortCompaction(ctx context.Context) (CompactionAbort, error) {
 	if err := w.abortCompactionCall(ctx); err != nil {
 		return res, err
 	}
-	t := time.NewTimer(AbortCompactionWait)
+	t := time.NewTimer(cmp.Or(w.abortWait, DefaultAbortCompactionWait))
 	defer t.Stop()
 	for {
 		select {

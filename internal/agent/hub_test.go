@@ -37,6 +37,7 @@ func drain(s *Subscription) []Event {
 }
 
 func TestHubReplay(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		after    uint64
 		want     []uint64
@@ -67,6 +68,7 @@ func TestHubReplay(t *testing.T) {
 }
 
 func TestHubRingBytes(t *testing.T) {
+	t.Parallel()
 	h := hubOn(newBroker(broker.Options{KeepBytes: 100}), "t")
 	for i := 0; i < 50; i++ {
 		h.Publish(ev(i))
@@ -80,6 +82,7 @@ func TestHubRingBytes(t *testing.T) {
 // TestHubSlowSubscriber: a full subscriber is dropped and marked lagging
 // while the others (and Publish) carry on; it resumes from its last Seq.
 func TestHubSlowSubscriber(t *testing.T) {
+	t.Parallel()
 	h := hubOn(newBroker(broker.Options{QueueEvents: 3}), "t")
 	_, slow, _ := h.Subscribe(0)
 	_, fast, _ := h.Subscribe(0)

@@ -113,6 +113,7 @@ func (s *Supervisor) StartNewWith(ctx context.Context, cwd string, n NewSession)
 	// in the broker; then on the file's topic, where subscribers look.
 	hub := hubOn(s.events, "new/"+rand.Text())
 	w := newWorker("", hub, s.cfg.UITimeout)
+	w.abortWait = s.cfg.AbortCompactionWait
 	w.onRekey = s.rekey
 	o := s.cfg.Base
 	o.Cwd, o.SessionFile, o.OnEvent = cwd, "", w.onEvent

@@ -23,6 +23,7 @@ func entryLine(id, parent string) string {
 const hdrLine = `{"type":"session","version":3,"id":"u","timestamp":"2026-12-02T10:00:00.000Z","cwd":"/"}` + "\n"
 
 func TestFileTracker(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		initial string
@@ -76,6 +77,7 @@ func TestFileTracker(t *testing.T) {
 // TestFileTrackerFeedGap: lines that do not continue what the tracker
 // accounted for are refused, so the caller reads the file instead.
 func TestFileTrackerFeedGap(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, []byte(hdrLine+entryLine("a", "")), 0o644)
 	tr := newFileTracker(path, 0)
@@ -86,6 +88,7 @@ func TestFileTrackerFeedGap(t *testing.T) {
 }
 
 func TestFileTrackerTruncated(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, []byte(hdrLine+entryLine("a", "")+entryLine("b", "a")), 0o644)
 	tr := newFileTracker(path, 0)
@@ -99,6 +102,7 @@ func TestFileTrackerTruncated(t *testing.T) {
 }
 
 func TestLastLineLong(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	long := `{"type":"message","id":"zz","pad":"` + strings.Repeat("p", 200<<10) + `"}` + "\n"
 	os.WriteFile(path, []byte(hdrLine+long), 0o644)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		obj, key, want string
 	}{
@@ -29,6 +30,7 @@ func TestField(t *testing.T) {
 }
 
 func TestFieldStringEscapes(t *testing.T) {
+	t.Parallel()
 	if got := fieldString([]byte(`{"type":"a\u0062\n"}`), "type"); got != "ab\n" {
 		t.Errorf("got %q", got)
 	}

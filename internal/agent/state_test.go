@@ -106,6 +106,7 @@ func describe(s Status) string {
 // TestMachineTranscripts replays every transcript; the transitions are
 // golden files (go test -run TestMachineTranscripts -update).
 func TestMachineTranscripts(t *testing.T) {
+	t.Parallel()
 	names, _ := filepath.Glob(filepath.Join(transcriptDir(t), "*.jsonl"))
 	if len(names) == 0 {
 		missing(t, "no transcripts")
@@ -136,6 +137,7 @@ func TestMachineTranscripts(t *testing.T) {
 
 // TestMachineKeyMoments pins the behaviours the issue calls out.
 func TestMachineKeyMoments(t *testing.T) {
+	t.Parallel()
 	type moment struct {
 		after string // event type
 		n     int    // its nth occurrence
@@ -182,6 +184,7 @@ func TestMachineKeyMoments(t *testing.T) {
 
 // TestMachineSettleExpires checks the Settling window ends by time alone.
 func TestMachineSettleExpires(t *testing.T) {
+	t.Parallel()
 	var m Machine
 	now := epoch
 	m.Apply(Event{Type: EvAgentStart, Raw: []byte(`{"type":"agent_start"}`)}, now)

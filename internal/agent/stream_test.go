@@ -48,6 +48,7 @@ func readStdout(t *testing.T, name string) []Event {
 // comes out in pi 1.x's delta-only shape: no cumulative message, no
 // partial, and a toolcall_start naming its call.
 func TestNormalizeUpdate(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"0.73.1/s02_model_thinking", "0.73.1/s10_roundtrips", "1.6.0/main"} {
 		t.Run(name, func(t *testing.T) {
 			n := 0

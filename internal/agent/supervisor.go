@@ -42,6 +42,11 @@ type Config struct {
 	KillGrace time.Duration
 	// UITimeout cancels unanswered extension dialogs (DefaultUITimeout).
 	UITimeout time.Duration
+	// AbortCompactionWait bounds the wait for pi to end a compaction it
+	// was asked to abort before the worker is killed instead
+	// (DefaultAbortCompactionWait when zero). An option, not a global, so
+	// tests can shorten it and still run in parallel.
+	AbortCompactionWait time.Duration
 	// Spare keeps one pre-started pi ready to be switched to a session,
 	// hiding pi's ~1.5 s start-up from the first message.
 	Spare bool
@@ -275,6 +280,7 @@ func (w *Worker) touch() {
 // start launches pi for key and publishes a failure to the session's hub.
 func (s *Supervisor) start(key string, e *entry, op *startOp) {
 	w := newWorker(key, e.hub, s.cfg.UITimeout)
+	w.abortWait = s.cfg.AbortCompactionWait
 	w.onRekey = s.rekey
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	err := s.launch(ctx, w)

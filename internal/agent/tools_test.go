@@ -8,6 +8,7 @@ import (
 )
 
 func TestToolList(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string

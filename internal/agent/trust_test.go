@@ -54,6 +54,7 @@ func hasCommand(t *testing.T, r *rig, name string) bool {
 // TestTrustStore checks trust.json's encoding (pi's writeTrustFile: sorted
 // keys, two-space indent, a final newline) and the nearest decision.
 func TestTrustStore(t *testing.T) {
+	t.Parallel()
 	agentDir := t.TempDir()
 	root := t.TempDir()
 	child := filepath.Join(root, "a", "b")

@@ -32,6 +32,7 @@ type Worker struct {
 	client    *Client // nil in supervisor timing tests
 	proc      process
 	uiTimeout time.Duration
+	abortWait time.Duration // Config.AbortCompactionWait
 	// ownGrace is the fileTracker's grace for pi's entry_appended.
 	ownGrace time.Duration
 
