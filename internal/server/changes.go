@@ -15,9 +15,8 @@ import (
 // The Changes panel: the git working tree of a session's cwd (internal/gitx
 // runs git) and the files the session's own tool calls wrote or edited
 // (session.FileChanges). Topic "g/<id>" tells followers when git's view
-// changed (one poller per followed session, like the files panel's).
-
-func gitTopic(id string) string { return "g/" + id }
+// changed (one poller per followed session, like the files panel's; the
+// topic's name is parsed in stream.go's topic switch).
 
 // gitAnswer is GET /git/status: Status when the cwd is in a repository,
 // else why not (no_git, not_repo, no_dir, timeout) and a message.
