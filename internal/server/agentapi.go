@@ -4,17 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"piweb/internal/agent"
 )
-
-var toolPresets = map[string]bool{"none": true, "read-only": true, "default": true, "all": true}
-
-var thinkingLevels = map[string]bool{"off": true, "minimal": true, "low": true, "medium": true, "high": true, "xhigh": true}
 
 // agentErr words the agent's errors that carry pi's own reason (only its
 // first line: a JavaScript stack under it would name pi's install paths),
@@ -54,8 +48,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &req, maxPromptBody); err != nil {
 		return err
 	}
-	if err := validateCreate(&req); err != nil {
-		return err
+	if err := req.Validate(); err != nil {
+		return errorf(Invalid, "%s", err.Error()) // a client's mistake, not logged
 	}
 	id, path, err := s.agent.Create(r.Context(), req)
 	if err != nil {
@@ -69,55 +63,6 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, map[string]any{"id": id})
 }
 
-func validateCreate(req *CreateRequest) error {
-	if req.Cwd == "" || !filepath.IsAbs(req.Cwd) {
-		return errorf(Invalid, "cwd must be an absolute path")
-	}
-	if fi, err := os.Stat(req.Cwd); err != nil || !fi.IsDir() {
-		return errorf(Invalid, "cwd is not an existing directory")
-	}
-	if strings.TrimSpace(req.Message) == "" && len(req.Images) == 0 {
-		return errorf(Invalid, "message is required")
-	}
-	if req.Model != "" && !strings.Contains(req.Model, "/") {
-		return errorf(Invalid, "model must be provider/modelId")
-	}
-	if req.ThinkingLevel != "" && !thinkingLevels[req.ThinkingLevel] {
-		return errorf(Invalid, "unknown thinkingLevel")
-	}
-	if len(req.Tools) > 0 {
-		var preset string
-		var list []string
-		switch {
-		case json.Unmarshal(req.Tools, &preset) == nil:
-			if !toolPresets[preset] {
-				return errorf(Invalid, "tools must be none, read-only, default, all or a list of names")
-			}
-		case json.Unmarshal(req.Tools, &list) == nil:
-		default:
-			return errorf(Invalid, "tools must be a preset name or a list of names")
-		}
-	}
-	return nil
-}
-
-// promptTypes are the commands that send the user's message: the leaf the
-// page showed goes with them, so a worker whose file changed outside piweb
-// reloads it when the page shows the file as it is now (issue 14.1).
-var promptTypes = map[string]bool{"prompt": true, "steer": true, "follow_up": true}
-
-// commandTypes are the commands the API relays, pi's and piweb's own.
-var commandTypes = map[string]bool{
-	"prompt": true, "steer": true, "follow_up": true, "abort": true, "compact": true,
-	"set_model": true, "set_thinking_level": true, "cycle_model": true,
-	"cycle_thinking_level": true, "get_state": true, "get_messages": true, "get_session_stats": true,
-	"get_commands": true, "get_available_models": true, "get_fork_messages": true,
-	"get_last_assistant_text": true, "bash": true, "abort_bash": true, "abort_retry": true,
-	"set_auto_compaction": true, "set_auto_retry": true, "set_steering_mode": true,
-	"set_follow_up_mode": true, "set_session_name": true, "export_html": true,
-	"navigate": true, "ui_response": true, "abort_compaction": true, "reload": true,
-	"clear_queue": true, "get_available_thinking_levels": true,
-}
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	var raw map[string]json.RawMessage
@@ -125,7 +70,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var typ string
-	if json.Unmarshal(raw["type"], &typ) != nil || !commandTypes[typ] {
+	if json.Unmarshal(raw["type"], &typ) != nil || !agent.Relayed(typ) {
 		return errorf(Invalid, "unknown or missing command type")
 	}
 	m, err := s.lookup(r)
@@ -136,7 +81,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		if err := s.checkLeaf(m, exp); err != nil {
 			return err
 		}
-		if !promptTypes[typ] {
+		if !agent.IsPrompt(typ) {
 			delete(raw, "expectLeaf") // a prompt takes it to the worker
 		}
 	}
