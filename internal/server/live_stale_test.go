@@ -80,3 +80,49 @@ func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveOutsideWriteThenRetry: Retry and Edit from here (navigate to a
+// user message, then prompt) send the leaf the page shows, as a prompt
+// does: after another process appended to the session, a page that shows
+// the file as it is retries and is answered, and one still showing an
+// older leaf is refused (409) before pi moves.
+func TestLiveOutsideWriteThenRetry(t *testing.T) {
+	r, llm := liveRig(t)
+	llm.Enqueue(fakellm.Text("First answer."))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	waitEvent(t, ch, "agent_end")
+	var old, first string
+	testkit.Eventually(t, func() bool {
+		res := r.do("GET", "/api/sessions/"+id, nil)
+		res.Body.Close()
+		return res.StatusCode == 200
+	}, time.Minute, "the session listed")
+	d := r.json("GET", "/api/sessions/"+id, nil, 200)
+	old, _ = d["leaf"].(string)
+	for _, n := range d["tree"].([]any) {
+		if m := n.(map[string]any); m["role"] == "user" && first == "" {
+			first = m["id"].(string)
+		}
+	}
+	path := d["session"].(map[string]any)["path"].(string)
+	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", old)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line)
+	f.Close()
+	testkit.Eventually(t, func() bool {
+		leaf, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
+		return leaf == "0badcafe"
+	}, time.Minute, "the outside entry in the listing")
+	cmds := "/api/sessions/" + id + "/commands"
+	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 409)
+	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 200)
+	llm.Enqueue(fakellm.Text("Retried answer."))
+	r.json("POST", cmds, map[string]any{"type": "prompt", "message": "first"}, 200)
+	waitEvent(t, ch, "agent_end")
+}

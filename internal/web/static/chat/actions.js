@@ -9,6 +9,11 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf } from './live.js';
 import { drafts } from './store.js';
 
+// leafOf is the file's leaf as the page shows it.
+export function leafOf(view) {
+  return (view.detail && view.detail.leaf) || view.fileLeaf || null;
+}
+
 export function UserActions({ view, id, m }) {
   return html`<span class="msg-actions">
     <button class="btn-link small edit-here" type="button" title="Branch here in this session, with this message in the composer"
@@ -22,7 +27,11 @@ export function UserActions({ view, id, m }) {
 async function editFrom(view, entryId) {
   if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
-    const r = await api.command(view.id, { type: 'navigate', entryId });
+    // The file as the page shows it: after a terminal's write pi reopens it
+    // first (as a send does), else this is refused as stale.
+    const nav = { type: 'navigate', entryId };
+    if (!view.leaf && leafOf(view)) nav.expectLeaf = leafOf(view);
+    const r = await api.command(view.id, nav);
     const d = r.data || {};
     if (d.cancelled) return;
     drafts.set(view.id, d.editorText || '');
@@ -40,7 +49,11 @@ async function retryFrom(view, entryId, m) {
   const l = liveOf(view.id);
   if (l.busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
-    const r = await api.command(view.id, { type: 'navigate', entryId });
+    // The file as the page shows it: after a terminal's write pi reopens it
+    // first (as a send does), else this is refused as stale.
+    const nav = { type: 'navigate', entryId };
+    if (!view.leaf && leafOf(view)) nav.expectLeaf = leafOf(view);
+    const r = await api.command(view.id, nav);
     const d = r.data || {};
     if (d.cancelled) return;
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];

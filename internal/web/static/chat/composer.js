@@ -12,7 +12,7 @@ import { command, fork } from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
-import { ContinueBar } from './actions.js';
+import { ContinueBar, leafOf } from './actions.js';
 import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder, trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
@@ -20,10 +20,6 @@ import { fmtTokens, fmtCost } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
-
-function leafOf(view) {
-  return (view.detail && view.detail.leaf) || view.fileLeaf || null;
-}
 
 export function Composer({ view }) {
   const l = liveOf(view.id);
