@@ -376,24 +376,29 @@ func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
 }
 
 // Search is the index's ranked, branch-aware search; hits in files that
-// are not listed are left out.
-func (c *Catalog) Search(ctx context.Context, q SearchQuery) ([]Hit, int, error) {
+// are not listed are left out. At most q.Limit hits are returned; more
+// says that there are more matches beyond them (so their count is at
+// least the limit, not exactly it).
+func (c *Catalog) Search(ctx context.Context, q SearchQuery) (hits []Hit, more bool, err error) {
 	if c.ix == nil {
-		return []Hit{}, 0, nil
+		return []Hit{}, false, nil
 	}
-	hits, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: q.Limit})
+	found, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: q.Limit + 1})
 	if err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
-	out := make([]Hit, 0, len(hits))
-	for _, h := range hits {
+	out := make([]Hit, 0, len(found))
+	for _, h := range found {
 		m, listed := c.ByPath(h.Path)
 		if !listed {
 			continue
 		}
 		out = append(out, hitOf(m, h))
 	}
-	return out, len(out), nil
+	if q.Limit > 0 && len(out) > q.Limit {
+		return out[:q.Limit], true, nil
+	}
+	return out, false, nil
 }
 
 func hitOf(m Meta, h index.Hit) Hit {

@@ -86,10 +86,12 @@ type entriesPage struct {
 	Total   int     `json:"total"`
 }
 
-// searchAnswer is GET /api/search.
+// searchAnswer is GET /api/search. Total is the number of hits returned;
+// More says that more match beyond the limit (the count is "at least").
 type searchAnswer struct {
 	Hits  []hitJSON `json:"hits"`
 	Total int       `json:"total"`
+	More  bool      `json:"more"`
 }
 
 // sessionAnswer is the answer of the mutations that report the session

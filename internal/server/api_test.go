@@ -170,6 +170,15 @@ func TestSearch(t *testing.T) {
 	if onBranch[false] == 0 {
 		t.Errorf("no off-branch hit: %v", onBranch)
 	}
+	if out["more"] != false || int(out["total"].(float64)) != len(hits) {
+		t.Errorf("all hits: total %v more %v, want %d and false", out["total"], out["more"], len(hits))
+	}
+	// A limit below the number of matches says there are more: the count
+	// is "at least", never presented as the whole.
+	one := r.json("GET", "/api/search?q=toggle&limit=1", nil, 200)
+	if len(one["hits"].([]any)) != 1 || one["total"] != 1.0 || one["more"] != true {
+		t.Errorf("limit 1 of %d: %d hits, total %v, more %v", len(hits), len(one["hits"].([]any)), one["total"], one["more"])
+	}
 	r.json("GET", "/api/search", nil, 400)
 }
 

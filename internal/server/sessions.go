@@ -361,7 +361,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	hits, total, err := s.cat.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
+	hits, more, err := s.cat.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
 	if err != nil {
 		return wrap(Internal, err, "search failed")
 	}
@@ -376,7 +376,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 			Highlights: hl, OnCurrentBranch: h.OnBranch, Role: h.Role,
 			Timestamp: h.Timestamp, Session: s.item(m)})
 	}
-	return ok(w, searchAnswer{Hits: out, Total: total})
+	return ok(w, searchAnswer{Hits: out, Total: len(out), More: more})
 }
 
 // utf16Offset converts a byte offset in s into UTF-16 code units, the unit

@@ -59,7 +59,7 @@ export function SearchDialog() {
       setBusy(true);
       try {
         const r = await api.search(text, { limit });
-        if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, q: text }); setSel(0); }
+        if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, more: !!r.more, q: text }); setSel(0); }
       } catch (e) {
         if (n === seq.current) setRes({ hits: [], total: 0, q: text, error: e.message });
       }
@@ -68,10 +68,9 @@ export function SearchDialog() {
     return () => clearTimeout(t);
   }, [q, limit]);
   const onInput = (e) => { setQ(e.currentTarget.value); setLimit(PAGE); };
-  // The server counts at most the hits asked for: a full page may have more.
-  const more = res.hits.length >= limit;
-  const count = res.total > res.hits.length ? `${res.hits.length} of ${res.total} hits`
-    : more ? `${res.hits.length}+ hits` : `${res.hits.length} ${res.hits.length === 1 ? 'hit' : 'hits'}`;
+  // The server returns at most the hits asked for and says when more match.
+  const more = !!res.more;
+  const count = more ? `${res.hits.length}+ hits` : `${res.hits.length} ${res.hits.length === 1 ? 'hit' : 'hits'}`;
   const onKey = (e) => {
     if (e.key === 'ArrowDown') { e.preventDefault(); setSel(Math.min(sel + 1, res.hits.length - 1)); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setSel(Math.max(sel - 1, 0)); }
