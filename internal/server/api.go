@@ -66,15 +66,18 @@ type sessionDetail struct {
 // which okVerbatim adds as they are (fields in the order json.Marshal
 // wrote the map this replaced).
 type contextPage struct {
-	Before        *string               `json:"before"`
-	Edits         []session.ContextEdit `json:"edits"`
-	EntryIDs      []string              `json:"entryIds"`
-	HasMore       bool                  `json:"hasMore"`
-	Leaf          *string               `json:"leaf"`
-	Model         json.RawMessage       `json:"model"`
-	Start         int                   `json:"start"`
-	ThinkingLevel json.RawMessage       `json:"thinkingLevel"`
-	Total         int                   `json:"total"`
+	Before   *string               `json:"before"`
+	Edits    []session.ContextEdit `json:"edits"`
+	EntryIDs []string              `json:"entryIds"`
+	HasMore  bool                  `json:"hasMore"`
+	Leaf     *string               `json:"leaf"`
+	Model    json.RawMessage       `json:"model"`
+	Start    int                   `json:"start"`
+	// System is how many of the Total messages are system messages (pi
+	// 1.x's prompt and its patches), which are not conversation messages.
+	System        int             `json:"system"`
+	ThinkingLevel json.RawMessage `json:"thinkingLevel"`
+	Total         int             `json:"total"`
 }
 
 // entriesPage is GET /api/sessions/{id}/entries without its entries.

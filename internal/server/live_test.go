@@ -166,6 +166,9 @@ func TestLiveChat(t *testing.T) {
 	if want := []string{"system", "user", "assistant", "toolResult", "assistant"}; !slices.Equal(roles, want) {
 		t.Errorf("context roles %v, want %v", roles, want) // pi 1.x writes its system prompt first
 	}
+	if c["system"] != 1.0 {
+		t.Errorf("context answer says %v system messages, want 1", c["system"])
+	}
 	st := r.json("POST", "/api/sessions/"+id+"/commands", map[string]string{"type": "get_state"}, 200)
 	if st["data"].(map[string]any)["sessionId"] != id {
 		t.Errorf("get_state %v", st)

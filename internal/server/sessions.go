@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 
 	"piweb/internal/catalog"
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -291,7 +292,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	n := len(c.Messages)
 	out := contextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
 		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
-		Start: start, ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
+		Start: start, System: systemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
 	return okVerbatim(w, out, "messages", msgs)
 }
 
@@ -388,6 +389,17 @@ func utf16Offset(s string, off int) int {
 			break
 		}
 		n += len(utf16.Encode([]rune{r}))
+	}
+	return n
+}
+
+// systemMessages counts the system messages (role "system") of a context.
+func systemMessages(msgs [][]byte) int {
+	n := 0
+	for _, m := range msgs {
+		if string(jsjson.Field(m, "role")) == `"system"` {
+			n++
+		}
 	}
 	return n
 }

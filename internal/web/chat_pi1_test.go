@@ -34,6 +34,8 @@ func TestChatPi1(t *testing.T) {
 	r.waitIdle(t)
 
 	t.Run("system prompt card", func(t *testing.T) {
+		// Not a conversation message: the header counts the user's and pi's.
+		r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('2 messages ·')`)
 		r.waitJS(t, `document.querySelector('.conv [data-role=system] details.system-prompt')`)
 		got := eval[string](t, r.browser, `(() => {
 			const d = document.querySelector('.conv [data-role=system] details.system-prompt');

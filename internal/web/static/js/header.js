@@ -21,7 +21,11 @@ export function SessionHeader({ view }) {
   const title = s.name || s.firstMessage || (known ? '(unnamed session)' : '');
   // The model the next message uses first, then the others that answered.
   const models = [...new Set([view.model && view.model.modelId, ...(t ? t.models : [])].filter(Boolean))];
-  const count = plural(view.total, 'message') + (s.messageCount > view.total ? ` on this branch · ${s.messageCount} in the file` : '');
+  // pi 1.x's system messages (its prompt and patches) are not conversation
+  // messages: not counted, here or, as far as the branch tells, in the file
+  // (whose count is pi's listAll's, system messages included).
+  const sys = view.system || 0;
+  const count = plural(view.total - sys, 'message') + (s.messageCount > view.total ? ` on this branch · ${s.messageCount - sys} in the file` : '');
   return html`<header class="sess-head">
     <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
     <div class="sess-head-main">

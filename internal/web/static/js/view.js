@@ -80,6 +80,7 @@ export class View {
     this.items = replace ? items : items.concat(this.items);
     this.start = ctx.start;
     this.total = ctx.total;
+    this.system = ctx.system || 0; // system messages among total: not conversation
     this.before = ctx.before;
     this.model = ctx.model;
     this.thinkingLevel = ctx.thinkingLevel;
@@ -247,6 +248,7 @@ export class View {
       if (at >= 0 && (fresh[at].omittedBefore || fresh[at].original !== undefined)) this.items[this.items.length - 1] = fresh[at];
       for (let i = at + 1; i < fresh.length; i++) this.items.push(fresh[i]);
       this.total = ctx.total;
+      this.system = ctx.system || 0;
       this.fileLeaf = ctx.leaf;
       this.model = ctx.model;
       this.thinkingLevel = ctx.thinkingLevel;
