@@ -83,6 +83,12 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"DELETE /api/config/auth/{provider}": `{}`,
 		"POST /api/config/test":              `{"provider":"fake","modelId":"fake-model"}`,
 	}
+	// The session's folder as a git repository, for the worktree routes.
+	gitIn(t, cwd, "init", "-q", "-b", "main")
+	gitIn(t, cwd, "commit", "-q", "--allow-empty", "-m", "start")
+	wt := filepath.Join(filepath.Dir(cwd), "guard-worktree")
+	f.bodies["POST /api/sessions/{id}/worktrees"] = `{"folder":"guard-worktree","branch":"guard"}`
+	f.bodies["POST /api/sessions/{id}/worktrees/remove"] = `{"path":"` + wt + `"}`
 	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
 	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
 	f.bodies["POST /api/sessions/{id}/upload"] = `{"path":"","name":"guard-upload.txt","data":"aGk=","overwrite":true}`

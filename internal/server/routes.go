@@ -68,6 +68,10 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/git/status", s.gitStatus)
 	h("GET /api/sessions/{id}/git/diff", s.gitDiff)
 	h("GET /api/sessions/{id}/changes", s.sessionChanges)
+	h("GET /api/sessions/{id}/worktrees", s.listWorktrees)
+	h("POST /api/sessions/{id}/worktrees", s.addWorktree)
+	h("POST /api/sessions/{id}/worktrees/remove", s.removeWorktree)
+	h("GET /api/repos", s.listRepos)
 
 	// Terminals in a session's cwd (terminal.go): started by POST only,
 	// the GET attaches a WebSocket to a running one.

@@ -125,6 +125,7 @@ type Server struct {
 	runGen   atomic.Uint64 // bumped when a worker's running state may change
 	handler  http.Handler
 	git      *gitx.Git
+	repos    *gitx.RepoCache
 
 	shutdown  chan struct{}
 	closeOnce sync.Once
@@ -161,6 +162,7 @@ func New(opts Options) *Server {
 	if s.git == nil {
 		s.git = gitx.New(gitx.Options{})
 	}
+	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
 	if s.opts.GitPoll <= 0 {
 		s.opts.GitPoll = 2 * time.Second
 	}

@@ -69,6 +69,10 @@ export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path 
 export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);
 export const gitDiff = (id, path, which) => get(`/api/sessions/${enc(id)}/git/diff` + q({ path, which }));
 export const sessionChanges = (id) => get(`/api/sessions/${enc(id)}/changes`);
+export const listWorktrees = (id) => get(`/api/sessions/${enc(id)}/worktrees`);
+export const addWorktree = (id, folder, branch, base) => post(`/api/sessions/${enc(id)}/worktrees`, { folder, branch, base });
+export const removeWorktree = (id, path, force) => post(`/api/sessions/${enc(id)}/worktrees/remove`, { path, force });
+export const listRepos = () => get('/api/repos');
 // Terminals of a session (a POST starts a shell; the socket only attaches).
 export const listTerminals = (id) => get(`/api/sessions/${enc(id)}/terminals`);
 export const startTerminal = (id, cols, rows) => post(`/api/sessions/${enc(id)}/terminals`, { cols, rows });

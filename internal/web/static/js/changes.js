@@ -11,6 +11,7 @@ import { diffLines } from './highlight.js';
 import { capped } from './markdown.js';
 import { editDiff } from './message.js';
 import { plural } from './util.js';
+import { Worktrees } from './worktrees.js';
 
 export function ChangesPanel({ view }) {
   const [tab, setTab] = useState('git');
@@ -18,9 +19,10 @@ export function ChangesPanel({ view }) {
     <div class="panel-head"><strong>Changes</strong>
       <div class="seg" role="tablist">
         <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'} onClick=${() => setTab('git')}>Working tree</button>
-        <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button></div>
+        <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button>
+        <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'} onClick=${() => setTab('worktrees')}>Worktrees</button></div>
       <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('changes')}>×</button></div>
-    <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : html`<${SessionChanges} view=${view} />`}</div>
+    <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees} id=${view.id} />`}</div>
   </div>`;
 }
 

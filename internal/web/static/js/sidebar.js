@@ -4,8 +4,40 @@ import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
-import { getStatus, signOut } from './api.js';
+import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute } from './attention.js';
+import { signal } from '@preact/signals';
+
+// repos maps a project folder to its git repository (GET /api/repos), so
+// that the worktrees of one repository are grouped under it.
+const repos = signal({});
+let reposFor = '';
+function loadRepos(list) {
+  const key = [...new Set(list.map((s) => s.cwd))].sort().join('\n');
+  if (key === reposFor) return;
+  reposFor = key;
+  listRepos().then((d) => { repos.value = d.repos || {}; }, () => {});
+}
+
+// byRepo puts the groups of one repository's worktrees (two or more
+// folders sharing its git folder) under that repository, where its first
+// group stood; other groups stay as they are.
+export function byRepo(groups, map) {
+  const count = new Map();
+  for (const g of groups) {
+    const r = map[g.cwd];
+    if (r) count.set(r.common, (count.get(r.common) || 0) + 1);
+  }
+  const out = [];
+  const at = new Map();
+  for (const g of groups) {
+    const r = map[g.cwd];
+    if (!r || count.get(r.common) < 2) { out.push({ group: g }); continue; }
+    if (!at.has(r.common)) { at.set(r.common, out.length); out.push({ repo: r, groups: [] }); }
+    out[at.get(r.common)].groups.push(g);
+  }
+  return out;
+}
 
 const HUGE = 20 * 1024 * 1024;
 const SHOWN = 40;
@@ -53,6 +85,8 @@ export function parentOf(s) {
 
 export function Sidebar() {
   const groups = groupSessions(sessions.value, filter.value);
+  useEffect(() => { if (sessionsLoaded.value) loadRepos(sessions.value); }, [sessions.value]);
+  const items = byRepo(groups, repos.value);
   const current = route.value.page === 'session' ? route.value.id : '';
   useEffect(() => {
     const el = current && document.querySelector(`.sess[data-id="${CSS.escape(current)}"]`);
@@ -71,7 +105,10 @@ export function Sidebar() {
     <nav class="side-list" aria-label="Sessions">
       ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
-      ${groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value} />`)}
+      ${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current} forceOpen=${!!filter.value} />`
+        : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
+          <div class="repo-head" title=${it.repo.common}>⎇ ${it.repo.name}<span class="muted">${it.groups.length} worktrees</span></div>
+          ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value} branch=${repos.value[g.cwd].branch} />`)}</section>`)}
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
@@ -94,7 +131,7 @@ function SignOut() {
   return html`<button class="btn-link" type="button" title="Sign this browser out" onClick=${out}>Sign out</button>`;
 }
 
-function Group({ g, current, forceOpen }) {
+function Group({ g, current, forceOpen, branch }) {
   const [all, setAll] = useState(false);
   const closed = !forceOpen && collapsed.value.has(g.cwd);
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
@@ -102,7 +139,7 @@ function Group({ g, current, forceOpen }) {
     <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd} onClick=${() => toggleProject(g.cwd)}>
       <span class=${'chev' + (closed ? '' : ' open')}>▸</span>
       <span class="group-name">${baseName(g.cwd)}</span>
-      <span class="group-path">${g.cwd}</span>
+      ${branch ? html`<span class="group-path wt-branch">⎇ ${branch}</span>` : html`<span class="group-path">${g.cwd}</span>`}
       <span class="count">${g.count}</span>
     </button>
     ${!closed && html`<ul class="sess-list">

@@ -1,0 +1,129 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// Repo says which repository a folder belongs to.
+type Repo struct {
+	// Common is the repository's shared git folder: equal for every
+	// worktree of one repository, so it groups them.
+	Common string `json:"common"`
+	// Root is this worktree's top folder; Name the repository's name
+	// (its main worktree's folder name).
+	Root string `json:"root"`
+	Name string `json:"name"`
+	// Branch is the checked-out branch, "HEAD" when detached.
+	Branch string `json:"branch"`
+}
+
+// RepoOf answers the repository of dir.
+func (g *Git) RepoOf(ctx context.Context, dir string) (*Repo, error) {
+	out, _, err := g.run(ctx, dir, 0, []string{"rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "--abbrev-ref", "HEAD"}, 128)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) < 2 {
+		return nil, ErrNotRepo
+	}
+	r := &Repo{Common: lines[0], Root: lines[1], Branch: "HEAD"}
+	if len(lines) > 2 {
+		r.Branch = lines[2]
+	}
+	r.Name = filepath.Base(strings.TrimSuffix(r.Common, string(filepath.Separator)+".git"))
+	return r, nil
+}
+
+// Worktree is one working tree of a repository.
+type Worktree struct {
+	Path   string `json:"path"`
+	Head   string `json:"head"`
+	Branch string `json:"branch"` // "" when detached
+	Main   bool   `json:"main"`   // the repository's main worktree (listed first)
+	Locked bool   `json:"locked"`
+	// Prunable is set when its folder is gone.
+	Prunable bool `json:"prunable"`
+}
+
+// Worktrees lists the worktrees of dir's repository, the main one first.
+func (g *Git) Worktrees(ctx context.Context, dir string) ([]Worktree, error) {
+	out, _, err := g.run(ctx, dir, 0, []string{"worktree", "list", "--porcelain", "-z"})
+	if err != nil {
+		return nil, err
+	}
+	return ParseWorktrees(out), nil
+}
+
+// ParseWorktrees reads `git worktree list --porcelain -z`: attribute
+// lines ended by NUL, each worktree ended by an empty one.
+func ParseWorktrees(out []byte) []Worktree {
+	list := []Worktree{}
+	var cur *Worktree
+	for _, line := range strings.Split(string(out), "\x00") {
+		key, val, _ := strings.Cut(line, " ")
+		switch {
+		case line == "":
+			cur = nil
+		case key == "worktree":
+			list = append(list, Worktree{Path: val, Main: len(list) == 0})
+			cur = &list[len(list)-1]
+		case cur == nil:
+		case key == "HEAD":
+			cur.Head = val
+		case key == "branch":
+			cur.Branch = strings.TrimPrefix(val, "refs/heads/")
+		case key == "locked":
+			cur.Locked = true
+		case key == "prunable":
+			cur.Prunable = true
+		}
+	}
+	return list
+}
+
+// Errors of AddWorktree and RemoveWorktree.
+var (
+	ErrDirty   = errors.New("the worktree has uncommitted changes")
+	ErrBadName = errors.New("not a usable branch or folder name")
+	ErrMain    = errors.New("the main worktree cannot be removed")
+)
+
+// AddWorktree creates a worktree at path (a new folder) on a new branch
+// made from base (default HEAD).
+func (g *Git) AddWorktree(ctx context.Context, dir, path, branch, base string) error {
+	if branch == "" || strings.HasPrefix(branch, "-") || strings.ContainsAny(branch, " \x00~^:?*[\\") ||
+		strings.HasPrefix(base, "-") || !filepath.IsAbs(path) {
+		return ErrBadName
+	}
+	args := []string{"worktree", "add", "-b", branch, "--", path}
+	if base != "" {
+		args = append(args, base)
+	}
+	_, _, err := g.run(ctx, dir, 0, args)
+	return err
+}
+
+// RemoveWorktree removes the worktree at path; one with modified or
+// untracked files is refused (ErrDirty) unless force.
+func (g *Git) RemoveWorktree(ctx context.Context, dir, path string, force bool) error {
+	wts, err := g.Worktrees(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if len(wts) > 0 && filepath.Clean(wts[0].Path) == filepath.Clean(path) {
+		return ErrMain
+	}
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force")
+	}
+	_, _, err = g.run(ctx, dir, 0, append(args, "--", path))
+	if err != nil && strings.Contains(err.Error(), "modified or untracked files") {
+		return ErrDirty
+	}
+	return err
+}

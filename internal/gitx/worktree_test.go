@@ -1,0 +1,66 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWorktrees: a worktree made on a new branch (at a path with a space
+// and non-ASCII letters) is listed and shares its repository with the
+// main one; removing it is refused while it has untracked files unless
+// forced; the main worktree is never removed.
+func TestWorktrees(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t)
+	ctx := context.Background()
+	g := New(Options{})
+	wt := filepath.Join(t.TempDir(), "feature ü")
+	if err := g.AddWorktree(ctx, dir, wt, "feat/ü", ""); err != nil {
+		t.Fatal(err)
+	}
+	list, err := g.Worktrees(ctx, wt)
+	if err != nil || len(list) != 2 || !list[0].Main || list[1].Branch != "feat/ü" {
+		t.Fatalf("worktrees: %+v, %v", list, err)
+	}
+	if real, _ := filepath.EvalSymlinks(wt); list[1].Path != real && list[1].Path != wt {
+		t.Errorf("worktree path %q, want %q", list[1].Path, wt)
+	}
+	a, err1 := g.RepoOf(ctx, dir)
+	b, err2 := g.RepoOf(ctx, wt)
+	if err1 != nil || err2 != nil || a.Common != b.Common || b.Branch != "feat/ü" || a.Name != filepath.Base(dir) {
+		t.Errorf("repos: %+v %v, %+v %v", a, err1, b, err2)
+	}
+	if _, err := g.RepoOf(ctx, t.TempDir()); !errors.Is(err, ErrNotRepo) {
+		t.Errorf("RepoOf a plain folder: %v", err)
+	}
+	if err := g.AddWorktree(ctx, dir, filepath.Join(t.TempDir(), "x"), "-rf", ""); !errors.Is(err, ErrBadName) {
+		t.Errorf("a branch like an option: %v", err)
+	}
+	os.WriteFile(filepath.Join(wt, "wip.txt"), []byte("unsaved work\n"), 0o644)
+	if err := g.RemoveWorktree(ctx, dir, wt, false); !errors.Is(err, ErrDirty) {
+		t.Fatalf("removing a dirty worktree: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(wt, "wip.txt")); err != nil {
+		t.Fatal("the refused remove lost the work")
+	}
+	if err := g.RemoveWorktree(ctx, dir, wt, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(wt); !os.IsNotExist(err) {
+		t.Errorf("worktree folder after remove: %v", err)
+	}
+	if err := g.RemoveWorktree(ctx, dir, dir, true); !errors.Is(err, ErrMain) {
+		t.Errorf("removing the main worktree: %v", err)
+	}
+}
+
+func TestParseWorktrees(t *testing.T) {
+	got := ParseWorktrees([]byte("worktree /a\x00HEAD 1\x00branch refs/heads/main\x00\x00worktree /b c\x00HEAD 2\x00detached\x00locked why\x00prunable gone\x00\x00"))
+	if len(got) != 2 || got[0] != (Worktree{Path: "/a", Head: "1", Branch: "main", Main: true}) ||
+		got[1] != (Worktree{Path: "/b c", Head: "2", Locked: true, Prunable: true}) {
+		t.Errorf("%+v", got)
+	}
+}

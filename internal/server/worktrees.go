@@ -1,0 +1,149 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"path/filepath"
+
+	"piweb/internal/cwdfs"
+	"piweb/internal/gitx"
+)
+
+// Worktrees of a session's repository (gitx does the work) and, for the
+// sidebar, the repository of every project folder.
+
+type worktreeAnswer struct {
+	gitAnswer
+	Repo      *gitx.Repo      `json:"repo,omitempty"`
+	Worktrees []gitx.Worktree `json:"worktrees"`
+}
+
+func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	a := worktreeAnswer{Worktrees: []gitx.Worktree{}}
+	repo, err := s.git.RepoOf(r.Context(), m.Cwd)
+	if err == nil {
+		a.Worktrees, err = s.git.Worktrees(r.Context(), m.Cwd)
+	}
+	if err != nil {
+		g, gerr := s.gitState(r.Context(), m.Cwd)
+		if gerr != nil || g.Available {
+			return gitErr(err)
+		}
+		a.gitAnswer = g
+		return ok(w, a)
+	}
+	a.Available, a.Repo = true, repo
+	return ok(w, a)
+}
+
+type addWorktreeRequest struct {
+	Folder string `json:"folder"`
+	Branch string `json:"branch"`
+	Base   string `json:"base"`
+}
+
+// addWorktree makes a worktree in a new folder beside the main worktree,
+// on a new branch.
+func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	var req addWorktreeRequest
+	if err := decodeBody(w, r, &req, 4<<10); err != nil {
+		return err
+	}
+	if err := cwdfs.CheckName(req.Folder); err != nil {
+		return err
+	}
+	wts, err := s.git.Worktrees(r.Context(), m.Cwd)
+	if err != nil || len(wts) == 0 {
+		return gitErr(err)
+	}
+	path := filepath.Join(filepath.Dir(wts[0].Path), req.Folder)
+	if err := s.git.AddWorktree(r.Context(), m.Cwd, path, req.Branch, req.Base); err != nil {
+		return worktreeErr(err)
+	}
+	return ok(w, gitx.Worktree{Path: path, Branch: req.Branch})
+}
+
+type removeWorktreeRequest struct {
+	Path  string `json:"path"`
+	Force bool   `json:"force"`
+}
+
+// removeWorktree removes one of the repository's worktrees; one with
+// uncommitted changes only when the user confirmed (force).
+func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.lookup(r)
+	if err != nil {
+		return err
+	}
+	var req removeWorktreeRequest
+	if err := decodeBody(w, r, &req, 4<<10); err != nil {
+		return err
+	}
+	wts, err := s.git.Worktrees(r.Context(), m.Cwd)
+	if err != nil {
+		return gitErr(err)
+	}
+	known := false
+	for _, wt := range wts {
+		known = known || wt.Path == req.Path
+	}
+	if !known {
+		return errorf(NotFound, "no such worktree of this repository")
+	}
+	err = s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
+	if errors.Is(err, gitx.ErrDirty) {
+		// Not an error: the page asks the user and sends force.
+		return ok(w, removeAnswer{Dirty: true})
+	} else if err != nil {
+		return worktreeErr(err)
+	}
+	return ok(w, removeAnswer{Removed: true})
+}
+
+// removeAnswer says whether the worktree went, or that it holds
+// uncommitted work and stays until the user confirms.
+type removeAnswer struct {
+	Removed bool `json:"removed"`
+	Dirty   bool `json:"dirty"`
+}
+
+func worktreeErr(err error) error {
+	switch {
+	case errors.Is(err, gitx.ErrMain):
+		return errorf(Forbidden, "the main worktree cannot be removed")
+	case errors.Is(err, gitx.ErrBadName):
+		return errorf(Invalid, "not a usable branch name")
+	}
+	var fe *cwdfs.Error
+	if errors.As(err, &fe) {
+		return err
+	}
+	return wrap(Invalid, err, "git refused: the branch or folder may exist already")
+}
+
+// listRepos maps every project folder in a git repository to it.
+func (s *Server) listRepos(w http.ResponseWriter, r *http.Request) error {
+	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
+	if err != nil {
+		return wrap(Internal, err, "cannot list sessions")
+	}
+	seen := map[string]bool{}
+	var dirs []string
+	for _, m := range metas {
+		if !seen[m.Cwd] && filepath.IsAbs(m.Cwd) && len(dirs) < 500 {
+			seen[m.Cwd] = true
+			dirs = append(dirs, m.Cwd)
+		}
+	}
+	return ok(w, struct {
+		Repos map[string]*gitx.Repo `json:"repos"`
+	}{s.repos.Repos(r.Context(), dirs)})
+}
