@@ -205,7 +205,7 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 		if err != nil {
 			return topicKind{}, err
 		}
-		return topicKind{hello: func() []byte {
+		return topicKind{topic: name, hello: func() []byte {
 			s.pollers.start(s, name, func() { s.pollGit(name, m.Cwd) })
 			return []byte(`{"type":"hello"}`)
 		}}, nil
