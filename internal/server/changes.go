@@ -18,6 +18,11 @@ import (
 // changed (one poller per followed session, like the files panel's; the
 // topic's name is parsed in stream.go's topic switch).
 
+// gitChanged is the git topic's event.
+var gitChanged = struct {
+	Type string `json:"type"`
+}{"git_changed"}
+
 // gitAnswer is GET /git/status: Status when the cwd is in a repository,
 // else why not (no_git, not_repo, no_dir, timeout) and a message.
 type gitAnswer struct {
@@ -103,9 +108,12 @@ func (s *Server) sessionChanges(w http.ResponseWriter, r *http.Request) error {
 }
 
 // pollGit publishes git_changed on the topic whenever the session's git
-// state differs from the last look, until nobody follows it.
+// state differs from the last look, until nobody follows it. It also
+// publishes one after its first look: a change between a page's
+// subscription and that look would otherwise be missed.
 func (s *Server) pollGit(topic, cwd string) {
 	last := s.gitDigest(cwd)
+	s.publishJSON(topic, gitChanged)
 	t := time.NewTicker(s.opts.GitPoll)
 	defer t.Stop()
 	for {
@@ -119,9 +127,7 @@ func (s *Server) pollGit(topic, cwd string) {
 		}
 		if now := s.gitDigest(cwd); now != last {
 			last = now
-			s.publishJSON(topic, struct {
-				Type string `json:"type"`
-			}{"git_changed"})
+			s.publishJSON(topic, gitChanged)
 		}
 	}
 }

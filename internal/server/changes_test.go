@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"piweb/internal/pitest"
 )
@@ -62,5 +64,31 @@ func TestGitChangesAPI(t *testing.T) {
 	gone := newSessionIn(t, r, dir, filepath.Join(repo, "gone"))
 	if got := r.json("GET", "/api/sessions/"+gone+"/git/status", nil, 200); got["reason"] != "no_dir" {
 		t.Errorf("gone folder: %v", got)
+	}
+}
+
+// TestGitTopic: a page following g/<id> on its stream gets git_changed
+// when the working tree changes (the poller's interval through
+// Options.GitPoll).
+func TestGitTopic(t *testing.T) {
+	r := newRig(t, Options{GitPoll: 20 * time.Millisecond})
+	repo := t.TempDir()
+	gitIn(t, repo, "init", "-q", "-b", "main")
+	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), repo)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/stream", "")
+	sid, _ := next(t, ch).data["id"].(string)
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "g/" + id}, 200)
+	if ev := next(t, ch); ev.data["topic"] != "g/"+id {
+		t.Fatalf("first event %v", ev.data)
+	}
+	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
+	for {
+		ev := next(t, ch)
+		inner, _ := ev.data["event"].(map[string]any)
+		if ev.data["topic"] == "g/"+id && inner["type"] == "git_changed" {
+			return
+		}
 	}
 }
