@@ -58,6 +58,9 @@ export function SessionHeader({ view }) {
 function RenameForm({ view, name, done }) {
   const ref = useRef(null);
   const saved = useRef(false);
+  // The typed text is state: with value=name alone, any re-render of the
+  // header (an index event) put the old name back under the user's fingers.
+  const [text, setText] = useState(name);
   useEffect(() => { ref.current.focus(); ref.current.select(); }, []);
   const save = async (e) => {
     e.preventDefault();
@@ -77,7 +80,7 @@ function RenameForm({ view, name, done }) {
     done();
   };
   return html`<form class="rename" onSubmit=${save}>
-    <input ref=${ref} value=${name} aria-label="Session name" placeholder="Session name"
+    <input ref=${ref} value=${text} onInput=${(e) => setText(e.target.value)} aria-label="Session name" placeholder="Session name"
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); done(); } }} onBlur=${save} />
   </form>`;
 }
