@@ -148,6 +148,7 @@ func (c *Catalog) Close() error {
 		}
 		c.wg.Wait()
 		c.files.Close()
+		c.changes.Close()
 		if c.owned != nil {
 			c.owned()
 		}

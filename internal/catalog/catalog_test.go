@@ -28,8 +28,8 @@ func TestCopiesShareHeaderID(t *testing.T) {
 	cp := "/s/a copy.jsonl"
 	cp2 := "/s/0-another copy.jsonl"
 	c := Static()
-	var changes []Change
-	c.Subscribe(func(ch Change) { changes = append(changes, ch) })
+	sub := c.Changes()
+	defer sub.Close()
 	c.Put(meta(cp, id))
 	if m, _ := c.ByPath(cp); m.Key != id {
 		t.Fatalf("a lone copy has key %q, want the header id", m.Key)
@@ -58,6 +58,10 @@ func TestCopiesShareHeaderID(t *testing.T) {
 		}
 	}
 	// The copy that was the id's holder was re-keyed, and said so.
+	var changes []Change
+	for len(sub.C) > 0 { // published before Put returned
+		changes = append(changes, <-sub.C)
+	}
 	removedLone := false
 	for _, ch := range changes {
 		if ch.Kind == Removed && ch.Meta.Path == cp && ch.Meta.Key == id {

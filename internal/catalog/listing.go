@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"piweb/internal/broker"
 	"piweb/internal/session"
 )
 
@@ -21,7 +22,7 @@ type listing struct {
 	byPath map[string]*entry
 	byKey  map[string]*entry
 	byID   map[string][]*entry // every listed file with that header id
-	subs   subscribers[Change]
+	changes *broker.Broker[Change] // changesTopic: every change, in order
 	gen    atomic.Uint64
 }
 
@@ -31,7 +32,8 @@ type entry struct {
 }
 
 func newListing() *listing {
-	return &listing{byPath: map[string]*entry{}, byKey: map[string]*entry{}, byID: map[string][]*entry{}}
+	return &listing{byPath: map[string]*entry{}, byKey: map[string]*entry{}, byID: map[string][]*entry{},
+		changes: broker.New[Change](broker.Options{KeepEvents: 1, QueueEvents: 4096})}
 }
 
 // Generation changes whenever the listing does, so answers built from it
@@ -78,7 +80,7 @@ func (c *listing) put(path string, e *entry) {
 	}
 	c.mu.Unlock()
 	for _, ch := range changes {
-		c.subs.call(ch)
+		c.changes.Publish(changesTopic, ch)
 	}
 }
 
@@ -175,9 +177,17 @@ func keyOf(id, path string, canon bool) string {
 	return id + "~" + hex.EncodeToString(sum[:4])
 }
 
-// Subscribe registers fn for every later change; the callback must not
-// block.
-func (c *listing) Subscribe(fn func(Change)) (cancel func()) { return c.subs.add(fn) }
+// changesTopic is the one topic of the listing's changes.
+const changesTopic = "changes"
+
+// Changes subscribes to every later change of the listing, in order. The
+// channel closes on Close, or when the subscriber fell more than 4,096
+// changes behind (Lagged: subscribe again and re-read the listing).
+func (c *listing) Changes() *broker.Sub[Change] {
+	sub := c.changes.NewSub()
+	sub.Follow(changesTopic)
+	return sub
+}
 
 // ByKey finds a session by its API id.
 func (c *listing) ByKey(key string) (Meta, bool) {

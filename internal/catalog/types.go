@@ -79,11 +79,18 @@ const (
 	Removed
 )
 
-// Change is one change of the listing.
+// Change is one change of the listing, published on the catalog's
+// changes topic (Changes).
 type Change struct {
 	Kind ChangeKind
 	Meta Meta
 }
+
+// Stamp returns c unchanged: changes need no number (broker.Payload).
+func (c Change) Stamp(string, uint64, time.Time) Change { return c }
+
+// Size approximates c's memory for the replay bound.
+func (c Change) Size() int { return 64 + len(c.Meta.Path) + len(c.Meta.FirstMessage) + len(c.Meta.Name) }
 
 // UsageRow is one group of GET /api/usage (see index.UsageRow).
 type UsageRow = index.UsageRow

@@ -11,6 +11,29 @@ import (
 	"piweb/internal/jsjson"
 )
 
+// followChanges relays the catalog's changes to the index topic until
+// Close. Cut off as too slow, it subscribes again: the listing a page
+// fetches on its next change is current either way.
+func (s *Server) followChanges() {
+	sub := s.cat.Changes()
+	defer func() { sub.Close() }()
+	for {
+		select {
+		case <-s.shutdown:
+			return
+		case c, open := <-sub.C:
+			if !open {
+				if !sub.Lagged() {
+					return
+				}
+				sub = s.cat.Changes()
+				continue
+			}
+			s.onChange(c)
+		}
+	}
+}
+
 // onChange relays an index change to /api/events.
 func (s *Server) onChange(c Change) {
 	switch c.Kind {

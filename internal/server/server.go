@@ -172,7 +172,7 @@ func New(opts Options) *Server {
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
-	s.cancels = append(s.cancels, s.cat.Subscribe(s.onChange))
+	s.bg.Go(s.followChanges)
 	s.bg.Go(s.followWorkers)
 	s.bg.Go(s.followFiles)
 	s.bg.Go(s.janitor)
