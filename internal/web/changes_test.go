@@ -38,7 +38,7 @@ func TestChangesPanel(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.git-branch')?.innerText.includes('main')`)
 	r.waitJS(t, `document.querySelector('.git-section details[data-path="notes.txt"]')`)
 	r.click(t, `.git-section details[data-path="README.md"] summary`)
-	r.waitJS(t, `document.querySelector('.git-section details[data-path="README.md"] pre.diff')?.innerText.includes('+Edited by pi.')`)
+	r.waitJS(t, `document.querySelector('.git-section details[data-path="README.md"] pre.diff')?.innerText.includes('+3 Edited by pi.')`)
 
 	// Live: a change on disk shows without a reload.
 	os.WriteFile(filepath.Join(r.cwd, "later.txt"), []byte("later\n"), 0o644)

@@ -88,15 +88,49 @@ function GitFile({ f, which, id, rev }) {
       : !d ? html`<div class="muted pad-s">…</div>`
       : d.error ? html`<div class="stop error">${d.error}</div>`
       : d.binary ? html`<div class="muted pad-s">binary file</div>`
-      : html`<pre class="diff">${capped(hunks(d.text), (s) => diffLines(s, f.path))}</pre>${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
+      : html`<${Hunks} text=${d.text} path=${f.path} />${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
   </details>`;
 }
 
-// hunks drops git's header lines (diff --git, index, ---, +++) that the
-// card's title already says.
-function hunks(text) {
-  const i = text.indexOf('\n@@');
-  return i >= 0 && text.startsWith('diff ') ? text.slice(i + 1) : text;
+// Hunks draws a git diff hunk by hunk, each collapsible under its @@ line,
+// with the old and new line numbers pi's edit cards show ("+12 code"), so
+// both kinds of diff read alike. git's header lines (diff --git, index,
+// ---, +++) are left out: the card's title says the file.
+function Hunks({ text, path }) {
+  const hs = splitHunks(text);
+  if (!hs.length) return html`<pre class="diff">${capped(text, (s) => diffLines(s, path))}</pre>`;
+  return html`<div class="hunks">${hs.map((h, i) => html`<details key=${i} class="hunk" open>
+    <summary class="muted">${h.head}</summary>
+    <pre class="diff">${capped(h.body, (s) => diffLines(s, path))}</pre></details>`)}</div>`;
+}
+
+const hunkRE = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/;
+
+// splitHunks numbers each hunk's lines: a removed line by its old number,
+// an added or unchanged one by its new number.
+function splitHunks(text) {
+  const out = [];
+  let h = null;
+  let oldNo = 0;
+  let newNo = 0;
+  for (const line of text.replace(/\n$/, '').split('\n')) {
+    const m = hunkRE.exec(line);
+    if (m) {
+      h = { head: line, lines: [] };
+      out.push(h);
+      oldNo = +m[1];
+      newNo = +m[2];
+      continue;
+    }
+    if (!h) continue;
+    const c = line[0];
+    if (c === '-') h.lines.push('-' + oldNo++ + ' ' + line.slice(1));
+    else if (c === '+') h.lines.push('+' + newNo++ + ' ' + line.slice(1));
+    else if (c === ' ') { h.lines.push(' ' + newNo++ + ' ' + line.slice(1)); oldNo++; }
+    else h.lines.push(line); // "\ No newline at end of file"
+  }
+  for (const x of out) x.body = x.lines.join('\n');
+  return out;
 }
 
 // SessionChanges lists the session's write and edit calls, reloaded when
