@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/pitest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -25,7 +27,15 @@ type transcriptLine struct {
 
 func readTranscript(t testing.TB, name string) []transcriptLine {
 	t.Helper()
-	f, err := os.Open(filepath.Join(transcriptDir(t), name+".jsonl"))
+	return readTranscriptFile(t, filepath.Join(transcriptDir(t), name+".jsonl"))
+}
+
+// readTranscriptFile reads the transcript at path (0.73.1's and 1.6.0's
+// recordings share the line format).
+func readTranscriptFile(t testing.TB, path string) []transcriptLine {
+	t.Helper()
+	name := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		missing(t, "transcripts: "+err.Error())
 	}
@@ -55,11 +65,16 @@ func at(ms float64) time.Time { return epoch.Add(time.Duration(ms * float64(time
 // failing when pi itself reported streaming/compacting while the machine
 // said idle.
 func replay(t *testing.T, name string, check func(typ string, n int, s Status)) string {
+	return replayLines(t, name, readTranscript(t, name), check)
+}
+
+// replayLines is replay over transcript lines already read.
+func replayLines(t *testing.T, name string, lines []transcriptLine, check func(typ string, n int, s Status)) string {
 	var m Machine
 	var b strings.Builder
 	prev := ""
 	counts := map[string]int{}
-	for _, tl := range readTranscript(t, name) {
+	for _, tl := range lines {
 		if tl.Dir != "out" {
 			continue
 		}
@@ -117,21 +132,46 @@ func TestMachineTranscripts(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			got := replay(t, name, nil)
-			golden := filepath.Join("testdata", "phases", name+".txt")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				os.WriteFile(golden, []byte(got), 0o644)
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("transitions (-want +got):\n%s", diff)
-			}
+			checkGolden(t, filepath.Join("testdata", "phases", name+".txt"), replay(t, name, nil))
 		})
+	}
+}
+
+// TestMachineTranscripts16 replays pi 1.6.0's recorded RPC sessions
+// (agent_settled, delta-only updates, retries dropped by context_edit, an
+// aborted compaction, ...): the machine must never say idle while pi says
+// it streams or compacts, and its transitions are golden files
+// (testdata/phases-1.6.0, go test -run TestMachineTranscripts16 -update).
+func TestMachineTranscripts16(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(pitest.FixturesDir(t), "rpc-1.6.0", "transcripts")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", "transcript.jsonl"))
+	if len(paths) == 0 {
+		missing(t, "no pi 1.6.0 transcripts")
+	}
+	for _, path := range paths {
+		name := filepath.Base(filepath.Dir(path))
+		t.Run(name, func(t *testing.T) {
+			got := replayLines(t, name, readTranscriptFile(t, path), nil)
+			checkGolden(t, filepath.Join("testdata", "phases-1.6.0", name+".txt"), got)
+		})
+	}
+}
+
+// checkGolden compares got with the golden file (rewritten with -update).
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		os.WriteFile(golden, []byte(got), 0o644)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("transitions (-want +got):\n%s", diff)
 	}
 }
 
