@@ -46,6 +46,9 @@ func TestDemoBanner(t *testing.T) {
 	b.waitJS(t, `document.querySelector('.demo-banner') && document.querySelector('.row')`)
 	writeSession(t, real, "/home/me/work", []map[string]any{{"role": "user", "content": "mine", "timestamp": 1}})
 	b.waitJS(t, `document.querySelector('.demo-banner.real')?.textContent.includes('Your own pi sessions are here now (1')`)
+	other := newBrowser(t, hs.URL) // a second tab on a demo session
+	other.open(t, "/s/"+d.Sessions[0])
+	other.waitJS(t, `document.querySelector('.demo-banner') && document.querySelector('.row')`)
 	r := &rig{browser: b}
 	b.run(t, chromedp.EmulateViewport(390, 844))
 	fitsPhone(t, b, "the demo banner")
@@ -61,5 +64,17 @@ func TestDemoBanner(t *testing.T) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](home))
 		return err == nil && ok
 	}, 20*time.Second, "the page to show the user's own sessions")
+	// The other tab follows by itself instead of showing a demo session
+	// that is gone.
+	testkit.Eventually(t, func() bool {
+		ctx, cancel := context.WithTimeout(other.ctx, 2*time.Second)
+		defer cancel()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](home))
+		return err == nil && ok
+	}, 20*time.Second, "the other tab to show the user's own sessions")
+	if other.logged("status of 404") {
+		other.expectConsole("status of 404") // its stream asked the new server for a demo session's topic
+	}
+	other.noConsoleErrors(t)
 	b.noConsoleErrors(t)
 }

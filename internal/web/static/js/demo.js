@@ -19,8 +19,11 @@ export function DemoBanner() {
   useEffect(() => {
     let live = true;
     let timer;
+    let was = false; // this page has seen the demo
     const poll = () => api.getStatus().then((s) => {
       if (!live) return;
+      if (was && !s.demo) return location.assign('/'); // left from another tab: its sessions are gone
+      was = was || s.demo;
       setSt(s);
       if (s.demo) timer = setTimeout(poll, POLL);
     }, () => { if (live) timer = setTimeout(poll, POLL); });
