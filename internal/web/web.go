@@ -159,6 +159,8 @@ func contentType(name string) string {
 		return "image/png"
 	case ".json":
 		return "application/json"
+	case ".webmanifest":
+		return "application/manifest+json"
 	}
 	return "text/plain; charset=utf-8"
 }

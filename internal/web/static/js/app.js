@@ -150,5 +150,9 @@ function step(dir) {
 loadSessions();
 watchIndex();
 // The open session's requests start now, not after the first render.
+// The service worker (sw.js) makes piweb installable and shows a clear
+// page when piweb is not running; it never caches session data.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+
 if (route.value.page === 'session') show(route.value.id, route.value.leaf, route.value.entry);
 render(html`<${App} />`, document.getElementById('app'));
