@@ -100,7 +100,8 @@ func (r *workspaceRig) size(t *testing.T, mark string) string {
 }
 
 // TestTerminalInBrowser: the Terminal panel starts a real shell in the
-// session's folder; typing `echo hi` shows it; the PTY follows the
+// session's folder; typing `echo hi` shows it; a paste reaches the shell;
+// the PTY follows the
 // panel's size; a reload shows the scrollback; closing the tab ends the
 // shell process; the full-page view works the same.
 func TestTerminalInBrowser(t *testing.T) {
@@ -112,6 +113,13 @@ func TestTerminalInBrowser(t *testing.T) {
 	r.waitRows(t, "hi-42")
 	real, _ := filepath.EvalSymlinks(r.cwd)
 	r.waitRows(t, real)
+
+	// A paste (the browser's paste event, as Ctrl+V or Ctrl+Shift+V give)
+	// goes to the shell.
+	eval[bool](t, r.browser, `(() => { const ta = document.querySelector('.term-wrap:not([hidden]) .xterm-helper-textarea');
+		const dt = new DataTransfer(); dt.setData('text/plain', 'echo pasted-$((3*3))\r');
+		ta.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); return true; })()`)
+	r.waitRows(t, "pasted-9")
 
 	// The shell's terminal has the size the page drew, before and after
 	// the window changes.
