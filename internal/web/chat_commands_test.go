@@ -99,4 +99,3 @@ func TestChatCommands(t *testing.T) {
 		}
 	})
 }
-
