@@ -197,3 +197,15 @@ func readProcStat(pid int) (string, error) {
 	}
 	return f[0], nil
 }
+
+// TestTerminalsEndWhenServerStops: closing the server (piweb stopping)
+// ends every shell it started.
+func TestTerminalsEndWhenServerStops(t *testing.T) {
+	r := newRig(t, Options{Terminals: testTerminals(t)})
+	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
+	pid := int(r.json("POST", "/api/sessions/"+id+"/terminals", map[string]any{}, 200)["pid"].(float64))
+	r.srv.Close()
+	if st, err := readProcStat(pid); err == nil && st != "Z" {
+		t.Errorf("shell %d in state %s after the server closed", pid, st)
+	}
+}
