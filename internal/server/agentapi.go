@@ -63,7 +63,6 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, map[string]any{"id": id})
 }
 
-
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	var raw map[string]json.RawMessage
 	if err := decodeBody(w, r, &raw, maxPromptBody); err != nil {

@@ -57,14 +57,16 @@ func attentionOf(ev []byte) (kind, title string) {
 }
 
 // publishAttention relays what a worker event means for attention.
-func (s *Server) publishAttention(id string, ev []byte) {
-	kind, title := attentionOf(ev)
+func (s *Server) publishAttention(id string, raw []byte) {
+	kind, title := attentionOf(raw)
 	if kind == "" {
 		return
 	}
 	if len(title) > 200 {
 		title = title[:200]
 	}
-	b, _ := json.Marshal(AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title})
+	ev := AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title}
+	b, _ := json.Marshal(ev)
 	s.publish(indexTopic, b)
+	s.pushAttention(ev)
 }

@@ -82,6 +82,8 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"PUT /api/config/auth/{provider}":    `{"key":"sk-guard-test-key"}`,
 		"DELETE /api/config/auth/{provider}": `{}`,
 		"POST /api/config/test":              `{"provider":"fake","modelId":"fake-model"}`,
+		"POST /api/push/subscribe":           `{"endpoint":"https://push.example/x","keys":{"p256dh":"k","auth":"a"}}`,
+		"POST /api/push/unsubscribe":         `{"endpoint":"https://push.example/x"}`,
 	}
 	// The session's folder as a git repository, for the worktree routes.
 	gitIn(t, cwd, "init", "-q", "-b", "main")
@@ -164,7 +166,7 @@ func treeDigest(t *testing.T, root string) map[string][32]byte {
 // before its handler runs: nothing on disk changes. The same requests with
 // this server's own Origin get through the guard.
 func TestGuardEveryMutation(t *testing.T) {
-	f := newGuardFixture(t, Options{Terminals: testTerminals(t)})
+	f := newGuardFixture(t, Options{Terminals: testTerminals(t), Push: testPush(t)})
 	const js = "application/json"
 	refusals := []struct {
 		name   string
@@ -224,7 +226,7 @@ func TestGuardEveryMutation(t *testing.T) {
 // token. The web app and a typed address still reach the API.
 func TestGuardEveryRoute(t *testing.T) {
 	const token = "right-token"
-	f := newGuardFixture(t, Options{Token: token, Terminals: testTerminals(t)})
+	f := newGuardFixture(t, Options{Token: token, Terminals: testTerminals(t), Push: testPush(t)})
 	for _, rt := range apiRoutes(t) {
 		body := f.bodies[rt.String()]
 		hdr := []string{"Content-Type", "application/json"}

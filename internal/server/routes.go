@@ -58,6 +58,11 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/config/test", s.testModel)
 	h("GET /api/config/resources", s.getResources)
 
+	// Web Push.
+	h("GET /api/push/key", s.getPushKey)
+	h("POST /api/push/subscribe", s.pushSubscribe)
+	h("POST /api/push/unsubscribe", s.pushUnsubscribe)
+
 	// Files of a session's cwd.
 	h("GET /api/sessions/{id}/files", s.listFiles)
 	h("GET /api/sessions/{id}/file", s.readFile)

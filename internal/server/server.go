@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"piweb/internal/push"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,6 +95,9 @@ type Options struct {
 	EventQueue int
 	// ModelTestTimeout bounds POST /api/config/test (0: 30 s).
 	ModelTestTimeout time.Duration
+	// Push sends Web Push notifications of attention events; nil: none
+	// (the push routes answer 415 unsupported).
+	Push *push.Service
 }
 
 func (o Options) testTimeout() time.Duration {

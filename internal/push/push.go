@@ -1,0 +1,222 @@
+// Package push sends Web Push notifications (RFC 8030, payloads encrypted
+// as RFC 8291 aes128gcm, signed with VAPID, RFC 8292) to the browsers that
+// subscribed, so a closed tab or a phone hears that a run ended. The VAPID
+// key pair and the subscriptions are kept under piweb's config dir, each
+// file the user's alone (0600, folder 0700). Encryption and signing are
+// github.com/SherClockHolmes/webpush-go's.
+//
+// A subscription the push service says is gone (404, 410) is dropped; a
+// push service that cannot be reached is logged and the subscription kept.
+package push
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	webpush "github.com/SherClockHolmes/webpush-go"
+)
+
+// Subscription is a browser's PushSubscription.toJSON().
+type Subscription struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
+}
+
+// Message is what the service worker shows (static/sw.js).
+type Message struct {
+	Title string `json:"title"`
+	Body  string `json:"body,omitempty"`
+	URL   string `json:"url,omitempty"`
+	Tag   string `json:"tag,omitempty"`
+}
+
+// Service holds the keys and subscriptions of one config dir.
+type Service struct {
+	dir    string
+	client *http.Client
+	logf   func(string, ...any)
+
+	mu   sync.Mutex
+	keys keyPair
+	subs []Subscription
+}
+
+type keyPair struct {
+	Public  string `json:"publicKey"`
+	Private string `json:"privateKey"`
+}
+
+// Open loads (or, the first time, generates and saves) the VAPID keys and
+// the subscriptions kept in dir. client may be nil (a 10 s timeout client).
+func Open(dir string, client *http.Client, logf func(string, ...any)) (*Service, error) {
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	s := &Service{dir: dir, client: client, logf: logf}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := s.loadKeys(); err != nil {
+		return nil, err
+	}
+	if err := readJSON(s.subsPath(), &s.subs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("push subscriptions: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Service) keysPath() string { return filepath.Join(s.dir, "vapid.json") }
+func (s *Service) subsPath() string { return filepath.Join(s.dir, "push-subscriptions.json") }
+
+func (s *Service) loadKeys() error {
+	err := readJSON(s.keysPath(), &s.keys)
+	if err == nil && s.keys.Public != "" && s.keys.Private != "" {
+		return nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("VAPID keys: %w", err)
+	}
+	priv, pub, err := webpush.GenerateVAPIDKeys()
+	if err != nil {
+		return err
+	}
+	s.keys = keyPair{Public: pub, Private: priv}
+	return writeJSON(s.keysPath(), s.keys)
+}
+
+// PublicKey is the VAPID public key (base64url), the browser's
+// applicationServerKey.
+func (s *Service) PublicKey() string { return s.keys.Public }
+
+// ErrBadSubscription is a subscription that cannot be used.
+var ErrBadSubscription = errors.New("push: the subscription needs an https endpoint and its keys")
+
+// Subscribe adds (or renews) a browser's subscription.
+func (s *Service) Subscribe(sub Subscription) error {
+	u, err := url.Parse(sub.Endpoint)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || sub.Keys.P256dh == "" || sub.Keys.Auth == "" || len(sub.Endpoint) > 2048 {
+		return ErrBadSubscription
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == sub.Endpoint })
+	s.subs = append(s.subs, sub)
+	return writeJSON(s.subsPath(), s.subs)
+}
+
+// Unsubscribe forgets the subscription with this endpoint.
+func (s *Service) Unsubscribe(endpoint string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == endpoint })
+	return writeJSON(s.subsPath(), s.subs)
+}
+
+// Count is the number of subscriptions.
+func (s *Service) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs)
+}
+
+// Send pushes m to every subscription, dropping those the push service
+// says are gone and logging those it cannot reach.
+func (s *Service) Send(ctx context.Context, m Message) {
+	payload, _ := json.Marshal(m)
+	s.mu.Lock()
+	subs := slices.Clone(s.subs)
+	s.mu.Unlock()
+	var gone []string
+	for _, sub := range subs {
+		if s.sendOne(ctx, payload, sub) {
+			gone = append(gone, sub.Endpoint)
+		}
+	}
+	for _, e := range gone {
+		if err := s.Unsubscribe(e); err != nil {
+			s.logf("push: forget an expired subscription: %v", err)
+		}
+	}
+}
+
+// sendOne pushes to one subscription and reports whether it is gone.
+func (s *Service) sendOne(ctx context.Context, payload []byte, sub Subscription) bool {
+	ws := &webpush.Subscription{Endpoint: sub.Endpoint, Keys: webpush.Keys{P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth}}
+	res, err := webpush.SendNotificationWithContext(ctx, payload, ws, &webpush.Options{
+		HTTPClient: s.client, Subscriber: "https://github.com/piweb", TTL: 3600,
+		VAPIDPublicKey: s.keys.Public, VAPIDPrivateKey: s.keys.Private, Urgency: webpush.UrgencyHigh,
+	})
+	if err != nil {
+		s.logf("push: %s unreachable: %v", host(sub.Endpoint), err)
+		return false
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(res.Body, 4096))
+	switch {
+	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
+		return true
+	case res.StatusCode >= 300:
+		s.logf("push: %s answered %s", host(sub.Endpoint), res.Status)
+	}
+	return false
+}
+
+func host(endpoint string) string {
+	if u, err := url.Parse(endpoint); err == nil {
+		return u.Host
+	}
+	return "?"
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// writeJSON replaces path atomically with v, mode 0600.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".piweb-tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = io.Copy(tmp, bytes.NewReader(append(b, '\n')))
+	if err == nil {
+		err = tmp.Chmod(0o600)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

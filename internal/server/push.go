@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"piweb/internal/push"
+)
+
+// Web Push through internal/push: the page subscribes with the VAPID
+// public key, and attention events (attention.go) are pushed to every
+// subscription, so a closed tab or a phone hears that a run ended.
+
+// PushKey is GET /api/push/key.
+type PushKey struct {
+	PublicKey string `json:"publicKey"`
+}
+
+func (s *Server) pushService() (*push.Service, error) {
+	if s.opts.Push == nil {
+		return nil, errorf(Unsupported, "Web Push is not set up in this piweb")
+	}
+	return s.opts.Push, nil
+}
+
+func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.pushService()
+	if err != nil {
+		return err
+	}
+	return ok(w, PushKey{PublicKey: p.PublicKey()})
+}
+
+func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.pushService()
+	if err != nil {
+		return err
+	}
+	var sub push.Subscription
+	if err := decodeBody(w, r, &sub, maxBody); err != nil {
+		return err
+	}
+	if err := p.Subscribe(sub); err != nil {
+		return wrap(Invalid, err, "the subscription needs an http(s) endpoint and its p256dh and auth keys")
+	}
+	return ok(w, struct{}{})
+}
+
+func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.pushService()
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Endpoint string `json:"endpoint"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if err := p.Unsubscribe(body.Endpoint); err != nil {
+		return wrap(Internal, err, "cannot save the push subscriptions")
+	}
+	return ok(w, struct{}{})
+}
+
+var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed", "waiting": "pi is waiting for your answer"}
+
+// pushAttention sends an attention event to every push subscription, in
+// the background (a slow push service never holds the event relay).
+func (s *Server) pushAttention(ev AttentionEvent) {
+	title, wanted := pushTitles[ev.Kind]
+	if s.opts.Push == nil || !wanted {
+		return
+	}
+	body := ""
+	if m, found := s.cat.ByKey(ev.ID); found {
+		body = m.Name
+		if body == "" {
+			body = m.FirstMessage
+		}
+	}
+	if len(body) > 120 {
+		body = body[:120] + "…"
+	}
+	if ev.Title != "" {
+		body += ": " + ev.Title
+	}
+	msg := push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}
+	s.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		s.opts.Push.Send(ctx, msg)
+	})
+}

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+	"piweb/internal/push"
+	"piweb/internal/push/pushtest"
+	"piweb/internal/testkit"
+)
+
+// TestLivePush: a browser subscribes through the API; a run of real pi
+// that ends with no tab open is pushed to its (local, fake) push service,
+// signed with piweb's VAPID key and encrypted for that browser.
+func TestLivePush(t *testing.T) {
+	r, llm := liveRig(t)
+	p, err := push.Open(t.TempDir(), nil, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.srv.opts.Push = p
+	if got := r.json("GET", "/api/push/key", nil, 200)["publicKey"]; got != p.PublicKey() {
+		t.Fatalf("public key %v", got)
+	}
+	sub := pushtest.NewSubscriber(t)
+	svc := pushtest.New(t, p.PublicKey(), sub)
+	r.json("POST", "/api/push/subscribe", sub.Subscription(svc.URL+"/sub/1"), 200)
+	r.json("POST", "/api/push/subscribe", map[string]any{"endpoint": "ftp://x"}, 400)
+
+	llm.Enqueue(fakellm.Text("Pushed."))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "push me"}, 200)["id"].(string)
+	testkit.Eventually(t, func() error {
+		for _, m := range svc.Messages(t) {
+			if m.Title == "pi finished" && m.URL == "/s/"+id {
+				return nil
+			}
+		}
+		return fmt.Errorf("pushed so far: %+v", svc.Messages(t))
+	}, 60*time.Second, "the push of the finished run")
+
+	r.json("POST", "/api/push/unsubscribe", map[string]any{"endpoint": svc.URL + "/sub/1"}, 200)
+	if n := p.Count(); n != 0 {
+		t.Errorf("%d subscriptions after unsubscribing", n)
+	}
+}
+
+// testPush is a push service over a temporary config dir.
+func testPush(t *testing.T) *push.Service {
+	p, err := push.Open(t.TempDir(), nil, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
