@@ -60,7 +60,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	s.pending.add(m)
 	s.workerChanged(sessionTopic(path)) // its first state changes came before it was pending
 	s.refresh(path)
-	return ok(w, map[string]any{"id": id})
+	return ok(w, createdAnswer{ID: id})
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
@@ -96,7 +96,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	if data == nil {
 		data = json.RawMessage("null")
 	}
-	return ok(w, map[string]any{"ok": true, "data": data})
+	return ok(w, commandAnswer{OK: true, Data: data})
 }
 
 // reloadWorker is pi's /reload, which RPC lacks: it stops the session's
@@ -109,7 +109,7 @@ func (s *Server) reloadWorker(w http.ResponseWriter, r *http.Request, m Meta) er
 	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
 		return agentErr(err)
 	}
-	return ok(w, map[string]any{"ok": true, "data": nil})
+	return ok(w, commandAnswer{OK: true, Data: json.RawMessage("null")})
 }
 
 // checkLeaf refuses a command when the file's leaf is not the one the

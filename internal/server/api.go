@@ -140,6 +140,23 @@ type usageAnswer struct {
 	TZ   string     `json:"tz"`
 }
 
+// okAnswer is the answer of a request that has nothing else to say.
+type okAnswer struct {
+	OK bool `json:"ok"`
+}
+
+// createdAnswer is POST /api/sessions: the new session's id.
+type createdAnswer struct {
+	ID string `json:"id"`
+}
+
+// commandAnswer is POST /api/sessions/{id}/commands: pi's response data
+// (null when it has none).
+type commandAnswer struct {
+	OK   bool            `json:"ok"`
+	Data json.RawMessage `json:"data"`
+}
+
 // eventType is an event with nothing but its type.
 type eventType struct {
 	Type string `json:"type"`
