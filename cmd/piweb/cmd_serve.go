@@ -8,8 +8,10 @@ import (
 	"log"
 	"log/slog"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"piweb/internal/push"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -130,6 +132,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	opts := server.Options{AgentDir: agentDir, Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token, SignInKeys: keys,
 		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
+	opts.Push = openPush(e, logger)
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }
 	}
@@ -283,4 +286,24 @@ func newTerminals(f serveFlags) *terminal.Manager {
 		return nil
 	}
 	return terminal.New(terminal.Options{})
+}
+
+// openPush opens Web Push's keys and subscriptions under piweb's config
+// dir ($XDG_CONFIG_HOME/piweb, else ~/.config/piweb); nothing is written
+// there until a page asks for the key. Without it, piweb runs without push.
+func openPush(e *env, logger *log.Logger) *push.Service {
+	dir := e.getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(dir) {
+		home := e.getenv("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	p, err := push.Open(filepath.Join(dir, "piweb"), nil, logger.Printf)
+	if err != nil {
+		logger.Printf("Web Push is off: %v", err)
+		return nil
+	}
+	return p
 }

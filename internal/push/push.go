@@ -61,8 +61,9 @@ type keyPair struct {
 	Private string `json:"privateKey"`
 }
 
-// Open loads (or, the first time, generates and saves) the VAPID keys and
-// the subscriptions kept in dir. client may be nil (a 10 s timeout client).
+// Open loads the VAPID keys and the subscriptions kept in dir, if any:
+// nothing is written until the keys are first asked for (PublicKey) or a
+// browser subscribes. client may be nil (a 10 s timeout client).
 func Open(dir string, client *http.Client, logf func(string, ...any)) (*Service, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
@@ -71,11 +72,8 @@ func Open(dir string, client *http.Client, logf func(string, ...any)) (*Service,
 		logf = func(string, ...any) {}
 	}
 	s := &Service{dir: dir, client: client, logf: logf}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	if err := s.loadKeys(); err != nil {
-		return nil, err
+	if err := readJSON(s.keysPath(), &s.keys); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("VAPID keys: %w", err)
 	}
 	if err := readJSON(s.subsPath(), &s.subs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("push subscriptions: %w", err)
@@ -86,25 +84,32 @@ func Open(dir string, client *http.Client, logf func(string, ...any)) (*Service,
 func (s *Service) keysPath() string { return filepath.Join(s.dir, "vapid.json") }
 func (s *Service) subsPath() string { return filepath.Join(s.dir, "push-subscriptions.json") }
 
-func (s *Service) loadKeys() error {
-	err := readJSON(s.keysPath(), &s.keys)
-	if err == nil && s.keys.Public != "" && s.keys.Private != "" {
+// ensureKeys generates and saves the key pair the first time; s.mu held.
+func (s *Service) ensureKeys() error {
+	if s.keys.Public != "" && s.keys.Private != "" {
 		return nil
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("VAPID keys: %w", err)
 	}
 	priv, pub, err := webpush.GenerateVAPIDKeys()
 	if err != nil {
 		return err
 	}
+	if err := writeJSON(s.keysPath(), keyPair{Public: pub, Private: priv}); err != nil {
+		return fmt.Errorf("save the VAPID keys: %w", err)
+	}
 	s.keys = keyPair{Public: pub, Private: priv}
-	return writeJSON(s.keysPath(), s.keys)
+	return nil
 }
 
 // PublicKey is the VAPID public key (base64url), the browser's
-// applicationServerKey.
-func (s *Service) PublicKey() string { return s.keys.Public }
+// applicationServerKey, generated and saved the first time.
+func (s *Service) PublicKey() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureKeys(); err != nil {
+		return "", err
+	}
+	return s.keys.Public, nil
+}
 
 // ErrBadSubscription is a subscription that cannot be used.
 var ErrBadSubscription = errors.New("push: the subscription needs an https endpoint and its keys")
@@ -142,11 +147,14 @@ func (s *Service) Count() int {
 func (s *Service) Send(ctx context.Context, m Message) {
 	payload, _ := json.Marshal(m)
 	s.mu.Lock()
-	subs := slices.Clone(s.subs)
+	subs, keys := slices.Clone(s.subs), s.keys
 	s.mu.Unlock()
+	if keys.Private == "" {
+		return // no browser can have subscribed without the key
+	}
 	var gone []string
 	for _, sub := range subs {
-		if s.sendOne(ctx, payload, sub) {
+		if s.sendOne(ctx, payload, sub, keys) {
 			gone = append(gone, sub.Endpoint)
 		}
 	}
@@ -158,11 +166,11 @@ func (s *Service) Send(ctx context.Context, m Message) {
 }
 
 // sendOne pushes to one subscription and reports whether it is gone.
-func (s *Service) sendOne(ctx context.Context, payload []byte, sub Subscription) bool {
+func (s *Service) sendOne(ctx context.Context, payload []byte, sub Subscription, keys keyPair) bool {
 	ws := &webpush.Subscription{Endpoint: sub.Endpoint, Keys: webpush.Keys{P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth}}
 	res, err := webpush.SendNotificationWithContext(ctx, payload, ws, &webpush.Options{
 		HTTPClient: s.client, Subscriber: "https://github.com/piweb", TTL: 3600,
-		VAPIDPublicKey: s.keys.Public, VAPIDPrivateKey: s.keys.Private, Urgency: webpush.UrgencyHigh,
+		VAPIDPublicKey: keys.Public, VAPIDPrivateKey: keys.Private, Urgency: webpush.UrgencyHigh,
 	})
 	if err != nil {
 		s.logf("push: %s unreachable: %v", host(sub.Endpoint), err)
@@ -194,10 +202,13 @@ func readJSON(path string, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-// writeJSON replaces path atomically with v, mode 0600.
+// writeJSON replaces path atomically with v, mode 0600 (its folder 0700).
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".piweb-tmp-*")

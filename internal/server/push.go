@@ -29,7 +29,11 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, PushKey{PublicKey: p.PublicKey()})
+	key, err := p.PublicKey()
+	if err != nil {
+		return wrap(Internal, err, "cannot make piweb's Web Push keys")
+	}
+	return ok(w, PushKey{PublicKey: key})
 }
 
 func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {

@@ -104,6 +104,9 @@ export const setKey = (provider, key, replaceCorrupt) =>
 export const removeKey = (provider) => request('DELETE', `/api/config/auth/${enc(provider)}`, {});
 export const testModel = (provider, modelId) => post('/api/config/test', { provider, modelId });
 export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
+export const pushKey = () => get('/api/push/key');
+export const pushSubscribe = (subscription) => post('/api/push/subscribe', subscription);
+export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { endpoint });
 export const fork = (id, entryId) => post(`/api/sessions/${enc(id)}/fork`, { entryId });
 export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, body);
 // command sends one of the session's pi commands (docs/api.md: commands):

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { sidebarOpen, toast, confirm } from './state.js';
+import { globalMute, setGlobalMute } from './attention.js';
 import { ModelsButton } from '../chat/models.js';
 import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
@@ -40,6 +41,7 @@ export function SettingsPage() {
       ${err && html`<div class="stop error">${err}</div>`}
       ${!cfg && !err && html`<div class="muted pad">Loading…</div>`}
       ${cfg && html`
+        <${Alerts} />
         <${Providers} cfg=${cfg} models=${models} changed=${reload} />
         <${ModelsSection} cfg=${cfg} models=${models} changed=${reload} />
         <section class="set-section"><h2>Settings <span class="muted">${cfg.global.path}</span></h2>
@@ -223,4 +225,47 @@ function Resources({ cwd, rev }) {
     })}
     <p class="muted">Extensions that add no command are not listed: pi's RPC does not name them. Install a pi package in a terminal with <code>pi install NAME</code>.</p>
   </section>`;
+}
+
+// Alerts: the global mute, and Web Push on this device (a closed tab or a
+// phone hears that a run ended), through the service worker's push
+// subscription and piweb's VAPID key.
+function Alerts() {
+  const [sub, setSub] = useState(null); // the PushSubscription, or null
+  const [busy, setBusy] = useState(false);
+  const supported = 'serviceWorker' in navigator && 'PushManager' in window;
+  useEffect(() => {
+    if (supported) navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription()).then(setSub, () => {});
+  }, []);
+  const on = async () => {
+    setBusy(true);
+    try {
+      if (Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') throw new Error('the browser did not allow notifications');
+      const { publicKey } = await api.pushKey();
+      const reg = await navigator.serviceWorker.ready;
+      const s = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64(publicKey) });
+      await api.pushSubscribe(s.toJSON());
+      setSub(s);
+      toast('Push notifications are on for this device');
+    } catch (e) { toast('Push notifications not turned on: ' + e.message, { kind: 'error', ms: 8000 }); }
+    setBusy(false);
+  };
+  const off = async () => {
+    setBusy(true);
+    try { await api.pushUnsubscribe(sub.endpoint); await sub.unsubscribe(); setSub(null); } catch (e) { toast(e.message, { kind: 'error' }); }
+    setBusy(false);
+  };
+  return html`<section class="set-section set-alerts"><h2>Alerts</h2>
+    <div class="set-row"><span class="set-label">All alerts<span class="set-doc muted">toasts, sounds and notifications when a run ends, fails or waits</span></span>
+      <span class="set-control"><button class=${'btn small set-mute' + (globalMute.value ? ' on' : '')} type="button" aria-pressed=${globalMute.value} onClick=${() => setGlobalMute(!globalMute.value)}>${globalMute.value ? 'Muted: turn on' : 'Mute all'}</button></span></div>
+    <div class="set-row"><span class="set-label">Push to this device<span class="set-doc muted">also when no piweb tab is open (Web Push)</span></span>
+      <span class="set-control">${!supported ? html`<span class="muted">This browser has no Web Push here (it needs HTTPS or localhost).</span>`
+        : sub ? html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${off}>Turn off</button>`
+          : html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${on}>Turn on</button>`}</span></div>
+  </section>`;
+}
+
+function fromB64(s) {
+  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
 }
