@@ -58,7 +58,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	m := Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
 	s.pending.add(m)
-	s.workerChanged(sessionTopic(path)) // its first state changes came before it was pending
+	s.unnamed.Store(id, firstRun{path: path, message: req.Message}) // named when its first run ends (names.go)
+	s.workerChanged(sessionTopic(path))                             // its first state changes came before it was pending
 	s.refresh(path)
 	return ok(w, createdAnswer{ID: id})
 }

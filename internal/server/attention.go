@@ -69,4 +69,7 @@ func (s *Server) publishAttention(id string, raw []byte) {
 	b, _ := json.Marshal(ev)
 	s.publish(indexTopic, b)
 	s.pushAttention(ev)
+	if kind == "done" {
+		s.bg.Go(func() { s.nameAfterFirstRun(id) })
+	}
 }

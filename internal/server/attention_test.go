@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAttentionOf(t *testing.T) {
 	for _, c := range []struct{ ev, kind, title string }{
@@ -15,6 +18,22 @@ func TestAttentionOf(t *testing.T) {
 	} {
 		if k, ti := attentionOf([]byte(c.ev)); k != c.kind || ti != c.title {
 			t.Errorf("%s: %q %q, want %q %q", c.ev, k, ti, c.kind, c.title)
+		}
+	}
+}
+
+func TestAutoName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"fix the flaky parser test", "fix the flaky parser test"},
+		{"\n\n  fix   the\tparser \nand more lines", "fix the parser"},
+		{"/compact now", ""},
+		{"!ls", ""},
+		{"   ", ""},
+		{"please refactor the index package so that the listing pass streams every file through one reused buffer", "please refactor the index package so that the listing pass…"},
+		{strings.Repeat("x", 100), strings.Repeat("x", 60) + "…"},
+	} {
+		if got := autoName(c.in); got != c.want {
+			t.Errorf("autoName(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -55,3 +55,29 @@ func testPush(t *testing.T) *push.Service {
 	}
 	return p
 }
+
+// TestLiveAutoName: a session started through piweb is named from its
+// first message when its first run ends (through pi), and renamable.
+func TestLiveAutoName(t *testing.T) {
+	r, llm := liveRig(t)
+	llm.Enqueue(fakellm.Text("Will do."))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "fix the flaky parser test\nin detail"}, 200)["id"].(string)
+	name := func() string {
+		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
+		n, _ := s["name"].(string)
+		return n
+	}
+	testkit.Eventually(t, func() error {
+		if n := name(); n != "fix the flaky parser test" {
+			return fmt.Errorf("name %q", n)
+		}
+		return nil
+	}, 30*time.Second, "the session's name")
+	r.json("POST", "/api/sessions/"+id+"/rename", map[string]any{"name": "mine"}, 200)
+	testkit.Eventually(t, func() error {
+		if n := name(); n != "mine" {
+			return fmt.Errorf("name %q", n)
+		}
+		return nil
+	}, 10*time.Second, "the new name")
+}

@@ -132,6 +132,7 @@ type Server struct {
 	repos    *gitx.RepoCache
 
 	shutdown  chan struct{}
+	unnamed   sync.Map // API id -> firstRun: sessions piweb created, named when their first run ends
 	closeOnce sync.Once
 	cancels   []func()
 	closers   []func() error // after the goroutines end

@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// A new session is named from its first exchange: pi 1.6.0 names sessions
+// only when asked (/name, RPC set_session_name), so piweb names an
+// unnamed session whose first run just ended after its first user
+// message, through pi (the live worker writes the name), and the user can
+// rename it at once. A session with a name, or past its first exchange,
+// is left alone.
+
+// maxAutoName is the longest name made, in characters.
+const maxAutoName = 60
+
+// autoName is the heuristic name of a first message: its first non-empty
+// line with white space collapsed, cut at a word boundary to maxAutoName
+// characters ("…" marks a cut). Messages that are commands (a leading
+// "/" or "!") get no name.
+func autoName(first string) string {
+	line := ""
+	for l := range strings.SplitSeq(first, "\n") {
+		if l = strings.Join(strings.FieldsFunc(l, unicode.IsSpace), " "); l != "" {
+			line = l
+			break
+		}
+	}
+	if line == "" || line[0] == '/' || line[0] == '!' {
+		return ""
+	}
+	r := []rune(line)
+	if len(r) <= maxAutoName {
+		return line
+	}
+	cut := string(r[:maxAutoName])
+	if i := strings.LastIndexByte(cut, ' '); i > maxAutoName/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:-") + "…"
+}
+
+// firstRun is a session piweb created, waiting for its first run to end.
+type firstRun struct{ path, message string }
+
+// nameAfterFirstRun names session id, if piweb created it and its first
+// run just ended, from its first message, unless the user named it
+// meanwhile.
+func (s *Server) nameAfterFirstRun(id string) {
+	v, created := s.unnamed.LoadAndDelete(id)
+	if !created {
+		return
+	}
+	fr := v.(firstRun)
+	name := autoName(fr.message)
+	if name == "" {
+		return
+	}
+	if m, found := s.cat.ByKey(id); found && m.HasName {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := s.agent.Rename(ctx, fr.path, name, func() error { return storeErr0(s.store.Rename(fr.path, name)) })
+	if err != nil {
+		s.logf("name session %s: %v", id, err)
+	}
+}
