@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"sync"
+	"time"
 )
 
 // Attention events tell every tab that a session needs the user: its run
@@ -65,6 +67,9 @@ func (s *Server) publishAttention(id string, raw []byte) {
 	if len(title) > 200 {
 		title = title[:200]
 	}
+	if s.attention.repeated(id+" "+kind, time.Now()) {
+		return // the relay of a new session's worker can hand over an event twice
+	}
 	ev := AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title}
 	b, _ := json.Marshal(ev)
 	s.publish(indexTopic, b)
@@ -72,4 +77,29 @@ func (s *Server) publishAttention(id string, raw []byte) {
 	if kind == "done" {
 		s.bg.Go(func() { s.nameAfterFirstRun(id) })
 	}
+}
+
+// recentAttention remembers when each (session, kind) was last announced,
+// so that one event is announced (and pushed) once.
+type recentAttention struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// repeated reports whether key was announced in the last 500 ms, and
+// records it; entries older than that are forgotten.
+func (r *recentAttention) repeated(key string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = map[string]time.Time{}
+	}
+	was, seen := r.last[key]
+	r.last[key] = now
+	for k, at := range r.last {
+		if now.Sub(at) > 500*time.Millisecond {
+			delete(r.last, k)
+		}
+	}
+	return seen && now.Sub(was) < 500*time.Millisecond
 }

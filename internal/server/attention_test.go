@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAttentionOf(t *testing.T) {
@@ -34,6 +35,20 @@ func TestAutoName(t *testing.T) {
 	} {
 		if got := autoName(c.in); got != c.want {
 			t.Errorf("autoName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestAttentionRepeated(t *testing.T) {
+	var r recentAttention
+	t0 := time.Unix(1000, 0)
+	for _, c := range []struct {
+		key  string
+		at   time.Duration
+		want bool
+	}{{"a done", 0, false}, {"a done", 100 * time.Millisecond, true}, {"a failed", 100 * time.Millisecond, false}, {"a done", 5 * time.Second, false}} {
+		if got := r.repeated(c.key, t0.Add(c.at)); got != c.want {
+			t.Errorf("%s at %v: %v, want %v", c.key, c.at, got, c.want)
 		}
 	}
 }

@@ -133,6 +133,7 @@ type Server struct {
 
 	shutdown  chan struct{}
 	unnamed   sync.Map // API id -> firstRun: sessions piweb created, named when their first run ends
+	attention recentAttention
 	closeOnce sync.Once
 	cancels   []func()
 	closers   []func() error // after the goroutines end

@@ -111,7 +111,7 @@ effect(() => {
   if (ev.kind !== 'resumed' && !repeated(ev)) queueMicrotask(() => notify(ev)); // outside the effect: toasts write signals it must not track
 });
 
-// repeated tells an event already announced in the last 3 s (a worker's
+// repeated tells an event already announced in the last second (a worker's
 // event can reach the index topic twice when its relay starts).
 const recent = new Map();
 function repeated(ev) {
@@ -119,8 +119,8 @@ function repeated(ev) {
   const now = Date.now();
   const was = recent.get(k);
   recent.set(k, now);
-  for (const [key, at] of recent) if (now - at > 3000) recent.delete(key);
-  return was !== undefined && now - was < 3000;
+  for (const [key, at] of recent) if (now - at > 1000) recent.delete(key);
+  return was !== undefined && now - was < 1000;
 }
 
 const TEXT = { done: 'pi finished', failed: 'pi failed', waiting: 'pi is waiting for your answer' };
