@@ -122,10 +122,12 @@ func verifyVAPID(h, wantKey, origin string) error {
 	if err != nil || len(sig) != 64 {
 		return fmt.Errorf("bad signature encoding")
 	}
-	x, y := elliptic.Unmarshal(elliptic.P256(), pub) //nolint:staticcheck // the key's uncompressed point, as sent
-	key := ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
+	key, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), pub)
+	if err != nil {
+		return fmt.Errorf("k is not a P-256 point: %v", err)
+	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	if !ecdsa.Verify(&key, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+	if !ecdsa.Verify(key, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
 		return fmt.Errorf("the JWT signature does not verify")
 	}
 	var hdr struct{ Alg string }
