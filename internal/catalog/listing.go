@@ -18,12 +18,12 @@ import (
 // replaced, never changed in place, so a reader may keep one after
 // releasing mu.
 type listing struct {
-	mu     sync.RWMutex
-	byPath map[string]*entry
-	byKey  map[string]*entry
-	byID   map[string][]*entry // every listed file with that header id
+	mu      sync.RWMutex
+	byPath  map[string]*entry
+	byKey   map[string]*entry
+	byID    map[string][]*entry    // every listed file with that header id
 	changes *broker.Broker[Change] // changesTopic: every change, in order
-	gen    atomic.Uint64
+	gen     atomic.Uint64
 }
 
 type entry struct {

@@ -90,7 +90,9 @@ type Change struct {
 func (c Change) Stamp(string, uint64, time.Time) Change { return c }
 
 // Size approximates c's memory for the replay bound.
-func (c Change) Size() int { return 64 + len(c.Meta.Path) + len(c.Meta.FirstMessage) + len(c.Meta.Name) }
+func (c Change) Size() int {
+	return 64 + len(c.Meta.Path) + len(c.Meta.FirstMessage) + len(c.Meta.Name)
+}
 
 // UsageRow is one group of GET /api/usage (see index.UsageRow).
 type UsageRow = index.UsageRow

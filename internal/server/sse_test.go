@@ -197,13 +197,23 @@ func TestSSEManyClients(t *testing.T) {
 			<-ch // hello
 			ready <- struct{}{}
 			last := ""
+			// One deadline for the whole run: pings every few seconds must
+			// not keep a stalled reader waiting for ever (CI hung 26 min).
+			stall := time.After(60 * time.Second)
 			for n := 0; n < events; {
 				select {
 				case ev, open := <-ch:
 					if !open {
 						// Cut off as too slow: resume like EventSource does.
+						// Cut off before its first event, it asks for
+						// everything still kept ("0"); without an id it
+						// would wait for ever for the events it missed.
 						reconnects.Add(1)
-						ch, _ = sseClient(ctx, t, r.ts.URL+"/api/events", last)
+						from := last
+						if from == "" {
+							from = "0"
+						}
+						ch, _ = sseClient(ctx, t, r.ts.URL+"/api/events", from)
 						<-ch // hello
 						continue
 					}
@@ -216,7 +226,7 @@ func TestSSEManyClients(t *testing.T) {
 					}
 					last = ev.id
 					n++
-				case <-time.After(20 * time.Second):
+				case <-stall:
 					errs <- fmt.Errorf("reader %d stalled at %d", i, n)
 					return
 				}
