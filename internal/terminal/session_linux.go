@@ -28,6 +28,31 @@ func signalSession(sid int, sig syscall.Signal) {
 	}
 }
 
+// sessionAlive reports whether a process of session sid (the shell or a
+// job) is still running; zombies count as ended.
+func sessionAlive(sid int) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && sessionOf(pid) == sid && !zombie(pid) {
+			return true
+		}
+	}
+	return false
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
+	return len(f) == 0 || string(f[0]) == "Z"
+}
+
 // sessionOf reads the session id of pid from /proc/PID/stat (field 6,
 // counted after the command name, which may hold spaces and parentheses).
 func sessionOf(pid int) int {

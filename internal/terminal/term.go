@@ -173,10 +173,26 @@ func (t *Term) Close() {
 	t.mu.Unlock()
 	if first {
 		sid := t.info.PID // pty.Start makes the shell a session leader
+		deadline := time.Now().Add(t.opts.KillAfter)
 		signalSession(sid, syscall.SIGHUP)
 		signalSession(sid, syscall.SIGCONT)
-		kill := time.AfterFunc(t.opts.KillAfter, func() { signalSession(sid, syscall.SIGKILL) })
-		defer kill.Stop()
+		select {
+		case <-t.done:
+		case <-time.After(t.opts.KillAfter):
+		}
+		endSession(sid, deadline)
 	}
 	<-t.done
+}
+
+// endSession waits until deadline for the session's processes to end
+// after the hangup, then kills what is left (a job that ignores SIGHUP
+// outlives its shell), and returns once none is alive or 2 s later.
+func endSession(sid int, deadline time.Time) {
+	for giveUp := deadline.Add(2 * time.Second); sessionAlive(sid) && time.Now().Before(giveUp); {
+		if time.Now().After(deadline) {
+			signalSession(sid, syscall.SIGKILL)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
