@@ -51,6 +51,7 @@ func (NoService) Approve(context.Context, string) error                         
 func (NoService) Approved(string) bool                                              { return false }
 func (NoService) Events() *broker.Broker[Event]                                     { return nil }
 func (NoService) FileGrew(string, int64, []byte)                                    {}
+func (NoService) OwnSince(context.Context, string) (string, bool, error)            { return "", false, nil }
 func (NoService) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
 func (NoService) Label(_ context.Context, _, _, _ string, offline func() error) error {
 	return offline()

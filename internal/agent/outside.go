@@ -41,6 +41,7 @@ type fileTracker struct {
 	mu      sync.Mutex
 	size    int64  // bytes accounted for
 	leaf    string // id of our chain's head
+	base    string // id of the file's leaf when pi loaded it ("" for none)
 	outside bool   // a foreign write is unacknowledged
 	noticed bool   // subscribers were told about it
 	own     map[string]bool
@@ -64,6 +65,7 @@ func newFileTracker(path string, grace time.Duration) *fileTracker {
 	if st, err := f.Stat(); err == nil {
 		t.size = st.Size()
 		t.leaf = fieldString(lastLine(f, t.size), "id")
+		t.base = t.leaf
 	}
 	return t
 }
@@ -335,20 +337,9 @@ func (w *Worker) Stale() bool {
 // piweb, unless o forces it or says the user saw the file as it is now
 // (then pi reloads the file first).
 func (w *Worker) checkStale(ctx context.Context, o PromptOptions) error {
-	if err := w.CheckOutside(); err != nil {
+	t, err := w.judgeNow(ctx)
+	if t == nil || err != nil {
 		return err
-	}
-	t := w.fileTracker()
-	if t == nil {
-		return nil
-	}
-	if d := t.pending(); d > 0 {
-		if err := sleepCtx(ctx, d); err != nil {
-			return err
-		}
-		if err := w.CheckOutside(); err != nil {
-			return err
-		}
 	}
 	switch {
 	case !t.stale():
@@ -363,6 +354,41 @@ func (w *Worker) checkStale(ctx context.Context, o PromptOptions) error {
 		return nil
 	}
 	return ErrStale
+}
+
+// judgeNow judges every complete line in the file now, waiting out the
+// grace of unannounced ones, and returns the tracker (nil when pi has no
+// file).
+func (w *Worker) judgeNow(ctx context.Context) (*fileTracker, error) {
+	if err := w.CheckOutside(); err != nil {
+		return nil, err
+	}
+	t := w.fileTracker()
+	if t == nil {
+		return nil, nil
+	}
+	if d := t.pending(); d > 0 {
+		if err := sleepCtx(ctx, d); err != nil {
+			return nil, err
+		}
+		if err := w.CheckOutside(); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// OwnSince reports the id of the file's leaf when this worker's pi loaded
+// it ("" when pi created the file) and whether every line appended since
+// is pi's own, after judging the lines not judged yet. A client that shows
+// an entry appended after base, when ok, has seen all that matters: what
+// it lacks is pi's own writing on its way to it.
+func (w *Worker) OwnSince(ctx context.Context) (base string, ok bool, err error) {
+	t, err := w.judgeNow(ctx)
+	if t == nil || err != nil {
+		return "", false, err
+	}
+	return t.base, !t.stale(), nil
 }
 
 // fileLeaf is the id of the file's last complete line: the leaf pi takes

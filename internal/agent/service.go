@@ -76,6 +76,15 @@ func (a *Service) State(path string) string {
 	return ""
 }
 
+// OwnSince is the live worker's Worker.OwnSince; ok is false when no
+// worker runs on the file.
+func (a *Service) OwnSince(ctx context.Context, path string) (base string, ok bool, err error) {
+	if w := a.sup.Live(path); path != "" && w != nil {
+		return w.OwnSince(ctx)
+	}
+	return "", false, nil
+}
+
 func (a *Service) Stop(ctx context.Context, path string) error {
 	a.sup.Stop(ctx, path)
 	return nil
@@ -239,10 +248,18 @@ func navigate(ctx context.Context, w *Worker, f map[string]json.RawMessage) (jso
 		Summarize    bool   `json:"summarize"`
 		Instructions string `json:"instructions"`
 		Label        string `json:"label"`
+		ExpectLeaf   string `json:"expectLeaf"`
 	}
 	b, _ := json.Marshal(f)
 	if json.Unmarshal(b, &n) != nil || n.EntryID == "" {
 		return nil, badRequest("navigate needs entryId")
+	}
+	if n.ExpectLeaf != "" {
+		// The page moves from the file as it shows it: pi adopts what
+		// another process appended first, as before a prompt.
+		if err := w.checkStale(ctx, PromptOptions{ExpectLeaf: n.ExpectLeaf}); err != nil {
+			return nil, err
+		}
 	}
 	res, err := w.NavigateTree(ctx, n.EntryID, TreeOptions{Summarize: n.Summarize,
 		CustomInstructions: n.Instructions, Label: n.Label})

@@ -43,6 +43,11 @@ type Agent interface {
 	// lines appended from offset from, as the index read them (its check
 	// for other writers then reads no file).
 	FileGrew(path string, from int64, lines []byte)
+	// OwnSince reports the leaf the session file had when its live
+	// worker's pi loaded it ("" when pi created it) and whether every line
+	// appended since is that pi's own; ok is false when no worker runs or
+	// another process wrote.
+	OwnSince(ctx context.Context, path string) (base string, ok bool, err error)
 	// Stop stops the session's worker, if any, and waits for it.
 	Stop(ctx context.Context, path string) error
 	// Approve has the session's pi load its folder's project resources

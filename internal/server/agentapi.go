@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/session"
 )
 
 // agentErr words the agent's errors that carry pi's own reason (only its
@@ -78,11 +80,11 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if exp, found := raw["expectLeaf"]; found {
-		if err := s.checkLeaf(m, exp); err != nil {
+		if err := s.checkLeaf(r.Context(), m, exp); err != nil {
 			return err
 		}
-		if !agent.IsPrompt(typ) {
-			delete(raw, "expectLeaf") // a prompt takes it to the worker
+		if !agent.IsPrompt(typ) && typ != "navigate" {
+			delete(raw, "expectLeaf") // a prompt or a move takes it to the worker
 		}
 	}
 	delete(raw, "id") // the supervisor numbers commands itself
@@ -114,8 +116,11 @@ func (s *Server) reloadWorker(w http.ResponseWriter, r *http.Request, m Meta) er
 }
 
 // checkLeaf refuses a command when the file's leaf is not the one the
-// client was looking at: someone else appended to the session.
-func (s *Server) checkLeaf(m Meta, exp json.RawMessage) error {
+// client was looking at and someone else appended to the session since.
+// A client behind only by lines its session's pi wrote (a model change, the
+// end of a run, on their way to the page) is not refused: what it shows is
+// on the chain after the leaf pi loaded, and nothing foreign came since.
+func (s *Server) checkLeaf(ctx context.Context, m Meta, exp json.RawMessage) error {
 	var want string
 	if json.Unmarshal(exp, &want) != nil {
 		return errorf(Invalid, "expectLeaf must be a string")
@@ -128,10 +133,33 @@ func (s *Server) checkLeaf(m Meta, exp json.RawMessage) error {
 	if l := sess.Leaf(); l != nil {
 		have = l.ID
 	}
-	if have != want {
+	if have == want {
+		return nil
+	}
+	base, own, err := s.agent.OwnSince(ctx, m.Path)
+	if err != nil {
+		return agentErr(err)
+	}
+	if !own || !onChainAfter(sess, want, base) {
 		return errorf(Stale, "the session changed outside this page (leaf is now %s)", have)
 	}
 	return nil
+}
+
+// onChainAfter reports whether want is on the path from the root to the
+// file's leaf, at or after base (anywhere when base is "").
+func onChainAfter(sess *session.Session, want, base string) bool {
+	path := sess.PathTo(sess.Leaf())
+	for i := len(path) - 1; i >= 0; i-- {
+		id := path[i].ID
+		if id == want {
+			return true
+		}
+		if id == base {
+			return false
+		}
+	}
+	return false
 }
 
 func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
