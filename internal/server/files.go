@@ -14,9 +14,6 @@ import (
 	"piweb/internal/cwdfs"
 )
 
-// filesPoll is how often a files/events stream looks for changes.
-var filesPoll = time.Second
-
 // fileList is GET /api/sessions/{id}/files: a folder of the session's
 // cwd, or Missing when the cwd is gone.
 type fileList struct {
@@ -241,7 +238,7 @@ type fileChanged struct {
 // follows it, and publishes each to every topic that does.
 func (s *Server) pollFiles(real string) {
 	snap := cwdfs.Snapshot(real)
-	t := time.NewTicker(filesPoll)
+	t := time.NewTicker(s.opts.FilesPoll)
 	defer t.Stop()
 	for {
 		select {

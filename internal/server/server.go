@@ -5,6 +5,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -90,6 +91,16 @@ type Options struct {
 	// GitPoll is how often a followed session's git state is looked at
 	// (topic g/<id>); 0 means 2 s.
 	GitPoll time.Duration
+	// FilesPoll is how often a followed folder or file of a session's cwd
+	// is looked at (files topics); 0 means 1 s.
+	FilesPoll time.Duration
+	// Heartbeat is how often an idle event stream gets a comment line, so
+	// proxies and browsers keep it open and dead clients are noticed; 0
+	// means 15 s.
+	Heartbeat time.Duration
+	// WriteTimeout bounds each write of an event stream: a client that
+	// stops reading is dropped instead of pinning a goroutine; 0 means 10 s.
+	WriteTimeout time.Duration
 	// EventQueue is how many events a stream may have waiting before it
 	// is cut off (it resumes with Last-Event-ID); 0 means 1,024.
 	EventQueue int
@@ -169,9 +180,10 @@ func New(opts Options) *Server {
 		s.git = gitx.New(gitx.Options{})
 	}
 	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
-	if s.opts.GitPoll <= 0 {
-		s.opts.GitPoll = 2 * time.Second
-	}
+	s.opts.GitPoll = cmp.Or(s.opts.GitPoll, 2*time.Second)
+	s.opts.FilesPoll = cmp.Or(s.opts.FilesPoll, time.Second)
+	s.opts.Heartbeat = cmp.Or(s.opts.Heartbeat, 15*time.Second)
+	s.opts.WriteTimeout = cmp.Or(s.opts.WriteTimeout, 10*time.Second)
 	s.events = newEvents(s.agent, opts.EventQueue)
 	s.pending.m = map[string]Meta{}
 	s.handler = s.logRequests(s.guard(s.routes()))

@@ -10,14 +10,6 @@ import (
 	"piweb/internal/broker"
 )
 
-// sseHeartbeat is how often an idle stream gets a comment line, so proxies
-// and browsers keep it open and dead clients are noticed.
-var sseHeartbeat = 15 * time.Second
-
-// sseWriteTimeout bounds each write: a client that stops reading is
-// dropped instead of pinning a goroutine.
-var sseWriteTimeout = 10 * time.Second
-
 // serveSSE streams a topic: first hello (without id), then a reset or the
 // replay after Last-Event-ID, then live events, with heartbeats, until the
 // client leaves, the broker cuts it off or the server shuts down.
@@ -44,7 +36,7 @@ func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name strin
 	if err != nil {
 		return errorf(Internal, "event broker closed")
 	}
-	out := newSSEWriter(w)
+	out := newSSEWriter(w, s.opts.WriteTimeout)
 	out.topicStart("", makeHello(), reset, s.events.Last(name), timed, replay)
 	if !out.flush() {
 		return nil
@@ -56,7 +48,7 @@ func (s *Server) serveSSEFrom(w http.ResponseWriter, r *http.Request, name strin
 // multiplexed stream) the subscriptions ctl asks for, until the client
 // leaves, the broker cuts it off or the server shuts down.
 func (s *Server) pump(r *http.Request, out *sseWriter, sub *broker.Sub[broker.Event], ctl <-chan streamOp) error {
-	tick := time.NewTicker(sseHeartbeat)
+	tick := time.NewTicker(s.opts.Heartbeat)
 	defer tick.Stop()
 	for {
 		select {
@@ -91,21 +83,23 @@ type sseWriter struct {
 	// names are the page's names of the broker topics a multiplexed
 	// stream follows ("s/<id>" for a session's file topic).
 	names map[string]string
+	// timeout bounds each flush (Options.WriteTimeout).
+	timeout time.Duration
 }
 
-func newSSEWriter(w http.ResponseWriter) *sseWriter {
+func newSSEWriter(w http.ResponseWriter, timeout time.Duration) *sseWriter {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	return &sseWriter{rc: http.NewResponseController(w), bw: bufio.NewWriterSize(w, 16<<10)}
+	return &sseWriter{rc: http.NewResponseController(w), bw: bufio.NewWriterSize(w, 16<<10), timeout: timeout}
 }
 
-// flush sends what is buffered within sseWriteTimeout; false when the
+// flush sends what is buffered within the write timeout; false when the
 // client is gone or too slow.
 func (o *sseWriter) flush() bool {
-	o.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
 	return o.bw.Flush() == nil && o.rc.Flush() == nil
 }
 

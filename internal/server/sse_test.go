@@ -122,10 +122,7 @@ func TestSSEResume(t *testing.T) {
 }
 
 func TestSSEHeartbeat(t *testing.T) {
-	old := sseHeartbeat
-	sseHeartbeat = 20 * time.Millisecond
-	defer func() { sseHeartbeat = old }()
-	r := newRig(t, Options{})
+	r := newRig(t, Options{Heartbeat: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
@@ -176,10 +173,7 @@ func TestSessionAppend(t *testing.T) {
 // clients (that never read) and clients that vanish mid-stream come and
 // go; afterwards no goroutine is left behind.
 func TestSSEManyClients(t *testing.T) {
-	oldTimeout := sseWriteTimeout
-	sseWriteTimeout = 2 * time.Second
-	defer func() { sseWriteTimeout = oldTimeout }()
-	r := newRig(t, Options{EventQueue: 64}) // so that the clients that never read are cut off soon
+	r := newRig(t, Options{EventQueue: 64, WriteTimeout: 2 * time.Second}) // so that the clients that never read are cut off soon
 	before := runtime.NumGoroutine()
 
 	const readers, events = 100, 300
@@ -284,10 +278,7 @@ func TestSSEManyClients(t *testing.T) {
 }
 
 func TestFileEvents(t *testing.T) {
-	old := filesPoll
-	filesPoll = 20 * time.Millisecond
-	defer func() { filesPoll = old }()
-	r := newRig(t, Options{})
+	r := newRig(t, Options{FilesPoll: 20 * time.Millisecond})
 	s := r.find("Dark theme")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -308,10 +299,7 @@ func TestFileEvents(t *testing.T) {
 // folder following its src folder (each under its own topic) share one
 // poller, and both hear of a change.
 func TestFileEventsOnePollerPerFolder(t *testing.T) {
-	old := filesPoll
-	filesPoll = 20 * time.Millisecond
-	defer func() { filesPoll = old }()
-	r := newRig(t, Options{})
+	r := newRig(t, Options{FilesPoll: 20 * time.Millisecond})
 	s := r.find("Dark theme")
 	var other map[string]any
 	for _, o := range r.sessions() {

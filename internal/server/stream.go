@@ -63,7 +63,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) error {
 	defer s.streams.remove(id)
 	sub := s.events.NewSub()
 	defer sub.Close()
-	out := newSSEWriter(w)
+	out := newSSEWriter(w, s.opts.WriteTimeout)
 	out.bw.WriteString(`data: {"type":"stream","id":"` + id + "\"}\n\n")
 	if !out.flush() {
 		return nil
