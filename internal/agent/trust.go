@@ -255,7 +255,7 @@ func lockTrust(path string) (func(), error) {
 
 // replaceFile writes trust.json as piweb rewrites any file
 // (session.RewriteFile): a synced temp file renamed into place, the
-// previous file kept as a backup (trust.json.piweb-backup-<time>), never
+// previous file kept as a backup (trust.json.piweb-backup-<time>+<size>), never
 // truncated; a new file appears whole (session.CreateFile).
 func replaceFile(path string, data []byte) error {
 	_, err := session.RewriteFile(path, data, -1)

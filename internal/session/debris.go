@@ -73,7 +73,8 @@ func (st *Store) Backups() []Backup {
 			if i < 0 {
 				continue
 			}
-			t, err := time.Parse(backupTimeLayout, name[i+len(".piweb-backup-"):])
+			stamp, _, _ := strings.Cut(name[i+len(".piweb-backup-"):], "+")
+			t, err := time.Parse(backupTimeLayout, stamp)
 			fi, serr := os.Lstat(filepath.Join(dir, name))
 			if err != nil || serr != nil || !fi.Mode().IsRegular() {
 				continue
@@ -98,9 +99,48 @@ func (st *Store) PruneBackups() int {
 	return n
 }
 
-// Tidy is what piweb runs at start: Recover, CleanTemp and PruneBackups.
+// CarryLate copies onto each rewritten session file the lines a writer
+// put in its old file (now only its backup) after the rewrite's carry
+// ended, or all of them when a crash came between the rename and the
+// carry, and returns how many backups it carried from. A backup still
+// open in some process, or the same file as its session (the rewrite
+// never renamed), is left alone.
+func (st *Store) CarryLate() int {
+	n := 0
+	for _, b := range st.Backups() {
+		if carryLate(b) {
+			n++
+		}
+	}
+	return n
+}
+
+// carryLate carries one backup's late bytes; it reports whether it did.
+func carryLate(b Backup) bool {
+	off, ok := carriedOffset(b.Path)
+	if !ok || b.Size <= off {
+		return false
+	}
+	bst, err := os.Stat(b.Path)
+	lst, lerr := os.Stat(b.Session)
+	if err != nil || lerr != nil || os.SameFile(bst, lst) {
+		return false
+	}
+	if open, _ := openByAnyone(bst); open {
+		return false
+	}
+	if copyRange(b.Path, b.Session, off, bst.Size()) != nil {
+		return false
+	}
+	_ = os.Rename(b.Path, carriedName(b.Path, bst.Size()))
+	return true
+}
+
+// Tidy is what piweb runs at start: Recover, CarryLate, CleanTemp and
+// PruneBackups.
 func (st *Store) Tidy() {
 	st.Recover()
+	st.CarryLate()
 	st.CleanTemp()
 	st.PruneBackups()
 }

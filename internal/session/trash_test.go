@@ -263,3 +263,39 @@ func TestDebris(t *testing.T) {
 		t.Errorf("after pruning %+v", bs)
 	}
 }
+
+// TestCarryLate is issue 17.9's last gap closed at start: a line a writer
+// put in the old file after a rewrite's carry ended (stalled in open(2)
+// for longer than writerSettle) is only in the backup; Tidy copies it onto
+// the session file, once. A backup that is still the session file (a
+// crash before the rename) is not carried from.
+func TestCarryLate(t *testing.T) {
+	f := newTrashFixture(t)
+	late := `{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"late","timestamp":2}}` + "\n"
+	data := append(append([]byte{}, f.midBytes...), `{"type":"label","id":"l1","parentId":"m1","timestamp":"2026-01-01T00:00:03.000Z","targetId":"m1","label":"x"}`+"\n"...)
+	backup, err := RewriteFile(f.mid, data, int64(len(f.midBytes)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := carriedName(backup, int64(len(f.midBytes))); backup != want {
+		t.Errorf("backup %s, want %s", backup, want)
+	}
+	appendBytes(t, backup, []byte(late)) // the stalled writer's line
+	same := carriedName(BackupPath(f.c1, time.Now()), 0)
+	if err := os.Link(f.c1, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.st.CarryLate(); n != 1 {
+		t.Errorf("carried from %d backups, want 1", n)
+	}
+	if n := f.st.CarryLate(); n != 0 {
+		t.Errorf("carried again from %d backups", n)
+	}
+	got, _ := os.ReadFile(f.mid)
+	if want := string(data) + late; string(got) != want {
+		t.Errorf("session file = %q, want %q", got, want)
+	}
+	if bs := f.st.Backups(); len(bs) != 2 {
+		t.Errorf("backups after carrying %+v", bs)
+	}
+}
