@@ -180,4 +180,3 @@ func copyRange(src, dst string, from, to int64) error {
 	}
 	return out.Close()
 }
-
