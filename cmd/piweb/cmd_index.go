@@ -80,8 +80,10 @@ func listSessions(ctx context.Context, e *env, scan bool) ([]session.Info, error
 }
 
 // lsJSON prints pi's listAll JSON from the index's stored elements: from
-// the listing snapshot alone when no session file changed, else through
-// the index, which reads only what changed.
+// the listing snapshot alone when no session file changed; without an
+// index file, from a read of the files that changed (all of them when
+// cold) that builds no index (index.SkimListJSON); else through the
+// index, which reads only what changed.
 func lsJSON(ctx context.Context, e *env) error {
 	o, err := indexOptions(e, false)
 	if err != nil {
@@ -94,6 +96,13 @@ func lsJSON(ctx context.Context, e *env) error {
 	debug.SetGCPercent(gc)
 	if ok || err != nil {
 		return err
+	}
+	// Without an index yet, the listing is read without building one.
+	if b, ok, err := index.SkimListJSON(ctx, o); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(e.stdout, b)
 	}
 	ix, err := index.Open(ctx, o)
 	if err != nil {

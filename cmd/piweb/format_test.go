@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"piweb/internal/pitest"
 )
@@ -60,27 +61,57 @@ func TestTreeCommand(t *testing.T) {
 func TestLsCommand(t *testing.T) {
 	o := pitest.V16.StartOracle(t)
 	agent := t.TempDir()
-	for i, f := range pitest.V16.Gen(t, 23, 6) {
+	files := pitest.V16.Gen(t, 23, 6)
+	for i, f := range files {
 		dir := filepath.Join(agent, "sessions", []string{"--a--", "--b--"}[i%2])
 		os.MkdirAll(dir, 0o755)
 		data, _ := os.ReadFile(f)
 		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
 	}
 	envv := map[string]string{"PI_CODING_AGENT_DIR": agent, "HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir()}
-	want := o.Call(t, "listall", agent)
-	var list []map[string]any
-	json.Unmarshal(want, &list)
-	for _, m := range list {
-		delete(m, "allMessagesText")
-	}
-	want, _ = json.Marshal(list)
-	// The second ls --json answers from the listing snapshot.
-	for _, args := range [][]string{{"ls", "--json"}, {"ls", "--json"}, {"ls", "--json", "--scan"}} {
-		out, errs, code := runCLI(t, envv, args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
+	listAll := func() []byte {
+		want := o.Call(t, "listall", agent)
+		var list []map[string]any
+		json.Unmarshal(want, &list)
+		for _, m := range list {
+			delete(m, "allMessagesText")
 		}
-		pitest.CompareJSON(t, want, []byte(out))
+		want, _ = json.Marshal(list)
+		return want
+	}
+	want := listAll()
+	// The first ls --json reads the files without an index, the second
+	// answers from the listing snapshot; then, with an index (piweb
+	// index), through the index: with one file touched, and in a fresh
+	// cache without a snapshot.
+	touch := func() {
+		f := filepath.Join(agent, "sessions", "--a--", filepath.Base(files[0]))
+		mt := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(f, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		want = listAll()
+	}
+	fresh := func() { envv["XDG_CACHE_HOME"] = t.TempDir() }
+	steps := []struct {
+		args   []string
+		before func()
+	}{
+		{[]string{"ls", "--json"}, nil}, {[]string{"ls", "--json"}, nil}, {[]string{"ls", "--json", "--scan"}, nil},
+		{[]string{"index"}, nil}, {[]string{"ls", "--json"}, touch},
+		{[]string{"index"}, fresh}, {[]string{"ls", "--json"}, nil},
+	}
+	for _, s := range steps {
+		if s.before != nil {
+			s.before()
+		}
+		out, errs, code := runCLI(t, envv, s.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", s.args, code, errs)
+		}
+		if s.args[0] == "ls" {
+			pitest.CompareJSON(t, want, []byte(out))
+		}
 	}
 }
 

@@ -42,6 +42,9 @@ type update struct {
 	// textFrom is the offset the entries start at.
 	text     bool
 	textFrom int64
+	// listOnly folds only pi's listing (SkimListJSON): no metadata, no
+	// entries or ids, no tail hash.
+	listOnly bool
 
 	// Parse state: wantIDs keeps ids; hFound is set once the header line
 	// is found; nonBlank once a complete line is not blank; tail holds the
@@ -170,14 +173,17 @@ func (u *update) fold(data []byte, off int64) int {
 		u.lookForHead(data, off)
 	}
 	var c chunk
-	if u.text {
+	switch {
+	case u.listOnly:
+		c = listChunk(data, off, int(u.line), false, nil)
+	case u.text:
 		c = parseChunk(data, off, int(u.line), false)
 		for _, e := range c.entries {
 			m := entryMsg(e)
 			u.entries, u.msgs = append(u.entries, e), append(u.msgs, m)
 			u.meta.add(recOf(e), m)
 		}
-	} else {
+	default:
 		c = listChunk(data, off, int(u.line), false, func(r rec, m *msg) {
 			u.meta.add(r, m)
 			if u.wantIDs {
