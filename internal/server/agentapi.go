@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/live"
 	"piweb/internal/session"
 )
 
@@ -59,9 +60,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	m := Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
-	s.pending.add(m)
-	s.unnamed.Store(id, firstRun{path: path, message: req.Message}) // named when its first run ends (names.go)
-	s.workerChanged(sessionTopic(path))                             // its first state changes came before it was pending
+	s.live.Created(m, req.Message)
 	s.refresh(path)
 	return ok(w, createdAnswer{ID: id})
 }
@@ -167,28 +166,9 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.serveSSEFrom(w, r, sessionTopic(m.Path), func() []byte { return s.sessionHello(m) }, true)
-}
-
-// sessionHello starts following the session's file and describes it as
-// it is now. It runs after the client subscribed, so every append after
-// the leaf it reports reaches the client as an event (the web client
-// re-reads its tail when the leaf differs from what it loaded). Its now,
-// the server's clock, lets the client read the replay event's times on
-// its own clock.
-func (s *Server) sessionHello(m Meta) []byte {
-	hello := sessionHello{Type: "hello", Session: s.item(m), Worker: s.agent.State(m.Path), Size: m.Size,
-		Now: time.Now().UnixMilli(), ReplayFrom: s.turnStart(sessionTopic(m.Path))}
-	s.follows.watch(m.Key, m.Path, func() int64 {
-		if sess, err := s.load(m.Path); err == nil {
-			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size
-		}
-		return hello.Size
-	})
-	b, _ := json.Marshal(hello)
-	return b
+	return s.serveSSEFrom(w, r, live.SessionTopic(m.Path), func() []byte { return s.live.SessionHello(m) }, true)
 }
 
 func (s *Server) indexEvents(w http.ResponseWriter, r *http.Request) error {
-	return s.serveSSE(w, r, indexTopic, []byte(`{"type":"hello"}`))
+	return s.serveSSE(w, r, live.IndexTopic, []byte(`{"type":"hello"}`))
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"piweb/internal/broker"
+	"piweb/internal/live"
 	"strings"
 	"sync"
 	"testing"
@@ -199,7 +200,7 @@ func indexingBehind(ix *index.Index, path string) bool {
 // BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
 // their queues, the SSE fan-out without the network.
 func BenchmarkHubFanout(b *testing.B) {
-	h := newEvents(NoAgent(PiStatus{}), 0)
+	h := live.NewEvents(nil, 0)
 	const subs = 100
 	var wg sync.WaitGroup
 	for range subs {

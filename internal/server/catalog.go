@@ -15,15 +15,7 @@ type (
 
 // item builds the JSON form of m, resolving the parent's id through the
 // catalog.
-func (s *Server) item(m Meta) catalog.Item { return catalog.ItemOf(m, s.links(m)) }
-
-func (s *Server) links(m Meta) catalog.Links {
-	l := catalog.Links{Running: s.agent.Running(m.Path)}
-	if pm, ok := s.cat.Parent(m); ok {
-		l.ParentID = &pm.Key
-	}
-	return l
-}
+func (s *Server) item(m Meta) catalog.Item { return s.live.Item(m) }
 
 // isoTime writes a JavaScript time value as toISOString does, nil for NaN.
 func isoTime(ms float64) *string { return catalog.ISOTime(ms) }

@@ -2,16 +2,14 @@ package server
 
 import (
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"piweb/internal/cwdfs"
+	"piweb/internal/live"
 )
 
 // fileList is GET /api/sessions/{id}/files: a folder of the session's
@@ -138,124 +136,9 @@ func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rel := path.Clean("/" + filepath.ToSlash(r.URL.Query().Get("path")))[1:]
-	topic := filesTopic(m.Key, rel)
+	topic := live.FilesTopic(m.Key, rel)
 	return s.serveSSEFrom(w, r, topic, func() []byte {
-		s.pollers.ensure(s, topic, real, rel)
+		s.live.WatchFiles(topic, real, rel)
 		return []byte(`{"type":"hello"}`)
 	}, false)
-}
-
-// pollers runs one poller per followed folder or file, on its real path,
-// however many clients and topics follow it (the sessions of one cwd, or
-// copies of a session, follow the same folder under topics of their own);
-// a poller ends at its first tick without subscribers on any of its topics.
-type pollers struct {
-	mu      sync.Mutex
-	byPath  map[string]map[string]string // real path -> topic -> its path relative to the session's cwd
-	running map[string]bool              // topics of pollers of one topic each (start)
-}
-
-// start runs poll for the topic unless a poller of it runs; poll ends
-// when idle says so.
-func (p *pollers) start(s *Server, topic string, poll func()) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.running[topic] {
-		return
-	}
-	if p.running == nil {
-		p.running = map[string]bool{}
-	}
-	p.running[topic] = true
-	s.bg.Go(poll)
-}
-
-// idle ends the topic's poller (one started by start) when nobody follows
-// it any more.
-func (p *pollers) idle(s *Server, topic string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if s.events.Subscribers(topic) > 0 {
-		return false
-	}
-	delete(p.running, topic)
-	s.events.Drop(topic)
-	return true
-}
-
-// ensure has the poller of real publish to topic (as rel), starting it
-// unless it runs. Callers subscribe first, so a poller never drops a topic
-// between its subscription and this call, and a new poller's first
-// snapshot is taken after they subscribed.
-func (p *pollers) ensure(s *Server, topic, real, rel string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.byPath == nil {
-		p.byPath = map[string]map[string]string{}
-	}
-	topics := p.byPath[real]
-	if topics == nil {
-		topics = map[string]string{}
-		p.byPath[real] = topics
-		s.bg.Go(func() { s.pollFiles(real) })
-	}
-	topics[topic] = rel
-}
-
-// followers returns the topics of real's poller that someone still
-// follows, dropping the others; none (false) ends the poller.
-func (p *pollers) followers(s *Server, real string) (map[string]string, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	topics := p.byPath[real]
-	for topic := range topics {
-		if s.events.Subscribers(topic) == 0 {
-			delete(topics, topic)
-			s.events.Drop(topic)
-		}
-	}
-	if len(topics) == 0 {
-		delete(p.byPath, real)
-		return nil, false
-	}
-	return maps.Clone(topics), true
-}
-
-// count is the number of running pollers.
-func (p *pollers) count() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.byPath)
-}
-
-// fileChanged is the event of a files topic.
-type fileChanged struct {
-	Type string `json:"type"`
-	Path string `json:"path"`
-}
-
-// pollFiles looks for changes in the folder or file real until nobody
-// follows it, and publishes each to every topic that does.
-func (s *Server) pollFiles(real string) {
-	snap := cwdfs.Snapshot(real)
-	t := time.NewTicker(s.opts.FilesPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.shutdown:
-			return
-		case <-t.C:
-		}
-		topics, ok := s.pollers.followers(s, real)
-		if !ok {
-			return
-		}
-		now := cwdfs.Snapshot(real)
-		for _, name := range cwdfs.Changes(snap, now) {
-			for topic, rel := range topics {
-				s.publishJSON(topic, fileChanged{Type: "file_changed", Path: path.Join(rel, name)})
-			}
-		}
-		snap = now
-	}
 }

@@ -57,7 +57,7 @@ func TestListCache(t *testing.T) {
 	check("removed")
 	put(meta(400, "new"))
 	check("added")
-	srv.runGen.Add(1)
+	srv.live.WorkerChanged("") // a worker started or stopped
 	check("running state")
 
 	plain, _ := fetch(t, ts.URL+"/api/sessions", false)

@@ -63,7 +63,14 @@ func liveRigLLM(t *testing.T, o fakellm.Options) (*rig, *fakellm.Server) {
 // (nil for none).
 func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*rig, *fakellm.Server) {
 	t.Helper()
-	lv := newLive(t, o, edit)
+	return liveRigOpts(t, o, edit, Options{})
+}
+
+// liveRigOpts is liveRigWith with the server's options opts (their agent
+// dir, catalog, agent and address are the rig's).
+func liveRigOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), opts Options) (*rig, *fakellm.Server) {
+	t.Helper()
+	lv := newLiveOpts(t, o, edit, opts)
 	hs := httptest.NewServer(lv.srv)
 	t.Cleanup(func() {
 		hs.Close()
@@ -72,9 +79,9 @@ func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*ri
 	return &rig{t: t, srv: lv.srv, ts: hs, cat: lv.cat, d: lv.d}, lv.llm
 }
 
-// live is a Server over the demo sessions with real pi talking to the
+// liveServer is a Server over the demo sessions with real pi talking to the
 // fake LLM, not yet serving.
-type live struct {
+type liveServer struct {
 	srv *Server
 	ag  *agent.Service
 	cat *catalog.Catalog
@@ -82,7 +89,13 @@ type live struct {
 	llm *fakellm.Server
 }
 
-func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
+func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *liveServer {
+	t.Helper()
+	return newLiveOpts(t, o, edit, Options{})
+}
+
+// newLiveOpts is newLive with the server's options opts.
+func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), opts Options) *liveServer {
 	t.Helper()
 	piBin := pitest.PiBin(t)
 	d, err := demo.Seed(t.TempDir())
@@ -114,12 +127,13 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *live {
 		t.Fatal(err)
 	}
 	cat := openCatalog(t, d.AgentDir)
-	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Agent: ag, Addr: "127.0.0.1:30141"})
-	return &live{srv: srv, ag: ag, cat: cat, d: d, llm: llm}
+	opts.AgentDir, opts.Catalog, opts.Agent, opts.Addr = d.AgentDir, cat, ag, "127.0.0.1:30141"
+	srv := New(opts)
+	return &liveServer{srv: srv, ag: ag, cat: cat, d: d, llm: llm}
 }
 
 // close closes the server and checks that no worker outlived it.
-func (lv *live) close(t *testing.T) {
+func (lv *liveServer) close(t *testing.T) {
 	if err := lv.srv.Close(); err != nil {
 		t.Error(err)
 	}

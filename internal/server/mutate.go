@@ -141,7 +141,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		children = append(children, session.ChildFile{Path: c.Path, Parent: c.ParentPath})
 		paths = append(paths, c.Path)
 	}
-	s.follows.drop(m.Key) // the stream says session_deleted, not session_missing
+	s.live.Deleting(m.Key)
 	it, err := s.store.Trash(m.Path, children)
 	if errors.Is(err, session.ErrChanged) {
 		return errorf(Busy, "the session changed while it was being deleted; try again")
@@ -149,7 +149,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 		return storeErr(err) // a read-only folder is a 403, not a 500
 	}
 	s.refresh(paths...)
-	s.publishJSON(sessionTopic(m.Path), eventType{Type: "session_deleted"})
+	s.live.Deleted(m.Path)
 	return ok(w, deleteAnswer{TrashID: it.ID, Session: s.item(m)})
 }
 

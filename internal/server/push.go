@@ -1,9 +1,7 @@
 package server
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"piweb/internal/push"
 )
@@ -66,34 +64,4 @@ func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 		return wrap(Internal, err, "cannot save the push subscriptions")
 	}
 	return ok(w, struct{}{})
-}
-
-var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed", "waiting": "pi is waiting for your answer"}
-
-// pushAttention sends an attention event to every push subscription, in
-// the background (a slow push service never holds the event relay).
-func (s *Server) pushAttention(ev AttentionEvent) {
-	title, wanted := pushTitles[ev.Kind]
-	if s.opts.Push == nil || !wanted {
-		return
-	}
-	body := ""
-	if m, found := s.cat.ByKey(ev.ID); found {
-		body = m.Name
-		if body == "" {
-			body = m.FirstMessage
-		}
-	}
-	if len(body) > 120 {
-		body = body[:120] + "…"
-	}
-	if ev.Title != "" {
-		body += ": " + ev.Title
-	}
-	msg := push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}
-	s.bg.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		s.opts.Push.Send(ctx, msg)
-	})
 }

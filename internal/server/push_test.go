@@ -15,12 +15,11 @@ import (
 // that ends with no tab open is pushed to its (local, fake) push service,
 // signed with piweb's VAPID key and encrypted for that browser.
 func TestLivePush(t *testing.T) {
-	r, llm := liveRig(t)
 	p, err := push.Open(t.TempDir(), nil, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.srv.opts.Push = p
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{Push: p})
 	key, _ := r.json("GET", "/api/push/key", nil, 200)["publicKey"].(string)
 	if k, _ := p.PublicKey(); key != k || key == "" {
 		t.Fatalf("public key %q", key)

@@ -15,13 +15,13 @@ import (
 	"net/http"
 	"piweb/internal/push"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
+	"piweb/internal/live"
 	"piweb/internal/session"
 	"piweb/internal/signin"
 	"piweb/internal/terminal"
@@ -132,26 +132,20 @@ type Server struct {
 	auth     *auth
 	events   *broker.Broker[broker.Event]
 	streams  streams
-	pollers  pollers
 	cache    *session.Cache
-	follows  follows
-	pending  pending
 	lists    *catalog.ListCache
-	runGen   atomic.Uint64 // bumped when a worker's running state may change
+	live     *live.Relay
 	handler  http.Handler
 	git      *gitx.Git
 	repos    *gitx.RepoCache
 
 	shutdown  chan struct{}
-	unnamed   sync.Map // API id -> firstRun: sessions piweb created, named when their first run ends
-	attention recentAttention
 	closeOnce sync.Once
 	cancels   []func()
 	closers   []func() error // after the goroutines end
-	bg        sync.WaitGroup
 }
 
-// New builds a Server and starts following the index's and the workers' events.
+// New builds a Server and starts its live topics (internal/live).
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
@@ -174,26 +168,20 @@ func New(opts Options) *Server {
 		s.store = &session.Store{AgentDir: opts.AgentDir}
 	}
 	s.store.Tidy()
-	s.follows.m = map[string]*follow{}
 	s.git = opts.Git
 	if s.git == nil {
 		s.git = gitx.New(gitx.Options{})
 	}
 	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
-	s.opts.GitPoll = cmp.Or(s.opts.GitPoll, 2*time.Second)
-	s.opts.FilesPoll = cmp.Or(s.opts.FilesPoll, time.Second)
 	s.opts.Heartbeat = cmp.Or(s.opts.Heartbeat, 15*time.Second)
 	s.opts.WriteTimeout = cmp.Or(s.opts.WriteTimeout, 10*time.Second)
-	s.events = newEvents(s.agent, opts.EventQueue)
-	s.pending.m = map[string]Meta{}
+	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
+	s.live = live.New(live.Options{Catalog: s.cat, Agent: s.agent, Events: s.events, Cache: s.cache, Store: s.store,
+		Git: s.git, Push: opts.Push, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf})
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
-	s.bg.Go(s.followChanges)
-	s.bg.Go(s.followWorkers)
-	s.bg.Go(s.followFiles)
-	s.bg.Go(s.janitor)
 	return s
 }
 
@@ -251,7 +239,7 @@ func (s *Server) Close() error {
 		c()
 	}
 	s.cancels = nil
-	s.bg.Wait()
+	s.live.Close()
 	s.lists.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -261,22 +249,6 @@ func (s *Server) Close() error {
 	}
 	s.closers = nil
 	return err
-}
-
-// janitor frees replay buffers of topics nobody listens to any more.
-func (s *Server) janitor() {
-	t := time.NewTicker(time.Minute)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.shutdown:
-			return
-		case <-t.C:
-			s.events.Collect()
-			s.follows.gc(s)
-			s.pending.gc(s)
-		}
-	}
 }
 
 // randHex returns n random bytes in hex.

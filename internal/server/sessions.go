@@ -108,8 +108,8 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 
 // listSource is a listing of the catalog for the list cache.
 func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource {
-	return catalog.ListSource{List: list, Links: s.links,
-		Gen: func() catalog.Gen { return catalog.Gen{Catalog: s.cat.Generation(), Running: s.runGen.Load()} }}
+	return catalog.ListSource{List: list, Links: s.live.Links,
+		Gen: func() catalog.Gen { return catalog.Gen{Catalog: s.cat.Generation(), Running: s.live.RunGen()} }}
 }
 
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
@@ -142,7 +142,7 @@ func (s *Server) lookupID(id string) (Meta, error) {
 	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}
-	if m, found := s.pending.lookup(id); found {
+	if m, found := s.live.Pending(id); found {
 		m.Key = m.ID // a new session, not indexed yet: no copy shares its id
 		return m, nil
 	}
@@ -168,7 +168,7 @@ func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 	}
 	sess, err := s.load(m.Path)
 	if isKind(err, NotFound) {
-		if _, pending := s.pending.lookup(m.ID); pending {
+		if _, pending := s.live.Pending(m.ID); pending {
 			return m, session.Parse(nil), nil // pi has not written it yet
 		}
 	}

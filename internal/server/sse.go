@@ -190,3 +190,33 @@ func (o *sseWriter) write(topic string, id uint64, data []byte) {
 	bw.Write(data)
 	bw.WriteString("\n\n")
 }
+
+// parseLastID reads a Last-Event-ID header: -1 when absent, 0 (everything
+// still kept) for "0", and 1 (a number no run issues, so a reset) when
+// malformed.
+func parseLastID(s string) int64 {
+	if s == "" {
+		return -1
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 1
+	}
+	return n
+}
+
+// subscribeFrom subscribes sub to topic after lastID (see parseLastID): no
+// replay for -1, a reset (complete false) when lastID is unknown, from
+// another run or older than what is kept.
+func subscribeFrom(sub *broker.Sub[broker.Event], topic string, lastID int64) (replay []broker.Event, reset bool, err error) {
+	if lastID < 0 {
+		return nil, false, sub.Follow(topic)
+	}
+	// 0 asks for everything the topic still keeps (the broker replays from
+	// the topic's first event); a number of an earlier run is a reset.
+	replay, complete, err := sub.Resume(topic, uint64(lastID))
+	if !complete {
+		replay = nil
+	}
+	return replay, !complete, err
+}

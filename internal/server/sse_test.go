@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/live"
 	"piweb/internal/testkit"
 )
 
@@ -88,7 +89,7 @@ func TestSSEResume(t *testing.T) {
 		t.Fatalf("first event %+v", ev)
 	}
 	for i := range 3 {
-		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": i})
+		r.srv.live.PublishJSON(live.IndexTopic, map[string]any{"type": "test", "n": i})
 	}
 	var last string
 	for i := range 3 {
@@ -100,7 +101,7 @@ func TestSSEResume(t *testing.T) {
 	}
 	cancel()
 	for i := 3; i < 6; i++ {
-		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": i})
+		r.srv.live.PublishJSON(live.IndexTopic, map[string]any{"type": "test", "n": i})
 	}
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
@@ -248,7 +249,7 @@ func TestSSEManyClients(t *testing.T) {
 	}
 	start := time.Now()
 	for n := range events {
-		r.srv.publishJSON(indexTopic, map[string]any{"type": "test", "n": n, "pad": payload})
+		r.srv.live.PublishJSON(live.IndexTopic, map[string]any{"type": "test", "n": n, "pad": payload})
 		if n%50 == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -272,7 +273,7 @@ func TestSSEManyClients(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
-	if n := r.srv.events.Subscribers(indexTopic); n != 0 {
+	if n := r.srv.events.Subscribers(live.IndexTopic); n != 0 {
 		t.Errorf("%d subscribers left", n)
 	}
 }
@@ -318,7 +319,7 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 		next(t, ch) // hello
 		chs = append(chs, ch)
 	}
-	if n := r.srv.pollers.count(); n != 1 {
+	if n := r.srv.live.Pollers(); n != 1 {
 		t.Errorf("%d pollers for one folder, want 1", n)
 	}
 	time.Sleep(50 * time.Millisecond)
@@ -329,7 +330,7 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 		}
 	}
 	cancel()
-	testkit.Eventually(t, func() bool { return r.srv.pollers.count() == 0 }, 10*time.Second, "the poller to end")
+	testkit.Eventually(t, func() bool { return r.srv.live.Pollers() == 0 }, 10*time.Second, "the poller to end")
 }
 
 // TestIndexEvents: /api/events announces a changed, a removed and an added
@@ -370,13 +371,13 @@ func TestIndexEvents(t *testing.T) {
 func TestSSEReplayTimes(t *testing.T) {
 	r := newRig(t, Options{})
 	id := r.find("Dark theme")["id"].(string)
-	st := sessionTopic(r.find("Dark theme")["path"].(string))
+	st := live.SessionTopic(r.find("Dark theme")["path"].(string))
 	url := r.ts.URL + "/api/sessions/" + id + "/events"
-	first := r.srv.publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
+	first := r.srv.live.Publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
 	sent := time.Now().UnixMilli()
 	time.Sleep(30 * time.Millisecond)
-	r.srv.publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
-	third := r.srv.publish(st, []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
+	r.srv.live.Publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
+	third := r.srv.live.Publish(st, []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -412,7 +413,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	// Nothing to replay, nothing before the live events.
 	ch2, _ := sseClient(ctx, t, url, fmt.Sprint(third))
 	next(t, ch2) // hello
-	r.srv.publish(st, []byte(`{"type":"agent_end"}`))
+	r.srv.live.Publish(st, []byte(`{"type":"agent_end"}`))
 	if ev := next(t, ch2); ev.data["type"] != "agent_end" {
 		t.Errorf("after hello without a replay: %+v", ev.data)
 	}

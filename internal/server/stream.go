@@ -8,6 +8,7 @@ import (
 
 	"piweb/internal/broker"
 	"piweb/internal/cwdfs"
+	"piweb/internal/live"
 )
 
 // A page holds ONE event stream (GET /api/stream) and subscribes it to
@@ -161,7 +162,7 @@ func (s *Server) runOp(r *http.Request, ctl chan streamOp, op streamOp) error {
 }
 
 // topicKind describes a topic a page may subscribe to: the broker topic
-// it reads (a session's is its file's, see sessionTopic), hello makes its
+// it reads (a session's is its file's, see live.SessionTopic), hello makes its
 // first event once subscribed; timed streams carry replay times.
 type topicKind struct {
 	topic string
@@ -175,14 +176,14 @@ type topicKind struct {
 // prepares what subscribing to it needs.
 func (s *Server) topicFor(name string) (topicKind, error) {
 	switch {
-	case name == indexTopic:
+	case name == live.IndexTopic:
 		return topicKind{topic: name, hello: func() []byte { return []byte(`{"type":"hello"}`) }}, nil
 	case strings.HasPrefix(name, "s/"):
 		m, err := s.lookupID(name[2:])
 		if err != nil {
 			return topicKind{}, err
 		}
-		return topicKind{topic: sessionTopic(m.Path), hello: func() []byte { return s.sessionHello(m) }, timed: true}, nil
+		return topicKind{topic: live.SessionTopic(m.Path), hello: func() []byte { return s.live.SessionHello(m) }, timed: true}, nil
 	case strings.HasPrefix(name, "f/"):
 		id, rel, _ := strings.Cut(name[2:], "/")
 		m, err := s.lookupID(id)
@@ -197,7 +198,7 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 			return topicKind{}, err
 		}
 		return topicKind{topic: name, hello: func() []byte {
-			s.pollers.ensure(s, name, real, rel)
+			s.live.WatchFiles(name, real, rel)
 			return []byte(`{"type":"hello"}`)
 		}}, nil
 	case strings.HasPrefix(name, "g/"):
@@ -206,7 +207,7 @@ func (s *Server) topicFor(name string) (topicKind, error) {
 			return topicKind{}, err
 		}
 		return topicKind{topic: name, hello: func() []byte {
-			s.pollers.start(s, name, func() { s.pollGit(name, m.Cwd) })
+			s.live.WatchGit(name, m.Cwd)
 			return []byte(`{"type":"hello"}`)
 		}}, nil
 	}

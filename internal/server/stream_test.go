@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"piweb/internal/live"
 	"strings"
 	"testing"
 )
@@ -16,10 +17,10 @@ import (
 func TestStreamTopics(t *testing.T) {
 	r := newRig(t, Options{})
 	id := r.find("Dark theme")["id"].(string)
-	st := "s/" + id                                           // the page's name of the session's topic
-	bt := sessionTopic(r.find("Dark theme")["path"].(string)) // the broker's: its file's
-	first := r.srv.publish(bt, []byte(`{"type":"agent_start"}`)).Seq
-	r.srv.publish(bt, []byte(`{"type":"message_start"}`))
+	st := "s/" + id                                                // the page's name of the session's topic
+	bt := live.SessionTopic(r.find("Dark theme")["path"].(string)) // the broker's: its file's
+	first := r.srv.live.Publish(bt, []byte(`{"type":"agent_start"}`)).Seq
+	r.srv.live.Publish(bt, []byte(`{"type":"message_start"}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/stream", "")
@@ -41,8 +42,8 @@ func TestStreamTopics(t *testing.T) {
 		}
 		return f
 	}
-	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": indexTopic}, 200)
-	if f := read(); f != (frame{indexTopic, "", "hello"}) {
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": live.IndexTopic}, 200)
+	if f := read(); f != (frame{live.IndexTopic, "", "hello"}) {
 		t.Errorf("index hello: %+v", f)
 	}
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": st, "after": first}, 200)
@@ -51,21 +52,21 @@ func TestStreamTopics(t *testing.T) {
 			t.Errorf("session event %d: %+v, want %s", i, f, want)
 		}
 	}
-	r.srv.publish(indexTopic, []byte(`{"type":"x"}`))
-	end := r.srv.publish(bt, []byte(`{"type":"agent_end"}`)).Seq
-	if f := read(); f.Topic != indexTopic || f.Type != "x" {
+	r.srv.live.Publish(live.IndexTopic, []byte(`{"type":"x"}`))
+	end := r.srv.live.Publish(bt, []byte(`{"type":"agent_end"}`)).Seq
+	if f := read(); f.Topic != live.IndexTopic || f.Type != "x" {
 		t.Errorf("live index event: %+v", f)
 	}
 	if f := read(); f != (frame{st, fmt.Sprint(end), "agent_end"}) {
 		t.Errorf("live session event: %+v", f)
 	}
-	r.json("POST", "/api/stream/unsubscribe", map[string]any{"stream": sid, "topic": indexTopic}, 200)
-	r.srv.publish(indexTopic, []byte(`{"type":"y"}`))
-	r.srv.publish(bt, []byte(`{"type":"z"}`))
+	r.json("POST", "/api/stream/unsubscribe", map[string]any{"stream": sid, "topic": live.IndexTopic}, 200)
+	r.srv.live.Publish(live.IndexTopic, []byte(`{"type":"y"}`))
+	r.srv.live.Publish(bt, []byte(`{"type":"z"}`))
 	if f := read(); f.Topic != st || f.Type != "z" {
 		t.Errorf("after unsubscribing the index: %+v", f)
 	}
-	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": "nope", "topic": indexTopic}, 404)
+	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": "nope", "topic": live.IndexTopic}, 404)
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "f/" + id + "/../x"}, 400)
 	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "s/missing"}, 404)
 }

@@ -13,7 +13,7 @@ import (
 // sidebar, the repository of every project folder.
 
 type worktreeAnswer struct {
-	gitAnswer
+	gitx.View
 	Repo      *gitx.Repo      `json:"repo,omitempty"`
 	Worktrees []gitx.Worktree `json:"worktrees"`
 }
@@ -29,11 +29,11 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 		a.Worktrees, err = s.git.Worktrees(r.Context(), m.Cwd)
 	}
 	if err != nil {
-		g, gerr := s.gitState(r.Context(), m.Cwd)
+		g, gerr := s.git.View(r.Context(), m.Cwd)
 		if gerr != nil || g.Available {
 			return gitErr(err)
 		}
-		a.gitAnswer = g
+		a.View = g
 		return ok(w, a)
 	}
 	a.Available, a.Repo = true, repo

@@ -1,9 +1,12 @@
-package server
+package live
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
+
+	"piweb/internal/push"
 )
 
 // Attention events tell every tab that a session needs the user: its run
@@ -59,7 +62,7 @@ func attentionOf(ev []byte) (kind, title string) {
 }
 
 // publishAttention relays what a worker event means for attention.
-func (s *Server) publishAttention(id string, raw []byte) {
+func (l *Relay) publishAttention(id string, raw []byte) {
 	kind, title := attentionOf(raw)
 	if kind == "" {
 		return
@@ -67,15 +70,15 @@ func (s *Server) publishAttention(id string, raw []byte) {
 	if len(title) > 200 {
 		title = title[:200]
 	}
-	if s.attention.repeated(id+" "+kind, time.Now()) {
+	if l.attention.repeated(id+" "+kind, time.Now()) {
 		return // the relay of a new session's worker can hand over an event twice
 	}
 	ev := AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title}
 	b, _ := json.Marshal(ev)
-	s.publish(indexTopic, b)
-	s.pushAttention(ev)
+	l.Publish(IndexTopic, b)
+	l.pushAttention(ev)
 	if kind == "done" {
-		s.bg.Go(func() { s.nameAfterFirstRun(id) })
+		l.bg.Go(func() { l.nameAfterFirstRun(id) })
 	}
 }
 
@@ -102,4 +105,34 @@ func (r *recentAttention) repeated(key string, now time.Time) bool {
 		}
 	}
 	return seen && now.Sub(was) < 500*time.Millisecond
+}
+
+var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed", "waiting": "pi is waiting for your answer"}
+
+// pushAttention sends an attention event to every push subscription, in
+// the background (a slow push service never holds the event relay).
+func (l *Relay) pushAttention(ev AttentionEvent) {
+	title, wanted := pushTitles[ev.Kind]
+	if l.opts.Push == nil || !wanted {
+		return
+	}
+	body := ""
+	if m, found := l.cat.ByKey(ev.ID); found {
+		body = m.Name
+		if body == "" {
+			body = m.FirstMessage
+		}
+	}
+	if len(body) > 120 {
+		body = body[:120] + "…"
+	}
+	if ev.Title != "" {
+		body += ": " + ev.Title
+	}
+	msg := push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}
+	l.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		l.opts.Push.Send(ctx, msg)
+	})
 }

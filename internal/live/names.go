@@ -1,4 +1,4 @@
-package server
+package live
 
 import (
 	"context"
@@ -49,8 +49,8 @@ type firstRun struct{ path, message string }
 // nameAfterFirstRun names session id, if piweb created it and its first
 // run just ended, from its first message, unless the user named it
 // meanwhile.
-func (s *Server) nameAfterFirstRun(id string) {
-	v, created := s.unnamed.LoadAndDelete(id)
+func (l *Relay) nameAfterFirstRun(id string) {
+	v, created := l.unnamed.LoadAndDelete(id)
 	if !created {
 		return
 	}
@@ -59,13 +59,13 @@ func (s *Server) nameAfterFirstRun(id string) {
 	if name == "" {
 		return
 	}
-	if m, found := s.cat.ByKey(id); found && m.HasName {
+	if m, found := l.cat.ByKey(id); found && m.HasName {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := s.agent.Rename(ctx, fr.path, name, func() error { return storeErr0(s.store.Rename(fr.path, name)) })
+	err := l.agent.Rename(ctx, fr.path, name, func() error { return l.opts.Store.Rename(fr.path, name) })
 	if err != nil {
-		s.logf("name session %s: %v", id, err)
+		l.opts.Logf("name session %s: %v", id, err)
 	}
 }

@@ -1,9 +1,10 @@
-package server
+package live
 
 import (
 	"sync"
 
 	"piweb/internal/agent"
+	"piweb/internal/catalog"
 )
 
 // pending keeps sessions piweb just created, whose file pi writes only
@@ -11,11 +12,11 @@ import (
 // them.
 type pending struct {
 	mu sync.Mutex
-	m  map[string]Meta // by session id
+	m  map[string]catalog.Meta // by session id
 }
 
 // add remembers a just-created session.
-func (p *pending) add(m Meta) {
+func (p *pending) add(m catalog.Meta) {
 	p.mu.Lock()
 	m.Key = m.ID // the API id of a session no copy shares yet
 	p.m[m.ID] = m
@@ -23,7 +24,7 @@ func (p *pending) add(m Meta) {
 }
 
 // lookup finds a created session the index does not list yet.
-func (p *pending) lookup(id string) (Meta, bool) {
+func (p *pending) lookup(id string) (catalog.Meta, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m, found := p.m[id]
@@ -31,7 +32,7 @@ func (p *pending) lookup(id string) (Meta, bool) {
 }
 
 // byPath finds a created session by its file.
-func (p *pending) byPath(path string) (Meta, bool) {
+func (p *pending) byPath(path string) (catalog.Meta, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, m := range p.m {
@@ -39,15 +40,15 @@ func (p *pending) byPath(path string) (Meta, bool) {
 			return m, true
 		}
 	}
-	return Meta{}, false
+	return catalog.Meta{}, false
 }
 
 // gc forgets pending sessions the index now knows.
-func (p *pending) gc(s *Server) {
+func (p *pending) gc(l *Relay) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for id := range p.m {
-		if _, known := s.cat.ByKey(id); known {
+		if _, known := l.cat.ByKey(id); known {
 			delete(p.m, id)
 		}
 	}
@@ -55,22 +56,22 @@ func (p *pending) gc(s *Server) {
 
 // followWorkers turns the workers' state changes (agent.WorkersTopic of
 // the one broker) into the index topic's running events, until Close.
-func (s *Server) followWorkers() {
-	sub := s.events.NewSub()
+func (l *Relay) followWorkers() {
+	sub := l.events.NewSub()
 	defer sub.Close()
 	if sub.Follow(agent.WorkersTopic) != nil {
 		return
 	}
 	for {
 		select {
-		case <-s.shutdown:
+		case <-l.done:
 			return
 		case ev, open := <-sub.C:
 			if !open {
 				return
 			}
 			if n, ok := ev.Value.(agent.WorkerNote); ok {
-				s.workerEvent(n)
+				l.workerEvent(n)
 			}
 		}
 	}
@@ -78,30 +79,30 @@ func (s *Server) followWorkers() {
 
 // workerEvent relays what a worker's event means to every tab: whether
 // the worker runs now, and what needs the user's attention.
-func (s *Server) workerEvent(n agent.WorkerNote) {
+func (l *Relay) workerEvent(n agent.WorkerNote) {
 	switch n.Event.Type {
 	case agent.EvState, agent.EvExit, agent.EvAgentStart, agent.EvAgentEnd:
-		s.workerChanged(n.Topic)
+		l.WorkerChanged(n.Topic)
 	}
-	if m, found := s.sessionOfTopic(n.Topic); found {
-		s.publishAttention(m.Key, n.Event.Raw)
+	if m, found := l.sessionOfTopic(n.Topic); found {
+		l.publishAttention(m.Key, n.Event.Raw)
 	}
 }
 
-// workerChanged tells the index topic whether the worker of the session
+// WorkerChanged tells the index topic whether the worker of the session
 // file whose topic is topic runs now.
-func (s *Server) workerChanged(topic string) {
-	s.runGen.Add(1)
-	if m, found := s.sessionOfTopic(topic); found {
-		s.publishJSON(indexTopic, runningEvent{Type: "running", ID: m.Key, Running: s.agent.Running(m.Path)})
+func (l *Relay) WorkerChanged(topic string) {
+	l.runGen.Add(1)
+	if m, found := l.sessionOfTopic(topic); found {
+		l.PublishJSON(IndexTopic, runningEvent{Type: "running", ID: m.Key, Running: l.agent.Running(m.Path)})
 	}
 }
 
 // sessionOfTopic finds the session whose file's topic is topic (its
 // path, see sessionTopic), listed or just created.
-func (s *Server) sessionOfTopic(topic string) (Meta, bool) {
-	if m, found := s.cat.ByPath(topic); found {
+func (l *Relay) sessionOfTopic(topic string) (catalog.Meta, bool) {
+	if m, found := l.cat.ByPath(topic); found {
 		return m, true
 	}
-	return s.pending.byPath(topic)
+	return l.pending.byPath(topic)
 }

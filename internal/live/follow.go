@@ -1,4 +1,4 @@
-package server
+package live
 
 import (
 	"bytes"
@@ -14,45 +14,36 @@ import (
 // followChanges relays the catalog's changes to the index topic until
 // Close. Cut off as too slow, it subscribes again: the listing a page
 // fetches on its next change is current either way.
-func (s *Server) followChanges() {
-	sub := s.cat.Changes()
+func (l *Relay) followChanges() {
+	sub := l.cat.Changes()
 	defer func() { sub.Close() }()
 	for {
 		select {
-		case <-s.shutdown:
+		case <-l.done:
 			return
 		case c, open := <-sub.C:
 			if !open {
 				if !sub.Lagged() {
 					return
 				}
-				sub = s.cat.Changes()
+				sub = l.cat.Changes()
 				continue
 			}
-			s.onChange(c)
+			l.onChange(c)
 		}
 	}
 }
 
 // onChange relays an index change to /api/events.
-func (s *Server) onChange(c Change) {
+func (l *Relay) onChange(c catalog.Change) {
 	switch c.Kind {
 	case catalog.Removed:
-		s.publishJSON(indexTopic, sessionRemoved{Type: "session_removed", ID: c.Meta.Key, Path: c.Meta.Path})
+		l.PublishJSON(IndexTopic, sessionRemoved{Type: "session_removed", ID: c.Meta.Key, Path: c.Meta.Path})
 	case catalog.Added:
-		s.publishJSON(indexTopic, sessionChanged{Type: "session_added", Session: s.item(c.Meta)})
+		l.PublishJSON(IndexTopic, sessionChanged{Type: "session_added", Session: l.Item(c.Meta)})
 	default:
-		s.publishJSON(indexTopic, sessionChanged{Type: "session_updated", Session: s.item(c.Meta)})
+		l.PublishJSON(IndexTopic, sessionChanged{Type: "session_updated", Session: l.Item(c.Meta)})
 	}
-}
-
-func (s *Server) publishJSON(topic string, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.logf("encode event: %v", err)
-		return
-	}
-	s.publish(topic, b)
 }
 
 // follows turns the index's file events of sessions that have SSE clients
@@ -94,26 +85,26 @@ func (f *follows) drop(id string) {
 }
 
 // followFiles applies the catalog's file events until Close.
-func (s *Server) followFiles() {
-	sub := s.cat.FileEvents()
+func (l *Relay) followFiles() {
+	sub := l.cat.FileEvents()
 	defer func() { sub.Close() }()
 	for {
 		select {
-		case <-s.shutdown:
+		case <-l.done:
 			return
 		case ev, open := <-sub.C:
 			if !open {
 				if !sub.Lagged() {
 					return
 				}
-				sub = s.cat.FileEvents()
-				s.follows.lost() // events were missed: every view reloads
+				sub = l.cat.FileEvents()
+				l.follows.lost() // events were missed: every view reloads
 				continue
 			}
 			if len(ev.Lines) > 0 {
-				s.agent.FileGrew(ev.Path, ev.From, ev.Lines)
+				l.agent.FileGrew(ev.Path, ev.From, ev.Lines)
 			}
-			s.follows.apply(s, ev)
+			l.follows.apply(l, ev)
 		}
 	}
 }
@@ -129,7 +120,7 @@ func (f *follows) lost() {
 
 // apply turns one file event into the events of the sessions that follow
 // the file.
-func (f *follows) apply(s *Server, ev index.Event) {
+func (f *follows) apply(l *Relay, ev index.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, fl := range f.m {
@@ -137,7 +128,7 @@ func (f *follows) apply(s *Server, ev index.Event) {
 			continue
 		}
 		if out := fl.next(ev); out != nil {
-			s.publishJSON(sessionTopic(fl.path), out)
+			l.PublishJSON(SessionTopic(fl.path), out)
 		}
 	}
 }
@@ -202,11 +193,11 @@ func rawLines(data []byte) ([]json.RawMessage, *string) {
 }
 
 // gc stops following sessions nobody has watched for a while.
-func (f *follows) gc(s *Server) {
+func (f *follows) gc(l *Relay) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for id, fl := range f.m {
-		if s.events.Subscribers(sessionTopic(fl.path)) == 0 && time.Since(fl.watched) > 10*time.Minute {
+		if l.events.Subscribers(SessionTopic(fl.path)) == 0 && time.Since(fl.watched) > 10*time.Minute {
 			delete(f.m, id)
 		}
 	}

@@ -1,0 +1,195 @@
+// Package live keeps the broker's live topics that the server streams: the
+// catalog's changes on the index topic, a session file's growth on its
+// topic (one follow per watched session, fed by the index's reads), the
+// workers' running and attention events (pushed to Web Push
+// subscriptions), the automatic name of a session piweb created, and one
+// poller per followed folder or file of a session's cwd and per session's
+// git state. It speaks no HTTP: the server subscribes pages to its topics.
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"piweb/internal/broker"
+	"piweb/internal/catalog"
+	"piweb/internal/gitx"
+	"piweb/internal/push"
+	"piweb/internal/session"
+)
+
+// Agent is what the relay needs of the pi adapter (the server's Agent).
+type Agent interface {
+	// Running reports whether the worker of the session file at path is busy.
+	Running(path string) bool
+	// State returns the worker's phase ("" when none runs).
+	State(path string) string
+	// FileGrew hands the file's live worker the lines appended from offset from.
+	FileGrew(path string, from int64, lines []byte)
+	// Rename names the session through its live worker, or runs offline.
+	Rename(ctx context.Context, path, name string, offline func() error) error
+}
+
+// Options configures a Relay. Every field but the polls and Push is required.
+type Options struct {
+	Catalog *catalog.Catalog
+	Agent   Agent
+	Events  *broker.Broker[broker.Event]
+	// Cache is the parse cache a session's hello reads its leaf from.
+	Cache *session.Cache
+	// Store writes the automatic name when no worker runs.
+	Store *session.Store
+	Git   *gitx.Git
+	// Push receives attention events; nil pushes nothing.
+	Push *push.Service
+	// GitPoll (0: 2 s) and FilesPoll (0: 1 s) are how often a followed
+	// session's git state and a followed folder or file are looked at.
+	GitPoll, FilesPoll time.Duration
+	// Logf logs the relay's errors; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Relay runs the live topics until Close.
+type Relay struct {
+	opts      Options
+	cat       *catalog.Catalog
+	agent     Agent
+	events    *broker.Broker[broker.Event]
+	follows   follows
+	pending   pending
+	pollers   pollers
+	attention recentAttention
+	unnamed   sync.Map      // API id -> firstRun: sessions piweb created, named when their first run ends
+	runGen    atomic.Uint64 // bumped when a worker's running state may change
+	done      chan struct{}
+	closeOnce sync.Once
+	bg        sync.WaitGroup
+}
+
+// New starts relaying the catalog's changes and file events and the
+// workers' notes.
+func New(o Options) *Relay {
+	if o.GitPoll <= 0 {
+		o.GitPoll = 2 * time.Second
+	}
+	if o.FilesPoll <= 0 {
+		o.FilesPoll = time.Second
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, done: make(chan struct{})}
+	l.follows.m = map[string]*follow{}
+	l.pending.m = map[string]catalog.Meta{}
+	l.bg.Go(l.followChanges)
+	l.bg.Go(l.followWorkers)
+	l.bg.Go(l.followFiles)
+	l.bg.Go(l.janitor)
+	return l
+}
+
+// Close stops the relays and pollers and waits for them.
+func (l *Relay) Close() {
+	l.closeOnce.Do(func() { close(l.done) })
+	l.bg.Wait()
+}
+
+// janitor frees replay buffers of topics nobody listens to any more.
+func (l *Relay) janitor() {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.done:
+			return
+		case <-t.C:
+			l.events.Collect()
+			l.follows.gc(l)
+			l.pending.gc(l)
+		}
+	}
+}
+
+// Item builds the JSON form of m, resolving the parent's id through the
+// catalog.
+func (l *Relay) Item(m catalog.Meta) catalog.Item { return catalog.ItemOf(m, l.Links(m)) }
+
+// Links are what m's item says beyond its metadata: whether its worker
+// runs, its parent's API id.
+func (l *Relay) Links(m catalog.Meta) catalog.Links {
+	lk := catalog.Links{Running: l.agent.Running(m.Path)}
+	if pm, ok := l.cat.Parent(m); ok {
+		lk.ParentID = &pm.Key
+	}
+	return lk
+}
+
+// RunGen changes whenever a worker's running state may have changed (a
+// listing's items say whether each runs).
+func (l *Relay) RunGen() uint64 { return l.runGen.Load() }
+
+// Publish hands one JSON object to the topic's subscribers and keeps it
+// for replay.
+func (l *Relay) Publish(topic string, data []byte) broker.Event {
+	return l.events.Publish(topic, broker.Event{Raw: data})
+}
+
+// PublishJSON publishes v encoded.
+func (l *Relay) PublishJSON(topic string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		l.opts.Logf("encode event: %v", err)
+		return
+	}
+	l.Publish(topic, b)
+}
+
+// Created remembers a session piweb just created, whose file pi writes
+// only with its first answer: it is found (Pending) and followed before
+// the index lists it, and named from message when its first run ends.
+func (l *Relay) Created(m catalog.Meta, message string) {
+	l.pending.add(m)
+	l.unnamed.Store(m.ID, firstRun{path: m.Path, message: message}) // named when its first run ends (names.go)
+	l.WorkerChanged(SessionTopic(m.Path))                           // its first state changes came before it was pending
+}
+
+// Pending finds a created session the index does not list yet.
+func (l *Relay) Pending(id string) (catalog.Meta, bool) { return l.pending.lookup(id) }
+
+// Deleting stops following a session piweb is deleting: its stream says
+// session_deleted (Deleted), not session_missing.
+func (l *Relay) Deleting(id string) { l.follows.drop(id) }
+
+// Deleted tells the session's clients that piweb deleted it.
+func (l *Relay) Deleted(path string) {
+	l.PublishJSON(SessionTopic(path), eventType{Type: "session_deleted"})
+}
+
+// SessionHello starts following the session's file and describes it as
+// it is now. It runs after the client subscribed, so every append after
+// the leaf it reports reaches the client as an event (the web client
+// re-reads its tail when the leaf differs from what it loaded). Its now,
+// the server's clock, lets the client read the replay event's times on
+// its own clock.
+func (l *Relay) SessionHello(m catalog.Meta) []byte {
+	hello := sessionHello{Type: "hello", Session: l.Item(m), Worker: l.agent.State(m.Path), Size: m.Size,
+		Now: time.Now().UnixMilli(), ReplayFrom: l.turnStart(SessionTopic(m.Path))}
+	l.follows.watch(m.Key, m.Path, func() int64 {
+		if sess, err := l.opts.Cache.Load(m.Path); err == nil {
+			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size
+		}
+		return hello.Size
+	})
+	b, _ := json.Marshal(hello)
+	return b
+}
+
+func entryID(e *session.Entry) *string {
+	if e == nil || e.ID == "" {
+		return nil
+	}
+	return &e.ID
+}
