@@ -41,7 +41,11 @@ func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m 
 		var isEntry bool
 		if ok {
 			m, u = msg{}, session.Usage{}
-			r, isEntry, ok = fastLine(&rv, &m, &u, &c.body)
+			mp := &m
+			if each == nil {
+				mp = nil // the listing alone: no message fields to fill
+			}
+			r, isEntry, ok = fastLine(&rv, mp, &u, &c.body)
 		} else if isASCIIBlank(data[pos:end]) {
 			ok = true // a blank line: no entry
 		}
@@ -69,14 +73,15 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 	c.body = c.body.then(s.body)
 	c.problems = append(c.problems, s.problems...)
 	for _, e := range s.entries {
+		if each == nil {
+			break // the listing alone: the body is all
+		}
 		var mm *msg
 		if e.Type == "message" {
 			d := decodeMessage(e.Field("message"), false)
 			mm = &d
 		}
-		if each != nil {
-			each(recOf(e), mm)
-		}
+		each(recOf(e), mm)
 	}
 }
 
@@ -212,7 +217,7 @@ func fastName(raw []byte, b *body) bool {
 }
 
 // fastMessage applies a message entry to the body the way pi's listing
-// does, for messages of the usual shape, and fills m.
+// does, for messages of the usual shape, and fills m unless it is nil.
 func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 	var role, content, ts []byte
 	for _, mm := range rv.msg {
@@ -223,6 +228,11 @@ func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 			content = mm.val
 		case "timestamp":
 			ts = mm.val
+		}
+		if m == nil {
+			continue
+		}
+		switch string(mm.key) {
 		case "provider":
 			m.Provider = intern(mm.val)
 		case "model":
@@ -235,14 +245,17 @@ func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 			}
 		}
 	}
-	var ok bool
-	if m.Role, ok = plainStr(role); !ok {
+	roleStr, ok := plainStr(role)
+	if !ok {
 		return false
+	}
+	if m != nil {
+		m.Role = roleStr
 	}
 	if b.Dropped {
 		return true // pi's builder ignores everything after a drop
 	}
-	if content == nil || (m.Role != "user" && m.Role != "assistant") {
+	if content == nil || (roleStr != "user" && roleStr != "assistant") {
 		b.MessageCount++
 		return true
 	}
@@ -253,7 +266,7 @@ func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
 	if err != nil {
 		return false
 	}
-	want := m.Role == "user" && b.FirstMessage == ""
+	want := roleStr == "user" && b.FirstMessage == ""
 	text, throws, ok := "", content[0] != '"' && (content[0] != '[' || rv.contentNull), true
 	if want && !throws {
 		text, ok = fastText(content)

@@ -381,6 +381,7 @@ func outputJSON(out []byte, escape bool) []byte {
 		return out
 	}
 	var buf bytes.Buffer
+	buf.Grow(len(out) + len(out)/8)
 	json.HTMLEscape(&buf, out)
 	return buf.Bytes()
 }
