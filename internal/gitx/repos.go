@@ -26,13 +26,15 @@ type repoEntry struct {
 // Repos maps each folder of dirs that is in a git repository to it.
 func (c *RepoCache) Repos(ctx context.Context, dirs []string) map[string]*Repo {
 	out := map[string]*Repo{}
-	var mu sync.Mutex
+	var mu sync.Mutex // guards out: the lookups of uncached folders write it meanwhile
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for _, d := range dirs {
 		if r, ok := c.cached(d); ok {
 			if r != nil {
+				mu.Lock()
 				out[d] = r
+				mu.Unlock()
 			}
 			continue
 		}

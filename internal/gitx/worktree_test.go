@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestWorktrees: a worktree made on a new branch (at a path with a space
@@ -62,5 +63,29 @@ func TestParseWorktrees(t *testing.T) {
 	if len(got) != 2 || got[0] != (Worktree{Path: "/a", Head: "1", Branch: "main", Main: true}) ||
 		got[1] != (Worktree{Path: "/b c", Head: "2", Locked: true, Prunable: true}) {
 		t.Errorf("%+v", got)
+	}
+}
+
+// TestRepoCacheMixed asks for cached and uncached folders in one call: the
+// cached answers are written into the result while the lookups of the
+// others run (a race -race caught in the sidebar's GET /api/repos).
+func TestRepoCacheMixed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := &RepoCache{Git: New(Options{}), TTL: time.Hour}
+	var cached, fresh []string
+	for range 3 {
+		cached = append(cached, newRepo(t))
+		fresh = append(fresh, newRepo(t))
+	}
+	if got := c.Repos(ctx, cached); len(got) != len(cached) {
+		t.Fatalf("first ask: %d repositories, want %d", len(got), len(cached))
+	}
+	var mixed []string
+	for i := range cached {
+		mixed = append(mixed, fresh[i], cached[i])
+	}
+	if got := c.Repos(ctx, mixed); len(got) != len(mixed) {
+		t.Errorf("mixed ask: %d repositories, want %d", len(got), len(mixed))
 	}
 }
