@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +25,8 @@ type AttentionEvent struct {
 }
 
 // attentionOf reads a worker event: the attention kind it means, if any,
-// and for a dialog its title.
+// and for a dialog its title; "started" (a run began) is the server's
+// own and never announced.
 func attentionOf(ev []byte) (kind, title string) {
 	var e struct {
 		Type     string `json:"type"`
@@ -45,6 +47,8 @@ func attentionOf(ev []byte) (kind, title string) {
 		case "select", "confirm", "input", "editor":
 			return "waiting", e.Title
 		}
+	case "agent_start":
+		return "started", ""
 	case "piweb_ui_answered", "piweb_ui_timeout":
 		return "resumed", ""
 	case "agent_end":
@@ -64,6 +68,10 @@ func attentionOf(ev []byte) (kind, title string) {
 // publishAttention relays what a worker event means for attention.
 func (l *Relay) publishAttention(id string, raw []byte) {
 	kind, title := attentionOf(raw)
+	if kind == "started" {
+		l.attention.forget(id) // a new run: its end is news however soon it comes
+		return
+	}
 	if kind == "" {
 		return
 	}
@@ -135,4 +143,15 @@ func (l *Relay) pushAttention(ev AttentionEvent) {
 		defer cancel()
 		l.opts.Push.Send(ctx, msg)
 	})
+}
+
+// forget drops what was announced of session id: its next events are new.
+func (r *recentAttention) forget(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.last {
+		if strings.HasPrefix(k, id+" ") {
+			delete(r.last, k)
+		}
+	}
 }

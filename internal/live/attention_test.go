@@ -52,3 +52,21 @@ func TestAttentionRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionNewRun: a run that starts and ends within the window after
+// the last one's end is announced all the same (TestLivePush's quick
+// second run was not pushed).
+func TestAttentionNewRun(t *testing.T) {
+	var r recentAttention
+	t0 := time.Unix(1000, 0)
+	if r.repeated("a done", t0) {
+		t.Fatal("first")
+	}
+	r.forget("a")
+	if r.repeated("a done", t0.Add(200*time.Millisecond)) {
+		t.Error("the end of a new run counted as a repeat")
+	}
+	if !r.repeated("a done", t0.Add(300*time.Millisecond)) {
+		t.Error("a repeat of that end not caught")
+	}
+}
