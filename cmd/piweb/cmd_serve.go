@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"piweb/internal/attention"
 	"piweb/internal/push"
 	"runtime"
 	"sync/atomic"
@@ -133,6 +134,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	opts.Push = openPush(e, logger)
+	if !f.demo { // the demo's marks stay in memory
+		opts.Marks = openMarks(e, logger)
+	}
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }
 	}
@@ -288,10 +292,9 @@ func newTerminals(f serveFlags) *terminal.Manager {
 	return terminal.New(terminal.Options{})
 }
 
-// openPush opens Web Push's keys and subscriptions under piweb's config
-// dir ($XDG_CONFIG_HOME/piweb, else ~/.config/piweb); nothing is written
-// there until a page asks for the key. Without it, piweb runs without push.
-func openPush(e *env, logger *log.Logger) *push.Service {
+// configDir is piweb's config dir: $XDG_CONFIG_HOME/piweb, else
+// ~/.config/piweb.
+func configDir(e *env) string {
 	dir := e.getenv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(dir) {
 		home := e.getenv("HOME")
@@ -300,10 +303,29 @@ func openPush(e *env, logger *log.Logger) *push.Service {
 		}
 		dir = filepath.Join(home, ".config")
 	}
-	p, err := push.Open(filepath.Join(dir, "piweb"), nil, logger.Printf)
+	return filepath.Join(dir, "piweb")
+}
+
+// openPush opens Web Push's keys and subscriptions under piweb's config
+// dir; nothing is written there until a page asks for the key. Without
+// it, piweb runs without push.
+func openPush(e *env, logger *log.Logger) *push.Service {
+	p, err := push.Open(configDir(e), nil, logger.Printf)
 	if err != nil {
 		logger.Printf("Web Push is off: %v", err)
 		return nil
 	}
 	return p
+}
+
+// openMarks opens the user's read marks and mutes under piweb's config
+// dir (written on the first change); a file that cannot be read leaves
+// them in memory for this run, the file untouched.
+func openMarks(e *env, logger *log.Logger) *attention.Store {
+	m, err := attention.Open(configDir(e), time.Now())
+	if err != nil {
+		logger.Printf("read marks and mutes are kept in memory: %v", err)
+		return nil
+	}
+	return m
 }

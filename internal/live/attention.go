@@ -120,9 +120,24 @@ var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed",
 // pushAttention sends an attention event to every push subscription, in
 // the background (a slow push service never holds the event relay).
 func (l *Relay) pushAttention(ev AttentionEvent) {
-	title, wanted := pushTitles[ev.Kind]
-	if l.opts.Push == nil || !wanted {
+	msg, send := l.pushMessage(ev)
+	if !send {
 		return
+	}
+	l.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		l.opts.Push.Send(ctx, msg)
+	})
+}
+
+// pushMessage is what an attention event pushes, and whether it is
+// pushed at all: not without Web Push, not for a kind the user need not
+// hear ("resumed"), and not for a muted session (muted on every device).
+func (l *Relay) pushMessage(ev AttentionEvent) (push.Message, bool) {
+	title, wanted := pushTitles[ev.Kind]
+	if l.opts.Push == nil || !wanted || (l.opts.Marks != nil && l.opts.Marks.Silenced(ev.ID)) {
+		return push.Message{}, false
 	}
 	body := ""
 	if m, found := l.cat.ByKey(ev.ID); found {
@@ -137,12 +152,7 @@ func (l *Relay) pushAttention(ev AttentionEvent) {
 	if ev.Title != "" {
 		body += ": " + ev.Title
 	}
-	msg := push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}
-	l.bg.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		l.opts.Push.Send(ctx, msg)
-	})
+	return push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
 }
 
 // forget drops what was announced of session id: its next events are new.

@@ -1,6 +1,9 @@
 package live
 
 import (
+	"piweb/internal/attention"
+	"piweb/internal/catalog"
+	"piweb/internal/push"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +71,42 @@ func TestAttentionNewRun(t *testing.T) {
 	}
 	if !r.repeated("a done", t0.Add(300*time.Millisecond)) {
 		t.Error("a repeat of that end not caught")
+	}
+}
+
+// TestPushHonoursMute: a muted session, or every session under the global
+// mute, is not pushed to any device; unmuted, it is.
+func TestPushHonoursMute(t *testing.T) {
+	p, err := push.Open(t.TempDir(), nil, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks, err := attention.Open("", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Relay{opts: Options{Push: p, Marks: marks}, cat: catalog.Static()}
+	pushed := func(id string) bool {
+		_, send := l.pushMessage(AttentionEvent{Type: "attention", ID: id, Kind: "done"})
+		return send
+	}
+	if !pushed("a") {
+		t.Fatal("an unmuted session is not pushed")
+	}
+	marks.SetMuted("a", true)
+	if pushed("a") || !pushed("b") {
+		t.Errorf("after muting a: a pushed %v, b pushed %v", pushed("a"), pushed("b"))
+	}
+	marks.SetGlobalMute(true)
+	if pushed("b") {
+		t.Error("the global mute does not stop the push")
+	}
+	marks.SetGlobalMute(false)
+	marks.SetMuted("a", false)
+	if !pushed("a") {
+		t.Error("an unmuted session is still not pushed")
+	}
+	if _, send := l.pushMessage(AttentionEvent{ID: "a", Kind: "resumed"}); send {
+		t.Error("resumed is pushed")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/attention"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
@@ -45,6 +46,8 @@ type Options struct {
 	Git   *gitx.Git
 	// Push receives attention events; nil pushes nothing.
 	Push *push.Service
+	// Marks says which sessions are muted (not pushed); nil mutes none.
+	Marks *attention.Store
 	// GitPoll (0: 2 s) and FilesPoll (0: 1 s) are how often a followed
 	// session's git state and a followed folder or file are looked at.
 	GitPoll, FilesPoll time.Duration

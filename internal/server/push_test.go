@@ -40,6 +40,45 @@ func TestLivePush(t *testing.T) {
 		return fmt.Errorf("pushed so far: %+v", svc.Messages(t))
 	}, 60*time.Second, "the push of the finished run")
 
+	// Muted (from any device), a run pushes nothing; unmuted again, the
+	// next one does. The push's body is the session's name, so each run
+	// is renamed first to tell its push.
+	prompt := func(name string) {
+		r.json("POST", "/api/sessions/"+id+"/rename", map[string]any{"name": name}, 200)
+		item := func() map[string]any { return r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any) }
+		n := item()["messageCount"].(float64)
+		llm.Enqueue(fakellm.Text("Done."))
+		r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": name}, 200)
+		testkit.Eventually(t, func() error {
+			if it := item(); it["messageCount"].(float64) < n+2 || it["running"] == true || it["name"] != name {
+				return fmt.Errorf("session %v", it)
+			}
+			return nil
+		}, 60*time.Second, "the end of the run")
+	}
+	pushedFor := func(name string) bool {
+		for _, m := range svc.Messages(t) {
+			if m.Title == "pi finished" && m.Body == name {
+				return true
+			}
+		}
+		return false
+	}
+	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": true}, 200)
+	prompt("quiet run")
+	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": false}, 200)
+	prompt("loud run")
+	testkit.Eventually(t, func() error {
+		if !pushedFor("loud run") {
+			return fmt.Errorf("pushed so far: %+v", svc.Messages(t))
+		}
+		return nil
+	}, 60*time.Second, "the unmuted run's push")
+	t.Logf("messages %+v", svc.Messages(t))
+	if pushedFor("quiet run") {
+		t.Error("the muted run was pushed")
+	}
+
 	r.json("POST", "/api/push/unsubscribe", map[string]any{"endpoint": svc.URL + "/sub/1"}, 200)
 	if n := p.Count(); n != 0 {
 		t.Errorf("%d subscriptions after unsubscribing", n)

@@ -63,6 +63,11 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/push/subscribe", s.pushSubscribe)
 	h("POST /api/push/unsubscribe", s.pushUnsubscribe)
 
+	// Read marks and mutes (they follow the user across devices).
+	h("GET /api/attention", s.getAttention)
+	h("POST /api/attention/read", s.postRead)
+	h("POST /api/attention/mute", s.postMute)
+
 	// Files of a session's cwd.
 	h("GET /api/sessions/{id}/files", s.listFiles)
 	h("GET /api/sessions/{id}/file", s.readFile)

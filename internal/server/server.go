@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/attention"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
@@ -109,6 +110,9 @@ type Options struct {
 	// Push sends Web Push notifications of attention events; nil: none
 	// (the push routes answer 415 unsupported).
 	Push *push.Service
+	// Marks keeps the user's read marks and mutes; nil keeps them in
+	// memory from the server's start.
+	Marks *attention.Store
 }
 
 func (o Options) testTimeout() time.Duration {
@@ -140,6 +144,7 @@ type Server struct {
 	repos    *gitx.RepoCache
 
 	shutdown  chan struct{}
+	marks     *attention.Store
 	closeOnce sync.Once
 	cancels   []func()
 	closers   []func() error // after the goroutines end
@@ -175,9 +180,13 @@ func New(opts Options) *Server {
 	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
 	s.opts.Heartbeat = cmp.Or(s.opts.Heartbeat, 15*time.Second)
 	s.opts.WriteTimeout = cmp.Or(s.opts.WriteTimeout, 10*time.Second)
+	s.marks = opts.Marks
+	if s.marks == nil {
+		s.marks, _ = attention.Open("", time.Now()) // in memory: cannot fail
+	}
 	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
 	s.live = live.New(live.Options{Catalog: s.cat, Agent: s.agent, Events: s.events, Cache: s.cache, Store: s.store,
-		Git: s.git, Push: opts.Push, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf})
+		Git: s.git, Push: opts.Push, Marks: s.marks, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf})
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)

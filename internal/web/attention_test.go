@@ -16,16 +16,17 @@ import (
 	"piweb/internal/pitest"
 )
 
-// TestAttentionTwoTabs, on real pi 1.6.0 with two tabs of one browser:
-// a run started elsewhere shows as running in both, then unread with a
-// toast, a title count and a favicon badge; reading it in one tab clears
-// it in the other; a failed run is announced where the session is not in
-// view; a session muted in one tab is muted in both.
+// TestAttentionTwoTabs, on real pi 1.6.0 with a tab in each of two
+// browser profiles (two devices: nothing shared but the server): a run
+// started elsewhere shows as running in both, then unread with a toast, a
+// title count and a favicon badge; reading it in one clears it in the
+// other; a failed run is announced where the session is not in view; a
+// session muted in one is muted in the other.
 func TestAttentionTwoTabs(t *testing.T) {
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	a := r.browser
 	a.open(t, "/")
-	tabCtx, cancel := chromedp.NewContext(a.ctx)
+	tabCtx, cancel := chromedp.NewContext(a.ctx, chromedp.WithNewBrowserContext())
 	defer cancel()
 	if err := chromedp.Do(tabCtx); err != nil { // the first call on a context opens its tab
 		t.Fatal(err)
@@ -87,7 +88,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 
 	// Muted in a: b stays quiet for the next run.
 	a.run(t, chromedp.Click(".chat-controls .mute-session"))
-	b.waitJS(t, fmt.Sprintf(`JSON.parse(localStorage.getItem('piweb.muted') || '[]').includes(%q)`, id))
+	b.waitJS(t, `!!document.querySelector('`+row+` .mute-mark')`)
 	eval[bool](t, b, `(document.querySelectorAll('.toast').forEach((t) => t.remove()), true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))
 	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "quietly"})

@@ -107,6 +107,10 @@ export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
 export const pushKey = () => get('/api/push/key');
 export const pushSubscribe = (subscription) => post('/api/push/subscribe', subscription);
 export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { endpoint });
+// The user's read marks and mutes, kept by the server for every device.
+export const attentionState = () => get('/api/attention');
+export const markRead = (ids) => post('/api/attention/read', { ids });
+export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted });
 export const fork = (id, entryId) => post(`/api/sessions/${enc(id)}/fork`, { entryId });
 export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, body);
 // command sends one of the session's pi commands (docs/api.md: commands):

@@ -6,42 +6,53 @@
 // session.
 //
 // Running and waiting come from the index topic ("running", "attention"
-// events), so every tab sees them. Read marks are kept in localStorage, so
-// every tab of the browser shares them (the storage event): a session is
-// unread when its last activity (the listing's modified) is newer than
-// when it was last seen, or than when piweb first ran in this browser.
+// events), so every tab sees them. Read marks and mutes are the server's
+// (GET /api/attention), so they follow the user across browsers and
+// devices; a change anywhere comes back as an "attention_state" event. A
+// session is unread when its last activity (the listing's modified) is
+// newer than when it was last seen, or than when the marks began.
 import { signal, computed, effect } from '@preact/signals';
-import { sessions, sessionById, attentionEvent, route, navigate, sessionURL, toast } from './state.js';
+import { sessions, sessionById, attentionEvent, marksEvent, route, navigate, sessionURL, toast } from './state.js';
 import { alertUser } from '../chat/notify.js';
+import * as api from './api.js';
 
-const READ = 'piweb.read';
-const SINCE = 'piweb.readSince';
-const MUTE = 'piweb.mute';
-const MUTED = 'piweb.muted';
-
-function load(key, dflt) {
-  try { const v = JSON.parse(localStorage.getItem(key)); return v == null ? dflt : v; } catch { return dflt; }
-}
-function save(key, v) { localStorage.setItem(key, JSON.stringify(v)); }
-
-if (!localStorage.getItem(SINCE)) save(SINCE, new Date().toISOString());
-const since = Date.parse(load(SINCE, '')) || 0;
-
+// since is when the server's marks began: older activity counts as read.
+const since = signal(Infinity);
 // readAt maps a session id to when the user last saw it (ISO time).
-export const readAt = signal(load(READ, {}));
+export const readAt = signal({});
 // waiting maps the id of a session whose pi waits for an answer to the
 // dialog's title.
 export const waiting = signal(new Map());
-export const globalMute = signal(!!load(MUTE, false));
-export const muted = signal(new Set(load(MUTED, [])));
+export const globalMute = signal(false);
+export const muted = signal(new Set());
 // visible is whether this tab is in view.
 export const visible = signal(!document.hidden);
 document.addEventListener('visibilitychange', () => { visible.value = !document.hidden; });
 
-window.addEventListener('storage', (e) => {
-  if (e.key === READ) readAt.value = load(READ, {});
-  if (e.key === MUTE) globalMute.value = !!load(MUTE, false);
-  if (e.key === MUTED) muted.value = new Set(load(MUTED, []));
+// adopt takes the server's marks; a mark this page set meanwhile and the
+// server has not confirmed yet is kept.
+function adopt(st) {
+  since.value = t(st.since);
+  const read = { ...(st.read || {}) };
+  for (const [id, at] of Object.entries(readAt.peek())) if (t(at) > t(read[id])) read[id] = at;
+  readAt.value = read;
+  globalMute.value = !!st.globalMute;
+  muted.value = new Set(st.muted || []);
+}
+
+async function loadMarks() {
+  try {
+    adopt(await api.attentionState());
+  } catch (e) {
+    since.value = 0; // unknown: everything newer than a mark is unread
+  }
+}
+loadMarks();
+
+effect(() => {
+  const ev = marksEvent.value;
+  if (!ev) return;
+  if (ev.type === 'reload') loadMarks(); else adopt(ev);
 });
 
 // viewing is the id of the session this tab shows while in view.
@@ -52,45 +63,54 @@ const t = (x) => Date.parse(x || 0) || 0;
 // isUnread reports whether session s had activity the user has not seen.
 export function isUnread(s) {
   if (s.id === viewing.value) return false;
-  return t(s.modified) > Math.max(since, t(readAt.value[s.id]));
+  return t(s.modified) > Math.max(since.value, t(readAt.value[s.id]));
 }
 
 export const unreadCount = computed(() => sessions.value.filter(isUnread).length);
 
-// markRead records that the user has seen sessions ids up to now (or up
-// to their last activity, if the clocks disagree).
+// markRead records that the user has seen sessions ids: at once in this
+// page, then on the server (which marks them up to its own now, or their
+// last activity if later), in one request per burst.
 export function markRead(...ids) {
   const next = { ...readAt.peek() };
   const now = Date.now();
   for (const id of ids) {
     const s = sessionById.peek().get(id);
     next[id] = new Date(Math.max(now, s ? t(s.modified) : 0)).toISOString();
+    toSend.add(id);
   }
   readAt.value = next;
-  save(READ, prune(next));
+  clearTimeout(sendTimer);
+  sendTimer = setTimeout(sendMarks, 200);
+}
+
+const toSend = new Set();
+let sendTimer = 0;
+function sendMarks() {
+  const ids = [...toSend];
+  toSend.clear();
+  if (ids.length) api.markRead(ids).then(adopt, (e) => toast('Could not save the read marks: ' + e.message, { kind: 'error' }));
 }
 
 export function markAllRead() {
   markRead(...sessions.peek().filter(isUnread).map((s) => s.id));
 }
 
-// prune keeps the read marks of listed sessions only.
-function prune(marks) {
-  const ids = sessionById.peek();
-  if (!ids.size) return marks;
-  return Object.fromEntries(Object.entries(marks).filter(([id]) => ids.has(id)));
+function saveMute(id, on) {
+  api.setMuted(id, on).then(adopt, (e) => { toast('Could not save the mute: ' + e.message, { kind: 'error' }); loadMarks(); });
 }
 
 export function setGlobalMute(on) {
   globalMute.value = on;
-  save(MUTE, on);
+  saveMute('', on);
 }
 
 export function toggleMuted(id) {
   const s = new Set(muted.value);
-  if (s.has(id)) s.delete(id); else s.add(id);
+  const on = !s.has(id);
+  if (on) s.add(id); else s.delete(id);
   muted.value = s;
-  save(MUTED, [...s]);
+  saveMute(id, on);
 }
 
 // The session in view is read as its activity comes in.

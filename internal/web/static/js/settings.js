@@ -256,7 +256,7 @@ function Alerts() {
     setBusy(false);
   };
   return html`<section class="set-section set-alerts"><h2>Alerts</h2>
-    <div class="set-row"><span class="set-label">All alerts<span class="set-doc muted">toasts, sounds and notifications when a run ends, fails or waits</span></span>
+    <div class="set-row"><span class="set-label">All alerts<span class="set-doc muted">toasts, sounds, notifications and pushes when a run ends, fails or waits, on every device</span></span>
       <span class="set-control"><button class=${'btn small set-mute' + (globalMute.value ? ' on' : '')} type="button" aria-pressed=${globalMute.value} onClick=${() => setGlobalMute(!globalMute.value)}>${globalMute.value ? 'Muted: turn on' : 'Mute all'}</button></span></div>
     <div class="set-row"><span class="set-label">Push to this device<span class="set-doc muted">also when no piweb tab is open (Web Push)</span></span>
       <span class="set-control">${!supported ? html`<span class="muted">This browser has no Web Push here (it needs HTTPS or localhost).</span>`

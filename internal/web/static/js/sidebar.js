@@ -5,7 +5,7 @@ import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
-import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute } from './attention.js';
+import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
@@ -173,12 +173,12 @@ function Item({ s, kids, current, depth }) {
   </li>`;
 }
 
-// Marks shows a session's running, waiting and unread state (opening it,
-// or Mark all read, marks it read).
+// Marks shows a session's running, waiting, unread and muted state
+// (opening it, or Mark all read, marks it read).
 export function Marks({ s }) {
   const w = waiting.value.get(s.id);
   const unread = isUnread(s);
-  return html`${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
+  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device" aria-label="muted"><svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true"><path d="M8 2a4 4 0 0 0-4 4v3L2.5 11h11L12 9V6a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0" fill="none" stroke="currentColor" stroke-width="1.3"/><path d="M2 2l12 12" stroke="currentColor" stroke-width="1.3"/></svg></span>`}${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
 }
 
 // AttentionFoot offers "mark all read" and the global mute.

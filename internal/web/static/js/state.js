@@ -121,9 +121,13 @@ export function watchIndex() {
       case 'attention': // js/attention.js reacts
         attentionEvent.value = ev;
         break;
+      case 'attention_state': // read marks or mutes changed, on any device
+        marksEvent.value = ev;
+        break;
       case 'hello': // (re)connected: changes may have been missed meanwhile
       case 'reset':
         reload();
+        marksEvent.value = { type: 'reload' };
         break;
     }
   });
@@ -132,6 +136,10 @@ export function watchIndex() {
 // attentionEvent is the index topic's latest "attention" event: a run
 // ended, failed, or waits for an answer (js/attention.js).
 export const attentionEvent = signal(null);
+// marksEvent is the latest "attention_state" event (the user's read marks
+// and mutes as the server keeps them), or {type: 'reload'} after a
+// reconnection.
+export const marksEvent = signal(null);
 
 export const sessionById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
 

@@ -1,0 +1,183 @@
+// Package attention keeps what the user has seen and silenced, so that it
+// follows them across their browsers and devices: when each session was
+// last read, which sessions are muted, and whether everything is. It is
+// one small JSON file under piweb's config dir (0600, folder 0700),
+// replaced atomically on every change; an empty dir keeps it in memory.
+//
+// A session is unread when its last activity is newer than both its read
+// mark and Since, the moment the marks began (so that every session that
+// existed before is read). A muted session, or any session under the
+// global mute, raises no alert on any device: no toast, sound or system
+// notification in a page, and no Web Push.
+package attention
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+)
+
+// State is the user's marks, as GET /api/attention answers them.
+type State struct {
+	// Since is when the marks began: activity before it counts as read.
+	Since time.Time `json:"since"`
+	// Read maps a session's API id to when the user last saw it.
+	Read map[string]time.Time `json:"read"`
+	// Muted are the ids of the sessions muted one by one, sorted.
+	Muted []string `json:"muted"`
+	// GlobalMute silences every session.
+	GlobalMute bool `json:"globalMute"`
+}
+
+// Store holds the State of one config dir. Its methods are safe for
+// concurrent use; each change is on disk before it returns.
+type Store struct {
+	path string
+	mu   sync.Mutex
+	st   State
+}
+
+// Open loads the marks kept in dir (file attention.json), or starts them
+// now when there are none; dir "" keeps them in memory only. A file that
+// does not parse is an error (it is not overwritten).
+func Open(dir string, now time.Time) (*Store, error) {
+	s := &Store{st: State{Since: now, Read: map[string]time.Time{}}}
+	if dir == "" {
+		return s, nil
+	}
+	s.path = filepath.Join(dir, "attention.json")
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var st State
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.path, err)
+	}
+	if st.Read == nil {
+		st.Read = map[string]time.Time{}
+	}
+	s.st = st
+	return s, nil
+}
+
+// State is a copy of the marks.
+func (s *Store) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.copyLocked()
+}
+
+func (s *Store) copyLocked() State {
+	st := s.st
+	st.Read = make(map[string]time.Time, len(s.st.Read))
+	for k, v := range s.st.Read {
+		st.Read[k] = v
+	}
+	st.Muted = slices.Clone(s.st.Muted)
+	if st.Muted == nil {
+		st.Muted = []string{}
+	}
+	return st
+}
+
+// MarkRead records that the user saw each session of marks at the given
+// time; a mark never moves back. Marks of sessions for which listed
+// reports false are forgotten (listed nil keeps them all).
+func (s *Store) MarkRead(marks map[string]time.Time, listed func(id string) bool) (State, error) {
+	return s.change(func(st *State) {
+		for id, at := range marks {
+			if at.After(st.Read[id]) {
+				st.Read[id] = at
+			}
+		}
+		if listed != nil {
+			for id := range st.Read {
+				if !listed(id) {
+					delete(st.Read, id)
+				}
+			}
+		}
+	})
+}
+
+// SetMuted mutes or unmutes one session.
+func (s *Store) SetMuted(id string, on bool) (State, error) {
+	return s.change(func(st *State) {
+		st.Muted = slices.DeleteFunc(st.Muted, func(x string) bool { return x == id })
+		if on {
+			st.Muted = append(st.Muted, id)
+			slices.Sort(st.Muted)
+		}
+	})
+}
+
+// SetGlobalMute silences every session, or ends that.
+func (s *Store) SetGlobalMute(on bool) (State, error) {
+	return s.change(func(st *State) { st.GlobalMute = on })
+}
+
+// Silenced reports whether a session's alerts are muted, by itself or
+// by the global mute.
+func (s *Store) Silenced(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.GlobalMute || slices.Contains(s.st.Muted, id)
+}
+
+// change applies f to a copy, saves it and only then adopts it, so a
+// failed save changes nothing.
+func (s *Store) change(f func(*State)) (State, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := s.copyLocked()
+	f(&next)
+	if err := s.save(next); err != nil {
+		return s.copyLocked(), err
+	}
+	s.st = next
+	return s.copyLocked(), nil
+}
+
+// save replaces the file atomically (synced temp file, rename), 0600.
+func (s *Store) save(st State) error {
+	if s.path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".piweb-tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(append(b, '\n'))
+	if err == nil {
+		err = tmp.Chmod(0o600)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), s.path)
+}

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"time"
+
+	"piweb/internal/attention"
+	"piweb/internal/live"
+)
+
+// The user's read marks and mutes (internal/attention), kept on the
+// server so they follow the user across browsers and devices; every
+// change goes to the index topic as "attention_state" for the other tabs.
+
+// attentionState is the index topic's "attention_state" event.
+type attentionState struct {
+	Type string `json:"type"` // "attention_state"
+	attention.State
+}
+
+func (s *Server) getAttention(w http.ResponseWriter, r *http.Request) error {
+	return ok(w, s.marks.State())
+}
+
+// postRead marks sessions read up to now, or up to their last activity
+// when that is later (the file's clock may run ahead of piweb's).
+func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		IDs []string `json:"ids"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	now := time.Now()
+	marks := make(map[string]time.Time, len(body.IDs))
+	for _, id := range body.IDs {
+		m, found := s.cat.ByKey(id)
+		if !found {
+			continue
+		}
+		at := now
+		if mod := time.UnixMilli(int64(m.Modified)); !math.IsNaN(m.Modified) && mod.After(at) {
+			at = mod
+		}
+		marks[id] = at
+	}
+	st, err := s.marks.MarkRead(marks, func(id string) bool { _, found := s.cat.ByKey(id); return found })
+	return s.marksChanged(w, st, err)
+}
+
+// postMute mutes or unmutes one session, or every session when the id
+// is empty.
+func (s *Server) postMute(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		ID    string `json:"id"`
+		Muted bool   `json:"muted"`
+	}
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	var st attention.State
+	var err error
+	if body.ID == "" {
+		st, err = s.marks.SetGlobalMute(body.Muted)
+	} else {
+		st, err = s.marks.SetMuted(body.ID, body.Muted)
+	}
+	return s.marksChanged(w, st, err)
+}
+
+func (s *Server) marksChanged(w http.ResponseWriter, st attention.State, err error) error {
+	if err != nil {
+		return wrap(Internal, err, "cannot save the read marks and mutes")
+	}
+	s.live.PublishJSON(live.IndexTopic, attentionState{Type: "attention_state", State: st})
+	return ok(w, st)
+}
