@@ -84,6 +84,8 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/config/test":              `{"provider":"fake","modelId":"fake-model"}`,
 		"POST /api/push/subscribe":           `{"endpoint":"https://push.example/x","keys":{"p256dh":"k","auth":"a"}}`,
 		"POST /api/push/unsubscribe":         `{"endpoint":"https://push.example/x"}`,
+		"POST /api/attention/read":           `{"ids":["` + f.id + `"]}`,
+		"POST /api/attention/mute":           `{"id":"` + f.id + `","muted":true}`,
 	}
 	// The session's folder as a git repository, for the worktree routes.
 	gitIn(t, cwd, "init", "-q", "-b", "main")
@@ -93,7 +95,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 	f.bodies["POST /api/sessions/{id}/worktrees/remove"] = `{"path":"` + wt + `"}`
 	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
 	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
-	f.bodies["POST /api/sessions/{id}/upload"] = `{"path":"","name":"guard-upload.txt","data":"aGk=","overwrite":true}`
+	f.bodies["POST /api/sessions/{id}/upload"] = "hi" // raw bytes; the folder and name are in the query (url)
 	f.tid = r.json("POST", "/api/sessions/"+f.id+"/terminals", map[string]any{}, 200, auth...)["id"].(string)
 	sid := openStream(t, r.ts.URL, auth...)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
@@ -111,6 +113,9 @@ func (f *guardFixture) url(rt route) string {
 		id = f.doomed
 	}
 	p := strings.ReplaceAll(strings.ReplaceAll(rt.path, "{id}", id), "{provider}", "openai")
+	if strings.HasSuffix(p, "/upload") {
+		p += "?path=&name=guard-upload.txt&overwrite=1"
+	}
 	if rt.method == "DELETE" && strings.Contains(p, "{trashId}") {
 		return strings.ReplaceAll(p, "{trashId}", f.trash2)
 	}
@@ -212,7 +217,11 @@ func TestGuardEveryMutation(t *testing.T) {
 	// The app's own requests pass the guard (pi is missing, hence 503).
 	for _, rt := range mutating {
 		origin := f.r.ts.URL
-		status, b := f.send(t, rt, f.bodies[rt.String()], "Content-Type", js+"; charset=utf-8", "Origin", origin,
+		ct := js + "; charset=utf-8"
+		if strings.HasSuffix(rt.path, "/upload") {
+			ct = "application/octet-stream" // the one route that takes raw bytes
+		}
+		status, b := f.send(t, rt, f.bodies[rt.String()], "Content-Type", ct, "Origin", origin,
 			"Sec-Fetch-Site", "same-origin")
 		if status != 200 && status != 503 {
 			t.Errorf("%s from the app: status %d: %s", rt, status, b)

@@ -13,7 +13,8 @@ import (
 // site's page made (fetch metadata), missing or wrong credentials when
 // sign-in is required (auth.go, throttled per client), a cross-origin
 // state change, and a state change that is not application/json (which a
-// plain HTML form cannot send).
+// plain HTML form cannot send), but for an upload's raw bytes
+// (application/octet-stream, which a form cannot send either).
 
 // contentSecurityPolicy lets the app load only its own scripts and styles
 // and never be framed.
@@ -69,10 +70,22 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 		return errorf(Forbidden, "cross-origin request refused")
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/octet-stream" && isUpload(r) {
+		return nil // a file's bytes, streamed; no form can send this type either
+	}
 	if ct != "application/json" {
 		return errorf(Unsupported, "state changes need Content-Type: application/json")
 	}
 	return nil
+}
+
+// isUpload reports whether r is POST /api/sessions/{id}/upload, the one
+// route whose body is raw bytes (application/octet-stream, which, like
+// JSON, a cross-site page cannot send without a preflight piweb refuses).
+func isUpload(r *http.Request) bool {
+	id, found := strings.CutPrefix(r.URL.Path, "/api/sessions/")
+	id, found2 := strings.CutSuffix(id, "/upload")
+	return found && found2 && r.Method == http.MethodPost && id != "" && !strings.Contains(id, "/")
 }
 
 func isSafeMethod(m string) bool {

@@ -1,8 +1,7 @@
 package server
 
 import (
-	"bytes"
-	"encoding/base64"
+	"io"
 	"net/http"
 	"os"
 	"path"
@@ -10,45 +9,51 @@ import (
 	"piweb/internal/cwdfs"
 )
 
-// uploadRequest is POST /upload's body: a file for a folder of the
-// session's cwd. JSON like every state change (base64 data), so that no
-// HTML form of another site can send one.
-type uploadRequest struct {
-	Path      string `json:"path"`
-	Name      string `json:"name"`
-	Data      string `json:"data"`
-	Overwrite bool   `json:"overwrite"`
-}
-
+// uploadAnswer is POST /upload's answer.
 type uploadAnswer struct {
 	Path string `json:"path"`
-	Size int    `json:"size"`
+	Size int64  `json:"size"`
 }
 
-// upload writes a file into the session's cwd (cwdfs.Upload: a temp file
-// moved into place, never over an existing file unless confirmed).
+// upload writes the request body, streamed, into a folder of the
+// session's cwd (cwdfs.Upload: a temp file moved into place, never over
+// an existing file unless confirmed). The body is the file's bytes as
+// application/octet-stream (which no HTML form can send; the guard lets
+// this route alone take it); ?path= is the folder, ?name= the file's
+// name, ?overwrite=1 the user's confirmation to replace one. A body over
+// cwdfs.MaxUpload is refused as soon as its length says so, or once that
+// many bytes have come.
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
 	if err != nil {
 		return err
 	}
-	var req uploadRequest
-	if err := decodeBody(w, r, &req, cwdfs.MaxUpload/3*4+64<<10); err != nil {
-		return err
+	if r.ContentLength > cwdfs.MaxUpload {
+		return errorf(TooLarge, "the file is over %d bytes", cwdfs.MaxUpload)
 	}
-	data, err := base64.StdEncoding.DecodeString(req.Data)
-	if err != nil {
-		return errorf(Invalid, "data must be base64")
-	}
-	root, real, err := cwdfs.Resolve(m.Cwd, req.Path)
+	q := r.URL.Query()
+	root, real, err := cwdfs.Resolve(m.Cwd, q.Get("path"))
 	if err != nil {
 		return err
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return errorf(Invalid, "not a folder")
 	}
-	if err := cwdfs.Upload(root, real, req.Name, bytes.NewReader(data), cwdfs.MaxUpload, req.Overwrite); err != nil {
+	body := &countingReader{r: http.MaxBytesReader(w, r.Body, cwdfs.MaxUpload+1)}
+	if err := cwdfs.Upload(root, real, q.Get("name"), body, cwdfs.MaxUpload, q.Get("overwrite") == "1"); err != nil {
 		return err
 	}
-	return ok(w, uploadAnswer{Path: path.Join(path.Clean("/" + req.Path)[1:], req.Name), Size: len(data)})
+	return ok(w, uploadAnswer{Path: path.Join(path.Clean("/" + q.Get("path"))[1:], q.Get("name")), Size: body.n})
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -62,8 +62,18 @@ export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restor
 export const exportURL = (id, format, leaf, scope) =>
   `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
 export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
-export const uploadFile = (id, path, name, data, overwrite) =>
-  post(`/api/sessions/${enc(id)}/upload`, { path, name, data, overwrite });
+// uploadFile streams a File (or Blob) as the body, raw bytes, into the
+// folder path of the session's cwd; overwrite is the user's confirmation.
+export async function uploadFile(id, path, name, file, overwrite) {
+  const u = `/api/sessions/${enc(id)}/upload` + q({ path, name, overwrite: overwrite ? '1' : '' });
+  const r = await fetch(u, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: file });
+  const data = (r.headers.get('Content-Type') || '').includes('json') ? await r.json() : await r.text();
+  if (!r.ok) {
+    const e = (data && data.error) || {};
+    throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));
+  }
+  return data;
+}
 export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
 // Changes: git's view of the session's cwd and the session's own edits.
 export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);

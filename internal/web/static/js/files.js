@@ -27,22 +27,16 @@ function relPath(p, cwd) {
 // replaces a file of the same name; it returns the uploaded path.
 async function upload(id, file) {
   if (file.size > maxUpload) throw new Error(`${file.name} is over ${fmtBytes(maxUpload)}`);
-  const data = await new Promise((res, rej) => {
-    const r = new FileReader();
-    r.onload = () => res(String(r.result).replace(/^data:[^,]*,/, ''));
-    r.onerror = () => rej(r.error);
-    r.readAsDataURL(file);
-  });
   const ask = () => confirm('Replace ' + file.name + '?', 'A file of that name is in the folder. Uploading replaces it.', { ok: 'Replace', danger: true });
   // Ask first when the folder has the name; the server refuses it anyway
   // (409 exists) when it appeared meanwhile, and then we ask.
   const listed = ((await api.listFiles(id, '')).entries || []).some((e) => e.name === file.name);
   if (listed && !(await ask())) return null;
   try {
-    return (await api.uploadFile(id, '', file.name, data, listed)).path;
+    return (await api.uploadFile(id, '', file.name, file, listed)).path;
   } catch (e) {
     if (e.code !== 'exists' || !(await ask())) throw e;
-    return (await api.uploadFile(id, '', file.name, data, true)).path;
+    return (await api.uploadFile(id, '', file.name, file, true)).path;
   }
 }
 
