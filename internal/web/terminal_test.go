@@ -1,7 +1,10 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -101,7 +104,8 @@ func (r *workspaceRig) size(t *testing.T, mark string) string {
 
 // TestTerminalInBrowser: the Terminal panel starts a real shell in the
 // session's folder; typing `echo hi` shows it; a paste reaches the shell;
-// the PTY follows the
+// a word selected with a double click is copied by Ctrl+Shift+C to the
+// clipboard; the PTY follows the
 // panel's size; a reload shows the scrollback; closing the tab ends the
 // shell process; the full-page view works the same.
 func TestTerminalInBrowser(t *testing.T) {
@@ -120,6 +124,25 @@ func TestTerminalInBrowser(t *testing.T) {
 		const dt = new DataTransfer(); dt.setData('text/plain', 'echo pasted-$((3*3))\r');
 		ta.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); return true; })()`)
 	r.waitRows(t, "pasted-9")
+
+	// Copy: a double click selects a word of the output, Ctrl+Shift+C puts
+	// it on the clipboard (read back through the page).
+	r.run(t, focusEmulation(), grantClipboard(r.base))
+	xy := eval[[]float64](t, r.browser, `(() => {
+		const rows = [...document.querySelectorAll('.term-wrap:not([hidden]) .xterm-rows > div')];
+		const row = rows.find((x) => x.textContent.includes('hi-42') && !x.textContent.includes('echo'));
+		const screen = document.querySelector('.term-wrap:not([hidden]) .xterm-screen').getBoundingClientRect();
+		const cols = +document.querySelector('.term-wrap:not([hidden]) .term-box').dataset.size.split('x')[1];
+		const rr = row.getBoundingClientRect();
+		return [screen.left + (row.textContent.indexOf('hi-42') + 2.5) * screen.width / cols, rr.top + rr.height / 2]; })()`)
+	r.run(t, chromedp.MouseClickXY(xy[0], xy[1], chromedp.ClickCount(2)))
+	r.run(t, chromedp.KeyEvent("c", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift)))
+	testkit.Eventually(t, func() error {
+		if got := eval[string](t, r.browser, `navigator.clipboard.readText().catch((e) => 'error: ' + e.message)`); got != "hi-42" {
+			return fmt.Errorf("clipboard %q", got)
+		}
+		return nil
+	}, 10*time.Second, "the selection on the clipboard")
 
 	// The shell's terminal has the size the page drew, before and after
 	// the window changes.
@@ -166,4 +189,19 @@ func running(pid int) bool {
 	}
 	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
 	return len(f) > 0 && f[0] != "Z"
+}
+
+// grantClipboard lets origin's pages read and write the clipboard without
+// a prompt.
+func grantClipboard(origin string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for _, name := range []string{"clipboard-read", "clipboard-write"} {
+			_, err := cdp.Call(ctx, t, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: origin})
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+		}
+		return chromedp.Void{}, nil
+	}
 }
