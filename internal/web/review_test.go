@@ -189,7 +189,7 @@ func testClosedViewOpensNoStream(t *testing.T, r *rig) {
 		try {
 			const v = new View(id, '', '');
 			const done = v.open();
-			while (!v.ctxLoaded) await new Promise((r) => setTimeout(r, 1));
+			while (!v.loaded.value) await new Promise((r) => setTimeout(r, 1));
 			v.close();
 			await done;
 			await new Promise((r) => setTimeout(r, 100));

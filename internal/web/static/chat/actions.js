@@ -11,7 +11,8 @@ import { drafts } from './store.js';
 
 // leafOf is the file's leaf as the page shows it.
 export function leafOf(view) {
-  return (view.detail && view.detail.leaf) || view.fileLeaf || null;
+  const d = view.detail.value;
+  return (d && d.leaf) || view.fileLeaf.value || null;
 }
 
 export function UserActions({ view, id, m }) {

@@ -99,9 +99,8 @@ const actions = {
   async name(view, l, arg) {
     if (!arg) { toast('Usage: /name <name>'); return false; }
     const r = await api.rename(view.id, arg);
-    if (view.detail && view.detail.session) view.detail.session = { ...view.detail.session, ...(r.session || {}), name: arg.replace(/[\r\n]+/g, ' ').trim() };
+    view.setSession({ ...(r.session || {}), name: arg.replace(/[\r\n]+/g, ' ').trim() });
     if (r.session) upsertSession(r.session);
-    view.touch();
     toast('Renamed');
     return true;
   },
@@ -125,7 +124,7 @@ const actions = {
     return true;
   },
   new(view) {
-    const s = view.detail && view.detail.session;
+    const s = view.detail.value && view.detail.value.session;
     newSessionIn.value = { cwd: (s && s.cwd) || '' };
     return true;
   },
@@ -156,7 +155,8 @@ const actions = {
     return true;
   },
   async trust(view) {
-    const cwd = view.detail && view.detail.session && view.detail.session.cwd;
+    const d = view.detail.value;
+    const cwd = d && d.session && d.session.cwd;
     if (!cwd) throw new Error('the session has no folder');
     const t = await trustFolder(view.id, cwd);
     toast(t.trusted ? 'pi trusts ' + cwd + ' and loads its project resources' : 'pi still does not trust ' + cwd);
@@ -181,8 +181,9 @@ function focus(sel) {
 // shown, skipping aborted, failed and tool-call-only ones as pi's
 // get_last_assistant_text does; null when there is none.
 export function lastAnswer(view) {
-  for (let i = view.items.length - 1; i >= 0; i--) {
-    const m = view.items[i].m;
+  const items = view.items.value;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const m = items[i].m;
     if (m.role !== 'assistant' || m.stopReason === 'aborted' || m.stopReason === 'error') continue;
     const c = Array.isArray(m.content) ? m.content : [];
     const text = c.filter((b) => b.type === 'text').map((b) => b.text).join('\n').trim();

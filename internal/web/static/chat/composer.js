@@ -29,7 +29,7 @@ export function Composer({ view }) {
   const [mode, setMode] = useState('steer');
   const next = useNextModel(view, l);
   const busy = l.busy();
-  const gone = view.rev.value >= 0 && !!(view.deleted || view.missing); // nothing to send to (rev: re-render on a change)
+  const gone = view.deleted.value || view.missing.value; // nothing to send to
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
 
   // send sends the composer's text, or the text a completion just made.
@@ -189,11 +189,11 @@ function Status({ view, l }) {
   const retry = l.retry.value;
   const comp = l.compaction.value;
   const act = activity.value;
-  const tools = l.tick.value >= 0 ? [...l.tools.values()].filter((t) => !t.end) : [];
+  const tools = l.running.value;
   const bash = l.bash.value;
   let line = '';
   if (bash) line = 'Running ' + (bash.exclude ? '!!' : '!') + bash.command;
-  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.map((t) => t.name).join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
+  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
   else if (PHASES[phase]) line = PHASES[phase];
   askPiStatus();
   const pi = piStatus.value;
@@ -228,7 +228,7 @@ function RetryBanner({ view, retry }) {
 
 // forkHere forks the session at its last user message on this branch.
 async function forkHere(view) {
-  const items = view.items;
+  const items = view.items.peek();
   let at = null;
   for (let i = items.length - 1; i >= 0; i--) if (items[i].m.role === 'user') { at = items[i].id; break; }
   if (!at) return toast('Nothing to fork from', { kind: 'error' });
@@ -285,7 +285,8 @@ function PiMissing() {
 // this session only (its pi runs with --approve); piweb never does by itself.
 function TrustBanner({ view, l }) {
   const [busy, setBusy] = useState(false);
-  const cwd = view.detail && view.detail.session && view.detail.session.cwd;
+  const d = view.detail.value;
+  const cwd = d && d.session && d.session.cwd;
   const t = cwd ? trustOf(cwd, view.id).value : null;
   if (!t || !t.skipped) return null;
   const act = (how) => async () => {

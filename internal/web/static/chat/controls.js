@@ -34,7 +34,7 @@ export function Controls({ view, l, next }) {
     setCompacting(false);
     return compactNow(view, l, instr);
   };
-  const t = view.totals;
+  const t = view.totals.value;
   return html`<div class="chat-controls">
     <select class="model-select" aria-label="Model" value=${cur} onChange=${(e) => setModel(e.target.value)}>
       ${!cur && html`<option value="">model…</option>`}
@@ -83,10 +83,10 @@ export function useNextModel(view, l) {
     if (atWorker) command(view.id, { type: 'get_state' }).then((r) => setPi(r.data || null), () => {});
   }, [atWorker, view.leaf, asked]);
   const own = atWorker && pi && pi.model;
-  const model = own ? { provider: pi.model.provider, modelId: pi.model.id } : view.model;
+  const model = own ? { provider: pi.model.provider, modelId: pi.model.id } : view.model.value;
   const key = model ? model.provider + '/' + model.modelId : '';
   const info = list.find((m) => m.provider + '/' + m.id === key) || (own ? pi.model : null);
-  return { list, model, key, info, thinkingLevel: atWorker && pi ? pi.thinkingLevel : view.thinkingLevel,
+  return { list, model, key, info, thinkingLevel: atWorker && pi ? pi.thinkingLevel : view.thinkingLevel.value,
     refresh: () => setAsked((n) => n + 1) };
 }
 
@@ -95,7 +95,7 @@ export function setSessionModel(view, l, v) {
   return own(l, async () => {
     const [provider, ...rest] = v.split('/');
     await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
-    view.model = { provider, modelId: rest.join('/') };
+    view.model.value = { provider, modelId: rest.join('/') };
     await ownWrite(view);
   });
 }
@@ -104,7 +104,7 @@ export function setSessionModel(view, l, v) {
 export function setThinking(view, l, level) {
   return own(l, async () => {
     await command(view.id, { type: 'set_thinking_level', level });
-    view.thinkingLevel = level;
+    view.thinkingLevel.value = level;
     await ownWrite(view);
   });
 }
@@ -139,10 +139,9 @@ function own(l, f) {
 // command (a model or thinking level change), so that the next prompt's
 // expected leaf is not mistaken for an outside change.
 async function ownWrite(view) {
-  if (!view.leaf) {
-    await view.refreshTail(1);
-    if (view.detail) view.detail.leaf = view.fileLeaf;
-  }
-  view.touch();
+  if (view.leaf) return;
+  await view.refreshTail(1);
+  const d = view.detail.peek();
+  if (d) view.detail.value = { ...d, leaf: view.fileLeaf.peek() };
 }
 

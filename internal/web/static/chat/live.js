@@ -21,7 +21,7 @@ export class Live {
     this.bash = signal(null); // a "!cmd" running through pi's bash: {command, exclude}
     this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
     this.status = signal({}); // extension status lines by key
-    this.tick = signal(0); // bumped when partial or tools change
+    this.running = signal([]); // the names of the tools running, in start order
     this.partial = null; // the assistant message being streamed
     this.partialStarted = 0;
     this.blocks = { ts: null, times: [] }; // per content block of the streamed message: {start, end}
@@ -32,7 +32,7 @@ export class Live {
     this.skew = 0; // the server's clock minus this page's, from hello
     this.replayed = new Map(); // SSE id -> when the server received it (its clock), from replay
     this.own = null; // a model or thinking change being written (controls.js)
-    this.listeners = new Set(); // stream renderers
+    this.listeners = new Set(); // the hand-drawn stream (stream.js, toolrun.js), told of every change
   }
 
   busy() {
@@ -40,8 +40,13 @@ export class Live {
     return p === 'streaming' || p === 'compacting' || p === 'retrying' || p === 'settling';
   }
 
+  // notify tells the stream renderers that partial or tools changed, and
+  // updates running when the set of running tools did.
   notify() {
-    this.tick.value++;
+    const names = [];
+    for (const t of this.tools.values()) if (!t.end) names.push(t.name);
+    const was = this.running.peek();
+    if (names.length !== was.length || names.some((n, i) => n !== was[i])) this.running.value = names;
     for (const f of this.listeners) f();
   }
 }

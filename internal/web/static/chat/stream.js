@@ -28,7 +28,8 @@ export class LiveTail extends Component {
     this.pending = false;
     this.listener = () => this.schedule();
     this.live.listeners.add(this.listener);
-    this.stop = effect(() => { view.rev.value; this.schedule(); });
+    // A message or tool result drawn in the conversation replaces its live copy.
+    this.stop = effect(() => { view.items.value; view.leafOmitted.value; this.schedule(); });
     this.schedule();
   }
 
@@ -163,8 +164,8 @@ function inView(view, m) {
   // pi 1.x leaves a failed attempt out of the context when it retries
   // (context_edit): the view draws it among the omitted entries.
   const omitted = (list) => !!list && list.some((o) => same(o.m));
-  if (omitted(view.leafOmitted)) return true;
-  const items = view.items;
+  if (omitted(view.leafOmitted.peek())) return true;
+  const items = view.items.peek();
   for (let i = items.length - 1; i >= 0 && i >= items.length - 20; i--) {
     if (same(items[i].m) || omitted(items[i].omittedBefore)) return true;
   }
@@ -173,7 +174,7 @@ function inView(view, m) {
 
 function resultIds(view) {
   const s = new Set();
-  const items = view.items;
+  const items = view.items.peek();
   for (let i = items.length - 1; i >= 0 && i >= items.length - 40; i--) {
     if (items[i].m.role === 'toolResult') s.add(items[i].m.toolCallId);
   }

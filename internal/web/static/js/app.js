@@ -35,9 +35,11 @@ function App() {
   const v = r.page === 'session' ? current.value : null;
   // A session not indexed yet (just written) opens once the index has it.
   const byId = sessionById.value;
-  const known = !!(v && v.error && v.error.status === 404 && byId.has(v.id));
+  const err = v && v.error.value;
+  const known = !!(err && err.status === 404 && byId.has(v.id));
   useEffect(() => { if (known) show(r.id, r.leaf, r.entry); }, [known]);
-  const title = v && v.detail && v.detail.session ? (v.detail.session.name || v.detail.session.firstMessage || 'session') : '';
+  const vs = v && v.detail.value && v.detail.value.session;
+  const title = vs ? (vs.name || vs.firstMessage || 'session') : '';
   const n = badge.value;
   useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);
   return html`<div class=${'app' + (panel.value && v ? ' with-panel' : '')}>
@@ -66,12 +68,12 @@ function App() {
 }
 
 function SessionPage({ view }) {
-  view.rev.value;
-  if (view.error) {
-    return html`<div class="page-msg"><h2>${view.error.status === 404 ? 'Session not found' : 'Could not open the session'}</h2>
-      <p class="muted">${view.error.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
+  const err = view.error.value;
+  if (err) {
+    return html`<div class="page-msg"><h2>${err.status === 404 ? 'Session not found' : 'Could not open the session'}</h2>
+      <p class="muted">${err.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
   }
-  if (!view.detail && !view.ctxLoaded) return html`<div class="page-msg muted">Loading…</div>`;
+  if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">Loading…</div>`;
   return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} tail=${html`<${LiveTail} view=${view} />`} /><${Composer} view=${view} /></div>`;
 }
 

@@ -136,13 +136,15 @@ function splitHunks(text) {
 // SessionChanges lists the session's write and edit calls, reloaded when
 // the session grows.
 function SessionChanges({ view }) {
-  const rev = view.rev.value;
+  // Read again whenever the session's tree or conversation changed.
+  const meta = view.detail.value;
+  const items = view.items.value;
   const [list, setList] = useState(null);
   useEffect(() => {
     let live = true;
     api.sessionChanges(view.id).then((d) => live && setList(d.changes || []), (e) => live && setList({ error: e.message }));
     return () => { live = false; };
-  }, [view.id, rev]);
+  }, [view.id, meta, items]);
   if (!list) return html`<div class="muted pad">…</div>`;
   if (list.error) return html`<div class="stop error">${list.error}</div>`;
   if (!list.length) return html`<div class="muted pad">This session has not written or edited any file.</div>`;

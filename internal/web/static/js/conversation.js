@@ -32,8 +32,12 @@ export function pairing(items) {
 }
 
 export function Conversation({ view, tail }) {
-  view.rev.value; // subscribe
+  const items = view.items.value;
+  const start = view.start.value;
+  const target = view.target.value;
+  const loading = view.loading.value;
   const scroller = useRef(null);
+  const scrollPending = useRef(false);
   const heights = useRef(new Map());
   const anchor = useRef(null);
   const stick = useRef(true);
@@ -41,19 +45,18 @@ export function Conversation({ view, tail }) {
   // A session opened at its end draws only its newest messages first, and
   // the rest of the window a moment later: the first layout of a page of
   // long messages is what keeps them from showing.
-  const [eager, setEager] = useState(!view.target);
+  const [eager, setEager] = useState(!target);
   useEffect(() => {
-    if (!eager || !view.items.length) return undefined;
+    if (!eager || !items.length) return undefined;
     const t = setTimeout(() => setEager(false), 0);
     return () => clearTimeout(t);
-  }, [eager, view.items.length > 0]);
-  const items = view.items;
+  }, [eager, items.length > 0]);
   const ctx = useMemo(() => pairing(items), [items, items.length]);
-  const first = Math.floor(view.start / PAGE);
-  const last = Math.floor(Math.max(view.start + items.length - 1, 0) / PAGE);
+  const first = Math.floor(start / PAGE);
+  const last = Math.floor(Math.max(start + items.length - 1, 0) / PAGE);
   // Pages just prepended are rendered at once so that the scroll position
   // is restored over their real height, not an estimate.
-  const prepended = anchor.current && anchor.current.start !== view.start;
+  const prepended = anchor.current && anchor.current.start !== start;
   const lo = eager ? last : prepended ? first : win ? Math.max(win[0], first) : Math.max(first, last - 1);
   const hi = win ? Math.min(win[1], last) : last;
 
@@ -62,12 +65,12 @@ export function Conversation({ view, tail }) {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    if (anchor.current && anchor.current.start !== view.start) {
+    if (anchor.current && anchor.current.start !== start) {
       el.scrollTop = el.scrollHeight - anchor.current.dist;
       anchor.current = null;
     } else if (anchor.current) {
       // still loading
-    } else if (stick.current && !view.target) {
+    } else if (stick.current && !target) {
       el.scrollTop = el.scrollHeight;
     }
   });
@@ -78,7 +81,7 @@ export function Conversation({ view, tail }) {
   useEffect(() => {
     const el = scroller.current;
     if (!el || !window.ResizeObserver) return undefined;
-    const ro = new ResizeObserver(() => { if (stick.current && !view.target) el.scrollTop = el.scrollHeight; });
+    const ro = new ResizeObserver(() => { if (stick.current && !view.target.peek()) el.scrollTop = el.scrollHeight; });
     ro.observe(el);
     ro.observe(el.firstElementChild);
     return () => ro.disconnect();
@@ -86,11 +89,11 @@ export function Conversation({ view, tail }) {
 
   // Scroll to the target entry once it is rendered.
   useEffect(() => {
-    const t = view.target;
+    const t = target;
     if (!t) return;
     const idx = items.findIndex((it) => it.id === t);
     if (idx >= 0) {
-      const p = Math.floor((view.start + idx) / PAGE);
+      const p = Math.floor((start + idx) / PAGE);
       if (p < lo || p > hi) { setWin([Math.max(first, p - 1), Math.min(last, p + 1)]); return; }
     }
     const el = document.getElementById('e-' + t);
@@ -100,23 +103,23 @@ export function Conversation({ view, tail }) {
     el.classList.remove('flash');
     void el.offsetWidth;
     el.classList.add('flash');
-    view.shownTarget = t;
-    view.target = '';
+    view.shownTarget.value = t;
+    view.target.value = '';
   });
 
   const earlier = () => {
     const el = scroller.current;
-    anchor.current = { dist: el.scrollHeight - el.scrollTop, start: view.start };
-    view.loadEarlier().then(() => { if (anchor.current && anchor.current.start === view.start) anchor.current = null; });
+    anchor.current = { dist: el.scrollHeight - el.scrollTop, start: view.start.peek() };
+    view.loadEarlier().then(() => { if (anchor.current && anchor.current.start === view.start.peek()) anchor.current = null; });
   };
   const onScroll = () => {
     const el = scroller.current;
-    if (!el || view.scrollPending) return;
-    view.scrollPending = true;
+    if (!el || scrollPending.current) return;
+    scrollPending.current = true;
     requestAnimationFrame(() => {
-      view.scrollPending = false;
+      scrollPending.current = false;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-      if (el.scrollTop < el.clientHeight * 1.5 && view.before != null && !view.loading) {
+      if (el.scrollTop < el.clientHeight * 1.5 && view.before.peek() != null && !view.loading.peek()) {
         earlier();
       }
       const next = visiblePages(el, first, last, heights.current);
@@ -130,9 +133,9 @@ export function Conversation({ view, tail }) {
       pages.push(html`<div key=${'s' + p} class="spacer" data-page=${p} style=${{ height: (heights.current.get(p) || EST) + 'px' }}></div>`);
       continue;
     }
-    const a = Math.max(p * PAGE - view.start, 0, eager ? items.length - EAGER : 0);
-    const b = Math.min((p + 1) * PAGE - view.start, items.length);
-    const before = a > 0 ? items[a - 1].m.timestamp : view.start === 0 ? null : undefined;
+    const a = Math.max(p * PAGE - start, 0, eager ? items.length - EAGER : 0);
+    const b = Math.min((p + 1) * PAGE - start, items.length);
+    const before = a > 0 ? items[a - 1].m.timestamp : start === 0 ? null : undefined;
     pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} before=${before} ctx=${ctx} view=${view} heights=${heights.current} />`);
   }
   // Opening something in the conversation (a summary, a tool card, the
@@ -141,12 +144,12 @@ export function Conversation({ view, tail }) {
   const onClickCapture = (e) => { if (e.target.closest && e.target.closest('summary, .card-head button')) stick.current = false; };
   return html`<div class="conv" ref=${scroller} onScroll=${onScroll} onClickCapture=${onClickCapture} tabIndex="-1">
     <div class="conv-inner">
-      ${view.before != null ? html`<div class="load-earlier">${view.loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${view.start} more)</button>`}</div>`
+      ${view.before.value != null ? html`<div class="load-earlier">${loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
       ${pages}
-      ${!view.leafOmitted ? null : view.leafOmitted.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}
+      ${!view.leafOmitted.value ? null : view.leafOmitted.value.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}
       ${tail}
-      ${!items.length && !view.loading && html`<div class="empty muted">No messages on this branch.</div>`}
+      ${!items.length && !loading && html`<div class="empty muted">No messages on this branch.</div>`}
     </div>
   </div>`;
 }
@@ -258,7 +261,7 @@ export function Omitted({ o, ctx }) {
 // opening it shows the history it hid, greyed, in place.
 function Compaction({ it, view }) {
   const m = it.m;
-  const x = view.expanded.get(it.id);
+  const x = view.expanded.value.get(it.id);
   const ctx = useMemo(() => pairing(x ? x.items : []), [x, x && x.items]);
   return html`<div class=${'card compaction' + (x ? ' open' : '')}>
     <div class="card-head">

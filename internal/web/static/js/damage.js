@@ -23,7 +23,8 @@ const what = {
 
 // defects are the problems that change what pi reads (not BOM or CRLF).
 export function defects(view) {
-  const ps = (view.detail && view.detail.problems) || [];
+  const d = view.detail.value;
+  const ps = (d && d.problems) || [];
   return ps.filter((p) => p.kind !== 'bom' && p.kind !== 'crlf').sort((a, b) => a.line - b.line);
 }
 

@@ -44,7 +44,7 @@ export function FilesPanel({ view }) {
   const [file, setFile] = useState('');
   const [missing, setMissing] = useState('');
   const [drag, setDrag] = useState(false);
-  const cwd = view.detail?.session?.cwd;
+  const cwd = view.detail.value?.session?.cwd;
   const req = fileRequest.value;
   useEffect(() => {
     if (!req) return;

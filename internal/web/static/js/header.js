@@ -8,24 +8,24 @@ import { DamageBanner } from './damage.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 
 export function SessionHeader({ view }) {
-  view.rev.value;
-  const d = view.detail;
+  const d = view.detail.value;
   // The listing's item follows the file live (index events: size, time,
   // count, name); the metadata fills in what it lacks.
   const s = { ...((d && d.session) || {}), ...(sessionById.value.get(view.id) || {}) };
-  const t = view.totals;
+  const t = view.totals.value;
   const [editing, setEditing] = useState(false);
   // Until the listing or the metadata names it, the title waits (an
   // "(unnamed session)" would flash for a session listed a moment later).
   const known = !!d || sessionById.value.has(view.id);
   const title = s.name || s.firstMessage || (known ? '(unnamed session)' : '');
   // The model the next message uses first, then the others that answered.
-  const models = [...new Set([view.model && view.model.modelId, ...(t ? t.models : [])].filter(Boolean))];
+  const models = [...new Set([view.model.value && view.model.value.modelId, ...(t ? t.models : [])].filter(Boolean))];
   // pi 1.x's system messages (its prompt and patches) are not conversation
   // messages: not counted, here or, as far as the branch tells, in the file
   // (whose count is pi's listAll's, system messages included).
-  const sys = view.system || 0;
-  const count = plural(view.total - sys, 'message') + (s.messageCount > view.total ? ` on this branch · ${s.messageCount - sys} in the file` : '');
+  const sys = view.system.value;
+  const total = view.total.value;
+  const count = plural(total - sys, 'message') + (s.messageCount > total ? ` on this branch · ${s.messageCount - sys} in the file` : '');
   return html`<header class="sess-head">
     <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
     <div class="sess-head-main">
@@ -40,8 +40,8 @@ export function SessionHeader({ view }) {
         <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>
-      ${view.deleted && html`<div class="stop error">This session was moved to the trash.</div>`}
-      ${view.missing && !view.deleted && html`<div class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when the file is back.</div>`}
+      ${view.deleted.value && html`<div class="stop error">This session was moved to the trash.</div>`}
+      ${view.missing.value && !view.deleted.value && html`<div class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when the file is back.</div>`}
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
@@ -70,9 +70,8 @@ function RenameForm({ view, name, done }) {
     if (!v || v === name) return done();
     try {
       const r = await api.rename(view.id, v);
-      if (view.detail) view.detail.session = { ...view.detail.session, ...(r.session || {}), name: v };
+      view.setSession({ ...(r.session || {}), name: v });
       if (r.session) upsertSession(r.session);
-      view.touch();
       toast('Renamed');
     } catch (err) {
       toast('Rename failed: ' + err.message, { kind: 'error' });

@@ -10,19 +10,15 @@ import { toast } from './state.js';
 
 // labelOf is the label of entry id in the view, '' when none.
 export function labelOf(view, id) {
-  return (view.detail && view.detail.labels && view.detail.labels[id]) || '';
+  const d = view.detail.value;
+  return (d && d.labels && d.labels[id]) || '';
 }
 
 // saveLabel sets (or with '' clears) the label of entry id.
 export async function saveLabel(view, id, label) {
   try {
     const r = await api.setLabel(view.id, id, label.trim());
-    if (view.detail) {
-      view.detail.labels = r.labels || {};
-      const n = (view.detail.tree || []).find((x) => x.id === id);
-      if (n) n.label = view.detail.labels[id] || null;
-    }
-    view.touch();
+    view.setLabels(r.labels || {}, id);
     return true;
   } catch (e) {
     toast('Label failed: ' + e.message, { kind: 'error' });

@@ -10,13 +10,17 @@ import { buildTree, pathSet, tipOf } from './tree.js';
 import { LabelChip } from './labels.js';
 import { UserActions } from '../chat/actions.js';
 
-// treeOf indexes the view's tree once per size of it.
+const NONE = [];
+const trees = new WeakMap(); // the view's tree nodes -> their index
+
+// treeOf indexes the view's tree once per version of it (a change to the
+// metadata is a new tree array).
 function treeOf(view) {
-  const nodes = (view.detail && view.detail.tree) || [];
-  if (!view.treeIndex || view.treeIndex.n !== nodes.length || view.treeIndex.nodes !== nodes) {
-    view.treeIndex = { n: nodes.length, nodes, t: buildTree(nodes) };
-  }
-  return view.treeIndex.t;
+  const d = view.detail.value;
+  const nodes = (d && d.tree) || NONE;
+  let t = trees.get(nodes);
+  if (!t) { t = buildTree(nodes); trees.set(nodes, t); }
+  return t;
 }
 
 // siblings returns the messages that share entry id's parent (the other
@@ -34,7 +38,8 @@ export function siblings(view, id) {
 // showSibling opens the branch of the sibling: at the file's leaf when the
 // file continues there, else at the newest entry down that branch.
 function showSibling(view, s, j) {
-  const fileLeaf = view.detail && view.detail.leaf;
+  const d = view.detail.peek();
+  const fileLeaf = d && d.leaf;
   const target = s.list[j];
   const tip = tipOf(s.t, target.id, pathSet(s.t, fileLeaf), fileLeaf);
   navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, target.id), { replace: true });
@@ -75,11 +80,11 @@ function Copy({ m }) {
       <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>as Markdown</button></span>`}</span>`;
 }
 
-// RowActions is the line under a message. It follows the view itself
-// (labels and branches change without the message changing, and the row
-// above it redraws only when its message does).
+// RowActions is the line under a message. Its branch switch and label
+// follow the view's metadata themselves (labels and branches change
+// without the message changing, and the row above it redraws only when
+// its message does).
 export function RowActions({ view, it }) {
-  view.rev.value; // subscribe
   const [editing, setEditing] = useState(false);
   const m = it.m;
   return html`<div class="row-foot">

@@ -79,8 +79,7 @@ function nodeText(n) {
 }
 
 export function TreePanel({ view }) {
-  view.rev.value;
-  const d = view.detail;
+  const d = view.detail.value;
   const [all, setAll] = useState(false);
   const [editing, setEditing] = useState(null); // the entry whose label is being edited
   const nodes = d ? d.tree : [];
@@ -103,7 +102,7 @@ export function TreePanel({ view }) {
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
       ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
-          class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget === n.id ? ' sel' : '')}
+          class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget.value === n.id ? ' sel' : '')}
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
         <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
           <span class=${'ticon ' + (n.role || n.type)}>${icon(n)}</span>

@@ -1,6 +1,6 @@
 // The open session: its metadata, the loaded part of its context (newest
 // first, earlier pages on demand), expanded compactions and live updates.
-import { signal } from '@preact/signals';
+import { batch, signal } from '@preact/signals';
 import * as api from './api.js';
 import { toast } from './state.js';
 import { fmtTokens } from './util.js';
@@ -19,27 +19,35 @@ export function fetchDetail(id, fresh = false, after = null) {
   return details.get(id);
 }
 
-// View holds one session as shown; rev changes whenever something in it did.
+// View is one session as shown. Everything a component draws from it is a
+// signal (components re-render from signals alone); the rest (id, the
+// requested leaf, the stream's unsubscribe, closed) is fixed or plumbing.
+// A signal's value is never changed in place: a change is a new value.
 export class View {
   constructor(id, leaf, target) {
     this.id = id;
     this.leaf = leaf; // requested leaf, '' to follow the file's leaf
-    this.target = target; // entry to scroll to and highlight
-    this.detail = null;
-    this.items = []; // [{m, id}]
-    this.start = 0;
-    this.total = 0;
-    this.before = null;
-    this.loading = false;
-    this.error = null;
-    this.model = null;
-    this.expanded = new Map(); // compaction entry id -> {items, loading, error}
-    this.totals = null; // {input, output, cacheRead, cost, models}
-    this.rev = signal(0);
+    this.target = signal(target || ''); // entry to scroll to and highlight, '' once shown
+    this.shownTarget = signal(''); // the entry last scrolled to (the tree marks it)
+    this.detail = signal(null); // metadata: session, tree, labels, leaf, lineage, problems
+    this.items = signal([]); // the loaded messages, oldest first: [{m, id}]
+    this.start = signal(0); // the branch index of items[0]
+    this.total = signal(0);
+    this.system = signal(0); // system messages among total: not conversation
+    this.before = signal(null); // cursor of the page before items[0], null at the start
+    this.leafOmitted = signal(null); // entries pi leaves out after the last item
+    this.loaded = signal(false); // the context answered once
+    this.loading = signal(false); // an earlier page is being read
+    this.error = signal(null);
+    this.missing = signal(false); // the file was deleted or moved by another program
+    this.deleted = signal(false); // piweb moved it to the trash
+    this.model = signal(null);
+    this.thinkingLevel = signal(undefined);
+    this.fileLeaf = signal(null); // the file's leaf as the context answer said
+    this.expanded = signal(new Map()); // compaction entry id -> {items, loading, error}
+    this.totals = signal(null); // {input, output, cacheRead, cost, models}
     this.closed = false;
   }
-
-  touch() { this.rev.value++; }
 
   // open shows the newest messages as soon as they arrive. The metadata
   // (tree, lineage) is fetched at the same time but decoded only once they
@@ -48,24 +56,22 @@ export class View {
   async open() {
     let drawn;
     const after = new Promise((resolve) => { drawn = resolve; });
-    const d = fetchDetail(this.id, true, after).then((detail) => { this.detail = detail; this.touch(); });
+    const d = fetchDetail(this.id, true, after).then((detail) => { this.detail.value = detail; });
     const c = this.fetchTail().then((ctx) => {
       this.setPage(ctx, true);
-      this.touch();
       requestAnimationFrame(() => setTimeout(drawn));
     }).finally(() => setTimeout(drawn, 50));
     try {
       await Promise.all([d, c]);
     } catch (e) {
-      this.error = e;
-      this.touch();
+      this.error.value = e;
       return;
     }
     // A view closed meanwhile (the reader moved on) must not open a stream
     // that nothing would close: each holds one of the browser's six
     // connections to the server.
     if (this.closed) return;
-    if (this.target) await this.reach(this.target);
+    if (this.target.peek()) await this.reach(this.target.peek());
     if (this.closed) return;
     this.watch();
     this.scheduleTotals();
@@ -75,59 +81,70 @@ export class View {
     return api.getContext(this.id, { leaf: this.leaf || undefined, limit });
   }
 
+  // setPage shows a page of context: the newest one (replace), or the one
+  // before the loaded messages.
   setPage(ctx, replace) {
-    const items = withEdits(ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] })), ctx.edits, this, replace);
-    this.items = replace ? items : items.concat(this.items);
-    this.start = ctx.start;
-    this.total = ctx.total;
-    this.system = ctx.system || 0; // system messages among total: not conversation
-    this.before = ctx.before;
-    this.model = ctx.model;
-    this.thinkingLevel = ctx.thinkingLevel;
-    this.fileLeaf = ctx.leaf;
-    this.ctxLoaded = true;
+    const { items, leafOmitted } = withEdits(itemsOf(ctx), ctx.edits);
+    batch(() => {
+      this.items.value = replace ? items : items.concat(this.items.peek());
+      if (replace) this.leafOmitted.value = leafOmitted;
+      else if (leafOmitted) this.leafOmitted.value = [...(this.leafOmitted.peek() || []), ...leafOmitted];
+      this.start.value = ctx.start;
+      this.before.value = ctx.before;
+      this.setTail(ctx);
+      this.loaded.value = true;
+    });
+  }
+
+  // setTail takes what a context answer says of the branch's end.
+  setTail(ctx) {
+    batch(() => {
+      this.total.value = ctx.total;
+      this.system.value = ctx.system || 0;
+      this.model.value = ctx.model;
+      this.thinkingLevel.value = ctx.thinkingLevel;
+      this.fileLeaf.value = ctx.leaf;
+    });
   }
 
   // loadEarlier fetches the page before the first loaded message.
   async loadEarlier(limit = PAGE * 3) {
-    if (this.loading || this.before == null || this.closed) return false;
-    this.loading = true;
-    this.touch();
+    if (this.loading.peek() || this.before.peek() == null || this.closed) return false;
+    this.loading.value = true;
     try {
-      const ctx = await api.getContext(this.id, { leaf: this.leaf || undefined, before: this.before, limit });
+      const ctx = await api.getContext(this.id, { leaf: this.leaf || undefined, before: this.before.peek(), limit });
       if (!this.closed) this.setPage(ctx, false);
     } catch (e) {
       toast('Could not load earlier messages: ' + e.message, { kind: 'error' });
     }
-    this.loading = false;
-    this.touch();
+    this.loading.value = false;
     return true;
   }
 
   // reach loads pages until the entry is loaded, and failing that opens the
   // compaction that hides it.
   async reach(entry) {
-    while (!this.items.some((it) => it.id === entry) && this.before != null) {
+    const has = () => this.items.peek().some((it) => it.id === entry);
+    while (!has() && this.before.peek() != null) {
       if (!(await this.loadEarlier(1000))) break;
     }
-    if (this.items.some((it) => it.id === entry)) return true;
-    for (const it of this.items) {
+    if (has()) return true;
+    for (const it of this.items.peek()) {
       if (it.m.role !== 'compactionSummary') continue;
       const x = await this.expand(it.id);
       if (x && x.items.some((h) => h.id === entry)) return true;
-      this.expanded.delete(it.id);
+      this.collapse(it.id);
     }
-    this.touch();
     return false;
   }
 
   // expand loads the history a compaction hid: the context just before
   // it, up to the first entry it kept.
   async expand(compactionId) {
-    if (this.expanded.has(compactionId)) return this.expanded.get(compactionId);
-    const x = { items: [], loading: true, error: null };
-    this.expanded.set(compactionId, x);
-    this.touch();
+    const had = this.expanded.peek().get(compactionId);
+    if (had) return had;
+    this.setExpanded(compactionId, { items: [], loading: true, error: null });
+    const x = { items: [], loading: false, error: null };
     try {
       const { entries } = await api.getEntries(this.id, { leaf: compactionId, limit: 1 });
       const comp = entries[entries.length - 1] || {};
@@ -135,19 +152,40 @@ export class View {
         const ctx = await api.getContext(this.id, { leaf: comp.parentId });
         let end = ctx.entryIds.indexOf(comp.firstKeptEntryId);
         if (end < 0) end = ctx.messages.length;
-        x.items = ctx.messages.slice(0, end).map((m, i) => ({ m, id: ctx.entryIds[i] }));
+        x.items = itemsOf(ctx).slice(0, end);
       }
     } catch (e) {
       x.error = e.message;
     }
-    x.loading = false;
-    this.touch();
+    if (this.expanded.peek().has(compactionId)) this.setExpanded(compactionId, x); // not collapsed meanwhile
     return x;
   }
 
   collapse(compactionId) {
-    this.expanded.delete(compactionId);
-    this.touch();
+    this.setExpanded(compactionId, null);
+  }
+
+  setExpanded(compactionId, x) {
+    const m = new Map(this.expanded.peek());
+    if (x) m.set(compactionId, x);
+    else m.delete(compactionId);
+    this.expanded.value = m;
+  }
+
+  // setSession merges what the server answered about the session (a
+  // rename) into the metadata.
+  setSession(s) {
+    const d = this.detail.peek();
+    if (d) this.detail.value = { ...d, session: { ...d.session, ...s } };
+  }
+
+  // setLabels takes the labels the server answered a change of entry id's
+  // label with.
+  setLabels(labels, id) {
+    const d = this.detail.peek();
+    if (!d) return;
+    const tree = (d.tree || []).map((n) => (n.id === id ? { ...n, label: labels[id] || null } : n));
+    this.detail.value = { ...d, labels, tree };
   }
 
   // watch follows the session's events. Opened (or reloaded) while a turn
@@ -172,17 +210,14 @@ export class View {
     if (ev.type === 'hello') this.caughtUp(ev);
     else if (ev.type === 'entries_appended') this.appended(ev.entries || []);
     else if (ev.type === 'session_rewritten' || ev.type === 'reset') {
-      if (this.missing) { this.missing = false; this.touch(); }
+      this.missing.value = false;
       this.reload();
     } else if (ev.type === 'session_missing') { // deleted or moved by another program
-      this.missing = true;
-      this.touch();
-    }
-    else if (ev.type === 'session_deleted') {
-      this.deleted = true;
+      this.missing.value = true;
+    } else if (ev.type === 'session_deleted') {
+      this.deleted.value = true;
       if (this.unsub) this.unsub();
       this.unsub = null;
-      this.touch();
     }
   }
 
@@ -192,66 +227,48 @@ export class View {
   // the page lacks (pi answering while the stream connected) is read now.
   async caughtUp(hello) {
     if (!('leaf' in hello) || this.closed) return;
-    const work = [];
-    if (this.detail && this.detail.leaf !== hello.leaf) {
-      work.push(fetchDetail(this.id, true).then((d) => { this.detail = d; }, () => {}));
+    const d = this.detail.peek();
+    if (d && d.leaf !== hello.leaf) {
+      fetchDetail(this.id, true).then((d) => { if (!this.closed) this.detail.value = d; }, () => {});
     }
-    if (!this.leaf && this.ctxLoaded && this.fileLeaf !== hello.leaf) work.push(this.refreshTail(10));
-    if (!work.length) return;
-    await Promise.all(work);
-    this.touch();
+    if (!this.leaf && this.loaded.peek() && this.fileLeaf.peek() !== hello.leaf) await this.refreshTail(10);
   }
 
   // appended adds new entries to the tree and, when this view follows the
   // file's leaf, the new messages to the conversation.
   async appended(entries) {
-    if (this.detail) {
-      for (const e of entries) if (e && e.id) this.addNode(e);
-      if (entries.length) this.detail.leaf = entries[entries.length - 1].id || this.detail.leaf;
-    }
+    const d = this.detail.peek();
+    if (d) this.detail.value = withEntries(d, entries);
     // A compaction rewrites the start of the context: read it again, and
     // show its card (it would land above the fold, unnoticed).
     const comp = entries.find((e) => e && e.type === 'compaction');
     if (!this.leaf && comp) {
       await this.reload();
-      this.target = comp.id;
+      this.target.value = comp.id;
       toast(`Compacted: a summary now stands for ${fmtTokens(comp.tokensBefore)} tokens of earlier history`);
     } else if (!this.leaf) await this.refreshTail(entries.length);
-    this.touch();
-  }
-
-  addNode(e) {
-    const tree = this.detail.tree;
-    if (tree.some((n) => n.id === e.id)) return;
-    const m = e.message || {};
-    let text = '';
-    if (e.type === 'message') text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b) => b.type === 'text').map((b) => b.text).join(' ') : m.command || '';
-    else text = e.summary || e.name || '';
-    tree.push({ id: e.id, parentId: e.parentId ?? null, type: e.type, role: m.role, timestamp: e.timestamp, text: text.slice(0, 200), label: null });
-    if (e.type === 'label' && e.targetId) {
-      const t = tree.find((n) => n.id === e.targetId);
-      if (t) t.label = e.label || null;
-      if (e.label) this.detail.labels[e.targetId] = e.label; else delete this.detail.labels[e.targetId];
-    }
-    if (e.type === 'session_info' && this.detail.session) this.detail.session.name = e.name || null;
   }
 
   async refreshTail(n) {
     try {
       const ctx = await this.fetchTail(n + 10);
-      const last = this.items.length ? this.items[this.items.length - 1].id : null;
+      const items = this.items.peek();
+      const last = items.length ? items[items.length - 1].id : null;
       const at = last ? ctx.entryIds.lastIndexOf(last) : -1;
       if (last && at < 0) return this.reload();
-      const fresh = withEdits(ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] })), ctx.edits, this, true);
+      const fresh = withEdits(itemsOf(ctx), ctx.edits);
+      let next = items;
       // An entry pi edited after the page had it (a retried attempt left
       // out) is redrawn with its edit.
-      if (at >= 0 && (fresh[at].omittedBefore || fresh[at].original !== undefined)) this.items[this.items.length - 1] = fresh[at];
-      for (let i = at + 1; i < fresh.length; i++) this.items.push(fresh[i]);
-      this.total = ctx.total;
-      this.system = ctx.system || 0;
-      this.fileLeaf = ctx.leaf;
-      this.model = ctx.model;
-      this.thinkingLevel = ctx.thinkingLevel;
+      if (at >= 0 && (fresh.items[at].omittedBefore || fresh.items[at].original !== undefined)) {
+        next = items.slice(0, -1).concat([fresh.items[at]]);
+      }
+      if (at + 1 < fresh.items.length) next = next.concat(fresh.items.slice(at + 1));
+      batch(() => {
+        this.items.value = next;
+        this.leafOmitted.value = fresh.leafOmitted;
+        this.setTail(ctx);
+      });
       this.scheduleTotals();
     } catch (e) {
       toast('Live update failed: ' + e.message, { kind: 'error' });
@@ -261,29 +278,31 @@ export class View {
   async reload() {
     try {
       const [detail, ctx] = await Promise.all([fetchDetail(this.id, true), this.fetchTail()]);
-      this.detail = detail;
-      this.setPage(ctx, true);
-      this.expanded.clear();
+      batch(() => {
+        this.detail.value = detail;
+        this.setPage(ctx, true);
+        this.expanded.value = new Map();
+      });
     } catch (e) {
-      this.error = e;
+      this.error.value = e;
     }
-    this.touch();
   }
 
   // scheduleTotals sums tokens and cost over the whole branch, reading the
   // rest of the context in the background when only part of it is loaded.
   scheduleTotals() {
     clearTimeout(this.totalsTimer);
+    const partial = this.start.peek() > 0;
     const run = async () => {
-      let msgs = this.items.map((it) => it.m);
-      if (this.start > 0) {
+      let msgs = this.items.peek().map((it) => it.m);
+      if (this.start.peek() > 0) {
         try {
           msgs = (await api.getContext(this.id, { leaf: this.leaf || undefined })).messages;
         } catch { return; }
       }
-      if (!this.closed) { this.totals = sumUsage(msgs); this.touch(); }
+      if (!this.closed) this.totals.value = sumUsage(msgs);
     };
-    this.totalsTimer = setTimeout(run, this.start > 0 ? 800 : 0);
+    this.totalsTimer = setTimeout(run, partial ? 800 : 0);
   }
 
   close() {
@@ -293,13 +312,53 @@ export class View {
   }
 }
 
+// itemsOf pairs a context answer's messages with their entry ids.
+function itemsOf(ctx) {
+  return ctx.messages.map((m, i) => ({ m, id: ctx.entryIds[i] }));
+}
+
+// withEntries is the metadata with appended entries added to its tree,
+// labels, name and leaf (a new object: the old one may be shared with
+// fetchDetail's callers).
+function withEntries(d, entries) {
+  let tree = d.tree;
+  let labels = d.labels;
+  let session = d.session;
+  let leaf = d.leaf;
+  for (const e of entries) {
+    if (!e || !e.id) continue;
+    if (tree === d.tree) tree = tree.slice();
+    if (tree.some((n) => n.id === e.id)) continue;
+    tree.push(treeNode(e));
+    if (e.type === 'label' && e.targetId) {
+      const i = tree.findIndex((n) => n.id === e.targetId);
+      if (i >= 0) tree[i] = { ...tree[i], label: e.label || null };
+      labels = { ...labels };
+      if (e.label) labels[e.targetId] = e.label; else delete labels[e.targetId];
+    }
+    if (e.type === 'session_info' && session) session = { ...session, name: e.name || null };
+  }
+  if (entries.length) leaf = entries[entries.length - 1].id || leaf;
+  return { ...d, tree, labels, session, leaf };
+}
+
+// treeNode is an appended entry as the metadata's compact tree has it.
+function treeNode(e) {
+  const m = e.message || {};
+  let text = '';
+  if (e.type === 'message') text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b) => b.type === 'text').map((b) => b.text).join(' ') : m.command || '';
+  else text = e.summary || e.name || '';
+  return { id: e.id, parentId: e.parentId ?? null, type: e.type, role: m.role, timestamp: e.timestamp, text: text.slice(0, 200), label: null };
+}
+
 // withEdits marks the items whose content pi replaces in the model's
 // context (item.original: the file's message) and puts each entry pi
 // leaves out before the item it preceded (item.omittedBefore), or, when it
-// came last, in view.leafOmitted (server ContextEdit, docs/api.md).
-function withEdits(items, edits, view, atEnd) {
-  if (atEnd) view.leafOmitted = null;
-  if (!edits || !edits.length) return items;
+// came last, in leafOmitted (server ContextEdit, docs/api.md). The items
+// are fresh objects, not yet shown.
+function withEdits(items, edits) {
+  let leafOmitted = null;
+  if (!edits || !edits.length) return { items, leafOmitted };
   const byId = new Map(items.map((it) => [it.id, it]));
   for (const e of edits) {
     if (!e.omitted) {
@@ -310,9 +369,9 @@ function withEdits(items, edits, view, atEnd) {
     const o = { m: e.original, id: e.entryId, omitted: true };
     const it = e.beforeId ? byId.get(e.beforeId) : null;
     if (it) (it.omittedBefore ||= []).push(o);
-    else if (!e.beforeId) (view.leafOmitted ||= []).push(o);
+    else if (!e.beforeId) (leafOmitted ||= []).push(o);
   }
-  return items;
+  return { items, leafOmitted };
 }
 
 // sumUsage sums the usage the branch's messages carry: answers, and the
@@ -338,11 +397,11 @@ export function sumUsage(msgs) {
 // show opens the session the route names, reusing the open view when only
 // the target entry changed.
 export function show(id, leaf, target) {
-  const v = current.value;
-  if (v && v.id === id && v.leaf === leaf && !v.error) {
-    if (target && target !== v.target) {
-      v.target = target;
-      v.reach(target).then(() => v.touch());
+  const v = current.peek();
+  if (v && v.id === id && v.leaf === leaf && !v.error.peek()) {
+    if (target && target !== v.target.peek()) {
+      v.target.value = target;
+      v.reach(target);
     }
     return v;
   }
@@ -354,6 +413,6 @@ export function show(id, leaf, target) {
 }
 
 export function closeView() {
-  if (current.value) current.value.close();
+  if (current.peek()) current.peek().close();
   current.value = null;
 }
