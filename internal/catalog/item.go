@@ -1,5 +1,7 @@
 package catalog
 
+import "unicode/utf16"
+
 // Item is the JSON shape of a session everywhere the API lists one
 // (docs/api.md): its Meta and what it takes from outside it (Links).
 type Item struct {
@@ -48,4 +50,97 @@ func ItemOf(m Meta, l Links) Item {
 		it.ParentSessionPath = &p
 	}
 	return it
+}
+
+// Lineage is a session's fork family across files: its parent, every
+// ancestor up to the root (parent first) and its children.
+type Lineage struct {
+	Parent    *Item  `json:"parent"`
+	Ancestors []Item `json:"ancestors"`
+	Children  []Item `json:"children"`
+}
+
+// Lineage is m's fork family, each session as item shows it; a cycle of
+// parents stops at the first session seen twice.
+func (c *Catalog) Lineage(m Meta, item func(Meta) Item) Lineage {
+	l := Lineage{Ancestors: []Item{}, Children: []Item{}}
+	seen := map[string]bool{m.Path: true}
+	for cur := m; ; {
+		pm, found := c.Parent(cur)
+		if !found || seen[pm.Path] {
+			break
+		}
+		seen[pm.Path] = true
+		it := item(pm)
+		if l.Parent == nil {
+			l.Parent = &it
+		}
+		l.Ancestors = append(l.Ancestors, it)
+		cur = pm
+	}
+	for _, ch := range c.Children(m.Path) {
+		l.Children = append(l.Children, item(ch))
+	}
+	return l
+}
+
+// Project is one folder sessions ran in: how many, and when the latest
+// was modified.
+type Project struct {
+	Cwd      string  `json:"cwd"`
+	Sessions int     `json:"sessions"`
+	Modified *string `json:"modified"`
+}
+
+// Projects groups metas, newest first, by folder, in the order of each
+// folder's latest session (never nil).
+func Projects(metas []Meta) []*Project {
+	out := []*Project{}
+	byCwd := map[string]*Project{}
+	for _, m := range metas { // newest first, so the first seen is the latest
+		p := byCwd[m.Cwd]
+		if p == nil {
+			p = &Project{Cwd: m.Cwd, Modified: ISOTime(m.Modified)}
+			byCwd[m.Cwd] = p
+			out = append(out, p)
+		}
+		p.Sessions++
+	}
+	return out
+}
+
+// HitJSON is a search hit as the API answers it: highlights in UTF-16
+// code units (JavaScript's string indexes), the session as an Item.
+type HitJSON struct {
+	SessionID       string   `json:"sessionId"`
+	EntryID         string   `json:"entryId"`
+	Snippet         string   `json:"snippet"`
+	Highlights      [][2]int `json:"highlights"`
+	OnCurrentBranch bool     `json:"onCurrentBranch"`
+	Role            string   `json:"role"`
+	Timestamp       string   `json:"timestamp"`
+	Session         Item     `json:"session"`
+}
+
+// JSON is h as the API answers it, its session as item shows it.
+func (h Hit) JSON(item func(Meta) Item) HitJSON {
+	hl := make([][2]int, 0, len(h.Highlights))
+	for _, x := range h.Highlights {
+		hl = append(hl, [2]int{utf16Offset(h.Snippet, x[0]), utf16Offset(h.Snippet, x[1])})
+	}
+	return HitJSON{SessionID: h.Session.Key, EntryID: h.EntryID, Snippet: h.Snippet, Highlights: hl,
+		OnCurrentBranch: h.OnBranch, Role: h.Role, Timestamp: h.Timestamp, Session: item(h.Session)}
+}
+
+// utf16Offset converts a byte offset in s into UTF-16 code units, the unit
+// JavaScript strings are indexed in.
+func utf16Offset(s string, off int) int {
+	n := 0
+	for i, r := range s {
+		if i >= off {
+			break
+		}
+		n += utf16.RuneLen(r)
+	}
+	return n
 }

@@ -10,7 +10,6 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/live"
-	"piweb/internal/session"
 )
 
 // agentErr words the agent's errors that carry pi's own reason (only its
@@ -139,26 +138,10 @@ func (s *Server) checkLeaf(ctx context.Context, m Meta, exp json.RawMessage) err
 	if err != nil {
 		return agentErr(err)
 	}
-	if !own || !onChainAfter(sess, want, base) {
+	if !own || !sess.OnChainAfter(want, base) {
 		return errorf(Stale, "the session changed outside this page (leaf is now %s)", have)
 	}
 	return nil
-}
-
-// onChainAfter reports whether want is on the path from the root to the
-// file's leaf, at or after base (anywhere when base is "").
-func onChainAfter(sess *session.Session, want, base string) bool {
-	path := sess.PathTo(sess.Leaf())
-	for i := len(path) - 1; i >= 0; i-- {
-		id := path[i].ID
-		if id == want {
-			return true
-		}
-		if id == base {
-			return false
-		}
-	}
-	return false
 }
 
 func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {

@@ -33,22 +33,8 @@ type leaveAnswer struct {
 	Leaving bool `json:"leaving"`
 }
 
-// projectItem is one project of GET /api/projects.
-type projectItem struct {
-	Cwd      string  `json:"cwd"`
-	Sessions int     `json:"sessions"`
-	Modified *string `json:"modified"`
-}
-
 type projectList struct {
-	Projects []*projectItem `json:"projects"`
-}
-
-// lineage is a session's fork family across files.
-type lineage struct {
-	Parent    *catalog.Item  `json:"parent"`
-	Ancestors []catalog.Item `json:"ancestors"`
-	Children  []catalog.Item `json:"children"`
+	Projects []*catalog.Project `json:"projects"`
 }
 
 // sessionDetail is GET /api/sessions/{id}.
@@ -58,7 +44,7 @@ type sessionDetail struct {
 	Leaf     *string            `json:"leaf"`
 	Tree     []session.TreeNode `json:"tree"`
 	Labels   map[string]string  `json:"labels"`
-	Lineage  lineage            `json:"lineage"`
+	Lineage  catalog.Lineage    `json:"lineage"`
 	Problems []session.Problem  `json:"problems"`
 }
 
@@ -92,9 +78,9 @@ type entriesPage struct {
 // searchAnswer is GET /api/search. Total is the number of hits returned;
 // More says that more match beyond the limit (the count is "at least").
 type searchAnswer struct {
-	Hits  []hitJSON `json:"hits"`
-	Total int       `json:"total"`
-	More  bool      `json:"more"`
+	Hits  []catalog.HitJSON `json:"hits"`
+	Total int               `json:"total"`
+	More  bool              `json:"more"`
 }
 
 // sessionAnswer is the answer of the mutations that report the session

@@ -16,6 +16,3 @@ type (
 // item builds the JSON form of m, resolving the parent's id through the
 // catalog.
 func (s *Server) item(m Meta) catalog.Item { return s.live.Item(m) }
-
-// isoTime writes a JavaScript time value as toISOString does, nil for NaN.
-func isoTime(ms float64) *string { return catalog.ISOTime(ms) }

@@ -6,9 +6,9 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
+	"piweb/internal/catalog"
 	"piweb/internal/export"
 	"piweb/internal/session"
 )
@@ -91,24 +91,13 @@ func downloadHeaders(w http.ResponseWriter, ctype, name string) {
 
 // exportDoc is the branch ending at leaf as internal/export shows it.
 func exportDoc(m Meta, sess *session.Session, leaf *session.Entry) export.Doc {
-	d := export.Doc{Title: title(m), ID: m.ID, Cwd: m.Cwd}
-	if c := isoTime(m.Created); c != nil {
+	name := ""
+	if m.HasName {
+		name = m.Name
+	}
+	d := export.Doc{Title: export.Title(name, m.FirstMessage, m.ID), ID: m.ID, Cwd: m.Cwd}
+	if c := catalog.ISOTime(m.Created); c != nil {
 		d.Created, _ = time.Parse(time.RFC3339Nano, *c)
 	}
-	for _, raw := range sess.ContextAt(leaf).Messages {
-		if msg, ok := session.DecodeMessage(raw); ok {
-			d.Messages = append(d.Messages, msg)
-		}
-	}
-	return d
-}
-
-func title(m Meta) string {
-	if m.HasName && m.Name != "" {
-		return m.Name
-	}
-	if t := session.Clip(strings.Join(strings.Fields(m.FirstMessage), " "), 80); t != "" {
-		return t
-	}
-	return "pi session " + m.ID
+	return export.Branch(d, sess, leaf)
 }

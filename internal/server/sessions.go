@@ -7,10 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"piweb/internal/catalog"
-	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -117,21 +115,7 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot list sessions")
 	}
-	var out []*projectItem
-	byCwd := map[string]*projectItem{}
-	for _, m := range metas { // newest first, so the first seen is the latest
-		p := byCwd[m.Cwd]
-		if p == nil {
-			p = &projectItem{Cwd: m.Cwd, Modified: isoTime(m.Modified)}
-			byCwd[m.Cwd] = p
-			out = append(out, p)
-		}
-		p.Sessions++
-	}
-	if out == nil {
-		out = []*projectItem{}
-	}
-	return ok(w, projectList{Projects: out})
+	return ok(w, projectList{Projects: catalog.Projects(metas)})
 }
 
 // lookup finds the session named by the {id} path value.
@@ -198,32 +182,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		problems = []session.Problem{}
 	}
 	return ok(w, sessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
-		Labels: labels, Lineage: s.lineage(m), Problems: problems})
-}
-
-// lineage is the fork family of a session across files.
-func (s *Server) lineage(m Meta) lineage {
-	var parent *catalog.Item
-	ancestors := []catalog.Item{}
-	seen := map[string]bool{m.Path: true}
-	for cur := m; ; {
-		pm, found := s.cat.Parent(cur)
-		if !found || seen[pm.Path] {
-			break
-		}
-		seen[pm.Path] = true
-		it := s.item(pm)
-		if parent == nil {
-			parent = &it
-		}
-		ancestors = append(ancestors, it)
-		cur = pm
-	}
-	children := []catalog.Item{}
-	for _, c := range s.cat.Children(m.Path) {
-		children = append(children, s.item(c))
-	}
-	return lineage{Parent: parent, Ancestors: ancestors, Children: children}
+		Labels: labels, Lineage: s.cat.Lineage(m, s.item), Problems: problems})
 }
 
 // pageBounds computes a backwards page over n items: the items before
@@ -292,7 +251,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	n := len(c.Messages)
 	out := contextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
 		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
-		Start: start, System: systemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
+		Start: start, System: session.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
 	return okVerbatim(w, out, "messages", msgs)
 }
 
@@ -342,17 +301,6 @@ func nonNil(ss []string) []string {
 	return ss
 }
 
-type hitJSON struct {
-	SessionID       string       `json:"sessionId"`
-	EntryID         string       `json:"entryId"`
-	Snippet         string       `json:"snippet"`
-	Highlights      [][2]int     `json:"highlights"`
-	OnCurrentBranch bool         `json:"onCurrentBranch"`
-	Role            string       `json:"role"`
-	Timestamp       string       `json:"timestamp"`
-	Session         catalog.Item `json:"session"`
-}
-
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query().Get("q")
 	if q == "" {
@@ -366,40 +314,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "search failed")
 	}
-	out := make([]hitJSON, 0, len(hits))
+	out := make([]catalog.HitJSON, 0, len(hits))
 	for _, h := range hits {
-		m := h.Session
-		hl := make([][2]int, 0, len(h.Highlights))
-		for _, x := range h.Highlights {
-			hl = append(hl, [2]int{utf16Offset(h.Snippet, x[0]), utf16Offset(h.Snippet, x[1])})
-		}
-		out = append(out, hitJSON{SessionID: m.Key, EntryID: h.EntryID, Snippet: h.Snippet,
-			Highlights: hl, OnCurrentBranch: h.OnBranch, Role: h.Role,
-			Timestamp: h.Timestamp, Session: s.item(m)})
+		out = append(out, h.JSON(s.item))
 	}
 	return ok(w, searchAnswer{Hits: out, Total: len(out), More: more})
-}
-
-// utf16Offset converts a byte offset in s into UTF-16 code units, the unit
-// JavaScript strings are indexed in.
-func utf16Offset(s string, off int) int {
-	n := 0
-	for i, r := range s {
-		if i >= off {
-			break
-		}
-		n += len(utf16.Encode([]rune{r}))
-	}
-	return n
-}
-
-// systemMessages counts the system messages (role "system") of a context.
-func systemMessages(msgs [][]byte) int {
-	n := 0
-	for _, m := range msgs {
-		if string(jsjson.Field(m, "role")) == `"system"` {
-			n++
-		}
-	}
-	return n
 }

@@ -340,3 +340,14 @@ func jsNumber(f float64) []byte {
 	}
 	return strconv.AppendInt(nil, int64(f), 10)
 }
+
+// SystemMessages counts the system messages (role "system") of a context.
+func SystemMessages(msgs [][]byte) int {
+	n := 0
+	for _, m := range msgs {
+		if string(jsjson.Field(m, "role")) == `"system"` {
+			n++
+		}
+	}
+	return n
+}

@@ -166,3 +166,19 @@ func (e *Entry) timeValue() []byte {
 	}
 	return e.Field("timestamp")
 }
+
+// OnChainAfter reports whether want is on the path from the root to the
+// file's leaf, at or after base (anywhere when base is "").
+func (s *Session) OnChainAfter(want, base string) bool {
+	path := s.PathTo(s.Leaf())
+	for i := len(path) - 1; i >= 0; i-- {
+		id := path[i].ID
+		if id == want {
+			return true
+		}
+		if id == base {
+			return false
+		}
+	}
+	return false
+}
