@@ -231,7 +231,7 @@ func (l *signIn) used(remote string) {
 
 // newAgent finds pi; without it piweb still browses and says how to
 // install pi.
-func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server.Agent {
+func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) agent.Adapter {
 	fctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	pi, err := agent.Find(fctx, f.pi)
@@ -241,7 +241,7 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 		if f.demo {
 			fmt.Fprintln(e.stderr, demo.NoPiHelp)
 		}
-		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
+		return agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
 	a, err := agent.NewService(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir},
 		BridgeDir: agent.DefaultBridgeDir(), Spare: true,
@@ -249,7 +249,7 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) server
 	if err != nil {
 		msg := err.Error()
 		fmt.Fprintf(e.stderr, "piweb: %v\n", err)
-		return server.NoAgent(server.PiStatus{Error: &msg, Install: server.InstallHint})
+		return agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
 	return a
 }

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/demo"
 	"piweb/internal/pitest"
-	"piweb/internal/server"
 )
 
 // TestServeDemoNoPi: without pi the demo still browses its sample
@@ -34,7 +34,7 @@ func TestServeDemoNoPi(t *testing.T) {
 		t.Errorf("stderr lacks the install help:\n%s", s.stderr)
 	}
 	st := status(t, s.url)
-	if !st.Demo || st.Pi.Found || st.Pi.Install != server.InstallHint {
+	if !st.Demo || st.Pi.Found || st.Pi.Install != agent.InstallHint {
 		t.Errorf("status %+v", st)
 	}
 	body := `{"cwd":"` + list[0]["cwd"].(string) + `","message":"hi"}`
@@ -47,7 +47,7 @@ func TestServeDemoNoPi(t *testing.T) {
 		Error struct{ Code, Message string }
 	}
 	json.NewDecoder(resp.Body).Decode(&e)
-	if resp.StatusCode != 503 || e.Error.Code != "pi_missing" || !strings.Contains(e.Error.Message, server.InstallHint) {
+	if resp.StatusCode != 503 || e.Error.Code != "pi_missing" || !strings.Contains(e.Error.Message, agent.InstallHint) {
 		t.Errorf("chat without pi: %d %+v", resp.StatusCode, e)
 	}
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/agent"
 	"piweb/internal/demo"
-	"piweb/internal/server"
 )
 
 // TestParseServeFlags: serve's flags and their defaults, as issue 5 and
@@ -70,7 +70,7 @@ func TestRunDefaultsToServe(t *testing.T) {
 func status(t *testing.T, base string) (st struct {
 	AgentDir string
 	Demo     bool
-	Pi       server.PiStatus
+	Pi       agent.PiStatus
 }) {
 	t.Helper()
 	resp, err := http.Get(base + "api/status")

@@ -11,7 +11,7 @@ import (
 )
 
 // Service is what the web server drives: pi workers per session behind
-// one interface (internal/server.Agent), taking the API's JSON commands and
+// one interface (Adapter), taking the API's JSON commands and
 // answering with pi's data or this package's typed errors (ErrPiMissing,
 // ErrBusy, ErrStale, ErrAtCapacity, *CommandError, *RefusedError,
 // *RequestError, ...), which the server maps to HTTP status in its one

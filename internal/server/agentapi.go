@@ -46,7 +46,7 @@ func clientMessage(rf *agent.RefusedError) string {
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
-	var req CreateRequest
+	var req agent.CreateRequest
 	if err := decodeBody(w, r, &req, maxPromptBody); err != nil {
 		return err
 	}

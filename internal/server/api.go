@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 
+	"piweb/internal/agent"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
 )
@@ -12,12 +13,12 @@ import (
 
 // statusAnswer is GET /api/status.
 type statusAnswer struct {
-	Version  string        `json:"version"`
-	SignIn   bool          `json:"signIn"`
-	AgentDir string        `json:"agentDir"`
-	Demo     bool          `json:"demo"`
-	Pi       PiStatus      `json:"pi"`
-	Index    catalog.State `json:"index"`
+	Version  string         `json:"version"`
+	SignIn   bool           `json:"signIn"`
+	AgentDir string         `json:"agentDir"`
+	Demo     bool           `json:"demo"`
+	Pi       agent.PiStatus `json:"pi"`
+	Index    catalog.State  `json:"index"`
 	// RealSessions and RealAgentDir describe the user's own sessions while
 	// the demo is shown.
 	RealSessions *int   `json:"realSessions,omitempty"`

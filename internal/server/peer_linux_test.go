@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"piweb/internal/agent"
 	"piweb/internal/pitest"
 )
 
@@ -23,7 +24,7 @@ const nobody = 65534
 
 // spyAgent counts the calls that would start or drive pi.
 type spyAgent struct {
-	Agent
+	agent.Adapter
 	calls atomic.Int32
 }
 
@@ -32,7 +33,7 @@ func (a *spyAgent) Command(ctx context.Context, path string, cmd json.RawMessage
 	return json.RawMessage(`{}`), nil
 }
 
-func (a *spyAgent) Create(ctx context.Context, req CreateRequest) (string, string, error) {
+func (a *spyAgent) Create(ctx context.Context, req agent.CreateRequest) (string, string, error) {
 	a.calls.Add(1)
 	return "", "", fmt.Errorf("spy")
 }
@@ -59,7 +60,7 @@ func TestPeerOtherUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		pitest.Missing(t, "the peer test runs a client as another uid, which needs root")
 	}
-	spy := &spyAgent{Agent: NoAgent(PiStatus{})}
+	spy := &spyAgent{Adapter: agent.NoService{}}
 	r := newRig(t, Options{Agent: spy})
 	id := r.sessions()[0]["id"].(string)
 	bin := copyForNobody(t)

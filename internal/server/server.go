@@ -60,7 +60,7 @@ type Options struct {
 	// temporary dir, which Close closes.
 	Catalog *catalog.Catalog
 	// Agent runs pi; nil browses only.
-	Agent Agent
+	Agent agent.Adapter
 	// Web serves the app at "/"; nil serves a placeholder page.
 	Web http.Handler
 	// Store performs the session mutations; nil is a session.Store over
@@ -128,7 +128,7 @@ type Server struct {
 	opts     Options
 	agentDir string
 	cat      *catalog.Catalog
-	agent    Agent
+	agent    agent.Adapter
 	store    *session.Store
 	web      http.Handler
 	log      *slog.Logger
@@ -167,7 +167,7 @@ func New(opts Options) *Server {
 	}
 	if s.agent == nil {
 		msg := agent.ErrPiMissing.Error()
-		s.agent = NoAgent(PiStatus{Error: &msg, Install: InstallHint})
+		s.agent = agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
 	if s.store == nil {
 		s.store = &session.Store{AgentDir: opts.AgentDir}

@@ -1,18 +1,17 @@
-package server
+package agent
 
 import (
 	"context"
 	"encoding/json"
 
-	"piweb/internal/agent"
 	"piweb/internal/broker"
 )
 
-// Agent is what the server needs from the pi adapter (agent.Service, or
-// agent.NoService without pi): one pi RPC worker per session, started on
+// Adapter is what the web server drives (Service, or NoService without
+// pi): one pi RPC worker per session, started on
 // demand, whose events the server relays over SSE. Its errors are the agent
-// package's typed errors, mapped to HTTP status by agentErr alone.
-type Agent interface {
+// package's typed errors, mapped to HTTP status by the server's one error table.
+type Adapter interface {
 	// Pi describes the pi executable, or why there is none.
 	Pi() PiStatus
 	// Running reports whether the worker of the session file at path is
@@ -26,7 +25,7 @@ type Agent interface {
 	Create(ctx context.Context, req CreateRequest) (id, path string, err error)
 	// Command sends one RPC command (a JSON object with "type") to the
 	// worker of the session file at path, starting it if needed, and
-	// returns pi's response data. A pi refusal is an *agent.CommandError.
+	// returns pi's response data. A pi refusal is an *CommandError.
 	Command(ctx context.Context, path string, cmd json.RawMessage) (json.RawMessage, error)
 	// Rename names the session through its live worker, or runs offline
 	// (which writes the file) when none runs, with no pi starting on the
@@ -35,8 +34,8 @@ type Agent interface {
 	// Label sets (or, with "", clears) an entry's label as Rename names.
 	Label(ctx context.Context, path, entryID, label string, offline func() error) error
 	// Events is the broker its workers publish to (pi's events in pi
-	// 1.x's shapes and piweb_* notices, on sessionTopic(path), and their
-	// state changes on agent.WorkersTopic), which the server then uses as
+	// 1.x's shapes and piweb_* notices, on Key(path), and their
+	// state changes on WorkersTopic), which the server then uses as
 	// its own; nil when it runs no workers.
 	Events() *broker.Broker[broker.Event]
 	// FileGrew hands the session file's live worker, if any, the complete
@@ -61,14 +60,7 @@ type Agent interface {
 	Close(ctx context.Context) error
 }
 
-// PiStatus is the pi part of GET /api/status.
-type PiStatus = agent.PiStatus
-
-// CreateRequest is the body of POST /api/sessions.
-type CreateRequest = agent.CreateRequest
-
-// InstallHint is how a user gets pi.
-const InstallHint = agent.InstallHint
-
-// NoAgent returns an Agent that runs nothing, reporting status.
-func NoAgent(status PiStatus) Agent { return agent.NoService{Status: status} }
+var (
+	_ Adapter = (*Service)(nil)
+	_ Adapter = NoService{}
+)
