@@ -198,3 +198,53 @@ func (s *Store) CustomProviders() []string {
 	}
 	return out
 }
+
+// ModelList is GET /api/models: pi's available models (or, without pi,
+// what models.json declares), settings.json's default model and its
+// enabledModels patterns (null: every model is offered).
+type ModelList struct {
+	Models        []json.RawMessage `json:"models"`
+	Default       *ModelRef         `json:"default"`
+	EnabledModels []string          `json:"enabledModels"`
+}
+
+// ModelRef names a model as pi's settings do.
+type ModelRef struct {
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+// ModelList is the models answer: pi's available models from its
+// get_available_models data (fromPi; without pi, what models.json
+// declares), with settings.json's default model and enabledModels.
+func (s *Store) ModelList(fromPi json.RawMessage, havePi bool) ModelList {
+	var models []json.RawMessage
+	if havePi {
+		var wrapper struct {
+			Models []json.RawMessage `json:"models"`
+		}
+		if json.Unmarshal(fromPi, &wrapper) == nil && wrapper.Models != nil {
+			models = wrapper.Models
+		} else {
+			json.Unmarshal(fromPi, &models)
+		}
+	} else {
+		models = s.ConfigModels()
+	}
+	if models == nil {
+		models = []json.RawMessage{}
+	}
+	out := ModelList{Models: models}
+	var st struct {
+		DefaultProvider string   `json:"defaultProvider"`
+		DefaultModel    string   `json:"defaultModel"`
+		EnabledModels   []string `json:"enabledModels"`
+	}
+	if json.Unmarshal(s.ReadSettings("").Settings, &st) == nil {
+		if st.DefaultModel != "" {
+			out.Default = &ModelRef{st.DefaultProvider, st.DefaultModel}
+		}
+		out.EnabledModels = st.EnabledModels
+	}
+	return out
+}

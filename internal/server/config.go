@@ -43,55 +43,12 @@ func (s *Server) forgetModels() {
 	}
 }
 
-// ModelList is GET /api/models: pi's available models (or, without pi,
-// what models.json declares), settings.json's default model and its
-// enabledModels patterns (null: every model is offered).
-type ModelList struct {
-	Models        []json.RawMessage `json:"models"`
-	Default       *ModelRef         `json:"default"`
-	EnabledModels []string          `json:"enabledModels"`
-}
-
-// ModelRef names a model as pi's settings do.
-type ModelRef struct {
-	Provider string `json:"provider"`
-	ModelID  string `json:"modelId"`
-}
-
 func (s *Server) getModels(w http.ResponseWriter, r *http.Request) error {
 	raw, err := s.agent.Models(r.Context())
-	var models []json.RawMessage
-	switch {
-	case err == nil:
-		var wrapper struct {
-			Models []json.RawMessage `json:"models"`
-		}
-		if json.Unmarshal(raw, &wrapper) == nil && wrapper.Models != nil {
-			models = wrapper.Models
-		} else {
-			json.Unmarshal(raw, &models)
-		}
-	case errors.Is(err, agent.ErrPiMissing):
-		models = s.piconfig().ConfigModels() // without pi: what models.json declares
-	default:
+	if err != nil && !errors.Is(err, agent.ErrPiMissing) {
 		return agentErr(err)
 	}
-	if models == nil {
-		models = []json.RawMessage{}
-	}
-	out := ModelList{Models: models}
-	var st struct {
-		DefaultProvider string   `json:"defaultProvider"`
-		DefaultModel    string   `json:"defaultModel"`
-		EnabledModels   []string `json:"enabledModels"`
-	}
-	if json.Unmarshal(s.piconfig().ReadSettings("").Settings, &st) == nil {
-		if st.DefaultModel != "" {
-			out.Default = &ModelRef{st.DefaultProvider, st.DefaultModel}
-		}
-		out.EnabledModels = st.EnabledModels
-	}
-	return ok(w, out)
+	return ok(w, s.piconfig().ModelList(raw, err == nil))
 }
 
 func (s *Server) getModelsConfig(w http.ResponseWriter, r *http.Request) error {
