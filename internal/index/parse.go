@@ -90,8 +90,11 @@ func feedChunk(data []byte, off int64, line int, atEOF bool) (chunk, *session.Pa
 		}
 	}
 	for _, pr := range p.S().Problems {
-		if pr.Kind == session.DuplicateHeader && pr.Message == "another session header inside the file" {
-			continue // the real header behind the synthetic one, or pi's repeated one
+		if pr.Kind == session.DuplicateHeader {
+			// The real header behind the synthetic one, or pi's repeated
+			// one; a header equal to the synthetic one byte for byte is
+			// told "header repeated" instead (a fuzz find).
+			continue
 		}
 		pr.Line += line - 1
 		c.problems = append(c.problems, pr)
