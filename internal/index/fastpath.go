@@ -20,7 +20,8 @@ import (
 // session package stays the one definition of pi's rules. FuzzListChunk
 // checks that both agree.
 func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m *msg)) (c chunk) {
-	var rv record
+	rv := records.Get().(*record) // its member lists grow once, not per piece
+	defer records.Put(rv)
 	var m msg
 	var u session.Usage
 	pos := 0
@@ -45,7 +46,7 @@ func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m 
 			if each == nil {
 				mp = nil // the listing alone: no message fields to fill
 			}
-			r, isEntry, ok = fastLine(&rv, mp, &u, &c.body)
+			r, isEntry, ok = fastLine(rv, mp, &u, &c.body)
 		} else if isASCIIBlank(data[pos:end]) {
 			ok = true // a blank line: no entry
 		}
@@ -85,7 +86,8 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 	}
 }
 
-// fastLine reads the fields of a valid line. ok is false when the line
+// fastLine reads the fields of a valid line (only its validity and the
+// body's part when m is nil: the listing alone). ok is false when the line
 // needs the slow path; isEntry is false for repeated headers.
 func fastLine(rv *record, m *msg, u *session.Usage, b *body) (r rec, isEntry, ok bool) {
 	if hasDupKey(rv.members) {
@@ -126,16 +128,17 @@ func fastLine(rv *record, m *msg, u *session.Usage, b *body) (r rec, isEntry, ok
 	if r.Type == "session" {
 		return r, false, true // a repeated header: not an entry, ignored by the listing
 	}
-	if r.ID, ok = plainStr(raw.id); !ok || !parentOK(raw.parent) {
+	if !plainOK(raw.id) || !parentOK(raw.parent) || !plainOK(raw.ts) {
 		return r, false, false
 	}
-	r.ParentID, _ = plainStr(raw.parent)
-	r.HasParent = r.ParentID != ""
-	if r.Timestamp, ok = plainStr(raw.ts); !ok {
-		return r, false, false
+	if m != nil { // not the listing alone: the record's fields too
+		r.ID, _ = plainStr(raw.id)
+		r.ParentID, _ = plainStr(raw.parent)
+		r.HasParent = r.ParentID != ""
+		r.Timestamp, _ = plainStr(raw.ts)
+		r.Provider, r.ModelID, r.Target, r.Label = str(raw.provider), str(raw.modelID), str(raw.target), str(raw.label)
+		r.Model, r.Usage = str(raw.model), raw.usage
 	}
-	r.Provider, r.ModelID, r.Target, r.Label = str(raw.provider), str(raw.modelID), str(raw.target), str(raw.label)
-	r.Model, r.Usage = str(raw.model), raw.usage
 	switch r.Type {
 	case "session_info":
 		return r, true, fastName(raw.name, b)
@@ -173,6 +176,14 @@ func plainStr(raw []byte) (string, bool) {
 	}
 	return string(raw[1 : len(raw)-1]), true
 }
+
+// plainOK reports whether plainStr would decode raw.
+func plainOK(raw []byte) bool {
+	return raw == nil || len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0
+}
+
+// records are listChunk's reused records.
+var records = sync.Pool{New: func() any { return new(record) }}
 
 func parentOK(raw []byte) bool {
 	return raw == nil || string(raw) == "null" || (len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0)

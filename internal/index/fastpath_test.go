@@ -49,6 +49,16 @@ func checkFast(t *testing.T, data []byte, atEOF bool) {
 	if diff := cmp.Diff(w, g); diff != "" {
 		t.Fatalf("%q: fast parse differs (-slow +fast):\n%s", data, diff)
 	}
+	// The listing alone (a cold ls: no records, no message fields) reads
+	// the same body.
+	alone := listChunk(data, 0, 0, atEOF, nil)
+	a := result{alone.body, alone.consumed, alone.lines, recs, fdefects}
+	if a.Body.Dropped && fast.body.Dropped {
+		a.Body = body{Dropped: true}
+	}
+	if diff := cmp.Diff(g, a); diff != "" {
+		t.Fatalf("%q: the listing alone differs (-with records +alone):\n%s", data, diff)
+	}
 }
 
 func TestFastPathEdgeFiles(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -76,29 +77,24 @@ func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stal
 	}
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(files[b].fid.size, files[a].fid.size) })
 	ix := &Index{o: o, open: openFile} // a reader only: no database
-	work := make(chan int)
-	var wg sync.WaitGroup
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// Each worker takes the next file itself: a channel would wake a
+	// parked worker per file.
+	var next atomic.Int64
+	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for i := range work {
+			for k := next.Add(1) - 1; k < int64(len(todo)) && ctx.Err() == nil; k = next.Add(1) - 1 {
+				i := todo[k]
 				es[i] = ix.skim(files[i].path, files[i].listAll)
 			}
 		})
 	}
-	var err error
-	for _, i := range todo {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
 	wg.Wait()
-	return err
+	return ctx.Err()
 }
 
 // skim reads one file for its snapshot entry, as prepare and saveRow

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
@@ -128,4 +129,28 @@ func TestSkimChanges(t *testing.T) {
 		defer ix.Close()
 		checkList(t, ix, dir)
 	})
+}
+
+// BenchmarkSkimListJSON is a cold piweb ls --json without its process:
+// every file read for its listing element, the snapshot written.
+// cpu-MB/s is the same per second of CPU time (see BenchmarkColdListing).
+func BenchmarkSkimListJSON(b *testing.B) {
+	dir := benchCorpus(b)
+	size := corpusBytes(session.SessionFiles(dir))
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		o := Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Logf: b.Logf}
+		c0 := cpuTime()
+		b.StartTimer()
+		if _, ok, err := SkimListJSON(context.Background(), o); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+		b.StopTimer()
+		cpu += cpuTime() - c0
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 }
