@@ -31,6 +31,7 @@ type workspaceRig struct {
 	terms *terminal.Manager
 	id    string
 	cwd   string
+	dir   string // pi's agent dir
 }
 
 func newWorkspaceRig(t *testing.T) *workspaceRig {
@@ -53,7 +54,7 @@ func newWorkspaceRig(t *testing.T) *workspaceRig {
 	t.Cleanup(func() { ts.Close(); srv.Close() })
 	b := newBrowser(t, ts.URL)
 	t.Cleanup(func() { b.noConsoleErrors(t) })
-	return &workspaceRig{browser: b, srv: ts, terms: terms, id: id, cwd: cwd}
+	return &workspaceRig{browser: b, srv: ts, terms: terms, id: id, cwd: cwd, dir: dir}
 }
 
 // rows is the text the visible terminal shows.
