@@ -1,6 +1,11 @@
 package catalog
 
-import "unicode/utf16"
+import (
+	"path/filepath"
+	"unicode/utf16"
+
+	"piweb/internal/session"
+)
 
 // Item is the JSON shape of a session everywhere the API lists one
 // (docs/api.md): its Meta and what it takes from outside it (Links).
@@ -143,4 +148,28 @@ func utf16Offset(s string, off int) int {
 		n += utf16.RuneLen(r)
 	}
 	return n
+}
+
+// ChildFiles are the files forked from the session file at path, as
+// session.Store.Trash re-points them.
+func (c *Catalog) ChildFiles(path string) []session.ChildFile {
+	var out []session.ChildFile
+	for _, ch := range c.Children(path) {
+		out = append(out, session.ChildFile{Path: ch.Path, Parent: ch.ParentPath})
+	}
+	return out
+}
+
+// Folders are the distinct absolute cwds of metas, in their order, at
+// most max of them.
+func Folders(metas []Meta, limit int) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, m := range metas {
+		if !seen[m.Cwd] && filepath.IsAbs(m.Cwd) && len(dirs) < limit {
+			seen[m.Cwd] = true
+			dirs = append(dirs, m.Cwd)
+		}
+	}
+	return dirs
 }

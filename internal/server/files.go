@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
@@ -42,19 +41,6 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, fileList{Path: clean, Entries: entries})
 }
 
-// mediaTypes are the file types the files panel previews as themselves;
-// everything else is text or octet-stream.
-var mediaTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
-	".pdf": "application/pdf",
-	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".m4a": "audio/mp4",
-	".flac": "audio/flac", ".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm", ".ogv": "video/ogg",
-	".mov": "video/quicktime"}
-
-// maxMedia bounds a previewed image, PDF, audio or video file; it is
-// streamed (with ranges, for seeking), never read whole.
-const maxMedia = 1 << 30
-
 // fileCSP keeps anything in a session's folder from running: a file is
 // shown in a sandbox with no scripts. A PDF is the exception to the
 // sandbox (a sandboxed document cannot have the browser's PDF viewer), not
@@ -84,7 +70,7 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return errorf(Invalid, "not a regular file")
 	}
-	if ctype := mediaTypes[strings.ToLower(filepath.Ext(real))]; ctype != "" {
+	if ctype := cwdfs.MediaType(real); ctype != "" {
 		return serveMedia(w, r, f, fi, ctype)
 	}
 	if fi.Size() > cwdfs.MaxFileRead {
@@ -109,8 +95,8 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
 // serveMedia streams an image, PDF, audio or video file with its own type
 // (never sniffed), answering ranges so that audio and video can seek.
 func serveMedia(w http.ResponseWriter, r *http.Request, f *os.File, fi os.FileInfo, ctype string) error {
-	if fi.Size() > maxMedia {
-		return errorf(TooLarge, "file is over %d bytes", maxMedia)
+	if fi.Size() > cwdfs.MaxMedia {
+		return errorf(TooLarge, "file is over %d bytes", cwdfs.MaxMedia)
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)

@@ -135,10 +135,9 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
 		return wrap(Internal, err, "cannot stop the agent")
 	}
-	var children []session.ChildFile
+	children := s.cat.ChildFiles(m.Path)
 	paths := []string{m.Path}
-	for _, c := range s.cat.Children(m.Path) {
-		children = append(children, session.ChildFile{Path: c.Path, Parent: c.ParentPath})
+	for _, c := range children {
 		paths = append(paths, c.Path)
 	}
 	s.live.Deleting(m.Key)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
 )
@@ -135,15 +136,7 @@ func (s *Server) listRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot list sessions")
 	}
-	seen := map[string]bool{}
-	var dirs []string
-	for _, m := range metas {
-		if !seen[m.Cwd] && filepath.IsAbs(m.Cwd) && len(dirs) < 500 {
-			seen[m.Cwd] = true
-			dirs = append(dirs, m.Cwd)
-		}
-	}
 	return ok(w, struct {
 		Repos map[string]*gitx.Repo `json:"repos"`
-	}{s.repos.Repos(r.Context(), dirs)})
+	}{s.repos.Repos(r.Context(), catalog.Folders(metas, 500))})
 }
