@@ -92,5 +92,5 @@ func (s *Server) closeTerminal(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t.Close()
-	return ok(w, map[string]bool{"ok": true})
+	return ok(w, okAnswer{OK: true})
 }
