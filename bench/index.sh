@@ -25,7 +25,7 @@ echo "== cold index (listing pass, then text pass): piweb index"
 "$out/piweb" ls --json >"$out/ls-index.json"
 "$out/piweb" ls --json --scan >"$out/ls-scan.json"
 cmp "$out/ls-index.json" "$out/ls-scan.json" && echo "ls --json from the index is byte-identical to the direct scan"
-echo "== cold listing only (fresh index): piweb ls --json"
+echo "== cold listing only (no index file: ls builds none): piweb ls --json"
 rm -rf "$out/cache2"
 XDG_CACHE_HOME="$PWD/$out/cache2" /usr/bin/time -f "wall %e s, user %U s, sys %S s, max RSS %M KB" "$out/piweb" ls --json >/dev/null
 echo "== warm ls --json, nothing changed: bench/warm-ls.sh"

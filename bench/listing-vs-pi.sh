@@ -2,8 +2,11 @@
 # Compares piweb's cold listing with real pi's SessionManager.listAll() on
 # the same corpus (target: at least 10x pi 1.6.0). One round is
 #   piweb: `piweb ls --json` as a user runs it, on a fresh cache dir: the
-#          whole process (start, new index, every file read and parsed, rows
-#          written, JSON printed), timed from outside;
+#          whole process (start, every file read and validated for its
+#          listing element, the listing snapshot written, JSON printed),
+#          timed from outside. Without an index file ls builds none
+#          (index.SkimListJSON); serve, search and `piweb index` do, and
+#          BenchmarkColdListing times that listing pass;
 #   pi:    listAll() in a node process (bench/pi/listall.mjs, on the pinned
 #          Node 22.19) after WARMUP untimed calls, timed inside, so node's
 #          start and the corpus walk are not counted against pi.
