@@ -70,3 +70,27 @@ func TestFilesUploadAndPreview(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.viewer .viewer-head .path')?.innerText === 'notes.md'`)
 	r.waitJS(t, `document.querySelector('.viewer .md h1')?.innerText === 'Notes'`)
 }
+
+// TestPDFPreviewRunsNothing: a ".pdf" that is really an HTML page with a
+// script opens in the browser's PDF viewer as a PDF (the type is fixed by
+// the name and never sniffed), so its script never runs in the page's
+// origin. (The viewer cannot be sandboxed: Chromium refuses a PDF in a
+// sandboxed frame, and ignores a CSP sandbox on the PDF's own answer.)
+func TestPDFPreviewRunsNothing(t *testing.T) {
+	r := newWorkspaceRig(t)
+	os.WriteFile(filepath.Join(r.cwd, "evil.pdf"), []byte(`<html><body><script>parent.document.title = 'pwned'; parent.pwned = true;</script>evil</body></html>`), 0o644)
+	os.WriteFile(filepath.Join(r.cwd, "paper.pdf"), []byte(minimalPDF), 0o644)
+	r.open(t, "/s/"+r.id)
+	r.click(t, `.sess-actions button[title^="Files"]`)
+	for _, name := range []string{"paper.pdf", "evil.pdf"} {
+		r.waitJS(t, `[...document.querySelectorAll('.files-panel .fnode')].some((e) => e.innerText.trim() === '`+name+`')`)
+		eval[bool](t, r.browser, `([...document.querySelectorAll('.files-panel .fnode')].find((e) => e.innerText.trim() === '`+name+`').click(), true)`)
+		r.waitJS(t, `(() => { const d = document.querySelector('iframe.file-pdf')?.contentDocument;
+			return !!d && d.readyState === 'complete' && d.location.href.includes('`+name+`'); })()`)
+		got := eval[string](t, r.browser, `(() => { const d = document.querySelector('iframe.file-pdf').contentDocument;
+			return d.contentType + ' ' + d.querySelectorAll('script').length + ' ' + (window.pwned === true) + ' ' + document.title.includes('pwned'); })()`)
+		if got != "application/pdf 0 false false" {
+			t.Errorf("%s in the viewer: type, scripts, ran, title: %s", name, got)
+		}
+	}
+}
