@@ -11,7 +11,7 @@ import (
 // The Changes panel: the git working tree of a session's cwd (internal/gitx
 // runs git) and the files the session's own tool calls wrote or edited
 // (session.FileChanges). Topic "g/<id>" tells followers when git's view
-// changed (one poller per followed session, like the files panel's; the
+// changed (one poller per followed session in internal/live, like the files panel's; the
 // topic's name is parsed in stream.go's topic switch).
 
 func (s *Server) gitStatus(w http.ResponseWriter, r *http.Request) error {

@@ -7,7 +7,7 @@ import (
 )
 
 // Web Push through internal/push: the page subscribes with the VAPID
-// public key, and attention events (attention.go) are pushed to every
+// public key, and attention events (live/attention.go) are pushed to every
 // subscription, so a closed tab or a phone hears that a run ended.
 
 // PushKey is GET /api/push/key.
