@@ -82,7 +82,9 @@ func TestLiveModelTest(t *testing.T) {
 }
 
 // TestLiveResources: a skill and a prompt template in a trusted project's
-// .pi and a prompt in the agent dir are listed with where they come from.
+// .pi and a prompt in the agent dir are listed with where they come from;
+// so are an extension that adds no command and MCP servers, a project's
+// only once pi trusts the project.
 func TestLiveResources(t *testing.T) {
 	r, _ := liveRig(t)
 	cwd := r.d.Projects + "/notes"
@@ -90,9 +92,17 @@ func TestLiveResources(t *testing.T) {
 	os.WriteFile(filepath.Join(cwd, ".pi", "prompts", "proj-prompt.md"), []byte("---\ndescription: a project prompt\n---\nDo it.\n"), 0o644)
 	os.MkdirAll(filepath.Join(r.d.AgentDir, "prompts"), 0o755)
 	os.WriteFile(filepath.Join(r.d.AgentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
+	os.MkdirAll(filepath.Join(r.d.AgentDir, "extensions"), 0o755)
+	os.WriteFile(filepath.Join(r.d.AgentDir, "extensions", "quiet.ts"), []byte("export default function (pi) {}\n"), 0o644)
+	os.WriteFile(filepath.Join(cwd, ".pi", "mcp.json"), []byte(`{"mcpServers":{"proj-db":{"command":"piweb-no-such-db"}}}`), 0o644)
+	before := toJSON(t, r.json("GET", "/api/config/resources?cwd="+cwd, nil, 200))
+	if strings.Contains(before, "proj-db") || !strings.Contains(before, `"name":"quiet"`) {
+		t.Errorf("untrusted project: %s", before)
+	}
 	r.json("POST", "/api/trust", map[string]any{"cwd": cwd}, 200)
 	got := toJSON(t, r.json("GET", "/api/config/resources?cwd="+cwd, nil, 200))
-	for _, want := range []string{`"name":"proj-prompt"`, `"scope":"project"`, `"name":"user-prompt"`, `"scope":"user"`, `"kind":"prompt"`} {
+	for _, want := range []string{`"name":"proj-prompt"`, `"scope":"project"`, `"name":"user-prompt"`, `"scope":"user"`, `"kind":"prompt"`,
+		`"name":"proj-db"`, `"kind":"mcp"`, `"name":"quiet"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("resources lack %s: %s", want, got)
 		}

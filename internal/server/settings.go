@@ -142,9 +142,13 @@ type resourceLister interface {
 	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
 }
 
-// ResourceList is GET /api/config/resources?cwd=DIR.
+// ResourceList is GET /api/config/resources?cwd=DIR: what pi's RPC names
+// (skills, prompts, extension commands) and what it does not (MCP
+// servers, pi packages, extensions, from pi's files; a project's only
+// when pi trusts it).
 type ResourceList struct {
-	Resources []agent.Resource `json:"resources"`
+	Resources []agent.Resource     `json:"resources"`
+	Installed []piconfig.Installed `json:"installed"`
 }
 
 func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
@@ -160,5 +164,13 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return agentErr(err)
 	}
-	return ok(w, ResourceList{Resources: res})
+	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
+	if err != nil {
+		return wrap(Internal, err, "cannot read pi's trust.json")
+	}
+	project := ""
+	if pt.Trusted {
+		project = cwd
+	}
+	return ok(w, ResourceList{Resources: res, Installed: s.piconfig().Installed(project)})
 }

@@ -81,13 +81,15 @@ func TestSettingsPage(t *testing.T) {
 		t.Errorf("pi's state: %v", st)
 	}
 	// Resources: a prompt template in the agent dir is listed for the
-	// project with where it comes from.
+	// project with where it comes from; so is an MCP server of mcp.json.
 	os.MkdirAll(filepath.Join(r.agentDir, "prompts"), 0o755)
 	os.WriteFile(filepath.Join(r.agentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
+	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
 	r.open(t, "/settings")
 	r.waitJS(t, fmt.Sprintf(`!!document.querySelector('.set-project-select option[value=%q]')`, r.cwd))
 	setValue(t, r, ".set-project-select", r.cwd, "change")
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('user-prompt') && e.innerText.includes('user'))`)
+	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('user-files') && e.innerText.includes('piweb-no-such-server'))`)
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		r.open(t, "/settings")
 		r.waitJS(t, `!!document.getElementById('set-steeringMode')`)

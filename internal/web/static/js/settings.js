@@ -206,24 +206,27 @@ function Resources({ cwd, rev }) {
   useEffect(() => {
     let live = true;
     setRes(null);
-    api.listResources(cwd).then((d) => live && setRes(d.resources || []), (e) => live && setRes({ error: e.message }));
+    api.listResources(cwd).then((d) => live && setRes([...(d.resources || []), ...(d.installed || []).map((x) => ({ ...x, installed: true }))]), (e) => live && setRes({ error: e.message }));
     return () => { live = false; };
   }, [cwd, rev]);
-  const groups = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands']];
+  const groups = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'], ['installed-extension', 'Extensions'],
+    ['mcp', 'MCP servers'], ['package', 'pi packages']];
+  const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}</span></h2>
     ${!res && html`<p class="muted">Asking pi…</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${Array.isArray(res) && groups.map(([kind, title]) => {
-      const items = res.filter((x) => x.kind === kind);
+      const items = res.filter((x) => kindOf(x) === kind);
       return html`<h3>${title} <span class="muted">${items.length}</span></h3>
         ${!items.length && html`<p class="muted">None.</p>`}
         <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
           <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
+          ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
           <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
           ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
           ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
     })}
-    <p class="muted">Extensions that add no command are not listed: pi's RPC does not name them. Install a pi package in a terminal with <code>pi install NAME</code>.</p>
+    <p class="muted">Extensions, MCP servers and packages are read from pi's files (<code>extensions/</code>, <code>mcp.json</code>, <code>settings.json</code>), a project's only once pi trusts it. Install a pi package in a terminal with <code>pi install NAME</code> (<code>-l</code> for this project).</p>
   </section>`;
 }
 
