@@ -40,6 +40,7 @@ type serveFlags struct {
 	addr, agentDir, pi, token, webDir string
 	hosts, proxies                    stringList
 	open, demo, dev, noTerminal       bool
+	modelTitles                       bool
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -63,6 +64,7 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "require this `token`, reusable (beyond loopback without it, piweb prints one-time sign-in links)")
 	fs.BoolVar(&f.open, "open", false, "open the app in the browser")
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
+	fs.BoolVar(&f.modelTitles, "model-titles", false, "name a new session by a title pi's default model writes from its first message (one short extra request), not only by its first line")
 	fs.BoolVar(&f.noTerminal, "no-terminal", false, "turn the Terminal panel off (it runs shells in sessions' folders for the signed-in owner)")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
@@ -134,6 +136,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	opts.Push = openPush(e, logger)
+	opts.ModelTitles = f.modelTitles
 	if !f.demo { // the demo's marks stay in memory
 		opts.Marks = openMarks(e, logger)
 	}

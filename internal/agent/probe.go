@@ -28,6 +28,27 @@ const probePrompt = "Reply with the single word OK."
 // the answer or pi's error. A provider that does not answer within timeout
 // is reported as such and its pi stopped.
 func (a *Service) TestModel(ctx context.Context, provider, modelID string, timeout time.Duration) (ModelTest, error) {
+	return a.ask(ctx, provider, modelID, probePrompt, timeout)
+}
+
+// titlePrompt asks for a session's title from its first message.
+const titlePrompt = "Write a title of at most six words for a coding session that starts with the message below. " +
+	"Answer with the title alone: no quotes, no punctuation at the end.\n\n"
+
+// Title asks pi's default model, through a short-lived pi with no session
+// file, for a short title of a session whose first message is first; ""
+// when the model fails or does not answer within timeout.
+func (a *Service) Title(ctx context.Context, first string, timeout time.Duration) string {
+	res, err := a.ask(ctx, "", "", titlePrompt+truncateRunes(first, 2000), timeout)
+	if err != nil || !res.OK {
+		return ""
+	}
+	return res.Reply
+}
+
+// ask sends one prompt to provider/modelID (pi's default model when
+// provider is "") through a short-lived pi with no session file.
+func (a *Service) ask(ctx context.Context, provider, modelID, prompt string, timeout time.Duration) (ModelTest, error) {
 	ends := make(chan json.RawMessage, 8)
 	o := a.base
 	o.NoSession, o.SessionFile = true, ""
@@ -44,11 +65,13 @@ func (a *Service) TestModel(ctx context.Context, provider, modelID string, timeo
 		return ModelTest{}, err
 	}
 	defer c.Close(context.Background(), time.Second)
-	if _, err := c.Call(ctx, "set_model", map[string]string{"provider": provider, "modelId": modelID}); err != nil {
-		return ModelTest{}, err
+	if provider != "" {
+		if _, err := c.Call(ctx, "set_model", map[string]string{"provider": provider, "modelId": modelID}); err != nil {
+			return ModelTest{}, err
+		}
 	}
 	start := time.Now()
-	if _, err := c.Call(ctx, "prompt", map[string]string{"message": probePrompt}); err != nil {
+	if _, err := c.Call(ctx, "prompt", map[string]string{"message": prompt}); err != nil {
 		return ModelTest{}, err
 	}
 	res, err := waitProbe(ctx, ends, timeout)

@@ -110,3 +110,18 @@ func TestPushHonoursMute(t *testing.T) {
 		t.Error("resumed is pushed")
 	}
 }
+
+func TestModelTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		`"Flaky parser test fix."`:        "Flaky parser test fix",
+		"**Fix the build**\nmore text":    "Fix the build",
+		"  “Dark theme”  ":                "Dark theme",
+		"":                                "",
+		"/compact":                        "",
+		strings.Repeat("word ", 30) + ".": strings.TrimSpace(strings.Repeat("word ", 12)) + "…",
+	} {
+		if got := modelTitle(in); got != want {
+			t.Errorf("modelTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

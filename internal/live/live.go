@@ -48,6 +48,10 @@ type Options struct {
 	Push *push.Service
 	// Marks says which sessions are muted (not pushed); nil mutes none.
 	Marks *attention.Store
+	// Titler, when set (serve's --model-titles), asks a model for a title
+	// of a new session's first message ("" when it cannot), which replaces
+	// the heuristic name; nil names sessions by the heuristic alone.
+	Titler func(ctx context.Context, first string) string
 	// GitPoll (0: 2 s) and FilesPoll (0: 1 s) are how often a followed
 	// session's git state and a followed folder or file are looked at.
 	GitPoll, FilesPoll time.Duration

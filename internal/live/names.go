@@ -48,7 +48,8 @@ type firstRun struct{ path, message string }
 
 // nameAfterFirstRun names session id, if piweb created it and its first
 // run just ended, from its first message, unless the user named it
-// meanwhile.
+// meanwhile. With a Titler (opt-in), the model's title then replaces that
+// name, unless the user renamed the session in the meantime.
 func (l *Relay) nameAfterFirstRun(id string) {
 	v, created := l.unnamed.LoadAndDelete(id)
 	if !created {
@@ -62,10 +63,38 @@ func (l *Relay) nameAfterFirstRun(id string) {
 	if m, found := l.cat.ByKey(id); found && m.HasName {
 		return
 	}
+	if !l.rename(id, fr.path, name) || l.opts.Titler == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	title := modelTitle(l.opts.Titler(ctx, fr.message))
+	if title == "" || title == name {
+		return
+	}
+	l.cat.Refresh(fr.path)
+	if m, found := l.cat.ByKey(id); found && m.Name != name {
+		return // the user renamed it meanwhile
+	}
+	l.rename(id, fr.path, title)
+}
+
+// rename names the session through its worker, or in its file when none
+// runs, and reports whether that worked.
+func (l *Relay) rename(id, path, name string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := l.agent.Rename(ctx, fr.path, name, func() error { return l.opts.Store.Rename(fr.path, name) })
+	err := l.agent.Rename(ctx, path, name, func() error { return l.opts.Store.Rename(path, name) })
 	if err != nil {
 		l.opts.Logf("name session %s: %v", id, err)
 	}
+	return err == nil
+}
+
+// modelTitle is a model's answer as a name: its first line, without the
+// quotes or the final full stop a model may add, at most maxAutoName
+// characters.
+func modelTitle(reply string) string {
+	t := autoName(strings.Trim(strings.TrimSpace(reply), "\"'`*“”"))
+	return strings.TrimRight(strings.Trim(t, "\"'`*“”"), ".")
 }

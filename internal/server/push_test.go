@@ -119,3 +119,20 @@ func TestLiveAutoName(t *testing.T) {
 		return nil
 	}, 10*time.Second, "the new name")
 }
+
+// TestLiveModelTitle: with model titles on, a new session is named by its
+// first line at once, then by the title pi's default model writes (quotes
+// and a full stop removed), through real pi.
+func TestLiveModelTitle(t *testing.T) {
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{ModelTitles: true})
+	llm.Enqueue(fakellm.Text("Will do."))
+	llm.Enqueue(fakellm.Text("\"Flaky parser test fix.\""))
+	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "the parser test fails now and then, please look"}, 200)["id"].(string)
+	testkit.Eventually(t, func() error {
+		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
+		if n, _ := s["name"].(string); n != "Flaky parser test fix" {
+			return fmt.Errorf("name %q", n)
+		}
+		return nil
+	}, 60*time.Second, "the model's title")
+}

@@ -107,12 +107,26 @@ type Options struct {
 	EventQueue int
 	// ModelTestTimeout bounds POST /api/config/test (0: 30 s).
 	ModelTestTimeout time.Duration
+	// ModelTitles (serve's --model-titles, opt-in) has a new session's
+	// heuristic name replaced by a title pi's default model writes.
+	ModelTitles bool
 	// Push sends Web Push notifications of attention events; nil: none
 	// (the push routes answer 415 unsupported).
 	Push *push.Service
 	// Marks keeps the user's read marks and mutes; nil keeps them in
 	// memory from the server's start.
 	Marks *attention.Store
+}
+
+// titler is live's Titler when ModelTitles is on and pi runs.
+func (s *Server) titler() func(context.Context, string) string {
+	t, can := s.agent.(interface {
+		Title(ctx context.Context, first string, timeout time.Duration) string
+	})
+	if !s.opts.ModelTitles || !can {
+		return nil
+	}
+	return func(ctx context.Context, first string) string { return t.Title(ctx, first, s.opts.testTimeout()) }
 }
 
 func (o Options) testTimeout() time.Duration {
@@ -186,7 +200,8 @@ func New(opts Options) *Server {
 	}
 	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
 	s.live = live.New(live.Options{Catalog: s.cat, Agent: s.agent, Events: s.events, Cache: s.cache, Store: s.store,
-		Git: s.git, Push: opts.Push, Marks: s.marks, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf})
+		Git: s.git, Push: opts.Push, Marks: s.marks, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf,
+		Titler: s.titler()})
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
