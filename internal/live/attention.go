@@ -146,13 +146,19 @@ func (l *Relay) pushMessage(ev AttentionEvent) (push.Message, bool) {
 			body = m.FirstMessage
 		}
 	}
-	if len(body) > 120 {
-		body = body[:120] + "…"
+	return push.Message{Title: title, Body: pushBody(body, ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+}
+
+// pushBody is a push's text: the session's name cut to 120 characters
+// (whole characters: a byte cut could split one), then the event's title.
+func pushBody(name, title string) string {
+	if r := []rune(name); len(r) > 120 {
+		name = string(r[:120]) + "…"
 	}
-	if ev.Title != "" {
-		body += ": " + ev.Title
+	if title != "" {
+		name += ": " + title
 	}
-	return push.Message{Title: title, Body: body, URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+	return name
 }
 
 // forget drops what was announced of session id: its next events are new.

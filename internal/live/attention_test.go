@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestAttentionOf(t *testing.T) {
@@ -123,5 +124,16 @@ func TestModelTitle(t *testing.T) {
 		if got := modelTitle(in); got != want {
 			t.Errorf("modelTitle(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestPushBodyCut: a long name is cut at a character, never inside one.
+func TestPushBodyCut(t *testing.T) {
+	got := pushBody(strings.Repeat("é", 200), "which one?")
+	if !utf8.ValidString(got) || got != strings.Repeat("é", 120)+"…: which one?" {
+		t.Errorf("body %q", got)
+	}
+	if got := pushBody("short", ""); got != "short" {
+		t.Errorf("body %q", got)
 	}
 }
