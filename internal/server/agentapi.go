@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/live"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	m.Modified = m.Created
 	s.live.Created(m, req.Message)
 	s.refresh(path)
-	return ok(w, createdAnswer{ID: id})
+	return ok(w, apitype.Created{ID: id})
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
@@ -97,7 +98,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	if data == nil {
 		data = json.RawMessage("null")
 	}
-	return ok(w, commandAnswer{OK: true, Data: data})
+	return ok(w, apitype.CommandAnswer{OK: true, Data: data})
 }
 
 // reloadWorker is pi's /reload, which RPC lacks: it stops the session's
@@ -110,7 +111,7 @@ func (s *Server) reloadWorker(w http.ResponseWriter, r *http.Request, m Meta) er
 	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
 		return agentErr(err)
 	}
-	return ok(w, commandAnswer{OK: true, Data: json.RawMessage("null")})
+	return ok(w, apitype.CommandAnswer{OK: true, Data: json.RawMessage("null")})
 }
 
 // checkLeaf refuses a command when the file's leaf is not the one the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/signin"
 )
 
@@ -83,7 +84,7 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.auth.cookie, Value: "", Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: -1})
-	return ok(w, okAnswer{OK: true})
+	return ok(w, apitype.OK{OK: true})
 }
 
 // serveAuth is the login link: a right secret sets the HttpOnly session

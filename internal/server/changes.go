@@ -4,8 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"piweb/internal/apitype"
 	"piweb/internal/gitx"
-	"piweb/internal/session"
 )
 
 // The Changes panel: the git working tree of a session's cwd (internal/gitx
@@ -62,7 +62,5 @@ func (s *Server) sessionChanges(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, struct {
-		Changes []session.FileChange `json:"changes"`
-	}{sess.FileChanges()})
+	return ok(w, apitype.Changes{Changes: sess.FileChanges()})
 }

@@ -1,11 +1,11 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/piconfig"
 )
 
@@ -60,9 +60,7 @@ func (s *Server) getModelsConfig(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) putModelsConfig(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Config json.RawMessage `json:"config"`
-	}
+	var body apitype.ModelsConfig
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}

@@ -7,17 +7,10 @@ import (
 	"path"
 	"path/filepath"
 
+	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
 )
-
-// fileList is GET /api/sessions/{id}/files: a folder of the session's
-// cwd, or Missing when the cwd is gone.
-type fileList struct {
-	Path    string        `json:"path"`
-	Entries []cwdfs.Entry `json:"entries"`
-	Missing bool          `json:"missing"`
-}
 
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
@@ -30,7 +23,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	if err == cwdfs.ErrCwdGone && clean == "" {
 		// A session outlives its project folder; saying so is an answer,
 		// not an error (a 404 would be logged in the browser's console).
-		return ok(w, fileList{Path: "", Entries: []cwdfs.Entry{}, Missing: true})
+		return ok(w, apitype.FileList{Path: "", Entries: []cwdfs.Entry{}, Missing: true})
 	} else if err != nil {
 		return err
 	}
@@ -38,7 +31,7 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, fileList{Path: clean, Entries: entries})
+	return ok(w, apitype.FileList{Path: clean, Entries: entries})
 }
 
 // fileCSP keeps anything in a session's folder from running: a file is

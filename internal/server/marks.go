@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/attention"
 	"piweb/internal/live"
 )
@@ -13,12 +14,6 @@ import (
 // server so they follow the user across browsers and devices; every
 // change goes to the index topic as "attention_state" for the other tabs.
 
-// attentionState is the index topic's "attention_state" event.
-type attentionState struct {
-	Type string `json:"type"` // "attention_state"
-	attention.State
-}
-
 func (s *Server) getAttention(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, s.marks.State())
 }
@@ -26,9 +21,7 @@ func (s *Server) getAttention(w http.ResponseWriter, r *http.Request) error {
 // postRead marks sessions read up to now, or up to their last activity
 // when that is later (the file's clock may run ahead of piweb's).
 func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		IDs []string `json:"ids"`
-	}
+	var body apitype.ReadRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -52,10 +45,7 @@ func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
 // postMute mutes or unmutes one session, or every session when the id
 // is empty.
 func (s *Server) postMute(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		ID    string `json:"id"`
-		Muted bool   `json:"muted"`
-	}
+	var body apitype.MuteRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -73,6 +63,6 @@ func (s *Server) marksChanged(w http.ResponseWriter, st attention.State, err err
 	if err != nil {
 		return wrap(Internal, err, "cannot save the read marks and mutes")
 	}
-	s.live.PublishJSON(live.IndexTopic, attentionState{Type: "attention_state", State: st})
+	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", State: st})
 	return ok(w, st)
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
 )
@@ -71,9 +72,7 @@ func (s *Server) itemAfter(path string) *catalog.Item {
 }
 
 func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Name *string `json:"name"`
-	}
+	var body apitype.RenameRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -90,14 +89,11 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return agentErr(err)
 	}
-	return ok(w, sessionAnswer{Session: s.itemAfter(m.Path)})
+	return ok(w, apitype.SessionAnswer{Session: s.itemAfter(m.Path)})
 }
 
 func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		EntryID string  `json:"entryId"`
-		Label   *string `json:"label"`
-	}
+	var body apitype.LabelRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -121,7 +117,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return ok(w, labelAnswer{Session: it, Labels: sess.LabelMap()})
+	return ok(w, apitype.LabelAnswer{Session: it, Labels: sess.LabelMap()})
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
@@ -149,7 +145,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.refresh(paths...)
 	s.live.Deleted(m.Path)
-	return ok(w, deleteAnswer{TrashID: it.ID, Session: s.item(m)})
+	return ok(w, apitype.DeleteAnswer{TrashID: it.ID, Session: s.item(m)})
 }
 
 func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
@@ -157,16 +153,16 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot read trash")
 	}
-	out := []trashItem{}
+	out := []apitype.TrashItem{}
 	for _, it := range items {
-		e := trashItem{TrashID: it.ID, Deleted: it.Deleted}
+		e := apitype.TrashItem{TrashID: it.ID, Deleted: it.Deleted}
 		if m, found := catalog.ReadMeta(it.File); found {
 			m.Path = it.Original
 			e.Session = s.item(m)
 		}
 		out = append(out, e)
 	}
-	return ok(w, trashList{Items: out})
+	return ok(w, apitype.TrashList{Items: out})
 }
 
 // deleteForever removes a trashed session for good.
@@ -180,20 +176,12 @@ func (s *Server) deleteForever(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, struct{}{})
 }
 
-// backupList is the answer of GET /api/backups.
-type backupList struct {
-	Backups []session.Backup `json:"backups"`
-	// MaxAgeDays is the pruning rule: backups older than this are removed
-	// when piweb starts.
-	MaxAgeDays int `json:"maxAgeDays"`
-}
-
 func (s *Server) listBackups(w http.ResponseWriter, r *http.Request) error {
 	bs := s.store.Backups()
 	if bs == nil {
 		bs = []session.Backup{}
 	}
-	return ok(w, backupList{Backups: bs, MaxAgeDays: int(session.BackupMaxAge.Hours() / 24)})
+	return ok(w, apitype.BackupList{Backups: bs, MaxAgeDays: int(session.BackupMaxAge.Hours() / 24)})
 }
 
 func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
@@ -210,13 +198,11 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
 		return wrap(Internal, err, "cannot restore")
 	}
 	s.refresh(it.Repointed...)
-	return ok(w, sessionAnswer{Session: s.itemAfter(it.Original)})
+	return ok(w, apitype.SessionAnswer{Session: s.itemAfter(it.Original)})
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		EntryID string `json:"entryId"`
-	}
+	var body apitype.ForkRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -235,9 +221,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Leaf string `json:"leaf"`
-	}
+	var body apitype.CloneRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -259,7 +243,7 @@ func (s *Server) answerNew(w http.ResponseWriter, path string, text *string) err
 	if !found {
 		return errorf(Internal, "the new session could not be read back")
 	}
-	return ok(w, newSessionAnswer{ID: nm.Key, Path: nm.Path, Text: text})
+	return ok(w, apitype.NewSession{ID: nm.Key, Path: nm.Path, Text: text})
 }
 
 // storeErr0 is storeErr keeping nil as nil.

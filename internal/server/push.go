@@ -3,17 +3,13 @@ package server
 import (
 	"net/http"
 
+	"piweb/internal/apitype"
 	"piweb/internal/push"
 )
 
 // Web Push through internal/push: the page subscribes with the VAPID
 // public key, and attention events (live/attention.go) are pushed to every
 // subscription, so a closed tab or a phone hears that a run ended.
-
-// PushKey is GET /api/push/key.
-type PushKey struct {
-	PublicKey string `json:"publicKey"`
-}
 
 func (s *Server) pushService() (*push.Service, error) {
 	if s.opts.Push == nil {
@@ -31,7 +27,7 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot make piweb's Web Push keys")
 	}
-	return ok(w, PushKey{PublicKey: key})
+	return ok(w, apitype.PushKey{PublicKey: key})
 }
 
 func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
@@ -54,9 +50,7 @@ func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Endpoint string `json:"endpoint"`
-	}
+	var body apitype.PushUnsubscribe
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}

@@ -5,19 +5,9 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"piweb/internal/apitype"
 	"piweb/internal/session"
 )
-
-// repairResult answers POST /api/sessions/{id}/repair: what the repair
-// changed (as `piweb check --repair` prints it) and where the original
-// was kept (relative to the agent dir, or only its file name when the
-// session lies elsewhere: never a full path); both empty when the file had
-// nothing to repair.
-type repairResult struct {
-	Changes []string `json:"changes"`
-	Backup  string   `json:"backup"`
-	Session any      `json:"session"`
-}
 
 // repair rewrites a damaged session file as `piweb check --repair` does:
 // atomically, through session.RewriteFile (a synced temp file renamed over
@@ -42,7 +32,7 @@ func (s *Server) repair(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storeErr(err)
 	}
-	res := repairResult{Changes: []string{}}
+	res := apitype.RepairResult{Changes: []string{}}
 	if len(sess.Defects()) > 0 || sess.Migrated {
 		content, changes := sess.Repair(m.Cwd)
 		backup, err := session.RewriteFile(m.Path, content, sess.Size)

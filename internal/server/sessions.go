@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
 )
@@ -17,7 +18,7 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	if version == "" {
 		version = "dev"
 	}
-	st := statusAnswer{Version: version, SignIn: s.auth.required, AgentDir: s.agentDir, Demo: s.opts.Demo,
+	st := apitype.Status{Version: version, SignIn: s.auth.required, AgentDir: s.agentDir, Demo: s.opts.Demo,
 		Pi: s.agent.Pi(), Index: s.cat.State()}
 	st.CanLeave = s.opts.Demo && s.opts.LeaveDemo != nil
 	if s.opts.Demo && s.opts.DemoRealDir != "" {
@@ -33,7 +34,7 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 // outside the demo there is nothing to leave.
 func (s *Server) leaveDemo(w http.ResponseWriter, r *http.Request) error {
 	leaving := s.opts.Demo && s.opts.LeaveDemo != nil
-	if err := ok(w, leaveAnswer{Leaving: leaving}); err != nil || !leaving {
+	if err := ok(w, apitype.Leave{Leaving: leaving}); err != nil || !leaving {
 		return err
 	}
 	go s.opts.LeaveDemo()
@@ -115,7 +116,7 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot list sessions")
 	}
-	return ok(w, projectList{Projects: catalog.Projects(metas)})
+	return ok(w, apitype.ProjectList{Projects: catalog.Projects(metas)})
 }
 
 // lookup finds the session named by the {id} path value.
@@ -181,7 +182,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if problems == nil {
 		problems = []session.Problem{}
 	}
-	return ok(w, sessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
+	return ok(w, apitype.SessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
 		Labels: labels, Lineage: s.cat.Lineage(m, s.item), Problems: problems})
 }
 
@@ -249,7 +250,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 		msgs = append(msgs, m)
 	}
 	n := len(c.Messages)
-	out := contextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
+	out := apitype.ContextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
 		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
 		Start: start, System: session.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
 	return okVerbatim(w, out, "messages", msgs)
@@ -276,7 +277,7 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range path[start:end] {
 		entries = append(entries, e.Raw)
 	}
-	out := entriesPage{Before: beforeCursor(start), HasMore: start > 0, Leaf: entryID(leaf), Start: start, Total: len(path)}
+	out := apitype.EntriesPage{Before: beforeCursor(start), HasMore: start > 0, Leaf: entryID(leaf), Start: start, Total: len(path)}
 	return okVerbatim(w, out, "entries", entries)
 }
 
@@ -318,5 +319,5 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	for _, h := range hits {
 		out = append(out, h.JSON(s.item))
 	}
-	return ok(w, searchAnswer{Hits: out, Total: len(out), More: more})
+	return ok(w, apitype.Search{Hits: out, Total: len(out), More: more})
 }

@@ -6,28 +6,13 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/piconfig"
 )
 
-// ConfigView is GET /api/config: pi's global settings, a project's
-// (?cwd=) with its trust, the settings piweb edits with pi's defaults, and
-// auth.json's credentials, masked.
-type ConfigView struct {
-	Global  piconfig.SettingsFile  `json:"global"`
-	Project *piconfig.SettingsFile `json:"project,omitempty"`
-	Trust   *agent.ProjectTrust    `json:"trust,omitempty"`
-	Schema  []piconfig.Setting     `json:"schema"`
-	Auth    piconfig.AuthFile      `json:"auth"`
-	// Providers are pi's built-in providers (pi lists only configured
-	// ones' models).
-	Providers []piconfig.Provider `json:"providers"`
-	// Custom names the providers models.json declares.
-	Custom []string `json:"custom"`
-}
-
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) error {
 	pc := s.piconfig()
-	v := ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth(), Providers: piconfig.Providers,
+	v := apitype.ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth(), Providers: piconfig.Providers,
 		Custom: pc.CustomProviders()}
 	if c := r.URL.Query().Get("cwd"); c != "" {
 		cwd, err := trustCwd(c)
@@ -44,17 +29,8 @@ func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, v)
 }
 
-// SettingsChange is PUT /api/config/settings: changes to the global
-// settings, or a trusted project's when Cwd is set. ReplaceCorrupt
-// replaces a file that does not parse (it is copied aside first).
-type SettingsChange struct {
-	Cwd            string            `json:"cwd,omitempty"`
-	Changes        []piconfig.Change `json:"changes"`
-	ReplaceCorrupt bool              `json:"replaceCorrupt,omitempty"`
-}
-
 func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
-	var body SettingsChange
+	var body apitype.SettingsChange
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -77,14 +53,8 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	return s.getConfig(w, r)
 }
 
-// KeyChange is PUT /api/config/auth/{provider}: the API key to store.
-type KeyChange struct {
-	Key            string `json:"key"`
-	ReplaceCorrupt bool   `json:"replaceCorrupt,omitempty"`
-}
-
 func (s *Server) putKey(w http.ResponseWriter, r *http.Request) error {
-	var body KeyChange
+	var body apitype.KeyChange
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -112,14 +82,8 @@ type modelTester interface {
 // testTimeout bounds a provider test: a provider that hangs is reported.
 const testTimeout = 30 * time.Second
 
-// ModelTestRequest is POST /api/config/test.
-type ModelTestRequest struct {
-	Provider string `json:"provider"`
-	ModelID  string `json:"modelId"`
-}
-
 func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
-	var body ModelTestRequest
+	var body apitype.ModelTestRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
@@ -140,15 +104,6 @@ func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
 // resourceLister is the agent's Resources.
 type resourceLister interface {
 	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
-}
-
-// ResourceList is GET /api/config/resources?cwd=DIR: what pi's RPC names
-// (skills, prompts, extension commands) and what it does not (MCP
-// servers, pi packages, extensions, from pi's files; a project's only
-// when pi trusts it).
-type ResourceList struct {
-	Resources []agent.Resource     `json:"resources"`
-	Installed []piconfig.Installed `json:"installed"`
 }
 
 func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
@@ -172,5 +127,5 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 	if pt.Trusted {
 		project = cwd
 	}
-	return ok(w, ResourceList{Resources: res, Installed: s.piconfig().Installed(project)})
+	return ok(w, apitype.ResourceList{Resources: res, Installed: s.piconfig().Installed(project)})
 }

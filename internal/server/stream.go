@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
@@ -73,19 +74,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) error {
 	return s.pump(r, out, sub, ctl)
 }
 
-// streamRequest is the body of POST /api/stream/subscribe and
-// /api/stream/unsubscribe. After is the last id the page has of the topic
-// (absent: no replay, for a page that just loaded what it shows).
-type streamRequest struct {
-	Stream string `json:"stream"`
-	Topic  string `json:"topic"`
-	After  *int64 `json:"after,omitempty"`
-}
-
 // subscribe adds a topic to a stream. It answers once the topic's hello
 // and replay are on their way, in order before its live events.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
-	var req streamRequest
+	var req apitype.StreamRequest
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}
@@ -118,7 +110,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 
 // unsubscribe removes a topic from a stream.
 func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) error {
-	var req streamRequest
+	var req apitype.StreamRequest
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}

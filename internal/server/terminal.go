@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
 	"piweb/internal/terminal"
 )
@@ -15,25 +16,15 @@ import (
 
 var errTerminalsOff = errorf(Forbidden, "terminals are off (piweb was started with --no-terminal)")
 
-type terminalList struct {
-	Enabled   bool            `json:"enabled"`
-	Terminals []terminal.Info `json:"terminals"`
-}
-
 func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
 	if err != nil {
 		return err
 	}
 	if s.opts.Terminals == nil {
-		return ok(w, terminalList{Terminals: []terminal.Info{}})
+		return ok(w, apitype.TerminalList{Terminals: []terminal.Info{}})
 	}
-	return ok(w, terminalList{Enabled: true, Terminals: s.opts.Terminals.List(m.Key)})
-}
-
-type startTerminalRequest struct {
-	Cols int `json:"cols"`
-	Rows int `json:"rows"`
+	return ok(w, apitype.TerminalList{Enabled: true, Terminals: s.opts.Terminals.List(m.Key)})
 }
 
 func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
@@ -44,7 +35,7 @@ func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req startTerminalRequest
+	var req apitype.StartTerminal
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil {
 		return errorf(Invalid, "bad request body")
 	}
@@ -92,5 +83,5 @@ func (s *Server) closeTerminal(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t.Close()
-	return ok(w, okAnswer{OK: true})
+	return ok(w, apitype.OK{OK: true})
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 )
 
 // trustCwd reads and checks the folder a trust request names.
@@ -34,10 +35,7 @@ func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
 // with a session, for that session only: its pi starts with --approve
 // (its idle worker is stopped so that the next command starts one).
 func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Cwd     string `json:"cwd"`
-		Session string `json:"session"` // "trust for this session only"
-	}
+	var body apitype.TrustRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}

@@ -6,14 +6,9 @@ import (
 	"os"
 	"path"
 
+	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
 )
-
-// uploadAnswer is POST /upload's answer.
-type uploadAnswer struct {
-	Path string `json:"path"`
-	Size int64  `json:"size"`
-}
 
 // upload writes the request body, streamed, into a folder of the
 // session's cwd (cwdfs.Upload: a temp file moved into place, never over
@@ -43,7 +38,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 	if err := cwdfs.Upload(root, real, q.Get("name"), body, cwdfs.MaxUpload, q.Get("overwrite") == "1"); err != nil {
 		return err
 	}
-	return ok(w, uploadAnswer{Path: path.Join(path.Clean("/" + q.Get("path"))[1:], q.Get("name")), Size: body.n})
+	return ok(w, apitype.Upload{Path: path.Join(path.Clean("/" + q.Get("path"))[1:], q.Get("name")), Size: body.n})
 }
 
 // countingReader counts the bytes read through it.

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"piweb/internal/apitype"
 )
 
 // getUsage answers GET /api/usage?by=day|model|project&tz=Area/City&days=N.
@@ -23,7 +25,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	if rows == nil {
 		rows = []UsageRow{}
 	}
-	return ok(w, usageAnswer{Rows: rows, TZ: q.Loc.String()})
+	return ok(w, apitype.Usage{Rows: rows, TZ: q.Loc.String()})
 }
 
 func usageQuery(r *http.Request) (UsageQuery, error) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
@@ -13,18 +14,12 @@ import (
 // Worktrees of a session's repository (gitx does the work) and, for the
 // sidebar, the repository of every project folder.
 
-type worktreeAnswer struct {
-	gitx.View
-	Repo      *gitx.Repo      `json:"repo,omitempty"`
-	Worktrees []gitx.Worktree `json:"worktrees"`
-}
-
 func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.lookup(r)
 	if err != nil {
 		return err
 	}
-	a := worktreeAnswer{Worktrees: []gitx.Worktree{}}
+	a := apitype.Worktrees{Worktrees: []gitx.Worktree{}}
 	repo, err := s.git.RepoOf(r.Context(), m.Cwd)
 	if err == nil {
 		a.Worktrees, err = s.git.Worktrees(r.Context(), m.Cwd)
@@ -41,12 +36,6 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, a)
 }
 
-type addWorktreeRequest struct {
-	Folder string `json:"folder"`
-	Branch string `json:"branch"`
-	Base   string `json:"base"`
-}
-
 // addWorktree makes a worktree in a new folder beside the main worktree,
 // on a new branch.
 func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
@@ -54,7 +43,7 @@ func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req addWorktreeRequest
+	var req apitype.AddWorktree
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}
@@ -72,11 +61,6 @@ func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, gitx.Worktree{Path: path, Branch: req.Branch})
 }
 
-type removeWorktreeRequest struct {
-	Path  string `json:"path"`
-	Force bool   `json:"force"`
-}
-
 // removeWorktree removes one of the repository's worktrees; one with
 // uncommitted changes only when the user confirmed (force).
 func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
@@ -84,7 +68,7 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req removeWorktreeRequest
+	var req apitype.RemoveWorktree
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}
@@ -102,18 +86,11 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
 	err = s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
 	if errors.Is(err, gitx.ErrDirty) {
 		// Not an error: the page asks the user and sends force.
-		return ok(w, removeAnswer{Dirty: true})
+		return ok(w, apitype.RemoveAnswer{Dirty: true})
 	} else if err != nil {
 		return worktreeErr(err)
 	}
-	return ok(w, removeAnswer{Removed: true})
-}
-
-// removeAnswer says whether the worktree went, or that it holds
-// uncommitted work and stays until the user confirms.
-type removeAnswer struct {
-	Removed bool `json:"removed"`
-	Dirty   bool `json:"dirty"`
+	return ok(w, apitype.RemoveAnswer{Removed: true})
 }
 
 func worktreeErr(err error) error {
@@ -136,7 +113,5 @@ func (s *Server) listRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot list sessions")
 	}
-	return ok(w, struct {
-		Repos map[string]*gitx.Repo `json:"repos"`
-	}{s.repos.Repos(r.Context(), catalog.Folders(metas, 500))})
+	return ok(w, apitype.Repos{Repos: s.repos.Repos(r.Context(), catalog.Folders(metas, 500))})
 }

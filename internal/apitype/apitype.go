@@ -1,0 +1,125 @@
+// Package apitype holds the JSON shapes of piweb's HTTP API (docs/api.md):
+// the bodies of requests and the answers, as Go types so that the
+// contract is checked by the compiler, not spelled in map literals. It is
+// data only: no behaviour, and no dependency on net/http.
+package apitype
+
+import (
+	"encoding/json"
+
+	"piweb/internal/agent"
+	"piweb/internal/catalog"
+	"piweb/internal/session"
+)
+
+// Status is GET /api/status.
+type Status struct {
+	Version  string         `json:"version"`
+	SignIn   bool           `json:"signIn"`
+	AgentDir string         `json:"agentDir"`
+	Demo     bool           `json:"demo"`
+	Pi       agent.PiStatus `json:"pi"`
+	Index    catalog.State  `json:"index"`
+	// RealSessions and RealAgentDir describe the user's own sessions while
+	// the demo is shown.
+	RealSessions *int   `json:"realSessions,omitempty"`
+	RealAgentDir string `json:"realAgentDir,omitempty"`
+	// CanLeave says the demo can be left from the page (POST
+	// /api/demo/leave) for the user's own sessions.
+	CanLeave bool `json:"canLeave,omitempty"`
+}
+
+// Leave is POST /api/demo/leave: whether piweb is switching from the demo
+// to the user's own sessions.
+type Leave struct {
+	Leaving bool `json:"leaving"`
+}
+
+// ProjectList is GET /api/projects.
+type ProjectList struct {
+	Projects []*catalog.Project `json:"projects"`
+}
+
+// SessionDetail is GET /api/sessions/{id}.
+type SessionDetail struct {
+	Session  catalog.Item       `json:"session"`
+	Header   json.RawMessage    `json:"header"`
+	Leaf     *string            `json:"leaf"`
+	Tree     []session.TreeNode `json:"tree"`
+	Labels   map[string]string  `json:"labels"`
+	Lineage  catalog.Lineage    `json:"lineage"`
+	Problems []session.Problem  `json:"problems"`
+}
+
+// ContextPage is GET /api/sessions/{id}/context without its messages,
+// which the server adds as they are (fields in the order json.Marshal
+// wrote the map this replaced).
+type ContextPage struct {
+	Before   *string               `json:"before"`
+	Edits    []session.ContextEdit `json:"edits"`
+	EntryIDs []string              `json:"entryIds"`
+	HasMore  bool                  `json:"hasMore"`
+	Leaf     *string               `json:"leaf"`
+	Model    json.RawMessage       `json:"model"`
+	Start    int                   `json:"start"`
+	// System is how many of the Total messages are system messages (pi
+	// 1.x's prompt and its patches), which are not conversation messages.
+	System        int             `json:"system"`
+	ThinkingLevel json.RawMessage `json:"thinkingLevel"`
+	Total         int             `json:"total"`
+}
+
+// EntriesPage is GET /api/sessions/{id}/entries without its entries.
+type EntriesPage struct {
+	Before  *string `json:"before"`
+	HasMore bool    `json:"hasMore"`
+	Leaf    *string `json:"leaf"`
+	Start   int     `json:"start"`
+	Total   int     `json:"total"`
+}
+
+// Search is GET /api/search. Total is the number of hits returned; More
+// says that more match beyond the limit (the count is "at least").
+type Search struct {
+	Hits  []catalog.HitJSON `json:"hits"`
+	Total int               `json:"total"`
+	More  bool              `json:"more"`
+}
+
+// Changes is GET /api/sessions/{id}/changes: the files the session's
+// write and edit calls changed, in file order.
+type Changes struct {
+	Changes []session.FileChange `json:"changes"`
+}
+
+// Usage is GET /api/usage.
+type Usage struct {
+	Rows []catalog.UsageRow `json:"rows"`
+	TZ   string             `json:"tz"`
+}
+
+// OK is the answer of a request that has nothing else to say.
+type OK struct {
+	OK bool `json:"ok"`
+}
+
+// Created is POST /api/sessions: the new session's id.
+type Created struct {
+	ID string `json:"id"`
+}
+
+// CommandAnswer is POST /api/sessions/{id}/commands: pi's response data
+// (null when it has none).
+type CommandAnswer struct {
+	OK   bool            `json:"ok"`
+	Data json.RawMessage `json:"data"`
+}
+
+// StreamRequest is the body of POST /api/stream/subscribe and
+// /api/stream/unsubscribe. After is the last id the page has of the topic
+// (absent: no replay, for a page that just loaded what it shows).
+type StreamRequest struct {
+	Stream string `json:"stream"`
+	Topic  string `json:"topic"`
+	After  *int64 `json:"after,omitempty"`
+}

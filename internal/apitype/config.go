@@ -1,0 +1,95 @@
+package apitype
+
+import (
+	"encoding/json"
+
+	"piweb/internal/agent"
+	"piweb/internal/attention"
+	"piweb/internal/piconfig"
+)
+
+// ConfigView is GET /api/config: pi's global settings, a project's
+// (?cwd=) with its trust, the settings piweb edits with pi's defaults, and
+// auth.json's credentials, masked.
+type ConfigView struct {
+	Global  piconfig.SettingsFile  `json:"global"`
+	Project *piconfig.SettingsFile `json:"project,omitempty"`
+	Trust   *agent.ProjectTrust    `json:"trust,omitempty"`
+	Schema  []piconfig.Setting     `json:"schema"`
+	Auth    piconfig.AuthFile      `json:"auth"`
+	// Providers are pi's built-in providers (pi lists only configured
+	// ones' models).
+	Providers []piconfig.Provider `json:"providers"`
+	// Custom names the providers models.json declares.
+	Custom []string `json:"custom"`
+}
+
+// SettingsChange is PUT /api/config/settings: changes to the global
+// settings, or a trusted project's when Cwd is set. ReplaceCorrupt
+// replaces a file that does not parse (it is copied aside first).
+type SettingsChange struct {
+	Cwd            string            `json:"cwd,omitempty"`
+	Changes        []piconfig.Change `json:"changes"`
+	ReplaceCorrupt bool              `json:"replaceCorrupt,omitempty"`
+}
+
+// KeyChange is PUT /api/config/auth/{provider}: the API key to store.
+type KeyChange struct {
+	Key            string `json:"key"`
+	ReplaceCorrupt bool   `json:"replaceCorrupt,omitempty"`
+}
+
+// ModelsConfig is PUT /api/models-config: models.json's new content.
+type ModelsConfig struct {
+	Config json.RawMessage `json:"config"`
+}
+
+// ModelTestRequest is POST /api/config/test.
+type ModelTestRequest struct {
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+// ResourceList is GET /api/config/resources?cwd=DIR: what pi's RPC names
+// (skills, prompts, extension commands) and what it does not (MCP
+// servers, pi packages, extensions, from pi's files; a project's only
+// when pi trusts it).
+type ResourceList struct {
+	Resources []agent.Resource     `json:"resources"`
+	Installed []piconfig.Installed `json:"installed"`
+}
+
+// TrustRequest is POST /api/trust: trust a folder, or with Session set,
+// trust it for that session only.
+type TrustRequest struct {
+	Cwd     string `json:"cwd"`
+	Session string `json:"session"` // "trust for this session only"
+}
+
+// PushKey is GET /api/push/key.
+type PushKey struct {
+	PublicKey string `json:"publicKey"`
+}
+
+// PushUnsubscribe is POST /api/push/unsubscribe.
+type PushUnsubscribe struct {
+	Endpoint string `json:"endpoint"`
+}
+
+// ReadRequest is POST /api/attention/read: the sessions to mark read.
+type ReadRequest struct {
+	IDs []string `json:"ids"`
+}
+
+// MuteRequest is POST /api/attention/mute: one session's mute, or every
+// session's when ID is empty.
+type MuteRequest struct {
+	ID    string `json:"id"`
+	Muted bool   `json:"muted"`
+}
+
+// AttentionState is the index topic's "attention_state" event.
+type AttentionState struct {
+	Type string `json:"type"` // "attention_state"
+	attention.State
+}
