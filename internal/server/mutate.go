@@ -10,6 +10,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/ops"
 	"piweb/internal/session"
 )
 
@@ -54,21 +55,56 @@ func jsonErrText(err error) string {
 }
 
 // refresh tells the index and the cache that piweb changed a file.
-func (s *Server) refresh(paths ...string) {
-	for _, p := range paths {
-		s.cache.Forget(p)
-		s.cat.Refresh(p)
-	}
-}
+func (s *Server) refresh(paths ...string) { s.ops.Refresh(paths...) }
 
 // itemAfter re-reads the session's metadata after a change.
-func (s *Server) itemAfter(path string) *catalog.Item {
-	s.refresh(path)
-	if m, found := s.cat.ByPath(path); found {
-		it := s.item(m)
-		return &it
+func (s *Server) itemAfter(path string) *catalog.Item { return s.ops.ItemAfter(path) }
+
+// opsErr words a failed step of an ops mutation; what the step's own
+// package says is left to the one error table.
+func opsErr(err error) error {
+	var se *ops.StepError
+	if !errors.As(err, &se) {
+		return agentErr(err) // the agent refused before any step
 	}
-	return nil
+	switch se.Step {
+	case ops.StepStore:
+		return storeErr(se.Err)
+	case ops.StepAgentStore:
+		return agentErr(storeErr(se.Err))
+	case ops.StepStop:
+		return wrap(Internal, se.Err, "cannot stop the agent")
+	case ops.StepTrash:
+		if errors.Is(se.Err, session.ErrChanged) {
+			return errorf(Busy, "the session changed while it was being deleted; try again")
+		}
+		return storeErr(se.Err) // a read-only folder is a 403, not a 500
+	case ops.StepListTrash:
+		return wrap(Internal, se.Err, "cannot read trash")
+	case ops.StepRestore:
+		return restoreErr(se.Err)
+	case ops.StepLoad:
+		return loadErr(se.Err)
+	}
+	return wrap(Internal, se.Err, "the new session could not be read back")
+}
+
+func restoreErr(err error) error {
+	switch {
+	case errors.Is(err, session.ErrTrashItem):
+		return errorf(NotFound, "trash item not found")
+	case errors.Is(err, fs.ErrExist):
+		return errorf(Busy, "a file already exists where the session was")
+	}
+	return wrap(Internal, err, "cannot restore")
+}
+
+// answer encodes v, or words err.
+func answer[T any](w http.ResponseWriter, v T, err error) error {
+	if err != nil {
+		return opsErr(err)
+	}
+	return ok(w, v)
 }
 
 func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
@@ -83,13 +119,8 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Through a live pi, else straight to the file with no pi starting
-	// meanwhile.
-	err = s.agent.Rename(r.Context(), m.Path, *body.Name, func() error { return storeErr0(s.store.Rename(m.Path, *body.Name)) })
-	if err != nil {
-		return agentErr(err)
-	}
-	return ok(w, apitype.SessionAnswer{Session: s.itemAfter(m.Path)})
+	a, err := s.ops.Rename(r.Context(), m, *body.Name)
+	return answer(w, a, err)
 }
 
 func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
@@ -108,16 +139,8 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 	if body.Label != nil {
 		label = strings.TrimSpace(*body.Label)
 	}
-	err = s.agent.Label(r.Context(), m.Path, body.EntryID, label, func() error { return storeErr0(s.store.Label(m.Path, body.EntryID, label)) })
-	if err != nil {
-		return agentErr(err)
-	}
-	it := s.itemAfter(m.Path)
-	sess, err := s.load(m.Path)
-	if err != nil {
-		return err
-	}
-	return ok(w, apitype.LabelAnswer{Session: it, Labels: sess.LabelMap()})
+	a, err := s.ops.Label(r.Context(), m, body.EntryID, label)
+	return answer(w, a, err)
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
@@ -128,41 +151,13 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.agent.Stop(r.Context(), m.Path); err != nil {
-		return wrap(Internal, err, "cannot stop the agent")
-	}
-	children := s.cat.ChildFiles(m.Path)
-	paths := []string{m.Path}
-	for _, c := range children {
-		paths = append(paths, c.Path)
-	}
-	s.live.Deleting(m.Key)
-	it, err := s.store.Trash(m.Path, children)
-	if errors.Is(err, session.ErrChanged) {
-		return errorf(Busy, "the session changed while it was being deleted; try again")
-	} else if err != nil {
-		return storeErr(err) // a read-only folder is a 403, not a 500
-	}
-	s.refresh(paths...)
-	s.live.Deleted(m.Path)
-	return ok(w, apitype.DeleteAnswer{TrashID: it.ID, Session: s.item(m)})
+	a, err := s.ops.Delete(r.Context(), m)
+	return answer(w, a, err)
 }
 
 func (s *Server) listTrash(w http.ResponseWriter, r *http.Request) error {
-	items, err := s.store.ListTrash()
-	if err != nil {
-		return wrap(Internal, err, "cannot read trash")
-	}
-	out := []apitype.TrashItem{}
-	for _, it := range items {
-		e := apitype.TrashItem{TrashID: it.ID, Deleted: it.Deleted}
-		if m, found := catalog.ReadMeta(it.File); found {
-			m.Path = it.Original
-			e.Session = s.item(m)
-		}
-		out = append(out, e)
-	}
-	return ok(w, apitype.TrashList{Items: out})
+	a, err := s.ops.Trash()
+	return answer(w, a, err)
 }
 
 // deleteForever removes a trashed session for good.
@@ -188,17 +183,8 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
 		return err
 	}
-	it, err := s.store.Restore(r.PathValue("trashId"))
-	switch {
-	case errors.Is(err, session.ErrTrashItem):
-		return errorf(NotFound, "trash item not found")
-	case errors.Is(err, fs.ErrExist):
-		return errorf(Busy, "a file already exists where the session was")
-	case err != nil:
-		return wrap(Internal, err, "cannot restore")
-	}
-	s.refresh(it.Repointed...)
-	return ok(w, apitype.SessionAnswer{Session: s.itemAfter(it.Original)})
+	a, err := s.ops.Restore(r.PathValue("trashId"))
+	return answer(w, a, err)
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
@@ -213,11 +199,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	np, text, err := s.store.Fork(m.Path, body.EntryID)
-	if err != nil {
-		return storeErr(err)
-	}
-	return s.answerNew(w, np, &text)
+	a, err := s.ops.Fork(m, body.EntryID)
+	return answer(w, a, err)
 }
 
 func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
@@ -229,27 +212,6 @@ func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	np, err := s.store.Clone(m.Path, body.Leaf)
-	if err != nil {
-		return storeErr(err)
-	}
-	return s.answerNew(w, np, nil)
-}
-
-// answerNew reports a session file piweb just created.
-func (s *Server) answerNew(w http.ResponseWriter, path string, text *string) error {
-	s.refresh(path)
-	nm, found := s.cat.ByPath(path)
-	if !found {
-		return errorf(Internal, "the new session could not be read back")
-	}
-	return ok(w, apitype.NewSession{ID: nm.Key, Path: nm.Path, Text: text})
-}
-
-// storeErr0 is storeErr keeping nil as nil.
-func storeErr0(err error) error {
-	if err == nil {
-		return nil
-	}
-	return storeErr(err)
+	a, err := s.ops.Clone(m, body.Leaf)
+	return answer(w, a, err)
 }

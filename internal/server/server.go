@@ -23,6 +23,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
+	"piweb/internal/ops"
 	"piweb/internal/session"
 	"piweb/internal/signin"
 	"piweb/internal/terminal"
@@ -153,6 +154,7 @@ type Server struct {
 	cache    *session.Cache
 	lists    *catalog.ListCache
 	live     *live.Relay
+	ops      *ops.Ops
 	handler  http.Handler
 	git      *gitx.Git
 	repos    *gitx.RepoCache
@@ -202,6 +204,7 @@ func New(opts Options) *Server {
 	s.live = live.New(live.Options{Catalog: s.cat, Agent: s.agent, Events: s.events, Cache: s.cache, Store: s.store,
 		Git: s.git, Push: opts.Push, Marks: s.marks, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf,
 		Titler: s.titler()})
+	s.ops = &ops.Ops{Agent: s.agent, Store: s.store, Cat: s.cat, Cache: s.cache, Live: s.live}
 	s.handler = s.logRequests(s.guard(s.routes()))
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)

@@ -137,12 +137,18 @@ func (s *Server) lookupID(id string) (Meta, error) {
 // load returns the current parse of the session file at path (cached).
 func (s *Server) load(path string) (*session.Session, error) {
 	sess, err := s.cache.Load(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, wrap(NotFound, err, "session file is gone")
-	} else if err != nil {
-		return nil, wrap(Internal, err, "cannot read session")
+	if err != nil {
+		return nil, loadErr(err)
 	}
 	return sess, nil
+}
+
+// loadErr words a failure to read a session file.
+func loadErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return wrap(NotFound, err, "session file is gone")
+	}
+	return wrap(Internal, err, "cannot read session")
 }
 
 // open finds and parses the session named by {id}.

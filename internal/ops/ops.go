@@ -1,0 +1,185 @@
+// Package ops runs the session mutations that take more than one part of
+// piweb: delete, restore, rename, label, fork and clone each combine the
+// agent (a live pi, or none), the session store, the catalog and the live
+// topics in one call, so that HTTP handlers only decode, call and encode.
+// It knows nothing of HTTP: its errors say which step failed (*StepError),
+// and the server words them.
+package ops
+
+import (
+	"context"
+	"errors"
+
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
+	"piweb/internal/catalog"
+	"piweb/internal/live"
+	"piweb/internal/session"
+)
+
+// Ops holds what the mutations combine. Every field must be set.
+type Ops struct {
+	Agent agent.Adapter
+	Store *session.Store
+	Cat   *catalog.Catalog
+	Cache *session.Cache
+	Live  *live.Relay
+}
+
+// Step names the part of a mutation that failed.
+type Step int
+
+// The steps a StepError names.
+const (
+	StepStore      Step = iota // the session store's write
+	StepAgentStore             // the store's write the agent made when no pi was live
+	StepStop                   // stopping the session's agent before a delete
+	StepTrash                  // moving the session to the trash
+	StepListTrash              // reading the trash
+	StepRestore                // taking the session back out of the trash
+	StepLoad                   // reading the session back after a change
+	StepReadBack               // finding a new session in the catalog
+)
+
+// StepError is a mutation's failure at Step; Err is the cause, matched
+// with errors.Is and errors.As through Unwrap.
+type StepError struct {
+	Step Step
+	Err  error
+}
+
+func (e *StepError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *StepError) Unwrap() error { return e.Err }
+
+// fail is a StepError, nil for nil.
+func fail(step Step, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &StepError{Step: step, Err: err}
+}
+
+// Refresh tells the index and the cache that piweb changed the files.
+func (o *Ops) Refresh(paths ...string) {
+	for _, p := range paths {
+		o.Cache.Forget(p)
+		o.Cat.Refresh(p)
+	}
+}
+
+// ItemAfter re-reads the session's metadata after a change; nil when the
+// catalog does not list it.
+func (o *Ops) ItemAfter(path string) *catalog.Item {
+	o.Refresh(path)
+	if m, found := o.Cat.ByPath(path); found {
+		it := o.Live.Item(m)
+		return &it
+	}
+	return nil
+}
+
+// Rename names the session: through its live pi, else straight to the
+// file with no pi starting meanwhile.
+func (o *Ops) Rename(ctx context.Context, m catalog.Meta, name string) (apitype.SessionAnswer, error) {
+	err := o.Agent.Rename(ctx, m.Path, name, func() error { return fail(StepAgentStore, o.Store.Rename(m.Path, name)) })
+	if err != nil {
+		return apitype.SessionAnswer{}, err
+	}
+	return apitype.SessionAnswer{Session: o.ItemAfter(m.Path)}, nil
+}
+
+// Label sets (or with "" removes) an entry's label, as Rename writes.
+func (o *Ops) Label(ctx context.Context, m catalog.Meta, entryID, label string) (apitype.LabelAnswer, error) {
+	err := o.Agent.Label(ctx, m.Path, entryID, label, func() error { return fail(StepAgentStore, o.Store.Label(m.Path, entryID, label)) })
+	if err != nil {
+		return apitype.LabelAnswer{}, err
+	}
+	it := o.ItemAfter(m.Path)
+	sess, err := o.Cache.Load(m.Path)
+	if err != nil {
+		return apitype.LabelAnswer{}, fail(StepLoad, err)
+	}
+	return apitype.LabelAnswer{Session: it, Labels: sess.LabelMap()}, nil
+}
+
+// Delete stops the session's agent and moves the session with its child
+// files to the trash, telling the live topics before and after.
+func (o *Ops) Delete(ctx context.Context, m catalog.Meta) (apitype.DeleteAnswer, error) {
+	if err := o.Agent.Stop(ctx, m.Path); err != nil {
+		return apitype.DeleteAnswer{}, fail(StepStop, err)
+	}
+	children := o.Cat.ChildFiles(m.Path)
+	paths := []string{m.Path}
+	for _, c := range children {
+		paths = append(paths, c.Path)
+	}
+	o.Live.Deleting(m.Key)
+	it, err := o.Store.Trash(m.Path, children)
+	if err != nil {
+		return apitype.DeleteAnswer{}, fail(StepTrash, err)
+	}
+	o.Refresh(paths...)
+	o.Live.Deleted(m.Path)
+	return apitype.DeleteAnswer{TrashID: it.ID, Session: o.Live.Item(m)}, nil
+}
+
+// Trash lists the trashed sessions, each under the path it had.
+func (o *Ops) Trash() (apitype.TrashList, error) {
+	items, err := o.Store.ListTrash()
+	if err != nil {
+		return apitype.TrashList{}, fail(StepListTrash, err)
+	}
+	out := []apitype.TrashItem{}
+	for _, it := range items {
+		e := apitype.TrashItem{TrashID: it.ID, Deleted: it.Deleted}
+		if m, found := catalog.ReadMeta(it.File); found {
+			m.Path = it.Original
+			e.Session = o.Live.Item(m)
+		}
+		out = append(out, e)
+	}
+	return apitype.TrashList{Items: out}, nil
+}
+
+// Restore puts a trashed session back where it was.
+func (o *Ops) Restore(trashID string) (apitype.SessionAnswer, error) {
+	it, err := o.Store.Restore(trashID)
+	if err != nil {
+		return apitype.SessionAnswer{}, fail(StepRestore, err)
+	}
+	o.Refresh(it.Repointed...)
+	return apitype.SessionAnswer{Session: o.ItemAfter(it.Original)}, nil
+}
+
+// Fork makes a new session of the branch before the user message entryID.
+func (o *Ops) Fork(m catalog.Meta, entryID string) (apitype.NewSession, error) {
+	np, text, err := o.Store.Fork(m.Path, entryID)
+	if err != nil {
+		return apitype.NewSession{}, fail(StepStore, err)
+	}
+	return o.answerNew(np, &text)
+}
+
+// Clone makes a new session of the branch up to leaf.
+func (o *Ops) Clone(m catalog.Meta, leaf string) (apitype.NewSession, error) {
+	np, err := o.Store.Clone(m.Path, leaf)
+	if err != nil {
+		return apitype.NewSession{}, fail(StepStore, err)
+	}
+	return o.answerNew(np, nil)
+}
+
+// errReadBack is a new session file the catalog does not list.
+var errReadBack = errors.New("the new session is not in the catalog")
+
+// answerNew reports a session file piweb just created.
+func (o *Ops) answerNew(path string, text *string) (apitype.NewSession, error) {
+	o.Refresh(path)
+	nm, found := o.Cat.ByPath(path)
+	if !found {
+		return apitype.NewSession{}, fail(StepReadBack, errReadBack)
+	}
+	return apitype.NewSession{ID: nm.Key, Path: nm.Path, Text: text}, nil
+}
