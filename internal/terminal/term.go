@@ -29,6 +29,7 @@ type Term struct {
 	subs    map[*Attachment]struct{}
 	idle    *time.Timer
 	closing bool
+	closed  bool // pty is closed (Resize reads its descriptor under mu)
 }
 
 // Attachment is one client's view of a terminal: Out carries output after
@@ -99,8 +100,9 @@ func (t *Term) pump() {
 		close(a.out)
 	}
 	t.subs = nil
-	t.mu.Unlock()
 	t.pty.Close()
+	t.closed = true
+	t.mu.Unlock()
 	close(t.done)
 }
 
@@ -158,8 +160,15 @@ func (t *Term) Write(p []byte) error {
 	return err
 }
 
-// Resize sets the PTY's size (the shell gets SIGWINCH).
+// Resize sets the PTY's size (the shell gets SIGWINCH); after the shell
+// ended it is os.ErrClosed. It holds t.mu: reading the PTY's descriptor
+// while pump closes it is a data race.
 func (t *Term) Resize(cols, rows int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return os.ErrClosed
+	}
 	return pty.Setsize(t.pty, size(cols, rows))
 }
 

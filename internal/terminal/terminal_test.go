@@ -248,3 +248,28 @@ func TestRing(t *testing.T) {
 		})
 	}
 }
+
+// TestResizeWhileShellEnds resizes a terminal while its shell exits: the
+// PTY's descriptor was read by Resize while the output pump closed it (a
+// data race -race caught in the browser test's resize).
+func TestResizeWhileShellEnds(t *testing.T) {
+	t.Parallel()
+	m := New(shellOpts())
+	defer m.Close()
+	term, err := m.Start("s", t.TempDir(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term.Write([]byte("exit\n"))
+	for i := 0; ; i++ {
+		select {
+		case <-term.Done():
+			if err := term.Resize(90, 30); !errors.Is(err, os.ErrClosed) {
+				t.Errorf("resize after the shell ended: %v, want os.ErrClosed", err)
+			}
+			return
+		default:
+			term.Resize(80+i%20, 24)
+		}
+	}
+}
