@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/ops"
 	"piweb/internal/session"
 )
 
@@ -174,22 +174,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	labels := sess.LabelMap()
-	tree := s.cache.Tree(m.Path, sess, labels)
-	var leaf *string
-	if l := sess.Leaf(); l != nil && l.ID != "" {
-		leaf = &l.ID
-	}
-	var header json.RawMessage
-	if sess.Header != nil {
-		header = sess.Header.Raw
-	}
-	problems := sess.Problems
-	if problems == nil {
-		problems = []session.Problem{}
-	}
-	return ok(w, apitype.SessionDetail{Session: s.item(m), Header: header, Leaf: leaf, Tree: tree,
-		Labels: labels, Lineage: s.cat.Lineage(m, s.item), Problems: problems})
+	return ok(w, s.ops.Detail(m, sess))
 }
 
 // pageBounds computes a backwards page over n items: the items before
@@ -212,16 +197,6 @@ func pageBounds(r *http.Request, n int) (start, end int, err error) {
 		start = max(0, end-limit)
 	}
 	return start, end, nil
-}
-
-// beforeCursor is the cursor of the page before one that starts at start
-// (nil on the first page).
-func beforeCursor(start int) *string {
-	if start == 0 {
-		return nil
-	}
-	b := strconv.Itoa(start)
-	return &b
 }
 
 // leafEntry resolves ?leaf= (default the file's leaf).
@@ -251,14 +226,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	msgs := make([]json.RawMessage, 0, end-start)
-	for _, m := range c.Messages[start:end] {
-		msgs = append(msgs, m)
-	}
-	n := len(c.Messages)
-	out := apitype.ContextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
-		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
-		Start: start, System: session.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel), Total: n}
+	out, msgs := ops.ContextPage(sess, leaf, c, start, end)
 	return okVerbatim(w, out, "messages", msgs)
 }
 
@@ -279,33 +247,8 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries := make([]json.RawMessage, 0, end-start)
-	for _, e := range path[start:end] {
-		entries = append(entries, e.Raw)
-	}
-	out := apitype.EntriesPage{Before: beforeCursor(start), HasMore: start > 0, Leaf: entryID(leaf), Start: start, Total: len(path)}
+	out, entries := ops.EntriesPage(path, leaf, start, end)
 	return okVerbatim(w, out, "entries", entries)
-}
-
-func entryID(e *session.Entry) *string {
-	if e == nil || e.ID == "" {
-		return nil
-	}
-	return &e.ID
-}
-
-func rawOrNull(b []byte) json.RawMessage {
-	if b == nil {
-		return json.RawMessage("null")
-	}
-	return b
-}
-
-func nonNil(ss []string) []string {
-	if ss == nil {
-		return []string{}
-	}
-	return ss
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
@@ -317,13 +260,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	hits, more, err := s.cat.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
+	a, err := s.ops.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
 	if err != nil {
 		return wrap(Internal, err, "search failed")
 	}
-	out := make([]catalog.HitJSON, 0, len(hits))
-	for _, h := range hits {
-		out = append(out, h.JSON(s.item))
-	}
-	return ok(w, apitype.Search{Hits: out, Total: len(out), More: more})
+	return ok(w, a)
 }

@@ -1,0 +1,103 @@
+package ops
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"piweb/internal/apitype"
+	"piweb/internal/catalog"
+	"piweb/internal/session"
+)
+
+// The read side the session page needs: the session's detail, its
+// context and entries a page at a time, and search hits with their
+// sessions.
+
+// Detail is a session's header, tree, labels, lineage and problems.
+func (o *Ops) Detail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
+	labels := sess.LabelMap()
+	tree := o.Cache.Tree(m.Path, sess, labels)
+	var leaf *string
+	if l := sess.Leaf(); l != nil && l.ID != "" {
+		leaf = &l.ID
+	}
+	var header json.RawMessage
+	if sess.Header != nil {
+		header = sess.Header.Raw
+	}
+	problems := sess.Problems
+	if problems == nil {
+		problems = []session.Problem{}
+	}
+	return apitype.SessionDetail{Session: o.Live.Item(m), Header: header, Leaf: leaf, Tree: tree,
+		Labels: labels, Lineage: o.Cat.Lineage(m, o.Live.Item), Problems: problems}
+}
+
+// ContextPage is the page [start, end) of the messages pi sees at leaf
+// (c, from sess.ContextAt(leaf)), and those messages as they are.
+func ContextPage(sess *session.Session, leaf *session.Entry, c session.Context, start, end int) (apitype.ContextPage, []json.RawMessage) {
+	msgs := make([]json.RawMessage, 0, end-start)
+	for _, m := range c.Messages[start:end] {
+		msgs = append(msgs, m)
+	}
+	return apitype.ContextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
+		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
+		Start: start, System: session.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel),
+		Total: len(c.Messages)}, msgs
+}
+
+// EntriesPage is the page [start, end) of path, the entries from the root
+// to leaf, and those entries as they are.
+func EntriesPage(path []*session.Entry, leaf *session.Entry, start, end int) (apitype.EntriesPage, []json.RawMessage) {
+	entries := make([]json.RawMessage, 0, end-start)
+	for _, e := range path[start:end] {
+		entries = append(entries, e.Raw)
+	}
+	return apitype.EntriesPage{Before: beforeCursor(start), HasMore: start > 0, Leaf: entryID(leaf), Start: start,
+		Total: len(path)}, entries
+}
+
+// Search runs q over the catalog, each hit with its session.
+func (o *Ops) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error) {
+	hits, more, err := o.Cat.Search(ctx, q)
+	if err != nil {
+		return apitype.Search{}, err
+	}
+	out := make([]catalog.HitJSON, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, h.JSON(o.Live.Item))
+	}
+	return apitype.Search{Hits: out, Total: len(out), More: more}, nil
+}
+
+// beforeCursor is the cursor of the page before one that starts at start
+// (nil on the first page).
+func beforeCursor(start int) *string {
+	if start == 0 {
+		return nil
+	}
+	b := strconv.Itoa(start)
+	return &b
+}
+
+func entryID(e *session.Entry) *string {
+	if e == nil || e.ID == "" {
+		return nil
+	}
+	return &e.ID
+}
+
+func rawOrNull(b []byte) json.RawMessage {
+	if b == nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
