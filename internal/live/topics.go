@@ -2,10 +2,15 @@ package live
 
 import (
 	"bytes"
+	"errors"
+	"path"
+	"strings"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/broker"
+	"piweb/internal/catalog"
+	"piweb/internal/cwdfs"
 )
 
 // IndexTopic is the topic of the index's changes and the workers'
@@ -51,4 +56,57 @@ func (l *Relay) turnStart(topic string) uint64 {
 		return true
 	})
 	return from
+}
+
+// Topic is a topic a page may subscribe to: Name is the broker topic it
+// reads (a session's is its file's, see SessionTopic), Hello makes its
+// first event once subscribed; Timed topics carry replay times.
+type Topic struct {
+	Name  string
+	Hello func() []byte
+	Timed bool
+}
+
+// The topic names a page may not subscribe to.
+var (
+	ErrUnknownTopic = errors.New("unknown topic")
+	ErrUncleanPath  = errors.New("path must be clean and relative")
+)
+
+// ResolveTopic checks a topic name a page sent ("index", "s/<id>",
+// "f/<id>/<path>", the path clean and relative to the session's cwd, or
+// "g/<id>", the session's git state) and prepares what subscribing to it
+// needs; lookup finds a session by its API id, and its errors are
+// returned as they are.
+func (l *Relay) ResolveTopic(name string, lookup func(id string) (catalog.Meta, error)) (Topic, error) {
+	hello := func() []byte { return []byte(`{"type":"hello"}`) }
+	if name == IndexTopic {
+		return Topic{Name: name, Hello: hello}, nil
+	}
+	kind, rest, slash := strings.Cut(name, "/")
+	id, rel, _ := strings.Cut(rest, "/")
+	if kind != "f" {
+		id = rest
+	}
+	if !slash || kind != "s" && kind != "f" && kind != "g" {
+		return Topic{}, ErrUnknownTopic
+	}
+	m, err := lookup(id)
+	if err != nil {
+		return Topic{}, err
+	}
+	switch kind {
+	case "s":
+		return Topic{Name: SessionTopic(m.Path), Hello: func() []byte { return l.SessionHello(m) }, Timed: true}, nil
+	case "g":
+		return Topic{Name: name, Hello: func() []byte { l.WatchGit(name, m.Cwd); return hello() }}, nil
+	}
+	if clean := path.Clean("/" + rel)[1:]; clean != rel {
+		return Topic{}, ErrUncleanPath
+	}
+	_, real, err := cwdfs.Resolve(m.Cwd, rel)
+	if err != nil {
+		return Topic{}, err
+	}
+	return Topic{Name: name, Hello: func() []byte { l.WatchFiles(name, real, rel); return hello() }}, nil
 }

@@ -39,6 +39,7 @@ const (
 	StepRestore                // taking the session back out of the trash
 	StepLoad                   // reading the session back after a change
 	StepReadBack               // finding a new session in the catalog
+	StepTrust                  // reading pi's trust of a project
 )
 
 // StepError is a mutation's failure at Step; Err is the cause, matched

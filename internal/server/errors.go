@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/cwdfs"
+	"piweb/internal/live"
 	"piweb/internal/session"
 	"piweb/internal/terminal"
 )
@@ -90,6 +91,8 @@ var domainErrors = []struct {
 	{agent.ErrAtCapacity, Throttled, "too many agents are running; wait for one to finish or stop one"},
 	{agent.ErrNoBridge, Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)"},
 	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
+	{live.ErrUnknownTopic, Invalid, "unknown topic"},
+	{live.ErrUncleanPath, Invalid, "path must be clean and relative"},
 	{terminal.ErrNotFound, NotFound, "no such terminal (it ended)"},
 	{terminal.ErrTooMany, Throttled, "too many terminals are open; close one first"},
 	{terminal.ErrClosed, Forbidden, "piweb is stopping"},

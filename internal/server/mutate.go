@@ -85,6 +85,8 @@ func opsErr(err error) error {
 		return restoreErr(se.Err)
 	case ops.StepLoad:
 		return loadErr(se.Err)
+	case ops.StepTrust:
+		return wrap(Internal, se.Err, "cannot read pi's trust.json")
 	}
 	return wrap(Internal, se.Err, "the new session could not be read back")
 }

@@ -7,26 +7,19 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
-	"piweb/internal/piconfig"
+	"piweb/internal/ops"
 )
 
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) error {
-	pc := s.piconfig()
-	v := apitype.ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth(), Providers: piconfig.Providers,
-		Custom: pc.CustomProviders()}
-	if c := r.URL.Query().Get("cwd"); c != "" {
-		cwd, err := trustCwd(c)
-		if err != nil {
+	cwd := r.URL.Query().Get("cwd")
+	if cwd != "" {
+		var err error
+		if cwd, err = trustCwd(cwd); err != nil {
 			return err
 		}
-		pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
-		if err != nil {
-			return wrap(Internal, err, "cannot read pi's trust.json")
-		}
-		p := pc.ReadSettings(cwd)
-		v.Project, v.Trust = &p, &pt
 	}
-	return ok(w, v)
+	v, err := ops.Config(s.agentDir, cwd)
+	return answer(w, v, err)
 }
 
 func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
@@ -34,17 +27,16 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
-	trusted := false
+	cwd := ""
 	if body.Cwd != "" {
-		cwd, err := trustCwd(body.Cwd)
-		if err != nil {
+		var err error
+		if cwd, err = trustCwd(body.Cwd); err != nil {
 			return err
 		}
-		pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
-		if err != nil {
-			return wrap(Internal, err, "cannot read pi's trust.json")
-		}
-		trusted = pt.Trusted
+	}
+	trusted, err := ops.Trusted(s.agentDir, cwd)
+	if err != nil {
+		return opsErr(err)
 	}
 	if err := configErr(s.piconfig().UpdateSettings(body.Cwd, trusted, body.Changes, body.ReplaceCorrupt)); err != nil {
 		return err

@@ -2,14 +2,10 @@ package server
 
 import (
 	"net/http"
-	"path"
-	"strings"
 	"sync"
 
 	"piweb/internal/apitype"
 	"piweb/internal/broker"
-	"piweb/internal/cwdfs"
-	"piweb/internal/live"
 )
 
 // A page holds ONE event stream (GET /api/stream) and subscribes it to
@@ -85,7 +81,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 	if ctl == nil {
 		return errorf(NotFound, "stream not found")
 	}
-	t, err := s.topicFor(req.Topic)
+	t, err := s.live.ResolveTopic(req.Topic, s.lookupID)
 	if err != nil {
 		return err
 	}
@@ -94,12 +90,12 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 		after = max(*req.After, 0)
 	}
 	op := streamOp{done: make(chan error, 1), run: func(out *sseWriter, sub *broker.Sub[broker.Event]) error {
-		replay, reset, err := subscribeFrom(sub, t.topic, after)
+		replay, reset, err := subscribeFrom(sub, t.Name, after)
 		if err != nil {
 			return err
 		}
-		out.names[t.topic] = req.Topic
-		out.topicStart(req.Topic, t.hello(), reset, s.events.Last(t.topic), t.timed, replay)
+		out.names[t.Name] = req.Topic
+		out.topicStart(req.Topic, t.Hello(), reset, s.events.Last(t.Name), t.Timed, replay)
 		return nil
 	}}
 	if err := s.runOp(r, ctl, op); err != nil {
@@ -151,57 +147,4 @@ func (s *Server) runOp(r *http.Request, ctl chan streamOp, op streamOp) error {
 	case <-r.Context().Done():
 		return r.Context().Err()
 	}
-}
-
-// topicKind describes a topic a page may subscribe to: the broker topic
-// it reads (a session's is its file's, see live.SessionTopic), hello makes its
-// first event once subscribed; timed streams carry replay times.
-type topicKind struct {
-	topic string
-	hello func() []byte
-	timed bool
-}
-
-// topicFor checks a topic name a page sent ("index", "s/<id>",
-// "f/<id>/<path>", the path clean and relative to the session's cwd, or
-// "g/<id>", the session's git state) and
-// prepares what subscribing to it needs.
-func (s *Server) topicFor(name string) (topicKind, error) {
-	switch {
-	case name == live.IndexTopic:
-		return topicKind{topic: name, hello: func() []byte { return []byte(`{"type":"hello"}`) }}, nil
-	case strings.HasPrefix(name, "s/"):
-		m, err := s.lookupID(name[2:])
-		if err != nil {
-			return topicKind{}, err
-		}
-		return topicKind{topic: live.SessionTopic(m.Path), hello: func() []byte { return s.live.SessionHello(m) }, timed: true}, nil
-	case strings.HasPrefix(name, "f/"):
-		id, rel, _ := strings.Cut(name[2:], "/")
-		m, err := s.lookupID(id)
-		if err != nil {
-			return topicKind{}, err
-		}
-		if clean := path.Clean("/" + rel)[1:]; clean != rel {
-			return topicKind{}, errorf(Invalid, "path must be clean and relative")
-		}
-		_, real, err := cwdfs.Resolve(m.Cwd, rel)
-		if err != nil {
-			return topicKind{}, err
-		}
-		return topicKind{topic: name, hello: func() []byte {
-			s.live.WatchFiles(name, real, rel)
-			return []byte(`{"type":"hello"}`)
-		}}, nil
-	case strings.HasPrefix(name, "g/"):
-		m, err := s.lookupID(name[2:])
-		if err != nil {
-			return topicKind{}, err
-		}
-		return topicKind{topic: name, hello: func() []byte {
-			s.live.WatchGit(name, m.Cwd)
-			return []byte(`{"type":"hello"}`)
-		}}, nil
-	}
-	return topicKind{}, errorf(Invalid, "unknown topic")
 }
