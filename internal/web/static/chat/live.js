@@ -86,6 +86,7 @@ const handlers = {
     l.phase.value = ev.worker || '';
     l.connected.value = true;
     if (typeof ev.now === 'number') l.skew = ev.now - Date.now();
+    endStale(l);
   },
   replay(l, ev) {
     l.replayed = new Map((ev.times || []).map(([id, ms]) => [String(id), ms]));
@@ -96,6 +97,7 @@ const handlers = {
     // The queue comes from pi's queue_update only: a state notice can be
     // published before the queue_update it reflects.
     if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; l.queue.value = { steering: [], followUp: [] }; }
+    endStale(l);
   },
   piweb_exit(l, ev) {
     l.phase.value = '';
@@ -180,6 +182,15 @@ const handlers = {
   piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
   piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
 };
+
+// endStale drops a message left half-streamed once pi is idle or gone:
+// its end went to a stream the page closed (a send that moves the page to
+// another view of the session closes the old view's stream as pi starts
+// answering, and the new stream, subscribed after the run, replays
+// nothing), and it would stay on screen as if pi were still writing.
+function endStale(l) {
+  if (l.partial && !l.busy()) { l.partial = null; l.notify(); }
+}
 
 // startMessage copies a message_start's message as the start of the one
 // being assembled (its content array is filled in place by the deltas).
