@@ -178,6 +178,19 @@ function send(op, topic, after) {
   stream.ops = stream.ops.then(() => (stream.id === id ? post(`/api/stream/${op}`, body) : null)).catch(() => {});
 }
 
+// closeStream ends the tab's event stream, as a page about to be replaced
+// does (leaving the demo ends every stream on the server's side: one ended
+// there mid-answer is a console error in the browser).
+export function closeStream() {
+  if (stream.es) stream.es.close();
+  stream.es = null;
+  stream.id = null;
+}
+
+// resumeStream opens the tab's stream again after closeStream; every
+// topic still followed is subscribed again after its last id.
+export const resumeStream = () => open();
+
 function open() {
   if (stream.es) return;
   const es = new EventSource('/api/stream');
@@ -204,5 +217,5 @@ function open() {
   // A page kept in the back/forward cache would hold its stream open and
   // use up the browser's connections to this origin (live.js reloads such
   // a page when it is shown again).
-  window.addEventListener('pagehide', () => { es.close(); stream.es = null; stream.id = null; });
+  window.addEventListener('pagehide', closeStream);
 }

@@ -35,10 +35,12 @@ export function DemoBanner() {
   const leave = async () => {
     setLeaving('switching');
     try {
+      api.closeStream(); // the page starts afresh below
       await api.leaveDemo();
       await switched();
       location.assign('/'); // every view, stream and cache starts afresh
     } catch (e) {
+      api.resumeStream();
       setLeaving('Could not leave the demo: ' + e.message);
     }
   };
