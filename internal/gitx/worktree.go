@@ -127,3 +127,30 @@ func (g *Git) RemoveWorktree(ctx context.Context, dir, path string, force bool) 
 	}
 	return err
 }
+
+// errNoWorktrees is a repository git lists no worktree of.
+var errNoWorktrees = errors.New("git listed no worktree")
+
+// PathBeside is the path of folder beside the main worktree of dir's
+// repository, where a new worktree goes.
+func (g *Git) PathBeside(ctx context.Context, dir, folder string) (string, error) {
+	wts, err := g.Worktrees(ctx, dir)
+	if err == nil && len(wts) == 0 {
+		err = errNoWorktrees
+	}
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(wts[0].Path), folder), nil
+}
+
+// IsWorktree says whether path is, as git lists it, one of the worktrees
+// of dir's repository.
+func (g *Git) IsWorktree(ctx context.Context, dir, path string) (bool, error) {
+	wts, err := g.Worktrees(ctx, dir)
+	known := false
+	for _, wt := range wts {
+		known = known || wt.Path == path
+	}
+	return known, err
+}

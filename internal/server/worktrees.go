@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"path/filepath"
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
@@ -50,11 +49,10 @@ func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err := cwdfs.CheckName(req.Folder); err != nil {
 		return err
 	}
-	wts, err := s.git.Worktrees(r.Context(), m.Cwd)
-	if err != nil || len(wts) == 0 {
+	path, err := s.git.PathBeside(r.Context(), m.Cwd, req.Folder)
+	if err != nil {
 		return gitErr(err)
 	}
-	path := filepath.Join(filepath.Dir(wts[0].Path), req.Folder)
 	if err := s.git.AddWorktree(r.Context(), m.Cwd, path, req.Branch, req.Base); err != nil {
 		return worktreeErr(err)
 	}
@@ -72,15 +70,10 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}
-	wts, err := s.git.Worktrees(r.Context(), m.Cwd)
+	known, err := s.git.IsWorktree(r.Context(), m.Cwd, req.Path)
 	if err != nil {
 		return gitErr(err)
-	}
-	known := false
-	for _, wt := range wts {
-		known = known || wt.Path == req.Path
-	}
-	if !known {
+	} else if !known {
 		return errorf(NotFound, "no such worktree of this repository")
 	}
 	err = s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
