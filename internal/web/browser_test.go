@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -153,10 +154,25 @@ func (b *browser) waitJS(tb testing.TB, js string) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(10*time.Millisecond)))
+		if err == nil {
+			return
+		}
+		if ctx.Err() == nil && navigatedAway(err) {
+			continue // the page navigated while polling: poll the new one
+		}
 		b.noConsoleErrors(tb)
 		tb.Fatalf("wait for %s: %v", js, err)
 	}
+}
+
+// navigatedAway reports whether a poll failed because the page it ran in
+// was replaced (a reload, or a service worker's answer, mid-poll).
+func navigatedAway(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed")
 }
 
 func (b *browser) open(tb testing.TB, path string) {
