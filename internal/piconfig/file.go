@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"piweb/internal/atomicfile"
 	"piweb/internal/jsjson"
 )
 
@@ -108,54 +109,16 @@ func writeFile(path string, old []byte, oldExists bool, data []byte, mode fs.Fil
 		return err
 	}
 	if oldExists {
-		if err := writeSynced(path+".bak", old, 0o600); err != nil { // a backup may hold keys: the user's alone
+		if err := atomicfile.Write(path+".bak", old, 0o600); err != nil { // a backup may hold keys: the user's alone
 			return fmt.Errorf("back up %s: %w", filepath.Base(path), err)
 		}
 	}
-	return writeSynced(path, data, mode)
-}
-
-// writeSynced writes data to a synced temp file beside path and renames it
-// into place, then syncs the folder.
-func writeSynced(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".piweb-tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // after a successful rename there is nothing to remove
-	err = tmp.Chmod(mode)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
+	return atomicfile.Write(path, data, mode)
 }
 
 // saveCorrupt keeps a corrupt file's bytes as path+".corrupt-<time>" before
 // a caller replaces it.
 func saveCorrupt(path string, raw []byte, mode fs.FileMode, now time.Time) (string, error) {
 	dst := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
-	return dst, writeSynced(dst, raw, mode)
+	return dst, atomicfile.Write(dst, raw, mode)
 }

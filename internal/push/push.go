@@ -10,7 +10,6 @@
 package push
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +25,8 @@ import (
 	"time"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
+
+	"piweb/internal/atomicfile"
 )
 
 // Subscription is a browser's PushSubscription.toJSON().
@@ -93,7 +94,7 @@ func (s *Service) ensureKeys() error {
 	if err != nil {
 		return err
 	}
-	if err := writeJSON(s.keysPath(), keyPair{Public: pub, Private: priv}); err != nil {
+	if err := atomicfile.WritePrivateJSON(s.keysPath(), keyPair{Public: pub, Private: priv}); err != nil {
 		return fmt.Errorf("save the VAPID keys: %w", err)
 	}
 	s.keys = keyPair{Public: pub, Private: priv}
@@ -124,7 +125,7 @@ func (s *Service) Subscribe(sub Subscription) error {
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == sub.Endpoint })
 	s.subs = append(s.subs, sub)
-	return writeJSON(s.subsPath(), s.subs)
+	return atomicfile.WritePrivateJSON(s.subsPath(), s.subs)
 }
 
 // Unsubscribe forgets the subscription with this endpoint.
@@ -132,7 +133,7 @@ func (s *Service) Unsubscribe(endpoint string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == endpoint })
-	return writeJSON(s.subsPath(), s.subs)
+	return atomicfile.WritePrivateJSON(s.subsPath(), s.subs)
 }
 
 // Count is the number of subscriptions.
@@ -200,34 +201,4 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	return json.Unmarshal(b, v)
-}
-
-// writeJSON replaces path atomically with v, mode 0600 (its folder 0700).
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".piweb-tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = io.Copy(tmp, bytes.NewReader(append(b, '\n')))
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

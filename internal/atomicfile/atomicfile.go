@@ -1,0 +1,65 @@
+// Package atomicfile replaces small files of piweb's own and of pi's
+// configuration whole: a reader sees the old content or the new, never a
+// part, and a crash leaves at most a temp file beside the target. Session
+// files are not written here: their appends and rewrites are
+// internal/session's.
+package atomicfile
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces path with data: a temp file beside it
+// (".piweb-tmp-<name>-*") is given mode, written, synced and renamed over
+// path, and the folder is synced. The folder must exist.
+func Write(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".piweb-tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // after a successful rename there is nothing to remove
+	err = tmp.Chmod(mode)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// WritePrivateJSON replaces path with v as indented JSON and a final
+// newline, the user's alone: mode 0600, its folder created 0700.
+func WritePrivateJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return Write(path, append(b, '\n'), 0o600)
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
