@@ -20,38 +20,14 @@ import (
 // branch left behind leaves the session usable (pi's own summary is not an
 // outside write).
 func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
-	r, llm := liveRigLLM(t, fakellm.Options{ScriptSummaries: true})
-	cwd := r.d.Projects + "/notes"
-	llm.Enqueue(fakellm.Text("First answer."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": cwd, "message": "first"}, 200)["id"].(string)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
-	waitEvent(t, ch, "agent_end")
+	s := startSettled(t, fakellm.Options{ScriptSummaries: true})
+	r, llm, id, ch := s.r, s.llm, s.id, s.ch
 	leafOf := func() string {
-		var leaf string
-		testkit.Eventually(t, func() bool {
-			out := r.do("GET", "/api/sessions/"+id, nil)
-			defer out.Body.Close()
-			if out.StatusCode != 200 {
-				return false
-			}
-			leaf, _ = r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
-			return leaf != ""
-		}, time.Minute, "the session's leaf")
+		leaf, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
 		return leaf
 	}
-	settledSession(t, r, id)
 	old := leafOf()
-	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
-	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", old)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(line)
-	f.Close()
-	testkit.Eventually(t, func() bool { return leafOf() == "0badcafe" }, time.Minute, "the outside entry in the listing")
+	s.appendOutside(t, old)
 
 	cmd := func(leaf string, want int) {
 		t.Helper()
@@ -88,36 +64,18 @@ func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 // the file as it is retries and is answered, and one still showing an
 // older leaf is refused (409) before pi moves.
 func TestLiveOutsideWriteThenRetry(t *testing.T) {
-	r, llm := liveRig(t)
-	llm.Enqueue(fakellm.Text("First answer."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
-	waitEvent(t, ch, "agent_end")
-	d := settledSession(t, r, id)
-	old, _ := d["leaf"].(string)
-	first := firstUser(d)
-	path := d["session"].(map[string]any)["path"].(string)
-	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", old)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(line)
-	f.Close()
-	testkit.Eventually(t, func() bool {
-		leaf, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
-		return leaf == "0badcafe"
-	}, time.Minute, "the outside entry in the listing")
-	cmds := "/api/sessions/" + id + "/commands"
-	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 409)
+	s := startSettled(t, fakellm.Options{})
+	old, _ := s.d["leaf"].(string)
+	first := firstUser(s.d)
+	s.appendOutside(t, old)
+	cmds := "/api/sessions/" + s.id + "/commands"
+	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 409)
 	// The page shows the file as it is: pi adopts the outside entry and
 	// moves, and the retried prompt is not refused.
-	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 200)
-	llm.Enqueue(fakellm.Text("Retried answer."))
-	r.json("POST", cmds, map[string]any{"type": "prompt", "message": "first"}, 200)
-	waitEvent(t, ch, "agent_end")
+	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 200)
+	s.llm.Enqueue(fakellm.Text("Retried answer."))
+	s.r.json("POST", cmds, map[string]any{"type": "prompt", "message": "first"}, 200)
+	waitEvent(t, s.ch, "agent_end")
 }
 
 // TestLiveBehindOwnWrites: a page whose leaf is behind the file only by
@@ -126,24 +84,58 @@ func TestLiveOutsideWriteThenRetry(t *testing.T) {
 // to it and nothing foreign came. The page of TestChatDailyDriver clicked
 // "Edit from here" in that moment and got a 409.
 func TestLiveBehindOwnWrites(t *testing.T) {
-	r, llm := liveRig(t)
+	s := startSettled(t, fakellm.Options{})
+	old, _ := s.d["leaf"].(string)
+	first := firstUser(s.d)
+	cmds := "/api/sessions/" + s.id + "/commands"
+	s.r.json("POST", cmds, map[string]any{"type": "set_model", "provider": fakellm.Provider, "modelId": fakellm.ThinkerID}, 200)
+	testkit.Eventually(t, func() bool {
+		leaf, _ := s.r.json("GET", "/api/sessions/"+s.id, nil, 200)["leaf"].(string)
+		return leaf != old
+	}, time.Minute, "pi's model change in the file")
+	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 200)
+	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 409)
+}
+
+// settledRun is a live rig's session after its first run (the message
+// "first", answered "First answer."), settled, with its event stream.
+type settledRun struct {
+	r   *rig
+	llm *fakellm.Server
+	id  string
+	ch  <-chan sseEvent
+	d   map[string]any // the session's answer once settled
+}
+
+// startSettled starts a session on a live rig whose model takes o, follows
+// its events and waits until its first run is over and named.
+func startSettled(t *testing.T, o fakellm.Options) settledRun {
+	r, llm := liveRigLLM(t, o)
 	llm.Enqueue(fakellm.Text("First answer."))
 	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
 	waitEvent(t, ch, "agent_end")
-	d := settledSession(t, r, id)
-	old, _ := d["leaf"].(string)
-	first := firstUser(d)
-	cmds := "/api/sessions/" + id + "/commands"
-	r.json("POST", cmds, map[string]any{"type": "set_model", "provider": fakellm.Provider, "modelId": fakellm.ThinkerID}, 200)
+	return settledRun{r: r, llm: llm, id: id, ch: ch, d: settledSession(t, r, id)}
+}
+
+// appendOutside appends, as another process would, a user message with id
+// 0badcafe under parent, and waits for the listing to show it as the leaf.
+func (s settledRun) appendOutside(t *testing.T, parent string) {
+	t.Helper()
+	path := s.d["session"].(map[string]any)["path"].(string)
+	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", parent)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line)
+	f.Close()
 	testkit.Eventually(t, func() bool {
-		leaf, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
-		return leaf != old
-	}, time.Minute, "pi's model change in the file")
-	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 200)
-	r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 409)
+		leaf, _ := s.r.json("GET", "/api/sessions/"+s.id, nil, 200)["leaf"].(string)
+		return leaf == "0badcafe"
+	}, time.Minute, "the outside entry in the listing")
 }
 
 // settledSession waits until session id is listed with its first run's
