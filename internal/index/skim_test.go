@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
@@ -135,22 +134,12 @@ func TestSkimChanges(t *testing.T) {
 // every file read for its listing element, the snapshot written.
 // cpu-MB/s is the same per second of CPU time (see BenchmarkColdListing).
 func BenchmarkSkimListJSON(b *testing.B) {
-	dir := benchCorpus(b)
-	size := corpusBytes(session.SessionFiles(dir))
-	b.SetBytes(size)
-	b.ReportAllocs()
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
+	benchCorpusCPU(b, func(dir string) (run, done func()) {
 		o := Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Logf: b.Logf}
-		c0 := cpuTime()
-		b.StartTimer()
-		if _, ok, err := SkimListJSON(context.Background(), o); !ok || err != nil {
-			b.Fatal(ok, err)
-		}
-		b.StopTimer()
-		cpu += cpuTime() - c0
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+		return func() {
+			if _, ok, err := SkimListJSON(context.Background(), o); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}, func() {}
+	})
 }
