@@ -70,7 +70,7 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 
 // carriedName is backup named with carried offset n.
 func carriedName(backup string, n int64) string {
-	if i := strings.LastIndexByte(backup, '+'); i > strings.LastIndex(backup, ".piweb-backup-") {
+	if i := offsetAt(backup); i >= 0 {
 		backup = backup[:i]
 	}
 	return backup + "+" + strconv.FormatInt(n, 10)
@@ -79,12 +79,21 @@ func carriedName(backup string, n int64) string {
 // carriedOffset is the offset a backup's name records; ok is false for a
 // name without one.
 func carriedOffset(name string) (n int64, ok bool) {
-	i := strings.LastIndexByte(name, '+')
-	if i < 0 || i < strings.LastIndex(name, ".piweb-backup-") {
+	i := offsetAt(name)
+	if i < 0 {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(name[i+1:], 10, 64)
 	return n, err == nil && n >= 0
+}
+
+// offsetAt is the index of the '+' that starts a backup name's offset, or
+// -1 when the name has none.
+func offsetAt(name string) int {
+	if i := strings.LastIndexByte(name, '+'); i > strings.LastIndex(name, ".piweb-backup-") {
+		return i
+	}
+	return -1
 }
 
 // A writer such as pi opens the path for each line, so one that opened

@@ -192,12 +192,7 @@ func TestRewriteCarriesStalledOpen(t *testing.T) {
 	}
 	// On a loaded machine the stall can outlast writerSettle: the next
 	// start carries the line then (Store.Tidy's CarryLate).
-	names, _ := filepath.Glob(path + ".piweb-backup-*")
-	for _, b := range names {
-		if fi, err := os.Stat(b); err == nil {
-			carryLate(Backup{Path: b, Session: path, Size: fi.Size()})
-		}
-	}
+	carryBackups(path)
 	got, _ := os.ReadFile(path)
 	if want := string(data) + `{"late":1}` + "\n" + `{"late":2}` + "\n"; string(got) != want {
 		t.Errorf("file = %q, want %q (backup %s)", got, want, backup)
@@ -236,13 +231,7 @@ func TestRewriteConcurrentWriter(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	names, _ := filepath.Glob(path + ".piweb-backup-*")
-	late := 0
-	for _, b := range names {
-		if fi, err := os.Stat(b); err == nil && carryLate(Backup{Path: b, Session: path, Size: fi.Size()}) {
-			late++
-		}
-	}
+	late := carryBackups(path)
 	got, _ := os.ReadFile(path)
 	for i := range n {
 		if !bytes.Contains(got, fmt.Appendf(nil, `"id":"w%d",`, i)) {
@@ -252,4 +241,17 @@ func TestRewriteConcurrentWriter(t *testing.T) {
 	if late > 0 {
 		t.Logf("%d backups held lines a writer stalled inside open(2) wrote after the carry", late)
 	}
+}
+
+// carryBackups does for path's backups what Store.CarryLate does at start
+// and returns how many it carried from.
+func carryBackups(path string) int {
+	n := 0
+	names, _ := filepath.Glob(path + ".piweb-backup-*")
+	for _, b := range names {
+		if fi, err := os.Stat(b); err == nil && carryLate(Backup{Path: b, Session: path, Size: fi.Size()}) {
+			n++
+		}
+	}
+	return n
 }
