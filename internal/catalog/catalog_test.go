@@ -71,6 +71,22 @@ func TestCopiesShareHeaderID(t *testing.T) {
 	if !removedLone {
 		t.Errorf("re-keying the copy sent no removal of its old key: %+v", changes)
 	}
+	// A subscriber applying the changes in order (the page's sidebar)
+	// ends with every file under its key: a removal of a re-keyed copy's
+	// old key must not come after the addition that now holds that key.
+	seen := map[string]string{}
+	for _, ch := range changes {
+		if ch.Kind == Removed {
+			delete(seen, ch.Meta.Key)
+		} else {
+			seen[ch.Meta.Key] = ch.Meta.Path
+		}
+	}
+	for p, k := range keys {
+		if seen[k] != p {
+			t.Errorf("after replaying the changes, key %q holds %q, want %q", k, seen[k], p)
+		}
+	}
 	// A fork's stale parent path links to the canonical file.
 	child := meta("/s/child.jsonl", "child")
 	child.ParentPath = "/gone/2026-01-01T00-00-00-000Z_" + id + ".jsonl"

@@ -74,7 +74,7 @@ func (c *listing) put(path string, e *entry) {
 	case e != nil:
 		changes = append(changes, Change{Kind: Added, Meta: e.meta})
 	}
-	changes = append(changes, rekeyed...)
+	changes = removalsFirst(append(changes, rekeyed...))
 	if len(changes) > 0 {
 		c.gen.Add(1)
 	}
@@ -82,6 +82,23 @@ func (c *listing) put(path string, e *entry) {
 	for _, ch := range changes {
 		c.changes.Publish(changesTopic, ch)
 	}
+}
+
+// removalsFirst orders changes so that every removal comes before every
+// addition or update: a re-keyed copy's removal names the key the put file
+// may now hold, and a subscriber applying them in order must not drop it.
+func removalsFirst(changes []Change) []Change {
+	slices.SortStableFunc(changes, func(a, b Change) int {
+		return cmp.Compare(b2i(a.Kind != Removed), b2i(b.Kind != Removed))
+	})
+	return changes
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // unlink removes e from every map. The caller holds mu.
