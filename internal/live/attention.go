@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -22,6 +23,9 @@ type AttentionEvent struct {
 	ID    string `json:"id"`
 	Kind  string `json:"kind"`
 	Title string `json:"title,omitempty"`
+	// Name is what the session is called (its name, else its first
+	// message), so a tab can announce a session it has not listed yet.
+	Name string `json:"name,omitempty"`
 }
 
 // attentionOf reads a worker event: the attention kind it means, if any,
@@ -81,7 +85,7 @@ func (l *Relay) publishAttention(id string, raw []byte) {
 	if l.attention.repeated(id+" "+kind, time.Now()) {
 		return // the relay of a new session's worker can hand over an event twice
 	}
-	ev := AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title}
+	ev := AttentionEvent{Type: "attention", ID: id, Kind: kind, Title: title, Name: l.nameOf(id)}
 	b, _ := json.Marshal(ev)
 	l.Publish(IndexTopic, b)
 	l.pushAttention(ev)
@@ -139,14 +143,20 @@ func (l *Relay) pushMessage(ev AttentionEvent) (push.Message, bool) {
 	if l.opts.Push == nil || !wanted || (l.opts.Marks != nil && l.opts.Marks.Silenced(ev.ID)) {
 		return push.Message{}, false
 	}
-	body := ""
-	if m, found := l.cat.ByKey(ev.ID); found {
-		body = m.Name
-		if body == "" {
-			body = m.FirstMessage
-		}
+	return push.Message{Title: title, Body: pushBody(ev.Name, ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+}
+
+// nameOf is what session id is called: its listed name or first message,
+// else, for a session piweb created whose file is not listed yet (its
+// first answer just came), the message it was created with.
+func (l *Relay) nameOf(id string) string {
+	if m, found := l.cat.ByKey(id); found {
+		return cmp.Or(m.Name, m.FirstMessage)
 	}
-	return push.Message{Title: title, Body: pushBody(body, ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+	if v, created := l.unnamed.Load(id); created {
+		return v.(firstRun).message
+	}
+	return ""
 }
 
 // pushBody is a push's text: the session's name cut to 120 characters

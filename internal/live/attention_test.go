@@ -137,3 +137,18 @@ func TestPushBodyCut(t *testing.T) {
 		t.Errorf("body %q", got)
 	}
 }
+
+// TestAttentionNames: an event names its session by the listing (name,
+// else first message), else, for a session piweb just created and not
+// listed yet, by the message it was created with.
+func TestAttentionNames(t *testing.T) {
+	l := &Relay{cat: catalog.Static()}
+	l.cat.Put(catalog.Meta{ID: "named", Key: "named", Path: "/s/a.jsonl", Name: "the name", FirstMessage: "first"})
+	l.cat.Put(catalog.Meta{ID: "plain", Key: "plain", Path: "/s/b.jsonl", FirstMessage: "first words"})
+	l.unnamed.Store("new", firstRun{path: "/s/c.jsonl", message: "attention please"})
+	for id, want := range map[string]string{"named": "the name", "plain": "first words", "new": "attention please", "unknown": ""} {
+		if got := l.nameOf(id); got != want {
+			t.Errorf("nameOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -145,14 +145,14 @@ function repeated(ev) {
 
 const TEXT = { done: 'pi finished', failed: 'pi failed', waiting: 'pi is waiting for your answer' };
 
-// notify alerts the user of ev; a session not listed yet (a new one's
-// attention event can come before its listing) is waited for a moment,
-// so the alert can name it.
+// notify alerts the user of ev. The server names the session in the
+// event (ev.name); a session it could not name yet (a new one's attention
+// event can come before its listing) is waited for a moment.
 function notify(ev, tries = 0) {
   if (globalMute.peek() || muted.peek().has(ev.id) || viewing.peek() === ev.id) return;
   const s = sessionById.peek().get(ev.id);
-  if (!s && tries < 12) { setTimeout(() => notify(ev, tries + 1), 250); return; }
-  const name = (s && (s.name || s.firstMessage)) || 'a session';
+  if (!s && !ev.name && tries < 12) { setTimeout(() => notify(ev, tries + 1), 250); return; }
+  const name = (s && (s.name || s.firstMessage)) || ev.name || 'a session';
   const body = ev.kind === 'waiting' || ev.kind === 'failed' ? name.slice(0, 80) + (ev.title ? ': ' + ev.title : '') : name.slice(0, 80);
   toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: 'Open', onAction: () => navigate(sessionURL(ev.id)), ms: 10000 });
   alertUser(TEXT[ev.kind], body, ev.id);
