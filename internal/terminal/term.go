@@ -79,6 +79,17 @@ func (t *Term) Info() Info { return t.info }
 // Done is closed once the shell has exited and its output was delivered.
 func (t *Term) Done() <-chan struct{} { return t.done }
 
+// ExitCode is the process's exit status once Done is closed: -1 when a
+// signal ended it (Close), or before it ended.
+func (t *Term) ExitCode() int {
+	select {
+	case <-t.done:
+		return t.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}
+
 // pump copies the PTY's output to the scrollback and the clients until the
 // shell's side of the PTY is gone, then reaps the shell.
 func (t *Term) pump() {

@@ -1,7 +1,9 @@
 // Package terminal runs interactive shells on real pseudo-terminals for
-// piweb's Terminal panel. A Manager owns every shell: each belongs to an
-// owner (a piweb session's API id), runs in that session's folder, keeps a
-// bounded scrollback that a reconnecting client gets first, and ends when
+// piweb's Terminal panel, and other interactive commands that need a
+// terminal (pi's `pi auth login`). A Manager owns every process it starts:
+// each belongs to an owner (an opaque name: a piweb session's API id for
+// the panel's shells, a name such as "signin/anthropic" for others), keeps
+// a bounded scrollback that a reconnecting client gets first, and ends when
 // it is closed, when the Manager closes (piweb stops) or after it has had
 // no client attached for the idle time. The package starts processes; it
 // knows nothing of HTTP, and its callers decide who may use it.
@@ -133,9 +135,35 @@ func (m *Manager) Start(owner, dir string, cols, rows int) (*Term, error) {
 	}
 	cmd := exec.Command(m.opts.Shell, m.opts.Args...)
 	cmd.Dir, cmd.Env = dir, m.opts.Env
-	t, err := start(cmd, newID(), owner, dir, cols, rows, m.opts)
+	return m.startLocked(owner, cmd, cols, rows)
+}
+
+// Run starts cmd for owner on a PTY of the given size, instead of the
+// shell: the command variant, for programs that insist on a terminal.
+// cmd's Env (Options.Env when nil) gets TERM as the shells' does; its
+// SysProcAttr is replaced, as the PTY makes cmd a session leader with the
+// terminal as its controlling one (what Close signals). The caps and
+// errors are Start's.
+func (m *Manager) Run(owner string, cmd *exec.Cmd, cols, rows int) (*Term, error) {
+	if cmd.Env == nil {
+		cmd.Env = m.opts.Env
+	} else {
+		cmd.Env = append(withoutVar(cmd.Env, "TERM"), "TERM=xterm-256color")
+	}
+	cmd.SysProcAttr = nil
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.roomFor(owner); err != nil {
+		return nil, err
+	}
+	return m.startLocked(owner, cmd, cols, rows)
+}
+
+// startLocked starts cmd on a PTY and keeps it until it ends; m.mu is held.
+func (m *Manager) startLocked(owner string, cmd *exec.Cmd, cols, rows int) (*Term, error) {
+	t, err := start(cmd, newID(), owner, cmd.Dir, cols, rows, m.opts)
 	if err != nil {
-		return nil, fmt.Errorf("terminal: start %s: %w", m.opts.Shell, err)
+		return nil, fmt.Errorf("terminal: start %s: %w", cmd.Path, err)
 	}
 	m.terms[t.info.ID] = t
 	go func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -271,5 +272,80 @@ func TestResizeWhileShellEnds(t *testing.T) {
 		default:
 			term.Resize(80+i%20, 24)
 		}
+	}
+}
+
+// TestRunCommandOnPTY runs a command instead of the shell, as pi's sign-in
+// is run: it sees a terminal on stdin, prints a line, reads what is
+// written to it, and its exit status is kept.
+func TestRunCommandOnPTY(t *testing.T) {
+	t.Parallel()
+	m := New(shellOpts())
+	defer m.Close()
+	script := `[ -t 0 ] || { echo "no tty"; exit 9; }; echo "Open this URL to sign in:"; echo "  https://example.test/a?b=1"; printf "Paste the code: "; read code; echo "got <$code>"; exit 3`
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "TERM=dumb"}
+	term, err := m.Run("signin/x", cmd, 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(t, term)
+	testkit.Eventually(t, c.has("Paste the code: "), 5*time.Second, "Paste the code: ")
+	if code := term.ExitCode(); code != -1 {
+		t.Errorf("ExitCode while running = %d, want -1", code)
+	}
+	if err := term.Write([]byte("abc#def\r")); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, c.has("got <abc#def>"), 5*time.Second, "got <abc#def>")
+	<-term.Done()
+	if code := term.ExitCode(); code != 3 {
+		t.Errorf("ExitCode = %d, want 3; output %q", code, c.buf.String())
+	}
+	if strings.Contains(c.buf.String(), "no tty") {
+		t.Error("the command saw no terminal")
+	}
+}
+
+// TestRunCapsAndClose: a non-session owner has the same per-owner cap (one
+// sign-in per provider with PerOwner 1), and Close kills the command and
+// whatever it started.
+func TestRunCapsAndClose(t *testing.T) {
+	t.Parallel()
+	o := shellOpts()
+	o.PerOwner = 1
+	m := New(o)
+	defer m.Close()
+	run := func(owner string) (*Term, error) {
+		return m.Run(owner, exec.Command("/bin/sh", "-c", `sleep 300 & echo "child=$!."; wait`), 80, 24)
+	}
+	term, err := run("signin/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("signin/a"); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("second run for the same owner: %v, want ErrTooMany", err)
+	}
+	other, err := run("signin/b")
+	if err != nil {
+		t.Fatalf("another owner: %v", err)
+	}
+	defer other.Close()
+	c := collect(t, term)
+	testkit.Eventually(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return childRE.Match(c.buf.Bytes())
+	}, 5*time.Second, "the child's pid")
+	c.mu.Lock()
+	child, _ := strconv.Atoi(childRE.FindStringSubmatch(c.buf.String())[1])
+	c.mu.Unlock()
+	term.Close()
+	if code := term.ExitCode(); code != -1 {
+		t.Errorf("ExitCode after Close = %d, want -1 (killed)", code)
+	}
+	testkit.Eventually(t, func() bool { return !alive(child) }, 5*time.Second, "the command's child ended")
+	if _, err := run("signin/a"); err != nil {
+		t.Errorf("run after the first ended: %v", err)
 	}
 }
