@@ -88,6 +88,16 @@ func (o *Options) command(pi *Pi) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	cmd := o.plain(pi, args...)
+	// Own process group, so that shutdown signals reach pi's children
+	// (bash tool runs) and a ^C on piweb's terminal does not hit pi first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, nil
+}
+
+// plain is pi started with args, the node, cwd, agent dir and environment
+// of o, and nothing else (no process attributes).
+func (o *Options) plain(pi *Pi, args ...string) *exec.Cmd {
 	cmd := exec.Command(pi.Path, args...)
 	if pi.Node != "" && pi.Script != "" {
 		cmd = exec.Command(pi.Node, append([]string{pi.Script}, args...)...)
@@ -98,10 +108,7 @@ func (o *Options) command(pi *Pi) (*exec.Cmd, error) {
 		cmd.Env = append(cmd.Env, "PI_CODING_AGENT_DIR="+o.AgentDir)
 	}
 	cmd.Env = append(cmd.Env, o.Env...)
-	// Own process group, so that shutdown signals reach pi's children
-	// (bash tool runs) and a ^C on piweb's terminal does not hit pi first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, nil
+	return cmd
 }
 
 // ExitError says that pi exited (or could not be run); it carries what pi

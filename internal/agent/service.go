@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -339,4 +340,19 @@ func (a *Service) ForgetModels() {
 	a.models = nil
 	a.gen++
 	a.mu.Unlock()
+}
+
+// PiCommand is pi started for one of its own commands (args, e.g. "auth",
+// "login", "anthropic", "--no-browser") exactly as the workers' pi is: the
+// same executable and Node, agent dir (PI_CODING_AGENT_DIR) and added
+// environment, in the workers' directory. The caller starts it.
+func (a *Service) PiCommand(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	pi := a.base.Pi
+	if pi == nil {
+		var err error
+		if pi, err = Find(ctx, ""); err != nil {
+			return nil, err
+		}
+	}
+	return a.base.plain(pi, args...), nil
 }
