@@ -141,7 +141,7 @@ func BenchmarkLiveAppend(b *testing.B) {
 	waitListed(b, br, id)
 	br.open(b, "/s/"+id)
 	br.waitJS(b, `document.querySelector('.row')`)
-	time.Sleep(300 * time.Millisecond) // the event stream is open
+	br.waitHearing(b, "s/"+id)
 	file := sessionPath(b, dir, id)
 	parent := "e0000001"
 	var total float64

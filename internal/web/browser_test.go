@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -165,6 +166,14 @@ func (b *browser) waitJS(tb testing.TB, js string) {
 		b.noConsoleErrors(tb)
 		tb.Fatalf("wait for %s: %v", js, err)
 	}
+}
+
+// waitHearing waits until the page's event stream delivers topic (its
+// hello came): from then on a change made from outside reaches the page.
+func (b *browser) waitHearing(tb testing.TB, topic string) {
+	tb.Helper()
+	eval[bool](tb, b, `import('/js/api.js').then((m) => (window.testAPI = m, true))`)
+	b.waitJS(tb, fmt.Sprintf(`window.testAPI.hearing(%q)`, topic))
 }
 
 // navigatedAway reports whether a poll failed because the page it ran in

@@ -209,7 +209,7 @@ func testLiveAppend(t *testing.T, r *rig) {
 	if first := eval[string](t, r.browser, `document.querySelector('.group .sess').dataset.id`); first == id {
 		t.Fatal("the session is already first in the sidebar")
 	}
-	r.run(t, chromedp.Sleep(300*time.Millisecond)) // the event stream is open
+	r.waitHearing(t, "s/"+id)
 	now := time.Now().UTC()
 	line := fmt.Sprintf(`{"type":"message","id":"11ve0001","parentId":"e0000001","timestamp":%q,"message":{"role":"user","content":"appended from outside","timestamp":%d}}`,
 		now.Format("2006-01-02T15:04:05.000Z"), now.UnixMilli())

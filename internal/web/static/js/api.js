@@ -170,6 +170,14 @@ export function follow(topic, onEvent, { after } = {}) {
   };
 }
 
+// hearing reports whether a followed topic has had its first event (its
+// hello) on the current stream: what happens from then on reaches the
+// page. Tests wait for it before acting from outside.
+export function hearing(topic) {
+  const t = stream.topics.get(topic);
+  return !!t && !!t.heard && !!stream.id;
+}
+
 // send queues one subscription change: they reach the server in order.
 function send(op, topic, after) {
   const id = stream.id;
@@ -204,11 +212,12 @@ function open() {
     }
     if (d.type === 'stream') {
       stream.id = d.id;
-      for (const [topic, t] of stream.topics) send('subscribe', topic, t.last);
+      for (const [topic, t] of stream.topics) { t.heard = false; send('subscribe', topic, t.last); }
       return;
     }
     const t = stream.topics.get(d.topic);
     if (!t) return;
+    t.heard = true;
     const id = d.id != null ? String(d.id) : '';
     if (id) t.last = id;
     for (const fn of [...t.fns]) fn(d.event, id);
