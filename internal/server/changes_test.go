@@ -83,12 +83,21 @@ func TestGitTopic(t *testing.T) {
 	if ev := next(t, ch); ev.data["topic"] != "g/"+id {
 		t.Fatalf("first event %v", ev.data)
 	}
-	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
-	for {
-		ev := next(t, ch)
-		inner, _ := ev.data["event"].(map[string]any)
-		if ev.data["topic"] == "g/"+id && inner["type"] == "git_changed" {
-			return
+	gitChanged := func() {
+		t.Helper()
+		for {
+			ev := next(t, ch)
+			inner, _ := ev.data["event"].(map[string]any)
+			if ev.data["topic"] == "g/"+id && inner["type"] == "git_changed" {
+				return
+			}
 		}
+	}
+	gitChanged() // the poller's first look, published whatever it saw
+	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
+	gitChanged() // only a change of git's state publishes again
+	st, _ := r.json("GET", "/api/sessions/"+id+"/git/status", nil, 200)["status"].(map[string]any)
+	if st["total"] != float64(1) {
+		t.Errorf("after git_changed the status has %v changes, want new.txt", st["total"])
 	}
 }
