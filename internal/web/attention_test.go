@@ -28,7 +28,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	a.open(t, "/")
 	tabCtx, cancel := chromedp.NewContext(a.ctx, chromedp.WithNewBrowserContext())
 	defer cancel()
-	if err := chromedp.Do(tabCtx); err != nil { // the first call on a context opens its tab
+	if err := chromedp.Do(tabCtx, addScript(keepToasts)); err != nil { // the first call on a context opens its tab
 		t.Fatal(err)
 	}
 	b := &browser{ctx: tabCtx, base: a.base, t: t}
@@ -48,7 +48,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": "attention please"})["id"].(string)
 	row := fmt.Sprintf(`.sess[data-id=%q]`, id)
 	both(`!!document.querySelector('` + row + ` .unread-dot') && !document.querySelector('` + row + ` .run-dot')`)
-	both(`[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi finished') && t.innerText.includes('attention please'))`)
+	both(toastShown("pi finished", "attention please"))
 	both(`document.title.startsWith('(1) ') && document.querySelector('link[rel=icon]').dataset.badge === 'on'`)
 
 	// A run: running in both tabs while it lasts.
@@ -80,20 +80,20 @@ func TestAttentionTwoTabs(t *testing.T) {
 		r.llm.Enqueue(fakellm.Error(500, "the provider broke"))
 	}
 	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "now fail"})
-	b.waitJS(t, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi failed'))`)
+	b.waitJS(t, toastShown("pi failed"))
 	a.waitJS(t, `!!document.querySelector('.stop')`) // the error shows in the conversation
-	if eval[bool](t, a, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi failed'))`) {
+	if eval[bool](t, a, toastShown("pi failed")) {
 		t.Error("tab a announced a failure in the session it shows")
 	}
 
 	// Muted in a: b stays quiet for the next run.
 	a.run(t, chromedp.Click(".chat-controls .mute-session"))
 	b.waitJS(t, `!!document.querySelector('`+row+` .mute-mark')`)
-	eval[bool](t, b, `(document.querySelectorAll('.toast').forEach((t) => t.remove()), true)`)
+	eval[bool](t, b, `(window.testToasts = [], true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))
 	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "quietly"})
 	b.waitJS(t, `!!document.querySelector('`+row+` .unread-dot')`)
-	if eval[bool](t, b, `[...document.querySelectorAll('.toast')].some((t) => t.innerText.includes('pi finished'))`) {
+	if eval[bool](t, b, toastShown("pi finished")) {
 		t.Error("a muted session was announced")
 	}
 	b.noConsoleErrors(t)

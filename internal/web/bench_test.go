@@ -8,7 +8,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -39,13 +38,6 @@ func benchRig(b *testing.B) (*browser, string) {
 	srv := appServer(b, dir, false)
 	br := newBrowser(b, srv.URL)
 	return br, dir
-}
-
-func addScript(js string) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
-		return chromedp.Void{}, err
-	}
 }
 
 func BenchmarkFirstMessages10k(b *testing.B) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/catalog"
@@ -89,6 +91,9 @@ func newBrowser(tb testing.TB, base string) *browser {
 	}
 	if err := chromedp.Do(ctx); err != nil {
 		tb.Fatalf("start chromium: %v", err)
+	}
+	if err := chromedp.Do(ctx, addScript(keepToasts)); err != nil {
+		tb.Fatalf("chromium: %v", err)
 	}
 	messages := chromedp.Console(ctx)
 	go func() {
@@ -199,6 +204,34 @@ func (b *browser) screenshot(tb testing.TB, name string) {
 	dir := "/tmp/piweb-shots"
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+}
+
+// addScript runs js in every document the tab loads from now on, before
+// the page's own scripts.
+func addScript(js string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return chromedp.Void{}, err
+	}
+}
+
+// keepToasts records every toast a document shows in window.testToasts
+// (the elements, which keep their text once removed): a toast lasts a few
+// seconds, and a test checking the page only after a stall of the machine
+// would miss one that was shown.
+const keepToasts = `window.testToasts = [];
+new MutationObserver((ms) => {
+  for (const m of ms) for (const n of m.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const e of [n, ...n.querySelectorAll('.toast')]) if (e.classList.contains('toast')) window.testToasts.push(e);
+  }
+}).observe(document, { childList: true, subtree: true });`
+
+// toastShown is a JavaScript test of whether the document has shown a
+// toast holding every one of parts (see keepToasts).
+func toastShown(parts ...string) string {
+	b, _ := json.Marshal(parts)
+	return fmt.Sprintf(`window.testToasts.some((t) => %s.every((p) => t.textContent.includes(p)))`, b)
 }
 
 // emulateDark makes prefers-color-scheme report dark.

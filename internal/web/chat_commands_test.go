@@ -88,7 +88,7 @@ func TestChatCommands(t *testing.T) {
 	t.Run("reload", func(t *testing.T) {
 		before := asked()
 		r.send(t, "/reload")
-		r.waitJS(t, `[...document.querySelectorAll('.toast')].some((e) => e.textContent.includes('reloads'))`)
+		r.waitJS(t, toastShown("reloads"))
 		t.Logf("state after reload: %v", r.command(t, id, map[string]any{"type": "get_state"}))
 		r.llm.Enqueue(fakellm.Text("Still here after reload."))
 		r.send(t, "after reload")

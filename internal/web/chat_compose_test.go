@@ -110,7 +110,7 @@ func testCompletion(t *testing.T, r *chatRig) {
 func testDialogs(t *testing.T, r *chatRig) {
 	reported := func(t *testing.T, text string) {
 		t.Helper()
-		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes(%q))`, text))
+		r.waitJS(t, toastShown(text))
 		r.waitJS(t, fmt.Sprintf(`document.querySelector('.ext-status')?.innerText.includes(%q)`, text))
 	}
 	inConversation := func(t *testing.T) {

@@ -227,7 +227,7 @@ func testCompactionInView(t *testing.T, r *chatRig) {
 	r.llm.Enqueue(fakellm.Text(fakellm.DefaultSummary))
 	r.click(t, ".chat-controls .compact")
 	r.click(t, ".compact-go")
-	r.waitJS(t, `[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes('Compacted:'))`)
+	r.waitJS(t, toastShown("Compacted:"))
 	r.waitJS(t, `document.querySelector('.conv .card.compaction')`)
 	inView := `(() => { const c = document.querySelector('.conv').getBoundingClientRect(), k = document.querySelector('.conv .card.compaction').getBoundingClientRect();
 		return k.top >= c.top - 1 && k.top < c.bottom && k.bottom > c.top; })()`

@@ -78,7 +78,7 @@ func testCompactionShownAndStopped(t *testing.T, r *chatRig) {
 		r.waitJS(t, `!document.querySelector('.banner.compacting')`)
 		r.waitIdle(t)
 		close(hold)
-		r.waitJS(t, `[...document.querySelectorAll('.toast')].some((e) => e.innerText.includes('Compaction cancelled'))`)
+		r.waitJS(t, toastShown("Compaction cancelled"))
 		if n := r.count(t, `.inline-error`); n != 0 {
 			t.Errorf("stopped with %s, an error is shown: %s", how, eval[string](t, r.browser, `document.querySelector('.inline-error').innerText`))
 		}

@@ -53,7 +53,8 @@ func testDamagedFile(t *testing.T, r *rig) {
 	}
 	r.click(t, `.damage .repair`)
 	r.click(t, `.dialog.confirm .primary`)
-	r.waitJS(t, `!document.querySelector('.damage') && [...document.querySelectorAll('.toast')].some(e => e.textContent.startsWith('Repaired'))`)
+	r.waitJS(t, `!document.querySelector('.damage')`)
+	r.waitJS(t, toastShown("Repaired"))
 	// The orphan is linked to the entry before it: the whole history shows.
 	r.waitJS(t, `document.querySelector('.conv').innerText.includes('first answer') && document.querySelector('.conv').innerText.includes('orphan question')`)
 	backups, _ := filepath.Glob(file + ".piweb-backup-*")

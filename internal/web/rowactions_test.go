@@ -104,10 +104,10 @@ func testSiblingsAndCopy(t *testing.T, r *rig) {
 	r.click(t, `.row[data-entry=b0000005] .sib-prev`)
 	r.waitJS(t, `document.querySelector('.row[data-entry=b0000004] .md strong')`)
 	for _, c := range []struct{ sel, want string }{{".copy-md", "**first** answer"}, {".copy-text", "first answer"}} {
-		eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+		eval[bool](t, r.browser, `(window.testToasts = [], navigator.clipboard.writeText('').then(() => true))`)
 		r.click(t, `.row[data-entry=b0000004] .copy-msg`)
 		r.click(t, `.row[data-entry=b0000004] `+c.sel)
-		r.waitJS(t, `[...document.querySelectorAll('.toast')].some(e => e.textContent.startsWith('Copied'))`)
+		r.waitJS(t, toastShown("Copied"))
 		if got := eval[string](t, r.browser, `navigator.clipboard.readText()`); got != c.want {
 			t.Errorf("%s copied %q, want %q", c.sel, got, c.want)
 		}

@@ -58,11 +58,11 @@ func testCopyIDAndPath(t *testing.T, r *rig) {
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.sess-facts .cwd').textContent`)
 	for _, c := range []struct{ item, want string }{{"Copy id", basicID}, {"Copy path", r.sessionFile(t, basicID)}} {
-		eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+		eval[bool](t, r.browser, `(window.testToasts = [], navigator.clipboard.writeText('').then(() => true))`)
 		r.click(t, `.menu > button`)
 		r.waitJS(t, `document.querySelector('.menu-pop')`)
 		eval[bool](t, r.browser, fmt.Sprintf(`([...document.querySelectorAll('.menu-pop button')].find(b => b.textContent === %q).click(), true)`, c.item))
-		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.toast')].some(e => e.textContent.includes(%q))`, "Copied "+strings.TrimPrefix(c.item, "Copy ")))
+		r.waitJS(t, toastShown("Copied "+strings.TrimPrefix(c.item, "Copy ")))
 		if got := eval[string](t, r.browser, `navigator.clipboard.readText()`); got != c.want {
 			t.Errorf("%s put %q on the clipboard, want %q", c.item, got, c.want)
 		}
@@ -71,7 +71,7 @@ func testCopyIDAndPath(t *testing.T, r *rig) {
 		}
 	}
 	// A code block's copy button copies the code.
-	eval[bool](t, r.browser, `navigator.clipboard.writeText('').then(() => true)`)
+	eval[bool](t, r.browser, `(window.testToasts = [], navigator.clipboard.writeText('').then(() => true))`)
 	r.click(t, `.row .tool summary`)
 	r.click(t, `.row .tool .code-bar .btn-link`)
 	r.waitJS(t, `document.querySelector('.row .tool .code-bar .btn-link').textContent === 'copied'`)

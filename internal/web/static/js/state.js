@@ -82,13 +82,28 @@ export function dismissToast(id) {
 }
 
 export async function loadSessions() {
-  try {
-    sessions.value = await api.listSessions();
-  } catch (e) {
-    toast('Could not list sessions: ' + e.message, { kind: 'error' });
+  const mine = ++loads;
+  for (let tries = 0; ; tries++) {
+    const seen = changesSeen;
+    try {
+      const list = await api.listSessions();
+      if (mine !== loads) return; // a later load answers
+      // A change that came while the list was on its way may be newer
+      // than the list: applying the list would undo it.
+      if (changesSeen !== seen && tries < 3) continue;
+      sessions.value = list;
+    } catch (e) {
+      toast('Could not list sessions: ' + e.message, { kind: 'error' });
+    }
+    break;
   }
   sessionsLoaded.value = true;
 }
+
+// loads numbers the calls of loadSessions (the latest one's answer wins);
+// changesSeen counts the index topic's changes applied to the list.
+let loads = 0;
+let changesSeen = 0;
 
 // upsertSession applies an index event to the list without a refetch.
 export function upsertSession(item) {
@@ -107,6 +122,7 @@ const reload = debounce(loadSessions, 300);
 // watchIndex follows the index topic so that the sidebar stays current.
 export function watchIndex() {
   api.follow(api.indexTopic, (ev) => {
+    if (/^session_|^running$/.test(ev.type)) changesSeen++;
     switch (ev.type) {
       case 'session_added':
       case 'session_updated':
