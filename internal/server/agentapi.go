@@ -10,7 +10,6 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
-	"piweb/internal/live"
 )
 
 // agentErr words the agent's errors that carry pi's own reason (only its
@@ -143,16 +142,4 @@ func (s *Server) checkLeaf(ctx context.Context, m Meta, exp json.RawMessage) err
 		return errorf(Stale, "the session changed outside this page (leaf is now %s)", have)
 	}
 	return nil
-}
-
-func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
-	return s.serveSSEFrom(w, r, live.SessionTopic(m.Path), func() []byte { return s.live.SessionHello(m) }, true)
-}
-
-func (s *Server) indexEvents(w http.ResponseWriter, r *http.Request) error {
-	return s.serveSSE(w, r, live.IndexTopic, []byte(`{"type":"hello"}`))
 }

@@ -14,6 +14,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
 	"piweb/internal/session"
+	"piweb/internal/sse"
 	"piweb/internal/terminal"
 )
 
@@ -93,6 +94,8 @@ var domainErrors = []struct {
 	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
 	{live.ErrUnknownTopic, Invalid, "unknown topic"},
 	{live.ErrUncleanPath, Invalid, "path must be clean and relative"},
+	{sse.ErrNoStream, NotFound, "stream not found"},
+	{sse.ErrClosed, Internal, "event broker closed"},
 	{terminal.ErrNotFound, NotFound, "no such terminal (it ended)"},
 	{terminal.ErrTooMany, Throttled, "too many terminals are open; close one first"},
 	{terminal.ErrClosed, Forbidden, "piweb is stopping"},

@@ -9,7 +9,6 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
-	"piweb/internal/live"
 )
 
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
@@ -101,23 +100,4 @@ func serveMedia(w http.ResponseWriter, r *http.Request, f *os.File, fi os.FileIn
 	}
 	http.ServeContent(w, r, "", fi.ModTime(), f)
 	return nil
-}
-
-// fileEvents streams file_changed events of a file or directory (the
-// single-topic form of the topic f/<id>/<path> of /api/stream).
-func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
-	_, real, err := cwdfs.Resolve(m.Cwd, r.URL.Query().Get("path"))
-	if err != nil {
-		return err
-	}
-	rel := path.Clean("/" + filepath.ToSlash(r.URL.Query().Get("path")))[1:]
-	topic := live.FilesTopic(m.Key, rel)
-	return s.serveSSEFrom(w, r, topic, func() []byte {
-		s.live.WatchFiles(topic, real, rel)
-		return []byte(`{"type":"hello"}`)
-	}, false)
 }

@@ -5,16 +5,11 @@
 package server
 
 import (
-	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net"
 	"net/http"
-	"piweb/internal/push"
-	"sync"
 	"time"
 
 	"piweb/internal/agent"
@@ -24,8 +19,10 @@ import (
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/ops"
+	"piweb/internal/push"
 	"piweb/internal/session"
 	"piweb/internal/signin"
+	"piweb/internal/sse"
 	"piweb/internal/terminal"
 )
 
@@ -150,7 +147,7 @@ type Server struct {
 	hosts    map[string]struct{}
 	auth     *auth
 	events   *broker.Broker[broker.Event]
-	streams  streams
+	sse      *sse.Streams
 	cache    *session.Cache
 	lists    *catalog.ListCache
 	live     *live.Relay
@@ -159,11 +156,9 @@ type Server struct {
 	git      *gitx.Git
 	repos    *gitx.RepoCache
 
-	shutdown  chan struct{}
-	marks     *attention.Store
-	closeOnce sync.Once
-	cancels   []func()
-	closers   []func() error // after the goroutines end
+	marks   *attention.Store
+	cancels []func()
+	closers []func() error // after the goroutines end
 }
 
 // New builds a Server and starts its live topics (internal/live).
@@ -171,7 +166,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
 		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys),
-		cache: session.NewCache(8, 512<<20), shutdown: make(chan struct{}), lists: &catalog.ListCache{}}
+		cache: session.NewCache(8, 512<<20), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -194,13 +189,12 @@ func New(opts Options) *Server {
 		s.git = gitx.New(gitx.Options{})
 	}
 	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
-	s.opts.Heartbeat = cmp.Or(s.opts.Heartbeat, 15*time.Second)
-	s.opts.WriteTimeout = cmp.Or(s.opts.WriteTimeout, 10*time.Second)
 	s.marks = opts.Marks
 	if s.marks == nil {
 		s.marks, _ = attention.Open("", time.Now()) // in memory: cannot fail
 	}
 	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
+	s.sse = sse.New(s.events, sse.Options{Heartbeat: opts.Heartbeat, WriteTimeout: opts.WriteTimeout})
 	s.live = live.New(live.Options{Catalog: s.cat, Agent: s.agent, Events: s.events, Cache: s.cache, Store: s.store,
 		Git: s.git, Push: opts.Push, Marks: s.marks, GitPoll: opts.GitPoll, FilesPoll: opts.FilesPoll, Logf: s.logf,
 		Titler: s.titler()})
@@ -242,7 +236,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	s.closeStreams()
+	s.sse.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := hs.Shutdown(sctx)
@@ -255,13 +249,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-func (s *Server) closeStreams() {
-	s.closeOnce.Do(func() { close(s.shutdown) })
-}
-
 // Close ends the SSE streams and event relays and stops every worker.
 func (s *Server) Close() error {
-	s.closeStreams()
+	s.sse.Close()
 	for _, c := range s.cancels {
 		c()
 	}
@@ -276,11 +266,4 @@ func (s *Server) Close() error {
 	}
 	s.closers = nil
 	return err
-}
-
-// randHex returns n random bytes in hex.
-func randHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
