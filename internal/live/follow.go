@@ -197,7 +197,7 @@ func (f *follows) gc(l *Relay) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for id, fl := range f.m {
-		if l.events.Subscribers(SessionTopic(fl.path)) == 0 && time.Since(fl.watched) > 10*time.Minute {
+		if l.events.Subscribers(SessionTopic(fl.path)) == 0 && time.Since(fl.watched) > l.opts.FollowIdle {
 			delete(f.m, id)
 		}
 	}

@@ -34,7 +34,9 @@ type Agent interface {
 	Rename(ctx context.Context, path, name string, offline func() error) error
 }
 
-// Options configures a Relay. Every field but the polls and Push is required.
+// Options configures a Relay. Every field but the timings, Push, Marks,
+// Titler and Logf is required. Timing lives here, never in globals, so
+// tests can shorten it and run in parallel.
 type Options struct {
 	Catalog *catalog.Catalog
 	Agent   Agent
@@ -55,6 +57,12 @@ type Options struct {
 	// GitPoll (0: 2 s) and FilesPoll (0: 1 s) are how often a followed
 	// session's git state and a followed folder or file are looked at.
 	GitPoll, FilesPoll time.Duration
+	// Janitor (0: 1 min) is how often the topics nobody follows are
+	// collected, and the follows and pending sessions that ended dropped.
+	Janitor time.Duration
+	// FollowIdle (0: 10 min) is how long a session file stays followed
+	// after its topic's last subscriber left.
+	FollowIdle time.Duration
 	// Logf logs the relay's errors; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -79,12 +87,10 @@ type Relay struct {
 // New starts relaying the catalog's changes and file events and the
 // workers' notes.
 func New(o Options) *Relay {
-	if o.GitPoll <= 0 {
-		o.GitPoll = 2 * time.Second
-	}
-	if o.FilesPoll <= 0 {
-		o.FilesPoll = time.Second
-	}
+	o.GitPoll = positiveOr(o.GitPoll, 2*time.Second)
+	o.FilesPoll = positiveOr(o.FilesPoll, time.Second)
+	o.Janitor = positiveOr(o.Janitor, time.Minute)
+	o.FollowIdle = positiveOr(o.FollowIdle, 10*time.Minute)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -98,6 +104,14 @@ func New(o Options) *Relay {
 	return l
 }
 
+// positiveOr is d, or def when d is not positive.
+func positiveOr(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 // Close stops the relays and pollers and waits for them.
 func (l *Relay) Close() {
 	l.closeOnce.Do(func() { close(l.done) })
@@ -106,7 +120,7 @@ func (l *Relay) Close() {
 
 // janitor frees replay buffers of topics nobody listens to any more.
 func (l *Relay) janitor() {
-	t := time.NewTicker(time.Minute)
+	t := time.NewTicker(l.opts.Janitor)
 	defer t.Stop()
 	for {
 		select {
