@@ -89,3 +89,67 @@ func TestRepoCacheMixed(t *testing.T) {
 		t.Errorf("mixed ask: %d repositories, want %d", len(got), len(mixed))
 	}
 }
+
+// TestPathBeside: a new worktree's folder goes beside the main worktree,
+// whichever folder of the repository asks (the main worktree, a folder in
+// it, a linked worktree elsewhere); a folder outside any repository has
+// none.
+func TestPathBeside(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := New(Options{})
+	dir := newRepo(t)
+	main, _ := filepath.EvalSymlinks(dir)
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	wt := filepath.Join(t.TempDir(), "linked")
+	if err := g.AddWorktree(ctx, dir, wt, "linked", ""); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(filepath.Dir(main), "next")
+	for _, from := range []string{dir, sub, wt} {
+		got, err := g.PathBeside(ctx, from, "next")
+		if err != nil || got != want {
+			t.Errorf("PathBeside(%q) = %q, %v; want %q", from, got, err, want)
+		}
+	}
+	if got, err := g.PathBeside(ctx, t.TempDir(), "next"); err == nil {
+		t.Errorf("PathBeside of a plain folder = %q, want an error", got)
+	}
+}
+
+// TestIsWorktree: the main and linked worktrees are the repository's, as
+// git lists them; a folder inside one, another repository's worktree and
+// a plain folder are not.
+func TestIsWorktree(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := New(Options{})
+	dir := newRepo(t)
+	wt := filepath.Join(t.TempDir(), "linked")
+	if err := g.AddWorktree(ctx, dir, wt, "linked", ""); err != nil {
+		t.Fatal(err)
+	}
+	real := func(p string) string { r, _ := filepath.EvalSymlinks(p); return r }
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	for _, c := range []struct {
+		from, path string
+		want       bool
+	}{
+		{dir, real(dir), true},
+		{dir, real(wt), true},
+		{wt, real(dir), true},
+		{dir, real(sub), false},
+		{dir, real(newRepo(t)), false},
+		{dir, t.TempDir(), false},
+	} {
+		got, err := g.IsWorktree(ctx, c.from, c.path)
+		if err != nil || got != c.want {
+			t.Errorf("IsWorktree(%q, %q) = %v, %v; want %v", c.from, c.path, got, err, c.want)
+		}
+	}
+	if known, err := g.IsWorktree(ctx, t.TempDir(), dir); err == nil || known {
+		t.Errorf("IsWorktree from a plain folder = %v, %v; want an error", known, err)
+	}
+}
