@@ -98,12 +98,21 @@ func (o *Options) command(pi *Pi) (*exec.Cmd, error) {
 // plain is pi started with args, the node, cwd, agent dir and environment
 // of o, and nothing else (no process attributes).
 func (o *Options) plain(pi *Pi, args ...string) *exec.Cmd {
+	return o.piCommand(pi, args, true)
+}
+
+// piCommand is pi (through the checked node when known) with args, in
+// o.Cwd, with o's agent dir and environment; offline adds PI_OFFLINE=1.
+func (o *Options) piCommand(pi *Pi, args []string, offline bool) *exec.Cmd {
 	cmd := exec.Command(pi.Path, args...)
 	if pi.Node != "" && pi.Script != "" {
 		cmd = exec.Command(pi.Node, append([]string{pi.Script}, args...)...)
 	}
 	cmd.Dir = o.Cwd
-	cmd.Env = append(os.Environ(), "PI_OFFLINE=1")
+	cmd.Env = os.Environ()
+	if offline {
+		cmd.Env = append(cmd.Env, "PI_OFFLINE=1")
+	}
 	if o.AgentDir != "" {
 		cmd.Env = append(cmd.Env, "PI_CODING_AGENT_DIR="+o.AgentDir)
 	}

@@ -1,0 +1,159 @@
+package ops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"piweb/internal/agent"
+	"piweb/internal/pitest"
+)
+
+// resolver runs pi's own resolution with the pinned pi.
+type resolver struct{ o agent.Options }
+
+func (r resolver) ResourceStates(ctx context.Context, cwd string, trusted bool) (agent.ResourceStates, error) {
+	return agent.ResolveResources(ctx, r.o, cwd, trusted)
+}
+
+// resourceRig is an agent dir with a skill, a prompt and a pi package
+// (global), and a trusted project with a prompt and a package of its own.
+type resourceRig struct {
+	root, agentDir, cwd string
+	rs                  resolver
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func skill(name string) string {
+	return "---\nname: " + name + "\ndescription: the " + name + " skill\n---\nDo " + name + ".\n"
+}
+
+func newResourceRig(t *testing.T, pi *agent.Pi) *resourceRig {
+	t.Helper()
+	root := t.TempDir()
+	r := &resourceRig{root: root, agentDir: filepath.Join(root, "agent"), cwd: filepath.Join(root, "proj")}
+	write(t, filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md"), skill("alpha"))
+	write(t, filepath.Join(r.agentDir, "prompts", "greet.md"), "---\ndescription: greet\n---\nSay hi\n")
+	write(t, filepath.Join(r.agentDir, "settings.json"), `{"theme":"dark","packages":["../pkg"],"x-unknown":{"kept":true}}`)
+	write(t, filepath.Join(root, "pkg", "package.json"), `{"name":"pkg","version":"1.0.0"}`)
+	write(t, filepath.Join(root, "pkg", "skills", "beta", "SKILL.md"), skill("beta"))
+	write(t, filepath.Join(root, "pkg", "prompts", "pkgp.md"), "---\ndescription: from the package\n---\nP\n")
+	write(t, filepath.Join(root, "pkg2", "package.json"), `{"name":"pkg2","version":"1.0.0"}`)
+	write(t, filepath.Join(root, "pkg2", "skills", "gamma", "SKILL.md"), skill("gamma"))
+	write(t, filepath.Join(r.cwd, ".pi", "prompts", "proj.md"), "---\ndescription: project prompt\n---\nQ\n")
+	write(t, filepath.Join(r.cwd, ".pi", "settings.json"), `{"packages":["../../pkg2"]}`)
+	if err := agent.TrustProject(r.agentDir, r.cwd); err != nil {
+		t.Fatal(err)
+	}
+	r.rs = resolver{agent.Options{Pi: pi, AgentDir: r.agentDir}}
+	return r
+}
+
+func findPi(t *testing.T) *agent.Pi {
+	t.Helper()
+	pi, err := agent.Find(context.Background(), pitest.PiBin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pi
+}
+
+// piConfigToggle presses space on the resource in pi's own `pi config`
+// list (testdata/pi-config-toggle.mjs) and answers its new state.
+func piConfigToggle(t *testing.T, r *resourceRig, scope, typ, path string) bool {
+	t.Helper()
+	script := filepath.Join(pitest.ModuleRoot(t), "internal", "piconfig", "testdata", "pi-config-toggle.mjs")
+	cmd := exec.Command(pitest.Node(t), script, pitest.V16.PackageDir(t), r.cwd, r.agentDir, scope, typ, path, "1")
+	cmd.Dir = r.cwd
+	cmd.Env = append(os.Environ(), "PI_OFFLINE=1", "PI_CODING_AGENT_DIR="+r.agentDir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pi config toggle: %v: %s", err, stderr.Bytes())
+	}
+	var res struct{ Enabled bool }
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("pi config toggle answered %q", out)
+	}
+	return res.Enabled
+}
+
+func (r *resourceRig) settings(t *testing.T) (global, project string) {
+	t.Helper()
+	g, _ := os.ReadFile(filepath.Join(r.agentDir, "settings.json"))
+	p, _ := os.ReadFile(filepath.Join(r.cwd, ".pi", "settings.json"))
+	return string(g), string(p)
+}
+
+func stateOf(st agent.ResourceStates, typ, path string) (agent.ResourceState, bool) {
+	for _, list := range [][]agent.ResourceState{st.Project, st.Global} {
+		for _, s := range list {
+			if s.Type == typ && s.Path == path {
+				return s, true
+			}
+		}
+	}
+	return agent.ResourceState{}, false
+}
+
+// TestSetResourceEnabledAsPiConfig toggles each kind of resource off and
+// on again with pi's own `pi config` component in one copy and with
+// piweb in another: the settings files must be byte for byte the same,
+// and pi's resolution must show piweb's state.
+func TestSetResourceEnabledAsPiConfig(t *testing.T) {
+	pi := findPi(t)
+	cases := []struct {
+		name, scope, typ, rel string
+	}{
+		{"user skill", "global", "skills", "agent/skills/alpha/SKILL.md"},
+		{"user prompt", "global", "prompts", "agent/prompts/greet.md"},
+		{"user package prompt", "global", "prompts", "pkg/prompts/pkgp.md"},
+		{"built-in extension", "global", "extensions", "builtin:mcp"},
+		{"project prompt", "project", "prompts", "proj/.pi/prompts/proj.md"},
+		{"project package skill", "project", "skills", "pkg2/skills/gamma/SKILL.md"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
+			for _, want := range []bool{false, true} {
+				path := func(r *resourceRig) string {
+					if c.typ == "extensions" {
+						return c.rel
+					}
+					return filepath.Join(r.root, c.rel)
+				}
+				if got := piConfigToggle(t, oracle, c.scope, c.typ, path(oracle)); got != want {
+					t.Fatalf("pi config turned it to %v, want %v", got, want)
+				}
+				st, err := SetResourceEnabled(ctx, web.rs, web.agentDir, web.cwd, c.typ, path(web), want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				og, op := oracle.settings(t)
+				wg, wp := web.settings(t)
+				if og != wg || op != wp {
+					t.Fatalf("enabled=%v: settings differ from pi config's\npi global:  %s\npiweb:      %s\npi project: %s\npiweb:      %s", want, og, wg, op, wp)
+				}
+				if s, found := stateOf(st, c.typ, path(web)); !found || s.Enabled != want {
+					t.Fatalf("enabled=%v: pi resolves %+v (found %v)", want, s, found)
+				}
+			}
+		})
+	}
+}
