@@ -51,12 +51,36 @@ type ModelTestRequest struct {
 }
 
 // ResourceList is GET /api/config/resources?cwd=DIR: what pi's RPC names
-// (skills, prompts, extension commands) and what it does not (MCP
-// servers, pi packages, extensions, from pi's files; a project's only
-// when pi trusts it).
+// (skills, prompts, extension commands), what it does not (MCP servers,
+// pi packages, extensions, from pi's files; a project's only when pi
+// trusts it), and what `pi config` lists with each one's enabled state
+// (States; StatesError says why not, as with a pi that predates it).
 type ResourceList struct {
-	Resources []agent.Resource     `json:"resources"`
-	Installed []piconfig.Installed `json:"installed"`
+	Resources   []agent.Resource      `json:"resources"`
+	Installed   []piconfig.Installed  `json:"installed"`
+	States      *agent.ResourceStates `json:"states,omitempty"`
+	StatesError string                `json:"statesError,omitempty"`
+}
+
+// ResourceToggle is PUT /api/config/resources: enable or disable one
+// resource `pi config` lists for Cwd (Type and Path as States name it),
+// written as pi config writes it. The answer is pi's States after.
+type ResourceToggle struct {
+	Cwd     string `json:"cwd"`
+	Type    string `json:"type"`
+	Path    string `json:"path"`
+	Enabled bool   `json:"enabled"`
+}
+
+// PackageRequest is POST /api/config/packages: run `pi install <source>`
+// (Action "install") or `pi remove <source>` (Action "remove") in Cwd,
+// with -l when Local (the project's .pi/settings.json). The answer is an
+// agent.PackageRun: pi's output and exit code.
+type PackageRequest struct {
+	Cwd    string `json:"cwd"`
+	Action string `json:"action"`
+	Source string `json:"source"`
+	Local  bool   `json:"local,omitempty"`
 }
 
 // TrustRequest is POST /api/trust: trust a folder, or with Session set,

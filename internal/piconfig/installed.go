@@ -22,6 +22,10 @@ type Installed struct {
 	// URL, a package source).
 	Path   string `json:"path"`
 	Detail string `json:"detail,omitempty"`
+	// Resolved is a local package source made absolute (pi resolves it
+	// from the folder of the settings file naming it): the source that
+	// `pi remove` matches from any folder.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 // Installed lists the MCP servers, pi packages and extensions of the
@@ -94,7 +98,11 @@ func listed(path, scope string) []Installed {
 			src = obj.Source
 		}
 		if src != "" {
-			out = append(out, Installed{Name: packageName(src), Kind: "package", Scope: scope, Path: path, Detail: src})
+			it := Installed{Name: packageName(src), Kind: "package", Scope: scope, Path: path, Detail: src}
+			if isLocalSource(src) {
+				it.Resolved = resolveFrom(filepath.Dir(path), src)
+			}
+			out = append(out, it)
 		}
 	}
 	for _, e := range f.Extensions {

@@ -22,8 +22,6 @@ type ResourceRef struct {
 // resourceTypes are pi's RESOURCE_TYPES, the settings keys of resources.
 var resourceTypes = map[string]bool{"extensions": true, "skills": true, "prompts": true, "themes": true}
 
-const builtinPrefix = "builtin:"
-
 // SetResourceEnabled enables or disables one resource exactly as pi
 // 1.6.0's `pi config` does, in the settings file of the resource's own
 // scope: a user resource in the global settings.json (pi config's global

@@ -13,6 +13,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
+	"piweb/internal/ops"
 	"piweb/internal/session"
 	"piweb/internal/sse"
 	"piweb/internal/terminal"
@@ -92,6 +93,8 @@ var domainErrors = []struct {
 	{agent.ErrAtCapacity, Throttled, "too many agents are running; wait for one to finish or stop one"},
 	{agent.ErrNoBridge, Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)"},
 	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
+	{ops.ErrNoSuchResource, NotFound, "pi does not load that resource for this folder"},
+	{agent.ErrPackageSource, Invalid, agent.ErrPackageSource.Error()},
 	{live.ErrUnknownTopic, Invalid, "unknown topic"},
 	{live.ErrUncleanPath, Invalid, "path must be clean and relative"},
 	{sse.ErrNoStream, NotFound, "stream not found"},

@@ -57,6 +57,8 @@ func (s *Server) routes() http.Handler {
 	h("DELETE /api/config/auth/{provider}", s.deleteKey)
 	h("POST /api/config/test", s.testModel)
 	h("GET /api/config/resources", s.getResources)
+	h("PUT /api/config/resources", s.putResource)
+	h("POST /api/config/packages", s.postPackage)
 
 	// Web Push.
 	h("GET /api/push/key", s.getPushKey)

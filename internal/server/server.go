@@ -105,6 +105,9 @@ type Options struct {
 	EventQueue int
 	// ModelTestTimeout bounds POST /api/config/test (0: 30 s).
 	ModelTestTimeout time.Duration
+	// PackageTimeout bounds POST /api/config/packages, a pi install or
+	// remove (0: 5 minutes).
+	PackageTimeout time.Duration
 	// ModelTitles (serve's --model-titles, opt-in) has a new session's
 	// heuristic name replaced by a title pi's default model writes.
 	ModelTitles bool

@@ -92,32 +92,3 @@ func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
 	}
 	return ok(w, res)
 }
-
-// resourceLister is the agent's Resources.
-type resourceLister interface {
-	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
-}
-
-func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
-	cwd, err := trustCwd(r.URL.Query().Get("cwd"))
-	if err != nil {
-		return err
-	}
-	rl, canList := s.agent.(resourceLister)
-	if !canList {
-		return agentErr(agent.ErrPiMissing)
-	}
-	res, err := rl.Resources(r.Context(), cwd)
-	if err != nil {
-		return agentErr(err)
-	}
-	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
-	if err != nil {
-		return wrap(Internal, err, "cannot read pi's trust.json")
-	}
-	project := ""
-	if pt.Trusted {
-		project = cwd
-	}
-	return ok(w, apitype.ResourceList{Resources: res, Installed: s.piconfig().Installed(project)})
-}

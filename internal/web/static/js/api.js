@@ -114,6 +114,8 @@ export const setKey = (provider, key, replaceCorrupt) =>
 export const removeKey = (provider) => request('DELETE', `/api/config/auth/${enc(provider)}`, {});
 export const testModel = (provider, modelId) => post('/api/config/test', { provider, modelId });
 export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
+export const setResourceEnabled = (body) => put('/api/config/resources', body);
+export const packageCommand = (body) => post('/api/config/packages', body);
 export const pushKey = () => get('/api/push/key');
 export const pushSubscribe = (subscription) => post('/api/push/subscribe', subscription);
 export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { endpoint });

@@ -12,6 +12,7 @@ import { globalMute, setGlobalMute } from './attention.js';
 import { ModelsButton } from '../chat/models.js';
 import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
+import { Resources } from './resources.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -48,7 +49,7 @@ export function SettingsPage() {
           <${FileError} f=${cfg.global} />
           <${SettingsForm} cfg=${cfg} scope="" changed=${reload} /></section>
         <${ProjectSection} cfg=${cfg} cwd=${cwd} projects=${projects} pick=${pick} changed=${reload} />
-        ${cwd && html`<${Resources} cwd=${cwd} rev=${rev} />`}`}
+        ${cwd && html`<${Resources} cwd=${cwd} rev=${rev} trusted=${!!(cfg.trust && cfg.trust.trusted)} />`}`}
     </div></div>`;
 }
 
@@ -196,37 +197,6 @@ function ProjectSection({ cfg, cwd, projects, pick, changed }) {
         ${!t.trusted && html` <button class="btn small set-trust-btn" type="button" onClick=${trust}>Trust this project</button>`}</div>`}
       <${FileError} f=${cfg.project} />
       <${SettingsForm} cfg=${cfg} scope=${cwd} changed=${changed} />`}
-  </section>`;
-}
-
-// Resources lists what a pi started in the project loads: skills, prompt
-// templates and extension commands, with where each comes from.
-function Resources({ cwd, rev }) {
-  const [res, setRes] = useState(null);
-  useEffect(() => {
-    let live = true;
-    setRes(null);
-    api.listResources(cwd).then((d) => live && setRes([...(d.resources || []), ...(d.installed || []).map((x) => ({ ...x, installed: true }))]), (e) => live && setRes({ error: e.message }));
-    return () => { live = false; };
-  }, [cwd, rev]);
-  const groups = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'], ['installed-extension', 'Extensions'],
-    ['mcp', 'MCP servers'], ['package', 'pi packages']];
-  const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
-  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}</span></h2>
-    ${!res && html`<p class="muted">Asking pi…</p>`}
-    ${res && res.error && html`<div class="stop error">${res.error}</div>`}
-    ${Array.isArray(res) && groups.map(([kind, title]) => {
-      const items = res.filter((x) => kindOf(x) === kind);
-      return html`<h3>${title} <span class="muted">${items.length}</span></h3>
-        ${!items.length && html`<p class="muted">None.</p>`}
-        <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
-          <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
-          ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
-          <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
-          ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
-          ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
-    })}
-    <p class="muted">Extensions, MCP servers and packages are read from pi's files (<code>extensions/</code>, <code>mcp.json</code>, <code>settings.json</code>), a project's only once pi trusts it. Install a pi package in a terminal with <code>pi install NAME</code> (<code>-l</code> for this project).</p>
   </section>`;
 }
 

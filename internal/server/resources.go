@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
+	"piweb/internal/ops"
+)
+
+// resourceLister is the agent's Resources (RPC get_commands), and
+// resolver its ResourceStates (pi config's listing).
+type resourceLister interface {
+	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
+}
+
+// packager is the agent's PackageCommand (pi install / pi remove).
+type packager interface {
+	PackageCommand(ctx context.Context, cwd, verb, source string, local bool, timeout time.Duration) (agent.PackageRun, error)
+}
+
+// packageTimeout bounds a pi install or remove (npm or git may fetch).
+const packageTimeout = 5 * time.Minute
+
+func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
+	cwd, err := trustCwd(r.URL.Query().Get("cwd"))
+	if err != nil {
+		return err
+	}
+	rl, canList := s.agent.(resourceLister)
+	rs, canResolve := s.agent.(ops.Resolver)
+	if !canList || !canResolve {
+		return agentErr(agent.ErrPiMissing)
+	}
+	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
+	if err != nil {
+		return wrap(Internal, err, "cannot read pi's trust.json")
+	}
+	var (
+		wg     sync.WaitGroup
+		states agent.ResourceStates
+		serr   error
+	)
+	wg.Go(func() { states, serr = rs.ResourceStates(r.Context(), cwd, pt.Trusted) })
+	res, err := rl.Resources(r.Context(), cwd)
+	wg.Wait()
+	if err != nil {
+		return agentErr(err)
+	}
+	project := ""
+	if pt.Trusted {
+		project = cwd
+	}
+	out := apitype.ResourceList{Resources: res, Installed: s.piconfig().Installed(project), States: &states}
+	if serr != nil {
+		out.States, out.StatesError = nil, serr.Error()
+	}
+	return ok(w, out)
+}
+
+func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
+	var body apitype.ResourceToggle
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	cwd, err := trustCwd(body.Cwd)
+	if err != nil {
+		return err
+	}
+	rs, canResolve := s.agent.(ops.Resolver)
+	if !canResolve {
+		return agentErr(agent.ErrPiMissing)
+	}
+	st, err := ops.SetResourceEnabled(r.Context(), rs, s.agentDir, cwd, body.Type, body.Path, body.Enabled)
+	if err != nil {
+		if e := classify(err); e.Kind != Internal {
+			return e
+		}
+		return configErr(err)
+	}
+	return ok(w, st)
+}
+
+func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
+	var body apitype.PackageRequest
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	cwd, err := trustCwd(body.Cwd)
+	if err != nil {
+		return err
+	}
+	p, can := s.agent.(packager)
+	if !can {
+		return agentErr(agent.ErrPiMissing)
+	}
+	run, err := p.PackageCommand(r.Context(), cwd, body.Action, body.Source, body.Local, s.opts.packageTimeout())
+	if err != nil {
+		return agentErr(err)
+	}
+	s.forgetModels() // a package may bring providers
+	return ok(w, run)
+}
+
+func (o Options) packageTimeout() time.Duration {
+	if o.PackageTimeout > 0 {
+		return o.PackageTimeout
+	}
+	return packageTimeout
+}

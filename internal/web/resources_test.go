@@ -1,0 +1,93 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+)
+
+// TestSettingsResources, on real pi 1.6.0: a skill disabled on the
+// settings page is written as `pi config` writes it ("-skills/…" in
+// settings.json), shown disabled, and gone from what a fresh pi lists
+// over RPC (get_commands, the page's "Skills"); a local pi package
+// installed there through `pi install` is listed by pi (its prompt
+// template among pi's commands) and can be removed again; a source that
+// cannot be fetched shows pi's own error.
+func TestSettingsResources(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	skill := filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md")
+	os.MkdirAll(filepath.Dir(skill), 0o755)
+	os.WriteFile(skill, []byte("---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n"), 0o644)
+	pkg := filepath.Join(filepath.Dir(r.cwd), "pkgx")
+	os.MkdirAll(filepath.Join(pkg, "prompts"), 0o755)
+	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"pkgx","version":"1.0.0"}`), 0o644)
+	os.WriteFile(filepath.Join(pkg, "prompts", "pkgprompt.md"), []byte("---\ndescription: from pkgx\n---\nP\n"), 0o644)
+
+	// The project the page last chose (no session lists it yet).
+	r.open(t, "/settings")
+	eval[bool](t, r.browser, fmt.Sprintf(`(localStorage.setItem('piweb.settings.cwd', %q), true)`, r.cwd))
+	r.open(t, "/settings")
+	box := fmt.Sprintf(`document.querySelector('.res-enabled[data-path=%q]')`, skill)
+	r.waitJS(t, box+` && `+box+`.checked`)
+	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+
+	r.click(t, fmt.Sprintf(`.res-enabled[data-path=%q]`, skill))
+	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["skills"]) == "[-skills/alpha/SKILL.md]" })
+	r.waitJS(t, `!`+box+`.checked && `+box+`.closest('li').querySelector('.set-off') !== null`)
+	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+
+	typeSource(t, r, pkg)
+	r.click(t, ".set-pkg-install")
+	r.waitJS(t, `!!document.querySelector('.set-pkg-run.ok')`)
+	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["packages"]) == "[../pkgx]" })
+	r.waitJS(t, `[...document.querySelectorAll('.set-pkg')].some((e) => e.innerText.includes('pkgx'))`)
+	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
+	out := eval[string](t, r.browser, `document.querySelector('.set-pkg-output').innerText`)
+	if !strings.Contains(out, "Installed "+pkg) {
+		t.Errorf("pi's output shown: %q", out)
+	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootResources(t, r)
+	}
+
+	typeSource(t, r, "https://127.0.0.1:9/no/repo")
+	r.click(t, ".set-pkg-install")
+	r.waitJS(t, `(document.querySelector('.set-pkg-run.bad .set-pkg-output')||{innerText:''}).innerText.includes('Error: git clone')`)
+
+	r.click(t, ".set-pkg-remove")
+	r.click(t, ".dialog .btn.danger")
+	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["packages"]) == "[]" })
+	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
+}
+
+// typeSource types a package source into the install field.
+func typeSource(t *testing.T, r *chatRig, src string) {
+	t.Helper()
+	setValue(t, r, ".set-pkg-source", src, "input")
+	r.waitJS(t, `!document.querySelector('.set-pkg-install').disabled`)
+}
+
+// shootResources photographs the resources section at 1280 and 390 px,
+// light and dark.
+func shootResources(t *testing.T, r *chatRig) {
+	for _, w := range []int64{1280, 390} {
+		for _, scheme := range []string{"light", "dark"} {
+			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
+			eval[bool](t, r.browser, `(document.querySelector('.set-res-switches').scrollIntoView(), true)`)
+			r.screenshot(t, fmt.Sprintf("settings-resources-%d-%s", w, scheme))
+			if w == 390 {
+				fitsPhone(t, r.browser, "resources section")
+			}
+		}
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}

@@ -1,0 +1,155 @@
+// The settings page's Resources section: what a pi started in the project
+// loads (skills, prompt templates, extension commands from pi's RPC;
+// extensions, MCP servers and packages from pi's files), the resources
+// `pi config` lists with a switch each (enabled or disabled exactly as pi
+// config writes it: GET/PUT /api/config/resources), and pi packages
+// installed and removed through pi's own `pi install` / `pi remove`
+// (POST /api/config/packages), with pi's output shown.
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './html.js';
+import * as api from './api.js';
+import { toast, confirm } from './state.js';
+
+export function Resources({ cwd, rev, trusted }) {
+  const [res, setRes] = useState(null);
+  const [n, setN] = useState(0);
+  useEffect(() => setRes(null), [cwd]);
+  // A reload keeps the list shown until pi's new answer replaces it.
+  useEffect(() => {
+    let live = true;
+    api.listResources(cwd).then((d) => live && setRes(d), (e) => live && setRes({ error: e.message }));
+    return () => { live = false; };
+  }, [cwd, rev, n]);
+  const reload = () => setN((x) => x + 1);
+  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}</span></h2>
+    ${!res && html`<p class="muted">Asking pi…</p>`}
+    ${res && res.error && html`<div class="stop error">${res.error}</div>`}
+    ${res && !res.error && html`
+      <${Loaded} res=${res} />
+      <${Switches} cwd=${cwd} res=${res} setStates=${(states) => { setRes({ ...res, states }); reload(); }} />
+      <${Packages} cwd=${cwd} res=${res} trusted=${trusted} changed=${reload} />`}
+  </section>`;
+}
+
+const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'], ['installed-extension', 'Extensions'],
+  ['mcp', 'MCP servers'], ['package', 'pi packages']];
+
+// Loaded lists what pi loads, by kind, with where each comes from.
+function Loaded({ res }) {
+  const all = [...(res.resources || []), ...(res.installed || []).map((x) => ({ ...x, installed: true }))];
+  const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
+  return GROUPS.map(([kind, title]) => {
+    const items = all.filter((x) => kindOf(x) === kind);
+    return html`<h3 key=${kind}>${title} <span class="muted">${items.length}</span></h3>
+      ${!items.length && html`<p class="muted">None.</p>`}
+      <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
+        <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
+        ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
+        <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
+        ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
+        ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
+  });
+}
+
+const TYPE_LABELS = { extensions: 'Extensions', skills: 'Skills', prompts: 'Prompts', themes: 'Themes' };
+
+// groupLabel is pi config's getGroupLabel.
+function groupLabel(s) {
+  if (s.origin === 'package') return s.source + ' (' + s.scope + ')';
+  if (s.source === 'builtin') return s.scope === 'user' ? 'Built-in' : 'Built-in (project override)';
+  if (s.source === 'auto') return s.scope === 'user' ? 'User (' + (s.baseDir || '') + '/)' : 'Project (.pi/)';
+  return s.scope === 'user' ? 'User settings' : 'Project settings';
+}
+
+// displayName is pi config's name for a resource.
+function displayName(s) {
+  const parts = s.path.split('/');
+  const file = parts[parts.length - 1];
+  const parent = parts[parts.length - 2] || '';
+  if (s.source === 'builtin') return s.path.slice('builtin:'.length);
+  if (s.type === 'extensions' && parent !== 'extensions') return parent + '/' + file;
+  if (s.type === 'skills' && file === 'SKILL.md') return parent;
+  return file;
+}
+
+// Switches lists what `pi config` lists for the project (its project
+// view when pi trusts the project, else the global one), grouped as pi
+// config groups it, each with a switch.
+function Switches({ cwd, res, setStates }) {
+  const [busy, setBusy] = useState('');
+  if (res.statesError) return html`<div class="stop error">pi config's list is not available: ${res.statesError}</div>`;
+  const st = res.states || {};
+  const list = st.project || st.global || [];
+  const groups = [];
+  for (const s of list) {
+    const label = groupLabel(s);
+    let g = groups.find((x) => x.label === label);
+    if (!g) groups.push((g = { label, items: [] }));
+    g.items.push(s);
+  }
+  const flip = async (s, enabled) => {
+    setBusy(s.type + s.path);
+    try {
+      setStates(await api.setResourceEnabled({ cwd, type: s.type, path: s.path, enabled }));
+      toast((enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd + '/.pi/settings.json' : 'settings.json'));
+    } catch (e) {
+      toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 });
+    }
+    setBusy('');
+  };
+  return html`<h3 class="set-res-switches">Enabled resources <span class="muted">as <code>pi config</code> sets them: a pi started now loads the checked ones</span></h3>
+    ${(st.installFailures || []).map((f) => html`<div class="stop error" key=${f}>${f}</div>`)}
+    ${!list.length && html`<p class="muted">pi lists none.</p>`}
+    ${groups.map((g) => html`<div class="set-res-group" key=${g.label}><h4>${g.label}</h4>
+      <ul class="set-res-list">${g.items.map((s) => html`<li key=${s.type + s.path} class="set-res set-toggle" data-type=${s.type}>
+        <label class="set-toggle-label"><input type="checkbox" class="res-enabled" data-path=${s.path} data-type=${s.type}
+          checked=${s.enabled} disabled=${busy === s.type + s.path} onChange=${(e) => flip(s, e.currentTarget.checked)} />
+          <span class="set-res-name">${displayName(s)}</span> <span class="muted">${TYPE_LABELS[s.type]}</span>
+          ${!s.enabled && html`<span class="set-off">disabled</span>`}</label>
+        <span class="muted set-res-path">${s.path}</span></li>`)}</ul></div>`)}`;
+}
+
+// Packages installs a pi package by name (or URL, or local path) through
+// `pi install`, removes one through `pi remove`, and shows what pi said.
+function Packages({ cwd, res, trusted, changed }) {
+  const [source, setSource] = useState('');
+  const [local, setLocal] = useState(false);
+  const [run, setRun] = useState(null); // {command, output, exitCode, timedOut} or {running}
+  const pkgs = (res.installed || []).filter((x) => x.kind === 'package');
+  const go = async (action, src, isLocal) => {
+    setRun({ running: true, command: 'pi ' + action + ' ' + src + (isLocal ? ' -l' : '') });
+    try {
+      const r = await api.packageCommand({ cwd, action, source: src, local: isLocal });
+      setRun(r);
+      if (r.exitCode === 0) { toast((action === 'install' ? 'Installed ' : 'Removed ') + src); if (action === 'install') setSource(''); }
+      else toast('pi ' + action + ' failed' + (r.timedOut ? ' (timed out)' : ''), { kind: 'error', ms: 8000 });
+    } catch (e) {
+      setRun({ command: 'pi ' + action + ' ' + src, output: e.message, exitCode: -1 });
+    }
+    changed();
+  };
+  const remove = async (x) => {
+    const src = x.resolved || x.detail;
+    if (await confirm('Remove ' + x.name + '?', 'Runs pi remove ' + src + (x.scope === 'project' ? ' -l' : '') + ': pi drops it from ' + x.path + '.', { ok: 'Remove', danger: true })) {
+      go('remove', src, x.scope === 'project');
+    }
+  };
+  const submit = (e) => { e.preventDefault(); if (source.trim()) go('install', source.trim(), local); };
+  return html`<h3>pi packages <span class="muted">through pi's own <code>pi install</code> and <code>pi remove</code></span></h3>
+    <ul class="set-res-list set-pkg-list">${pkgs.map((x) => html`<li key=${x.scope + x.detail} class="set-res set-pkg">
+      <span class="set-res-name">${x.name}</span> <span class="muted">${x.scope}</span>
+      <button class="btn small set-pkg-remove" type="button" disabled=${run && run.running} onClick=${() => remove(x)}>Remove</button>
+      <span class="muted set-res-path">${x.resolved || x.detail}</span></li>`)}</ul>
+    ${!pkgs.length && html`<p class="muted">No packages installed.</p>`}
+    <form class="set-pkg-form" onSubmit=${submit}>
+      <input class="set-pkg-source" placeholder="npm:@scope/name, git:github.com/user/repo, or a local path" aria-label="Package source"
+        value=${source} onInput=${(e) => setSource(e.currentTarget.value)} />
+      <label class="set-pkg-local" title=${trusted ? '' : 'pi writes project settings only once it trusts the project'}>
+        <input type="checkbox" checked=${local} disabled=${!trusted} onChange=${(e) => setLocal(e.currentTarget.checked)} /> this project only (-l)</label>
+      <button class="btn small set-pkg-install" type="submit" disabled=${!source.trim() || (run && run.running)}>Install</button></form>
+    <p class="muted">A local path is resolved from ${cwd}.</p>
+    ${run && html`<div class=${'set-pkg-run' + (run.running ? '' : run.exitCode === 0 ? ' ok' : ' bad')}>
+      <div class="set-pkg-cmd"><code>${run.command}</code> ${run.running ? html`<span class="muted">running…</span>`
+        : html`<span class="set-pkg-exit">${run.timedOut ? 'timed out' : 'exit ' + run.exitCode}</span>`}</div>
+      ${!run.running && html`<pre class="set-pkg-output">${run.output || '(no output)'}</pre>`}</div>`}`;
+}
