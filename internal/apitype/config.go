@@ -22,6 +22,9 @@ type ConfigView struct {
 	Providers []piconfig.Provider `json:"providers"`
 	// Custom names the providers models.json declares.
 	Custom []string `json:"custom"`
+	// LoginCommand is the terminal command that signs in to a provider,
+	// followed by its id (pilogin.CommandLine).
+	LoginCommand string `json:"loginCommand"`
 }
 
 // SettingsChange is PUT /api/config/settings: changes to the global
@@ -31,6 +34,13 @@ type SettingsChange struct {
 	Cwd            string            `json:"cwd,omitempty"`
 	Changes        []piconfig.Change `json:"changes"`
 	ReplaceCorrupt bool              `json:"replaceCorrupt,omitempty"`
+}
+
+// SignInAnswer is POST /api/config/signin/{provider}/answer: one line
+// written to pi's terminal (the pasted code, or the answer to pi's
+// question), followed by Enter.
+type SignInAnswer struct {
+	Text string `json:"text"`
 }
 
 // KeyChange is PUT /api/config/auth/{provider}: the API key to store.

@@ -4,6 +4,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/piconfig"
+	"piweb/internal/pilogin"
 )
 
 // Config is pi's configuration under agentDir as the settings page shows
@@ -12,7 +13,7 @@ import (
 func Config(agentDir, cwd string) (apitype.ConfigView, error) {
 	pc := &piconfig.Store{AgentDir: agentDir}
 	v := apitype.ConfigView{Global: pc.ReadSettings(""), Schema: piconfig.Settings, Auth: pc.ReadAuth(),
-		Providers: piconfig.Providers, Custom: pc.CustomProviders()}
+		Providers: piconfig.Providers, Custom: pc.CustomProviders(), LoginCommand: pilogin.CommandLine(agentDir)}
 	if cwd == "" {
 		return v, nil
 	}

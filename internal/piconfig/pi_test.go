@@ -219,3 +219,30 @@ func TestWritesMatchPi(t *testing.T) {
 		})
 	}
 }
+
+// TestSignInProvidersArePis: the providers marked SignIn are exactly pi
+// 1.6.0's built-in providers with an account sign-in (auth.oauth in pi-ai's
+// builtinProviders(), what `pi auth login` runs), asked of pi's own code.
+func TestSignInProvidersArePis(t *testing.T) {
+	all := filepath.Join(pitest.PiDir(t), "node_modules", "@earendil-works", "pi-ai", "dist", "providers", "all.js")
+	script := `const m = await import(process.argv[1]);
+console.log(JSON.stringify(m.builtinProviders().filter((p) => p.auth && p.auth.oauth).map((p) => p.id).sort()));`
+	out, err := exec.Command(pitest.Node(t), "--input-type=module", "-e", script, all).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var want []string
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got []string
+	for _, p := range Providers {
+		if p.SignIn {
+			got = append(got, p.ID)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) || len(want) == 0 {
+		t.Errorf("SignIn providers = %q, pi 1.6.0's = %q", got, want)
+	}
+}

@@ -2,7 +2,8 @@ package piconfig
 
 // Provider is a provider pi 1.6.0 has built in: its id, the environment
 // variables pi reads its API key from, and whether pi offers an account
-// sign-in for it (`pi auth login <id>`, in a terminal).
+// sign-in for it (`pi auth login <id>`: the provider has pi-ai's
+// auth.oauth; TestSignInProvidersArePis checks the list against pi).
 type Provider struct {
 	ID     string   `json:"id"`
 	Env    []string `json:"env,omitempty"`
@@ -17,7 +18,7 @@ type Provider struct {
 // settings page: pi's RPC lists only the models of configured providers.
 var Providers = []Provider{
 	{ID: "anthropic", Env: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN"}, SignIn: true},
-	{ID: "openai", Env: []string{"OPENAI_API_KEY"}},
+	{ID: "openai", Env: []string{"OPENAI_API_KEY"}, SignIn: true},
 	{ID: "openai-codex", SignIn: true},
 	{ID: "google", Env: []string{"GEMINI_API_KEY"}},
 	{ID: "google-vertex", Env: []string{"GOOGLE_CLOUD_API_KEY"}, Ambient: true},

@@ -13,7 +13,9 @@ package pilogin
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -216,12 +218,17 @@ func (m *Manager) State(provider string) (State, bool) {
 }
 
 // Wait returns provider's sign-in state once its Seq is above after, or
-// as it is when ctx ends first (the caller bounds the wait).
+// as it is when ctx ends first (the caller bounds the wait); at once when
+// none was started.
 func (m *Manager) Wait(ctx context.Context, provider string, after uint64) State {
 	for {
 		m.mu.Lock()
 		r, ch := m.runs[provider], m.changed
-		if r != nil && r.seq > after {
+		if r == nil {
+			m.mu.Unlock()
+			return State{Provider: provider, Lines: []string{}}
+		}
+		if r.seq > after {
 			st := r.state()
 			m.mu.Unlock()
 			return st
@@ -316,4 +323,25 @@ func lastWords(lines []string) string {
 		}
 	}
 	return last
+}
+
+// CommandLine is the terminal command that signs in to a provider when
+// followed by its id: `pi auth login`, prefixed with PI_CODING_AGENT_DIR
+// when agentDir is not pi's default (~/.pi/agent), so that the user's pi
+// writes the auth.json piweb's pi reads. The page shows it beside the
+// button, for a pi that cannot run here.
+func CommandLine(agentDir string) string {
+	home, _ := os.UserHomeDir()
+	if agentDir == "" || filepath.Clean(agentDir) == filepath.Join(home, ".pi", "agent") {
+		return "pi auth login"
+	}
+	return "PI_CODING_AGENT_DIR=" + shellQuote(agentDir) + " pi auth login"
+}
+
+// shellQuote is s as one POSIX shell word.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@%,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

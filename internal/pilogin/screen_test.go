@@ -1,6 +1,8 @@
 package pilogin
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -87,4 +89,18 @@ func FuzzScreen(f *testing.F) {
 			t.Fatalf("%d lines kept", len(s.lines))
 		}
 	})
+}
+
+func TestCommandLine(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	for _, tc := range []struct{ dir, want string }{
+		{"", "pi auth login"},
+		{filepath.Join(home, ".pi", "agent"), "pi auth login"},
+		{"/srv/pi/agent", "PI_CODING_AGENT_DIR=/srv/pi/agent pi auth login"},
+		{"/tmp/it's here", `PI_CODING_AGENT_DIR='/tmp/it'\''s here' pi auth login`},
+	} {
+		if got := CommandLine(tc.dir); got != tc.want {
+			t.Errorf("CommandLine(%q) = %q, want %q", tc.dir, got, tc.want)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/live"
 	"piweb/internal/ops"
+	"piweb/internal/pilogin"
 	"piweb/internal/session"
 	"piweb/internal/sse"
 	"piweb/internal/terminal"
@@ -99,6 +100,8 @@ var domainErrors = []struct {
 	{live.ErrUncleanPath, Invalid, "path must be clean and relative"},
 	{sse.ErrNoStream, NotFound, "stream not found"},
 	{sse.ErrClosed, Internal, "event broker closed"},
+	{pilogin.ErrRunning, Busy, "a sign-in to this provider is already running; cancel it first"},
+	{pilogin.ErrNoRun, NotFound, "no sign-in to this provider is running"},
 	{terminal.ErrNotFound, NotFound, "no such terminal (it ended)"},
 	{terminal.ErrTooMany, Throttled, "too many terminals are open; close one first"},
 	{terminal.ErrClosed, Forbidden, "piweb is stopping"},

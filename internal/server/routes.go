@@ -59,6 +59,11 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/config/resources", s.getResources)
 	h("PUT /api/config/resources", s.putResource)
 	h("POST /api/config/packages", s.postPackage)
+	// Account sign-in through pi's own `pi auth login` on a PTY (login.go).
+	h("POST /api/config/signin/{provider}", s.startSignIn)
+	h("GET /api/config/signin/{provider}", s.getSignIn)
+	h("POST /api/config/signin/{provider}/answer", s.answerSignIn)
+	h("DELETE /api/config/signin/{provider}", s.cancelSignIn)
 
 	// Web Push.
 	h("GET /api/push/key", s.getPushKey)

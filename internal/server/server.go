@@ -19,6 +19,7 @@ import (
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/ops"
+	"piweb/internal/pilogin"
 	"piweb/internal/push"
 	"piweb/internal/session"
 	"piweb/internal/signin"
@@ -108,6 +109,9 @@ type Options struct {
 	// PackageTimeout bounds POST /api/config/packages, a pi install or
 	// remove (0: 5 minutes).
 	PackageTimeout time.Duration
+	// SignInTimeout ends an account sign-in (pi auth login) still running
+	// after it; 0 means pilogin.DefaultTimeout (10 minutes).
+	SignInTimeout time.Duration
 	// ModelTitles (serve's --model-titles, opt-in) has a new session's
 	// heuristic name replaced by a title pi's default model writes.
 	ModelTitles bool
@@ -157,6 +161,7 @@ type Server struct {
 	ops      *ops.Ops
 	handler  http.Handler
 	git      *gitx.Git
+	logins   *pilogin.Manager // nil without pi
 	repos    *gitx.RepoCache
 
 	marks   *attention.Store
@@ -206,6 +211,7 @@ func New(opts Options) *Server {
 	if opts.Terminals != nil {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
+	s.logins = s.newLogins()
 	return s
 }
 

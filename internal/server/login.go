@@ -1,0 +1,113 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"piweb/internal/apitype"
+	"piweb/internal/piconfig"
+	"piweb/internal/pilogin"
+)
+
+// Account sign-in to a provider through pi's own `pi auth login` on a PTY
+// (internal/pilogin does the work). Starting it runs pi: only a POST does,
+// behind guard's Host, Origin and sign-in checks like every mutation.
+
+// piCommander is the agent's PiCommand (agent.Service has it; without pi
+// the sign-in routes answer 503 pi_missing).
+type piCommander interface {
+	PiCommand(ctx context.Context, args ...string) (*exec.Cmd, error)
+}
+
+// signInWait bounds one long-polling GET of a sign-in's state.
+const signInWait = 20 * time.Second
+
+// newLogins is the sign-in runner over the agent's pi, nil without one;
+// Close kills its sign-ins.
+func (s *Server) newLogins() *pilogin.Manager {
+	pc, canRun := s.agent.(piCommander)
+	if !canRun {
+		return nil
+	}
+	m := pilogin.New(pilogin.Options{Command: pc.PiCommand, Timeout: s.opts.SignInTimeout,
+		OnSignedIn: func(string) { s.forgetModels() }})
+	s.cancels = append(s.cancels, m.Close)
+	return m
+}
+
+// loginProvider is the request's provider when pi offers an account
+// sign-in for it, and the runner.
+func (s *Server) loginProvider(r *http.Request) (string, error) {
+	id := r.PathValue("provider")
+	for _, p := range piconfig.Providers {
+		if p.ID == id && p.SignIn {
+			if s.logins == nil {
+				return "", errorf(PiMissing, "pi is not installed or cannot run; sign in in a terminal instead")
+			}
+			return id, nil
+		}
+	}
+	return "", errorf(Invalid, "pi offers no account sign-in for %q", id)
+}
+
+func (s *Server) startSignIn(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.loginProvider(r)
+	if err != nil {
+		return err
+	}
+	st, err := s.logins.Start(r.Context(), id)
+	if err != nil {
+		return agentErr(err)
+	}
+	return ok(w, st)
+}
+
+func (s *Server) getSignIn(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.loginProvider(r)
+	if err != nil {
+		return err
+	}
+	after, err := strconv.ParseUint(cmp.Or(r.URL.Query().Get("after"), "0"), 10, 64)
+	if err != nil {
+		return errorf(Invalid, "after must be a sequence number")
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), signInWait)
+	defer cancel()
+	return ok(w, s.logins.Wait(ctx, id, after))
+}
+
+func (s *Server) answerSignIn(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.loginProvider(r)
+	if err != nil {
+		return err
+	}
+	var body apitype.SignInAnswer
+	if err := decodeBody(w, r, &body, 16<<10); err != nil {
+		return err
+	}
+	if strings.ContainsAny(body.Text, "\r\n\x03\x04\x1b") || len(body.Text) > 8<<10 {
+		return errorf(Invalid, "the answer must be one line of text")
+	}
+	if err := s.logins.Answer(id, body.Text); err != nil {
+		return err
+	}
+	st, _ := s.logins.State(id)
+	return ok(w, st)
+}
+
+func (s *Server) cancelSignIn(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.loginProvider(r)
+	if err != nil {
+		return err
+	}
+	if err := s.logins.Cancel(id); err != nil {
+		return err
+	}
+	st, _ := s.logins.State(id)
+	return ok(w, st)
+}
