@@ -113,6 +113,12 @@ export const setKey = (provider, key, replaceCorrupt) =>
   put(`/api/config/auth/${enc(provider)}`, { key, replaceCorrupt });
 export const removeKey = (provider) => request('DELETE', `/api/config/auth/${enc(provider)}`, {});
 export const testModel = (provider, modelId) => post('/api/config/test', { provider, modelId });
+// Account sign-in through pi's `pi auth login` (docs/api.md: sign-in).
+const signInURL = (provider) => `/api/config/signin/${enc(provider)}`;
+export const startSignIn = (provider) => post(signInURL(provider));
+export const signInState = (provider, after) => get(signInURL(provider) + q({ after }));
+export const answerSignIn = (provider, text) => post(signInURL(provider) + '/answer', { text });
+export const cancelSignIn = (provider) => request('DELETE', signInURL(provider), {});
 export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
 export const setResourceEnabled = (body) => put('/api/config/resources', body);
 export const packageCommand = (body) => post('/api/config/packages', body);

@@ -1,12 +1,13 @@
 // The settings page's providers: every provider pi has built in or
 // models.json adds, whether pi can use it (pi lists its models), the API
 // key stored in auth.json (masked; set, replace, remove), a test that sends
-// one tiny request through pi, and for account sign-ins the terminal
-// command pi offers (`pi auth login`), which needs a terminal.
+// one tiny request through pi, and account sign-in through pi's own
+// `pi auth login` (signin.js).
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
+import { SignIns } from './signin.js';
 
 export function Providers({ cfg, models, changed }) {
   const list = (models && models.models) || [];
@@ -22,6 +23,7 @@ export function Providers({ cfg, models, changed }) {
     <ul class="set-prov-list">${ids.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
       cred=${creds.get(id)} info=${known.get(id)} changed=${changed} />`)}</ul>
     <${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed} />
+    <${SignIns} cfg=${cfg} changed=${changed} />
   </section>`;
 }
 
@@ -60,7 +62,7 @@ function AddKey({ ids, known, changed }) {
         <option value="">(choose a provider)</option>
         ${ids.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></div>
     ${info && info.env && html`<p class="muted">pi also reads it from ${info.env.map((e, i) => html`${i ? ' or ' : ''}<code>${e}</code>`)}.</p>`}
-    ${info && info.signIn && html`<p class="muted">Or sign in with an account in a terminal: <code class="set-login">pi auth login ${id}</code></p>`}
+    ${info && info.signIn && html`<p class="muted">Or sign in with a subscription below.</p>`}
     ${info && info.ambient && html`<p class="muted">${id} is configured outside pi (cloud credentials).</p>`}
     ${id && !(info && info.ambient) && html`<${KeyForm} id=${id} changed=${() => { setId(''); changed(); }} />`}
   </div>`;

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"piweb/internal/agent"
+	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
+	"piweb/internal/testkit"
+)
+
+// TestSettingsSignIn, on real pi 1.6.0: "Sign in" for Anthropic on the
+// settings page runs pi's own `pi auth login anthropic --no-browser`; the
+// page links pi's sign-in page (a new tab, noopener), the code pasted in its
+// field goes to pi, and pi's failure to exchange it (no network here) is
+// shown in pi's words, the code not echoed back. A second sign-in is
+// cancelled from the page, which kills pi.
+func TestSettingsSignIn(t *testing.T) {
+	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	const row = `.set-signin[data-provider=anthropic]`
+	r.open(t, "/settings")
+	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-start')`)
+	if got := eval[string](t, r.browser, `document.querySelector('`+row+` .set-login').innerText`); !strings.HasSuffix(got, "pi auth login anthropic") {
+		t.Errorf("terminal command shown: %q", got)
+	}
+	r.click(t, row+" .set-signin-start")
+	r.waitJS(t, `!!document.querySelector('`+row+` a.set-signin-url') && !!document.querySelector('`+row+` .set-signin-answer')`)
+	link := eval[[]string](t, r.browser, `(() => { const a = document.querySelector('`+row+` a.set-signin-url'); return [a.href, a.target, a.rel]; })()`)
+	u, err := url.Parse(link[0])
+	if err != nil || u.Scheme != "https" || u.Host != "claude.ai" || link[1] != "_blank" || !strings.Contains(link[2], "noopener") {
+		t.Fatalf("sign-in link = %q (%v)", link, err)
+	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootSignIn(t, r, row, "signin-running")
+	}
+	setValue(t, r, row+" .set-signin-answer", "piweb-browser-code#"+u.Query().Get("state"), "input")
+	r.click(t, row+" .set-signin-form button[type=submit]")
+	r.waitJS(t, `(document.querySelector('`+row+` .set-signin-result.bad')||{innerText:''}).innerText.includes('Failed to log in to Anthropic')`)
+	if msg := eval[string](t, r.browser, `document.querySelector('`+row+` .set-signin-result').innerText`); !strings.Contains(msg, "fetch failed") {
+		t.Errorf("result shown: %q", msg)
+	}
+	if eval[bool](t, r.browser, `document.documentElement.outerHTML.includes('piweb-browser-code')`) {
+		t.Error("the pasted code is echoed on the page")
+	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		eval[bool](t, r.browser, `(document.querySelector('`+row+` details').open = true, true)`)
+		shootSignIn(t, r, row, "signin-failed")
+	}
+
+	r.click(t, row+" .set-signin-start")
+	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-answer')`)
+	if len(loginPis(t)) == 0 {
+		t.Fatal("no pi auth login runs")
+	}
+	r.click(t, row+" .set-signin-cancel")
+	r.waitJS(t, `(document.querySelector('`+row+` .set-signin-result')||{innerText:''}).innerText.includes('Cancelled')`)
+	testkit.Eventually(t, func() error {
+		if kids := loginPis(t); len(kids) > 0 {
+			return fmt.Errorf("pi still runs: %v", kids)
+		}
+		return nil
+	}, 10*time.Second, "pi killed by Cancel")
+}
+
+// loginPis lists this test process's children that lead a terminal
+// session: the pis running `pi auth login` on a PTY (agents' pis lead none).
+func loginPis(t *testing.T) []string {
+	var out []string
+	for _, kid := range pitest.ChildProcesses(t, os.Getpid()) {
+		pid := strings.Fields(kid)[0]
+		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])) // state ppid pgrp session ...
+		if len(f) > 3 && f[3] == pid {
+			out = append(out, kid)
+		}
+	}
+	return out
+}
+
+// shootSignIn photographs the sign-in row at 1280 and 390 px, light and
+// dark, for looking at (PIWEB_SHOTS).
+func shootSignIn(t *testing.T, r *chatRig, row, name string) {
+	for _, w := range []int64{1280, 390} {
+		for _, scheme := range []string{"light", "dark"} {
+			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
+			eval[bool](t, r.browser, `(document.querySelector('`+row+`').scrollIntoView({block: 'center'}), true)`)
+			r.screenshot(t, fmt.Sprintf("%s-%d-%s", name, w, scheme))
+		}
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}
