@@ -96,6 +96,7 @@ type run struct {
 	seq      uint64
 	result   string // set when it ended, or why it is being ended
 	ended    bool
+	finished chan struct{} // closed once ended is recorded
 	timer    *time.Timer
 }
 
@@ -104,7 +105,9 @@ func New(opts Options) *Manager {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	terms := terminal.New(terminal.Options{PerOwner: 1, Total: 16, Idle: opts.Timeout + time.Minute, Scrollback: 64 << 10})
+	// One sign-in runs per provider (Start checks); the terminal of one
+	// that just ended may still be counted for a moment, hence 2.
+	terms := terminal.New(terminal.Options{PerOwner: 2, Total: 16, Idle: opts.Timeout + time.Minute, Scrollback: 64 << 10})
 	return &Manager{opts: opts, terms: terms, runs: map[string]*run{}, changed: make(chan struct{})}
 }
 
@@ -143,7 +146,7 @@ func (m *Manager) Start(ctx context.Context, provider string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	r := &run{provider: provider, term: term}
+	r := &run{provider: provider, term: term, finished: make(chan struct{})}
 	r.timer = time.AfterFunc(m.opts.Timeout, func() { m.end(r, TimedOut) })
 	m.runs[provider] = r
 	m.bump(r)
@@ -188,6 +191,7 @@ func (m *Manager) follow(r *run) {
 	}
 	m.bump(r)
 	signedIn := r.result == SignedIn
+	close(r.finished)
 	m.mu.Unlock()
 	if signedIn && m.opts.OnSignedIn != nil {
 		m.opts.OnSignedIn(r.provider)
@@ -260,7 +264,8 @@ func (m *Manager) Answer(provider, text string) error {
 	return r.term.Write([]byte(text + "\r"))
 }
 
-// Cancel kills provider's running sign-in and returns once pi ended.
+// Cancel kills provider's running sign-in and returns once pi ended and
+// its result is recorded.
 func (m *Manager) Cancel(provider string) error {
 	m.mu.Lock()
 	r := m.runs[provider]
@@ -269,7 +274,7 @@ func (m *Manager) Cancel(provider string) error {
 		return ErrNoRun
 	}
 	m.end(r, Cancelled)
-	<-r.term.Done()
+	<-r.finished
 	return nil
 }
 
