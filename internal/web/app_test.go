@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,6 +138,30 @@ func waitListed(tb testing.TB, b *browser, id string) {
 		}
 		return nil
 	}, 20*time.Second, "session "+id+" to be indexed")
+}
+
+// waitSearchable waits until the server's search finds n hits for query:
+// a session is listed before its text is indexed.
+func waitSearchable(tb testing.TB, b *browser, query string, n int) {
+	tb.Helper()
+	testkit.Eventually(tb, func() error {
+		res, err := http.Get(b.base + "/api/search?limit=500&q=" + url.QueryEscape(query))
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if res.StatusCode != 200 {
+			return fmt.Errorf("search answered %d", res.StatusCode)
+		}
+		var got struct{ Hits []json.RawMessage }
+		if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
+			return err
+		}
+		if len(got.Hits) < n {
+			return fmt.Errorf("%d hits", len(got.Hits))
+		}
+		return nil
+	}, 20*time.Second, fmt.Sprintf("%d hits for %q", n, query))
 }
 
 func (r *rig) text(t *testing.T, sel string) string {

@@ -87,8 +87,8 @@ func testSearchMore(t *testing.T, r *rig) {
 	for i := range 60 {
 		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("quagga number %d", i), "timestamp": 1764583200000 + i})
 	}
-	id := writeSession(t, r.dir, "/tmp/many", msgs)
-	r.waitIndexed(t, id)
+	writeSession(t, r.dir, "/tmp/many", msgs)
+	waitSearchable(t, r.browser, "quagga", 60)
 	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	r.waitJS(t, `document.querySelector('.dialog.search input')`)
 	r.run(t, chromedp.SendKeys(`.dialog.search input`, "quagga"))
