@@ -33,10 +33,11 @@ type AttentionEvent struct {
 // own and never announced.
 func attentionOf(ev []byte) (kind, title string) {
 	var e struct {
-		Type     string `json:"type"`
-		Method   string `json:"method"`
-		Title    string `json:"title"`
-		Messages []struct {
+		Type      string `json:"type"`
+		Method    string `json:"method"`
+		Title     string `json:"title"`
+		WillRetry bool   `json:"willRetry"`
+		Messages  []struct {
 			Role         string `json:"role"`
 			StopReason   string `json:"stopReason"`
 			ErrorMessage string `json:"errorMessage"`
@@ -56,6 +57,9 @@ func attentionOf(ev []byte) (kind, title string) {
 	case "piweb_ui_answered", "piweb_ui_timeout":
 		return "resumed", ""
 	case "agent_end":
+		if e.WillRetry { // pi 1.x tries again: the run is not over (0.73 does not say)
+			return "", ""
+		}
 		for i := len(e.Messages) - 1; i >= 0; i-- {
 			if m := e.Messages[i]; m.Role == "assistant" {
 				if m.StopReason == "error" {

@@ -15,6 +15,8 @@ func TestAttentionOf(t *testing.T) {
 		{`{"type":"agent_end","messages":[{"role":"user"},{"role":"assistant","stopReason":"stop"}]}`, "done", ""},
 		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"401"},{"role":"toolResult"}]}`, "failed", "401"},
 		{`{"type":"agent_end","messages":[]}`, "done", ""},
+		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"503"}],"willRetry":true}`, "", ""},
+		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"503"}],"willRetry":false}`, "failed", "503"},
 		{`{"type":"extension_ui_request","id":"1","method":"confirm","title":"Delete?"}`, "waiting", "Delete?"},
 		{`{"type":"extension_ui_request","id":"1","method":"notify","message":"hi"}`, "", ""},
 		{`{"type":"piweb_ui_answered","id":"1"}`, "resumed", ""},

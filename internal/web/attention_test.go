@@ -82,6 +82,10 @@ func TestAttentionTwoTabs(t *testing.T) {
 	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "now fail"})
 	b.waitJS(t, toastShown("pi failed"))
 	a.waitJS(t, `!!document.querySelector('.stop')`) // the error shows in the conversation
+	b.waitJS(t, `!document.querySelector('`+row+` .run-dot')`)
+	if n := eval[int](t, b, `window.testToasts.filter((t) => t.textContent.includes('pi failed')).length`); n != 1 {
+		t.Errorf("a run that failed after pi's two retries was announced %d times, want once (when pi gave up)", n)
+	}
 	if eval[bool](t, a, toastShown("pi failed")) {
 		t.Error("tab a announced a failure in the session it shows")
 	}
@@ -92,7 +96,8 @@ func TestAttentionTwoTabs(t *testing.T) {
 	eval[bool](t, b, `(window.testToasts = [], true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))
 	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "quietly"})
-	b.waitJS(t, `!!document.querySelector('`+row+` .unread-dot')`)
+	a.waitJS(t, `document.querySelector('.conv')?.innerText.includes('Quiet now.')`)
+	b.waitJS(t, `!document.querySelector('`+row+` .run-dot')`) // over (and read: tab a shows it)
 	if eval[bool](t, b, toastShown("pi finished")) {
 		t.Error("a muted session was announced")
 	}

@@ -169,8 +169,20 @@ func (b *browser) waitJS(tb testing.TB, js string) {
 			continue // the page navigated while polling: poll the new one
 		}
 		b.noConsoleErrors(tb)
-		tb.Fatalf("wait for %s: %v", js, err)
+		tb.Fatalf("wait for %s: %v (toasts shown: %s)", js, err, b.toastsShown())
 	}
+}
+
+// toastsShown lists the texts of the toasts the page has shown, to tell
+// in a failure what the user saw.
+func (b *browser) toastsShown() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(window.testToasts || []).map((t) => t.textContent)`))
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%q", v)
 }
 
 // waitHearing waits until the page's event stream delivers topic (its
