@@ -28,7 +28,7 @@ func TestSettingsSignIn(t *testing.T) {
 	const row = `.set-signin[data-provider=anthropic]`
 	r.open(t, "/settings")
 	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-start')`)
-	if got := eval[string](t, r.browser, `document.querySelector('`+row+` .set-login').innerText`); !strings.HasSuffix(got, "pi auth login anthropic") {
+	if got := eval[string](t, r.browser, `document.querySelector('.set-signins .set-login').innerText`); !strings.HasSuffix(got, "pi auth login <provider>") {
 		t.Errorf("terminal command shown: %q", got)
 	}
 	r.click(t, row+" .set-signin-start")
@@ -37,6 +37,9 @@ func TestSettingsSignIn(t *testing.T) {
 	u, err := url.Parse(link[0])
 	if err != nil || u.Scheme != "https" || u.Host != "claude.ai" || link[1] != "_blank" || !strings.Contains(link[2], "noopener") {
 		t.Fatalf("sign-in link = %q (%v)", link, err)
+	}
+	if got := eval[string](t, r.browser, `document.querySelector('`+row+` .set-signin-fallback code').innerText`); !strings.HasSuffix(got, "pi auth login anthropic") {
+		t.Errorf("terminal command for anthropic: %q", got)
 	}
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		shootSignIn(t, r, row, "signin-running")
