@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"piweb/internal/attention"
+	"piweb/internal/prefs"
 	"piweb/internal/push"
 	"runtime"
 	"sync/atomic"
@@ -64,7 +65,7 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "require this `token`, reusable (beyond loopback without it, piweb prints one-time sign-in links)")
 	fs.BoolVar(&f.open, "open", false, "open the app in the browser")
 	fs.BoolVar(&f.demo, "demo", false, "run on a throwaway agent dir with sample sessions and a built-in demo model")
-	fs.BoolVar(&f.modelTitles, "model-titles", false, "name a new session by a title pi's default model writes from its first message (one short extra request), not only by its first line")
+	fs.BoolVar(&f.modelTitles, "model-titles", false, "name every new session by a title pi's default model writes from its first message (one short extra request), whatever the Settings switch says")
 	fs.BoolVar(&f.noTerminal, "no-terminal", false, "turn the Terminal panel off (it runs shells in sessions' folders for the signed-in owner)")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
@@ -137,8 +138,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	opts.Push = openPush(e, logger)
 	opts.ModelTitles = f.modelTitles
-	if !f.demo { // the demo's marks stay in memory
+	if !f.demo { // the demo's marks and preferences stay in memory
 		opts.Marks = openMarks(e, logger)
+		opts.Prefs = openPrefs(e, logger)
 	}
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }
@@ -316,6 +318,18 @@ func openPush(e *env, logger *log.Logger) *push.Service {
 	p, err := push.Open(configDir(e), nil, logger.Printf)
 	if err != nil {
 		logger.Printf("Web Push is off: %v", err)
+		return nil
+	}
+	return p
+}
+
+// openPrefs opens piweb's own preferences under its config dir; a file
+// that cannot be read leaves the defaults in memory for this run, the
+// file untouched.
+func openPrefs(e *env, logger *log.Logger) *prefs.Store {
+	p, err := prefs.Open(configDir(e))
+	if err != nil {
+		logger.Printf("piweb's preferences are kept in memory: %v", err)
 		return nil
 	}
 	return p

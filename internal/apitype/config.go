@@ -6,6 +6,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/attention"
 	"piweb/internal/piconfig"
+	"piweb/internal/prefs"
 )
 
 // ConfigView is GET /api/config: pi's global settings, a project's
@@ -126,4 +127,17 @@ type MuteRequest struct {
 type AttentionState struct {
 	Type string `json:"type"` // "attention_state"
 	attention.State
+}
+
+// Prefs is GET and PUT /api/prefs: piweb's own preferences, and whether
+// serve's --model-titles forces model-made titles on whatever the switch.
+type Prefs struct {
+	prefs.Prefs
+	ModelTitlesForced bool `json:"modelTitlesForced"`
+}
+
+// PrefsChange is PUT /api/prefs: the preferences to change (absent ones
+// stay).
+type PrefsChange struct {
+	ModelTitles *bool `json:"modelTitles"`
 }

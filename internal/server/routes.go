@@ -65,6 +65,10 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/config/signin/{provider}/answer", s.answerSignIn)
 	h("DELETE /api/config/signin/{provider}", s.cancelSignIn)
 
+	// piweb's own preferences (not pi's).
+	h("GET /api/prefs", s.getPrefs)
+	h("PUT /api/prefs", s.putPrefs)
+
 	// Web Push.
 	h("GET /api/push/key", s.getPushKey)
 	h("POST /api/push/subscribe", s.pushSubscribe)

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/live"
 	"piweb/internal/ops"
 	"piweb/internal/pilogin"
+	"piweb/internal/prefs"
 	"piweb/internal/push"
 	"piweb/internal/session"
 	"piweb/internal/signin"
@@ -112,9 +113,13 @@ type Options struct {
 	// SignInTimeout ends an account sign-in (pi auth login) still running
 	// after it; 0 means pilogin.DefaultTimeout (10 minutes).
 	SignInTimeout time.Duration
-	// ModelTitles (serve's --model-titles, opt-in) has a new session's
-	// heuristic name replaced by a title pi's default model writes.
+	// ModelTitles (serve's --model-titles) forces model-made titles on
+	// whatever the Settings switch (Prefs) says: a new session's
+	// heuristic name is replaced by a title pi's default model writes.
 	ModelTitles bool
+	// Prefs keeps piweb's own preferences (the Settings page's model
+	// titles switch, off by default); nil keeps them in memory.
+	Prefs *prefs.Store
 	// Push sends Web Push notifications of attention events; nil: none
 	// (the push routes answer 415 unsupported).
 	Push *push.Service
@@ -123,16 +128,26 @@ type Options struct {
 	Marks *attention.Store
 }
 
-// titler is live's Titler when ModelTitles is on and pi runs.
+// titler is live's Titler when pi can write titles: it asks pi's default
+// model only while model titles are on (the Settings switch, or serve's
+// --model-titles), checked at each new session, and answers "" otherwise.
 func (s *Server) titler() func(context.Context, string) string {
 	t, can := s.agent.(interface {
 		Title(ctx context.Context, first string, timeout time.Duration) string
 	})
-	if !s.opts.ModelTitles || !can {
+	if !can {
 		return nil
 	}
-	return func(ctx context.Context, first string) string { return t.Title(ctx, first, s.opts.testTimeout()) }
+	return func(ctx context.Context, first string) string {
+		if !s.modelTitles() {
+			return ""
+		}
+		return t.Title(ctx, first, s.opts.testTimeout())
+	}
 }
+
+// modelTitles says whether new sessions get a model-made title.
+func (s *Server) modelTitles() bool { return s.opts.ModelTitles || s.prefs.Get().ModelTitles }
 
 func (o Options) testTimeout() time.Duration {
 	if o.ModelTestTimeout > 0 {
@@ -165,6 +180,7 @@ type Server struct {
 	repos    *gitx.RepoCache
 
 	marks   *attention.Store
+	prefs   *prefs.Store
 	cancels []func()
 	closers []func() error // after the goroutines end
 }
@@ -200,6 +216,10 @@ func New(opts Options) *Server {
 	s.marks = opts.Marks
 	if s.marks == nil {
 		s.marks, _ = attention.Open("", time.Now()) // in memory: cannot fail
+	}
+	s.prefs = opts.Prefs
+	if s.prefs == nil {
+		s.prefs, _ = prefs.Open("") // in memory: cannot fail
 	}
 	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
 	s.sse = sse.New(s.events, sse.Options{Heartbeat: opts.Heartbeat, WriteTimeout: opts.WriteTimeout})

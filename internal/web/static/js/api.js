@@ -122,6 +122,9 @@ export const cancelSignIn = (provider) => request('DELETE', signInURL(provider),
 export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
 export const setResourceEnabled = (body) => put('/api/config/resources', body);
 export const packageCommand = (body) => post('/api/config/packages', body);
+// piweb's own preferences (docs/api.md: piweb's preferences).
+export const getPrefs = () => get('/api/prefs');
+export const putPrefs = (body) => put('/api/prefs', body);
 export const pushKey = () => get('/api/push/key');
 export const pushSubscribe = (subscription) => post('/api/push/subscribe', subscription);
 export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { endpoint });

@@ -43,6 +43,7 @@ export function SettingsPage() {
       ${!cfg && !err && html`<div class="muted pad">Loading…</div>`}
       ${cfg && html`
         <${Alerts} />
+        <${Names} />
         <${Providers} cfg=${cfg} models=${models} changed=${reload} />
         <${ModelsSection} cfg=${cfg} models=${models} changed=${reload} />
         <section class="set-section"><h2>Settings <span class="muted">${cfg.global.path}</span></h2>
@@ -197,6 +198,27 @@ function ProjectSection({ cfg, cwd, projects, pick, changed }) {
         ${!t.trusted && html` <button class="btn small set-trust-btn" type="button" onClick=${trust}>Trust this project</button>`}</div>`}
       <${FileError} f=${cfg.project} />
       <${SettingsForm} cfg=${cfg} scope=${cwd} changed=${changed} />`}
+  </section>`;
+}
+
+// Names: piweb's own switch (GET/PUT /api/prefs, not pi's settings) for
+// model-made session titles, off by default; serve --model-titles forces
+// it on.
+function Names() {
+  const [p, setP] = useState(null);
+  useEffect(() => { api.getPrefs().then(setP, () => {}); }, []);
+  if (!p) return null;
+  const set = async (on) => {
+    try {
+      setP(await api.putPrefs({ modelTitles: on }));
+      toast(on ? 'New sessions get a title from pi\'s default model' : 'New sessions keep their first line as name');
+    } catch (e) { toast('Not saved: ' + e.message, { kind: 'error' }); }
+  };
+  return html`<section class="set-section set-names"><h2>Session names <span class="muted">piweb's own preference</span></h2>
+    <div class="set-row"><label class="set-label" for="set-model-titles">Titles written by a model<span class="set-doc muted">a new session is named from its first line; with this on, pi's default model then writes a short title (one small extra request)</span></label>
+      <span class="set-control"><input id="set-model-titles" class="set-model-titles" type="checkbox" checked=${p.modelTitles || p.modelTitlesForced}
+        disabled=${p.modelTitlesForced} onChange=${(e) => set(e.currentTarget.checked)} />
+        ${p.modelTitlesForced && html`<span class="muted">on: piweb was started with --model-titles</span>`}</span></div>
   </section>`;
 }
 

@@ -1,0 +1,72 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"piweb/internal/fakellm"
+	"piweb/internal/prefs"
+	"piweb/internal/testkit"
+)
+
+// TestModelTitleSwitch, through real pi: model titles are off by
+// default, so a new session keeps its first-line name; the Settings
+// switch (PUT /api/prefs, kept in piweb's prefs.json, not pi's settings)
+// turns them on for the next session, whose name becomes the model's
+// title. The first session's name is checked again at the end: had it
+// asked for a title, it would have taken the second session's replies.
+func TestModelTitleSwitch(t *testing.T) {
+	dir := t.TempDir()
+	ps, err := prefs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{Prefs: ps})
+	if got := r.json("GET", "/api/prefs", nil, 200); got["modelTitles"] != false || got["modelTitlesForced"] != false {
+		t.Fatalf("defaults: %v", got)
+	}
+	name := func(id string) string {
+		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
+		n, _ := s["name"].(string)
+		return n
+	}
+	waitName := func(id, want string) {
+		testkit.Eventually(t, func() error {
+			if n := name(id); n != want {
+				return fmt.Errorf("name %q", n)
+			}
+			return nil
+		}, 60*time.Second, "the name "+want)
+	}
+	llm.Enqueue(fakellm.Text("Will do."))
+	first := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "tidy the notes folder please"}, 200)["id"].(string)
+	waitName(first, "tidy the notes folder please")
+
+	if got := r.json("PUT", "/api/prefs", map[string]any{"modelTitles": true}, 200); got["modelTitles"] != true {
+		t.Fatalf("after the switch: %v", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "prefs.json")); !strings.Contains(string(b), `"modelTitles": true`) {
+		t.Fatalf("prefs.json = %s", b)
+	}
+	llm.Enqueue(fakellm.Text("On it."))
+	llm.Enqueue(fakellm.Text("Parser test fix."))
+	second := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "the parser test fails now and then"}, 200)["id"].(string)
+	waitName(second, "Parser test fix")
+	if n := name(first); n != "tidy the notes folder please" {
+		t.Errorf("the first session, started with titles off, is now %q", n)
+	}
+}
+
+// TestPrefsForced: serve's --model-titles forces titles on, and GET
+// /api/prefs says so beside the switch's own value.
+func TestPrefsForced(t *testing.T) {
+	s := New(Options{AgentDir: t.TempDir(), ModelTitles: true})
+	defer s.Close()
+	if v := s.prefsView(); !v.ModelTitlesForced || v.ModelTitles || !s.modelTitles() {
+		t.Errorf("forced: %+v, on %v", v, s.modelTitles())
+	}
+}
