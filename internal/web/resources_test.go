@@ -13,9 +13,11 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
-// TestSettingsResources, on real pi 1.6.0: a skill disabled on the
+// TestSettingsResources, on real pi 1.6.0: the model titles switch is
+// off and turns on in piweb's preferences; a skill disabled on the
 // settings page is written as `pi config` writes it ("-skills/…" in
 // settings.json), shown disabled, and gone from what a fresh pi lists
 // over RPC (get_commands, the page's "Skills"); a local pi package
@@ -36,6 +38,16 @@ func TestSettingsResources(t *testing.T) {
 	r.open(t, "/settings")
 	eval[bool](t, r.browser, fmt.Sprintf(`(localStorage.setItem('piweb.settings.cwd', %q), true)`, r.cwd))
 	r.open(t, "/settings")
+	// piweb's own switch for model-made titles: off, then on in its prefs.
+	r.waitJS(t, `document.querySelector('.set-model-titles') && !document.querySelector('.set-model-titles').checked`)
+	r.click(t, ".set-model-titles")
+	testkit.Eventually(t, func() error {
+		if p := r.api(t, "GET", "/api/prefs", nil); p["modelTitles"] != true {
+			return fmt.Errorf("prefs %v", p)
+		}
+		return nil
+	}, 10*time.Second, "the model titles switch")
+
 	box := fmt.Sprintf(`document.querySelector('.res-enabled[data-path=%q]')`, skill)
 	r.waitJS(t, box+` && `+box+`.checked`)
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
@@ -84,6 +96,8 @@ func shootResources(t *testing.T, r *chatRig) {
 			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
 			eval[bool](t, r.browser, `(document.querySelector('.set-res-switches').scrollIntoView(), true)`)
 			r.screenshot(t, fmt.Sprintf("settings-resources-%d-%s", w, scheme))
+			eval[bool](t, r.browser, `(document.querySelector('.set-pkg-run').scrollIntoView({block: 'end'}), true)`)
+			r.screenshot(t, fmt.Sprintf("settings-packages-%d-%s", w, scheme))
 			if w == 390 {
 				fitsPhone(t, r.browser, "resources section")
 			}
