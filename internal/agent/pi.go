@@ -49,6 +49,10 @@ var (
 	VersionClearQueue = Version{0, 84, 4}
 	// VersionAbortCompaction aborts a running compaction with RPC abort.
 	VersionAbortCompaction = Version{0, 85, 0}
+	// VersionAuthLogin has `pi auth login <provider> [--no-browser]`
+	// (CHANGELOG 1.5.1); an older pi would take "auth login …" for a
+	// prompt to its model.
+	VersionAuthLogin = Version{1, 5, 1}
 )
 
 var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/piconfig"
 	"piweb/internal/pilogin"
@@ -46,13 +47,23 @@ func (s *Server) loginProvider(r *http.Request) (string, error) {
 	id := r.PathValue("provider")
 	for _, p := range piconfig.Providers {
 		if p.ID == id && p.SignIn {
-			if s.logins == nil {
-				return "", errorf(PiMissing, "pi is not installed or cannot run; sign in in a terminal instead")
-			}
-			return id, nil
+			return id, s.canSignIn()
 		}
 	}
 	return "", errorf(Invalid, "pi offers no account sign-in for %q", id)
+}
+
+// canSignIn says why pi cannot run a sign-in here, if it cannot: no pi,
+// or one older than `pi auth login`.
+func (s *Server) canSignIn() error {
+	if s.logins == nil {
+		return errorf(PiMissing, "pi is not installed or cannot run; sign in in a terminal instead")
+	}
+	have := s.agent.Pi().Version
+	if v, err := agent.ParseVersion(have); err == nil && v.Less(agent.VersionAuthLogin) {
+		return errorf(PiMissing, "pi %s has no `pi auth login` (pi %s added it); sign in in a terminal with a newer pi", have, agent.VersionAuthLogin)
+	}
+	return nil
 }
 
 func (s *Server) startSignIn(w http.ResponseWriter, r *http.Request) error {

@@ -2,13 +2,17 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
+	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
 
@@ -93,4 +97,27 @@ func TestLiveSignIn(t *testing.T) {
 	}
 	r.json("POST", "/api/config/signin/openai", map[string]any{}, 200) // left running for Close
 	signInState(t, r, "openai", func(s map[string]any) bool { return s["prompt"] != nil }, "openai's question")
+}
+
+// TestSignInNeedsAuthLogin: a pi older than `pi auth login` (real pi
+// 0.73.1, which would take "auth login anthropic" for a prompt to its
+// model) is never run for a sign-in: the page is told why and pointed to
+// the terminal.
+func TestSignInNeedsAuthLogin(t *testing.T) {
+	pi, err := agent.Find(context.Background(), pitest.PiBinVersion(t, pitest.V073))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := agent.NewService(agent.Config{Base: agent.Options{Pi: pi}, BridgeDir: filepath.Join(t.TempDir(), "bridge"), OutsidePoll: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, Options{Agent: ag})
+	got := r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 503)
+	if msg := toJSON(t, got); !strings.Contains(msg, "pi 0.73.1 has no `pi auth login`") {
+		t.Errorf("answer = %s", msg)
+	}
+	if kids := piLogins(t); len(kids) > 0 {
+		t.Errorf("a pi was started: %v", kids)
+	}
 }
