@@ -343,9 +343,12 @@ func (a *Service) ForgetModels() {
 }
 
 // PiCommand is pi started for one of its own commands (args, e.g. "auth",
-// "login", "anthropic", "--no-browser") exactly as the workers' pi is: the
-// same executable and Node, agent dir (PI_CODING_AGENT_DIR) and added
-// environment, in the workers' directory. The caller starts it.
+// "login", "anthropic", "--no-browser") as the workers' pi is: the same
+// executable and Node, agent dir (PI_CODING_AGENT_DIR) and added
+// environment, in the workers' directory; but without the PI_OFFLINE=1
+// the workers get, as in the user's terminal: with it pi 1.6.0 skips the
+// provider's model catalog refresh after a sign-in (ModelRuntime's
+// modelNetworkEnabled). The caller starts it.
 func (a *Service) PiCommand(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	pi := a.base.Pi
 	if pi == nil {
@@ -354,5 +357,5 @@ func (a *Service) PiCommand(ctx context.Context, args ...string) (*exec.Cmd, err
 			return nil, err
 		}
 	}
-	return a.base.plain(pi, args...), nil
+	return a.base.piCommand(pi, args, false), nil
 }
