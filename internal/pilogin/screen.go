@@ -20,8 +20,12 @@ type screen struct {
 	esc   []byte // an escape sequence being read
 }
 
-// maxLines bounds the lines kept of one sign-in's output.
-const maxLines = 200
+// maxLines bounds the lines kept of one sign-in's output, maxCols the
+// column a cursor move may reach (a line never grows past it).
+const (
+	maxLines = 200
+	maxCols  = 4096
+)
 
 func (s *screen) write(p []byte) {
 	for _, r := range string(p) {
@@ -56,6 +60,9 @@ func (s *screen) put(r rune) {
 }
 
 func (s *screen) text(r rune) {
+	if s.col >= maxCols {
+		return
+	}
 	for len(s.cur) < s.col {
 		s.cur = append(s.cur, ' ')
 	}
@@ -94,13 +101,13 @@ func (s *screen) csi(params string, final byte) {
 		if err != nil || n < 1 {
 			n = 1
 		}
-		s.col = n - 1
+		s.col = min(n-1, maxCols)
 	case 'J', 'K':
 		if params == "" || n == 0 {
 			s.cur = s.cur[:min(s.col, len(s.cur))]
 		}
 	case 'C':
-		s.col += max(n, 1)
+		s.col = min(s.col+max(n, 1), maxCols)
 	case 'D':
 		s.col = max(0, s.col-max(n, 1))
 	}

@@ -80,6 +80,7 @@ func TestScreenEscapes(t *testing.T) {
 
 func FuzzScreen(f *testing.F) {
 	f.Add([]byte("\x1b[1G\x1b[0JPaste: \x1b[9Gab\r\r\n"))
+	f.Add([]byte("\x1b[999999999Cx\x1b[99999999999Gy\n"))
 	f.Fuzz(func(t *testing.T, p []byte) {
 		var s screen
 		s.write(p)
@@ -87,6 +88,11 @@ func FuzzScreen(f *testing.F) {
 		signInPage(s.lines)
 		if len(s.lines) > maxLines {
 			t.Fatalf("%d lines kept", len(s.lines))
+		}
+		for _, l := range append(s.lines, string(s.cur)) {
+			if n := len([]rune(l)); n > maxCols {
+				t.Fatalf("a line of %d runes", n)
+			}
 		}
 	})
 }
