@@ -22,7 +22,7 @@ import (
 // page links pi's sign-in page (a new tab, noopener), the code pasted in its
 // field goes to pi, and pi's failure to exchange it (no network here) is
 // shown in pi's words, the code not echoed back. A second sign-in is
-// cancelled from the page, which kills pi.
+// found again by a reloaded page and cancelled from it, which kills pi.
 func TestSettingsSignIn(t *testing.T) {
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	const row = `.set-signin[data-provider=anthropic]`
@@ -63,6 +63,10 @@ func TestSettingsSignIn(t *testing.T) {
 	if len(loginPis(t)) == 0 {
 		t.Fatal("no pi auth login runs")
 	}
+	// A reloaded page finds the running sign-in (one per provider: it could
+	// not start another) and can cancel it.
+	r.open(t, "/settings")
+	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-cancel') && !!document.querySelector('`+row+` a.set-signin-url')`)
 	r.click(t, row+" .set-signin-cancel")
 	r.waitJS(t, `(document.querySelector('`+row+` .set-signin-result')||{innerText:''}).innerText.includes('Cancelled')`)
 	testkit.Eventually(t, func() error {
