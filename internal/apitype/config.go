@@ -83,6 +83,17 @@ type ResourceToggle struct {
 	Enabled bool   `json:"enabled"`
 }
 
+// MCPToggle is PUT /api/config/mcp: enable or disable MCP server Name in
+// the mcp.json of Scope ("user": the agent dir's; "project": Cwd's .pi,
+// which pi must trust), as pi's /mcp does. The answer is the new
+// installed list of ResourceList.
+type MCPToggle struct {
+	Cwd     string `json:"cwd"`
+	Scope   string `json:"scope"`
+	Name    string `json:"name"`
+	Enabled bool   `json:"enabled"`
+}
+
 // PackageRequest is POST /api/config/packages: run `pi install <source>`
 // (Action "install") or `pi remove <source>` (Action "remove") in Cwd,
 // with -l when Local (the project's .pi/settings.json). The answer is an

@@ -6,10 +6,12 @@ import "piweb/internal/jsjson"
 // lines indented by two spaces per level, ": " after keys, and empty
 // objects and arrays written as {} and [].
 func stringify2(v jsjson.Value) []byte {
-	return appendIndented(nil, v, "\n")
+	return appendIndented(nil, v, "\n", "  ")
 }
 
-func appendIndented(dst []byte, v jsjson.Value, nl string) []byte {
+// appendIndented appends JSON.stringify(v, null, step) with each line
+// starting with nl.
+func appendIndented(dst []byte, v jsjson.Value, nl, step string) []byte {
 	switch v.Kind() {
 	case jsjson.ObjectKind, jsjson.ArrayKind:
 	default:
@@ -20,7 +22,7 @@ func appendIndented(dst []byte, v jsjson.Value, nl string) []byte {
 	if isObj {
 		open, end = '{', '}'
 	}
-	inner := nl + "  "
+	inner := nl + step
 	dst = append(dst, open)
 	n := 0
 	for i := range v.Len() {
@@ -39,7 +41,7 @@ func appendIndented(dst []byte, v jsjson.Value, nl string) []byte {
 		if isObj {
 			dst = append(jsjson.AppendString(dst, v.Key(i)), ": "...)
 		}
-		dst = appendIndented(dst, el, inner)
+		dst = appendIndented(dst, el, inner, step)
 	}
 	if n > 0 {
 		dst = append(dst, nl...)

@@ -26,6 +26,11 @@ type Installed struct {
 	// from the folder of the settings file naming it): the source that
 	// `pi remove` matches from any folder.
 	Resolved string `json:"resolved,omitempty"`
+	// Disabled is an MCP server its entry turns off ("enabled": false);
+	// Override an MCP entry of a project that only overrides the global
+	// server of that name (no command, url or type).
+	Disabled bool `json:"disabled,omitempty"`
+	Override bool `json:"override,omitempty"`
 }
 
 // Installed lists the MCP servers, pi packages and extensions of the
@@ -58,9 +63,11 @@ func (s *Store) Installed(cwd string) []Installed {
 func mcpServers(path, scope string) []Installed {
 	var f struct {
 		Servers map[string]struct {
-			Command string   `json:"command"`
+			Command *string  `json:"command"`
 			Args    []string `json:"args"`
-			URL     string   `json:"url"`
+			URL     *string  `json:"url"`
+			Type    *string  `json:"type"`
+			Enabled *bool    `json:"enabled"`
 		} `json:"mcpServers"`
 	}
 	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &f) != nil {
@@ -68,11 +75,15 @@ func mcpServers(path, scope string) []Installed {
 	}
 	var out []Installed
 	for name, sv := range f.Servers {
-		detail := sv.URL
-		if sv.Command != "" {
-			detail = strings.Join(append([]string{sv.Command}, sv.Args...), " ")
+		it := Installed{Name: name, Kind: "mcp", Scope: scope, Path: path,
+			Disabled: sv.Enabled != nil && !*sv.Enabled, Override: sv.Command == nil && sv.URL == nil && sv.Type == nil}
+		switch {
+		case sv.Command != nil:
+			it.Detail = strings.Join(append([]string{*sv.Command}, sv.Args...), " ")
+		case sv.URL != nil:
+			it.Detail = *sv.URL
 		}
-		out = append(out, Installed{Name: name, Kind: "mcp", Scope: scope, Path: path, Detail: detail})
+		out = append(out, it)
 	}
 	return out
 }

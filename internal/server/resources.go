@@ -111,3 +111,30 @@ func (o Options) packageTimeout() time.Duration {
 	}
 	return packageTimeout
 }
+
+func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {
+	var body apitype.MCPToggle
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	cwd, err := trustCwd(body.Cwd)
+	if err != nil {
+		return err
+	}
+	scopeCwd := ""
+	if body.Scope == "project" {
+		scopeCwd = cwd
+	}
+	trusted, err := ops.Trusted(s.agentDir, scopeCwd)
+	if err != nil {
+		return opsErr(err)
+	}
+	if err := configErr(s.piconfig().SetMCPEnabled(scopeCwd, trusted, body.Name, body.Enabled)); err != nil {
+		return err
+	}
+	project := ""
+	if pt, err := agent.CheckProjectTrust(s.agentDir, cwd); err == nil && pt.Trusted {
+		project = cwd
+	}
+	return ok(w, s.piconfig().Installed(project))
+}

@@ -17,7 +17,8 @@ import (
 )
 
 // TestSettingsResources, on real pi 1.6.0: the model titles switch is
-// off and turns on in piweb's preferences; a skill disabled on the
+// off and turns on in piweb's preferences; an MCP server switched off
+// is written as pi's /mcp writes it; a skill disabled on the
 // settings page is written as `pi config` writes it ("-skills/…" in
 // settings.json), shown disabled, and gone from what a fresh pi lists
 // over RPC (get_commands, the page's "Skills"); a local pi package
@@ -29,6 +30,7 @@ func TestSettingsResources(t *testing.T) {
 	skill := filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md")
 	os.MkdirAll(filepath.Dir(skill), 0o755)
 	os.WriteFile(skill, []byte("---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n"), 0o644)
+	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
 	pkg := filepath.Join(filepath.Dir(r.cwd), "pkgx")
 	os.MkdirAll(filepath.Join(pkg, "prompts"), 0o755)
 	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"pkgx","version":"1.0.0"}`), 0o644)
@@ -56,6 +58,18 @@ func TestSettingsResources(t *testing.T) {
 	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["skills"]) == "[-skills/alpha/SKILL.md]" })
 	r.waitJS(t, `!`+box+`.checked && `+box+`.closest('li').querySelector('.set-off') !== null`)
 	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+
+	// An MCP server switched off as pi's /mcp does: "enabled": false in
+	// the mcp.json that defines it.
+	r.click(t, `.mcp-enabled[data-name="user-files"]`)
+	testkit.Eventually(t, func() error {
+		b, _ := os.ReadFile(filepath.Join(r.agentDir, "mcp.json"))
+		if !strings.Contains(string(b), `"enabled": false`) {
+			return fmt.Errorf("mcp.json: %s", b)
+		}
+		return nil
+	}, 10*time.Second, "mcp.json")
+	r.waitJS(t, `(document.querySelector('.set-res[data-kind=mcp]')||{innerText:''}).innerText.includes('disabled') && !document.querySelector('.mcp-enabled[data-name="user-files"]').checked`)
 
 	typeSource(t, r, pkg)
 	r.click(t, ".set-pkg-install")

@@ -25,7 +25,7 @@ export function Resources({ cwd, rev, trusted }) {
     ${!res && html`<p class="muted">Asking pi…</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${res && !res.error && html`
-      <${Loaded} res=${res} />
+      <${Loaded} res=${res} cwd=${cwd} changed=${reload} />
       <${Switches} cwd=${cwd} res=${res} setStates=${(states) => { setRes({ ...res, states }); reload(); }} />
       <${Packages} cwd=${cwd} res=${res} trusted=${trusted} changed=${reload} />`}
   </section>`;
@@ -34,8 +34,16 @@ export function Resources({ cwd, rev, trusted }) {
 const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'], ['installed-extension', 'Extensions'],
   ['mcp', 'MCP servers'], ['package', 'pi packages']];
 
-// Loaded lists what pi loads, by kind, with where each comes from.
-function Loaded({ res }) {
+// Loaded lists what pi loads, by kind, with where each comes from; an MCP
+// server has a switch, which writes its mcp.json as pi's /mcp does.
+function Loaded({ res, cwd, changed }) {
+  const mcp = async (x, enabled) => {
+    try {
+      await api.setMCPEnabled({ cwd, scope: x.scope, name: x.name, enabled });
+      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + ' in ' + x.path);
+    } catch (e) { toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 }); }
+    changed();
+  };
   const all = [...(res.resources || []), ...(res.installed || []).map((x) => ({ ...x, installed: true }))];
   const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return GROUPS.map(([kind, title]) => {
@@ -43,8 +51,12 @@ function Loaded({ res }) {
     return html`<h3 key=${kind}>${title} <span class="muted">${items.length}</span></h3>
       ${!items.length && html`<p class="muted">None.</p>`}
       <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
+        ${kind === 'mcp' && html`<input type="checkbox" class="mcp-enabled" data-name=${x.name} data-scope=${x.scope} aria-label=${'Enable ' + x.name}
+          checked=${!x.disabled} onChange=${(e) => mcp(x, e.currentTarget.checked)} />`}
         <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
         ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
+        ${x.override && html`<span class="muted">overrides the global server</span>`}
+        ${x.disabled && html`<span class="set-off">disabled</span>`}
         <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;

@@ -1,0 +1,66 @@
+package piconfig
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+
+	"piweb/internal/jsjson"
+)
+
+// MCPPath is the mcp.json of a scope: the agent dir's (cwd "") or a
+// project's .pi.
+func (s *Store) MCPPath(cwd string) string {
+	if cwd == "" {
+		return filepath.Join(s.AgentDir, "mcp.json")
+	}
+	return filepath.Join(cwd, ".pi", "mcp.json")
+}
+
+// ErrNoMCPServer is a server the scope's mcp.json does not define.
+var ErrNoMCPServer = invalidf("that mcp.json does not define this MCP server")
+
+// SetMCPEnabled enables or disables MCP server name in the mcp.json of
+// its scope (the agent dir's with cwd "", else the trusted project's), as
+// pi 1.6.0's /mcp does (updateMcpServerConfig): a server entry that pi
+// loads as is loses "enabled" when enabled and gets "enabled": false when
+// disabled; a project override (no command, url or type) keeps the value
+// either way. Other content is kept and the file is rewritten as pi
+// writes it, JSON.stringify with the file's own indentation (two spaces
+// when it has none) and a final newline; atomically, with a backup.
+func (s *Store) SetMCPEnabled(cwd string, trusted bool, name string, enabled bool) error {
+	if cwd != "" && !trusted {
+		return ErrUntrusted
+	}
+	path := s.MCPPath(cwd)
+	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
+		servers := d.obj.Value().Get("mcpServers")
+		server := servers.Get(name)
+		if server.Kind() != jsjson.ObjectKind {
+			return nil, ErrNoMCPServer
+		}
+		so := server.Object()
+		override := server.Get("command").Kind() == jsjson.UndefinedKind && server.Get("url").Kind() == jsjson.UndefinedKind &&
+			server.Get("type").Kind() == jsjson.UndefinedKind
+		if enabled && !override {
+			so.Delete("enabled")
+		} else {
+			so.Set("enabled", jsjson.Bool(enabled))
+		}
+		sv := servers.Object()
+		sv.Set(name, so.Value())
+		d.obj.Set("mcpServers", sv.Value())
+		out := appendIndented(nil, d.obj.Value(), "\n", fileIndent(bytes.TrimPrefix(d.raw, bom)))
+		return append(out, '\n'), nil
+	})
+}
+
+var indentRE = regexp.MustCompile(`(?m)^([ \t]+)\S`)
+
+// fileIndent is pi's `/^([ \t]+)\S/m.exec(text)?.[1] || "  "`.
+func fileIndent(text []byte) string {
+	if m := indentRE.FindSubmatch(text); m != nil {
+		return string(m[1])
+	}
+	return "  "
+}

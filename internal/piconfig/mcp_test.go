@@ -1,0 +1,77 @@
+package piconfig
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"piweb/internal/pitest"
+)
+
+// TestSetMCPEnabledAsPi switches MCP servers off and on with pi 1.6.0's
+// own /mcp code (updateMcpServerConfig) in one copy and with piweb in
+// another: a global server (tab-indented file, other content kept) and a
+// project override; the files must be byte for byte the same, and
+// `pi mcp list` must call the global server disabled, then not.
+func TestSetMCPEnabledAsPi(t *testing.T) {
+	node, pkg := pitest.Node(t), pitest.V16.PackageDir(t)
+	script := filepath.Join("testdata", "pi-mcp-enable.mjs")
+	global := "{\n\t\"autoEnableCodemode\": true,\n\t\"mcpServers\": {\n\t\t\"files\": {\"command\": \"piweb-no-such-server\", \"args\": [\"-v\"]},\n\t\t\"web\": {\"url\": \"http://127.0.0.1:9/mcp\", \"enabled\": false}\n\t}\n}\n"
+	project := `{"mcpServers":{"files":{"exposure":"direct"}}}`
+	type rig struct{ agentDir, cwd string }
+	mk := func() rig {
+		root := t.TempDir()
+		r := rig{filepath.Join(root, "agent"), filepath.Join(root, "proj")}
+		os.MkdirAll(r.agentDir, 0o755)
+		os.MkdirAll(filepath.Join(r.cwd, ".pi"), 0o755)
+		os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(global), 0o644)
+		os.WriteFile(filepath.Join(r.cwd, ".pi", "mcp.json"), []byte(project), 0o644)
+		return r
+	}
+	pi, web := mk(), mk()
+	steps := []struct {
+		project bool
+		name    string
+		enabled bool
+	}{{false, "files", false}, {false, "files", true}, {false, "web", true}, {true, "files", false}, {true, "files", true}}
+	for _, st := range steps {
+		cwd, piPath := "", filepath.Join(pi.agentDir, "mcp.json")
+		if st.project {
+			cwd, piPath = web.cwd, filepath.Join(pi.cwd, ".pi", "mcp.json")
+		}
+		if out, err := exec.Command(node, script, pkg, piPath, st.name, map[bool]string{true: "true", false: "false"}[st.enabled]).CombinedOutput(); err != nil {
+			t.Fatalf("pi's updateMcpServerConfig: %v: %s", err, out)
+		}
+		s := &Store{AgentDir: web.agentDir}
+		if err := s.SetMCPEnabled(cwd, true, st.name, st.enabled); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(piPath)
+		got, _ := os.ReadFile(s.MCPPath(cwd))
+		if string(got) != string(want) {
+			t.Fatalf("%+v: piweb wrote\n%s\npi wrote\n%s", st, got, want)
+		}
+		if !st.project && st.name == "files" {
+			list := piMCPList(t, web.agentDir)
+			if disabled := strings.Contains(list, "files: disabled"); disabled == st.enabled {
+				t.Errorf("enabled=%v: pi mcp list says\n%s", st.enabled, list)
+			}
+		}
+	}
+	if err := (&Store{AgentDir: web.agentDir}).SetMCPEnabled("", true, "nope", false); err != ErrNoMCPServer {
+		t.Errorf("an unknown server: %v", err)
+	}
+}
+
+// piMCPList is `pi mcp list` over agentDir (it exits 1 when a server
+// fails to connect, as these do).
+func piMCPList(t *testing.T, agentDir string) string {
+	t.Helper()
+	cmd := exec.Command(pitest.PiBin(t), "mcp", "list")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agentDir, "PI_OFFLINE=1")
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
