@@ -83,6 +83,7 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"DELETE /api/config/auth/{provider}":        `{}`,
 		"POST /api/config/test":                     `{"provider":"fake","modelId":"fake-model"}`,
 		"PUT /api/config/resources":                 `{"cwd":"` + cwd + `","type":"skills","path":"` + cwd + `/skill","enabled":false}`,
+		"PUT /api/config/mcp":                       `{"cwd":"` + cwd + `","scope":"user","name":"guard","enabled":false}`,
 		"POST /api/config/packages":                 `{"cwd":"` + cwd + `","action":"install","source":"npm:guard-test"}`,
 		"PUT /api/prefs":                            `{"modelTitles":false}`,
 		"POST /api/config/signin/{provider}":        `{}`,
@@ -92,6 +93,10 @@ func newGuardFixture(t *testing.T, opts Options) *guardFixture {
 		"POST /api/push/unsubscribe":                `{"endpoint":"https://push.example/x"}`,
 		"POST /api/attention/read":                  `{"ids":["` + f.id + `"]}`,
 		"POST /api/attention/mute":                  `{"id":"` + f.id + `","muted":true}`,
+	}
+	// An MCP server for PUT /api/config/mcp to switch.
+	if err := os.WriteFile(filepath.Join(r.srv.agentDir, "mcp.json"), []byte(`{"mcpServers":{"guard":{"command":"guard"}}}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	// The session's folder as a git repository, for the worktree routes.
 	gitIn(t, cwd, "init", "-q", "-b", "main")
