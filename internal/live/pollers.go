@@ -36,6 +36,7 @@ func (l *Relay) Pollers() int { return l.pollers.count() }
 type pollers struct {
 	mu      sync.Mutex
 	byPath  map[string]map[string]string // real path -> topic -> its path relative to the session's cwd
+	fresh   map[string]bool              // topics of byPath waiting for their poller's first look after they joined
 	running map[string]bool              // topics of pollers of one topic each (start)
 }
 
@@ -83,26 +84,38 @@ func (p *pollers) ensure(l *Relay, topic, real, rel string) {
 		p.byPath[real] = topics
 		l.bg.Go(func() { l.pollFiles(real) })
 	}
+	if _, known := topics[topic]; !known {
+		if p.fresh == nil {
+			p.fresh = map[string]bool{}
+		}
+		p.fresh[topic] = true
+	}
 	topics[topic] = rel
 }
 
 // followers returns the topics of real's poller that someone still
-// follows, dropping the others; none (false) ends the poller.
-func (p *pollers) followers(l *Relay, real string) (map[string]string, bool) {
+// follows, dropping the others, and those of them that have not had their
+// first look (which it then counts as had); none (false) ends the poller.
+func (p *pollers) followers(l *Relay, real string) (map[string]string, []string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	topics := p.byPath[real]
+	var fresh []string
 	for topic := range topics {
 		if l.events.Subscribers(topic) == 0 {
 			delete(topics, topic)
+			delete(p.fresh, topic)
 			l.events.Drop(topic)
+		} else if p.fresh[topic] {
+			delete(p.fresh, topic)
+			fresh = append(fresh, topic)
 		}
 	}
 	if len(topics) == 0 {
 		delete(p.byPath, real)
-		return nil, false
+		return nil, nil, false
 	}
-	return maps.Clone(topics), true
+	return maps.Clone(topics), fresh, true
 }
 
 // count is the number of running pollers.
@@ -119,9 +132,16 @@ type fileChanged struct {
 }
 
 // pollFiles looks for changes in the folder or file real until nobody
-// follows it, and publishes each to every topic that does.
+// follows it, and publishes each to every topic that does. Its first look
+// is published too, as a change of real itself: a change between a page's
+// listing and that look would otherwise be missed.
 func (l *Relay) pollFiles(real string) {
+	topics, fresh, ok := l.pollers.followers(l, real)
+	if !ok {
+		return
+	}
 	snap := cwdfs.Snapshot(real)
+	l.firstLook(topics, fresh)
 	t := time.NewTicker(l.opts.FilesPoll)
 	defer t.Stop()
 	for {
@@ -130,7 +150,7 @@ func (l *Relay) pollFiles(real string) {
 			return
 		case <-t.C:
 		}
-		topics, ok := l.pollers.followers(l, real)
+		topics, fresh, ok := l.pollers.followers(l, real)
 		if !ok {
 			return
 		}
@@ -140,7 +160,18 @@ func (l *Relay) pollFiles(real string) {
 				l.PublishJSON(topic, fileChanged{Type: "file_changed", Path: path.Join(rel, name)})
 			}
 		}
+		l.firstLook(topics, fresh)
 		snap = now
+	}
+}
+
+// firstLook publishes, to each topic new since the last look, a change of
+// the followed path itself: the look just taken came after the topic's
+// subscription, so a page that lists again on it misses no change made
+// between its listing and its subscription.
+func (l *Relay) firstLook(topics map[string]string, fresh []string) {
+	for _, topic := range fresh {
+		l.PublishJSON(topic, fileChanged{Type: "file_changed", Path: topics[topic]})
 	}
 }
 

@@ -278,6 +278,16 @@ func TestSSEManyClients(t *testing.T) {
 	}
 }
 
+// firstLook reads a files topic's first event after its hello: the
+// poller's first look after the subscription, a change of the followed
+// path itself; a change made after it is published.
+func firstLook(t *testing.T, ch <-chan sseEvent, path string) {
+	t.Helper()
+	if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != path {
+		t.Fatalf("first look: event %+v, want file_changed of %q", ev, path)
+	}
+}
+
 func TestFileEvents(t *testing.T) {
 	r := newRig(t, Options{FilesPoll: 20 * time.Millisecond})
 	s := r.find("Dark theme")
@@ -285,7 +295,7 @@ func TestFileEvents(t *testing.T) {
 	defer cancel()
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/files/events?path=src", "")
 	next(t, ch) // hello
-	time.Sleep(50 * time.Millisecond)
+	firstLook(t, ch, "src")
 	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
 	if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {
 		t.Errorf("event %+v", ev)
@@ -317,12 +327,12 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 	for _, x := range []map[string]any{s, other} {
 		ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+x["id"].(string)+"/files/events?path=src", "")
 		next(t, ch) // hello
+		firstLook(t, ch, "src")
 		chs = append(chs, ch)
 	}
 	if n := r.srv.live.Pollers(); n != 1 {
 		t.Errorf("%d pollers for one folder, want 1", n)
 	}
-	time.Sleep(50 * time.Millisecond)
 	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
 	for i, ch := range chs {
 		if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {

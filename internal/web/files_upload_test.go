@@ -64,6 +64,7 @@ func TestFilesUploadAndPreview(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(r.cwd, "dot.png"))
 		return string(b) == "not an image any more"
 	}, 10*time.Second, "the confirmed upload to replace the file")
+	r.waitJS(t, `window.testToasts.filter((t) => t.textContent.includes('Uploaded dot.png')).length === 2`) // the page has the answer
 
 	// A path in a tool call opens the file.
 	r.click(t, `.tool summary a.path`)

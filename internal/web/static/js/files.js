@@ -1,6 +1,6 @@
 // The files panel: the session's cwd as a lazy tree, and a viewer with
 // highlighting, Markdown preview and images, reloaded when the file changes.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { setPanel, fileRequest, toast, confirm } from './state.js';
@@ -41,7 +41,11 @@ async function upload(id, file) {
 }
 
 export function FilesPanel({ view }) {
-  const [file, setFile] = useState('');
+  const [file, setFileState] = useState('');
+  // choices counts the files chosen, so an upload that ends after the
+  // user chose another file does not take the viewer from it.
+  const choices = useRef(0);
+  const setFile = (p) => { choices.current++; setFileState(p); };
   const [missing, setMissing] = useState('');
   const [drag, setDrag] = useState(false);
   const cwd = view.detail.value?.session?.cwd;
@@ -54,9 +58,10 @@ export function FilesPanel({ view }) {
   }, [req && req.n]);
   const send = async (files) => {
     for (const f of files) {
+      const chosen = choices.current;
       try {
         const p = await upload(view.id, f);
-        if (p) { toast('Uploaded ' + p); setFile(p); }
+        if (p) { toast('Uploaded ' + p); if (choices.current === chosen) setFile(p); }
       } catch (e) {
         toast('Upload failed: ' + e.message, { kind: 'error' });
       }
@@ -86,20 +91,23 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
   useEffect(() => {
     let live = true;
     let stop = null;
-    const load = () => api.listFiles(id, path).then((d) => {
-      if (!live) return;
+    let loads = 0; // the latest load's answer wins
+    const load = () => { const n = ++loads; return api.listFiles(id, path).then((d) => {
+      if (!live || n !== loads) return;
       if (d.missing) {
         setList({ error: 'folder not found' });
         if (onError) onError("This session's folder does not exist on this machine (moved or deleted).");
         return;
       }
       setList(d.entries || []);
-      stop = stop || api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed') load(); });
+      // Listed again once followed (hello): a change between this
+      // listing and the subscription would otherwise be missed.
+      stop = stop || api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed' || ev.type === 'hello') load(); });
     }, (e) => {
-      if (!live) return;
+      if (!live || n !== loads) return;
       setList({ error: e.message });
       if (onError) onError(e.message);
-    });
+    }); };
     load();
     return () => { live = false; if (stop) stop(); };
   }, [id, path]);
@@ -140,7 +148,11 @@ function Viewer({ id, path }) {
     }
     return () => { live = false; };
   }, [id, path, rev]);
-  useEffect(() => api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed') setRev((n) => n + 1); }), [id, path]);
+  // A text file is read again once followed (hello), for a change made
+  // before the subscription; media are not (that would restart them).
+  useEffect(() => api.follow(api.filesTopic(id, path), (ev) => {
+    if (ev.type === 'file_changed' || (ev.type === 'hello' && !isImage && !media)) setRev((n) => n + 1);
+  }), [id, path]);
   return html`<div class="viewer">
     <div class="viewer-head"><span class="path">${path}</span>
       ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>${preview ? 'Source' : 'Preview'}</button>`}</div>
