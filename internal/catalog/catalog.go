@@ -124,12 +124,16 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
 		logf: orDiscard(o.Logf), files: newFiles()}
+	// Subscribed before the first load: a change the index makes between
+	// the two is then reloaded, not missed.
+	sub := ix.Subscribe()
 	if err := c.reload(ctx); err != nil {
+		sub.Close()
 		return nil, err
 	}
 	stop := make(chan struct{})
 	c.stops = append(c.stops, func() { close(stop) })
-	c.wg.Go(func() { c.follow(ix.Subscribe(), stop) })
+	c.wg.Go(func() { c.follow(sub, stop) })
 	return c, nil
 }
 

@@ -6,16 +6,16 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
 )
 
 // followChanges relays the catalog's changes to the index topic until
-// Close. Cut off as too slow, it subscribes again: the listing a page
-// fetches on its next change is current either way.
-func (l *Relay) followChanges() {
-	sub := l.cat.Changes()
+// Close, from sub on. Cut off as too slow, it subscribes again: the
+// listing a page fetches on its next change is current either way.
+func (l *Relay) followChanges(sub *broker.Sub[catalog.Change]) {
 	defer func() { sub.Close() }()
 	for {
 		select {
@@ -84,9 +84,8 @@ func (f *follows) drop(id string) {
 	f.mu.Unlock()
 }
 
-// followFiles applies the catalog's file events until Close.
-func (l *Relay) followFiles() {
-	sub := l.cat.FileEvents()
+// followFiles applies the catalog's file events until Close, from sub on.
+func (l *Relay) followFiles(sub *broker.Sub[index.Event]) {
 	defer func() { sub.Close() }()
 	for {
 		select {

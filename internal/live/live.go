@@ -10,6 +10,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"piweb/internal/agent"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,9 +98,17 @@ func New(o Options) *Relay {
 	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, done: make(chan struct{})}
 	l.follows.m = map[string]*follow{}
 	l.pending.m = map[string]catalog.Meta{}
-	l.bg.Go(l.followChanges)
-	l.bg.Go(l.followWorkers)
-	l.bg.Go(l.followFiles)
+	// Subscribed here, not in the goroutines: a change made as soon as
+	// New returns (a rename answered before a goroutine first ran) must
+	// reach the topics.
+	changes, files, workers := l.cat.Changes(), l.cat.FileEvents(), l.events.NewSub()
+	l.bg.Go(func() { l.followChanges(changes) })
+	l.bg.Go(func() { l.followFiles(files) })
+	if workers.Follow(agent.WorkersTopic) == nil {
+		l.bg.Go(func() { l.followWorkers(workers) })
+	} else {
+		workers.Close()
+	}
 	l.bg.Go(l.janitor)
 	return l
 }

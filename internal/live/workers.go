@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"piweb/internal/agent"
+	"piweb/internal/broker"
 	"piweb/internal/catalog"
 )
 
@@ -56,12 +57,8 @@ func (p *pending) gc(l *Relay) {
 
 // followWorkers turns the workers' state changes (agent.WorkersTopic of
 // the one broker) into the index topic's running events, until Close.
-func (l *Relay) followWorkers() {
-	sub := l.events.NewSub()
+func (l *Relay) followWorkers(sub *broker.Sub[broker.Event]) {
 	defer sub.Close()
-	if sub.Follow(agent.WorkersTopic) != nil {
-		return
-	}
 	for {
 		select {
 		case <-l.done:
