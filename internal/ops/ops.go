@@ -1,5 +1,5 @@
 // Package ops runs the session mutations that take more than one part of
-// piweb: delete, restore, rename, label, fork and clone each combine the
+// piweb: delete, restore, rename, label, fork, clone and repair each combine the
 // agent (a live pi, or none), the session store, the catalog and the live
 // topics in one call, so that HTTP handlers only decode, call and encode.
 // It knows nothing of HTTP: its errors say which step failed (*StepError),
@@ -40,6 +40,7 @@ const (
 	StepLoad                   // reading the session back after a change
 	StepReadBack               // finding a new session in the catalog
 	StepTrust                  // reading pi's trust of a project
+	StepRepair                 // rewriting a damaged session file
 )
 
 // StepError is a mutation's failure at Step; Err is the cause, matched

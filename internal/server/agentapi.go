@@ -113,33 +113,15 @@ func (s *Server) reloadWorker(w http.ResponseWriter, r *http.Request, m Meta) er
 	return ok(w, apitype.CommandAnswer{OK: true, Data: json.RawMessage("null")})
 }
 
-// checkLeaf refuses a command when the file's leaf is not the one the
-// client was looking at and someone else appended to the session since.
-// A client behind only by lines its session's pi wrote (a model change, the
-// end of a run, on their way to the page) is not refused: what it shows is
-// on the chain after the leaf pi loaded, and nothing foreign came since.
+// checkLeaf refuses a command when the session moved on from the leaf
+// the client was looking at (ops.CheckLeaf).
 func (s *Server) checkLeaf(ctx context.Context, m Meta, exp json.RawMessage) error {
 	var want string
 	if json.Unmarshal(exp, &want) != nil {
 		return errorf(Invalid, "expectLeaf must be a string")
 	}
-	sess, err := s.load(m.Path)
-	if err != nil {
-		return err
-	}
-	var have string
-	if l := sess.Leaf(); l != nil {
-		have = l.ID
-	}
-	if have == want {
-		return nil
-	}
-	base, own, err := s.agent.OwnSince(ctx, m.Path)
-	if err != nil {
-		return agentErr(err)
-	}
-	if !own || !sess.OnChainAfter(want, base) {
-		return errorf(Stale, "the session changed outside this page (leaf is now %s)", have)
+	if err := s.ops.CheckLeaf(ctx, m, want); err != nil {
+		return opsErr(err)
 	}
 	return nil
 }

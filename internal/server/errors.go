@@ -96,6 +96,7 @@ var domainErrors = []struct {
 	{agent.ErrNoDialog, NotFound, "no such pending dialog (answered elsewhere or timed out)"},
 	{ops.ErrNoSuchResource, NotFound, "pi does not load that resource for this folder"},
 	{agent.ErrPackageSource, Invalid, agent.ErrPackageSource.Error()},
+	{ops.ErrRunning, Busy, "the agent is running in this session; stop it first"},
 	{live.ErrUnknownTopic, Invalid, "unknown topic"},
 	{live.ErrUncleanPath, Invalid, "path must be clean and relative"},
 	{sse.ErrNoStream, NotFound, "stream not found"},

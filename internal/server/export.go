@@ -24,11 +24,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	if format == "" {
 		format = "jsonl"
 	}
-	m, sess, err := s.open(r)
-	if err != nil {
-		return err
-	}
-	leaf, err := leafEntry(r, sess)
+	m, sess, leaf, err := s.openAt(r)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"piweb/internal/apitype"
-	"piweb/internal/catalog"
 	"piweb/internal/ops"
 	"piweb/internal/session"
 )
@@ -57,14 +56,14 @@ func jsonErrText(err error) string {
 // refresh tells the index and the cache that piweb changed a file.
 func (s *Server) refresh(paths ...string) { s.ops.Refresh(paths...) }
 
-// itemAfter re-reads the session's metadata after a change.
-func (s *Server) itemAfter(path string) *catalog.Item { return s.ops.ItemAfter(path) }
-
 // opsErr words a failed step of an ops mutation; what the step's own
 // package says is left to the one error table.
 func opsErr(err error) error {
 	var se *ops.StepError
-	if !errors.As(err, &se) {
+	var le *ops.LeafError
+	if errors.As(err, &le) {
+		return &Error{Kind: Stale, Msg: le.Error()}
+	} else if !errors.As(err, &se) {
 		return agentErr(err) // the agent refused before any step
 	}
 	switch se.Step {
@@ -85,6 +84,11 @@ func opsErr(err error) error {
 		return restoreErr(se.Err)
 	case ops.StepLoad:
 		return loadErr(se.Err)
+	case ops.StepRepair:
+		if errors.Is(se.Err, session.ErrChanged) {
+			return storeErr(se.Err)
+		}
+		return wrap(Internal, se.Err, "cannot repair the session file")
 	case ops.StepTrust:
 		return wrap(Internal, se.Err, "cannot read pi's trust.json")
 	}
@@ -109,15 +113,35 @@ func answer[T any](w http.ResponseWriter, v T, err error) error {
 	return ok(w, v)
 }
 
-func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.RenameRequest
+// sessionRequest decodes the body into a T (at most maxBody bytes),
+// checks it with check (nil: any) and finds the session named by {id}, in
+// that order, as every session mutation does.
+func sessionRequest[T any](s *Server, w http.ResponseWriter, r *http.Request, check func(T) error) (T, Meta, error) {
+	var body T
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
+		return body, Meta{}, err
 	}
-	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
-		return errorf(Invalid, "name must be a non-empty string")
+	if check != nil {
+		if err := check(body); err != nil {
+			return body, Meta{}, err
+		}
 	}
 	m, err := s.lookup(r)
+	return body, m, err
+}
+
+// need is an Invalid error saying msg unless cond holds.
+func need(cond bool, msg string) error {
+	if cond {
+		return nil
+	}
+	return &Error{Kind: Invalid, Msg: msg}
+}
+
+func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
+	body, m, err := sessionRequest(s, w, r, func(b apitype.RenameRequest) error {
+		return need(b.Name != nil && strings.TrimSpace(*b.Name) != "", "name must be a non-empty string")
+	})
 	if err != nil {
 		return err
 	}
@@ -126,14 +150,9 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.LabelRequest
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	if body.EntryID == "" {
-		return errorf(Invalid, "entryId is required")
-	}
-	m, err := s.lookup(r)
+	body, m, err := sessionRequest(s, w, r, func(b apitype.LabelRequest) error {
+		return need(b.EntryID != "", "entryId is required")
+	})
 	if err != nil {
 		return err
 	}
@@ -146,10 +165,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
-	if err := decodeBody(w, r, &struct{}{}, maxBody); err != nil {
-		return err
-	}
-	m, err := s.lookup(r)
+	_, m, err := sessionRequest[struct{}](s, w, r, nil)
 	if err != nil {
 		return err
 	}
@@ -190,14 +206,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.ForkRequest
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	if body.EntryID == "" {
-		return errorf(Invalid, "entryId is required")
-	}
-	m, err := s.lookup(r)
+	body, m, err := sessionRequest(s, w, r, func(b apitype.ForkRequest) error {
+		return need(b.EntryID != "", "entryId is required")
+	})
 	if err != nil {
 		return err
 	}
@@ -206,11 +217,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.CloneRequest
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	m, err := s.lookup(r)
+	body, m, err := sessionRequest[apitype.CloneRequest](s, w, r, nil)
 	if err != nil {
 		return err
 	}

@@ -199,25 +199,24 @@ func pageBounds(r *http.Request, n int) (start, end int, err error) {
 	return start, end, nil
 }
 
-// leafEntry resolves ?leaf= (default the file's leaf).
-func leafEntry(r *http.Request, sess *session.Session) (*session.Entry, error) {
+// openAt is open with the entry ?leaf= names (default the file's leaf).
+func (s *Server) openAt(r *http.Request) (Meta, *session.Session, *session.Entry, error) {
+	m, sess, err := s.open(r)
+	if err != nil {
+		return m, nil, nil, err
+	}
 	id := r.URL.Query().Get("leaf")
 	if id == "" {
-		return sess.Leaf(), nil
+		return m, sess, sess.Leaf(), nil
 	}
-	e := sess.ByID(id)
-	if e == nil {
-		return nil, errorf(NotFound, "entry not found")
+	if e := sess.ByID(id); e != nil {
+		return m, sess, e, nil
 	}
-	return e, nil
+	return m, nil, nil, errorf(NotFound, "entry not found")
 }
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
-	_, sess, err := s.open(r)
-	if err != nil {
-		return err
-	}
-	leaf, err := leafEntry(r, sess)
+	_, sess, leaf, err := s.openAt(r)
 	if err != nil {
 		return err
 	}
@@ -231,11 +230,7 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
-	_, sess, err := s.open(r)
-	if err != nil {
-		return err
-	}
-	leaf, err := leafEntry(r, sess)
+	_, sess, leaf, err := s.openAt(r)
 	if err != nil {
 		return err
 	}

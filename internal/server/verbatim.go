@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"piweb/internal/jsjson"
 )
 
 // okVerbatim writes a 200 JSON answer: the object head (a struct) plus
@@ -17,28 +19,10 @@ func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawM
 	if err != nil {
 		return fmt.Errorf("encode answer: %w", err)
 	}
-	name, _ := json.Marshal(key)
-	size := len(head) + len(name) + 8
-	for _, it := range items {
-		size += len(it) + 1
-	}
-	b := make([]byte, 0, size)
-	b = append(b, head[:len(head)-1]...) // without the closing brace
-	if len(head) > 2 {
-		b = append(b, ',')
-	}
-	b = append(append(b, name...), ":["...)
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, it...)
-	}
-	b = append(b, "]}\n"...)
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	w.Write(b)
+	w.Write(append(jsjson.AppendWithArray(nil, head, key, items), '\n'))
 	return nil
 }
