@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
+	"piweb/internal/peercred"
 	"piweb/internal/signin"
 )
 
@@ -54,7 +55,7 @@ func cookieNameFor(addr string) string {
 func (s *Server) authorize(r *http.Request) error {
 	a := s.auth
 	if !a.required {
-		if peerRefused(r) {
+		if peercred.OtherUser(r.Context()) {
 			return errorf(Forbidden, "this piweb serves only the OS user who started it")
 		}
 		return nil
@@ -125,9 +126,8 @@ func (s *Server) LoginLink() string {
 	return "/auth?token=" + s.auth.Link()
 }
 
-func clientIP(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return h
-	}
-	return r.RemoteAddr
+// clientKey is the key the request's client is throttled by
+// (signin.ClientKey, believing X-Forwarded-For from --proxy only).
+func (s *Server) clientKey(r *http.Request) string {
+	return signin.ClientKey(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), s.opts.Proxies)
 }
