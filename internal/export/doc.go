@@ -1,6 +1,8 @@
 package export
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 
 	"piweb/internal/session"
@@ -30,3 +32,21 @@ func Title(name, first, id string) string {
 	}
 	return "pi session " + id
 }
+
+// Document renders d in format, "md" (Markdown) or "html" (the page),
+// and gives its media type; any other format is ErrFormat.
+func Document(format string, d Doc) (body []byte, mediaType string, err error) {
+	var b bytes.Buffer
+	switch format {
+	case "md":
+		err, mediaType = Markdown(&b, d), "text/markdown; charset=utf-8"
+	case "html":
+		err, mediaType = HTML(&b, d), "text/html; charset=utf-8"
+	default:
+		return nil, "", ErrFormat
+	}
+	return b.Bytes(), mediaType, err
+}
+
+// ErrFormat is a document format other than md and html.
+var ErrFormat = errors.New("export: unknown format")

@@ -9,6 +9,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
@@ -184,4 +185,18 @@ func (o *Ops) answerNew(path string, text *string) (apitype.NewSession, error) {
 		return apitype.NewSession{}, fail(StepReadBack, errReadBack)
 	}
 	return apitype.NewSession{ID: nm.Key, Path: nm.Path, Text: text}, nil
+}
+
+// Create starts a new session with pi and follows it before the index
+// lists it (live.Relay.Created), so that its page opens at once.
+func (o *Ops) Create(ctx context.Context, req agent.CreateRequest) (apitype.Created, error) {
+	id, path, err := o.Agent.Create(ctx, req)
+	if err != nil {
+		return apitype.Created{}, err
+	}
+	m := catalog.Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
+	m.Modified = m.Created
+	o.Live.Created(m, req.Message)
+	o.Refresh(path)
+	return apitype.Created{ID: id}, nil
 }

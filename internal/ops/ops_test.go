@@ -250,3 +250,36 @@ func TestConfig(t *testing.T) {
 func ptr(s string) *string { return &s }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDocument: an export is titled by the session's name, else its first
+// message, and holds the branch's messages.
+func TestDocument(t *testing.T) {
+	o, m := newOps(t)
+	sess, err := o.Cache.Load(m.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := m
+	named.Name, named.HasName, named.FirstMessage = "A name", true, "first words"
+	unnamed := named
+	unnamed.HasName = false
+	for _, c := range []struct {
+		m    catalog.Meta
+		want string
+	}{{named, "A name"}, {unnamed, "first words"}} {
+		d := Document(c.m, sess, sess.Leaf())
+		if d.Title != c.want || d.ID != m.ID || len(d.Messages) == 0 || d.Created.IsZero() {
+			t.Errorf("title %q id %q, %d messages, created %v; want title %q", d.Title, d.ID, len(d.Messages), d.Created, c.want)
+		}
+	}
+}
+
+// TestCreateWithoutPi: with no pi, Create is the agent's refusal as it is
+// (the server words it as pi missing), and nothing is followed.
+func TestCreateWithoutPi(t *testing.T) {
+	o, _ := newOps(t)
+	a, err := o.Create(context.Background(), agent.CreateRequest{Cwd: t.TempDir(), Message: "hi"})
+	if !errors.Is(err, agent.ErrPiMissing) || a.ID != "" {
+		t.Errorf("Create = %+v, %v; want agent.ErrPiMissing", a, err)
+	}
+}

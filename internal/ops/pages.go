@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/export"
 	"piweb/internal/session"
 )
 
@@ -100,4 +102,18 @@ func nonNil(ss []string) []string {
 		return []string{}
 	}
 	return ss
+}
+
+// Document is the branch of sess ending at leaf as internal/export shows
+// it, titled by the session's name, else its first message.
+func Document(m catalog.Meta, sess *session.Session, leaf *session.Entry) export.Doc {
+	name := ""
+	if m.HasName {
+		name = m.Name
+	}
+	d := export.Doc{Title: export.Title(name, m.FirstMessage, m.ID), ID: m.ID, Cwd: m.Cwd}
+	if c := catalog.ISOTime(m.Created); c != nil {
+		d.Created, _ = time.Parse(time.RFC3339Nano, *c)
+	}
+	return export.Branch(d, sess, leaf)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
@@ -53,15 +52,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := req.Validate(); err != nil {
 		return errorf(Invalid, "%s", err.Error()) // a client's mistake, not logged
 	}
-	id, path, err := s.agent.Create(r.Context(), req)
-	if err != nil {
-		return agentErr(err)
-	}
-	m := Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
-	m.Modified = m.Created
-	s.live.Created(m, req.Message)
-	s.refresh(path)
-	return ok(w, apitype.Created{ID: id})
+	a, err := s.ops.Create(r.Context(), req)
+	return answer(w, a, err)
 }
 
 func (s *Server) command(w http.ResponseWriter, r *http.Request) error {

@@ -1,16 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"time"
 
-	"piweb/internal/catalog"
 	"piweb/internal/export"
-	"piweb/internal/session"
+	"piweb/internal/ops"
 )
 
 // export writes the session for download. format=jsonl (the default) is
@@ -45,17 +42,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		}
 		ctype, name = "application/x-ndjson", name+"-branch"
 	case "md", "html":
-		var b bytes.Buffer
-		doc := exportDoc(m, sess, leaf)
-		if format == "md" {
-			err, ctype = export.Markdown(&b, doc), "text/markdown; charset=utf-8"
-		} else {
-			err, ctype = export.HTML(&b, doc), "text/html; charset=utf-8"
-		}
-		if err != nil {
+		if body, ctype, err = export.Document(format, ops.Document(m, sess, leaf)); err != nil {
 			return wrap(Internal, err, "cannot export")
 		}
-		body = b.Bytes()
 	default:
 		return errorf(Invalid, "format must be jsonl, md or html")
 	}
@@ -83,17 +72,4 @@ func downloadHeaders(w http.ResponseWriter, ctype, name string) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:")
-}
-
-// exportDoc is the branch ending at leaf as internal/export shows it.
-func exportDoc(m Meta, sess *session.Session, leaf *session.Entry) export.Doc {
-	name := ""
-	if m.HasName {
-		name = m.Name
-	}
-	d := export.Doc{Title: export.Title(name, m.FirstMessage, m.ID), ID: m.ID, Cwd: m.Cwd}
-	if c := catalog.ISOTime(m.Created); c != nil {
-		d.Created, _ = time.Parse(time.RFC3339Nano, *c)
-	}
-	return export.Branch(d, sess, leaf)
 }

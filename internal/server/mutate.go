@@ -53,9 +53,6 @@ func jsonErrText(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// refresh tells the index and the cache that piweb changed a file.
-func (s *Server) refresh(paths ...string) { s.ops.Refresh(paths...) }
-
 // opsErr words a failed step of an ops mutation; what the step's own
 // package says is left to the one error table.
 func opsErr(err error) error {
