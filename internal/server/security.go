@@ -2,10 +2,10 @@ package server
 
 import (
 	"mime"
-	"net"
 	"net/http"
-	"os"
 	"strings"
+
+	"piweb/internal/hosts"
 )
 
 // The security layer wraps every route (see guard). It refuses, in order:
@@ -51,7 +51,7 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 
 // check applies the request checks in order.
 func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
-	if !s.hostAllowed(r.Host) {
+	if !s.hosts.Allows(r.Host) {
 		return errorf(Forbidden, "host not allowed")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") && crossSite(r) {
@@ -92,64 +92,6 @@ func isSafeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
-// hostAllowed accepts loopback names and addresses, the listen host and
-// this machine's own names and addresses; anything else is a name some
-// other site made point here.
-func (s *Server) hostAllowed(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.ToLower(strings.Trim(host, "[]"))
-	if host == "" {
-		return false
-	}
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return true
-	}
-	_, ok := s.hosts[host]
-	return ok
-}
-
-// allowedHosts lists the names besides loopback under which this server
-// may be reached: the listen host, and for a wildcard listen the machine's
-// hostname and interface addresses.
-func allowedHosts(addr string, extra []string) map[string]struct{} {
-	hosts := map[string]struct{}{}
-	add := func(h string) { hosts[strings.ToLower(strings.Trim(h, "[]"))] = struct{}{} }
-	for _, h := range extra {
-		if name, _, err := net.SplitHostPort(h); err == nil {
-			h = name // a port is not part of the name
-		}
-		add(h)
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	ip := net.ParseIP(host)
-	if host != "" && (ip == nil || !ip.IsUnspecified()) {
-		add(host)
-	}
-	if ip == nil || !ip.IsLoopback() {
-		if name, err := os.Hostname(); err == nil {
-			add(name)
-		}
-	}
-	if host == "" || (ip != nil && ip.IsUnspecified()) {
-		addrs, _ := net.InterfaceAddrs()
-		for _, a := range addrs {
-			if n, ok := a.(*net.IPNet); ok {
-				add(n.IP.String())
-			}
-		}
-	}
-	return hosts
-}
-
 // originAllowed accepts a state change from this server's own pages, or
 // from a client that is not a browser (no Origin, no Sec-Fetch-Site).
 func (s *Server) originAllowed(r *http.Request) bool {
@@ -170,15 +112,6 @@ func crossSite(r *http.Request) bool {
 	return site == "cross-site" || site == "same-site"
 }
 
-// IsLoopback reports whether a listen address only accepts local clients.
-func IsLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// IsLoopback reports whether a listen address only accepts local clients
+// (hosts.IsLoopback).
+func IsLoopback(addr string) bool { return hosts.IsLoopback(addr) }

@@ -17,6 +17,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
+	"piweb/internal/hosts"
 	"piweb/internal/live"
 	"piweb/internal/ops"
 	"piweb/internal/pilogin"
@@ -166,7 +167,7 @@ type Server struct {
 	store    *session.Store
 	web      http.Handler
 	log      *slog.Logger
-	hosts    map[string]struct{}
+	hosts    hosts.Allowed
 	auth     *auth
 	events   *broker.Broker[broker.Event]
 	sse      *sse.Streams
@@ -189,13 +190,10 @@ type Server struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
-		hosts: allowedHosts(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys),
+		hosts: hosts.For(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
 		cache: session.NewCache(8, 512<<20), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
-	}
-	if name := cookieNameFor(opts.Addr); name != "" {
-		s.auth.cookie = name
 	}
 	if s.cat == nil {
 		s.cat = s.ownCatalog()
