@@ -34,35 +34,36 @@ func CheckName(name string) error {
 // nothing changes; with it an existing regular file is replaced in one
 // rename. On any failure, a full disk included (NoSpace), the temp file
 // is removed: nothing half-written is left. src longer than max bytes is
-// refused (TooLarge).
-func Upload(root, dir, name string, src io.Reader, max int64, overwrite bool) error {
+// refused (TooLarge). It returns the bytes written.
+func Upload(root, dir, name string, src io.Reader, max int64, overwrite bool) (int64, error) {
 	if err := CheckName(name); err != nil {
-		return err
+		return 0, err
 	}
 	if !inside(root, dir) {
-		return fail(Forbidden, "path leads outside the session's directory")
+		return 0, fail(Forbidden, "path leads outside the session's directory")
 	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
-		return fail(NotFound, "folder not found")
+		return 0, fail(NotFound, "folder not found")
 	}
 	defer r.Close()
 	if fi, err := r.Lstat(name); err == nil && (!overwrite || !fi.Mode().IsRegular()) {
 		if !fi.Mode().IsRegular() {
-			return fail(Invalid, "%s exists and is not a regular file", name)
+			return 0, fail(Invalid, "%s exists and is not a regular file", name)
 		}
-		return fail(Exists, "%s exists", name)
+		return 0, fail(Exists, "%s exists", name)
 	}
 	tmp := uploadTemp + randomHex()
-	if err := writeTemp(r, tmp, src, max); err != nil {
+	n, err := writeTemp(r, tmp, src, max)
+	if err != nil {
 		r.Remove(tmp)
-		return err
+		return 0, err
 	}
 	if err := place(r, tmp, name, overwrite); err != nil {
 		r.Remove(tmp)
-		return err
+		return 0, err
 	}
-	return nil
+	return n, nil
 }
 
 func randomHex() string {
@@ -71,11 +72,12 @@ func randomHex() string {
 	return hex.EncodeToString(b)
 }
 
-// writeTemp copies at most max bytes of src into a new file and syncs it.
-func writeTemp(r *os.Root, tmp string, src io.Reader, max int64) error {
+// writeTemp copies at most max bytes of src into a new file and syncs it,
+// and says how many it copied.
+func writeTemp(r *os.Root, tmp string, src io.Reader, max int64) (int64, error) {
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return writeErr(err)
+		return 0, writeErr(err)
 	}
 	n, err := io.Copy(f, io.LimitReader(src, max+1))
 	if err == nil && n > max {
@@ -87,7 +89,7 @@ func writeTemp(r *os.Root, tmp string, src io.Reader, max int64) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return writeErr(err)
+	return n, writeErr(err)
 }
 
 // place moves tmp to name: a hard link, which fails rather than replace

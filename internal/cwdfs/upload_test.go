@@ -50,40 +50,40 @@ func TestUpload(t *testing.T) {
 	os.Mkdir(sub, 0o755)
 	read := func(name string) string { b, _ := os.ReadFile(filepath.Join(sub, name)); return string(b) }
 
-	if err := Upload(root, sub, "a b ü.txt", strings.NewReader("first"), 100, false); err != nil {
+	if n, err := Upload(root, sub, "a b ü.txt", strings.NewReader("first"), 100, false); err != nil || n != 5 {
 		t.Fatal(err)
 	}
 	if got := read("a b ü.txt"); got != "first" {
 		t.Errorf("uploaded %q", got)
 	}
-	if err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, false); kindOf(err) != Exists {
+	if _, err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, false); kindOf(err) != Exists {
 		t.Errorf("over an existing file without confirmation: %v", err)
 	}
 	if got := read("a b ü.txt"); got != "first" {
 		t.Errorf("refused upload changed the file: %q", got)
 	}
-	if err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, true); err != nil || read("a b ü.txt") != "second" {
+	if _, err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, true); err != nil || read("a b ü.txt") != "second" {
 		t.Errorf("confirmed overwrite: %v, %q", err, read("a b ü.txt"))
 	}
-	if err := Upload(root, sub, "big", strings.NewReader(strings.Repeat("x", 101)), 100, false); kindOf(err) != TooLarge {
+	if _, err := Upload(root, sub, "big", strings.NewReader(strings.Repeat("x", 101)), 100, false); kindOf(err) != TooLarge {
 		t.Errorf("over the limit: %v", err)
 	}
-	if err := Upload(root, sub, "full", &failing{n: 70000}, 1<<20, false); kindOf(err) != NoSpace {
+	if _, err := Upload(root, sub, "full", &failing{n: 70000}, 1<<20, false); kindOf(err) != NoSpace {
 		t.Errorf("full disk: %v", err)
 	}
 	if got := names(t, sub); got != "a b ü.txt" {
 		t.Errorf("left behind after the failures: %s", got)
 	}
 	os.Mkdir(filepath.Join(sub, "adir"), 0o755)
-	if err := Upload(root, sub, "adir", strings.NewReader("x"), 100, true); kindOf(err) != Invalid {
+	if _, err := Upload(root, sub, "adir", strings.NewReader("x"), 100, true); kindOf(err) != Invalid {
 		t.Errorf("over a folder: %v", err)
 	}
 	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "a\x00b", ".piweb-upload-x", strings.Repeat("n", 256)} {
-		if err := Upload(root, sub, bad, strings.NewReader("x"), 100, false); kindOf(err) != Invalid {
+		if _, err := Upload(root, sub, bad, strings.NewReader("x"), 100, false); kindOf(err) != Invalid {
 			t.Errorf("name %q: %v", bad, err)
 		}
 	}
-	if err := Upload(sub, root, "x", strings.NewReader("x"), 100, false); kindOf(err) != Forbidden {
+	if _, err := Upload(sub, root, "x", strings.NewReader("x"), 100, false); kindOf(err) != Forbidden {
 		t.Errorf("a folder outside the root: %v", err)
 	}
 	var _ io.Reader = &failing{}

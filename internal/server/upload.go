@@ -1,7 +1,6 @@
 package server
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path"
@@ -34,21 +33,10 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return errorf(Invalid, "not a folder")
 	}
-	body := &countingReader{r: http.MaxBytesReader(w, r.Body, cwdfs.MaxUpload+1)}
-	if err := cwdfs.Upload(root, real, q.Get("name"), body, cwdfs.MaxUpload, q.Get("overwrite") == "1"); err != nil {
+	body := http.MaxBytesReader(w, r.Body, cwdfs.MaxUpload+1)
+	n, err := cwdfs.Upload(root, real, q.Get("name"), body, cwdfs.MaxUpload, q.Get("overwrite") == "1")
+	if err != nil {
 		return err
 	}
-	return ok(w, apitype.Upload{Path: path.Join(path.Clean("/" + q.Get("path"))[1:], q.Get("name")), Size: body.n})
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	return ok(w, apitype.Upload{Path: path.Join(path.Clean("/" + q.Get("path"))[1:], q.Get("name")), Size: n})
 }
