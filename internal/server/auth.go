@@ -1,8 +1,6 @@
 package server
 
 import (
-	"encoding/hex"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -25,27 +23,17 @@ type auth struct {
 	throttle *signin.Throttle
 }
 
-func newAuth(token string, required bool, keys *signin.Keys) *auth {
+func newAuth(token string, required bool, keys *signin.Keys, addr string) *auth {
 	if keys == nil {
 		keys = signin.NewKeys(token)
 	}
 	return &auth{Keys: keys, required: required || token != "",
-		throttle: signin.NewThrottle(10, time.Minute), cookie: "piweb_" + hex.EncodeToString(signin.RandomBytes(4))}
+		throttle: signin.NewThrottle(10, time.Minute), cookie: signin.CookieName(addr)}
 }
 
 // CheckToken refuses a --token too short to resist guessing when piweb
 // listens beyond loopback (signin.CheckToken).
 func CheckToken(token, addr string) error { return signin.CheckToken(token, IsLoopback(addr)) }
-
-// cookieNameFor names the session cookie after the listen port, so that
-// piwebs on different ports of a host keep apart; without a fixed port a
-// random name.
-func cookieNameFor(addr string) string {
-	if _, port, err := net.SplitHostPort(addr); err == nil && port != "" && port != "0" {
-		return "piweb_" + port
-	}
-	return ""
-}
 
 // authorize checks the credentials of a request when they are required:
 // the user's token as a bearer token, or a session cookie (as a cookie

@@ -1,6 +1,7 @@
 package signin
 
 import (
+	"encoding/hex"
 	"net"
 	"slices"
 	"strings"
@@ -42,4 +43,14 @@ func lastForwarded(vs []string) net.IP {
 		last = last[i+1:]
 	}
 	return net.ParseIP(strings.TrimSpace(last))
+}
+
+// CookieName names the session cookie of a server listening on addr
+// after its port, since cookies ignore ports and two piwebs on one host
+// would otherwise share one; without a fixed port a random name.
+func CookieName(addr string) string {
+	if _, port, err := net.SplitHostPort(addr); err == nil && port != "" && port != "0" {
+		return "piweb_" + port
+	}
+	return "piweb_" + hex.EncodeToString(RandomBytes(4))
 }

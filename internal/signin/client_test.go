@@ -1,6 +1,9 @@
 package signin
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClientKey(t *testing.T) {
 	proxies := []string{"10.0.0.1", "::1"}
@@ -21,6 +24,20 @@ func TestClientKey(t *testing.T) {
 	} {
 		if got := ClientKey(c.remote, c.fwd, proxies); got != c.want {
 			t.Errorf("%s: ClientKey = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestCookieName(t *testing.T) {
+	for addr, want := range map[string]string{"127.0.0.1:30141": "piweb_30141", "[::1]:8080": "piweb_8080", ":9000": "piweb_9000"} {
+		if got := CookieName(addr); got != want {
+			t.Errorf("CookieName(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "", "nonsense"} {
+		a, b := CookieName(addr), CookieName(addr)
+		if !strings.HasPrefix(a, "piweb_") || len(a) != len("piweb_")+8 || a == b {
+			t.Errorf("CookieName(%q) = %q then %q, want random names", addr, a, b)
 		}
 	}
 }
