@@ -14,11 +14,7 @@ import (
 // changed (one poller per followed session in internal/live, like the files panel's; the
 // topic's name is parsed in stream.go's topic switch).
 
-func (s *Server) gitStatus(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) gitStatus(w http.ResponseWriter, r *http.Request, m Meta) error {
 	a, err := s.git.View(r.Context(), m.Cwd)
 	if err != nil {
 		return wrap(Internal, err, "git status failed")
@@ -26,11 +22,7 @@ func (s *Server) gitStatus(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, a)
 }
 
-func (s *Server) gitDiff(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) gitDiff(w http.ResponseWriter, r *http.Request, m Meta) error {
 	root, err := s.git.Root(r.Context(), m.Cwd)
 	if err != nil {
 		return gitErr(err)

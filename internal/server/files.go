@@ -11,11 +11,7 @@ import (
 	"piweb/internal/cwdfs"
 )
 
-func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m Meta) error {
 	rel := r.URL.Query().Get("path")
 	clean := path.Clean("/" + filepath.ToSlash(rel))[1:]
 	root, real, err := cwdfs.Resolve(m.Cwd, rel)
@@ -43,11 +39,7 @@ const (
 	pdfCSP  = "default-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'"
 )
 
-func (s *Server) readFile(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) readFile(w http.ResponseWriter, r *http.Request, m Meta) error {
 	root, real, err := cwdfs.Resolve(m.Cwd, r.URL.Query().Get("path"))
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ func (s *Server) routes() http.Handler {
 	// Agent.
 	h("POST /api/sessions", s.createSession)
 	h("POST /api/sessions/{id}/commands", s.command)
-	h("GET /api/sessions/{id}/events", s.sessionEvents)
+	h("GET /api/sessions/{id}/events", s.withSession(s.sessionEvents))
 	h("GET /api/events", s.indexEvents)
 	h("GET /api/stream", s.stream)
 	h("POST /api/stream/subscribe", s.subscribe)
@@ -81,23 +81,23 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/attention/mute", s.postMute)
 
 	// Files of a session's cwd.
-	h("GET /api/sessions/{id}/files", s.listFiles)
-	h("GET /api/sessions/{id}/file", s.readFile)
-	h("GET /api/sessions/{id}/files/events", s.fileEvents)
-	h("POST /api/sessions/{id}/upload", s.upload)
+	h("GET /api/sessions/{id}/files", s.withSession(s.listFiles))
+	h("GET /api/sessions/{id}/file", s.withSession(s.readFile))
+	h("GET /api/sessions/{id}/files/events", s.withSession(s.fileEvents))
+	h("POST /api/sessions/{id}/upload", s.withSession(s.upload))
 
 	// Changes: git's view of the session's cwd, and the session's own edits.
-	h("GET /api/sessions/{id}/git/status", s.gitStatus)
-	h("GET /api/sessions/{id}/git/diff", s.gitDiff)
+	h("GET /api/sessions/{id}/git/status", s.withSession(s.gitStatus))
+	h("GET /api/sessions/{id}/git/diff", s.withSession(s.gitDiff))
 	h("GET /api/sessions/{id}/changes", s.sessionChanges)
-	h("GET /api/sessions/{id}/worktrees", s.listWorktrees)
-	h("POST /api/sessions/{id}/worktrees", s.addWorktree)
-	h("POST /api/sessions/{id}/worktrees/remove", s.removeWorktree)
+	h("GET /api/sessions/{id}/worktrees", s.withSession(s.listWorktrees))
+	h("POST /api/sessions/{id}/worktrees", s.withSession(s.addWorktree))
+	h("POST /api/sessions/{id}/worktrees/remove", s.withSession(s.removeWorktree))
 	h("GET /api/repos", s.listRepos)
 
 	// Terminals in a session's cwd (terminal.go): started by POST only,
 	// the GET attaches a WebSocket to a running one.
-	h("GET /api/sessions/{id}/terminals", s.listTerminals)
+	h("GET /api/sessions/{id}/terminals", s.withSession(s.listTerminals))
 	h("POST /api/sessions/{id}/terminals", s.startTerminal)
 	h("GET /api/sessions/{id}/terminals/{tid}/socket", s.terminalSocket)
 	h("DELETE /api/sessions/{id}/terminals/{tid}", s.closeTerminal)

@@ -122,6 +122,21 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 // lookup finds the session named by the {id} path value.
 func (s *Server) lookup(r *http.Request) (Meta, error) { return s.lookupID(r.PathValue("id")) }
 
+// sessionHandler is a handler of a route under /api/sessions/{id} that
+// needs only the session's listing.
+type sessionHandler func(w http.ResponseWriter, r *http.Request, m Meta) error
+
+// withSession finds the session named by {id} (404 when none) for h.
+func (s *Server) withSession(h sessionHandler) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		m, err := s.lookup(r)
+		if err != nil {
+			return err
+		}
+		return h(w, r, m)
+	}
+}
+
 // lookupID finds the session with the given id.
 func (s *Server) lookupID(id string) (Meta, error) {
 	if m, found := s.cat.ByKey(id); found {

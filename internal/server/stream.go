@@ -65,11 +65,7 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) error {
 // sessionEvents streams a session's topic: its file's growth and its
 // worker's events, the hello made once subscribed (its leaf and size are
 // then never older than the first event).
-func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request, m Meta) error {
 	return s.sse.Serve(w, r, sse.Topic{Name: live.SessionTopic(m.Path), Hello: func() []byte { return s.live.SessionHello(m) }, Timed: true})
 }
 
@@ -79,11 +75,7 @@ func (s *Server) indexEvents(w http.ResponseWriter, r *http.Request) error {
 
 // fileEvents streams file_changed events of a file or directory (the
 // single-topic form of the topic f/<id>/<path> of /api/stream).
-func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request, m Meta) error {
 	_, real, err := cwdfs.Resolve(m.Cwd, r.URL.Query().Get("path"))
 	if err != nil {
 		return err

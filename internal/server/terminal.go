@@ -16,11 +16,7 @@ import (
 
 var errTerminalsOff = errorf(Forbidden, "terminals are off (piweb was started with --no-terminal)")
 
-func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request, m Meta) error {
 	if s.opts.Terminals == nil {
 		return ok(w, apitype.TerminalList{Terminals: []terminal.Info{}})
 	}

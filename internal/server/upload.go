@@ -17,11 +17,7 @@ import (
 // name, ?overwrite=1 the user's confirmation to replace one. A body over
 // cwdfs.MaxUpload is refused as soon as its length says so, or once that
 // many bytes have come.
-func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) upload(w http.ResponseWriter, r *http.Request, m Meta) error {
 	if r.ContentLength > cwdfs.MaxUpload {
 		return errorf(TooLarge, "the file is over %d bytes", cwdfs.MaxUpload)
 	}

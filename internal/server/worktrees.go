@@ -13,11 +13,7 @@ import (
 // Worktrees of a session's repository (gitx does the work) and, for the
 // sidebar, the repository of every project folder.
 
-func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request, m Meta) error {
 	a := apitype.Worktrees{Worktrees: []gitx.Worktree{}}
 	repo, err := s.git.RepoOf(r.Context(), m.Cwd)
 	if err == nil {
@@ -37,11 +33,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 
 // addWorktree makes a worktree in a new folder beside the main worktree,
 // on a new branch.
-func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request, m Meta) error {
 	var req apitype.AddWorktree
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
@@ -61,11 +53,7 @@ func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request) error {
 
 // removeWorktree removes one of the repository's worktrees; one with
 // uncommitted changes only when the user confirmed (force).
-func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.lookup(r)
-	if err != nil {
-		return err
-	}
+func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request, m Meta) error {
 	var req apitype.RemoveWorktree
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
