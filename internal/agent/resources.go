@@ -37,6 +37,12 @@ type ResourceState struct {
 	Origin  string `json:"origin"`
 	Source  string `json:"source"`
 	BaseDir string `json:"baseDir,omitempty"`
+	// Override is, in a trusted project's view, the project's override
+	// of it as `pi config --local` shows it ("inherit", "load",
+	// "unload"), and Inherited whether the global view lists it too;
+	// piweb fills them from the project's settings (ops).
+	Override  string `json:"override,omitempty"`
+	Inherited bool   `json:"inherited,omitempty"`
 }
 
 // ResourceStates are pi's two views: Global is what `pi config` shows

@@ -76,11 +76,16 @@ type ResourceList struct {
 // ResourceToggle is PUT /api/config/resources: enable or disable one
 // resource `pi config` lists for Cwd (Type and Path as States name it),
 // written as pi config writes it. The answer is pi's States after.
+//
+// With Project set ("inherit", "load" or "unload"), Enabled is ignored
+// and the resource gets that override in Cwd's project settings, as `pi
+// config --local` sets it (Cwd must be trusted).
 type ResourceToggle struct {
 	Cwd     string `json:"cwd"`
 	Type    string `json:"type"`
 	Path    string `json:"path"`
 	Enabled bool   `json:"enabled"`
+	Project string `json:"project,omitempty"`
 }
 
 // MCPToggle is PUT /api/config/mcp: enable or disable MCP server Name in

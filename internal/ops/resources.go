@@ -17,19 +17,88 @@ type Resolver interface {
 var ErrNoSuchResource = errors.New("pi does not load that resource for this folder")
 
 // ResourceStates is what pi resolves for cwd (a checked absolute folder),
-// its project part only when pi trusts the project.
+// its project part only when pi trusts the project, with each project
+// item's override and whether it is inherited.
 func ResourceStates(ctx context.Context, rs Resolver, agentDir, cwd string) (agent.ResourceStates, error) {
 	trusted, err := Trusted(agentDir, cwd)
 	if err != nil {
 		return agent.ResourceStates{}, err
 	}
-	return rs.ResourceStates(ctx, cwd, trusted)
+	return resolve(ctx, rs, agentDir, cwd, trusted)
+}
+
+// resolve asks pi and annotates the project view.
+func resolve(ctx context.Context, rs Resolver, agentDir, cwd string, trusted bool) (agent.ResourceStates, error) {
+	st, err := rs.ResourceStates(ctx, cwd, trusted)
+	if err != nil || st.Project == nil {
+		return st, err
+	}
+	pc := &piconfig.Store{AgentDir: agentDir}
+	for i := range st.Project {
+		p := &st.Project[i]
+		p.Inherited = inherited(st, *p)
+		p.Override = pc.ProjectOverride(cwd, refOf(*p))
+	}
+	return st, nil
+}
+
+// inherited is pi config's isInheritedGlobalItem: a user resource, or
+// one the global view lists too.
+func inherited(st agent.ResourceStates, r agent.ResourceState) bool {
+	if r.Scope == "user" {
+		return true
+	}
+	for _, g := range st.Global {
+		if g.Type == r.Type && g.Path == r.Path {
+			return true
+		}
+	}
+	return false
+}
+
+func refOf(r agent.ResourceState) piconfig.ResourceRef {
+	return piconfig.ResourceRef{Type: r.Type, Path: r.Path, Scope: r.Scope, Origin: r.Origin, Source: r.Source, BaseDir: r.BaseDir}
+}
+
+// SetProjectOverride sets the override of the resource of type typ at
+// path in the trusted project at cwd as `pi config --local` does
+// (piconfig.SetProjectOverride; state "inherit", "load" or "unload"),
+// after finding it in pi's project view, and answers pi's view after.
+func SetProjectOverride(ctx context.Context, rs Resolver, agentDir, cwd, typ, path, state string) (agent.ResourceStates, error) {
+	trusted, err := Trusted(agentDir, cwd)
+	if err != nil {
+		return agent.ResourceStates{}, err
+	}
+	if !trusted {
+		return agent.ResourceStates{}, piconfig.ErrUntrusted
+	}
+	st, err := rs.ResourceStates(ctx, cwd, trusted)
+	if err != nil {
+		return st, err
+	}
+	var found *agent.ResourceState
+	for i, r := range st.Project {
+		if r.Type == typ && r.Path == path {
+			found = &st.Project[i]
+		}
+	}
+	if found == nil {
+		return st, ErrNoSuchResource
+	}
+	pc := &piconfig.Store{AgentDir: agentDir}
+	if err := pc.SetProjectOverride(cwd, trusted, refOf(*found), inherited(st, *found), state); err != nil {
+		return st, err
+	}
+	return resolve(ctx, rs, agentDir, cwd, trusted)
 }
 
 // SetResourceEnabled enables or disables the resource of type typ at path
-// as `pi config` does (piconfig.SetResourceEnabled), after finding it
-// among what pi resolves for cwd (so that only a resource pi names is
-// written, with pi's own metadata for it), and answers pi's view after.
+// as `pi config` does, after finding it among what pi resolves for cwd
+// (so that only a resource pi names is written, with pi's own metadata
+// for it): a user resource in the global settings (pi config's global
+// mode, piconfig.SetResourceEnabled), a project one as the project's
+// load or unload override (its project mode, piconfig.SetProjectOverride;
+// pi must trust the project). It answers pi's view after.
 func SetResourceEnabled(ctx context.Context, rs Resolver, agentDir, cwd, typ, path string, enabled bool) (agent.ResourceStates, error) {
 	trusted, err := Trusted(agentDir, cwd)
 	if err != nil {
@@ -39,27 +108,35 @@ func SetResourceEnabled(ctx context.Context, rs Resolver, agentDir, cwd, typ, pa
 	if err != nil {
 		return st, err
 	}
-	ref, found := findResource(st, typ, path)
+	r, found := findResource(st, typ, path)
 	if !found {
 		return st, ErrNoSuchResource
 	}
 	pc := &piconfig.Store{AgentDir: agentDir}
-	if err := pc.SetResourceEnabled(cwd, trusted, ref, enabled); err != nil {
+	if r.Scope == "project" { // pi config toggles it only in project mode
+		state := piconfig.OverrideUnload
+		if enabled {
+			state = piconfig.OverrideLoad
+		}
+		err = pc.SetProjectOverride(cwd, trusted, refOf(r), inherited(st, r), state)
+	} else {
+		err = pc.SetResourceEnabled(refOf(r), enabled)
+	}
+	if err != nil {
 		return st, err
 	}
-	return rs.ResourceStates(ctx, cwd, trusted)
+	return resolve(ctx, rs, agentDir, cwd, trusted)
 }
 
 // findResource looks in the project's view first (it has the project's
 // own resources), then the global one.
-func findResource(st agent.ResourceStates, typ, path string) (piconfig.ResourceRef, bool) {
+func findResource(st agent.ResourceStates, typ, path string) (agent.ResourceState, bool) {
 	for _, list := range [][]agent.ResourceState{st.Project, st.Global} {
 		for _, r := range list {
 			if r.Type == typ && r.Path == path {
-				return piconfig.ResourceRef{Type: r.Type, Path: r.Path, Scope: r.Scope, Origin: r.Origin,
-					Source: r.Source, BaseDir: r.BaseDir}, true
+				return r, true
 			}
 		}
 	}
-	return piconfig.ResourceRef{}, false
+	return agent.ResourceState{}, false
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"piweb/internal/agent"
@@ -75,6 +76,14 @@ func findPi(t *testing.T) *agent.Pi {
 // list (testdata/pi-config-toggle.mjs) and answers its new state.
 func piConfigToggle(t *testing.T, r *resourceRig, scope, typ, path string) bool {
 	t.Helper()
+	enabled, _ := piConfigPress(t, r, scope, typ, path)
+	return enabled
+}
+
+// piConfigPress is piConfigToggle answering also the project override
+// state pi config shows after.
+func piConfigPress(t *testing.T, r *resourceRig, scope, typ, path string) (bool, string) {
+	t.Helper()
 	script := filepath.Join(pitest.ModuleRoot(t), "internal", "piconfig", "testdata", "pi-config-toggle.mjs")
 	cmd := exec.Command(pitest.Node(t), script, pitest.V16.PackageDir(t), r.cwd, r.agentDir, scope, typ, path, "1")
 	cmd.Dir = r.cwd
@@ -85,11 +94,14 @@ func piConfigToggle(t *testing.T, r *resourceRig, scope, typ, path string) bool 
 	if err != nil {
 		t.Fatalf("pi config toggle: %v: %s", err, stderr.Bytes())
 	}
-	var res struct{ Enabled bool }
+	var res struct {
+		Enabled bool
+		State   string
+	}
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("pi config toggle answered %q", out)
 	}
-	return res.Enabled
+	return res.Enabled, res.State
 }
 
 func (r *resourceRig) settings(t *testing.T) (global, project string) {
@@ -152,6 +164,66 @@ func TestSetResourceEnabledAsPiConfig(t *testing.T) {
 				}
 				if s, found := stateOf(st, c.typ, path(web)); !found || s.Enabled != want {
 					t.Fatalf("enabled=%v: pi resolves %+v (found %v)", want, s, found)
+				}
+			}
+		})
+	}
+}
+
+// TestSetProjectOverrideAsPiConfig presses space three times on resources
+// in `pi config --local` (pi's own component, project mode) in one copy
+// and sets the same override states with piweb in another: inherited
+// user resources (a skill, a package's prompt whose package the project
+// does not name, a built-in extension) and a project prompt. The project
+// settings must be byte for byte the same after each step, piweb must
+// read back the state pi config shows, and pi's resolution the enabled
+// state pi config reports.
+func TestSetProjectOverrideAsPiConfig(t *testing.T) {
+	pi := findPi(t)
+	cases := []struct {
+		name, typ, rel string
+		states         []string
+	}{
+		{"inherited skill", "skills", "agent/skills/alpha/SKILL.md", []string{"unload", "load", "inherit"}},
+		{"inherited package prompt", "prompts", "pkg/prompts/pkgp.md", []string{"unload", "load", "inherit"}},
+		{"built-in extension", "extensions", "builtin:mcp", []string{"unload", "load", "inherit"}},
+		{"project prompt", "prompts", "proj/.pi/prompts/proj.md", []string{"unload", "load", "inherit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
+			path := func(r *resourceRig) string {
+				if c.typ == "extensions" {
+					return c.rel
+				}
+				return filepath.Join(r.root, c.rel)
+			}
+			for _, want := range c.states {
+				enabled, state := piConfigPress(t, oracle, "project", c.typ, path(oracle))
+				if state != want {
+					t.Fatalf("pi config went to %q, want %q", state, want)
+				}
+				st, err := SetProjectOverride(ctx, web.rs, web.agentDir, web.cwd, c.typ, path(web), want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, op := oracle.settings(t)
+				_, wp := web.settings(t)
+				// An inherited file is named by its absolute path.
+				op, wp = strings.ReplaceAll(op, oracle.root, "ROOT"), strings.ReplaceAll(wp, web.root, "ROOT")
+				if op != wp {
+					t.Fatalf("%s: project settings differ from pi config's\npi:    %s\npiweb: %s", want, op, wp)
+				}
+				var got *agent.ResourceState
+				for i := range st.Project {
+					if st.Project[i].Type == c.typ && st.Project[i].Path == path(web) {
+						got = &st.Project[i]
+					}
+				}
+				if got == nil || got.Override != want || got.Enabled != enabled {
+					t.Fatalf("%s: piweb shows %+v, pi config enabled=%v", want, got, enabled)
 				}
 			}
 		})

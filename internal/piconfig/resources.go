@@ -22,30 +22,25 @@ type ResourceRef struct {
 // resourceTypes are pi's RESOURCE_TYPES, the settings keys of resources.
 var resourceTypes = map[string]bool{"extensions": true, "skills": true, "prompts": true, "themes": true}
 
-// SetResourceEnabled enables or disables one resource exactly as pi
-// 1.6.0's `pi config` does, in the settings file of the resource's own
-// scope: a user resource in the global settings.json (pi config's global
-// mode: toggleTopLevelResource, togglePackageResource), a project one in
-// cwd's .pi/settings.json (its project mode's load/unload override, which
-// needs pi's trust). It replaces any +, - or ! entry for the resource in
-// the key's array (for a package, the array of the package's object
-// entry, a string entry becoming {"source": ...}) with "+pattern" or
-// "-pattern", the pattern relative to the resource's base folder. The
-// file is written like UpdateSettings writes it; a resource whose
-// package settings no longer name is left alone.
-func (s *Store) SetResourceEnabled(cwd string, trusted bool, r ResourceRef, enabled bool) error {
+// SetResourceEnabled enables or disables one user resource exactly as pi
+// 1.6.0's `pi config` does in its global mode (toggleTopLevelResource,
+// togglePackageResource), in the global settings.json: any +, - or !
+// entry for the resource (and a plain one naming it) in the key's array
+// (for a package, the array of the package's object entry, a string
+// entry becoming {"source": ...}) is replaced with "+pattern" or
+// "-pattern", the pattern relative to the resource's base folder. A
+// project resource is pi config's project mode: SetProjectOverride. The
+// file is written like UpdateSettings writes it; a resource whose package
+// settings no longer name is left alone.
+func (s *Store) SetResourceEnabled(r ResourceRef, enabled bool) error {
 	if !resourceTypes[r.Type] || r.Path == "" {
 		return invalidf("unknown resource type %q", r.Type)
 	}
-	scopeCwd := ""
-	if r.Scope == "project" {
-		if cwd == "" || !trusted {
-			return ErrUntrusted
-		}
-		scopeCwd = cwd
+	if r.Scope != "user" {
+		return invalidf("pi config toggles only a user resource in the global settings")
 	}
-	t := toggle{r: r, enabled: enabled, agentDir: s.AgentDir, cwd: cwd}
-	path := s.settingsPath(scopeCwd)
+	t := toggle{r: r, enabled: enabled, agentDir: s.AgentDir}
+	path := s.SettingsPath()
 	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
 		migrateSettings(&d.obj)
 		if r.Origin == "package" {
@@ -66,16 +61,6 @@ type toggle struct {
 	agentDir, cwd string
 }
 
-func (t *toggle) project() bool { return t.r.Scope == "project" }
-
-// scopeDir is pi config's getTopLevelBaseDir for the resource's scope.
-func (t *toggle) scopeDir() string {
-	if t.project() {
-		return filepath.Join(t.cwd, ".pi")
-	}
-	return t.agentDir
-}
-
 // entry is the new "+pattern" or "-pattern".
 func (t *toggle) entry(pattern string) jsjson.Value {
 	if t.enabled {
@@ -84,26 +69,18 @@ func (t *toggle) entry(pattern string) jsjson.Value {
 	return jsjson.String("-" + pattern)
 }
 
-// topLevel is toggleTopLevelResource (user scope) and
-// setProjectTopLevelOverride (project scope): the user form drops every
-// entry naming the pattern, prefixed or not; the project form drops
-// prefixed entries naming any of the resource's patterns.
+// topLevel is toggleTopLevelResource: it drops every entry naming the
+// pattern, prefixed or not.
 func (t *toggle) topLevel(obj *jsjson.Object) {
 	pattern := t.r.Path
 	if t.r.Source != "builtin" {
 		pattern = relative(t.baseDir(), t.r.Path)
 	}
-	names := map[string]bool{pattern: true}
-	if t.project() {
-		names[t.r.Path] = true
-		names[relative(t.scopeDir(), t.r.Path)] = true
-	}
 	current := obj.Value().Get(t.r.Type)
 	var kept []jsjson.Value
 	for i := range arrayLen(current) {
 		e := current.Index(i)
-		target, prefixed := patternTarget(e)
-		if names[target] && (prefixed || !t.project()) {
+		if target, _ := patternTarget(e); target == pattern {
 			continue
 		}
 		kept = append(kept, e)
@@ -111,24 +88,23 @@ func (t *toggle) topLevel(obj *jsjson.Object) {
 	obj.Set(t.r.Type, jsjson.Array(append(kept, t.entry(pattern))...))
 }
 
-// baseDir is pi config's base for a top-level resource's pattern.
+// baseDir is pi config's base for a top-level user resource's pattern.
 func (t *toggle) baseDir() string {
 	if t.r.BaseDir != "" {
 		return t.r.BaseDir
 	}
-	return t.scopeDir()
+	return t.agentDir
 }
 
-// inPackage is togglePackageResource (user scope) and
-// setProjectPackageOverride (project scope) for a package's resource:
-// the package's entry in packages becomes an object if it was a string,
-// and its array for the type gets the new entry in place of any naming
-// the same pattern. It reports false when no entry names the package.
+// inPackage is togglePackageResource for a package's resource: the
+// package's entry in packages becomes an object if it was a string, and
+// its array for the type gets the new entry in place of any naming the
+// same pattern. It reports false when no entry names the package.
 func (t *toggle) inPackage(obj *jsjson.Object) bool {
 	pkgs := obj.Value().Get("packages")
 	idx := -1
 	for i := range arrayLen(pkgs) {
-		if t.samePackage(packageSource(pkgs.Index(i))) {
+		if packageSource(pkgs.Index(i)) == t.r.Source {
 			idx = i
 			break
 		}
@@ -163,19 +139,6 @@ func (t *toggle) inPackage(obj *jsjson.Object) bool {
 	list[idx] = po.Value()
 	obj.Set("packages", jsjson.Array(list...))
 	return true
-}
-
-// samePackage is pi's match of a settings entry's source: equal, or in
-// the project form (packageSourceStringMatches) two local paths that
-// resolve to the same folder.
-func (t *toggle) samePackage(src string) bool {
-	if src == t.r.Source {
-		return true
-	}
-	if !t.project() || !isLocalSource(src) || !isLocalSource(t.r.Source) {
-		return false
-	}
-	return resolveFrom(t.scopeDir(), src) == resolveFrom(t.scopeDir(), t.r.Source)
 }
 
 // packageSource is a packages entry's source: the string, or its object's.

@@ -44,7 +44,7 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 		states agent.ResourceStates
 		serr   error
 	)
-	wg.Go(func() { states, serr = rs.ResourceStates(r.Context(), cwd, pt.Trusted) })
+	wg.Go(func() { states, serr = ops.ResourceStates(r.Context(), rs, s.agentDir, cwd) })
 	res, err := rl.Resources(r.Context(), cwd)
 	wg.Wait()
 	if err != nil {
@@ -74,7 +74,12 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
 	if !canResolve {
 		return agentErr(agent.ErrPiMissing)
 	}
-	st, err := ops.SetResourceEnabled(r.Context(), rs, s.agentDir, cwd, body.Type, body.Path, body.Enabled)
+	var st agent.ResourceStates
+	if body.Project != "" {
+		st, err = ops.SetProjectOverride(r.Context(), rs, s.agentDir, cwd, body.Type, body.Path, body.Project)
+	} else {
+		st, err = ops.SetResourceEnabled(r.Context(), rs, s.agentDir, cwd, body.Type, body.Path, body.Enabled)
+	}
 	if err != nil {
 		if e := classify(err); e.Kind != Internal {
 			return e
@@ -97,7 +102,8 @@ func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
 	if !can {
 		return agentErr(agent.ErrPiMissing)
 	}
-	run, err := p.PackageCommand(r.Context(), cwd, body.Action, body.Source, body.Local, s.opts.packageTimeout())
+	// A closed tab does not stop pi half-way through npm or git.
+	run, err := p.PackageCommand(context.WithoutCancel(r.Context()), cwd, body.Action, body.Source, body.Local, s.opts.packageTimeout())
 	if err != nil {
 		return agentErr(err)
 	}

@@ -21,7 +21,8 @@ import (
 // is written as pi's /mcp writes it; a skill disabled on the
 // settings page is written as `pi config` writes it ("-skills/…" in
 // settings.json), shown disabled, and gone from what a fresh pi lists
-// over RPC (get_commands, the page's "Skills"); a local pi package
+// over RPC (get_commands, the page's "Skills"), until pi config --local's
+// "load" for this project brings it back there; a local pi package
 // installed there through `pi install` is listed by pi (its prompt
 // template among pi's commands) and can be removed again; a source that
 // cannot be fetched shows pi's own error.
@@ -36,6 +37,9 @@ func TestSettingsResources(t *testing.T) {
 	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"pkgx","version":"1.0.0"}`), 0o644)
 	os.WriteFile(filepath.Join(pkg, "prompts", "pkgprompt.md"), []byte("---\ndescription: from pkgx\n---\nP\n"), 0o644)
 
+	if err := agent.TrustProject(r.agentDir, r.cwd); err != nil {
+		t.Fatal(err)
+	}
 	// The project the page last chose (no session lists it yet).
 	r.open(t, "/settings")
 	eval[bool](t, r.browser, fmt.Sprintf(`(localStorage.setItem('piweb.settings.cwd', %q), true)`, r.cwd))
@@ -58,6 +62,19 @@ func TestSettingsResources(t *testing.T) {
 	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["skills"]) == "[-skills/alpha/SKILL.md]" })
 	r.waitJS(t, `!`+box+`.checked && `+box+`.closest('li').querySelector('.set-off') !== null`)
 	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+
+	// In this (trusted) project only, pi config --local's "load" brings it
+	// back: the project's settings name it, and a fresh pi there lists it.
+	setValue(t, r, fmt.Sprintf(`.res-override[data-path=%q]`, skill), "load", "change")
+	testkit.Eventually(t, func() error {
+		b, _ := os.ReadFile(filepath.Join(r.cwd, ".pi", "settings.json"))
+		if !strings.Contains(string(b), `"+`+skill+`"`) {
+			return fmt.Errorf("project settings: %s", b)
+		}
+		return nil
+	}, 15*time.Second, "the project override")
+	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+	r.waitJS(t, box+`.checked`)
 
 	// An MCP server switched off as pi's /mcp does: "enabled": false in
 	// the mcp.json that defines it.

@@ -25,5 +25,5 @@ if (!entry) throw new Error(`no ${type} ${path} in pi config's list`);
 list.selectedIndex = list.filteredItems.indexOf(entry);
 list.handleInput(" ");
 await settingsManager.flush();
-process.stdout.write(JSON.stringify({ enabled: entry.item.enabled }));
+process.stdout.write(JSON.stringify({ enabled: entry.item.enabled, state: list.getProjectOverrideState(entry.item) }));
 process.exit(0);

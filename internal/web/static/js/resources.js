@@ -63,6 +63,10 @@ function Loaded({ res, cwd, changed }) {
   });
 }
 
+// OVERRIDES are pi config --local's states of a global resource in one
+// project (project settings; the global switch stays as it is).
+const OVERRIDES = { inherit: 'as global', load: 'load', unload: 'unload' };
+
 const TYPE_LABELS = { extensions: 'Extensions', skills: 'Skills', prompts: 'Prompts', themes: 'Themes' };
 
 // groupLabel is pi config's getGroupLabel.
@@ -86,7 +90,9 @@ function displayName(s) {
 
 // Switches lists what `pi config` lists for the project (its project
 // view when pi trusts the project, else the global one), grouped as pi
-// config groups it, each with a switch.
+// config groups it, each with a switch (pi config's own-scope toggle)
+// and, in a trusted project, a global resource with pi config --local's
+// override for this project.
 function Switches({ cwd, res, setStates }) {
   const [busy, setBusy] = useState('');
   if (res.statesError) return html`<div class="stop error">pi config's list is not available: ${res.statesError}</div>`;
@@ -99,16 +105,19 @@ function Switches({ cwd, res, setStates }) {
     if (!g) groups.push((g = { label, items: [] }));
     g.items.push(s);
   }
-  const flip = async (s, enabled) => {
+  const change = async (s, body, done) => {
     setBusy(s.type + s.path);
     try {
-      setStates(await api.setResourceEnabled({ cwd, type: s.type, path: s.path, enabled }));
-      toast((enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd + '/.pi/settings.json' : 'settings.json'));
+      setStates(await api.setResourceEnabled({ cwd, type: s.type, path: s.path, ...body }));
+      toast(done);
     } catch (e) {
       toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 });
     }
     setBusy('');
   };
+  const flip = (s, enabled) => change(s, { enabled },
+    (enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd + '/.pi/settings.json' : 'settings.json'));
+  const override = (s, project) => change(s, { project }, displayName(s) + ' in this project: ' + OVERRIDES[project]);
   return html`<h3 class="set-res-switches">Enabled resources <span class="muted">as <code>pi config</code> sets them: a pi started now loads the checked ones</span></h3>
     ${(st.installFailures || []).map((f) => html`<div class="stop error" key=${f}>${f}</div>`)}
     ${!list.length && html`<p class="muted">pi lists none.</p>`}
@@ -118,6 +127,9 @@ function Switches({ cwd, res, setStates }) {
           checked=${s.enabled} disabled=${busy === s.type + s.path} onChange=${(e) => flip(s, e.currentTarget.checked)} />
           <span class="set-res-name">${displayName(s)}</span> <span class="muted">${TYPE_LABELS[s.type]}</span>
           ${!s.enabled && html`<span class="set-off">disabled</span>`}</label>
+        ${st.project && s.inherited && html`<select class="res-override" data-path=${s.path} data-type=${s.type} aria-label=${'In this project: ' + displayName(s)}
+          value=${s.override || 'inherit'} disabled=${busy === s.type + s.path} onChange=${(e) => override(s, e.currentTarget.value)}>
+          ${Object.entries(OVERRIDES).map(([v, label]) => html`<option key=${v} value=${v}>in this project: ${label}</option>`)}</select>`}
         <span class="muted set-res-path">${s.path}</span></li>`)}</ul></div>`)}`;
 }
 
