@@ -140,3 +140,26 @@ func findResource(st agent.ResourceStates, typ, path string) (agent.ResourceStat
 	}
 	return agent.ResourceState{}, false
 }
+
+// SetMCPEnabled enables or disables MCP server name in the mcp.json of
+// the agent dir, or with project that of cwd's .pi (pi must trust it), as
+// pi's /mcp does (piconfig.SetMCPEnabled), and answers the MCP servers,
+// packages and extensions pi's files name for cwd after.
+func SetMCPEnabled(agentDir, cwd string, project bool, name string, enabled bool) ([]piconfig.Installed, error) {
+	trusted, err := Trusted(agentDir, cwd)
+	if err != nil {
+		return nil, err
+	}
+	scopeCwd := ""
+	if project {
+		scopeCwd = cwd
+	}
+	pc := &piconfig.Store{AgentDir: agentDir}
+	if err := pc.SetMCPEnabled(scopeCwd, trusted, name, enabled); err != nil {
+		return nil, err
+	}
+	if !trusted {
+		cwd = ""
+	}
+	return pc.Installed(cwd), nil
+}

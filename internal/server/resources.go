@@ -127,20 +127,12 @@ func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	scopeCwd := ""
-	if body.Scope == "project" {
-		scopeCwd = cwd
+	installed, err := ops.SetMCPEnabled(s.agentDir, cwd, body.Scope == "project", body.Name, body.Enabled)
+	if e := classify(err); err != nil && e.Kind != Internal {
+		return e
 	}
-	trusted, err := ops.Trusted(s.agentDir, scopeCwd)
-	if err != nil {
-		return opsErr(err)
-	}
-	if err := configErr(s.piconfig().SetMCPEnabled(scopeCwd, trusted, body.Name, body.Enabled)); err != nil {
+	if err := configErr(err); err != nil {
 		return err
 	}
-	project := ""
-	if pt, err := agent.CheckProjectTrust(s.agentDir, cwd); err == nil && pt.Trusted {
-		project = cwd
-	}
-	return ok(w, s.piconfig().Installed(project))
+	return ok(w, installed)
 }
