@@ -55,45 +55,33 @@ func TestSettingsResources(t *testing.T) {
 	}, 10*time.Second, "the model titles switch")
 
 	box := fmt.Sprintf(`document.querySelector('.res-enabled[data-path=%q]')`, skill)
-	r.waitJS(t, box+` && `+box+`.checked`)
-	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+	waitPi(t, r, box+` && `+box+`.checked`)
+	waitPi(t, r, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
 
 	r.click(t, fmt.Sprintf(`.res-enabled[data-path=%q]`, skill))
-	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["skills"]) == "[-skills/alpha/SKILL.md]" })
-	r.waitJS(t, `!`+box+`.checked && `+box+`.closest('li').querySelector('.set-off') !== null`)
-	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+	waitFile(t, filepath.Join(r.agentDir, "settings.json"), `"-skills/alpha/SKILL.md"`)
+	waitPi(t, r, `!`+box+`.checked && `+box+`.closest('li').querySelector('.set-off') !== null`)
+	waitPi(t, r, `![...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
 
 	// In this (trusted) project only, pi config --local's "load" brings it
 	// back: the project's settings name it, and a fresh pi there lists it.
 	setValue(t, r, fmt.Sprintf(`.res-override[data-path=%q]`, skill), "load", "change")
-	testkit.Eventually(t, func() error {
-		b, _ := os.ReadFile(filepath.Join(r.cwd, ".pi", "settings.json"))
-		if !strings.Contains(string(b), `"+`+skill+`"`) {
-			return fmt.Errorf("project settings: %s", b)
-		}
-		return nil
-	}, 15*time.Second, "the project override")
-	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
-	r.waitJS(t, box+`.checked`)
+	waitFile(t, filepath.Join(r.cwd, ".pi", "settings.json"), `"+`+skill+`"`)
+	waitPi(t, r, `[...document.querySelectorAll('.set-res[data-kind=skill]')].some((e) => e.innerText.includes('alpha'))`)
+	waitPi(t, r, box+`.checked`)
 
 	// An MCP server switched off as pi's /mcp does: "enabled": false in
 	// the mcp.json that defines it.
 	r.click(t, `.mcp-enabled[data-name="user-files"]`)
-	testkit.Eventually(t, func() error {
-		b, _ := os.ReadFile(filepath.Join(r.agentDir, "mcp.json"))
-		if !strings.Contains(string(b), `"enabled": false`) {
-			return fmt.Errorf("mcp.json: %s", b)
-		}
-		return nil
-	}, 10*time.Second, "mcp.json")
-	r.waitJS(t, `(document.querySelector('.set-res[data-kind=mcp]')||{innerText:''}).innerText.includes('disabled') && !document.querySelector('.mcp-enabled[data-name="user-files"]').checked`)
+	waitFile(t, filepath.Join(r.agentDir, "mcp.json"), `"enabled": false`)
+	waitPi(t, r, `(document.querySelector('.set-res[data-kind=mcp]')||{innerText:''}).innerText.includes('disabled') && !document.querySelector('.mcp-enabled[data-name="user-files"]').checked`)
 
 	typeSource(t, r, pkg)
 	r.click(t, ".set-pkg-install")
-	r.waitJS(t, `!!document.querySelector('.set-pkg-run.ok')`)
-	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["packages"]) == "[../pkgx]" })
-	r.waitJS(t, `[...document.querySelectorAll('.set-pkg')].some((e) => e.innerText.includes('pkgx'))`)
-	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
+	waitPi(t, r, `!!document.querySelector('.set-pkg-run.ok')`)
+	waitFile(t, filepath.Join(r.agentDir, "settings.json"), `"../pkgx"`)
+	waitPi(t, r, `[...document.querySelectorAll('.set-pkg')].some((e) => e.innerText.includes('pkgx'))`)
+	waitPi(t, r, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
 	out := eval[string](t, r.browser, `document.querySelector('.set-pkg-output').innerText`)
 	if !strings.Contains(out, "Installed "+pkg) {
 		t.Errorf("pi's output shown: %q", out)
@@ -104,12 +92,12 @@ func TestSettingsResources(t *testing.T) {
 
 	typeSource(t, r, "https://127.0.0.1:9/no/repo")
 	r.click(t, ".set-pkg-install")
-	r.waitJS(t, `(document.querySelector('.set-pkg-run.bad .set-pkg-output')||{innerText:''}).innerText.includes('Error: git clone')`)
+	waitPi(t, r, `(document.querySelector('.set-pkg-run.bad .set-pkg-output')||{innerText:''}).innerText.includes('Error: git clone')`)
 
 	r.click(t, ".set-pkg-remove")
 	r.click(t, ".dialog .btn.danger")
-	waitSettings(t, r, func(s map[string]any) bool { return fmt.Sprint(s["packages"]) == "[]" })
-	r.waitJS(t, `![...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
+	waitFile(t, filepath.Join(r.agentDir, "settings.json"), `"packages": []`)
+	waitPi(t, r, `![...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('pkgprompt'))`)
 }
 
 // typeSource types a package source into the install field.
@@ -135,4 +123,29 @@ func shootResources(t *testing.T, r *chatRig) {
 		}
 	}
 	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}
+
+// waitPi waits up to 90 s for js, a state that comes after pi answered:
+// each listing starts a pi and runs pi's package manager, which under a
+// loaded machine takes longer than waitJS's 20 s.
+func waitPi(t *testing.T, r *chatRig, js string) {
+	t.Helper()
+	testkit.Eventually(t, func() error {
+		if eval[bool](t, r.browser, `(() => { try { return !!(`+js+`); } catch (e) { return false; } })()`) {
+			return nil
+		}
+		return fmt.Errorf("not yet: %s", js)
+	}, 90*time.Second, "the page after pi's answer")
+}
+
+// waitFile waits up to 90 s (a write follows pi's listing) until the file
+// at path holds text.
+func waitFile(t *testing.T, path, text string) {
+	t.Helper()
+	testkit.Eventually(t, func() error {
+		if b, _ := os.ReadFile(path); !strings.Contains(string(b), text) {
+			return fmt.Errorf("%s: %s", filepath.Base(path), b)
+		}
+		return nil
+	}, 90*time.Second, filepath.Base(path)+" holding "+text)
 }
