@@ -34,6 +34,10 @@ type Options struct {
 	// growing continuously must not trigger one per write. A change after
 	// a quiet period is reloaded at once. 0 is a second.
 	ReloadEvery time.Duration
+	// RefreshWait bounds how long Refresh waits for the index's writer
+	// (busy while a big file is indexed) before it leaves the file to the
+	// watcher. 0 is 3 s.
+	RefreshWait time.Duration
 	// SyncFor bounds the listing pass Open runs before returning, so the
 	// first page is not empty; the watcher indexes the rest. 0 is 3 s.
 	SyncFor time.Duration
@@ -48,6 +52,7 @@ type Catalog struct {
 	*listing
 	ix          *index.Index
 	reloadEvery time.Duration
+	refreshWait time.Duration
 	logf        func(string, ...any)
 
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
@@ -123,7 +128,7 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		logf: orDiscard(o.Logf), files: newFiles()}
+		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), logf: orDiscard(o.Logf), files: newFiles()}
 	// Subscribed before the first load: a change the index makes between
 	// the two is then reloaded, not missed.
 	sub := ix.Subscribe()
@@ -334,15 +339,19 @@ func (c *Catalog) State() State {
 }
 
 // Refresh re-indexes one file now, after piweb changed it, and updates
-// the snapshot before returning so the caller reads its own write.
+// the snapshot before returning so the caller reads its own write, unless
+// the index's writer stays busy (a big file being indexed) for longer
+// than Options.RefreshWait: then the request answers without it, and the
+// watcher indexes the file when the writer is free.
 func (c *Catalog) Refresh(path string) {
 	if c.ix == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), c.refreshWait)
 	defer cancel()
 	if err := c.ix.Update(ctx, path); err != nil {
 		c.logf("index update %s: %v", path, err)
+		return
 	}
 	if err := c.reload(ctx); err != nil {
 		c.logf("catalog reload: %v", err)

@@ -70,7 +70,7 @@ type Index struct {
 	rootsMu sync.Mutex
 	roots   []root
 
-	wmu       sync.Mutex
+	wmu       writeLock
 	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
 	textW     *textWriter // the text pass's prepared inserts (batch.go)
 	bytesRead atomic.Int64
@@ -117,7 +117,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	// requests beyond the bound wait for one instead of opening more.
 	db.SetMaxOpenConns(maxReaders)
 	db.SetMaxIdleConns(maxReaders)
-	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents()}
+	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents(), wmu: newWriteLock()}
 	ix.open = openFile
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()

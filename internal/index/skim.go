@@ -76,7 +76,7 @@ func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stal
 		}
 	}
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(files[b].fid.size, files[a].fid.size) })
-	ix := &Index{o: o, open: openFile} // a reader only: no database
+	ix := &Index{o: o, open: openFile, wmu: newWriteLock()} // a reader only: no database
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

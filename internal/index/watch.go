@@ -135,8 +135,14 @@ func resetTimer(t *time.Timer, due map[string]time.Time) {
 
 // Update indexes one file now (listing and text together, so the bytes are
 // read once) and tells subscribers what changed.
+//
+// It waits for the index's writer no longer than ctx allows: a sync
+// indexing a big file holds it for seconds, and a request that changed a
+// small file must not wait for that (the watcher indexes the file later).
 func (ix *Index) Update(ctx context.Context, path string) error {
-	ix.wmu.Lock()
+	if err := ix.wmu.LockCtx(ctx); err != nil {
+		return wrap("update "+path, err)
+	}
 	defer ix.wmu.Unlock()
 	old, err := loadRow(ctx, ix.wdb, path)
 	if err != nil {

@@ -517,15 +517,9 @@ func testToolsImagesAndHidden(t *testing.T, r *rig) {
 }
 
 func testHugeBadgeAndLabels(t *testing.T, r *rig) {
-	var msgs []map[string]any
-	for range 2100 {
-		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Repeat("x", 10<<10), "timestamp": 1})
-	}
-	hugeID := writeSession(t, r.dir, "/tmp/huge", msgs)
-	r.waitIndexed(t, hugeID)
-	r.open(t, "/")
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
-	// A label set through the API shows in the tree at once (live).
+	// A label set through the API shows in the tree at once (live). First:
+	// the huge file below keeps the index's writer busy for a while, and
+	// the tree hears of the label through it.
 	r.open(t, "/s/"+basicID)
 	r.waitJS(t, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("t"))
@@ -536,4 +530,13 @@ func testHugeBadgeAndLabels(t *testing.T, r *rig) {
 		t.Fatalf("label: %d", code)
 	}
 	r.waitJS(t, `(document.querySelector('.tnode[data-id=f202c394] .tlabel')||{}).textContent === 'checkpoint'`)
+
+	var msgs []map[string]any
+	for range 2100 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Repeat("x", 10<<10), "timestamp": 1})
+	}
+	hugeID := writeSession(t, r.dir, "/tmp/huge", msgs)
+	r.waitIndexed(t, hugeID)
+	r.open(t, "/")
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
 }
