@@ -120,3 +120,21 @@ func TestPackageCommand(t *testing.T) {
 		t.Errorf("an option as source: %v", err)
 	}
 }
+
+// TestResolveResourcesOldPi: pi 0.73.1, which has no built-in extensions,
+// still lists its resources through its own package manager.
+func TestResolveResourcesOldPi(t *testing.T) {
+	root := t.TempDir()
+	agentDir := filepath.Join(root, "agent")
+	skill := filepath.Join(agentDir, "skills", "alpha", "SKILL.md")
+	os.MkdirAll(filepath.Dir(skill), 0o755)
+	os.WriteFile(skill, []byte("---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n"), 0o644)
+	o := Options{Pi: testPiVersion(t, pitest.V073), AgentDir: agentDir}
+	st, err := ResolveResources(context.Background(), o, root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Global) != 1 || st.Global[0].Path != skill || !st.Global[0].Enabled || st.Global[0].Type != "skills" {
+		t.Errorf("pi 0.73.1 resolves %+v", st.Global)
+	}
+}

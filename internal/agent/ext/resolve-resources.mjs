@@ -10,8 +10,9 @@ const [root, cwd, agentDir, trusted] = process.argv.slice(1);
 const mod = (p) => import(pathToFileURL(join(root, "dist", p)).href);
 const { DefaultPackageManager } = await mod("core/package-manager.js");
 const { SettingsManager } = await mod("core/settings-manager.js");
-const { builtInExtensions } = await mod("extensions/index.js");
-// As pi's main passes them to `pi config` (isBuiltinExtension).
+// As pi's main passes them to `pi config` (isBuiltinExtension); a pi
+// before the built-in extensions (0.73) has none.
+const builtInExtensions = await mod("extensions/index.js").then((m) => m.builtInExtensions, () => []);
 const builtinExtensions = builtInExtensions.filter((e) => typeof e !== "function" && e.builtin === true).map((e) => e.name);
 const resolve = (projectTrusted) => {
 	const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted });
