@@ -61,9 +61,9 @@ async function retryFrom(view, entryId, m) {
     const body = { type: 'prompt', message: blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n') };
     const images = blocks.filter((b) => b.type === 'image').map((b) => ({ type: 'image', data: b.data, mimeType: b.mimeType }));
     if (images.length) body.images = images;
-    l.workerLeaf = d.leaf || '';
+    l.workerLeaf.value = d.leaf || '';
     await api.command(view.id, body);
-    l.workerLeaf = null;
+    l.workerLeaf.value = null;
     navigate(sessionURL(view.id), { replace: true });
   } catch (e) {
     toast('Retry failed: ' + e.message, { kind: 'error' });
@@ -94,7 +94,7 @@ export async function cloneBranch(view) {
 // memory until the next entry, so the file's leaf is still the old one;
 // the view reads the new one explicitly until the composer sends.
 function moved(view, leaf) {
-  liveOf(view.id).workerLeaf = leaf || '';
+  liveOf(view.id).workerLeaf.value = leaf || '';
   navigate(sessionURL(view.id, leaf || ''), { replace: true });
 }
 
@@ -105,7 +105,7 @@ export function ContinueBar({ view }) {
   const [summarize, setSummarize] = useState(false);
   const [instructions, setInstructions] = useState('');
   const [busy, setBusy] = useState(false);
-  if (!view.leaf || view.leaf === liveOf(view.id).workerLeaf) return null;
+  if (!view.leaf || view.leaf === liveOf(view.id).workerLeaf.value) return null;
   const go = async () => {
     setBusy(true);
     try {

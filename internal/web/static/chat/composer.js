@@ -45,10 +45,10 @@ export function Composer({ view }) {
     if (l.own) await l.own; // a model or thinking change still being written (controls.js)
     const body = { type: 'prompt', message };
     if (images.length) body.images = images;
-    let atWorker = view.leaf && view.leaf === l.workerLeaf; // after edit/continue (actions.js)
+    let atWorker = view.leaf && view.leaf === l.workerLeaf.value; // after edit/continue (actions.js)
     // pi is left elsewhere than the page shows (reading another branch, or
     // back to current after Edit from here): it goes on from what is shown.
-    if (!busy && !atWorker && (view.leaf || l.workerLeaf)) {
+    if (!busy && !atWorker && (view.leaf || l.workerLeaf.value)) {
       if (!(await continueHere(view, l, view.leaf || leafOf(view)))) return;
       atWorker = !!view.leaf;
     }
@@ -58,7 +58,7 @@ export function Composer({ view }) {
     try {
       await command(view.id, body);
       l.outside.value = false;
-      if (atWorker) { l.workerLeaf = null; navigate(sessionURL(view.id), { replace: true }); }
+      if (atWorker) { l.workerLeaf.value = null; navigate(sessionURL(view.id), { replace: true }); }
     } catch (e) {
       setText(message); setImages(body.images || []);
       if (e.code === 'stale') l.outside.value = true;
@@ -124,7 +124,7 @@ async function continueHere(view, l, entryId) {
   try {
     const r = await command(view.id, { type: 'navigate', entryId });
     if (r.data && r.data.cancelled) return false;
-    l.workerLeaf = view.leaf ? entryId : null;
+    l.workerLeaf.value = view.leaf ? entryId : null;
     return true;
   } catch (e) {
     addError(l, 'Could not continue from this branch: ' + e.message);

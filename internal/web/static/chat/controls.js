@@ -77,7 +77,7 @@ export function useNextModel(view, l) {
     const scope = models().then((d) => d.enabledModels, () => null);
     Promise.all([p, scope]).then(([d, pats]) => setList(scoped(d.models || [], pats)), () => {});
   }, [rev, live, known]);
-  const atWorker = !!view.leaf && view.leaf === l.workerLeaf; // after Edit from here (actions.js)
+  const atWorker = !!view.leaf && view.leaf === l.workerLeaf.value; // after Edit from here (actions.js)
   useEffect(() => {
     setPi(null);
     if (atWorker) command(view.id, { type: 'get_state' }).then((r) => setPi(r.data || null), () => {});

@@ -1,8 +1,10 @@
 // The live side of an open session: pi's events for it, folded into
-// signals (phase, queue, retry, compaction, errors) and into the message
-// being streamed, which stream.js draws by appending only what is new.
-// view.js hands every event of the session's stream to onLiveEvent.
-import { signal } from '@preact/signals';
+// signals (phase, queue, retry, compaction, errors, the message being
+// streamed and the tools running), which the page reads; stream.js and
+// toolrun.js follow the streamed message and the tools' output with
+// effects and draw by appending only what is new. view.js hands every
+// event of the session's stream to onLiveEvent.
+import { batch, signal } from '@preact/signals';
 import { toast } from '../js/state.js';
 
 const lives = new Map(); // session id -> Live
@@ -22,17 +24,22 @@ export class Live {
     this.dialogs = signal([]); // open extension dialogs: pi's extension_ui_request
     this.status = signal({}); // extension status lines by key
     this.running = signal([]); // the names of the tools running, in start order
-    this.partial = null; // the assistant message being streamed
+    // The assistant message being streamed: a new object at each change,
+    // sharing its content array, which the deltas fill in place (so a
+    // delta costs the same at the start and end of a long answer).
+    this.partial = signal(null);
+    this.ended = signal(null); // the message that just ended, shown until the entry is in the view
+    this.blocks = signal({ ts: null, times: [] }); // per content block of the streamed message: {start, end}
+    this.tools = signal(new Map()); // toolCallId -> {name, args, output, start, end, isError}; a new Map at each change
+    this.took = signal(new Map()); // toolCallId -> {ms, isError} of the tools that ended here, for their stored cards
+    this.workerLeaf = signal(null); // where pi's leaf was moved while the file still has the old one (actions.js)
+    // What follows is the fold's own bookkeeping, read by no render code.
     this.partialStarted = 0;
-    this.blocks = { ts: null, times: [] }; // per content block of the streamed message: {start, end}
-    this.tools = new Map(); // toolCallId -> {name, args, output, start, end, isError}
-    this.took = new Map(); // toolCallId -> {ms, isError} of the tools that ended here, for their stored cards
     this.lastId = null;
     this.at = 0; // when the event being folded happened, on this page's clock
     this.skew = 0; // the server's clock minus this page's, from hello
     this.replayed = new Map(); // SSE id -> when the server received it (its clock), from replay
-    this.own = null; // a model or thinking change being written (controls.js)
-    this.listeners = new Set(); // the hand-drawn stream (stream.js, toolrun.js), told of every change
+    this.own = null; // a model or thinking change being written (controls.js), awaited before a send
   }
 
   busy() {
@@ -40,14 +47,27 @@ export class Live {
     return p === 'streaming' || p === 'compacting' || p === 'retrying' || p === 'settling';
   }
 
-  // notify tells the stream renderers that partial or tools changed, and
-  // updates running when the set of running tools did.
-  notify() {
+  // setTools publishes the tools' new state, and running when the names
+  // of the tools running changed (so the status line renders only then).
+  setTools(tools) {
+    this.tools.value = tools;
     const names = [];
-    for (const t of this.tools.values()) if (!t.end) names.push(t.name);
+    for (const t of tools.values()) if (!t.end) names.push(t.name);
     const was = this.running.peek();
     if (names.length !== was.length || names.some((n, i) => n !== was[i])) this.running.value = names;
-    for (const f of this.listeners) f();
+  }
+
+  // setTool replaces tool id's state with what fn makes of it (fn gets the
+  // old state, undefined for a new tool).
+  setTool(id, fn) {
+    this.setTools(new Map(this.tools.peek()).set(id, fn(this.tools.peek().get(id))));
+  }
+
+  // forgetTools drops the runs of tools whose results are in the file.
+  forgetTools(ids) {
+    const tools = new Map(this.tools.peek());
+    for (const id of ids) tools.delete(id);
+    this.setTools(tools);
   }
 }
 
@@ -66,7 +86,7 @@ export function onLiveEvent(id, ev, eventId) {
   if (eventId) l.lastId = eventId;
   l.at = eventTime(l, eventId);
   const h = handlers[ev.type];
-  if (h) h(l, ev);
+  if (h) batch(() => h(l, ev)); // one change for the signals an event sets
 }
 
 // eventTime is when an event happened: now for a live one, and for one
@@ -91,7 +111,7 @@ const handlers = {
   replay(l, ev) {
     l.replayed = new Map((ev.times || []).map(([id, ms]) => [String(id), ms]));
   },
-  reset(l) { l.partial = null; l.tools.clear(); l.notify(); },
+  reset(l) { l.partial.value = null; l.setTools(new Map()); },
   piweb_state(l, ev) {
     l.phase.value = ev.phase || 'idle';
     // The queue comes from pi's queue_update only: a state notice can be
@@ -101,9 +121,8 @@ const handlers = {
   },
   piweb_exit(l, ev) {
     l.phase.value = '';
-    l.partial = null;
+    l.partial.value = null;
     if (ev.reason === 'crashed' || ev.reason === 'start failed') addError(l, 'pi stopped: ' + (ev.error || ev.stderr || ev.reason));
-    l.notify();
   },
   piweb_outside_change(l) { l.outside.value = true; },
   queue_update(l, ev) { l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] }; },
@@ -113,52 +132,49 @@ const handlers = {
   },
   message_start(l, ev) {
     if (ev.message && ev.message.role === 'assistant') {
-      l.partial = startMessage(ev.message);
+      const m = startMessage(ev.message);
       l.partialStarted = l.at;
-      stampBlocks(l, l.partial, false);
-      l.notify();
+      stampBlocks(l, m, false);
+      l.partial.value = m;
     }
   },
   message_update(l, ev) {
     const d = ev.assistantMessageEvent;
+    let m = l.partial.peek();
     if (ev.message) { // pi 0.73's cumulative form, should the server pass it on
       if (ev.message.role !== 'assistant') return;
-      if (!l.partial) l.partialStarted = l.at;
-      l.partial = startMessage(ev.message);
-    } else if (!l.partial || !d) {
+      if (!m) l.partialStarted = l.at;
+      m = startMessage(ev.message);
+    } else if (!m || !d) {
       return; // a delta without its message_start (not replayed): nothing to add it to
     } else {
-      applyDelta(l.partial, d, ev.usage);
+      m = { ...m }; // the same content array, filled in place
+      applyDelta(m, d, ev.usage);
     }
-    stampBlocks(l, l.partial, false);
-    l.notify();
+    stampBlocks(l, m, false);
+    l.partial.value = m;
   },
   message_end(l, ev) {
     const m = ev.message;
     if (m && m.role === 'assistant') {
       stampBlocks(l, m, true);
-      l.partial = null;
-      l.ended = m; // shown until the entry is in the view
+      l.partial.value = null;
+      l.ended.value = m; // shown until the entry is in the view
       if (m.stopReason === 'error' && m.errorMessage) addError(l, m.errorMessage);
-      l.notify();
     }
   },
   tool_execution_start(l, ev) {
-    l.tools.set(ev.toolCallId, { name: ev.toolName, args: ev.args, output: '', start: l.at, end: 0 });
-    l.notify();
+    l.setTool(ev.toolCallId, () => ({ name: ev.toolName, args: ev.args, output: '', start: l.at, end: 0 }));
   },
   tool_execution_update(l, ev) {
-    const t = l.tools.get(ev.toolCallId);
-    if (t) { t.output = resultText(ev.partialResult); l.notify(); }
+    if (l.tools.peek().has(ev.toolCallId)) l.setTool(ev.toolCallId, (t) => ({ ...t, output: resultText(ev.partialResult) }));
   },
   tool_execution_end(l, ev) {
-    const t = l.tools.get(ev.toolCallId);
+    const t = l.tools.peek().get(ev.toolCallId);
     if (!t) return;
-    t.output = resultText(ev.result);
-    t.end = l.at;
-    t.isError = !!ev.isError;
-    l.took.set(ev.toolCallId, { ms: t.end - t.start, isError: t.isError });
-    l.notify();
+    const done = { ...t, output: resultText(ev.result), end: l.at, isError: !!ev.isError };
+    l.took.value = new Map(l.took.peek()).set(ev.toolCallId, { ms: done.end - done.start, isError: done.isError });
+    l.setTool(ev.toolCallId, () => done);
   },
   auto_retry_start(l, ev) {
     l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: l.at + (ev.delayMs || 0), error: ev.errorMessage || '' };
@@ -170,10 +186,7 @@ const handlers = {
     if (ev.errorMessage) addError(l, 'Compaction failed: ' + ev.errorMessage);
   },
   extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
-  agent_end(l) { // alerts are notify.js's
-    l.partial = null;
-    l.notify();
-  },
+  agent_end(l) { l.partial.value = null; }, // alerts are notify.js's
   extension_ui_request(l, ev) {
     if (ev.method === 'notify') toast(ev.message || '', { kind: ev.notifyType === 'error' ? 'error' : '' });
     else if (ev.method === 'setStatus') l.status.value = { ...l.status.value, [ev.statusKey]: ev.statusText };
@@ -189,7 +202,7 @@ const handlers = {
 // answering, and the new stream, subscribed after the run, replays
 // nothing), and it would stay on screen as if pi were still writing.
 function endStale(l) {
-  if (l.partial && !l.busy()) { l.partial = null; l.notify(); }
+  if (l.partial.peek() && !l.busy()) l.partial.value = null;
 }
 
 // startMessage copies a message_start's message as the start of the one
@@ -250,19 +263,22 @@ function partialArgs(json, last) {
 // started and ended (a later block began, or the message ended), for
 // stream.js's thinking clock.
 function stampBlocks(l, m, done) {
-  if (l.blocks.ts !== m.timestamp) l.blocks = { ts: m.timestamp, times: [] };
+  const was = l.blocks.peek();
+  const times = was.ts === m.timestamp ? was.times.slice() : [];
   const c = Array.isArray(m.content) ? m.content : [];
-  const times = l.blocks.times;
+  let changed = times.length === 0 && was.ts !== m.timestamp;
   for (let i = 0; i < c.length; i++) {
-    if (!times[i]) times[i] = { start: l.at, end: 0 };
-    if ((done || i < c.length - 1) && !times[i].end) times[i].end = l.at;
+    if (!times[i]) { times[i] = { start: l.at, end: 0 }; changed = true; }
+    if ((done || i < c.length - 1) && !times[i].end) { times[i] = { ...times[i], end: l.at }; changed = true; }
   }
+  if (changed) l.blocks.value = { ts: m.timestamp, times };
 }
 
 // blockTimes is when block i of message m started and ended, null when
 // this page did not see it stream.
 export function blockTimes(l, m, i) {
-  return l.blocks.ts === m.timestamp ? l.blocks.times[i] || null : null;
+  const b = l.blocks.peek();
+  return b.ts === m.timestamp ? b.times[i] || null : null;
 }
 
 let errSeq = 0;

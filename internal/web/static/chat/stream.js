@@ -21,20 +21,22 @@ export class LiveTail extends Component {
 
   componentDidMount() {
     const { view } = this.props;
-    this.live = liveOf(view.id);
-    this.live.ended = null; // a message of another view's branch
+    const l = this.live = liveOf(view.id);
+    l.ended.value = null; // a message of another view's branch
     this.msg = null; // {partial key, el, blocks: []}
     this.toolEls = new Map();
     this.pending = false;
-    this.listener = () => this.schedule();
-    this.live.listeners.add(this.listener);
-    // A message or tool result drawn in the conversation replaces its live copy.
-    this.stop = effect(() => { view.items.value; view.leafOmitted.value; this.schedule(); });
-    this.schedule();
+    // Drawn again (once a frame at most) when the streamed message or the
+    // tools change, and when a message or tool result drawn in the
+    // conversation replaces its live copy.
+    this.stop = effect(() => {
+      l.partial.value; l.ended.value; l.tools.value;
+      view.items.value; view.leafOmitted.value;
+      this.schedule();
+    });
   }
 
   componentWillUnmount() {
-    this.live.listeners.delete(this.listener);
     this.stop();
     this.dropMessage(); // unmounts its tool cards
     for (const [id, el] of this.toolEls) this.dropTool(id, el);
@@ -50,7 +52,7 @@ export class LiveTail extends Component {
     const perf = window.__pwPerf; // benchmarks (chat_bench_test.go) set it
     const t0 = perf ? performance.now() : 0;
     this.drawNow();
-    if (perf && this.live.partial) {
+    if (perf && this.live.partial.peek()) {
       perf.draws.push(performance.now() - t0);
       if (!perf.first && this.msg && this.msg.blocks.some((b) => b.len > 0)) perf.first = performance.now();
     }
@@ -63,10 +65,11 @@ export class LiveTail extends Component {
     const atBottom = conv && conv.scrollHeight - conv.scrollTop - conv.clientHeight < 80;
     const l = this.live;
     const view = this.props.view;
-    if (l.ended && inView(view, l.ended)) l.ended = null;
-    const m = l.partial || l.ended;
+    if (l.ended.peek() && inView(view, l.ended.peek())) l.ended.value = null;
+    const partial = l.partial.peek();
+    const m = partial || l.ended.peek();
     if (!m) this.dropMessage();
-    else this.drawMessage(m, !l.partial);
+    else this.drawMessage(m, !partial);
     this.drawTools(view);
     if (atBottom) conv.scrollTop = conv.scrollHeight;
   }
@@ -132,8 +135,11 @@ export class LiveTail extends Component {
     const done = resultIds(view);
     const inner = this.base.closest('.conv-inner') || this.base;
     const own = this.base.querySelector('.live-tools');
-    for (const [id, t] of l.tools) {
-      if (done.has(id)) { l.tools.delete(id); continue; }
+    const tools = l.tools.peek();
+    const gone = [...tools.keys()].filter((id) => done.has(id));
+    if (gone.length) l.forgetTools(gone); // draws again, without them
+    for (const [id, t] of tools) {
+      if (done.has(id)) continue;
       const shown = [...inner.querySelectorAll(`.tool[data-call="${CSS.escape(id)}"]`)].some((e) => !own.contains(e));
       let el = this.toolEls.get(id);
       if (shown) { if (el) this.dropTool(id, el); continue; }
@@ -143,7 +149,7 @@ export class LiveTail extends Component {
       this.toolEls.set(id, el);
       render(html`<${Tool} call=${{ type: 'toolCall', id, name: t.name, arguments: t.args || {} }} result=${null} />`, el);
     }
-    for (const [id, el] of this.toolEls) if (!l.tools.has(id)) this.dropTool(id, el);
+    for (const [id, el] of this.toolEls) if (!tools.has(id) || done.has(id)) this.dropTool(id, el);
   }
 
   dropTool(id, el) {

@@ -8,6 +8,7 @@
 // open session's live state.
 import { Component } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { effect } from '@preact/signals';
 import { html } from '../js/html.js';
 import { current } from '../js/view.js';
 import { liveOf } from './live.js';
@@ -21,11 +22,12 @@ function liveNow() {
 }
 
 // timeText says how long the tool has run or took, '' when unknown (a
-// result read from the file, with no run seen here).
+// result read from the file, with no run seen here). It peeks: the clock
+// renders only when its text changes, not at every change of the tools.
 function timeText(l, id) {
-  const t = l && l.tools.get(id);
+  const t = l && l.tools.peek().get(id);
   if (t) return (t.end ? (t.isError ? 'failed after ' : 'done in ') : 'running ') + secs((t.end || Date.now()) - t.start);
-  const d = l && l.took.get(id);
+  const d = l && l.took.peek().get(id);
   return d ? (d.isError ? 'failed after ' : 'done in ') + secs(d.ms) : '';
 }
 
@@ -39,9 +41,9 @@ export function ToolTime({ id }) {
     if (!l) return undefined;
     let shown = timeText(l, id);
     const check = () => { const s = timeText(l, id); if (s !== shown) { shown = s; tick((x) => x + 1); } };
-    const clock = setInterval(() => { const t = l.tools.get(id); if (t && !t.end) check(); }, 250);
-    l.listeners.add(check);
-    return () => { clearInterval(clock); l.listeners.delete(check); };
+    const clock = setInterval(() => { const t = l.tools.peek().get(id); if (t && !t.end) check(); }, 250);
+    const stop = effect(() => { l.tools.value; l.took.value; check(); });
+    return () => { clearInterval(clock); stop(); };
   }, [l, id]);
   const s = timeText(l, id);
   return s ? html`<span class="muted tool-dur">${s}</span>` : null;
@@ -60,13 +62,13 @@ export class ToolOutput extends Component {
     this.shown = '';
     this.pending = false;
     if (!this.l) return;
-    this.listener = () => this.schedule();
-    this.l.listeners.add(this.listener);
     this.draw();
+    const tools = this.l.tools;
+    this.stop = effect(() => { tools.value; this.schedule(); });
   }
 
   componentWillUnmount() {
-    if (this.l) this.l.listeners.delete(this.listener);
+    if (this.stop) this.stop();
   }
 
   schedule() {
@@ -77,7 +79,7 @@ export class ToolOutput extends Component {
 
   draw() {
     const pre = this.base;
-    const t = this.l.tools.get(this.props.id);
+    const t = this.l.tools.peek().get(this.props.id);
     if (!pre || !t || t.output === this.shown) return;
     const end = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 20;
     const out = t.output;
