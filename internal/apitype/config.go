@@ -90,13 +90,16 @@ type ResourceToggle struct {
 
 // MCPToggle is PUT /api/config/mcp: enable or disable MCP server Name in
 // the mcp.json of Scope ("user": the agent dir's; "project": Cwd's .pi,
-// which pi must trust), as pi's /mcp does. The answer is the new
+// which pi must trust), as pi's /mcp does; Override (project scope) adds
+// a project override of a global server when the project has none, as
+// /mcp's "Enable/Disable in this project" does. The answer is the new
 // installed list of ResourceList.
 type MCPToggle struct {
-	Cwd     string `json:"cwd"`
-	Scope   string `json:"scope"`
-	Name    string `json:"name"`
-	Enabled bool   `json:"enabled"`
+	Cwd      string `json:"cwd"`
+	Scope    string `json:"scope"`
+	Name     string `json:"name"`
+	Enabled  bool   `json:"enabled"`
+	Override bool   `json:"override,omitempty"`
 }
 
 // PackageRequest is POST /api/config/packages: run `pi install <source>`

@@ -143,9 +143,10 @@ func findResource(st agent.ResourceStates, typ, path string) (agent.ResourceStat
 
 // SetMCPEnabled enables or disables MCP server name in the mcp.json of
 // the agent dir, or with project that of cwd's .pi (pi must trust it), as
-// pi's /mcp does (piconfig.SetMCPEnabled), and answers the MCP servers,
-// packages and extensions pi's files name for cwd after.
-func SetMCPEnabled(agentDir, cwd string, project bool, name string, enabled bool) ([]piconfig.Installed, error) {
+// pi's /mcp does (piconfig.SetMCPEnabled; override: "in this project" for
+// a global server), and answers the MCP servers, packages and extensions
+// pi's files name for cwd after.
+func SetMCPEnabled(agentDir, cwd string, project bool, name string, enabled, override bool) ([]piconfig.Installed, error) {
 	trusted, err := Trusted(agentDir, cwd)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func SetMCPEnabled(agentDir, cwd string, project bool, name string, enabled bool
 		scopeCwd = cwd
 	}
 	pc := &piconfig.Store{AgentDir: agentDir}
-	if err := pc.SetMCPEnabled(scopeCwd, trusted, name, enabled); err != nil {
+	if err := pc.SetMCPEnabled(scopeCwd, trusted, name, enabled, override); err != nil {
 		return nil, err
 	}
 	if !trusted {

@@ -28,14 +28,25 @@ var ErrNoMCPServer = invalidf("that mcp.json does not define this MCP server")
 // either way. Other content is kept and the file is rewritten as pi
 // writes it, JSON.stringify with the file's own indentation (two spaces
 // when it has none) and a final newline; atomically, with a backup.
-func (s *Store) SetMCPEnabled(cwd string, trusted bool, name string, enabled bool) error {
+//
+// With override (pi's "Enable/Disable in this project" of a global server,
+// project files only), a file without the server gets an empty override
+// entry for it first (and the file itself when there is none).
+func (s *Store) SetMCPEnabled(cwd string, trusted bool, name string, enabled, override bool) error {
 	if cwd != "" && !trusted {
 		return ErrUntrusted
+	}
+	if override && cwd == "" {
+		return invalidf("an MCP override belongs in a project's mcp.json")
 	}
 	path := s.MCPPath(cwd)
 	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
 		servers := d.obj.Value().Get("mcpServers")
 		server := servers.Get(name)
+		if server.Kind() == jsjson.UndefinedKind && override {
+			var empty jsjson.Object
+			server = empty.Value()
+		}
 		if server.Kind() != jsjson.ObjectKind {
 			return nil, ErrNoMCPServer
 		}

@@ -12,8 +12,9 @@ import (
 
 // TestSetMCPEnabledAsPi switches MCP servers off and on with pi 1.6.0's
 // own /mcp code (updateMcpServerConfig) in one copy and with piweb in
-// another: a global server (tab-indented file, other content kept) and a
-// project override; the files must be byte for byte the same, and
+// another: a global server (tab-indented file, other content kept), a
+// project override, and a new override of a global server made in the
+// project ("Disable in this project"); the files must be byte for byte the same, and
 // `pi mcp list` must call the global server disabled, then not.
 func TestSetMCPEnabledAsPi(t *testing.T) {
 	node, pkg := pitest.Node(t), pitest.V16.PackageDir(t)
@@ -35,17 +36,23 @@ func TestSetMCPEnabledAsPi(t *testing.T) {
 		project bool
 		name    string
 		enabled bool
-	}{{false, "files", false}, {false, "files", true}, {false, "web", true}, {true, "files", false}, {true, "files", true}}
+		new     bool // "Disable in this project" of a global server with no override yet
+	}{{false, "files", false, false}, {false, "files", true, false}, {false, "web", true, false}, {true, "files", false, false},
+		{true, "files", true, false}, {true, "web", false, true}}
 	for _, st := range steps {
 		cwd, piPath := "", filepath.Join(pi.agentDir, "mcp.json")
 		if st.project {
 			cwd, piPath = web.cwd, filepath.Join(pi.cwd, ".pi", "mcp.json")
 		}
-		if out, err := exec.Command(node, script, pkg, piPath, st.name, map[bool]string{true: "true", false: "false"}[st.enabled]).CombinedOutput(); err != nil {
+		args := []string{script, pkg, piPath, st.name, map[bool]string{true: "true", false: "false"}[st.enabled]}
+		if st.new {
+			args = append(args, "override")
+		}
+		if out, err := exec.Command(node, args...).CombinedOutput(); err != nil {
 			t.Fatalf("pi's updateMcpServerConfig: %v: %s", err, out)
 		}
 		s := &Store{AgentDir: web.agentDir}
-		if err := s.SetMCPEnabled(cwd, true, st.name, st.enabled); err != nil {
+		if err := s.SetMCPEnabled(cwd, true, st.name, st.enabled, st.new); err != nil {
 			t.Fatal(err)
 		}
 		want, _ := os.ReadFile(piPath)
@@ -60,7 +67,7 @@ func TestSetMCPEnabledAsPi(t *testing.T) {
 			}
 		}
 	}
-	if err := (&Store{AgentDir: web.agentDir}).SetMCPEnabled("", true, "nope", false); err != ErrNoMCPServer {
+	if err := (&Store{AgentDir: web.agentDir}).SetMCPEnabled("", true, "nope", false, false); err != ErrNoMCPServer {
 		t.Errorf("an unknown server: %v", err)
 	}
 }

@@ -127,7 +127,7 @@ func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	installed, err := ops.SetMCPEnabled(s.agentDir, cwd, body.Scope == "project", body.Name, body.Enabled)
+	installed, err := ops.SetMCPEnabled(s.agentDir, cwd, body.Scope == "project", body.Name, body.Enabled, body.Override)
 	if e := classify(err); err != nil && e.Kind != Internal {
 		return e
 	}

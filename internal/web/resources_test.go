@@ -75,6 +75,11 @@ func TestSettingsResources(t *testing.T) {
 	r.click(t, `.mcp-enabled[data-name="user-files"]`)
 	waitFile(t, filepath.Join(r.agentDir, "mcp.json"), `"enabled": false`)
 	waitPi(t, r, `(document.querySelector('.set-res[data-kind=mcp]')||{innerText:''}).innerText.includes('disabled') && !document.querySelector('.mcp-enabled[data-name="user-files"]').checked`)
+	// and on again in this project only: a project override, as /mcp's
+	// "Enable in this project" writes it.
+	r.click(t, `.mcp-project[data-name="user-files"]`)
+	waitFile(t, filepath.Join(r.cwd, ".pi", "mcp.json"), "{\n  \"mcpServers\": {\n    \"user-files\": {\n      \"enabled\": true\n    }\n  }\n}\n")
+	waitPi(t, r, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('overrides the global server'))`)
 
 	typeSource(t, r, pkg)
 	r.click(t, ".set-pkg-install")

@@ -25,7 +25,7 @@ export function Resources({ cwd, rev, trusted }) {
     ${!res && html`<p class="muted">Asking pi…</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${res && !res.error && html`
-      <${Loaded} res=${res} cwd=${cwd} changed=${reload} />
+      <${Loaded} res=${res} cwd=${cwd} trusted=${trusted} changed=${reload} />
       <${Switches} cwd=${cwd} res=${res} setStates=${(states) => { setRes({ ...res, states }); reload(); }} />
       <${Packages} cwd=${cwd} res=${res} trusted=${trusted} changed=${reload} />`}
   </section>`;
@@ -36,14 +36,18 @@ const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension
 
 // Loaded lists what pi loads, by kind, with where each comes from; an MCP
 // server has a switch, which writes its mcp.json as pi's /mcp does.
-function Loaded({ res, cwd, changed }) {
-  const mcp = async (x, enabled) => {
+function Loaded({ res, cwd, trusted, changed }) {
+  const mcp = async (x, enabled, inProject) => {
     try {
-      await api.setMCPEnabled({ cwd, scope: x.scope, name: x.name, enabled });
-      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + ' in ' + x.path);
+      await api.setMCPEnabled({ cwd, scope: inProject ? 'project' : x.scope, name: x.name, enabled, override: inProject || undefined });
+      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + (inProject ? ' in this project' : ' in ' + x.path));
     } catch (e) { toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 }); }
     changed();
   };
+  // pi's /mcp offers a global server without a project override "Enable
+  // (or Disable) in this project" in a trusted project.
+  const overridden = new Set((res.installed || []).filter((x) => x.kind === 'mcp' && x.scope === 'project').map((x) => x.name));
+  const inProject = (x) => trusted && x.kind === 'mcp' && x.scope === 'user' && !overridden.has(x.name);
   const all = [...(res.resources || []), ...(res.installed || []).map((x) => ({ ...x, installed: true }))];
   const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return GROUPS.map(([kind, title]) => {
@@ -57,6 +61,7 @@ function Loaded({ res, cwd, changed }) {
         ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
         ${x.override && html`<span class="muted">overrides the global server</span>`}
         ${x.disabled && html`<span class="set-off">disabled</span>`}
+        ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name} onClick=${() => mcp(x, !!x.disabled, true)}>${x.disabled ? 'Enable' : 'Disable'} in this project</button>`}
         <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
