@@ -3,19 +3,12 @@ package server
 import (
 	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/ops"
 )
-
-// resourceLister is the agent's Resources (RPC get_commands), and
-// resolver its ResourceStates (pi config's listing).
-type resourceLister interface {
-	Resources(ctx context.Context, cwd string) ([]agent.Resource, error)
-}
 
 // packager is the agent's PackageCommand (pi install / pi remove).
 type packager interface {
@@ -30,35 +23,13 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rl, canList := s.agent.(resourceLister)
+	rl, canList := s.agent.(ops.Lister)
 	rs, canResolve := s.agent.(ops.Resolver)
 	if !canList || !canResolve {
 		return agentErr(agent.ErrPiMissing)
 	}
-	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
-	if err != nil {
-		return wrap(Internal, err, "cannot read pi's trust.json")
-	}
-	var (
-		wg     sync.WaitGroup
-		states agent.ResourceStates
-		serr   error
-	)
-	wg.Go(func() { states, serr = ops.ResourceStates(r.Context(), rs, s.agentDir, cwd) })
-	res, err := rl.Resources(r.Context(), cwd)
-	wg.Wait()
-	if err != nil {
-		return agentErr(err)
-	}
-	project := ""
-	if pt.Trusted {
-		project = cwd
-	}
-	out := apitype.ResourceList{Resources: res, Installed: s.piconfig().Installed(project), States: &states}
-	if serr != nil {
-		out.States, out.StatesError = nil, serr.Error()
-	}
-	return ok(w, out)
+	a, err := ops.Resources(r.Context(), rl, rs, s.agentDir, cwd)
+	return answer(w, a, err)
 }
 
 func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
