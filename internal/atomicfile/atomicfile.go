@@ -7,6 +7,8 @@ package atomicfile
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,4 +64,22 @@ func syncDir(dir string) error {
 	}
 	defer f.Close()
 	return f.Sync()
+}
+
+// ReadJSON decodes the JSON file at path, as WritePrivateJSON wrote it,
+// into v. A missing file is not an error: found is false and v untouched.
+// A file that does not parse is, naming the path (callers must not
+// overwrite it then).
+func ReadJSON(path string, v any) (found bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return true, fmt.Errorf("%s: %w", path, err)
+	}
+	return true, nil
 }

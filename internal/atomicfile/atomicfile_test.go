@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,28 @@ func TestWritePrivateJSON(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Dir(path)); fi.Mode().Perm() != 0o700 {
 		t.Errorf("folder mode %v", fi.Mode().Perm())
+	}
+}
+
+// TestReadJSON: a missing file is no error and leaves the value; a file
+// that does not parse is an error naming it; a good one is read.
+func TestReadJSON(t *testing.T) {
+	dir := t.TempDir()
+	v := map[string]int{"kept": 1}
+	if found, err := ReadJSON(filepath.Join(dir, "none.json"), &v); found || err != nil || v["kept"] != 1 {
+		t.Errorf("missing file: found %v, err %v, value %v", found, err, v)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{not json"), 0o600)
+	if _, err := ReadJSON(bad, &v); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("bad file: %v, want an error naming it", err)
+	}
+	good := filepath.Join(dir, "good.json")
+	if err := WritePrivateJSON(good, map[string]int{"a": 2}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	if found, err := ReadJSON(good, &got); !found || err != nil || got["a"] != 2 {
+		t.Errorf("good file: found %v, err %v, value %v", found, err, got)
 	}
 }

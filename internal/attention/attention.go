@@ -12,11 +12,6 @@
 package attention
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -54,16 +49,11 @@ func Open(dir string, now time.Time) (*Store, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(dir, "attention.json")
-	b, err := os.ReadFile(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var st State
-	if err := json.Unmarshal(b, &st); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.path, err)
+	if found, err := atomicfile.ReadJSON(s.path, &st); err != nil {
+		return nil, err
+	} else if !found {
+		return s, nil
 	}
 	if st.Read == nil {
 		st.Read = map[string]time.Time{}

@@ -34,19 +34,8 @@ func (s *Store) SetProjectOverride(cwd string, trusted bool, r ResourceRef, inhe
 	if cwd == "" || !trusted {
 		return ErrUntrusted
 	}
-	o := override{toggle: toggle{r: r, agentDir: s.AgentDir, cwd: cwd, enabled: state == OverrideLoad}, inherited: inherited, state: state}
-	path := ProjectSettingsPath(cwd)
-	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
-		migrateSettings(&d.obj)
-		if r.Origin == "package" {
-			if !o.inPackage(&d.obj) {
-				return nil, nil
-			}
-		} else {
-			o.topLevel(&d.obj)
-		}
-		return stringify2(d.obj.Value()), nil
-	})
+	o := &override{toggle: toggle{r: r, agentDir: s.AgentDir, cwd: cwd, enabled: state == OverrideLoad}, inherited: inherited, state: state}
+	return s.writeSwitch(ProjectSettingsPath(cwd), r, o)
 }
 
 // override is one project override being written.

@@ -39,16 +39,28 @@ func (s *Store) SetResourceEnabled(r ResourceRef, enabled bool) error {
 	if r.Scope != "user" {
 		return invalidf("pi config toggles only a user resource in the global settings")
 	}
-	t := toggle{r: r, enabled: enabled, agentDir: s.AgentDir}
-	path := s.SettingsPath()
+	return s.writeSwitch(s.SettingsPath(), r, &toggle{r: r, enabled: enabled, agentDir: s.AgentDir})
+}
+
+// switcher is a resource's switch as it edits a settings document: in
+// its package's entry (false when settings no longer name the package),
+// or in the array for its type.
+type switcher interface {
+	inPackage(obj *jsjson.Object) bool
+	topLevel(obj *jsjson.Object)
+}
+
+// writeSwitch writes resource r's switch w into the settings file at
+// path, as pi config writes it (settings migrated first, two-space JSON).
+func (s *Store) writeSwitch(path string, r ResourceRef, w switcher) error {
 	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
 		migrateSettings(&d.obj)
 		if r.Origin == "package" {
-			if !t.inPackage(&d.obj) {
+			if !w.inPackage(&d.obj) {
 				return nil, nil
 			}
 		} else {
-			t.topLevel(&d.obj)
+			w.topLevel(&d.obj)
 		}
 		return stringify2(d.obj.Value()), nil
 	})

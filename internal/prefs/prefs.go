@@ -7,9 +7,6 @@ package prefs
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -42,15 +39,8 @@ func Open(dir string) (*Store, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(dir, "prefs.json")
-	b, err := os.ReadFile(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
+	if _, err := atomicfile.ReadJSON(s.path, &s.p); err != nil {
 		return nil, err
-	}
-	if err := json.Unmarshal(b, &s.p); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.path, err)
 	}
 	return s, nil
 }
