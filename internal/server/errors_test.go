@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"piweb/internal/agent"
+	"piweb/internal/ops"
 	"piweb/internal/session"
 )
 
@@ -172,6 +173,29 @@ func TestAgentErr(t *testing.T) {
 			e, isErr := agentErr(tt.err).(*Error)
 			if !isErr || e.Kind != tt.kind || e.Msg != tt.msg {
 				t.Errorf("agentErr = %#v, want kind %v message %q", e, tt.kind, tt.msg)
+			}
+		})
+	}
+}
+
+// TestOpsErr: a failed file write of a mutation says so, whether or not
+// a pi was involved (it was "the agent failed" with one), and an agent
+// that refused before any step keeps pi's reason.
+func TestOpsErr(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		kind Kind
+		msg  string
+	}{
+		{"store", &ops.StepError{Step: ops.StepStore, Err: errors.New("disk on fire")}, Internal, "cannot write session"},
+		{"agent store", &ops.StepError{Step: ops.StepAgentStore, Err: errors.New("disk on fire")}, Internal, "cannot write session"},
+		{"agent refused", &agent.CommandError{Command: "set_session_name", Message: "no"}, Invalid, "pi refused set_session_name: no"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e, isErr := opsErr(tt.err).(*Error)
+			if !isErr || e.Kind != tt.kind || e.Msg != tt.msg {
+				t.Errorf("opsErr = %#v, want kind %v message %q", e, tt.kind, tt.msg)
 			}
 		})
 	}

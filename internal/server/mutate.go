@@ -64,10 +64,8 @@ func opsErr(err error) error {
 		return agentErr(err) // the agent refused before any step
 	}
 	switch se.Step {
-	case ops.StepStore:
+	case ops.StepStore, ops.StepAgentStore: // the file write, with or without a pi
 		return storeErr(se.Err)
-	case ops.StepAgentStore:
-		return agentErr(storeErr(se.Err))
 	case ops.StepStop:
 		return wrap(Internal, se.Err, "cannot stop the agent")
 	case ops.StepTrash:
