@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -90,6 +91,7 @@ var (
 	ErrDirty   = errors.New("the worktree has uncommitted changes")
 	ErrBadName = errors.New("not a usable branch or folder name")
 	ErrMain    = errors.New("the main worktree cannot be removed")
+	ErrUnknown = errors.New("no such worktree of this repository")
 )
 
 // AddWorktree creates a worktree at path (a new folder) on a new branch
@@ -107,14 +109,19 @@ func (g *Git) AddWorktree(ctx context.Context, dir, path, branch, base string) e
 	return err
 }
 
-// RemoveWorktree removes the worktree at path; one with modified or
-// untracked files is refused (ErrDirty) unless force.
+// RemoveWorktree removes the worktree at path, which must be one git
+// lists for dir's repository (else ErrUnknown) other than the main one
+// (ErrMain); one with modified or untracked files is refused (ErrDirty)
+// unless force.
 func (g *Git) RemoveWorktree(ctx context.Context, dir, path string, force bool) error {
 	wts, err := g.Worktrees(ctx, dir)
 	if err != nil {
 		return err
 	}
-	if len(wts) > 0 && filepath.Clean(wts[0].Path) == filepath.Clean(path) {
+	i := slices.IndexFunc(wts, func(wt Worktree) bool { return filepath.Clean(wt.Path) == filepath.Clean(path) })
+	if i < 0 {
+		return ErrUnknown
+	} else if i == 0 {
 		return ErrMain
 	}
 	args := []string{"worktree", "remove"}

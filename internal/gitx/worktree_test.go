@@ -53,6 +53,9 @@ func TestWorktrees(t *testing.T) {
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {
 		t.Errorf("worktree folder after remove: %v", err)
 	}
+	if err := g.RemoveWorktree(ctx, dir, filepath.Join(dir, "not-a-worktree"), true); !errors.Is(err, ErrUnknown) {
+		t.Errorf("removing a folder that is no worktree: %v, want ErrUnknown", err)
+	}
 	if err := g.RemoveWorktree(ctx, dir, dir, true); !errors.Is(err, ErrMain) {
 		t.Errorf("removing the main worktree: %v", err)
 	}

@@ -58,14 +58,12 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request, m Meta) 
 	if err := decodeBody(w, r, &req, 4<<10); err != nil {
 		return err
 	}
-	known, err := s.git.IsWorktree(r.Context(), m.Cwd, req.Path)
-	if err != nil {
-		return gitErr(err)
-	} else if !known {
+	err := s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
+	if _, known := gitx.Known(err); known != nil {
+		return gitErr(err) // no git, no repository, no folder, a timeout
+	} else if errors.Is(err, gitx.ErrUnknown) {
 		return errorf(NotFound, "no such worktree of this repository")
-	}
-	err = s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
-	if errors.Is(err, gitx.ErrDirty) {
+	} else if errors.Is(err, gitx.ErrDirty) {
 		// Not an error: the page asks the user and sends force.
 		return ok(w, apitype.RemoveAnswer{Dirty: true})
 	} else if err != nil {
