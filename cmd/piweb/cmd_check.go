@@ -79,14 +79,14 @@ func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
 	for _, p := range s.Problems {
 		fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", path, p.Line, p.Kind, p.Message)
 	}
-	defects := s.Defects()
-	if !repair || (len(defects) == 0 && !s.Migrated) {
-		return len(defects) > 0, nil
+	if !repair {
+		return len(s.Defects()) > 0, nil
 	}
-	content, changes := s.Repair(cwd)
-	backup, err := session.RewriteFile(path, content, s.Size)
+	changes, backup, err := s.RepairFile(path, cwd)
 	if err != nil {
 		return true, fmt.Errorf("repair %s: %w", path, err)
+	} else if backup == "" {
+		return false, nil // nothing to repair
 	}
 	for _, c := range changes {
 		fmt.Fprintf(e.stdout, "%s: repaired: %s\n", path, c)

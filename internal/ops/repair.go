@@ -31,12 +31,10 @@ func (o *Ops) Repair(ctx context.Context, m catalog.Meta) (apitype.RepairResult,
 	if err != nil {
 		return res, fail(StepStore, err)
 	}
-	if len(sess.Defects()) > 0 || sess.Migrated {
-		content, changes := sess.Repair(m.Cwd)
-		backup, err := session.RewriteFile(m.Path, content, sess.Size)
-		if err != nil {
-			return res, fail(StepRepair, err)
-		}
+	changes, backup, err := sess.RepairFile(m.Path, m.Cwd)
+	if err != nil {
+		return res, fail(StepRepair, err)
+	} else if backup != "" {
 		res.Changes, res.Backup = changes, backupName(o.Store.AgentDir, backup)
 	}
 	res.Session = o.ItemAfter(m.Path)
