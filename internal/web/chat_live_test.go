@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -220,10 +222,12 @@ func testReloadMidThinking(t *testing.T, r *chatRig) {
 // testReloadMidTool: a page reloaded while a tool runs gets the tool's
 // start again by replay, and times it from when the server received it:
 // the clock shows the time the tool has really run, and "done in" at
-// least its sleep.
+// least that. The tool runs until the test releases it (a file appears),
+// so a slow reload never finds it done.
 func testReloadMidTool(t *testing.T, r *chatRig) {
 	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo slow-start; sleep 5")), fakellm.Text("Slow tool finished."))
+	release := filepath.Join(t.TempDir(), "release")
+	r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo slow-start; while [ ! -e '"+release+"' ]; do sleep 0.05; done")), fakellm.Text("Slow tool finished."))
 	id := r.startSession(t, "run a tool across a reload")
 	cards := callCards("echo slow-start")
 	r.waitJS(t, cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('slow-start'))`)
@@ -235,12 +239,16 @@ func testReloadMidTool(t *testing.T, r *chatRig) {
 	if s := clockSecs(t, clock); s < time.Since(seen).Seconds()-0.5 {
 		t.Errorf("after a reload %.1f s into the tool, its clock shows %q", time.Since(seen).Seconds(), clock)
 	}
+	ran := time.Since(seen)
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	r.waitText(t, "Slow tool finished.")
 	r.waitIdle(t)
 	r.waitJS(t, cards+`.length === 1 && /^done in /.test(`+cards+`[0].querySelector('.tool-dur')?.textContent || '')`)
 	done := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
-	if s := clockSecs(t, done); s < 5 {
-		t.Errorf("a tool that slept 5 s shows %q after a reload", done)
+	if s := clockSecs(t, done); s < ran.Seconds() {
+		t.Errorf("a tool that ran %.1f s shows %q after a reload", ran.Seconds(), done)
 	}
 }
 
