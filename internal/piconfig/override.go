@@ -122,24 +122,8 @@ func (o *override) inPackage(obj *jsjson.Object) bool {
 		list = append(list, o.newEntry())
 		idx = len(list) - 1
 	}
-	var po jsjson.Object
-	if list[idx].Kind() == jsjson.StringKind {
-		po.Set("source", list[idx])
-	} else {
-		po = list[idx].Object()
-	}
-	base := o.r.BaseDir
-	if base == "" {
-		base = filepath.Dir(o.r.Path)
-	}
-	pattern := relative(base, o.r.Path)
-	current := po.Value().Get(o.r.Type)
-	var kept []jsjson.Value
-	for i := range arrayLen(current) {
-		if target, _ := patternTarget(current.Index(i)); target != pattern {
-			kept = append(kept, current.Index(i))
-		}
-	}
+	po := packageObject(list[idx])
+	pattern, kept := o.packagePatterns(po)
 	if o.state != OverrideInherit {
 		kept = append(kept, o.entry(pattern))
 	}

@@ -124,25 +124,8 @@ func (t *toggle) inPackage(obj *jsjson.Object) bool {
 	if idx < 0 {
 		return false
 	}
-	pkg := pkgs.Index(idx)
-	var po jsjson.Object
-	if pkg.Kind() == jsjson.StringKind {
-		po.Set("source", pkg)
-	} else {
-		po = pkg.Object()
-	}
-	base := t.r.BaseDir
-	if base == "" {
-		base = filepath.Dir(t.r.Path)
-	}
-	pattern := relative(base, t.r.Path)
-	current := po.Value().Get(t.r.Type)
-	var kept []jsjson.Value
-	for i := range arrayLen(current) {
-		if target, _ := patternTarget(current.Index(i)); target != pattern {
-			kept = append(kept, current.Index(i))
-		}
-	}
+	po := packageObject(pkgs.Index(idx))
+	pattern, kept := t.packagePatterns(po)
 	po.Set(t.r.Type, jsjson.Array(append(kept, t.entry(pattern))...))
 	list := make([]jsjson.Value, arrayLen(pkgs))
 	for i := range list {
@@ -151,6 +134,36 @@ func (t *toggle) inPackage(obj *jsjson.Object) bool {
 	list[idx] = po.Value()
 	obj.Set("packages", jsjson.Array(list...))
 	return true
+}
+
+// packageObject is a packages entry as an object: a string entry becomes
+// {"source": ...}.
+func packageObject(pkg jsjson.Value) jsjson.Object {
+	var po jsjson.Object
+	if pkg.Kind() == jsjson.StringKind {
+		po.Set("source", pkg)
+	} else {
+		po = pkg.Object()
+	}
+	return po
+}
+
+// packagePatterns is the resource's pattern, relative to its base folder
+// (its own folder when it has none), and the entries of its type's array
+// in the package object po that are not about it.
+func (t *toggle) packagePatterns(po jsjson.Object) (pattern string, kept []jsjson.Value) {
+	base := t.r.BaseDir
+	if base == "" {
+		base = filepath.Dir(t.r.Path)
+	}
+	pattern = relative(base, t.r.Path)
+	current := po.Value().Get(t.r.Type)
+	for i := range arrayLen(current) {
+		if target, _ := patternTarget(current.Index(i)); target != pattern {
+			kept = append(kept, current.Index(i))
+		}
+	}
+	return pattern, kept
 }
 
 // packageSource is a packages entry's source: the string, or its object's.
