@@ -53,9 +53,14 @@ const gzipOver = 64 << 10
 
 // Get returns the body of the listing key (and its gzipped form, if
 // ready), cached when cacheable, built from src otherwise or when stale.
-// While another request rebuilds it answers with the previous listing
-// rather than wait: it is at most one rebuild old, and the change event
-// that made it stale reaches the client anyway.
+//
+// The answer is never older than the request: it holds every change whose
+// generation src reported when Get began. A client that applied a change
+// event and then asks for the listing must not get a listing from before
+// that change (it would undo it, and no later event would redo it). A
+// request that finds another one rebuilding waits for that rebuild and
+// uses it when it is new enough, so a burst of requests after one change
+// pays for one rebuild.
 func (c *ListCache) Get(key string, cacheable bool, src ListSource) ([]byte, []byte, error) {
 	if !cacheable {
 		metas, total, err := src.List()
@@ -64,33 +69,34 @@ func (c *ListCache) Get(key string, cacheable bool, src ListSource) ([]byte, []b
 		}
 		return encodeList(metas, total, src.Links, nil), nil, nil
 	}
-	e, gz, hit := c.fresh(key, src.Gen())
-	if hit {
+	want := src.Gen()
+	if e, gz, ok := c.fresh(key, want); ok {
 		return e.body, gz, nil
 	}
-	if !c.build.TryLock() {
-		if e != nil {
-			return e.body, gz, nil
-		}
-		c.build.Lock()
-	}
+	c.build.Lock()
 	defer c.build.Unlock()
-	if e, gz, hit := c.fresh(key, src.Gen()); hit {
+	if e, gz, ok := c.fresh(key, want); ok {
 		return e.body, gz, nil
 	}
 	return c.rebuild(key, src)
 }
 
-// fresh returns the cached listing of key, its gzipped form and whether it
-// is of generation gen.
-func (c *ListCache) fresh(key string, gen Gen) (*cachedList, []byte, bool) {
+// fresh returns the cached listing of key and its gzipped form, and
+// whether it is at least as new as want.
+func (c *ListCache) fresh(key string, want Gen) (*cachedList, []byte, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	e := c.bodies[key]
 	if e == nil {
 		return nil, nil, false
 	}
-	return e, e.gz, e.gen == gen
+	return e, e.gz, e.gen.covers(want)
+}
+
+// covers reports whether a listing of generation g holds every change of
+// generation want: generations only grow.
+func (g Gen) covers(want Gen) bool {
+	return g.Catalog >= want.Catalog && g.Running >= want.Running
 }
 
 // rebuild encodes the listing key again; c.build is held.

@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL } from './state.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
@@ -38,7 +38,7 @@ function App() {
   const err = v && v.error.value;
   const known = !!(err && err.status === 404 && byId.has(v.id));
   useEffect(() => { if (known) show(r.id, r.leaf, r.entry); }, [known]);
-  const vs = v && v.detail.value && v.detail.value.session;
+  const vs = v && v.detail.value && sessionOf(v);
   const title = vs ? (vs.name || vs.firstMessage || 'session') : '';
   const n = badge.value;
   useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);

@@ -3,15 +3,13 @@
 import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm, sessionById } from './state.js';
+import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm, sessionById, sessionOf } from './state.js';
 import { DamageBanner } from './damage.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
-  // The listing's item follows the file live (index events: size, time,
-  // count, name); the metadata fills in what it lacks.
-  const s = { ...((d && d.session) || {}), ...(sessionById.value.get(view.id) || {}) };
+  const s = sessionOf(view);
   const t = view.totals.value;
   const [editing, setEditing] = useState(false);
   // Until the listing or the metadata names it, the title waits (an

@@ -159,6 +159,15 @@ export const marksEvent = signal(null);
 
 export const sessionById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
 
+// sessionOf is what the page knows of an open session: its listing item,
+// which index events keep current (size, time, count, name, first
+// message), over the metadata fetched when the view opened, which may be
+// older (pi 1.x writes its system message before the first user message).
+export function sessionOf(view) {
+  const d = view.detail.value;
+  return { ...((d && d.session) || {}), ...(sessionById.value.get(view.id) || {}) };
+}
+
 // dialog is the open confirmation dialog: {title, text, ok, danger, resolve}.
 export const dialog = signal(null);
 
