@@ -79,7 +79,14 @@ func TestSettingsResources(t *testing.T) {
 	// "Enable in this project" writes it.
 	r.click(t, `.mcp-project[data-name="user-files"]`)
 	waitFile(t, filepath.Join(r.cwd, ".pi", "mcp.json"), "{\n  \"mcpServers\": {\n    \"user-files\": {\n      \"enabled\": true\n    }\n  }\n}\n")
-	waitPi(t, r, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('overrides the global server'))`)
+	// One server, one row: the global server's says what the override
+	// makes of it here, and its button flips the override.
+	userFiles := `[...document.querySelectorAll('.set-res[data-kind=mcp]')].filter((e) => e.querySelector('.set-res-name').innerText === 'user-files')`
+	waitPi(t, r, userFiles+`.length === 1 && `+userFiles+`[0].innerText.includes('in this project: enabled')`)
+	waitPi(t, r, `document.querySelector('.mcp-project[data-name="user-files"]').innerText === 'Disable in this project'`)
+	r.click(t, `.mcp-project[data-name="user-files"]`)
+	waitFile(t, filepath.Join(r.cwd, ".pi", "mcp.json"), "{\n  \"mcpServers\": {\n    \"user-files\": {\n      \"enabled\": false\n    }\n  }\n}\n")
+	waitPi(t, r, userFiles+`.length === 1 && `+userFiles+`[0].innerText.includes('in this project: disabled')`)
 
 	typeSource(t, r, pkg)
 	r.click(t, ".set-pkg-install")
@@ -120,6 +127,8 @@ func shootResources(t *testing.T, r *chatRig) {
 			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
 			eval[bool](t, r.browser, `(document.querySelector('.set-res-switches').scrollIntoView(), true)`)
 			r.screenshot(t, fmt.Sprintf("settings-resources-%d-%s", w, scheme))
+			eval[bool](t, r.browser, `(document.querySelector('.set-res[data-kind=mcp]').scrollIntoView({block: 'center'}), true)`)
+			r.screenshot(t, fmt.Sprintf("settings-mcp-%d-%s", w, scheme))
 			eval[bool](t, r.browser, `(document.querySelector('.set-pkg-run').scrollIntoView({block: 'end'}), true)`)
 			r.screenshot(t, fmt.Sprintf("settings-packages-%d-%s", w, scheme))
 			if w == 390 {

@@ -44,11 +44,26 @@ function Loaded({ res, cwd, trusted, changed }) {
     } catch (e) { toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 }); }
     changed();
   };
-  // pi's /mcp offers a global server without a project override "Enable
-  // (or Disable) in this project" in a trusted project.
-  const overridden = new Set((res.installed || []).filter((x) => x.kind === 'mcp' && x.scope === 'project').map((x) => x.name));
-  const inProject = (x) => trusted && x.kind === 'mcp' && x.scope === 'user' && !overridden.has(x.name);
-  const all = [...(res.resources || []), ...(res.installed || []).map((x) => ({ ...x, installed: true }))];
+  // pi's /mcp offers a global server "Enable (or Disable) in this
+  // project" in a trusted project. A project entry that only overrides a
+  // global server shows on the global server's row (one server, one row):
+  // its state in this project, and the button flips the override.
+  const installed = res.installed || [];
+  const globals = new Set(installed.filter((x) => x.kind === 'mcp' && x.scope === 'user').map((x) => x.name));
+  const overrideOf = (x) => x.kind === 'mcp' && x.scope === 'user' &&
+    installed.find((o) => o.kind === 'mcp' && o.scope === 'project' && o.override && o.name === x.name);
+  const folded = (x) => x.kind === 'mcp' && x.scope === 'project' && x.override && globals.has(x.name);
+  const inProject = (x) => trusted && x.kind === 'mcp' && x.scope === 'user';
+  const flipInProject = (x) => {
+    const o = overrideOf(x);
+    return o ? mcp(o, !!o.disabled) : mcp(x, !!x.disabled, true);
+  };
+  const projectState = (x) => {
+    const o = overrideOf(x);
+    return o ? html`<span class="muted mcp-here">in this project: ${o.disabled ? 'disabled' : 'enabled'} (.pi/mcp.json)</span>` : '';
+  };
+  const stateHere = (x) => { const o = overrideOf(x); return o ? !o.disabled : !x.disabled; };
+  const all = [...(res.resources || []), ...installed.filter((x) => !folded(x)).map((x) => ({ ...x, installed: true }))];
   const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return GROUPS.map(([kind, title]) => {
     const items = all.filter((x) => kindOf(x) === kind);
@@ -61,7 +76,8 @@ function Loaded({ res, cwd, trusted, changed }) {
         ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
         ${x.override && html`<span class="muted">overrides the global server</span>`}
         ${x.disabled && html`<span class="set-off">disabled</span>`}
-        ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name} onClick=${() => mcp(x, !!x.disabled, true)}>${x.disabled ? 'Enable' : 'Disable'} in this project</button>`}
+        ${projectState(x)}
+        ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name} onClick=${() => flipInProject(x)}>${stateHere(x) ? 'Disable' : 'Enable'} in this project</button>`}
         <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
