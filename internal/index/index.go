@@ -70,11 +70,12 @@ type Index struct {
 	rootsMu sync.Mutex
 	roots   []root
 
-	wmu       writeLock
+	wmu       *writeLock
 	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
 	textW     *textWriter // the text pass's prepared inserts (batch.go)
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
+	afterPart func()                         // tests: called after each text pass update is written
 
 	events *broker.Broker[Event] // change events (events.go)
 

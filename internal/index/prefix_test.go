@@ -17,7 +17,7 @@ import (
 )
 
 // writeWords writes a session with one user entry per text.
-func writeWords(t *testing.T, dir, name string, texts ...string) string {
+func writeWords(t testing.TB, dir, name string, texts ...string) string {
 	t.Helper()
 	proj := filepath.Join(dir, "sessions", "--w--")
 	os.MkdirAll(proj, 0o755)

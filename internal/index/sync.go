@@ -200,12 +200,15 @@ func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error 
 // the only writer, in transactions of a few hundred files or a few hundred
 // MB.
 func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error {
-	return ix.runEach(ctx, n, func(i int, emit func(*update)) { emit(prep(i)) })
+	return ix.runEach(ctx, n, false, func(i int, emit func(*update)) { emit(prep(i)) })
 }
 
 // runEach is run for work items that make several updates each, in order
-// (the text pass reads a big file in parts).
-func (ix *Index) runEach(ctx context.Context, n int, prep func(i int, emit func(*update))) error {
+// (the text pass reads a big file in parts). With yield, a writer that
+// waits for the index (a live session's appended lines, a request's
+// change) gets it after the update being written: the caller's updates
+// must tolerate writes between them (the text pass's check its offsets).
+func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int, emit func(*update))) error {
 	if n == 0 {
 		return nil
 	}
@@ -235,12 +238,13 @@ func (ix *Index) runEach(ctx context.Context, n int, prep func(i int, emit func(
 		}
 	}()
 	go func() { wg.Wait(); close(out) }()
-	return ix.applyAll(ctx, out)
+	return ix.applyAll(ctx, out, yield)
 }
 
 // applyAll writes the updates from ch in batches. It drains ch even after
-// an error so the workers finish.
-func (ix *Index) applyAll(ctx context.Context, ch <-chan *update) error {
+// an error so the workers finish. With yield it commits and lets waiting
+// writers in whenever one waits.
+func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) error {
 	var first error
 	var tx *sql.Tx
 	var pending []Event
@@ -281,9 +285,24 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update) error {
 		if count++; count >= 500 || size >= 256<<20 {
 			commit()
 		}
+		if yield {
+			ix.letWritersIn(commit)
+		}
 	}
 	commit()
 	return first
+}
+
+// letWritersIn commits the open transaction and lets the writers waiting
+// for the index take it, when one waits; the caller holds the writer.
+func (ix *Index) letWritersIn(commit func()) {
+	if ix.afterPart != nil {
+		ix.afterPart()
+	}
+	if ix.wmu.Contended() {
+		commit()
+		ix.wmu.Yield()
+	}
 }
 
 // batch runs fn in one write transaction.

@@ -101,6 +101,11 @@ var bulkBytes int64 = 32 << 20 // a variable for tests
 // syncText brings the text of every file up to its parsed offset, oldest
 // sessions first so that rowids grow with time (search ranks recent hits
 // by rowid).
+//
+// The pass lets other writers in between its parts (a live session must
+// not wait seconds for a big file's text): a file one of them changed
+// meanwhile has its later parts refused (applyText), and is taken up
+// again from where its text stopped, up to textRounds times.
 func (ix *Index) syncText(ctx context.Context) (int, error) {
 	paths, backlog, err := ix.textBacklog(ctx)
 	if err != nil {
@@ -116,12 +121,23 @@ func (ix *Index) syncText(ctx context.Context) (int, error) {
 		}
 	}
 	defer func() { ix.bulkText = false }()
-	err = ix.runEach(ctx, len(paths), func(i int, emit func(*update)) { ix.prepareText(ctx, paths[i], emit) })
+	n := len(paths)
+	for round := 0; len(paths) > 0 && round < textRounds && err == nil; round++ {
+		err = ix.runEach(ctx, len(paths), true, func(i int, emit func(*update)) { ix.prepareText(ctx, paths[i], emit) })
+		if err == nil {
+			paths, _, err = ix.textBacklog(ctx)
+		}
+	}
 	if err == nil && (ix.bulkText || !ok) {
 		err = ix.finishBulk(ctx)
 	}
-	return len(paths), err
+	return n, err
 }
+
+// textRounds bounds the text pass's rounds: a file written to all the time
+// is left behind after that (its appends are indexed with their text once
+// it has caught up, at the next sync).
+const textRounds = 3
 
 // textBacklog lists the files whose text is behind, oldest first, and the
 // bytes to read.

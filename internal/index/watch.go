@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -18,8 +19,10 @@ import (
 // session dirs; a change to a file is indexed once the file has been quiet
 // for Options.Debounce, and a stat rescan every Options.Rescan catches
 // whatever events were missed (overflow, network file systems, folders
-// created between a readdir and a watch). It first brings the whole index
-// up to date. Subscribers get an Event per change.
+// created between a readdir and a watch). It brings the whole index up to
+// date at once, on another goroutine, while it indexes the changes it
+// hears of. Subscribers get an Event per change. It returns once its
+// syncs have ended.
 func (ix *Index) Watch(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -27,9 +30,12 @@ func (ix *Index) Watch(ctx context.Context) error {
 	}
 	defer w.Close()
 	ix.watchDirs(w)
-	if _, err := ix.Sync(ctx, true); err != nil {
-		ix.logf("sync: %v", err)
-	}
+	// Syncs run beside the loop, one at a time: the events of a live
+	// session are indexed while a sync reads the text of big files (it
+	// lets them in between its parts).
+	var syncs sync.WaitGroup
+	defer syncs.Wait()
+	synced := ix.syncBeside(ctx, &syncs, "sync")
 	rescan := time.NewTicker(cmpOr(ix.o.Rescan, 2*time.Second))
 	defer rescan.Stop()
 	debounce := cmpOr(ix.o.Debounce, 10*time.Millisecond)
@@ -54,8 +60,10 @@ func (ix *Index) Watch(ctx context.Context) error {
 			ix.flushDue(ctx, due)
 		case <-rescan.C:
 			ix.watchDirs(w)
-			if _, err := ix.Sync(ctx, true); err != nil && ctx.Err() == nil {
-				ix.logf("rescan: %v", err)
+			select {
+			case <-synced:
+				synced = ix.syncBeside(ctx, &syncs, "rescan")
+			default: // the last one still runs
 			}
 		}
 		resetTimer(timer, due)
@@ -123,6 +131,19 @@ func (ix *Index) flushDue(ctx context.Context, due map[string]time.Time) {
 			}
 		}
 	}
+}
+
+// syncBeside starts a Sync on its own goroutine, counted in wg; the channel
+// is closed when it ends.
+func (ix *Index) syncBeside(ctx context.Context, wg *sync.WaitGroup, what string) <-chan struct{} {
+	done := make(chan struct{})
+	wg.Go(func() {
+		defer close(done)
+		if _, err := ix.Sync(ctx, true); err != nil && ctx.Err() == nil {
+			ix.logf("%s: %v", what, err)
+		}
+	})
+	return done
 }
 
 func resetTimer(t *time.Timer, due map[string]time.Time) {

@@ -3,8 +3,11 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // TestWriteLockGivesUp: a writer waiting with a context gives up when it
@@ -22,4 +25,56 @@ func TestWriteLockGivesUp(t *testing.T) {
 		t.Fatalf("LockCtx on a free lock: %v", err)
 	}
 	l.Unlock()
+}
+
+// TestTextPassLetsWritersIn: a sync's text pass of a big file lets a
+// writer that waits for the index (here the watcher's update of lines
+// appended to that very file) in between its parts, instead of making it
+// wait for the whole pass; the parts the append made stale are refused
+// and read again, so the file's text ends complete, the appended line's
+// included.
+func TestTextPassLetsWritersIn(t *testing.T) {
+	defer func(p int64) { textPart = p }(textPart)
+	textPart = 700
+	dir := t.TempDir()
+	texts := make([]string, 60)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("question number %d about part%d", i, i)
+	}
+	p := writeWords(t, dir, "big", texts...)
+	ix := openTest(t, dir)
+	updated := make(chan error, 1)
+	parts := 0
+	ix.afterPart = func() {
+		if parts++; parts == 1 {
+			appendFile(t, p, line("late", "big"+string(rune('a'+59)), "user", "appended meanwhile latecomer", 1))
+			go func() { updated <- ix.Update(context.Background(), p) }()
+			testkit.Eventually(t, ix.wmu.Contended, 10*time.Second, "the update waiting for the writer")
+			return
+		}
+		if parts == 2 {
+			select {
+			case err := <-updated:
+				if err != nil {
+					t.Errorf("update: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Error("the update did not get the writer between two text parts")
+			}
+		}
+	}
+	syncAll(t, ix)
+	if parts < 3 {
+		t.Fatalf("the text pass wrote %d parts; the test needs several", parts)
+	}
+	for _, q := range []string{"part0", "part59", "latecomer"} {
+		if ids := hitIDs(t, ix, q); len(ids) != 1 {
+			t.Errorf("search %q: %v, want one entry", q, ids)
+		}
+	}
+	var behind int
+	ix.db.QueryRow(`SELECT count(*) FROM files WHERE text_offset < offset`).Scan(&behind)
+	if behind != 0 {
+		t.Errorf("%d files' text behind after the pass", behind)
+	}
 }
