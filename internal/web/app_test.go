@@ -66,6 +66,7 @@ func TestReading(t *testing.T) {
 		{"exports", testExports},
 		{"opening keeps place", testOpeningKeepsPlace},
 		{"header follows the file", testHeaderFollowsFile},
+		{"totals follow appends", testTotalsFollowAppends},
 		{"phone search and panel", testPhoneSearchAndPanel},
 		{"search more", testSearchMore},
 		{"starting says what", testStartingSaysWhat},

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -114,4 +115,46 @@ func testStartingSaysWhat(t *testing.T, r *rig) {
 	}
 	r.click(t, `.new-session-dialog button[type=submit]`)
 	r.waitJS(t, `document.querySelector('.ns-starting')?.textContent.includes('Starting pi in /tmp')`)
+}
+
+// testTotalsFollowAppends: the header's cost of a long session (only its
+// last page loaded) follows answers appended from outside by adding their
+// usage: the page does not read the whole branch again for each append
+// (a session of hundreds of MB followed live would send it every time).
+func testTotalsFollowAppends(t *testing.T, r *rig) {
+	answer := func(i int) map[string]any {
+		return map[string]any{"role": "assistant", "content": []map[string]any{{"type": "text", "text": fmt.Sprintf("answer %d", i)}},
+			"api": "x", "provider": "p", "model": "model-t", "stopReason": "stop", "timestamp": 1764583200000 + 2000*i + 1000,
+			"usage": map[string]any{"input": 100, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 120,
+				"cost": map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0.01}}}
+	}
+	var msgs []map[string]any
+	for i := range 50 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("question %d", i), "timestamp": 1764583200000 + 2000*i}, answer(i))
+	}
+	id := writeSession(t, r.dir, "/tmp/totals", msgs)
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	const facts = `(document.querySelector('.sess-facts')?.textContent || '')`
+	r.waitJS(t, facts+`.includes('$0.500')`)
+	eval[bool](t, r.browser, `(() => { const f = window.fetch; window.__ctx = [];
+		window.fetch = (u, o) => { if (String(u).includes('/context')) window.__ctx.push(String(u)); return f(u, o); };
+		return true; })()`)
+	parent := "e0000100"
+	for i, want := range []string{"$0.510", "$0.520"} {
+		m := answer(50 + i)
+		eid := fmt.Sprintf("f%07d", i+1)
+		appendLine(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-12-01T10:05:0%d.000Z","message":%s}`+"\n", eid, parent, i, mustJSON(m)))
+		r.waitJS(t, facts+`.includes('`+want+`')`)
+		parent = eid
+	}
+	urls := eval[[]string](t, r.browser, `window.__ctx`)
+	if len(urls) == 0 {
+		t.Error("the page read no context for the appended answers")
+	}
+	for _, u := range urls {
+		if !strings.Contains(u, "limit=") {
+			t.Errorf("an append made the page read the whole branch: %s", u)
+		}
+	}
 }

@@ -46,6 +46,7 @@ export class View {
     this.fileLeaf = signal(null); // the file's leaf as the context answer said
     this.expanded = signal(new Map()); // compaction entry id -> {items, loading, error}
     this.totals = signal(null); // {input, output, cacheRead, cost, models}
+    this.totalsGen = 0; // bumped by each sum and each addition (scheduleTotals)
     this.closed = false;
   }
 
@@ -260,16 +261,16 @@ export class View {
       let next = items;
       // An entry pi edited after the page had it (a retried attempt left
       // out) is redrawn with its edit.
-      if (at >= 0 && (fresh.items[at].omittedBefore || fresh.items[at].original !== undefined)) {
-        next = items.slice(0, -1).concat([fresh.items[at]]);
-      }
-      if (at + 1 < fresh.items.length) next = next.concat(fresh.items.slice(at + 1));
+      const edited = at >= 0 && (fresh.items[at].omittedBefore || fresh.items[at].original !== undefined);
+      if (edited) next = items.slice(0, -1).concat([fresh.items[at]]);
+      const added = fresh.items.slice(at + 1);
+      next = next.concat(added);
       batch(() => {
         this.items.value = next;
         this.leafOmitted.value = fresh.leafOmitted;
         this.setTail(ctx);
       });
-      this.scheduleTotals();
+      this.addTotals(edited ? null : added);
     } catch (e) {
       toast('Live update failed: ' + e.message, { kind: 'error' });
     }
@@ -283,6 +284,7 @@ export class View {
         this.setPage(ctx, true);
         this.expanded.value = new Map();
       });
+      this.scheduleTotals(); // the branch may be another now (a compaction)
     } catch (e) {
       this.error.value = e;
     }
@@ -290,19 +292,39 @@ export class View {
 
   // scheduleTotals sums tokens and cost over the whole branch, reading the
   // rest of the context in the background when only part of it is loaded.
+  // A sum that messages were added to while it read (addTotals) is made
+  // again: it may have read the branch before them.
   scheduleTotals() {
     clearTimeout(this.totalsTimer);
     const partial = this.start.peek() > 0;
     const run = async () => {
+      const gen = ++this.totalsGen;
       let msgs = this.items.peek().map((it) => it.m);
       if (this.start.peek() > 0) {
         try {
           msgs = (await api.getContext(this.id, { leaf: this.leaf || undefined })).messages;
         } catch { return; }
       }
-      if (!this.closed) this.totals.value = sumUsage(msgs);
+      if (this.closed) return;
+      if (gen !== this.totalsGen) this.scheduleTotals();
+      else this.totals.value = sumUsage(msgs);
     };
     this.totalsTimer = setTimeout(run, partial ? 800 : 0);
+  }
+
+  // addTotals adds the usage of messages appended to the branch to the
+  // totals; it sums again when it cannot (no totals yet, or an entry the
+  // page had changed). A big session followed live must not send its
+  // whole branch again on every appended line.
+  addTotals(added) {
+    const t = this.totals.peek();
+    if (!added || !t || this.start.peek() === 0) return this.scheduleTotals();
+    this.totalsGen++;
+    const a = sumUsage(added.map((it) => it.m));
+    this.totals.value = {
+      input: t.input + a.input, output: t.output + a.output, cacheRead: t.cacheRead + a.cacheRead,
+      cacheWrite: t.cacheWrite + a.cacheWrite, cost: t.cost + a.cost, models: new Set([...t.models, ...a.models]),
+    };
   }
 
   close() {
