@@ -1,8 +1,10 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -12,8 +14,12 @@ import (
 // every use against the file's identity (device and inode), size and
 // mtime, so paging through a huge session's context parses the file once,
 // not per page, and an atomic replace with the same size and mtime is
-// still seen. Its byte budget counts the parse's memory (MemSize), not the
-// file's size. A Session it returns is shared: callers only read it.
+// still seen. A file that grew since it was parsed (the same file, the 64
+// bytes before its old end unchanged: pi only appends) has only its new
+// bytes read and parsed (Growing), so a huge session followed live costs
+// its appended lines, not its size, per look. Its byte budget counts the
+// parse's memory (MemSize), not the file's size. A Session it returns is
+// shared: callers only read it.
 type Cache struct {
 	maxFiles int
 	maxBytes int64
@@ -26,10 +32,16 @@ type cached struct {
 	mu    sync.Mutex  // held while parsing, so concurrent loads parse once
 	fi    os.FileInfo // the file as parsed: device, inode, size, mtime
 	s     *Session
+	g     *Growing   // what s was finished from; nil when it cannot grow
+	tail  []byte     // the last bytes read, up to tailLen
 	tree  []TreeNode // built on first use for this parse
 	used  time.Time  // guarded by Cache.mu
 	bytes int64      // guarded by Cache.mu
 }
+
+// tailLen is how many bytes before a parsed file's end must be unchanged
+// for the file to count as grown rather than rewritten.
+const tailLen = 64
 
 // NewCache returns a cache of at most maxFiles parses holding at most
 // maxBytes (MemSize) beyond the one in use.
@@ -50,16 +62,80 @@ func (c *Cache) Load(path string) (*Session, error) {
 	if it.s != nil && sameFile(it.fi, st) {
 		return it.s, nil
 	}
-	s, fi, err := readSession(path)
-	if err != nil {
+	if err := it.read(path); err != nil {
 		return nil, fmt.Errorf("read session: %w", err)
 	}
-	it.s, it.fi, it.tree = s, fi, nil
 	c.mu.Lock()
-	it.bytes = s.MemSize()
+	it.bytes = it.s.MemSize()
 	c.mu.Unlock()
 	c.evict(path)
-	return s, nil
+	return it.s, nil
+}
+
+// read brings the slot up to date with the file at path: the appended
+// bytes only when the file grew, else the whole file. it.mu is held.
+func (it *cached) read(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if it.g != nil && os.SameFile(it.fi, fi) && fi.Size() > it.fi.Size() {
+		if grown, err := it.grow(f); grown || err != nil {
+			return err
+		}
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	g := new(Growing)
+	g.Add(data)
+	s, ok := g.Session()
+	if !ok {
+		s, g = Parse(data), nil
+	}
+	return it.set(f, s, g, data)
+}
+
+// grow reads and parses what was appended to f since it was parsed, and
+// reports false (nothing changed) when the bytes before the old end are
+// not the ones read then.
+func (it *cached) grow(f *os.File) (bool, error) {
+	old := it.fi.Size()
+	k := int64(len(it.tail))
+	data, err := io.ReadAll(io.NewSectionReader(f, old-k, math.MaxInt64-old))
+	if err != nil || !bytes.Equal(data[:min(k, int64(len(data)))], it.tail) || int64(len(data)) <= k {
+		return false, err
+	}
+	it.g.Add(data[k:])
+	s, ok := it.g.Session()
+	if !ok {
+		return false, nil
+	}
+	return true, it.set(f, s, it.g, data)
+}
+
+// set records a parse of f: its session, what it grows from, and the
+// identity of what was read (the stat of the open file after reading,
+// with the size read, so bytes appended meanwhile make the next use read
+// again).
+func (it *cached) set(f *os.File, s *Session, g *Growing, last []byte) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := s.Size
+	if fi.Size() != size {
+		fi = readSize{fi, size}
+	}
+	it.s, it.g, it.fi, it.tree = s, g, fi, nil
+	it.tail = bytes.Clone(last[max(0, len(last)-tailLen):])
+	return nil
 }
 
 // item returns the cache slot of path, marked as just used.
@@ -79,29 +155,6 @@ func (c *Cache) item(path string) *cached {
 // inode, size and mtime.
 func sameFile(was, cur os.FileInfo) bool {
 	return was != nil && os.SameFile(was, cur) && was.Size() == cur.Size() && was.ModTime().Equal(cur.ModTime())
-}
-
-// readSession parses the file at path and returns the identity of what it
-// read: the stat of the open file after reading, with the size read (so
-// bytes appended during the read make the next use parse again).
-func readSession(path string) (*Session, os.FileInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if fi.Size() != int64(len(data)) {
-		fi = readSize{fi, int64(len(data))}
-	}
-	return Parse(data), fi, nil
 }
 
 // readSize is a FileInfo whose size is what was read.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCacheSeesAtomicReplace: a file replaced by rename with the same size
@@ -57,5 +59,57 @@ func TestCacheBudgetsParsedSize(t *testing.T) {
 	c.Load(small)
 	if c.Cached(big) {
 		t.Error("the big parse stayed cached beyond the byte budget")
+	}
+}
+
+// TestCacheReadsOnlyAppends: a file that grew is parsed from where the
+// last parse ended (the same Growing), and reads as Parse reads it, a
+// half-written last line included; a file rewritten in place (the bytes
+// just before the old end changed) is read again whole.
+func TestCacheReadsOnlyAppends(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(p, []byte(hdr+"\n"+e1+"\n"), 0o600)
+	c := NewCache(8, 1<<30)
+	load := func(step string) *Growing {
+		t.Helper()
+		s, err := c.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(p)
+		if d := cmp.Diff(digest(Parse(data)), digest(s)); d != "" {
+			t.Fatalf("%s: the cache's parse differs from Parse (-Parse +cache):\n%s", step, d)
+		}
+		return c.items[p].g
+	}
+	first := load("first")
+	growFile(t, p, e2[:30])
+	if load("half a line") != first {
+		t.Error("an append was read as a new file")
+	}
+	growFile(t, p, e2[30:]+"\n")
+	if load("the line completed") != first {
+		t.Error("an append was read as a new file")
+	}
+	data, _ := os.ReadFile(p)
+	// pi never does this; an editor saving in place might.
+	changed := strings.Replace(string(data), `"timestamp":2}}`, `"timestamp":3}}`, 1) + `{"type":"label","id":"l","parentId":"a","label":"x"}` + "\n"
+	f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+	f.WriteAt([]byte(changed), 0)
+	f.Close()
+	if load("rewritten in place") == first {
+		t.Error("a file rewritten in place was taken as grown")
+	}
+}
+
+func growFile(t *testing.T, p, s string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -237,10 +237,16 @@ func headerVersion(h *Entry) int {
 // finish runs the whole-file steps after the last line: migration and the
 // structural checks.
 func (s *Session) finish() {
-	if s.Header != nil && s.Version < CurrentVersion && s.Version >= 1 {
+	if s.needsMigration() {
 		s.migrate()
 	}
 	s.checkStructure()
+}
+
+// needsMigration reports whether pi upgrades the file's records when it
+// opens it (a header of an older version).
+func (s *Session) needsMigration() bool {
+	return s.Header != nil && s.Version < CurrentVersion && s.Version >= 1
 }
 
 // Info returns the listing metadata of the file as pi's SessionInfo has it;
