@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // hookFile calls before on the first read of a file.
@@ -121,7 +123,7 @@ func TestReplacedMidParse(t *testing.T) {
 	p := filepath.Join(proj, "named.jsonl")
 	ix := openTest(t, dir)
 	syncAll(t, ix)
-	appendFile(t, p, line("z1", "a3", "user", "growing", 20))
+	testkit.AppendFile(t, p, line("z1", "a3", "user", "growing", 20))
 	hookOpen(ix, p, func() {
 		tmp := filepath.Join(proj, "tmp")
 		os.WriteFile(tmp, []byte(edgeFiles["plain"]), 0o644)
@@ -157,7 +159,7 @@ func TestConcurrentWriter(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		for off := 0; off < len(data); {
 			n := min(len(data)-off, 1+r.IntN(700))
-			appendFile(t, p, data[off:off+n])
+			testkit.AppendFile(t, p, data[off:off+n])
 			off += n
 		}
 		close(done)

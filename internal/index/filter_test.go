@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // TestFilterExact compares filtered searches with the plain query that
@@ -43,7 +44,7 @@ func testFilterExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := fmt.Sprintf("x%d-%d", round, i)
-			appendFile(t, p, line(id, s.Leaf().ID, "user", "the function late append "+id, round))
+			testkit.AppendFile(t, p, line(id, s.Leaf().ID, "user", "the function late append "+id, round))
 			syncAll(t, ix) // one file per sync: its run cannot extend
 		}
 	}

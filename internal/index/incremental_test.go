@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // writeBig writes a session of about size bytes made of large tool results.
@@ -43,7 +45,7 @@ func TestAppendReadsOnlyNewBytes(t *testing.T) {
 	syncAll(t, ix)
 	entry := line("u1", leaf, "user", "one more question", 9)
 	for _, how := range []string{"rescan", "event"} {
-		appendFile(t, p, entry)
+		testkit.AppendFile(t, p, entry)
 		before := ix.BytesRead()
 		if how == "rescan" {
 			syncAll(t, ix)

@@ -14,6 +14,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // writeWords writes a session with one user entry per text.
@@ -60,7 +61,7 @@ func TestSearchPrefix(t *testing.T) {
 		"foo.bar baz", "the functional function", "café au lait", "straße")
 	ix := openTest(t, dir)
 	syncAll(t, ix)
-	appendFile(t, p, line("late", "sh", "user", "migrating birds and foo.barbell", 59))
+	testkit.AppendFile(t, p, line("late", "sh", "user", "migrating birds and foo.barbell", 59))
 	syncAll(t, ix)
 	tests := []struct {
 		q    string

@@ -13,6 +13,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // line returns a message entry line.
@@ -82,7 +83,7 @@ func TestSearchBranches(t *testing.T) {
 		}
 	}
 	// Going back to the first branch moves the flags.
-	appendFile(t, p, line("u4", "u2", "user", "fig jam", 6))
+	testkit.AppendFile(t, p, line("u4", "u2", "user", "fig jam", 6))
 	syncAll(t, ix)
 	want := map[string]bool{"u2": true}
 	if diff := cmp.Diff(want, search(t, ix, Query{Text: "cherry"})); diff != "" {
@@ -127,18 +128,6 @@ func syncAll(t testing.TB, ix *Index) SyncStats {
 		t.Fatal(err)
 	}
 	return st
-}
-
-func appendFile(t testing.TB, p, s string) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // checkBranch compares the index's current-branch flags of a file with
@@ -190,7 +179,7 @@ func TestBranchGrowth(t *testing.T) {
 		dst := filepath.Join(proj, fmt.Sprintf("%d.jsonl", i))
 		os.WriteFile(dst, nil, 0o644)
 		for j := 0; j < len(lines); j += 7 {
-			appendFile(t, dst, strings.Join(lines[j:min(j+7, len(lines))], ""))
+			testkit.AppendFile(t, dst, strings.Join(lines[j:min(j+7, len(lines))], ""))
 			syncAll(t, ix)
 			checkBranch(t, ix, dst)
 		}

@@ -10,6 +10,7 @@ import (
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // skimOptions are the options of an index of agentDir in a temporary file
@@ -101,7 +102,9 @@ func TestSkimChanges(t *testing.T) {
 		name   string
 		change func()
 	}{
-		{"append", func() { appendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30)) }},
+		{"append", func() {
+			testkit.AppendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30))
+		}},
 		{"new file", func() { os.WriteFile(filepath.Join(proj, "new.jsonl"), []byte(edgeFiles["named"]), 0o644) }},
 		{"remove", func() { os.Remove(filepath.Join(proj, "crlf.jsonl")) }},
 		{"rewrite", func() {
@@ -120,7 +123,7 @@ func TestSkimChanges(t *testing.T) {
 		})
 	}
 	t.Run("index from the snapshot", func(t *testing.T) {
-		appendFile(t, filepath.Join(proj, "plain.jsonl"), line("p10", "p9", "user", "later still", 40))
+		testkit.AppendFile(t, filepath.Join(proj, "plain.jsonl"), line("p10", "p9", "user", "later still", 40))
 		ix, err := Open(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)

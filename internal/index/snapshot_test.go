@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -69,7 +70,9 @@ func TestSnapshotChanges(t *testing.T) {
 		name   string
 		change func()
 	}{
-		{"append", func() { appendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30)) }},
+		{"append", func() {
+			testkit.AppendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30))
+		}},
 		{"new file", func() { os.WriteFile(filepath.Join(proj, "new.jsonl"), []byte(edgeFiles["named"]), 0o644) }},
 		{"new project", func() {
 			os.MkdirAll(filepath.Join(dir, "sessions", "--v--"), 0o755)
@@ -144,7 +147,7 @@ func TestSnapshotManyChanged(t *testing.T) {
 			if round == 0 {
 				os.WriteFile(p, []byte(edgeFiles["plain"]), 0o644)
 			} else {
-				appendFile(t, p, line("z", "a2", "user", "more", 9))
+				testkit.AppendFile(t, p, line("z", "a2", "user", "more", 9))
 			}
 		}
 		checkList(t, ix, dir)

@@ -16,6 +16,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // directUsage computes what Usage should answer by reading every listed
@@ -225,14 +226,14 @@ func TestUsageFollowsFile(t *testing.T) {
 	}
 	expect("initial")
 	more := strings.Replace(strings.Replace(asst, `"a2","parentId":"a1"`, `"a4","parentId":"a2"`, 1), `"input":3`, `"input":30`, 1)
-	appendFile(t, p, more+"\n")
+	testkit.AppendFile(t, p, more+"\n")
 	if err := ix.Update(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
 	want[0].Input, want[0].Output, want[0].Cost, want[0].Messages = 33, 8, 1, 2
 	expect("after append by event")
 	other := strings.Replace(strings.Replace(asst, `"a2","parentId":"a1"`, `"a5","parentId":"a4"`, 1), `"provider":"p"`, `"provider":"q"`, 1)
-	appendFile(t, p, other+"\n")
+	testkit.AppendFile(t, p, other+"\n")
 	syncAll(t, ix)
 	want = append(want, UsageRow{Key: "q/m", Input: 3, Output: 4, Cost: 0.5, Messages: 1})
 	expect("after append by rescan")

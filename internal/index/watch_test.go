@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"piweb/internal/testkit"
 )
 
 // waitEvent waits (with generous slack for loaded CI machines; the 250 ms
@@ -44,7 +46,7 @@ func TestWatch(t *testing.T) {
 
 	before, _ := os.Stat(p)
 	grown := line("u9", "a3", "user", "grapefruit", 9) + line("a9", "u9", "assistant", "honeydew", 10)
-	appendFile(t, p, grown)
+	testkit.AppendFile(t, p, grown)
 	ev := waitEvent(t, ch, p)
 	if diff := cmp.Diff(Event{Path: p, SessionID: "s1", Appended: []string{"u9", "a9"}}, ev,
 		cmpopts.IgnoreFields(Event{}, "From", "Lines", "End")); diff != "" {
@@ -65,8 +67,8 @@ func TestWatch(t *testing.T) {
 	q := filepath.Join(proj, "n.jsonl")
 	os.WriteFile(q, []byte(hdr+"\n"), 0o644)
 	waitEvent(t, ch, q)
-	appendFile(t, q, usr)
-	appendFile(t, q, "\n")
+	testkit.AppendFile(t, q, usr)
+	testkit.AppendFile(t, q, "\n")
 	for ev := waitEvent(t, ch, q); len(ev.Appended) == 0; ev = waitEvent(t, ch, q) {
 	}
 	checkList(t, ix, dir)
@@ -87,7 +89,7 @@ func TestRescan(t *testing.T) {
 	sub := ix.Subscribe()
 	ch, cancel := sub.C, sub.Close
 	defer cancel()
-	appendFile(t, p, line("u9", "a3", "user", "grapefruit", 9))
+	testkit.AppendFile(t, p, line("u9", "a3", "user", "grapefruit", 9))
 	// What the rescan does on its tick.
 	if st := syncAll(t, ix); st.Changed != 1 {
 		t.Fatalf("rescan changed %d files", st.Changed)

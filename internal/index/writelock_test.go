@@ -47,7 +47,7 @@ func TestTextPassLetsWritersIn(t *testing.T) {
 	parts := 0
 	ix.afterPart = func() {
 		if parts++; parts == 1 {
-			appendFile(t, p, line("late", "big"+string(rune('a'+59)), "user", "appended meanwhile latecomer", 1))
+			testkit.AppendFile(t, p, line("late", "big"+string(rune('a'+59)), "user", "appended meanwhile latecomer", 1))
 			go func() { updated <- ix.Update(context.Background(), p) }()
 			testkit.Eventually(t, ix.wmu.Contended, 10*time.Second, "the update waiting for the writer")
 			return

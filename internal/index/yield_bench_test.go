@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"piweb/internal/corpus"
+	"piweb/internal/testkit"
 )
 
 // BenchmarkUpdateDuringTextPass is how long a small session's update (a
@@ -31,7 +32,7 @@ func BenchmarkUpdateDuringTextPass(b *testing.B) {
 		synced := make(chan error, 1)
 		go func() { _, err := ix.Sync(context.Background(), true); synced <- err }()
 		<-running
-		appendFile(b, small, line("late", "smalla", "user", "one more line", 1))
+		testkit.AppendFile(b, small, line("late", "smalla", "user", "one more line", 1))
 		t := time.Now()
 		if err := ix.Update(context.Background(), small); err != nil {
 			b.Fatal(err)

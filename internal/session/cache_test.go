@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 // TestCacheSeesAtomicReplace: a file replaced by rename with the same size
@@ -83,11 +85,11 @@ func TestCacheReadsOnlyAppends(t *testing.T) {
 		return c.items[p].g
 	}
 	first := load("first")
-	growFile(t, p, e2[:30])
+	testkit.AppendFile(t, p, e2[:30])
 	if load("half a line") != first {
 		t.Error("an append was read as a new file")
 	}
-	growFile(t, p, e2[30:]+"\n")
+	testkit.AppendFile(t, p, e2[30:]+"\n")
 	if load("the line completed") != first {
 		t.Error("an append was read as a new file")
 	}
@@ -99,17 +101,5 @@ func TestCacheReadsOnlyAppends(t *testing.T) {
 	f.Close()
 	if load("rewritten in place") == first {
 		t.Error("a file rewritten in place was taken as grown")
-	}
-}
-
-func growFile(t *testing.T, p, s string) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -10,6 +10,7 @@ package testkit
 
 import (
 	"errors"
+	"os"
 	"testing"
 	"time"
 )
@@ -81,5 +82,19 @@ func Long(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("long test: skipped under -short (CI runs it)")
+	}
+}
+
+// AppendFile appends s to the file at path, as another process (a pi)
+// writing the session would, in one write.
+func AppendFile(t testing.TB, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
 	}
 }
