@@ -112,12 +112,14 @@ func (it *cached) grow(f *os.File) (bool, error) {
 	if err != nil || !bytes.Equal(data[:min(k, int64(len(data)))], it.tail) || int64(len(data)) <= k {
 		return false, err
 	}
-	it.g.Add(data[k:])
-	s, ok := it.g.Session()
+	g := it.g
+	it.g = nil // fed from here on: whatever happens, it no longer matches it.s
+	g.Add(data[k:])
+	s, ok := g.Session()
 	if !ok {
 		return false, nil
 	}
-	return true, it.set(f, s, it.g, data)
+	return true, it.set(f, s, g, data)
 }
 
 // set records a parse of f: its session, what it grows from, and the
