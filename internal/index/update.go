@@ -93,7 +93,11 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *up
 	if !u.full {
 		start = old.offset
 	}
-	u.text = text && (u.full || old.textOffset == old.offset)
+	// The text of more than a part (a big file, a big append) is left to
+	// the text pass, which writes it in parts and lets other writers in
+	// between: the listing (and the live views, which hear of appended
+	// lines through this update) must not wait for it.
+	u.text = text && (u.full || old.textOffset == old.offset) && u.fid.size-start <= textPart
 	// Appended ids only matter to subscribers; a file read from the start
 	// may have millions of entries.
 	u.wantIDs = !u.full || ix.subscribed()

@@ -155,7 +155,8 @@ func resetTimer(t *time.Timer, due map[string]time.Time) {
 }
 
 // Update indexes one file now (listing and text together, so the bytes are
-// read once) and tells subscribers what changed.
+// read once, unless they are more than a text part: then their text is
+// left to the next sync's text pass) and tells subscribers what changed.
 //
 // It waits for the index's writer no longer than ctx allows: a sync
 // indexing a big file holds it for seconds, and a request that changed a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,5 +77,42 @@ func TestTextPassLetsWritersIn(t *testing.T) {
 	ix.db.QueryRow(`SELECT count(*) FROM files WHERE text_offset < offset`).Scan(&behind)
 	if behind != 0 {
 		t.Errorf("%d files' text behind after the pass", behind)
+	}
+}
+
+// TestBigAppendLeavesTextToThePass: an update of more than a text part
+// (a big append) writes the listing and its event without the text, so
+// they do not wait for it; the next sync's text pass (which lets other
+// writers in between its parts) brings search up to date.
+func TestBigAppendLeavesTextToThePass(t *testing.T) {
+	defer func(p int64) { textPart = p }(textPart)
+	textPart = 700
+	dir := t.TempDir()
+	p := writeWords(t, dir, "grows", "a first question")
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	var more strings.Builder
+	parent := "growsa"
+	for i := range 20 {
+		id := fmt.Sprintf("more%d", i)
+		more.WriteString(line(id, parent, "user", fmt.Sprintf("appended question %d bigappend", i), 1))
+		parent = id
+	}
+	testkit.AppendFile(t, p, more.String())
+	if err := ix.Update(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	var count int
+	var behind bool
+	ix.db.QueryRow(`SELECT msg_count, text_offset < offset FROM files WHERE path = ?`, p).Scan(&count, &behind)
+	if count != 21 || !behind {
+		t.Errorf("after the update: %d messages listed, text behind %v; want 21, true", count, behind)
+	}
+	if ids := hitIDs(t, ix, "bigappend"); len(ids) != 0 {
+		t.Errorf("the update wrote text: %v", ids)
+	}
+	syncAll(t, ix)
+	if ids := hitIDs(t, ix, "bigappend"); len(ids) != 20 {
+		t.Errorf("after the text pass: %d hits, want 20", len(ids))
 	}
 }
