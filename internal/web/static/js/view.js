@@ -320,11 +320,7 @@ export class View {
     const t = this.totals.peek();
     if (!added || !t || this.start.peek() === 0) return this.scheduleTotals();
     this.totalsGen++;
-    const a = sumUsage(added.map((it) => it.m));
-    this.totals.value = {
-      input: t.input + a.input, output: t.output + a.output, cacheRead: t.cacheRead + a.cacheRead,
-      cacheWrite: t.cacheWrite + a.cacheWrite, cost: t.cost + a.cost, models: new Set([...t.models, ...a.models]),
-    };
+    this.totals.value = sumUsage(added.map((it) => it.m), t);
   }
 
   close() {
@@ -396,12 +392,12 @@ function withEdits(items, edits) {
   return { items, leafOmitted };
 }
 
-// sumUsage sums the usage the branch's messages carry: answers, and the
-// nested model work pi 1.x records on tool results and summaries. (pi's
-// usage entries are not messages: the session's own totals, from the
-// index, count them.)
-export function sumUsage(msgs) {
-  const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: new Set() };
+// sumUsage sums the usage the branch's messages carry, onto from (totals
+// it returned before): answers, and the nested model work pi 1.x records
+// on tool results and summaries. (pi's usage entries are not messages:
+// the session's own totals, from the index, count them.)
+export function sumUsage(msgs, from = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: [] }) {
+  const t = { ...from, models: new Set(from.models) };
   for (const m of msgs) {
     if (m.role === 'assistant' && m.model) t.models.add(m.model);
     else if (!['toolResult', 'compactionSummary', 'branchSummary'].includes(m.role)) continue;
