@@ -49,9 +49,10 @@ function Loaded({ res, cwd, trusted, changed }) {
   // global server shows on the global server's row (one server, one row):
   // its state in this project, and the button flips the override.
   const installed = res.installed || [];
-  const globals = new Set(installed.filter((x) => x.kind === 'mcp' && x.scope === 'user').map((x) => x.name));
-  const overrideOf = (x) => x.kind === 'mcp' && x.scope === 'user' &&
-    installed.find((o) => o.kind === 'mcp' && o.scope === 'project' && o.override && o.name === x.name);
+  const mcpOf = (scope) => new Map(installed.filter((x) => x.kind === 'mcp' && x.scope === scope).map((x) => [x.name, x]));
+  const globals = mcpOf('user');
+  const overrides = new Map([...mcpOf('project')].filter(([, o]) => o.override));
+  const overrideOf = (x) => x.kind === 'mcp' && x.scope === 'user' && overrides.get(x.name);
   const folded = (x) => x.kind === 'mcp' && x.scope === 'project' && x.override && globals.has(x.name);
   const inProject = (x) => trusted && x.kind === 'mcp' && x.scope === 'user';
   const flipInProject = (x) => {
