@@ -27,17 +27,18 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, &conn{local: c.LocalAddr(), remote: c.RemoteAddr()})
 }
 
-// OtherUser reports a request (by its context) that came over a loopback
-// TCP connection whose client belongs to another OS user than this
-// process's, or whose owner cannot be told (always so where Supported is
-// false). Contexts without a connection from ConnContext, and remote
-// clients, are not reported.
+// OtherUser reports a request (by its context) whose client is not proven
+// to be this process's OS user: the client socket of its TCP connection
+// is looked up whatever its source address (Linux delivers a connection to
+// 127.0.0.1 from any of the machine's addresses, so a loopback listener
+// cannot trust the source), and a client whose owner cannot be found (a
+// remote machine, another network namespace, a platform where Supported
+// is false, a connection that is not TCP) is another user. Only contexts
+// without a connection from ConnContext (handlers called directly, as
+// tests do) are not reported.
 func OtherUser(ctx context.Context) bool {
 	p, _ := ctx.Value(connKey{}).(*conn)
 	if p == nil {
-		return false
-	}
-	if a, isTCP := p.remote.(*net.TCPAddr); !isTCP || !a.IP.IsLoopback() {
 		return false
 	}
 	p.once.Do(func() { p.own = Owns(p.local, p.remote, os.Geteuid()) })

@@ -15,9 +15,10 @@ type fakeConn struct {
 func (c fakeConn) LocalAddr() net.Addr  { return c.local }
 func (c fakeConn) RemoteAddr() net.Addr { return c.remote }
 
-// TestOtherUserCases: no connection, a remote client and a Unix socket are
-// never reported; a loopback client whose socket no one owns (no such
-// connection exists) is.
+// TestOtherUserCases: only a context without a connection is not
+// reported; a client whose socket cannot be found (a remote machine, a
+// loopback or non-loopback source with no such connection here) or that is
+// not TCP (a Unix socket) is another user.
 func TestOtherUserCases(t *testing.T) {
 	ctx := context.Background()
 	tcp := func(ip string, port int) net.Addr { return &net.TCPAddr{IP: net.ParseIP(ip), Port: port} }
@@ -27,8 +28,10 @@ func TestOtherUserCases(t *testing.T) {
 		want bool
 	}{
 		{"no connection", ctx, false},
-		{"remote", ConnContext(ctx, fakeConn{local: tcp("192.0.2.1", 8080), remote: tcp("192.0.2.7", 50000)}), false},
-		{"unix", ConnContext(ctx, fakeConn{local: &net.UnixAddr{Name: "/x"}, remote: &net.UnixAddr{Name: "@"}}), false},
+		{"remote", ConnContext(ctx, fakeConn{local: tcp("192.0.2.1", 8080), remote: tcp("192.0.2.7", 50000)}), true},
+		{"unix", ConnContext(ctx, fakeConn{local: &net.UnixAddr{Name: "/x"}, remote: &net.UnixAddr{Name: "@"}}), true},
+		{"loopback listener, LAN source, no such socket", ConnContext(ctx, fakeConn{local: tcp("127.0.0.1", 1), remote: tcp("192.0.2.7", 2)}), true},
+		{"::1 listener, ULA source, no such socket", ConnContext(ctx, fakeConn{local: tcp("::1", 1), remote: tcp("fd00::7", 2)}), true},
 		{"loopback, no such socket", ConnContext(ctx, fakeConn{local: tcp("127.0.0.1", 1), remote: tcp("127.0.0.1", 2)}), true},
 	} {
 		if got := OtherUser(c.ctx); got != c.want {

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(loadClient(base))
 	}
 	if url := os.Getenv("PIWEB_PEER_CLIENT"); url != "" {
-		os.Exit(peerClient(url, os.Getenv("PIWEB_PEER_ID")))
+		os.Exit(peerClient(url, os.Getenv("PIWEB_PEER_ID"), os.Getenv("PIWEB_PEER_SRC")))
 	}
 	if url := os.Getenv("PIWEB_BENCH_LOAD"); url != "" {
 		clients, _ := strconv.Atoi(os.Getenv("PIWEB_BENCH_CLIENTS"))

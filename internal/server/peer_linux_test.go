@@ -55,7 +55,10 @@ func serveLoopback(t *testing.T, r *rig, network, addr string) string {
 
 // TestPeerOtherUser: on a loopback server without sign-in, a client
 // running as another OS user is refused a read and a bash command, and
-// nothing is started; the owner (this process's uid) needs no credentials.
+// nothing is started, whatever source address it connects from (Linux
+// delivers a connection to 127.0.0.1 or ::1 from any of the machine's
+// addresses); the owner (this process's uid) needs no credentials, from
+// any source address too.
 func TestPeerOtherUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		pitest.Missing(t, "the peer test runs a client as another uid, which needs root")
@@ -64,28 +67,61 @@ func TestPeerOtherUser(t *testing.T) {
 	r := newRig(t, Options{Agent: spy})
 	id := r.sessions()[0]["id"].(string)
 	bin := copyForNobody(t)
-	for _, l := range []struct{ network, addr string }{{"tcp4", "127.0.0.1:0"}, {"tcp6", "[::1]:0"}, {"tcp", ":0"}} {
+	v4, v6 := machineAddrs(t)
+	owned := 0
+	for _, l := range []struct{ network, addr, src string }{
+		{"tcp4", "127.0.0.1:0", ""}, {"tcp6", "[::1]:0", ""}, {"tcp", ":0", ""},
+		{"tcp4", "127.0.0.1:0", v4}, {"tcp6", "[::1]:0", v6}, {"tcp", "localhost:0", v4},
+	} {
+		name := l.addr + " from " + l.src
 		base := serveLoopback(t, r, l.network, l.addr)
-		if l.addr == ":0" { // a dual-stack listener sees IPv4-mapped clients
+		if l.addr == ":0" || l.addr == "localhost:0" { // a dual-stack listener sees IPv4-mapped clients
 			base = "http://127.0.0.1:" + base[strings.LastIndex(base, ":")+1:]
 		}
-		owner := peerRun(t, exec.Command(os.Args[0]), base, id)
+		owner := peerRun(t, exec.Command(os.Args[0]), base, id, l.src)
 		if owner != "200 200" {
-			t.Errorf("%s: owner got %q, want 200 200", l.addr, owner)
+			t.Errorf("%s: owner got %q, want 200 200", name, owner)
 		}
+		owned++
 		cmd := exec.Command(bin)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 		before := spy.calls.Load()
-		if got := peerRun(t, cmd, base, id); got != "403 403" {
-			t.Errorf("%s: another user got %q, want 403 403", l.addr, got)
+		if got := peerRun(t, cmd, base, id, l.src); got != "403 403" {
+			t.Errorf("%s: another user got %q, want 403 403", name, got)
 		}
-		if spy.calls.Load() != before+0 {
-			t.Errorf("%s: another user's command reached the agent", l.addr)
+		if spy.calls.Load() != before {
+			t.Errorf("%s: another user's command reached the agent", name)
 		}
 	}
-	if n := spy.calls.Load(); n != 3 {
-		t.Errorf("agent calls %d, want the owner's 3", n)
+	if n := spy.calls.Load(); n != int32(owned) {
+		t.Errorf("agent calls %d, want the owner's %d", n, owned)
 	}
+}
+
+// machineAddrs returns one non-loopback IPv4 and one non-loopback,
+// non-link-local IPv6 address of this machine, the sources another user
+// can connect to 127.0.0.1 and ::1 from.
+func machineAddrs(t *testing.T) (v4, v6 string) {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		n, ok := a.(*net.IPNet)
+		if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		if n.IP.To4() != nil && v4 == "" {
+			v4 = n.IP.String()
+		} else if n.IP.To4() == nil && v6 == "" {
+			v6 = n.IP.String()
+		}
+	}
+	if v4 == "" || v6 == "" {
+		pitest.Missing(t, "a non-loopback IPv4 and IPv6 address on this machine (have %q, %q)", v4, v6)
+	}
+	return v4, v6
 }
 
 // copyForNobody copies the test binary where the other user can run it.
@@ -111,9 +147,10 @@ func copyForNobody(t *testing.T) string {
 }
 
 // peerRun runs the peer client and returns its "READ COMMAND" statuses.
-func peerRun(t *testing.T, cmd *exec.Cmd, base, id string) string {
+// src, when not empty, is the local address the client connects from.
+func peerRun(t *testing.T, cmd *exec.Cmd, base, id, src string) string {
 	t.Helper()
-	cmd.Env = append(os.Environ(), "PIWEB_PEER_CLIENT="+base, "PIWEB_PEER_ID="+id)
+	cmd.Env = append(os.Environ(), "PIWEB_PEER_CLIENT="+base, "PIWEB_PEER_ID="+id, "PIWEB_PEER_SRC="+src)
 	cmd.Dir = "/"
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -123,16 +160,22 @@ func peerRun(t *testing.T, cmd *exec.Cmd, base, id string) string {
 }
 
 // peerClient is the child process of peerRun: it reads a session and
-// posts a bash command, and prints both statuses.
-func peerClient(base, id string) int {
-	get, err := http.Get(base + "/api/sessions/" + id)
+// posts a bash command, and prints both statuses. src, when not empty, is
+// the local address it connects from.
+func peerClient(base, id, src string) int {
+	c := http.DefaultClient
+	if src != "" {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+		c = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	}
+	get, err := c.Get(base + "/api/sessions/" + id)
 	if err != nil {
 		fmt.Println(err)
 		return 1
 	}
 	io.Copy(io.Discard, get.Body)
 	get.Body.Close()
-	post, err := http.Post(base+"/api/sessions/"+id+"/commands", "application/json",
+	post, err := c.Post(base+"/api/sessions/"+id+"/commands", "application/json",
 		strings.NewReader(`{"type":"bash","command":"touch /tmp/piweb-peer-ran"}`))
 	if err != nil {
 		fmt.Println(err)
