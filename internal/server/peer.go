@@ -6,9 +6,11 @@ import "piweb/internal/peercred"
 // container sharing its network namespace) can connect to 127.0.0.1. On
 // Linux the kernel's socket tables say which uid owns the client end of a
 // loopback connection (internal/peercred), so piweb serves only its own user
-// there, without asking that user for anything: a client of another user
-// (or whose owner cannot be told) is treated as remote, refused when no
-// sign-in is set up, otherwise it must sign in like any remote client.
+// there, without asking that user for anything. Every client is checked,
+// whatever its source address (Linux delivers a connection to 127.0.0.1
+// from any of the machine's addresses): a client of another user, or whose
+// owner cannot be told, is refused when no sign-in is set up, otherwise it
+// must sign in like any remote client.
 // Serve's connections carry their addresses (peercred.ConnContext);
 // requests that did not come through Serve (tests' handlers) are not
 // peers. Elsewhere PeerCheck is false and serve requires sign-in on
