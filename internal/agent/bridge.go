@@ -273,7 +273,7 @@ func (w *Worker) NavigateTree(ctx context.Context, target string, o TreeOptions)
 	}
 	// Until the navigation's writes (a branch summary, a label) are taken
 	// in as pi's, no scan may judge them: they do not chain from the old
-	// leaf (issue 14.2: a summary taken for an outside change).
+	// leaf, and a summary would be taken for an outside change.
 	w.beginTrust()
 	defer w.endTrust()
 	r, err := w.bridgeCall(ctx, "piweb-tree", args)

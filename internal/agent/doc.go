@@ -2,8 +2,8 @@
 // lines on stdin/stdout) for piweb: one supervised pi process per live
 // session, its events fanned out to any number of browsers.
 //
-// The protocol ground truth is ../shared/spec/pi-rpc.md, the real pi 0.73.1
-// transcripts in ../shared/fixtures/rpc-0.73.1/ and pi's own
+// The protocol ground truth is docs/pi-spec/pi-rpc.md, the real pi 0.73.1
+// and 1.6.0 transcripts in internal/pitest/testdata/fixtures and pi's own
 // dist/modes/rpc/rpc-mode.js. Where they differ, real pi wins.
 //
 // # Layers

@@ -18,7 +18,7 @@ import (
 type Version struct{ Major, Minor, Patch int }
 
 // MinVersion is the oldest pi whose RPC protocol piweb understands: the
-// protocol was measured on 0.73.1 (docs: ../shared/spec/pi-rpc.md).
+// protocol was measured on 0.73.1 (docs/pi-spec/pi-rpc.md).
 var MinVersion = Version{0, 73, 0}
 
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }

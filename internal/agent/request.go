@@ -50,7 +50,7 @@ func (req *CreateRequest) Validate() error {
 
 // promptTypes are the commands that send the user's message: the leaf the
 // page showed goes with them, so a worker whose file changed outside piweb
-// reloads it when the page shows the file as it is now (issue 14.1).
+// reloads it when the page shows the file as it is now.
 var promptTypes = map[string]bool{"prompt": true, "steer": true, "follow_up": true}
 
 // IsPrompt reports whether a command type sends the user's message.

@@ -25,7 +25,7 @@ import (
 //
 // Forks and clones copy their parent's entries, answers included (same
 // entry id and timestamp), so the usage page counts each answer once
-// across a family of files (issue 14.9): in a file with a parentSession,
+// across a family of files: in a file with a parentSession,
 // the entries older than its header were copied from the parent, and
 // their rows (copy = 1) count only when the parent is not in the listing
 // (trashed, moved). The parent's own rows count its answers, copied from

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// fixture is a file in shared/fixtures/pi-0.73.1.
+// fixture is a file in testdata/fixtures/pi-0.73.1.
 func fixture(t *testing.T, name string) string {
 	return filepath.Join(FixturesDir(t), "pi-0.73.1", name)
 }

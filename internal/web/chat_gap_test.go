@@ -17,10 +17,10 @@ import (
 // TestLiveViewMissesNoWrite: a session page loads the session, then opens
 // its event stream; whatever is written between the two must show. The
 // test holds the stream's request in the browser (DevTools Fetch domain)
-// while a line is appended and indexed, then lets it through. This is how
-// pi answering while a chat page connected used to get lost: the server
-// follows the file from where it is when the stream starts, so that write
-// never came as an event.
+// while a line is appended and indexed, then lets it through. A server that
+// followed the file from where it is when the stream starts would never
+// send that write, and pi's answer while a chat page connects would be
+// lost.
 func TestLiveViewMissesNoWrite(t *testing.T) {
 	r := newRig(t)
 	file := r.sessionFile(t, basicID)

@@ -15,8 +15,8 @@ import (
 // TestSixConnections: a session with the files panel, eight folders
 // expanded, a file shown, search used and a second tab on the same session
 // must leave every request answering. Chromium allows six connections per
-// host; with one event stream per folder or file the page used to hang
-// (issue 14.6). The page holds one stream per tab and subscribes to
+// host; with one event stream per folder or file the page would hang.
+// The page holds one stream per tab and subscribes to
 // topics over it.
 func TestSixConnections(t *testing.T) {
 	r := newRig(t)
