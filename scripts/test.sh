@@ -6,8 +6,10 @@
 #   2. go vet ./...
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
-#   5. every fuzz target, FUZZTIME each (default 15s), found by scanning the
-#      test files for `func FuzzX(`
+#   5. fuzzing: FUZZPICK (default 4) of the fuzz targets, picked by the
+#      commit so that each is fuzzed every few commits, FUZZTIME each
+#      (default 15s); every target's seed corpus runs in step 4, and
+#      scripts/fuzz.sh fuzzes them all (FUZZPICK=0 here does too)
 #
 # The quick local loop is `go test -short ./...`: long tests (browsers, many
 # pi runs, big corpora) skip under -short. FUZZTIME=0 skips step 5.
@@ -15,9 +17,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime=${FUZZTIME:-15s}
+fuzzpick=${FUZZPICK:-4}
 start=$SECONDS
+times="" # one line per finished stage: its seconds and name
+stage="" stage_at=0
 
-step() { printf '\n== test.sh: %s (at %ds)\n' "$*" "$((SECONDS - start))"; }
+# step ends the stage running (noting its time) and starts the next.
+step() {
+	if [ -n "$stage" ]; then
+		times+=$(printf '%5ds  %s' "$((SECONDS - stage_at))" "$stage")$'\n'
+	fi
+	stage=$* stage_at=$SECONDS
+	printf '\n== test.sh: %s (at %ds)\n' "$*" "$((SECONDS - start))"
+}
 
 step setup
 scripts/setup.sh
@@ -40,44 +52,10 @@ step "go test -race"
 # about 14 min under -race on 2 cores at load 16 (Dec 3).
 go test -race -count=1 -timeout 30m ./...
 
-# fuzz_targets prints "import/path FuzzName" for every fuzz target.
-fuzz_targets() {
-	go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
-		# A package without test files has no match: grep's exit 2 must not
-		# end the run under `set -e -o pipefail`.
-		{ grep -ho '^func Fuzz[A-Za-z0-9_]*(' "$dir"/*_test.go 2>/dev/null || true; } |
-			sed 's/^func //; s/($//' | while read -r name; do echo "$pkg $name"; done
-	done
-}
-
-# fuzz_one fuzzes one target. A find (a failing input written to testdata)
-# fails at once; an engine hiccup without a failing input (a worker that
-# missed its deadline on a loaded machine) returns 1 so the caller retries.
-fuzz_one() {
-	if go test -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" "$1" >"$3" 2>&1; then
-		return 0
-	fi
-	if grep -q 'Failing input written to' "$3"; then
-		cat "$3"
-		echo "test.sh: fuzzing $1 $2 found a failing input (under that package's testdata/fuzz/$2)" >&2
-		exit 1
-	fi
-	return 1
-}
-
 if [ "$fuzztime" != 0 ]; then
-	step "fuzz, $fuzztime per target"
-	log=$(mktemp)
-	trap 'rm -f "$log"' EXIT
-	fuzz_targets | while read -r pkg name; do
-		echo "fuzz: $pkg $name"
-		fuzz_one "$pkg" "$name" "$log" || fuzz_one "$pkg" "$name" "$log" || {
-			cat "$log"
-			echo "test.sh: fuzzing $pkg $name failed (the failing input is under that package's testdata/fuzz/$name)" >&2
-			exit 1
-		}
-		tail -1 "$log"
-	done
+	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
+	FUZZTIME=$fuzztime FUZZPICK=$fuzzpick scripts/fuzz.sh
 fi
 
 step "all passed in $((SECONDS - start))s"
+printf '%s' "$times"
