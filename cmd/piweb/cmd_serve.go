@@ -11,8 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"piweb/internal/attention"
-	"piweb/internal/prefs"
+	"piweb/internal/own"
 	"piweb/internal/push"
 	"runtime"
 	"sync/atomic"
@@ -326,8 +325,8 @@ func openPush(e *env, logger *log.Logger) *push.Service {
 // openPrefs opens piweb's own preferences under its config dir; a file
 // that cannot be read leaves the defaults in memory for this run, the
 // file untouched.
-func openPrefs(e *env, logger *log.Logger) *prefs.Store {
-	p, err := prefs.Open(configDir(e))
+func openPrefs(e *env, logger *log.Logger) *own.PrefsStore {
+	p, err := own.OpenPrefs(configDir(e))
 	if err != nil {
 		logger.Printf("piweb's preferences are kept in memory: %v", err)
 		return nil
@@ -338,8 +337,8 @@ func openPrefs(e *env, logger *log.Logger) *prefs.Store {
 // openMarks opens the user's read marks and mutes under piweb's config
 // dir (written on the first change); a file that cannot be read leaves
 // them in memory for this run, the file untouched.
-func openMarks(e *env, logger *log.Logger) *attention.Store {
-	m, err := attention.Open(configDir(e), time.Now())
+func openMarks(e *env, logger *log.Logger) *own.AttentionStore {
+	m, err := own.OpenAttention(configDir(e), time.Now())
 	if err != nil {
 		logger.Printf("read marks and mutes are kept in memory: %v", err)
 		return nil

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 
 	"piweb/internal/agent"
-	"piweb/internal/attention"
+	"piweb/internal/own"
 	"piweb/internal/piconfig"
-	"piweb/internal/prefs"
 )
 
 // ConfigView is GET /api/config: pi's global settings, a project's
@@ -145,13 +144,13 @@ type MuteRequest struct {
 // AttentionState is the index topic's "attention_state" event.
 type AttentionState struct {
 	Type string `json:"type"` // "attention_state"
-	attention.State
+	own.Attention
 }
 
 // Prefs is GET and PUT /api/prefs: piweb's own preferences, and whether
 // serve's --model-titles forces model-made titles on whatever the switch.
 type Prefs struct {
-	prefs.Prefs
+	own.Prefs
 	ModelTitlesForced bool `json:"modelTitlesForced"`
 }
 

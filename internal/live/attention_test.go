@@ -1,8 +1,8 @@
 package live
 
 import (
-	"piweb/internal/attention"
 	"piweb/internal/catalog"
+	"piweb/internal/own"
 	"piweb/internal/push"
 	"strings"
 	"testing"
@@ -84,7 +84,7 @@ func TestPushHonoursMute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marks, err := attention.Open("", time.Now())
+	marks, err := own.OpenAttention("", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

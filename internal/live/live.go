@@ -15,10 +15,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"piweb/internal/attention"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
+	"piweb/internal/own"
 	"piweb/internal/push"
 	"piweb/internal/session"
 )
@@ -50,7 +50,7 @@ type Options struct {
 	// Push receives attention events; nil pushes nothing.
 	Push *push.Service
 	// Marks says which sessions are muted (not pushed); nil mutes none.
-	Marks *attention.Store
+	Marks *own.AttentionStore
 	// Titler, when set (serve's --model-titles), asks a model for a title
 	// of a new session's first message ("" when it cannot), which replaces
 	// the heuristic name; nil names sessions by the heuristic alone.

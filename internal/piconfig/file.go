@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"piweb/internal/atomicfile"
 	"piweb/internal/jsjson"
+	"piweb/internal/own"
 )
 
 // CorruptError reports a config file that JSON.parse (after pi's BOM strip)
@@ -109,16 +109,16 @@ func writeFile(path string, old []byte, oldExists bool, data []byte, mode fs.Fil
 		return err
 	}
 	if oldExists {
-		if err := atomicfile.Write(path+".bak", old, 0o600); err != nil { // a backup may hold keys: the user's alone
+		if err := own.WriteFile(path+".bak", old, 0o600); err != nil { // a backup may hold keys: the user's alone
 			return fmt.Errorf("back up %s: %w", filepath.Base(path), err)
 		}
 	}
-	return atomicfile.Write(path, data, mode)
+	return own.WriteFile(path, data, mode)
 }
 
 // saveCorrupt keeps a corrupt file's bytes as path+".corrupt-<time>" before
 // a caller replaces it.
 func saveCorrupt(path string, raw []byte, mode fs.FileMode, now time.Time) (string, error) {
 	dst := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
-	return dst, atomicfile.Write(dst, raw, mode)
+	return dst, own.WriteFile(dst, raw, mode)
 }

@@ -26,7 +26,7 @@ import (
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
-	"piweb/internal/atomicfile"
+	"piweb/internal/own"
 )
 
 // Subscription is a browser's PushSubscription.toJSON().
@@ -94,7 +94,7 @@ func (s *Service) ensureKeys() error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WritePrivateJSON(s.keysPath(), keyPair{Public: pub, Private: priv}); err != nil {
+	if err := own.WritePrivateJSON(s.keysPath(), keyPair{Public: pub, Private: priv}); err != nil {
 		return fmt.Errorf("save the VAPID keys: %w", err)
 	}
 	s.keys = keyPair{Public: pub, Private: priv}
@@ -125,7 +125,7 @@ func (s *Service) Subscribe(sub Subscription) error {
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == sub.Endpoint })
 	s.subs = append(s.subs, sub)
-	return atomicfile.WritePrivateJSON(s.subsPath(), s.subs)
+	return own.WritePrivateJSON(s.subsPath(), s.subs)
 }
 
 // Unsubscribe forgets the subscription with this endpoint.
@@ -133,7 +133,7 @@ func (s *Service) Unsubscribe(endpoint string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == endpoint })
-	return atomicfile.WritePrivateJSON(s.subsPath(), s.subs)
+	return own.WritePrivateJSON(s.subsPath(), s.subs)
 }
 
 // Count is the number of subscriptions.

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
-	"piweb/internal/attention"
 	"piweb/internal/live"
+	"piweb/internal/own"
 )
 
-// The user's read marks and mutes (internal/attention), kept on the
+// The user's read marks and mutes (internal/own), kept on the
 // server so they follow the user across browsers and devices; every
 // change goes to the index topic as "attention_state" for the other tabs.
 
@@ -49,7 +49,7 @@ func (s *Server) postMute(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
-	var st attention.State
+	var st own.Attention
 	var err error
 	if body.ID == "" {
 		st, err = s.marks.SetGlobalMute(body.Muted)
@@ -59,10 +59,10 @@ func (s *Server) postMute(w http.ResponseWriter, r *http.Request) error {
 	return s.marksChanged(w, st, err)
 }
 
-func (s *Server) marksChanged(w http.ResponseWriter, st attention.State, err error) error {
+func (s *Server) marksChanged(w http.ResponseWriter, st own.Attention, err error) error {
 	if err != nil {
 		return wrap(Internal, err, "cannot save the read marks and mutes")
 	}
-	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", State: st})
+	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", Attention: st})
 	return ok(w, st)
 }

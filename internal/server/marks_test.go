@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/attention"
+	"piweb/internal/own"
 )
 
 // TestMarksFollowTheUser: read marks and mutes are the server's, kept in
@@ -13,7 +13,7 @@ import (
 // session's last activity; unknown ids are ignored.
 func TestMarksFollowTheUser(t *testing.T) {
 	dir := t.TempDir()
-	marks, err := attention.Open(dir, time.Now())
+	marks, err := own.OpenAttention(dir, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestMarksFollowTheUser(t *testing.T) {
 	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": true}, 200)
 	r.json("POST", "/api/attention/mute", map[string]any{"muted": true}, 200)
 
-	again, err := attention.Open(dir, time.Now())
+	again, err := own.OpenAttention(dir, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

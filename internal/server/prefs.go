@@ -6,7 +6,7 @@ import (
 	"piweb/internal/apitype"
 )
 
-// piweb's own preferences (internal/prefs), not pi's: kept under piweb's
+// piweb's own preferences (internal/own), not pi's: kept under piweb's
 // config dir for every device.
 
 func (s *Server) getPrefs(w http.ResponseWriter, r *http.Request) error {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
-	"piweb/internal/prefs"
+	"piweb/internal/own"
 	"piweb/internal/testkit"
 )
 
@@ -21,7 +21,7 @@ import (
 // asked for a title, it would have taken the second session's replies.
 func TestModelTitleSwitch(t *testing.T) {
 	dir := t.TempDir()
-	ps, err := prefs.Open(dir)
+	ps, err := own.OpenPrefs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

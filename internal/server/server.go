@@ -13,15 +13,14 @@ import (
 	"time"
 
 	"piweb/internal/agent"
-	"piweb/internal/attention"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/gitx"
 	"piweb/internal/hosts"
 	"piweb/internal/live"
 	"piweb/internal/ops"
+	"piweb/internal/own"
 	"piweb/internal/pilogin"
-	"piweb/internal/prefs"
 	"piweb/internal/push"
 	"piweb/internal/session"
 	"piweb/internal/signin"
@@ -120,13 +119,13 @@ type Options struct {
 	ModelTitles bool
 	// Prefs keeps piweb's own preferences (the Settings page's model
 	// titles switch, off by default); nil keeps them in memory.
-	Prefs *prefs.Store
+	Prefs *own.PrefsStore
 	// Push sends Web Push notifications of attention events; nil: none
 	// (the push routes answer 415 unsupported).
 	Push *push.Service
 	// Marks keeps the user's read marks and mutes; nil keeps them in
 	// memory from the server's start.
-	Marks *attention.Store
+	Marks *own.AttentionStore
 }
 
 // titler is live's Titler when pi can write titles: it asks pi's default
@@ -180,8 +179,8 @@ type Server struct {
 	logins   *pilogin.Manager // nil without pi
 	repos    *gitx.RepoCache
 
-	marks   *attention.Store
-	prefs   *prefs.Store
+	marks   *own.AttentionStore
+	prefs   *own.PrefsStore
 	cancels []func()
 	closers []func() error // after the goroutines end
 }
@@ -213,11 +212,11 @@ func New(opts Options) *Server {
 	s.repos = &gitx.RepoCache{Git: s.git, TTL: 30 * time.Second}
 	s.marks = opts.Marks
 	if s.marks == nil {
-		s.marks, _ = attention.Open("", time.Now()) // in memory: cannot fail
+		s.marks, _ = own.OpenAttention("", time.Now()) // in memory: cannot fail
 	}
 	s.prefs = opts.Prefs
 	if s.prefs == nil {
-		s.prefs, _ = prefs.Open("") // in memory: cannot fail
+		s.prefs, _ = own.OpenPrefs("") // in memory: cannot fail
 	}
 	s.events = live.NewEvents(s.agent.Events(), opts.EventQueue)
 	s.sse = sse.New(s.events, sse.Options{Heartbeat: opts.Heartbeat, WriteTimeout: opts.WriteTimeout})

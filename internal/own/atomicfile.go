@@ -1,9 +1,4 @@
-// Package atomicfile replaces small files of piweb's own and of pi's
-// configuration whole: a reader sees the old content or the new, never a
-// part, and a crash leaves at most a temp file beside the target. Session
-// files are not written here: their appends and rewrites are
-// internal/session's.
-package atomicfile
+package own
 
 import (
 	"encoding/json"
@@ -14,10 +9,10 @@ import (
 	"path/filepath"
 )
 
-// Write replaces path with data: a temp file beside it
+// WriteFile replaces path with data: a temp file beside it
 // (".piweb-tmp-<name>-*") is given mode, written, synced and renamed over
 // path, and the folder is synced. The folder must exist.
-func Write(path string, data []byte, mode fs.FileMode) error {
+func WriteFile(path string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".piweb-tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -54,7 +49,7 @@ func WritePrivateJSON(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return Write(path, append(b, '\n'), 0o600)
+	return WriteFile(path, append(b, '\n'), 0o600)
 }
 
 func syncDir(dir string) error {

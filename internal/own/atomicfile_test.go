@@ -1,4 +1,4 @@
-package atomicfile
+package own
 
 import (
 	"os"
@@ -9,11 +9,11 @@ import (
 
 // TestWrite replaces a file whole with the mode asked for, and leaves no
 // temp file beside it; a missing folder is an error with nothing written.
-func TestWrite(t *testing.T) {
+func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f.json")
 	for _, data := range []string{"old\n", "new\n"} {
-		if err := Write(path, []byte(data), 0o600); err != nil {
+		if err := WriteFile(path, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != data {
@@ -26,7 +26,7 @@ func TestWrite(t *testing.T) {
 	if names, _ := os.ReadDir(dir); len(names) != 1 {
 		t.Errorf("folder holds %d files, want 1", len(names))
 	}
-	if err := Write(filepath.Join(dir, "gone", "f"), []byte("x"), 0o600); err == nil {
+	if err := WriteFile(filepath.Join(dir, "gone", "f"), []byte("x"), 0o600); err == nil {
 		t.Error("a write into a missing folder succeeded")
 	}
 }

@@ -1,27 +1,19 @@
-// Package attention keeps what the user has seen and silenced, so that it
-// follows them across their browsers and devices: when each session was
-// last read, which sessions are muted, and whether everything is. It is
-// one small JSON file under piweb's config dir (0600, folder 0700),
-// replaced atomically on every change; an empty dir keeps it in memory.
-//
-// A session is unread when its last activity is newer than both its read
-// mark and Since, the moment the marks began (so that every session that
-// existed before is read). A muted session, or any session under the
-// global mute, raises no alert on any device: no toast, sound or system
-// notification in a page, and no Web Push.
-package attention
+package own
 
 import (
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
-
-	"piweb/internal/atomicfile"
 )
 
-// State is the user's marks, as GET /api/attention answers them.
-type State struct {
+// Attention is the user's marks, as GET /api/attention answers them. A
+// session is unread when its last activity is newer than both its read
+// mark and Since, the moment the marks began (so that every session that
+// existed before is read). A muted session, or any session under the
+// global mute, raises no alert on any device: no toast, sound or system
+// notification in a page, and no Web Push.
+type Attention struct {
 	// Since is when the marks began: activity before it counts as read.
 	Since time.Time `json:"since"`
 	// Read maps a session's API id to when the user last saw it.
@@ -32,25 +24,25 @@ type State struct {
 	GlobalMute bool `json:"globalMute"`
 }
 
-// Store holds the State of one config dir. Its methods are safe for
+// AttentionStore holds the Attention of one config dir. Its methods are safe for
 // concurrent use; each change is on disk before it returns.
-type Store struct {
+type AttentionStore struct {
 	path string
 	mu   sync.Mutex
-	st   State
+	st   Attention
 }
 
-// Open loads the marks kept in dir (file attention.json), or starts them
+// OpenAttention loads the marks kept in dir (file attention.json), or starts them
 // now when there are none; dir "" keeps them in memory only. A file that
 // does not parse is an error (it is not overwritten).
-func Open(dir string, now time.Time) (*Store, error) {
-	s := &Store{st: State{Since: now, Read: map[string]time.Time{}}}
+func OpenAttention(dir string, now time.Time) (*AttentionStore, error) {
+	s := &AttentionStore{st: Attention{Since: now, Read: map[string]time.Time{}}}
 	if dir == "" {
 		return s, nil
 	}
 	s.path = filepath.Join(dir, "attention.json")
-	var st State
-	if found, err := atomicfile.ReadJSON(s.path, &st); err != nil {
+	var st Attention
+	if found, err := ReadJSON(s.path, &st); err != nil {
 		return nil, err
 	} else if !found {
 		return s, nil
@@ -63,13 +55,13 @@ func Open(dir string, now time.Time) (*Store, error) {
 }
 
 // State is a copy of the marks.
-func (s *Store) State() State {
+func (s *AttentionStore) State() Attention {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.copyLocked()
 }
 
-func (s *Store) copyLocked() State {
+func (s *AttentionStore) copyLocked() Attention {
 	st := s.st
 	st.Read = make(map[string]time.Time, len(s.st.Read))
 	for k, v := range s.st.Read {
@@ -85,8 +77,8 @@ func (s *Store) copyLocked() State {
 // MarkRead records that the user saw each session of marks at the given
 // time; a mark never moves back. Marks of sessions for which listed
 // reports false are forgotten (listed nil keeps them all).
-func (s *Store) MarkRead(marks map[string]time.Time, listed func(id string) bool) (State, error) {
-	return s.change(func(st *State) {
+func (s *AttentionStore) MarkRead(marks map[string]time.Time, listed func(id string) bool) (Attention, error) {
+	return s.change(func(st *Attention) {
 		for id, at := range marks {
 			if at.After(st.Read[id]) {
 				st.Read[id] = at
@@ -103,8 +95,8 @@ func (s *Store) MarkRead(marks map[string]time.Time, listed func(id string) bool
 }
 
 // SetMuted mutes or unmutes one session.
-func (s *Store) SetMuted(id string, on bool) (State, error) {
-	return s.change(func(st *State) {
+func (s *AttentionStore) SetMuted(id string, on bool) (Attention, error) {
+	return s.change(func(st *Attention) {
 		st.Muted = slices.DeleteFunc(st.Muted, func(x string) bool { return x == id })
 		if on {
 			st.Muted = append(st.Muted, id)
@@ -114,13 +106,13 @@ func (s *Store) SetMuted(id string, on bool) (State, error) {
 }
 
 // SetGlobalMute silences every session, or ends that.
-func (s *Store) SetGlobalMute(on bool) (State, error) {
-	return s.change(func(st *State) { st.GlobalMute = on })
+func (s *AttentionStore) SetGlobalMute(on bool) (Attention, error) {
+	return s.change(func(st *Attention) { st.GlobalMute = on })
 }
 
 // Silenced reports whether a session's alerts are muted, by itself or
 // by the global mute.
-func (s *Store) Silenced(id string) bool {
+func (s *AttentionStore) Silenced(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.st.GlobalMute || slices.Contains(s.st.Muted, id)
@@ -128,7 +120,7 @@ func (s *Store) Silenced(id string) bool {
 
 // change applies f to a copy, saves it and only then adopts it, so a
 // failed save changes nothing.
-func (s *Store) change(f func(*State)) (State, error) {
+func (s *AttentionStore) change(f func(*Attention)) (Attention, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := s.copyLocked()
@@ -141,9 +133,9 @@ func (s *Store) change(f func(*State)) (State, error) {
 }
 
 // save replaces the file atomically (synced temp file, rename), 0600.
-func (s *Store) save(st State) error {
+func (s *AttentionStore) save(st Attention) error {
 	if s.path == "" {
 		return nil
 	}
-	return atomicfile.WritePrivateJSON(s.path, st)
+	return WritePrivateJSON(s.path, st)
 }

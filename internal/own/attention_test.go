@@ -1,4 +1,4 @@
-package attention
+package own
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 func TestStoreKeepsMarks(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "piweb")
 	t0 := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	s, err := Open(dir, t0)
+	s, err := OpenAttention(dir, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +49,11 @@ func TestStoreKeepsMarks(t *testing.T) {
 		t.Error("the global mute does not silence a")
 	}
 
-	again, err := Open(dir, t2.Add(time.Hour))
+	again, err := OpenAttention(dir, t2.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := State{Since: t0, Read: map[string]time.Time{"a": t2, "b": t1}, Muted: []string{"b"}, GlobalMute: true}
+	want := Attention{Since: t0, Read: map[string]time.Time{"a": t2, "b": t1}, Muted: []string{"b"}, GlobalMute: true}
 	if d := cmp.Diff(want, again.State()); d != "" {
 		t.Errorf("reopened state (-want +got):\n%s", d)
 	}
@@ -77,7 +77,7 @@ func TestOpenRefusesCorrupt(t *testing.T) {
 	if err := os.WriteFile(p, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir, time.Now()); err == nil {
+	if _, err := OpenAttention(dir, time.Now()); err == nil {
 		t.Fatal("a corrupt file opened")
 	}
 	if b, _ := os.ReadFile(p); string(b) != "{not json" {
@@ -87,7 +87,7 @@ func TestOpenRefusesCorrupt(t *testing.T) {
 
 // TestMemoryStore: dir "" writes nothing.
 func TestMemoryStore(t *testing.T) {
-	s, err := Open("", time.Now())
+	s, err := OpenAttention("", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

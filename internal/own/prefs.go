@@ -1,17 +1,10 @@
-// Package prefs keeps piweb's own preferences, the ones that are not pi's
-// (pi's live in its settings.json, see piconfig): one small JSON file,
-// prefs.json, under piweb's config dir (0600, folder 0700), replaced
-// atomically on every change, so a preference set on one device holds on
-// every device and across restarts. An empty dir keeps them in memory.
-package prefs
+package own
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
-
-	"piweb/internal/atomicfile"
 )
 
 // Prefs are piweb's preferences. The zero value is every default.
@@ -22,31 +15,31 @@ type Prefs struct {
 	ModelTitles bool `json:"modelTitles"`
 }
 
-// Store holds the Prefs of one config dir. Its methods are safe for
+// PrefsStore holds the Prefs of one config dir. Its methods are safe for
 // concurrent use; a change is on disk before Set returns.
-type Store struct {
+type PrefsStore struct {
 	path string
 	mu   sync.Mutex
 	p    Prefs
 }
 
-// Open loads the preferences kept in dir, or the defaults when there are
+// OpenPrefs loads the preferences kept in dir, or the defaults when there are
 // none; dir "" keeps them in memory only. A file that does not parse is
 // an error (it is not overwritten).
-func Open(dir string) (*Store, error) {
-	s := &Store{}
+func OpenPrefs(dir string) (*PrefsStore, error) {
+	s := &PrefsStore{}
 	if dir == "" {
 		return s, nil
 	}
 	s.path = filepath.Join(dir, "prefs.json")
-	if _, err := atomicfile.ReadJSON(s.path, &s.p); err != nil {
+	if _, err := ReadJSON(s.path, &s.p); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
 // Get is the current preferences.
-func (s *Store) Get() Prefs {
+func (s *PrefsStore) Get() Prefs {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.p
@@ -54,7 +47,7 @@ func (s *Store) Get() Prefs {
 
 // Set replaces the preferences, on disk first: when the write fails they
 // stay as they were.
-func (s *Store) Set(p Prefs) error {
+func (s *PrefsStore) Set(p Prefs) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.path != "" {
@@ -65,7 +58,7 @@ func (s *Store) Set(p Prefs) error {
 		if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(s.path, append(b, '\n'), 0o600); err != nil {
+		if err := WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
 			return err
 		}
 	}

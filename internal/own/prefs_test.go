@@ -1,4 +1,4 @@
-package prefs
+package own
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // refused and left as it is; no dir keeps them in memory.
 func TestPrefs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "piweb")
-	s, err := Open(dir)
+	s, err := OpenPrefs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,18 +25,18 @@ func TestPrefs(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("prefs.json: %v %v", fi, err)
 	}
-	again, err := Open(dir)
+	again, err := OpenPrefs(dir)
 	if err != nil || !again.Get().ModelTitles {
 		t.Fatalf("reopened: %+v %v", again, err)
 	}
 	os.WriteFile(filepath.Join(dir, "prefs.json"), []byte("{oops"), 0o600)
-	if _, err := Open(dir); err == nil {
+	if _, err := OpenPrefs(dir); err == nil {
 		t.Error("a corrupt file opened")
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "prefs.json")); string(b) != "{oops" {
 		t.Errorf("the corrupt file became %q", b)
 	}
-	mem, _ := Open("")
+	mem, _ := OpenPrefs("")
 	if err := mem.Set(Prefs{ModelTitles: true}); err != nil || !mem.Get().ModelTitles {
 		t.Errorf("in memory: %v", err)
 	}
