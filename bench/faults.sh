@@ -9,4 +9,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PIWEB_FAULTS=1 PIWEB_FAULTS_N="${1:-50}" PIWEB_FAULTS_STRICT="${STRICT:-}" \
-	go test -count=1 -timeout 60m -run '^TestFaults$' -v ./internal/faults
+	go test -count=1 -timeout 60m -run '^TestFaults$' -v ./bench/faults

@@ -4,6 +4,6 @@
 // through a running server), a full tmpfs, a read-only folder and two
 // writers on one file, reporting files intact, torn lines and leftovers.
 // It is heavy and needs root (mounts), so it runs when PIWEB_FAULTS=1:
-// bench/faults.sh runs it and prints the report. With PIWEB_FAULTS_STRICT=1
+// bench/faults.sh (beside this folder) runs it and prints the report. With PIWEB_FAULTS_STRICT=1
 // any damage fails the test.
 package faults
