@@ -2,16 +2,14 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, closePanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
-import { TreePanel } from './tree.js';
 import { SearchDialog } from './search.js';
-import { FilesPanel } from './files.js';
-import { TerminalPanel, TerminalPage } from './terminal.js';
-import { ChangesPanel } from './changes.js';
+import { TerminalPage } from './terminal.js';
+import { panelNamed, panelForKey } from './panels.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
 import { SettingsPage } from './settings.js';
@@ -54,10 +52,7 @@ function App() {
       ${r.page === 'settings' && html`<${SettingsPage} />`}
       ${r.page === 'home' && html`<${Home} />`}
     </main>
-    ${v && panel.value === 'tree' && html`<aside class="side-panel"><${TreePanel} view=${v} /></aside>`}
-    ${v && panel.value === 'files' && html`<aside class="side-panel wide"><${FilesPanel} view=${v} /></aside>`}
-    ${v && panel.value === 'changes' && html`<aside class="side-panel wide"><${ChangesPanel} key=${v.id} view=${v} /></aside>`}
-    ${v && panel.value === 'terminal' && html`<aside class="side-panel wide"><${TerminalPanel} key=${v.id} id=${v.id} /></aside>`}
+    ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
@@ -65,6 +60,15 @@ function App() {
       ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>${t.action}</button>`}
       <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>×</button></div>`)}</div>
   </div>`;
+}
+
+// SidePanel is the open view's side panel, as the registry (panels.js)
+// describes it.
+function SidePanel({ view }) {
+  const p = panelNamed(panel.value);
+  if (!p) return null;
+  return html`<aside key=${p.name} class=${'side-panel' + (p.wide ? ' wide' : '')}>
+    <${p.Panel} key=${p.perSession ? view.id : undefined} view=${view} id=${view.id} /></aside>`;
 }
 
 function SessionPage({ view }) {
@@ -121,14 +125,13 @@ function onKey(e) {
     if (dialog.value) return;
     if (searchOpen.value) searchOpen.value = false;
     else if (sidebarOpen.value) sidebarOpen.value = false;
-    else if (panel.value) setPanel(panel.value);
+    else if (panel.value) closePanel();
     return;
   }
   if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === '/') { e.preventDefault(); document.querySelector('.side-filter input')?.focus(); }
   else if (e.key === 'j' || e.key === 'k') { e.preventDefault(); step(e.key === 'j' ? 1 : -1); }
-  else if (e.key === 't' && current.value) setPanel('tree');
-  else if (e.key === 'f' && current.value) setPanel('files');
+  else if (panelForKey(e.key) && current.value) setPanel(panelForKey(e.key).name);
 }
 
 // step moves the focus to the next or previous message in view.

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { setPanel } from './state.js';
+import { closePanel } from './state.js';
 import { diffLines } from './highlight.js';
 import { capped } from './markdown.js';
 import { editDiff } from './message.js';
@@ -21,7 +21,7 @@ export function ChangesPanel({ view }) {
         <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'} onClick=${() => setTab('git')}>Working tree</button>
         <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button>
         <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'} onClick=${() => setTab('worktrees')}>Worktrees</button></div>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('changes')}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
     <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees} id=${view.id} />`}</div>
   </div>`;
 }

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { setPanel, fileRequest, toast, confirm } from './state.js';
+import { closePanel, fileRequest, toast, confirm } from './state.js';
 import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
@@ -73,7 +73,7 @@ export function FilesPanel({ view }) {
       onDrop=${(e) => { e.preventDefault(); setDrag(false); if (!missing) send([...e.dataTransfer.files]); }}>
     <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
       ${!missing && html`<label class="btn ghost small upload-btn" title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('files')}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} onError=${setMissing} /></div>
       ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}

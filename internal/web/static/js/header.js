@@ -5,6 +5,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm, sessionById, sessionOf } from './state.js';
 import { DamageBanner } from './damage.js';
+import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 
 export function SessionHeader({ view }) {
@@ -44,10 +45,8 @@ export function SessionHeader({ view }) {
     </div>
     <div class="sess-actions">
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button>
-      <button class=${'btn ghost' + (panel.value === 'tree' ? ' on' : '')} type="button" onClick=${() => setPanel('tree')} title="Tree (T)">Tree</button>
-      <button class=${'btn ghost' + (panel.value === 'files' ? ' on' : '')} type="button" onClick=${() => setPanel('files')} title="Files (F)">Files</button>
-      <button class=${'btn ghost' + (panel.value === 'changes' ? ' on' : '')} type="button" onClick=${() => setPanel('changes')} title="Changes: git's working tree and this session's edits">Changes</button>
-      <button class=${'btn ghost' + (panel.value === 'terminal' ? ' on' : '')} type="button" onClick=${() => setPanel('terminal')} title="Terminal: a shell in the session's folder">Terminal</button>
+      ${panels.map((p) => html`<button class=${'btn ghost' + (panel.value === p.name ? ' on' : '')} type="button"
+        onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
       <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
     </div>
   </header>`;

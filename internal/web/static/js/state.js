@@ -10,7 +10,7 @@ export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
 export const sidebarOpen = signal(false);
-// panel is the side panel shown (tree, files, changes, terminal); remembered on a wide
+// panel is the name of the side panel shown (panels.js); remembered on a wide
 // screen, while on a phone, where a panel covers the conversation, a
 // session always opens on the conversation.
 const phone = () => matchMedia('(max-width: 760px)').matches;
@@ -57,9 +57,15 @@ export function openFile(path) {
   panel.value = 'files';
 }
 
+// setPanel opens panel p (a name in panels.js), or closes it when it is open.
 export function setPanel(p) {
   panel.value = panel.value === p ? '' : p;
   if (!phone()) localStorage.setItem('piweb.panel', panel.value);
+}
+
+// closePanel closes the side panel.
+export function closePanel() {
+  setPanel(panel.value);
 }
 
 export function toggleProject(cwd) {

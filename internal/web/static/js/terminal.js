@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { setPanel, navigate, sessionURL, toast } from './state.js';
+import { closePanel, navigate, sessionURL, toast } from './state.js';
 import { adoptInlineStyles } from './cspstyle.js';
 
 let xtermLoad = null;
@@ -51,7 +51,7 @@ export function TerminalPanel({ id, full }) {
         ${list && list.enabled && html`<button class="btn ghost small term-new" type="button" title="New terminal" onClick=${start}>+ New</button>`}</div>
       ${full ? html`<a class="btn ghost small" href=${sessionURL(id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
         : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page" onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>⤢</a>
-        <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('terminal')}>×</button>`}
+        <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button>`}
     </div>
     ${!list ? html`<div class="muted pad">…</div>`
       : list.error ? html`<div class="stop error">${list.error}</div>`

@@ -4,7 +4,7 @@
 // shows its branch. Fork lineage across files sits above it.
 import { useState, useMemo } from 'preact/hooks';
 import { html } from './html.js';
-import { navigate, sessionURL, setPanel } from './state.js';
+import { navigate, sessionURL, closePanel } from './state.js';
 import { relTime, shortId } from './util.js';
 import { LabelEdit } from './labels.js';
 
@@ -98,7 +98,7 @@ export function TreePanel({ view }) {
   return html`<div class="tree-panel">
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
       <label class="check"><input type="checkbox" checked=${all} onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${() => setPanel('tree')}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
       ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
