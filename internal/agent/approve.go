@@ -2,8 +2,9 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"slices"
+
+	"piweb/internal/errs"
 )
 
 // VersionTrust is the first pi with project trust (trust.json, --approve).
@@ -11,7 +12,7 @@ var VersionTrust = Version{0, 79, 0}
 
 // ErrNoTrust is the answer to approving a session for a pi older than
 // VersionTrust, which loads project resources without asking.
-var ErrNoTrust = errors.New("this pi has no project trust: it loads project resources without asking")
+var ErrNoTrust = errs.New(errs.Invalid, "this pi has no project trust: it loads project resources without asking", "this pi has no project trust: it loads project resources without asking")
 
 // Approve makes the workers of the session file at file start with pi's
 // --approve ("trust project-local files for this run"): pi loads that

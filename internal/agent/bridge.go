@@ -15,6 +15,8 @@ import (
 	"syscall"
 
 	_ "embed"
+
+	"piweb/internal/errs"
 )
 
 // The bridge is a small pi extension (ext/piweb-bridge.ts) that adds what
@@ -118,7 +120,7 @@ func checkPrivateDir(dir string) error {
 }
 
 // ErrNoBridge is a bridge command on a pi that did not load the bridge.
-var ErrNoBridge = errors.New("piweb bridge extension not loaded in this pi")
+var ErrNoBridge = errs.New(errs.Invalid, "this pi cannot navigate the tree (the piweb bridge extension is not loaded)", "piweb bridge extension not loaded in this pi")
 
 // bridge holds a worker's pending bridge calls and resolved command names.
 type bridge struct {

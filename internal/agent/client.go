@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Client is one running `pi --mode rpc` process. Commands may be sent from
@@ -65,6 +67,23 @@ func (e *CommandError) Error() string { return fmt.Sprintf("pi %s: %s", e.Comman
 // callers test errors.Is(err, ErrBusy) and never pi's wording.
 func (e *CommandError) Is(target error) bool {
 	return target == ErrBusy && strings.HasPrefix(e.Message, "Agent is already processing")
+}
+
+// ErrorKind is errs.Busy when pi refused a prompt because it works, else
+// errs.Invalid: pi refused what the client asked (errs.Classified).
+func (e *CommandError) ErrorKind() errs.Kind {
+	if errors.Is(e, ErrBusy) {
+		return errs.Busy
+	}
+	return errs.Invalid
+}
+
+// ClientMessage is pi's reason, first line only.
+func (e *CommandError) ClientMessage() string {
+	if errors.Is(e, ErrBusy) {
+		return ErrBusy.Msg
+	}
+	return "pi refused " + e.Command + ": " + e.Reason()
 }
 
 // Reason is pi's message without what follows its first line (a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"piweb/internal/broker"
+	"piweb/internal/errs"
 )
 
 // PiStatus is what the web app is told about pi (GET /api/status).
@@ -35,6 +36,12 @@ type CreateRequest struct {
 type RequestError struct{ Msg string }
 
 func (e *RequestError) Error() string { return e.Msg }
+
+// ErrorKind is errs.Invalid (errs.Classified).
+func (e *RequestError) ErrorKind() errs.Kind { return errs.Invalid }
+
+// ClientMessage is Msg.
+func (e *RequestError) ClientMessage() string { return e.Msg }
 
 func badRequest(msg string) error { return &RequestError{Msg: msg} }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // ErrStale is a prompt refused because another process (a terminal pi)
@@ -16,7 +18,7 @@ import (
 // its own leaf in memory and would silently branch the file behind the
 // user's back. Reload (adopt the file), Clone (continue pi's branch in a new
 // file), or pass PromptOptions.Force.
-var ErrStale = errors.New("session file changed outside piweb")
+var ErrStale = errs.New(errs.Stale, "the session file changed outside piweb; reload or fork", "session file changed outside piweb")
 
 // fileTracker notices foreign appends to a worker's session file, with two
 // rules. While the worker is idle (no run, no command in flight) pi writes

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Version is a pi release number.
@@ -96,7 +98,7 @@ var packageNames = map[string]bool{
 // ErrPiMissing is matched (errors.Is) by every error saying that pi could not
 // be found or cannot run, so the web UI can keep browsing sessions and
 // explain how to install pi.
-var ErrPiMissing = errors.New("pi not found")
+var ErrPiMissing = errs.New(errs.PiMissing, piMissingMsg, "pi not found")
 
 // MissingError says where pi was looked for.
 type MissingError struct {
@@ -112,7 +114,18 @@ func (e *MissingError) Error() string {
 }
 
 func (e *MissingError) Is(target error) bool { return target == ErrPiMissing }
-func (e *MissingError) Unwrap() error        { return e.Err }
+
+// piMissingMsg is the client's message for every error that matches
+// ErrPiMissing.
+const piMissingMsg = "pi is not installed or cannot run: " + InstallHint
+
+// ErrorKind, with ClientMessage, makes every error that matches
+// ErrPiMissing say so to the client (errs.Classified).
+func (e *MissingError) ErrorKind() errs.Kind { return errs.PiMissing }
+
+// ClientMessage is how to install pi.
+func (e *MissingError) ClientMessage() string { return piMissingMsg }
+func (e *MissingError) Unwrap() error         { return e.Err }
 
 // TooOldError says that the pi found predates MinVersion.
 type TooOldError struct {
@@ -126,6 +139,12 @@ func (e *TooOldError) Error() string {
 }
 
 func (e *TooOldError) Is(target error) bool { return target == ErrPiMissing }
+
+// ErrorKind is errs.PiMissing (errs.Classified).
+func (e *TooOldError) ErrorKind() errs.Kind { return errs.PiMissing }
+
+// ClientMessage is how to install pi.
+func (e *TooOldError) ClientMessage() string { return piMissingMsg }
 
 // NodeError says that the node that would run pi is missing or older than
 // pi's package.json engines.node requires (pi 1.x crashes at start on Node
@@ -150,6 +169,12 @@ func (e *NodeError) Error() string {
 }
 
 func (e *NodeError) Is(target error) bool { return target == ErrPiMissing }
+
+// ErrorKind is errs.PiMissing (errs.Classified).
+func (e *NodeError) ErrorKind() errs.Kind { return errs.PiMissing }
+
+// ClientMessage is how to install pi.
+func (e *NodeError) ClientMessage() string { return piMissingMsg }
 
 // Find locates pi (path, or "pi" on PATH when path is empty) and checks its
 // version, and that the Node which will run it satisfies pi's engines.node.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Options says how to start one pi process.
@@ -162,6 +164,15 @@ func (e *CwdGoneError) Error() string {
 
 func (e *CwdGoneError) Unwrap() error { return e.Exit }
 
+// ErrorKind is errs.Invalid: the client may recreate the folder or fork
+// (errs.Classified).
+func (e *CwdGoneError) ErrorKind() errs.Kind { return errs.Invalid }
+
+// ClientMessage says so without the folder's path.
+func (e *CwdGoneError) ClientMessage() string {
+	return "the session's working directory no longer exists"
+}
+
 const cwdGoneMarker = "Stored session working directory does not exist: "
 
 // RefusedError is pi exiting at start because it refused what it was
@@ -173,6 +184,16 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string { return "pi refused to start: " + e.Reason }
+
+// ErrorKind is errs.Invalid: the user's choice to correct (errs.Classified).
+func (e *RefusedError) ErrorKind() errs.Kind { return errs.Invalid }
+
+// ClientMessage is pi's reason, first line only (a JavaScript stack under
+// it would name pi's install paths).
+func (e *RefusedError) ClientMessage() string {
+	msg, _, _ := strings.Cut(e.Reason, "\n")
+	return "pi refused: " + msg
+}
 
 func (e *RefusedError) Unwrap() error {
 	if e.Exit == nil {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 //go:embed ext/resolve-resources.mjs
@@ -241,7 +243,7 @@ const maxPackageOutput = 64 << 10
 
 // ErrPackageSource is a source piweb does not hand to pi: empty, with a
 // line break, or starting with "-" (pi would read it as an option).
-var ErrPackageSource = errors.New("a package source is a name, URL or path on one line, not starting with -")
+var ErrPackageSource = errs.New(errs.Invalid, "a package source is a name, URL or path on one line, not starting with -", "a package source is a name, URL or path on one line, not starting with -")
 
 // RunPackageCommand runs `pi install <source> [-l]` or `pi remove <source>
 // [-l]` (verb "install" or "remove") in cwd, with o's pi, agent dir and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"piweb/internal/broker"
+	"piweb/internal/errs"
 	"sync"
 	"time"
 )
@@ -21,7 +22,7 @@ const (
 
 // ErrAtCapacity is a start refused because MaxLive workers are live and
 // all of them are busy.
-var ErrAtCapacity = errors.New("too many live pi workers, all busy")
+var ErrAtCapacity = errs.New(errs.Throttled, "too many agents are running; wait for one to finish or stop one", "too many live pi workers, all busy")
 
 // ErrClosed is any use of a closed Supervisor.
 var ErrClosed = errors.New("agent supervisor closed")

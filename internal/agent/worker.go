@@ -2,10 +2,11 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // process is the part of a pi process the supervisor manages; *Client
@@ -18,7 +19,7 @@ type process interface {
 
 // ErrBusy is returned for a plain prompt while pi is streaming, compacting
 // or waiting to retry; send it as Steer or FollowUp instead.
-var ErrBusy = errors.New("agent is busy")
+var ErrBusy = errs.New(errs.Busy, "the agent is busy; steer or follow up instead", "agent is busy")
 
 // DefaultUITimeout is how long an extension dialog may stay unanswered
 // before piweb cancels it, so that a closed browser tab cannot wedge pi.
@@ -329,7 +330,7 @@ func (w *Worker) takeDialog(id string) bool {
 
 // ErrNoDialog is answering a dialog that is not pending (answered from
 // another tab, timed out, or never asked).
-var ErrNoDialog = errors.New("no such pending dialog")
+var ErrNoDialog = errs.New(errs.NotFound, "no such pending dialog (answered elsewhere or timed out)", "no such pending dialog")
 
 // AnswerUI answers a pending extension dialog and tells every subscriber
 // it is gone.

@@ -2,8 +2,8 @@
 // files panel: client paths resolved inside the cwd (symlinks included,
 // opened through os.Root so a swapped symlink cannot escape), directories
 // listed, only regular files and directories opened (never a FIFO or a
-// device), and the stamps a poll compares. Its errors are *Error, whose
-// message is safe to show to the client.
+// device), and the stamps a poll compares. Its refusals are *errs.Error,
+// whose message is safe to show to the client.
 package cwdfs
 
 import (
@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Limits of the files panel.
@@ -25,30 +27,9 @@ const (
 	MaxDirEntries = 5000
 )
 
-// Kind classifies an Error.
-type Kind int
-
-// The kinds of Error.
-const (
-	NotFound  Kind = iota // no such file, or the cwd is gone
-	Forbidden             // the path leads outside the cwd
-	Invalid               // not a directory, or not a regular file
-	TooLarge              // over MaxFileRead or MaxDirEntries
-	Changed               // the file changed while it was opened
-	Exists                // an upload's name is taken (overwrite not confirmed)
-	NoSpace               // the disk is full
-)
-
-// Error is a refusal whose Msg can be shown to the client as is.
-type Error struct {
-	Kind Kind
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-func fail(k Kind, format string, args ...any) *Error {
-	return &Error{Kind: k, Msg: fmt.Sprintf(format, args...)}
+// fail is a refusal of kind k whose message is shown to the client as is.
+func fail(k errs.Kind, format string, args ...any) *errs.Error {
+	return &errs.Error{Kind: k, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Entry is one item of a directory listing.
@@ -64,11 +45,11 @@ type Entry struct {
 // through symlinks, so a link pointing outside is refused like "..".
 func Resolve(cwd, rel string) (root, real string, err error) {
 	if strings.ContainsRune(rel, 0) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) {
-		return "", "", fail(Forbidden, "path must be relative to the session's directory")
+		return "", "", fail(errs.Forbidden, "path must be relative to the session's directory")
 	}
 	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if seg == ".." {
-			return "", "", fail(Forbidden, "path must stay inside the session's directory")
+			return "", "", fail(errs.Forbidden, "path must stay inside the session's directory")
 		}
 	}
 	root, err = cwdRoot(cwd)
@@ -77,12 +58,12 @@ func Resolve(cwd, rel string) (root, real string, err error) {
 	}
 	real, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", fail(NotFound, "file not found")
+		return "", "", fail(errs.NotFound, "file not found")
 	} else if err != nil {
-		return "", "", fail(Forbidden, "path cannot be resolved")
+		return "", "", fail(errs.Forbidden, "path cannot be resolved")
 	}
 	if !inside(root, real) {
-		return "", "", fail(Forbidden, "path leads outside the session's directory")
+		return "", "", fail(errs.Forbidden, "path leads outside the session's directory")
 	}
 	return root, real, nil
 }
@@ -98,7 +79,7 @@ func inside(root, real string) bool {
 
 // ErrCwdGone is Resolve's answer when the session's cwd is not there (the
 // project was moved or deleted since, or the header has no absolute cwd).
-var ErrCwdGone error = fail(NotFound, "the session's directory does not exist")
+var ErrCwdGone error = fail(errs.NotFound, "the session's directory does not exist")
 
 // cwdRoot resolves the session's cwd through symlinks.
 func cwdRoot(cwd string) (string, error) {
@@ -109,7 +90,7 @@ func cwdRoot(cwd string) (string, error) {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return "", ErrCwdGone
 	} else if err != nil {
-		return "", fail(NotFound, "the session's directory cannot be read")
+		return "", fail(errs.NotFound, "the session's directory cannot be read")
 	}
 	return root, nil
 }
@@ -123,7 +104,7 @@ func cwdRoot(cwd string) (string, error) {
 func OpenInside(root, real string) (*os.Root, *os.File, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, nil, fail(NotFound, "the session's directory does not exist")
+		return nil, nil, fail(errs.NotFound, "the session's directory does not exist")
 	}
 	f, err := openChecked(r, root, real)
 	if err != nil {
@@ -136,14 +117,14 @@ func OpenInside(root, real string) (*os.Root, *os.File, error) {
 func openChecked(r *os.Root, root, real string) (*os.File, error) {
 	rel, err := filepath.Rel(root, real)
 	if err != nil {
-		return nil, fail(Forbidden, "path leads outside the session's directory")
+		return nil, fail(errs.Forbidden, "path leads outside the session's directory")
 	}
 	before, err := r.Stat(rel)
 	if err != nil {
 		return nil, openErr(err)
 	}
 	if !before.IsDir() && !before.Mode().IsRegular() {
-		return nil, fail(Invalid, "not a regular file or directory (%s)", fileKind(before.Mode()))
+		return nil, fail(errs.Invalid, "not a regular file or directory (%s)", fileKind(before.Mode()))
 	}
 	f, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -151,16 +132,16 @@ func openChecked(r *os.Root, root, real string) (*os.File, error) {
 	}
 	if after, err := f.Stat(); err != nil || !os.SameFile(before, after) {
 		f.Close()
-		return nil, fail(Changed, "the file changed while it was opened")
+		return nil, fail(errs.Stale, "the file changed while it was opened")
 	}
 	return f, nil
 }
 
 func openErr(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fail(NotFound, "file not found")
+		return fail(errs.NotFound, "file not found")
 	}
-	return fail(Forbidden, "path leads outside the session's directory")
+	return fail(errs.Forbidden, "path leads outside the session's directory")
 }
 
 // fileKind names a special file's type for an error message.
@@ -188,10 +169,10 @@ func ReadDir(root, real string) ([]Entry, error) {
 	defer f.Close()
 	ds, err := f.ReadDir(MaxDirEntries + 1)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fail(Invalid, "not a directory")
+		return nil, fail(errs.Invalid, "not a directory")
 	}
 	if len(ds) > MaxDirEntries {
-		return nil, fail(TooLarge, "directory has more than %d entries", MaxDirEntries)
+		return nil, fail(errs.TooLarge, "directory has more than %d entries", MaxDirEntries)
 	}
 	rel, _ := filepath.Rel(root, real)
 	out := make([]Entry, 0, len(ds))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"piweb/internal/errs"
 )
 
 // MaxUpload bounds one uploaded file.
@@ -23,7 +25,7 @@ const uploadTemp = ".piweb-upload-"
 func CheckName(name string) error {
 	if name == "" || name == "." || name == ".." || len(name) > 255 || strings.ContainsAny(name, "/\\\x00") ||
 		strings.HasPrefix(name, uploadTemp) {
-		return fail(Invalid, "a file name must be one name, without / or \\")
+		return fail(errs.Invalid, "a file name must be one name, without / or \\")
 	}
 	return nil
 }
@@ -40,18 +42,18 @@ func Upload(root, dir, name string, src io.Reader, max int64, overwrite bool) (i
 		return 0, err
 	}
 	if !inside(root, dir) {
-		return 0, fail(Forbidden, "path leads outside the session's directory")
+		return 0, fail(errs.Forbidden, "path leads outside the session's directory")
 	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
-		return 0, fail(NotFound, "folder not found")
+		return 0, fail(errs.NotFound, "folder not found")
 	}
 	defer r.Close()
 	if fi, err := r.Lstat(name); err == nil && (!overwrite || !fi.Mode().IsRegular()) {
 		if !fi.Mode().IsRegular() {
-			return 0, fail(Invalid, "%s exists and is not a regular file", name)
+			return 0, fail(errs.Invalid, "%s exists and is not a regular file", name)
 		}
-		return 0, fail(Exists, "%s exists", name)
+		return 0, fail(errs.Exists, "%s exists", name)
 	}
 	tmp := uploadTemp + randomHex()
 	n, err := writeTemp(r, tmp, src, max)
@@ -81,7 +83,7 @@ func writeTemp(r *os.Root, tmp string, src io.Reader, max int64) (int64, error) 
 	}
 	n, err := io.Copy(f, io.LimitReader(src, max+1))
 	if err == nil && n > max {
-		err = fail(TooLarge, "the file is over %d bytes", max)
+		err = fail(errs.TooLarge, "the file is over %d bytes", max)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -100,7 +102,7 @@ func place(r *os.Root, tmp, name string, overwrite bool) error {
 	}
 	if err := r.Link(tmp, name); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fail(Exists, "%s exists", name)
+			return fail(errs.Exists, "%s exists", name)
 		}
 		return writeErr(err)
 	}
@@ -109,14 +111,14 @@ func place(r *os.Root, tmp, name string, overwrite bool) error {
 
 // writeErr words a failed write for the client.
 func writeErr(err error) error {
-	var fe *Error
+	var fe *errs.Error
 	switch {
 	case err == nil || errors.As(err, &fe):
 		return err
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return fail(NoSpace, "the disk is full: nothing was written")
+		return fail(errs.NoSpace, "the disk is full: nothing was written")
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
-		return fail(Forbidden, "the folder cannot be written to")
+		return fail(errs.Forbidden, "the folder cannot be written to")
 	}
-	return fail(Invalid, "the file could not be written")
+	return fail(errs.Invalid, "the file could not be written")
 }

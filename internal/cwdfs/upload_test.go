@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"piweb/internal/errs"
 )
 
 // failing reads n bytes and then fails as a full disk does.
@@ -25,12 +27,12 @@ func (f *failing) Read(p []byte) (int, error) {
 	return k, nil
 }
 
-func kindOf(err error) Kind {
-	var fe *Error
+func kindOf(err error) errs.Kind {
+	var fe *errs.Error
 	if errors.As(err, &fe) {
 		return fe.Kind
 	}
-	return -1
+	return errs.Other
 }
 
 // names lists a folder.
@@ -56,7 +58,7 @@ func TestUpload(t *testing.T) {
 	if got := read("a b ü.txt"); got != "first" {
 		t.Errorf("uploaded %q", got)
 	}
-	if _, err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, false); kindOf(err) != Exists {
+	if _, err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, false); kindOf(err) != errs.Exists {
 		t.Errorf("over an existing file without confirmation: %v", err)
 	}
 	if got := read("a b ü.txt"); got != "first" {
@@ -65,25 +67,25 @@ func TestUpload(t *testing.T) {
 	if _, err := Upload(root, sub, "a b ü.txt", strings.NewReader("second"), 100, true); err != nil || read("a b ü.txt") != "second" {
 		t.Errorf("confirmed overwrite: %v, %q", err, read("a b ü.txt"))
 	}
-	if _, err := Upload(root, sub, "big", strings.NewReader(strings.Repeat("x", 101)), 100, false); kindOf(err) != TooLarge {
+	if _, err := Upload(root, sub, "big", strings.NewReader(strings.Repeat("x", 101)), 100, false); kindOf(err) != errs.TooLarge {
 		t.Errorf("over the limit: %v", err)
 	}
-	if _, err := Upload(root, sub, "full", &failing{n: 70000}, 1<<20, false); kindOf(err) != NoSpace {
+	if _, err := Upload(root, sub, "full", &failing{n: 70000}, 1<<20, false); kindOf(err) != errs.NoSpace {
 		t.Errorf("full disk: %v", err)
 	}
 	if got := names(t, sub); got != "a b ü.txt" {
 		t.Errorf("left behind after the failures: %s", got)
 	}
 	os.Mkdir(filepath.Join(sub, "adir"), 0o755)
-	if _, err := Upload(root, sub, "adir", strings.NewReader("x"), 100, true); kindOf(err) != Invalid {
+	if _, err := Upload(root, sub, "adir", strings.NewReader("x"), 100, true); kindOf(err) != errs.Invalid {
 		t.Errorf("over a folder: %v", err)
 	}
 	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "a\x00b", ".piweb-upload-x", strings.Repeat("n", 256)} {
-		if _, err := Upload(root, sub, bad, strings.NewReader("x"), 100, false); kindOf(err) != Invalid {
+		if _, err := Upload(root, sub, bad, strings.NewReader("x"), 100, false); kindOf(err) != errs.Invalid {
 			t.Errorf("name %q: %v", bad, err)
 		}
 	}
-	if _, err := Upload(sub, root, "x", strings.NewReader("x"), 100, false); kindOf(err) != Forbidden {
+	if _, err := Upload(sub, root, "x", strings.NewReader("x"), 100, false); kindOf(err) != errs.Forbidden {
 		t.Errorf("a folder outside the root: %v", err)
 	}
 	var _ io.Reader = &failing{}

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Defaults of Options' zero values.
@@ -42,12 +44,12 @@ type Options struct {
 
 // Errors, each a state the Changes panel tells the user about.
 var (
-	ErrNoGit    = errors.New("git is not installed (no git on PATH)")
-	ErrNotRepo  = errors.New("the folder is not in a git repository")
-	ErrNoDir    = errors.New("the folder does not exist")
-	ErrTimeout  = errors.New("git did not answer in time (a lock, a hung file system?)")
-	ErrBadPath  = errors.New("not a path inside the repository")
-	errGitFails = errors.New("git failed")
+	ErrNoGit    = errs.New(errs.NotFound, "git is not installed (no git on PATH)", "git is not installed (no git on PATH)")
+	ErrNotRepo  = errs.New(errs.NotFound, "the folder is not in a git repository", "the folder is not in a git repository")
+	ErrNoDir    = errs.New(errs.NotFound, "the folder does not exist", "the folder does not exist")
+	ErrTimeout  = errs.New(errs.NotFound, "git did not answer in time (a lock, a hung file system?)", "git did not answer in time (a lock, a hung file system?)")
+	ErrBadPath  = errs.New(errs.Forbidden, "path must be relative to the repository and stay inside it", "not a path inside the repository")
+	errGitFails = errs.New(errs.Internal, "git failed", "git failed")
 )
 
 // Git runs git commands. It is safe for concurrent use.

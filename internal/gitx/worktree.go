@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"piweb/internal/errs"
 )
 
 // Repo says which repository a folder belongs to.
@@ -89,9 +91,9 @@ func ParseWorktrees(out []byte) []Worktree {
 // Errors of AddWorktree and RemoveWorktree.
 var (
 	ErrDirty   = errors.New("the worktree has uncommitted changes")
-	ErrBadName = errors.New("not a usable branch or folder name")
-	ErrMain    = errors.New("the main worktree cannot be removed")
-	ErrUnknown = errors.New("no such worktree of this repository")
+	ErrBadName = errs.New(errs.Invalid, "not a usable branch name", "not a usable branch or folder name")
+	ErrMain    = errs.New(errs.Forbidden, "the main worktree cannot be removed", "the main worktree cannot be removed")
+	ErrUnknown = errs.New(errs.NotFound, "no such worktree of this repository", "no such worktree of this repository")
 )
 
 // AddWorktree creates a worktree at path (a new folder) on a new branch
@@ -106,6 +108,18 @@ func (g *Git) AddWorktree(ctx context.Context, dir, path, branch, base string) e
 		args = append(args, base)
 	}
 	_, _, err := g.run(ctx, dir, 0, args)
+	return refused(err, "git refused: the branch or folder may exist already")
+}
+
+// refused words git's refusal of a worktree change the user asked for
+// (git failed, for a reason only its own words tell) as errs.Invalid with
+// msg: the user's to correct. A known state keeps its kind. Elsewhere an
+// unknown git failure is errs.Internal ("git failed"): git could not
+// report a state piweb asked about.
+func refused(err error, msg string) error {
+	if errors.Is(err, errGitFails) {
+		return errs.E("gitx", errs.Invalid, msg, err)
+	}
 	return err
 }
 
@@ -132,7 +146,7 @@ func (g *Git) RemoveWorktree(ctx context.Context, dir, path string, force bool) 
 	if err != nil && strings.Contains(err.Error(), "modified or untracked files") {
 		return ErrDirty
 	}
-	return err
+	return refused(err, "git refused: the branch or folder may exist already")
 }
 
 // errNoWorktrees is a repository git lists no worktree of.

@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"errors"
 	"path"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 )
 
 // IndexTopic is the topic of the index's changes and the workers'
@@ -69,8 +69,8 @@ type Topic struct {
 
 // The topic names a page may not subscribe to.
 var (
-	ErrUnknownTopic = errors.New("unknown topic")
-	ErrUncleanPath  = errors.New("path must be clean and relative")
+	ErrUnknownTopic = errs.New(errs.Invalid, "unknown topic", "unknown topic")
+	ErrUncleanPath  = errs.New(errs.Invalid, "path must be clean and relative", "path must be clean and relative")
 )
 
 // ResolveTopic checks a topic name a page sent ("index", "s/<id>",

@@ -10,7 +10,7 @@ import (
 
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
-	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 	"piweb/internal/gitx"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
@@ -67,8 +67,8 @@ func TestResolveTopic(t *testing.T) {
 	if hello, _ := l.ResolveTopic(IndexTopic, lookup); string(hello.Hello()) != `{"type":"hello"}` {
 		t.Errorf("index hello %s", hello.Hello())
 	}
-	var fe *cwdfs.Error
-	if _, err := l.ResolveTopic("f/abc/missing", lookup); !errors.As(err, &fe) || fe.Kind != cwdfs.NotFound {
+	var fe *errs.Error
+	if _, err := l.ResolveTopic("f/abc/missing", lookup); !errors.As(err, &fe) || fe.Kind != errs.NotFound {
 		t.Errorf("a missing path: %v, want cwdfs's not found", err)
 	}
 }

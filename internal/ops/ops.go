@@ -3,17 +3,19 @@
 // agent (a live pi, or none), the session store, the catalog and the live
 // topics in one call, so that HTTP handlers only decode, call and encode.
 // It knows nothing of HTTP: its errors say which step failed (*StepError),
-// and the server words them.
+// and, as errs.Classified, what kind of failure that is for the client.
 package ops
 
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/errs"
 	"piweb/internal/live"
 	"piweb/internal/session"
 )
@@ -55,6 +57,58 @@ func (e *StepError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the cause.
 func (e *StepError) Unwrap() error { return e.Err }
+
+// ErrorKind is the failure's kind for the client (errs.Classified): the
+// cause's own where the step lets it through, else the step's.
+func (e *StepError) ErrorKind() errs.Kind { k, _ := e.classify(); return k }
+
+// ClientMessage words the failure for the client: the cause's message
+// with its kind, else the step's.
+func (e *StepError) ClientMessage() string { _, m := e.classify(); return m }
+
+// classify is the one place a step's failure is worded. A file that
+// changed meanwhile is errs.Stale whichever step met it.
+func (e *StepError) classify() (errs.Kind, string) {
+	switch e.Step {
+	case StepStore, StepAgentStore, StepRepair:
+		if e.Step == StepRepair && !errors.Is(e.Err, session.ErrChanged) {
+			return errs.Internal, "cannot repair the session file"
+		}
+		return causeOr(e.Err, "cannot write session")
+	case StepTrash:
+		if errors.Is(e.Err, session.ErrChanged) {
+			return errs.Stale, "the session changed while it was being deleted; try again"
+		}
+		return causeOr(e.Err, "cannot write session") // a read-only folder is a 403, not a 500
+	case StepRestore:
+		if errors.Is(e.Err, fs.ErrExist) {
+			return errs.Busy, "a file already exists where the session was"
+		} else if errors.Is(e.Err, session.ErrTrashItem) {
+			return causeOr(e.Err, "")
+		}
+		return errs.Internal, "cannot restore"
+	case StepLoad:
+		return causeOr(e.Err, "cannot read session")
+	}
+	return errs.Internal, stepWords[e.Step]
+}
+
+// stepWords word the steps whose failures are piweb's own.
+var stepWords = map[Step]string{
+	StepStop:      "cannot stop the agent",
+	StepListTrash: "cannot read trash",
+	StepTrust:     "cannot read pi's trust.json",
+	StepReadBack:  "the new session could not be read back",
+}
+
+// causeOr is err's kind and message when it has a kind, else Internal
+// with msg.
+func causeOr(err error, msg string) (errs.Kind, string) {
+	if k := errs.KindOf(err); k != errs.Internal {
+		return k, errs.Message(err)
+	}
+	return errs.Internal, msg
+}
 
 // fail is a StepError, nil for nil.
 func fail(step Step, err error) error {

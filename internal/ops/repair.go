@@ -2,16 +2,16 @@ package ops
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/errs"
 	"piweb/internal/session"
 )
 
 // ErrRunning is a repair asked of a session whose pi is running.
-var ErrRunning = errors.New("the agent is running in this session")
+var ErrRunning = errs.New(errs.Busy, "the agent is running in this session; stop it first", "the agent is running in this session")
 
 // Repair rewrites a damaged session file as `piweb check --repair` does:
 // atomically, through session.RewriteFile (a synced temp file renamed over
@@ -53,6 +53,12 @@ func backupName(agentDir, backup string) string {
 // LeafError is a command refused because the session's file moved on
 // from the leaf the client was looking at: Have is the file's leaf now.
 type LeafError struct{ Have string }
+
+// ErrorKind is errs.Stale: the client reloads (errs.Classified).
+func (e *LeafError) ErrorKind() errs.Kind { return errs.Stale }
+
+// ClientMessage names the leaf the file has now.
+func (e *LeafError) ClientMessage() string { return e.Error() }
 
 func (e *LeafError) Error() string {
 	return "the session changed outside this page (leaf is now " + e.Have + ")"

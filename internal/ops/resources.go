@@ -2,9 +2,9 @@ package ops
 
 import (
 	"context"
-	"errors"
 
 	"piweb/internal/agent"
+	"piweb/internal/errs"
 	"piweb/internal/piconfig"
 )
 
@@ -14,7 +14,7 @@ type Resolver interface {
 }
 
 // ErrNoSuchResource is a resource pi does not resolve for the folder.
-var ErrNoSuchResource = errors.New("pi does not load that resource for this folder")
+var ErrNoSuchResource = errs.New(errs.NotFound, "pi does not load that resource for this folder", "pi does not load that resource for this folder")
 
 // ResourceStates is what pi resolves for cwd (a checked absolute folder),
 // its project part only when pi trusts the project, with each project

@@ -1,12 +1,12 @@
 package piconfig
 
 import (
-	"errors"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
 
@@ -148,7 +148,7 @@ func (s *Store) SetAPIKey(provider, key string, replaceCorrupt bool) error {
 }
 
 // ErrNoCredential is returned when removing a credential auth.json lacks.
-var ErrNoCredential = errors.New("piconfig: auth.json has no credential for this provider")
+var ErrNoCredential = errs.New(errs.NotFound, "auth.json has no credential for this provider", "piconfig: auth.json has no credential for this provider")
 
 // RemoveCredential deletes provider's entry as pi's AuthStorage.delete
 // does; a provider without one is ErrNoCredential and nothing is written

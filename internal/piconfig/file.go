@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 	"piweb/internal/own"
 )
@@ -34,13 +35,26 @@ type InvalidError struct{ Msg string }
 
 func (e *InvalidError) Error() string { return e.Msg }
 
+// ErrorKind is errs.Invalid (errs.Classified).
+func (e *InvalidError) ErrorKind() errs.Kind { return errs.Invalid }
+
+// ClientMessage is Msg, written for the user.
+func (e *InvalidError) ClientMessage() string { return e.Msg }
+
+// ErrorKind is errs.Corrupt: replacing the file is asked for explicitly
+// (errs.Classified).
+func (e *CorruptError) ErrorKind() errs.Kind { return errs.Corrupt }
+
+// ClientMessage names the file by its base name only.
+func (e *CorruptError) ClientMessage() string { return e.Error() }
+
 func invalidf(format string, args ...any) error {
 	return &InvalidError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // ErrLocked is returned when pi's lock on a file stays held (another pi is
 // writing it) for longer than a write waits.
-var ErrLocked = errors.New("piconfig: the file is locked by another process")
+var ErrLocked = errs.New(errs.Busy, "another pi is writing the file; try again", "piconfig: the file is locked by another process")
 
 // doc is one config file as read: its bytes (nil when absent) and, when
 // they parse, its top-level object.

@@ -2,8 +2,8 @@ package piconfig
 
 import (
 	"encoding/json"
-	"errors"
 
+	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
 
@@ -54,7 +54,7 @@ type Change struct {
 
 // ErrUntrusted is returned for a write to an untrusted project's settings:
 // pi refuses it ("Project is not trusted; refusing to write project settings").
-var ErrUntrusted = errors.New("piconfig: the project is not trusted; pi refuses to write its settings")
+var ErrUntrusted = errs.New(errs.Forbidden, "the project is not trusted: pi ignores its settings and refuses to write them; trust it first", "piconfig: the project is not trusted; pi refuses to write its settings")
 
 // UpdateSettings applies changes to the global settings (cwd "") or to a
 // trusted project's, as pi's persistScopedSettings does: under pi's lock

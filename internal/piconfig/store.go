@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Store reads and writes the config files of one pi agent dir.
@@ -62,8 +64,15 @@ func (s *Store) ModelsPath() string { return filepath.Join(s.AgentDir, "models.j
 // returns (nil: nothing to write). A corrupt file is refused with its
 // *CorruptError unless replaceCorrupt, in which case it is copied aside
 // first and edit starts from an empty object.
+// An error without a kind of its own is worded "cannot write pi's
+// configuration" for the client.
 func (s *Store) update(path string, lockPath string, mode0 os.FileMode, replaceCorrupt bool,
-	edit func(d *doc) ([]byte, error)) error {
+	edit func(d *doc) ([]byte, error)) (err error) {
+	defer func() {
+		if err != nil {
+			err = errs.E("", "cannot write pi's configuration", err)
+		}
+	}()
 	dirMode := os.FileMode(0o755) // pi's mkdirSync default
 	if mode0&0o077 == 0 {
 		dirMode = 0o700 // auth.json's folder, as pi makes it

@@ -12,7 +12,6 @@ package pilogin
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/errs"
 	"piweb/internal/terminal"
 )
 
@@ -49,8 +49,8 @@ const (
 
 // Errors of Start, Answer and Cancel.
 var (
-	ErrRunning = errors.New("pilogin: a sign-in to this provider is already running")
-	ErrNoRun   = errors.New("pilogin: no sign-in to this provider is running")
+	ErrRunning = errs.New(errs.Busy, "a sign-in to this provider is already running; cancel it first", "pilogin: a sign-in to this provider is already running")
+	ErrNoRun   = errs.New(errs.NotFound, "no sign-in to this provider is running", "pilogin: no sign-in to this provider is running")
 )
 
 // State is one provider's sign-in as the page shows it. Seq grows with

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 	"piweb/internal/peercred"
 	"piweb/internal/signin"
 )
@@ -44,7 +45,7 @@ func (s *Server) authorize(r *http.Request) error {
 	a := s.auth
 	if !a.required {
 		if peercred.OtherUser(r.Context()) {
-			return errorf(Forbidden, "this piweb serves only the OS user who started it")
+			return errs.Errorf(errs.Forbidden, "this piweb serves only the OS user who started it")
 		}
 		return nil
 	}
@@ -53,17 +54,17 @@ func (s *Server) authorize(r *http.Request) error {
 	}
 	bearer, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !found {
-		return errorf(Unauthorized, "sign-in required: open the link piweb printed when it started")
+		return errs.Errorf(errs.Unauthorized, "sign-in required: open the link piweb printed when it started")
 	}
 	key := s.clientKey(r)
 	if a.throttle.Blocked(key) {
-		return errorf(Throttled, "too many failed attempts; try again later")
+		return errs.Errorf(errs.Throttled, "too many failed attempts; try again later")
 	}
 	if a.TokenOK(bearer) {
 		return nil
 	}
 	a.throttle.Fail(key)
-	return errorf(Unauthorized, "wrong token")
+	return errs.Errorf(errs.Unauthorized, "wrong token")
 }
 
 // signOut revokes the request's session cookie and clears it.
@@ -88,12 +89,12 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 	}
 	ip := s.clientKey(r)
 	if a.throttle.Blocked(ip) {
-		return errorf(Throttled, "too many failed attempts; try again later")
+		return errs.Errorf(errs.Throttled, "too many failed attempts; try again later")
 	}
 	ok, oneTime := a.Redeem(r.URL.Query().Get("token"))
 	if !ok {
 		a.throttle.Fail(ip)
-		return errorf(Unauthorized, "wrong, missing or already used sign-in link")
+		return errs.Errorf(errs.Unauthorized, "wrong, missing or already used sign-in link")
 	}
 	if oneTime && s.opts.OnLogin != nil {
 		s.opts.OnLogin(ip)

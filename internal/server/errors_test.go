@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"piweb/internal/agent"
+	"piweb/internal/errs"
 	"piweb/internal/ops"
 	"piweb/internal/session"
 )
@@ -35,8 +38,8 @@ func checkErrorBody(t *testing.T, what string, status int, body []byte, secrets 
 	code, _ := e["error"]["code"].(string)
 	msg, _ := e["error"]["message"].(string)
 	found := false
-	for _, info := range kindInfo {
-		found = found || (info.code == code && info.status == status)
+	for kind, st := range kindStatus {
+		found = found || (kind.String() == code && st == status)
 	}
 	if !found || msg == "" {
 		t.Errorf("%s: status %d with code %q, message %q", what, status, code, msg)
@@ -146,7 +149,7 @@ func TestPanicAnswersInternal(t *testing.T) {
 	}
 }
 
-// TestAgentErr maps the agent package's typed errors: pi's refusal text
+// TestAgentErr: the agent package's typed errors carry their kinds: pi's refusal text
 // reaches the client, but only its first line (a JavaScript stack under it
 // names pi's install paths); pi refusing a model at start is the user's
 // 400, not a 500 (issue 17.12); the worker cap is a 429.
@@ -154,25 +157,24 @@ func TestAgentErr(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
-		kind Kind
+		kind errs.Kind
 		msg  string
 	}{
 		{"one line", &agent.CommandError{Command: "set_model",
 			Message: "Model not found: x/y\n    at resolve (/usr/lib/node_modules/pi/dist/model.js:10:3)"},
-			Invalid, "pi refused set_model: Model not found: x/y"},
+			errs.Invalid, "pi refused set_model: Model not found: x/y"},
 		{"busy", &agent.CommandError{Command: "prompt",
 			Message: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message."},
-			Busy, "the agent is busy; steer or follow up instead"},
+			errs.Busy, "the agent is busy; steer or follow up instead"},
 		{"refused at start", &agent.RefusedError{Reason: `Model "fake/nope" not found. Use --list-models to see available models.`},
-			Invalid, `pi refused: Model "fake/nope" not found. Use --list-models to see available models.`},
-		{"cap", fmt.Errorf("start: %w", agent.ErrAtCapacity), Throttled, "too many agents are running; wait for one to finish or stop one"},
-		{"stale", agent.ErrStale, Stale, "the session file changed outside piweb; reload or fork"},
+			errs.Invalid, `pi refused: Model "fake/nope" not found. Use --list-models to see available models.`},
+		{"cap", fmt.Errorf("start: %w", agent.ErrAtCapacity), errs.Throttled, "too many agents are running; wait for one to finish or stop one"},
+		{"stale", agent.ErrStale, errs.Stale, "the session file changed outside piweb; reload or fork"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, isErr := agentErr(tt.err).(*Error)
-			if !isErr || e.Kind != tt.kind || e.Msg != tt.msg {
-				t.Errorf("agentErr = %#v, want kind %v message %q", e, tt.kind, tt.msg)
+			if k, msg := errs.KindOf(tt.err), errs.Message(tt.err); k != tt.kind || msg != tt.msg {
+				t.Errorf("kind %v message %q, want kind %v message %q", k, msg, tt.kind, tt.msg)
 			}
 		})
 	}
@@ -185,17 +187,25 @@ func TestOpsErr(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		err  error
-		kind Kind
+		kind errs.Kind
 		msg  string
 	}{
-		{"store", &ops.StepError{Step: ops.StepStore, Err: errors.New("disk on fire")}, Internal, "cannot write session"},
-		{"agent store", &ops.StepError{Step: ops.StepAgentStore, Err: errors.New("disk on fire")}, Internal, "cannot write session"},
-		{"agent refused", &agent.CommandError{Command: "set_session_name", Message: "no"}, Invalid, "pi refused set_session_name: no"},
+		{"store", &ops.StepError{Step: ops.StepStore, Err: errors.New("disk on fire")}, errs.Internal, "cannot write session"},
+		{"agent store", &ops.StepError{Step: ops.StepAgentStore, Err: errors.New("disk on fire")}, errs.Internal, "cannot write session"},
+		{"agent refused", &agent.CommandError{Command: "set_session_name", Message: "no"}, errs.Invalid, "pi refused set_session_name: no"},
+		// A file that changed meanwhile is stale at every step (a delete said busy).
+		{"trash changed", &ops.StepError{Step: ops.StepTrash, Err: session.ErrChanged}, errs.Stale,
+			"the session changed while it was being deleted; try again"},
+		{"store changed", &ops.StepError{Step: ops.StepStore, Err: fmt.Errorf("append: %w", session.ErrChanged)}, errs.Stale,
+			"the session file changed meanwhile; reload and retry"},
+		{"disk full", &ops.StepError{Step: ops.StepStore, Err: &fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}},
+			errs.NoSpace, "the disk is full; nothing was changed"},
+		{"load gone", &ops.StepError{Step: ops.StepLoad, Err: fs.ErrNotExist}, errs.NotFound, "session file is gone"},
+		{"restore taken", &ops.StepError{Step: ops.StepRestore, Err: fs.ErrExist}, errs.Busy, "a file already exists where the session was"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e, isErr := opsErr(tt.err).(*Error)
-			if !isErr || e.Kind != tt.kind || e.Msg != tt.msg {
-				t.Errorf("opsErr = %#v, want kind %v message %q", e, tt.kind, tt.msg)
+			if k, msg := errs.KindOf(tt.err), errs.Message(tt.err); k != tt.kind || msg != tt.msg {
+				t.Errorf("kind %v message %q, want kind %v message %q", k, msg, tt.kind, tt.msg)
 			}
 		})
 	}
@@ -238,18 +248,38 @@ func TestRequestLogAndCancel(t *testing.T) {
 	}
 }
 
-// TestDomainErrorTable: the session package's errors map to their kinds
-// through the one table, wrapped or not.
+// TestFullDiskIsNoSpace: a session write that meets a full disk answers
+// 507 no_space, as an upload does, and the session stays.
+func TestFullDiskIsNoSpace(t *testing.T) {
+	r := newRig(t, Options{})
+	r.srv.store.Fault = func(step string) error {
+		if step == session.StepDeleteMove {
+			return &fs.PathError{Op: "link", Path: "/x", Err: syscall.ENOSPC}
+		}
+		return nil
+	}
+	s := r.find("Fix the flaky")
+	out := r.json("DELETE", "/api/sessions/"+s["id"].(string), map[string]any{}, 507)
+	if code := errCode(t, out); code != "no_space" {
+		t.Errorf("code %s", code)
+	}
+	if _, err := os.Stat(s["path"].(string)); err != nil {
+		t.Errorf("the session is gone: %v", err)
+	}
+}
+
+// TestDomainErrorTable: the session package's errors carry their kinds,
+// wrapped or not.
 func TestDomainErrorTable(t *testing.T) {
 	for _, c := range []struct {
 		err  error
-		want Kind
+		want errs.Kind
 	}{
-		{session.ErrChanged, Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), NotFound},
-		{session.ErrTrashItem, NotFound}, {os.ErrNotExist, NotFound}, {context.Canceled, Canceled},
-		{errors.New("disk on fire"), Internal}, {errorf(Busy, "busy"), Busy},
+		{session.ErrChanged, errs.Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), errs.NotFound},
+		{session.ErrTrashItem, errs.NotFound}, {os.ErrNotExist, errs.NotFound}, {context.Canceled, errs.Canceled},
+		{errors.New("disk on fire"), errs.Internal}, {errs.Errorf(errs.Busy, "busy"), errs.Busy},
 	} {
-		if got := classify(c.err).Kind; got != c.want {
+		if got := errs.KindOf(c.err); got != c.want {
 			t.Errorf("%v: kind %v, want %v", c.err, got, c.want)
 		}
 	}

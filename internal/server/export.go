@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 
+	"piweb/internal/errs"
 	"piweb/internal/export"
 	"piweb/internal/ops"
 )
@@ -38,15 +39,15 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 			id = leaf.ID
 		}
 		if body, err = sess.ExportLinear(id); err != nil {
-			return storeErr(err)
+			return err
 		}
 		ctype, name = "application/x-ndjson", name+"-branch"
 	case "md", "html":
 		if body, ctype, err = export.Document(format, ops.Document(m, sess, leaf)); err != nil {
-			return wrap(Internal, err, "cannot export")
+			return errs.E("", errs.Internal, "cannot export", err)
 		}
 	default:
-		return errorf(Invalid, "format must be jsonl, md or html")
+		return errs.Errorf(errs.Invalid, "format must be jsonl, md or html")
 	}
 	downloadHeaders(w, ctype, name+"."+format)
 	w.Write(body) // the response has started: a failed write cannot be answered
@@ -57,7 +58,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) exportFile(w http.ResponseWriter, m Meta) error {
 	f, err := os.Open(m.Path)
 	if err != nil {
-		return storeErr(err)
+		return err
 	}
 	defer f.Close()
 	downloadHeaders(w, "application/x-ndjson", "pi-session-"+m.ID+".jsonl")

@@ -9,6 +9,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 )
 
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m Meta) error {
@@ -52,17 +53,17 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request, m Meta) error 
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return errorf(Invalid, "not a regular file")
+		return errs.Errorf(errs.Invalid, "not a regular file")
 	}
 	if ctype := cwdfs.MediaType(real); ctype != "" {
 		return serveMedia(w, r, f, fi, ctype)
 	}
 	if fi.Size() > cwdfs.MaxFileRead {
-		return errorf(TooLarge, "file is over %d bytes", cwdfs.MaxFileRead)
+		return errs.Errorf(errs.TooLarge, "file is over %d bytes", cwdfs.MaxFileRead)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, cwdfs.MaxFileRead+1))
 	if err != nil {
-		return wrap(Internal, err, "cannot read file")
+		return errs.E("", errs.Internal, "cannot read file", err)
 	}
 	ctype := "application/octet-stream"
 	if cwdfs.IsText(data) {
@@ -80,7 +81,7 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request, m Meta) error 
 // (never sniffed), answering ranges so that audio and video can seek.
 func serveMedia(w http.ResponseWriter, r *http.Request, f *os.File, fi os.FileInfo, ctype string) error {
 	if fi.Size() > cwdfs.MaxMedia {
-		return errorf(TooLarge, "file is over %d bytes", cwdfs.MaxMedia)
+		return errs.Errorf(errs.TooLarge, "file is over %d bytes", cwdfs.MaxMedia)
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)

@@ -11,6 +11,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 	"piweb/internal/piconfig"
 	"piweb/internal/pilogin"
 )
@@ -50,18 +51,18 @@ func (s *Server) loginProvider(r *http.Request) (string, error) {
 			return id, s.canSignIn()
 		}
 	}
-	return "", errorf(Invalid, "pi offers no account sign-in for %q", id)
+	return "", errs.Errorf(errs.Invalid, "pi offers no account sign-in for %q", id)
 }
 
 // canSignIn says why pi cannot run a sign-in here, if it cannot: no pi,
 // or one older than `pi auth login`.
 func (s *Server) canSignIn() error {
 	if s.logins == nil {
-		return errorf(PiMissing, "pi is not installed or cannot run; sign in in a terminal instead")
+		return errs.Errorf(errs.PiMissing, "pi is not installed or cannot run; sign in in a terminal instead")
 	}
 	have := s.agent.Pi().Version
 	if v, err := agent.ParseVersion(have); err == nil && v.Less(agent.VersionAuthLogin) {
-		return errorf(PiMissing, "pi %s has no `pi auth login` (pi %s added it); sign in in a terminal with a newer pi", have, agent.VersionAuthLogin)
+		return errs.Errorf(errs.PiMissing, "pi %s has no `pi auth login` (pi %s added it); sign in in a terminal with a newer pi", have, agent.VersionAuthLogin)
 	}
 	return nil
 }
@@ -73,7 +74,7 @@ func (s *Server) startSignIn(w http.ResponseWriter, r *http.Request) error {
 	}
 	st, err := s.logins.Start(r.Context(), id)
 	if err != nil {
-		return agentErr(err)
+		return err
 	}
 	return ok(w, st)
 }
@@ -85,7 +86,7 @@ func (s *Server) getSignIn(w http.ResponseWriter, r *http.Request) error {
 	}
 	after, err := strconv.ParseUint(cmp.Or(r.URL.Query().Get("after"), "0"), 10, 64)
 	if err != nil {
-		return errorf(Invalid, "after must be a sequence number")
+		return errs.Errorf(errs.Invalid, "after must be a sequence number")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), signInWait)
 	defer cancel()
@@ -102,7 +103,7 @@ func (s *Server) answerSignIn(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if strings.ContainsAny(body.Text, "\r\n\x03\x04\x1b") || len(body.Text) > 8<<10 {
-		return errorf(Invalid, "the answer must be one line of text")
+		return errs.Errorf(errs.Invalid, "the answer must be one line of text")
 	}
 	if err := s.logins.Answer(id, body.Text); err != nil {
 		return err

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"net/http"
 	"strings"
 
 	"piweb/internal/apitype"
-	"piweb/internal/ops"
+	"piweb/internal/errs"
 	"piweb/internal/session"
 )
 
@@ -26,9 +25,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any, limit int64) erro
 	data, err := io.ReadAll(body)
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return errorf(TooLarge, "request body over %d bytes", limit)
+		return errs.Errorf(errs.TooLarge, "request body over %d bytes", limit)
 	} else if err != nil {
-		return errorf(Invalid, "cannot read body")
+		return errs.Errorf(errs.Invalid, "cannot read body")
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		data = []byte("{}")
@@ -36,10 +35,10 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any, limit int64) erro
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errorf(Invalid, "bad JSON body: %s", jsonErrText(err))
+		return errs.Errorf(errs.Invalid, "bad JSON body: %s", jsonErrText(err))
 	}
 	if dec.More() {
-		return errorf(Invalid, "bad JSON body: trailing data")
+		return errs.Errorf(errs.Invalid, "bad JSON body: trailing data")
 	}
 	return nil
 }
@@ -53,57 +52,10 @@ func jsonErrText(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// opsErr words a failed step of an ops mutation; what the step's own
-// package says is left to the one error table.
-func opsErr(err error) error {
-	var se *ops.StepError
-	var le *ops.LeafError
-	if errors.As(err, &le) {
-		return &Error{Kind: Stale, Msg: le.Error()}
-	} else if !errors.As(err, &se) {
-		return agentErr(err) // the agent refused before any step
-	}
-	switch se.Step {
-	case ops.StepStore, ops.StepAgentStore: // the file write, with or without a pi
-		return storeErr(se.Err)
-	case ops.StepStop:
-		return wrap(Internal, se.Err, "cannot stop the agent")
-	case ops.StepTrash:
-		if errors.Is(se.Err, session.ErrChanged) {
-			return errorf(Busy, "the session changed while it was being deleted; try again")
-		}
-		return storeErr(se.Err) // a read-only folder is a 403, not a 500
-	case ops.StepListTrash:
-		return wrap(Internal, se.Err, "cannot read trash")
-	case ops.StepRestore:
-		return restoreErr(se.Err)
-	case ops.StepLoad:
-		return loadErr(se.Err)
-	case ops.StepRepair:
-		if errors.Is(se.Err, session.ErrChanged) {
-			return storeErr(se.Err)
-		}
-		return wrap(Internal, se.Err, "cannot repair the session file")
-	case ops.StepTrust:
-		return wrap(Internal, se.Err, "cannot read pi's trust.json")
-	}
-	return wrap(Internal, se.Err, "the new session could not be read back")
-}
-
-func restoreErr(err error) error {
-	switch {
-	case errors.Is(err, session.ErrTrashItem):
-		return errorf(NotFound, "trash item not found")
-	case errors.Is(err, fs.ErrExist):
-		return errorf(Busy, "a file already exists where the session was")
-	}
-	return wrap(Internal, err, "cannot restore")
-}
-
-// answer encodes v, or words err.
+// answer encodes v, or returns err for writeError.
 func answer[T any](w http.ResponseWriter, v T, err error) error {
 	if err != nil {
-		return opsErr(err)
+		return err
 	}
 	return ok(w, v)
 }
@@ -130,7 +82,7 @@ func need(cond bool, msg string) error {
 	if cond {
 		return nil
 	}
-	return &Error{Kind: Invalid, Msg: msg}
+	return errs.Errorf(errs.Invalid, "%s", msg)
 }
 
 func (s *Server) rename(w http.ResponseWriter, r *http.Request) error {
@@ -179,7 +131,7 @@ func (s *Server) deleteForever(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.store.DeleteForever(r.PathValue("trashId")); err != nil {
-		return storeErr(err)
+		return err
 	}
 	return ok(w, struct{}{})
 }

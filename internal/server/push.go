@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 	"piweb/internal/push"
 )
 
@@ -13,7 +14,7 @@ import (
 
 func (s *Server) pushService() (*push.Service, error) {
 	if s.opts.Push == nil {
-		return nil, errorf(Unsupported, "Web Push is not set up in this piweb")
+		return nil, errs.Errorf(errs.Unsupported, "Web Push is not set up in this piweb")
 	}
 	return s.opts.Push, nil
 }
@@ -25,7 +26,7 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	key, err := p.PublicKey()
 	if err != nil {
-		return wrap(Internal, err, "cannot make piweb's Web Push keys")
+		return errs.E("", errs.Internal, "cannot make piweb's Web Push keys", err)
 	}
 	return ok(w, apitype.PushKey{PublicKey: key})
 }
@@ -40,7 +41,7 @@ func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := p.Subscribe(sub); err != nil {
-		return wrap(Invalid, err, "the subscription needs an http(s) endpoint and its p256dh and auth keys")
+		return errs.E("", errs.Invalid, "the subscription needs an http(s) endpoint and its p256dh and auth keys", err)
 	}
 	return ok(w, struct{}{})
 }
@@ -55,7 +56,7 @@ func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := p.Unsubscribe(body.Endpoint); err != nil {
-		return wrap(Internal, err, "cannot save the push subscriptions")
+		return errs.E("", errs.Internal, "cannot save the push subscriptions", err)
 	}
 	return ok(w, struct{}{})
 }

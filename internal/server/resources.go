@@ -26,7 +26,7 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 	rl, canList := s.agent.(ops.Lister)
 	rs, canResolve := s.agent.(ops.Resolver)
 	if !canList || !canResolve {
-		return agentErr(agent.ErrPiMissing)
+		return agent.ErrPiMissing
 	}
 	a, err := ops.Resources(r.Context(), rl, rs, s.agentDir, cwd)
 	return answer(w, a, err)
@@ -43,7 +43,7 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
 	}
 	rs, canResolve := s.agent.(ops.Resolver)
 	if !canResolve {
-		return agentErr(agent.ErrPiMissing)
+		return agent.ErrPiMissing
 	}
 	var st agent.ResourceStates
 	if body.Project != "" {
@@ -51,13 +51,7 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		st, err = ops.SetResourceEnabled(r.Context(), rs, s.agentDir, cwd, body.Type, body.Path, body.Enabled)
 	}
-	if err != nil {
-		if e := classify(err); e.Kind != Internal {
-			return e
-		}
-		return configErr(err)
-	}
-	return ok(w, st)
+	return answer(w, st, err)
 }
 
 func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
@@ -71,12 +65,12 @@ func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, can := s.agent.(packager)
 	if !can {
-		return agentErr(agent.ErrPiMissing)
+		return agent.ErrPiMissing
 	}
 	// A closed tab does not stop pi half-way through npm or git.
 	run, err := p.PackageCommand(context.WithoutCancel(r.Context()), cwd, body.Action, body.Source, body.Local, s.opts.packageTimeout())
 	if err != nil {
-		return agentErr(err)
+		return err
 	}
 	s.forgetModels() // a package may bring providers
 	return ok(w, run)
@@ -99,11 +93,5 @@ func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	installed, err := ops.SetMCPEnabled(s.agentDir, cwd, body.Scope == "project", body.Name, body.Enabled, body.Override)
-	if e := classify(err); err != nil && e.Kind != Internal {
-		return e
-	}
-	if err := configErr(err); err != nil {
-		return err
-	}
-	return ok(w, installed)
+	return answer(w, installed, err)
 }

@@ -1,6 +1,10 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"piweb/internal/errs"
+)
 
 // routes is the whole API surface; docs/api.md documents each route.
 func (s *Server) routes() http.Handler {
@@ -116,8 +120,8 @@ func unknownRoute(mux *http.ServeMux, r *http.Request) error {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := mux.Handler(probe); pattern != "/api/" && pattern != "" {
-			return errorf(MethodNotAllowed, "method %s not allowed here", r.Method)
+			return errs.Errorf(errs.MethodNotAllowed, "method %s not allowed here", r.Method)
 		}
 	}
-	return errorf(NotFound, "no such API route")
+	return errs.Errorf(errs.NotFound, "no such API route")
 }

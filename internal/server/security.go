@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"piweb/internal/errs"
 	"piweb/internal/hosts"
 )
 
@@ -45,17 +46,17 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 			panic(v)
 		}
 		s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
-		s.writeError(w, r, errorf(Internal, "internal error"))
+		s.writeError(w, r, errs.Errorf(errs.Internal, "internal error"))
 	}
 }
 
 // check applies the request checks in order.
 func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 	if !s.hosts.Allows(r.Host) {
-		return errorf(Forbidden, "host not allowed")
+		return errs.Errorf(errs.Forbidden, "host not allowed")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") && crossSite(r) {
-		return errorf(Forbidden, "cross-site request refused")
+		return errs.Errorf(errs.Forbidden, "cross-site request refused")
 	}
 	if r.URL.Path == "/auth" {
 		return nil // the login link checks its own token
@@ -67,14 +68,14 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if !s.originAllowed(r) {
-		return errorf(Forbidden, "cross-origin request refused")
+		return errs.Errorf(errs.Forbidden, "cross-origin request refused")
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/octet-stream" && isUpload(r) {
 		return nil // a file's bytes, streamed; no form can send this type either
 	}
 	if ct != "application/json" {
-		return errorf(Unsupported, "state changes need Content-Type: application/json")
+		return errs.Errorf(errs.Unsupported, "state changes need Content-Type: application/json")
 	}
 	return nil
 }

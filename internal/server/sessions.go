@@ -1,14 +1,13 @@
 package server
 
 import (
-	"errors"
-	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/errs"
 	"piweb/internal/ops"
 	"piweb/internal/session"
 )
@@ -49,10 +48,10 @@ func intParam(r *http.Request, name string, def, max int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
-		return 0, errorf(Invalid, "%s must be a non-negative integer", name)
+		return 0, errs.Errorf(errs.Invalid, "%s must be a non-negative integer", name)
 	}
 	if max > 0 && n > max {
-		return 0, errorf(Invalid, "%s must be at most %d", name, max)
+		return 0, errs.Errorf(errs.Invalid, "%s must be at most %d", name, max)
 	}
 	return n, nil
 }
@@ -66,14 +65,14 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		lq.Sort = "modified"
 	}
 	if !sortKeys[lq.Sort] {
-		return errorf(Invalid, "sort must be modified, created, name, messages or size")
+		return errs.Errorf(errs.Invalid, "sort must be modified, created, name, messages or size")
 	}
 	switch q.Get("order") {
 	case "", "desc":
 	case "asc":
 		lq.Asc = true
 	default:
-		return errorf(Invalid, "order must be asc or desc")
+		return errs.Errorf(errs.Invalid, "order must be asc or desc")
 	}
 	var err error
 	if lq.Limit, err = intParam(r, "limit", 0, 10000); err != nil {
@@ -85,7 +84,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", s.listSource(func() ([]Meta, int, error) {
 		metas, total, err := s.cat.List(r.Context(), lq)
 		if err != nil {
-			return nil, 0, wrap(Internal, err, "cannot list sessions")
+			return nil, 0, errs.E("", errs.Internal, "cannot list sessions", err)
 		}
 		return metas, total, nil
 	}))
@@ -114,7 +113,7 @@ func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
 	if err != nil {
-		return wrap(Internal, err, "cannot list sessions")
+		return errs.E("", errs.Internal, "cannot list sessions", err)
 	}
 	return ok(w, apitype.ProjectList{Projects: catalog.Projects(metas)})
 }
@@ -146,24 +145,16 @@ func (s *Server) lookupID(id string) (Meta, error) {
 		m.Key = m.ID // a new session, not indexed yet: no copy shares its id
 		return m, nil
 	}
-	return Meta{}, errorf(NotFound, "session not found")
+	return Meta{}, errs.Errorf(errs.NotFound, "session not found")
 }
 
 // load returns the current parse of the session file at path (cached).
 func (s *Server) load(path string) (*session.Session, error) {
 	sess, err := s.cache.Load(path)
 	if err != nil {
-		return nil, loadErr(err)
+		return nil, err
 	}
 	return sess, nil
-}
-
-// loadErr words a failure to read a session file.
-func loadErr(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return wrap(NotFound, err, "session file is gone")
-	}
-	return wrap(Internal, err, "cannot read session")
 }
 
 // open finds and parses the session named by {id}.
@@ -173,7 +164,7 @@ func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 		return m, nil, err
 	}
 	sess, err := s.load(m.Path)
-	if isKind(err, NotFound) {
+	if errs.Is(err, errs.NotFound) {
 		if _, pending := s.live.Pending(m.ID); pending {
 			return m, session.Parse(nil), nil // pi has not written it yet
 		}
@@ -199,7 +190,7 @@ func pageBounds(r *http.Request, n int) (start, end int, err error) {
 	if v := r.URL.Query().Get("before"); v != "" {
 		b, perr := strconv.Atoi(v)
 		if perr != nil || b < 0 || b > n {
-			return 0, 0, errorf(Invalid, "bad before cursor")
+			return 0, 0, errs.Errorf(errs.Invalid, "bad before cursor")
 		}
 		end = b
 	}
@@ -227,7 +218,7 @@ func (s *Server) openAt(r *http.Request) (Meta, *session.Session, *session.Entry
 	if e := sess.ByID(id); e != nil {
 		return m, sess, e, nil
 	}
-	return m, nil, nil, errorf(NotFound, "entry not found")
+	return m, nil, nil, errs.Errorf(errs.NotFound, "entry not found")
 }
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
@@ -264,7 +255,7 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query().Get("q")
 	if q == "" {
-		return errorf(Invalid, "q is required")
+		return errs.Errorf(errs.Invalid, "q is required")
 	}
 	limit, err := intParam(r, "limit", 50, 500)
 	if err != nil {
@@ -272,7 +263,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	}
 	a, err := s.ops.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
 	if err != nil {
-		return wrap(Internal, err, "search failed")
+		return errs.E("", errs.Internal, "search failed", err)
 	}
 	return ok(w, a)
 }

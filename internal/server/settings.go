@@ -7,6 +7,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 	"piweb/internal/ops"
 )
 
@@ -36,9 +37,9 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	}
 	trusted, err := ops.Trusted(s.agentDir, cwd)
 	if err != nil {
-		return opsErr(err)
+		return err
 	}
-	if err := configErr(s.piconfig().UpdateSettings(body.Cwd, trusted, body.Changes, body.ReplaceCorrupt)); err != nil {
+	if err := s.piconfig().UpdateSettings(body.Cwd, trusted, body.Changes, body.ReplaceCorrupt); err != nil {
 		return err
 	}
 	s.forgetModels()
@@ -50,7 +51,7 @@ func (s *Server) putKey(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
-	if err := configErr(s.piconfig().SetAPIKey(r.PathValue("provider"), body.Key, body.ReplaceCorrupt)); err != nil {
+	if err := s.piconfig().SetAPIKey(r.PathValue("provider"), body.Key, body.ReplaceCorrupt); err != nil {
 		return err
 	}
 	s.forgetModels()
@@ -58,7 +59,7 @@ func (s *Server) putKey(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) deleteKey(w http.ResponseWriter, r *http.Request) error {
-	if err := configErr(s.piconfig().RemoveCredential(r.PathValue("provider"))); err != nil {
+	if err := s.piconfig().RemoveCredential(r.PathValue("provider")); err != nil {
 		return err
 	}
 	s.forgetModels()
@@ -80,15 +81,15 @@ func (s *Server) testModel(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.Provider == "" || body.ModelID == "" {
-		return errorf(Invalid, "provider and modelId are required")
+		return errs.Errorf(errs.Invalid, "provider and modelId are required")
 	}
 	mt, canTest := s.agent.(modelTester)
 	if !canTest {
-		return agentErr(agent.ErrPiMissing)
+		return agent.ErrPiMissing
 	}
 	res, err := mt.TestModel(r.Context(), body.Provider, body.ModelID, s.opts.testTimeout())
 	if err != nil {
-		return agentErr(err)
+		return err
 	}
 	return ok(w, res)
 }

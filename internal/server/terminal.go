@@ -6,6 +6,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 	"piweb/internal/terminal"
 )
 
@@ -14,7 +15,7 @@ import (
 // by guard), and the WebSocket GET only attaches to a running one, after
 // the same Host, fetch-metadata, sign-in and Origin checks.
 
-var errTerminalsOff = errorf(Forbidden, "terminals are off (piweb was started with --no-terminal)")
+var errTerminalsOff = errs.Errorf(errs.Forbidden, "terminals are off (piweb was started with --no-terminal)")
 
 func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request, m Meta) error {
 	if s.opts.Terminals == nil {
@@ -33,7 +34,7 @@ func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
 	}
 	var req apitype.StartTerminal
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil {
-		return errorf(Invalid, "bad request body")
+		return errs.Errorf(errs.Invalid, "bad request body")
 	}
 	root, _, err := cwdfs.Resolve(m.Cwd, "")
 	if err != nil {
@@ -61,7 +62,7 @@ func (s *Server) term(r *http.Request) (*terminal.Term, error) {
 func (s *Server) terminalSocket(w http.ResponseWriter, r *http.Request) error {
 	// guard checks Origin on state changes only; this GET is one.
 	if !s.originAllowed(r) {
-		return errorf(Forbidden, "cross-origin request refused")
+		return errs.Errorf(errs.Forbidden, "cross-origin request refused")
 	}
 	t, err := s.term(r)
 	if err != nil {

@@ -7,15 +7,16 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 )
 
 // trustCwd reads and checks the folder a trust request names.
 func trustCwd(cwd string) (string, error) {
 	if cwd == "" || !filepath.IsAbs(cwd) {
-		return "", errorf(Invalid, "cwd must be an absolute path")
+		return "", errs.Errorf(errs.Invalid, "cwd must be an absolute path")
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return "", errorf(Invalid, "cwd is not an existing directory")
+		return "", errs.Errorf(errs.Invalid, "cwd is not an existing directory")
 	}
 	return cwd, nil
 }
@@ -49,10 +50,10 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if err := s.agent.Approve(r.Context(), m.Path); err != nil {
-			return agentErr(err)
+			return err
 		}
 	} else if err := agent.TrustProject(s.agentDir, cwd); err != nil {
-		return wrap(Internal, err, "cannot write pi's trust.json")
+		return errs.E("", errs.Internal, "cannot write pi's trust.json", err)
 	}
 	return s.answerTrust(w, cwd, body.Session)
 }
@@ -62,7 +63,7 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
 	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
 	if err != nil {
-		return wrap(Internal, err, "cannot read pi's trust.json")
+		return errs.E("", errs.Internal, "cannot read pi's trust.json", err)
 	}
 	if id != "" {
 		if m, err := s.lookupID(id); err == nil && s.agent.Approved(m.Path) {

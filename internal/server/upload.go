@@ -7,6 +7,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 )
 
 // upload writes the request body, streamed, into a folder of the
@@ -19,7 +20,7 @@ import (
 // many bytes have come.
 func (s *Server) upload(w http.ResponseWriter, r *http.Request, m Meta) error {
 	if r.ContentLength > cwdfs.MaxUpload {
-		return errorf(TooLarge, "the file is over %d bytes", cwdfs.MaxUpload)
+		return errs.Errorf(errs.TooLarge, "the file is over %d bytes", cwdfs.MaxUpload)
 	}
 	q := r.URL.Query()
 	root, real, err := cwdfs.Resolve(m.Cwd, q.Get("path"))
@@ -27,7 +28,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request, m Meta) error {
 		return err
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return errorf(Invalid, "not a folder")
+		return errs.Errorf(errs.Invalid, "not a folder")
 	}
 	body := http.MaxBytesReader(w, r.Body, cwdfs.MaxUpload+1)
 	n, err := cwdfs.Upload(root, real, q.Get("name"), body, cwdfs.MaxUpload, q.Get("overwrite") == "1")

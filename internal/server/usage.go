@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 )
 
 // getUsage answers GET /api/usage?by=day|model|project&tz=Area/City&days=N.
@@ -20,7 +21,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	}
 	rows, err := s.cat.Usage(r.Context(), q)
 	if err != nil {
-		return wrap(Internal, err, "cannot compute usage")
+		return errs.E("", errs.Internal, "cannot compute usage", err)
 	}
 	if rows == nil {
 		rows = []UsageRow{}
@@ -32,7 +33,7 @@ func usageQuery(r *http.Request) (UsageQuery, error) {
 	v := r.URL.Query()
 	q := UsageQuery{By: cmp.Or(v.Get("by"), "day"), Loc: time.UTC}
 	if q.By != "day" && q.By != "model" && q.By != "project" {
-		return q, errorf(Invalid, "by must be day, model or project")
+		return q, errs.Errorf(errs.Invalid, "by must be day, model or project")
 	}
 	if tz := v.Get("tz"); tz != "" {
 		if l, err := time.LoadLocation(tz); err == nil {
@@ -42,7 +43,7 @@ func usageQuery(r *http.Request) (UsageQuery, error) {
 	if d := v.Get("days"); d != "" {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > 100000 {
-			return q, errorf(Invalid, "days must be a positive number")
+			return q, errs.Errorf(errs.Invalid, "days must be a positive number")
 		}
 		y, m, day := time.Now().In(q.Loc).Date()
 		q.Since = time.Date(y, m, day-(n-1), 0, 0, 0, 0, q.Loc)

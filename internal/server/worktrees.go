@@ -7,6 +7,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 	"piweb/internal/gitx"
 )
 
@@ -22,7 +23,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request, m Meta) e
 	if err != nil {
 		g, gerr := s.git.View(r.Context(), m.Cwd)
 		if gerr != nil || g.Available {
-			return gitErr(err)
+			return err
 		}
 		a.View = g
 		return ok(w, a)
@@ -43,12 +44,10 @@ func (s *Server) addWorktree(w http.ResponseWriter, r *http.Request, m Meta) err
 	}
 	path, err := s.git.PathBeside(r.Context(), m.Cwd, req.Folder)
 	if err != nil {
-		return gitErr(err)
+		return err
 	}
-	if err := s.git.AddWorktree(r.Context(), m.Cwd, path, req.Branch, req.Base); err != nil {
-		return worktreeErr(err)
-	}
-	return ok(w, gitx.Worktree{Path: path, Branch: req.Branch})
+	err = s.git.AddWorktree(r.Context(), m.Cwd, path, req.Branch, req.Base)
+	return answer(w, gitx.Worktree{Path: path, Branch: req.Branch}, err)
 }
 
 // removeWorktree removes one of the repository's worktrees; one with
@@ -59,38 +58,18 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request, m Meta) 
 		return err
 	}
 	err := s.git.RemoveWorktree(r.Context(), m.Cwd, req.Path, req.Force)
-	if _, known := gitx.Known(err); known != nil {
-		return gitErr(err) // no git, no repository, no folder, a timeout
-	} else if errors.Is(err, gitx.ErrUnknown) {
-		return errorf(NotFound, "no such worktree of this repository")
-	} else if errors.Is(err, gitx.ErrDirty) {
+	if errors.Is(err, gitx.ErrDirty) {
 		// Not an error: the page asks the user and sends force.
 		return ok(w, apitype.RemoveAnswer{Dirty: true})
-	} else if err != nil {
-		return worktreeErr(err)
 	}
-	return ok(w, apitype.RemoveAnswer{Removed: true})
-}
-
-func worktreeErr(err error) error {
-	switch {
-	case errors.Is(err, gitx.ErrMain):
-		return errorf(Forbidden, "the main worktree cannot be removed")
-	case errors.Is(err, gitx.ErrBadName):
-		return errorf(Invalid, "not a usable branch name")
-	}
-	var fe *cwdfs.Error
-	if errors.As(err, &fe) {
-		return err
-	}
-	return wrap(Invalid, err, "git refused: the branch or folder may exist already")
+	return answer(w, apitype.RemoveAnswer{Removed: true}, err)
 }
 
 // listRepos maps every project folder in a git repository to it.
 func (s *Server) listRepos(w http.ResponseWriter, r *http.Request) error {
 	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
 	if err != nil {
-		return wrap(Internal, err, "cannot list sessions")
+		return errs.E("", errs.Internal, "cannot list sessions", err)
 	}
 	return ok(w, apitype.Repos{Repos: s.repos.Repos(r.Context(), catalog.Folders(metas, 500))})
 }

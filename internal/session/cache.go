@@ -2,12 +2,15 @@ package session
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"sync"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Cache keeps the last few parsed sessions, keyed by path and checked on
@@ -54,7 +57,7 @@ func NewCache(maxFiles int, maxBytes int64) *Cache {
 func (c *Cache) Load(path string) (*Session, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("read session: %w", err)
+		return nil, readErr(err)
 	}
 	it := c.item(path)
 	it.mu.Lock()
@@ -63,13 +66,22 @@ func (c *Cache) Load(path string) (*Session, error) {
 		return it.s, nil
 	}
 	if err := it.read(path); err != nil {
-		return nil, fmt.Errorf("read session: %w", err)
+		return nil, readErr(err)
 	}
 	c.mu.Lock()
 	it.bytes = it.s.MemSize()
 	c.mu.Unlock()
 	c.evict(path)
 	return it.s, nil
+}
+
+// readErr is a failure to read a session file: not found when the file
+// is gone, else piweb's own failure, whose cause the client is not told.
+func readErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errs.E("read session", errs.NotFound, "session file is gone", err)
+	}
+	return errs.E("read session", errs.Internal, "cannot read session", err)
 }
 
 // read brings the slot up to date with the file at path: the appended

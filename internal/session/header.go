@@ -2,15 +2,15 @@ package session
 
 import (
 	"bytes"
-	"errors"
 	"os"
 
+	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
 
 // ErrParentChanged is returned by SetParent when the header no longer
 // names the parent the caller expected.
-var ErrParentChanged = errors.New("the session's parentSession changed")
+var ErrParentChanged = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "the session's parentSession changed")
 
 // SetParent rewrites the header of the session at path so that its
 // parentSession is to (removed when to is ""), if it is from now. Every

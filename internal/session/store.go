@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Store performs piweb's mutations of the session files of one agent dir
@@ -77,7 +79,7 @@ func appendRetry(path string, do func(*Session) error) error {
 
 // ErrNotUserMessage is returned by Fork for an entry that is not a user
 // message.
-var ErrNotUserMessage = errors.New("fork needs a user message entry")
+var ErrNotUserMessage = errs.New(errs.Invalid, "fork needs a user message entry", "fork needs a user message entry")
 
 // Fork writes pi's fork before the user message entryID beside the
 // source and returns the new file and the message's text.

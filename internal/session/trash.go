@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // The steps of a delete and of a restore, in order, as the Fault hook
@@ -68,7 +70,7 @@ type ChildFile struct {
 }
 
 // ErrTrashItem is returned for a trash id that names no trash item.
-var ErrTrashItem = errors.New("trash item not found")
+var ErrTrashItem = errs.New(errs.NotFound, "trash item not found", "trash item not found")
 
 func (st *Store) trashDir() string { return filepath.Join(st.AgentDir, "trash") }
 

@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"piweb/internal/errs"
 )
 
 // Everything piweb writes into a session file goes through this file: one
@@ -20,14 +21,14 @@ import (
 
 // ErrNoHeader is returned when asked to write to a file without a valid
 // header: pi would throw such a file away, so piweb will not add to it.
-var ErrNoHeader = errors.New("session file has no valid header")
+var ErrNoHeader = errs.New(errs.Invalid, "the session file has no valid header", "session file has no valid header")
 
 // ErrChanged is returned when the file changed on disk since it was read,
 // so the leaf the caller saw may no longer be pi's leaf.
-var ErrChanged = errors.New("session file changed since it was read")
+var ErrChanged = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "session file changed since it was read")
 
 // ErrNotFound is returned for an entry id that is not in the session.
-var ErrNotFound = errors.New("entry not found")
+var ErrNotFound = errs.New(errs.NotFound, "entry not found", "entry not found")
 
 // nowISO returns the current time as JavaScript's toISOString writes it.
 func nowISO() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -14,13 +14,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"piweb/internal/broker"
+	"piweb/internal/errs"
 )
 
 // Options time a Streams' connections. Zero fields take the defaults.
@@ -37,10 +37,10 @@ type Options struct {
 // The errors of Serve, Subscribe and Unsubscribe.
 var (
 	// ErrClosed: the broker was closed, so no topic can be followed.
-	ErrClosed = errors.New("sse: event broker closed")
+	ErrClosed = errs.New(errs.Internal, "event broker closed", "sse: event broker closed")
 	// ErrNoStream: no multiplexed stream has the id (it ended, or the
 	// Streams was closed).
-	ErrNoStream = errors.New("sse: stream not found")
+	ErrNoStream = errs.New(errs.NotFound, "stream not found", "sse: stream not found")
 )
 
 // Topic is a broker topic as a subscriber gets it: Hello is called once the

@@ -12,13 +12,14 @@ package terminal
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"sort"
 	"sync"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Defaults of Options' zero values.
@@ -93,10 +94,10 @@ func withoutVar(env []string, name string) []string {
 
 // Errors of Start and Get.
 var (
-	ErrNotFound = errors.New("terminal: no such terminal")
-	ErrTooMany  = errors.New("terminal: too many terminals open")
-	ErrClosed   = errors.New("terminal: terminals are shut down")
-	ErrNoDir    = errors.New("terminal: the folder does not exist")
+	ErrNotFound = errs.New(errs.NotFound, "no such terminal (it ended)", "terminal: no such terminal")
+	ErrTooMany  = errs.New(errs.Throttled, "too many terminals are open; close one first", "terminal: too many terminals open")
+	ErrClosed   = errs.New(errs.Forbidden, "piweb is stopping", "terminal: terminals are shut down")
+	ErrNoDir    = errs.New(errs.NotFound, "the session's directory does not exist", "terminal: the folder does not exist")
 )
 
 // Manager owns every terminal. Its methods are safe for concurrent use.
