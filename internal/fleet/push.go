@@ -1,0 +1,192 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/catalog"
+)
+
+// batch is one push: every row it writes, built before the transaction
+// opens except for what the database already has.
+type batch struct {
+	machine, share string
+	sessions       sessionCols
+	replaced       []string
+	deleted        []string
+	switched       [][2]string // path, new leaf: flags of older entries change
+	entries        [][]any
+	usage          [][]any
+	lines          [][]any
+	more           []string // files with lines left for the next batch
+	bytes          int64
+}
+
+// pushBatch pushes paths in one transaction: one query for what the
+// database has, then the rows the files add. It returns the paths that
+// need another batch (a file longer than the byte budget).
+func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		have, err := loadStored(ctx, tx, p.o.Machine, paths)
+		if err != nil {
+			return err
+		}
+		b := &batch{machine: p.o.Machine, share: p.o.Share}
+		for _, path := range paths {
+			if err := p.plan(b, path, have[path]); err != nil {
+				return err
+			}
+		}
+		if err := b.write(ctx, tx); err != nil {
+			return err
+		}
+		more = b.more
+		p.counts.add(b)
+		return nil
+	})
+	return more, err
+}
+
+// plan adds what path needs to b: nothing when the database is current,
+// a deletion mark when the file is gone from the listing, else its new
+// lines (all of them when it was rewritten).
+func (p *Pusher) plan(b *batch, path string, have *stored) error {
+	m, listed := p.o.Source.ByPath(path)
+	if !listed {
+		if have != nil && !have.deleted {
+			b.deleted = append(b.deleted, path)
+		}
+		return nil
+	}
+	from := have
+	if have != nil && have.share != p.o.Share {
+		from = nil // what is pushed changed: push the file again
+	}
+	c, err := readChunk(path, from, max(p.o.MaxBytes-b.bytes, 1<<20))
+	c.replace = c.replace || (have != nil && from == nil)
+	if errors.Is(err, fs.ErrNotExist) {
+		if have != nil && !have.deleted {
+			b.deleted = append(b.deleted, path)
+		}
+		return nil
+	}
+	if err != nil {
+		p.log.Warn("fleet: cannot read a session file", "path", path, "err", err)
+		return nil // its next change retries
+	}
+	meta := metaOf(m)
+	if have != nil && !c.replace && c.end == have.offset && !have.deleted && have.share == p.o.Share && meta.same(have.meta) {
+		return nil
+	}
+	b.add(c, meta, have)
+	return nil
+}
+
+// add adds a chunk's rows.
+func (b *batch) add(c chunk, meta metaRow, have *stored) {
+	if c.replace {
+		b.replaced = append(b.replaced, c.path)
+	}
+	if c.more {
+		b.more = append(b.more, c.path)
+	}
+	b.bytes += int64(len(c.data))
+	pr := parseChunk(c)
+	leaf := pr.leaf
+	if leaf == "" && have != nil && !c.replace {
+		leaf = have.leaf
+	}
+	if have != nil && !c.replace && len(pr.entries) > 0 && !pr.rootPath && pr.exitParent != have.leaf {
+		b.switched = append(b.switched, [2]string{c.path, pr.leaf})
+	}
+	b.sessions.add(c.path, meta, c.head, c.tail, c.end, c.fromLine+c.lines, leaf)
+	for _, u := range pr.usage {
+		ch := u.charge
+		b.usage = append(b.usage, []any{b.machine, c.path, int32(u.line), meta.sessionID, clean(u.entryID), nullTime(u.ts),
+			clean(ch.Key), ch.Answer, ch.Usage.Input, ch.Usage.Output, ch.Usage.CacheRead, ch.Usage.CacheWrite, ch.Usage.Cost.Total})
+	}
+	if b.share != ShareFull {
+		return
+	}
+	for _, e := range pr.entries {
+		var text, tools any
+		if e.searchable {
+			text, tools = nullable(e.text, e.text != ""), nullable(e.tools, e.tools != "")
+		}
+		b.entries = append(b.entries, []any{b.machine, c.path, int32(e.line), clean(e.id), nullable(clean(e.parent), e.hasParent),
+			e.typ, e.role, nullTime(e.ts), e.onBranch, text, tools})
+	}
+	line, off := c.fromLine, c.from
+	for rest := c.data; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		line++
+		b.lines = append(b.lines, []any{b.machine, c.path, int32(line), off, rest[:i]})
+		off += int64(i + 1)
+		rest = rest[i+1:]
+	}
+}
+
+// write runs the batch's statements in tx: replaced files' rows go, the
+// sessions are upserted (their rows reference them), the new rows are
+// copied in, branch flags of switched sessions are recomputed, and gone
+// files are marked deleted.
+func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
+	if len(b.replaced) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM fleet.sessions WHERE machine = $1 AND path = ANY($2)`, b.machine, b.replaced); err != nil {
+			return err
+		}
+	}
+	if err := b.sessions.upsert(ctx, tx, b.machine, b.share); err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		name string
+		cols []string
+		rows [][]any
+	}{{"entries", entryCols, b.entries}, {"usage", usageCols, b.usage}, {"lines", lineCols, b.lines}} {
+		if err := copyRows(ctx, tx, t.name, t.cols, t.rows); err != nil {
+			return err
+		}
+	}
+	for _, s := range b.switched {
+		if _, err := tx.Exec(ctx, switchSQL, b.machine, s[0], s[1]); err != nil {
+			return err
+		}
+	}
+	if len(b.deleted) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE fleet.sessions SET deleted = true, updated_at = now()
+			WHERE machine = $1 AND path = ANY($2)`, b.machine, b.deleted); err != nil {
+			return err
+		}
+	}
+	if len(b.sessions.path) > 0 || len(b.deleted) > 0 {
+		_, err := tx.Exec(ctx, `UPDATE fleet.machines SET last_push = now(), last_heartbeat = now() WHERE name = $1`, b.machine)
+		return err
+	}
+	return nil
+}
+
+// switchSQL recomputes the branch flags of a session whose new leaf does
+// not extend the old branch: the path from the leaf (the last entry with
+// that id) up to its root is on the branch, nothing else. UNION stops at
+// a parent cycle.
+const switchSQL = `WITH RECURSIVE up(entry_id, parent_id) AS (
+	(SELECT entry_id, parent_id FROM fleet.entries WHERE machine = $1 AND path = $2 AND entry_id = $3 ORDER BY line DESC LIMIT 1)
+	UNION
+	SELECT e.entry_id, e.parent_id FROM fleet.entries e JOIN up ON e.machine = $1 AND e.path = $2 AND e.entry_id = up.parent_id
+)
+UPDATE fleet.entries SET on_branch = (entry_id IN (SELECT entry_id FROM up))
+WHERE machine = $1 AND path = $2 AND on_branch IS DISTINCT FROM (entry_id IN (SELECT entry_id FROM up))`
+
+// metasOf lists the local sessions' paths.
+func pathsOf(metas []catalog.Meta) []string {
+	out := make([]string, len(metas))
+	for i, m := range metas {
+		out[i] = m.Path
+	}
+	return out
+}

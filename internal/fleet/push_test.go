@@ -1,0 +1,152 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/pgtest"
+)
+
+// TestPushConverges follows one machine through appends, a branch switch,
+// a rename, a delete and its restore, and a rewrite: after each the
+// database holds exactly the files.
+func TestPushConverges(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "laptop")
+	a := newAgentDir(t)
+	p1, p2, p3 := a.create(t, 2), a.create(t, 1), a.create(t, 3)
+	cat := openCatalog(t, a)
+	startPusher(t, Options{URL: url, Machine: "laptop", Source: cat})
+	conn := d.admin(t)
+	ctx := context.Background()
+	all := func() error {
+		for _, p := range []string{p1, p2, p3} {
+			if err := converged(ctx, conn, cat, "laptop", p); err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+		}
+		return nil
+	}
+	eventually(t, all, "the first push")
+	if n := count(t, conn, `SELECT count(*) FROM fleet.entries WHERE machine = 'laptop' AND tsv @@ to_tsquery('simple', 'zebras')`); n != 12 {
+		t.Errorf("%d entries match zebras, want the 6 questions and their answers", n)
+	}
+	if n := count(t, conn, `SELECT count(*) FROM fleet.usage WHERE machine = 'laptop'`); n != 6 {
+		t.Errorf("%d usage rows, want one per answer (6)", n)
+	}
+
+	appendExchange(t, p1, "x1", "s1-1a", "appended giraffe")
+	eventually(t, all, "an append")
+	wantBranch(t, conn, p1, []string{"s1-0u", "s1-0a", "s1-1u", "s1-1a", "x1u", "x1a"})
+
+	appendExchange(t, p1, "x2", "s1-0a", "a new branch from the first answer")
+	eventually(t, all, "a branch switch")
+	wantBranch(t, conn, p1, []string{"s1-0u", "s1-0a", "x2u", "x2a"})
+
+	appendLine(t, p1, `{"type":"session_info","id":"n1","parentId":"x2a","timestamp":"2026-12-04T10:05:00.000Z","name":"Zebra talk"}`)
+	eventually(t, func() error {
+		if err := all(); err != nil {
+			return err
+		}
+		return wantName(ctx, conn, p1, "Zebra talk")
+	}, "a rename")
+
+	saved, err := os.ReadFile(p2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(p2)
+	eventually(t, func() error { return wantDeleted(ctx, conn, p2, true) }, "a delete marked")
+	if err := os.WriteFile(p2, saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() error {
+		if err := wantDeleted(ctx, conn, p2, false); err != nil {
+			return err
+		}
+		return all()
+	}, "a restore")
+
+	rewritten := strings.Replace(string(mustRead(t, p3)), "question 1 about zebras", "question 1 about lemurs", 1)
+	if err := os.WriteFile(p3+".tmp", []byte(rewritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p3+".tmp", p3); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, all, "a rewrite")
+	if n := count(t, conn, `SELECT count(*) FROM fleet.entries WHERE path = $1 AND tsv @@ to_tsquery('simple', 'lemurs')`, p3); n != 1 {
+		t.Errorf("rewritten file: %d entries match lemurs, want the rewritten question", n)
+	}
+	for _, table := range []string{"entries", "lines", "usage"} {
+		if n := count(t, conn, `SELECT count(*) FROM (SELECT path, line FROM fleet.`+table+` GROUP BY 1, 2 HAVING count(*) > 1) d`); n != 0 {
+			t.Errorf("%s: %d duplicated rows", table, n)
+		}
+	}
+}
+
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// wantBranch checks the entries flagged on the current branch.
+func wantBranch(t *testing.T, conn pgxConn, path string, want []string) {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), `SELECT entry_id FROM fleet.entries WHERE path = $1 AND on_branch ORDER BY line`, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		got = append(got, id)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries on the branch (-want +got):\n%s", diff)
+	}
+}
+
+func wantName(ctx context.Context, conn pgxConn, path, want string) error {
+	var name string
+	if err := conn.QueryRow(ctx, `SELECT name FROM fleet.sessions WHERE path = $1`, path).Scan(&name); err != nil {
+		return err
+	}
+	if name != want {
+		return fmt.Errorf("name %q, want %q", name, want)
+	}
+	return nil
+}
+
+func wantDeleted(ctx context.Context, conn pgxConn, path string, want bool) error {
+	var deleted bool
+	if err := conn.QueryRow(ctx, `SELECT deleted FROM fleet.sessions WHERE path = $1`, path).Scan(&deleted); err != nil {
+		return err
+	}
+	if deleted != want {
+		return fmt.Errorf("deleted = %v, want %v", deleted, want)
+	}
+	return nil
+}

@@ -1,0 +1,308 @@
+// Package fleet pushes this machine's pi sessions into a PostgreSQL
+// database that every machine of the user's fleet shares (issue 22), and
+// keeps them current from the local index's own change events.
+//
+// A push is a batch of changed files: one query learns what the database
+// has of them (how far each file was pushed, and hashes of its header line
+// and of the bytes before that offset), then their new rows are copied in
+// bulk and the sessions' push state moves, in one transaction. The
+// database is the only cursor: a push that fails or a database that
+// restarts mid-push leaves the files pending, and the next push reads the
+// committed state again, so nothing is lost or pushed twice. A file whose
+// header or tail changed was rewritten and is replaced; a file gone from
+// the listing is marked deleted, and comes back when it returns. The local
+// page and index never wait for the fleet: pushing runs on its own
+// goroutine and only reads the catalog and the files.
+//
+// The schema is migrated by whichever piweb finds it older than it knows
+// (schema.go); row-level security binds each machine's rows to the role
+// that first claimed the machine's name.
+package fleet
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/broker"
+	"piweb/internal/catalog"
+	"piweb/internal/index"
+)
+
+// What a machine shares (--fleet-share).
+const (
+	ShareFull = "full" // listing, usage, searchable entries and raw lines
+	ShareMeta = "meta" // listing fields and usage only
+)
+
+// Source is the local listing a Pusher pushes: *catalog.Catalog.
+type Source interface {
+	List(ctx context.Context, q catalog.ListQuery) ([]catalog.Meta, int, error)
+	ByPath(path string) (catalog.Meta, bool)
+	Changes() *broker.Sub[catalog.Change]
+	// FileEvents says when a file's bytes changed though its listing did
+	// not (a rewrite of the same listing).
+	FileEvents() *broker.Sub[index.Event]
+}
+
+// Options configures a Pusher.
+type Options struct {
+	URL     string // postgres://…
+	Machine string
+	Share   string // ShareFull (default) or ShareMeta
+	// Version is this piweb's version, recorded for the machine and shown
+	// to older piwebs as what to upgrade to; PiVersion is pi's.
+	Version, PiVersion string
+	Advertise          string // where other machines reach this piweb
+	Source             Source
+	Log                *slog.Logger
+	// Batch bounds the files of one push (0: 500) and MaxBytes the bytes
+	// of session files it reads (0: 32 MB).
+	Batch    int
+	MaxBytes int64
+	// RetryMin and RetryMax bound the wait before reconnecting after a
+	// failure, doubling from one to the other (0: 1 s and 1 min).
+	RetryMin, RetryMax time.Duration
+	// Heartbeat is how often the machine says it is online (0: 30 s).
+	Heartbeat time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	o.Share = cmp.Or(o.Share, ShareFull)
+	o.Batch = cmp.Or(o.Batch, 500)
+	o.MaxBytes = cmp.Or(o.MaxBytes, 32<<20)
+	o.RetryMin = cmp.Or(o.RetryMin, time.Second)
+	o.RetryMax = cmp.Or(o.RetryMax, time.Minute)
+	o.Heartbeat = cmp.Or(o.Heartbeat, 30*time.Second)
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Pusher pushes one machine's sessions. Run it on a goroutine of its own.
+type Pusher struct {
+	o      Options
+	log    *slog.Logger
+	mu     sync.Mutex
+	status Status
+	counts counts
+}
+
+// New returns a pusher; nothing connects before Run.
+func New(o Options) *Pusher {
+	o = o.withDefaults()
+	return &Pusher{o: o, log: o.Log, status: Status{Machine: o.Machine, State: StateConnecting}}
+}
+
+// Run pushes until ctx ends: a full comparison with the database after
+// each (re)connection, then every change of the listing as it comes.
+func (p *Pusher) Run(ctx context.Context) {
+	r := &runner{p: p, sub: p.o.Source.Changes(), files: p.o.Source.FileEvents(), pending: map[string]bool{}, full: true,
+		retry: p.o.RetryMin}
+	defer func() { r.sub.Close(); r.files.Close() }()
+	defer r.disconnect()
+	for ctx.Err() == nil {
+		r.step(ctx)
+	}
+}
+
+// runner is Run's state.
+type runner struct {
+	p       *Pusher
+	sub     *broker.Sub[catalog.Change]
+	files   *broker.Sub[index.Event]
+	conn    *pgx.Conn
+	pending map[string]bool
+	full    bool // compare every file (first connection, or changes were missed)
+	retry   time.Duration
+}
+
+// step does one thing: connect, push one batch, or wait for a change.
+func (r *runner) step(ctx context.Context) {
+	p := r.p
+	if r.conn == nil {
+		conn, err := p.connect(ctx)
+		if err != nil {
+			r.fail(ctx, err)
+			return
+		}
+		r.conn, r.full = conn, true
+	}
+	if r.full {
+		if err := r.listAll(ctx); err != nil {
+			r.fail(ctx, err)
+			return
+		}
+		r.full = false
+	}
+	r.drain()
+	if len(r.pending) > 0 {
+		r.pushSome(ctx)
+		return
+	}
+	p.setState(StateCurrent, nil, 0)
+	r.wait(ctx, p.o.Heartbeat, true)
+}
+
+// pushSome pushes one batch of pending files.
+func (r *runner) pushSome(ctx context.Context) {
+	p := r.p
+	paths := make([]string, 0, len(r.pending))
+	for path := range r.pending {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	paths = paths[:min(len(paths), p.o.Batch)]
+	p.setState(StatePushing, nil, len(r.pending))
+	more, err := p.pushBatch(ctx, r.conn, paths)
+	if err != nil {
+		r.fail(ctx, err)
+		return
+	}
+	r.retry = p.o.RetryMin
+	for _, path := range paths {
+		delete(r.pending, path)
+	}
+	for _, path := range more {
+		r.pending[path] = true
+	}
+	p.pushed(len(r.pending))
+}
+
+// listAll makes every local file and every file the database has of this
+// machine pending: the full comparison.
+func (r *runner) listAll(ctx context.Context) error {
+	metas, _, err := r.p.o.Source.List(ctx, catalog.ListQuery{})
+	if err != nil {
+		return err
+	}
+	for _, path := range pathsOf(metas) {
+		r.pending[path] = true
+	}
+	rows, err := r.conn.Query(ctx, `SELECT path FROM fleet.sessions WHERE machine = $1 AND NOT deleted`, r.p.o.Machine)
+	if err != nil {
+		return err
+	}
+	paths, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	for _, path := range paths {
+		r.pending[path] = true
+	}
+	return err
+}
+
+// drain takes every change already queued.
+func (r *runner) drain() {
+	for {
+		select {
+		case ch, open := <-r.sub.C:
+			if !r.note(ch, open) {
+				return
+			}
+		case ev, open := <-r.files.C:
+			if !r.noteFile(ev, open) {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+// note records one change; false when the subscription ended.
+func (r *runner) note(ch catalog.Change, open bool) bool {
+	if !open {
+		// Cut off as too slow: follow again and compare everything.
+		r.sub = r.p.o.Source.Changes()
+		r.full = true
+		return false
+	}
+	r.pending[ch.Meta.Path] = true
+	return true
+}
+
+// noteFile records one file event; false when the subscription ended.
+func (r *runner) noteFile(ev index.Event, open bool) bool {
+	if !open {
+		r.files = r.p.o.Source.FileEvents()
+		r.full = true
+		return false
+	}
+	r.pending[ev.Path] = true
+	return true
+}
+
+// wait blocks until a change, the timeout or ctx; a heartbeat is sent
+// when the timeout passes while connected.
+func (r *runner) wait(ctx context.Context, d time.Duration, heartbeat bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case ch, open := <-r.sub.C:
+		r.note(ch, open)
+	case ev, open := <-r.files.C:
+		r.noteFile(ev, open)
+	case <-t.C:
+		if heartbeat && r.conn != nil {
+			if _, err := r.conn.Exec(ctx, `UPDATE fleet.machines SET last_heartbeat = now() WHERE name = $1`, r.p.o.Machine); err != nil {
+				r.fail(ctx, err)
+			}
+		}
+	}
+}
+
+// fail records err, drops the connection and waits before the next try
+// (while still collecting changes).
+func (r *runner) fail(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	p := r.p
+	p.setState(stateOf(err), err, len(r.pending))
+	p.log.Warn("fleet: push failed", "machine", p.o.Machine, "err", Explain(err))
+	r.disconnect()
+	deadline := time.Now().Add(r.retry)
+	r.retry = min(2*r.retry, p.o.RetryMax)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		r.wait(ctx, time.Until(deadline), false)
+	}
+}
+
+func (r *runner) disconnect() {
+	if r.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		r.conn.Close(ctx)
+		cancel()
+		r.conn = nil
+	}
+}
+
+// connect connects, migrates the schema when it is older than this piweb
+// knows, and claims the machine's name.
+func (p *Pusher) connect(ctx context.Context) (*pgx.Conn, error) {
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(cctx, p.o.URL)
+	if err != nil {
+		return nil, err
+	}
+	if err := Migrate(cctx, conn, p.o.Version); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
+	if err := claim(cctx, conn, p.machine()); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
+	return conn, nil
+}
+
+func (p *Pusher) machine() Machine {
+	return Machine{Name: p.o.Machine, PiwebVersion: p.o.Version, PiVersion: p.o.PiVersion, Advertise: p.o.Advertise, Share: p.o.Share}
+}

@@ -1,0 +1,296 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// SchemaVersion is the newest fleet schema this piweb knows; Writer is
+// the version of the rows it writes. A database whose min_writer is
+// above Writer was migrated by a newer piweb that no longer accepts this
+// one's rows: pushing pauses (ErrTooOld) while the local page goes on.
+const (
+	SchemaVersion = 1
+	Writer        = 1
+)
+
+// OwnerRole owns the fleet's tables when it exists and the migrating role
+// is a member of it (the README's set-up), so that every machine's role
+// can run the next migration; without it the migrating role owns them.
+const OwnerRole = "piweb_fleet"
+
+// lockKey is the advisory lock migrations hold: "piweb fleet" in ASCII,
+// so it cannot collide with another application's small integers.
+const lockKey int64 = 0x7069776562666c74
+
+// migration is one additive step of the schema, from version-1 to version.
+type migration struct {
+	version   int
+	minWriter int // the oldest writer the schema still accepts after it
+	sql       string
+}
+
+// migrations are applied in order; a step is never edited once released,
+// only new ones appended (additive: new tables, columns, indexes).
+var migrations = []migration{{version: 1, minWriter: 1, sql: schemaV1}}
+
+// schemaV1 is the first schema. Listing fields follow catalog.Meta;
+// timestamps are JavaScript time values in ms as pi computes them (NaN
+// for an invalid date); text columns hold valid UTF-8 without NUL (text
+// cannot hold them); raw lines are bytea, byte for byte.
+var schemaV1 = `
+CREATE SCHEMA IF NOT EXISTS fleet;
+CREATE TABLE fleet.meta (
+	one boolean PRIMARY KEY DEFAULT true CHECK (one),
+	schema_version integer NOT NULL,
+	min_writer integer NOT NULL,
+	upgrade_to text NOT NULL
+);
+CREATE TABLE fleet.machines (
+	name text PRIMARY KEY,
+	role name NOT NULL DEFAULT current_user,
+	piweb_version text NOT NULL DEFAULT '',
+	pi_version text NOT NULL DEFAULT '',
+	advertise_url text NOT NULL DEFAULT '',
+	share text NOT NULL DEFAULT 'full',
+	first_seen timestamptz NOT NULL DEFAULT now(),
+	last_heartbeat timestamptz NOT NULL DEFAULT now(),
+	last_push timestamptz
+);
+CREATE TABLE fleet.sessions (
+	machine text NOT NULL REFERENCES fleet.machines (name),
+	path text NOT NULL,
+	key text NOT NULL,
+	session_id text NOT NULL,
+	cwd text NOT NULL,
+	name text NOT NULL,
+	has_name boolean NOT NULL,
+	created double precision NOT NULL,
+	modified double precision NOT NULL,
+	message_count integer NOT NULL,
+	first_message text NOT NULL,
+	parent_path text NOT NULL,
+	size bigint NOT NULL,
+	deleted boolean NOT NULL DEFAULT false,
+	head_hash bytea NOT NULL,
+	tail_hash bytea NOT NULL,
+	pushed_offset bigint NOT NULL,
+	pushed_lines integer NOT NULL,
+	leaf_id text NOT NULL,
+	share text NOT NULL,
+	updated_at timestamptz NOT NULL DEFAULT now(),
+	PRIMARY KEY (machine, path)
+);
+CREATE INDEX sessions_modified ON fleet.sessions (modified DESC) WHERE NOT deleted;
+CREATE TABLE fleet.entries (
+	machine text NOT NULL,
+	path text NOT NULL,
+	line integer NOT NULL,
+	entry_id text NOT NULL,
+	parent_id text,
+	type text NOT NULL,
+	role text NOT NULL,
+	ts bigint,
+	on_branch boolean NOT NULL,
+	text text,
+	tools text,
+	tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(text, ''))) STORED,
+	PRIMARY KEY (machine, path, line),
+	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+);
+CREATE INDEX entries_id ON fleet.entries (machine, path, entry_id);
+CREATE INDEX entries_tsv ON fleet.entries USING gin (tsv);
+CREATE TABLE fleet.usage (
+	machine text NOT NULL,
+	path text NOT NULL,
+	line integer NOT NULL,
+	session_id text NOT NULL,
+	entry_id text NOT NULL,
+	ts bigint,
+	model text NOT NULL,
+	answer boolean NOT NULL,
+	input double precision NOT NULL,
+	output double precision NOT NULL,
+	cache_read double precision NOT NULL,
+	cache_write double precision NOT NULL,
+	cost double precision NOT NULL,
+	PRIMARY KEY (machine, path, line),
+	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+);
+CREATE TABLE fleet.lines (
+	machine text NOT NULL,
+	path text NOT NULL,
+	line integer NOT NULL,
+	off bigint NOT NULL,
+	raw bytea NOT NULL,
+	PRIMARY KEY (machine, path, line),
+	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+);
+` + stageV1 + rlsV1
+
+// stageV1: COPY FROM refuses tables with row-level security, so a push
+// copies its rows into these unlogged staging tables and moves them with
+// INSERT ... SELECT, which the policies check. Rows are tagged with the
+// pushing transaction and moved before it commits, so other transactions
+// never see them. Unlogged: a crash empties them, which is right.
+const stageV1 = `
+CREATE UNLOGGED TABLE fleet.stage_entries (
+	tx bigint NOT NULL DEFAULT txid_current(),
+	machine text NOT NULL, path text NOT NULL, line integer NOT NULL,
+	entry_id text NOT NULL, parent_id text, type text NOT NULL, role text NOT NULL,
+	ts bigint, on_branch boolean NOT NULL, text text, tools text
+);
+CREATE UNLOGGED TABLE fleet.stage_usage (
+	tx bigint NOT NULL DEFAULT txid_current(),
+	machine text NOT NULL, path text NOT NULL, line integer NOT NULL,
+	session_id text NOT NULL, entry_id text NOT NULL, ts bigint, model text NOT NULL,
+	answer boolean NOT NULL, input double precision NOT NULL, output double precision NOT NULL,
+	cache_read double precision NOT NULL, cache_write double precision NOT NULL, cost double precision NOT NULL
+);
+CREATE UNLOGGED TABLE fleet.stage_lines (
+	tx bigint NOT NULL DEFAULT txid_current(),
+	machine text NOT NULL, path text NOT NULL, line integer NOT NULL, off bigint NOT NULL, raw bytea NOT NULL
+);
+`
+
+// rlsV1: every role reads the whole fleet; a role writes only the rows of
+// the machines it claimed (machines.role), and claims only in its own
+// name. FORCE applies the policies to the tables' owner too, whose
+// members every machine role may be.
+var rlsV1 = `
+ALTER TABLE fleet.machines ENABLE ROW LEVEL SECURITY;
+ALTER TABLE fleet.machines FORCE ROW LEVEL SECURITY;
+CREATE POLICY read ON fleet.machines FOR SELECT USING (true);
+CREATE POLICY claim ON fleet.machines FOR INSERT WITH CHECK (role = current_user);
+CREATE POLICY own ON fleet.machines FOR UPDATE USING (role = current_user) WITH CHECK (role = current_user);
+CREATE POLICY drop_own ON fleet.machines FOR DELETE USING (role = current_user);
+CREATE FUNCTION fleet.mine(m text) RETURNS boolean LANGUAGE sql STABLE AS
+	$$ SELECT EXISTS (SELECT 1 FROM fleet.machines WHERE name = m AND role = current_user) $$;
+` + dataPolicies("sessions") + dataPolicies("entries") + dataPolicies("usage") + dataPolicies("lines")
+
+func dataPolicies(table string) string {
+	t := "fleet." + table
+	return `ALTER TABLE ` + t + ` ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ` + t + ` FORCE ROW LEVEL SECURITY;
+CREATE POLICY read ON ` + t + ` FOR SELECT USING (true);
+CREATE POLICY write ON ` + t + ` FOR INSERT WITH CHECK (fleet.mine(machine));
+CREATE POLICY change ON ` + t + ` FOR UPDATE USING (fleet.mine(machine)) WITH CHECK (fleet.mine(machine));
+CREATE POLICY remove ON ` + t + ` FOR DELETE USING (fleet.mine(machine));
+`
+}
+
+// grants lets the owner role's members use what the migration created.
+const grants = `GRANT USAGE ON SCHEMA fleet TO ` + OwnerRole + `;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fleet TO ` + OwnerRole + `;`
+
+// ErrTooOld says the database needs a newer piweb to accept this one's
+// rows.
+type ErrTooOld struct{ UpgradeTo string }
+
+func (e *ErrTooOld) Error() string {
+	return "fleet paused: this piweb is older than the fleet database (upgrade to " + e.UpgradeTo + ")"
+}
+
+// schemaState is what the database says of its schema.
+type schemaState struct {
+	version, minWriter int
+	upgradeTo          string
+}
+
+// readSchema reads fleet.meta; version 0 when there is no schema yet.
+// It runs no DDL, so a steady-state start costs one query.
+func readSchema(ctx context.Context, q querier) (schemaState, error) {
+	var s schemaState
+	var exists bool
+	if err := q.QueryRow(ctx, `SELECT to_regclass('fleet.meta') IS NOT NULL`).Scan(&exists); err != nil || !exists {
+		return s, err
+	}
+	err := q.QueryRow(ctx, `SELECT schema_version, min_writer, upgrade_to FROM fleet.meta`).Scan(&s.version, &s.minWriter, &s.upgradeTo)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return schemaState{}, nil
+	}
+	return s, err
+}
+
+// querier is what readSchema needs of a connection or transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Migrate brings the database's schema to SchemaVersion when it is older,
+// under an advisory lock so that piwebs starting together migrate once,
+// and reports ErrTooOld when the database no longer accepts this piweb's
+// rows. version names this piweb for the message older piwebs show.
+func Migrate(ctx context.Context, conn *pgx.Conn, version string) error {
+	s, err := readSchema(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("read the fleet schema: %w", err)
+	}
+	if s.version < SchemaVersion {
+		if s, err = migrate(ctx, conn, version); err != nil {
+			return err
+		}
+	}
+	if s.minWriter > Writer {
+		return &ErrTooOld{UpgradeTo: s.upgradeTo}
+	}
+	return nil
+}
+
+// migrate runs the missing steps in one transaction under the lock,
+// reading the version again once it holds the lock.
+func migrate(ctx context.Context, conn *pgx.Conn, version string) (schemaState, error) {
+	var s schemaState
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey); err != nil {
+			return err
+		}
+		var err error
+		if s, err = readSchema(ctx, tx); err != nil || s.version >= SchemaVersion {
+			return err
+		}
+		owner, err := asOwner(ctx, tx)
+		if err != nil {
+			return err
+		}
+		raised := false
+		for _, m := range migrations[s.version:] {
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("fleet schema %d: %w", m.version, err)
+			}
+			raised = raised || m.minWriter > s.minWriter
+			s.version, s.minWriter = m.version, max(s.minWriter, m.minWriter)
+		}
+		if owner {
+			if _, err := tx.Exec(ctx, grants); err != nil {
+				return err
+			}
+		}
+		if raised || s.upgradeTo == "" {
+			s.upgradeTo = version // what a writer older than min_writer must upgrade to
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO fleet.meta (schema_version, min_writer, upgrade_to) VALUES ($1, $2, $3)
+			ON CONFLICT (one) DO UPDATE SET schema_version = $1, min_writer = $2, upgrade_to = $3`, s.version, s.minWriter, s.upgradeTo)
+		return err
+	})
+	if err != nil {
+		return s, fmt.Errorf("migrate the fleet schema: %w", err)
+	}
+	return s, nil
+}
+
+// asOwner makes the transaction create objects as OwnerRole when this role
+// is a member of it.
+func asOwner(ctx context.Context, tx pgx.Tx) (bool, error) {
+	var member bool
+	err := tx.QueryRow(ctx, `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
+		THEN pg_has_role(current_user, $1, 'MEMBER') ELSE false END`, OwnerRole).Scan(&member)
+	if err != nil || !member {
+		return false, err
+	}
+	_, err = tx.Exec(ctx, `SET LOCAL ROLE `+OwnerRole)
+	return true, err
+}
