@@ -146,10 +146,18 @@ func openCatalog(t *testing.T, a *agentDir) *catalog.Catalog {
 // startPusher runs a pusher until the test ends.
 func startPusher(t *testing.T, o Options) *Pusher {
 	t.Helper()
+	return startWith(t, o, nil)
+}
+
+// startWith runs a pusher with a hook between a batch's writes and its
+// commit.
+func startWith(t *testing.T, o Options, midBatch func()) *Pusher {
+	t.Helper()
 	o.Log = slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	o.RetryMin, o.RetryMax = 10*time.Millisecond, 100*time.Millisecond
 	o.Version = cmpOr(o.Version, "piweb-test")
 	p := New(o)
+	p.midBatch = midBatch
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()

@@ -30,12 +30,12 @@ type batch struct {
 // database has, then the rows the files add. It returns the paths that
 // need another batch (a file longer than the byte budget).
 func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
+	b := &batch{machine: p.o.Machine, share: p.o.Share}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		have, err := loadStored(ctx, tx, p.o.Machine, paths)
 		if err != nil {
 			return err
 		}
-		b := &batch{machine: p.o.Machine, share: p.o.Share}
 		for _, path := range paths {
 			if err := p.plan(b, path, have[path]); err != nil {
 				return err
@@ -44,11 +44,18 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 		if err := b.write(ctx, tx); err != nil {
 			return err
 		}
-		more = b.more
-		p.counts.add(b)
+		if p.midBatch != nil {
+			p.midBatch() // tests: the database crashes before the commit
+		}
 		return nil
 	})
-	return more, err
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.counts.add(b)
+	p.mu.Unlock()
+	return b.more, nil
 }
 
 // plan adds what path needs to b: nothing when the database is current,

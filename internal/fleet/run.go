@@ -92,6 +92,9 @@ type Pusher struct {
 	mu     sync.Mutex
 	status Status
 	counts counts
+	// midBatch, when set (tests), runs after a batch's rows are written
+	// and before its commit.
+	midBatch func()
 }
 
 // New returns a pusher; nothing connects before Run.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strings"
@@ -84,8 +85,9 @@ func stateOf(err error) string {
 	var old *ErrTooOld
 	var taken *ErrNameTaken
 	var pg *pgconn.PgError
+	var perr *pgconn.ParseConfigError
 	switch {
-	case errors.As(err, &old), errors.As(err, &taken):
+	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &perr):
 		return StatePaused
 	case errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "28") || pg.Code == "42501" || pg.Code == "3D000"):
 		return StatePaused
@@ -114,6 +116,8 @@ func Explain(err error) string {
 		return explainConnect(cerr)
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the fleet database did not answer in time: " + err.Error()
+	case lostConn(err):
+		return "the connection to the fleet database was lost (is it down or restarting?): " + err.Error()
 	}
 	return "fleet: " + err.Error()
 }
@@ -149,6 +153,13 @@ func explainConnect(cerr *pgconn.ConnectError) string {
 		return "the fleet database is down or unreachable: " + cerr.Error()
 	}
 	return "cannot connect to the fleet database: " + cerr.Error()
+}
+
+// lostConn reports an error of a connection that broke.
+func lostConn(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		strings.Contains(err.Error(), "conn closed")
 }
 
 // Redact hides the password of a database URL, for messages.

@@ -1,0 +1,222 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/pgtest"
+)
+
+// TestCrashMidPush stops the database as a crash does while a machine's
+// first push is half done, and starts it again: the push resumes from
+// the last commit and converges with every row once.
+func TestCrashMidPush(t *testing.T) {
+	c := pgtest.NewCluster(t)
+	d := newFleetDB(t, c)
+	url := d.role(t, "vm")
+	a := newAgentDir(t)
+	var paths []string
+	for range 60 {
+		paths = append(paths, a.create(t, 5))
+	}
+	cat := openCatalog(t, a)
+	// The third batch's rows are written, not committed, when the server
+	// crashes.
+	batches := 0
+	crashed := make(chan error, 1)
+	p := startWith(t, Options{URL: url, Machine: "vm", Source: cat, Batch: 4}, func() {
+		if batches++; batches == 3 {
+			crashed <- c.Stop("immediate")
+		}
+	})
+	if err := <-crashed; err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Status(); s.Pushed.Sessions != 8 {
+		t.Fatalf("%d sessions committed before the crash, want 8", s.Pushed.Sessions)
+	}
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StateFailing {
+			return fmt.Errorf("state %s (%s), want failing", s.State, s.Error)
+		}
+		return nil
+	}, "the pusher to notice")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	conn := d.admin(t)
+	ctx := context.Background()
+	eventually(t, func() error {
+		for _, path := range paths {
+			if err := converged(ctx, conn, cat, "vm", path); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		return nil
+	}, "convergence after the restart")
+	for _, want := range []struct {
+		table string
+		n     int
+	}{{"sessions", 60}, {"entries", 60 * 10}, {"usage", 60 * 5}, {"lines", 60 * 11}} {
+		if n := count(t, conn, `SELECT count(*) FROM fleet.`+want.table); n != want.n {
+			t.Errorf("%s: %d rows, want %d", want.table, n, want.n)
+		}
+	}
+	if s := p.Status(); s.State != StateCurrent || s.Behind != 0 {
+		t.Errorf("status %+v, want current and nothing behind", s)
+	}
+}
+
+// TestRowLevelSecurity: a machine's role cannot write another machine's
+// rows, nor claim its name.
+func TestRowLevelSecurity(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	urlA, urlB := d.role(t, "a"), d.role(t, "b")
+	a := newAgentDir(t)
+	path := a.create(t, 1)
+	cat := openCatalog(t, a)
+	startPusher(t, Options{URL: urlA, Machine: "alpha", Source: cat})
+	admin := d.admin(t)
+	ctx := context.Background()
+	eventually(t, func() error { return converged(ctx, admin, cat, "alpha", path) }, "alpha's push")
+
+	b, err := pgx.Connect(ctx, urlB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	for _, sql := range []string{
+		`UPDATE fleet.sessions SET name = 'hijacked' WHERE machine = 'alpha'`,
+		`DELETE FROM fleet.entries WHERE machine = 'alpha'`,
+		`DELETE FROM fleet.lines WHERE machine = 'alpha'`,
+		`UPDATE fleet.machines SET advertise_url = 'http://evil' WHERE name = 'alpha'`,
+	} {
+		tag, err := b.Exec(ctx, sql)
+		if err != nil || tag.RowsAffected() != 0 {
+			t.Errorf("%s as b: %d rows (%v), want none", sql, tag.RowsAffected(), err)
+		}
+	}
+	_, err = b.Exec(ctx, `INSERT INTO fleet.lines (machine, path, line, off, raw) VALUES ('alpha', $1, 999, 0, '')`, path)
+	if err == nil || !strings.Contains(err.Error(), "row-level security") {
+		t.Errorf("insert into alpha's lines as b: %v, want a row-level security refusal", err)
+	}
+	var rows int
+	if err := b.QueryRow(ctx, `SELECT count(*) FROM fleet.lines WHERE machine = 'alpha'`).Scan(&rows); err != nil || rows != 3 {
+		t.Errorf("b reads %d of alpha's lines (%v), want all 3", rows, err)
+	}
+	if err := converged(ctx, admin, cat, "alpha", path); err != nil {
+		t.Errorf("alpha's rows after b's attempts: %v", err)
+	}
+	err = claim(ctx, b, Machine{Name: "alpha", Share: ShareFull})
+	var taken *ErrNameTaken
+	if !errors.As(err, &taken) || !strings.Contains(Explain(err), `machine name "alpha" belongs to database role`) {
+		t.Errorf("b claiming alpha: %v, want the name refused", err)
+	}
+}
+
+// TestOldWriterRefused: a database migrated by a newer piweb that no
+// longer accepts this one's rows pauses the push with the words the page
+// shows, and nothing is written.
+func TestOldWriterRefused(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "old")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := Migrate(ctx, conn, "piweb 1.0"); err != nil {
+		t.Fatal(err)
+	}
+	admin := d.admin(t)
+	if _, err := admin.Exec(ctx, `UPDATE fleet.meta SET schema_version = $1, min_writer = $2, upgrade_to = 'piweb 2.0'`,
+		SchemaVersion+1, Writer+1); err != nil {
+		t.Fatal(err)
+	}
+	err = Migrate(ctx, conn, "piweb 1.0")
+	want := "fleet paused: this piweb is older than the fleet database (upgrade to piweb 2.0)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Migrate: %v, want %q", err, want)
+	}
+	a := newAgentDir(t)
+	a.create(t, 1)
+	p := startPusher(t, Options{URL: url, Machine: "old", Source: openCatalog(t, a)})
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StatePaused || s.Error != want {
+			return fmt.Errorf("status %s: %s", s.State, s.Error)
+		}
+		return nil
+	}, "the pause")
+	if n := count(t, admin, `SELECT count(*) FROM fleet.sessions`); n != 0 {
+		t.Errorf("an old writer pushed %d sessions", n)
+	}
+}
+
+// TestNoDDLInSteadyState: once the schema is current, connecting and
+// pushing run no DDL (the server logs every DDL statement).
+func TestNoDDLInSteadyState(t *testing.T) {
+	c := pgtest.Shared(t)
+	d := newFleetDB(t, c)
+	url := d.role(t, "steady")
+	a := newAgentDir(t)
+	path := a.create(t, 2)
+	cat := openCatalog(t, a)
+	admin := d.admin(t)
+	ctx := context.Background()
+	first, cancel := context.WithCancel(ctx)
+	p := New(Options{URL: url, Machine: "steady", Source: cat, RetryMin: 10 * time.Millisecond})
+	done := make(chan struct{})
+	go func() { p.Run(first); close(done) }()
+	eventually(t, func() error { return converged(ctx, admin, cat, "steady", path) }, "the first push")
+	cancel()
+	<-done
+	migrated := len(c.DDL(t, d.name))
+	if migrated == 0 {
+		t.Fatal("the first push ran no DDL: is log_statement=ddl on?")
+	}
+	startPusher(t, Options{URL: url, Machine: "steady", Source: cat})
+	appendExchange(t, path, "more", "", "steady state")
+	other := a.create(t, 1)
+	eventually(t, func() error {
+		if err := converged(ctx, admin, cat, "steady", other); err != nil {
+			return err
+		}
+		return converged(ctx, admin, cat, "steady", path)
+	}, "pushes after a restart")
+	if ddl := c.DDL(t, d.name)[migrated:]; len(ddl) != 0 {
+		t.Errorf("steady state ran DDL:\n%s", strings.Join(ddl, "\n"))
+	}
+}
+
+// TestShareMeta: --fleet-share meta pushes listing fields and usage, no
+// text and no lines.
+func TestShareMeta(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "meta")
+	a := newAgentDir(t)
+	path := a.create(t, 3)
+	cat := openCatalog(t, a)
+	p := startPusher(t, Options{URL: url, Machine: "meta", Source: cat, Share: ShareMeta})
+	admin := d.admin(t)
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StateCurrent || s.Pushed.Sessions == 0 {
+			return fmt.Errorf("status %+v", s)
+		}
+		return nil
+	}, "the push")
+	for _, want := range []struct {
+		table string
+		n     int
+	}{{"sessions", 1}, {"usage", 3}, {"entries", 0}, {"lines", 0}} {
+		if n := count(t, admin, `SELECT count(*) FROM fleet.`+want.table+` WHERE path = $1`, path); n != want.n {
+			t.Errorf("%s: %d rows, want %d", want.table, n, want.n)
+		}
+	}
+}

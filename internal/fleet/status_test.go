@@ -1,0 +1,67 @@
+package fleet
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/pgtest"
+)
+
+// TestExplain: what a person reads for each way the fleet's database can
+// be wrong.
+func TestExplain(t *testing.T) {
+	c := pgtest.Shared(t)
+	d := newFleetDB(t, c)
+	good := d.role(t, "good")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Migrate(ctx, conn, "piweb test"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	// A role that may log in but was never given the fleet's tables.
+	c.Exec(t, "postgres", "CREATE ROLE "+d.name+"_stranger LOGIN PASSWORD 'pw'")
+	t.Cleanup(func() { c.Exec(t, "postgres", "DROP ROLE IF EXISTS "+d.name+"_stranger") })
+	stranger := c.URL(d.name, d.name+"_stranger", "pw")
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"not a URL", "postgres://a:b@host:notaport/db", "the fleet URL is not valid"},
+		{"wrong password", strings.Replace(good, "pw-good", "wrong", 1), "the fleet database refused the password"},
+		{"no such database", c.URL("nosuchdb", pgtest.Superuser, ""), "the fleet database does not exist"},
+		{"database down", "postgres://u@/db?host=/nonexistent-socket-dir", "the fleet database is down or unreachable"},
+		{"missing permission", stranger, "the fleet database's role lacks a permission"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(Options{URL: tc.url, Machine: "m"})
+			conn, err := p.connect(ctx)
+			if err == nil {
+				conn.Close(ctx)
+				t.Fatal("connected")
+			}
+			if got := Explain(err); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("Explain = %q, want it to start %q", got, tc.want)
+			}
+			if got := stateOf(err); tc.name != "database down" && got != StatePaused {
+				t.Errorf("state %s, want paused (a person must act)", got)
+			}
+		})
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://laptop:secret@db:5432/fleet", "postgres://laptop:xxxxx@db:5432/fleet"},
+		{"postgres://laptop@db/fleet", "postgres://laptop@db/fleet"},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
