@@ -2,11 +2,18 @@
 
 package terminal
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// signalSession sends sig to the shell's process group (without /proc,
+// ptsName needs Linux's TIOCGPTN; without it Close reaches the
+// terminal's holders through its session only.
+func ptsName(*os.File) string { return "" }
+
+// signalHolders sends sig to the shell's process group (without /proc,
 // jobs in groups of their own are reached only by the terminal's hangup).
-func signalSession(sid int, sig syscall.Signal) { syscall.Kill(-sid, sig) }
+func signalHolders(sid int, _ string, sig syscall.Signal) { syscall.Kill(-sid, sig) }
 
-// sessionAlive cannot tell without /proc; the hangup is all Close sends.
-func sessionAlive(int) bool { return false }
+// holdersAlive cannot tell without /proc; the hangup is all Close sends.
+func holdersAlive(int, string) bool { return false }

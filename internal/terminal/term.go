@@ -18,18 +18,20 @@ const subQueue = 256
 // Term is one shell on a PTY. Output goes to the scrollback and to every
 // attached client in the order the shell wrote it.
 type Term struct {
-	info Info
-	opts Options
-	cmd  *exec.Cmd
-	pty  *os.File
-	done chan struct{} // closed when the shell has exited and output ended
+	info   Info
+	opts   Options
+	cmd    *exec.Cmd
+	pty    *os.File
+	pts    string        // the terminal side's path, to find who holds it
+	exited chan struct{} // closed when the shell was reaped
+	done   chan struct{} // closed when the shell has exited and output ended
 
 	mu      sync.Mutex
 	ring    ring
 	subs    map[*Attachment]struct{}
 	idle    *time.Timer
 	closing bool
-	closed  bool // pty is closed (Resize reads its descriptor under mu)
+	closed  bool // pty is closed (Resize and hangUp use it under mu)
 }
 
 // Attachment is one client's view of a terminal: Out carries output after
@@ -52,14 +54,25 @@ func (a *Attachment) Ended() bool {
 
 func start(cmd *exec.Cmd, id, owner, dir string, cols, rows int, opts Options) (*Term, error) {
 	f, err := pty.StartWithSize(cmd, size(cols, rows))
+	if err == nil {
+		f, err = pollable(f)
+		if err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	t := &Term{info: Info{ID: id, Owner: owner, Cwd: dir, Started: time.Now(), PID: cmd.Process.Pid},
-		opts: opts, cmd: cmd, pty: f, done: make(chan struct{}), ring: ring{max: opts.Scrollback},
-		subs: map[*Attachment]struct{}{}}
+		opts: opts, cmd: cmd, pty: f, pts: ptsName(f), exited: make(chan struct{}), done: make(chan struct{}),
+		ring: ring{max: opts.Scrollback}, subs: map[*Attachment]struct{}{}}
 	t.idle = time.AfterFunc(opts.Idle, t.Close)
-	go t.pump()
+	go func() {
+		t.cmd.Wait()
+		close(t.exited)
+	}()
+	go t.run()
 	return t, nil
 }
 
@@ -90,8 +103,42 @@ func (t *Term) ExitCode() int {
 	}
 }
 
-// pump copies the PTY's output to the scrollback and the clients until the
-// shell's side of the PTY is gone, then reaps the shell.
+// run copies the output until every process has let go of the terminal
+// and the shell has ended, then ends the terminal. A shell that exited
+// while something still holds the terminal (a job that left its session)
+// gets KillAfter for the rest of its output, then the terminal is closed
+// as an emulator closes its window.
+func (t *Term) run() {
+	read := make(chan struct{})
+	go func() {
+		t.pump()
+		close(read)
+	}()
+	select {
+	case <-read:
+	case <-t.exited:
+		select {
+		case <-read:
+		case <-time.After(t.opts.KillAfter):
+			go t.Close()
+			<-read
+		}
+	}
+	<-t.exited
+	t.mu.Lock()
+	t.idle.Stop()
+	for a := range t.subs {
+		a.ended = true
+		close(a.out)
+	}
+	t.subs = nil
+	t.closeMaster()
+	t.mu.Unlock()
+	close(t.done)
+}
+
+// pump copies the PTY's output to the scrollback and the clients until
+// the terminal side is gone or the master is closed.
 func (t *Term) pump() {
 	buf := make([]byte, 32<<10)
 	for {
@@ -100,21 +147,18 @@ func (t *Term) pump() {
 			t.publish(buf[:n])
 		}
 		if err != nil {
-			break
+			return
 		}
 	}
-	t.cmd.Wait()
-	t.mu.Lock()
-	t.idle.Stop()
-	for a := range t.subs {
-		a.ended = true
-		close(a.out)
+}
+
+// closeMaster closes the PTY's master once (t.mu held): pump's Read ends
+// and the terminal side is hung up.
+func (t *Term) closeMaster() {
+	if !t.closed {
+		t.pty.Close()
+		t.closed = true
 	}
-	t.subs = nil
-	t.pty.Close()
-	t.closed = true
-	t.mu.Unlock()
-	close(t.done)
 }
 
 func (t *Term) publish(p []byte) {
@@ -180,39 +224,68 @@ func (t *Term) Resize(cols, rows int) error {
 	if t.closed {
 		return os.ErrClosed
 	}
-	return pty.Setsize(t.pty, size(cols, rows))
+	return setSize(t.pty, cols, rows)
 }
 
-// Close ends the shell and everything it started on its terminal: SIGHUP
-// to the processes of its session (as a terminal closing does), SIGKILL to
-// those left after KillAfter, and returns once the shell exited.
+// Close ends the shell and everything that holds its terminal: SIGHUP to
+// the processes of its session and to any other with the terminal open
+// (as a terminal closing does), SIGKILL to those left after KillAfter,
+// then the master is closed. It returns once the shell was reaped,
+// whatever its jobs do: a job that left the session but kept the terminal
+// no longer holds the output open.
 func (t *Term) Close() {
 	t.mu.Lock()
 	first := !t.closing
 	t.closing = true
 	t.mu.Unlock()
 	if first {
-		sid := t.info.PID // pty.Start makes the shell a session leader
 		deadline := time.Now().Add(t.opts.KillAfter)
-		signalSession(sid, syscall.SIGHUP)
-		signalSession(sid, syscall.SIGCONT)
+		t.signal(syscall.SIGHUP)
+		t.signal(syscall.SIGCONT)
 		select {
 		case <-t.done:
 		case <-time.After(t.opts.KillAfter):
 		}
-		endSession(sid, deadline)
+		t.endHolders(deadline)
+		t.mu.Lock()
+		t.closeMaster()
+		t.mu.Unlock()
 	}
 	<-t.done
 }
 
-// endSession waits until deadline for the session's processes to end
+// endHolders waits until deadline for the terminal's processes to end
 // after the hangup, then kills what is left (a job that ignores SIGHUP
 // outlives its shell), and returns once none is alive or 2 s later.
-func endSession(sid int, deadline time.Time) {
-	for giveUp := deadline.Add(2 * time.Second); sessionAlive(sid) && time.Now().Before(giveUp); {
+func (t *Term) endHolders(deadline time.Time) {
+	for giveUp := deadline.Add(2 * time.Second); t.holdersAlive() && time.Now().Before(giveUp); {
 		if time.Now().After(deadline) {
-			signalSession(sid, syscall.SIGKILL)
+			t.signal(syscall.SIGKILL)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// signal sends sig to the terminal's processes. Those outside the shell's
+// session are looked for by the terminal's path only while the master is
+// open (t.mu held): once it is closed and the last holder gone, another
+// terminal may get the same path.
+func (t *Term) signal(sig syscall.Signal) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	signalHolders(t.info.PID, t.openPTS(), sig) // pty.Start makes the shell a session leader
+}
+
+func (t *Term) holdersAlive() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return holdersAlive(t.info.PID, t.openPTS())
+}
+
+// openPTS is the terminal side's path while the master is open, else "".
+func (t *Term) openPTS() string {
+	if t.closed {
+		return ""
+	}
+	return t.pts
 }
