@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ago, baseName, fmtBytes, fmtCost, fmtTokens, plural, relTime, shortId, textOf, toMs } from '../static/js/util.js';
+
+const now = Date.parse('2026-12-04T12:00:00Z');
+
+test('relTime and ago', () => {
+  for (const [t, rel, words] of [
+    [now - 10e3, 'now', 'just now'],
+    [now - 5 * 60e3, '5m', '5m ago'],
+    [now - 3 * 3600e3, '3h', '3h ago'],
+    [now - 2 * 86400e3, '2d', '2d ago'],
+    [now - 8 * 86400e3, '1w', '1w ago'],
+    [now - 40 * 86400e3, '1mo', '1mo ago'],
+    [now - 400 * 86400e3, '1y', '1y ago'],
+    [new Date(now - 60e3).toISOString(), '1m', '1m ago'],
+    [0, '', ''],
+    ['not a date', '', ''],
+  ]) {
+    assert.equal(relTime(t, now), rel, `relTime(${t})`);
+    assert.equal(ago(t, now), words, `ago(${t})`);
+  }
+});
+
+test('toMs reads numbers and ISO strings; nothing or 0 is NaN', () => {
+  assert.equal(toMs('2026-12-04T12:00:00Z'), now);
+  assert.equal(toMs(now), now);
+  for (const t of [null, undefined, 0, '', 'x']) assert.ok(Number.isNaN(toMs(t)), String(t));
+});
+
+test('fmtBytes, fmtTokens, fmtCost, plural', () => {
+  const cases = [
+    [fmtBytes, -1, ''], [fmtBytes, 0, '0 B'], [fmtBytes, 1023, '1023 B'], [fmtBytes, 1536, '1.5 KB'],
+    [fmtBytes, 20480, '20 KB'], [fmtBytes, 1048576 * 2.25, '2.3 MB'], [fmtBytes, 1048576 * 20, '20 MB'],
+    [fmtTokens, 0, '0'], [fmtTokens, 999, '999'], [fmtTokens, 1234, '1.2k'], [fmtTokens, 45678, '46k'], [fmtTokens, 2.5e6, '2.5M'],
+    [fmtCost, 0, '$0'], [fmtCost, 0.00001, '<$0.0001'], [fmtCost, 0.0067, '$0.0067'], [fmtCost, 0.25, '$0.250'], [fmtCost, 3.456, '$3.46'],
+  ];
+  for (const [f, in_, want] of cases) assert.equal(f(in_), want, `${f.name}(${in_})`);
+  assert.equal(plural(1, 'session'), '1 session');
+  assert.equal(plural(2, 'session'), '2 sessions');
+});
+
+test('baseName, shortId, textOf', () => {
+  assert.equal(baseName('/home/u/proj/'), 'proj');
+  assert.equal(baseName('C:\\work\\app'), 'app');
+  assert.equal(baseName(''), '(no cwd)');
+  assert.equal(shortId('01a23634-a5ab-746b'), '01a23634');
+  assert.equal(shortId(undefined), '');
+  assert.equal(textOf('plain'), 'plain');
+  assert.equal(textOf([{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }]), 'a\nb');
+  assert.equal(textOf({}), '');
+});
