@@ -20,6 +20,7 @@ import { fmtTokens, fmtCost } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
+import { glyph, AttachIcon } from '../js/icons.js';
 
 export function Composer({ view }) {
   const l = liveOf(view.id);
@@ -97,7 +98,7 @@ export function Composer({ view }) {
     ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} close=${() => { newSessionIn.value = null; }} />`}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
-      <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>×</button></span>`)}</div>`}
+      <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>${glyph.close}</button></span>`)}</div>`}
     ${images.length > 0 && next.info && !(next.info.input || []).includes('image') && html`<div class="banner warn image-warn" role="alert">
       <span>${next.info.name || next.info.id} does not take images: pi keeps them in the session but sends the model “(image omitted: model does not support images)” in their place. Choose a model that takes images below, or</span>
       <button class="btn small image-drop" type="button" onClick=${() => setImages([])}>Remove the images</button></div>`}
@@ -105,7 +106,7 @@ export function Composer({ view }) {
       <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
         disabled=${gone} placeholder=${gone ? 'The session file is gone' : placeholder(busy, mode)}></textarea>
       <div class="composer-actions">
-        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/></svg><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><${AttachIcon} /><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
         ${busy && html`<select class="send-mode" aria-label="While running" value=${mode} onChange=${(e) => setMode(e.target.value)}>
           <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
@@ -209,7 +210,7 @@ function Status({ view, l }) {
     ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span><span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
       <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}
     ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}</span>
-      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>×</button></div>`)}
+      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>${glyph.close}</button></div>`)}
     ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">
       ${q.steering.map((t, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">steer</span> ${t}</li>`)}
       ${q.followUp.map((t, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">follow-up</span> ${t}</li>`)}</ul>`}
@@ -267,7 +268,7 @@ function SessionInfo({ view }) {
     ['Cost', st.cost != null ? fmtCost(st.cost) : ''],
   ].filter(([, v]) => v !== '');
   return html`<div class="card session-info" role="status">
-    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close" onClick=${() => { sessionInfo.value = null; }}>×</button></div>
+    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close" onClick=${() => { sessionInfo.value = null; }}>${glyph.close}</button></div>
     <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></div>`;
 }
 

@@ -10,6 +10,7 @@ import { html } from '../js/html.js';
 import { getModelsConfig, putModelsConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
 import { refreshModels } from './store.js';
+import { glyph } from '../js/icons.js';
 
 const MASKED = '***';
 const APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'];
@@ -101,7 +102,7 @@ function ModelRow({ m, set, remove }) {
     <td class="check" data-label="Images"><input name="images" aria-label="Images" type="checkbox" checked=${images} onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
     <td data-label="Context"><input name="contextWindow" aria-label="Context window" inputmode="numeric" value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
     <td data-label="Max out"><input name="maxTokens" aria-label="Max output tokens" inputmode="numeric" value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
-    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model" onClick=${remove}>×</button></td></tr>`;
+    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model" onClick=${remove}>${glyph.close}</button></td></tr>`;
 }
 
 // isLiteral tells a secret from a reference, as the server does.

@@ -19,6 +19,7 @@ import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
+import { glyph } from './icons.js';
 
 function App() {
   const r = route.value;
@@ -58,7 +59,7 @@ function App() {
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
       <span>${t.text}</span>
       ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>${t.action}</button>`}
-      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>×</button></div>`)}</div>
+      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>${glyph.close}</button></div>`)}</div>
   </div>`;
 }
 
@@ -84,9 +85,9 @@ function SessionPage({ view }) {
 function Home() {
   const list = sessions.value.slice(0, 12);
   return html`<div class="home">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')}<span class="keys"> · Ctrl+K to search</span></span></div></div>
-      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button><${NewSessionButton} /></header>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>
     <div class="home-body">
       ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>No sessions yet.</p>
         <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are written.</p></div>`}

@@ -15,6 +15,7 @@ import { signal, computed, effect } from '@preact/signals';
 import { sessions, sessionById, attentionEvent, marksEvent, route, navigate, sessionURL, toast } from './state.js';
 import { alertUser } from '../chat/notify.js';
 import * as api from './api.js';
+import { faviconURL } from './icons.js';
 
 // since is when the server's marks began: older activity counts as read.
 const since = signal(Infinity);
@@ -172,13 +173,10 @@ export const badge = computed(() => {
 // withBadge prefixes a title with the badge count.
 export const withBadge = (title) => (badge.value ? `(${badge.value}) ${title}` : title);
 
-const icon = (dot) => 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#5b5bd6"/><text x="16" y="22" font-family="monospace" font-size="17" font-weight="700" fill="#fff" text-anchor="middle">π</text>' +
-  (dot ? '<circle cx="25" cy="7" r="7" fill="#cf222e" stroke="#fff" stroke-width="1.5"/>' : '') + '</svg>');
-
 effect(() => {
   const link = document.querySelector('link[rel=icon]');
   if (!link) return;
   const dot = badge.value > 0;
-  link.href = icon(dot);
+  link.href = faviconURL(dot);
   link.dataset.badge = dot ? 'on' : '';
 });

@@ -12,6 +12,7 @@ import { capped } from './markdown.js';
 import { editDiff } from './message.js';
 import { plural } from './util.js';
 import { Worktrees } from './worktrees.js';
+import { glyph } from './icons.js';
 
 export function ChangesPanel({ view }) {
   const [tab, setTab] = useState('git');
@@ -21,7 +22,7 @@ export function ChangesPanel({ view }) {
         <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'} onClick=${() => setTab('git')}>Working tree</button>
         <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button>
         <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'} onClick=${() => setTab('worktrees')}>Worktrees</button></div>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
     <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees} id=${view.id} />`}</div>
   </div>`;
 }
@@ -44,8 +45,8 @@ function GitChanges({ id }) {
   const unstaged = s.files.filter((f) => f.kind !== 'untracked' && f.unstaged !== '.');
   const untracked = s.files.filter((f) => f.kind === 'untracked');
   return html`<div class="git-changes">
-    <div class="git-branch"><span class="branch">⎇ ${s.branch || '(detached HEAD)'}</span>
-      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>↑${s.ahead} ↓${s.behind} ${s.upstream}</span>`}
+    <div class="git-branch"><span class="branch">${glyph.branch} ${s.branch || '(detached HEAD)'}</span>
+      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>${glyph.up}${s.ahead} ${glyph.down}${s.behind} ${s.upstream}</span>`}
       <span class="muted">${s.head ? s.head.slice(0, 8) : 'no commits yet'}</span></div>
     ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
     ${s.total > s.files.length && html`<div class="muted small pad-s">${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}

@@ -11,6 +11,7 @@ import { PAGE } from './view.js';
 import { fmtTokens, fmtTime, fmtDate, toMs } from './util.js';
 import { RowActions } from './rowactions.js';
 import { EditedNote, omittedNote } from './system.js';
+import { glyph } from './icons.js';
 
 const EST = PAGE * 110; // px, a page never measured
 const EAGER = 12; // messages drawn first when a session opens at its end
@@ -265,7 +266,7 @@ function Compaction({ it, view }) {
   const ctx = useMemo(() => pairing(x ? x.items : []), [x, x && x.items]);
   return html`<div class=${'card compaction' + (x ? ' open' : '')}>
     <div class="card-head">
-      <span class="card-icon">⇊</span><strong>Compacted</strong>
+      <span class="card-icon">${glyph.compacted}</span><strong>Compacted</strong>
       <span class="muted">${fmtTokens(m.tokensBefore)} tokens before</span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time>
       <button class="btn ghost small" type="button" onClick=${() => (x ? view.collapse(it.id) : view.expand(it.id))}>

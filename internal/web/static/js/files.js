@@ -7,6 +7,7 @@ import { closePanel, fileRequest, toast, confirm } from './state.js';
 import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
+import { glyph } from './icons.js';
 
 const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
 const pdfRE = /\.pdf$/i;
@@ -73,7 +74,7 @@ export function FilesPanel({ view }) {
       onDrop=${(e) => { e.preventDefault(); setDrag(false); if (!missing) send([...e.dataTransfer.files]); }}>
     <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
       ${!missing && html`<label class="btn ghost small upload-btn" title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} onError=${setMissing} /></div>
       ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
@@ -119,7 +120,7 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
     const pad = { paddingLeft: 6 + depth * 12 + 'px' };
     if (e.type === 'dir') {
       return html`<li key=${p}><button type="button" class="fnode dir" style=${pad} onClick=${() => setOpen({ ...open, [p]: !open[p] })}>
-        <span class=${'chev' + (open[p] ? ' open' : '')}>▸</span>${e.name}</button>
+        <span class=${'chev' + (open[p] ? ' open' : '')}>${glyph.chevron}</span>${e.name}</button>
         ${open[p] && html`<${Dir} id=${id} path=${p} depth=${depth + 1} sel=${sel} onOpen=${onOpen} />`}</li>`;
     }
     return html`<li key=${p}><button type="button" class=${'fnode' + (sel === p ? ' sel' : '')} style=${pad} title=${fmtBytes(e.size)} onClick=${() => onOpen(p)}>${e.name}</button></li>`;

@@ -7,6 +7,7 @@ import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
+import { glyph } from './icons.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
@@ -26,7 +27,7 @@ export function SessionHeader({ view }) {
   const total = view.total.value;
   const count = plural(total - sys, 'message') + (s.messageCount > total ? ` on this branch · ${s.messageCount - sys} in the file` : '');
   return html`<header class="sess-head">
-    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
     <div class="sess-head-main">
       ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
         : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')} title=${s.name ? 'Click to rename' : 'Not named yet: its first message stands in. Click to name it.'} onClick=${() => setEditing(true)}>${title}</h1>`}
@@ -44,7 +45,7 @@ export function SessionHeader({ view }) {
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
-      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>⌕</button>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
       ${panels.map((p) => html`<button class=${'btn ghost' + (panel.value === p.name ? ' on' : '')} type="button"
         onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
       <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
@@ -94,7 +95,7 @@ function Menu({ view, s, rename }) {
   const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
   const leaf = view.leaf || undefined;
   return html`<div class="menu" ref=${ref}>
-    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open} onClick=${() => setOpen(!open)}>Actions ▾</button>
+    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open} onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
     ${open && html`<div class="menu-pop" role="menu">
       <button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast } from './state.js';
+import { glyph } from './icons.js';
 
 // labelOf is the label of entry id in the view, '' when none.
 export function labelOf(view, id) {
@@ -50,5 +51,5 @@ export function LabelChip({ view, id, editing, setEditing }) {
   if (editing) return html`<${LabelEdit} view=${view} id=${id} onDone=${() => setEditing(false)} />`;
   if (!label) return null;
   return html`<span class="msg-label"><button type="button" class="label-text" title="Change the label" onClick=${() => setEditing(true)}>${label}</button>
-    <button type="button" class="btn-link x label-clear" aria-label="Clear the label" title="Clear the label" onClick=${() => saveLabel(view, id, '')}>×</button></span>`;
+    <button type="button" class="btn-link x label-clear" aria-label="Clear the label" title="Clear the label" onClick=${() => saveLabel(view, id, '')}>${glyph.close}</button></span>`;
 }

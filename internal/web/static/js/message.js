@@ -7,6 +7,7 @@ import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js'
 import { ToolTime, ToolOutput } from '../chat/toolrun.js';
 import { SystemPrompt } from './system.js';
 import { openFile } from './state.js';
+import { glyph } from './icons.js';
 
 // PathLink is a file path of a tool call that opens the file in the
 // files panel (its card's summary still opens and closes the card).
@@ -193,7 +194,7 @@ function Custom({ m }) {
 
 export function Summary({ m, kind }) {
   return html`<details class=${'card summary ' + kind}>
-    <summary><span class="card-icon">⎇</span> Branch summary <span class="muted">from an abandoned branch</span>
+    <summary><span class="card-icon">${glyph.branch}</span> Branch summary <span class="muted">from an abandoned branch</span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time></summary>
     <div class="md">${markdown(m.summary)}</div></details>`;
 }

@@ -9,6 +9,7 @@ import { copyText } from './util.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
 import { LabelChip } from './labels.js';
 import { UserActions } from '../chat/actions.js';
+import { glyph } from './icons.js';
 
 const NONE = [];
 const trees = new WeakMap(); // the view's tree nodes -> their index
@@ -49,9 +50,9 @@ function Siblings({ view, id }) {
   const s = siblings(view, id);
   if (!s) return null;
   return html`<span class="siblings" role="group" aria-label="Branches here">
-    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0} onClick=${() => showSibling(view, s, s.i - 1)}>‹</button>
+    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0} onClick=${() => showSibling(view, s, s.i - 1)}>${glyph.prev}</button>
     <span class="sib-pos">${s.i + 1}/${s.list.length}</span>
-    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1} onClick=${() => showSibling(view, s, s.i + 1)}>›</button></span>`;
+    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1} onClick=${() => showSibling(view, s, s.i + 1)}>${glyph.next}</button></span>`;
 }
 
 // markdownOf is the message as written: its text blocks (Markdown), or a

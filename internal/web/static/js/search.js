@@ -8,6 +8,7 @@ import { searchOpen, navigate, sessionURL, toast } from './state.js';
 import { fetchDetail } from './view.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
 import { baseName, ago, fmtDate } from './util.js';
+import { glyph } from './icons.js';
 
 // openHit navigates to the hit on its own branch, which may be an
 // abandoned one.
@@ -84,7 +85,7 @@ export function SearchDialog() {
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
     <div class="dialog search" role="dialog" aria-label="Search">
       <div class="search-box">
-        <span class="search-icon">⌕</span>
+        <span class="search-icon">${glyph.search}</span>
         <input ref=${input} type="search" placeholder="Search all sessions" value=${q} aria-label="Search text"
           onInput=${onInput} onKeyDown=${onKey} />
         ${busy && html`<span class="spin" aria-label="searching"></span>`}

@@ -13,6 +13,7 @@ import { ModelsButton } from '../chat/models.js';
 import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
 import { Resources } from './resources.js';
+import { glyph } from './icons.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -35,7 +36,7 @@ export function SettingsPage() {
   const reload = () => setRev((n) => n + 1);
   const pick = (c) => { localStorage.setItem('piweb.settings.cwd', c); setCwd(c); };
   return html`<div class="usage settings-page">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">Settings</h1>
         <div class="sess-facts"><span class="fact">pi's own files: a pi already running keeps what it read until it restarts</span></div></div></header>
     <div class="usage-body settings-body">

@@ -7,6 +7,7 @@ import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
+import { glyph, MutedIcon } from './icons.js';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
 // that the worktrees of one repository are grouped under it.
@@ -107,7 +108,7 @@ export function Sidebar() {
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
       ${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current} forceOpen=${!!filter.value} />`
         : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
-          <div class="repo-head" title=${it.repo.common}>⎇ ${it.repo.name}<span class="muted">${it.groups.length} worktrees</span></div>
+          <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">${it.groups.length} worktrees</span></div>
           ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value} branch=${repos.value[g.cwd].branch} />`)}</section>`)}
     </nav>
     <div class="side-foot">
@@ -137,9 +138,9 @@ function Group({ g, current, forceOpen, branch }) {
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
   return html`<section class="group">
     <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd} onClick=${() => toggleProject(g.cwd)}>
-      <span class=${'chev' + (closed ? '' : ' open')}>▸</span>
+      <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
       <span class="group-name">${baseName(g.cwd)}</span>
-      ${branch ? html`<span class="group-path wt-branch">⎇ ${branch}</span>` : html`<span class="group-path">${g.cwd}</span>`}
+      ${branch ? html`<span class="group-path wt-branch">${glyph.branch} ${branch}</span>` : html`<span class="group-path">${g.cwd}</span>`}
       <span class="count">${g.count}</span>
     </button>
     ${!closed && html`<ul class="sess-list">
@@ -160,7 +161,7 @@ function Item({ s, kids, current, depth }) {
   return html`<li>
     <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)} onClick=${go}
        data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
-      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">↳</span>` : ''}<${Marks} s=${s} />${title}</span>
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">${glyph.fork}</span>` : ''}<${Marks} s=${s} />${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
         <span title="messages in the file, all branches">${plural(s.messageCount || 0, 'msg')}</span>
@@ -178,7 +179,7 @@ function Item({ s, kids, current, depth }) {
 export function Marks({ s }) {
   const w = waiting.value.get(s.id);
   const unread = isUnread(s);
-  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device" aria-label="muted"><svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true"><path d="M8 2a4 4 0 0 0-4 4v3L2.5 11h11L12 9V6a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0" fill="none" stroke="currentColor" stroke-width="1.3"/><path d="M2 2l12 12" stroke="currentColor" stroke-width="1.3"/></svg></span>`}${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
+  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device" aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
 }
 
 // AttentionFoot offers "mark all read" and the global mute.

@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import { html } from './html.js';
 import { capped } from './markdown.js';
 import { fmtTime, fmtDate, textOf, plural } from './util.js';
+import { glyph } from './icons.js';
 
 // SystemPrompt shows a system message collapsed: its sections as text, its
 // tools as a list. full is false for a patch (a later system message),
@@ -26,7 +27,7 @@ export function SystemPrompt({ m, full }) {
     removed.length && '−' + plural(removed.length, 'tool'),
   ].filter(Boolean).join(' · ');
   return html`<details class=${'card system-prompt' + (full ? '' : ' patch')}>
-    <summary><span class="card-icon">⚙</span> <strong>${what}</strong> <span class="muted">${facts}</span>
+    <summary><span class="card-icon">${glyph.settings}</span> <strong>${what}</strong> <span class="muted">${facts}</span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time></summary>
     <div class="sys-body">
       ${text && html`<pre class="sys-text">${capped(text)}</pre>`}

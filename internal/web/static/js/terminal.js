@@ -9,6 +9,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { closePanel, navigate, sessionURL, toast } from './state.js';
 import { adoptInlineStyles } from './cspstyle.js';
+import { glyph } from './icons.js';
 
 let xtermLoad = null;
 function loadXterm() {
@@ -47,11 +48,11 @@ export function TerminalPanel({ id, full }) {
     <div class="panel-head term-head"><strong>Terminal</strong>
       <div class="term-tabs" role="tablist">${ts.map((t, i) => html`<span key=${t.id} class=${'term-tab' + (t.id === sel ? ' on' : '')}>
         <button type="button" role="tab" aria-selected=${t.id === sel} onClick=${() => setSel(t.id)}>${i + 1}</button>
-        <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)" onClick=${() => close(t.id)}>×</button></span>`)}
+        <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)" onClick=${() => close(t.id)}>${glyph.close}</button></span>`)}
         ${list && list.enabled && html`<button class="btn ghost small term-new" type="button" title="New terminal" onClick=${start}>+ New</button>`}</div>
       ${full ? html`<a class="btn ghost small" href=${sessionURL(id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
-        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page" onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>⤢</a>
-        <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button>`}
+        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page" onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>${glyph.fullPage}</a>
+        <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>`}
     </div>
     ${!list ? html`<div class="muted pad">…</div>`
       : list.error ? html`<div class="stop error">${list.error}</div>`

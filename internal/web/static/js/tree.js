@@ -7,6 +7,7 @@ import { html } from './html.js';
 import { navigate, sessionURL, closePanel } from './state.js';
 import { relTime, shortId } from './util.js';
 import { LabelEdit } from './labels.js';
+import { glyph, treeGlyph } from './icons.js';
 
 // buildTree indexes the compact nodes: children in file order.
 export function buildTree(nodes) {
@@ -67,10 +68,6 @@ export function rows(t, labels, all) {
   return out;
 }
 
-const icon = (n) => n.type === 'message'
-  ? ({ user: '›', assistant: '◆', toolResult: '↳', bashExecution: '$' }[n.role] || '·')
-  : ({ compaction: '⇊', branch_summary: 'Σ', label: '#', session_info: '✎', model_change: '⚙', thinking_level_change: '⚙' }[n.type] || '·');
-
 // nodeText is a node's line: its text without Markdown heading marks (a
 // summary starts with "## Goal"), else what it is.
 function nodeText(n) {
@@ -98,19 +95,19 @@ export function TreePanel({ view }) {
   return html`<div class="tree-panel">
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
       <label class="check"><input type="checkbox" checked=${all} onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>×</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
       ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
           class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget.value === n.id ? ' sel' : '')}
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
         <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
-          <span class=${'ticon ' + (n.role || n.type)}>${icon(n)}</span>
+          <span class=${'ticon ' + (n.role || n.type)}>${treeGlyph(n)}</span>
           <span class="ttext">${nodeText(n)}</span>
           ${labels[n.id] && html`<span class="tlabel">${labels[n.id]}</span>`}
-          ${branch && html`<span class="tbranch" title="branch point">⎇</span>`}
+          ${branch && html`<span class="tbranch" title="branch point">${glyph.branch}</span>`}
           ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}
-          ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">●</span>`}
+          ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">${glyph.current}</span>`}
         </button>
         <button type="button" class="btn-link tnode-label-btn" title=${labels[n.id] ? 'Change or clear the label' : 'Label this entry'} onClick=${() => setEditing(n.id)}>${labels[n.id] ? 'relabel' : 'label'}</button>
         ${editing === n.id && html`<${LabelEdit} view=${view} id=${n.id} onDone=${() => setEditing(null)} />`}</li>`)}
@@ -127,6 +124,6 @@ function Lineage({ lineage }) {
     title=${s.cwd}>${s.name || s.firstMessage || shortId(s.id)}</a> <span class="muted">${relTime(s.modified)}</span>`;
   return html`<div class="lineage">
     ${anc.length > 0 && html`<div><span class="muted">Forked from</span><ul>${anc.slice().reverse().map((s) => html`<li key=${s.id}>${link(s)}</li>`)}</ul></div>`}
-    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>${kids.map((s) => html`<li key=${s.id}>↳ ${link(s)}</li>`)}</ul></div>`}
+    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>${kids.map((s) => html`<li key=${s.id}>${glyph.fork} ${link(s)}</li>`)}</ul></div>`}
   </div>`;
 }

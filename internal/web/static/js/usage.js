@@ -6,6 +6,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { sidebarOpen } from './state.js';
 import { fmtTokens, fmtCost, baseName } from './util.js';
+import { glyph } from './icons.js';
 
 const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
 const COLS = [
@@ -54,12 +55,12 @@ export function UsagePage() {
     const on = sort ? sort.col === col : (by === 'day' ? col === 'key' : col === 'cost');
     const desc = sort ? sort.desc : true;
     return html`<th class=${cls + (on ? ' sorted' : '')} aria-sort=${on ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}${on ? (desc ? ' ↓' : ' ↑') : ''}</button></th>`;
+      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}${on ? ' ' + (desc ? glyph.down : glyph.up) : ''}</button></th>`;
   };
   const pick = (list, value, set, label) => html`<div class="seg" role="group" aria-label=${label}>${list.map(([k, text]) => html`<button key=${k}
     type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')} onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
   return html`<div class="usage">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>☰</button>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">Usage</h1>
         <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">${fmtTokens(tokens(sum))} tokens</span>
           <span class="fact">${sum.messages} responses</span>${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}</span>`}</div></div>

@@ -6,6 +6,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
 import { NewSession } from '../chat/newsession.js';
+import { glyph } from './icons.js';
 
 export function Worktrees({ id }) {
   const [d, setD] = useState(null);
@@ -36,7 +37,7 @@ export function Worktrees({ id }) {
   return html`<div class="worktrees">
     <div class="muted small pad-s">Repository <strong>${d.repo.name}</strong></div>
     <ul class="wt-list">${d.worktrees.map((wt) => html`<li key=${wt.path} class="wt" data-path=${wt.path}>
-      <div class="wt-main"><span class="branch">⎇ ${wt.branch || '(detached)'}</span>${wt.main && html`<span class="tag" title="the repository's main worktree">main worktree</span>`}
+      <div class="wt-main"><span class="branch">${glyph.branch} ${wt.branch || '(detached)'}</span>${wt.main && html`<span class="tag" title="the repository's main worktree">main worktree</span>`}
         ${wt.path === d.repo.root && html`<span class="tag">this session</span>`}
         <div class="muted small wt-path" title=${wt.path}>${wt.path}</div></div>
       <div class="wt-actions"><button class="btn ghost small wt-new" type="button" onClick=${() => setStart(wt.path)}>New session</button>
