@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strings"
+
+	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 )
 
 // emptyTree is git's id of the empty tree: what HEAD is before the first
@@ -50,8 +54,15 @@ func (g *Git) FileDiff(ctx context.Context, root, file, which string) (*Diff, er
 	if err != nil {
 		return nil, err
 	}
+	if err := inside(root, p, which); err != nil {
+		return nil, err
+	}
+	gd, err := g.guardFor(ctx, root)
+	if err != nil {
+		return nil, err
+	}
 	spec := ":(literal)" + p
-	base := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv"}
+	base := slices.Concat(gd.args, []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv"})
 	var args []string
 	switch which {
 	case Untracked:
@@ -77,6 +88,25 @@ func (g *Git) FileDiff(ctx context.Context, root, file, which string) (*Diff, er
 	}
 	text := string(out)
 	return &Diff{Path: p, Text: text, Truncated: cut, Binary: isBinaryDiff(text)}, nil
+}
+
+// inside checks p's folder as the files panel resolves a path
+// (cwdfs.Resolve: symlinks followed, and refused when they lead out of
+// root): git diff --no-index reads an untracked path through a symlinked
+// folder wherever it leads. The file itself may be a symlink (git shows
+// its target's name, not what it points to), and a folder that is gone
+// passes for a tracked diff (a deleted file's) but not for an untracked
+// file.
+func inside(root, p, which string) error {
+	dir := path.Dir(p)
+	if dir == "." {
+		return nil
+	}
+	_, _, err := cwdfs.Resolve(root, dir)
+	if err == nil || which != Untracked && errs.Is(err, errs.NotFound) {
+		return nil
+	}
+	return err
 }
 
 func isBinaryDiff(text string) bool {

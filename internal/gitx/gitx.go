@@ -5,7 +5,8 @@
 // file's diff against HEAD, capped in size. git runs with the user's own
 // configuration but never prompts (GIT_TERMINAL_PROMPT=0), never takes
 // the index lock for a status (GIT_OPTIONAL_LOCKS=0), prints paths
-// unquoted (core.quotepath=off), and is killed after a timeout.
+// unquoted (core.quotepath=off), runs no command the repository's own
+// config names (guard.go), and is killed after a timeout.
 package gitx
 
 import (
@@ -81,7 +82,7 @@ func (g *Git) run(ctx context.Context, dir string, limit int, args []string, okC
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	full := append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false"}, args...)
+	full := append(append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false"}, alwaysOff...), args...)
 	cmd := exec.CommandContext(ctx, g.opts.Path, full...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_PAGER=cat",

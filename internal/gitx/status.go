@@ -25,6 +25,10 @@ type Status struct {
 	// them all.
 	Files []File `json:"files"`
 	Total int    `json:"total"`
+	// IgnoredConfig are the keys of the repository's own config that name
+	// a command (core.fsmonitor, a filter, hooks...), which git ran
+	// without (the panel says so).
+	IgnoredConfig []string `json:"ignoredConfig,omitempty"`
 }
 
 // File is one changed path. Staged and Unstaged are git's X and Y
@@ -45,7 +49,12 @@ func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, _, err := g.run(ctx, root, 0, []string{"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal"})
+	gd, err := g.guardFor(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	args := append(gd.args, "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal")
+	out, _, err := g.run(ctx, root, 0, args)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +62,7 @@ func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Root = root
+	st.Root, st.IgnoredConfig = root, gd.ignored
 	return st, nil
 }
 

@@ -103,11 +103,15 @@ func (g *Git) AddWorktree(ctx context.Context, dir, path, branch, base string) e
 		strings.HasPrefix(base, "-") || !filepath.IsAbs(path) {
 		return ErrBadName
 	}
-	args := []string{"worktree", "add", "-b", branch, "--", path}
+	gd, err := g.guardFor(ctx, dir) // the checkout would run the repository's filters
+	if err != nil {
+		return err
+	}
+	args := append(gd.args, "worktree", "add", "-b", branch, "--", path)
 	if base != "" {
 		args = append(args, base)
 	}
-	_, _, err := g.run(ctx, dir, 0, args)
+	_, _, err = g.run(ctx, dir, 0, args)
 	return refused(err, "git refused: the branch or folder may exist already")
 }
 
@@ -138,7 +142,11 @@ func (g *Git) RemoveWorktree(ctx context.Context, dir, path string, force bool) 
 	} else if i == 0 {
 		return ErrMain
 	}
-	args := []string{"worktree", "remove"}
+	gd, err := g.guardFor(ctx, dir) // its check for changes would run the repository's filters
+	if err != nil {
+		return err
+	}
+	args := append(gd.args, "worktree", "remove")
 	if force {
 		args = append(args, "--force")
 	}

@@ -48,6 +48,7 @@ function GitChanges({ id }) {
     <div class="git-branch"><span class="branch">${glyph.branch} ${s.branch || '(detached HEAD)'}</span>
       ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>${glyph.up}${s.ahead} ${glyph.down}${s.behind} ${s.upstream}</span>`}
       <span class="muted">${s.head ? s.head.slice(0, 8) : 'no commits yet'}</span></div>
+    ${s.ignoredConfig && html`<div class="muted small pad-s git-ignored-config" title=${s.ignoredConfig.join(', ')}>This repository's own git config names commands (${s.ignoredConfig.join(', ')}); piweb ran git without them.</div>`}
     ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
     ${s.total > s.files.length && html`<div class="muted small pad-s">${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
     <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} />
