@@ -30,7 +30,7 @@ import (
 // The serve command: `piweb` with no arguments runs it.
 
 func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev]   the web app (default)", runServe}
+	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev] [--fleet URL [--machine NAME] [--fleet-share full|meta]]   the web app (default)", runServe}
 }
 
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
@@ -41,6 +41,7 @@ type serveFlags struct {
 	hosts, proxies                    stringList
 	open, demo, dev, noTerminal       bool
 	modelTitles                       bool
+	fleet                             fleetFlags
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -68,9 +69,15 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	fs.BoolVar(&f.noTerminal, "no-terminal", false, "turn the Terminal panel off (it runs shells in sessions' folders for the signed-in owner)")
 	fs.BoolVar(&f.dev, "dev", false, "serve the web app from internal/web/static on disk")
 	fs.StringVar(&f.webDir, "web-dir", "", "with -dev, the static `dir` to serve")
+	addFleetFlags(fs, &f.fleet)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return f, err
+	}
+	if f.fleet.url != "" {
+		if err := f.fleet.check(); err != nil {
+			return f, err
+		}
 	}
 	if err := server.CheckToken(f.token, f.addr); err != nil {
 		return f, err
@@ -137,6 +144,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
 	opts.Push = openPush(e, logger)
 	opts.ModelTitles = f.modelTitles
+	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's
+		defer startFleet(e, f.fleet, cat, opts.Agent.Pi())()
+	}
 	if !f.demo { // the demo's marks and preferences stay in memory
 		opts.Marks = openMarks(e, logger)
 		opts.Prefs = openPrefs(e, logger)

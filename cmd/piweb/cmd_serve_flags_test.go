@@ -38,6 +38,11 @@ func TestParseServeFlags(t *testing.T) {
 		{"single dash", []string{"-addr=:1", "-open"}, serveFlags{addr: ":1", open: true}, false},
 		{"a positional argument", []string{"extra"}, serveFlags{}, true},
 		{"an unknown flag", []string{"--port", "1"}, serveFlags{}, true},
+		{"the fleet", []string{"--fleet", "postgres://m@db/fleet", "--machine", "laptop", "--fleet-share", "meta"},
+			serveFlags{addr: DefaultAddr, fleet: fleetFlags{url: "postgres://m@db/fleet", machine: "laptop", share: "meta"}}, false},
+		{"the fleet, shared in full by default", []string{"--fleet", "postgres://m@db/fleet", "--machine", "vm"},
+			serveFlags{addr: DefaultAddr, fleet: fleetFlags{url: "postgres://m@db/fleet", machine: "vm", share: "full"}}, false},
+		{"an unknown fleet share", []string{"--fleet", "postgres://m@db/fleet", "--fleet-share", "some"}, serveFlags{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,7 +53,7 @@ func TestParseServeFlags(t *testing.T) {
 			if tt.bad {
 				return
 			}
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{})); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{}, fleetFlags{})); diff != "" {
 				t.Errorf("flags (-want +got):\n%s", diff)
 			}
 		})

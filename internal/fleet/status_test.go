@@ -2,11 +2,14 @@ package fleet
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
 )
 
@@ -62,6 +65,60 @@ func TestRedact(t *testing.T) {
 	} {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestCheck: `piweb fleet status` counts what is pushed and says why the
+// rest is behind.
+func TestCheck(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "desk")
+	a := newAgentDir(t)
+	p1 := a.create(t, 1)
+	a.create(t, 2)
+	cat := openCatalog(t, a)
+	ctx, cancel := context.WithCancel(context.Background())
+	p := New(Options{URL: url, Machine: "desk", Source: cat, Version: "piweb test"})
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StateCurrent {
+			return fmt.Errorf("state %s", s.State)
+		}
+		return nil
+	}, "the push")
+	cancel()
+	<-done
+	local, _, _ := cat.List(context.Background(), catalog.ListQuery{})
+	now := time.Now()
+	r, err := Check(context.Background(), url, "desk", local, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pushed != 2 || r.Behind() != 0 || !strings.Contains(r.Text(now), "behind: nothing") {
+		t.Errorf("after the push:\n%s", r.Text(now))
+	}
+	appendExchange(t, p1, "late", "", "not pushed")
+	a.create(t, 1)
+	eventually(t, func() error {
+		if err := cat.Sync(context.Background()); err != nil {
+			return err
+		}
+		if local, _, _ = cat.List(context.Background(), catalog.ListQuery{}); len(local) != 3 {
+			return fmt.Errorf("%d listed", len(local))
+		}
+		return nil
+	}, "the listing")
+	later := now.Add(5 * time.Minute)
+	r, err = Check(context.Background(), url, "desk", local, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := r.Text(later)
+	for _, want := range []string{"behind: 2 sessions (1 new, 1 changed, 0 deleted here)", "why: no piweb serve --fleet is pushing from this machine (last heartbeat 5m"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
 		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -260,12 +261,36 @@ func (c *Cluster) Start() error {
 		"-c", "max_connections=100", "-c", "log_min_messages=warning")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
-	if err := cmd.Start(); err != nil {
+	if err := startOnSpawner(cmd); err != nil {
 		logf.Close()
 		return fmt.Errorf("postgres: %w", err)
 	}
 	c.cmd, c.logf = cmd, logf
 	return c.waitReady(cmd)
+}
+
+// spawner runs functions on one goroutine locked to its OS thread for
+// the life of the process. Linux sends the parent-death signal when the
+// thread that forked the child exits, and a thread ends with any
+// goroutine that exits while locked to it (catalog.WatchIndex does): a
+// postmaster forked from an ordinary goroutine's thread could be killed
+// in the middle of a test.
+var spawner = sync.OnceValue(func() chan func() {
+	ch := make(chan func())
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread outlives every test
+		for f := range ch {
+			f()
+		}
+	}()
+	return ch
+})
+
+// startOnSpawner starts cmd from the spawner's thread.
+func startOnSpawner(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	spawner() <- func() { errc <- cmd.Start() }
+	return <-errc
 }
 
 // waitReady polls until the server answers, or fails when it exits.

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"piweb/internal/agent"
+	"piweb/internal/catalog"
+	"piweb/internal/fleet"
+	"piweb/internal/session"
+)
+
+// The fleet (issue 22): serve's --fleet flags push this machine's sessions
+// into a shared PostgreSQL database; `piweb fleet status` reports on it.
+
+func init() {
+	commands["fleet"] = command{"fleet status --fleet URL [--machine NAME] [--agent-dir DIR] [--json]   what this machine pushed to the fleet database, what is behind and why", runFleet}
+}
+
+// fleetFlags are serve's fleet flags, also read by `piweb fleet status`.
+type fleetFlags struct {
+	url, machine, share, advertise string
+}
+
+func addFleetFlags(fs *flag.FlagSet, f *fleetFlags) {
+	fs.StringVar(&f.url, "fleet", "", "push this machine's sessions to the fleet's PostgreSQL `URL` (postgres://ROLE:PASSWORD@HOST/DB); off by default")
+	fs.StringVar(&f.machine, "machine", "", "this machine's `name` in the fleet (default: the hostname)")
+	fs.StringVar(&f.share, "fleet-share", "", "what to push: full (listing, usage, text, lines; the default) or meta (listing and usage only)")
+	fs.StringVar(&f.advertise, "fleet-advertise", "", "the `URL` where the fleet's other machines reach this piweb")
+}
+
+// check validates the flags and fills the machine name.
+func (f *fleetFlags) check() error {
+	if f.share == "" {
+		f.share = fleet.ShareFull
+	}
+	if f.share != fleet.ShareFull && f.share != fleet.ShareMeta {
+		return fmt.Errorf("--fleet-share must be full or meta, not %q", f.share)
+	}
+	if f.machine == "" {
+		h, err := os.Hostname()
+		if err != nil || h == "" {
+			return errors.New("--machine is needed: the hostname is unknown")
+		}
+		f.machine = h
+	}
+	return nil
+}
+
+// piwebVersion names this piweb in the fleet: its module version when
+// built from one, and the fleet writer it is.
+func piwebVersion() string {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("piweb %s (fleet writer %d)", v, fleet.Writer)
+}
+
+// startFleet pushes cat's sessions until the returned stop is called; a
+// database that is down or refuses only shows in the log and the status:
+// the local page never waits for it.
+func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) func() {
+	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	p := fleet.New(fleet.Options{URL: f.url, Machine: f.machine, Share: f.share, Advertise: f.advertise,
+		Version: piwebVersion(), PiVersion: pi.Version, Source: cat, Log: log})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	fmt.Fprintf(e.stdout, "Fleet: pushing this machine's sessions as %q to %s\n", f.machine, fleet.Redact(f.url))
+	return func() { cancel(); <-done }
+}
+
+func runFleet(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "status" {
+		return fmt.Errorf("usage: piweb %s", commands["fleet"].usage)
+	}
+	var f fleetFlags
+	var agentDir string
+	var asJSON bool
+	fs := newFlags("fleet status", e)
+	addFleetFlags(fs, &f)
+	fs.StringVar(&agentDir, "agent-dir", "", "pi's agent `dir` (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 0, 0, commands["fleet"].usage); err != nil {
+		return err
+	}
+	if f.url == "" {
+		f.url = e.getenv("PIWEB_FLEET")
+	}
+	if f.url == "" {
+		return errors.New("--fleet URL is needed (or PIWEB_FLEET)")
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	return fleetStatus(ctx, e, f, agentDir, asJSON)
+}
+
+func fleetStatus(ctx context.Context, e *env, f fleetFlags, agentDir string, asJSON bool) error {
+	if agentDir == "" {
+		agentDir = session.AgentDir(e.getenv)
+	}
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, Getenv: e.getenv, SyncFor: time.Minute})
+	if err != nil {
+		return err
+	}
+	local, _, err := cat.List(ctx, catalog.ListQuery{})
+	cat.Close()
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	now := time.Now()
+	r, err := fleet.Check(cctx, f.url, f.machine, local, now)
+	if err != nil {
+		fmt.Fprintf(e.stdout, "fleet database: %s\nmachine %s: %d local sessions, none known to be pushed\nwhy: %s\n",
+			fleet.Redact(f.url), f.machine, len(local), fleet.Explain(err))
+		return exitError(1)
+	}
+	if asJSON {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(e.stdout, b)
+	}
+	fmt.Fprint(e.stdout, r.Text(now))
+	if r.Behind() > 0 || r.Paused != "" {
+		return exitError(1)
+	}
+	return nil
+}

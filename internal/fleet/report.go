@@ -1,0 +1,195 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/catalog"
+)
+
+// Report is `piweb fleet status`: what the database has of this machine,
+// what is behind and why.
+type Report struct {
+	URL            string    `json:"url"` // password hidden
+	Machine        string    `json:"machine"`
+	Schema         int       `json:"schema"`
+	MinWriter      int       `json:"minWriter"`
+	Paused         string    `json:"paused,omitempty"` // why this piweb may not push
+	Claimed        bool      `json:"claimed"`          // the machine has pushed before
+	Role           string    `json:"role,omitempty"`
+	PiwebVersion   string    `json:"piwebVersion,omitempty"`
+	PiVersion      string    `json:"piVersion,omitempty"`
+	Share          string    `json:"share,omitempty"`
+	LastPush       time.Time `json:"lastPush,omitzero"`
+	LastHeartbeat  time.Time `json:"lastHeartbeat,omitzero"`
+	Local          int       `json:"local"`   // sessions listed here
+	Pushed         int       `json:"pushed"`  // of them, current in the database
+	Deleted        int       `json:"deleted"` // marked deleted in the database
+	Entries, Lines int       `json:"-"`
+	New            int       `json:"new"`   // listed here, not in the database
+	Grown          int       `json:"grown"` // in the database, changed here since
+	Gone           int       `json:"gone"`  // deleted here, not yet marked
+	Why            string    `json:"why,omitempty"`
+}
+
+// Behind is the number of sessions the database lacks or has stale.
+func (r Report) Behind() int { return r.New + r.Grown + r.Gone }
+
+// Check builds the report for machine from its local listing.
+func Check(ctx context.Context, url, machine string, local []catalog.Meta, now time.Time) (Report, error) {
+	r := Report{URL: Redact(url), Machine: machine, Local: len(local)}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return r, err
+	}
+	defer conn.Close(ctx)
+	s, err := readSchema(ctx, conn)
+	if err != nil {
+		return r, err
+	}
+	r.Schema, r.MinWriter = s.version, s.minWriter
+	if s.minWriter > Writer {
+		r.Paused = (&ErrTooOld{UpgradeTo: s.upgradeTo}).Error()
+	}
+	if s.version == 0 {
+		r.New = len(local)
+		r.Why = "the fleet database has no schema yet: start piweb serve --fleet on this machine"
+		return r, nil
+	}
+	if err := r.readMachine(ctx, conn); err != nil {
+		return r, err
+	}
+	if err := r.compare(ctx, conn, local); err != nil {
+		return r, err
+	}
+	r.Why = r.why(now)
+	return r, nil
+}
+
+func (r *Report) readMachine(ctx context.Context, conn *pgx.Conn) error {
+	var lastPush *time.Time
+	var mine bool
+	err := conn.QueryRow(ctx, `SELECT role, role = current_user, piweb_version, pi_version, share, last_push, last_heartbeat
+		FROM fleet.machines WHERE name = $1`, r.Machine).Scan(&r.Role, &mine, &r.PiwebVersion, &r.PiVersion, &r.Share, &lastPush, &r.LastHeartbeat)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.Claimed = true
+	if lastPush != nil {
+		r.LastPush = *lastPush
+	}
+	if !mine && r.Paused == "" {
+		r.Paused = (&ErrNameTaken{Name: r.Machine, Role: r.Role}).Error()
+	}
+	return nil
+}
+
+// compare counts the local sessions the database has current.
+func (r *Report) compare(ctx context.Context, conn *pgx.Conn, local []catalog.Meta) error {
+	rows, err := conn.Query(ctx, `SELECT path, size, deleted FROM fleet.sessions WHERE machine = $1`, r.Machine)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		size    int64
+		deleted bool
+	}
+	have := map[string]row{}
+	for rows.Next() {
+		var p string
+		var x row
+		if err := rows.Scan(&p, &x.size, &x.deleted); err != nil {
+			return err
+		}
+		have[p] = x
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	listed := make(map[string]bool, len(local))
+	for _, m := range local {
+		listed[m.Path] = true
+		x, ok := have[m.Path]
+		switch {
+		case !ok:
+			r.New++
+		case x.deleted || x.size != m.Size:
+			r.Grown++
+		default:
+			r.Pushed++
+		}
+	}
+	for p, x := range have {
+		switch {
+		case x.deleted:
+			r.Deleted++
+		case !listed[p]:
+			r.Gone++
+		}
+	}
+	return conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM fleet.entries WHERE machine = $1),
+		(SELECT count(*) FROM fleet.lines WHERE machine = $1)`, r.Machine).Scan(&r.Entries, &r.Lines)
+}
+
+// heartbeatLate is how long without a heartbeat means no piweb pushes.
+const heartbeatLate = 2 * time.Minute
+
+// why says why the database is behind, when it is.
+func (r Report) why(now time.Time) string {
+	switch {
+	case r.Paused != "":
+		return r.Paused
+	case r.Behind() == 0:
+		return ""
+	case !r.Claimed:
+		return "this machine has not pushed yet: start piweb serve --fleet on it"
+	case now.Sub(r.LastHeartbeat) > heartbeatLate:
+		return fmt.Sprintf("no piweb serve --fleet is pushing from this machine (last heartbeat %s ago)", now.Sub(r.LastHeartbeat).Round(time.Second))
+	}
+	return "piweb serve --fleet is pushing from this machine and catching up"
+}
+
+// Text is the report as `piweb fleet status` prints it.
+func (r Report) Text(now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fleet database: %s (schema %d, accepts piweb fleet writers %d and newer)\n", r.URL, r.Schema, r.MinWriter)
+	if r.Claimed {
+		fmt.Fprintf(&b, "machine %s: role %s, %s, pi %s, shares %s\n", r.Machine, r.Role, r.PiwebVersion, orNone(r.PiVersion), r.Share)
+		fmt.Fprintf(&b, "last push: %s; last heartbeat: %s\n", ago(r.LastPush, now), ago(r.LastHeartbeat, now))
+	} else {
+		fmt.Fprintf(&b, "machine %s: not in the fleet yet\n", r.Machine)
+	}
+	fmt.Fprintf(&b, "pushed: %d of %d local sessions current (%d entries, %d lines); %d marked deleted\n",
+		r.Pushed, r.Local, r.Entries, r.Lines, r.Deleted)
+	if r.Behind() == 0 && r.Paused == "" {
+		b.WriteString("behind: nothing\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "behind: %d sessions (%d new, %d changed, %d deleted here)\n", r.Behind(), r.New, r.Grown, r.Gone)
+	if r.Why != "" {
+		fmt.Fprintf(&b, "why: %s\n", r.Why)
+	}
+	return b.String()
+}
+
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return fmt.Sprintf("%s (%s ago)", t.UTC().Format(time.RFC3339), now.Sub(t).Round(time.Second))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
