@@ -1,0 +1,98 @@
+package testkit
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"time"
+)
+
+// Peak measures the most memory a piece of code holds: the Go heap's
+// objects, sampled every millisecond, above what was live at the start,
+// and the process's resident set, the kernel's high-water mark (VmHWM,
+// reset at the start; Linux only, 0 elsewhere), above the start. Memory
+// bounds are tested and benchmarked with it (issue 21: a reader holds at
+// most a fixed multiple of a file's size).
+type Peak struct {
+	stop, done        chan struct{}
+	heap0, heap, rss0 uint64
+}
+
+// heapObjects is the metric sampled: bytes of heap objects, live or not
+// yet swept, which is what a spike of garbage shows in too.
+const heapObjects = "/memory/classes/heap/objects:bytes"
+
+// StartPeak collects garbage, returns memory to the OS and starts
+// measuring.
+func StartPeak() *Peak {
+	runtime.GC()
+	debug.FreeOSMemory()
+	p := &Peak{stop: make(chan struct{}), done: make(chan struct{})}
+	p.heap0 = heapNow()
+	p.heap = p.heap0
+	if os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil {
+		p.rss0 = procStatus("VmRSS")
+	}
+	go p.sample()
+	return p
+}
+
+func (p *Peak) sample() {
+	defer close(p.done)
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	for {
+		p.heap = max(p.heap, heapNow())
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Stop ends the measure and returns the peaks above the start in MB (1<<20
+// bytes): the heap's objects and the resident set (0 when unknown).
+func (p *Peak) Stop() (heapMB, rssMB float64) {
+	close(p.stop)
+	<-p.done
+	p.heap = max(p.heap, heapNow())
+	heapMB = float64(p.heap-p.heap0) / (1 << 20)
+	if p.rss0 > 0 {
+		if hwm := procStatus("VmHWM"); hwm > p.rss0 {
+			rssMB = float64(hwm-p.rss0) / (1 << 20)
+		}
+	}
+	return heapMB, rssMB
+}
+
+func heapNow() uint64 {
+	s := []metrics.Sample{{Name: heapObjects}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// procStatus returns a "kB" field of /proc/self/status in bytes, 0 when
+// there is none.
+func procStatus(field string) uint64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(data) {
+		rest, ok := bytes.CutPrefix(line, []byte(field+":"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 {
+			return 0
+		}
+		n, _ := strconv.ParseUint(string(f[0]), 10, 64)
+		return n << 10
+	}
+	return 0
+}
