@@ -257,6 +257,40 @@ func DecodeString(raw []byte) (string, bool) {
 	return string(appendDecoded(make([]byte, 0, len(body)), body)), true
 }
 
+// DecodeStringPrefix is DecodeString for at most about n bytes of the
+// string's text (the first n bytes of its JSON body, up to the end of an
+// escape cut there): a reader that needs only a prefix of a huge string
+// does not decode it whole. cut reports that text was left out.
+func DecodeStringPrefix(raw []byte, n int) (s string, cut, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || skipString(raw, 0) != len(raw) {
+		return "", false, false
+	}
+	body := raw[1 : len(raw)-1]
+	if len(body) <= n {
+		s, ok = DecodeString(raw)
+		return s, false, ok
+	}
+	end := escapeEnd(body, n)
+	return string(appendDecoded(make([]byte, 0, end), body[:end])), end < len(body), true
+}
+
+// escapeEnd returns n, or the end of the escape that goes on at n, in a
+// valid string body.
+func escapeEnd(body []byte, n int) int {
+	i := 0
+	for i < n {
+		j := bytes.IndexByte(body[i:n], '\\')
+		if j < 0 {
+			return n
+		}
+		i += j + 2
+		if body[i-1] == 'u' {
+			i += 4
+		}
+	}
+	return i
+}
+
 // appendDecoded appends the decoded text of a valid string body.
 func appendDecoded(out, s []byte) []byte {
 	for i := 0; i < len(s); {

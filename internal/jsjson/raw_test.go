@@ -214,3 +214,34 @@ func TestRawAllocs(t *testing.T) {
 		t.Errorf("allocations = %v, want 0", n)
 	}
 }
+
+func TestDecodeStringPrefix(t *testing.T) {
+	type out struct {
+		S       string
+		Cut, OK bool
+	}
+	tests := []struct {
+		raw  string
+		n    int
+		want out
+	}{
+		{`"abc"`, 10, out{"abc", false, true}},
+		{`"abc"`, 3, out{"abc", false, true}},
+		{`"abcdef"`, 3, out{"abc", true, true}},
+		{`"a\nbcdef"`, 2, out{"a\n", true, true}},           // the cut ends an escape
+		{`"a\nbcdef"`, 1, out{"a", true, true}},             // the cut before an escape
+		{`"ab\u00e9cdef"`, 3, out{"abé", true, true}},       // inside \u: up to its end
+		{`"\\\\\\abc"`, 3, out{`\\`, true, true}},           // escaped backslashes
+		{`"\ud83d\ude00xyz"`, 6, out{"\uFFFD", true, true}}, // a pair cut: a lone surrogate
+		{`"\ud83d\ude00xyz"`, 12, out{"😀", true, true}},
+		{`"abc`, 2, out{"", false, false}},
+		{`12`, 2, out{"", false, false}},
+	}
+	for _, tt := range tests {
+		var got out
+		got.S, got.Cut, got.OK = jsjson.DecodeStringPrefix([]byte(tt.raw), tt.n)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("DecodeStringPrefix(%s, %d) (-want +got):\n%s", tt.raw, tt.n, diff)
+		}
+	}
+}

@@ -562,7 +562,7 @@ func SearchableEntry(e *Entry) Searchable {
 		m, _ := e.Message()
 		return m.Searchable()
 	case "compaction", "branch_summary":
-		return Searchable{Text: appendText(nil, str(e.Field("summary")))}
+		return Searchable{Text: appendText(nil, searchStr(e.Field("summary")))}
 	}
 	return Searchable{}
 }
@@ -589,7 +589,7 @@ func (m *Message) Searchable() Searchable {
 // text blocks) and its tool calls' raw arguments.
 func contentSearchable(content []byte) (text, tools []string) {
 	if len(content) > 0 && content[0] == '"' {
-		return appendText(nil, str(content)), nil
+		return appendText(nil, searchStr(content)), nil
 	}
 	for el := range jsjson.Elements(content) {
 		var typ, txt, args []byte
@@ -605,7 +605,7 @@ func contentSearchable(content []byte) (text, tools []string) {
 		}
 		switch str(typ) {
 		case "text":
-			text = appendText(text, str(txt))
+			text = appendText(text, searchStr(txt))
 		case "toolCall":
 			tools = appendText(tools, string(args))
 		}
@@ -613,8 +613,24 @@ func contentSearchable(content []byte) (text, tools []string) {
 	return text, tools
 }
 
-// appendText appends s when it is not blank, as valid UTF-8 (FTS5 needs it).
+// MaxSearchText is the most of one text (a text block, a tool result, a
+// summary, a command's output) that is searchable, in bytes of its JSON
+// string: the rest of a pasted log or a dumped file is not searched, so
+// that indexing a huge entry costs a bounded amount (issue 21).
+const MaxSearchText = 32 << 20
+
+// searchStr decodes the searchable prefix of a JSON string.
+func searchStr(raw []byte) string {
+	s, _, _ := jsjson.DecodeStringPrefix(raw, MaxSearchText)
+	return s
+}
+
+// appendText appends s when it is not blank, as valid UTF-8 (FTS5 needs
+// it), at most MaxSearchText bytes of it.
 func appendText(list []string, s string) []string {
+	if len(s) > MaxSearchText {
+		s = strings.Clone(s[:MaxSearchText])
+	}
 	if strings.TrimSpace(s) == "" {
 		return list
 	}

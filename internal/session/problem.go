@@ -1,6 +1,9 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // ProblemKind classifies what is wrong with a line or with the file.
 type ProblemKind string
@@ -35,6 +38,23 @@ type Problem struct {
 func (p Problem) IsNote() bool { return p.Kind == CRLF }
 
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message) }
+
+// clipLen is the most of a line's value a problem quotes: a report on a
+// bad line of megabytes must not hold it (issue 21).
+const clipLen = 64
+
+// clip returns the value for a problem's message, cut to clipLen bytes
+// (at a rune start) with "…" when it is longer.
+func clip[T ~string | ~[]byte](v T) string {
+	if len(v) <= clipLen {
+		return string(v)
+	}
+	n := clipLen
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return string(v[:n]) + "…"
+}
 
 func (s *Session) problem(line int, kind ProblemKind, msg string) {
 	s.Problems = append(s.Problems, Problem{Line: line, Kind: kind, Message: msg})
@@ -72,11 +92,11 @@ func (s *Session) checkStructure() {
 		if e.idKey[0] != 's' {
 			s.problem(e.Line, MissingID, "entry has no string id")
 		} else if line, dup := seen[e.idKey]; dup {
-			s.problem(e.Line, DuplicateID, fmt.Sprintf("id %q already used on line %d", e.ID, line))
+			s.problem(e.Line, DuplicateID, fmt.Sprintf("id %q already used on line %d", clip(e.ID), line))
 		}
 		seen[e.idKey] = e.Line
 		if e.HasParent() && s.byKey(e.parent) == nil {
-			s.problem(e.Line, Orphan, fmt.Sprintf("parent %s not found", e.Field("parentId")))
+			s.problem(e.Line, Orphan, fmt.Sprintf("parent %s not found", clip(e.Field("parentId"))))
 		}
 	}
 	s.findCycles()
@@ -94,7 +114,7 @@ func (s *Session) findCycles() {
 			cur = s.parentOf(cur)
 		}
 		if cur != nil && state[cur] == 1 {
-			s.problem(cur.Line, Cycle, fmt.Sprintf("parent links of entry %q loop back to it", cur.ID))
+			s.problem(cur.Line, Cycle, fmt.Sprintf("parent links of entry %q loop back to it", clip(cur.ID)))
 		}
 		for _, w := range walk {
 			state[w] = 2

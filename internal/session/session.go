@@ -152,7 +152,7 @@ func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *scr
 	case e == nil:
 		s.problem(n, Malformed, "line is not valid JSON")
 	case e.falsy():
-		s.problem(n, NullLine, "line is JSON "+string(e.Raw)+" (pi skips it)")
+		s.problem(n, NullLine, "line is JSON "+clip(e.Raw)+" (pi skips it)")
 	default:
 		s.addRecord(e)
 	}
@@ -217,7 +217,7 @@ func (s *Session) addHeader(e *Entry, first bool) {
 	s.Header = e
 	s.Version = headerVersion(e)
 	if s.Version > CurrentVersion || s.Version < 1 {
-		s.problem(e.Line, UnknownVersion, fmt.Sprintf("unknown session version %s", e.Field("version")))
+		s.problem(e.Line, UnknownVersion, "unknown session version "+clip(e.Field("version")))
 	}
 }
 
