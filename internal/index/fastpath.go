@@ -79,7 +79,7 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 		}
 		var mm *msg
 		if e.Type == "message" {
-			d := decodeMessage(e.Field("message"), false)
+			d := decodeMessage(e.Field("message"), false, false)
 			mm = &d
 		}
 		each(recOf(e), mm)

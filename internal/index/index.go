@@ -84,6 +84,9 @@ type Index struct {
 	saveStmt *sql.Stmt
 	usage    usageStmts
 	bufs     sync.Pool // *[]byte read buffers of the listing pass
+	// readBudget is the bytes of files a pass's workers may hold at once;
+	// 0 is the default readBudget (memory.go). Tests set it.
+	readBudget int64
 }
 
 // readFile is what the indexer needs of an open file.

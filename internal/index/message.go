@@ -14,11 +14,15 @@ type msg struct {
 }
 
 // decodeMessage reads a message object. withText also collects the
-// searchable text, as session.Message.Searchable defines it.
-func decodeMessage(raw []byte, withText bool) msg {
+// searchable text, as session.Message.Searchable defines it; without
+// tools, not that of the messages that are only tool text (tool results,
+// shell runs), which an index without --tools does not write: a huge tool
+// output is not decoded for nothing.
+func decodeMessage(raw []byte, withText, tools bool) msg {
 	var m msg
 	m.Message, _ = session.DecodeMessage(raw)
-	if withText {
+	toolsOnly := m.Role == session.RoleToolResult || m.Role == session.RoleBashExecution
+	if withText && (tools || !toolsOnly) {
 		m.text = m.Searchable()
 	}
 	return m
@@ -26,10 +30,11 @@ func decodeMessage(raw []byte, withText bool) msg {
 
 // entryMsg decodes what the text pass keeps of an entry: a message, or the
 // searchable text of a summary; nil for other entries.
-func entryMsg(e *session.Entry) *msg {
+// tools is the index's Tools option.
+func entryMsg(e *session.Entry, tools bool) *msg {
 	switch e.Type {
 	case "message":
-		d := decodeMessage(e.Field("message"), true)
+		d := decodeMessage(e.Field("message"), true, tools)
 		return &d
 	case "compaction", "branch_summary":
 		return &msg{text: session.SearchableEntry(e)}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -90,7 +91,7 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 	if err := ix.removeGone(ctx, known); err != nil {
 		return st, err
 	}
-	err = ix.run(ctx, len(changed), func(i int) *update {
+	err = ix.run(ctx, len(changed), func(i int, b *budget) *update {
 		var old *fileRow
 		var err error
 		if !isNew[i] {
@@ -101,7 +102,7 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 		}
 		// Known files get their text in the same read; new ones get the
 		// listing first and their text in the text pass.
-		return ix.prepare(changed[i].path, changed[i].listAll, old, text && old != nil)
+		return ix.prepare(changed[i].path, changed[i].listAll, old, text && old != nil, b)
 	})
 	st.Listing = time.Since(start)
 	if err == nil && text {
@@ -198,9 +199,10 @@ func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error 
 
 // run prepares n updates on worker goroutines and applies them on this one,
 // the only writer, in transactions of a few hundred files or a few hundred
-// MB.
-func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error {
-	return ix.runEach(ctx, n, false, func(i int, emit func(*update)) { emit(prep(i)) })
+// MB. The workers hold at most the bytes of the budget b between them
+// (memory.go).
+func (ix *Index) run(ctx context.Context, n int, prep func(i int, b *budget) *update) error {
+	return ix.runEach(ctx, n, false, func(i int, b *budget, emit func(*update)) { emit(prep(i, b)) })
 }
 
 // runEach is run for work items that make several updates each, in order
@@ -208,7 +210,9 @@ func (ix *Index) run(ctx context.Context, n int, prep func(i int) *update) error
 // waits for the index (a live session's appended lines, a request's
 // change) gets it after the update being written: the caller's updates
 // must tolerate writes between them (the text pass's check its offsets).
-func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int, emit func(*update))) error {
+// Each call has a read budget of its own: a writer let in may run a pass
+// too, which must not wait for what this one holds.
+func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int, b *budget, emit func(*update))) error {
 	if n == 0 {
 		return nil
 	}
@@ -218,12 +222,13 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 	}
 	out := make(chan *update, workers)
 	work := make(chan int)
+	b := newBudget(cmp.Or(ix.readBudget, readBudget))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			emit := func(u *update) { out <- u }
 			for i := range work {
-				prep(i, emit)
+				prep(i, b, emit)
 			}
 		})
 	}
@@ -263,6 +268,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 	}
 	for u := range ch {
 		if first != nil {
+			u.budget.release(u.held)
 			continue
 		}
 		if tx == nil {
@@ -273,6 +279,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 			}
 		}
 		ev, err := ix.apply(ctx, tx, u)
+		u.budget.release(u.held)
 		if err != nil {
 			tx.Rollback()
 			tx, first = nil, err

@@ -18,7 +18,7 @@ var textPart int64 = 8 << 20
 // per part. It only reads complete lines the listing pass already parsed;
 // a file that changed since is left to the next listing pass (the writer
 // checks the offsets).
-func (ix *Index) prepareText(ctx context.Context, path string, emit func(*update)) {
+func (ix *Index) prepareText(ctx context.Context, path string, b *budget, emit func(*update)) {
 	old, err := loadRow(ctx, ix.db, path)
 	if err != nil || old == nil {
 		emit(&update{path: path, skip: true})
@@ -32,7 +32,7 @@ func (ix *Index) prepareText(ctx context.Context, path string, emit func(*update
 	defer f.Close()
 	from, line := old.textOffset, old.textLin
 	for from < old.offset && ctx.Err() == nil {
-		u := ix.textPartOf(f, old, from, line)
+		u := ix.textPartOf(f, old, from, line, b)
 		emit(u)
 		if u.skip {
 			return
@@ -42,37 +42,44 @@ func (ix *Index) prepareText(ctx context.Context, path string, emit func(*update
 }
 
 // textPartOf reads and parses the part of the text backlog that starts at
-// from, at line line+1.
-func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64) *update {
+// from, at line line+1: the whole lines within textPart bytes, or the one
+// line that is longer, read into a buffer of its size once the workers'
+// read budget has room for it.
+func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budget) *update {
 	skip := &update{path: old.path, skip: true}
-	data, err := ix.readAt(f, from, min(old.offset, from+textPart))
+	to := min(old.offset, from+textPart)
+	first, err := ix.lineEnd(f, from, old.offset)
 	if err != nil {
 		return skip
 	}
-	for from+int64(len(data)) < old.offset && bytes.LastIndexByte(data, '\n') < 0 {
-		more, err := ix.readAt(f, from+int64(len(data)), min(old.offset, from+int64(2*len(data))))
-		if err != nil {
-			return skip
-		}
-		data = append(data, more...) // one line longer than a part
+	if first >= to {
+		to = first
 	}
-	if end := from + int64(len(data)); end < old.offset {
+	held := b.acquire(to - from)
+	data, err := ix.readAt(f, from, to)
+	if err != nil {
+		b.release(held)
+		return skip
+	}
+	if to < old.offset {
 		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
 	c, _ := feedChunk(data, from, int(line), true)
 	if c.consumed != len(data) {
 		ix.logf("%s: text pass read %d of %d bytes", old.path, c.consumed, len(data))
+		b.release(held)
 		return skip
 	}
 	// A later part is an append to the text already written.
 	part := *old
 	part.textOffset, part.textLin = from, line
 	u := &update{path: old.path, old: &part, textOnly: true, text: true, textFrom: from,
-		offset: from + int64(len(data)), line: line + int64(c.lines), fid: old.fid}
+		offset: from + int64(len(data)), line: line + int64(c.lines), fid: old.fid,
+		budget: b, held: held}
 	u.entries = c.entries
 	u.msgs = make([]*msg, len(c.entries))
 	for i, e := range c.entries {
-		u.msgs[i] = entryMsg(e)
+		u.msgs[i] = entryMsg(e, ix.o.Tools)
 	}
 	return u
 }
@@ -123,7 +130,7 @@ func (ix *Index) syncText(ctx context.Context) (int, error) {
 	defer func() { ix.bulkText = false }()
 	n := len(paths)
 	for round := 0; len(paths) > 0 && round < textRounds && err == nil; round++ {
-		err = ix.runEach(ctx, len(paths), true, func(i int, emit func(*update)) { ix.prepareText(ctx, paths[i], emit) })
+		err = ix.runEach(ctx, len(paths), true, func(i int, b *budget, emit func(*update)) { ix.prepareText(ctx, paths[i], b, emit) })
 		if err == nil {
 			paths, _, err = ix.textBacklog(ctx)
 		}

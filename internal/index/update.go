@@ -59,6 +59,13 @@ type update struct {
 	from                 int64
 	lines                []byte
 	wantLines, linesOver bool
+
+	// budget is the workers' read budget (nil outside a pass's workers),
+	// held the bytes taken from it until the update is applied.
+	budget *budget
+	held   int64
+	// tools is the index's Tools option (text of tool output wanted).
+	tools bool
 }
 
 // maxEventLines bounds the appended bytes one event carries; a bigger
@@ -70,8 +77,9 @@ const tailCheck = 64 // bytes before the parsed offset checked on growth
 // prepare reads what changed in a file since row old (nil when new) and
 // parses it. With text, the new entries' text is extracted for the text
 // index when it is current for the file.
-func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *update {
-	u := &update{path: path, listAll: listAll, old: old}
+// A pass's workers give their read budget b (nil for a single update).
+func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *budget) *update {
+	u := &update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}
 	f, err := ix.open(path)
 	if err != nil {
 		u.err = err
@@ -104,6 +112,7 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool) *up
 	u.wantLines = !u.full && ix.subscribed()
 	if u.text {
 		var data []byte
+		u.held = b.acquire(u.fid.size - start) // kept by the entries until applied
 		if data, err = ix.readAt(f, start, u.fid.size); err == nil {
 			u.parse(data, start)
 		}
@@ -183,7 +192,7 @@ func (u *update) fold(data []byte, off int64) int {
 	case u.text:
 		c = parseChunk(data, off, int(u.line), false)
 		for _, e := range c.entries {
-			m := entryMsg(e)
+			m := entryMsg(e, u.tools)
 			u.entries, u.msgs = append(u.entries, e), append(u.msgs, m)
 			u.meta.add(recOf(e), m)
 		}
@@ -319,6 +328,8 @@ func (ix *Index) stream(f readFile, u *update, start int64) error {
 	bp := ix.buffer()
 	defer ix.bufs.Put(bp)
 	buf := *bp
+	var long int64 // budget taken for a long line's buffer
+	defer func() { u.budget.release(long) }()
 	pos, n := start, 0 // buf[:n] holds the file from offset pos
 	for first := true; ; first = false {
 		end := min(u.fid.size, pos+int64(cap(buf)))
@@ -338,7 +349,13 @@ func (ix *Index) stream(f readFile, u *update, start int64) error {
 			break
 		}
 		if used == 0 && n == cap(buf) { // a line longer than the buffer
-			buf = slices.Grow(buf[:n], cap(buf))
+			to, err := ix.lineEnd(f, pos+int64(n), u.fid.size)
+			if err != nil {
+				return err
+			}
+			u.budget.release(long)
+			long = u.budget.acquire(to - pos)
+			buf = slices.Grow(buf[:n], int(to-pos)-n) // once, of the line's size
 		}
 		n = copy(buf[:cap(buf)], data[used:])
 		pos += int64(used)

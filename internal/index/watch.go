@@ -181,7 +181,7 @@ func (ix *Index) Update(ctx context.Context, path string) error {
 	case err == nil && old != nil && old.err == "" && old.fid.unchanged(idOf(fi)):
 		return nil
 	default:
-		u = ix.prepare(path, ix.isListAll(path), old, true)
+		u = ix.prepare(path, ix.isListAll(path), old, true, nil)
 	}
 	var ev Event
 	err = ix.batch(ctx, func(tx *sql.Tx) error {

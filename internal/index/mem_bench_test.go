@@ -1,0 +1,94 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"piweb/internal/corpus"
+	"piweb/internal/session"
+	"piweb/internal/testkit"
+)
+
+// The memory benchmarks of issue 21: what a cold index of damaged files,
+// and of a session of one huge line, holds at its worst. They report
+// peak-heap-MB (the Go heap's objects above the start, sampled),
+// peak-rss-MB (the resident set's high-water mark above the start, with
+// SQLite's memory) and heap-per-file-MB (peak heap over the corpus size).
+//
+//	go test ./internal/index -run XXX -bench Mem -benchtime 1x
+
+// damagedCorpus is the issue's 90 MB of damaged files, generated once.
+func damagedCorpus(tb testing.TB, files int, bytes int64, huge int) string {
+	d := filepath.Join(os.TempDir(), "piweb-bench-damaged-"+strconv.Itoa(files)+"-"+strconv.Itoa(int(bytes>>20))+"-"+strconv.Itoa(huge>>20))
+	if _, err := os.Stat(d); err != nil {
+		tmp := d + ".tmp"
+		os.RemoveAll(tmp)
+		if _, err := corpus.Damaged(tmp, corpus.DamageOptions{Files: files, Bytes: bytes, HugeLine: huge, Seed: 1}); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Rename(tmp, d); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return d
+}
+
+// hugeCorpus is one session whose message line is size bytes.
+func hugeCorpus(tb testing.TB, size int, role string) string {
+	d := filepath.Join(os.TempDir(), "piweb-bench-huge-"+role+"-"+strconv.Itoa(size>>20))
+	if _, err := os.Stat(d); err != nil {
+		tmp := d + ".tmp"
+		os.RemoveAll(tmp)
+		if _, err := corpus.Huge(tmp, corpus.HugeOptions{Bytes: size, Role: role, Seed: 1}); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Rename(tmp, d); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return d
+}
+
+// benchMemSync reports the peaks of a cold Sync (listing and text) of dir.
+func benchMemSync(b *testing.B, dir string) {
+	size := float64(corpusBytes(session.SessionFiles(dir))) / (1 << 20)
+	var heap, rss float64
+	for b.Loop() {
+		ix := benchIndex(b, dir)
+		ix.o.Logf = func(string, ...any) {}
+		p := testkit.StartPeak()
+		if _, err := ix.Sync(context.Background(), true); err != nil {
+			b.Fatal(err)
+		}
+		h, r := p.Stop()
+		heap, rss = max(heap, h), max(rss, r)
+		ix.Close()
+	}
+	b.ReportMetric(size, "corpus-MB")
+	b.ReportMetric(heap, "peak-heap-MB")
+	b.ReportMetric(rss, "peak-rss-MB")
+	b.ReportMetric(heap/size, "heap-per-file-MB")
+}
+
+// BenchmarkMemDamaged indexes 90 MB of damaged sessions (issue 21: 1.54
+// GB of RSS at its peak).
+// Its files of 1.5 MB have bad lines of up to 4 MB; the 30 MB ones, up to
+// 40 MB.
+func BenchmarkMemDamaged(b *testing.B) {
+	for _, c := range []struct {
+		name        string
+		files, huge int
+	}{{"files-1.5MB", 60, 4 << 20}, {"files-30MB", 3, 40 << 20}} {
+		b.Run(c.name, func(b *testing.B) { benchMemSync(b, damagedCorpus(b, c.files, 90<<20, c.huge)) })
+	}
+}
+
+// BenchmarkMemHugeLine indexes one session with a 52 MB message line.
+func BenchmarkMemHugeLine(b *testing.B) {
+	for _, role := range []string{"toolResult", "user"} {
+		b.Run(role, func(b *testing.B) { benchMemSync(b, hugeCorpus(b, 52<<20, role)) })
+	}
+}
