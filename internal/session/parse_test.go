@@ -167,3 +167,29 @@ func FuzzScanMatchesValid(f *testing.F) {
 		}
 	})
 }
+
+// TestProblemsClipValues checks that a problem quotes at most a short
+// prefix of a huge value (issue 21: a report on a bad line of megabytes
+// held the line).
+func TestProblemsClipValues(t *testing.T) {
+	huge := strings.Repeat("7", 1<<20)
+	lines := []string{
+		`{"type":"session","version":` + huge + `,"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}`,
+		"0." + strings.Repeat("0", 1<<20), // a falsy number
+		`{"type":"label","id":"` + huge + `","parentId":"8` + huge + `","timestamp":"2025-01-01T00:00:01.000Z"}`,
+		`{"type":"label","id":"` + huge + `","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z"}`,
+	}
+	s := Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	kinds := map[ProblemKind]bool{}
+	for _, p := range s.Problems {
+		kinds[p.Kind] = true
+		if len(p.Message) > 200 {
+			t.Errorf("%s problem of %d bytes: %.100s…", p.Kind, len(p.Message), p.Message)
+		}
+	}
+	for _, k := range []ProblemKind{UnknownVersion, NullLine, Orphan, DuplicateID} {
+		if !kinds[k] {
+			t.Errorf("no %s problem in %v", k, kinds)
+		}
+	}
+}
