@@ -35,6 +35,13 @@ type Leave struct {
 	Leaving bool `json:"leaving"`
 }
 
+// SessionList is GET /api/sessions: a page of the listing and the number
+// of sessions that match.
+type SessionList struct {
+	Sessions []catalog.Item `json:"sessions"`
+	Total    int            `json:"total"`
+}
+
 // ProjectList is GET /api/projects.
 type ProjectList struct {
 	Projects []*catalog.Project `json:"projects"`
@@ -69,6 +76,13 @@ type ContextPage struct {
 	Total         int             `json:"total"`
 }
 
+// Context is GET /api/sessions/{id}/context as a client reads it: the
+// page and its messages, pi's objects as they are.
+type Context struct {
+	ContextPage
+	Messages []json.RawMessage `json:"messages"`
+}
+
 // EntriesPage is GET /api/sessions/{id}/entries without its entries.
 type EntriesPage struct {
 	Before  *string `json:"before"`
@@ -76,6 +90,13 @@ type EntriesPage struct {
 	Leaf    *string `json:"leaf"`
 	Start   int     `json:"start"`
 	Total   int     `json:"total"`
+}
+
+// Entries is GET /api/sessions/{id}/entries as a client reads it: the
+// page and its entries, the lines as pi wrote them.
+type Entries struct {
+	EntriesPage
+	Entries []json.RawMessage `json:"entries"`
 }
 
 // Search is GET /api/search. Total is the number of hits returned; More

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,21 +15,27 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/client"
 	"piweb/internal/cwdfs"
 	"piweb/internal/session"
 )
 
 func TestListSessions(t *testing.T) {
 	r := newRig(t, Options{})
-	out := r.json("GET", "/api/sessions", nil, 200)
-	list := out["sessions"].([]any)
-	if len(list) != len(r.d.Sessions) || int(out["total"].(float64)) != len(list) {
-		t.Fatalf("%d sessions, total %v, want %d", len(list), out["total"], len(r.d.Sessions))
+	ctx, api := t.Context(), r.api()
+	var raw struct {
+		Sessions []map[string]any `json:"sessions"`
+		Total    int              `json:"total"`
+	}
+	if err := api.Do(ctx, "GET", "/api/sessions", nil, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Sessions) != len(r.d.Sessions) || raw.Total != len(raw.Sessions) {
+		t.Fatalf("%d sessions, total %v, want %d", len(raw.Sessions), raw.Total, len(r.d.Sessions))
 	}
 	keys := []string{"id", "path", "cwd", "name", "created", "modified", "messageCount", "firstMessage",
 		"parentSessionId", "size", "running"}
-	for _, it := range list {
-		m := it.(map[string]any)
+	for _, m := range raw.Sessions {
 		for _, k := range keys {
 			if _, has := m[k]; !has {
 				t.Errorf("session item without %s: %v", k, m)
@@ -39,8 +44,8 @@ func TestListSessions(t *testing.T) {
 	}
 	// Newest first by default, and the same order pi's listAll gives.
 	var ids []string
-	for _, it := range list {
-		ids = append(ids, it.(map[string]any)["id"].(string))
+	for _, it := range r.items() {
+		ids = append(ids, it.ID)
 	}
 	var want []string
 	for _, in := range session.ListAll(r.d.AgentDir) {
@@ -52,160 +57,184 @@ func TestListSessions(t *testing.T) {
 		t.Errorf("order differs from pi's listing (-pi +piweb):\n%s", diff)
 	}
 	// Paging, sorting and filters.
-	page := r.json("GET", "/api/sessions?sort=created&order=asc&limit=2&offset=1", nil, 200)["sessions"].([]any)
-	if len(page) != 2 {
-		t.Fatalf("page of %d", len(page))
+	page, err := api.Sessions(ctx, client.ListOptions{Sort: "created", Asc: true, Limit: 2, Offset: 1})
+	if err != nil || len(page.Sessions) != 2 {
+		t.Fatalf("page of %d: %v", len(page.Sessions), err)
 	}
-	proj := r.find("Dark theme")["cwd"].(string)
-	for _, it := range r.json("GET", "/api/sessions?project="+proj, nil, 200)["sessions"].([]any) {
-		if it.(map[string]any)["cwd"] != proj {
+	proj := r.item("Dark theme").Cwd
+	inProj, err := api.Sessions(ctx, client.ListOptions{Project: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range inProj.Sessions {
+		if it.Cwd != proj {
 			t.Errorf("project filter let through %v", it)
 		}
 	}
-	hits := r.json("GET", "/api/sessions?q=PREFERS-COLOR", nil, 200)["sessions"].([]any)
-	if len(hits) == 0 {
-		t.Errorf("text filter found nothing")
+	if hits, err := api.Sessions(ctx, client.ListOptions{Text: "PREFERS-COLOR"}); err != nil || len(hits.Sessions) == 0 {
+		t.Errorf("text filter found nothing: %v", err)
 	}
 }
 
 func TestGetSession(t *testing.T) {
 	r := newRig(t, Options{})
-	flaky := r.find("Fix the flaky")
-	out := r.json("GET", "/api/sessions/"+flaky["id"].(string), nil, 200)
-	tree := out["tree"].([]any)
-	sess, _ := session.ReadFile(flaky["path"].(string))
-	if len(tree) != len(sess.Entries) {
-		t.Errorf("tree has %d nodes, file %d entries", len(tree), len(sess.Entries))
+	ctx, api := t.Context(), r.api()
+	flaky := r.item("Fix the flaky")
+	out, err := api.Session(ctx, flaky.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if out["leaf"] != sess.Leaf().ID {
-		t.Errorf("leaf %v, want %s", out["leaf"], sess.Leaf().ID)
+	sess, _ := session.ReadFile(flaky.Path)
+	if len(out.Tree) != len(sess.Entries) {
+		t.Errorf("tree has %d nodes, file %d entries", len(out.Tree), len(sess.Entries))
 	}
-	if h := out["header"].(map[string]any); h["type"] != "session" || h["id"] != flaky["id"] || h["cwd"] != flaky["cwd"] {
+	if out.Leaf == nil || *out.Leaf != sess.Leaf().ID {
+		t.Errorf("leaf %v, want %s", out.Leaf, sess.Leaf().ID)
+	}
+	var h map[string]any
+	json.Unmarshal(out.Header, &h)
+	if h["type"] != "session" || h["id"] != flaky.ID || h["cwd"] != flaky.Cwd {
 		t.Errorf("header %v", h)
 	}
-	if it := out["session"].(map[string]any); it["id"] != flaky["id"] || it["messageCount"] != flaky["messageCount"] {
+	if it := out.Session; it.ID != flaky.ID || it.MessageCount != flaky.MessageCount {
 		t.Errorf("metadata %v, listed %v", it, flaky)
 	}
-	labels := out["labels"].(map[string]any)
-	if len(labels) != 1 {
-		t.Errorf("labels %v", labels)
+	if len(out.Labels) != 1 {
+		t.Errorf("labels %v", out.Labels)
 	}
-	lin := out["lineage"].(map[string]any)
-	if kids := lin["children"].([]any); len(kids) != 1 {
+	if kids := out.Lineage.Children; len(kids) != 1 {
 		t.Fatalf("children %v", kids)
 	}
-	child := lin["children"].([]any)[0].(map[string]any)
-	if child["parentSessionId"] != flaky["id"] {
-		t.Errorf("fork's parentSessionId %v", child["parentSessionId"])
+	child := out.Lineage.Children[0]
+	if child.ParentSessionID == nil || *child.ParentSessionID != flaky.ID {
+		t.Errorf("fork's parentSessionId %v", child.ParentSessionID)
 	}
-	fork := r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)
-	if p := fork["lineage"].(map[string]any)["parent"].(map[string]any); p["id"] != flaky["id"] {
-		t.Errorf("fork's parent %v", p["id"])
+	fork, err := api.Session(ctx, child.ID)
+	if err != nil || fork.Lineage.Parent == nil || fork.Lineage.Parent.ID != flaky.ID {
+		t.Errorf("fork's parent %v (%v)", fork.Lineage.Parent, err)
 	}
+}
+
+// normal is raw JSON decoded, for comparing JSON values whatever their
+// spacing and key order.
+func normal[T ~[]byte](t *testing.T, raws []T) []any {
+	t.Helper()
+	out := make([]any, len(raws))
+	for i, m := range raws {
+		if err := json.Unmarshal(m, &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 func TestContextPaging(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Fix the flaky")
-	base := "/api/sessions/" + s["id"].(string) + "/context"
-	all := r.json("GET", base, nil, 200)
-	sess, _ := session.ReadFile(s["path"].(string))
+	ctx, api := t.Context(), r.api()
+	s := r.item("Fix the flaky")
+	all, err := api.Context(ctx, s.ID, client.PageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := session.ReadFile(s.Path)
 	c := sess.Context("")
-	msgs := all["messages"].([]any)
-	if len(msgs) != len(c.Messages) || all["hasMore"] != false || all["before"] != nil {
-		t.Fatalf("whole context: %d messages (want %d), hasMore %v", len(msgs), len(c.Messages), all["hasMore"])
+	if len(all.Messages) != len(c.Messages) || all.HasMore || all.Before != nil {
+		t.Fatalf("whole context: %d messages (want %d), hasMore %v", len(all.Messages), len(c.Messages), all.HasMore)
 	}
 	// Messages are pi's objects unchanged.
-	raw, _ := json.Marshal(msgs[0])
-	var want any
-	json.Unmarshal(c.Messages[0], &want)
-	wantRaw, _ := json.Marshal(want)
-	if string(raw) != string(wantRaw) {
-		t.Errorf("message changed:\n%s\n%s", raw, wantRaw)
+	if diff := cmp.Diff(normal(t, c.Messages[:1]), normal(t, all.Messages[:1])); diff != "" {
+		t.Errorf("message changed:\n%s", diff)
 	}
 	// Pages from the end backwards cover everything once.
-	var ids []any
+	var ids []string
 	before := ""
 	for range 10 {
-		q := base + "?limit=3"
-		if before != "" {
-			q += "&before=" + before
+		p, err := api.Context(ctx, s.ID, client.PageOptions{Limit: 3, Before: before})
+		if err != nil {
+			t.Fatal(err)
 		}
-		p := r.json("GET", q, nil, 200)
-		ids = append(p["entryIds"].([]any), ids...)
-		if p["before"] == nil {
+		ids = append(p.EntryIDs, ids...)
+		if p.Before == nil {
 			break
 		}
-		before = p["before"].(string)
+		before = *p.Before
 	}
-	if diff := cmp.Diff(all["entryIds"], ids); diff != "" {
+	if diff := cmp.Diff(all.EntryIDs, ids); diff != "" {
 		t.Errorf("paged ids differ:\n%s", diff)
 	}
-	r.json("GET", base+"?leaf=nope", nil, 404)
-	r.json("GET", base+"?before=x", nil, 400)
+	_, err = api.Context(ctx, s.ID, client.PageOptions{Leaf: "nope"})
+	wantErr(t, "leaf=nope", err, 404, "")
+	_, err = api.Context(ctx, s.ID, client.PageOptions{Before: "x"})
+	wantErr(t, "before=x", err, 400, "")
 }
 
 func TestSearch(t *testing.T) {
 	r := newRig(t, Options{})
-	out := r.json("GET", "/api/search?q=toggle", nil, 200)
-	hits := out["hits"].([]any)
-	if len(hits) == 0 {
-		t.Fatal("no hits")
+	ctx, api := t.Context(), r.api()
+	out, err := api.Search(ctx, client.SearchOptions{Text: "toggle"})
+	if err != nil || len(out.Hits) == 0 {
+		t.Fatalf("no hits: %v", err)
 	}
 	onBranch := map[bool]int{}
-	for _, h := range hits {
-		m := h.(map[string]any)
-		onBranch[m["onCurrentBranch"].(bool)]++
-		sess, _ := session.ReadFile(m["session"].(map[string]any)["path"].(string))
-		if e := sess.ByID(m["entryId"].(string)); e == nil || sess.Header == nil || m["sessionId"] != m["session"].(map[string]any)["id"] {
-			t.Errorf("hit %v: no such entry in its session", m)
+	for _, h := range out.Hits {
+		onBranch[h.OnCurrentBranch]++
+		sess, _ := session.ReadFile(h.Session.Path)
+		if e := sess.ByID(h.EntryID); e == nil || sess.Header == nil || h.SessionID != h.Session.ID {
+			t.Errorf("hit %v: no such entry in its session", h)
 		}
-		snip := m["snippet"].(string)
-		hl := m["highlights"].([]any)[0].([]any)
-		if got := strings.ToLower(snip[int(hl[0].(float64)):int(hl[1].(float64))]); got != "toggle" {
-			t.Errorf("highlight %q in %q", got, snip)
+		hl := h.Highlights[0]
+		if got := strings.ToLower(h.Snippet[hl[0]:hl[1]]); got != "toggle" {
+			t.Errorf("highlight %q in %q", got, h.Snippet)
 		}
 	}
 	// "A toggle" is on the abandoned branch of the dark-theme session.
 	if onBranch[false] == 0 {
 		t.Errorf("no off-branch hit: %v", onBranch)
 	}
-	if out["more"] != false || int(out["total"].(float64)) != len(hits) {
-		t.Errorf("all hits: total %v more %v, want %d and false", out["total"], out["more"], len(hits))
+	if out.More || out.Total != len(out.Hits) {
+		t.Errorf("all hits: total %v more %v, want %d and false", out.Total, out.More, len(out.Hits))
 	}
 	// A limit below the number of matches says there are more: the count
 	// is "at least", never presented as the whole.
-	one := r.json("GET", "/api/search?q=toggle&limit=1", nil, 200)
-	if len(one["hits"].([]any)) != 1 || one["total"] != 1.0 || one["more"] != true {
-		t.Errorf("limit 1 of %d: %d hits, total %v, more %v", len(hits), len(one["hits"].([]any)), one["total"], one["more"])
+	one, err := api.Search(ctx, client.SearchOptions{Text: "toggle", Limit: 1})
+	if err != nil || len(one.Hits) != 1 || one.Total != 1 || !one.More {
+		t.Errorf("limit 1 of %d: %d hits, total %v, more %v (%v)", len(out.Hits), len(one.Hits), one.Total, one.More, err)
 	}
-	r.json("GET", "/api/search", nil, 400)
+	_, err = api.Search(ctx, client.SearchOptions{})
+	wantErr(t, "no q", err, 400, "")
 }
 
 func TestRenameLabel(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	id := s["id"].(string)
-	before, _ := os.ReadFile(s["path"].(string))
-	out := r.json("POST", "/api/sessions/"+id+"/rename", map[string]string{"name": "  Dark mode  "}, 200)
-	if got := out["session"].(map[string]any)["name"]; got != "Dark mode" {
-		t.Errorf("name %v", got)
+	ctx, api := t.Context(), r.api()
+	s := r.item("Dark theme")
+	before, _ := os.ReadFile(s.Path)
+	out, err := api.Rename(ctx, s.ID, "  Dark mode  ")
+	if err != nil || out.Session == nil || out.Session.Name == nil || *out.Session.Name != "Dark mode" {
+		t.Errorf("rename answered %+v, %v", out.Session, err)
 	}
-	after, _ := os.ReadFile(s["path"].(string))
+	after, _ := os.ReadFile(s.Path)
 	if !strings.HasPrefix(string(after), string(before)) {
 		t.Error("rename did not append")
 	}
-	leaf := r.json("GET", "/api/sessions/"+id, nil, 200)["tree"].([]any)[2].(map[string]any)["id"].(string)
-	out = r.json("POST", "/api/sessions/"+id+"/label", map[string]any{"entryId": leaf, "label": "choice"}, 200)
-	if out["labels"].(map[string]any)[leaf] != "choice" {
-		t.Errorf("labels %v", out["labels"])
+	d, err := api.Session(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	out = r.json("POST", "/api/sessions/"+id+"/label", map[string]any{"entryId": leaf, "label": nil}, 200)
-	if _, has := out["labels"].(map[string]any)[leaf]; has {
-		t.Errorf("label not cleared: %v", out["labels"])
+	leaf, choice := d.Tree[2].ID, "choice"
+	labelled, err := api.Label(ctx, s.ID, leaf, &choice)
+	if err != nil || labelled.Labels[leaf] != "choice" {
+		t.Errorf("labels %v, %v", labelled.Labels, err)
 	}
-	r.json("POST", "/api/sessions/"+id+"/label", map[string]any{"entryId": "nope", "label": "x"}, 404)
-	r.json("POST", "/api/sessions/"+id+"/rename", map[string]string{"name": " "}, 400)
+	cleared, err := api.Label(ctx, s.ID, leaf, nil)
+	if _, has := cleared.Labels[leaf]; err != nil || has {
+		t.Errorf("label not cleared: %v, %v", cleared.Labels, err)
+	}
+	x := "x"
+	_, err = api.Label(ctx, s.ID, "nope", &x)
+	wantErr(t, "label of no entry", err, 404, "")
+	_, err = api.Rename(ctx, s.ID, " ")
+	wantErr(t, "blank name", err, 400, "")
 }
 
 // TestDeleteRestore deletes a session into the trash and restores it,
@@ -240,100 +269,121 @@ func otherFS(t *testing.T, dir string) string {
 }
 
 func testDeleteRestore(t *testing.T, r *rig) {
-	flaky := r.find("Fix the flaky")
-	id, path := flaky["id"].(string), flaky["path"].(string)
+	ctx, api := t.Context(), r.api()
+	flaky := r.item("Fix the flaky")
+	id, path := flaky.ID, flaky.Path
 	before, _ := os.ReadFile(path)
-	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
-	out := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200) // as the web app sends it
-	trashID, _ := out["trashId"].(string)
-	if trashID == "" || out["session"].(map[string]any)["id"] != id {
-		t.Fatalf("delete answered %v, want trashId and the session", out)
+	d, err := api.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
 	}
+	child := d.Lineage.Children[0]
+	out, err := api.Delete(ctx, id) // as the web app sends it: {}
+	if err != nil || out.TrashID == "" || out.Session.ID != id {
+		t.Fatalf("delete answered %+v, %v, want trashId and the session", out, err)
+	}
+	trashID := out.TrashID
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("file still there: %v", err)
 	}
-	r.json("GET", "/api/sessions/"+id, nil, 404)
+	_, err = api.Session(ctx, id)
+	wantErr(t, "deleted session", err, 404, "")
 	// The fork now points at the deleted session's parent (none).
-	c := r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)["session"].(map[string]any)
-	if c["parentSessionPath"] != nil {
-		t.Errorf("child still points at %v", c["parentSessionPath"])
+	if c, err := api.Session(ctx, child.ID); err != nil || c.Session.ParentSessionPath != nil {
+		t.Errorf("child still points at %v (%v)", c.Session.ParentSessionPath, err)
 	}
-	items := r.json("GET", "/api/trash", nil, 200)["items"].([]any)
-	if len(items) != 1 || items[0].(map[string]any)["trashId"] != trashID {
-		t.Fatalf("trash %v", items)
+	trash, err := api.Trash(ctx)
+	if err != nil || len(trash.Items) != 1 || trash.Items[0].TrashID != trashID {
+		t.Fatalf("trash %v, %v", trash.Items, err)
 	}
-	restored := r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
-	if restored["session"].(map[string]any)["id"] != id {
-		t.Errorf("restore answered %v", restored)
+	restored, err := api.Restore(ctx, trashID)
+	if err != nil || restored.Session == nil || restored.Session.ID != id {
+		t.Errorf("restore answered %+v, %v", restored, err)
 	}
 	if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
 		t.Fatalf("not restored as it was (%v): %d bytes, had %d", err, len(after), len(before))
 	}
-	c = r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)["session"].(map[string]any)
-	if c["parentSessionId"] != id {
-		t.Errorf("child not re-pointed back: %v", c["parentSessionPath"])
+	c, err := api.Session(ctx, child.ID)
+	if err != nil || c.Session.ParentSessionID == nil || *c.Session.ParentSessionID != id {
+		t.Errorf("child not re-pointed back: %v (%v)", c.Session.ParentSessionPath, err)
 	}
-	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 404)
-	r.json("POST", "/api/trash/..%2F..%2Fx/restore", map[string]any{}, 404)
+	_, err = api.Restore(ctx, trashID)
+	wantErr(t, "restore twice", err, 404, "")
+	_, err = api.Restore(ctx, "../../x")
+	wantErr(t, "restore of a path", err, 404, "")
 }
 
 func TestForkClone(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	id := s["id"].(string)
+	ctx, api := t.Context(), r.api()
+	id := r.item("Dark theme").ID
+	d, err := api.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var userIDs []string
-	for _, n := range r.json("GET", "/api/sessions/"+id, nil, 200)["tree"].([]any) {
-		if m := n.(map[string]any); m["role"] == "user" {
-			userIDs = append(userIDs, m["id"].(string))
+	for _, n := range d.Tree {
+		if n.Role == "user" {
+			userIDs = append(userIDs, n.ID)
 		}
 	}
-	out := r.json("POST", "/api/sessions/"+id+"/fork", map[string]string{"entryId": userIDs[1]}, 200)
-	if out["text"] != "A toggle, please." {
-		t.Errorf("fork text %v", out["text"])
+	out, err := api.Fork(ctx, id, userIDs[1])
+	if err != nil || out.Text == nil || *out.Text != "A toggle, please." {
+		t.Fatalf("fork text %v, %v", out.Text, err)
 	}
-	f := r.json("GET", "/api/sessions/"+out["id"].(string), nil, 200)
-	if f["session"].(map[string]any)["parentSessionId"] != id {
-		t.Errorf("fork parent %v", f["session"])
+	f, err := api.Session(ctx, out.ID)
+	if err != nil || f.Session.ParentSessionID == nil || *f.Session.ParentSessionID != id {
+		t.Errorf("fork parent %v, %v", f.Session, err)
 	}
-	if n := len(f["tree"].([]any)); n != 4 { // model, thinking, user, assistant
+	if n := len(f.Tree); n != 4 { // model, thinking, user, assistant
 		t.Errorf("fork has %d entries", n)
 	}
-	out = r.json("POST", "/api/sessions/"+id+"/clone", map[string]any{}, 200)
-	c := r.json("GET", "/api/sessions/"+out["id"].(string)+"/context", nil, 200)
-	orig := r.json("GET", "/api/sessions/"+id+"/context", nil, 200)
-	if diff := cmp.Diff(orig["messages"], c["messages"]); diff != "" {
+	cl, err := api.Clone(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.Context(ctx, cl.ID, client.PageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := api.Context(ctx, id, client.PageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(normal(t, orig.Messages), normal(t, c.Messages)); diff != "" {
 		t.Errorf("clone context differs:\n%s", diff)
 	}
-	r.json("POST", "/api/sessions/"+id+"/fork", map[string]string{"entryId": "nope"}, 404)
+	_, err = api.Fork(ctx, id, "nope")
+	wantErr(t, "fork of no entry", err, 404, "")
 }
 
 func TestExport(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Fix the flaky")
+	ctx, api := t.Context(), r.api()
+	s := r.item("Fix the flaky")
 	for format, want := range map[string]string{"jsonl": `"type":"session"`, "md": "# Fix the flaky due-date test", "html": "<h1>Fix the flaky due-date test</h1>"} {
-		resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/export?format="+format, nil)
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
-			t.Errorf("%s: status %d, body %.200s", format, resp.StatusCode, b)
+		b, h, err := api.Export(ctx, s.ID, format, "")
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s: %v, body %.200s", format, err, b)
 		}
-		if !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") {
+		if !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
 			t.Errorf("%s: not an attachment", format)
 		}
 		if format == "html" && strings.Contains(string(b), "<script") {
 			t.Errorf("html export has a script")
 		}
 	}
-	r.json("GET", "/api/sessions/"+s["id"].(string)+"/export?format=pdf", nil, 400)
+	_, _, err := api.Export(ctx, s.ID, "pdf", "")
+	wantErr(t, "pdf", err, 400, "")
 	// JSONL is the file byte for byte; the branch alone is asked for.
-	file, _ := os.ReadFile(s["path"].(string))
-	resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/export?format=jsonl", nil)
-	if b, _ := io.ReadAll(resp.Body); string(b) != string(file) {
+	file, _ := os.ReadFile(s.Path)
+	if b, _, _ := api.Export(ctx, s.ID, "jsonl", ""); string(b) != string(file) {
 		t.Errorf("JSONL export is not the file (%d bytes, file %d)", len(b), len(file))
 	}
-	resp = r.do("GET", "/api/sessions/"+s["id"].(string)+"/export?format=jsonl&scope=branch", nil)
-	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != 200 || !strings.Contains(string(b), `"type":"session"`) ||
-		!strings.Contains(resp.Header.Get("Content-Disposition"), "-branch.jsonl") {
-		t.Errorf("branch export: %d %s %.100s", resp.StatusCode, resp.Header.Get("Content-Disposition"), b)
+	b, h, err := api.Export(ctx, s.ID, "jsonl", "branch")
+	if err != nil || !strings.Contains(string(b), `"type":"session"`) ||
+		!strings.Contains(h.Get("Content-Disposition"), "-branch.jsonl") {
+		t.Errorf("branch export: %v %s %.100s", err, h.Get("Content-Disposition"), b)
 	}
 }
 
@@ -419,15 +469,15 @@ func TestAgentWithoutPi(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	r := newRig(t, Options{})
+	ctx, api := t.Context(), r.api()
 	for _, by := range []string{"day", "model", "project"} {
-		rows := r.json("GET", "/api/usage?by="+by, nil, 200)["rows"].([]any)
-		if len(rows) == 0 {
-			t.Errorf("%s: no rows", by)
+		if u, err := api.Usage(ctx, client.UsageOptions{By: by}); err != nil || len(u.Rows) == 0 {
+			t.Errorf("%s: no rows (%v)", by, err)
 		}
 	}
-	rows := r.json("GET", "/api/usage?by=model", nil, 200)["rows"].([]any)
-	if k := rows[0].(map[string]any)["key"]; k != "fake/fake-model" {
-		t.Errorf("model key %v", k)
+	u, err := api.Usage(ctx, client.UsageOptions{By: "model"})
+	if err != nil || len(u.Rows) == 0 || u.Rows[0].Key != "fake/fake-model" {
+		t.Errorf("model rows %v, %v", u.Rows, err)
 	}
 }
 
@@ -437,18 +487,23 @@ func TestUsage(t *testing.T) {
 // them back; a restore onto a path taken meanwhile is 409 busy.
 func TestDeleteRepointsEveryFolder(t *testing.T) {
 	r := newRig(t, Options{})
-	flaky := r.find("Fix the flaky")
-	mid := r.json("GET", "/api/sessions/"+flaky["id"].(string), nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
-	midPath := mid["path"].(string)
-	notes := r.find("Read ideas.md")
+	ctx, api := t.Context(), r.api()
+	flaky := r.item("Fix the flaky")
+	d, err := api.Session(ctx, flaky.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := d.Lineage.Children[0]
+	midPath := mid.Path
+	notes := r.item("Read ideas.md")
 	kids := map[string]string{ // id → folder
 		"01a23b29-0000-7000-8000-000000000001": filepath.Dir(midPath),
-		"01a23b29-0000-7000-8000-000000000002": filepath.Dir(notes["path"].(string)),
+		"01a23b29-0000-7000-8000-000000000002": filepath.Dir(notes.Path),
 	}
 	paths := map[string]string{}
 	for id, dir := range kids {
 		header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q,"parentSession":%q}`,
-			id, notes["cwd"], midPath)
+			id, notes.Cwd, midPath)
 		body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"grandchild","timestamp":1}}`
 		p, err := session.NewFile(dir, []byte(header+"\n"+body+"\n"))
 		if err != nil {
@@ -457,13 +512,21 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 		paths[id] = p
 	}
 	r.sync()
-	parentOf := func(id string) any {
-		return r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["parentSessionPath"]
+	parentOf := func(id string) string {
+		t.Helper()
+		d, err := api.Session(ctx, id)
+		if err != nil || d.Session.ParentSessionPath == nil {
+			t.Fatalf("%s: parent %v, %v", id, d.Session.ParentSessionPath, err)
+		}
+		return *d.Session.ParentSessionPath
 	}
-	trashID := r.json("DELETE", "/api/sessions/"+mid["id"].(string), map[string]any{}, 200)["trashId"].(string)
+	del, err := api.Delete(ctx, mid.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for id, p := range paths {
-		if got := parentOf(id); got != flaky["path"] {
-			t.Errorf("%s: parent %v after delete, want %v", filepath.Base(filepath.Dir(p)), got, flaky["path"])
+		if got := parentOf(id); got != flaky.Path {
+			t.Errorf("%s: parent %v after delete, want %v", filepath.Base(filepath.Dir(p)), got, flaky.Path)
 		}
 		data, _ := os.ReadFile(p)
 		if !strings.HasSuffix(string(data), `"content":"grandchild","timestamp":1}}`+"\n") {
@@ -473,23 +536,26 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 			t.Errorf("%d backups of %s", len(backups), filepath.Base(p))
 		}
 	}
-	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
+	if _, err := api.Restore(ctx, del.TrashID); err != nil {
+		t.Fatal(err)
+	}
 	for id := range paths {
 		if got := parentOf(id); got != midPath {
 			t.Errorf("parent %v after restore, want %v", got, midPath)
 		}
 	}
 	// Something new at the old path: the restore refuses to overwrite it.
-	trashID = r.json("DELETE", "/api/sessions/"+mid["id"].(string), map[string]any{}, 200)["trashId"].(string)
-	os.WriteFile(midPath, []byte("someone else's\n"), 0o644)
-	if code := errCode(t, r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 409)); code != "busy" {
-		t.Errorf("restore over a file: %s", code)
+	if del, err = api.Delete(ctx, mid.ID); err != nil {
+		t.Fatal(err)
 	}
+	os.WriteFile(midPath, []byte("someone else's\n"), 0o644)
+	_, err = api.Restore(ctx, del.TrashID)
+	wantErr(t, "restore over a file", err, 409, "busy")
 	if b, _ := os.ReadFile(midPath); string(b) != "someone else's\n" {
 		t.Errorf("the file at the old path was replaced: %s", b)
 	}
-	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 1 {
-		t.Errorf("trash after a refused restore: %v", items)
+	if trash, err := api.Trash(ctx); err != nil || len(trash.Items) != 1 {
+		t.Errorf("trash after a refused restore: %v, %v", trash.Items, err)
 	}
 }
 
@@ -497,31 +563,34 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 // the trash, delete fails and its children point at it again, as before.
 func TestDeleteFailureKeepsChildren(t *testing.T) {
 	r := newRig(t, Options{})
+	ctx, api := t.Context(), r.api()
 	r.srv.store.Fault = func(step string) error {
 		if step == session.StepDeleteMove {
 			return errors.New("disk on fire")
 		}
 		return nil
 	}
-	flaky := r.find("Fix the flaky")
-	id := flaky["id"].(string)
-	child := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
-	childBefore, _ := os.ReadFile(child["path"].(string))
-	if code := errCode(t, r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 500)); code != "internal" {
-		t.Errorf("code %s", code)
+	flaky := r.item("Fix the flaky")
+	d, err := api.Session(ctx, flaky.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(flaky["path"].(string)); err != nil {
+	child := d.Lineage.Children[0]
+	childBefore, _ := os.ReadFile(child.Path)
+	_, err = api.Delete(ctx, flaky.ID)
+	wantErr(t, "delete", err, 500, "internal")
+	if _, err := os.Stat(flaky.Path); err != nil {
 		t.Errorf("the session is gone: %v", err)
 	}
-	c := r.json("GET", "/api/sessions/"+child["id"].(string), nil, 200)["session"].(map[string]any)
-	if c["parentSessionId"] != id {
-		t.Errorf("child points at %v after the failed delete", c["parentSessionPath"])
+	c, err := api.Session(ctx, child.ID)
+	if err != nil || c.Session.ParentSessionID == nil || *c.Session.ParentSessionID != flaky.ID {
+		t.Errorf("child points at %v after the failed delete (%v)", c.Session.ParentSessionPath, err)
 	}
-	if after, _ := os.ReadFile(child["path"].(string)); string(after) != string(childBefore) {
+	if after, _ := os.ReadFile(child.Path); string(after) != string(childBefore) {
 		t.Errorf("child changed:\n%s\nwas\n%s", after, childBefore)
 	}
-	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 0 {
-		t.Errorf("trash %v", items)
+	if trash, err := api.Trash(ctx); err != nil || len(trash.Items) != 0 {
+		t.Errorf("trash %v, %v", trash.Items, err)
 	}
 }
 
@@ -538,15 +607,14 @@ func TestDeleteReadOnlyFolder(t *testing.T) {
 			}
 			return nil
 		}
-		s := r.find("Fix the flaky")
-		out := r.json("DELETE", "/api/sessions/"+s["id"].(string), map[string]any{}, 403)
-		if code := errCode(t, out); code != "forbidden" {
-			t.Errorf("%v: code %s", errno, code)
+		s := r.item("Fix the flaky")
+		_, err := r.api().Delete(t.Context(), s.ID)
+		wantErr(t, errno.Error(), err, 403, "forbidden")
+		var e *client.Error
+		if errors.As(err, &e) && (strings.Contains(e.Message, "/x") || !strings.Contains(e.Message, "nothing was changed")) {
+			t.Errorf("%v: message %q", errno, e.Message)
 		}
-		if msg, _ := out["error"].(map[string]any)["message"].(string); strings.Contains(msg, "/x") || !strings.Contains(msg, "nothing was changed") {
-			t.Errorf("%v: message %q", errno, msg)
-		}
-		if _, err := os.Stat(s["path"].(string)); err != nil {
+		if _, err := os.Stat(s.Path); err != nil {
 			t.Errorf("%v: the session is gone: %v", errno, err)
 		}
 	}

@@ -258,12 +258,10 @@ func TestFullDiskIsNoSpace(t *testing.T) {
 		}
 		return nil
 	}
-	s := r.find("Fix the flaky")
-	out := r.json("DELETE", "/api/sessions/"+s["id"].(string), map[string]any{}, 507)
-	if code := errCode(t, out); code != "no_space" {
-		t.Errorf("code %s", code)
-	}
-	if _, err := os.Stat(s["path"].(string)); err != nil {
+	s := r.item("Fix the flaky")
+	_, err := r.api().Delete(t.Context(), s.ID)
+	wantErr(t, "delete on a full disk", err, 507, "no_space")
+	if _, err := os.Stat(s.Path); err != nil {
 		t.Errorf("the session is gone: %v", err)
 	}
 }

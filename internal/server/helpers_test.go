@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/index"
 )
@@ -111,7 +113,47 @@ func errCode(t *testing.T, m map[string]any) string {
 	return code
 }
 
-// sessions lists the sessions as decoded items.
+// api is a client of the rig's server, as another program (a fleet, a
+// script) uses it: the tests that speak the API read typed answers
+// through it.
+func (r *rig) api() *client.Client {
+	return client.New(r.ts.URL, client.Options{HTTPClient: r.ts.Client()})
+}
+
+// wantErr checks that err is the API's error answer with this status and,
+// unless code is "", this code, with a message.
+func wantErr(t testing.TB, what string, err error, status int, code string) {
+	t.Helper()
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != status || (code != "" && e.Kind != code) || e.Message == "" {
+		t.Errorf("%s: %v, want status %d %s", what, err, status, code)
+	}
+}
+
+// items lists the sessions.
+func (r *rig) items() []catalog.Item {
+	r.t.Helper()
+	list, err := r.api().Sessions(r.t.Context(), client.ListOptions{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return list.Sessions
+}
+
+// item finds a session by name or first message prefix.
+func (r *rig) item(prefix string) catalog.Item {
+	r.t.Helper()
+	for _, s := range r.items() {
+		if (s.Name != nil && strings.HasPrefix(*s.Name, prefix)) || strings.HasPrefix(s.FirstMessage, prefix) {
+			return s
+		}
+	}
+	r.t.Fatalf("no session %q", prefix)
+	return catalog.Item{}
+}
+
+// sessions lists the sessions as decoded maps (for tests not yet on
+// r.api()).
 func (r *rig) sessions() []map[string]any {
 	r.t.Helper()
 	var out []map[string]any
@@ -121,7 +163,8 @@ func (r *rig) sessions() []map[string]any {
 	return out
 }
 
-// byName finds a session by name or first message prefix.
+// find finds a session by name or first message prefix, as a map (for
+// tests not yet on r.api(); item is the typed one).
 func (r *rig) find(prefix string) map[string]any {
 	r.t.Helper()
 	for _, s := range r.sessions() {

@@ -5,23 +5,26 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"piweb/internal/session"
-	"piweb/internal/testkit"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/apitype"
+	"piweb/internal/catalog"
+	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // movedParent moves the demo's "Fix the flaky" session, which has a fork,
 // to another project folder, as when a user renames a project folder or
 // copies sessions from another machine. The fork's header still names the
 // old path. It returns the parent's id, old and new paths and the fork.
-func movedParent(t *testing.T, r *rig) (id, oldPath, newPath string, fork map[string]any) {
+func movedParent(t *testing.T, r *rig) (id, oldPath, newPath string, fork catalog.Item) {
 	t.Helper()
-	flaky := r.find("Fix the flaky")
-	id, oldPath = flaky["id"].(string), flaky["path"].(string)
-	fork = r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
+	flaky := r.item("Fix the flaky")
+	id, oldPath = flaky.ID, flaky.Path
+	fork = r.detail(id).Lineage.Children[0]
 	newPath = filepath.Join(r.d.AgentDir, "sessions", "--renamed-project--", filepath.Base(oldPath))
 	if err := os.MkdirAll(filepath.Dir(newPath), 0o755); err != nil {
 		t.Fatal(err)
@@ -33,35 +36,51 @@ func movedParent(t *testing.T, r *rig) (id, oldPath, newPath string, fork map[st
 	return id, oldPath, newPath, fork
 }
 
+// detail is GET /api/sessions/{id}, which must answer.
+func (r *rig) detail(id string) apitype.SessionDetail {
+	r.t.Helper()
+	d, err := r.api().Session(r.t.Context(), id)
+	if err != nil {
+		r.t.Fatalf("session %s: %v", id, err)
+	}
+	return d
+}
+
+// val is what p points at, or nil: a JSON null as the answer has it.
+func val(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
 // TestLineageMovedParent: a fork whose parent file was moved still links
 // to it, by the id in the parent's file name, both ways; the header's path
 // is reported as it is.
 func TestLineageMovedParent(t *testing.T) {
 	r := newRig(t, Options{})
 	id, oldPath, _, fork := movedParent(t, r)
-	forkID := fork["id"].(string)
-	f := r.json("GET", "/api/sessions/"+forkID, nil, 200)
-	if s := f["session"].(map[string]any); s["parentSessionId"] != id || s["parentSessionPath"] != oldPath {
+	f := r.detail(fork.ID)
+	if s := f.Session; val(s.ParentSessionID) != id || val(s.ParentSessionPath) != oldPath {
 		t.Errorf("fork's parentSessionId %v, parentSessionPath %v; want %s, %s",
-			s["parentSessionId"], s["parentSessionPath"], id, oldPath)
+			val(s.ParentSessionID), val(s.ParentSessionPath), id, oldPath)
 	}
-	lin := f["lineage"].(map[string]any)
-	if p, _ := lin["parent"].(map[string]any); p == nil || p["id"] != id {
-		t.Errorf("fork's lineage parent %v, want %s", lin["parent"], id)
+	if p := f.Lineage.Parent; p == nil || p.ID != id {
+		t.Errorf("fork's lineage parent %v, want %s", p, id)
 	}
-	if a := lin["ancestors"].([]any); len(a) != 1 {
+	if a := f.Lineage.Ancestors; len(a) != 1 {
 		t.Errorf("ancestors %v", a)
 	}
-	var kids []any
-	for _, c := range r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any) {
-		kids = append(kids, c.(map[string]any)["id"])
+	var kids []string
+	for _, c := range r.detail(id).Lineage.Children {
+		kids = append(kids, c.ID)
 	}
-	if len(kids) != 1 || kids[0] != forkID {
-		t.Errorf("parent's children %v, want [%s]", kids, forkID)
+	if len(kids) != 1 || kids[0] != fork.ID {
+		t.Errorf("parent's children %v, want [%s]", kids, fork.ID)
 	}
-	for _, s := range r.sessions() {
-		if s["id"] == forkID && s["parentSessionId"] != id {
-			t.Errorf("listed fork's parentSessionId %v", s["parentSessionId"])
+	for _, s := range r.items() {
+		if s.ID == fork.ID && val(s.ParentSessionID) != id {
+			t.Errorf("listed fork's parentSessionId %v", val(s.ParentSessionID))
 		}
 	}
 }
@@ -75,12 +94,12 @@ func TestLineageUnknownName(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.sync()
-	f := r.json("GET", "/api/sessions/"+fork["id"].(string), nil, 200)
-	if s := f["session"].(map[string]any); s["parentSessionId"] != nil {
-		t.Errorf("parentSessionId %v for a parent that is gone", s["parentSessionId"])
+	f := r.detail(fork.ID)
+	if s := f.Session; s.ParentSessionID != nil {
+		t.Errorf("parentSessionId %v for a parent that is gone", *s.ParentSessionID)
 	}
-	if lin := f["lineage"].(map[string]any); lin["parent"] != nil {
-		t.Errorf("lineage parent %v", lin["parent"])
+	if f.Lineage.Parent != nil {
+		t.Errorf("lineage parent %v", f.Lineage.Parent)
 	}
 }
 
@@ -89,17 +108,20 @@ func TestLineageUnknownName(t *testing.T) {
 // restoring points the fork at where the parent really is.
 func TestDeleteMovedParent(t *testing.T) {
 	r := newRig(t, Options{})
+	ctx, api := t.Context(), r.api()
 	id, _, newPath, fork := movedParent(t, r)
-	forkID := fork["id"].(string)
-	trashID := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200)["trashId"].(string)
-	s := r.json("GET", "/api/sessions/"+forkID, nil, 200)["session"].(map[string]any)
-	if s["parentSessionPath"] != nil {
-		t.Errorf("fork still points at %v", s["parentSessionPath"])
+	del, err := api.Delete(ctx, id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 200)
-	s = r.json("GET", "/api/sessions/"+forkID, nil, 200)["session"].(map[string]any)
-	if s["parentSessionPath"] != newPath || s["parentSessionId"] != id {
-		t.Errorf("after restore the fork points at %v (%v), want %s", s["parentSessionPath"], s["parentSessionId"], newPath)
+	if s := r.detail(fork.ID).Session; s.ParentSessionPath != nil {
+		t.Errorf("fork still points at %v", *s.ParentSessionPath)
+	}
+	if _, err := api.Restore(ctx, del.TrashID); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.detail(fork.ID).Session; val(s.ParentSessionPath) != newPath || val(s.ParentSessionID) != id {
+		t.Errorf("after restore the fork points at %v (%v), want %s", val(s.ParentSessionPath), val(s.ParentSessionID), newPath)
 	}
 }
 
@@ -114,9 +136,10 @@ func TestDeleteMovedParentFails(t *testing.T) {
 		return nil
 	}
 	id, _, _, fork := movedParent(t, r)
-	before, _ := os.ReadFile(fork["path"].(string))
-	r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 500)
-	if after, _ := os.ReadFile(fork["path"].(string)); string(after) != string(before) {
+	before, _ := os.ReadFile(fork.Path)
+	_, err := r.api().Delete(t.Context(), id)
+	wantErr(t, "delete", err, 500, "")
+	if after, _ := os.ReadFile(fork.Path); string(after) != string(before) {
 		t.Errorf("fork changed:\n%s\nwas\n%s", after, before)
 	}
 }
@@ -125,44 +148,44 @@ func TestDeleteMovedParentFails(t *testing.T) {
 // to it too, and every session's parentSessionId is the index's own.
 func TestIndexLineageAgrees(t *testing.T) {
 	r := newIndexRig(t)
-	flaky := r.find("Fix the flaky")
-	id := flaky["id"].(string)
-	fork := r.json("GET", "/api/sessions/"+id, nil, 200)["lineage"].(map[string]any)["children"].([]any)[0].(map[string]any)
-	newPath := filepath.Join(r.d.AgentDir, "sessions", "--renamed-project--", filepath.Base(flaky["path"].(string)))
+	flaky := r.item("Fix the flaky")
+	id := flaky.ID
+	fork := r.detail(id).Lineage.Children[0]
+	newPath := filepath.Join(r.d.AgentDir, "sessions", "--renamed-project--", filepath.Base(flaky.Path))
 	os.MkdirAll(filepath.Dir(newPath), 0o755)
-	if err := os.Rename(flaky["path"].(string), newPath); err != nil {
+	if err := os.Rename(flaky.Path, newPath); err != nil {
 		t.Fatal(err)
 	}
 	// The move is a removal and an addition: between them the session
 	// is briefly not listed at all.
 	testkit.Eventually(t, func() bool {
-		for _, s := range r.sessions() {
-			if s["path"] == newPath {
+		for _, s := range r.items() {
+			if s.Path == newPath {
 				return true
 			}
 		}
 		return false
 	}, 10*time.Second, "the index to see the move")
-	if p := r.json("GET", "/api/sessions/"+fork["id"].(string), nil, 200)["lineage"].(map[string]any)["parent"]; p == nil || p.(map[string]any)["id"] != id {
+	if p := r.detail(fork.ID).Lineage.Parent; p == nil || p.ID != id {
 		t.Errorf("fork's parent %v, want %s", p, id)
 	}
 	metas, err := r.ix.Sessions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[any]any{}
+	want := map[string]string{}
 	for _, m := range metas {
 		if m.ParentSessionID != "" {
 			want[m.SessionID] = m.ParentSessionID
 		}
 	}
-	got := map[any]any{}
-	for _, s := range r.sessions() {
-		if s["parentSessionId"] != nil {
-			got[s["id"]] = s["parentSessionId"]
+	got := map[string]string{}
+	for _, s := range r.items() {
+		if s.ParentSessionID != nil {
+			got[s.ID] = *s.ParentSessionID
 		}
 	}
-	if diff := cmp.Diff(want, got); diff != "" || want[fork["id"]] != id {
+	if diff := cmp.Diff(want, got); diff != "" || want[fork.ID] != id {
 		t.Errorf("parent ids (-index +server):\n%s", diff)
 	}
 }

@@ -11,30 +11,37 @@ import (
 // 14.12).
 func TestTrashForeverAndBackups(t *testing.T) {
 	r := newRig(t, Options{})
-	flaky := r.find("Fix the flaky")
-	trashID := r.json("DELETE", "/api/sessions/"+flaky["id"].(string), map[string]any{}, 200)["trashId"].(string)
-	items := r.json("GET", "/api/trash", nil, 200)["items"].([]any)
-	if len(items) != 1 || items[0].(map[string]any)["trashId"] != trashID {
-		t.Fatalf("trash %v", items)
+	ctx, api := t.Context(), r.api()
+	flaky := r.item("Fix the flaky")
+	del, err := api.Delete(ctx, flaky.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b := r.json("GET", "/api/backups", nil, 200)
-	if b["maxAgeDays"] != float64(30) {
-		t.Errorf("rule %v", b["maxAgeDays"])
+	trashID := del.TrashID
+	trash, err := api.Trash(ctx)
+	if err != nil || len(trash.Items) != 1 || trash.Items[0].TrashID != trashID {
+		t.Fatalf("trash %v, %v", trash.Items, err)
 	}
-	backups := b["backups"].([]any)
-	if len(backups) != 1 { // the fork's header was re-pointed
-		t.Fatalf("backups %v", backups)
+	b, err := api.Backups(ctx)
+	if err != nil || b.MaxAgeDays != 30 {
+		t.Errorf("rule %v, %v", b.MaxAgeDays, err)
 	}
-	if s := backups[0].(map[string]any)["session"].(string); filepath.Dir(s) != filepath.Dir(flaky["path"].(string)) {
+	if len(b.Backups) != 1 { // the fork's header was re-pointed
+		t.Fatalf("backups %v", b.Backups)
+	}
+	if s := b.Backups[0].Session; filepath.Dir(s) != filepath.Dir(flaky.Path) {
 		t.Errorf("backup of %s", s)
 	}
-	r.json("DELETE", "/api/trash/"+trashID, map[string]any{}, 200)
-	if items := r.json("GET", "/api/trash", nil, 200)["items"].([]any); len(items) != 0 {
-		t.Errorf("trash after delete forever: %v", items)
+	if err := api.DeleteForever(ctx, trashID); err != nil {
+		t.Fatal(err)
+	}
+	if trash, err := api.Trash(ctx); err != nil || len(trash.Items) != 0 {
+		t.Errorf("trash after delete forever: %v, %v", trash.Items, err)
 	}
 	if ds, _ := os.ReadDir(filepath.Join(r.d.AgentDir, "trash")); len(ds) != 0 {
 		t.Errorf("%d trash folders left", len(ds))
 	}
-	r.json("DELETE", "/api/trash/"+trashID, map[string]any{}, 404)
-	r.json("POST", "/api/trash/"+trashID+"/restore", map[string]any{}, 404)
+	wantErr(t, "delete forever twice", api.DeleteForever(ctx, trashID), 404, "")
+	_, err = api.Restore(ctx, trashID)
+	wantErr(t, "restore after delete forever", err, 404, "")
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -15,21 +14,17 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/session"
 )
 
-func (r *rig) usage(query string) (rows []UsageRow, tz string) {
+func (r *rig) usage(o client.UsageOptions) (rows []UsageRow, tz string) {
 	r.t.Helper()
-	res := r.do("GET", "/api/usage?"+query, nil)
-	defer res.Body.Close()
-	var out struct {
-		Rows []UsageRow `json:"rows"`
-		TZ   string     `json:"tz"`
+	u, err := r.api().Usage(r.t.Context(), o)
+	if err != nil {
+		r.t.Fatalf("usage %+v: %v", o, err)
 	}
-	if res.StatusCode != 200 || json.NewDecoder(res.Body).Decode(&out) != nil {
-		r.t.Fatalf("GET /api/usage?%s: %s", query, res.Status)
-	}
-	return out.Rows, out.TZ
+	return u.Rows, u.TZ
 }
 
 // TestUsageFromIndex checks that GET /api/usage over the index answers
@@ -39,7 +34,7 @@ func TestUsageFromIndex(t *testing.T) {
 	r := newIndexRig(t)
 	approx := cmpopts.EquateApprox(1e-9, 1e-9)
 	for _, q := range []struct{ by, tz string }{{"day", ""}, {"day", "Asia/Tokyo"}, {"model", ""}, {"project", ""}} {
-		got, tz := r.usage("by=" + q.by + "&tz=" + q.tz)
+		got, tz := r.usage(client.UsageOptions{By: q.by, TZ: q.tz})
 		loc, _ := time.LoadLocation(q.tz)
 		want, err := scanUsage(context.Background(), r.cat, UsageQuery{By: q.by, Loc: loc})
 		if err != nil {
@@ -52,35 +47,42 @@ func TestUsageFromIndex(t *testing.T) {
 			t.Errorf("by %s in %q (-scan +index):\n%s", q.by, q.tz, d)
 		}
 	}
-	if _, tz := r.usage("by=day&tz=Not/AZone"); tz != "UTC" {
+	if _, tz := r.usage(client.UsageOptions{By: "day", TZ: "Not/AZone"}); tz != "UTC" {
 		t.Errorf("unknown zone answered as %q", tz)
 	}
-	r.json("GET", "/api/usage?by=week", nil, 400)
-	r.json("GET", "/api/usage?days=0", nil, 400)
-	for _, query := range []string{"by=day&days=1&tz=America/Denver", "by=project&days=2", "by=model&days=400"} {
+	_, err := r.api().Usage(t.Context(), client.UsageOptions{By: "week"})
+	wantErr(t, "by=week", err, 400, "")
+	err = r.api().Do(t.Context(), "GET", "/api/usage?days=0", nil, nil)
+	wantErr(t, "days=0", err, 400, "")
+	for _, o := range []client.UsageOptions{{By: "day", Days: 1, TZ: "America/Denver"}, {By: "project", Days: 2}, {By: "model", Days: 400}} {
+		query := fmt.Sprintf("by=%s&days=%d&tz=%s", o.By, o.Days, o.TZ)
 		q, err := usageQuery(httptest.NewRequest("GET", "/api/usage?"+query, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want, _ := scanUsage(context.Background(), r.cat, q)
-		got, _ := r.usage(query)
+		got, _ := r.usage(o)
 		if d := cmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-scan +index):\n%s", query, d)
 		}
 	}
 
 	// An assistant answer appended by another process is counted.
-	before, _ := r.usage("by=model")
-	s := r.find("Dark theme")
-	leaf := r.json("GET", "/api/sessions/"+s["id"].(string), nil, 200)["leaf"].(string)
-	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	before, _ := r.usage(client.UsageOptions{By: "model"})
+	s := r.item("Dark theme")
+	d, err := r.api().Session(t.Context(), s.ID)
+	if err != nil || d.Leaf == nil {
+		t.Fatalf("leaf %v, %v", d.Leaf, err)
+	}
+	leaf := *d.Leaf
+	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
 	fmt.Fprintf(f, `{"type":"message","id":"feed0002","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[],"provider":"acme","model":"m1","usage":{"input":1000,"output":7,"cacheRead":0,"cacheWrite":0,"totalTokens":1007,"cost":{"total":0.25}},"stopReason":"stop","timestamp":1}}`+"\n", leaf)
 	f.Close()
 	want := append(before, UsageRow{Key: "acme/m1", Input: 1000, Output: 7, Cost: 0.25, Messages: 1})
 	slices.SortFunc(want, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, _ := r.usage("by=model")
+		got, _ := r.usage(client.UsageOptions{By: "model"})
 		d := cmp.Diff(want, got, approx)
 		if d == "" {
 			break

@@ -1,0 +1,189 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
+)
+
+// The browsing routes.
+
+// ListOptions narrow GET /api/sessions; zero values are the server's
+// defaults (every session, newest first).
+type ListOptions struct {
+	Project string // only the sessions of this cwd
+	Text    string // only sessions whose text matches
+	Sort    string // modified, created, name, messages or size
+	Asc     bool
+	Limit   int
+	Offset  int
+}
+
+// PageOptions choose a page of a session's context or entries: the path
+// to Leaf (default the file's leaf), the items before the cursor Before
+// (default all), at most Limit of them (0: all).
+type PageOptions struct {
+	Leaf   string
+	Before string
+	Limit  int
+}
+
+// SearchOptions are GET /api/search's parameters; Text is required.
+type SearchOptions struct {
+	Text    string
+	Project string
+	Limit   int
+}
+
+// UsageOptions are GET /api/usage's parameters: By is day (default),
+// model or project; TZ an IANA zone; Days the last N calendar days.
+type UsageOptions struct {
+	By   string
+	TZ   string
+	Days int
+}
+
+// itoa is n in decimal, "" for 0 (the parameter is left out).
+func itoa(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// Status is GET /api/status.
+func (c *Client) Status(ctx context.Context) (a apitype.Status, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/status", nil, &a)
+}
+
+// Sessions is GET /api/sessions.
+func (c *Client) Sessions(ctx context.Context, o ListOptions) (a apitype.SessionList, err error) {
+	order := ""
+	if o.Asc {
+		order = "asc"
+	}
+	q := query("project", o.Project, "q", o.Text, "sort", o.Sort, "order", order,
+		"limit", itoa(o.Limit), "offset", itoa(o.Offset))
+	return a, c.Do(ctx, http.MethodGet, "/api/sessions"+q, nil, &a)
+}
+
+// Projects is GET /api/projects.
+func (c *Client) Projects(ctx context.Context) (a apitype.ProjectList, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/projects", nil, &a)
+}
+
+// Session is GET /api/sessions/{id}: its listing, header, tree, labels
+// and fork family.
+func (c *Client) Session(ctx context.Context, id string) (a apitype.SessionDetail, err error) {
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, ""), nil, &a)
+}
+
+// Context is GET /api/sessions/{id}/context: a page of the messages pi
+// would send the model.
+func (c *Client) Context(ctx context.Context, id string, o PageOptions) (a apitype.Context, err error) {
+	q := query("leaf", o.Leaf, "before", o.Before, "limit", itoa(o.Limit))
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/context"+q), nil, &a)
+}
+
+// Entries is GET /api/sessions/{id}/entries: a page of the entries on the
+// path to the leaf.
+func (c *Client) Entries(ctx context.Context, id string, o PageOptions) (a apitype.Entries, err error) {
+	q := query("leaf", o.Leaf, "before", o.Before, "limit", itoa(o.Limit))
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/entries"+q), nil, &a)
+}
+
+// Changes is GET /api/sessions/{id}/changes.
+func (c *Client) Changes(ctx context.Context, id string) (a apitype.Changes, err error) {
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/changes"), nil, &a)
+}
+
+// Search is GET /api/search.
+func (c *Client) Search(ctx context.Context, o SearchOptions) (a apitype.Search, err error) {
+	q := query("q", o.Text, "project", o.Project, "limit", itoa(o.Limit))
+	return a, c.Do(ctx, http.MethodGet, "/api/search"+q, nil, &a)
+}
+
+// Usage is GET /api/usage.
+func (c *Client) Usage(ctx context.Context, o UsageOptions) (a apitype.Usage, err error) {
+	q := query("by", o.By, "tz", o.TZ, "days", itoa(o.Days))
+	return a, c.Do(ctx, http.MethodGet, "/api/usage"+q, nil, &a)
+}
+
+// Export is GET /api/sessions/{id}/export: the session as format (jsonl,
+// md or html); scope "branch" exports the current branch alone.
+func (c *Client) Export(ctx context.Context, id, format, scope string) ([]byte, http.Header, error) {
+	return c.Raw(ctx, http.MethodGet, sessionPath(id, "/export"+query("format", format, "scope", scope)), nil)
+}
+
+// The mutations.
+
+// Rename is POST /api/sessions/{id}/rename.
+func (c *Client) Rename(ctx context.Context, id, name string) (a apitype.SessionAnswer, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/rename"), apitype.RenameRequest{Name: &name}, &a)
+}
+
+// Label is POST /api/sessions/{id}/label; a nil label removes the entry's.
+func (c *Client) Label(ctx context.Context, id, entryID string, label *string) (a apitype.LabelAnswer, err error) {
+	body := apitype.LabelRequest{EntryID: entryID, Label: label}
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/label"), body, &a)
+}
+
+// Delete is DELETE /api/sessions/{id}: the session goes to the trash.
+func (c *Client) Delete(ctx context.Context, id string) (a apitype.DeleteAnswer, err error) {
+	return a, c.Do(ctx, http.MethodDelete, sessionPath(id, ""), struct{}{}, &a)
+}
+
+// Trash is GET /api/trash.
+func (c *Client) Trash(ctx context.Context) (a apitype.TrashList, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/trash", nil, &a)
+}
+
+// Restore is POST /api/trash/{trashId}/restore.
+func (c *Client) Restore(ctx context.Context, trashID string) (a apitype.SessionAnswer, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/trash/"+url.PathEscape(trashID)+"/restore", struct{}{}, &a)
+}
+
+// DeleteForever is DELETE /api/trash/{trashId}.
+func (c *Client) DeleteForever(ctx context.Context, trashID string) error {
+	return c.Do(ctx, http.MethodDelete, "/api/trash/"+url.PathEscape(trashID), struct{}{}, nil)
+}
+
+// Backups is GET /api/backups.
+func (c *Client) Backups(ctx context.Context) (a apitype.BackupList, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/backups", nil, &a)
+}
+
+// Fork is POST /api/sessions/{id}/fork: a new session before the user
+// message entryID.
+func (c *Client) Fork(ctx context.Context, id, entryID string) (a apitype.NewSession, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/fork"), apitype.ForkRequest{EntryID: entryID}, &a)
+}
+
+// Clone is POST /api/sessions/{id}/clone: a new session of the path to
+// leaf (empty: the session's leaf).
+func (c *Client) Clone(ctx context.Context, id, leaf string) (a apitype.NewSession, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/clone"), apitype.CloneRequest{Leaf: leaf}, &a)
+}
+
+// Repair is POST /api/sessions/{id}/repair.
+func (c *Client) Repair(ctx context.Context, id string) (a apitype.RepairResult, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/repair"), struct{}{}, &a)
+}
+
+// The agent.
+
+// Create is POST /api/sessions: a new session, pi started on its first
+// message.
+func (c *Client) Create(ctx context.Context, req agent.CreateRequest) (a apitype.Created, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/sessions", req, &a)
+}
+
+// Command is POST /api/sessions/{id}/commands: cmd is one of pi's RPC
+// commands ({"type":"prompt",...}).
+func (c *Client) Command(ctx context.Context, id string, cmd any) (a apitype.CommandAnswer, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/commands"), cmd, &a)
+}
