@@ -198,8 +198,7 @@ func printHits(e *env, hits []index.Hit) error {
 		if !h.OnBranch {
 			branch = "off-branch"
 		}
-		when := time.UnixMilli(h.Timestamp).Local().Format("2006-01-02 15:04")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when, short(h.SessionID), h.EntryID, h.Role, branch, strings.TrimSpace(b.String()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when(float64(h.Timestamp)), short(h.SessionID), h.EntryID, h.Role, branch, strings.TrimSpace(b.String()))
 	}
 	return tw.Flush()
 }

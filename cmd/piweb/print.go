@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,8 +23,16 @@ func printInfos(e *env, infos []session.Info) error {
 		if len(title) > 60 {
 			title = title[:57] + "..."
 		}
-		mod := time.UnixMilli(int64(in.Modified)).Local().Format("2006-01-02 15:04")
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", mod, in.MessageCount, title, in.Path)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", when(in.Modified), in.MessageCount, title, in.Path)
 	}
 	return tw.Flush()
+}
+
+// when formats a JavaScript time value in ms for a listing: "invalid date"
+// for pi's Invalid Date (NaN, or beyond a Date's range).
+func when(ms float64) string {
+	if ms = session.TimeClip(ms); math.IsNaN(ms) {
+		return "invalid date"
+	}
+	return time.UnixMilli(int64(ms)).Local().Format("2006-01-02 15:04")
 }

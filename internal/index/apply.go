@@ -3,9 +3,13 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
-	"piweb/internal/session"
+	"math"
+	"runtime/debug"
 	"time"
+
+	"piweb/internal/session"
 )
 
 // Event tells subscribers that a session changed.
@@ -33,6 +37,20 @@ type Event struct {
 	LinesOver bool   `json:"-"`
 }
 
+// applySafe is apply for any update: a panic while writing it (a fault of
+// piweb's, which no file's content may turn into a dead process) is logged
+// and makes the file an unreadable one, retried on the next scan.
+func (ix *Index) applySafe(ctx context.Context, tx *sql.Tx, u *update) (ev Event, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			ix.logf("%s: internal error while indexing: %v\n%s", u.path, v, debug.Stack())
+			u.err = fmt.Errorf("piweb could not index this file (internal error: %v)", v)
+			ev, err = Event{Path: u.path, Problem: u.err.Error()}, ix.saveError(ctx, tx, u)
+		}
+	}()
+	return ix.apply(ctx, tx, u)
+}
+
 // apply writes one update in tx and returns the event it makes.
 func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error) {
 	switch {
@@ -47,6 +65,10 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 		ev.Removed, ev.Reset = true, false
 		return ev, ix.remove(ctx, tx, u.old)
 	}
+	row, err := encodeRow(u)
+	if err != nil {
+		u.err = err
+	}
 	if u.err != nil {
 		ev.Problem = u.err.Error()
 		ix.logf("%s: %v", u.path, u.err)
@@ -57,7 +79,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 			return ev, err
 		}
 	}
-	id, err := ix.saveRow(ctx, tx, u)
+	id, err := ix.saveRow(ctx, tx, u, row)
 	if err == nil {
 		err = ix.saveUsage(ctx, tx, id, u.full, &u.meta)
 	}
@@ -111,7 +133,7 @@ func (ix *Index) saveError(ctx context.Context, tx *sql.Tx, u *update) error {
 }
 
 // saveRow writes the files row and returns its id.
-func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update) (int64, error) {
+func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update, row rowJSON) (int64, error) {
 	in, listed := listing(u.path, u.h, u.listBody, time.Unix(0, u.fid.mtimeNs))
 	if !listed {
 		in = u.h.info
@@ -130,7 +152,7 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update) (int64, err
 		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),
 		nullFloat(u.h.info.Created), u.h.created,
 		in.Name, in.HasName, u.listBody.Activity, in.MessageCount, in.FirstMessage,
-		mustJSON(u.body), mustJSON(u.meta), mustJSON(u.problems), in.Modified, infoJSON(in, listed)).Scan(&id)
+		row.body, row.meta, row.problems, sortKey(in.Modified), infoJSON(in, listed)).Scan(&id)
 	return id, wrap("save "+u.path, err)
 }
 
@@ -175,4 +197,36 @@ func infoJSON(in session.Info, listed bool) string {
 	}
 	b, _ := in.MarshalJSON()
 	return string(b)
+}
+
+// rowJSON is an update's body, meta and problems as the files row keeps
+// them.
+type rowJSON struct{ body, meta, problems string }
+
+// encodeRow encodes an update's row. An error (a value JSON cannot hold)
+// is the file's problem, reported like an unreadable file's, never a
+// panic.
+func encodeRow(u *update) (r rowJSON, err error) {
+	for _, f := range []struct {
+		dst *string
+		v   any
+	}{{&r.body, u.body}, {&r.meta, u.meta}, {&r.problems, u.problems}} {
+		b, err := json.Marshal(f.v)
+		if err != nil {
+			return r, fmt.Errorf("piweb cannot index this file: %w", err)
+		}
+		*f.dst = string(b)
+	}
+	return r, nil
+}
+
+// sortKey is the listing's order key for pi's modified time: an Invalid
+// Date (NaN, whose place in pi's own sort depends on its neighbours) is
+// older than every date, where cmp.Compare puts NaN in the listings
+// sorted in Go.
+func sortKey(modified float64) float64 {
+	if math.IsNaN(modified) {
+		return -math.MaxFloat64
+	}
+	return modified
 }

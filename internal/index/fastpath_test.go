@@ -100,6 +100,10 @@ func FuzzListChunk(f *testing.F) {
 		"null\nfalse\n0\n\"\"\n" + usr,
 		`{"type":"message",` + "\r" + `"id":"x","parentId":null,"timestamp":"t","message":{"role":"user","content":"a","timestamp":1}}`,
 		usr + "\r" + asst,
+		// numbers beyond a double's range: Infinity to JSON.parse
+		`{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"role":"user","content":"a","timestamp":1e400}}`,
+		`{"type":"message","id":"x","parentId":null,"timestamp":1e400,"message":{"role":"user","content":"a","timestamp":-1e400}}`,
+		`{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"role":"user","content":"a","timestamp":1e300}}`,
 		`{"type":"usage","id":"u","parentId":null,"timestamp":"t","kind":"cache_warm","provider":"p","model":"m","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3,"cost":{"total":0.1}}}`} {
 		f.Add([]byte(hdr + "\n" + l + "\n"))
 	}

@@ -169,7 +169,8 @@ type Meta struct {
 	Models      []string          `json:"models,omitempty"`
 	Tokens      Tokens            `json:"tokens"`
 	Cost        float64           `json:"cost"`
-	// LastActivity is pi's modified time as ms (see session.Info).
+	// LastActivity is pi's modified time as ms (see session.Info), the
+	// file's mtime where that is an Invalid Date: always a number.
 	LastActivity float64 `json:"lastActivity"`
 	// ParentSessionID resolves the header's parentSession path to the id of
 	// that session when it is indexed, else to the id in that path's file
@@ -287,6 +288,9 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 	m.Info.Modified = modified(activity, m.Info.Created, createdStr, time.Unix(0, mtime))
 	m.mtimeMs = session.MtimeMsNs(mtime)
 	m.LastActivity = m.Info.Modified
+	if math.IsNaN(m.LastActivity) {
+		m.LastActivity = float64(time.Unix(0, mtime).UnixMilli())
+	}
 	var md meta
 	if err := unmarshalAll(metaJ, &md, probJ, &m.Problems); err != nil {
 		return m, wrap("sessions", err)

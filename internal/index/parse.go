@@ -69,7 +69,7 @@ func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 			c.body.FirstMessage = info.FirstMessage
 		}
 		c.body.Name, c.body.HasName = info.Name, info.HasName
-		c.body.Activity = info.Modified
+		c.body.Activity = info.Activity
 	}
 	return c
 }
@@ -190,7 +190,7 @@ func listing(path string, h head, b body, mtime time.Time) (session.Info, bool) 
 func modified(activity, created float64, createdStr bool, mtime time.Time) float64 {
 	switch {
 	case activity > 0:
-		return activity
+		return session.TimeClip(activity) // pi's new Date(lastActivityTime)
 	case createdStr && !math.IsNaN(created):
 		return created
 	}

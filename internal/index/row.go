@@ -98,11 +98,3 @@ func nullFloat(f float64) any {
 	}
 	return f
 }
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only plain structs are marshalled
-	}
-	return string(b)
-}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -228,7 +229,7 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 		wg.Go(func() {
 			emit := func(u *update) { out <- u }
 			for i := range work {
-				prep(i, b, emit)
+				ix.prepSafe(func() { prep(i, b, emit) })
 			}
 		})
 	}
@@ -244,6 +245,18 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 	}()
 	go func() { wg.Wait(); close(out) }()
 	return ix.applyAll(ctx, out, yield)
+}
+
+// prepSafe runs one work item's preparation: a panic (a fault of piweb's,
+// which no file's content may turn into a dead process) is logged and the
+// item left out, to be tried again on the next scan.
+func (ix *Index) prepSafe(prep func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			ix.logf("internal error while reading a file to index: %v\n%s", v, debug.Stack())
+		}
+	}()
+	prep()
 }
 
 // applyAll writes the updates from ch in batches. It drains ch even after
@@ -278,7 +291,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 				continue
 			}
 		}
-		ev, err := ix.apply(ctx, tx, u)
+		ev, err := ix.applySafe(ctx, tx, u)
 		u.budget.release(u.held)
 		if err != nil {
 			tx.Rollback()

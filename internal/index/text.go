@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"strconv"
 
 	"piweb/internal/jsjson"
@@ -210,14 +211,16 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 }
 
 // entryTS returns the entry's time in ms: its timestamp, else its message's
-// numeric timestamp.
+// numeric timestamp; 0 when neither is a valid Date's time.
 func entryTS(e *session.Entry) int64 {
 	if t := entryTime(e); t != 0 {
 		return t
 	}
 	if raw := jsjson.Field(e.Field("message"), "timestamp"); len(raw) > 0 {
 		f, _ := strconv.ParseFloat(string(raw), 64)
-		return int64(f)
+		if f = session.TimeClip(f); !math.IsNaN(f) {
+			return int64(f)
+		}
 	}
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 
 	"piweb/internal/session"
@@ -78,23 +79,39 @@ const tailCheck = 64 // bytes before the parsed offset checked on growth
 // parses it. With text, the new entries' text is extracted for the text
 // index when it is current for the file.
 // A pass's workers give their read budget b (nil for a single update).
-func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *budget) *update {
-	u := &update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}
+// A panic while reading (a fault of piweb's, which no file's content may
+// turn into a dead process) is logged and makes the file an unreadable
+// one, retried on the next scan.
+func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *budget) (u *update) {
+	u = &update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}
+	defer func() {
+		if v := recover(); v != nil {
+			ix.logf("%s: internal error while reading it to index: %v\n%s", path, v, debug.Stack())
+			u.err = fmt.Errorf("piweb could not index this file (internal error: %v)", v)
+		}
+	}()
+	ix.prepareFile(u, text)
+	return u
+}
+
+// prepareFile is prepare's work on u.
+func (ix *Index) prepareFile(u *update, text bool) {
+	path, old, b := u.path, u.old, u.budget
 	f, err := ix.open(path)
 	if err != nil {
 		u.err = err
-		return u
+		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		u.err = err
-		return u
+		return
 	}
 	u.fid = idOf(fi)
 	if !u.fid.regular {
 		u.err = errors.New("not a regular file")
-		return u
+		return
 	}
 	u.full = ix.needsFull(f, old, u.fid)
 	start := int64(0)
@@ -125,7 +142,6 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *
 	if err != nil {
 		u.err = err
 	}
-	return u
 }
 
 // needsFull decides between reading only the appended bytes and reading the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -50,11 +51,11 @@ type usageSum struct {
 
 func (s *usageSum) add(c session.Charge) {
 	u := &c.Usage
-	s.input += u.Input
-	s.output += u.Output
-	s.cacheRead += u.CacheRead
-	s.cacheWrite += u.CacheWrite
-	s.cost += u.Cost.Total
+	addSat(&s.input, u.Input)
+	addSat(&s.output, u.Output)
+	addSat(&s.cacheRead, u.CacheRead)
+	addSat(&s.cacheWrite, u.CacheWrite)
+	addSat(&s.cost, u.Cost.Total)
 	if c.Answer {
 		s.messages++
 	}
@@ -151,13 +152,14 @@ type UsageRow struct {
 	Messages   int64   `json:"messages"`
 }
 
-// Add adds o's tokens, cost and count to r.
+// Add adds o's tokens, cost and count to r, saturating as the index's
+// sums do (addSat).
 func (r *UsageRow) Add(o UsageRow) {
-	r.Input += o.Input
-	r.Output += o.Output
-	r.CacheRead += o.CacheRead
-	r.CacheWrite += o.CacheWrite
-	r.Cost += o.Cost
+	addSat(&r.Input, o.Input)
+	addSat(&r.Output, o.Output)
+	addSat(&r.CacheRead, o.CacheRead)
+	addSat(&r.CacheWrite, o.CacheWrite)
+	addSat(&r.Cost, o.Cost)
 	r.Messages += o.Messages
 }
 
@@ -251,8 +253,12 @@ func (ix *Index) usageRows(ctx context.Context, query string, args ...any) ([]Us
 	for rows.Next() {
 		var k any
 		var r UsageRow
-		if err := rows.Scan(&k, &r.Input, &r.Output, &r.CacheRead, &r.CacheWrite, &r.Cost, &r.Messages); err != nil {
+		var sums [5]sql.NullFloat64
+		if err := rows.Scan(&k, &sums[0], &sums[1], &sums[2], &sums[3], &sums[4], &r.Messages); err != nil {
 			return nil, wrap("usage", err)
+		}
+		for i, f := range []*float64{&r.Input, &r.Output, &r.CacheRead, &r.CacheWrite, &r.Cost} {
+			*f = finiteSum(sums[i])
 		}
 		r.Key = usageKeyString(k)
 		out = append(out, r)
@@ -284,4 +290,15 @@ func UsageDay(ms int64, loc *time.Location) string {
 		loc = time.UTC
 	}
 	return time.UnixMilli(ms).In(loc).Format(time.DateOnly)
+}
+
+// finiteSum is a SQL sum of usage numbers as a JSON-encodable one: sums
+// past a double's range (Infinity) saturate as the index's own do
+// (addSat), and a sum with no value (SQLite's NULL, also what it makes of
+// Infinity minus Infinity) is 0.
+func finiteSum(v sql.NullFloat64) float64 {
+	if !v.Valid || math.IsNaN(v.Float64) {
+		return 0
+	}
+	return session.Finite(v.Float64)
 }

@@ -24,10 +24,17 @@ type Info struct {
 	// when absent.
 	ParentSessionPath []byte
 	// Created is the header timestamp as a JavaScript time value in ms,
-	// NaN for pi's Invalid Date. Modified is the last activity.
+	// NaN for pi's Invalid Date. Modified is pi's modified: the last
+	// activity as a Date (NaN, an Invalid Date, when that number is beyond
+	// a Date's range), else Created from a string, else the file's mtime.
 	Created, Modified float64
-	MessageCount      int
-	FirstMessage      string
+	// Activity is pi's lastActivityTime, the number Modified is made from
+	// (0 when the file has none), finite: an overflowing JSON number
+	// (Infinity in JavaScript) counts as ±math.MaxFloat64, which makes the
+	// same Invalid Date.
+	Activity     float64
+	MessageCount int
+	FirstMessage string
 	// AllMessagesText joins the text of every user and assistant message.
 	AllMessagesText string
 }
@@ -126,7 +133,7 @@ func (b *InfoBuilder) addMessage(e *Entry) {
 func (b *InfoBuilder) noteActivity(e *Entry, m msgView) {
 	if ts := m.field("timestamp"); isNumber(ts) {
 		f, _ := strconv.ParseFloat(string(ts), 64)
-		b.activity = math.Max(b.activity, f)
+		b.activity = math.Max(b.activity, Finite(f))
 		return
 	}
 	if t := jsDateMs(e.Field("timestamp")); !math.IsNaN(t) {
@@ -180,14 +187,13 @@ func (b *InfoBuilder) Info(path string, mtime time.Time) (Info, bool) {
 	}
 	in := b.info
 	in.Path = path
-	in.Modified = b.activity
-	if !(in.Modified > 0) {
-		in.Modified = math.NaN()
-		if ts := b.info.Created; !math.IsNaN(ts) && b.createdFromString {
-			in.Modified = ts
-		}
-	}
-	if math.IsNaN(in.Modified) {
+	in.Activity = b.activity
+	switch {
+	case b.activity > 0:
+		in.Modified = TimeClip(b.activity) // new Date(lastActivityTime)
+	case b.createdFromString && !math.IsNaN(b.info.Created):
+		in.Modified = b.info.Created
+	default:
 		in.Modified = float64(mtime.UnixMilli())
 	}
 	if in.FirstMessage == "" {
@@ -195,4 +201,18 @@ func (b *InfoBuilder) Info(path string, mtime time.Time) (Info, bool) {
 	}
 	in.AllMessagesText = strings.Join(b.texts, " ")
 	return in, true
+}
+
+// Finite is f with ±Inf (what a JSON number beyond a double's range
+// parses to, as JSON.parse's Infinity) as ±math.MaxFloat64: a value that
+// orders and compares as pi's does against every finite number, and that
+// JSON can encode.
+func Finite(f float64) float64 {
+	switch {
+	case math.IsInf(f, 1):
+		return math.MaxFloat64
+	case math.IsInf(f, -1):
+		return -math.MaxFloat64
+	}
+	return f
 }

@@ -33,10 +33,13 @@ func jsDateMs(raw []byte) float64 {
 	if err != nil {
 		return math.NaN()
 	}
-	return timeClip(f)
+	return TimeClip(f)
 }
 
-func timeClip(f float64) float64 {
+// TimeClip is ECMAScript's TimeClip, what new Date(ms) keeps of a number:
+// NaN (an Invalid Date) beyond ±8.64e15 ms or for NaN, else the number
+// truncated to whole milliseconds.
+func TimeClip(f float64) float64 {
 	if math.IsNaN(f) || math.Abs(f) > maxDateMs {
 		return math.NaN()
 	}
@@ -68,7 +71,7 @@ func jsDateParse(s string) float64 {
 		}
 		t, err := time.ParseInLocation(l.layout, s, loc)
 		if err == nil {
-			return timeClip(float64(t.UnixMilli()))
+			return TimeClip(float64(t.UnixMilli()))
 		}
 	}
 	return math.NaN()
@@ -92,7 +95,7 @@ func parseExpandedYear(s string) float64 {
 	}
 	t := time.UnixMilli(int64(rest)).UTC()
 	t = t.AddDate(year-2000, 0, 0)
-	return timeClip(float64(t.UnixMilli()))
+	return TimeClip(float64(t.UnixMilli()))
 }
 
 // jsISOString formats a time value as Date.prototype.toISOString does.
