@@ -30,7 +30,7 @@ type fleetDB struct {
 
 var ownerOnce sync.Map // cluster -> created OwnerRole
 
-func newFleetDB(t *testing.T, c *pgtest.Cluster) fleetDB {
+func newFleetDB(t testing.TB, c *pgtest.Cluster) fleetDB {
 	t.Helper()
 	if _, done := ownerOnce.LoadOrStore(c, true); !done {
 		c.Exec(t, "postgres", "CREATE ROLE "+OwnerRole+" NOLOGIN")
@@ -42,7 +42,7 @@ func newFleetDB(t *testing.T, c *pgtest.Cluster) fleetDB {
 
 // role creates a machine's login role as the README shows and returns
 // the URL it connects with.
-func (d fleetDB) role(t *testing.T, name string) string {
+func (d fleetDB) role(t testing.TB, name string) string {
 	t.Helper()
 	role := d.name + "_" + name
 	d.c.Exec(t, "postgres", "CREATE ROLE "+role+" LOGIN PASSWORD 'pw-"+name+"' IN ROLE "+OwnerRole)

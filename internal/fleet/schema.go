@@ -98,8 +98,7 @@ CREATE TABLE fleet.entries (
 	text text,
 	tools text,
 	tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(text, ''))) STORED,
-	PRIMARY KEY (machine, path, line),
-	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+	PRIMARY KEY (machine, path, line)
 );
 CREATE INDEX entries_id ON fleet.entries (machine, path, entry_id);
 CREATE INDEX entries_tsv ON fleet.entries USING gin (tsv);
@@ -117,8 +116,7 @@ CREATE TABLE fleet.usage (
 	cache_read double precision NOT NULL,
 	cache_write double precision NOT NULL,
 	cost double precision NOT NULL,
-	PRIMARY KEY (machine, path, line),
-	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+	PRIMARY KEY (machine, path, line)
 );
 CREATE TABLE fleet.lines (
 	machine text NOT NULL,
@@ -126,8 +124,7 @@ CREATE TABLE fleet.lines (
 	line integer NOT NULL,
 	off bigint NOT NULL,
 	raw bytea NOT NULL,
-	PRIMARY KEY (machine, path, line),
-	FOREIGN KEY (machine, path) REFERENCES fleet.sessions (machine, path) ON DELETE CASCADE
+	PRIMARY KEY (machine, path, line)
 );
 ` + stageV1 + rlsV1
 
