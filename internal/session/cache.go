@@ -101,7 +101,7 @@ func (it *cached) read(path string) error {
 			return err
 		}
 	}
-	data, err := io.ReadAll(f)
+	data, err := readAll(f, fi.Size())
 	if err != nil {
 		return err
 	}
@@ -114,13 +114,34 @@ func (it *cached) read(path string) error {
 	return it.set(f, s, g, data)
 }
 
+// readAll reads r to its end into a buffer of the size it is expected to
+// have (with a little room for lines appended meanwhile), which grows only
+// if it is longer: io.ReadAll's doubling would hold up to twice a huge
+// session, and a parse holds its bytes for as long as it is cached.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size+4096)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
 // grow reads and parses what was appended to f since it was parsed, and
 // reports false (nothing changed) when the bytes before the old end are
 // not the ones read then.
 func (it *cached) grow(f *os.File) (bool, error) {
 	old := it.fi.Size()
 	k := int64(len(it.tail))
-	data, err := io.ReadAll(io.NewSectionReader(f, old-k, math.MaxInt64-old))
+	data, err := readAll(io.NewSectionReader(f, old-k, math.MaxInt64-old), 0)
 	if err != nil || !bytes.Equal(data[:min(k, int64(len(data)))], it.tail) || int64(len(data)) <= k {
 		return false, err
 	}
