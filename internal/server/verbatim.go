@@ -13,7 +13,9 @@ import (
 // lines) session.Parser already validated as JSON.parse would; encoding/json
 // would validate them again and refuse any nested over 10,000 deep (a
 // message pi wrote and reads back nested 100,000 deep made these routes
-// fail with 500).
+// fail with 500). The items are written one by one, never copied into one
+// answer: a page may hold a message of tens of MB, which the parse cache
+// holds already (issue 21).
 func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawMessage) error {
 	head, err := json.Marshal(fields)
 	if err != nil {
@@ -23,6 +25,16 @@ func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawM
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	w.Write(append(jsjson.AppendWithArray(nil, head, key, items), '\n'))
+	open := jsjson.AppendWithArray(nil, head, key, [][]byte{})
+	w.Write(open[:len(open)-2]) // the head and key, without "]}"
+	for i, it := range items {
+		if i > 0 {
+			w.Write([]byte{','})
+		}
+		if _, err := w.Write(it); err != nil {
+			return nil // the client went away; the status is sent
+		}
+	}
+	w.Write([]byte("]}\n"))
 	return nil
 }

@@ -1,0 +1,51 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+
+	"piweb/internal/corpus"
+	"piweb/internal/testkit"
+)
+
+// TestHugeLineMemoryBound reads the session page of a session whose one
+// message line is 16 MB and checks that each read, the parse included,
+// holds at most 1.5 times the file (issue 21: a 52 MB one added 820 MB to
+// serve). Before the cache read files into a buffer of their size and the
+// pages were written item by item, a page held 3 times the file.
+func TestHugeLineMemoryBound(t *testing.T) {
+	agentDir := filepath.Join(t.TempDir(), "agent")
+	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	size := float64(fi.Size()) / (1 << 20)
+	cat := openCatalog(t, agentDir)
+	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:1"})
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	r := &rig{t: t, srv: srv, ts: ts, cat: cat}
+	all, _, _ := cat.List(context.Background(), ListQuery{})
+	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
+	for _, route := range []string{"", "/context?limit=50", "/entries?limit=50"} {
+		srv.cache.Forget(path)
+		p := testkit.StartPeak()
+		resp := r.do("GET", "/api/sessions/"+all[0].Key+route, nil)
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		heap, _ := p.Stop()
+		if resp.StatusCode != 200 || n < 16<<20 && route != "" {
+			t.Fatalf("GET %s: %s, %d bytes", route, resp.Status, n)
+		}
+		if limit := 1.5 * size; heap > limit {
+			t.Errorf("GET %q of a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", route, size, heap, limit)
+		}
+	}
+}
