@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"time"
 
 	"piweb/internal/agent"
@@ -167,17 +168,18 @@ func (o *Ops) Delete(ctx context.Context, m catalog.Meta) (apitype.DeleteAnswer,
 	if err := o.Agent.Stop(ctx, m.Path); err != nil {
 		return apitype.DeleteAnswer{}, fail(StepStop, err)
 	}
-	children := o.Cat.ChildFiles(m.Path)
-	paths := []string{m.Path}
-	for _, c := range children {
-		paths = append(paths, c.Path)
+	// The forks are found in the files (the catalog may lag a start-up
+	// recovery); the catalog only adds the folders they may be in.
+	var dirs []string
+	for _, c := range o.Cat.ChildFiles(m.Path) {
+		dirs = append(dirs, filepath.Dir(c.Path))
 	}
 	o.Live.Deleting(m.Key)
-	it, err := o.Store.Trash(m.Path, children)
+	it, err := o.Store.Trash(m.Path, dirs)
 	if err != nil {
 		return apitype.DeleteAnswer{}, fail(StepTrash, err)
 	}
-	o.Refresh(paths...)
+	o.Refresh(append([]string{m.Path}, it.Repointed...)...)
 	o.Live.Deleted(m.Path)
 	return apitype.DeleteAnswer{TrashID: it.ID, Session: o.Live.Item(m)}, nil
 }

@@ -26,6 +26,7 @@ func (st *Store) Recover() {
 		}
 		st.removeUnrecorded(filepath.Join(st.trashDir(), d.Name()))
 	}
+	st.relink("") // heals forks whatever step a kill cut
 }
 
 // removeUnrecorded removes a trash folder without a record if it holds no
@@ -53,6 +54,8 @@ func (st *Store) recoverItem(it TrashItem) {
 	atOrig, inTrash := oerr == nil, terr == nil
 	both := atOrig && inTrash && os.SameFile(orig, trashed)
 	switch {
+	case it.State == statePurging:
+		st.purge(it)
 	case it.State == stateDeleting && both:
 		if os.Remove(it.Original) != nil { // a read-only folder: undo instead
 			removeItemDir(filepath.Dir(it.File))
@@ -65,9 +68,9 @@ func (st *Store) recoverItem(it TrashItem) {
 		st.completeDelete(it)
 	case both: // restoring, or an old record cut the same way
 		os.Remove(it.File)
-		st.finishRestore(it)
+		st.finishRestore(&it, false)
 	case it.State == stateRestoring && atOrig && !inTrash:
-		st.finishRestore(it)
+		st.finishRestore(&it, false)
 	case inTrash && it.State != stateTrashed:
 		it.State = stateTrashed
 		writeRecord(it)
@@ -76,27 +79,10 @@ func (st *Store) recoverItem(it TrashItem) {
 	}
 }
 
-// completeDelete re-points the children that still name the deleted
-// session (those already re-pointed count as done) and marks the record
-// trashed.
+// completeDelete re-points the children (relink skips those done) and
+// marks the record trashed.
 func (st *Store) completeDelete(it TrashItem) {
-	it.Repointed = []string{}
-	for _, c := range it.Children {
-		err := SetParent(c.Path, c.Parent, it.OldParent)
-		if err == nil || parentOf(c.Path) == it.OldParent {
-			it.Repointed = append(it.Repointed, c.Path)
-		}
-	}
-	it.State = stateTrashed
+	changed, _ := st.relink("")
+	it.State, it.Repointed = stateTrashed, changed
 	writeRecord(it)
-}
-
-// parentOf returns the parentSession of the session file at path.
-func parentOf(path string) string {
-	s, err := ReadFile(path)
-	if err != nil || s.Header == nil {
-		return ""
-	}
-	p, _ := s.Header.String("parentSession")
-	return p
 }

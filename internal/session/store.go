@@ -23,6 +23,9 @@ type Store struct {
 	Fault func(step string) error
 	// Now is the clock of trash ids and backup ages; nil is time.Now.
 	Now func() time.Time
+	// setParent replaces SetParent in tests of the lineage alone (nil:
+	// SetParent, whose rewrite waits for late writers).
+	setParent func(path, from, to string) error
 }
 
 // ErrCrash, returned by a Fault hook, stops an operation as if the process
@@ -34,6 +37,14 @@ func (st *Store) now() time.Time {
 		return st.Now()
 	}
 	return time.Now()
+}
+
+// repoint is SetParent, or the test's replacement.
+func (st *Store) repoint(path, from, to string) error {
+	if st.setParent != nil {
+		return st.setParent(path, from, to)
+	}
+	return SetParent(path, from, to)
 }
 
 // fault runs the Fault hook for step.

@@ -39,6 +39,7 @@ const (
 	stateDeleting  = "deleting"
 	stateTrashed   = "trashed"
 	stateRestoring = "restoring"
+	statePurging   = "purging"
 )
 
 // TrashItem is one trashed session: its record (trash.json) in its own
@@ -49,21 +50,23 @@ type TrashItem struct {
 	Deleted  string `json:"deleted"`
 	// File is where the trashed file is; not stored.
 	File string `json:"-"`
-	// Children are the forks to re-point, with the parentSession their
-	// headers had; Repointed lists those re-pointed to OldParent.
-	Children  []ChildFile `json:"children,omitempty"`
-	Repointed []string    `json:"repointed"`
-	// OldParent is the deleted session's own parentSession, which its
-	// children now point to.
+	// Children are the session's lineage children when it was deleted (the
+	// files forked from it, in place or trashed), each with the
+	// parentSession its header had then (see lineage.go).
+	Children []ChildFile `json:"children,omitempty"`
+	// Repointed lists the files whose headers the last step re-pointed
+	// (for the caller to refresh); kept in the record for old piweb.
+	Repointed []string `json:"repointed"`
+	// OldParent is the deleted session's lineage parent: the session it
+	// was forked from, in place or trashed, or "" for none.
 	OldParent string `json:"oldParent"`
-	// State is the journal: deleting, trashed or restoring.
+	// State is the journal: deleting, trashed, restoring or purging.
 	State string `json:"state,omitempty"`
 }
 
-// ChildFile is a fork of a session being deleted: its file and the
-// parentSession its header has now. That is the deleted session's path, or
-// a stale path whose file name holds its id; re-pointing checks the header
-// still says it.
+// ChildFile is a lineage child of a trashed session: its file and the
+// parentSession its header had when the session was deleted (the
+// session's path, or a stale path whose file name holds its id).
 type ChildFile struct {
 	Path   string `json:"path"`
 	Parent string `json:"parent"`
@@ -75,34 +78,51 @@ var ErrTrashItem = errs.New(errs.NotFound, "trash item not found", "trash item n
 func (st *Store) trashDir() string { return filepath.Join(st.AgentDir, "trash") }
 
 // Trash moves the session file at path into the trash and re-points its
-// children to its own parent, journaled so that a crash at any step is
-// completed or undone by Recover. On a failure the session stays (or is
-// put back) where it was, with its children pointing at it.
-func (st *Store) Trash(path string, children []ChildFile) (TrashItem, error) {
+// forks to its nearest in-place ancestor, journaled so that a crash at any
+// step is completed or undone by Recover. The forks are found in the
+// files of path's folder, every project folder under sessions/ and dirs.
+// On a failure the session stays (or is put back) where it was, with its
+// children pointing at it.
+func (st *Store) Trash(path string, dirs []string) (TrashItem, error) {
 	s, err := ReadFile(path)
 	if err != nil {
 		return TrashItem{}, err
 	}
-	var oldParent string
+	var parent, id string
 	if s.Header != nil {
-		oldParent, _ = s.Header.String("parentSession")
+		parent, _ = s.Header.String("parentSession")
+		id, _ = s.Header.String("id")
 	}
+	ix := st.loadTrash()
 	now := st.now().UTC()
-	id := now.Format("20060102T150405") + "-" + randHex(4)
-	it := TrashItem{ID: id, Original: path, Deleted: now.Format(time.RFC3339), OldParent: oldParent,
-		File: filepath.Join(st.trashDir(), id, filepath.Base(path)), Children: children,
-		Repointed: []string{}, State: stateDeleting}
+	tid := now.Format("20060102T150405") + "-" + randHex(4)
+	it := TrashItem{ID: tid, Original: path, Deleted: now.Format(time.RFC3339),
+		OldParent: ix.lineageParent(path, parent), File: filepath.Join(st.trashDir(), tid, filepath.Base(path)),
+		Children: ix.childrenOf(path, id, st.lineageDirs(path, dirs)), Repointed: []string{}, State: stateDeleting}
 	if err := st.trash(&it); err != nil {
 		if errors.Is(err, ErrCrash) {
 			return TrashItem{}, err
 		}
 		st.recoverItem(it)
-		if done, rerr := st.readTrash(id); rerr == nil && done.State == stateTrashed {
+		if done, rerr := st.readTrash(tid); rerr == nil && done.State == stateTrashed {
 			return done, nil // completed: the file reached the trash
 		}
 		return TrashItem{}, err
 	}
 	return it, nil
+}
+
+// lineageDirs are the folders Trash looks for path's forks in.
+func (st *Store) lineageDirs(path string, dirs []string) []string {
+	out := []string{filepath.Dir(path)}
+	for _, d := range readDir(filepath.Join(st.AgentDir, "sessions")) {
+		if d.IsDir() {
+			out = append(out, filepath.Join(st.AgentDir, "sessions", d.Name()))
+		}
+	}
+	out = append(out, dirs...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // trash runs the steps of a delete.
@@ -122,23 +142,20 @@ func (st *Store) trash(it *TrashItem) error {
 	if err := MoveFile(it.Original, it.File); err != nil {
 		return err
 	}
-	for _, c := range it.Children {
-		if err := st.fault(StepDeleteRepoint); err != nil {
-			return err
-		}
-		if SetParent(c.Path, c.Parent, it.OldParent) == nil {
-			it.Repointed = append(it.Repointed, c.Path)
-		}
+	changed, err := st.relink(StepDeleteRepoint)
+	if err != nil {
+		return err
 	}
 	if err := st.fault(StepDeleteCommit); err != nil {
 		return err
 	}
-	it.State = stateTrashed
+	it.State, it.Repointed = stateTrashed, changed
 	return writeRecord(*it)
 }
 
-// Restore moves a trashed session back (never over another file) and
-// points the children it re-pointed back at it, journaled like Trash.
+// Restore moves a trashed session back (never over another file), points
+// it at its nearest in-place ancestor and its forks back at it, journaled
+// like Trash.
 func (st *Store) Restore(trashID string) (TrashItem, error) {
 	it, err := st.readTrash(trashID)
 	if err != nil {
@@ -168,6 +185,9 @@ func (st *Store) restore(it *TrashItem) error {
 	if err := st.fault(StepRestoreRecord); err != nil {
 		return err
 	}
+	if err := st.adopt(*it); err != nil {
+		return err
+	}
 	it.State = stateRestoring
 	if err := writeRecord(*it); err != nil {
 		return err
@@ -182,30 +202,101 @@ func (st *Store) restore(it *TrashItem) error {
 	if err := MoveFile(it.File, it.Original); err != nil {
 		return err
 	}
-	return st.finishRestore(*it)
+	return st.finishRestore(it, true)
 }
 
-// finishRestore re-points the children back and removes the record.
-func (st *Store) finishRestore(it TrashItem) error {
-	for _, c := range it.Repointed {
-		if err := st.fault(StepRestoreRepoint); err != nil {
-			return err
-		}
-		SetParent(c, it.OldParent, it.Original)
+// adopt lists a session being restored among the children of its lineage
+// parent's record when that parent is trashed and does not list it (a
+// record an older piweb wrote), so that the header restore gives it
+// follows the parent's restore.
+func (st *Store) adopt(it TrashItem) error {
+	p, ok := st.loadTrash().trashed(it.OldParent)
+	if !ok || slices.ContainsFunc(p.Children, func(c ChildFile) bool { return c.Path == it.Original }) {
+		return nil
 	}
-	if err := st.fault(StepRestoreCommit); err != nil {
+	p.Children = append(p.Children, ChildFile{Path: it.Original, Parent: it.OldParent})
+	return writeRecord(p)
+}
+
+// finishRestore points the restored session at its nearest in-place
+// ancestor, its forks back at it, and removes the record; forward says
+// whether this is a restore (with its Fault steps) or a recovery.
+func (st *Store) finishRestore(it *TrashItem, forward bool) error {
+	repoint, commit := StepRestoreRepoint, StepRestoreCommit
+	if !forward {
+		repoint, commit = "", ""
+	}
+	ix := st.loadTrash()
+	it.Repointed = []string{}
+	if cur, ok := headerParent(it.Original); ok { // what it named when trashed
+		if want := ix.resolve(it.OldParent); cur != want {
+			if err := st.faultIf(repoint); err != nil {
+				return err
+			}
+			if st.repoint(it.Original, cur, want) == nil {
+				it.Repointed = append(it.Repointed, it.Original)
+			}
+		}
+	}
+	changed, err := st.relink(repoint)
+	if err != nil {
+		return err
+	}
+	it.Repointed = append(it.Repointed, changed...)
+	if err := st.faultIf(commit); err != nil {
 		return err
 	}
 	return removeItemDir(filepath.Dir(it.File))
 }
 
-// DeleteForever removes a trashed session and its record for good.
+// DeleteForever removes a trashed session and its record for good. Its
+// lineage children become its lineage parent's: listed in the parent's
+// record when that is trashed too, and trashed children's records name the
+// parent. The record says "purging" meanwhile, which Recover completes.
 func (st *Store) DeleteForever(trashID string) error {
 	it, err := st.readTrash(trashID)
 	if err != nil {
 		return err
 	}
-	return os.RemoveAll(filepath.Dir(it.File))
+	if it.State != stateTrashed && it.State != "" && it.State != statePurging {
+		st.recoverItem(it)
+		if it, err = st.readTrash(trashID); err != nil {
+			return err
+		}
+	}
+	it.State = statePurging
+	if err := writeRecord(it); err != nil {
+		return err
+	}
+	return st.purge(it)
+}
+
+// purge hands a purging record's children to its lineage parent and
+// removes the item.
+func (st *Store) purge(it TrashItem) error {
+	ix := st.loadTrash()
+	if p, ok := ix.trashed(it.OldParent); ok {
+		n := len(p.Children)
+		for _, c := range it.Children {
+			if !slices.ContainsFunc(p.Children, func(pc ChildFile) bool { return pc.Path == c.Path }) {
+				p.Children = append(p.Children, c)
+			}
+		}
+		if len(p.Children) > n {
+			if err := writeRecord(p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range it.Children {
+		if ch, ok := ix.trashed(c.Path); ok && ch.OldParent == it.Original {
+			ch.OldParent = it.OldParent
+			if err := writeRecord(ch); err != nil {
+				return err
+			}
+		}
+	}
+	return removeItemDir(filepath.Dir(it.File))
 }
 
 // ListTrash lists the trashed sessions, newest first. Records of an
@@ -219,7 +310,7 @@ func (st *Store) ListTrash() ([]TrashItem, error) {
 	}
 	items := []TrashItem{}
 	for _, d := range ds {
-		if it, err := st.readTrash(d.Name()); err == nil && it.State != stateDeleting {
+		if it, err := st.readTrash(d.Name()); err == nil && it.State != stateDeleting && it.State != statePurging {
 			items = append(items, it)
 		}
 	}

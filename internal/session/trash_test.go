@@ -39,10 +39,6 @@ func newTrashFixture(t *testing.T) *trashFixture {
 	return f
 }
 
-func (f *trashFixture) children() []ChildFile {
-	return []ChildFile{{Path: f.c1, Parent: f.mid}, {Path: f.c2, Parent: f.mid}}
-}
-
 // crashAt makes the Fault hook crash at the n-th call for step.
 func crashAt(step string, n int) func(string) error {
 	seen := 0
@@ -112,7 +108,7 @@ func TestTrashCrashAtEveryStep(t *testing.T) {
 		t.Run(fmt.Sprintf("%s#%d", c.step, c.n), func(t *testing.T) {
 			f := newTrashFixture(t)
 			f.st.Fault = crashAt(c.step, c.n)
-			if _, err := f.st.Trash(f.mid, f.children()); !errors.Is(err, ErrCrash) {
+			if _, err := f.st.Trash(f.mid, nil); !errors.Is(err, ErrCrash) {
 				t.Fatalf("Trash: %v", err)
 			}
 			f.st.Fault = nil
@@ -140,7 +136,7 @@ func TestRestoreCrashAtEveryStep(t *testing.T) {
 	for _, c := range steps {
 		t.Run(fmt.Sprintf("%s#%d", c.step, c.n), func(t *testing.T) {
 			f := newTrashFixture(t)
-			it, err := f.st.Trash(f.mid, f.children())
+			it, err := f.st.Trash(f.mid, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +167,7 @@ func TestTrashStepFailures(t *testing.T) {
 			}
 			return nil
 		}
-		f.st.Trash(f.mid, f.children())
+		f.st.Trash(f.mid, nil)
 		f.st.Fault = nil
 		f.settled(t)
 	}
@@ -182,7 +178,7 @@ func TestTrashStepFailures(t *testing.T) {
 // resolved to the live file, its forks pointing back at it.
 func TestBothPlacesRecovered(t *testing.T) {
 	f := newTrashFixture(t)
-	it, err := f.st.Trash(f.mid, f.children())
+	it, err := f.st.Trash(f.mid, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,4 +294,10 @@ func TestCarryLate(t *testing.T) {
 	if bs := f.st.Backups(); len(bs) != 2 {
 		t.Errorf("backups after carrying %+v", bs)
 	}
+}
+
+// parentOf returns the parentSession of the session file at path.
+func parentOf(path string) string {
+	p, _ := headerParent(path)
+	return p
 }
