@@ -64,10 +64,12 @@ func piwebVersion() string {
 	return fmt.Sprintf("piweb %s (fleet writer %d)", v, fleet.Writer)
 }
 
-// startFleet pushes cat's sessions until the returned stop is called; a
-// database that is down or refuses only shows in the log and the status:
-// the local page never waits for it.
-func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) func() {
+// startFleet pushes cat's sessions until the returned stop is called,
+// and returns the fleet's reader for the API (nil when the URL does not
+// parse: the pusher's status says why). A database that is down or
+// refuses only shows in the log and the status: the local page never
+// waits for it.
+func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (*fleet.Reader, func()) {
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	p := fleet.New(fleet.Options{URL: f.url, Machine: f.machine, Share: f.share, Advertise: f.advertise,
 		Version: piwebVersion(), PiVersion: pi.Version, Source: cat, Log: log})
@@ -75,7 +77,17 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) f
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
 	fmt.Fprintf(e.stdout, "Fleet: pushing this machine's sessions as %q to %s\n", f.machine, fleet.Redact(f.url))
-	return func() { cancel(); <-done }
+	reader, err := fleet.NewReader(f.url)
+	if err != nil {
+		log.Warn("fleet: no fleet-wide answers", "err", fleet.Explain(err))
+	}
+	return reader, func() {
+		cancel()
+		<-done
+		if reader != nil {
+			reader.Close()
+		}
+	}
 }
 
 func runFleet(ctx context.Context, e *env, args []string) error {

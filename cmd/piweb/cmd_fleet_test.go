@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,22 @@ import (
 	"piweb/internal/pgtest"
 	"piweb/internal/testkit"
 )
+
+// getJSON decodes a GET's answer, which must be 200.
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
@@ -50,11 +68,46 @@ func TestServeFleet(t *testing.T) {
 		}
 		return nil
 	}, 30*time.Second, "fleet status to find everything pushed")
+	var list struct {
+		Sessions []struct{ Machine, Path string }
+		Total    int
+	}
+	getJSON(t, s.url+"api/sessions?fleet=1", &list)
+	if list.Total != 1 || list.Sessions[0].Machine != "box" {
+		t.Errorf("GET /api/sessions?fleet=1 = %+v", list)
+	}
+	var hits struct {
+		Hits []struct{ Machine, EntryID string }
+	}
+	getJSON(t, s.url+"api/search?fleet=1&q=hello", &hits)
+	if len(hits.Hits) != 1 || hits.Hits[0].Machine != "box" || hits.Hits[0].EntryID != "u1" {
+		t.Errorf("GET /api/search?fleet=1&q=hello = %+v", hits)
+	}
 	out, code := status("--fleet", c.URL("nosuchdb", pgtest.Superuser, ""), "--machine", "box")
 	if code != 1 || !strings.Contains(out, "why: the fleet database does not exist") {
 		t.Errorf("status of a missing database: exit %d:\n%s", code, out)
 	}
 	if s.stop() != 0 {
 		t.Errorf("serve exited with an error: %s", s.stderr)
+	}
+}
+
+// TestFleetOff: without --fleet, the fleet-wide answers say the fleet is
+// off instead of answering for this machine alone.
+func TestFleetOff(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--demo", "--pi", "/nonexistent/pi")
+	defer stop()
+	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x"} {
+		resp, err := http.Get(u + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct{ Error struct{ Message string } }
+		json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET %s: %s %+v, want 400", path, resp.Status, body)
+		}
 	}
 }

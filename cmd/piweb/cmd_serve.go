@@ -145,7 +145,11 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	opts.Push = openPush(e, logger)
 	opts.ModelTitles = f.modelTitles
 	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's
-		defer startFleet(e, f.fleet, cat, opts.Agent.Pi())()
+		reader, stop := startFleet(e, f.fleet, cat, opts.Agent.Pi())
+		defer stop()
+		if reader != nil {
+			opts.Fleet = reader
+		}
 	}
 	if !f.demo { // the demo's marks and preferences stay in memory
 		opts.Marks = openMarks(e, logger)

@@ -15,6 +15,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/fleet"
 	"piweb/internal/gitx"
 	"piweb/internal/hosts"
 	"piweb/internal/live"
@@ -126,6 +127,16 @@ type Options struct {
 	// Marks keeps the user's read marks and mutes; nil keeps them in
 	// memory from the server's start.
 	Marks *own.AttentionStore
+	// Fleet answers GET /api/sessions?fleet=1 and /api/search?fleet=1
+	// for every machine of the fleet (serve --fleet); nil: the fleet is off.
+	Fleet Fleet
+}
+
+// Fleet is the fleet database's reader (fleet.Reader): answers shaped as
+// the local ones, each session with its machine.
+type Fleet interface {
+	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error)
+	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
 }
 
 // titler is live's Titler when pi can write titles: it asks pi's default

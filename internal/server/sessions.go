@@ -8,6 +8,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
+	"piweb/internal/fleet"
 	"piweb/internal/ops"
 	"piweb/internal/session"
 )
@@ -80,6 +81,9 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	}
 	if lq.Offset, err = intParam(r, "offset", 0, 0); err != nil {
 		return err
+	}
+	if q.Has("fleet") {
+		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Sessions(r.Context(), lq, q.Get("machine")) })
 	}
 	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", s.listSource(func() ([]Meta, int, error) {
 		metas, total, err := s.cat.List(r.Context(), lq)
@@ -261,9 +265,26 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.ops.Search(r.Context(), SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit})
+	sq := SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit}
+	if r.URL.Query().Has("fleet") {
+		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Search(r.Context(), sq) })
+	}
+	a, err := s.ops.Search(r.Context(), sq)
 	if err != nil {
 		return errs.E("", errs.Internal, "search failed", err)
+	}
+	return ok(w, a)
+}
+
+// fleetAnswer answers from the fleet database (?fleet=1), or says that
+// the fleet is off.
+func (s *Server) fleetAnswer(w http.ResponseWriter, ask func(Fleet) (any, error)) error {
+	if s.opts.Fleet == nil {
+		return errs.Errorf(errs.Invalid, "the fleet is off (piweb serve --fleet URL)")
+	}
+	a, err := ask(s.opts.Fleet)
+	if err != nil {
+		return errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
 	}
 	return ok(w, a)
 }

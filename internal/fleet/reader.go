@@ -1,0 +1,259 @@
+package fleet
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"piweb/internal/catalog"
+)
+
+// Reader answers the fleet-wide listing and search from the database:
+// every machine's sessions as last pushed (GET /api/sessions?fleet=1,
+// GET /api/search?fleet=1).
+type Reader struct {
+	pool *pgxpool.Pool
+}
+
+// NewReader returns a reader of the fleet at url; it connects on first
+// use, so a database that is down fails the requests, not the start.
+func NewReader(url string) (*Reader, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns = 4
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{pool: pool}, nil
+}
+
+// Close closes the reader's connections.
+func (r *Reader) Close() { r.pool.Close() }
+
+// Item is a session of the fleet as the API lists it: catalog.Item's
+// fields and the machine it lives on (its path is as on that machine).
+type Item struct {
+	ID                string  `json:"id"`
+	Machine           string  `json:"machine"`
+	Path              string  `json:"path"`
+	Cwd               string  `json:"cwd"`
+	Name              *string `json:"name"`
+	Created           *string `json:"created"`
+	Modified          *string `json:"modified"`
+	MessageCount      int     `json:"messageCount"`
+	FirstMessage      string  `json:"firstMessage"`
+	ParentSessionID   *string `json:"parentSessionId"`
+	ParentSessionPath *string `json:"parentSessionPath"`
+	Size              int64   `json:"size"`
+	Running           bool    `json:"running"`
+}
+
+// List is GET /api/sessions?fleet=1.
+type List struct {
+	Sessions []Item `json:"sessions"`
+	Total    int    `json:"total"`
+}
+
+// Hit is a search hit of the fleet: catalog.HitJSON's fields and the
+// session's machine.
+type Hit struct {
+	SessionID       string   `json:"sessionId"`
+	Machine         string   `json:"machine"`
+	EntryID         string   `json:"entryId"`
+	Snippet         string   `json:"snippet"`
+	Highlights      [][2]int `json:"highlights"`
+	OnCurrentBranch bool     `json:"onCurrentBranch"`
+	Role            string   `json:"role"`
+	Timestamp       string   `json:"timestamp"`
+	Session         Item     `json:"session"`
+}
+
+// Search is GET /api/search?fleet=1.
+type Search struct {
+	Hits  []Hit `json:"hits"`
+	Total int   `json:"total"`
+	More  bool  `json:"more"`
+}
+
+// sortCols are the listing's sort keys as columns.
+var sortCols = map[string]string{"modified": "modified", "created": "created", "messages": "message_count", "size": "size",
+	"name": "CASE WHEN has_name THEN name ELSE first_message END"}
+
+// itemCols select an Item's fields from fleet.sessions s, the parent's
+// key resolved on the same machine.
+const itemCols = `s.key, s.machine, s.path, s.cwd, s.name, s.has_name, s.created, s.modified, s.message_count,
+	s.first_message, s.parent_path, s.size,
+	(SELECT p.key FROM fleet.sessions p WHERE p.machine = s.machine AND p.path = s.parent_path AND NOT p.deleted)`
+
+// Sessions lists the fleet's sessions that are not deleted: q as the
+// local listing takes it (project, text, sort, order, page) and machine
+// ("" for all).
+func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (List, error) {
+	col, ok := sortCols[q.Sort]
+	if !ok {
+		col = sortCols["modified"]
+	}
+	dir := "DESC"
+	if q.Asc {
+		dir = "ASC"
+	}
+	var limit any
+	if q.Limit > 0 {
+		limit = q.Limit
+	}
+	rows, err := r.pool.Query(ctx, `SELECT `+itemCols+`, count(*) OVER ()
+		FROM fleet.sessions s
+		WHERE NOT s.deleted AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.machine = $2)
+		AND ($3 = '' OR strpos(lower(s.name || ' ' || s.first_message), lower($3)) > 0
+			OR EXISTS (SELECT 1 FROM fleet.entries e WHERE e.machine = s.machine AND e.path = s.path
+				AND e.tsv @@ websearch_to_tsquery('simple', $3)))
+		ORDER BY `+col+` `+dir+`, s.machine, s.path LIMIT $4 OFFSET $5`,
+		q.Project, machine, q.Text, limit, q.Offset)
+	if err != nil {
+		return List{}, err
+	}
+	defer rows.Close()
+	out := List{Sessions: []Item{}}
+	for rows.Next() {
+		it, err := scanItem(rows, &out.Total)
+		if err != nil {
+			return List{}, err
+		}
+		out.Sessions = append(out.Sessions, it)
+	}
+	if err := rows.Err(); err != nil {
+		return List{}, err
+	}
+	if len(out.Sessions) == 0 && q.Offset > 0 {
+		// Past the end: the window function counted nothing.
+		err = r.pool.QueryRow(ctx, `SELECT count(*) FROM fleet.sessions s WHERE NOT s.deleted
+			AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.machine = $2)`, q.Project, machine).Scan(&out.Total)
+	}
+	return out, err
+}
+
+// searchSQL: the newest 200 matching entries of sessions not deleted are
+// the candidates, ranked as the local index ranks (relevance over
+// 1 + age / 30 days), the newer first among equals.
+const searchSQL = `WITH q AS (SELECT websearch_to_tsquery('simple', $1) AS q),
+cand AS (
+	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text, ts_rank(e.tsv, q.q) AS rank
+	FROM fleet.entries e CROSS JOIN q
+	JOIN fleet.sessions s ON s.machine = e.machine AND s.path = e.path
+	WHERE e.tsv @@ q.q AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)
+	ORDER BY e.ts DESC NULLS LAST LIMIT 200)
+SELECT ` + itemCols + `, c.entry_id, c.role, c.ts, c.on_branch,
+	ts_headline('simple', c.text, q.q, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1')
+FROM cand c CROSS JOIN q JOIN fleet.sessions s ON s.machine = c.machine AND s.path = c.path
+ORDER BY c.rank / (1 + greatest(0, extract(epoch FROM now()) * 1000 - coalesce(c.ts, 0)) / 2592000000.0) DESC,
+	c.ts DESC NULLS LAST
+LIMIT $3`
+
+// Search finds q's words and "phrases" in every machine's entries, as
+// the local search does, with the hit's machine.
+func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := r.pool.Query(ctx, searchSQL, q.Text, q.Project, limit+1)
+	if err != nil {
+		return Search{}, err
+	}
+	defer rows.Close()
+	out := Search{Hits: []Hit{}}
+	for rows.Next() {
+		var h Hit
+		var ts *int64
+		var headline string
+		it, err := scanItem(rows, &h.EntryID, &h.Role, &ts, &h.OnCurrentBranch, &headline)
+		if err != nil {
+			return Search{}, err
+		}
+		text, hl := snippet(headline)
+		ch := catalog.Hit{Snippet: text, Highlights: hl}.JSON(func(catalog.Meta) catalog.Item { return catalog.Item{} })
+		h.Snippet, h.Highlights = ch.Snippet, ch.Highlights
+		h.SessionID, h.Machine, h.Timestamp, h.Session = it.ID, it.Machine, isoMs(ts), it
+		out.Hits = append(out.Hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return Search{}, err
+	}
+	if len(out.Hits) > limit {
+		out.Hits, out.More = out.Hits[:limit], true
+	}
+	out.Total = len(out.Hits)
+	return out, nil
+}
+
+// scanItem reads itemCols, then extra.
+func scanItem(row pgx.Row, extra ...any) (Item, error) {
+	var it Item
+	var name, parentPath string
+	var hasName bool
+	var created, modified float64
+	var parentKey *string
+	dest := append([]any{&it.ID, &it.Machine, &it.Path, &it.Cwd, &name, &hasName, &created, &modified, &it.MessageCount,
+		&it.FirstMessage, &parentPath, &it.Size, &parentKey}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return it, err
+	}
+	if hasName {
+		it.Name = &name
+	}
+	it.Created, it.Modified = isoTime(created), isoTime(modified)
+	if parentPath != "" {
+		it.ParentSessionPath = &parentPath
+		it.ParentSessionID = parentKey
+	}
+	return it, nil
+}
+
+func isoTime(ms float64) *string {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return nil
+	}
+	return catalog.ISOTime(ms)
+}
+
+// isoMs writes an entry time in ms as the API does.
+func isoMs(ms *int64) string {
+	if ms == nil {
+		return ""
+	}
+	return time.UnixMilli(*ms).UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// Marks around the matched words in ts_headline's answer: control
+// characters that clean text hardly holds.
+const startSel, stopSel = "\x02", "\x03"
+
+// snippet turns a ts_headline answer into its text and the byte ranges
+// of its matches.
+func snippet(h string) (string, [][2]int) {
+	var b strings.Builder
+	var hl [][2]int
+	for {
+		i := strings.Index(h, startSel)
+		if i < 0 {
+			b.WriteString(h)
+			return b.String(), hl
+		}
+		b.WriteString(h[:i])
+		h = h[i+len(startSel):]
+		j := strings.Index(h, stopSel)
+		if j < 0 {
+			j = len(h)
+		}
+		hl = append(hl, [2]int{b.Len(), b.Len() + j})
+		b.WriteString(h[:j])
+		h = h[min(len(h), j+len(stopSel)):]
+	}
+}
