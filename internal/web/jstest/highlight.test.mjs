@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_CHARS, diffLines, highlight, langOf } from '../static/js/highlight.js';
 import { html } from './vdom.mjs';
+import { LANGS } from '../static/js/langs.js';
 
 test('langOf maps fence infos, file names and aliases to a language', () => {
   for (const [in_, want] of [
@@ -35,3 +36,54 @@ test('diffLines: one span per line by its first character, code highlighted', ()
     '<span class="tok-meta">--- a</span><span class="tok-hunk">@@ -1 +1 @@</span>' +
     '<span class="tok-del">-old</span><span class="tok-add">+<span class="tok-ln">12</span> <span class="tok-k">return</span></span>');
 });
+
+// Hostile inputs: each used to make the scan retry a rule from every later
+// position (an unclosed string of escaped quotes, a long run of spaces
+// under a lookbehind, a YAML key candidate before a long run of spaces),
+// taking seconds to a minute at 60,000 characters. They are timed with the
+// budget off, so the rules themselves are shown to be linear.
+const HOSTILE = {
+  'escaped double quotes': '"' + '\\"'.repeat(50000),
+  'escaped single quotes': "'" + "\\'".repeat(50000),
+  'quote lines': '"\\"\\"\\"\n'.repeat(12000),
+  'spaces': ' '.repeat(100000) + 'x',
+  'tabs': '\t'.repeat(100000) + 'x',
+  'keyword then spaces': 'class' + ' '.repeat(100000) + 'X',
+  'semicolon then spaces': ';' + ' '.repeat(100000) + 'a:',
+  'newlines': '\n'.repeat(100000),
+  'dashes': '- '.repeat(50000) + 'x',
+  'doubled quotes': "'".repeat(100001),
+};
+
+test('hostile inputs highlight in linear time in every language', () => {
+  for (const [name, code] of Object.entries(HOSTILE)) {
+    for (const lang of [...Object.keys(LANGS), 'diff']) {
+      const t0 = performance.now();
+      const out = highlight(code, lang, Infinity);
+      const ms = performance.now() - t0;
+      assert.ok(ms < 1500, `${name} as ${lang}: ${Math.round(ms)} ms`);
+      // (a diff is one block per line, its newlines are the blocks)
+      if (lang !== 'diff') assert.ok(text(out) === code, `${name} as ${lang} keeps every character`);
+    }
+  }
+});
+
+test('an unclosed string ends at the end of its line, and the next line is code', () => {
+  assert.equal(html(highlight('x = "ab\\"c\nlet y', 'js')),
+    'x = <span class="tok-s">&quot;ab\\&quot;c</span>\n<span class="tok-k">let</span> y');
+  assert.equal(html(highlight('{"a": "b\\', 'json')),
+    '{<span class="tok-p">&quot;a&quot;</span>: <span class="tok-s">&quot;b\\</span>');
+});
+
+test('past its time budget the rest of the input stays plain text', () => {
+  const code = 'const x = 1;\n'.repeat(1000);
+  const out = highlight(code, 'js', -1);
+  assert.equal(text(out), code);
+  assert.ok(!html(out).includes('<span'), 'no span after the budget');
+  assert.ok(html(highlight(code, 'js')).includes('<span'), 'the default budget highlights it');
+  assert.ok(!html(diffLines('+const x\n'.repeat(10), 'js', -1)).includes('tok-k'), 'diffs share the budget');
+});
+
+function text(out) {
+  return html(out).replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}

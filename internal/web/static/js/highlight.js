@@ -6,13 +6,18 @@
 // HTML, so highlighted code is as safe as plain text.
 //
 // Work is bounded: inputs over MAX_CHARS are plain text, and after
-// MAX_SPANS spans the rest of the input stays plain, so a huge file costs a
-// scan and a few thousand elements, not a frozen tab.
+// MAX_SPANS spans, or MAX_MS milliseconds, the rest of the input stays
+// plain, so a huge file costs a scan and a few thousand elements, not a
+// frozen tab. The rules themselves must stay linear (langs.js: strings end
+// at the end of their line or of the input, lookbehinds are bounded): the
+// budget is looked at between matches, and one search for the next match
+// runs to its end.
 import { h } from 'preact';
 import { LANGS, ALIASES } from './langs.js';
 
 export const MAX_CHARS = 400000;
 export const MAX_SPANS = 12000;
+export const MAX_MS = 200;
 
 const NAMES = { makefile: 'sh', dockerfile: 'sh', gnumakefile: 'sh', containerfile: 'sh', justfile: 'sh', '.bashrc': 'sh', '.zshrc': 'sh', '.profile': 'sh', '.env': 'sh', 'go.mod': 'go', 'go.sum': '', 'cargo.lock': 'toml', 'pipfile': 'toml' };
 
@@ -50,10 +55,10 @@ function wordRules(L) {
     if (set && set.size) out.push([cls, B + '(?:' + alt(set) + ')' + E]);
   }
   const decl = DECL.filter((k) => L.keywords && L.keywords.has(k));
-  if (decl.length) out.push(['t', '(?<=' + B + '(?:' + decl.join('|') + ')[ \\t]+)' + ident]);
+  if (decl.length) out.push(['t', '(?<=' + B + '(?:' + decl.join('|') + ')[ \\t]{1,16})' + ident]);
   out.push(['f', ident + '(?=[ \\t]*\\()']);
   if (L.macros) out.push(['a', ident + '!(?!=)']);
-  if (L.builtins) out.push(['f', '(?<=(?:^|[\\n;|&({`]|' + B + '(?:do|then|else|sudo|time|exec))[ \\t]*)(?:' + alt(L.builtins) + ')' + E]);
+  if (L.builtins) out.push(['f', '(?<=(?:^|[\\n;|&({`]|' + B + '(?:do|then|else|sudo|time|exec))[ \\t]{0,16})(?:' + alt(L.builtins) + ')' + E]);
   if (L.capTypes) out.push(['t', B + '[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*' + E]);
   return out;
 }
@@ -76,9 +81,10 @@ function compile(key) {
   return c;
 }
 
-// Out collects children, merging plain text and counting spans.
+// Out collects children, merging plain text and counting spans, until
+// the deadline (a performance.now() time).
 class Out {
-  constructor() { this.list = []; this.spans = 0; }
+  constructor(deadline) { this.list = []; this.spans = 0; this.deadline = deadline; }
   text(s) {
     if (!s) return;
     const n = this.list.length;
@@ -90,17 +96,17 @@ class Out {
     this.list.push(h('span', { class: 'tok-' + cls }, s));
     this.spans++;
   }
-  full() { return this.spans >= MAX_SPANS; }
+  full() { return this.spans >= MAX_SPANS || performance.now() > this.deadline; }
 }
 
 // highlight returns children for code in lang (a key, an alias, a file
 // name or a fence info string). Unknown languages, and inputs too large,
-// come back as plain text.
-export function highlight(code, lang) {
+// come back as plain text; budget is MAX_MS unless given.
+export function highlight(code, lang, budget = MAX_MS) {
   code = String(code ?? '');
   const key = langOf(lang);
   if (code.length > MAX_CHARS || (!LANGS[key] && key !== 'diff')) return code;
-  const out = new Out();
+  const out = new Out(performance.now() + budget);
   if (key === 'diff') diff(code, '', out);
   else scan(key, code, out);
   return out.list;
@@ -194,10 +200,10 @@ const numbered = /^([+\- ])(\s*\d+) (.*)$/;
 // diff gives one block per line, coloured by its first character; with
 // lang the code of each line is highlighted too (pi's edit diffs carry
 // line numbers: "+12 code"). Unified diff headers are meta.
-export function diffLines(code, lang) {
+export function diffLines(code, lang, budget = MAX_MS) {
   code = String(code ?? '');
   if (code.length > MAX_CHARS) return code;
-  const out = new Out();
+  const out = new Out(performance.now() + budget);
   diff(code, langOf(lang), out);
   return out.list;
 }
@@ -213,7 +219,7 @@ function diff(code, key, out) {
       continue;
     }
     const m = line.match(numbered);
-    const kids = new Out();
+    const kids = new Out(out.deadline);
     if (m) {
       kids.text(m[1]);
       kids.span('ln', m[2]);

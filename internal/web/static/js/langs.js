@@ -10,10 +10,16 @@
 
 const words = (s) => new Set(s.split(/\s+/).filter(Boolean));
 
-// Common pieces.
+// Common pieces. A lookbehind is tried at every position of the input, so
+// none may scan back an unbounded run (of spaces, say): their repeats are
+// bounded.
 const LINE = '(?<=^|\\n)'; // at the start of a line
-const DQ = '"(?:[^"\\\\\\n]|\\\\.)*"';
-const SQ = "'(?:[^'\\\\\\n]|\\\\.)*'";
+// A string that is not closed ends at the end of its line (or of the
+// input), as editors show it: were it no match, the scan would retry it
+// from every later quote, and a line of escaped quotes ("\"\"…) would cost
+// the square of its length.
+const DQ = '"(?:[^"\\\\\\n]|\\\\[\\s\\S])*(?:"|\\\\?$|(?=\\n))';
+const SQ = "'(?:[^'\\\\\\n]|\\\\[\\s\\S])*(?:'|\\\\?$|(?=\\n))";
 const BLOCK = '\\/\\*[\\s\\S]*?(?:\\*\\/|$)';
 const SLASH = '\\/\\/[^\\n]*';
 const HASH = '#[^\\n]*';
@@ -52,7 +58,7 @@ export const LANGS = {
     types: words('int float str bool bytes list dict set tuple object type complex frozenset bytearray'), capTypes: true,
   },
   sh: {
-    rules: [['c', '(?<![\\w$#{])#[^\\n]*'], ['s', '"(?:[^"\\\\]|\\\\[\\s\\S])*"|\'[^\']*\'|\\$\'(?:[^\'\\\\]|\\\\.)*\''], ['v', '\\$(?:\\{[^}\\n]{0,100}\\}|[A-Za-z_]\\w*|[@*#?$!0-9-])'],
+    rules: [['c', '(?<![\\w$#{])#[^\\n]*'], ['s', '"(?:[^"\\\\]|\\\\[\\s\\S])*(?:"|\\\\?$)|\'[^\']*(?:\'|$)|\\$\'(?:[^\'\\\\]|\\\\[\\s\\S])*(?:\'|\\\\?$)'], ['v', '\\$(?:\\{[^}\\n]{0,100}\\}|[A-Za-z_]\\w*|[@*#?$!0-9-])'],
       ['a', '(?<=\\s)--?[A-Za-z][\\w-]*'], ['n', '\\b\\d+\\b']],
     keywords: words('if then else elif fi for while until do done case esac in function select time return local export declare readonly set unset shift trap break continue exit source'),
     literals: words('true false'),
@@ -65,8 +71,8 @@ export const LANGS = {
   },
   yaml: {
     rules: [['c', '(?<=^|\\s)#[^\\n]*'], ['a', LINE + '(?:---|\\.\\.\\.)(?=\\s|$)|[&*][\\w-]+|!!?[\\w/-]*'],
-      ['p', '(?<=(?:^|\\n)[ \\t]*(?:-[ \\t]+)*)(?:' + DQ + '|' + SQ + '|[^\\s#\'"\\-?:,\\[\\]{}&*!|>%@`][^\\n#]*?)(?=[ \\t]*:(?:[ \\t]|\\n|$))'],
-      ['s', DQ + "|'(?:[^']|'')*'"], ['n', '(?<=[\\s:\\[,-])-?(?:\\d[\\d_.]*(?:[eE][+-]?\\d+)?|\\.inf|\\.nan)(?=\\s*(?:$|\\n|[,\\]}#]))']],
+      ['p', '(?<=(?:^|\\n)[ \\t]{0,64}(?:-[ \\t]{1,4}){0,8})(?:' + DQ + '|' + SQ + '|[^\\s#\'"\\-?:,\\[\\]{}&*!|>%@`][^\\n#]*?)(?=[ \\t]{0,16}:(?:[ \\t]|\\n|$))'],
+      ['s', DQ + "|'(?:[^']|'')*(?:'|$)"], ['n', '(?<=[\\s:\\[,-])-?(?:\\d[\\d_.]*(?:[eE][+-]?\\d+)?|\\.inf|\\.nan)(?=\\s*(?:$|\\n|[,\\]}#]))']],
     keywords: words(''), literals: words('true false null yes no on off True False Null'),
   },
   toml: {
@@ -75,12 +81,12 @@ export const LANGS = {
     keywords: words(''), literals: words('true false inf nan'),
   },
   css: {
-    rules: [['c', BLOCK], ['s', DQ + '|' + SQ], ['k', '@[\\w-]+|!important'], ['p', '(?<=[{;]\\s*)[\\w-]+(?=\\s*:)|--[\\w-]+'],
+    rules: [['c', BLOCK], ['s', DQ + '|' + SQ], ['k', '@[\\w-]+|!important'], ['p', '(?<=[{;]\\s{0,64})[\\w-]+(?=\\s*:)|--[\\w-]+'],
       ['n', '#[\\da-fA-F]{3,8}\\b|-?(?:\\d+\\.?\\d*|\\.\\d+)(?:%|[a-zA-Z]+\\b)?'], ['t', '[.#][A-Za-z_-][\\w-]*(?=[^;{}]{0,100}\\{)']],
     keywords: words(''), literals: words(''), ident: '[A-Za-z_-][\\w-]*', wordChars: '\\w-',
   },
   sql: {
-    rules: [['c', '--[^\\n]*|' + BLOCK], ['s', "'(?:[^']|'')*'|" + DQ], ['n', NUM]],
+    rules: [['c', '--[^\\n]*|' + BLOCK], ['s', "'(?:[^']|'')*(?:'|$)|" + DQ], ['n', NUM]],
     keywords: words('select from where and or not insert into values update set delete create table index view join left right inner outer full cross on group by order having limit offset as is in like between exists case when then else end primary key foreign references unique default distinct union all with returning begin commit rollback transaction alter drop add column if replace pragma virtual using asc desc conflict do nothing'),
     literals: words('null true false'), types: words('integer int text real blob numeric varchar char boolean date timestamp bigint serial'), nocase: true,
   },
