@@ -36,7 +36,12 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 		if err != nil {
 			return err
 		}
-		for _, path := range paths {
+		for i, path := range paths {
+			if b.bytes >= p.o.MaxBytes {
+				// The batch is full: the rest waits for the next one.
+				b.more = append(b.more, paths[i:]...)
+				break
+			}
 			if err := p.plan(b, path, have[path]); err != nil {
 				return err
 			}
@@ -73,7 +78,7 @@ func (p *Pusher) plan(b *batch, path string, have *stored) error {
 	if have != nil && have.share != p.o.Share {
 		from = nil // what is pushed changed: push the file again
 	}
-	c, err := readChunk(path, from, max(p.o.MaxBytes-b.bytes, 1<<20))
+	c, err := readChunk(path, from, p.o.MaxBytes-b.bytes)
 	c.replace = c.replace || (have != nil && from == nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		if have != nil && !have.deleted {
@@ -107,7 +112,9 @@ func (b *batch) add(c chunk, meta metaRow, have *stored) {
 	if leaf == "" && have != nil && !c.replace {
 		leaf = have.leaf
 	}
-	if have != nil && !c.replace && len(pr.entries) > 0 && !pr.rootPath && pr.exitParent != have.leaf {
+	// The new leaf's path leaves the old branch (or starts a new root):
+	// older entries' flags change.
+	if have != nil && !c.replace && len(pr.entries) > 0 && have.leaf != "" && (pr.rootPath || pr.exitParent != have.leaf) {
 		b.switched = append(b.switched, [2]string{c.path, pr.leaf})
 	}
 	b.sessions.add(c.path, meta, c.head, c.tail, c.end, c.fromLine+c.lines, leaf)

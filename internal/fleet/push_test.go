@@ -150,3 +150,30 @@ func wantDeleted(ctx context.Context, conn pgxConn, path string, want bool) erro
 	}
 	return nil
 }
+
+// TestPushInPieces: files bigger than a batch's byte budget, one line
+// longer than the budget itself, go in several commits and converge.
+func TestPushInPieces(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "pieces")
+	a := newAgentDir(t)
+	big := a.create(t, 40)
+	appendExchange(t, big, "long", "", strings.Repeat("a very long question ", 1000))
+	small := a.create(t, 1)
+	cat := openCatalog(t, a)
+	p := startPusher(t, Options{URL: url, Machine: "pieces", Source: cat, MaxBytes: 4 << 10})
+	conn := d.admin(t)
+	ctx := context.Background()
+	eventually(t, func() error {
+		for _, path := range []string{big, small} {
+			if err := converged(ctx, conn, cat, "pieces", path); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, "the push in pieces")
+	if s := p.Status(); s.Pushed.Batches < 5 {
+		t.Errorf("%d batches, want the big file in several", s.Pushed.Batches)
+	}
+	wantBranch(t, conn, big, []string{"longu", "longa"})
+}

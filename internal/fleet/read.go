@@ -105,7 +105,7 @@ func (c *chunk) readLines(f io.ReaderAt, size, budget int64) error {
 		if err != nil {
 			return err
 		}
-		buf, last = line, len(line)-1
+		buf, last = line, bytes.LastIndexByte(line, '\n') // -1: not complete yet
 	}
 	c.data = buf[:last+1]
 	c.end = c.from + int64(len(c.data))
