@@ -28,11 +28,15 @@ func TestFaults(t *testing.T) {
 	}
 	h := &harness{t: t, bin: buildPiweb(t), n: n}
 	var ts []*tally
-	for _, op := range []string{"append-rename", "append-label", "fork", "migrate", "repair"} {
-		ts = append(ts, h.killCLI(op))
+	if os.Getenv("PIWEB_FAULTS_ONLY") == "lineage" {
+		ts = append(ts, h.killLineage())
+	} else {
+		for _, op := range []string{"append-rename", "append-label", "fork", "migrate", "repair"} {
+			ts = append(ts, h.killCLI(op))
+		}
+		ts = append(ts, h.killServe()...)
+		ts = append(ts, h.killLineage(), h.fullDisk(), h.readOnly(), h.twoWriters())
 	}
-	ts = append(ts, h.killServe()...)
-	ts = append(ts, h.fullDisk(), h.readOnly(), h.twoWriters())
 	out := report(t, ts)
 	fmt.Print(out)
 	if os.Getenv("PIWEB_FAULTS_STRICT") != "" {
