@@ -328,7 +328,7 @@ func configDir(e *env) string {
 // dir; nothing is written there until a page asks for the key. Without
 // it, piweb runs without push.
 func openPush(e *env, logger *log.Logger) *push.Service {
-	p, err := push.Open(configDir(e), nil, logger.Printf)
+	p, err := push.Open(configDir(e), push.Options{Logf: logger.Printf})
 	if err != nil {
 		logger.Printf("Web Push is off: %v", err)
 		return nil

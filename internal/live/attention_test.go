@@ -80,7 +80,7 @@ func TestAttentionNewRun(t *testing.T) {
 // TestPushHonoursMute: a muted session, or every session under the global
 // mute, is not pushed to any device; unmuted, it is.
 func TestPushHonoursMute(t *testing.T) {
-	p, err := push.Open(t.TempDir(), nil, t.Logf)
+	p, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,13 @@
 //
 // A subscription the push service says is gone (404, 410) is dropped; a
 // push service that cannot be reached is logged and the subscription kept.
+//
+// An endpoint is where piweb POSTs on every attention event, so only
+// https endpoints on public hosts are accepted: no IP literal, no name
+// that resolves to a loopback, private, link-local or multicast address,
+// and every connection's address is checked again when it is made (a name
+// rebound to such an address meanwhile is refused), unless
+// Options.AllowLocal (tests' local push service).
 package push
 
 import (
@@ -16,13 +23,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
@@ -46,11 +54,24 @@ type Message struct {
 	Tag   string `json:"tag,omitempty"`
 }
 
+// Options configure a Service.
+type Options struct {
+	// Logf logs what could not be pushed; nil logs nothing.
+	Logf func(string, ...any)
+	// AllowLocal accepts http endpoints and any address (loopback,
+	// private): the tests' local push service (pushtest).
+	AllowLocal bool
+	// LookupIP resolves an endpoint's host when a browser subscribes; nil
+	// is net.DefaultResolver's.
+	LookupIP func(ctx context.Context, host string) ([]netip.Addr, error)
+}
+
 // Service holds the keys and subscriptions of one config dir.
 type Service struct {
 	dir    string
 	client *http.Client
 	logf   func(string, ...any)
+	opts   Options
 
 	mu   sync.Mutex
 	keys keyPair
@@ -64,15 +85,17 @@ type keyPair struct {
 
 // Open loads the VAPID keys and the subscriptions kept in dir, if any:
 // nothing is written until the keys are first asked for (PublicKey) or a
-// browser subscribes. client may be nil (a 10 s timeout client).
-func Open(dir string, client *http.Client, logf func(string, ...any)) (*Service, error) {
-	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
+// browser subscribes.
+func Open(dir string, o Options) (*Service, error) {
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
 	}
-	if logf == nil {
-		logf = func(string, ...any) {}
+	if o.LookupIP == nil {
+		o.LookupIP = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
 	}
-	s := &Service{dir: dir, client: client, logf: logf}
+	s := &Service{dir: dir, client: newClient(o.AllowLocal), logf: o.Logf, opts: o}
 	if err := readJSON(s.keysPath(), &s.keys); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("VAPID keys: %w", err)
 	}
@@ -113,13 +136,15 @@ func (s *Service) PublicKey() (string, error) {
 }
 
 // ErrBadSubscription is a subscription that cannot be used.
-var ErrBadSubscription = errors.New("push: the subscription needs an https endpoint and its keys")
+var ErrBadSubscription = errors.New("push: the subscription needs an https endpoint on a public host and its keys")
 
 // Subscribe adds (or renews) a browser's subscription.
-func (s *Service) Subscribe(sub Subscription) error {
-	u, err := url.Parse(sub.Endpoint)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || sub.Keys.P256dh == "" || sub.Keys.Auth == "" || len(sub.Endpoint) > 2048 {
+func (s *Service) Subscribe(ctx context.Context, sub Subscription) error {
+	if sub.Keys.P256dh == "" || sub.Keys.Auth == "" || len(sub.Endpoint) > 2048 {
 		return ErrBadSubscription
+	}
+	if err := s.checkEndpoint(ctx, sub.Endpoint); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -1,13 +1,17 @@
 package push_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"piweb/internal/push"
@@ -16,7 +20,7 @@ import (
 
 func TestPushDelivered(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "piweb")
-	s, err := push.Open(dir, nil, t.Logf)
+	s, err := push.Open(dir, push.Options{Logf: t.Logf, AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +30,7 @@ func TestPushDelivered(t *testing.T) {
 	}
 	sub := pushtest.NewSubscriber(t)
 	fake := pushtest.New(t, key, sub)
-	if err := s.Subscribe(sub.Subscription(fake.URL + "/push/abc")); err != nil {
+	if err := s.Subscribe(t.Context(), sub.Subscription(fake.URL + "/push/abc")); err != nil {
 		t.Fatal(err)
 	}
 	want := push.Message{Title: "pi finished", Body: "fix the parser", URL: "/s/123", Tag: "piweb-123"}
@@ -40,7 +44,7 @@ func TestPushDelivered(t *testing.T) {
 			t.Errorf("%s: %v, want %v (%v)", p, fi.Mode(), mode, err)
 		}
 	}
-	again, err := push.Open(dir, nil, t.Logf)
+	again, err := push.Open(dir, push.Options{Logf: t.Logf, AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +55,7 @@ func TestPushDelivered(t *testing.T) {
 
 func TestPushExpiredAndUnreachable(t *testing.T) {
 	var logged strings.Builder
-	s, err := push.Open(t.TempDir(), nil, func(f string, a ...any) { fmt.Fprintf(&logged, f+"\n", a...) })
+	s, err := push.Open(t.TempDir(), push.Options{Logf: func(f string, a ...any) { fmt.Fprintf(&logged, f+"\n", a...) }, AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +68,7 @@ func TestPushExpiredAndUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close() // a push service that cannot be reached
 	for _, u := range []string{gone.URL + "/a", missing.URL + "/b", down.URL + "/c"} {
-		if err := s.Subscribe(sub.Subscription(u)); err != nil {
+		if err := s.Subscribe(t.Context(), sub.Subscription(u)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +79,104 @@ func TestPushExpiredAndUnreachable(t *testing.T) {
 	if !strings.Contains(logged.String(), "unreachable") {
 		t.Errorf("log: %q", logged.String())
 	}
-	if err := s.Subscribe(push.Subscription{Endpoint: "file:///etc/passwd"}); !errors.Is(err, push.ErrBadSubscription) {
+	if err := s.Subscribe(t.Context(), push.Subscription{Endpoint: "file:///etc/passwd"}); !errors.Is(err, push.ErrBadSubscription) {
 		t.Errorf("bad subscription: %v", err)
+	}
+}
+
+// TestPushPublicOnly is issue 21.5: an endpoint is where piweb POSTs on
+// every attention event, so only https on a public host is accepted: IP
+// literals and names resolving to loopback, private, link-local or
+// multicast addresses are refused. Before, any http(s) URL was.
+func TestPushPublicOnly(t *testing.T) {
+	dns := map[string][]netip.Addr{
+		"push.example":   {netip.MustParseAddr("93.184.216.34")},
+		"mixed.example":  {netip.MustParseAddr("93.184.216.34"), netip.MustParseAddr("10.1.2.3")},
+		"lan.example":    {netip.MustParseAddr("192.168.1.10")},
+		"mapped.example": {netip.MustParseAddr("::ffff:127.0.0.1")},
+		"cgnat.example":  {netip.MustParseAddr("100.64.1.1")},
+		"ula.example":    {netip.MustParseAddr("fd00::1")},
+	}
+	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
+		if ips, ok := dns[host]; ok {
+			return ips, nil
+		}
+		return nil, errors.New("no such host")
+	}
+	s, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, LookupIP: lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := pushtest.NewSubscriber(t)
+	for _, c := range []struct {
+		endpoint string
+		ok       bool
+	}{
+		{"https://push.example/send/abc", true},
+		{"http://push.example/send/abc", false},
+		{"https://127.0.0.1/x", false},
+		{"https://[::1]:8443/x", false},
+		{"https://10.0.0.1/x", false},
+		{"https://169.254.169.254/latest", false},
+		{"https://93.184.216.34/x", false}, // an IP literal, even public
+		{"https://mixed.example/x", false},
+		{"https://lan.example/x", false},
+		{"https://mapped.example/x", false},
+		{"https://cgnat.example/x", false},
+		{"https://ula.example/x", false},
+		{"https://unknown.example/x", false},
+		{"file:///etc/passwd", false},
+	} {
+		err := s.Subscribe(t.Context(), sub.Subscription(c.endpoint))
+		if ok := err == nil; ok != c.ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", c.endpoint, ok, c.ok, err)
+		} else if !c.ok && !errors.Is(err, push.ErrBadSubscription) {
+			t.Errorf("%s: %v", c.endpoint, err)
+		}
+	}
+}
+
+// TestPushRebindingRefused: a name that resolved to a public address when
+// the browser subscribed but points at a local one when piweb pushes (DNS
+// rebinding) is refused as piweb connects, and nothing is sent there.
+func TestPushRebindingRefused(t *testing.T) {
+	var logged strings.Builder
+	public := func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	}
+	s, err := push.Open(t.TempDir(), push.Options{LookupIP: public,
+		Logf: func(f string, a ...any) { fmt.Fprintf(&logged, f+"\n", a...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.PublicKey()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	// localhost resolves to the loopback address when piweb connects.
+	sub := pushtest.NewSubscriber(t)
+	if err := s.Subscribe(t.Context(), sub.Subscription("https://localhost:"+port+"/push/abc")); err != nil {
+		t.Fatal(err)
+	}
+	s.Send(t.Context(), push.Message{Title: "x"})
+	if n := conns.Load(); n != 0 {
+		t.Errorf("piweb connected to the loopback address %d times", n)
+	}
+	if !strings.Contains(logged.String(), "not a public address") {
+		t.Errorf("log: %q", logged.String())
 	}
 }

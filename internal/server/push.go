@@ -40,8 +40,8 @@ func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &sub, maxBody); err != nil {
 		return err
 	}
-	if err := p.Subscribe(sub); err != nil {
-		return errs.E("", errs.Invalid, "the subscription needs an http(s) endpoint and its p256dh and auth keys", err)
+	if err := p.Subscribe(r.Context(), sub); err != nil {
+		return errs.E("", errs.Invalid, "the subscription needs an https endpoint on a public host and its p256dh and auth keys", err)
 	}
 	return ok(w, struct{}{})
 }
