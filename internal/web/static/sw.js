@@ -21,7 +21,8 @@ self.addEventListener('activate', (e) => {
 // and not the API (session data is never cached).
 function shell(req) {
   const u = new URL(req.url);
-  return req.method === 'GET' && u.origin === self.location.origin && !u.pathname.startsWith('/api/') && u.pathname !== '/api' && u.pathname !== '/auth';
+  return req.method === 'GET' && u.origin === self.location.origin && !u.pathname.startsWith('/api/')
+    && u.pathname !== '/api' && u.pathname !== '/auth';
 }
 
 self.addEventListener('fetch', (e) => {
@@ -44,7 +45,8 @@ self.addEventListener('fetch', (e) => {
 self.addEventListener('push', (e) => {
   let d = {};
   try { d = e.data ? e.data.json() : {}; } catch { d = { title: 'piweb', body: e.data ? e.data.text() : '' }; }
-  e.waitUntil(self.registration.showNotification(d.title || 'piweb', { body: d.body || '', tag: d.tag || 'piweb', data: { url: d.url || '/' }, icon: '/icons/icon-192.png' }));
+  e.waitUntil(self.registration.showNotification(d.title || 'piweb', { body: d.body || '', tag: d.tag || 'piweb',
+    data: { url: d.url || '/' }, icon: '/icons/icon-192.png' }));
 });
 
 self.addEventListener('notificationclick', (e) => {

@@ -17,9 +17,11 @@ export function leafOf(view) {
 
 export function UserActions({ view, id, m }) {
   return html`<span class="msg-actions">
-    <button class="btn-link small edit-here" type="button" title="Branch here in this session, with this message in the composer"
+    <button class="btn-link small edit-here" type="button"
+      title="Branch here in this session, with this message in the composer"
       onClick=${() => editFrom(view, id)}>Edit from here</button>
-    ${m && html`<button class="btn-link small retry-here" type="button" title="Send this message again from the same point (a new branch beside this one)"
+    ${m && html`<button class="btn-link small retry-here" type="button"
+      title="Send this message again from the same point (a new branch beside this one)"
       onClick=${() => retryFrom(view, id, m)}>Retry</button>`}
     <button class="btn-link small fork-here" type="button" title="New session with the history before this message"
       onClick=${() => forkAt(view, id)}>Fork</button></span>`;
@@ -59,7 +61,8 @@ async function retryFrom(view, entryId, m) {
     if (d.cancelled) return;
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
     const body = { type: 'prompt', message: blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n') };
-    const images = blocks.filter((b) => b.type === 'image').map((b) => ({ type: 'image', data: b.data, mimeType: b.mimeType }));
+    const images = blocks.filter((b) => b.type === 'image').map((b) => ({ type: 'image', data: b.data,
+      mimeType: b.mimeType }));
     if (images.length) body.images = images;
     l.workerLeaf.value = d.leaf || '';
     await api.command(view.id, body);
@@ -120,7 +123,10 @@ export function ContinueBar({ view }) {
   };
   return html`<div class="banner continue-bar">
     <span>You are reading another branch.</span>
-    <label><input type="checkbox" class="summarize" checked=${summarize} onChange=${(e) => setSummarize(e.target.checked)} /> summarize the branch left behind</label>
-    ${summarize && html`<input class="summary-instructions" placeholder="Summary instructions (optional)" value=${instructions} onInput=${(e) => setInstructions(e.target.value)} />`}
-    <button class="btn small primary continue-here" type="button" disabled=${busy} onClick=${go}>${busy ? 'Continuing…' : 'Continue from here'}</button></div>`;
+    <label><input type="checkbox" class="summarize" checked=${summarize}
+      onChange=${(e) => setSummarize(e.target.checked)} /> summarize the branch left behind</label>
+    ${summarize && html`<input class="summary-instructions" placeholder="Summary instructions (optional)"
+      value=${instructions} onInput=${(e) => setInstructions(e.target.value)} />`}
+    <button class="btn small primary continue-here" type="button" disabled=${busy} onClick=${go}>
+      ${busy ? 'Continuing…' : 'Continue from here'}</button></div>`;
 }

@@ -60,10 +60,12 @@ export function useCompletion(view, ta, text, setText, submit) {
     return true;
   };
 
-  const popup = list && html`<ul class="completions" role="listbox" aria-label="Completions">${list.items.map((it, i) => html`<li key=${it.insert}
+  const popup = list && html`<ul class="completions" role="listbox" aria-label="Completions">
+    ${list.items.map((it, i) => html`<li key=${it.insert}
       role="option" aria-selected=${i === sel} class=${i === sel ? 'sel' : ''}
       onPointerDown=${(e) => { e.preventDefault(); take(i); }}>
-      <span class="c-label">${it.label}</span>${it.hint && html`<span class="muted c-hint">${it.hint}</span>`}</li>`)}</ul>`;
+      <span class="c-label">${it.label}</span>${it.hint && html`<span class="muted c-hint">${it.hint}</span>`}</li>`)}
+        </ul>`;
   return { popup, onKey };
 }
 
@@ -105,7 +107,8 @@ async function fileItems(id, path, cache) {
   const slash = path.lastIndexOf('/');
   const dir = path.slice(0, slash + 1);
   const query = path.slice(slash + 1);
-  const entries = (await dirEntries(id, dir, cache)).filter((e) => e.name !== '.git' && (query.startsWith('.') || !e.name.startsWith('.')));
+  const entries = (await dirEntries(id, dir, cache)).filter((e) => e.name !== '.git' && (query.startsWith('.')
+    || !e.name.startsWith('.')));
   return rank(entries, (e) => e.name, query).map((e) => {
     const isDir = e.type === 'dir';
     const p = dir + e.name + (isDir ? '/' : '');

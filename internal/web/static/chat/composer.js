@@ -13,7 +13,8 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar, leafOf } from './actions.js';
-import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder, trustSession } from './store.js';
+import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder,
+  trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost } from '../js/util.js';
@@ -95,22 +96,34 @@ export function Composer({ view }) {
     ${comp.popup}
     <${Picker} />
     <${SessionInfo} view=${view} />
-    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} close=${() => { newSessionIn.value = null; }} />`}
+    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd}
+      close=${() => { newSessionIn.value = null; }} />`}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
-      <button type="button" class="btn-link x" aria-label="Remove image" onClick=${() => setImages(images.filter((_, j) => j !== i))}>${glyph.close}</button></span>`)}</div>`}
-    ${images.length > 0 && next.info && !(next.info.input || []).includes('image') && html`<div class="banner warn image-warn" role="alert">
-      <span>${next.info.name || next.info.id} does not take images: pi keeps them in the session but sends the model “(image omitted: model does not support images)” in their place. Choose a model that takes images below, or</span>
-      <button class="btn small image-drop" type="button" onClick=${() => setImages([])}>Remove the images</button></div>`}
-    <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()} onDrop=${onDrop}>
-      <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput} onKeyDown=${onKey} onPaste=${onPaste}
+      <button type="button" class="btn-link x" aria-label="Remove image"
+        onClick=${() => setImages(images.filter((_, j) => j !== i))}>${glyph.close}</button></span>`)}</div>`}
+    ${images.length > 0 && next.info && !(next.info.input || []).includes('image') && html`<div
+      class="banner warn image-warn" role="alert">
+      <span>${next.info.name || next.info.id} does not take images: pi keeps them in the session but sends the model
+        “(image omitted: model does not support images)” in their place. Choose a model that takes images below,
+        or</span>
+      <button class="btn small image-drop" type="button" onClick=${() => setImages([])}>Remove the images</button>
+        </div>`}
+    <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()}
+      onDrop=${onDrop}>
+      <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput}
+        onKeyDown=${onKey} onPaste=${onPaste}
         disabled=${gone} placeholder=${gone ? 'The session file is gone' : placeholder(busy, mode)}></textarea>
       <div class="composer-actions">
-        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><${AttachIcon} /><span class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><${AttachIcon} /><span
+          class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp"
+          multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
-        ${busy && html`<select class="send-mode" aria-label="While running" value=${mode} onChange=${(e) => setMode(e.target.value)}>
+        ${busy && html`<select class="send-mode" aria-label="While running" value=${mode}
+          onChange=${(e) => setMode(e.target.value)}>
           <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
-        <button class="btn primary send" type="submit" disabled=${gone}>${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
+        <button class="btn primary send" type="submit" disabled=${gone}>
+          ${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
         ${busy && html`<button class="btn danger stop" type="button" title="Stop (Esc)" onClick=${stop}>Stop</button>`}
       </div>
     </form>
@@ -194,7 +207,9 @@ function Status({ view, l }) {
   const bash = l.bash.value;
   let line = '';
   if (bash) line = 'Running ' + (bash.exclude ? '!!' : '!') + bash.command;
-  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.join(', ') : act === 'thinking' ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a ' + act : 'Waiting for the model';
+  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.join(', ') : act === 'thinking'
+    ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a '
+    + act : 'Waiting for the model';
   else if (PHASES[phase]) line = PHASES[phase];
   askPiStatus();
   const pi = piStatus.value;
@@ -203,17 +218,23 @@ function Status({ view, l }) {
     ${pi && pi.found && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
-      <button class="btn small" type="button" onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
+      <button class="btn small" type="button"
+        onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
       <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
     <${ExtensionStatus} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
-    ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span><span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
+    ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span>
+      <span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
       <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}
-    ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}</span>
-      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>${glyph.close}</button></div>`)}
+    ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}
+      </span>
+      <button class="btn-link x" type="button" aria-label="Dismiss"
+        onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>${glyph.close}</button></div>`)}
     ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">
-      ${q.steering.map((t, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">steer</span> ${t}</li>`)}
-      ${q.followUp.map((t, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">follow-up</span> ${t}</li>`)}</ul>`}
+      ${q.steering.map((t, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">steer</span> ${t}
+        </li>`)}
+      ${q.followUp.map((t, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">follow-up</span> ${t}
+        </li>`)}</ul>`}
     ${line && html`<div class="phase-line" data-phase=${phase}><span class="spinner"></span>${line}…</div>`}
   </div>`;
 }
@@ -223,8 +244,10 @@ function RetryBanner({ view, retry }) {
   const left = Math.max(0, Math.ceil((retry.until - Date.now()) / 1000));
   if (left > 0) setTimeout(() => tick((x) => x + 1), 250);
   return html`<div class="banner warn retry-banner" role="status">
-    <span>Retrying (attempt ${retry.attempt}${retry.maxAttempts ? ' of ' + retry.maxAttempts : ''})${left > 0 ? ' in ' + left + ' s' : ''}: ${retry.error}</span>
-    <button class="btn small" type="button" onClick=${() => command(view.id, { type: 'abort_retry' })}>Cancel</button></div>`;
+    <span>Retrying (attempt ${retry.attempt}${retry.maxAttempts ? ' of ' + retry.maxAttempts : ''})${left > 0 ? ' in '
+      + left + ' s' : ''}: ${retry.error}</span>
+    <button class="btn small" type="button" onClick=${() => command(view.id, { type: 'abort_retry' })}>Cancel</button>
+      </div>`;
 }
 
 // forkHere forks the session at its last user message on this branch.
@@ -247,9 +270,12 @@ function Picker() {
   const p = picker.value;
   if (!p) return null;
   const close = () => { picker.value = null; };
-  return html`<div class="card picker" role="dialog" aria-label=${p.title} onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-    <div class="card-head"><strong>${p.title}</strong><button class="btn-link small picker-cancel" type="button" onClick=${close}>Cancel</button></div>
-    <ul class="picker-list">${p.items.map((it) => html`<li key=${it.key}><button class="btn-link picker-item" type="button"
+  return html`<div class="card picker" role="dialog" aria-label=${p.title}
+    onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+    <div class="card-head"><strong>${p.title}</strong><button class="btn-link small picker-cancel" type="button"
+      onClick=${close}>Cancel</button></div>
+    <ul class="picker-list">${p.items.map((it) => html`<li key=${it.key}><button class="btn-link picker-item"
+      type="button"
       onClick=${() => { close(); p.pick(it); }}>${it.label}</button></li>`)}</ul></div>`;
 }
 
@@ -262,13 +288,16 @@ function SessionInfo({ view }) {
   const tk = st.tokens || {};
   const rows = [
     ['File', st.sessionFile || ''], ['ID', st.sessionId || view.id], ['Name', info.session.name || ''],
-    ['Messages', `${st.userMessages ?? '?'} user, ${st.assistantMessages ?? '?'} assistant, ${st.toolResults ?? '?'} tool results (${st.totalMessages ?? '?'} in all)`],
+    ['Messages', `${st.userMessages ?? '?'} user, ${st.assistantMessages ?? '?'} assistant, ${st.toolResults
+      ?? '?'} tool results (${st.totalMessages ?? '?'} in all)`],
     ['Tool calls', st.toolCalls ?? ''],
-    ['Tokens', `${fmtTokens(tk.input || 0)} in, ${fmtTokens(tk.output || 0)} out, ${fmtTokens(tk.cacheRead || 0)} cache read, ${fmtTokens(tk.cacheWrite || 0)} cache write`],
+    ['Tokens', `${fmtTokens(tk.input || 0)} in, ${fmtTokens(tk.output || 0)} out, ${fmtTokens(tk.cacheRead
+      || 0)} cache read, ${fmtTokens(tk.cacheWrite || 0)} cache write`],
     ['Cost', st.cost != null ? fmtCost(st.cost) : ''],
   ].filter(([, v]) => v !== '');
   return html`<div class="card session-info" role="status">
-    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close" onClick=${() => { sessionInfo.value = null; }}>${glyph.close}</button></div>
+    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close"
+      onClick=${() => { sessionInfo.value = null; }}>${glyph.close}</button></div>
     <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></div>`;
 }
 
@@ -276,7 +305,8 @@ function SessionInfo({ view }) {
 // still reads.
 function PiMissing() {
   return html`<div class="banner warn pi-missing" role="status">
-    <span>Chatting needs pi: <code>npm install -g @earendil-works/pi-coding-agent</code> (Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.</span></div>`;
+    <span>Chatting needs pi: <code>npm install -g @earendil-works/pi-coding-agent</code> (Node 22.19 or newer; piweb
+      supports pi 0.73 through 1.6), then restart piweb.</span></div>`;
 }
 
 
@@ -296,7 +326,12 @@ function TrustBanner({ view, l }) {
     setBusy(false);
   };
   return html`<div class="banner warn trust-banner" role="status">
-    <span>pi skips this folder's project resources (${(t.resources || []).join(', ')}) until you trust it. Trust it only if you trust its contents: extensions run code.</span>
-    <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${act(trustFolder)}>${busy ? 'Trusting…' : 'Trust this folder'}</button>
-    <button class="btn ghost small trust-session" type="button" disabled=${busy || l.busy()} onClick=${act(trustSession)} title="pi loads them for this session only (--approve); nothing is saved">Trust for this session only</button></div>`;
+    <span>pi skips this folder's project resources (${(t.resources
+      || []).join(', ')}) until you trust it. Trust it only if you trust its contents: extensions run code.</span>
+    <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${act(trustFolder)}>
+      ${busy ? 'Trusting…' : 'Trust this folder'}</button>
+    <button class="btn ghost small trust-session" type="button" disabled=${busy || l.busy()}
+      onClick=${act(trustSession)}
+      title="pi loads them for this session only (--approve); nothing is saved">Trust for this session only</button>
+      </div>`;
 }

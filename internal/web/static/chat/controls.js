@@ -25,7 +25,8 @@ export function Controls({ view, l, next }) {
   const [ctxUse, setCtxUse] = useState(null);
   const idle = phase === 'idle';
   useEffect(() => {
-    if (idle) command(view.id, { type: 'get_session_stats' }).then((r) => setCtxUse((r.data && r.data.contextUsage) || null), () => {});
+    if (idle) command(view.id, { type: 'get_session_stats' }).then((r) => setCtxUse((r.data && r.data.contextUsage)
+      || null), () => {});
   }, [idle]);
   const { list, key: cur } = next;
   const setModel = (v) => setSessionModel(view, l, v).then(next.refresh);
@@ -38,22 +39,36 @@ export function Controls({ view, l, next }) {
   return html`<div class="chat-controls">
     <select class="model-select" aria-label="Model" value=${cur} onChange=${(e) => setModel(e.target.value)}>
       ${!cur && html`<option value="">model…</option>`}
-      ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur} title=${cur}>${next.model.modelId}</option>`}
-      ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select>
+      ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur} title=${cur}>
+        ${next.model.modelId}</option>`}
+      ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
+        </option>`)}</select>
     <${ModelsButton} />
-    <select class="thinking-select" aria-label="Thinking level" value=${next.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
+    <select class="thinking-select" aria-label="Thinking level" value=${next.thinkingLevel || ''}
+      onChange=${(e) => setLevel(e.target.value)}>
       ${LEVELS.map((x) => html`<option key=${x} value=${x}>thinking: ${x}</option>`)}</select>
-    ${compacting ? html`<span class="compact-form"><input class="compact-instructions" placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
+    ${compacting ? html`<span class="compact-form"><input class="compact-instructions"
+      placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
       <button class="btn small compact-go" type="button" onClick=${compact}>Compact</button>
       <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>Cancel</button></span>`
-      : html`<button class="btn ghost small compact" type="button" disabled=${phase === 'streaming' || phase === 'compacting'} onClick=${() => setCompacting(true)}>Compact…</button>`}
+      : html`<button class="btn ghost small compact" type="button"
+        disabled=${phase === 'streaming' || phase === 'compacting'}
+        onClick=${() => setCompacting(true)}>Compact…</button>`}
     <button class="btn ghost small clone" type="button" onClick=${() => cloneBranch(view)}>Clone</button>
-    <select class="alert-select" aria-label="When pi finishes elsewhere" title="When pi finishes in a session you are not looking at" value=${alertMode.value} onChange=${(e) => setAlertMode(e.target.value)}>
+    <select class="alert-select" aria-label="When pi finishes elsewhere"
+      title="When pi finishes in a session you are not looking at" value=${alertMode.value}
+      onChange=${(e) => setAlertMode(e.target.value)}>
       ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}</select>
-    <button class=${'btn ghost small mute-session' + (muted.value.has(view.id) ? ' on' : '')} type="button" aria-pressed=${muted.value.has(view.id)}
-      title="No alerts for this session" onClick=${() => toggleMuted(view.id)}>${muted.value.has(view.id) ? 'muted' : 'mute'}</button>
-    ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · ' + fmtCost(t.cost) : ''}</span>`}
-    ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage" title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
+    <button class=${'btn ghost small mute-session' + (muted.value.has(view.id) ? ' on' : '')} type="button"
+      aria-pressed=${muted.value.has(view.id)}
+      title="No alerts for this session" onClick=${() => toggleMuted(view.id)}>
+        ${muted.value.has(view.id) ? 'muted' : 'mute'}</button>
+    ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · '
+      + fmtCost(t.cost) : ''}</span>`}
+    ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage"
+      title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow
+      + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10
+      ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>`;
 }
 

@@ -11,13 +11,15 @@ import { command } from '../js/api.js';
 
 export function ExtensionStatus({ l }) {
   const st = Object.entries(l.status.value).filter(([, v]) => v);
-  return st.length > 0 && html`<div class="ext-status muted" role="status">${st.map(([k, v]) => html`<span key=${k}>${v}</span>`)}</div>`;
+  return st.length > 0 && html`<div class="ext-status muted" role="status">
+    ${st.map(([k, v]) => html`<span key=${k}>${v}</span>`)}</div>`;
 }
 
 // ExtensionDialogs draws the open dialogs of the session, oldest first.
 export function ExtensionDialogs({ view, l }) {
   const ds = l.dialogs.value;
-  return ds.length > 0 && html`<div class="ext-dialogs">${ds.map((d) => html`<${Card} key=${d.id} view=${view} l=${l} d=${d} />`)}</div>`;
+  return ds.length > 0 && html`<div class="ext-dialogs">${ds.map((d) => html`<${Card} key=${d.id} view=${view} l=${l}
+    d=${d} />`)}</div>`;
 }
 
 function Card({ view, l, d }) {
@@ -36,21 +38,29 @@ function Card({ view, l, d }) {
   const onKey = (e) => {
     if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); answer({ cancelled: true }); }
     else if (e.key === 'Enter' && d.method === 'input') { e.preventDefault(); answer({ value }); }
-    else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && d.method === 'editor') { e.preventDefault(); answer({ value }); }
+    else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)
+      && d.method === 'editor') { e.preventDefault(); answer({ value }); }
   };
-  return html`<section class="card ext-card" role="dialog" aria-label=${d.title || 'Extension'} ref=${box} onKeyDown=${onKey}>
+  return html`<section class="card ext-card" role="dialog" aria-label=${d.title || 'Extension'} ref=${box}
+    onKeyDown=${onKey}>
     <div class="card-head"><span class="card-icon">?</span><strong>${d.title || 'Extension'}</strong>
       ${d.timeout > 0 && html`<${Countdown} until=${d.received + d.timeout} />`}</div>
     ${d.message && html`<div class="ext-message">${d.message}</div>`}
     ${(d.method === 'input' || d.method === 'editor') && (d.method === 'input'
-      ? html`<input class="ext-input" value=${value} placeholder=${d.placeholder || ''} onInput=${(e) => setValue(e.target.value)} />`
-      : html`<textarea class="ext-input" rows="4" value=${value} onInput=${(e) => setValue(e.target.value)}></textarea>`)}
+      ? html`<input class="ext-input" value=${value} placeholder=${d.placeholder || ''}
+        onInput=${(e) => setValue(e.target.value)} />`
+      : html`<textarea class="ext-input" rows="4" value=${value} onInput=${(e) => setValue(e.target.value)}>
+        </textarea>`)}
     <div class="ext-actions">
-      ${d.method === 'select' && (d.options || []).map((o) => html`<button key=${o} class="btn small ext-option" type="button" onClick=${() => answer({ value: o })}>${o}</button>`)}
-      ${d.method === 'confirm' && html`<button class="btn small primary ext-yes" type="button" onClick=${() => answer({ confirmed: true })}>Yes</button>
+      ${d.method === 'select' && (d.options || []).map((o) => html`<button key=${o} class="btn small ext-option"
+        type="button" onClick=${() => answer({ value: o })}>${o}</button>`)}
+      ${d.method === 'confirm' && html`<button class="btn small primary ext-yes" type="button"
+        onClick=${() => answer({ confirmed: true })}>Yes</button>
         <button class="btn small ext-no" type="button" onClick=${() => answer({ confirmed: false })}>No</button>`}
-      ${(d.method === 'input' || d.method === 'editor') && html`<button class="btn small primary ext-ok" type="button" onClick=${() => answer({ value })}>OK</button>`}
-      <button class="btn-link small ext-cancel" type="button" onClick=${() => answer({ cancelled: true })}>Cancel</button>
+      ${(d.method === 'input' || d.method === 'editor') && html`<button class="btn small primary ext-ok" type="button"
+        onClick=${() => answer({ value })}>OK</button>`}
+      <button class="btn-link small ext-cancel" type="button"
+        onClick=${() => answer({ cancelled: true })}>Cancel</button>
     </div></section>`;
 }
 

@@ -116,13 +116,15 @@ const handlers = {
     l.phase.value = ev.phase || 'idle';
     // The queue comes from pi's queue_update only: a state notice can be
     // published before the queue_update it reflects.
-    if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; l.queue.value = { steering: [], followUp: [] }; }
+    if (ev.phase === 'idle') { l.retry.value = null; l.compaction.value = null; l.queue.value = { steering: [],
+      followUp: [] }; }
     endStale(l);
   },
   piweb_exit(l, ev) {
     l.phase.value = '';
     l.partial.value = null;
-    if (ev.reason === 'crashed' || ev.reason === 'start failed') addError(l, 'pi stopped: ' + (ev.error || ev.stderr || ev.reason));
+    if (ev.reason === 'crashed' || ev.reason === 'start failed') addError(l,
+      'pi stopped: ' + (ev.error || ev.stderr || ev.reason));
   },
   piweb_outside_change(l) { l.outside.value = true; },
   queue_update(l, ev) { l.queue.value = { steering: ev.steering || [], followUp: ev.followUp || [] }; },
@@ -167,7 +169,8 @@ const handlers = {
     l.setTool(ev.toolCallId, () => ({ name: ev.toolName, args: ev.args, output: '', start: l.at, end: 0 }));
   },
   tool_execution_update(l, ev) {
-    if (l.tools.peek().has(ev.toolCallId)) l.setTool(ev.toolCallId, (t) => ({ ...t, output: resultText(ev.partialResult) }));
+    if (l.tools.peek().has(ev.toolCallId)) l.setTool(ev.toolCallId, (t) => ({ ...t,
+      output: resultText(ev.partialResult) }));
   },
   tool_execution_end(l, ev) {
     const t = l.tools.peek().get(ev.toolCallId);
@@ -177,7 +180,8 @@ const handlers = {
     l.setTool(ev.toolCallId, () => done);
   },
   auto_retry_start(l, ev) {
-    l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: l.at + (ev.delayMs || 0), error: ev.errorMessage || '' };
+    l.retry.value = { attempt: ev.attempt, maxAttempts: ev.maxAttempts, until: l.at + (ev.delayMs || 0),
+      error: ev.errorMessage || '' };
   },
   auto_retry_end(l) { l.retry.value = null; },
   compaction_start(l, ev) { l.compaction.value = { reason: ev.reason || '' }; },
@@ -190,7 +194,8 @@ const handlers = {
   extension_ui_request(l, ev) {
     if (ev.method === 'notify') toast(ev.message || '', { kind: ev.notifyType === 'error' ? 'error' : '' });
     else if (ev.method === 'setStatus') l.status.value = { ...l.status.value, [ev.statusKey]: ev.statusText };
-    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value, { ...ev, received: l.at }];
+    else if (['select', 'confirm', 'input', 'editor'].includes(ev.method)) l.dialogs.value = [...l.dialogs.value,
+      { ...ev, received: l.at }];
   },
   piweb_ui_timeout(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
   piweb_ui_answered(l, ev) { l.dialogs.value = l.dialogs.value.filter((d) => d.id !== ev.id); },
@@ -223,11 +228,14 @@ export function applyDelta(m, d, usage) {
   switch (d.type) {
     case 'text_start': c[i] = { type: 'text', text: '' }; break;
     case 'text_delta': block(c, i, 'text', 'text').text += d.delta || ''; break;
-    case 'text_end': c[i] = { ...block(c, i, 'text', 'text'), text: typeof d.content === 'string' ? d.content : c[i].text }; break;
+    case 'text_end': c[i] = { ...block(c, i, 'text', 'text'),
+      text: typeof d.content === 'string' ? d.content : c[i].text }; break;
     case 'thinking_start': c[i] = { type: 'thinking', thinking: '' }; break;
     case 'thinking_delta': block(c, i, 'thinking', 'thinking').thinking += d.delta || ''; break;
-    case 'thinking_end': c[i] = { ...block(c, i, 'thinking', 'thinking'), thinking: typeof d.content === 'string' ? d.content : c[i].thinking }; break;
-    case 'toolcall_start': c[i] = { type: 'toolCall', id: d.id || '', name: d.toolName || '', arguments: {}, partialJson: '' }; break;
+    case 'thinking_end': c[i] = { ...block(c, i, 'thinking', 'thinking'),
+      thinking: typeof d.content === 'string' ? d.content : c[i].thinking }; break;
+    case 'toolcall_start': c[i] = { type: 'toolCall', id: d.id || '', name: d.toolName || '', arguments: {},
+      partialJson: '' }; break;
     case 'toolcall_delta': {
       const b = block(c, i, 'toolCall', 'partialJson');
       b.partialJson += d.delta || '';
@@ -243,7 +251,8 @@ export function applyDelta(m, d, usage) {
 // block is content block i of type, made empty when it is missing or of
 // another type (a delta whose *_start was not seen).
 function block(c, i, type, field) {
-  if (!c[i] || c[i].type !== type) c[i] = type === 'toolCall' ? { type, id: '', name: '', arguments: {}, [field]: '' } : { type, [field]: '' };
+  if (!c[i] || c[i].type !== type) c[i] = type === 'toolCall' ? { type, id: '', name: '', arguments: {},
+    [field]: '' } : { type, [field]: '' };
   if (typeof c[i][field] !== 'string') c[i][field] = '';
   return c[i];
 }

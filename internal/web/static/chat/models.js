@@ -17,7 +17,8 @@ const APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'g
 
 export function ModelsButton() {
   const [open, setOpen] = useState(false);
-  return html`<button class="btn ghost small edit-models" type="button" title="Edit custom models (models.json)" onClick=${() => setOpen(true)}>Models…</button>
+  return html`<button class="btn ghost small edit-models" type="button" title="Edit custom models (models.json)"
+    onClick=${() => setOpen(true)}>Models…</button>
     ${open && html`<${ModelsEditor} close=${() => setOpen(false)} />`}`;
 }
 
@@ -34,7 +35,8 @@ function ModelsEditor({ close }) {
     setRest(others);
     // stored: the server holds a key for the provider, which an emptied
     // field keeps (after a key was typed in and taken out again too).
-    setProvs(Object.entries(providers || {}).map(([name, p]) => ({ name, stored: p.apiKey === MASKED, p: { ...p, models: (p.models || []).map((m) => ({ ...m })) } })));
+    setProvs(Object.entries(providers || {}).map(([name, p]) => ({ name, stored: p.apiKey === MASKED, p: { ...p,
+      models: (p.models || []).map((m) => ({ ...m })) } })));
   };
   const change = (i, f) => setProvs(provs.map((x, j) => (j === i ? f(x) : x)));
   const save = async (e) => {
@@ -48,7 +50,8 @@ function ModelsEditor({ close }) {
       await putModelsConfig(config);
       toast('Saved models.json. A pi already running keeps its models until it restarts.', { ms: 8000 });
       const missing = await notLoaded(config);
-      if (missing.length) toast('pi did not load: ' + missing.join(', ') + ' (see pi\'s models.json rules)', { kind: 'error', ms: 10000 });
+      if (missing.length) toast('pi did not load: ' + missing.join(', ') + ' (see pi\'s models.json rules)',
+        { kind: 'error', ms: 10000 });
       close();
     } catch (x) {
       setErrors([x.message]);
@@ -59,14 +62,19 @@ function ModelsEditor({ close }) {
     <form class="dialog models-dialog" role="dialog" aria-label="Models" onSubmit=${save}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>Models <span class="muted">models.json</span></h2>
-      <p class="muted small">Custom providers and models for pi. A stored key shows as dots and stays on the server; type a new one to replace it.
+      <p class="muted small">Custom providers and models for pi. A stored key shows as dots and stays on the server;
+        type a new one to replace it.
         An ALL_CAPS value is read from that environment variable, and <code>!command</code> runs a command.</p>
       ${!provs ? html`<p class="muted">Loading…</p>` : provs.map((x, i) => html`<${Provider} key=${i} x=${x}
         set=${(f) => change(i, f)} remove=${() => setProvs(provs.filter((_, j) => j !== i))} />`)}
-      ${provs && html`<button class="btn small add-provider" type="button" onClick=${() => setProvs([...provs, { name: '', p: { baseUrl: '', api: 'openai-completions', apiKey: '', models: [{ id: '' }] } }])}>Add provider</button>`}
-      ${errors.length > 0 && html`<ul class="stop error models-errors" role="alert">${errors.map((m) => html`<li key=${m}>${m}</li>`)}</ul>`}
+      ${provs && html`<button class="btn small add-provider" type="button"
+        onClick=${() => setProvs([...provs, { name: '', p: { baseUrl: '', api: 'openai-completions', apiKey: '',
+        models: [{ id: '' }] } }])}>Add provider</button>`}
+      ${errors.length > 0 && html`<ul class="stop error models-errors" role="alert">
+        ${errors.map((m) => html`<li key=${m}>${m}</li>`)}</ul>`}
       <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
-        <button class="btn primary save-models" type="submit" disabled=${busy || !provs}>${busy ? 'Saving…' : 'Save'}</button></div>
+        <button class="btn primary save-models" type="submit" disabled=${busy || !provs}>${busy ? 'Saving…' : 'Save'}
+          </button></div>
     </form></div>`;
 }
 
@@ -77,32 +85,51 @@ function Provider({ x, set, remove }) {
   const masked = p.apiKey === MASKED;
   return html`<fieldset class="provider">
     <div class="prov-row">
-      <label>Provider<input name="provider" value=${x.name} onInput=${(e) => set((y) => ({ ...y, name: e.target.value }))} /></label>
-      <label>Base URL<input name="baseUrl" value=${p.baseUrl || ''} placeholder="https://…/v1" onInput=${(e) => setP('baseUrl', e.target.value)} /></label>
+      <label>Provider<input name="provider" value=${x.name} onInput=${(e) => set((y) => ({ ...y,
+        name: e.target.value }))} /></label>
+      <label>Base URL<input name="baseUrl" value=${p.baseUrl || ''} placeholder="https://…/v1"
+        onInput=${(e) => setP('baseUrl', e.target.value)} /></label>
       <label>API<select name="api" value=${p.api || ''} onChange=${(e) => setP('api', e.target.value)}>
-        <option value="">(per model / built-in)</option>${APIS.map((a) => html`<option key=${a} value=${a}>${a}</option>`)}</select></label>
-      <label>API key<input name="apiKey" type=${masked || isLiteral(p.apiKey) ? 'password' : 'text'} autocomplete="off"
-        value=${masked ? '' : p.apiKey || ''} placeholder=${masked ? '•••••• stored' : 'key, ENV_NAME or !command'}
+        <option value="">(per model / built-in)</option>${APIS.map((a) => html`<option key=${a} value=${a}>${a}
+          </option>`)}</select></label>
+      <label>API key<input name="apiKey" type=${masked || isLiteral(p.apiKey) ? 'password' : 'text'}
+        autocomplete="off" value=${masked ? '' : p.apiKey || ''}
+        placeholder=${masked ? '•••••• stored' : 'key, ENV_NAME or !command'}
         onInput=${(e) => setP('apiKey', e.target.value || (x.stored ? MASKED : ''))} /></label>
       <button class="btn-link small remove-provider" type="button" onClick=${remove}>Remove</button>
     </div>
-    <table class="models-table"><thead><tr><th>Model id</th><th>Name</th><th>Reasoning</th><th>Images</th><th>Context</th><th>Max out</th><th></th></tr></thead>
-      <tbody>${(p.models || []).map((m, i) => html`<${ModelRow} key=${i} m=${m} set=${(v) => setModel(i, v)} remove=${() => setP('models', p.models.filter((_, j) => j !== i))} />`)}</tbody></table>
-    <button class="btn-link small add-model" type="button" onClick=${() => setP('models', [...(p.models || []), { id: '' }])}>Add model</button>
+    <table class="models-table"><thead><tr><th>Model id</th><th>Name</th><th>Reasoning</th><th>Images</th>
+      <th>Context</th><th>Max out</th><th></th></tr></thead>
+      <tbody>${(p.models || []).map((m, i) => html`<${ModelRow} key=${i} m=${m} set=${(v) => setModel(i, v)}
+        remove=${() => setP('models', p.models.filter((_, j) => j !== i))} />`)}</tbody></table>
+    <button class="btn-link small add-model" type="button" onClick=${() => setP('models', [...(p.models || []),
+      { id: '' }])}>Add model</button>
   </fieldset>`;
 }
 
 function ModelRow({ m, set, remove }) {
-  const num = (k) => (e) => { const v = e.target.value.trim(); const n = { ...m }; if (v === '') delete n[k]; else n[k] = Number(v); set(n); };
+  const num = (k) => (e) => {
+    const v = e.target.value.trim();
+    const n = { ...m };
+    if (v === '') delete n[k]; else n[k] = Number(v);
+    set(n);
+  };
   const images = (m.input || ['text']).includes('image');
   return html`<tr>
-    <td data-label="Model id"><input name="id" aria-label="Model id" value=${m.id || ''} onInput=${(e) => set({ ...m, id: e.target.value })} /></td>
-    <td data-label="Name"><input name="name" aria-label="Name" value=${m.name || ''} placeholder=${m.id || ''} onInput=${(e) => { const n = { ...m, name: e.target.value }; if (!n.name) delete n.name; set(n); }} /></td>
-    <td class="check" data-label="Reasoning"><input name="reasoning" aria-label="Reasoning" type="checkbox" checked=${!!m.reasoning} onChange=${(e) => set({ ...m, reasoning: e.target.checked })} /></td>
-    <td class="check" data-label="Images"><input name="images" aria-label="Images" type="checkbox" checked=${images} onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
-    <td data-label="Context"><input name="contextWindow" aria-label="Context window" inputmode="numeric" value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
-    <td data-label="Max out"><input name="maxTokens" aria-label="Max output tokens" inputmode="numeric" value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
-    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model" onClick=${remove}>${glyph.close}</button></td></tr>`;
+    <td data-label="Model id"><input name="id" aria-label="Model id" value=${m.id || ''}
+      onInput=${(e) => set({ ...m, id: e.target.value })} /></td>
+    <td data-label="Name"><input name="name" aria-label="Name" value=${m.name || ''} placeholder=${m.id || ''}
+      onInput=${(e) => { const n = { ...m, name: e.target.value }; if (!n.name) delete n.name; set(n); }} /></td>
+    <td class="check" data-label="Reasoning"><input name="reasoning" aria-label="Reasoning" type="checkbox"
+      checked=${!!m.reasoning} onChange=${(e) => set({ ...m, reasoning: e.target.checked })} /></td>
+    <td class="check" data-label="Images"><input name="images" aria-label="Images" type="checkbox" checked=${images}
+      onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
+    <td data-label="Context"><input name="contextWindow" aria-label="Context window" inputmode="numeric"
+      value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
+    <td data-label="Max out"><input name="maxTokens" aria-label="Max output tokens" inputmode="numeric"
+      value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
+    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model"
+      onClick=${remove}>${glyph.close}</button></td></tr>`;
 }
 
 // isLiteral tells a secret from a reference, as the server does.
@@ -121,8 +148,10 @@ export function check(provs) {
     if (names.has(n)) errs.push(`Provider ${n} is listed twice.`);
     names.add(n);
     const models = p.models || [];
-    if (!models.length && !p.baseUrl && !p.headers && !p.compat && !p.modelOverrides) errs.push(`Provider ${n}: give a base URL or at least one model.`);
-    if (models.length && (!p.baseUrl || !p.api)) errs.push(`Provider ${n}: a base URL and an API are needed with models.`);
+    if (!models.length && !p.baseUrl && !p.headers && !p.compat
+      && !p.modelOverrides) errs.push(`Provider ${n}: give a base URL or at least one model.`);
+    if (models.length && (!p.baseUrl
+      || !p.api)) errs.push(`Provider ${n}: a base URL and an API are needed with models.`);
     if (models.length && !p.apiKey) errs.push(`Provider ${n}: an API key (or ENV_NAME) is needed with models.`);
     const ids = new Set();
     models.forEach((m, i) => {
@@ -131,7 +160,8 @@ export function check(provs) {
       else if (ids.has(id)) errs.push(`Provider ${n}: model ${id} is listed twice.`);
       ids.add(id);
       for (const k of ['contextWindow', 'maxTokens']) {
-        if (m[k] !== undefined && !(Number.isFinite(m[k]) && m[k] > 0)) errs.push(`Provider ${n}, model ${id || i + 1}: ${k} must be a positive number.`);
+        if (m[k] !== undefined && !(Number.isFinite(m[k]) && m[k] > 0)) errs.push(`Provider ${n}, model ${id || i
+          + 1}: ${k} must be a positive number.`);
       }
     });
   }
@@ -153,7 +183,8 @@ async function notLoaded(config) {
     const d = await refreshModels();
     const have = new Set((d.models || []).map((m) => m.provider + '/' + m.id));
     const out = [];
-    for (const [name, p] of Object.entries(config.providers)) for (const m of p.models || []) if (!have.has(name + '/' + m.id)) out.push(name + '/' + m.id);
+    for (const [name, p] of Object.entries(config.providers)) for (const m of p.models || []) if (!have.has(name + '/'
+      + m.id)) out.push(name + '/' + m.id);
     return out;
   } catch {
     return [];

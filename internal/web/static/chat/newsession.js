@@ -25,7 +25,8 @@ export function NewSession({ close, cwd = '' }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
-    listProjects().then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x, cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
+    listProjects().then((d) => { setProjects(d.projects || []); setF((x) => (x.cwd ? x : { ...x,
+      cwd: (d.projects[0] || {}).cwd || '' })); }).catch(() => {});
     models().then((d) => setList(scoped(d.models || [], d.enabledModels))).catch(() => {});
   }, []);
   const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
@@ -50,17 +51,23 @@ export function NewSession({ close, cwd = '' }) {
     <form class="dialog new-session-dialog" role="dialog" aria-label="New session" onSubmit=${submit}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>New session</h2>
-      <label>Working directory<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')} required /></label>
+      <label>Working directory<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')} required />
+        </label>
       <datalist id="ns-projects">${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd} />`)}</datalist>
       <label>Model<select name="model" value=${f.model} onChange=${set('model')}><option value="">pi's default</option>
-        ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}</option>`)}</select></label>
-      <label>Thinking<select name="thinkingLevel" value=${f.thinkingLevel} onChange=${set('thinkingLevel')}><option value="">pi's default</option>
+        ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
+          </option>`)}</select></label>
+      <label>Thinking<select name="thinkingLevel" value=${f.thinkingLevel} onChange=${set('thinkingLevel')}><option
+        value="">pi's default</option>
         ${LEVELS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
-      <label>Tools<select name="tools" value=${f.tools} onChange=${set('tools')}>${PRESETS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
+      <label>Tools<select name="tools" value=${f.tools} onChange=${set('tools')}>
+        ${PRESETS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
       <label>First message<textarea name="message" rows="4" value=${f.message} onInput=${set('message')}
         onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e); }}></textarea></label>
       ${err && html`<p class="stop error ns-error" role="alert">${err}</p>`}
-      ${busy && html`<p class="muted ns-starting" role="status">Starting pi in ${f.cwd}: it loads its settings, extensions and models, then sends your message to ${f.model || "pi's default model"}. The first start can take several seconds.</p>`}
+      ${busy && html`<p class="muted ns-starting"
+        role="status">Starting pi in ${f.cwd}: it loads its settings, extensions and models, then sends your message
+          to ${f.model || "pi's default model"}. The first start can take several seconds.</p>`}
       <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
         <button class="btn primary" type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start'}</button></div>
     </form></div>`;

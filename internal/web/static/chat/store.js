@@ -57,7 +57,8 @@ function globRE(p) {
     const c = p[i];
     if (c === '*') s += '.*';
     else if (c === '?') s += '.';
-    else if (c === '[') { const j = p.indexOf(']', i + 1); if (j > i) { s += '[' + p.slice(i + 1, j).replace(/\\/g, '\\\\') + ']'; i = j; } else s += '\\['; }
+    else if (c === '[') { const j = p.indexOf(']', i + 1); if (j > i) { s += '[' + p.slice(i + 1, j).replace(/\\/g,
+      '\\\\') + ']'; i = j; } else s += '\\['; }
     else s += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
   }
   return new RegExp('^' + s + '$');

@@ -94,9 +94,11 @@ export class LiveTail extends Component {
       this.msg = { ts: m.timestamp, el, blocks: [], body: box.lastChild };
     }
     const content = Array.isArray(m.content) ? m.content : [];
-    for (let i = 0; i < content.length; i++) this.drawBlock(i, content[i], i === content.length - 1 && !done, blockTimes(this.live, m, i));
+    for (let i = 0; i < content.length; i++) this.drawBlock(i, content[i], i === content.length - 1 && !done,
+      blockTimes(this.live, m, i));
     const last = content[content.length - 1];
-    const act = done ? '' : !last ? 'waiting' : last.type === 'toolCall' ? 'tool call ' + (last.name || '') : last.type === 'thinking' ? 'thinking' : 'writing';
+    const act = done ? '' : !last ? 'waiting' : last.type === 'toolCall' ? 'tool call ' + (last.name
+      || '') : last.type === 'thinking' ? 'thinking' : 'writing';
     if (activity.value !== act) activity.value = act;
     this.msg.el.classList.toggle('done', done);
   }
@@ -147,7 +149,8 @@ export class LiveTail extends Component {
       el = h('div', 'live-tool');
       own.append(el);
       this.toolEls.set(id, el);
-      render(html`<${Tool} call=${{ type: 'toolCall', id, name: t.name, arguments: t.args || {} }} result=${null} />`, el);
+      render(html`<${Tool} call=${{ type: 'toolCall', id, name: t.name, arguments: t.args || {} }}
+        result=${null} />`, el);
     }
     for (const [id, el] of this.toolEls) if (!tools.has(id) || done.has(id)) this.dropTool(id, el);
   }

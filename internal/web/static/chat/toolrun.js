@@ -26,7 +26,8 @@ function liveNow() {
 // renders only when its text changes, not at every change of the tools.
 function timeText(l, id) {
   const t = l && l.tools.peek().get(id);
-  if (t) return (t.end ? (t.isError ? 'failed after ' : 'done in ') : 'running ') + secs((t.end || Date.now()) - t.start);
+  if (t) return (t.end ? (t.isError ? 'failed after ' : 'done in ') : 'running ') + secs((t.end
+    || Date.now()) - t.start);
   const d = l && l.took.peek().get(id);
   return d ? (d.isError ? 'failed after ' : 'done in ') + secs(d.ms) : '';
 }

@@ -80,7 +80,8 @@ export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);
 export const gitDiff = (id, path, which) => get(`/api/sessions/${enc(id)}/git/diff` + q({ path, which }));
 export const sessionChanges = (id) => get(`/api/sessions/${enc(id)}/changes`);
 export const listWorktrees = (id) => get(`/api/sessions/${enc(id)}/worktrees`);
-export const addWorktree = (id, folder, branch, base) => post(`/api/sessions/${enc(id)}/worktrees`, { folder, branch, base });
+export const addWorktree = (id, folder, branch, base) => post(`/api/sessions/${enc(id)}/worktrees`, { folder, branch,
+  base });
 export const removeWorktree = (id, path, force) => post(`/api/sessions/${enc(id)}/worktrees/remove`, { path, force });
 export const listRepos = () => get('/api/repos');
 // Terminals of a session (a POST starts a shell; the socket only attaches).
@@ -88,7 +89,8 @@ export const listTerminals = (id) => get(`/api/sessions/${enc(id)}/terminals`);
 export const startTerminal = (id, cols, rows) => post(`/api/sessions/${enc(id)}/terminals`, { cols, rows });
 export const closeTerminal = (id, tid) => request('DELETE', `/api/sessions/${enc(id)}/terminals/${enc(tid)}`, {});
 export const terminalSocketURL = (id, tid) =>
-  `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/sessions/${enc(id)}/terminals/${enc(tid)}/socket`;
+  `${location.protocol === 'https:'
+    ? 'wss:' : 'ws:'}//${location.host}/api/sessions/${enc(id)}/terminals/${enc(tid)}/socket`;
 export const terminalPageURL = (id) => `/s/${enc(id)}/terminal`;
 export const getStatus = () => get('/api/status');
 export const leaveDemo = () => post('/api/demo/leave');

@@ -2,7 +2,8 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, closePanel, toasts, dismissToast, dialog, loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
+import { route, searchOpen, sidebarOpen, panel, setPanel, closePanel, toasts, dismissToast, dialog, loadSessions,
+  watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
@@ -58,8 +59,10 @@ function App() {
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
       <span>${t.text}</span>
-      ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>${t.action}</button>`}
-      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>${glyph.close}</button></div>`)}</div>
+      ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>
+        ${t.action}</button>`}
+      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>${glyph.close}
+        </button></div>`)}</div>
   </div>`;
 }
 
@@ -75,24 +78,32 @@ function SidePanel({ view }) {
 function SessionPage({ view }) {
   const err = view.error.value;
   if (err) {
-    return html`<div class="page-msg"><h2>${err.status === 404 ? 'Session not found' : 'Could not open the session'}</h2>
-      <p class="muted">${err.message}</p><a href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
+    return html`<div class="page-msg"><h2>${err.status === 404 ? 'Session not found' : 'Could not open the session'}
+      </h2>
+      <p class="muted">${err.message}</p><a href="/"
+        onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
   }
   if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">Loading…</div>`;
-  return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view} tail=${html`<${LiveTail} view=${view} />`} /><${Composer} view=${view} /></div>`;
+  return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view}
+    tail=${html`<${LiveTail} view=${view} />`} /><${Composer} view=${view} /></div>`;
 }
 
 function Home() {
   const list = sessions.value.slice(0, 12);
   return html`<div class="home">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
-      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">${plural(sessions.value.length, 'session')}<span class="keys"> · Ctrl+K to search</span></span></div></div>
-      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
+      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
+        ${plural(sessions.value.length, 'session')}<span class="keys"> · Ctrl+K to search</span></span></div></div>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
+        onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>
     <div class="home-body">
       ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>No sessions yet.</p>
-        <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are written.</p></div>`}
+        <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are
+          written.</p></div>`}
       ${list.length > 0 && html`<h2>Recent</h2>`}
-      <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
+      <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)}
+        onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
         <span class="sess-title"><${Marks} s=${s} />${s.name || s.firstMessage || '(empty session)'}</span>
         <span class="muted">${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs</span></a></li>`)}</ul>
     </div></div>`;
@@ -105,7 +116,8 @@ function Confirm({ d }) {
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); d.resolve(false); } }}>
       <h2>${d.title}</h2><p>${d.text}</p>
       <div class="dialog-actions"><button class="btn" type="button" onClick=${() => d.resolve(false)}>Cancel</button>
-        <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" onClick=${() => d.resolve(true)}>${d.ok}</button></div>
+        <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" onClick=${() => d.resolve(true)}>
+          ${d.ok}</button></div>
     </div></div>`;
 }
 

@@ -90,7 +90,8 @@ let sendTimer = 0;
 function sendMarks() {
   const ids = [...toSend];
   toSend.clear();
-  if (ids.length) api.markRead(ids).then(adopt, (e) => toast('Could not save the read marks: ' + e.message, { kind: 'error' }));
+  if (ids.length) api.markRead(ids).then(adopt, (e) => toast('Could not save the read marks: ' + e.message,
+    { kind: 'error' }));
 }
 
 export function markAllRead() {
@@ -98,7 +99,8 @@ export function markAllRead() {
 }
 
 function saveMute(id, on) {
-  api.setMuted(id, on).then(adopt, (e) => { toast('Could not save the mute: ' + e.message, { kind: 'error' }); loadMarks(); });
+  api.setMuted(id, on).then(adopt, (e) => { toast('Could not save the mute: ' + e.message,
+    { kind: 'error' }); loadMarks(); });
 }
 
 export function setGlobalMute(on) {
@@ -129,7 +131,8 @@ effect(() => {
   if (ev.kind === 'waiting') w.set(ev.id, ev.title || 'a question');
   else w.delete(ev.id);
   waiting.value = w;
-  if (ev.kind !== 'resumed' && !repeated(ev)) queueMicrotask(() => notify(ev)); // outside the effect: toasts write signals it must not track
+  // notify runs outside the effect: toasts write signals it must not track.
+  if (ev.kind !== 'resumed' && !repeated(ev)) queueMicrotask(() => notify(ev));
 });
 
 // repeated tells an event already announced in the last second (a worker's
@@ -154,8 +157,10 @@ function notify(ev, tries = 0) {
   const s = sessionById.peek().get(ev.id);
   if (!s && !ev.name && tries < 12) { setTimeout(() => notify(ev, tries + 1), 250); return; }
   const name = (s && (s.name || s.firstMessage)) || ev.name || 'a session';
-  const body = ev.kind === 'waiting' || ev.kind === 'failed' ? name.slice(0, 80) + (ev.title ? ': ' + ev.title : '') : name.slice(0, 80);
-  toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: 'Open', onAction: () => navigate(sessionURL(ev.id)), ms: 10000 });
+  const body = ev.kind === 'waiting' || ev.kind === 'failed' ? name.slice(0,
+    80) + (ev.title ? ': ' + ev.title : '') : name.slice(0, 80);
+  toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: 'Open',
+    onAction: () => navigate(sessionURL(ev.id)), ms: 10000 });
   alertUser(TEXT[ev.kind], body, ev.id);
 }
 

@@ -19,11 +19,17 @@ export function ChangesPanel({ view }) {
   return html`<div class="changes-panel">
     <div class="panel-head"><strong>Changes</strong>
       <div class="seg" role="tablist">
-        <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'} onClick=${() => setTab('git')}>Working tree</button>
-        <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'} onClick=${() => setTab('session')}>This session</button>
-        <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'} onClick=${() => setTab('worktrees')}>Worktrees</button></div>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
-    <div class="changes-body">${tab === 'git' ? html`<${GitChanges} id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees} id=${view.id} />`}</div>
+        <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'}
+          onClick=${() => setTab('git')}>Working tree</button>
+        <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'}
+          onClick=${() => setTab('session')}>This session</button>
+        <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'}
+          onClick=${() => setTab('worktrees')}>Worktrees</button></div>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+        </div>
+    <div class="changes-body">${tab === 'git' ? html`<${GitChanges}
+      id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees}
+      id=${view.id} />`}</div>
   </div>`;
 }
 
@@ -46,11 +52,15 @@ function GitChanges({ id }) {
   const untracked = s.files.filter((f) => f.kind === 'untracked');
   return html`<div class="git-changes">
     <div class="git-branch"><span class="branch">${glyph.branch} ${s.branch || '(detached HEAD)'}</span>
-      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>${glyph.up}${s.ahead} ${glyph.down}${s.behind} ${s.upstream}</span>`}
+      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>${glyph.up}${s.ahead} ${glyph.down}
+        ${s.behind} ${s.upstream}</span>`}
       <span class="muted">${s.head ? s.head.slice(0, 8) : 'no commits yet'}</span></div>
-    ${s.ignoredConfig && html`<div class="muted small pad-s git-ignored-config" title=${s.ignoredConfig.join(', ')}>This repository's own git config names commands (${s.ignoredConfig.join(', ')}); piweb ran git without them.</div>`}
+    ${s.ignoredConfig && html`<div class="muted small pad-s git-ignored-config" title=${s.ignoredConfig.join(', ')}>
+      This repository's own git config names commands (${s.ignoredConfig.join(', ')}); piweb ran git
+      without them.</div>`}
     ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
-    ${s.total > s.files.length && html`<div class="muted small pad-s">${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
+    ${s.total > s.files.length && html`<div class="muted small pad-s">
+      ${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
     <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} />
     <${Section} title="Unstaged" files=${unstaged} which="unstaged" id=${id} rev=${rev} />
     <${Section} title="Untracked" files=${untracked} which="untracked" id=${id} rev=${rev} />
@@ -67,7 +77,8 @@ const noGit = {
 function Section({ title, files, which, id, rev }) {
   if (!files.length) return null;
   return html`<section class="git-section"><h3>${title} <span class="muted">${files.length}</span></h3>
-    ${files.map((f) => html`<${GitFile} key=${which + f.path} f=${f} which=${which} id=${id} rev=${rev} />`)}</section>`;
+    ${files.map((f) => html`<${GitFile} key=${which + f.path} f=${f} which=${which} id=${id} rev=${rev} />`)}
+      </section>`;
 }
 
 // GitFile is one changed file; its diff is fetched when it is opened and
@@ -90,7 +101,8 @@ function GitFile({ f, which, id, rev }) {
       : !d ? html`<div class="muted pad-s">…</div>`
       : d.error ? html`<div class="stop error">${d.error}</div>`
       : d.binary ? html`<div class="muted pad-s">binary file</div>`
-      : html`<${Hunks} text=${d.text} path=${f.path} />${d.truncated && html`<div class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
+      : html`<${Hunks} text=${d.text} path=${f.path} />${d.truncated && html`<div
+        class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
   </details>`;
 }
 
@@ -144,14 +156,16 @@ function SessionChanges({ view }) {
   const [list, setList] = useState(null);
   useEffect(() => {
     let live = true;
-    api.sessionChanges(view.id).then((d) => live && setList(d.changes || []), (e) => live && setList({ error: e.message }));
+    api.sessionChanges(view.id).then((d) => live && setList(d.changes || []),
+      (e) => live && setList({ error: e.message }));
     return () => { live = false; };
   }, [view.id, meta, items]);
   if (!list) return html`<div class="muted pad">…</div>`;
   if (list.error) return html`<div class="stop error">${list.error}</div>`;
   if (!list.length) return html`<div class="muted pad">This session has not written or edited any file.</div>`;
   const files = new Set(list.map((c) => c.path));
-  return html`<div class="session-changes"><div class="muted small pad-s">${plural(list.length, 'change')} to ${plural(files.size, 'file')}, in order</div>
+  return html`<div class="session-changes"><div class="muted small pad-s">
+    ${plural(list.length, 'change')} to ${plural(files.size, 'file')}, in order</div>
     ${list.map((c) => html`<${SessionChange} key=${c.callId} c=${c} />`)}</div>`;
 }
 
@@ -161,6 +175,7 @@ function SessionChange({ c }) {
     ? editDiff({ path: c.path, edits: c.edits }, c.diff ? { details: { diff: c.diff } } : null)
     : String(c.content || '').replace(/\n$/, '').split('\n').map((l) => '+' + l).join('\n');
   return html`<details class=${'tool change ' + state} open data-path=${c.path}>
-    <summary><span class="tool-name">${c.tool}</span><span class="path">${c.path}</span>${c.error && html`<span class="exit bad">failed</span>`}</summary>
+    <summary><span class="tool-name">${c.tool}</span><span class="path">${c.path}</span>
+      ${c.error && html`<span class="exit bad">failed</span>`}</summary>
     <div class="tool-body"><pre class="diff">${capped(text, (s) => diffLines(s, c.path))}</pre></div></details>`;
 }

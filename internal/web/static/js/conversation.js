@@ -111,7 +111,8 @@ export function Conversation({ view, tail }) {
   const earlier = () => {
     const el = scroller.current;
     anchor.current = { dist: el.scrollHeight - el.scrollTop, start: view.start.peek() };
-    view.loadEarlier().then(() => { if (anchor.current && anchor.current.start === view.start.peek()) anchor.current = null; });
+    view.loadEarlier().then(() => { if (anchor.current
+      && anchor.current.start === view.start.peek()) anchor.current = null; });
   };
   const onScroll = () => {
     const el = scroller.current;
@@ -131,24 +132,30 @@ export function Conversation({ view, tail }) {
   const pages = [];
   for (let p = first; p <= last && items.length; p++) {
     if (p < lo || p > hi) {
-      pages.push(html`<div key=${'s' + p} class="spacer" data-page=${p} style=${{ height: (heights.current.get(p) || EST) + 'px' }}></div>`);
+      pages.push(html`<div key=${'s' + p} class="spacer" data-page=${p}
+        style=${{ height: (heights.current.get(p) || EST) + 'px' }}></div>`);
       continue;
     }
     const a = Math.max(p * PAGE - start, 0, eager ? items.length - EAGER : 0);
     const b = Math.min((p + 1) * PAGE - start, items.length);
     const before = a > 0 ? items[a - 1].m.timestamp : start === 0 ? null : undefined;
-    pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} before=${before} ctx=${ctx} view=${view} heights=${heights.current} />`);
+    pages.push(html`<${Page} key=${'p' + p} p=${p} items=${items.slice(a, b)} before=${before} ctx=${ctx} view=${view}
+      heights=${heights.current} />`);
   }
   // Opening something in the conversation (a summary, a tool card, the
   // history a compaction hid) is reading, not following the end: the view
   // stays where the reader is.
-  const onClickCapture = (e) => { if (e.target.closest && e.target.closest('summary, .card-head button')) stick.current = false; };
+  const onClickCapture = (e) => { if (e.target.closest
+    && e.target.closest('summary, .card-head button')) stick.current = false; };
   return html`<div class="conv" ref=${scroller} onScroll=${onScroll} onClickCapture=${onClickCapture} tabIndex="-1">
     <div class="conv-inner">
-      ${view.before.value != null ? html`<div class="load-earlier">${loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button" onClick=${earlier}>Load earlier (${start} more)</button>`}</div>`
+      ${view.before.value != null ? html`<div class="load-earlier">
+        ${loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button"
+        onClick=${earlier}>Load earlier (${start} more)</button>`}</div>`
         : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
       ${pages}
-      ${!view.leafOmitted.value ? null : view.leafOmitted.value.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}
+      ${!view.leafOmitted.value ? null : view.leafOmitted.value.map((o) => html`<${Omitted} key=${o.id} o=${o}
+        ctx=${ctx} />`)}
       ${tail}
       ${!items.length && !loading && html`<div class="empty muted">No messages on this branch.</div>`}
     </div>
@@ -213,7 +220,8 @@ function Page({ p, items, before, ctx, view, heights }) {
     return () => ro.disconnect();
   }, [p]);
   return html`<div class="page" ref=${ref} data-page=${p}>
-    ${withDays(items, before, (it) => html`<${Row} key=${it.id} it=${it} ctx=${ctx} view=${view} />`, (it) => !hidden(it.m, ctx))}
+    ${withDays(items, before, (it) => html`<${Row} key=${it.id} it=${it} ctx=${ctx}
+      view=${view} />`, (it) => !hidden(it.m, ctx))}
   </div>`;
 }
 
@@ -243,17 +251,21 @@ class Row extends Component {
     const body = it.m.role === 'compactionSummary'
       ? html`<${Compaction} it=${it} view=${view} />`
       : html`<${Message} item=${it} ctx=${ctx} />`;
-    const row = html`<article class=${'row' + (it.original ? ' edited' : '')} id=${'e-' + it.id} data-entry=${it.id} data-role=${it.m.role}>${body}
-      ${it.original !== undefined && html`<${EditedNote} original=${it.original} render=${(m) => html`<${Message} item=${{ m, id: it.id }} ctx=${ctx} />`} />`}
+    const row = html`<article class=${'row' + (it.original ? ' edited' : '')} id=${'e-' + it.id} data-entry=${it.id}
+      data-role=${it.m.role}>${body}
+      ${it.original !== undefined && html`<${EditedNote} original=${it.original}
+        render=${(m) => html`<${Message} item=${{ m, id: it.id }} ctx=${ctx} />`} />`}
       <${RowActions} view=${view} it=${it} /></article>`;
-    return it.omittedBefore ? html`${it.omittedBefore.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}${row}` : row;
+    return it.omittedBefore ? html`${it.omittedBefore.map((o) => html`<${Omitted} key=${o.id} o=${o} ctx=${ctx} />`)}
+      ${row}` : row;
   }
 }
 
 // Omitted draws an entry pi left out of the model's context (a
 // context_edit), greyed, with why.
 export function Omitted({ o, ctx }) {
-  return html`<article class="row omitted" id=${'e-' + o.id} data-entry=${o.id} data-role=${(o.m && o.m.role) || 'entry'}>
+  return html`<article class="row omitted" id=${'e-' + o.id} data-entry=${o.id}
+    data-role=${(o.m && o.m.role) || 'entry'}>
     <div class="omitted-note muted">${omittedNote(o.m)}</div>
     ${o.m ? html`<${Message} item=${o} ctx=${ctx} />` : null}</article>`;
 }
@@ -277,9 +289,13 @@ function Compaction({ it, view }) {
       ${x.loading && html`<div class="muted">Loading…</div>`}
       ${x.error && html`<div class="stop error">${x.error}</div>`}
       ${!x.loading && !x.items.length && !x.error && html`<div class="muted">Nothing before this compaction.</div>`}
-      ${x.items.map((h) => hidden(h.m, ctx) ? null : html`<article key=${h.id} class="row" id=${'e-' + h.id} data-entry=${h.id} data-role=${h.m.role}>
-        ${h.m.role === 'compactionSummary' ? html`<div class="card compaction"><div class="card-head"><strong>Earlier compaction</strong></div><div class="md">${markdown(h.m.summary)}</div></div>` : html`<${Message} item=${h} ctx=${ctx} />`}</article>`)}
-      ${x.items.length > 0 && html`<div class="muted hidden-end">— end of compacted history; the summary above replaced it —</div>`}
+      ${x.items.map((h) => hidden(h.m, ctx) ? null : html`<article key=${h.id} class="row" id=${'e-' + h.id}
+        data-entry=${h.id} data-role=${h.m.role}>
+        ${h.m.role === 'compactionSummary' ? html`<div class="card compaction"><div class="card-head">
+          <strong>Earlier compaction</strong></div><div class="md">${markdown(h.m.summary)}</div>
+          </div>` : html`<${Message} item=${h} ctx=${ctx} />`}</article>`)}
+      ${x.items.length > 0 && html`<div
+        class="muted hidden-end">— end of compacted history; the summary above replaced it —</div>`}
     </div>`}
   </div>`;
 }

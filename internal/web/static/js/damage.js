@@ -33,14 +33,17 @@ export function DamageBanner({ view }) {
   if (!ps.length) return null;
   const shown = ps.slice(0, 4);
   return html`<div class="banner error damage" role="alert">
-    <span><strong>This session file is damaged.</strong> ${shown.map((p, i) => html`${i ? '; ' : ' '}line ${p.line}: ${what[p.kind] || p.kind}`)}${ps.length > shown.length ? `; and ${ps.length - shown.length} more` : ''}.
+    <span><strong>This session file is damaged.</strong> ${shown.map((p,
+      i) => html`${i ? '; ' : ' '}line ${p.line}: ${what[p.kind] || p.kind}`)}
+      ${ps.length > shown.length ? `; and ${ps.length - shown.length} more` : ''}.
       What these lines held is not shown; pi reads the file the same way.</span>
     <button class="btn small repair" type="button" onClick=${() => repair(view, ps)}>Repair…</button></div>`;
 }
 
 async function repair(view, ps) {
   const ok = await confirm('Repair this session file?',
-    `piweb rewrites the file as "piweb check --repair" does: unreadable lines (${ps.map((p) => p.line).join(', ')}) are dropped, ` +
+    'piweb rewrites the file as "piweb check --repair" does: ' +
+    `unreadable lines (${ps.map((p) => p.line).join(', ')}) are dropped, ` +
     'entries whose parent is missing are linked to the entry before them, duplicate ids get fresh ones. ' +
     'The original file is kept beside it as a backup (*.piweb-backup-*).', { ok: 'Repair' });
   if (!ok) return;
@@ -48,7 +51,8 @@ async function repair(view, ps) {
     const r = await api.repairSession(view.id);
     if (r.session) upsertSession(r.session);
     const n = (r.changes || []).length;
-    toast(n ? `Repaired (${n} change${n === 1 ? '' : 's'}); the original is kept as ${r.backup.split('/').pop()}` : 'Nothing to repair', { ms: 8000 });
+    toast(n ? `Repaired (${n} change${n === 1
+      ? '' : 's'}); the original is kept as ${r.backup.split('/').pop()}` : 'Nothing to repair', { ms: 8000 });
     await view.reload();
   } catch (e) {
     toast('Repair failed: ' + e.message, { kind: 'error' });

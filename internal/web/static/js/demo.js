@@ -45,15 +45,20 @@ export function DemoBanner() {
     }
   };
   const what = real
-    ? html`<span class="demo-switch">Your own pi sessions are here now (${st.realSessions} in ${st.realAgentDir}).</span>`
-    : html`<span>Sample sessions in a throwaway folder and a built-in demo model, no real answers. The samples are deleted when you leave the demo; a session you start in a real folder is kept.</span>`;
+    ? html`<span
+      class="demo-switch">Your own pi sessions are here now (${st.realSessions} in ${st.realAgentDir}).</span>`
+    : html`<span>Sample sessions in a throwaway folder and a built-in demo model, no real answers. The samples are
+      deleted when you leave the demo; a session you start in a real folder is kept.</span>`;
   return html`<div class=${'demo-banner' + (real ? ' real' : '')} role="status">
     <strong>Demo</strong>
     ${leaving === 'switching' ? html`<span class="demo-leaving">Switching to your own sessions…</span>`
-      : ask ? html`<span class="demo-confirm">Leave the demo? The samples are deleted; sessions you started in a real folder move to ${st.realAgentDir || 'your pi folder'}.</span>
-          <span class="demo-actions"><button class="btn small primary demo-leave-go" type="button" onClick=${leave}>Leave the demo</button>
+      : ask ? html`<span class="demo-confirm">Leave the demo? The samples are deleted; sessions you started in a real
+        folder move to ${st.realAgentDir || 'your pi folder'}.</span>
+          <span class="demo-actions"><button class="btn small primary demo-leave-go" type="button"
+            onClick=${leave}>Leave the demo</button>
           <button class="btn-link small" type="button" onClick=${() => setAsk(false)}>Stay</button></span>`
-      : html`${what}${st.canLeave && html`<span class="demo-actions"><button class="btn small demo-leave" type="button" onClick=${() => setAsk(true)}>
+      : html`${what}${st.canLeave && html`<span class="demo-actions"><button class="btn small demo-leave" type="button"
+        onClick=${() => setAsk(true)}>
           ${real ? 'Switch to your sessions' : 'Leave the demo'}</button></span>`}`}
     ${leaving && leaving !== 'switching' && html`<span class="error demo-error" role="alert">${leaving}</span>`}
   </div>`;

@@ -28,7 +28,8 @@ function relPath(p, cwd) {
 // replaces a file of the same name; it returns the uploaded path.
 async function upload(id, file) {
   if (file.size > maxUpload) throw new Error(`${file.name} is over ${fmtBytes(maxUpload)}`);
-  const ask = () => confirm('Replace ' + file.name + '?', 'A file of that name is in the folder. Uploading replaces it.', { ok: 'Replace', danger: true });
+  const ask = () => confirm('Replace ' + file.name + '?',
+    'A file of that name is in the folder. Uploading replaces it.', { ok: 'Replace', danger: true });
   // Ask first when the folder has the name; the server refuses it anyway
   // (409 exists) when it appeared meanwhile, and then we ask.
   const listed = ((await api.listFiles(id, '')).entries || []).some((e) => e.name === file.name);
@@ -69,15 +70,21 @@ export function FilesPanel({ view }) {
     }
   };
   return html`<div class=${'files-panel' + (drag ? ' dragging' : '')}
-      onDragOver=${(e) => { if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) { e.preventDefault(); setDrag(true); } }}
+      onDragOver=${(e) => { if (e.dataTransfer
+        && [...e.dataTransfer.types].includes('Files')) { e.preventDefault(); setDrag(true); } }}
       onDragLeave=${(e) => { if (e.currentTarget === e.target) setDrag(false); }}
       onDrop=${(e) => { e.preventDefault(); setDrag(false); if (!missing) send([...e.dataTransfer.files]); }}>
     <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
-      ${!missing && html`<label class="btn ghost small upload-btn" title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
+      ${!missing && html`<label class="btn ghost small upload-btn"
+        title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden
+        onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+        </div>
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
-      <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile} onError=${setMissing} /></div>
-      ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
+      <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile}
+        onError=${setMissing} /></div>
+      ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div
+        class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
     </div>`}
   </div>`;
 }
@@ -103,7 +110,8 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
       setList(d.entries || []);
       // Listed again once followed (hello): a change between this
       // listing and the subscription would otherwise be missed.
-      stop = stop || api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed' || ev.type === 'hello') load(); });
+      stop = stop || api.follow(api.filesTopic(id, path), (ev) => { if (ev.type === 'file_changed'
+        || ev.type === 'hello') load(); });
     }, (e) => {
       if (!live || n !== loads) return;
       setList({ error: e.message });
@@ -119,11 +127,13 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
     const p = path ? path + '/' + e.name : e.name;
     const pad = { paddingLeft: 6 + depth * 12 + 'px' };
     if (e.type === 'dir') {
-      return html`<li key=${p}><button type="button" class="fnode dir" style=${pad} onClick=${() => setOpen({ ...open, [p]: !open[p] })}>
+      return html`<li key=${p}><button type="button" class="fnode dir" style=${pad}
+        onClick=${() => setOpen({ ...open, [p]: !open[p] })}>
         <span class=${'chev' + (open[p] ? ' open' : '')}>${glyph.chevron}</span>${e.name}</button>
         ${open[p] && html`<${Dir} id=${id} path=${p} depth=${depth + 1} sel=${sel} onOpen=${onOpen} />`}</li>`;
     }
-    return html`<li key=${p}><button type="button" class=${'fnode' + (sel === p ? ' sel' : '')} style=${pad} title=${fmtBytes(e.size)} onClick=${() => onOpen(p)}>${e.name}</button></li>`;
+    return html`<li key=${p}><button type="button" class=${'fnode' + (sel === p ? ' sel' : '')} style=${pad}
+      title=${fmtBytes(e.size)} onClick=${() => onOpen(p)}>${e.name}</button></li>`;
   })}</ul>`;
 }
 
@@ -156,12 +166,16 @@ function Viewer({ id, path }) {
   }), [id, path]);
   return html`<div class="viewer">
     <div class="viewer-head"><span class="path">${path}</span>
-      ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>${preview ? 'Source' : 'Preview'}</button>`}</div>
+      ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>
+        ${preview ? 'Source' : 'Preview'}</button>`}</div>
     <div class="viewer-body">
       ${isImage ? html`<img class="file-img" alt=${path} src=${api.fileURL(id, path) + '&r=' + rev} />`
-        : media === 'pdf' ? html`<iframe class="file-pdf" title=${path} src=${api.fileURL(id, path) + '&r=' + rev}></iframe>`
-        : media === 'audio' ? html`<audio class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}></audio>`
-        : media === 'video' ? html`<video class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}></video>`
+        : media === 'pdf' ? html`<iframe class="file-pdf" title=${path} src=${api.fileURL(id, path) + '&r=' + rev}>
+          </iframe>`
+        : media === 'audio' ? html`<audio class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}>
+          </audio>`
+        : media === 'video' ? html`<video class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}>
+          </video>`
         : !text ? html`<div class="muted pad">Loading…</div>`
         : text.error ? html`<div class="stop error">${text.error}</div>`
         : isMd && preview ? html`<div class="md pad">${markdown(text.body)}</div>`
@@ -172,5 +186,6 @@ function Viewer({ id, path }) {
 function Lines({ code, lang }) {
   const n = code.replace(/\n$/, '').split('\n').length; // a final newline ends the last line
   const nums = Array.from({ length: n }, (_, i) => i + 1).join('\n');
-  return html`<div class="lines"><pre class="gutter" aria-hidden="true">${nums}</pre><pre class="src"><code>${highlight(code, lang)}</code></pre></div>`;
+  return html`<div class="lines"><pre class="gutter" aria-hidden="true">${nums}</pre><pre class="src"><code>
+    ${highlight(code, lang)}</code></pre></div>`;
 }

@@ -3,7 +3,8 @@
 import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm, sessionById, sessionOf } from './state.js';
+import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm,
+  sessionById, sessionOf } from './state.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
@@ -25,27 +26,38 @@ export function SessionHeader({ view }) {
   // (whose count is pi's listAll's, system messages included).
   const sys = view.system.value;
   const total = view.total.value;
-  const count = plural(total - sys, 'message') + (s.messageCount > total ? ` on this branch · ${s.messageCount - sys} in the file` : '');
+  const count = plural(total - sys, 'message') + (s.messageCount > total
+    ? ` on this branch · ${s.messageCount - sys} in the file` : '');
   return html`<header class="sess-head">
-    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
+      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
     <div class="sess-head-main">
       ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
-        : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')} title=${s.name ? 'Click to rename' : 'Not named yet: its first message stands in. Click to name it.'} onClick=${() => setEditing(true)}>${title}</h1>`}
+        : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')}
+          title=${s.name ? 'Click to rename' : 'Not named yet: its first message stands in. Click to name it.'}
+          onClick=${() => setEditing(true)}>${title}</h1>`}
       <div class="sess-facts">
         <span class="fact cwd" title="cwd">${s.cwd}</span>
         ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
-        ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact" title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
+        ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact"
+          title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
           ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
-        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified ' + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
+        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified '
+          + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
         <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
-        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/' + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/' + encodeURIComponent(view.id)); }}>back to current</a></span>`}
+        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/'
+          + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/'
+          + encodeURIComponent(view.id)); }}>back to current</a></span>`}
       </div>
       ${view.deleted.value && html`<div class="stop error">This session was moved to the trash.</div>`}
-      ${view.missing.value && !view.deleted.value && html`<div class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when the file is back.</div>`}
+      ${view.missing.value && !view.deleted.value && html`<div
+        class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when
+          the file is back.</div>`}
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
-      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions" onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
+        onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
       ${panels.map((p) => html`<button class=${'btn ghost' + (panel.value === p.name ? ' on' : '')} type="button"
         onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
       <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
@@ -77,7 +89,8 @@ function RenameForm({ view, name, done }) {
     done();
   };
   return html`<form class="rename" onSubmit=${save}>
-    <input ref=${ref} value=${text} onInput=${(e) => setText(e.target.value)} aria-label="Session name" placeholder="Session name"
+    <input ref=${ref} value=${text} onInput=${(e) => setText(e.target.value)} aria-label="Session name"
+      placeholder="Session name"
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); done(); } }} onBlur=${save} />
   </form>`;
 }
@@ -95,7 +108,8 @@ function Menu({ view, s, rename }) {
   const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
   const leaf = view.leaf || undefined;
   return html`<div class="menu" ref=${ref}>
-    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open} onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
+    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open}
+      onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
     ${open && html`<div class="menu-pop" role="menu">
       <button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>
@@ -103,10 +117,12 @@ function Menu({ view, s, rename }) {
       <div class="menu-sep"></div>
       <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download onClick=${() => setOpen(false)}
         title="One page that reads like this one, to keep or share; opens offline">Export HTML</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download onClick=${() => setOpen(false)}>Export Markdown</a>
+      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download
+        onClick=${() => setOpen(false)}>Export Markdown</a>
       <a role="menuitem" href=${api.exportURL(view.id, 'jsonl')} download onClick=${() => setOpen(false)}
         title="The session file as it is, every branch">Export JSONL (whole file)</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf, 'branch')} download onClick=${() => setOpen(false)}
+      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf, 'branch')} download
+        onClick=${() => setOpen(false)}
         title="Only the branch shown, as pi's /export writes it (a new header)">Export this branch as JSONL</a>
       <div class="menu-sep"></div>
       <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>
@@ -116,7 +132,8 @@ function Menu({ view, s, rename }) {
 
 async function remove(view, s) {
   const name = s.name || s.firstMessage || view.id;
-  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`, { ok: 'Delete', danger: true }))) return;
+  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`,
+    { ok: 'Delete', danger: true }))) return;
   if (view.unsub) view.unsub(); // the stream ends with the file; do not reconnect to a 404
   view.unsub = null;
   try {

@@ -19,7 +19,9 @@ export const MAX_CHARS = 400000;
 export const MAX_SPANS = 12000;
 export const MAX_MS = 200;
 
-const NAMES = { makefile: 'sh', dockerfile: 'sh', gnumakefile: 'sh', containerfile: 'sh', justfile: 'sh', '.bashrc': 'sh', '.zshrc': 'sh', '.profile': 'sh', '.env': 'sh', 'go.mod': 'go', 'go.sum': '', 'cargo.lock': 'toml', 'pipfile': 'toml' };
+const NAMES = { makefile: 'sh', dockerfile: 'sh', gnumakefile: 'sh', containerfile: 'sh', justfile: 'sh',
+  '.bashrc': 'sh', '.zshrc': 'sh', '.profile': 'sh', '.env': 'sh', 'go.mod': 'go', 'go.sum': '', 'cargo.lock': 'toml',
+  'pipfile': 'toml' };
 
 // langOf maps a fence info string or a file name or path to a language
 // key; '' when unknown.
@@ -39,7 +41,8 @@ const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alt = (set) => [...set].sort((a, b) => b.length - a.length).map(esc).join('|');
 
 // DECL are the keywords after which a name is a type being declared.
-const DECL = ['class', 'struct', 'interface', 'enum', 'trait', 'type', 'impl', 'extends', 'implements', 'union', 'protocol', 'extension', 'object', 'record', 'new'];
+const DECL = ['class', 'struct', 'interface', 'enum', 'trait', 'type', 'impl', 'extends', 'implements', 'union',
+  'protocol', 'extension', 'object', 'record', 'new'];
 
 // wordRules turns a language's word lists into rules, so that plain
 // identifiers never leave the regular expression engine: keywords,
@@ -58,7 +61,8 @@ function wordRules(L) {
   if (decl.length) out.push(['t', '(?<=' + B + '(?:' + decl.join('|') + ')[ \\t]{1,16})' + ident]);
   out.push(['f', ident + '(?=[ \\t]*\\()']);
   if (L.macros) out.push(['a', ident + '!(?!=)']);
-  if (L.builtins) out.push(['f', '(?<=(?:^|[\\n;|&({`]|' + B + '(?:do|then|else|sudo|time|exec))[ \\t]{0,16})(?:' + alt(L.builtins) + ')' + E]);
+  if (L.builtins) out.push(['f', '(?<=(?:^|[\\n;|&({`]|' + B + '(?:do|then|else|sudo|time|exec))[ \\t]{0,16})(?:'
+    + alt(L.builtins) + ')' + E]);
   if (L.capTypes) out.push(['t', B + '[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*' + E]);
   return out;
 }
@@ -147,7 +151,10 @@ function fence(s, out) {
   if (close) { out.text('\n'); out.span('a', close[0].slice(1)); }
 }
 
-const tagRE = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^>]*>?|<\?[\s\S]*?(?:\?>|$)|<\/?[A-Za-z][\w:.-]*(?:[^<>"']|"[^"]*"|'[^']*')*>?|&#?\w+;/g;
+const tagRE = new RegExp([
+  /<!--[\s\S]*?(?:-->|$)/, /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/, /<![^>]*>?/, /<\?[\s\S]*?(?:\?>|$)/,
+  /<\/?[A-Za-z][\w:.-]*(?:[^<>"']|"[^"]*"|'[^']*')*>?/, /&#?\w+;/,
+].map((r) => r.source).join('|'), 'g');
 const attrRE = /([^\s=/>"']+)(\s*=\s*)?("[^"]*"?|'[^']*'?|[^\s>"']+)?/g;
 
 // markup highlights HTML and XML: comments, tags with their attributes,

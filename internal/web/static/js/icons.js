@@ -35,7 +35,8 @@ export const treeGlyph = (n) => (n.type === 'message' ? roleGlyphs[n.role] : typ
 // AttachIcon is a paper clip.
 export const AttachIcon = () => html`<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
   <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"
-    d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/></svg>`;
+    d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/>
+      </svg>`;
 
 // MutedIcon is a struck-out bell.
 export const MutedIcon = () => html`<svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">

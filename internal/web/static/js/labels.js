@@ -41,7 +41,8 @@ export function LabelEdit({ view, id, onDone }) {
     if (await saveLabel(view, id, text)) onDone();
   };
   return html`<span class="label-edit"><input ref=${ref} value=${text} maxlength="200" aria-label="Label"
-      placeholder="Label (empty clears)" onInput=${(e) => setText(e.target.value)} onKeyDown=${onKey} onBlur=${() => onDone()} /></span>`;
+      placeholder="Label (empty clears)" onInput=${(e) => setText(e.target.value)} onKeyDown=${onKey}
+        onBlur=${() => onDone()} /></span>`;
 }
 
 // LabelChip shows entry id's label with buttons to change and clear it,
@@ -50,6 +51,8 @@ export function LabelChip({ view, id, editing, setEditing }) {
   const label = labelOf(view, id);
   if (editing) return html`<${LabelEdit} view=${view} id=${id} onDone=${() => setEditing(false)} />`;
   if (!label) return null;
-  return html`<span class="msg-label"><button type="button" class="label-text" title="Change the label" onClick=${() => setEditing(true)}>${label}</button>
-    <button type="button" class="btn-link x label-clear" aria-label="Clear the label" title="Clear the label" onClick=${() => saveLabel(view, id, '')}>${glyph.close}</button></span>`;
+  return html`<span class="msg-label"><button type="button" class="label-text" title="Change the label"
+    onClick=${() => setEditing(true)}>${label}</button>
+    <button type="button" class="btn-link x label-clear" aria-label="Clear the label" title="Clear the label"
+      onClick=${() => saveLabel(view, id, '')}>${glyph.close}</button></span>`;
 }

@@ -112,7 +112,8 @@ function leaf(t) {
     case 'softbreak': return '\n';
     case 'hardbreak': return h('br', null);
     case 'code_inline': return h('code', null, t.content);
-    case 'fence': return h(CodeBlock, { code: t.content.replace(/\n$/, ''), lang: t.info.trim().split(/\s+/)[0] || '' });
+    case 'fence': return h(CodeBlock, { code: t.content.replace(/\n$/, ''),
+      lang: t.info.trim().split(/\s+/)[0] || '' });
     case 'code_block': return h(CodeBlock, { code: t.content.replace(/\n$/, ''), lang: '' });
     case 'hr': return h('hr', null);
     case 'image': return link(t.attrGet('src') || '', t.content || t.attrGet('src') || 'image');

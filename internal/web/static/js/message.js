@@ -12,7 +12,8 @@ import { glyph } from './icons.js';
 // PathLink is a file path of a tool call that opens the file in the
 // files panel (its card's summary still opens and closes the card).
 function PathLink({ path }) {
-  return html`<a class="path" href="#" title="Open in the files panel" onClick=${(e) => { e.preventDefault(); e.stopPropagation(); openFile(path); }}>${path}</a>`;
+  return html`<a class="path" href="#" title="Open in the files panel"
+    onClick=${(e) => { e.preventDefault(); e.stopPropagation(); openFile(path); }}>${path}</a>`;
 }
 
 // Message renders one context item {m, id}; ctx.results maps tool call ids
@@ -41,7 +42,8 @@ export function hidden(m, ctx) {
 
 function Head({ who, cls = '', t, extra }) {
   return html`<div class="msg-head"><span class=${'who ' + cls}>${who}</span>${extra}
-    <time class="ts" datetime=${isFinite(t) ? new Date(t).toISOString() : ''} title=${fmtDate(t)}>${fmtTime(t)}</time></div>`;
+    <time class="ts" datetime=${isFinite(t) ? new Date(t).toISOString() : ''} title=${fmtDate(t)}>${fmtTime(t)}</time>
+      </div>`;
 }
 
 function User({ m }) {
@@ -55,8 +57,10 @@ function User({ m }) {
 // Image shows an image block; data that is not base64 would be a broken
 // image and an error in the console, so it is named instead.
 function Image({ b }) {
-  if (!/^image\/(png|jpeg|gif|webp)$/.test(b.mimeType || '')) return html`<span class="muted">[image ${b.mimeType}]</span>`;
-  if (typeof b.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(b.data)) return html`<span class="muted">[unreadable ${b.mimeType} image]</span>`;
+  if (!/^image\/(png|jpeg|gif|webp)$/.test(b.mimeType || '')) return html`<span
+    class="muted">[image ${b.mimeType}]</span>`;
+  if (typeof b.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(b.data)) return html`<span
+    class="muted">[unreadable ${b.mimeType} image]</span>`;
   return html`<img class="msg-img" alt="image" loading="lazy" src=${'data:' + b.mimeType + ';base64,' + b.data} />`;
 }
 
@@ -72,13 +76,16 @@ function Assistant({ m, ctx }) {
   const blocks = Array.isArray(m.content) ? m.content : [];
   const bad = m.stopReason === 'error' || m.stopReason === 'aborted';
   const u = m.usage || {};
-  const title = `tokens: ${u.input || 0} input, ${u.output || 0} output, ${u.cacheRead || 0} cache read, ${u.cacheWrite || 0} cache write` +
+  const title = `tokens: ${u.input || 0} input, ${u.output || 0} output, ${u.cacheRead || 0} cache read, ${u.cacheWrite
+    || 0} cache write` +
     (u.cost ? `\ncost: $${(u.cost.total || 0).toFixed(6)}` : '') + `\nstop: ${m.stopReason || ''}\napi: ${m.api || ''}`;
   const extra = html`<span class="model" title=${m.provider + '/' + m.model}>${m.responseModel || m.model}</span>
-    ${m.thinkingLevel && m.thinkingLevel !== 'off' && html`<span class="muted think-level" title="thinking level">thinking ${m.thinkingLevel}</span>`}
+    ${m.thinkingLevel && m.thinkingLevel !== 'off' && html`<span class="muted think-level"
+      title="thinking level">thinking ${m.thinkingLevel}</span>`}
     ${m.durationMs > 0 && html`<span class="muted duration" title="time to answer">${secs(m.durationMs)}</span>`}
     <span class="usage" title=${title}>${usageLine(m)}</span>`;
-  return html`<div class=${'msg assistant' + (bad ? ' bad' : '')}><${Head} who="Assistant" cls="a" t=${m.timestamp} extra=${extra} />
+  return html`<div class=${'msg assistant' + (bad ? ' bad' : '')}><${Head} who="Assistant" cls="a" t=${m.timestamp}
+    extra=${extra} />
     ${blocks.map((b, i) => {
       if (b.type === 'text') return html`<div key=${i} class="md">${markdown(b.text)}</div>`;
       if (b.type === 'thinking') return html`<${Thinking} key=${i} b=${b} />`;
@@ -86,7 +93,8 @@ function Assistant({ m, ctx }) {
       if (b.type === 'image') return html`<${Image} key=${i} b=${b} />`;
       return null;
     })}
-    ${bad && html`<div class=${'stop ' + m.stopReason}><strong>${m.stopReason === 'aborted' ? 'Aborted' : 'Error'}</strong>${m.errorMessage ? ': ' + m.errorMessage : ''}</div>`}
+    ${bad && html`<div class=${'stop ' + m.stopReason}><strong>${m.stopReason === 'aborted' ? 'Aborted' : 'Error'}
+      </strong>${m.errorMessage ? ': ' + m.errorMessage : ''}</div>`}
     ${!blocks.length && !bad && html`<div class="muted">(empty response)</div>`}
   </div>`;
 }
@@ -101,7 +109,8 @@ function secs(ms) {
 function Thinking({ b }) {
   const text = b.thinking || '';
   return html`<details class="thinking">
-    <summary>${b.redacted ? 'Thinking (redacted)' : 'Thinking'} <span class="muted">${text.length} chars</span></summary>
+    <summary>${b.redacted ? 'Thinking (redacted)' : 'Thinking'} <span class="muted">${text.length} chars</span>
+      </summary>
     <div class="thinking-body">${capped(text)}</div></details>`;
 }
 
@@ -124,31 +133,42 @@ export function Tool({ call, result }) {
     case 'bash': {
       const m = out.match(exitRE);
       const code = m ? +m[1] : result ? (err ? '?' : 0) : '';
-      summary = html`<code class="cmd">$ ${args.command}</code>${result && html`<span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>`}`;
+      summary = html`<code class="cmd">$ ${args.command}</code>
+        ${result && html`<span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>`}`;
       body = result && html`<pre class="out">${capped(m ? out.replace(exitRE, '').trimEnd() : out)}</pre>`;
       break;
     }
     case 'read':
-      summary = html`<${PathLink} path=${args.path} />${args.offset ? html`<span class="muted">:${args.offset}${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">${plural(lineCount(out), 'line')}</span>`}`;
-      body = result && (err ? html`<pre class="out">${capped(out)}</pre>` : html`<${CodeView} code=${out} lang=${args.path} />`);
+      summary = html`<${PathLink} path=${args.path} />${args.offset ? html`<span class="muted">:${args.offset}
+        ${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">
+        ${plural(lineCount(out), 'line')}</span>`}`;
+      body = result && (err ? html`<pre class="out">${capped(out)}</pre>` : html`<${CodeView} code=${out}
+        lang=${args.path} />`);
       break;
     case 'write':
-      summary = html`<${PathLink} path=${args.path} /><span class="muted">${plural(lineCount(String(args.content || '')), 'line')}</span>`;
-      body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />${err && html`<pre class="out">${capped(out)}</pre>`}`;
+      summary = html`<${PathLink} path=${args.path} /><span class="muted">
+        ${plural(lineCount(String(args.content || '')), 'line')}</span>`;
+      body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />
+        ${err && html`<pre class="out">${capped(out)}</pre>`}`;
       break;
     case 'edit':
       summary = html`<${PathLink} path=${args.path} />`;
-      body = html`<pre class="diff">${capped(editDiff(args, result), (s) => diffLines(s, args.path))}</pre>${err && html`<pre class="out">${capped(out)}</pre>`}`;
+      body = html`<pre class="diff">${capped(editDiff(args, result), (s) => diffLines(s, args.path))}</pre>
+        ${err && html`<pre class="out">${capped(out)}</pre>`}`;
       break;
     default:
       summary = html`<span class="muted args">${JSON.stringify(args).slice(0, 160)}</span>`;
-      body = html`<details class="args-full"><summary>arguments</summary><pre class="out">${capped(JSON.stringify(args, null, 2))}</pre></details>${result && html`<pre class="out">${capped(out)}</pre>`}`;
+      body = html`<details class="args-full"><summary>arguments</summary><pre class="out">
+        ${capped(JSON.stringify(args, null, 2))}</pre></details>
+        ${result && html`<pre class="out">${capped(out)}</pre>`}`;
   }
   // A running tool of an extension may stream output: its card is open.
-  const open = state === 'error' || name === 'edit' || name === 'bash' || (!result && !['read', 'write'].includes(name));
+  const open = state === 'error' || name === 'edit' || name === 'bash' || (!result && !['read',
+    'write'].includes(name));
   return html`<details class=${'tool ' + state} open=${open} data-call=${call ? call.id : null}>
     <summary><span class="tool-name">${name}</span>${summary}${call && html`<${ToolTime} id=${call.id} />`}</summary>
-    <div class="tool-body">${body}${call && !result && html`<${ToolOutput} id=${call.id} />`}${images.map((b, i) => html`<${Image} key=${i} b=${b} />`)}
+    <div class="tool-body">${body}${call && !result && html`<${ToolOutput} id=${call.id} />`}
+      ${images.map((b, i) => html`<${Image} key=${i} b=${b} />`)}
     ${result && !call && html`<div class="muted">result without a call in view</div>`}</div>
   </details>`;
 }
@@ -162,7 +182,8 @@ export function lineCount(s) {
 function CodeView({ code, lang }) {
   const n = lineCount(code);
   if (n <= 40) return html`<${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} />`;
-  return html`<details class="long"><summary>${n} lines</summary><${CodeBlock} code=${code} lang=${langOf(lang) || 'text'} /></details>`;
+  return html`<details class="long"><summary>${n} lines</summary><${CodeBlock} code=${code}
+    lang=${langOf(lang) || 'text'} /></details>`;
 }
 
 // editDiff prefers the diff pi computed (details.diff), else builds one
@@ -182,19 +203,23 @@ function Bash({ m }) {
   return html`<div class="msg bashexec"><${Head} who="Shell" cls="b" t=${m.timestamp}
       extra=${m.excludeFromContext ? html`<span class="tag">not in context</span>` : ''} />
     <div class=${'tool ' + (code === 0 ? 'ok' : 'error') + ' static'}>
-      <div class="tool-sum"><span class="tool-name">!</span><code class="cmd">$ ${m.command}</code><span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>${m.truncated && html`<span class="tag">truncated</span>`}</div>
+      <div class="tool-sum"><span class="tool-name">!</span><code class="cmd">$ ${m.command}</code><span
+        class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>
+        ${m.truncated && html`<span class="tag">truncated</span>`}</div>
       <div class="tool-body"><pre class="out">${capped(m.output)}</pre></div></div></div>`;
 }
 
 function Custom({ m }) {
   const c = m.content;
   return html`<div class="msg custom"><${Head} who=${m.customType || 'extension'} cls="c" t=${m.timestamp} />
-    <div class="md">${typeof c === 'string' ? markdown(c) : (c || []).map((b, i) => b.type === 'image' ? html`<${Image} key=${i} b=${b} />` : html`<div key=${i}>${markdown(b.text)}</div>`)}</div></div>`;
+    <div class="md">${typeof c === 'string' ? markdown(c) : (c || []).map((b, i) => b.type === 'image' ? html`<${Image}
+      key=${i} b=${b} />` : html`<div key=${i}>${markdown(b.text)}</div>`)}</div></div>`;
 }
 
 export function Summary({ m, kind }) {
   return html`<details class=${'card summary ' + kind}>
-    <summary><span class="card-icon">${glyph.branch}</span> Branch summary <span class="muted">from an abandoned branch</span>
+    <summary><span class="card-icon">${glyph.branch}
+      </span> Branch summary <span class="muted">from an abandoned branch</span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time></summary>
     <div class="md">${markdown(m.summary)}</div></details>`;
 }

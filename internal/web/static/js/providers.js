@@ -16,9 +16,12 @@ export function Providers({ cfg, models, changed }) {
   const byProv = new Map();
   for (const m of list) byProv.set(m.provider, [...(byProv.get(m.provider) || []), m]);
   const ids = [...new Set([...byProv.keys(), ...creds.keys()])].sort();
-  const others = [...new Set([...(cfg.custom || []), ...known.keys(), ...byProv.keys()])].filter((id) => !ids.includes(id)).sort();
-  return html`<section class="set-section set-providers"><h2>Providers and keys <span class="muted">${cfg.auth.path}</span></h2>
-    ${cfg.auth.error && html`<div class="stop error set-file-error">${cfg.auth.error}. pi cannot read its keys; piweb replaces the file only when you confirm, keeping a copy.</div>`}
+  const others = [...new Set([...(cfg.custom || []), ...known.keys(),
+    ...byProv.keys()])].filter((id) => !ids.includes(id)).sort();
+  return html`<section class="set-section set-providers"><h2>Providers and keys <span class="muted">${cfg.auth.path}
+    </span></h2>
+    ${cfg.auth.error && html`<div class="stop error set-file-error">
+      ${cfg.auth.error}. pi cannot read its keys; piweb replaces the file only when you confirm, keeping a copy.</div>`}
     ${!ids.length && html`<p class="muted">No provider is configured yet: add an API key below.</p>`}
     <ul class="set-prov-list">${ids.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
       cred=${creds.get(id)} info=${known.get(id)} changed=${changed} />`)}</ul>
@@ -35,19 +38,26 @@ function ProviderRow({ id, models, cred, info, changed }) {
     try { setTest(await api.testModel(id, models[0].id)); } catch (e) { setTest({ ok: false, error: e.message }); }
   };
   const remove = async () => {
-    if (!(await confirm('Remove the key?', `pi will no longer use the ${id} key stored in auth.json.`, { ok: 'Remove', danger: true }))) return;
-    try { await api.removeKey(id); toast('Removed the ' + id + ' key'); } catch (e) { toast('Not removed: ' + e.message, { kind: 'error' }); }
+    if (!(await confirm('Remove the key?', `pi will no longer use the ${id} key stored in auth.json.`, { ok: 'Remove',
+      danger: true }))) return;
+    try { await api.removeKey(id); toast('Removed the ' + id + ' key'); } catch (e) { toast('Not removed: ' + e.message,
+      { kind: 'error' }); }
     changed();
   };
   return html`<li class="set-prov" data-provider=${id}>
     <div class="set-prov-main"><strong>${id}</strong>
-      <span class="muted">${models.length ? models.length + (models.length === 1 ? ' model' : ' models') : 'no models listed'}</span>
-      ${cred && html`<span class="set-key muted">${cred.type === 'api_key' ? 'key ' + (cred.masked || '') : 'signed in'}</span>`}
+      <span class="muted">${models.length ? models.length + (models.length === 1
+        ? ' model' : ' models') : 'no models listed'}</span>
+      ${cred && html`<span class="set-key muted">${cred.type === 'api_key' ? 'key ' + (cred.masked || '') : 'signed in'}
+        </span>`}
       ${!cred && models.length > 0 && html`<span class="muted">(key from the environment or models.json)</span>`}
-      ${test && html`<span class=${'set-test ' + (test.busy ? 'muted' : test.ok ? 'ok' : 'bad')}>${test.busy ? 'testing…' : test.ok ? 'works (' + test.ms + ' ms)' : test.error}</span>`}</div>
+      ${test && html`<span class=${'set-test ' + (test.busy ? 'muted' : test.ok ? 'ok' : 'bad')}>
+        ${test.busy ? 'testing…' : test.ok ? 'works (' + test.ms + ' ms)' : test.error}</span>`}</div>
     <div class="set-prov-actions">
-      ${models.length > 0 && html`<button class="btn small set-test-btn" type="button" disabled=${test && test.busy} title=${'Send one tiny request to ' + models[0].id} onClick=${runTest}>Test</button>`}
-      ${(!info || !info.ambient) && html`<button class="btn small" type="button" onClick=${() => setKeyOpen(!keyOpen)}>${cred && cred.type === 'api_key' ? 'Replace key' : 'Set key'}</button>`}
+      ${models.length > 0 && html`<button class="btn small set-test-btn" type="button" disabled=${test && test.busy}
+        title=${'Send one tiny request to ' + models[0].id} onClick=${runTest}>Test</button>`}
+      ${(!info || !info.ambient) && html`<button class="btn small" type="button" onClick=${() => setKeyOpen(!keyOpen)}>
+        ${cred && cred.type === 'api_key' ? 'Replace key' : 'Set key'}</button>`}
       ${cred && html`<button class="btn small danger" type="button" onClick=${remove}>Remove</button>`}</div>
     ${keyOpen && html`<${KeyForm} id=${id} changed=${() => { setKeyOpen(false); changed(); }} />`}
   </li>`;
@@ -61,7 +71,8 @@ function AddKey({ ids, known, changed }) {
       <select id="set-add-provider" class="set-add-provider" value=${id} onChange=${(e) => setId(e.target.value)}>
         <option value="">(choose a provider)</option>
         ${ids.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></div>
-    ${info && info.env && html`<p class="muted">pi also reads it from ${info.env.map((e, i) => html`${i ? ' or ' : ''}<code>${e}</code>`)}.</p>`}
+    ${info && info.env && html`<p class="muted">pi also reads it from ${info.env.map((e, i) => html`${i ? ' or ' : ''}
+      <code>${e}</code>`)}.</p>`}
     ${info && info.signIn && html`<p class="muted">Or sign in with a subscription below.</p>`}
     ${info && info.ambient && html`<p class="muted">${id} is configured outside pi (cloud credentials).</p>`}
     ${id && !(info && info.ambient) && html`<${KeyForm} id=${id} changed=${() => { setId(''); changed(); }} />`}
@@ -83,7 +94,9 @@ function KeyForm({ id, changed }) {
         setKey('');
         return changed();
       } catch (x) {
-        if (x.code === 'corrupt' && !replace && (await confirm('Replace auth.json?', x.message + '. Replace it with only this key? A copy of the broken file is kept beside it.', { ok: 'Replace', danger: true }))) {
+        if (x.code === 'corrupt' && !replace && (await confirm('Replace auth.json?',
+          x.message + '. Replace it with only this key? A copy of the broken file is kept beside it.', { ok: 'Replace',
+          danger: true }))) {
           replace = true;
           continue;
         }
@@ -92,8 +105,10 @@ function KeyForm({ id, changed }) {
     }
   };
   return html`<form class="set-key-form" onSubmit=${save}>
-    <input type="password" class="set-key-input" name="key" autocomplete="off" spellcheck="false" aria-label=${'API key for ' + id}
-      placeholder=${'API key for ' + id} value=${key} onInput=${(e) => { setKey(e.currentTarget.value); setErr(''); }} />
+    <input type="password" class="set-key-input" name="key" autocomplete="off" spellcheck="false"
+      aria-label=${'API key for ' + id}
+      placeholder=${'API key for ' + id} value=${key}
+        onInput=${(e) => { setKey(e.currentTarget.value); setErr(''); }} />
     <button class="btn small primary" type="submit" disabled=${!key.trim()}>Save key</button>
     ${err && html`<div class="stop error">${err}</div>`}
   </form>`;

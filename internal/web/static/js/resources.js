@@ -21,7 +21,8 @@ export function Resources({ cwd, rev, trusted }) {
     return () => { live = false; };
   }, [cwd, rev, n]);
   const reload = () => setN((x) => x + 1);
-  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}</span></h2>
+  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}
+    </span></h2>
     ${!res && html`<p class="muted">Asking pi…</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${res && !res.error && html`
@@ -31,7 +32,8 @@ export function Resources({ cwd, rev, trusted }) {
   </section>`;
 }
 
-const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'], ['installed-extension', 'Extensions'],
+const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'],
+  ['installed-extension', 'Extensions'],
   ['mcp', 'MCP servers'], ['package', 'pi packages']];
 
 // Loaded lists what pi loads, by kind, with where each comes from; an MCP
@@ -39,8 +41,10 @@ const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension
 function Loaded({ res, cwd, trusted, changed }) {
   const mcp = async (x, enabled, inProject) => {
     try {
-      await api.setMCPEnabled({ cwd, scope: inProject ? 'project' : x.scope, name: x.name, enabled, override: inProject || undefined });
-      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + (inProject ? ' in this project' : ' in ' + x.path));
+      await api.setMCPEnabled({ cwd, scope: inProject ? 'project' : x.scope, name: x.name, enabled,
+        override: inProject || undefined });
+      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + (inProject ? ' in this project' : ' in '
+        + x.path));
     } catch (e) { toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 }); }
     changed();
   };
@@ -49,7 +53,8 @@ function Loaded({ res, cwd, trusted, changed }) {
   // global server shows on the global server's row (one server, one row):
   // its state in this project, and the button flips the override.
   const installed = res.installed || [];
-  const mcpOf = (scope) => new Map(installed.filter((x) => x.kind === 'mcp' && x.scope === scope).map((x) => [x.name, x]));
+  const mcpOf = (scope) => new Map(installed.filter((x) => x.kind === 'mcp' && x.scope === scope).map((x) => [x.name,
+    x]));
   const globals = mcpOf('user');
   const overrides = new Map([...mcpOf('project')].filter(([, o]) => o.override));
   const overrideOf = (x) => x.kind === 'mcp' && x.scope === 'user' && overrides.get(x.name);
@@ -61,25 +66,30 @@ function Loaded({ res, cwd, trusted, changed }) {
   };
   const projectState = (x) => {
     const o = overrideOf(x);
-    return o ? html`<span class="muted mcp-here">in this project: ${o.disabled ? 'disabled' : 'enabled'} (.pi/mcp.json)</span>` : '';
+    return o ? html`<span class="muted mcp-here">in this project: ${o.disabled
+      ? 'disabled' : 'enabled'} (.pi/mcp.json)</span>` : '';
   };
   const stateHere = (x) => { const o = overrideOf(x); return o ? !o.disabled : !x.disabled; };
-  const all = [...(res.resources || []), ...installed.filter((x) => !folded(x)).map((x) => ({ ...x, installed: true }))];
+  const all = [...(res.resources || []), ...installed.filter((x) => !folded(x)).map((x) => ({ ...x,
+    installed: true }))];
   const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return GROUPS.map(([kind, title]) => {
     const items = all.filter((x) => kindOf(x) === kind);
     return html`<h3 key=${kind}>${title} <span class="muted">${items.length}</span></h3>
       ${!items.length && html`<p class="muted">None.</p>`}
       <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
-        ${kind === 'mcp' && html`<input type="checkbox" class="mcp-enabled" data-name=${x.name} data-scope=${x.scope} aria-label=${'Enable ' + x.name}
+        ${kind === 'mcp' && html`<input type="checkbox" class="mcp-enabled" data-name=${x.name} data-scope=${x.scope}
+          aria-label=${'Enable ' + x.name}
           checked=${!x.disabled} onChange=${(e) => mcp(x, e.currentTarget.checked)} />`}
         <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
         ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
         ${x.override && html`<span class="muted">overrides the global server</span>`}
         ${x.disabled && html`<span class="set-off">disabled</span>`}
         ${projectState(x)}
-        ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name} onClick=${() => flipInProject(x)}>${stateHere(x) ? 'Disable' : 'Enable'} in this project</button>`}
-        <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}</span>
+        ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name}
+          onClick=${() => flipInProject(x)}>${stateHere(x) ? 'Disable' : 'Enable'} in this project</button>`}
+        <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}
+          </span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
   });
@@ -138,20 +148,28 @@ function Switches({ cwd, res, setStates }) {
     setBusy('');
   };
   const flip = (s, enabled) => change(s, { enabled },
-    (enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd + '/.pi/settings.json' : 'settings.json'));
+    (enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd
+      + '/.pi/settings.json' : 'settings.json'));
   const override = (s, project) => change(s, { project }, displayName(s) + ' in this project: ' + OVERRIDES[project]);
-  return html`<h3 class="set-res-switches">Enabled resources <span class="muted">as <code>pi config</code> sets them: a pi started now loads the checked ones</span></h3>
+  return html`<h3 class="set-res-switches">Enabled resources <span class="muted">as <code>pi config</code> sets them: a
+    pi started now loads the checked ones</span></h3>
     ${(st.installFailures || []).map((f) => html`<div class="stop error" key=${f}>${f}</div>`)}
     ${!list.length && html`<p class="muted">pi lists none.</p>`}
     ${groups.map((g) => html`<div class="set-res-group" key=${g.label}><h4>${g.label}</h4>
-      <ul class="set-res-list">${g.items.map((s) => html`<li key=${s.type + s.path} class="set-res set-toggle" data-type=${s.type}>
-        <label class="set-toggle-label"><input type="checkbox" class="res-enabled" data-path=${s.path} data-type=${s.type}
-          checked=${s.enabled} disabled=${busy === s.type + s.path} onChange=${(e) => flip(s, e.currentTarget.checked)} />
+      <ul class="set-res-list">${g.items.map((s) => html`<li key=${s.type + s.path} class="set-res set-toggle"
+        data-type=${s.type}>
+        <label class="set-toggle-label"><input type="checkbox" class="res-enabled" data-path=${s.path}
+          data-type=${s.type}
+          checked=${s.enabled} disabled=${busy === s.type + s.path}
+            onChange=${(e) => flip(s, e.currentTarget.checked)} />
           <span class="set-res-name">${displayName(s)}</span> <span class="muted">${TYPE_LABELS[s.type]}</span>
           ${!s.enabled && html`<span class="set-off">disabled</span>`}</label>
-        ${st.project && s.inherited && html`<select class="res-override" data-path=${s.path} data-type=${s.type} aria-label=${'In this project: ' + displayName(s)}
-          value=${s.override || 'inherit'} disabled=${busy === s.type + s.path} onChange=${(e) => override(s, e.currentTarget.value)}>
-          ${Object.entries(OVERRIDES).map(([v, label]) => html`<option key=${v} value=${v}>in this project: ${label}</option>`)}</select>`}
+        ${st.project && s.inherited && html`<select class="res-override" data-path=${s.path} data-type=${s.type}
+          aria-label=${'In this project: ' + displayName(s)}
+          value=${s.override || 'inherit'} disabled=${busy === s.type + s.path}
+            onChange=${(e) => override(s, e.currentTarget.value)}>
+          ${Object.entries(OVERRIDES).map(([v, label]) => html`<option key=${v} value=${v}>in this project: ${label}
+            </option>`)}</select>`}
         <span class="muted set-res-path">${s.path}</span></li>`)}</ul></div>`)}`;
 }
 
@@ -167,7 +185,8 @@ function Packages({ cwd, res, trusted, changed }) {
     try {
       const r = await api.packageCommand({ cwd, action, source: src, local: isLocal });
       setRun(r);
-      if (r.exitCode === 0) { toast((action === 'install' ? 'Installed ' : 'Removed ') + src); if (action === 'install') setSource(''); }
+      if (r.exitCode === 0) { toast((action === 'install' ? 'Installed ' : 'Removed ')
+        + src); if (action === 'install') setSource(''); }
       else toast('pi ' + action + ' failed' + (r.timedOut ? ' (timed out)' : ''), { kind: 'error', ms: 8000 });
     } catch (e) {
       setRun({ command: 'pi ' + action + ' ' + src, output: e.message, exitCode: -1 });
@@ -176,23 +195,29 @@ function Packages({ cwd, res, trusted, changed }) {
   };
   const remove = async (x) => {
     const src = x.resolved || x.detail;
-    if (await confirm('Remove ' + x.name + '?', 'Runs pi remove ' + src + (x.scope === 'project' ? ' -l' : '') + ': pi drops it from ' + x.path + '.', { ok: 'Remove', danger: true })) {
+    if (await confirm('Remove ' + x.name + '?', 'Runs pi remove ' + src + (x.scope === 'project' ? ' -l' : '')
+      + ': pi drops it from ' + x.path + '.', { ok: 'Remove', danger: true })) {
       go('remove', src, x.scope === 'project');
     }
   };
   const submit = (e) => { e.preventDefault(); if (source.trim()) go('install', source.trim(), local); };
-  return html`<h3>pi packages <span class="muted">through pi's own <code>pi install</code> and <code>pi remove</code></span></h3>
+  return html`<h3>pi packages <span class="muted">through pi's own <code>pi install</code> and <code>pi remove</code>
+    </span></h3>
     <ul class="set-res-list set-pkg-list">${pkgs.map((x) => html`<li key=${x.scope + x.detail} class="set-res set-pkg">
       <span class="set-res-name">${x.name}</span> <span class="muted">${x.scope}</span>
-      <button class="btn small set-pkg-remove" type="button" disabled=${run && run.running} onClick=${() => remove(x)}>Remove</button>
+      <button class="btn small set-pkg-remove" type="button" disabled=${run && run.running}
+        onClick=${() => remove(x)}>Remove</button>
       <span class="muted set-res-path">${x.resolved || x.detail}</span></li>`)}</ul>
     ${!pkgs.length && html`<p class="muted">No packages installed.</p>`}
     <form class="set-pkg-form" onSubmit=${submit}>
-      <input class="set-pkg-source" placeholder="npm:@scope/name, git:github.com/user/repo, or a local path" aria-label="Package source"
+      <input class="set-pkg-source" placeholder="npm:@scope/name, git:github.com/user/repo, or a local path"
+        aria-label="Package source"
         value=${source} onInput=${(e) => setSource(e.currentTarget.value)} />
       <label class="set-pkg-local" title=${trusted ? '' : 'pi writes project settings only once it trusts the project'}>
-        <input type="checkbox" checked=${local} disabled=${!trusted} onChange=${(e) => setLocal(e.currentTarget.checked)} /> this project only (-l)</label>
-      <button class="btn small set-pkg-install" type="submit" disabled=${!source.trim() || (run && run.running)}>Install</button></form>
+        <input type="checkbox" checked=${local} disabled=${!trusted}
+          onChange=${(e) => setLocal(e.currentTarget.checked)} /> this project only (-l)</label>
+      <button class="btn small set-pkg-install" type="submit"
+        disabled=${!source.trim() || (run && run.running)}>Install</button></form>
     <p class="muted">A local path is resolved from ${cwd}.</p>
     ${run && html`<div class=${'set-pkg-run' + (run.running ? '' : run.exitCode === 0 ? ' ok' : ' bad')}>
       <div class="set-pkg-cmd"><code>${run.command}</code> ${run.running ? html`<span class="muted">running…</span>`

@@ -50,9 +50,11 @@ function Siblings({ view, id }) {
   const s = siblings(view, id);
   if (!s) return null;
   return html`<span class="siblings" role="group" aria-label="Branches here">
-    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0} onClick=${() => showSibling(view, s, s.i - 1)}>${glyph.prev}</button>
+    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0}
+      onClick=${() => showSibling(view, s, s.i - 1)}>${glyph.prev}</button>
     <span class="sib-pos">${s.i + 1}/${s.list.length}</span>
-    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1} onClick=${() => showSibling(view, s, s.i + 1)}>${glyph.next}</button></span>`;
+    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1}
+      onClick=${() => showSibling(view, s, s.i + 1)}>${glyph.next}</button></span>`;
 }
 
 // markdownOf is the message as written: its text blocks (Markdown), or a
@@ -68,17 +70,22 @@ export function markdownOf(m) {
 // shows (what the Markdown renders to).
 async function copyAs(row, m, kind) {
   let s = markdownOf(m);
-  if (kind === 'text' && row) s = [...row.querySelectorAll(':scope .md')].map((e) => e.innerText.trim()).join('\n\n') || s;
-  toast((await copyText(s)) ? (kind === 'text' ? 'Copied the text' : 'Copied the Markdown') : 'Copy failed', { ms: 2000 });
+  if (kind === 'text' && row) s = [...row.querySelectorAll(':scope .md')].map((e) => e.innerText.trim()).join('\n\n')
+    || s;
+  toast((await copyText(s)) ? (kind === 'text' ? 'Copied the text' : 'Copied the Markdown') : 'Copy failed',
+    { ms: 2000 });
 }
 
 function Copy({ m }) {
   const [open, setOpen] = useState(false);
   const pick = (e, kind) => { setOpen(false); copyAs(e.currentTarget.closest('.row'), m, kind); };
   return html`<span class="copy-menu">
-    <button type="button" class="btn-link small copy-msg" aria-expanded=${open} onClick=${() => setOpen(!open)}>Copy</button>
-    ${open && html`<span class="copy-pop"><button type="button" class="btn-link small copy-text" onClick=${(e) => pick(e, 'text')}>as text</button>
-      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>as Markdown</button></span>`}</span>`;
+    <button type="button" class="btn-link small copy-msg" aria-expanded=${open}
+      onClick=${() => setOpen(!open)}>Copy</button>
+    ${open && html`<span class="copy-pop"><button type="button" class="btn-link small copy-text"
+      onClick=${(e) => pick(e, 'text')}>as text</button>
+      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>as Markdown</button></span>`}
+        </span>`;
 }
 
 // RowActions is the line under a message. Its branch switch and label
@@ -93,7 +100,8 @@ export function RowActions({ view, it }) {
     <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} />
     <span class="msg-actions">
       <${Copy} m=${m} />
-      <button type="button" class="btn-link small label-btn" title="Set, change or clear this entry's label" onClick=${() => setEditing(true)}>Label</button>
+      <button type="button" class="btn-link small label-btn" title="Set, change or clear this entry's label"
+        onClick=${() => setEditing(true)}>Label</button>
     </span>
     ${m.role === 'user' && html`<${UserActions} view=${view} id=${it.id} m=${m} />`}</div>`;
 }

@@ -60,7 +60,8 @@ export function SearchDialog() {
       setBusy(true);
       try {
         const r = await api.search(text, { limit });
-        if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, more: !!r.more, q: text }); setSel(0); }
+        if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, more: !!r.more,
+          q: text }); setSel(0); }
       } catch (e) {
         if (n === seq.current) setRes({ hits: [], total: 0, q: text, error: e.message });
       }
@@ -82,7 +83,8 @@ export function SearchDialog() {
     const el = document.querySelector('.hit.sel');
     if (el) el.scrollIntoView({ block: 'nearest' });
   }, [sel]);
-  return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
+  return html`<div class="overlay"
+    onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
     <div class="dialog search" role="dialog" aria-label="Search">
       <div class="search-box">
         <span class="search-icon">${glyph.search}</span>
@@ -92,19 +94,25 @@ export function SearchDialog() {
       </div>
       <ul class="hits" role="listbox">
         ${res.error && html`<li class="muted pad">${res.error}</li>`}
-        ${res.q && !res.hits.length && !res.error && !busy && html`<li class="muted pad">No match for “${res.q}”.</li>`}
-        ${res.hits.map((h, i) => html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel} data-session=${h.sessionId} data-entry=${h.entryId}
+        ${res.q && !res.hits.length && !res.error && !busy
+          && html`<li class="muted pad">No match for “${res.q}”.</li>`}
+        ${res.hits.map((h, i) => html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel}
+          data-session=${h.sessionId} data-entry=${h.entryId}
             class=${'hit' + (i === sel ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => openHit(h)}>
           <div class="hit-top">
             <span class="hit-title">${(h.session && (h.session.name || h.session.firstMessage)) || h.sessionId}</span>
             ${!h.onCurrentBranch && html`<span class="tag">other branch</span>`}
           </div>
-          <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''} marks=${h.highlights} /></div>
-          <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}</span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
+          <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''}
+            marks=${h.highlights} /></div>
+          <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
+            </span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
         </li>`)}
-        ${more && html`<li class="more-hits"><button class="btn ghost small" type="button" onClick=${() => setLimit(limit + PAGE)}>Show more</button></li>`}
+        ${more && html`<li class="more-hits"><button class="btn ghost small" type="button"
+          onClick=${() => setLimit(limit + PAGE)}>Show more</button></li>`}
       </ul>
-      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${count}</span>` : ''}<span class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
+      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${count}</span>` : ''}<span
+        class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
     </div>
   </div>`;
 }

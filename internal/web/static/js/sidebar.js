@@ -2,7 +2,8 @@
 // last activity, forks nested under the session they came from.
 import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen, sidebarOpen } from './state.js';
+import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen,
+  sidebarOpen } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
@@ -95,8 +96,10 @@ export function Sidebar() {
   }, [current, groups.length]);
   return html`<aside class=${'sidebar' + (sidebarOpen.value ? ' open' : '')}>
     <div class="side-top">
-      <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}><span class="logo">π</span> piweb</a>
-      <button class="btn ghost search-btn" type="button" title="Search all sessions (Ctrl+K)" onClick=${() => { searchOpen.value = true; }}>
+      <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}><span
+        class="logo">π</span> piweb</a>
+      <button class="btn ghost search-btn" type="button" title="Search all sessions (Ctrl+K)"
+        onClick=${() => { searchOpen.value = true; }}>
         Search <kbd>Ctrl K</kbd></button>
     </div>
     <div class="side-filter">
@@ -105,16 +108,23 @@ export function Sidebar() {
     </div>
     <nav class="side-list" aria-label="Sessions">
       ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
-      ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
-      ${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current} forceOpen=${!!filter.value} />`
+      ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">
+        ${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
+      ${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current}
+        forceOpen=${!!filter.value} />`
         : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
-          <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">${it.groups.length} worktrees</span></div>
-          ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value} branch=${repos.value[g.cwd].branch} />`)}</section>`)}
+          <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">
+            ${it.groups.length} worktrees</span></div>
+          ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value}
+            branch=${repos.value[g.cwd].branch} />`)}</section>`)}
     </nav>
     <div class="side-foot">
-      <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
-      <a href="/trash" class=${route.value.page === 'trash' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>Trash</a>
-      <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''} onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
+      <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''}
+        onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
+      <a href="/trash" class=${route.value.page === 'trash' ? 'active' : ''}
+        onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>Trash</a>
+      <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''}
+        onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
       <${AttentionFoot} />
       <${SignOut} />
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
@@ -137,15 +147,18 @@ function Group({ g, current, forceOpen, branch }) {
   const closed = !forceOpen && collapsed.value.has(g.cwd);
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
   return html`<section class="group">
-    <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd} onClick=${() => toggleProject(g.cwd)}>
+    <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd}
+      onClick=${() => toggleProject(g.cwd)}>
       <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
       <span class="group-name">${baseName(g.cwd)}</span>
-      ${branch ? html`<span class="group-path wt-branch">${glyph.branch} ${branch}</span>` : html`<span class="group-path">${g.cwd}</span>`}
+      ${branch ? html`<span class="group-path wt-branch">${glyph.branch} ${branch}</span>` : html`<span
+        class="group-path">${g.cwd}</span>`}
       <span class="count">${g.count}</span>
     </button>
     ${!closed && html`<ul class="sess-list">
       ${roots.map((s) => html`<${Item} key=${s.id} s=${s} kids=${g.kids} current=${current} depth=${0} />`)}
-      ${!all && g.roots.length > SHOWN && html`<li><button class="btn-link more" type="button" onClick=${() => setAll(true)}>Show ${g.roots.length - SHOWN} more</button></li>`}
+      ${!all && g.roots.length > SHOWN && html`<li><button class="btn-link more" type="button"
+        onClick=${() => setAll(true)}>Show ${g.roots.length - SHOWN} more</button></li>`}
     </ul>`}
   </section>`;
 }
@@ -159,9 +172,11 @@ function Item({ s, kids, current, depth }) {
     navigate(sessionURL(s.id));
   };
   return html`<li>
-    <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)} onClick=${go}
+    <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)}
+      onClick=${go}
        data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
-      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">${glyph.fork}</span>` : ''}<${Marks} s=${s} />${title}</span>
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">${glyph.fork}</span>` : ''}
+        <${Marks} s=${s} />${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
         <span title="messages in the file, all branches">${plural(s.messageCount || 0, 'msg')}</span>
@@ -179,14 +194,19 @@ function Item({ s, kids, current, depth }) {
 export function Marks({ s }) {
   const w = waiting.value.get(s.id);
   const unread = isUnread(s);
-  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device" aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
+  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device"
+    aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w && html`<span class="run-dot" title="running">
+    </span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}
+    ${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
 }
 
 // AttentionFoot offers "mark all read" and the global mute.
 function AttentionFoot() {
   const n = unreadCount.value;
   const mute = globalMute.value;
-  return html`${n > 0 && html`<button class="btn-link mark-all-read" type="button" onClick=${markAllRead}>Mark ${n} read</button>`}
-    <button class=${'btn-link global-mute' + (mute ? ' on' : '')} type="button" aria-pressed=${mute} title=${mute ? 'Alerts are muted: click to turn them on' : 'Mute every alert'}
+  return html`${n > 0 && html`<button class="btn-link mark-all-read" type="button"
+    onClick=${markAllRead}>Mark ${n} read</button>`}
+    <button class=${'btn-link global-mute' + (mute ? ' on' : '')} type="button" aria-pressed=${mute}
+      title=${mute ? 'Alerts are muted: click to turn them on' : 'Mute every alert'}
       onClick=${() => setGlobalMute(!mute)}>${mute ? 'Muted' : 'Mute'}</button>`;
 }

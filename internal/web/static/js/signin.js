@@ -13,7 +13,8 @@ export function SignIns({ cfg, changed }) {
   const creds = new Map((cfg.auth.credentials || []).map((c) => [c.provider, c]));
   const cmd = cfg.loginCommand || 'pi auth login';
   return html`<div class="set-signins"><h3>Sign in with a subscription</h3>
-    <p class="muted">piweb runs pi's own sign-in: open the page pi names, sign in there, and paste the code you get back here.
+    <p class="muted">piweb runs pi's own sign-in: open the page pi names, sign in there, and paste the code you get back
+      here.
       Or run <code class="set-login">${cmd + ' <provider>'}</code> in a terminal.</p>
     <ul class="set-prov-list">${ids.map((id) => html`<${SignInRow} key=${id} id=${id} cmd=${cmd}
       signedIn=${(creds.get(id) || {}).type === 'oauth'} changed=${changed} />`)}</ul></div>`;
@@ -59,10 +60,13 @@ function SignInRow({ id, cmd, signedIn, changed }) {
     <div class="set-prov-main"><strong>${id}</strong>
       ${signedIn && html`<span class="set-test ok">signed in</span>`}</div>
     <div class="set-prov-actions">
-      ${running ? html`<button class="btn small danger set-signin-cancel" type="button" onClick=${cancel}>Cancel</button>`
-        : html`<button class="btn small set-signin-start" type="button" onClick=${start}>${signedIn ? 'Sign in again' : 'Sign in'}</button>`}</div>
+      ${running ? html`<button class="btn small danger set-signin-cancel" type="button"
+        onClick=${cancel}>Cancel</button>`
+        : html`<button class="btn small set-signin-start" type="button" onClick=${start}>
+          ${signedIn ? 'Sign in again' : 'Sign in'}</button>`}</div>
     ${err && html`<div class="stop error set-signin-error">${err}</div>`}
-    ${((st && (st.running || st.result)) || err) && html`<${SignInPanel} st=${st || {}} code=${code} setCode=${setCode} send=${send}
+    ${((st && (st.running || st.result)) || err) && html`<${SignInPanel} st=${st || {}} code=${code} setCode=${setCode}
+      send=${send}
       command=${cmd + ' ' + id} />`}
   </li>`;
 }
@@ -77,17 +81,21 @@ function SignInPanel({ st, code, setCode, send, command }) {
   const url = st.running ? webURL(st.url) : '';
   const [cls, msg] = st.result === 'failed' ? ['bad', st.error || 'pi could not sign in.'] : results[st.result] || [];
   return html`<div class="set-signin-panel">
-    ${url && html`<p class="set-signin-step">1. <a class="set-signin-url" href=${url} target="_blank" rel="noopener noreferrer">Open the sign-in page</a>
-      <span class="set-signin-host muted">${new URL(url).host}</span>${st.userCode && html` and enter the code <code class="set-signin-code">${st.userCode}</code>`}</p>`}
+    ${url && html`<p class="set-signin-step">1. <a class="set-signin-url" href=${url} target="_blank"
+      rel="noopener noreferrer">Open the sign-in page</a>
+      <span class="set-signin-host muted">${new URL(url).host}</span>
+        ${st.userCode && html` and enter the code <code class="set-signin-code">${st.userCode}</code>`}</p>`}
     ${st.running && st.prompt && html`<form class="set-key-form set-signin-form" onSubmit=${send}>
       <label class="set-signin-prompt" for=${'signin-answer-' + st.provider}>${url ? '2. ' : ''}${st.prompt}</label>
-      <input id=${'signin-answer-' + st.provider} class="set-key-input set-signin-answer" autocomplete="off" spellcheck="false"
+      <input id=${'signin-answer-' + st.provider} class="set-key-input set-signin-answer" autocomplete="off"
+        spellcheck="false"
         value=${code} onInput=${(e) => setCode(e.currentTarget.value)} />
       <button class="btn small primary" type="submit">Send to pi</button></form>`}
     ${st.running && !st.prompt && html`<p class="muted set-signin-wait">pi is working…</p>`}
     ${msg && html`<div class=${'set-signin-result set-test ' + cls}>${msg}</div>`}
     <p class="muted set-signin-fallback">In a terminal instead: <code class="set-login">${command}</code></p>
-    ${st.lines && st.lines.length > 0 && html`<details class="set-signin-log"><summary class="muted">pi's output</summary>
+    ${st.lines && st.lines.length > 0 && html`<details class="set-signin-log"><summary
+      class="muted">pi's output</summary>
       <pre>${st.lines.join('\n')}</pre></details>`}
   </div>`;
 }

@@ -27,7 +27,8 @@ export function SystemPrompt({ m, full }) {
     removed.length && '−' + plural(removed.length, 'tool'),
   ].filter(Boolean).join(' · ');
   return html`<details class=${'card system-prompt' + (full ? '' : ' patch')}>
-    <summary><span class="card-icon">${glyph.settings}</span> <strong>${what}</strong> <span class="muted">${facts}</span>
+    <summary><span class="card-icon">${glyph.settings}</span> <strong>${what}</strong> <span class="muted">${facts}
+      </span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time></summary>
     <div class="sys-body">
       ${text && html`<pre class="sys-text">${capped(text)}</pre>`}
@@ -35,9 +36,11 @@ export function SystemPrompt({ m, full }) {
         <h4>${name}${body === null ? html` <span class="muted">removed</span>` : ''}</h4>
         ${body !== null && html`<pre class="sys-text">${capped(String(body))}</pre>`}</section>`)}
       ${added.length > 0 && html`<section class="sys-section"><h4>${full ? 'Tools' : 'Tools added'}</h4>
-        <ul class="sys-tools">${added.map((t) => html`<li key=${t.name}><code>${t.name}</code> <span class="muted">${firstLine(t.description)}</span></li>`)}</ul></section>`}
+        <ul class="sys-tools">${added.map((t) => html`<li key=${t.name}><code>${t.name}</code> <span class="muted">
+          ${firstLine(t.description)}</span></li>`)}</ul></section>`}
       ${removed.length > 0 && html`<section class="sys-section"><h4>Tools removed</h4>
-        <ul class="sys-tools">${removed.map((t) => html`<li key=${t.name}><code>${t.name}</code></li>`)}</ul></section>`}
+        <ul class="sys-tools">${removed.map((t) => html`<li key=${t.name}><code>${t.name}</code></li>`)}</ul>
+          </section>`}
     </div></details>`;
 }
 
@@ -59,6 +62,7 @@ export function EditedNote({ original, render }) {
   const [open, setOpen] = useState(false);
   return html`<div class="edited-note muted">
     <span class="tag">edited for the model</span> What the model sees is shown.
-    ${original && html`<button class="btn-link small show-original" type="button" onClick=${() => setOpen(!open)}>${open ? 'Hide original' : 'Show original'}</button>`}
+    ${original && html`<button class="btn-link small show-original" type="button" onClick=${() => setOpen(!open)}>
+      ${open ? 'Hide original' : 'Show original'}</button>`}
     ${open && html`<div class="original">${render(original)}</div>`}</div>`;
 }

@@ -46,18 +46,24 @@ export function TerminalPanel({ id, full }) {
   const ts = (list && list.terminals) || [];
   return html`<div class=${'term-panel' + (full ? ' full' : '')}>
     <div class="panel-head term-head"><strong>Terminal</strong>
-      <div class="term-tabs" role="tablist">${ts.map((t, i) => html`<span key=${t.id} class=${'term-tab' + (t.id === sel ? ' on' : '')}>
+      <div class="term-tabs" role="tablist">${ts.map((t, i) => html`<span key=${t.id}
+        class=${'term-tab' + (t.id === sel ? ' on' : '')}>
         <button type="button" role="tab" aria-selected=${t.id === sel} onClick=${() => setSel(t.id)}>${i + 1}</button>
-        <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)" onClick=${() => close(t.id)}>${glyph.close}</button></span>`)}
-        ${list && list.enabled && html`<button class="btn ghost small term-new" type="button" title="New terminal" onClick=${start}>+ New</button>`}</div>
-      ${full ? html`<a class="btn ghost small" href=${sessionURL(id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
-        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page" onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>${glyph.fullPage}</a>
+        <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)"
+          onClick=${() => close(t.id)}>${glyph.close}</button></span>`)}
+        ${list && list.enabled && html`<button class="btn ghost small term-new" type="button" title="New terminal"
+          onClick=${start}>+ New</button>`}</div>
+      ${full ? html`<a class="btn ghost small" href=${sessionURL(id)}
+        onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
+        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page"
+          onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>${glyph.fullPage}</a>
         <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>`}
     </div>
     ${!list ? html`<div class="muted pad">…</div>`
       : list.error ? html`<div class="stop error">${list.error}</div>`
       : !list.enabled ? html`<div class="muted pad">Terminals are off: piweb was started with --no-terminal.</div>`
-      : !ts.length ? html`<div class="muted pad term-empty"><p>A shell in this session's folder. What you type here goes to the shell, not to pi.</p>
+      : !ts.length ? html`<div class="muted pad term-empty">
+        <p>A shell in this session's folder. What you type here goes to the shell, not to pi.</p>
           <button class="btn primary" type="button" onClick=${start}>Start a terminal</button></div>`
       : ts.map((t) => html`<${XTerm} key=${t.id} id=${id} tid=${t.id} shown=${t.id === sel} onExit=${load} />`)}
   </div>`;

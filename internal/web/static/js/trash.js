@@ -29,14 +29,17 @@ export function TrashPage() {
   };
   const forget = async (it) => {
     const name = title(it.session);
-    if (!(await confirm('Delete forever?', `"${name.slice(0, 80)}" will be deleted for good. This cannot be undone.`, { ok: 'Delete forever', danger: true }))) return;
+    if (!(await confirm('Delete forever?', `"${name.slice(0, 80)}" will be deleted for good. This cannot be undone.`,
+      { ok: 'Delete forever', danger: true }))) return;
     try { await api.deleteTrash(it.trashId); } catch (e) { toast('Delete failed: ' + e.message, { kind: 'error' }); }
     reload();
   };
   return html`<div class="usage trash">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
+      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">Trash</h1>
-        <div class="sess-facts">${data && !data.error && html`<span class="fact">${data.items.length} deleted · ${data.backups.length} backups</span>`}</div></div></header>
+        <div class="sess-facts">${data && !data.error && html`<span class="fact">
+          ${data.items.length} deleted · ${data.backups.length} backups</span>`}</div></div></header>
     <div class="usage-body">
       ${!data && html`<div class="muted pad">Loading…</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
@@ -46,10 +49,14 @@ export function TrashPage() {
         <ul class="trash-list">${data.items.map((it) => html`<li key=${it.trashId} class="trash-item">
           <div class="trash-main"><span class="sess-title">${title(it.session)}</span>
             <span class="muted">${(it.session && it.session.cwd) || ''} · deleted ${relTime(it.deleted)}</span></div>
-          <div class="trash-actions"><button class="btn small" type="button" onClick=${() => restore(it)}>Restore</button>
-            <button class="btn small danger" type="button" onClick=${() => forget(it)}>Delete forever</button></div></li>`)}</ul>
+          <div class="trash-actions"><button class="btn small" type="button"
+            onClick=${() => restore(it)}>Restore</button>
+            <button class="btn small danger" type="button" onClick=${() => forget(it)}>Delete forever</button></div>
+              </li>`)}</ul>
         <h2>Backups</h2>
-        <p class="muted backup-rule">When piweb rewrites a session file (a repair, or a fork re-pointed after its parent was deleted), it keeps the previous file beside it as a backup, which may hold content you deleted. Backups older than ${data.maxAgeDays} days are removed when piweb starts.</p>
+        <p class="muted backup-rule">When piweb rewrites a session file (a repair, or a fork re-pointed after its parent
+          was deleted), it keeps the previous file beside it as a backup, which may hold content you deleted. Backups
+          older than ${data.maxAgeDays} days are removed when piweb starts.</p>
         ${!data.backups.length && html`<p class="muted">No backups.</p>`}
         <ul class="trash-list">${data.backups.map((b) => html`<li key=${b.path} class="trash-item">
           <div class="trash-main"><span class="sess-title">${baseName(b.session)}</span>

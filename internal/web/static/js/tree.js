@@ -94,14 +94,18 @@ export function TreePanel({ view }) {
   };
   return html`<div class="tree-panel">
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
-      <label class="check"><input type="checkbox" checked=${all} onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button></div>
+      <label class="check"><input type="checkbox" checked=${all}
+        onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
+      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+        </div>
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
       ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
-          class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget.value === n.id ? ' sel' : '')}
+          class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf
+            ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget.value === n.id ? ' sel' : '')}
           style=${{ paddingLeft: 8 + Math.min(depth, 12) * 12 + 'px' }} data-id=${n.id}>
-        <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n' + (n.text || '')} onClick=${() => open(n)}>
+        <button type="button" class="tnode-btn" title=${n.type + (n.role ? ' ' + n.role : '') + ' ' + n.id + '\n'
+          + (n.text || '')} onClick=${() => open(n)}>
           <span class=${'ticon ' + (n.role || n.type)}>${treeGlyph(n)}</span>
           <span class="ttext">${nodeText(n)}</span>
           ${labels[n.id] && html`<span class="tlabel">${labels[n.id]}</span>`}
@@ -109,7 +113,9 @@ export function TreePanel({ view }) {
           ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}
           ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">${glyph.current}</span>`}
         </button>
-        <button type="button" class="btn-link tnode-label-btn" title=${labels[n.id] ? 'Change or clear the label' : 'Label this entry'} onClick=${() => setEditing(n.id)}>${labels[n.id] ? 'relabel' : 'label'}</button>
+        <button type="button" class="btn-link tnode-label-btn"
+          title=${labels[n.id] ? 'Change or clear the label' : 'Label this entry'} onClick=${() => setEditing(n.id)}>
+          ${labels[n.id] ? 'relabel' : 'label'}</button>
         ${editing === n.id && html`<${LabelEdit} view=${view} id=${n.id} onDone=${() => setEditing(null)} />`}</li>`)}
     </ol>
   </div>`;
@@ -120,10 +126,13 @@ function Lineage({ lineage }) {
   const anc = lineage.ancestors || (lineage.parent ? [lineage.parent] : []);
   const kids = lineage.children || [];
   if (!anc.length && !kids.length) return null;
-  const link = (s) => html`<a href=${sessionURL(s.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}
+  const link = (s) => html`<a href=${sessionURL(s.id)}
+    onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}
     title=${s.cwd}>${s.name || s.firstMessage || shortId(s.id)}</a> <span class="muted">${relTime(s.modified)}</span>`;
   return html`<div class="lineage">
-    ${anc.length > 0 && html`<div><span class="muted">Forked from</span><ul>${anc.slice().reverse().map((s) => html`<li key=${s.id}>${link(s)}</li>`)}</ul></div>`}
-    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>${kids.map((s) => html`<li key=${s.id}>${glyph.fork} ${link(s)}</li>`)}</ul></div>`}
+    ${anc.length > 0 && html`<div><span class="muted">Forked from</span><ul>
+      ${anc.slice().reverse().map((s) => html`<li key=${s.id}>${link(s)}</li>`)}</ul></div>`}
+    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>
+      ${kids.map((s) => html`<li key=${s.id}>${glyph.fork} ${link(s)}</li>`)}</ul></div>`}
   </div>`;
 }

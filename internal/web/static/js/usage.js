@@ -20,7 +20,8 @@ const zone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZo
 export function sortRows(rows, by, sort) {
   const s = sort || (by === 'day' ? { col: 'key', desc: true } : { col: 'cost', desc: true });
   const val = (r) => (s.col === 'key' ? r.key : s.col === 'tokens' ? tokens(r) : r[s.col] || 0);
-  const tie = (a, b) => (s.col !== 'key' && s.col !== 'cost' ? (b.cost || 0) - (a.cost || 0) : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const tie = (a, b) => (s.col !== 'key' && s.col !== 'cost' ? (b.cost || 0) - (a.cost || 0) : 0) || (a.key < b.key
+    ? -1 : a.key > b.key ? 1 : 0);
   return rows.slice().sort((a, b) => {
     const x = val(a), y = val(b);
     const c = x < y ? -1 : x > y ? 1 : 0;
@@ -38,7 +39,8 @@ export function UsagePage() {
   useEffect(() => {
     let live = true;
     const asked = { by, days };
-    api.usage(by, { days, tz: zone() }).then((d) => live && setData({ ...d, asked }), (e) => live && setData({ error: e.message, asked }));
+    api.usage(by, { days, tz: zone() }).then((d) => live && setData({ ...d, asked }),
+      (e) => live && setData({ error: e.message, asked }));
     localStorage.setItem('piweb.usage.by', by);
     localStorage.setItem('piweb.usage.days', days);
     return () => { live = false; };
@@ -55,25 +57,36 @@ export function UsagePage() {
     const on = sort ? sort.col === col : (by === 'day' ? col === 'key' : col === 'cost');
     const desc = sort ? sort.desc : true;
     return html`<th class=${cls + (on ? ' sorted' : '')} aria-sort=${on ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}${on ? ' ' + (desc ? glyph.down : glyph.up) : ''}</button></th>`;
+      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}
+        ${on ? ' ' + (desc ? glyph.down : glyph.up) : ''}</button></th>`;
   };
-  const pick = (list, value, set, label) => html`<div class="seg" role="group" aria-label=${label}>${list.map(([k, text]) => html`<button key=${k}
-    type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')} onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
+  const pick = (list, value, set, label) => html`<div class="seg" role="group" aria-label=${label}>
+    ${list.map(([k, text]) => html`<button key=${k}
+    type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')}
+      onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
   return html`<div class="usage">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions" onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
+      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">Usage</h1>
-        <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">${fmtTokens(tokens(sum))} tokens</span>
-          <span class="fact">${sum.messages} responses</span>${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}</span>`}</div></div>
-      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project']], by, setBy, 'Group')}
+        <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">
+          ${fmtTokens(tokens(sum))} tokens</span>
+          <span class="fact">${sum.messages} responses</span>
+            ${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}
+            </span>`}</div></div>
+      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project']], by,
+        setBy, 'Group')}
         ${pick(RANGES, days, setDays, 'Period')}</div></header>
     <div class="usage-body">
       ${!data && html`<div class="muted pad">Loading…</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
-      ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days ? ` in the last ${days} days` : ''}.</div>`}
+      ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days
+        ? ` in the last ${days} days` : ''}.</div>`}
       ${rows.length > 0 && html`<table class="grid">
-        <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th class="bar-col"></th></tr></thead>
+        <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th
+          class="bar-col"></th></tr></thead>
         <tbody>${rows.map((r) => html`<${Row} key=${r.key} r=${r} by=${by} scale=${scale} />`)}</tbody>
-        <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}</td>`)}<td class="bar-col"></td></tr></tfoot>
+        <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}
+          </td>`)}<td class="bar-col"></td></tr></tfoot>
       </table>`}
     </div></div>`;
 }
@@ -85,6 +98,7 @@ function Row({ r, by, scale }) {
   const label = !r.key ? html`<span class="muted">${by === 'day' ? '(no time)' : '(none)'}</span>`
     : by === 'project' ? html`<strong>${baseName(r.key)}</strong> <span class="muted">${r.key}</span>` : r.key;
   return html`<tr><td class="key" title=${r.key}>${label}</td>
-    ${COLS.map(([k]) => html`<td class=${'num col-' + k} title=${k === 'cost' ? '$' + (r.cost || 0).toFixed(6) : String(r[k] || 0)}>${cell(k, r[k])}</td>`)}
+    ${COLS.map(([k]) => html`<td class=${'num col-' + k} title=${k === 'cost' ? '$' + (r.cost
+      || 0).toFixed(6) : String(r[k] || 0)}>${cell(k, r[k])}</td>`)}
     <td class="bar-col"><span class="bar" style=${{ width: (100 * w).toFixed(1) + '%' }}></span></td></tr>`;
 }

@@ -364,9 +364,11 @@ function withEntries(d, entries) {
 function treeNode(e) {
   const m = e.message || {};
   let text = '';
-  if (e.type === 'message') text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b) => b.type === 'text').map((b) => b.text).join(' ') : m.command || '';
+  if (e.type === 'message') text = typeof m.content === 'string' ? m.content : Array.isArray(m.content)
+    ? m.content.filter((b) => b.type === 'text').map((b) => b.text).join(' ') : m.command || '';
   else text = e.summary || e.name || '';
-  return { id: e.id, parentId: e.parentId ?? null, type: e.type, role: m.role, timestamp: e.timestamp, text: text.slice(0, 200), label: null };
+  return { id: e.id, parentId: e.parentId ?? null, type: e.type, role: m.role, timestamp: e.timestamp,
+    text: text.slice(0, 200), label: null };
 }
 
 // withEdits marks the items whose content pi replaces in the model's

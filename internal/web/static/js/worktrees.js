@@ -21,11 +21,14 @@ export function Worktrees({ id }) {
   if (d.error) return html`<div class="stop error">${d.error}</div>`;
   if (!d.available) return html`<div class="muted pad">${d.message}</div>`;
   const remove = async (wt) => {
-    if (!(await confirm('Remove this worktree?', `${wt.path} is deleted from disk; its branch ${wt.branch || ''} stays.`, { ok: 'Remove', danger: true }))) return;
+    if (!(await confirm('Remove this worktree?', `${wt.path} is deleted from disk; its branch ${wt.branch
+      || ''} stays.`, { ok: 'Remove', danger: true }))) return;
     try {
       const a = await api.removeWorktree(id, wt.path, false);
       if (a.dirty) {
-        if (!(await confirm('It has uncommitted changes', 'Remove the worktree anyway? Its modified and untracked files are lost.', { ok: 'Remove and lose them', danger: true }))) return;
+        if (!(await confirm('It has uncommitted changes',
+          'Remove the worktree anyway? Its modified and untracked files are lost.', { ok: 'Remove and lose them',
+          danger: true }))) return;
         await api.removeWorktree(id, wt.path, true);
       }
     } catch (e) {
@@ -37,11 +40,14 @@ export function Worktrees({ id }) {
   return html`<div class="worktrees">
     <div class="muted small pad-s">Repository <strong>${d.repo.name}</strong></div>
     <ul class="wt-list">${d.worktrees.map((wt) => html`<li key=${wt.path} class="wt" data-path=${wt.path}>
-      <div class="wt-main"><span class="branch">${glyph.branch} ${wt.branch || '(detached)'}</span>${wt.main && html`<span class="tag" title="the repository's main worktree">main worktree</span>`}
+      <div class="wt-main"><span class="branch">${glyph.branch} ${wt.branch || '(detached)'}</span>
+        ${wt.main && html`<span class="tag" title="the repository's main worktree">main worktree</span>`}
         ${wt.path === d.repo.root && html`<span class="tag">this session</span>`}
         <div class="muted small wt-path" title=${wt.path}>${wt.path}</div></div>
-      <div class="wt-actions"><button class="btn ghost small wt-new" type="button" onClick=${() => setStart(wt.path)}>New session</button>
-        ${!wt.main && html`<button class="btn ghost small wt-remove" type="button" onClick=${() => remove(wt)}>Remove</button>`}</div>
+      <div class="wt-actions"><button class="btn ghost small wt-new" type="button"
+        onClick=${() => setStart(wt.path)}>New session</button>
+        ${!wt.main && html`<button class="btn ghost small wt-remove" type="button"
+          onClick=${() => remove(wt)}>Remove</button>`}</div>
     </li>`)}</ul>
     <${AddForm} id=${id} repo=${d.repo} done=${() => setRev((n) => n + 1)} />
     ${start && html`<${NewSession} cwd=${start} close=${() => setStart('')} />`}
@@ -67,7 +73,8 @@ function AddForm({ id, repo, done }) {
     setBusy(false);
   };
   return html`<form class="wt-add" onSubmit=${submit}>
-    <label>New worktree on a new branch<input name="branch" placeholder="branch name" value=${branch} onInput=${(e) => setBranch(e.target.value)} /></label>
+    <label>New worktree on a new branch<input name="branch" placeholder="branch name" value=${branch}
+      onInput=${(e) => setBranch(e.target.value)} /></label>
     ${folder && html`<div class="muted small">in the folder ${folder} beside ${repo.name}</div>`}
     <button class="btn small" type="submit" disabled=${busy || !branch.trim()}>Create</button>
   </form>`;
