@@ -62,19 +62,44 @@ type follow struct {
 	end     int64 // the file offset the clients' view reaches
 	missing bool  // the file was gone at the last event
 	watched time.Time
+	// loading is set while the hello's parse runs (outside mu); the
+	// file's events meanwhile wait in pending, applied from its end.
+	loading bool
+	pending []index.Event
 }
 
+// publish sends an event to a topic's clients (Relay.PublishJSON).
+type publish func(topic string, v any)
+
 // watch follows a session's file from end, the size of the parse its
-// hello describes, which load returns; it holds the follows while it
-// loads, so no event slips between the parse and the follow.
-func (f *follows) watch(id, path string, load func() int64) {
+// hello describes, which load returns. load runs outside the follows'
+// lock (a huge session's parse would stall every session's appends, and
+// the file events behind them could cut the follows off): the file's
+// events meanwhile are kept, and applied from the parse's end once it is
+// known, so none slips between the parse and the follow.
+func (f *follows) watch(id, path string, load func() int64, pub publish) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if fl := f.m[id]; fl != nil && fl.path == path {
 		fl.watched = time.Now()
+		f.mu.Unlock()
 		return
 	}
-	f.m[id] = &follow{path: path, end: load(), watched: time.Now()}
+	fl := &follow{path: path, watched: time.Now(), loading: true}
+	f.m[id] = fl
+	f.mu.Unlock()
+	end := load()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fl.loading = false
+	if fl.end >= 0 { // else the events were lost meanwhile: the next one reloads
+		fl.end = end
+	}
+	for _, ev := range fl.pending {
+		if out := fl.next(ev); out != nil && f.m[id] == fl {
+			pub(SessionTopic(fl.path), out)
+		}
+	}
+	fl.pending = nil
 }
 
 // drop stops following a session (piweb deleted it).
@@ -103,7 +128,7 @@ func (l *Relay) followFiles(sub *broker.Sub[index.Event]) {
 			if len(ev.Lines) > 0 {
 				l.agent.FileGrew(ev.Path, ev.From, ev.Lines)
 			}
-			l.follows.apply(l, ev)
+			l.follows.apply(ev, l.PublishJSON)
 		}
 	}
 }
@@ -119,15 +144,17 @@ func (f *follows) lost() {
 
 // apply turns one file event into the events of the sessions that follow
 // the file.
-func (f *follows) apply(l *Relay, ev index.Event) {
+func (f *follows) apply(ev index.Event, pub publish) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, fl := range f.m {
 		if fl.path != ev.Path {
 			continue
 		}
-		if out := fl.next(ev); out != nil {
-			l.PublishJSON(SessionTopic(fl.path), out)
+		if fl.loading {
+			fl.pending = append(fl.pending, ev)
+		} else if out := fl.next(ev); out != nil {
+			pub(SessionTopic(fl.path), out)
 		}
 	}
 }

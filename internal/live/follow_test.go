@@ -3,6 +3,7 @@ package live
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -61,3 +62,50 @@ func raws(lines ...string) []json.RawMessage {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestWatchLoadsOutsideLock: while one session's hello parses it (a huge
+// file), another session's follow starts and its appends are relayed;
+// the appends of the loading session that came meanwhile are relayed
+// after the parse, from its end (a line it already holds is not sent
+// twice).
+func TestWatchLoadsOutsideLock(t *testing.T) {
+	l1 := `{"type":"message","id":"a1","parentId":null}` + "\n"
+	l2 := `{"type":"label","id":"b2","parentId":"a1"}` + "\n"
+	n1, n2 := int64(len(l1)), int64(len(l2))
+	type sent struct {
+		Topic string
+		Event any
+	}
+	var got []sent // written under f.mu, read after
+	pub := func(topic string, v any) { got = append(got, sent{topic, v}) }
+	f := &follows{m: map[string]*follow{}}
+	started, release, loaded := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		f.watch("big", "/big.jsonl", func() int64 { close(started); <-release; return 100 + n1 }, pub)
+		close(loaded)
+	}()
+	<-started
+	others := make(chan struct{})
+	go func() {
+		f.watch("other", "/other.jsonl", func() int64 { return 100 }, pub)
+		f.apply(index.Event{Path: "/other.jsonl", From: 100, Lines: []byte(l1), End: 100 + n1}, pub)
+		f.apply(index.Event{Path: "/big.jsonl", From: 100, Lines: []byte(l1 + l2), End: 100 + n1 + n2}, pub)
+		close(others)
+	}()
+	select {
+	case <-others:
+	case <-time.After(10 * time.Second):
+		t.Fatal("other sessions' follows waited for one session's parse")
+	}
+	close(release)
+	<-loaded
+	want := []sent{
+		{SessionTopic("/other.jsonl"), entriesAppended{Type: "entries_appended", Entries: raws(l1), Leaf: ptr("a1"), Size: 100 + n1}},
+		{SessionTopic("/big.jsonl"), entriesAppended{Type: "entries_appended", Entries: raws(l2), Leaf: ptr("b2"), Size: 100 + n1 + n2}},
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("published (-want +got):\n%s", diff)
+	}
+}

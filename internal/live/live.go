@@ -212,7 +212,7 @@ func (l *Relay) SessionHello(m catalog.Meta) []byte {
 			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size
 		}
 		return hello.Size
-	})
+	}, l.PublishJSON)
 	b, _ := json.Marshal(hello)
 	return b
 }
