@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
 	"piweb/internal/session"
@@ -65,11 +66,10 @@ func piwebVersion() string {
 }
 
 // startFleet pushes cat's sessions until the returned stop is called,
-// and returns the fleet's reader for the API (nil when the URL does not
-// parse: the pusher's status says why). A database that is down or
-// refuses only shows in the log and the status: the local page never
-// waits for it.
-func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (*fleet.Reader, func()) {
+// and returns the fleet for the API: its reader and this machine's push
+// status. A database that is down or refuses only shows in the log and
+// the status: the local page never waits for it.
+func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (*fleetService, func()) {
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	p := fleet.New(fleet.Options{URL: f.url, Machine: f.machine, Share: f.share, Advertise: f.advertise,
 		Version: piwebVersion(), PiVersion: pi.Version, Source: cat, Log: log})
@@ -77,18 +77,40 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
 	fmt.Fprintf(e.stdout, "Fleet: pushing this machine's sessions as %q to %s\n", f.machine, fleet.Redact(f.url))
-	reader, err := fleet.NewReader(f.url)
-	if err != nil {
-		log.Warn("fleet: no fleet-wide answers", "err", fleet.Explain(err))
-	}
-	return reader, func() {
+	fl := &fleetService{pusher: p}
+	fl.reader, fl.err = fleet.NewReader(f.url)
+	return fl, func() {
 		cancel()
 		<-done
-		if reader != nil {
-			reader.Close()
+		if fl.reader != nil {
+			fl.reader.Close()
 		}
 	}
 }
+
+// fleetService is server.Fleet: the fleet's reader, and this machine's
+// pusher for the status.
+type fleetService struct {
+	reader *fleet.Reader
+	err    error // why there is no reader (the URL does not parse)
+	pusher *fleet.Pusher
+}
+
+func (f *fleetService) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error) {
+	if f.reader == nil {
+		return fleet.List{}, f.err
+	}
+	return f.reader.Sessions(ctx, q, machine)
+}
+
+func (f *fleetService) Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error) {
+	if f.reader == nil {
+		return fleet.Search{}, f.err
+	}
+	return f.reader.Search(ctx, q)
+}
+
+func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
 
 func runFleet(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] != "status" {

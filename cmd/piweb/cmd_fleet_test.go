@@ -68,6 +68,16 @@ func TestServeFleet(t *testing.T) {
 		}
 		return nil
 	}, 30*time.Second, "fleet status to find everything pushed")
+	testkit.Eventually(t, func() error {
+		var st struct {
+			Fleet struct{ Machine, State string }
+		}
+		getJSON(t, s.url+"api/status", &st)
+		if st.Fleet.Machine != "box" || st.Fleet.State != "current" {
+			return fmt.Errorf("GET /api/status: fleet %+v, want box current", st.Fleet)
+		}
+		return nil
+	}, 10*time.Second, "the status to say current")
 	var list struct {
 		Sessions []struct{ Machine, Path string }
 		Total    int

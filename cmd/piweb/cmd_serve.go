@@ -145,11 +145,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	opts.Push = openPush(e, logger)
 	opts.ModelTitles = f.modelTitles
 	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's
-		reader, stop := startFleet(e, f.fleet, cat, opts.Agent.Pi())
+		fl, stop := startFleet(e, f.fleet, cat, opts.Agent.Pi())
 		defer stop()
-		if reader != nil {
-			opts.Fleet = reader
-		}
+		opts.Fleet = fl
 	}
 	if !f.demo { // the demo's marks and preferences stay in memory
 		opts.Marks = openMarks(e, logger)

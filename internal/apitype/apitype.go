@@ -6,6 +6,7 @@ package apitype
 
 import (
 	"encoding/json"
+	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/catalog"
@@ -27,6 +28,32 @@ type Status struct {
 	// CanLeave says the demo can be left from the page (POST
 	// /api/demo/leave) for the user's own sessions.
 	CanLeave bool `json:"canLeave,omitempty"`
+	// Fleet is this machine's push to the fleet database, under serve
+	// --fleet only.
+	Fleet *FleetStatus `json:"fleet,omitempty"`
+}
+
+// FleetStatus is what this machine's push to the fleet says: its state
+// (connecting, pushing, current, paused: a person must act, failing:
+// retrying), why in words, the files waiting and the rows pushed since
+// start.
+type FleetStatus struct {
+	Machine  string      `json:"machine"`
+	State    string      `json:"state"`
+	Error    string      `json:"error,omitempty"`
+	Behind   int         `json:"behind"`
+	LastPush time.Time   `json:"lastPush,omitzero"`
+	Pushed   FleetCounts `json:"pushed"`
+}
+
+// FleetCounts are the rows pushed since start.
+type FleetCounts struct {
+	Batches  int `json:"batches"`
+	Sessions int `json:"sessions"`
+	Deleted  int `json:"deleted"`
+	Entries  int `json:"entries"`
+	Lines    int `json:"lines"`
+	Usage    int `json:"usage"`
 }
 
 // Leave is POST /api/demo/leave: whether piweb is switching from the demo

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"piweb/internal/apitype"
 )
 
 // The states of a pusher.
@@ -22,27 +24,12 @@ const (
 	StateFailing    = "failing" // the database is unreachable or failed; retrying
 )
 
-// Status is what a pusher reports: for the page, `piweb fleet status`
-// and the log.
-type Status struct {
-	Machine string `json:"machine"`
-	State   string `json:"state"`
-	// Error says why the fleet is behind, in words (Explain).
-	Error    string    `json:"error,omitempty"`
-	Behind   int       `json:"behind"` // files waiting to be pushed
-	LastPush time.Time `json:"lastPush,omitzero"`
-	Pushed   Counts    `json:"pushed"`
-}
+// Status is what a pusher reports: for the page (GET /api/status),
+// `piweb fleet status` and the log.
+type Status = apitype.FleetStatus
 
 // Counts are the rows pushed since start.
-type Counts struct {
-	Batches  int `json:"batches"`
-	Sessions int `json:"sessions"`
-	Deleted  int `json:"deleted"`
-	Entries  int `json:"entries"`
-	Lines    int `json:"lines"`
-	Usage    int `json:"usage"`
-}
+type Counts = apitype.FleetCounts
 
 // counts is Counts as the pusher adds to it (under Pusher.mu).
 type counts struct{ c Counts }

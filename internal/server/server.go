@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
@@ -137,6 +138,8 @@ type Options struct {
 type Fleet interface {
 	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error)
 	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
+	// Status is this machine's push, for GET /api/status.
+	Status() apitype.FleetStatus
 }
 
 // titler is live's Titler when pi can write titles: it asks pi's default

@@ -21,6 +21,10 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 	st := apitype.Status{Version: version, SignIn: s.auth.required, AgentDir: s.agentDir, Demo: s.opts.Demo,
 		Pi: s.agent.Pi(), Index: s.cat.State()}
 	st.CanLeave = s.opts.Demo && s.opts.LeaveDemo != nil
+	if s.opts.Fleet != nil {
+		fs := s.opts.Fleet.Status()
+		st.Fleet = &fs
+	}
 	if s.opts.Demo && s.opts.DemoRealDir != "" {
 		n := len(session.SessionFiles(s.opts.DemoRealDir))
 		st.RealSessions, st.RealAgentDir = &n, s.opts.DemoRealDir
