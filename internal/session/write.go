@@ -267,7 +267,13 @@ func writeTemp(dir string, data []byte) (string, error) {
 
 // CreateFile writes a new session file at path, which must not exist,
 // atomically: the file appears whole or not at all.
-func CreateFile(path string, data []byte) error {
+func CreateFile(path string, data []byte) error { return createFile(path, data, syncDir) }
+
+// createFile is CreateFile with the folder's sync given (tests fail it).
+// A sync that fails removes the new file again: the caller is told the
+// creation failed, and a file left behind would be a second fork or
+// clone on its retry.
+func createFile(path string, data []byte, sync func(dir string) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
@@ -279,7 +285,13 @@ func CreateFile(path string, data []byte) error {
 	if err := os.Link(tmp, path); err != nil { // fails if path exists
 		return fmt.Errorf("create session: %w", err)
 	}
-	return syncDir(filepath.Dir(path))
+	if err := sync(filepath.Dir(path)); err != nil {
+		if rerr := os.Remove(path); rerr != nil {
+			return fmt.Errorf("create session: %w; %s stays (cannot remove it: %v)", err, path, rerr)
+		}
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
 }
 
 func syncDir(dir string) error {

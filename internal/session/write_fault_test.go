@@ -255,3 +255,21 @@ func carryBackups(path string) int {
 	}
 	return n
 }
+
+// TestCreateFileSyncFailLeavesNothing: a new session (a fork, a clone)
+// whose folder cannot be synced is reported failed and is not left
+// behind, so that a retry does not make a second copy.
+func TestCreateFileSyncFailLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fork.jsonl")
+	err := createFile(path, []byte(hdr+"\n"), func(string) error { return syscall.EIO })
+	if !errors.Is(err, syscall.EIO) {
+		t.Errorf("err = %v, want EIO", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
+	}
+	if err := createFile(path, []byte(hdr+"\n"), syncDir); err != nil {
+		t.Errorf("retry: %v", err)
+	}
+}
