@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"time"
 
 	"piweb/internal/broker"
@@ -31,15 +32,23 @@ const (
 // that concern the session beyond its own page: its worker's state
 // changes (piweb_state, piweb_exit, agent_start, agent_end) and dialogs
 // (extension_ui_request, piweb_ui_answered, piweb_ui_timeout), as events of
-// type "worker_changed" whose Value is a WorkerNote. The server follows it
-// for the listing's running flags and the attention events.
+// type "worker_changed" whose Value is a WorkerNote and whose Raw is the
+// note encoded. The server follows it for the listing's running flags and
+// the attention events.
 const WorkersTopic = "workers"
 
-// WorkerNote is the Value of a WorkersTopic event: the session's topic (its
-// Key) and the event published there.
+// WorkerNote is the Value of a WorkersTopic event: a small projection of
+// the event published on the session's topic, never the event itself (an
+// agent_end carries the whole run's messages, which the topic would keep
+// for replay).
 type WorkerNote struct {
-	Topic string
-	Event Event
+	Topic string `json:"topic"` // the session's topic (its Key)
+	Type  string `json:"event"` // the event's type
+	// Attention is what the event means for the user's attention
+	// (AttentionOf), and Title a dialog's title or a failed run's error,
+	// at most 200 bytes.
+	Attention string `json:"attention,omitempty"`
+	Title     string `json:"title,omitempty"`
 }
 
 // SharedBroker returns the broker for every live event of piweb: agent
@@ -87,8 +96,12 @@ func (h *Hub) Publish(e Event) Event {
 	e = h.b.Publish(h.topic, e)
 	switch e.Type {
 	case EvState, EvExit, EvAgentStart, EvAgentEnd, EvExtensionUIRequest, EvUIAnswered, EvExtensionUITimeout:
-		h.b.Publish(WorkersTopic, Event{Type: "worker_changed", Raw: []byte(`{"type":"worker_changed"}`),
-			Value: WorkerNote{Topic: h.topic, Event: e}})
+		n := noteOf(h.topic, e)
+		raw, _ := json.Marshal(struct {
+			Type string `json:"type"`
+			WorkerNote
+		}{"worker_changed", n})
+		h.b.Publish(WorkersTopic, Event{Type: "worker_changed", Raw: raw, Value: n})
 	}
 	return e
 }

@@ -62,7 +62,8 @@ type Payload[E any] interface {
 // Seq is unique and increasing within the topic and At is when the broker
 // received it (all three set by Publish). Raw is one JSON object (what a browser receives); Type
 // is its type, skimmed by the publisher; Value is an optional in-process
-// payload for subscribers in the same program. None of them may be
+// payload for subscribers in the same program, which must say its size
+// (Size() int) if it holds more than Raw does. None of them may be
 // modified after Publish.
 type Event struct {
 	Topic string
@@ -79,8 +80,16 @@ func (e Event) Stamp(topic string, seq uint64, at time.Time) Event {
 	return e
 }
 
-// Size is len(Raw).
-func (e Event) Size() int { return len(e.Raw) }
+// Size is what e holds: len(Raw), plus the size of a Value that tells
+// its own (Size() int); a Value that does not is assumed to hold nothing
+// beyond Raw.
+func (e Event) Size() int {
+	n := len(e.Raw)
+	if v, ok := e.Value.(interface{ Size() int }); ok {
+		n += v.Size()
+	}
+	return n
+}
 
 // Field returns the raw JSON of a top-level member of Raw, or nil. It skims
 // without decoding.

@@ -274,3 +274,27 @@ func BenchmarkPublishFanout(b *testing.B) {
 		})
 	}
 }
+
+// held is an in-process Value that says what it holds.
+type held int
+
+func (h held) Size() int { return int(h) }
+
+// TestValueCounts: an event counts what its Value holds as well as its
+// Raw bytes, so a topic bounded in bytes does not keep large values
+// counted as nothing (issue 21.6); a Value that does not say counts 0.
+func TestValueCounts(t *testing.T) {
+	b := New[Event](Options{KeepBytes: 10_000})
+	for range 5 {
+		b.Publish("a", Event{Raw: []byte(`{}`), Value: held(4000)})
+	}
+	b.Publish("b", Event{Raw: []byte(`{}`), Value: "opaque"})
+	got := [][2]int{}
+	for _, topic := range []string{"a", "b"} {
+		events, bytes := b.RetainedBytes(topic)
+		got = append(got, [2]int{events, bytes})
+	}
+	if want := [][2]int{{2, 8004}, {1, 2}}; !cmp.Equal(got, want) {
+		t.Errorf("retained (events, bytes) %v, want %v", got, want)
+	}
+}

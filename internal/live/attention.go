@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/push"
 )
 
@@ -28,55 +29,10 @@ type AttentionEvent struct {
 	Name string `json:"name,omitempty"`
 }
 
-// attentionOf reads a worker event: the attention kind it means, if any,
-// and for a dialog its title; "started" (a run began) is the server's
-// own and never announced.
-func attentionOf(ev []byte) (kind, title string) {
-	var e struct {
-		Type      string `json:"type"`
-		Method    string `json:"method"`
-		Title     string `json:"title"`
-		WillRetry bool   `json:"willRetry"`
-		Messages  []struct {
-			Role         string `json:"role"`
-			StopReason   string `json:"stopReason"`
-			ErrorMessage string `json:"errorMessage"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(ev, &e) != nil {
-		return "", ""
-	}
-	switch e.Type {
-	case "extension_ui_request":
-		switch e.Method {
-		case "select", "confirm", "input", "editor":
-			return "waiting", e.Title
-		}
-	case "agent_start":
-		return "started", ""
-	case "piweb_ui_answered", "piweb_ui_timeout":
-		return "resumed", ""
-	case "agent_end":
-		if e.WillRetry { // pi 1.x tries again: the run is not over (0.73 does not say)
-			return "", ""
-		}
-		for i := len(e.Messages) - 1; i >= 0; i-- {
-			if m := e.Messages[i]; m.Role == "assistant" {
-				if m.StopReason == "error" {
-					return "failed", m.ErrorMessage
-				}
-				break
-			}
-		}
-		return "done", ""
-	}
-	return "", ""
-}
-
-// publishAttention relays what a worker event means for attention.
-func (l *Relay) publishAttention(id string, raw []byte) {
-	kind, title := attentionOf(raw)
-	if kind == "started" {
+// publishAttention relays what a worker event means for attention (its
+// kind and title, agent.AttentionOf).
+func (l *Relay) publishAttention(id, kind, title string) {
+	if kind == agent.AttentionStarted {
 		l.attention.forget(id) // a new run: its end is news however soon it comes
 		return
 	}

@@ -10,25 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-func TestAttentionOf(t *testing.T) {
-	for _, c := range []struct{ ev, kind, title string }{
-		{`{"type":"agent_end","messages":[{"role":"user"},{"role":"assistant","stopReason":"stop"}]}`, "done", ""},
-		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"401"},{"role":"toolResult"}]}`, "failed", "401"},
-		{`{"type":"agent_end","messages":[]}`, "done", ""},
-		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"503"}],"willRetry":true}`, "", ""},
-		{`{"type":"agent_end","messages":[{"role":"assistant","stopReason":"error","errorMessage":"503"}],"willRetry":false}`, "failed", "503"},
-		{`{"type":"extension_ui_request","id":"1","method":"confirm","title":"Delete?"}`, "waiting", "Delete?"},
-		{`{"type":"extension_ui_request","id":"1","method":"notify","message":"hi"}`, "", ""},
-		{`{"type":"piweb_ui_answered","id":"1"}`, "resumed", ""},
-		{`{"type":"message_update"}`, "", ""},
-		{`not json`, "", ""},
-	} {
-		if k, ti := attentionOf([]byte(c.ev)); k != c.kind || ti != c.title {
-			t.Errorf("%s: %q %q, want %q %q", c.ev, k, ti, c.kind, c.title)
-		}
-	}
-}
-
 func TestAutoName(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"fix the flaky parser test", "fix the flaky parser test"},

@@ -77,12 +77,12 @@ func (l *Relay) followWorkers(sub *broker.Sub[broker.Event]) {
 // workerEvent relays what a worker's event means to every tab: whether
 // the worker runs now, and what needs the user's attention.
 func (l *Relay) workerEvent(n agent.WorkerNote) {
-	switch n.Event.Type {
+	switch n.Type {
 	case agent.EvState, agent.EvExit, agent.EvAgentStart, agent.EvAgentEnd:
 		l.WorkerChanged(n.Topic)
 	}
 	if m, found := l.sessionOfTopic(n.Topic); found {
-		l.publishAttention(m.Key, n.Event.Raw)
+		l.publishAttention(m.Key, n.Attention, n.Title)
 	}
 }
 
