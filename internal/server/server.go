@@ -216,7 +216,7 @@ func New(opts Options) *Server {
 		s.agent = agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
 	if s.store == nil {
-		s.store = &session.Store{AgentDir: opts.AgentDir}
+		s.store = &session.Store{AgentDir: opts.AgentDir, Log: s.log}
 	}
 	s.store.Tidy()
 	s.git = opts.Git

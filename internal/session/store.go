@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"time"
 
@@ -23,9 +24,19 @@ type Store struct {
 	Fault func(step string) error
 	// Now is the clock of trash ids and backup ages; nil is time.Now.
 	Now func() time.Time
+	// Log gets what the start's tidying (Recover) could not do; nil
+	// discards it.
+	Log *slog.Logger
 	// setParent replaces SetParent in tests of the lineage alone (nil:
 	// SetParent, whose rewrite waits for late writers).
 	setParent func(path, from, to string) error
+}
+
+func (st *Store) log() *slog.Logger {
+	if st.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return st.Log
 }
 
 // ErrCrash, returned by a Fault hook, stops an operation as if the process
