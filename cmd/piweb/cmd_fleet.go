@@ -112,6 +112,12 @@ func (f *fleetService) Search(ctx context.Context, q catalog.SearchQuery) (fleet
 
 func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
 
+func (f *fleetService) Listen(ctx context.Context, retry time.Duration, changed func(string)) {
+	if f.reader != nil {
+		f.reader.Listen(ctx, retry, changed)
+	}
+}
+
 func runFleet(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] != "status" {
 		return fmt.Errorf("usage: piweb %s", commands["fleet"].usage)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -92,6 +93,31 @@ func TestServeFleet(t *testing.T) {
 	getJSON(t, s.url+"api/search?fleet=1&q=hello", &hits)
 	if len(hits.Hits) != 1 || hits.Hits[0].Machine != "box" || hits.Hits[0].EntryID != "u1" {
 		t.Errorf("GET /api/search?fleet=1&q=hello = %+v", hits)
+	}
+	// A push of this machine reaches the page's index topic.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"api/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "event: hello") && !strings.Contains(sc.Text(), `"hello"`) {
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"session_info","id":"n1","parentId":"u1","timestamp":"2026-12-04T10:02:00.000Z","name":"Fleet test"}` + "\n")
+	f.Close()
+	heard := false
+	for !heard && sc.Scan() {
+		heard = sc.Text() == `data: {"type":"fleet_changed","machine":"box"}`
+	}
+	if !heard {
+		t.Errorf("no fleet_changed on /api/events: %v", sc.Err())
 	}
 	out, code := status("--fleet", c.URL("nosuchdb", pgtest.Superuser, ""), "--machine", "box")
 	if code != 1 || !strings.Contains(out, "why: the fleet database does not exist") {

@@ -181,12 +181,20 @@ func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
 			return err
 		}
 	}
-	if len(b.sessions.path) > 0 || len(b.deleted) > 0 {
-		_, err := tx.Exec(ctx, `UPDATE fleet.machines SET last_push = now(), last_heartbeat = now() WHERE name = $1`, b.machine)
-		return err
+	if len(b.sessions.path) == 0 && len(b.deleted) == 0 {
+		return nil
 	}
-	return nil
+	// Listeners (every fleet page's piweb) hear of it at the commit.
+	_, err := tx.Exec(ctx, `UPDATE fleet.machines SET last_push = now(), last_heartbeat = now() WHERE name = $1`, b.machine)
+	if err == nil {
+		_, err = tx.Exec(ctx, `SELECT pg_notify('`+Channel+`', $1)`, b.machine)
+	}
+	return err
 }
+
+// Channel is the notification channel a push notifies at its commit,
+// with the machine's name as payload.
+const Channel = "piweb_fleet"
 
 // switchSQL recomputes the branch flags of a session whose new leaf does
 // not extend the old branch: the path from the leaf (the last entry with

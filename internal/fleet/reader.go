@@ -34,6 +34,49 @@ func NewReader(url string) (*Reader, error) {
 	return &Reader{pool: pool}, nil
 }
 
+// Listen calls changed with a machine's name each time a push of that
+// machine commits, until ctx ends: one connection LISTENs on Channel,
+// reconnecting after a failure (retry, doubling to a minute). Changes
+// during a reconnection are not replayed: changed gets "" once listening
+// again, for callers to reload.
+func (r *Reader) Listen(ctx context.Context, retry time.Duration, changed func(machine string)) {
+	wait := retry
+	for ctx.Err() == nil {
+		err := r.listen(ctx, changed)
+		if ctx.Err() != nil {
+			return
+		}
+		_ = err // the push's status says why the database is unreachable
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		wait = min(2*wait, time.Minute)
+		changed("")
+	}
+}
+
+func (r *Reader) listen(ctx context.Context, changed func(string)) error {
+	c, err := r.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	conn := c.Hijack() // a listening connection is not returned to the pool
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `LISTEN `+Channel); err != nil {
+		return err
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		changed(n.Payload)
+	}
+}
+
 // Close closes the reader's connections.
 func (r *Reader) Close() { r.pool.Close() }
 

@@ -140,6 +140,25 @@ type Fleet interface {
 	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
 	// Status is this machine's push, for GET /api/status.
 	Status() apitype.FleetStatus
+	// Listen calls changed with a machine's name after each of its pushes
+	// (LISTEN/NOTIFY), "" after a reconnection, until ctx ends.
+	Listen(ctx context.Context, retry time.Duration, changed func(machine string))
+}
+
+// fleetChanged is the index topic's event of a machine's push: fleet
+// pages reload what they show of that machine ("" for every machine).
+type fleetChanged struct {
+	Type    string `json:"type"` // fleet_changed
+	Machine string `json:"machine"`
+}
+
+// listenFleet relays the fleet's pushes to the pages until Close.
+func (s *Server) listenFleet() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancels = append(s.cancels, cancel)
+	go s.opts.Fleet.Listen(ctx, time.Second, func(machine string) {
+		s.live.PublishJSON(live.IndexTopic, fleetChanged{Type: "fleet_changed", Machine: machine})
+	})
 }
 
 // titler is live's Titler when pi can write titles: it asks pi's default
@@ -243,6 +262,9 @@ func New(opts Options) *Server {
 		s.cancels = append(s.cancels, opts.Terminals.Close)
 	}
 	s.logins = s.newLogins()
+	if opts.Fleet != nil {
+		s.listenFleet()
+	}
 	return s
 }
 
