@@ -35,8 +35,7 @@ func moveFile(src, dst string, remove func(string) error) error {
 		return err
 	}
 	if st, err := os.Stat(src); err != nil || st.Size() != n {
-		os.Remove(dst)
-		return ErrChanged
+		return undoMove(dst, ErrChanged)
 	}
 	return removeMoved(src, dst, remove)
 }
@@ -45,14 +44,21 @@ func moveFile(src, dst string, remove func(string) error) error {
 // changes durable.
 func removeMoved(src, dst string, remove func(string) error) error {
 	if err := syncDir(filepath.Dir(dst)); err != nil {
-		os.Remove(dst)
-		return fmt.Errorf("move: %w", err)
+		return undoMove(dst, fmt.Errorf("move: %w", err))
 	}
 	if err := remove(src); err != nil {
-		os.Remove(dst)
-		return fmt.Errorf("move: %w", err)
+		return undoMove(dst, fmt.Errorf("move: %w", err))
 	}
 	return syncDir(filepath.Dir(src))
+}
+
+// undoMove removes dst, the new place of a move that failed with err; when
+// even that fails the file is at both places, and the error says so.
+func undoMove(dst string, err error) error {
+	if rerr := os.Remove(dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return fmt.Errorf("%w; the file stays at %s too (cannot remove it: %v)", err, dst, rerr)
+	}
+	return err
 }
 
 // copyInto copies src to a synced temp file in dst's folder and links it

@@ -359,14 +359,17 @@ func writeRecord(it TrashItem) error {
 // midway leaves either the record or nothing.
 func removeItemDir(dir string) error {
 	ds, _ := os.ReadDir(dir)
+	var failed []error // why the folder cannot go, when it cannot
 	for _, d := range ds {
 		if d.Name() != "trash.json" {
-			os.RemoveAll(filepath.Join(dir, d.Name()))
+			failed = append(failed, os.RemoveAll(filepath.Join(dir, d.Name())))
 		}
 	}
-	os.Remove(filepath.Join(dir, "trash.json"))
+	if err := os.Remove(filepath.Join(dir, "trash.json")); !errors.Is(err, fs.ErrNotExist) {
+		failed = append(failed, err)
+	}
 	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return errors.Join(append(failed, err)...)
 	}
 	return syncDir(filepath.Dir(dir))
 }

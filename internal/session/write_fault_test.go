@@ -273,3 +273,21 @@ func TestCreateFileSyncFailLeavesNothing(t *testing.T) {
 		t.Errorf("retry: %v", err)
 	}
 }
+
+// TestMoveUndoFailureSaid: when a failed move cannot remove its new link
+// either, the file is at both places and the error says so (it said
+// only why the move failed).
+func TestMoveUndoFailureSaid(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "a"), filepath.Join(dir, "trash-a")
+	os.WriteFile(src, []byte("x\n"), 0o600)
+	err := moveFile(src, dst, func(string) error {
+		// What stands at dst now cannot be removed by os.Remove.
+		os.Remove(dst)
+		os.MkdirAll(filepath.Join(dst, "sub"), 0o755)
+		return os.ErrPermission
+	})
+	if !errors.Is(err, os.ErrPermission) || !strings.Contains(err.Error(), "stays at "+dst) {
+		t.Errorf("err = %v, want the permission error saying the file stays at %s", err, dst)
+	}
+}
