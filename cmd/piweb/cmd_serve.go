@@ -17,12 +17,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/agent"
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/server"
 	"piweb/internal/session"
-	"piweb/internal/signin"
 	"piweb/internal/terminal"
 	"piweb/internal/web"
 )
@@ -101,7 +101,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	}
 	hl := newHandoff(ln)
 	defer hl.Close()
-	keys := signin.NewKeys(f.token) // one sign-in across the demo and what follows it
+	keys := access.NewKeys(f.token) // one sign-in across the demo and what follows it
 	for {
 		left, err := serveOnce(ctx, e, f, agentDir, hl, keys)
 		if err != nil || !left {
@@ -116,7 +116,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 // serveOnce serves agentDir (or, with f.demo, a fresh demo whose real dir
 // is agentDir) on hl until ctx ends or the page leaves the demo, which it
 // reports as left.
-func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *signin.Keys) (left bool, err error) {
+func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *access.Keys) (left bool, err error) {
 	logger := log.New(e.stderr, "piweb: ", log.LstdFlags)
 	realDir, indexPath := "", ""
 	if f.demo {

@@ -5,36 +5,35 @@ import (
 	"strings"
 	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
-	"piweb/internal/peercred"
-	"piweb/internal/signin"
 )
 
 // Authentication beyond loopback (and on loopback where the platform
 // cannot tell the OS user of a client, see peer.go): the secrets live in
-// internal/signin; here are the cookie and the sign-in routes. The
+// internal/access; here are the cookie and the sign-in routes. The
 // cookie's name carries the port (cookies ignore ports, so two piwebs on
 // one host would otherwise share one), and it is only ever accepted as a
 // cookie, never as a bearer token.
 type auth struct {
-	*signin.Keys
+	*access.Keys
 	required bool
 	cookie   string // the session cookie's name
-	throttle *signin.Throttle
+	throttle *access.Throttle
 }
 
-func newAuth(token string, required bool, keys *signin.Keys, addr string) *auth {
+func newAuth(token string, required bool, keys *access.Keys, addr string) *auth {
 	if keys == nil {
-		keys = signin.NewKeys(token)
+		keys = access.NewKeys(token)
 	}
 	return &auth{Keys: keys, required: required || token != "",
-		throttle: signin.NewThrottle(10, time.Minute), cookie: signin.CookieName(addr)}
+		throttle: access.NewThrottle(10, time.Minute), cookie: access.CookieName(addr)}
 }
 
 // CheckToken refuses a --token too short to resist guessing when piweb
-// listens beyond loopback (signin.CheckToken).
-func CheckToken(token, addr string) error { return signin.CheckToken(token, IsLoopback(addr)) }
+// listens beyond loopback (access.CheckToken).
+func CheckToken(token, addr string) error { return access.CheckToken(token, IsLoopback(addr)) }
 
 // authorize checks the credentials of a request when they are required:
 // the user's token as a bearer token, or a session cookie (as a cookie
@@ -44,7 +43,7 @@ func CheckToken(token, addr string) error { return signin.CheckToken(token, IsLo
 func (s *Server) authorize(r *http.Request) error {
 	a := s.auth
 	if !a.required {
-		if peercred.OtherUser(r.Context()) {
+		if access.OtherUser(r.Context()) {
 			return errs.Errorf(errs.Forbidden, "this piweb serves only the OS user who started it")
 		}
 		return nil
@@ -100,7 +99,7 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 		s.opts.OnLogin(ip)
 	}
 	http.SetCookie(w, &http.Cookie{Name: a.cookie, Value: a.NewCookie(), Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: int(signin.CookieAge.Seconds())})
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: int(access.CookieAge.Seconds())})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
 }
@@ -116,7 +115,7 @@ func (s *Server) LoginLink() string {
 }
 
 // clientKey is the key the request's client is throttled by
-// (signin.ClientKey, believing X-Forwarded-For from --proxy only).
+// (access.ClientKey, believing X-Forwarded-For from --proxy only).
 func (s *Server) clientKey(r *http.Request) string {
-	return signin.ClientKey(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), s.opts.Proxies)
+	return access.ClientKey(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), s.opts.Proxies)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/signin"
+	"piweb/internal/access"
 )
 
 const longToken = "a-token-long-enough-0123"
@@ -59,7 +59,7 @@ func TestCheckToken(t *testing.T) {
 }
 
 // TestCookieLife: the session cookie is named after the port, expires on
-// the server after signin.CookieAge, is revoked by sign-out, dies with the
+// the server after access.CookieAge, is revoked by sign-out, dies with the
 // instance (another instance with the same token refuses it) and is never
 // a bearer token.
 func TestCookieLife(t *testing.T) {
@@ -79,7 +79,7 @@ func TestCookieLife(t *testing.T) {
 	old := cookie()
 	r.json("GET", "/api/sessions", nil, 200, "Cookie", old)
 	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+strings.SplitN(old, "=", 2)[1])
-	now = now.Add(signin.CookieAge + time.Second)
+	now = now.Add(access.CookieAge + time.Second)
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", old)
 
 	c := cookie()
@@ -91,7 +91,7 @@ func TestCookieLife(t *testing.T) {
 		t.Errorf("sign-out: %d, cookies %v", resp.StatusCode, resp.Cookies())
 	}
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", c)
-	other := signin.NewKeys(longToken)
+	other := access.NewKeys(longToken)
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other.NewCookie())
 }
 

@@ -1,17 +1,17 @@
 package server
 
-import "piweb/internal/peercred"
+import "piweb/internal/access"
 
 // Loopback is not a boundary: every user of the machine (and every
 // container sharing its network namespace) can connect to 127.0.0.1. On
 // Linux the kernel's socket tables say which uid owns the client end of a
-// loopback connection (internal/peercred), so piweb serves only its own user
+// loopback connection (internal/access), so piweb serves only its own user
 // there, without asking that user for anything. Every client is checked,
 // whatever its source address (Linux delivers a connection to 127.0.0.1
 // from any of the machine's addresses): a client of another user, or whose
 // owner cannot be told, is refused when no sign-in is set up, otherwise it
 // must sign in like any remote client.
-// Serve's connections carry their addresses (peercred.ConnContext);
+// Serve's connections carry their addresses (access.ConnContext);
 // requests that did not come through Serve (tests' handlers) are not
 // peers. Elsewhere PeerCheck is false and serve requires sign-in on
 // loopback too (a printed link).
@@ -19,4 +19,4 @@ import "piweb/internal/peercred"
 // PeerCheck reports whether this platform can tell which user owns the
 // client end of a loopback connection (serve requires sign-in on loopback
 // where it cannot).
-func PeerCheck() bool { return peercred.Supported() }
+func PeerCheck() bool { return access.PeerSupported() }

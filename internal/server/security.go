@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"piweb/internal/access"
 	"piweb/internal/errs"
-	"piweb/internal/hosts"
 )
 
 // The security layer wraps every route (see guard). It refuses, in order:
@@ -114,5 +114,5 @@ func crossSite(r *http.Request) bool {
 }
 
 // IsLoopback reports whether a listen address only accepts local clients
-// (hosts.IsLoopback).
-func IsLoopback(addr string) bool { return hosts.IsLoopback(addr) }
+// (access.IsLoopback).
+func IsLoopback(addr string) bool { return access.IsLoopback(addr) }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"piweb/internal/signin"
+	"piweb/internal/access"
 )
 
 func TestRefusals(t *testing.T) {
@@ -162,7 +162,7 @@ func TestToken(t *testing.T) {
 		r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
 	}
 	// A cookie made with another key, or tampered with, is refused.
-	other := signin.NewKeys("another-token").NewCookie()
+	other := access.NewKeys("another-token").NewCookie()
 	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other)
 }
 

@@ -12,20 +12,19 @@ import (
 	"net/http"
 	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
 	"piweb/internal/gitx"
-	"piweb/internal/hosts"
 	"piweb/internal/live"
 	"piweb/internal/ops"
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
 	"piweb/internal/push"
 	"piweb/internal/session"
-	"piweb/internal/signin"
 	"piweb/internal/sse"
 	"piweb/internal/terminal"
 )
@@ -53,7 +52,7 @@ type Options struct {
 	// SignInKeys sign and check sign-in cookies and links; nil makes new
 	// ones for Token. serve passes the same keys to the server that
 	// follows the demo (LeaveDemo), so that signed-in browsers stay so.
-	SignInKeys *signin.Keys
+	SignInKeys *access.Keys
 	// OnLogin is called with the client's address after a one-time
 	// login link was used (serve prints a fresh link for the next
 	// browser).
@@ -199,7 +198,7 @@ type Server struct {
 	store    *session.Store
 	web      http.Handler
 	log      *slog.Logger
-	hosts    hosts.Allowed
+	hosts    access.Hosts
 	auth     *auth
 	events   *broker.Broker[broker.Event]
 	sse      *sse.Streams
@@ -222,7 +221,7 @@ type Server struct {
 func New(opts Options) *Server {
 	s := &Server{opts: opts, agentDir: opts.AgentDir, cat: opts.Catalog, agent: opts.Agent,
 		store: opts.Store, web: opts.Web, log: opts.Log,
-		hosts: hosts.For(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
+		hosts: access.HostsFor(opts.Addr, opts.Hosts), auth: newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
 		cache: session.NewCache(8, 512<<20), lists: &catalog.ListCache{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"piweb/internal/peercred"
+	"piweb/internal/access"
 )
 
 // Timeouts bound what a slow or idle client can hold. A request's headers
@@ -44,5 +44,5 @@ func (t Timeouts) withDefaults() Timeouts {
 func (s *Server) httpServer() *http.Server {
 	t := s.opts.Timeouts.withDefaults()
 	return &http.Server{Handler: s.handler, ReadHeaderTimeout: t.Header, ReadTimeout: t.Read,
-		IdleTimeout: t.Idle, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelError), ConnContext: peercred.ConnContext}
+		IdleTimeout: t.Idle, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelError), ConnContext: access.ConnContext}
 }

@@ -1,9 +1,4 @@
-// Package hosts decides which Host names a request may carry to reach
-// piweb, against DNS rebinding (a name some other site made point here):
-// loopback names and addresses always, the listen host, the names serve's
-// --host adds, and for a listen address beyond loopback this machine's
-// hostname (and for a wildcard listen its interface addresses).
-package hosts
+package access
 
 import (
 	"net"
@@ -11,14 +6,14 @@ import (
 	"strings"
 )
 
-// Allowed is the set of lower-case names besides loopback under which a
+// Hosts is the set of lower-case names besides loopback under which a
 // server may be reached. It is read-only once made.
-type Allowed map[string]struct{}
+type Hosts map[string]struct{}
 
-// For lists the names of a server listening on addr, with extra names
+// HostsFor lists the names of a server listening on addr, with extra names
 // (a port on one is ignored).
-func For(addr string, extra []string) Allowed {
-	hosts := Allowed{}
+func HostsFor(addr string, extra []string) Hosts {
+	hosts := Hosts{}
 	add := func(h string) { hosts[strings.ToLower(strings.Trim(h, "[]"))] = struct{}{} }
 	for _, h := range extra {
 		if name, _, err := net.SplitHostPort(h); err == nil {
@@ -52,7 +47,7 @@ func For(addr string, extra []string) Allowed {
 
 // Allows accepts a Host header's value (with or without a port): loopback
 // names and addresses, and the names of a.
-func (a Allowed) Allows(hostport string) bool {
+func (a Hosts) Allows(hostport string) bool {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h

@@ -1,4 +1,4 @@
-package signin
+package access
 
 import (
 	"encoding/hex"

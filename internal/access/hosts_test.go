@@ -1,4 +1,4 @@
-package hosts
+package access
 
 import (
 	"os"
@@ -35,7 +35,7 @@ func TestAllows(t *testing.T) {
 		{"0.0.0.0:8080", nil, name, true},
 		{":8080", nil, "evil.example:8080", false},
 	} {
-		if got := For(c.addr, c.extra).Allows(c.host); got != c.want {
+		if got := HostsFor(c.addr, c.extra).Allows(c.host); got != c.want {
 			t.Errorf("listening on %s (extra %v): Host %q allowed %v, want %v", c.addr, c.extra, c.host, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package peercred
+package access
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 // is looked up whatever its source address (Linux delivers a connection to
 // 127.0.0.1 from any of the machine's addresses, so a loopback listener
 // cannot trust the source), and a client whose owner cannot be found (a
-// remote machine, another network namespace, a platform where Supported
+// remote machine, another network namespace, a platform where PeerSupported
 // is false, a connection that is not TCP) is another user. Only contexts
 // without a connection from ConnContext (handlers called directly, as
 // tests do) are not reported.

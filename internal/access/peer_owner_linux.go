@@ -1,10 +1,4 @@
-// Package peercred tells which OS user owns the client end of a TCP
-// connection made on this machine: loopback is not a boundary (every user
-// of the machine, and every container sharing its network namespace, can
-// connect to 127.0.0.1), so the server serves only its own user there.
-// Linux can tell (the kernel's socket tables); elsewhere Supported is
-// false.
-package peercred
+package access
 
 import (
 	"bufio"
@@ -16,10 +10,10 @@ import (
 	"strconv"
 )
 
-// Supported reports whether this platform can tell which user owns the
+// PeerSupported reports whether this platform can tell which user owns the
 // client end of a loopback connection: on Linux when /proc/net/tcp can be
 // read.
-func Supported() bool {
+func PeerSupported() bool {
 	f, err := os.Open("/proc/net/tcp")
 	if err != nil {
 		return false

@@ -1,22 +1,4 @@
-// Package signin holds the secrets of piweb's sign-in beyond loopback (and
-// on loopback where the platform cannot tell the OS user of a client).
-// Two secrets open the server:
-//
-//   - A token the user chose (--token). The user can type it again, so it
-//     stays valid for the server's life: as "Authorization: Bearer T" and
-//     as the login link /auth?token=T, any number of times. Beyond
-//     loopback it must be at least MinToken characters.
-//   - One-time login links, when the user chose none. piweb prints
-//     /auth?token=L; L works once and is exchanged for the session cookie,
-//     so a link left in a terminal's scrollback, a shell history or a
-//     proxy log cannot sign in anyone else later.
-//
-// The cookie holds neither secret: its issue time, a random nonce and
-// their HMAC under a key made at start, so a restart signs every browser
-// out. Keys checks the issue time (CookieAge) and the nonces revoked by
-// sign-out. Wrong tokens are counted per client by a Throttle. The HTTP
-// side (cookie name and attributes, headers) is internal/server's.
-package signin
+package access
 
 import (
 	"crypto/hmac"
