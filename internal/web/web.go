@@ -23,7 +23,10 @@
 // highlight.js (with its languages in langs.js), sidebar.js, tree.js,
 // search.js, header.js, files.js, terminal.js (the Terminal panel and page,
 // xterm.js loaded on first use) with cspstyle.js (its inline styles through
-// the CSSOM, so the CSP stays strict), usage.js, app.js (layout and keys).
+// the CSSOM, so the CSP stays strict), usage.js, app.js (layout and keys),
+// panels.js (the registry of a session's side panels: a panel is its module
+// and one line there) and icons.js (every glyph and drawing the page shows).
+// No line of these scripts is longer than 120 characters (TestJSLineLength).
 //
 // Markdown is parsed in the browser by markdown-it (vendored, raw HTML
 // off, linear time) and markdown.js turns its tokens into Preact elements,
