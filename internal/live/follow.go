@@ -6,33 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
 )
-
-// followChanges relays the catalog's changes to the index topic until
-// Close, from sub on. Cut off as too slow, it subscribes again: the
-// listing a page fetches on its next change is current either way.
-func (l *Relay) followChanges(sub *broker.Sub[catalog.Change]) {
-	defer func() { sub.Close() }()
-	for {
-		select {
-		case <-l.done:
-			return
-		case c, open := <-sub.C:
-			if !open {
-				if !sub.Lagged() {
-					return
-				}
-				sub = l.cat.Changes()
-				continue
-			}
-			l.onChange(c)
-		}
-	}
-}
 
 // onChange relays an index change to /api/events.
 func (l *Relay) onChange(c catalog.Change) {
@@ -109,28 +86,13 @@ func (f *follows) drop(id string) {
 	f.mu.Unlock()
 }
 
-// followFiles applies the catalog's file events until Close, from sub on.
-func (l *Relay) followFiles(sub *broker.Sub[index.Event]) {
-	defer func() { sub.Close() }()
-	for {
-		select {
-		case <-l.done:
-			return
-		case ev, open := <-sub.C:
-			if !open {
-				if !sub.Lagged() {
-					return
-				}
-				sub = l.cat.FileEvents()
-				l.follows.lost() // events were missed: every view reloads
-				continue
-			}
-			if len(ev.Lines) > 0 {
-				l.agent.FileGrew(ev.Path, ev.From, ev.Lines)
-			}
-			l.follows.apply(ev, l.PublishJSON)
-		}
+// onFileEvent hands a file's growth to the worker's check for other
+// writers and to the sessions that follow the file.
+func (l *Relay) onFileEvent(ev index.Event) {
+	if len(ev.Lines) > 0 {
+		l.agent.FileGrew(ev.Path, ev.From, ev.Lines)
 	}
+	l.follows.apply(ev, l.PublishJSON)
 }
 
 // lost makes every follow's next event a reload.

@@ -102,10 +102,10 @@ func New(o Options) *Relay {
 	// New returns (a rename answered before a goroutine first ran) must
 	// reach the topics.
 	changes, files, workers := l.cat.Changes(), l.cat.FileEvents(), l.events.NewSub()
-	l.bg.Go(func() { l.followChanges(changes) })
-	l.bg.Go(func() { l.followFiles(files) })
+	l.bg.Go(func() { relay(l.done, l.changesSource(changes)) })
+	l.bg.Go(func() { relay(l.done, l.filesSource(files)) })
 	if workers.Follow(agent.WorkersTopic) == nil {
-		l.bg.Go(func() { l.followWorkers(workers) })
+		l.bg.Go(func() { relay(l.done, l.workersSource(workers)) })
 	} else {
 		workers.Close()
 	}

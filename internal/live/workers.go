@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"piweb/internal/agent"
-	"piweb/internal/broker"
 	"piweb/internal/catalog"
 )
 
@@ -51,25 +50,6 @@ func (p *pending) gc(l *Relay) {
 	for id := range p.m {
 		if _, known := l.cat.ByKey(id); known {
 			delete(p.m, id)
-		}
-	}
-}
-
-// followWorkers turns the workers' state changes (agent.WorkersTopic of
-// the one broker) into the index topic's running events, until Close.
-func (l *Relay) followWorkers(sub *broker.Sub[broker.Event]) {
-	defer sub.Close()
-	for {
-		select {
-		case <-l.done:
-			return
-		case ev, open := <-sub.C:
-			if !open {
-				return
-			}
-			if n, ok := ev.Value.(agent.WorkerNote); ok {
-				l.workerEvent(n)
-			}
 		}
 	}
 }
