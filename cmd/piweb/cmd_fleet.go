@@ -110,6 +110,13 @@ func (f *fleetService) Search(ctx context.Context, q catalog.SearchQuery) (fleet
 	return f.reader.Search(ctx, q)
 }
 
+func (f *fleetService) Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error) {
+	if f.reader == nil {
+		return nil, f.err
+	}
+	return f.reader.Usage(ctx, by, tz, since)
+}
+
 func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
 
 func (f *fleetService) Listen(ctx context.Context, retry time.Duration, changed func(string)) {

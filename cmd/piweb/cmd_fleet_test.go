@@ -50,7 +50,8 @@ func TestServeFleet(t *testing.T) {
 	}
 	id := "0199aaaa-bbbb-7ccc-8ddd-000000000001"
 	body := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-12-04T10:00:00.000Z","cwd":"/work"}` + "\n" +
-		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"hello fleet","timestamp":1796378460000}}` + "\n"
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"hello fleet","timestamp":1796378460000}}` + "\n" +
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-12-04T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"provider":"fake","model":"m1","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.01,"output":0.02,"cacheRead":0,"cacheWrite":0,"total":0.03}},"stopReason":"stop","timestamp":1796378461000}}` + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +95,16 @@ func TestServeFleet(t *testing.T) {
 	if len(hits.Hits) != 1 || hits.Hits[0].Machine != "box" || hits.Hits[0].EntryID != "u1" {
 		t.Errorf("GET /api/search?fleet=1&q=hello = %+v", hits)
 	}
+	var usage struct {
+		Rows []struct {
+			Key      string
+			Messages int
+		}
+	}
+	getJSON(t, s.url+"api/usage?fleet=1&by=machine", &usage)
+	if len(usage.Rows) != 1 || usage.Rows[0].Key != "box" || usage.Rows[0].Messages != 1 {
+		t.Errorf("GET /api/usage?fleet=1&by=machine = %+v", usage)
+	}
 	// A push of this machine reaches the page's index topic.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -110,7 +121,7 @@ func TestServeFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"type":"session_info","id":"n1","parentId":"u1","timestamp":"2026-12-04T10:02:00.000Z","name":"Fleet test"}` + "\n")
+	f.WriteString(`{"type":"session_info","id":"n1","parentId":"a1","timestamp":"2026-12-04T10:02:00.000Z","name":"Fleet test"}` + "\n")
 	f.Close()
 	heard := false
 	for !heard && sc.Scan() {
@@ -134,7 +145,7 @@ func TestFleetOff(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--demo", "--pi", "/nonexistent/pi")
 	defer stop()
-	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x"} {
+	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x", "api/usage?fleet=1", "api/usage?by=machine"} {
 		resp, err := http.Get(u + path)
 		if err != nil {
 			t.Fatal(err)

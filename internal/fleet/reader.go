@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -299,4 +300,43 @@ func snippet(h string) (string, [][2]int) {
 		b.WriteString(h[:j])
 		h = h[min(len(h), j+len(stopSel)):]
 	}
+}
+
+// usageKeys are the groups of Usage as SQL over u (usage rows joined to
+// their session's cwd).
+var usageKeys = map[string]string{
+	"day":     `coalesce(to_char(to_timestamp(u.ts / 1000.0) AT TIME ZONE $1::text, 'YYYY-MM-DD'), '')`,
+	"model":   `u.model`,
+	"project": `u.cwd`,
+	"machine": `u.machine`,
+}
+
+// Usage is GET /api/usage?fleet=1: every machine's usage grouped by day
+// (in tz), model, project or machine, since a time (zero: all). An answer
+// copied into forks and clones (same machine, entry id and time) counts
+// once; deleted sessions do not count.
+func (r *Reader) Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error) {
+	key, ok := usageKeys[by]
+	if !ok {
+		return nil, fmt.Errorf("fleet usage: no grouping %q", by)
+	}
+	var from any
+	if !since.IsZero() {
+		from = since.UnixMilli()
+	}
+	rows, err := r.pool.Query(ctx, `WITH u AS (
+		SELECT DISTINCT ON (u.machine, CASE WHEN u.entry_id = '' THEN u.path || ':' || u.line ELSE u.entry_id END, u.ts)
+			u.*, s.cwd
+		FROM fleet.usage u JOIN fleet.sessions s ON s.machine = u.machine AND s.path = u.path AND NOT s.deleted
+		WHERE ($2::bigint IS NULL OR u.ts >= $2) AND $1::text IS NOT NULL)
+	SELECT `+key+`, sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), count(*) FILTER (WHERE answer)
+	FROM u GROUP BY 1 ORDER BY 1`, tz, from)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (catalog.UsageRow, error) {
+		var u catalog.UsageRow
+		err := row.Scan(&u.Key, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Messages)
+		return u, err
+	})
 }

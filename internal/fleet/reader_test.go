@@ -3,12 +3,14 @@ package fleet
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
@@ -148,5 +150,53 @@ func TestListen(t *testing.T) {
 	t.Logf("append to notification: median %v, p95 %v, max %v", took[len(took)/2], took[len(took)*95/100], took[len(took)-1])
 	if p95 := took[len(took)*95/100]; p95 > 2*time.Second {
 		t.Errorf("p95 %v, want at most 2 s", p95)
+	}
+}
+
+// TestUsage: the fleet's usage by machine, day and model; a copy of a
+// session (a clone keeps its answers' ids and times) counts once.
+func TestUsage(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	urlA, urlB := d.role(t, "ua"), d.role(t, "ub")
+	a, b := newAgentDir(t), newAgentDir(t)
+	orig := a.create(t, 2)
+	if err := os.WriteFile(strings.TrimSuffix(orig, ".jsonl")+"-copy.jsonl", mustRead(t, orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.create(t, 3)
+	pushA := startPusher(t, Options{URL: urlA, Machine: "desk", Source: openCatalog(t, a)})
+	pushB := startPusher(t, Options{URL: urlB, Machine: "cloud", Source: openCatalog(t, b)})
+	eventually(t, func() error {
+		if sa, sb := pushA.Status(), pushB.Status(); sa.Pushed.Sessions != 2 || sb.Pushed.Sessions != 1 || sa.State != StateCurrent {
+			return fmt.Errorf("desk %+v, cloud %+v", sa, sb)
+		}
+		return nil
+	}, "both pushes")
+	r, err := NewReader(urlA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		by   string
+		want []catalog.UsageRow
+	}{
+		{"machine", []catalog.UsageRow{
+			{Key: "cloud", Input: 30, Output: 15, Cost: 0.09, Messages: 3},
+			{Key: "desk", Input: 20, Output: 10, Cost: 0.06, Messages: 2}}},
+		{"day", []catalog.UsageRow{{Key: "2026-12-04", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
+		{"model", []catalog.UsageRow{{Key: "fake/m1", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
+	} {
+		got, err := r.Usage(ctx, tc.by, "Europe/Paris", time.Time{})
+		if err != nil {
+			t.Fatalf("by %s: %v", tc.by, err)
+		}
+		if diff := cmp.Diff(tc.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("by %s (-want +got):\n%s", tc.by, diff)
+		}
+	}
+	if got, err := r.Usage(ctx, "day", "UTC", time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || len(got) != 0 {
+		t.Errorf("usage since 2027: %v (%v), want none", got, err)
 	}
 }

@@ -137,6 +137,9 @@ type Options struct {
 type Fleet interface {
 	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error)
 	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
+	// Usage groups the fleet's usage by day (in tz), model, project or
+	// machine, since a time (zero: all).
+	Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error)
 	// Status is this machine's push, for GET /api/status.
 	Status() apitype.FleetStatus
 	// Listen calls changed with a machine's name after each of its pushes

@@ -19,6 +19,15 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if r.URL.Query().Has("fleet") {
+		return s.fleetAnswer(w, func(f Fleet) (any, error) {
+			rows, err := f.Usage(r.Context(), q.By, q.Loc.String(), q.Since)
+			return apitype.Usage{Rows: rows, TZ: q.Loc.String()}, err
+		})
+	}
+	if q.By == "machine" {
+		return errs.Errorf(errs.Invalid, "by=machine needs fleet=1")
+	}
 	rows, err := s.cat.Usage(r.Context(), q)
 	if err != nil {
 		return errs.E("", errs.Internal, "cannot compute usage", err)
@@ -32,8 +41,8 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 func usageQuery(r *http.Request) (UsageQuery, error) {
 	v := r.URL.Query()
 	q := UsageQuery{By: cmp.Or(v.Get("by"), "day"), Loc: time.UTC}
-	if q.By != "day" && q.By != "model" && q.By != "project" {
-		return q, errs.Errorf(errs.Invalid, "by must be day, model or project")
+	if q.By != "day" && q.By != "model" && q.By != "project" && q.By != "machine" {
+		return q, errs.Errorf(errs.Invalid, "by must be day, model, project or machine (with fleet=1)")
 	}
 	if tz := v.Get("tz"); tz != "" {
 		if l, err := time.LoadLocation(tz); err == nil {
