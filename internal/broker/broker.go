@@ -48,6 +48,9 @@ type Options struct {
 	// with a clock-based Base, from an earlier process) is recognisably
 	// older than the topic's start.
 	Base uint64
+	// Now is the clock events are stamped with and topics idle by (nil:
+	// time.Now); a test moves it instead of sleeping.
+	Now func() time.Time
 }
 
 // Payload is what a Broker carries: a value that can be stamped with its
@@ -136,8 +139,15 @@ func New[E Payload[E]](opts Options) *Broker[E] {
 	if opts.Idle <= 0 {
 		opts.Idle = DefaultIdle
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	return &Broker[E]{opts: opts, high: opts.Base, topics: map[string]*topic[E]{}}
 }
+
+// Now reads the broker's clock, which stamped each event's At: a reader of
+// At (a page told when events were received) compares with this.
+func (b *Broker[E]) Now() time.Time { return b.opts.Now() }
 
 // topicLocked returns the named topic, creating it above every sequence
 // number issued so far.
@@ -145,7 +155,7 @@ func (b *Broker[E]) topicLocked(name string) *topic[E] {
 	t := b.topics[name]
 	if t == nil {
 		born := b.high + 1
-		t = &topic[E]{born: born, seq: born - 1, evicted: born - 1, subs: map[*Sub[E]]struct{}{}, last: time.Now()}
+		t = &topic[E]{born: born, seq: born - 1, evicted: born - 1, subs: map[*Sub[E]]struct{}{}, last: b.opts.Now()}
 		b.topics[name] = t
 	}
 	return t
@@ -167,7 +177,7 @@ func (b *Broker[E]) Publish(name string, e E) E {
 	}
 	t.seq++
 	b.high = max(b.high, t.seq)
-	now := time.Now()
+	now := b.opts.Now()
 	e = e.Stamp(name, t.seq, now)
 	t.last = now
 	b.keep(t, kept[E]{t.seq, e.Size(), e})
@@ -275,7 +285,7 @@ func (b *Broker[E]) Collect() int {
 	defer b.mu.Unlock()
 	n := 0
 	for name, t := range b.topics {
-		if len(t.subs) == 0 && time.Since(t.last) >= b.opts.Idle {
+		if len(t.subs) == 0 && b.opts.Now().Sub(t.last) >= b.opts.Idle {
 			delete(b.topics, name)
 			n++
 		}

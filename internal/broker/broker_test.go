@@ -298,3 +298,18 @@ func TestValueCounts(t *testing.T) {
 		t.Errorf("retained (events, bytes) %v, want %v", got, want)
 	}
 }
+
+// TestClock: Options.Now stamps the events and idles the topics, and Now
+// reads it, so that a test can move time without sleeping.
+func TestClock(t *testing.T) {
+	at := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	b := New[Event](Options{Idle: time.Minute, Now: func() time.Time { return at }})
+	e := b.Publish("a", Event{Type: "t", Raw: []byte(`{}`)})
+	if !e.At.Equal(at) || !b.Now().Equal(at) {
+		t.Errorf("event at %v, broker now %v; want %v", e.At, b.Now(), at)
+	}
+	at = at.Add(time.Minute)
+	if n := b.Collect(); n != 1 {
+		t.Errorf("collected %d topics a minute later on the broker's clock, want 1", n)
+	}
+}

@@ -2,7 +2,6 @@ package broker
 
 import (
 	"errors"
-	"time"
 )
 
 // ErrClosed is returned when subscribing through a Sub that was cut off or
@@ -96,7 +95,7 @@ func (s *Sub[E]) Unsubscribe(name string) {
 	if t := s.topics[name]; t != nil {
 		delete(t.subs, s)
 		delete(s.topics, name)
-		t.last = time.Now()
+		t.last = b.opts.Now()
 	}
 }
 
@@ -120,7 +119,7 @@ func (b *Broker[E]) cutLocked(s *Sub[E]) {
 		return
 	}
 	s.done = true
-	now := time.Now()
+	now := b.opts.Now()
 	for name, t := range s.topics {
 		delete(t.subs, s)
 		t.last = now

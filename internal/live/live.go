@@ -202,11 +202,11 @@ func (l *Relay) Deleted(path string) {
 // it is now. It runs after the client subscribed, so every append after
 // the leaf it reports reaches the client as an event (the web client
 // re-reads its tail when the leaf differs from what it loaded). Its now,
-// the server's clock, lets the client read the replay event's times on
-// its own clock.
+// on the clock of the broker that stamped the replay event's times, lets
+// the client read those times on its own clock.
 func (l *Relay) SessionHello(m catalog.Meta) []byte {
 	hello := sessionHello{Type: "hello", Session: l.Item(m), Worker: l.agent.State(m.Path), Size: m.Size,
-		Now: time.Now().UnixMilli(), ReplayFrom: l.turnStart(SessionTopic(m.Path))}
+		Now: l.events.Now().UnixMilli(), ReplayFrom: l.turnStart(SessionTopic(m.Path))}
 	l.follows.watch(m.Key, m.Path, func() int64 {
 		if sess, err := l.opts.Cache.Load(m.Path); err == nil {
 			hello.Leaf, hello.Size = entryID(sess.Leaf()), sess.Size

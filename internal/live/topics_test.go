@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -85,7 +86,9 @@ func (noAgent) Rename(_ context.Context, _, _ string, offline func() error) erro
 
 func newRelay(t *testing.T, o Options) *Relay {
 	o.Catalog, o.Agent = catalog.Static(), noAgent{}
-	o.Events = broker.New[broker.Event](broker.Options{})
+	if o.Events == nil {
+		o.Events = broker.New[broker.Event](broker.Options{})
+	}
 	o.Cache, o.Store, o.Git = session.NewCache(2, 1<<20), &session.Store{AgentDir: t.TempDir()}, gitx.New(gitx.Options{})
 	l := New(o)
 	t.Cleanup(func() { l.Close(); o.Events.Close() })
@@ -107,4 +110,19 @@ func TestTimingOptions(t *testing.T) {
 		defer l.follows.mu.Unlock()
 		return len(l.follows.m) == 0
 	}, 10*time.Second, "the janitor to drop the idle follow")
+}
+
+// TestHelloNowIsTheBrokers: a session's hello tells the time on the clock
+// of the broker that stamps the replayed events, so that a page reads
+// their times on its own clock whatever clock the broker has.
+func TestHelloNowIsTheBrokers(t *testing.T) {
+	at := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	l := newRelay(t, Options{Events: broker.New[broker.Event](broker.Options{Now: func() time.Time { return at }})})
+	var hello struct{ Now int64 }
+	if err := json.Unmarshal(l.SessionHello(catalog.Meta{ID: "abc", Key: "abc", Path: filepath.Join(t.TempDir(), "s.jsonl")}), &hello); err != nil {
+		t.Fatal(err)
+	}
+	if hello.Now != at.UnixMilli() {
+		t.Errorf("hello now %d, want the broker's %d", hello.Now, at.UnixMilli())
+	}
 }
