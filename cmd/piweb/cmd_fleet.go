@@ -77,7 +77,7 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
 	fmt.Fprintf(e.stdout, "Fleet: pushing this machine's sessions as %q to %s\n", f.machine, fleet.Redact(f.url))
-	fl := &fleetService{pusher: p}
+	fl := &fleetService{pusher: p, machine: f.machine}
 	fl.reader, fl.err = fleet.NewReader(f.url)
 	return fl, func() {
 		cancel()
@@ -91,9 +91,10 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (
 // fleetService is server.Fleet: the fleet's reader, and this machine's
 // pusher for the status.
 type fleetService struct {
-	reader *fleet.Reader
-	err    error // why there is no reader (the URL does not parse)
-	pusher *fleet.Pusher
+	reader  *fleet.Reader
+	err     error // why there is no reader (the URL does not parse)
+	pusher  *fleet.Pusher
+	machine string
 }
 
 func (f *fleetService) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error) {
@@ -116,6 +117,15 @@ func (f *fleetService) Usage(ctx context.Context, by, tz string, since time.Time
 	}
 	return f.reader.Usage(ctx, by, tz, since)
 }
+
+func (f *fleetService) Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error) {
+	if f.reader == nil {
+		return catalog.Meta{}, nil, f.err
+	}
+	return f.reader.Session(ctx, machine, id)
+}
+
+func (f *fleetService) Machine() string { return f.machine }
 
 func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
 

@@ -130,6 +130,47 @@ func TestServeFleet(t *testing.T) {
 	if !heard {
 		t.Errorf("no fleet_changed on /api/events: %v", sc.Err())
 	}
+	// Another machine's session reads from the database, read-only.
+	other := t.TempDir()
+	odir := filepath.Join(other, "sessions", "--srv--")
+	os.MkdirAll(odir, 0o755)
+	oid := "0199aaaa-bbbb-7ccc-8ddd-000000000002"
+	obody := strings.ReplaceAll(strings.ReplaceAll(body, id, oid), "hello fleet", "hello from the other machine")
+	if err := os.WriteFile(filepath.Join(odir, "2026-12-04T10-00-00-000Z_"+oid+".jsonl"), []byte(obody), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startServeEnv(t, nil, "--addr", "127.0.0.1:0", "--agent-dir", other, "--pi", "/nonexistent/pi",
+		"--fleet", url, "--machine", "other")
+	var ctxAnswer struct {
+		Messages []struct {
+			Role    string
+			Content json.RawMessage
+		}
+	}
+	testkit.Eventually(t, func() error {
+		resp, err := http.Get(s.url + "api/sessions/" + oid + "/context?machine=other")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s", resp.Status)
+		}
+		return json.NewDecoder(resp.Body).Decode(&ctxAnswer)
+	}, 30*time.Second, "the other machine's session through this one")
+	if len(ctxAnswer.Messages) != 2 || !strings.Contains(string(ctxAnswer.Messages[0].Content), "hello from the other machine") {
+		t.Errorf("the other machine's context: %+v", ctxAnswer)
+	}
+	var detail struct {
+		Session struct{ ID, Path string }
+	}
+	getJSON(t, s.url+"api/sessions/"+oid+"?machine=other", &detail)
+	if detail.Session.ID != oid || !strings.HasPrefix(detail.Session.Path, odir) {
+		t.Errorf("the other machine's detail: %+v", detail)
+	}
+	if resp, err := http.Get(s.url + "api/sessions/" + oid + "?machine=nowhere"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a session of an unknown machine: %v %v, want 404", resp.Status, err)
+	}
 	out, code := status("--fleet", c.URL("nosuchdb", pgtest.Superuser, ""), "--machine", "box")
 	if code != 1 || !strings.Contains(out, "why: the fleet database does not exist") {
 		t.Errorf("status of a missing database: exit %d:\n%s", code, out)
@@ -145,7 +186,8 @@ func TestFleetOff(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--demo", "--pi", "/nonexistent/pi")
 	defer stop()
-	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x", "api/usage?fleet=1", "api/usage?by=machine"} {
+	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x", "api/usage?fleet=1", "api/usage?by=machine",
+		"api/sessions/x/context?machine=m"} {
 		resp, err := http.Get(u + path)
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -339,4 +340,28 @@ func (r *Reader) Usage(ctx context.Context, by, tz string, since time.Time) ([]c
 		err := row.Scan(&u.Key, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Messages)
 		return u, err
 	})
+}
+
+// ErrNoSession is Session's answer for a session the fleet does not have
+// (or has as deleted).
+var ErrNoSession = errors.New("fleet: no such session")
+
+// Session reads a session of a machine from the database, by its API id
+// on that machine: its listing and its file as pushed (every complete
+// line, byte for byte; nothing for a machine that shares only meta), so
+// that it can be read while its machine is off.
+func (r *Reader) Session(ctx context.Context, machine, key string) (catalog.Meta, []byte, error) {
+	var m catalog.Meta
+	var data []byte
+	err := r.pool.QueryRow(ctx, `SELECT s.key, s.session_id, s.path, s.cwd, s.name, s.has_name, s.created, s.modified,
+		s.message_count, s.first_message, s.parent_path, s.size,
+		coalesce((SELECT string_agg(l.raw || '\x0a'::bytea, ''::bytea ORDER BY l.line) FROM fleet.lines l
+			WHERE l.machine = s.machine AND l.path = s.path), ''::bytea)
+		FROM fleet.sessions s WHERE s.machine = $1 AND s.key = $2 AND NOT s.deleted`, machine, key).Scan(
+		&m.Key, &m.ID, &m.Path, &m.Cwd, &m.Name, &m.HasName, &m.Created, &m.Modified, &m.MessageCount,
+		&m.FirstMessage, &m.ParentPath, &m.Size, &data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return m, nil, ErrNoSession
+	}
+	return m, data, err
 }

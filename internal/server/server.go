@@ -140,6 +140,11 @@ type Fleet interface {
 	// Usage groups the fleet's usage by day (in tz), model, project or
 	// machine, since a time (zero: all).
 	Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error)
+	// Session reads another machine's session (its listing and its file
+	// as pushed) by its API id there; fleet.ErrNoSession when there is none.
+	Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error)
+	// Machine is this machine's name in the fleet.
+	Machine() string
 	// Status is this machine's push, for GET /api/status.
 	Status() apitype.FleetStatus
 	// Listen calls changed with a machine's name after each of its pushes

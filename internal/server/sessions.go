@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -167,6 +168,14 @@ func (s *Server) load(path string) (*session.Session, error) {
 
 // open finds and parses the session named by {id}.
 func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
+	if machine := r.URL.Query().Get("machine"); machine != "" {
+		if s.opts.Fleet == nil {
+			return Meta{}, nil, errs.Errorf(errs.Invalid, "the fleet is off (piweb serve --fleet URL)")
+		}
+		if machine != s.opts.Fleet.Machine() {
+			return s.openRemote(r, machine)
+		}
+	}
 	m, err := s.lookup(r)
 	if err != nil {
 		return m, nil, err
@@ -291,4 +300,17 @@ func (s *Server) fleetAnswer(w http.ResponseWriter, ask func(Fleet) (any, error)
 		return errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
 	}
 	return ok(w, a)
+}
+
+// openRemote reads another machine's session from the fleet database,
+// read-only, parsed by piweb's own parser from its lines as pushed.
+func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Session, error) {
+	m, data, err := s.opts.Fleet.Session(r.Context(), machine, r.PathValue("id"))
+	if errors.Is(err, fleet.ErrNoSession) {
+		return m, nil, errs.Errorf(errs.NotFound, "session not found on machine %s", machine)
+	}
+	if err != nil {
+		return m, nil, errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
+	}
+	return m, session.Parse(data), nil
 }
