@@ -14,12 +14,18 @@ import (
 // TestChangesPanel: real pi 1.6.0 (the fake model scripting an edit tool
 // call) edits a file of a git repository; the Changes panel lists it with
 // git's diff, live, and the session's own changes show pi's diff of it.
+// The repository's config names an fsmonitor hook: it never runs, and
+// the panel says it was ignored.
 func TestChangesPanel(t *testing.T) {
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")
 	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "README.md"}, {"commit", "-qm", "start"}} {
+	marker := filepath.Join(t.TempDir(), "fsmonitor-ran")
+	hook := filepath.Join(t.TempDir(), "fsmonitor.sh")
+	os.WriteFile(hook, []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "README.md"}, {"commit", "-qm", "start"},
+		{"config", "core.fsmonitor", hook}} {
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
 		cmd.Dir = r.cwd
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -37,6 +43,7 @@ func TestChangesPanel(t *testing.T) {
 	r.click(t, `.sess-actions button[title^="Changes"]`)
 	r.waitJS(t, `document.querySelector('.git-branch')?.innerText.includes('main')`)
 	r.waitJS(t, `document.querySelector('.git-section details[data-path="notes.txt"]')`)
+	r.waitJS(t, `document.querySelector('.git-ignored-config')?.innerText.includes('core.fsmonitor')`)
 	r.click(t, `.git-section details[data-path="README.md"] summary`)
 	r.waitJS(t, `document.querySelector('.git-section details[data-path="README.md"] pre.diff')?.innerText.includes('+3 Edited by pi.')`)
 
@@ -47,4 +54,7 @@ func TestChangesPanel(t *testing.T) {
 	r.click(t, `.changes-panel .seg button:nth-child(2)`)
 	r.waitJS(t, `document.querySelector('.session-changes details[data-path="README.md"] pre.diff')?.innerText.includes('Edited by pi.')`)
 	r.screenshot(t, "changes-session")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the repository's fsmonitor hook ran")
+	}
 }
