@@ -322,7 +322,7 @@ func fromIndex(im index.Meta) Meta {
 	in := im.Info
 	m := Meta{ID: apiID(im.SessionID, in.Path), Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
 		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
-		FirstMessage: in.FirstMessage, Size: im.Size}
+		FirstMessage: firstMessage(in.FirstMessage), Size: im.Size}
 	if in.ParentSessionPath != nil {
 		m.ParentPath, _ = jsjson.DecodeString(in.ParentSessionPath)
 	}
@@ -470,7 +470,7 @@ func ReadMeta(path string) (Meta, bool) {
 	id = apiID(id, path)
 	m := Meta{Key: id, ID: id, Path: path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
 		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
-		FirstMessage: in.FirstMessage, Size: st.Size()}
+		FirstMessage: firstMessage(in.FirstMessage), Size: st.Size()}
 	m.ParentPath, _ = jsjson.DecodeString(in.ParentSessionPath)
 	return m, true
 }

@@ -10,8 +10,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"piweb/internal/demo"
+	"piweb/internal/index"
+	"piweb/internal/session"
 	"piweb/internal/testkit"
 )
 
@@ -196,6 +199,27 @@ func TestReloadsSerialised(t *testing.T) {
 		m, found := c.ByPath(im.Info.Path)
 		if !found || !sameButKey(m, fromIndex(im)) {
 			t.Errorf("%s: listing %+v differs from the index", im.Info.Path, m)
+		}
+	}
+}
+
+// TestFirstMessageCut checks that the listing keeps at most
+// MaxFirstMessage bytes of a first message, cut at a rune start (issue
+// 21: a 52 MB pasted first message was held twice and sent with every
+// listing).
+func TestFirstMessageCut(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{"short", 5},
+		{strings.Repeat("x", MaxFirstMessage), MaxFirstMessage},
+		{strings.Repeat("x", 50<<20), MaxFirstMessage},
+		{"x" + strings.Repeat("é", MaxFirstMessage), MaxFirstMessage - 1},
+	} {
+		got := fromIndex(index.Meta{Info: session.Info{Path: "/p.jsonl", FirstMessage: tt.in}}).FirstMessage
+		if len(got) != tt.want || !utf8.ValidString(got) || !strings.HasPrefix(tt.in, got) {
+			t.Errorf("first message of %d bytes kept as %d bytes (valid %v), want %d", len(tt.in), len(got), utf8.ValidString(got), tt.want)
 		}
 	}
 }

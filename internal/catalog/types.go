@@ -13,7 +13,9 @@ package catalog
 
 import (
 	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"piweb/internal/index"
 )
@@ -33,7 +35,8 @@ type Meta struct {
 	// date is invalid.
 	Created, Modified float64
 	MessageCount      int
-	FirstMessage      string
+	// FirstMessage is pi's, cut to MaxFirstMessage bytes.
+	FirstMessage string
 	// ParentPath is the header's parentSession, "" when absent.
 	ParentPath string
 	Size       int64
@@ -92,6 +95,24 @@ func (c Change) Stamp(string, uint64, time.Time) Change { return c }
 // Size approximates c's memory for the replay bound.
 func (c Change) Size() int {
 	return 64 + len(c.Meta.Path) + len(c.Meta.FirstMessage) + len(c.Meta.Name)
+}
+
+// MaxFirstMessage is the most of a session's first message the listing
+// keeps: pi's listing has all of it, but a pasted log of tens of MB would
+// be held twice by the listing and sent with every page of it (issue 21);
+// the page shows a line of it.
+const MaxFirstMessage = 8 << 10
+
+// firstMessage cuts s to MaxFirstMessage bytes at a rune start.
+func firstMessage(s string) string {
+	if len(s) <= MaxFirstMessage {
+		return s
+	}
+	n := MaxFirstMessage
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n])
 }
 
 // UsageRow is one group of GET /api/usage (see index.UsageRow).
