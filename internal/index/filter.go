@@ -137,7 +137,7 @@ func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int
 // the rowid of the last match checked, MinInt64 when no match is left.
 func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, e.ts, `+f.cond+`,
-		CASE WHEN `+f.cond+` THEN highlight(fts, 0, char(2), char(3)) ELSE '' END
+		CASE WHEN `+f.cond+` THEN `+markedSQL+` ELSE '' END
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT ?2`, append([]any{match, probeRows, nil, nil}, f.args...)...)
 	if err != nil {
@@ -173,7 +173,7 @@ func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges 
 	if f.cond != "" {
 		cond = "AND " + f.cond
 	}
-	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, highlight(fts, 0, char(2), char(3))
+	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, `+markedSQL+`
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 AND fts.rowid BETWEEN ?2 AND ?3 `+cond+`
 		ORDER BY fts.rowid DESC LIMIT ?4`)

@@ -92,6 +92,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
+	markLongs(cands, q.Text)
 	return hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
 }
 
