@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"piweb/internal/errs"
@@ -118,11 +120,12 @@ func (s *Server) logf(format string, args ...any) {
 	s.log.Error(fmt.Sprintf(format, args...))
 }
 
-// recorder notes the status of an answer, for the request log and so
-// that writeError never writes after an answer started.
+// recorder notes the status and size of an answer, for the access log
+// and so that writeError never writes after an answer started.
 type recorder struct {
 	http.ResponseWriter
 	status int
+	bytes  int64
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -136,7 +139,9 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	return r.ResponseWriter.Write(b)
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
 }
 
 // Unwrap lets http.ResponseController reach the connection (flushes,
@@ -146,8 +151,10 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // Flush passes flushes through, for handlers that assert http.Flusher.
 func (r *recorder) Flush() { http.NewResponseController(r.ResponseWriter).Flush() }
 
-// logRequests writes one log line per request: method, path, status and
-// duration (499 when the client went away first).
+// logRequests writes one access record per request: method, path,
+// status (499 when the client went away first), bytes written, duration
+// and the client's address. The page's successful polls (isPoll) are
+// logged at DEBUG, so that INFO shows what people did.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -160,7 +167,19 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 				status = statusClientClosed
 			}
 		}
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
-			"duration", time.Since(start))
+		level := slog.LevelInfo
+		if status < 400 && isPoll(r) {
+			level = slog.LevelDebug
+		}
+		s.log.LogAttrs(r.Context(), level, "request", slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", status), slog.Int64("bytes", rec.bytes),
+			slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
 	})
+}
+
+// isPoll says whether r is one the page repeats on a timer: the status
+// (index progress, the demo's way out) and a running sign-in's long poll.
+func isPoll(r *http.Request) bool {
+	return r.Method == http.MethodGet &&
+		(r.URL.Path == "/api/status" || strings.HasPrefix(r.URL.Path, "/api/config/signin/"))
 }

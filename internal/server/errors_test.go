@@ -211,25 +211,33 @@ func TestOpsErr(t *testing.T) {
 	}
 }
 
-// TestRequestLogAndCancel: one log line per request with method, path,
-// status and duration; a cancelled request answers 499 and is not logged
-// as a failure; no error is written once an answer has started.
+// TestRequestLogAndCancel: one access record per request with method,
+// path, status, bytes, duration and the client's address; the page's
+// successful status polls only at DEBUG; a cancelled request answers 499
+// and is not logged as a failure; no error is written once an answer has
+// started.
 func TestRequestLogAndCancel(t *testing.T) {
 	var logged bytes.Buffer
 	r := newRig(t, Options{Log: slog.New(slog.NewJSONHandler(&logged, nil))})
+	r.json("GET", "/api/projects", nil, 200)
 	r.json("GET", "/api/status", nil, 200)
 	var line struct {
-		Msg, Method, Path string
-		Status            int
-		Duration          float64
+		Msg, Method, Path, Remote string
+		Status                    int
+		Bytes                     int64
+		Duration                  float64
 	}
 	for l := range strings.SplitSeq(logged.String(), "\n") {
-		if strings.Contains(l, `"path":"/api/status"`) {
+		if strings.Contains(l, `"path":"/api/projects"`) {
 			json.Unmarshal([]byte(l), &line)
 		}
 	}
-	if line.Msg != "request" || line.Method != "GET" || line.Status != 200 || line.Duration <= 0 {
+	if line.Msg != "request" || line.Method != "GET" || line.Status != 200 || line.Duration <= 0 ||
+		line.Bytes <= 0 || !strings.HasPrefix(line.Remote, "127.0.0.1:") {
 		t.Errorf("request log line %+v in:\n%s", line, logged.String())
+	}
+	if strings.Contains(logged.String(), `"path":"/api/status"`) {
+		t.Errorf("a status poll logged at INFO:\n%s", logged.String())
 	}
 	logged.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
