@@ -19,6 +19,7 @@ import (
 
 	"piweb/internal/access"
 	"piweb/internal/agent"
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/server"
@@ -139,26 +140,34 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	rctx, leave := context.WithCancel(ctx)
 	defer leave()
 	var leaving atomic.Bool
-	opts := server.Options{AgentDir: agentDir, Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token, SignInKeys: keys,
-		Login: needsLogin(f.addr), Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
-		Catalog: cat, Web: web.Handler(f.dev, f.webDir), Log: slog.New(slog.NewTextHandler(e.stderr, nil)), Demo: f.demo, DemoRealDir: realDir}
-	opts.Push = openPush(e, logger)
-	opts.ModelTitles = f.modelTitles
+	slogger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	var fl *fleetService // nil: no fleet
+	cfg := app.Config{AgentDir: agentDir, Catalog: cat, Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
+		Push: openPush(e, logger), ModelTitles: f.modelTitles, Log: slogger}
 	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's
-		fl, stop := startFleet(e, f.fleet, cat, opts.Agent.Pi())
+		var stop func()
+		fl, stop = startFleet(e, f.fleet, cat, cfg.Agent.Pi())
 		defer stop()
-		opts.Fleet = fl
+		cfg.Fleet = fl // its pushes reach the pages as fleet_changed
 	}
 	if !f.demo { // the demo's marks and preferences stay in memory
-		opts.Marks = openMarks(e, logger)
-		opts.Prefs = openPrefs(e, logger)
+		cfg.Marks = openMarks(e, logger)
+		cfg.Prefs = openPrefs(e, logger)
+	}
+	parts := app.New(cfg) // the one place piweb's parts are built and started
+	defer parts.Close()
+	opts := server.Options{Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
+		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: slogger, Demo: f.demo,
+		DemoRealDir: realDir}
+	if fl != nil {
+		opts.Fleet = fl
 	}
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }
 	}
 	links := &signIn{out: e.stdout, chosen: f.token != ""}
 	opts.OnLogin = links.used
-	srv := server.New(opts)
+	srv := server.New(opts, parts)
 	url := links.first(srv, appBase(hl.Addr(), f.addr))
 	fmt.Fprintf(e.stdout, "piweb serving %s on %s\n", agentDir, url)
 	links.explain()

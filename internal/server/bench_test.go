@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/corpus"
 	"piweb/internal/index"
@@ -92,7 +93,7 @@ func newBenchRig(b *testing.B, agentDir string) *benchRig {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:30141"})
+	srv := newServer(b, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: agentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
 	return &benchRig{ts: ts, ix: ix, cat: cat, cleanup: func() {
 		ts.Close()

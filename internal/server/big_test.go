@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"piweb/internal/app"
 )
 
 // BenchmarkBigSession times the reads of the web app on the 150 MB session
@@ -24,8 +26,7 @@ func BenchmarkBigSession(b *testing.B) {
 		b.Fatal(err)
 	}
 	cat := openCatalog(b, agentDir)
-	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:1"})
-	defer srv.Close()
+	srv := newServer(b, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	r := &rig{t: &testing.T{}, srv: srv, ts: ts, cat: cat}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/pitest"
 )
 
@@ -69,9 +70,9 @@ func TestGitChangesAPI(t *testing.T) {
 
 // TestGitTopic: a page following g/<id> on its stream gets git_changed
 // when the working tree changes (the poller's interval through
-// Options.GitPoll).
+// app.Config.GitPoll).
 func TestGitTopic(t *testing.T) {
-	r := newRig(t, Options{GitPoll: 20 * time.Millisecond})
+	r := newRig(t, Options{}, app.Config{GitPoll: 20 * time.Millisecond})
 	repo := t.TempDir()
 	gitIn(t, repo, "init", "-q", "-b", "main")
 	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), repo)

@@ -14,13 +14,6 @@ import (
 
 func (s *Server) piconfig() *piconfig.Store { return &piconfig.Store{AgentDir: s.agentDir} }
 
-// forgetModels makes the next model listing ask pi again.
-func (s *Server) forgetModels() {
-	if f, canForget := s.agent.(interface{ ForgetModels() }); canForget {
-		f.ForgetModels()
-	}
-}
-
 func (s *Server) getModels(w http.ResponseWriter, r *http.Request) error {
 	raw, err := s.agent.Models(r.Context())
 	if err != nil && !errors.Is(err, agent.ErrPiMissing) {
@@ -47,6 +40,6 @@ func (s *Server) putModelsConfig(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Forget after writing: a listing between forgetting and writing would
 	// cache the old models for another minute.
-	s.forgetModels()
+	s.app.ForgetModels()
 	return s.getModelsConfig(w, r)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/app"
 )
 
 // guardFixture is a rig with, for every route of routes.go, a request
@@ -27,12 +29,12 @@ type guardFixture struct {
 	bodies map[string]string
 }
 
-func newGuardFixture(t *testing.T, opts Options) *guardFixture {
+func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 	t.Helper()
-	r := newRig(t, opts)
+	r := newRig(t, opts, cfg)
 	f := &guardFixture{r: r}
-	if opts.Terminals == nil {
-		t.Fatal("newGuardFixture needs Options.Terminals")
+	if cfg.Terminals == nil {
+		t.Fatal("newGuardFixture needs app.Config.Terminals")
 	}
 	auth := []string{}
 	if opts.Token != "" {
@@ -182,7 +184,7 @@ func treeDigest(t *testing.T, root string) map[string][32]byte {
 // before its handler runs: nothing on disk changes. The same requests with
 // this server's own Origin get through the guard.
 func TestGuardEveryMutation(t *testing.T) {
-	f := newGuardFixture(t, Options{Terminals: testTerminals(t), Push: testPush(t)})
+	f := newGuardFixture(t, Options{}, app.Config{Terminals: testTerminals(t), Push: testPush(t)})
 	const js = "application/json"
 	refusals := []struct {
 		name   string
@@ -246,7 +248,7 @@ func TestGuardEveryMutation(t *testing.T) {
 // token. The web app and a typed address still reach the API.
 func TestGuardEveryRoute(t *testing.T) {
 	const token = "right-token"
-	f := newGuardFixture(t, Options{Token: token, Terminals: testTerminals(t), Push: testPush(t)})
+	f := newGuardFixture(t, Options{Token: token}, app.Config{Terminals: testTerminals(t), Push: testPush(t)})
 	for _, rt := range apiRoutes(t) {
 		body := f.bodies[rt.String()]
 		hdr := []string{"Content-Type", "application/json"}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/client"
 	"piweb/internal/demo"
@@ -28,25 +29,40 @@ type rig struct {
 	d   *demo.Demo
 }
 
-func newRig(t *testing.T, opts Options) *rig {
+// newRig serves the demo's sessions with opts and the parts of cfg (at
+// most one; its AgentDir and Catalog are the rig's).
+func newRig(t *testing.T, opts Options, cfg ...app.Config) *rig {
 	t.Helper()
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat := openCatalog(t, d.AgentDir)
-	opts.AgentDir, opts.Catalog = d.AgentDir, cat
+	c := app.Config{}
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
+	c.AgentDir, c.Catalog = d.AgentDir, cat
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:30141"
 	}
-	srv := New(opts)
+	srv := newServer(t, opts, c)
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-		cat.Close()
-	})
+	t.Cleanup(ts.Close)
 	return &rig{t: t, srv: srv, ts: ts, cat: cat, d: d}
+}
+
+// newServer builds cfg's parts as serve does (internal/app) and a Server
+// over them; when the test ends the server closes, then the parts.
+func newServer(tb testing.TB, opts Options, cfg app.Config) *Server {
+	tb.Helper()
+	parts := app.New(cfg)
+	srv := New(opts, parts)
+	tb.Cleanup(func() {
+		srv.Close()
+		parts.Close()
+	})
+	return srv
 }
 
 // do sends a request; body, when not nil, is JSON-encoded (or sent as is

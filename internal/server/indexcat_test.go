@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/index"
@@ -36,7 +37,7 @@ func newIndexRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Addr: "127.0.0.1:30141"})
+	srv := newServer(t, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: d.AgentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		ts.Close()

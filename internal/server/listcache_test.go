@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 )
 
@@ -27,7 +28,7 @@ func TestListCache(t *testing.T) {
 	for i := range 400 {
 		put(meta(i, strings.Repeat("<é&\u2028> ", 40)+fmt.Sprint(i)))
 	}
-	srv := New(Options{AgentDir: t.TempDir(), Catalog: cat, Addr: "127.0.0.1:1"})
+	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: t.TempDir(), Catalog: cat})
 	t.Cleanup(func() { srv.Close() })
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -105,7 +106,7 @@ func BenchmarkListRebuild(b *testing.B) {
 			for i := range 5000 {
 				cat.Put(meta(i, strings.Repeat("a first message ", 10)))
 			}
-			srv := New(Options{AgentDir: b.TempDir(), Catalog: cat, Addr: "127.0.0.1:1"})
+			srv := newServer(b, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: b.TempDir(), Catalog: cat})
 			defer srv.Close()
 			srv.lists.NoGzip = true
 			src := srv.listSource(func() ([]Meta, int, error) { return cat.List(context.Background(), ListQuery{Sort: "modified"}) })

@@ -173,7 +173,8 @@ func TestLiveModels(t *testing.T) {
 }
 
 // TestServeShutdown: cancelling Serve's context mid-turn ends the SSE
-// streams, stops every worker and returns; no pi process is left.
+// streams and returns; closing the parts then (as serve does) stops every
+// worker; no pi process is left.
 func TestServeShutdown(t *testing.T) {
 	lv := newLive(t, fakellm.Options{}, nil)
 	defer lv.cat.Close()
@@ -208,6 +209,9 @@ func TestServeShutdown(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not return within 30 s")
+	}
+	if err := lv.srv.app.Close(); err != nil {
+		t.Errorf("closing the parts: %v", err)
 	}
 	for name, ch := range map[string]<-chan sseEvent{"session": events, "index": index} {
 		for range ch { // drain until the server closed it

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/fakellm"
@@ -63,14 +64,14 @@ func liveRigLLM(t *testing.T, o fakellm.Options) (*rig, *fakellm.Server) {
 // (nil for none).
 func liveRigWith(t *testing.T, o fakellm.Options, edit func(*agent.Config)) (*rig, *fakellm.Server) {
 	t.Helper()
-	return liveRigOpts(t, o, edit, Options{})
+	return liveRigOpts(t, o, edit, app.Config{})
 }
 
-// liveRigOpts is liveRigWith with the server's options opts (their agent
-// dir, catalog, agent and address are the rig's).
-func liveRigOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), opts Options) (*rig, *fakellm.Server) {
+// liveRigOpts is liveRigWith with the parts of cfg (their agent dir,
+// catalog and agent are the rig's).
+func liveRigOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), cfg app.Config) (*rig, *fakellm.Server) {
 	t.Helper()
-	lv := newLiveOpts(t, o, edit, opts)
+	lv := newLiveOpts(t, o, edit, cfg)
 	hs := httptest.NewServer(lv.srv)
 	t.Cleanup(func() {
 		hs.Close()
@@ -91,11 +92,11 @@ type liveServer struct {
 
 func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *liveServer {
 	t.Helper()
-	return newLiveOpts(t, o, edit, Options{})
+	return newLiveOpts(t, o, edit, app.Config{})
 }
 
-// newLiveOpts is newLive with the server's options opts.
-func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), opts Options) *liveServer {
+// newLiveOpts is newLive with the parts of cfg.
+func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), parts app.Config) *liveServer {
 	t.Helper()
 	piBin := pitest.PiBin(t)
 	d, err := demo.Seed(t.TempDir())
@@ -127,14 +128,15 @@ func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), opts
 		t.Fatal(err)
 	}
 	cat := openCatalog(t, d.AgentDir)
-	opts.AgentDir, opts.Catalog, opts.Agent, opts.Addr = d.AgentDir, cat, ag, "127.0.0.1:30141"
-	srv := New(opts)
+	parts.AgentDir, parts.Catalog, parts.Agent = d.AgentDir, cat, ag
+	srv := New(Options{Addr: "127.0.0.1:30141"}, app.New(parts))
 	return &liveServer{srv: srv, ag: ag, cat: cat, d: d, llm: llm}
 }
 
 // close closes the server and checks that no worker outlived it.
 func (lv *liveServer) close(t *testing.T) {
-	if err := lv.srv.Close(); err != nil {
+	lv.srv.Close()
+	if err := lv.srv.app.Close(); err != nil {
 		t.Error(err)
 	}
 	if n := lv.ag.Supervisor().LiveCount(); n != 0 {

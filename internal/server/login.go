@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"net/http"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -13,34 +12,14 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/piconfig"
-	"piweb/internal/pilogin"
 )
 
 // Account sign-in to a provider through pi's own `pi auth login` on a PTY
 // (internal/pilogin does the work). Starting it runs pi: only a POST does,
 // behind guard's Host, Origin and sign-in checks like every mutation.
 
-// piCommander is the agent's PiCommand (agent.Service has it; without pi
-// the sign-in routes answer 503 pi_missing).
-type piCommander interface {
-	PiCommand(ctx context.Context, args ...string) (*exec.Cmd, error)
-}
-
 // signInWait bounds one long-polling GET of a sign-in's state.
 const signInWait = 20 * time.Second
-
-// newLogins is the sign-in runner over the agent's pi, nil without one;
-// Close kills its sign-ins.
-func (s *Server) newLogins() *pilogin.Manager {
-	pc, canRun := s.agent.(piCommander)
-	if !canRun {
-		return nil
-	}
-	m := pilogin.New(pilogin.Options{Command: pc.PiCommand, Timeout: s.opts.SignInTimeout,
-		OnSignedIn: func(string) { s.forgetModels() }})
-	s.cancels = append(s.cancels, m.Close)
-	return m
-}
 
 // loginProvider is the request's provider when pi offers an account
 // sign-in for it, and the runner.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/app"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
@@ -112,7 +113,7 @@ func TestSignInNeedsAuthLogin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRig(t, Options{Agent: ag})
+	r := newRig(t, Options{}, app.Config{Agent: ag})
 	got := r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 503)
 	if msg := toJSON(t, got); !strings.Contains(msg, "pi 0.73.1 has no `pi auth login`") {
 		t.Errorf("answer = %s", msg)

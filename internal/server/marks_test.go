@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/own"
 )
 
@@ -17,7 +18,7 @@ func TestMarksFollowTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRig(t, Options{Marks: marks})
+	r := newRig(t, Options{}, app.Config{Marks: marks})
 	id := r.sessions()[0]["id"].(string)
 	before := time.Now()
 	st := r.json("POST", "/api/attention/read", map[string]any{"ids": []string{id, "no-such-session"}}, 200)
@@ -33,7 +34,7 @@ func TestMarksFollowTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2 := newRig(t, Options{Marks: again})
+	r2 := newRig(t, Options{}, app.Config{Marks: again})
 	got := r2.json("GET", "/api/attention", nil, 200)
 	if m, _ := got["muted"].([]any); len(m) != 1 || m[0] != id || got["globalMute"] != true {
 		t.Errorf("another server's answer: %v", got)

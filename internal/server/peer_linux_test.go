@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"piweb/internal/agent"
+	"piweb/internal/app"
 	"piweb/internal/pitest"
 )
 
@@ -64,7 +65,7 @@ func TestPeerOtherUser(t *testing.T) {
 		pitest.Missing(t, "the peer test runs a client as another uid, which needs root")
 	}
 	spy := &spyAgent{Adapter: agent.NoService{}}
-	r := newRig(t, Options{Agent: spy})
+	r := newRig(t, Options{}, app.Config{Agent: spy})
 	id := r.sessions()[0]["id"].(string)
 	bin := copyForNobody(t)
 	v4, v6 := machineAddrs(t)

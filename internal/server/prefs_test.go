@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/own"
 	"piweb/internal/testkit"
@@ -25,7 +26,7 @@ func TestModelTitleSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{Prefs: ps})
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{Prefs: ps})
 	if got := r.json("GET", "/api/prefs", nil, 200); got["modelTitles"] != false || got["modelTitlesForced"] != false {
 		t.Fatalf("defaults: %v", got)
 	}
@@ -64,9 +65,8 @@ func TestModelTitleSwitch(t *testing.T) {
 // TestPrefsForced: serve's --model-titles forces titles on, and GET
 // /api/prefs says so beside the switch's own value.
 func TestPrefsForced(t *testing.T) {
-	s := New(Options{AgentDir: t.TempDir(), ModelTitles: true})
-	defer s.Close()
-	if v := s.prefsView(); !v.ModelTitlesForced || v.ModelTitles || !s.modelTitles() {
-		t.Errorf("forced: %+v, on %v", v, s.modelTitles())
+	s := newServer(t, Options{}, app.Config{AgentDir: t.TempDir(), ModelTitles: true})
+	if v := s.prefsView(); !v.ModelTitlesForced || v.ModelTitles || !s.app.ModelTitlesOn() {
+		t.Errorf("forced: %+v, on %v", v, s.app.ModelTitlesOn())
 	}
 }

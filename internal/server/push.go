@@ -13,10 +13,10 @@ import (
 // subscription, so a closed tab or a phone hears that a run ended.
 
 func (s *Server) pushService() (*push.Service, error) {
-	if s.opts.Push == nil {
+	if s.app.Push == nil {
 		return nil, errs.Errorf(errs.Unsupported, "Web Push is not set up in this piweb")
 	}
-	return s.opts.Push, nil
+	return s.app.Push, nil
 }
 
 func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {

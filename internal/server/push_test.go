@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/push"
 	"piweb/internal/push/pushtest"
@@ -19,7 +20,7 @@ func TestLivePush(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{Push: p})
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{Push: p})
 	key, _ := r.json("GET", "/api/push/key", nil, 200)["publicKey"].(string)
 	if k, _ := p.PublicKey(); key != k || key == "" {
 		t.Fatalf("public key %q", key)
@@ -124,7 +125,7 @@ func TestLiveAutoName(t *testing.T) {
 // first line at once, then by the title pi's default model writes (quotes
 // and a full stop removed), through real pi.
 func TestLiveModelTitle(t *testing.T) {
-	r, llm := liveRigOpts(t, fakellm.Options{}, nil, Options{ModelTitles: true})
+	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{ModelTitles: true})
 	llm.Enqueue(fakellm.Text("Will do."))
 	llm.Enqueue(fakellm.Text("\"Flaky parser test fix.\""))
 	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "the parser test fails now and then, please look"}, 200)["id"].(string)

@@ -72,7 +72,7 @@ func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.forgetModels() // a package may bring providers
+	s.app.ForgetModels() // a package may bring providers
 	return ok(w, run)
 }
 

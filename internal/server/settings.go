@@ -42,7 +42,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.piconfig().UpdateSettings(body.Cwd, trusted, body.Changes, body.ReplaceCorrupt); err != nil {
 		return err
 	}
-	s.forgetModels()
+	s.app.ForgetModels()
 	return s.getConfig(w, r)
 }
 
@@ -54,7 +54,7 @@ func (s *Server) putKey(w http.ResponseWriter, r *http.Request) error {
 	if err := s.piconfig().SetAPIKey(r.PathValue("provider"), body.Key, body.ReplaceCorrupt); err != nil {
 		return err
 	}
-	s.forgetModels()
+	s.app.ForgetModels()
 	return ok(w, s.piconfig().ReadAuth())
 }
 
@@ -62,7 +62,7 @@ func (s *Server) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	if err := s.piconfig().RemoveCredential(r.PathValue("provider")); err != nil {
 		return err
 	}
-	s.forgetModels()
+	s.app.ForgetModels()
 	return ok(w, s.piconfig().ReadAuth())
 }
 

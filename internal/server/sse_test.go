@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/app"
 	"piweb/internal/live"
 	"piweb/internal/testkit"
 )
@@ -123,7 +124,7 @@ func TestSSEResume(t *testing.T) {
 }
 
 func TestSSEHeartbeat(t *testing.T) {
-	r := newRig(t, Options{Heartbeat: 20 * time.Millisecond})
+	r := newRig(t, Options{}, app.Config{Heartbeat: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
@@ -174,7 +175,7 @@ func TestSessionAppend(t *testing.T) {
 // clients (that never read) and clients that vanish mid-stream come and
 // go; afterwards no goroutine is left behind.
 func TestSSEManyClients(t *testing.T) {
-	r := newRig(t, Options{EventQueue: 64, WriteTimeout: 2 * time.Second}) // so that the clients that never read are cut off soon
+	r := newRig(t, Options{}, app.Config{EventQueue: 64, WriteTimeout: 2 * time.Second}) // so that the clients that never read are cut off soon
 	before := runtime.NumGoroutine()
 
 	const readers, events = 100, 300
@@ -273,7 +274,7 @@ func TestSSEManyClients(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
-	if n := r.srv.events.Subscribers(live.IndexTopic); n != 0 {
+	if n := r.srv.app.Events.Subscribers(live.IndexTopic); n != 0 {
 		t.Errorf("%d subscribers left", n)
 	}
 }
@@ -289,7 +290,7 @@ func firstLook(t *testing.T, ch <-chan sseEvent, path string) {
 }
 
 func TestFileEvents(t *testing.T) {
-	r := newRig(t, Options{FilesPoll: 20 * time.Millisecond})
+	r := newRig(t, Options{}, app.Config{FilesPoll: 20 * time.Millisecond})
 	s := r.find("Dark theme")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -310,7 +311,7 @@ func TestFileEvents(t *testing.T) {
 // folder following its src folder (each under its own topic) share one
 // poller, and both hear of a change.
 func TestFileEventsOnePollerPerFolder(t *testing.T) {
-	r := newRig(t, Options{FilesPoll: 20 * time.Millisecond})
+	r := newRig(t, Options{}, app.Config{FilesPoll: 20 * time.Millisecond})
 	s := r.find("Dark theme")
 	var other map[string]any
 	for _, o := range r.sessions() {

@@ -18,14 +18,14 @@ import (
 var errTerminalsOff = errs.Errorf(errs.Forbidden, "terminals are off (piweb was started with --no-terminal)")
 
 func (s *Server) listTerminals(w http.ResponseWriter, r *http.Request, m Meta) error {
-	if s.opts.Terminals == nil {
+	if s.app.Terminals == nil {
 		return ok(w, apitype.TerminalList{Terminals: []terminal.Info{}})
 	}
-	return ok(w, apitype.TerminalList{Enabled: true, Terminals: s.opts.Terminals.List(m.Key)})
+	return ok(w, apitype.TerminalList{Enabled: true, Terminals: s.app.Terminals.List(m.Key)})
 }
 
 func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
-	if s.opts.Terminals == nil {
+	if s.app.Terminals == nil {
 		return errTerminalsOff
 	}
 	m, err := s.lookup(r)
@@ -40,7 +40,7 @@ func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.opts.Terminals.Start(m.Key, root, req.Cols, req.Rows)
+	t, err := s.app.Terminals.Start(m.Key, root, req.Cols, req.Rows)
 	if err != nil {
 		return err
 	}
@@ -49,14 +49,14 @@ func (s *Server) startTerminal(w http.ResponseWriter, r *http.Request) error {
 
 // term finds the request's terminal of its session.
 func (s *Server) term(r *http.Request) (*terminal.Term, error) {
-	if s.opts.Terminals == nil {
+	if s.app.Terminals == nil {
 		return nil, errTerminalsOff
 	}
 	m, err := s.lookup(r)
 	if err != nil {
 		return nil, err
 	}
-	return s.opts.Terminals.Get(m.Key, r.PathValue("tid"))
+	return s.app.Terminals.Get(m.Key, r.PathValue("tid"))
 }
 
 func (s *Server) terminalSocket(w http.ResponseWriter, r *http.Request) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"piweb/internal/app"
 	"piweb/internal/demo"
 	"piweb/internal/session"
 )
@@ -26,7 +27,7 @@ func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
 		b.Fatal(err)
 	}
 	cat := openCatalog(b, d.AgentDir)
-	srv := New(Options{AgentDir: d.AgentDir, Catalog: cat, Addr: "127.0.0.1:30141", Terminals: testTerminals(b)})
+	srv := newServer(b, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: d.AgentDir, Catalog: cat, Terminals: testTerminals(b)})
 	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -38,7 +39,7 @@ func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
 	if err := cat.Sync(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	t, err := srv.opts.Terminals.Start(id, b.TempDir(), 80, 24)
+	t, err := srv.app.Terminals.Start(id, b.TempDir(), 80, 24)
 	if err != nil {
 		b.Fatal(err)
 	}

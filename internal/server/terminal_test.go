@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"piweb/internal/app"
 	"piweb/internal/terminal"
 	"piweb/internal/testkit"
 )
@@ -89,7 +90,7 @@ func wsURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "h
 // (a page reload) gets the scrollback; DELETE ends the shell and the
 // socket says so.
 func TestTerminalAPI(t *testing.T) {
-	r := newRig(t, Options{Terminals: testTerminals(t)})
+	r := newRig(t, Options{}, app.Config{Terminals: testTerminals(t)})
 	cwd := t.TempDir()
 	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
 	base := "/api/sessions/" + id + "/terminals"
@@ -141,7 +142,7 @@ func TestTerminalAPI(t *testing.T) {
 // never starts a shell; with terminals off nothing starts.
 func TestTerminalSocketRefusals(t *testing.T) {
 	terms := testTerminals(t)
-	r := newRig(t, Options{Terminals: terms})
+	r := newRig(t, Options{}, app.Config{Terminals: terms})
 	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
 	base := "/api/sessions/" + id + "/terminals"
 	tid := r.json("POST", base, map[string]any{}, 200)["id"].(string)
@@ -201,10 +202,11 @@ func readProcStat(pid int) (string, error) {
 // TestTerminalsEndWhenServerStops: closing the server (piweb stopping)
 // ends every shell it started.
 func TestTerminalsEndWhenServerStops(t *testing.T) {
-	r := newRig(t, Options{Terminals: testTerminals(t)})
+	r := newRig(t, Options{}, app.Config{Terminals: testTerminals(t)})
 	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
 	pid := int(r.json("POST", "/api/sessions/"+id+"/terminals", map[string]any{}, 200)["pid"].(float64))
 	r.srv.Close()
+	r.srv.app.Close()
 	if st, err := readProcStat(pid); err == nil && st != "Z" {
 		t.Errorf("shell %d in state %s after the server closed", pid, st)
 	}

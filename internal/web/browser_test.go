@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/server"
 	"piweb/internal/testkit"
@@ -63,8 +64,19 @@ func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
 func appHandler(tb testing.TB, agentDir string, dev bool) http.Handler {
 	web := Handler(dev, "static")
 	cat := indexCatalog(tb, agentDir)
-	srv := server.New(server.Options{AgentDir: agentDir, Addr: "127.0.0.1:0", Catalog: cat, Web: web})
-	tb.Cleanup(func() { srv.Close() })
+	return newServer(tb, server.Options{Addr: "127.0.0.1:0", Web: web}, app.Config{AgentDir: agentDir, Catalog: cat})
+}
+
+// newServer builds cfg's parts as serve does (internal/app) and a server
+// over them; when the test ends the server closes, then the parts.
+func newServer(tb testing.TB, opts server.Options, cfg app.Config) *server.Server {
+	tb.Helper()
+	parts := app.New(cfg)
+	srv := server.New(opts, parts)
+	tb.Cleanup(func() {
+		srv.Close()
+		parts.Close()
+	})
 	return srv
 }
 

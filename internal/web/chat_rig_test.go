@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/agent"
+	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
@@ -86,8 +87,8 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{AgentDir: agentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, agentDir),
-		Agent: ag, Web: Handler(false, "")})
+	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "")},
+		app.Config{AgentDir: agentDir, Catalog: indexCatalog(t, agentDir), Agent: ag})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.Close()

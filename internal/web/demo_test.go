@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/app"
 	"piweb/internal/demo"
 	"piweb/internal/server"
 	"piweb/internal/testkit"
@@ -31,12 +32,12 @@ func TestDemoBanner(t *testing.T) {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
 	t.Cleanup(hs.Close)
 	leave := func() {
-		mine := server.New(server.Options{AgentDir: real, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, real), Web: Handler(false, "")})
-		t.Cleanup(func() { mine.Close() })
+		mine := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "")},
+			app.Config{AgentDir: real, Catalog: indexCatalog(t, real)})
 		cur.Swap(mine).Close()
 	}
-	srv := server.New(server.Options{AgentDir: d.AgentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, d.AgentDir),
-		Web: Handler(false, ""), Demo: true, DemoRealDir: real, LeaveDemo: leave})
+	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, ""), Demo: true, DemoRealDir: real,
+		LeaveDemo: leave}, app.Config{AgentDir: d.AgentDir, Catalog: indexCatalog(t, d.AgentDir)})
 	cur.Store(srv)
 	b := newBrowser(t, hs.URL)
 	b.open(t, "/")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/app"
 	"piweb/internal/demo"
 	"piweb/internal/fakellm"
 	"piweb/internal/server"
@@ -199,9 +200,8 @@ func shootChat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := server.New(server.Options{AgentDir: d.AgentDir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, d.AgentDir),
-			Web: Handler(false, ""), Demo: true, DemoRealDir: t.TempDir(), LeaveDemo: func() {}})
-		t.Cleanup(func() { srv.Close() })
+		srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, ""), Demo: true,
+			DemoRealDir: t.TempDir(), LeaveDemo: func() {}}, app.Config{AgentDir: d.AgentDir, Catalog: indexCatalog(t, d.AgentDir)})
 		hs := httptest.NewServer(srv)
 		t.Cleanup(hs.Close)
 		b := newBrowser(t, hs.URL)

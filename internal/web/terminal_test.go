@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/app"
 	"piweb/internal/server"
 	"piweb/internal/session"
 	"piweb/internal/terminal"
@@ -48,8 +49,8 @@ func newWorkspaceRig(t *testing.T) *workspaceRig {
 	}
 	terms := terminal.New(terminal.Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + cwd},
 		KillAfter: 500 * time.Millisecond})
-	srv := server.New(server.Options{AgentDir: dir, Addr: "127.0.0.1:0", Catalog: indexCatalog(t, dir),
-		Web: Handler(false, ""), Terminals: terms})
+	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "")},
+		app.Config{AgentDir: dir, Catalog: indexCatalog(t, dir), Terminals: terms})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() { ts.Close(); srv.Close() })
 	b := newBrowser(t, ts.URL)
