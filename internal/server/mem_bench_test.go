@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"piweb/internal/app"
 	"piweb/internal/corpus"
 	"piweb/internal/testkit"
 )
@@ -34,8 +35,7 @@ func benchMemHuge(b *testing.B, role string) {
 	fi, _ := os.Stat(path)
 	size := float64(fi.Size()) / (1 << 20)
 	cat := openCatalog(b, agentDir)
-	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:1"})
-	defer srv.Close()
+	srv := newServer(b, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	r := &rig{t: &testing.T{}, srv: srv, ts: ts, cat: cat}

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"piweb/internal/app"
 	"piweb/internal/corpus"
 	"piweb/internal/testkit"
 )
@@ -27,8 +28,7 @@ func TestHugeLineMemoryBound(t *testing.T) {
 	fi, _ := os.Stat(path)
 	size := float64(fi.Size()) / (1 << 20)
 	cat := openCatalog(t, agentDir)
-	srv := New(Options{AgentDir: agentDir, Catalog: cat, Addr: "127.0.0.1:1"})
-	defer srv.Close()
+	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	r := &rig{t: t, srv: srv, ts: ts, cat: cat}
