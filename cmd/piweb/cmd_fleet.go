@@ -127,6 +127,13 @@ func (f *fleetService) Session(ctx context.Context, machine, id string) (catalog
 
 func (f *fleetService) Machine() string { return f.machine }
 
+func (f *fleetService) Machines(ctx context.Context, now time.Time) ([]fleet.MachineInfo, error) {
+	if f.reader == nil {
+		return nil, f.err
+	}
+	return f.reader.Machines(ctx, now)
+}
+
 func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
 
 func (f *fleetService) Listen(ctx context.Context, retry time.Duration, changed func(string)) {

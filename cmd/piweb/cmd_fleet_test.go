@@ -161,6 +161,17 @@ func TestServeFleet(t *testing.T) {
 	if len(ctxAnswer.Messages) != 2 || !strings.Contains(string(ctxAnswer.Messages[0].Content), "hello from the other machine") {
 		t.Errorf("the other machine's context: %+v", ctxAnswer)
 	}
+	var machines struct {
+		Self     string
+		Machines []struct {
+			Name   string
+			Online bool
+		}
+	}
+	getJSON(t, s.url+"api/fleet/machines", &machines)
+	if machines.Self != "box" || len(machines.Machines) != 2 || !machines.Machines[0].Online {
+		t.Errorf("GET /api/fleet/machines = %+v", machines)
+	}
 	var detail struct {
 		Session struct{ ID, Path string }
 	}
@@ -187,7 +198,7 @@ func TestFleetOff(t *testing.T) {
 	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--demo", "--pi", "/nonexistent/pi")
 	defer stop()
 	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x", "api/usage?fleet=1", "api/usage?by=machine",
-		"api/sessions/x/context?machine=m"} {
+		"api/sessions/x/context?machine=m", "api/fleet/machines"} {
 		resp, err := http.Get(u + path)
 		if err != nil {
 			t.Fatal(err)

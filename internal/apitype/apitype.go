@@ -46,6 +46,13 @@ type FleetStatus struct {
 	Pushed   FleetCounts `json:"pushed"`
 }
 
+// FleetMachines is GET /api/fleet/machines: the fleet's machines
+// (fleet.MachineInfo) and this machine's name.
+type FleetMachines struct {
+	Self     string `json:"self"`
+	Machines any    `json:"machines"`
+}
+
 // FleetCounts are the rows pushed since start.
 type FleetCounts struct {
 	Batches  int `json:"batches"`

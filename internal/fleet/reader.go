@@ -365,3 +365,40 @@ func (r *Reader) Session(ctx context.Context, machine, key string) (catalog.Meta
 	}
 	return m, data, err
 }
+
+// MachineInfo is one machine of the fleet as GET /api/fleet/machines
+// lists it.
+type MachineInfo struct {
+	Name          string    `json:"name"`
+	PiwebVersion  string    `json:"piwebVersion"`
+	PiVersion     string    `json:"piVersion"`
+	Advertise     string    `json:"advertise,omitempty"`
+	Share         string    `json:"share"`
+	LastPush      time.Time `json:"lastPush,omitzero"`
+	LastHeartbeat time.Time `json:"lastHeartbeat"`
+	// Online: a heartbeat within the last two minutes (a pushing piweb
+	// sends one every 30 s).
+	Online   bool `json:"online"`
+	Sessions int  `json:"sessions"`
+}
+
+// Machines lists the fleet's machines by name, online as of now.
+func (r *Reader) Machines(ctx context.Context, now time.Time) ([]MachineInfo, error) {
+	rows, err := r.pool.Query(ctx, `SELECT m.name, m.piweb_version, m.pi_version, m.advertise_url, m.share,
+		m.last_push, m.last_heartbeat,
+		(SELECT count(*) FROM fleet.sessions s WHERE s.machine = m.name AND NOT s.deleted)
+		FROM fleet.machines m ORDER BY m.name`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (MachineInfo, error) {
+		var m MachineInfo
+		var last *time.Time
+		err := row.Scan(&m.Name, &m.PiwebVersion, &m.PiVersion, &m.Advertise, &m.Share, &last, &m.LastHeartbeat, &m.Sessions)
+		if last != nil {
+			m.LastPush = *last
+		}
+		m.Online = now.Sub(m.LastHeartbeat) <= heartbeatLate
+		return m, err
+	})
+}

@@ -43,6 +43,13 @@ func TestReader(t *testing.T) {
 	}
 	defer r.Close()
 	ctx := context.Background()
+	ms, err := r.Machines(ctx, time.Now())
+	if err != nil || len(ms) != 2 || ms[0].Name != "cloud" || !ms[0].Online || ms[0].Sessions != 2 || ms[1].Sessions != 1 {
+		t.Errorf("machines: %+v (%v)", ms, err)
+	}
+	if ms, _ := r.Machines(ctx, time.Now().Add(3*time.Minute)); len(ms) != 2 || ms[0].Online {
+		t.Errorf("machines three minutes later: %+v, want offline", ms)
+	}
 	list, err := r.Sessions(ctx, catalog.ListQuery{Sort: "modified"}, "")
 	if err != nil {
 		t.Fatal(err)

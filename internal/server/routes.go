@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/context", s.getContext)
 	h("GET /api/sessions/{id}/entries", s.getEntries)
 	h("GET /api/search", s.search)
+	h("GET /api/fleet/machines", s.machines)
 	h("GET /api/usage", s.getUsage)
 
 	// Mutations.

@@ -14,10 +14,8 @@ import (
 
 	"piweb/internal/access"
 	"piweb/internal/agent"
-	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
-	"piweb/internal/fleet"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/ops"
@@ -80,23 +78,6 @@ type Options struct {
 	// Fleet answers GET /api/sessions?fleet=1 and /api/search?fleet=1
 	// for every machine of the fleet (serve --fleet); nil: the fleet is off.
 	Fleet Fleet
-}
-
-// Fleet is the fleet database's reader (fleet.Reader): answers shaped as
-// the local ones, each session with its machine.
-type Fleet interface {
-	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error)
-	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
-	// Usage groups the fleet's usage by day (in tz), model, project or
-	// machine, since a time (zero: all).
-	Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error)
-	// Session reads another machine's session (its listing and its file
-	// as pushed) by its API id there; fleet.ErrNoSession when there is none.
-	Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error)
-	// Machine is this machine's name in the fleet.
-	Machine() string
-	// Status is this machine's push, for GET /api/status.
-	Status() apitype.FleetStatus
 }
 
 func (o Options) testTimeout() time.Duration {

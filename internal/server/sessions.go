@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
-	"piweb/internal/fleet"
 	"piweb/internal/ops"
 	"piweb/internal/session"
 )
@@ -287,30 +285,4 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 		return errs.E("", errs.Internal, "search failed", err)
 	}
 	return ok(w, a)
-}
-
-// fleetAnswer answers from the fleet database (?fleet=1), or says that
-// the fleet is off.
-func (s *Server) fleetAnswer(w http.ResponseWriter, ask func(Fleet) (any, error)) error {
-	if s.opts.Fleet == nil {
-		return errs.Errorf(errs.Invalid, "the fleet is off (piweb serve --fleet URL)")
-	}
-	a, err := ask(s.opts.Fleet)
-	if err != nil {
-		return errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
-	}
-	return ok(w, a)
-}
-
-// openRemote reads another machine's session from the fleet database,
-// read-only, parsed by piweb's own parser from its lines as pushed.
-func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Session, error) {
-	m, data, err := s.opts.Fleet.Session(r.Context(), machine, r.PathValue("id"))
-	if errors.Is(err, fleet.ErrNoSession) {
-		return m, nil, errs.Errorf(errs.NotFound, "session not found on machine %s", machine)
-	}
-	if err != nil {
-		return m, nil, errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
-	}
-	return m, session.Parse(data), nil
 }
