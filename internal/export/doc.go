@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 
 	"piweb/internal/session"
@@ -37,15 +38,35 @@ func Title(name, first, id string) string {
 // and gives its media type; any other format is ErrFormat.
 func Document(format string, d Doc) (body []byte, mediaType string, err error) {
 	var b bytes.Buffer
+	if mediaType, err = MediaType(format); err != nil {
+		return nil, "", err
+	}
+	err = Write(&b, format, d)
+	return b.Bytes(), mediaType, err
+}
+
+// MediaType is the media type of a document format, "md" or "html"; any
+// other format is ErrFormat.
+func MediaType(format string) (string, error) {
 	switch format {
 	case "md":
-		err, mediaType = Markdown(&b, d), "text/markdown; charset=utf-8"
+		return "text/markdown; charset=utf-8", nil
 	case "html":
-		err, mediaType = HTML(&b, d), "text/html; charset=utf-8"
-	default:
-		return nil, "", ErrFormat
+		return "text/html; charset=utf-8", nil
 	}
-	return b.Bytes(), mediaType, err
+	return "", ErrFormat
+}
+
+// Write renders d in format to w as it goes (a server streams it: a
+// session of a 52 MB message is not rendered into one more buffer).
+func Write(w io.Writer, format string, d Doc) error {
+	switch format {
+	case "md":
+		return Markdown(w, d)
+	case "html":
+		return HTML(w, d)
+	}
+	return ErrFormat
 }
 
 // ErrFormat is a document format other than md and html.

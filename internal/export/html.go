@@ -42,7 +42,16 @@ func without(list util.PrioritizedSlice, typ string) []util.PrioritizedValue {
 	return out
 }
 
+// maxMarkdown is the longest text rendered as Markdown: goldmark's tree of
+// a text holds many times its size (a 52 MB message took 1.5 GB), so a
+// longer one (a pasted log, a dumped file) is shown as it is, escaped in
+// a <pre> (issue 21).
+const maxMarkdown = 1 << 20
+
 func markdown(s string) template.HTML {
+	if len(s) > maxMarkdown {
+		return template.HTML("<pre>" + template.HTMLEscapeString(s) + "</pre>")
+	}
 	var b bytes.Buffer
 	if err := md.Convert([]byte(s), &b); err != nil {
 		return template.HTML(template.HTMLEscapeString(s))

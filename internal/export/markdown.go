@@ -26,15 +26,16 @@ func Markdown(w io.Writer, d Doc) error {
 		fmt.Fprintf(bw, "- Models: %s\n", strings.Join(t.Models, ", "))
 	}
 	fmt.Fprintf(bw, "- %d messages · %s tokens · %s\n", t.Messages, fmtTokens(t.Tokens), FmtCost(t.Cost))
-	for _, it := range mdItems(&d) {
-		bw.WriteString("\n" + it)
-	}
+	mdItems(&d, func(it string) {
+		bw.WriteString("\n")
+		bw.WriteString(it)
+	})
 	return bw.Flush()
 }
 
-func mdItems(d *Doc) []string {
+// mdItems gives each message's Markdown to out, one at a time.
+func mdItems(d *Doc, out func(string)) {
 	res := results(d.Messages)
-	var out []string
 	for i := range d.Messages {
 		m := &d.Messages[i]
 		var b strings.Builder
@@ -85,9 +86,8 @@ func mdItems(d *Doc) []string {
 		default:
 			continue
 		}
-		out = append(out, b.String())
+		out(b.String())
 	}
-	return out
 }
 
 func mdContent(b *strings.Builder, m *session.Message, res map[string]*session.Message) {

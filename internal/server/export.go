@@ -43,9 +43,12 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		}
 		ctype, name = "application/x-ndjson", name+"-branch"
 	case "md", "html":
-		if body, ctype, err = export.Document(format, ops.Document(m, sess, leaf)); err != nil {
-			return errs.E("", errs.Internal, "cannot export", err)
-		}
+		// Written as it is rendered: a document of a huge message is not
+		// held whole once more (issue 21).
+		ctype, _ = export.MediaType(format)
+		downloadHeaders(w, ctype, name+"."+format)
+		export.Write(w, format, ops.Document(m, sess, leaf)) // started: a failure cannot be answered
+		return nil
 	default:
 		return errs.Errorf(errs.Invalid, "format must be jsonl, md or html")
 	}
