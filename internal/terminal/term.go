@@ -25,6 +25,7 @@ type Term struct {
 	pts    string        // the terminal side's path, to find who holds it
 	exited chan struct{} // closed when the shell was reaped
 	done   chan struct{} // closed when the shell has exited and output ended
+	ended  func(*Term)   // runs just before done is closed
 
 	mu      sync.Mutex
 	ring    ring
@@ -52,7 +53,10 @@ func (a *Attachment) Ended() bool {
 	return a.ended
 }
 
-func start(cmd *exec.Cmd, id, owner, dir string, cols, rows int, opts Options) (*Term, error) {
+// start starts cmd on a PTY; ended runs once it has ended, before Done
+// is closed (the Manager frees its slot there, so a Close that returned
+// has freed it).
+func start(cmd *exec.Cmd, id, owner, dir string, cols, rows int, opts Options, ended func(*Term)) (*Term, error) {
 	f, err := pty.StartWithSize(cmd, size(cols, rows))
 	if err == nil {
 		f, err = pollable(f)
@@ -66,7 +70,7 @@ func start(cmd *exec.Cmd, id, owner, dir string, cols, rows int, opts Options) (
 	}
 	t := &Term{info: Info{ID: id, Owner: owner, Cwd: dir, Started: time.Now(), PID: cmd.Process.Pid},
 		opts: opts, cmd: cmd, pty: f, pts: ptsName(f), exited: make(chan struct{}), done: make(chan struct{}),
-		ring: ring{max: opts.Scrollback}, subs: map[*Attachment]struct{}{}}
+		ring: ring{max: opts.Scrollback}, subs: map[*Attachment]struct{}{}, ended: ended}
 	t.idle = time.AfterFunc(opts.Idle, t.Close)
 	go func() {
 		t.cmd.Wait()
@@ -134,6 +138,7 @@ func (t *Term) run() {
 	t.subs = nil
 	t.closeMaster()
 	t.mu.Unlock()
+	t.ended(t)
 	close(t.done)
 }
 
@@ -256,13 +261,18 @@ func (t *Term) Close() {
 
 // endHolders waits until deadline for the terminal's processes to end
 // after the hangup, then kills what is left (a job that ignores SIGHUP
-// outlives its shell), and returns once none is alive or 2 s later.
+// outlives its shell) until none is alive or 2 s later. The kill always
+// comes, however long the waits and the looks into /proc took (a loaded
+// machine).
 func (t *Term) endHolders(deadline time.Time) {
-	for giveUp := deadline.Add(2 * time.Second); t.holdersAlive() && time.Now().Before(giveUp); {
-		if time.Now().After(deadline) {
-			t.signal(syscall.SIGKILL)
-		}
+	for t.holdersAlive() && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
+	}
+	for giveUp := time.Now().Add(2 * time.Second); t.holdersAlive(); time.Sleep(20 * time.Millisecond) {
+		t.signal(syscall.SIGKILL)
+		if time.Now().After(giveUp) {
+			return
+		}
 	}
 }
 

@@ -162,15 +162,11 @@ func (m *Manager) Run(owner string, cmd *exec.Cmd, cols, rows int) (*Term, error
 
 // startLocked starts cmd on a PTY and keeps it until it ends; m.mu is held.
 func (m *Manager) startLocked(owner string, cmd *exec.Cmd, cols, rows int) (*Term, error) {
-	t, err := start(cmd, newID(), owner, cmd.Dir, cols, rows, m.opts)
+	t, err := start(cmd, newID(), owner, cmd.Dir, cols, rows, m.opts, m.forget)
 	if err != nil {
 		return nil, fmt.Errorf("terminal: start %s: %w", cmd.Path, err)
 	}
 	m.terms[t.info.ID] = t
-	go func() {
-		<-t.done
-		m.forget(t)
-	}()
 	return t, nil
 }
 
