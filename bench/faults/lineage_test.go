@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -68,7 +69,7 @@ func lineageOrder() []string {
 func (h *harness) killLineage() *tally {
 	tl := &tally{name: "kill -9 lineage"}
 	inputs := max(h.n/5, 4)
-	dur := 300 * time.Millisecond
+	dur := map[string]time.Duration{} // how long each kind of request takes uninterrupted
 	for range inputs {
 		agent, proj := h.newAgent(h.t.TempDir())
 		f := newFamily(proj)
@@ -88,23 +89,7 @@ func (h *harness) killLineage() *tally {
 			if op == "F" {
 				lastFork = f.names[name]
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			got := make(chan int, 1)
-			start := time.Now()
-			go func() { got <- s.send(ctx, method, path, body) }()
-			select {
-			case code := <-got:
-				dur = (dur + time.Since(start)) / 2
-				if code != 200 {
-					tl.failed++
-					tl.note("%s %s: %d", method, path, code)
-				}
-			case <-time.After(time.Duration(rand.Int64N(int64(dur)*6/5 + 1))):
-				tl.killed++
-			}
-			s.kill()
-			cancel()
-			tl.runs++
+			h.killDuring(s, op, method, path, body, dur, tl)
 		}
 		s := h.startServe(agent)
 		f.discover(agent, lastFork, tl)
@@ -124,6 +109,37 @@ func (h *harness) killLineage() *tally {
 		tl.orphans+tl.lost+tl.dup+tl.torn, tl.orphans, tl.lost, tl.dup, tl.torn)
 	tl.notes = append([]string{sum}, tl.notes...)
 	return tl
+}
+
+// killDuring sends one request and kills the server: half the time at a
+// random moment of the request (uniform over 1.2 times what this kind of
+// request takes), else right after its answer, so that orders go on.
+func (h *harness) killDuring(s *server, op, method, path, body string, dur map[string]time.Duration, tl *tally) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan int, 1)
+	start := time.Now()
+	go func() { got <- s.send(ctx, method, path, body) }()
+	wait := time.Minute
+	if d, ok := dur[op]; ok && rand.IntN(2) == 0 {
+		wait = time.Duration(rand.Int64N(int64(d)*6/5 + 1))
+	}
+	select {
+	case code := <-got:
+		if d, ok := dur[op]; ok {
+			dur[op] = (d + time.Since(start)) / 2
+		} else {
+			dur[op] = time.Since(start)
+		}
+		if code != 200 {
+			tl.failed++
+			tl.note("%s %s: %d", method, path, code)
+		}
+	case <-time.After(wait):
+		tl.killed++
+	}
+	s.kill()
+	tl.runs++
 }
 
 // request is the HTTP request of an event on the session id, or "" when
@@ -231,7 +247,7 @@ func (f *family) check(agent string, tl *tally, when string) (bad int) {
 		}
 		if _, got := header(p); want != "" && got != live[want] {
 			tl.orphans++
-			tl.note("%s: %s names %q, its nearest in-place ancestor is %s", when, id[:8], got, live[want])
+			tl.note("%s: %s names %q, its nearest in-place ancestor is %s", when, id[:8], filepath.Base(got), filepath.Base(live[want]))
 		}
 	}
 	return bad
