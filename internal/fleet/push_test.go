@@ -48,6 +48,7 @@ func TestPushConverges(t *testing.T) {
 	eventually(t, all, "a branch switch")
 	wantBranch(t, conn, p1, []string{"s1-0u", "s1-0a", "x2u", "x2a"})
 
+	appendLine(t, p1, `{"type":"message","id":"damaged","parentId":"x2a","timest`) // pushed with its problem, as locally
 	appendLine(t, p1, `{"type":"session_info","id":"n1","parentId":"x2a","timestamp":"2026-12-04T10:05:00.000Z","name":"Zebra talk"}`)
 	eventually(t, func() error {
 		if err := all(); err != nil {

@@ -187,7 +187,7 @@ func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine stri
 // searchSQL: the newest 200 matching entries of sessions not deleted are
 // the candidates, ranked as the local index ranks (relevance over
 // 1 + age / 30 days), the newer first among equals.
-const searchSQL = `WITH q AS (SELECT websearch_to_tsquery('simple', $1) AS q),
+const searchSQL = `WITH q AS (SELECT ` + querySQL + ` AS q),
 cand AS (
 	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text, ts_rank(e.tsv, q.q) AS rank
 	FROM fleet.entries e CROSS JOIN q
@@ -201,14 +201,46 @@ ORDER BY c.rank / (1 + greatest(0, extract(epoch FROM now()) * 1000 - coalesce(c
 	c.ts DESC NULLS LAST
 LIMIT $3`
 
-// Search finds q's words and "phrases" in every machine's entries, as
-// the local search does, with the hit's machine.
+// querySQL is the tsquery of splitQuery's words ($1) and prefixes ($4).
+const querySQL = `CASE WHEN $4::text = '' THEN websearch_to_tsquery('simple', $1::text)
+	WHEN $1::text = '' THEN to_tsquery('simple', $4::text)
+	ELSE websearch_to_tsquery('simple', $1::text) && to_tsquery('simple', $4::text) END`
+
+// splitQuery parts a query as the local search reads it: words and
+// "phrases" (for websearch_to_tsquery, which takes any text) and words
+// with a trailing * outside quotes, as a tsquery of prefixes ('wor':*,
+// lower-cased, quoted so that no input is a syntax error).
+func splitQuery(text string) (words, prefixes string) {
+	var w, p []string
+	quoted := false
+	for _, part := range strings.Split(text, `"`) {
+		if quoted {
+			w = append(w, `"`+part+`"`)
+		} else {
+			for _, f := range strings.Fields(part) {
+				t := strings.TrimRight(f, "*")
+				if t == f || t == "" {
+					w = append(w, f)
+					continue
+				}
+				t = strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(t), `\`, `\\`), `'`, `''`)
+				p = append(p, "'"+t+"':*")
+			}
+		}
+		quoted = !quoted
+	}
+	return strings.Join(w, " "), strings.Join(p, " & ")
+}
+
+// Search finds q's words, "phrases" and prefix* in every machine's
+// entries, as the local search does, with the hit's machine.
 func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := r.pool.Query(ctx, searchSQL, q.Text, q.Project, limit+1)
+	words, prefixes := splitQuery(q.Text)
+	rows, err := r.pool.Query(ctx, searchSQL, words, q.Project, limit+1, prefixes)
 	if err != nil {
 		return Search{}, err
 	}

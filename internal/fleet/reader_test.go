@@ -84,8 +84,31 @@ func TestReader(t *testing.T) {
 	if err != nil || len(all.Hits) != 2 || !all.More {
 		t.Errorf("zebras, limit 2: %d hits, more %v (%v)", len(all.Hits), all.More, err)
 	}
+	if pre, err := r.Search(ctx, catalog.SearchQuery{Text: "OKAP* liv*", Limit: 10}); err != nil || len(pre.Hits) == 0 || pre.Hits[0].Session.Path != pb {
+		t.Errorf("prefix search OKAP* liv*: %+v (%v)", pre, err)
+	}
+	for _, q := range []string{`it's* back\*`, "zeb*"} {
+		if _, err := r.Search(ctx, catalog.SearchQuery{Text: q}); err != nil {
+			t.Errorf("prefix search %q: %v", q, err)
+		}
+	}
 	if _, err := r.Search(ctx, catalog.SearchQuery{Text: `"unclosed & | ! :* ( quote`}); err != nil {
 		t.Errorf("operators in the query: %v", err)
+	}
+}
+
+func TestSplitQuery(t *testing.T) {
+	for _, tc := range []struct{ in, words, prefixes string }{
+		{"okapi live", "okapi live", ""},
+		{`oka* "live here" zeb*`, `"live here"`, "'oka':* & 'zeb':*"},
+		{`"not* a prefix"`, `"not* a prefix"`, ""},
+		{`it's* back\*`, "", `'it''s':* & 'back\\':*`},
+		{"* **", "* **", ""},
+	} {
+		w, p := splitQuery(tc.in)
+		if w != tc.words || p != tc.prefixes {
+			t.Errorf("splitQuery(%q) = %q, %q; want %q, %q", tc.in, w, p, tc.words, tc.prefixes)
+		}
 	}
 }
 
