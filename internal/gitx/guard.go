@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"piweb/internal/errs"
 )
 
 // piweb runs git on a folder the user only looks at, and a repository's
@@ -24,7 +26,13 @@ var alwaysOff = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/de
 type guard struct {
 	args    []string
 	ignored []string
+	unsafe  bool // a filter's name has "=", which -c cannot name
 }
+
+// ErrUnsafeConfig refuses a repository whose own config defines a filter
+// that git's -c cannot switch off (its name holds "=").
+var ErrUnsafeConfig = errs.New(errs.Forbidden, "the repository's config defines a filter piweb cannot switch off",
+	"this repository's own git config defines a filter (a command) that piweb cannot switch off, so it does not run git there")
 
 // guardFor reads the configuration git would use in dir with its scopes
 // (reading runs nothing) and returns the guard for the repository's own
@@ -34,7 +42,11 @@ func (g *Git) guardFor(ctx context.Context, dir string) (guard, error) {
 	if err != nil {
 		return guard{}, err
 	}
-	return parseGuard(out), nil
+	gd := parseGuard(out)
+	if gd.unsafe {
+		return guard{}, ErrUnsafeConfig
+	}
+	return gd, nil
 }
 
 // parseGuard reads `git config --list -z --show-scope`: scope NUL key
@@ -53,6 +65,7 @@ func parseGuard(out []byte) guard {
 		gd.ignored = append(gd.ignored, key)
 		if name, ok := filterName(key); ok && !seen["filter "+name] {
 			seen["filter "+name] = true
+			gd.unsafe = gd.unsafe || strings.Contains(name, "=")
 			p := "filter." + name + "."
 			gd.args = append(gd.args, "-c", p+"clean=", "-c", p+"smudge=", "-c", p+"process=", "-c", p+"required=false")
 		}

@@ -107,4 +107,8 @@ func TestParseGuard(t *testing.T) {
 	if diff := cmp.Diff(want, gd, cmp.AllowUnexported(guard{})); diff != "" {
 		t.Errorf("parseGuard (-want +got):\n%s", diff)
 	}
+	// -c splits at the first "=": such a filter could not be emptied.
+	if gd := parseGuard([]byte("local\x00filter.a=b.clean\nx\x00")); !gd.unsafe {
+		t.Errorf("a filter named with = is not refused: %+v", gd)
+	}
 }

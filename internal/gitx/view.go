@@ -7,7 +7,7 @@ import (
 
 // View is a folder's git state for the Changes panel: its Status when it
 // is in a repository, else why not (Reason: no_git, not_repo, no_dir,
-// timeout) and a message for the user.
+// timeout, unsafe_config) and a message for the user.
 type View struct {
 	Available bool    `json:"available"`
 	Reason    string  `json:"reason,omitempty"`
@@ -18,7 +18,8 @@ type View struct {
 var reasons = []struct {
 	err    error
 	reason string
-}{{ErrNoGit, "no_git"}, {ErrNotRepo, "not_repo"}, {ErrNoDir, "no_dir"}, {ErrTimeout, "timeout"}}
+}{{ErrNoGit, "no_git"}, {ErrNotRepo, "not_repo"}, {ErrNoDir, "no_dir"}, {ErrTimeout, "timeout"},
+	{ErrUnsafeConfig, "unsafe_config"}}
 
 // Known returns the reason of the known git state (no git, no repository,
 // no folder, too slow) that err is, and that state's error, which words
