@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
 	"os/signal"
 
@@ -32,7 +33,7 @@ func main() {
 func run(addr, agentDir string, quiet bool) error {
 	opts := fakellm.Options{}
 	if !quiet {
-		opts.Logf = log.Printf
+		opts.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	srv := fakellm.New(opts)
 	url, err := srv.Start(addr)

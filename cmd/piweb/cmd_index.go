@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +58,7 @@ func indexOptions(e *env, tools bool) (index.Options, error) {
 	path, err := index.PathIn(cacheDir(e.getenv), agentDir, tools)
 	return index.Options{
 		AgentDir: agentDir, Getenv: e.getenv, Path: path, Tools: tools,
-		Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) },
+		Log: slog.New(slog.NewTextHandler(e.stderr, nil)),
 	}, err
 }
 

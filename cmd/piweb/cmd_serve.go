@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"net"
 	"os"
@@ -118,7 +117,7 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 // is agentDir) on hl until ctx ends or the page leaves the demo, which it
 // reports as left.
 func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *access.Keys) (left bool, err error) {
-	logger := log.New(e.stderr, "piweb: ", log.LstdFlags)
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	realDir, indexPath := "", ""
 	if f.demo {
 		d, err := demo.Setup()
@@ -132,7 +131,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		fmt.Fprintf(e.stdout, "Demo: sample sessions in %s, demo model at %s\n", d.Root, d.LLM.URL())
 	}
 	// The index lives in a temporary dir when its place is unusable.
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, IndexPath: indexPath, Logf: logger.Printf})
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, IndexPath: indexPath, Log: logger})
 	if err != nil {
 		return false, err
 	}
@@ -140,10 +139,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	rctx, leave := context.WithCancel(ctx)
 	defer leave()
 	var leaving atomic.Bool
-	slogger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	var fl *fleetService // nil: no fleet
 	cfg := app.Config{AgentDir: agentDir, Catalog: cat, Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
-		Push: openPush(e, logger), ModelTitles: f.modelTitles, Log: slogger}
+		Push: openPush(e, logger), ModelTitles: f.modelTitles, Log: logger}
 	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's
 		var stop func()
 		fl, stop = startFleet(e, f.fleet, cat, cfg.Agent.Pi())
@@ -157,7 +155,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	parts := app.New(cfg) // the one place piweb's parts are built and started
 	defer parts.Close()
 	opts := server.Options{Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
-		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: slogger, Demo: f.demo,
+		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo,
 		DemoRealDir: realDir}
 	if fl != nil {
 		opts.Fleet = fl
@@ -334,10 +332,10 @@ func configDir(e *env) string {
 // openPush opens Web Push's keys and subscriptions under piweb's config
 // dir; nothing is written there until a page asks for the key. Without
 // it, piweb runs without push.
-func openPush(e *env, logger *log.Logger) *push.Service {
-	p, err := push.Open(configDir(e), push.Options{Logf: logger.Printf})
+func openPush(e *env, logger *slog.Logger) *push.Service {
+	p, err := push.Open(configDir(e), push.Options{Log: logger})
 	if err != nil {
-		logger.Printf("Web Push is off: %v", err)
+		logger.Warn("Web Push is off", "err", err)
 		return nil
 	}
 	return p
@@ -346,10 +344,10 @@ func openPush(e *env, logger *log.Logger) *push.Service {
 // openPrefs opens piweb's own preferences under its config dir; a file
 // that cannot be read leaves the defaults in memory for this run, the
 // file untouched.
-func openPrefs(e *env, logger *log.Logger) *own.PrefsStore {
+func openPrefs(e *env, logger *slog.Logger) *own.PrefsStore {
 	p, err := own.OpenPrefs(configDir(e))
 	if err != nil {
-		logger.Printf("piweb's preferences are kept in memory: %v", err)
+		logger.Warn("piweb's preferences are kept in memory", "err", err)
 		return nil
 	}
 	return p
@@ -358,10 +356,10 @@ func openPrefs(e *env, logger *log.Logger) *own.PrefsStore {
 // openMarks opens the user's read marks and mutes under piweb's config
 // dir (written on the first change); a file that cannot be read leaves
 // them in memory for this run, the file untouched.
-func openMarks(e *env, logger *log.Logger) *own.AttentionStore {
+func openMarks(e *env, logger *slog.Logger) *own.AttentionStore {
 	m, err := own.OpenAttention(configDir(e), time.Now())
 	if err != nil {
-		logger.Printf("read marks and mutes are kept in memory: %v", err)
+		logger.Warn("read marks and mutes are kept in memory", "err", err)
 		return nil
 	}
 	return m

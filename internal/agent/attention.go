@@ -79,4 +79,6 @@ func noteOf(topic string, e Event) WorkerNote {
 }
 
 // Size is what the note holds, in bytes.
-func (n WorkerNote) Size() int { return 64 + len(n.Topic) + len(n.Type) + len(n.Attention) + len(n.Title) }
+func (n WorkerNote) Size() int {
+	return 64 + len(n.Topic) + len(n.Type) + len(n.Attention) + len(n.Title)
+}

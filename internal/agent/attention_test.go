@@ -26,7 +26,6 @@ func TestAttentionOf(t *testing.T) {
 	}
 }
 
-
 // TestWorkersTopicHoldsNotes is issue 21.6: the workers topic kept each
 // whole event (an agent_end carries the run's messages) while the broker
 // counted 25 bytes for it, so 1,000 events of 256 KiB kept 258 MiB. It

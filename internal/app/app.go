@@ -8,7 +8,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os/exec"
 	"time"
@@ -134,7 +133,7 @@ func New(cfg Config) *App {
 	a.Streams = sse.New(a.Events, sse.Options{Heartbeat: cfg.Heartbeat, WriteTimeout: cfg.WriteTimeout})
 	a.Live = live.New(live.Options{Catalog: a.Catalog, Agent: a.Agent, Events: a.Events, Cache: a.Cache,
 		Store: a.Store, Git: a.Git, Push: a.Push, Marks: a.Marks, GitPoll: cfg.GitPoll, FilesPoll: cfg.FilesPoll,
-		Logf: a.logf, Titler: a.titler(cfg.TitleTimeout)})
+		Log: a.Log, Titler: a.titler(cfg.TitleTimeout)})
 	a.Ops = &ops.Ops{Agent: a.Agent, Store: a.Store, Cat: a.Catalog, Cache: a.Cache, Live: a.Live}
 	a.Logins = a.newLogins(cfg.SignInTimeout)
 	if cfg.Fleet != nil {
@@ -181,7 +180,7 @@ func (a *App) defaults() {
 // ownCatalog opens the catalog of an App configured without one; Close
 // closes it.
 func (a *App) ownCatalog() *catalog.Catalog {
-	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: a.AgentDir, Temporary: true, Logf: a.logf})
+	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: a.AgentDir, Temporary: true, Log: a.Log})
 	if err != nil {
 		a.Log.Error("no session index", "err", err)
 		return catalog.Static()
@@ -189,9 +188,6 @@ func (a *App) ownCatalog() *catalog.Catalog {
 	a.closers = append(a.closers, cat.Close)
 	return cat
 }
-
-// logf is the Logf of the parts that take one.
-func (a *App) logf(format string, args ...any) { a.Log.Error(fmt.Sprintf(format, args...)) }
 
 // ModelTitlesOn says whether new sessions get a model-made title: forced
 // by serve, or the Settings switch.

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"strings"
@@ -27,8 +28,8 @@ type Options struct {
 	Temporary bool
 	// Getenv reads pi's environment; nil is os.Getenv.
 	Getenv func(string) string
-	// Logf receives problems; nil discards them.
-	Logf func(format string, args ...any)
+	// Log gets problems; nil discards them.
+	Log *slog.Logger
 	// ReloadEvery bounds how often the snapshot is rebuilt under a stream
 	// of changes: a rebuild reads all rows (~100 ms for 5,000), so a file
 	// growing continuously must not trigger one per write. A change after
@@ -53,7 +54,7 @@ type Catalog struct {
 	ix          *index.Index
 	reloadEvery time.Duration
 	refreshWait time.Duration
-	logf        func(string, ...any)
+	log         *slog.Logger
 
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
 	behind   atomic.Int64
@@ -88,7 +89,7 @@ func Open(ctx context.Context, o Options) (*Catalog, error) {
 	c.stops = append(c.stops, stop)
 	c.wg.Go(func() {
 		if err := WatchIndex(wctx, ix); err != nil && wctx.Err() == nil {
-			c.logf("index watcher: %v", err)
+			c.log.Error("catalog: index watcher", "err", err)
 		}
 	})
 	c.owned = func() {
@@ -102,14 +103,14 @@ func Open(ctx context.Context, o Options) (*Catalog, error) {
 
 // openIndex opens the index at its place, or in a new temporary dir.
 func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
-	io := index.Options{AgentDir: o.AgentDir, Path: o.IndexPath, Getenv: o.Getenv, Logf: orDiscard(o.Logf),
+	io := index.Options{AgentDir: o.AgentDir, Path: o.IndexPath, Getenv: o.Getenv, Log: orDiscard(o.Log),
 		Rescan: o.Rescan, Debounce: o.Debounce}
 	if !o.Temporary {
 		ix, err := index.Open(ctx, io)
 		if err == nil {
 			return ix, "", nil
 		}
-		orDiscard(o.Logf)("index unusable, keeping it in a temporary dir: %v", err)
+		orDiscard(o.Log).Warn("catalog: index unusable, keeping it in a temporary dir", "err", err)
 	}
 	temp, err := os.MkdirTemp("", "piweb-index-")
 	if err != nil {
@@ -128,7 +129,7 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), logf: orDiscard(o.Logf), files: newFiles()}
+		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log), files: newFiles()}
 	// Subscribed before the first load: a change the index makes between
 	// the two is then reloaded, not missed.
 	sub := ix.Subscribe()
@@ -145,7 +146,7 @@ func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 // Static is a catalog without an index, filled with Put: searches find
 // nothing and usage is empty. Tests use it for exact contents.
 func Static() *Catalog {
-	return &Catalog{listing: newListing(), reloadEvery: time.Second, logf: orDiscard(nil), files: newFiles()}
+	return &Catalog{listing: newListing(), reloadEvery: time.Second, log: orDiscard(nil), files: newFiles()}
 }
 
 // Close stops following the index and every goroutine of the catalog, and
@@ -219,7 +220,7 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 			if pending {
 				pending = false
 				if err := c.reload(context.Background()); err != nil {
-					c.logf("catalog reload: %v", err) // the next change retries
+					c.log.Error("catalog: reload", "err", err) // the next change retries
 				}
 				last = time.Now()
 			}
@@ -350,11 +351,11 @@ func (c *Catalog) Refresh(path string) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.refreshWait)
 	defer cancel()
 	if err := c.ix.Update(ctx, path); err != nil {
-		c.logf("index update %s: %v", path, err)
+		c.log.Error("catalog: index update", "path", path, "err", err)
 		return
 	}
 	if err := c.reload(ctx); err != nil {
-		c.logf("catalog reload: %v", err)
+		c.log.Error("catalog: reload", "err", err)
 	}
 }
 
@@ -444,11 +445,11 @@ func cmpOr(d, def time.Duration) time.Duration {
 	return def
 }
 
-func orDiscard(f func(string, ...any)) func(string, ...any) {
-	if f == nil {
-		return func(string, ...any) {}
+func orDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
 	}
-	return f
+	return l
 }
 
 // ReadMeta reads the listing of a session file the index does not list

@@ -113,7 +113,7 @@ func openDemo(t *testing.T) (*Catalog, *demo.Demo) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Open(context.Background(), Options{AgentDir: d.AgentDir, Temporary: true, Logf: t.Logf,
+	c, err := Open(context.Background(), Options{AgentDir: d.AgentDir, Temporary: true, Log: testkit.Log(t),
 		Rescan: 100 * time.Millisecond, ReloadEvery: 10 * time.Millisecond, SyncFor: time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // piEnv is a fake server plus an agent dir, work dir and session dir.
@@ -25,7 +26,7 @@ type piEnv struct {
 
 func newPiEnv(t *testing.T) *piEnv {
 	t.Helper()
-	srv := New(Options{Logf: t.Logf})
+	srv := New(Options{Log: testkit.Log(t)})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	e := &piEnv{srv: srv, agentDir: t.TempDir(), work: t.TempDir(), sessionsDir: t.TempDir()}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -31,8 +32,8 @@ type Options struct {
 	// Models lists the ids reported by GET /v1/models; nil means
 	// ModelID and ThinkerID.
 	Models []string
-	// Logf, if set, receives one line per request.
-	Logf func(format string, args ...any)
+	// Log, if set, gets one record per request (at DEBUG).
+	Log *slog.Logger
 }
 
 // Server is the fake OpenAI-compatible endpoint. It is an http.Handler (use
@@ -173,7 +174,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply, id := s.record(req)
-	s.logf("fakellm: %s %s model=%s msgs=%d -> %s", id, req.Kind(), req.Model, len(req.Messages), describe(reply))
+	if s.opts.Log != nil {
+		s.opts.Log.Debug("fakellm: request", "id", id, "kind", req.Kind(), "model", req.Model,
+			"messages", len(req.Messages), "reply", describe(reply))
+	}
 	if err := sleep(r.Context(), reply.Latency); err != nil {
 		return
 	}
@@ -257,12 +261,6 @@ func (s *Server) serveModels(w http.ResponseWriter) {
 		list.Data = append(list.Data, model{ID: id, Object: "model", Created: 0, OwnedBy: "piweb"})
 	}
 	writeJSON(w, http.StatusOK, list)
-}
-
-func (s *Server) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
-	}
 }
 
 func describe(r Reply) string {

@@ -43,7 +43,7 @@ type Event struct {
 func (ix *Index) applySafe(ctx context.Context, tx *sql.Tx, u *update) (ev Event, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ix.logf("%s: internal error while indexing: %v\n%s", u.path, v, debug.Stack())
+			ix.o.Log.Error("index: internal error while indexing", "path", u.path, "panic", v, "stack", string(debug.Stack()))
 			u.err = fmt.Errorf("piweb could not index this file (internal error: %v)", v)
 			ev, err = Event{Path: u.path, Problem: u.err.Error()}, ix.saveError(ctx, tx, u)
 		}
@@ -71,7 +71,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 	}
 	if u.err != nil {
 		ev.Problem = u.err.Error()
-		ix.logf("%s: %v", u.path, u.err)
+		ix.warn("cannot index", "path", u.path, "err", u.err)
 		return ev, ix.saveError(ctx, tx, u)
 	}
 	if u.full && u.old != nil {

@@ -248,7 +248,7 @@ func TestRebuildBadIndex(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "index.db")
-			o := Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Logf: t.Logf}
+			o := Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Log: testkit.Log(t)}
 			ix, err := Open(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // The benchmarks run on the corpus named by PIWEB_BENCH_CORPUS (an agent
@@ -45,7 +46,7 @@ func corpusBytes(files []string) int64 {
 
 func benchIndex(b *testing.B, dir string) *Index {
 	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }, Logf: b.Logf})
+		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func BenchmarkMillionEntries(b *testing.B) {
 func BenchmarkWarmLs(b *testing.B) {
 	dir := benchCorpus(b)
 	path := filepath.Join(b.TempDir(), "index.db")
-	o := Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Logf: b.Logf}
+	o := Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Log: testkit.Log(b)}
 	ix, err := Open(context.Background(), o)
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"os"
 	"piweb/internal/broker"
 	"sync"
@@ -27,8 +27,8 @@ type Options struct {
 	// Tools also indexes tool call arguments, tool results and shell
 	// commands and output (DefaultPath keeps such an index apart).
 	Tools bool
-	// Logf receives problems found while indexing; nil is log.Printf.
-	Logf func(format string, args ...any)
+	// Log gets problems found while indexing; nil is slog.Default().
+	Log *slog.Logger
 	// Rescan is the period of the stat rescan that backs up file system
 	// events while watching; 0 means 2 seconds.
 	Rescan time.Duration
@@ -44,8 +44,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.Logf == nil {
-		o.Logf = log.Printf
+	if o.Log == nil {
+		o.Log = slog.Default()
 	}
 	if o.AgentDir == "" {
 		o.AgentDir = session.AgentDir(o.Getenv)
@@ -177,7 +177,8 @@ func (ix *Index) readInto(f io.ReaderAt, buf []byte, off, end int64) ([]byte, er
 	return buf, nil
 }
 
-func (ix *Index) logf(format string, args ...any) { ix.o.Logf("index: "+format, args...) }
+// warn logs a problem found while indexing: what, then attributes.
+func (ix *Index) warn(what string, args ...any) { ix.o.Log.Warn("index: "+what, args...) }
 
 // openFile opens a session file for reading without blocking: a FIFO or a
 // device named *.jsonl must not hang the indexer (prepare then sees that it

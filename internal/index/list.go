@@ -336,7 +336,7 @@ func (ix *Index) ListJSON(ctx context.Context) ([]byte, error) {
 	}
 	b, s := encodeSnapshot(cwds, es) // copies the elements out of the old snapshot
 	if err := writeSnapshot(snapPath(ix.path), b); err != nil {
-		ix.logf("listing snapshot: %v", err)
+		ix.warn("listing snapshot", "err", err)
 	}
 	return outputJSON(s.out, s.escape), nil
 }

@@ -12,6 +12,7 @@ import (
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // openTest opens an index of agentDir in a temporary file.
@@ -21,7 +22,7 @@ func openTest(t testing.TB, agentDir string) *Index {
 		AgentDir: agentDir,
 		Path:     filepath.Join(t.TempDir(), "index.db"),
 		Getenv:   func(string) string { return "" },
-		Logf:     t.Logf,
+		Log:      testkit.Log(t),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,7 +59,7 @@ func benchMemSync(b *testing.B, dir string) {
 	var heap, rss float64
 	for b.Loop() {
 		ix := benchIndex(b, dir)
-		ix.o.Logf = func(string, ...any) {}
+		ix.o.Log = slog.New(slog.DiscardHandler)
 		p := testkit.StartPeak()
 		if _, err := ix.Sync(context.Background(), true); err != nil {
 			b.Fatal(err)
@@ -111,7 +112,7 @@ func BenchmarkSearchShort(b *testing.B) {
 		}
 	}
 	ix := benchIndex(b, dir)
-	ix.o.Logf = func(string, ...any) {}
+	ix.o.Log = slog.New(slog.DiscardHandler)
 	if _, err := ix.Sync(context.Background(), true); err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"log/slog"
 	"runtime/debug"
 	"testing"
 
@@ -19,7 +20,7 @@ func TestDamagedMemoryBound(t *testing.T) {
 	dir := damagedCorpus(t, 3, 30<<20, 12<<20)
 	size := float64(corpusBytes(session.SessionFiles(dir))) / (1 << 20)
 	ix := openTest(t, dir)
-	ix.o.Logf = func(string, ...any) {}
+	ix.o.Log = slog.New(slog.DiscardHandler)
 	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
 	p := testkit.StartPeak()
 	if _, err := ix.Sync(context.Background(), true); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"piweb/internal/pitest"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // TestPi16List checks the index's listing (List, ListJSON with and
@@ -124,7 +125,7 @@ func TestSearchSkipsSystemMessages(t *testing.T) {
 	}
 	for _, tools := range []bool{false, true} {
 		ix, err := Open(context.Background(), Options{AgentDir: agent, Path: filepath.Join(t.TempDir(), "index.db"),
-			Getenv: func(string) string { return "" }, Logf: t.Logf, Tools: tools})
+			Getenv: func(string) string { return "" }, Log: testkit.Log(t), Tools: tools})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // TestProjectSessionDir runs real pi in a project folder, once as is
@@ -19,7 +20,7 @@ import (
 // wrote, then that the index finds both sessions, the second through the
 // cwd of the first, while ls lists only the first, as pi's listAll does.
 func TestProjectSessionDir(t *testing.T) {
-	srv := httptest.NewServer(fakellm.New(fakellm.Options{Logf: t.Logf}))
+	srv := httptest.NewServer(fakellm.New(fakellm.Options{Log: testkit.Log(t)}))
 	t.Cleanup(srv.Close)
 	agent, work := t.TempDir(), t.TempDir()
 	if err := fakellm.SetupAgentDir(agent, srv.URL+"/v1"); err != nil {

@@ -51,7 +51,7 @@ func SkimListJSON(ctx context.Context, o Options) (out []byte, ok bool, err erro
 	}
 	b, s := encodeSnapshot(nil, es) // copies the elements out of the old snapshot
 	if err := writeSnapshot(snapPath(o.Path), b); err != nil {
-		o.Logf("index: listing snapshot: %v", err)
+		o.Log.Warn("index: listing snapshot", "err", err)
 	}
 	return outputJSON(s.out, s.escape), true, nil
 }

@@ -17,7 +17,7 @@ import (
 // that does not exist yet.
 func skimOptions(t *testing.T, agentDir string) Options {
 	return Options{AgentDir: agentDir, Path: filepath.Join(t.TempDir(), "cache", "index.db"),
-		Getenv: func(string) string { return "" }, Logf: t.Logf}
+		Getenv: func(string) string { return "" }, Log: testkit.Log(t)}
 }
 
 // checkSkim lists agentDir with SkimListJSON and checks that it answered,
@@ -138,7 +138,7 @@ func TestSkimChanges(t *testing.T) {
 // cpu-MB/s is the same per second of CPU time (see BenchmarkColdListing).
 func BenchmarkSkimListJSON(b *testing.B) {
 	benchCorpusCPU(b, func(dir string) (run, done func()) {
-		o := Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Logf: b.Logf}
+		o := Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Log: testkit.Log(b)}
 		return func() {
 			if _, ok, err := SkimListJSON(context.Background(), o); !ok || err != nil {
 				b.Fatal(ok, err)

@@ -253,7 +253,7 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 func (ix *Index) prepSafe(prep func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			ix.logf("internal error while reading a file to index: %v\n%s", v, debug.Stack())
+			ix.o.Log.Error("index: internal error while reading a file to index", "panic", v, "stack", string(debug.Stack()))
 		}
 	}()
 	prep()

@@ -66,7 +66,7 @@ func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budge
 	}
 	c, _ := feedChunk(data, from, int(line), true)
 	if c.consumed != len(data) {
-		ix.logf("%s: text pass read %d of %d bytes", old.path, c.consumed, len(data))
+		ix.warn("text pass read part of a file", "path", old.path, "read", c.consumed, "size", len(data))
 		b.release(held)
 		return skip
 	}

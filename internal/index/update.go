@@ -86,7 +86,7 @@ func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *
 	u = &update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}
 	defer func() {
 		if v := recover(); v != nil {
-			ix.logf("%s: internal error while reading it to index: %v\n%s", path, v, debug.Stack())
+			ix.o.Log.Error("index: internal error while reading a file to index", "path", path, "panic", v, "stack", string(debug.Stack()))
 			u.err = fmt.Errorf("piweb could not index this file (internal error: %v)", v)
 		}
 	}()

@@ -55,7 +55,7 @@ func (ix *Index) Watch(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			ix.logf("watch: %v", err) // an overflow: the rescan catches up
+			ix.warn("watch", "err", err) // an overflow: the rescan catches up
 		case <-timer.C:
 			ix.flushDue(ctx, due)
 		case <-rescan.C:
@@ -83,7 +83,7 @@ func (ix *Index) watchDirs(w *fsnotify.Watcher) {
 	_, dirs := discover(ix.rootList())
 	for _, d := range dirs {
 		if err := w.Add(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			ix.logf("watch %s: %v", d, err)
+			ix.warn("watch", "dir", d, "err", err)
 		}
 	}
 }
@@ -102,7 +102,7 @@ func (ix *Index) onEvent(w *fsnotify.Watcher, ev fsnotify.Event, due map[string]
 		return
 	}
 	if err := w.Add(ev.Name); err != nil {
-		ix.logf("watch %s: %v", ev.Name, err)
+		ix.warn("watch", "path", ev.Name, "err", err)
 	}
 	for _, d := range readDir(ev.Name) {
 		if strings.HasSuffix(d.Name(), ".jsonl") {
@@ -127,7 +127,7 @@ func (ix *Index) flushDue(ctx context.Context, due map[string]time.Time) {
 		if !t.After(now) {
 			delete(due, p)
 			if err := ix.Update(ctx, p); err != nil && ctx.Err() == nil {
-				ix.logf("%s: %v", p, err)
+				ix.warn("rescan", "path", p, "err", err)
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func (ix *Index) syncBeside(ctx context.Context, wg *sync.WaitGroup, what string
 	wg.Go(func() {
 		defer close(done)
 		if _, err := ix.Sync(ctx, true); err != nil && ctx.Err() == nil {
-			ix.logf("%s: %v", what, err)
+			ix.warn("rescan", "what", what, "err", err)
 		}
 	})
 	return done

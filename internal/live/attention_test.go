@@ -4,6 +4,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/own"
 	"piweb/internal/push"
+	"piweb/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func TestAttentionNewRun(t *testing.T) {
 // TestPushHonoursMute: a muted session, or every session under the global
 // mute, is not pushed to any device; unmuted, it is.
 func TestPushHonoursMute(t *testing.T) {
-	p, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, AllowLocal: true})
+	p, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"piweb/internal/agent"
 	"sync"
 	"sync/atomic"
@@ -36,7 +37,7 @@ type Agent interface {
 }
 
 // Options configures a Relay. Every field but the timings, Push, Marks,
-// Titler and Logf is required. Timing lives here, never in globals, so
+// Titler and Log is required. Timing lives here, never in globals, so
 // tests can shorten it and run in parallel.
 type Options struct {
 	Catalog *catalog.Catalog
@@ -64,8 +65,8 @@ type Options struct {
 	// FollowIdle (0: 10 min) is how long a session file stays followed
 	// after its topic's last subscriber left.
 	FollowIdle time.Duration
-	// Logf logs the relay's errors; nil discards them.
-	Logf func(format string, args ...any)
+	// Log gets the relay's errors; nil discards them.
+	Log *slog.Logger
 }
 
 // Relay runs the live topics until Close.
@@ -92,8 +93,8 @@ func New(o Options) *Relay {
 	o.FilesPoll = positiveOr(o.FilesPoll, time.Second)
 	o.Janitor = positiveOr(o.Janitor, time.Minute)
 	o.FollowIdle = positiveOr(o.FollowIdle, 10*time.Minute)
-	if o.Logf == nil {
-		o.Logf = func(string, ...any) {}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
 	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, done: make(chan struct{})}
 	l.follows.m = map[string]*follow{}
@@ -171,7 +172,7 @@ func (l *Relay) Publish(topic string, data []byte) broker.Event {
 func (l *Relay) PublishJSON(topic string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		l.opts.Logf("encode event: %v", err)
+		l.opts.Log.Error("live: encode event", "err", err)
 		return
 	}
 	l.Publish(topic, b)

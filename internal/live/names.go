@@ -86,7 +86,7 @@ func (l *Relay) rename(id, path, name string) bool {
 	defer cancel()
 	err := l.agent.Rename(ctx, path, name, func() error { return l.opts.Store.Rename(path, name) })
 	if err != nil {
-		l.opts.Logf("name session %s: %v", id, err)
+		l.opts.Log.Error("live: name session", "id", id, "err", err)
 	}
 	return err == nil
 }

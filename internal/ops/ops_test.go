@@ -20,6 +20,7 @@ import (
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // newOps is Ops over the demo's sessions with no pi (the store writes), a
@@ -31,7 +32,7 @@ func newOps(t *testing.T) (*Ops, catalog.Meta) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: d.AgentDir, Temporary: true, Logf: t.Logf, SyncFor: time.Minute})
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: d.AgentDir, Temporary: true, Log: testkit.Log(t), SyncFor: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

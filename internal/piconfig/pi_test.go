@@ -117,7 +117,7 @@ func (p *rpcPi) modelIDs() []string {
 // provider, with no API key unless withKey.
 func fakeAgentDir(t *testing.T, withKey bool) string {
 	t.Helper()
-	ts := httptest.NewServer(fakellm.New(fakellm.Options{Logf: t.Logf}))
+	ts := httptest.NewServer(fakellm.New(fakellm.Options{Log: testkit.Log(t)}))
 	t.Cleanup(ts.Close)
 	dir := t.TempDir()
 	cfg := fakellm.ModelsJSON(ts.URL + "/v1")

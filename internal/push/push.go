@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -56,8 +57,8 @@ type Message struct {
 
 // Options configure a Service.
 type Options struct {
-	// Logf logs what could not be pushed; nil logs nothing.
-	Logf func(string, ...any)
+	// Log gets what could not be pushed; nil logs nothing.
+	Log *slog.Logger
 	// AllowLocal accepts http endpoints and any address (loopback,
 	// private): the tests' local push service (pushtest).
 	AllowLocal bool
@@ -70,7 +71,7 @@ type Options struct {
 type Service struct {
 	dir    string
 	client *http.Client
-	logf   func(string, ...any)
+	log    *slog.Logger
 	opts   Options
 
 	mu   sync.Mutex
@@ -87,15 +88,15 @@ type keyPair struct {
 // nothing is written until the keys are first asked for (PublicKey) or a
 // browser subscribes.
 func Open(dir string, o Options) (*Service, error) {
-	if o.Logf == nil {
-		o.Logf = func(string, ...any) {}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.LookupIP == nil {
 		o.LookupIP = func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		}
 	}
-	s := &Service{dir: dir, client: newClient(o.AllowLocal), logf: o.Logf, opts: o}
+	s := &Service{dir: dir, client: newClient(o.AllowLocal), log: o.Log, opts: o}
 	if err := readJSON(s.keysPath(), &s.keys); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("VAPID keys: %w", err)
 	}
@@ -186,7 +187,7 @@ func (s *Service) Send(ctx context.Context, m Message) {
 	}
 	for _, e := range gone {
 		if err := s.Unsubscribe(e); err != nil {
-			s.logf("push: forget an expired subscription: %v", err)
+			s.log.Error("push: cannot forget an expired subscription", "err", err)
 		}
 	}
 }
@@ -199,7 +200,7 @@ func (s *Service) sendOne(ctx context.Context, payload []byte, sub Subscription,
 		VAPIDPublicKey: keys.Public, VAPIDPrivateKey: keys.Private, Urgency: webpush.UrgencyHigh,
 	})
 	if err != nil {
-		s.logf("push: %s unreachable: %v", host(sub.Endpoint), err)
+		s.log.Warn("push: service unreachable", "host", host(sub.Endpoint), "err", err)
 		return false
 	}
 	defer res.Body.Close()
@@ -208,7 +209,7 @@ func (s *Service) sendOne(ctx context.Context, payload []byte, sub Subscription,
 	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
 		return true
 	case res.StatusCode >= 300:
-		s.logf("push: %s answered %s", host(sub.Endpoint), res.Status)
+		s.log.Warn("push: service refused", "host", host(sub.Endpoint), "status", res.Status)
 	}
 	return false
 }

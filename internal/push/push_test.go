@@ -3,10 +3,10 @@ package push_test
 import (
 	"context"
 	"errors"
-	"fmt"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
-	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -16,11 +16,12 @@ import (
 
 	"piweb/internal/push"
 	"piweb/internal/push/pushtest"
+	"piweb/internal/testkit"
 )
 
 func TestPushDelivered(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "piweb")
-	s, err := push.Open(dir, push.Options{Logf: t.Logf, AllowLocal: true})
+	s, err := push.Open(dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestPushDelivered(t *testing.T) {
 	}
 	sub := pushtest.NewSubscriber(t)
 	fake := pushtest.New(t, key, sub)
-	if err := s.Subscribe(t.Context(), sub.Subscription(fake.URL + "/push/abc")); err != nil {
+	if err := s.Subscribe(t.Context(), sub.Subscription(fake.URL+"/push/abc")); err != nil {
 		t.Fatal(err)
 	}
 	want := push.Message{Title: "pi finished", Body: "fix the parser", URL: "/s/123", Tag: "piweb-123"}
@@ -44,7 +45,7 @@ func TestPushDelivered(t *testing.T) {
 			t.Errorf("%s: %v, want %v (%v)", p, fi.Mode(), mode, err)
 		}
 	}
-	again, err := push.Open(dir, push.Options{Logf: t.Logf, AllowLocal: true})
+	again, err := push.Open(dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestPushDelivered(t *testing.T) {
 
 func TestPushExpiredAndUnreachable(t *testing.T) {
 	var logged strings.Builder
-	s, err := push.Open(t.TempDir(), push.Options{Logf: func(f string, a ...any) { fmt.Fprintf(&logged, f+"\n", a...) }, AllowLocal: true})
+	s, err := push.Open(t.TempDir(), push.Options{Log: slog.New(slog.NewTextHandler(&logged, nil)), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestPushPublicOnly(t *testing.T) {
 		}
 		return nil, errors.New("no such host")
 	}
-	s, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, LookupIP: lookup})
+	s, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), LookupIP: lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestPushRebindingRefused(t *testing.T) {
 		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
 	}
 	s, err := push.Open(t.TempDir(), push.Options{LookupIP: public,
-		Logf: func(f string, a ...any) { fmt.Fprintf(&logged, f+"\n", a...) }})
+		Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

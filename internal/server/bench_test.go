@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -71,7 +72,7 @@ type benchRig struct {
 
 func newBenchRig(b *testing.B, agentDir string) *benchRig {
 	ctx, cancel := context.WithCancel(context.Background())
-	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(benchDir, "index.db"), Logf: func(string, ...any) {}})
+	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(benchDir, "index.db"), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

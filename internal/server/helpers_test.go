@@ -17,6 +17,7 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/index"
+	"piweb/internal/testkit"
 )
 
 // rig is a server over the demo's sample sessions, without pi.
@@ -199,7 +200,7 @@ func (r *rig) find(prefix string) map[string]any {
 func openCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
 	tb.Helper()
 	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: agentDir, Temporary: true,
-		Logf: tb.Logf, Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
+		Log: testkit.Log(tb), Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
 	if err != nil {
 		tb.Fatal(err)
 	}

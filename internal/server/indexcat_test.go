@@ -13,6 +13,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
 	"piweb/internal/index"
+	"piweb/internal/testkit"
 )
 
 // newIndexRig is newRig over the real SQLite index, watched live.
@@ -24,7 +25,7 @@ func newIndexRig(t *testing.T) *rig {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ix, err := index.Open(ctx, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
-		Logf: t.Logf, Rescan: 200 * time.Millisecond})
+		Log: testkit.Log(t), Rescan: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // that ends with no tab open is pushed to its (local, fake) push service,
 // signed with piweb's VAPID key and encrypted for that browser.
 func TestLivePush(t *testing.T) {
-	p, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, AllowLocal: true})
+	p, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestLivePush(t *testing.T) {
 
 // testPush is a push service over a temporary config dir.
 func testPush(t *testing.T) *push.Service {
-	p, err := push.Open(t.TempDir(), push.Options{Logf: t.Logf, AllowLocal: true})
+	p, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ package testkit
 
 import (
 	"errors"
+	"log/slog"
 	"os"
 	"testing"
 	"time"
@@ -97,4 +98,10 @@ func AppendFile(t testing.TB, path, s string) {
 	if _, err := f.WriteString(s); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Log is a logger writing to tb's output, for the Log option every piweb
+// package takes: a failing test shows what its parts logged.
+func Log(tb testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tb.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }

@@ -275,7 +275,7 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 func indexCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
 	ctx := context.Background()
 	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, Temporary: true,
-		Getenv: func(string) string { return "" }, Logf: tb.Logf, Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
+		Getenv: func(string) string { return "" }, Log: testkit.Log(tb), Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
 	if err != nil {
 		tb.Fatalf("open catalog: %v", err)
 	}
