@@ -156,7 +156,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	defer parts.Close()
 	opts := server.Options{Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
 		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo,
-		DemoRealDir: realDir}
+		DemoRealDir: realDir, Metrics: newMetrics(cat, parts, fl)}
 	if fl != nil {
 		opts.Fleet = fl
 	}

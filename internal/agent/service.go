@@ -359,3 +359,6 @@ func (a *Service) PiCommand(ctx context.Context, args ...string) (*exec.Cmd, err
 	}
 	return a.base.piCommand(pi, args, false), nil
 }
+
+// LiveCount reports how many pi processes run now.
+func (s *Service) LiveCount() int { return s.sup.LiveCount() }

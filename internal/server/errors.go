@@ -167,6 +167,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 				status = statusClientClosed
 			}
 		}
+		s.requests.observe(r.Pattern, status, time.Since(start))
 		level := slog.LevelInfo
 		if status < 400 && isPoll(r) {
 			level = slog.LevelDebug

@@ -107,6 +107,8 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/terminals/{tid}/socket", s.terminalSocket)
 	h("DELETE /api/sessions/{id}/terminals/{tid}", s.closeTerminal)
 
+	s.debugRoutes(mux)
+
 	h("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return unknownRoute(mux, r)
 	})

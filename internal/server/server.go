@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"piweb/internal/metrics"
 	"time"
 
 	"piweb/internal/access"
@@ -78,6 +79,10 @@ type Options struct {
 	// Fleet answers GET /api/sessions?fleet=1 and /api/search?fleet=1
 	// for every machine of the fleet (serve --fleet); nil: the fleet is off.
 	Fleet Fleet
+	// Metrics, when set, counts every request by route and status and is
+	// served at GET /metrics, with the runtime's profiles at
+	// /debug/pprof/ (metrics.go); nil: neither route exists.
+	Metrics *metrics.Registry
 }
 
 func (o Options) testTimeout() time.Duration {
@@ -111,6 +116,7 @@ type Server struct {
 	repos    *gitx.RepoCache
 	marks    *own.AttentionStore
 	prefs    *own.PrefsStore
+	requests *requestMetrics // nil without Options.Metrics
 }
 
 // New is the server of a's parts (internal/app builds and starts them):
@@ -124,6 +130,7 @@ func New(opts Options, a *app.App) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.requests = newRequestMetrics(opts.Metrics)
 	s.handler = s.logRequests(s.guard(s.routes()))
 	return s
 }

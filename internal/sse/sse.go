@@ -263,3 +263,10 @@ func subscribeFrom(sub *broker.Sub[broker.Event], topic string, lastID int64) (r
 	}
 	return replay, !complete, err
 }
+
+// Open reports how many event streams are open now.
+func (s *Streams) Open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.open)
+}
