@@ -196,9 +196,13 @@ func TestUsage(t *testing.T) {
 	b.create(t, 3)
 	pushA := startPusher(t, Options{URL: urlA, Machine: "desk", Source: openCatalog(t, a)})
 	pushB := startPusher(t, Options{URL: urlB, Machine: "cloud", Source: openCatalog(t, b)})
+	admin := d.admin(t)
 	eventually(t, func() error {
-		if sa, sb := pushA.Status(), pushB.Status(); sa.Pushed.Sessions != 2 || sb.Pushed.Sessions != 1 || sa.State != StateCurrent {
-			return fmt.Errorf("desk %+v, cloud %+v", sa, sb)
+		var desk, cloud int
+		err := admin.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE machine = 'desk'),
+			count(*) FILTER (WHERE machine = 'cloud') FROM fleet.usage`).Scan(&desk, &cloud)
+		if sa, sb := pushA.Status(), pushB.Status(); err != nil || desk != 4 || cloud != 3 || sa.State != StateCurrent || sb.State != StateCurrent {
+			return fmt.Errorf("usage rows desk %d, cloud %d (%v); %s, %s", desk, cloud, err, sa.State, sb.State)
 		}
 		return nil
 	}, "both pushes")
