@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/broker"
+	"piweb/internal/errs"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
 	"piweb/internal/session"
@@ -380,7 +381,7 @@ func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
 	}
 	hits, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: 1000})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, errs.E("catalog.List", errs.Internal, "cannot list sessions", err)
 	}
 	paths := make(map[string]bool, len(hits))
 	for _, h := range hits {
@@ -400,7 +401,7 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (hits []Hit, more b
 	}
 	found, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: q.Limit + 1})
 	if err != nil {
-		return nil, false, err
+		return nil, false, errs.E("catalog.Search", errs.Internal, "search failed", err)
 	}
 	out := make([]Hit, 0, len(found))
 	for _, h := range found {
@@ -435,7 +436,11 @@ func (c *Catalog) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	if c.ix == nil {
 		return []UsageRow{}, nil
 	}
-	return c.ix.Usage(ctx, q)
+	rows, err := c.ix.Usage(ctx, q)
+	if err != nil {
+		return nil, errs.E("catalog.Usage", errs.Internal, "cannot compute usage", err)
+	}
+	return rows, nil
 }
 
 func cmpOr(d, def time.Duration) time.Duration {

@@ -89,11 +89,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Sessions(r.Context(), lq, q.Get("machine")) })
 	}
 	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", s.listSource(func() ([]Meta, int, error) {
-		metas, total, err := s.cat.List(r.Context(), lq)
-		if err != nil {
-			return nil, 0, errs.E("", errs.Internal, "cannot list sessions", err)
-		}
-		return metas, total, nil
+		return s.cat.List(r.Context(), lq)
 	}))
 	if err != nil {
 		return err
@@ -119,10 +115,7 @@ func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource
 
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
-	if err != nil {
-		return errs.E("", errs.Internal, "cannot list sessions", err)
-	}
-	return ok(w, apitype.ProjectList{Projects: catalog.Projects(metas)})
+	return answer(w, apitype.ProjectList{Projects: catalog.Projects(metas)}, err)
 }
 
 // lookup finds the session named by the {id} path value.
@@ -281,8 +274,5 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Search(r.Context(), sq) })
 	}
 	a, err := s.ops.Search(r.Context(), sq)
-	if err != nil {
-		return errs.E("", errs.Internal, "search failed", err)
-	}
-	return ok(w, a)
+	return answer(w, a, err)
 }

@@ -30,7 +30,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	}
 	rows, err := s.cat.Usage(r.Context(), q)
 	if err != nil {
-		return errs.E("", errs.Internal, "cannot compute usage", err)
+		return err
 	}
 	if rows == nil {
 		rows = []UsageRow{}

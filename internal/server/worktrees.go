@@ -7,7 +7,6 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
-	"piweb/internal/errs"
 	"piweb/internal/gitx"
 )
 
@@ -69,7 +68,7 @@ func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request, m Meta) 
 func (s *Server) listRepos(w http.ResponseWriter, r *http.Request) error {
 	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
 	if err != nil {
-		return errs.E("", errs.Internal, "cannot list sessions", err)
+		return err
 	}
 	return ok(w, apitype.Repos{Repos: s.repos.Repos(r.Context(), catalog.Folders(metas, 500))})
 }
