@@ -27,8 +27,6 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	name := "pi-session-" + m.ID
-	var body []byte
-	var ctype string
 	switch format {
 	case "jsonl":
 		if q.Get("scope") != "branch" {
@@ -38,23 +36,23 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 		if leaf != nil {
 			id = leaf.ID
 		}
-		if body, err = sess.ExportLinear(id); err != nil {
-			return err
+		if id != "" && sess.ByID(id) == nil {
+			return errs.Errorf(errs.NotFound, "entry not found")
 		}
-		ctype, name = "application/x-ndjson", name+"-branch"
+		// Written a line at a time: a branch of a huge message is not
+		// copied whole once more (issue 21).
+		downloadHeaders(w, "application/x-ndjson", name+"-branch.jsonl")
+		sess.WriteLinear(w, id) // started: a failure cannot be answered
+		return nil
 	case "md", "html":
 		// Written as it is rendered: a document of a huge message is not
 		// held whole once more (issue 21).
-		ctype, _ = export.MediaType(format)
+		ctype, _ := export.MediaType(format)
 		downloadHeaders(w, ctype, name+"."+format)
 		export.Write(w, format, ops.Document(m, sess, leaf)) // started: a failure cannot be answered
 		return nil
-	default:
-		return errs.Errorf(errs.Invalid, "format must be jsonl, md or html")
 	}
-	downloadHeaders(w, ctype, name+"."+format)
-	w.Write(body) // the response has started: a failed write cannot be answered
-	return nil
+	return errs.Errorf(errs.Invalid, "format must be jsonl, md or html")
 }
 
 // exportFile sends the session file as it is on disk.

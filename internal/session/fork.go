@@ -1,7 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 )
 
@@ -139,22 +141,38 @@ func (s *Session) ForkTo(cwd, sourcePath string) []byte {
 // empty) re-chained as one line, under a header with the same session id
 // and no parentSession.
 func (s *Session) ExportLinear(leafID string) ([]byte, error) {
+	var b bytes.Buffer
+	err := s.WriteLinear(&b, leafID)
+	return b.Bytes(), err
+}
+
+// WriteLinear is ExportLinear written to w a line at a time, so that a
+// branch of a huge message is not copied whole once more (issue 21). The
+// only error before the first write is ErrNotFound; later ones are w's.
+func (s *Session) WriteLinear(w io.Writer, leafID string) error {
 	leaf := s.Leaf()
 	if leafID != "" {
 		if leaf = s.ByID(leafID); leaf == nil {
-			return nil, fmt.Errorf("%w: %s", ErrNotFound, leafID)
+			return fmt.Errorf("%w: %s", ErrNotFound, leafID)
 		}
 	}
 	id, _ := s.Header.String("id")
-	out := appendLine2(nil, headerLine(id, nowISO(), s.cwdRaw(), nil))
+	if _, err := w.Write(appendLine2(nil, headerLine(id, nowISO(), s.cwdRaw(), nil))); err != nil {
+		return err
+	}
 	parent := []byte("null")
 	for _, e := range s.PathTo(leaf) {
 		c := *e
 		c.setMembers(member3("parentId", parent))
-		out = appendLine2(out, c.Raw)
+		if _, err := w.Write(c.Raw); err != nil {
+			return err
+		}
+		if _, err := w.Write(newline); err != nil {
+			return err
+		}
 		parent = e.Field("id")
 	}
-	return out, nil
+	return nil
 }
 
 // newHeader starts a new file's content with a fresh header.
@@ -173,6 +191,8 @@ func (s *Session) cwdRaw() []byte {
 	}
 	return s.Header.Field("cwd")
 }
+
+var newline = []byte{'\n'}
 
 func appendLine2(b, line []byte) []byte { return append(append(b, line...), '\n') }
 
