@@ -32,6 +32,12 @@ type batch struct {
 func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
 	b := &batch{machine: p.o.Machine, share: p.o.Share}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		// The database is the only cursor: a commit lost to a server crash
+		// is pushed again from what the server kept, so a push need not
+		// wait for the WAL flush.
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			return err
+		}
 		have, err := loadStored(ctx, tx, p.o.Machine, paths)
 		if err != nil {
 			return err

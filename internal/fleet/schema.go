@@ -164,8 +164,8 @@ CREATE POLICY read ON fleet.machines FOR SELECT USING (true);
 CREATE POLICY claim ON fleet.machines FOR INSERT WITH CHECK (role = current_user);
 CREATE POLICY own ON fleet.machines FOR UPDATE USING (role = current_user) WITH CHECK (role = current_user);
 CREATE POLICY drop_own ON fleet.machines FOR DELETE USING (role = current_user);
-CREATE FUNCTION fleet.mine(m text) RETURNS boolean LANGUAGE sql STABLE AS
-	$$ SELECT EXISTS (SELECT 1 FROM fleet.machines WHERE name = m AND role = current_user) $$;
+CREATE FUNCTION fleet.my_machines() RETURNS SETOF text LANGUAGE sql STABLE AS
+	$$ SELECT name FROM fleet.machines WHERE role = current_user $$;
 ` + dataPolicies("sessions") + dataPolicies("entries") + dataPolicies("usage") + dataPolicies("lines")
 
 func dataPolicies(table string) string {
@@ -173,9 +173,10 @@ func dataPolicies(table string) string {
 	return `ALTER TABLE ` + t + ` ENABLE ROW LEVEL SECURITY;
 ALTER TABLE ` + t + ` FORCE ROW LEVEL SECURITY;
 CREATE POLICY read ON ` + t + ` FOR SELECT USING (true);
-CREATE POLICY write ON ` + t + ` FOR INSERT WITH CHECK (fleet.mine(machine));
-CREATE POLICY change ON ` + t + ` FOR UPDATE USING (fleet.mine(machine)) WITH CHECK (fleet.mine(machine));
-CREATE POLICY remove ON ` + t + ` FOR DELETE USING (fleet.mine(machine));
+CREATE POLICY write ON ` + t + ` FOR INSERT WITH CHECK (machine IN (SELECT fleet.my_machines()));
+CREATE POLICY change ON ` + t + ` FOR UPDATE USING (machine IN (SELECT fleet.my_machines()))
+	WITH CHECK (machine IN (SELECT fleet.my_machines()));
+CREATE POLICY remove ON ` + t + ` FOR DELETE USING (machine IN (SELECT fleet.my_machines()));
 `
 }
 
