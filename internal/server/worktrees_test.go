@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/apitype"
 )
 
 // TestWorktreesAPI: list, create (a folder with a space and non-ASCII
@@ -12,49 +14,59 @@ import (
 // project folder is reported for the sidebar, one for both worktrees.
 func TestWorktreesAPI(t *testing.T) {
 	r := newRig(t, Options{})
+	ctx, api := t.Context(), r.api()
 	parent := t.TempDir()
 	repo := filepath.Join(parent, "proj")
 	os.Mkdir(repo, 0o755)
 	gitIn(t, repo, "init", "-q", "-b", "main")
 	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "start")
-	dir := filepath.Dir(r.find("Dark theme")["path"].(string))
+	dir := filepath.Dir(r.item("Dark theme").Path)
 	id := newSessionIn(t, r, dir, repo)
-	base := "/api/sessions/" + id + "/worktrees"
-	got := r.json("GET", base, nil, 200)
-	if got["available"] != true || len(got["worktrees"].([]any)) != 1 {
-		t.Fatalf("list: %v", got)
+	got, err := api.Worktrees(ctx, id)
+	if err != nil || !got.Available || len(got.Worktrees) != 1 {
+		t.Fatalf("list: %+v, %v", got, err)
 	}
-	made := r.json("POST", base, map[string]any{"folder": "proj feat ü", "branch": "feat"}, 200)
-	wt := made["path"].(string)
+	made, err := api.AddWorktree(ctx, id, apitype.AddWorktree{Folder: "proj feat ü", Branch: "feat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := made.Path
 	if wt != filepath.Join(parent, "proj feat ü") {
 		t.Errorf("worktree at %s", wt)
 	}
-	r.json("POST", base, map[string]any{"folder": "../escape", "branch": "x"}, 400)
+	_, err = api.AddWorktree(ctx, id, apitype.AddWorktree{Folder: "../escape", Branch: "x"})
+	wantErr(t, "a folder that climbs out", err, 400, "")
 	wtID := newSessionIn(t, r, dir, wt)
-	repos := r.json("GET", "/api/repos", nil, 200)["repos"].(map[string]any)
-	a, _ := repos[repo].(map[string]any)
-	b, _ := repos[wt].(map[string]any)
-	if a == nil || b == nil || a["common"] != b["common"] || b["branch"] != "feat" {
-		t.Errorf("repos: %v", repos)
+	repos, err := api.Repos(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := repos.Repos[repo], repos.Repos[wt]
+	if a == nil || b == nil || a.Common != b.Common || b.Branch != "feat" {
+		t.Errorf("repos: %v", repos.Repos)
 	}
 	_ = wtID
 
 	os.WriteFile(filepath.Join(wt, "wip.txt"), []byte("work\n"), 0o644)
-	if got := r.json("POST", base+"/remove", map[string]any{"path": wt}, 200); got["dirty"] != true || got["removed"] != false {
-		t.Errorf("dirty remove: %v", got)
+	if got, err := api.RemoveWorktree(ctx, id, apitype.RemoveWorktree{Path: wt}); err != nil || !got.Dirty || got.Removed {
+		t.Errorf("dirty remove: %+v, %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(wt, "wip.txt")); err != nil {
 		t.Fatal("refused remove lost work")
 	}
-	r.json("POST", base+"/remove", map[string]any{"path": wt, "force": true}, 200)
+	if _, err := api.RemoveWorktree(ctx, id, apitype.RemoveWorktree{Path: wt, Force: true}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {
 		t.Errorf("after remove: %v", err)
 	}
-	r.json("POST", base+"/remove", map[string]any{"path": "/etc"}, 404)
-	r.json("POST", base+"/remove", map[string]any{"path": repo, "force": true}, 403)
+	_, err = api.RemoveWorktree(ctx, id, apitype.RemoveWorktree{Path: "/etc"})
+	wantErr(t, "not a worktree", err, 404, "")
+	_, err = api.RemoveWorktree(ctx, id, apitype.RemoveWorktree{Path: repo, Force: true})
+	wantErr(t, "the main worktree", err, 403, "")
 
 	plain := newSessionIn(t, r, dir, t.TempDir())
-	if got := r.json("GET", "/api/sessions/"+plain+"/worktrees", nil, 200); got["available"] != false || got["reason"] != "not_repo" {
-		t.Errorf("plain folder: %v", got)
+	if got, err := api.Worktrees(ctx, plain); err != nil || got.Available || got.Reason != "not_repo" {
+		t.Errorf("plain folder: %+v, %v", got, err)
 	}
 }
