@@ -17,6 +17,7 @@ import (
 // TestChatLive drives real pi through the browser: one server, one pi
 // process per session, one Chromium for every step.
 func TestChatLive(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRig(t)
 
 	t.Run("tool call", func(t *testing.T) {
@@ -206,12 +207,12 @@ func testReloadMidThinking(t *testing.T, r *chatRig) {
 	r.open(t, "/s/"+id)
 	label := `document.querySelector('.live-msg details.thinking summary')?.textContent || ''`
 	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
-	seen := time.Now()
-	time.Sleep(2500 * time.Millisecond)
+	seen := r.clock.Now()
+	r.clock.Skip(2500 * time.Millisecond) // the server's clock, as if 2.5 s passed
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
-	if got := eval[string](t, r.browser, label); clockSecs(t, got) < time.Since(seen).Seconds()-0.5 {
-		t.Errorf("after a reload %.1f s into the thinking, it shows %q", time.Since(seen).Seconds(), got)
+	if got := eval[string](t, r.browser, label); clockSecs(t, got) < r.clock.Since(seen).Seconds()-0.5 {
+		t.Errorf("after a reload %.1f s into the thinking, it shows %q", r.clock.Since(seen).Seconds(), got)
 	}
 	close(hold)
 	hold = nil
@@ -231,15 +232,15 @@ func testReloadMidTool(t *testing.T, r *chatRig) {
 	id := r.startSession(t, "run a tool across a reload")
 	cards := callCards("echo slow-start")
 	r.waitJS(t, cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('slow-start'))`)
-	seen := time.Now() // the tool started before this
-	time.Sleep(2500 * time.Millisecond)
+	seen := r.clock.Now() // the tool started before this
+	r.clock.Skip(2500 * time.Millisecond) // the server's clock, as if 2.5 s passed
 	r.open(t, "/s/"+id)
 	r.waitJS(t, cards+`.some((c) => /^running /.test(c.querySelector('.tool-dur')?.textContent || ''))`)
 	clock := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
-	if s := clockSecs(t, clock); s < time.Since(seen).Seconds()-0.5 {
-		t.Errorf("after a reload %.1f s into the tool, its clock shows %q", time.Since(seen).Seconds(), clock)
+	if s := clockSecs(t, clock); s < r.clock.Since(seen).Seconds()-0.5 {
+		t.Errorf("after a reload %.1f s into the tool, its clock shows %q", r.clock.Since(seen).Seconds(), clock)
 	}
-	ran := time.Since(seen)
+	ran := r.clock.Since(seen)
 	if err := os.WriteFile(release, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

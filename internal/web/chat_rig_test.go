@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/app"
+	"piweb/internal/broker"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
@@ -33,7 +35,19 @@ type chatRig struct {
 	agentDir string
 	cwd      string
 	http     *httptest.Server // the app's server, for cutting connections
+	clock    *rigClock        // the clock the server stamps live events with
 }
+
+// rigClock is the clock of a chat rig's event broker: real time plus what
+// the test skipped, so that a test that needs time to have passed (a
+// clock the page shows) moves it instead of sleeping.
+type rigClock struct{ skipped atomic.Int64 }
+
+func (c *rigClock) Now() time.Time                  { return time.Now().Add(time.Duration(c.skipped.Load())) }
+func (c *rigClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// Skip moves the clock d ahead at once.
+func (c *rigClock) Skip(d time.Duration) { c.skipped.Add(int64(d)) }
 
 // rigPi is the pi the chat rigs run.
 var rigPi = pitest.V16
@@ -82,6 +96,11 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 		t.Fatal(err)
 	}
 	cfg.Base = agent.Options{Pi: pi, AgentDir: agentDir}
+	clock := &rigClock{}
+	if cfg.Events == nil { // agent.SharedBroker's bounds, on the rig's clock
+		cfg.Events = broker.New[agent.Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
+			QueueEvents: agent.DefaultSubBuffer, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro()), Now: clock.Now})
+	}
 	cfg.BridgeDir = filepath.Join(t.TempDir(), "bridge") // created private
 	ag, err := agent.NewService(cfg)
 	if err != nil {
@@ -96,7 +115,7 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	})
 	b := newBrowser(t, hs.URL)
 	t.Cleanup(func() { b.noConsoleErrors(t) })
-	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd, http: hs}
+	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd, http: hs, clock: clock}
 }
 
 // api calls the server's JSON API directly.
