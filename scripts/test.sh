@@ -49,7 +49,8 @@ fi
 
 step "go test -race"
 # internal/web (Chromium against a real server) is the longest package:
-# about 14 min under -race on 2 cores at load 16 (Dec 3).
+# about 14 min under -race on 2 cores at load 16 (Dec 3), before its browser
+# tests shared one Chromium and ran in parallel.
 go test -race -count=1 -timeout 30m ./...
 
 if [ "$fuzztime" != 0 ]; then

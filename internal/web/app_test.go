@@ -51,6 +51,7 @@ func newRig(t *testing.T) *rig {
 // theme and empty local storage, and must leave no console error.
 // Subtests that change a session use their own.
 func TestReading(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newRig(t)
 	for _, c := range []struct {
 		name string

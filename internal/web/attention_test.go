@@ -23,6 +23,7 @@ import (
 // other; a failed run is announced where the session is not in view; a
 // session muted in one is muted in the other.
 func TestAttentionTwoTabs(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	a := r.browser
 	a.open(t, "/")

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
@@ -80,8 +81,39 @@ func newServer(tb testing.TB, opts server.Options, cfg app.Config) *server.Serve
 	return srv
 }
 
-func newBrowser(tb testing.TB, base string) *browser {
-	requireChromium(tb)
+// chromium is the one Chromium the package's browser tests share, started
+// by the first of them and stopped by TestMain: starting one costs seconds
+// of a loaded machine, and there are dozens of browsers. Each browser is a
+// tab in a browser context of its own (storage, cookies, cache and service
+// workers apart) and a window of its own (so it draws), as a Chromium of
+// its own would be.
+var chromium struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, the parent of every browser's
+	stop func()
+	err  error
+}
+
+// sharedChromium returns the context to open browsers from, starting
+// Chromium on the first call.
+func sharedChromium(tb testing.TB) context.Context {
+	tb.Helper()
+	chromium.once.Do(func() {
+		chromium.ctx, chromium.stop, chromium.err = startChromium()
+	})
+	if chromium.err != nil {
+		tb.Fatalf("start chromium: %v", chromium.err)
+	}
+	return chromium.ctx
+}
+
+// startChromium starts a headless Chromium with a profile of its own and
+// returns the context of its first tab and how to stop it.
+func startChromium() (context.Context, func(), error) {
+	dir, err := os.MkdirTemp("", "piweb-chromium-")
+	if err != nil {
+		return nil, nil, err
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Flag("headless", true),
@@ -92,17 +124,69 @@ func newBrowser(tb testing.TB, base string) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(tb.TempDir()),
+		// Tests run side by side: no tab is throttled for being in the
+		// background.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
+	stop := func() {
+		cancelC()
+		cancelA()
+		os.RemoveAll(dir)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return ctx, stop, nil
+}
+
+// TestMain stops the shared Chromium after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	os.Exit(code)
+}
+
+// newBrowser opens a browser on base: a new tab in a new browser context
+// of the shared Chromium, closed (and its context disposed of) when the
+// test ends.
+func newBrowser(tb testing.TB, base string) *browser {
+	requireChromium(tb)
+	ctx, cancel := chromedp.NewContext(sharedChromium(tb), chromedp.WithNewBrowserContext())
+	return openBrowser(tb, ctx, cancel, base)
+}
+
+// newOwnBrowser is newBrowser in a Chromium of its own, whose tab is not
+// incognito as a new browser context's are: Chrome installs no app from an
+// incognito tab.
+func newOwnBrowser(tb testing.TB, base string) *browser {
+	requireChromium(tb)
+	ctx, stop, err := startChromium()
+	if err != nil {
+		tb.Fatalf("start chromium: %v", err)
+	}
+	return openBrowser(tb, ctx, stop, base)
+}
+
+// openBrowser makes the browser of tab ctx, which cancel closes at the
+// end of the test.
+func openBrowser(tb testing.TB, ctx context.Context, cancel func(), base string) *browser {
+	tb.Helper()
+	tb.Cleanup(cancel)
 	b := &browser{ctx: ctx, base: base}
 	if t, ok := tb.(*testing.T); ok {
 		b.t = t
 	}
 	if err := chromedp.Do(ctx); err != nil {
-		tb.Fatalf("start chromium: %v", err)
+		tb.Fatalf("open a tab: %v", err)
 	}
 	if err := chromedp.Do(ctx, addScript(keepToasts)); err != nil {
 		tb.Fatalf("chromium: %v", err)
@@ -119,10 +203,6 @@ func newBrowser(tb testing.TB, base string) *browser {
 			}
 		}
 	}()
-	tb.Cleanup(func() {
-		cancelC()
-		cancelA()
-	})
 	return b
 }
 
@@ -256,6 +336,17 @@ new MutationObserver((ms) => {
 func toastShown(parts ...string) string {
 	b, _ := json.Marshal(parts)
 	return fmt.Sprintf(`window.testToasts.some((t) => %s.every((p) => t.textContent.includes(p)))`, b)
+}
+
+// setPermission sets a permission in the tab's own browser context (one
+// set without a context goes to Chromium's default one, which holds no
+// test's tab).
+func setPermission(p cdpbrowser.SetPermissionParams) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		p.BrowserContextID = chromedp.FromContext(ctx).BrowserContextID
+		_, err := cdp.Call(ctx, t, cdpbrowser.SetPermission, p)
+		return chromedp.Void{}, err
+	}
 }
 
 // emulateDark makes prefers-color-scheme report dark.

@@ -17,6 +17,7 @@ import (
 // The repository's config names an fsmonitor hook: it never runs, and
 // the panel says it was ignored.
 func TestChangesPanel(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")

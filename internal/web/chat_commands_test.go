@@ -16,6 +16,7 @@ import (
 // instructions, /session shows pi's stats, /tree opens the tree, /fork
 // offers the user messages, /copy, /export and /reload work.
 func TestChatCommands(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigWith(t, agent.Config{})
 	r.llm.Enqueue(fakellm.Text("Ready for commands."))
 	id := r.startSession(t, "commands base")

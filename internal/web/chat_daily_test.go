@@ -19,6 +19,7 @@ import (
 // with a toast and a failed one is reported once (14.10), and images
 // attached for a model without image input are warned about (14.16).
 func TestChatDailyDriver(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{ScriptSummaries: true})
 	t.Run("pickers while editing", func(t *testing.T) { testPickersWhileEditing(t, r) })
 	t.Run("image for a text-only model", func(t *testing.T) { testImageTextOnlyModel(t, r) })

@@ -22,6 +22,7 @@ import (
 // send that write, and pi's answer while a chat page connects would be
 // lost.
 func TestLiveViewMissesNoWrite(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newRig(t)
 	file := r.sessionFile(t, basicID)
 	held := holdStreams(t, r.browser, "*/api/stream/subscribe*")

@@ -89,6 +89,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 // TestChatPiMissing: without pi the conversation still reads, and sending
 // says how to install pi.
 func TestChatPiMissing(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newRig(t)
 	r.open(t, "/s/"+basicID)
 	cr := &chatRig{browser: r.browser}

@@ -16,6 +16,7 @@ import (
 // its banner and by Stop. The fake LLM scripts summaries here, so that a
 // test can hold one while the compaction runs.
 func TestChatRetryAndCompaction(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigFull(t, agent.Config{}, fakellm.Options{ScriptSummaries: true})
 	t.Run("retry countdown and cancel", func(t *testing.T) { testRetryCancel(t, r) })
 	t.Run("compaction", func(t *testing.T) { testCompactionShownAndStopped(t, r) })

@@ -20,6 +20,7 @@ import (
 // as not sent to the model; each answer shows how long it took; a folder
 // whose project resources pi skips says so until the user trusts it.
 func TestChatPi1(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	// A project prompt, which pi 1.x loads only from a trusted folder.
 	if err := os.MkdirAll(filepath.Join(r.cwd, ".pi", "prompts"), 0o755); err != nil {

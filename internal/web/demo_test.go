@@ -22,6 +22,7 @@ import (
 // the user's own sessions on the same address (LeaveDemo; here the test
 // swaps the server as serve does), and the page starts again on them.
 func TestDemoBanner(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	requireChromium(t)
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {

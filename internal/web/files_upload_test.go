@@ -24,6 +24,7 @@ const minimalPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj
 // the same name again asks before replacing; a path in a tool call opens
 // the file in the panel, a Markdown file rendered.
 func TestFilesUploadAndPreview(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newWorkspaceRig(t)
 	src := t.TempDir()
 	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
@@ -78,6 +79,7 @@ func TestFilesUploadAndPreview(t *testing.T) {
 // origin. (The viewer cannot be sandboxed: Chromium refuses a PDF in a
 // sandboxed frame, and ignores a CSP sandbox on the PDF's own answer.)
 func TestPDFPreviewRunsNothing(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newWorkspaceRig(t)
 	os.WriteFile(filepath.Join(r.cwd, "evil.pdf"), []byte(`<html><body><script>parent.document.title = 'pwned'; parent.pwned = true;</script>evil</body></html>`), 0o644)
 	os.WriteFile(filepath.Join(r.cwd, "paper.pdf"), []byte(minimalPDF), 0o644)

@@ -17,12 +17,13 @@ import (
 // the page, it caches no API answer, and with piweb gone the app opens to
 // the "piweb is not running" page.
 func TestInstallable(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "sessions"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	srv := appServer(t, dir, false)
-	b := newBrowser(t, srv.URL)
+	b := newOwnBrowser(t, srv.URL) // not incognito, so that Chrome may install the app
 	b.open(t, "/")
 	if !eval[bool](t, b, `navigator.serviceWorker.ready.then((r) => !!r.active)`) {
 		t.Fatal("the service worker did not activate")

@@ -27,6 +27,7 @@ import (
 // template among pi's commands) and can be removed again; a source that
 // cannot be fetched shows pi's own error.
 func TestSettingsResources(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	skill := filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md")
 	os.MkdirAll(filepath.Dir(skill), 0o755)

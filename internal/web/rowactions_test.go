@@ -97,7 +97,7 @@ func testSiblingsAndCopy(t *testing.T, r *rig) {
 	// Copy, on the real clipboard.
 	r.run(t, cdpCall(emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}))
 	for _, p := range []string{"clipboard-read", "clipboard-write"} {
-		r.run(t, cdpCall(cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		r.run(t, setPermission(cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: p, AllowWithoutSanitization: true},
 			Setting:    cdpbrowser.PermissionSettingGranted, Origin: r.base}))
 	}

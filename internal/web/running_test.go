@@ -15,6 +15,7 @@ import (
 // in two sessions at once and checks that the sidebar marks each as
 // running while its turn runs, live, and clears the mark when it ends.
 func TestRunningDot(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRig(t)
 	holds := []chan struct{}{make(chan struct{}), make(chan struct{})}
 	var items, dots []string
@@ -51,7 +52,7 @@ func TestRunningDot(t *testing.T) {
 func testCopyIDAndPath(t *testing.T, r *rig) {
 	r.run(t, cdpCall(emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}))
 	for _, p := range []string{"clipboard-read", "clipboard-write"} {
-		r.run(t, cdpCall(cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		r.run(t, setPermission(cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: p, AllowWithoutSanitization: true},
 			Setting:    cdpbrowser.PermissionSettingGranted, Origin: r.base}))
 	}

@@ -23,6 +23,7 @@ import (
 // changed there is in pi's settings.json and used by the next pi. The key
 // never comes back to the page.
 func TestSettingsPage(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	models := filepath.Join(r.agentDir, "models.json")
 	var cfg map[string]any

@@ -24,6 +24,7 @@ import (
 // shown in pi's words, the code not echoed back. A second sign-in is
 // found again by a reloaded page and cancelled from it, which kills pi.
 func TestSettingsSignIn(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	const row = `.set-signin[data-provider=anthropic]`
 	r.open(t, "/settings")

@@ -19,6 +19,7 @@ import (
 // The page holds one stream per tab and subscribes to
 // topics over it.
 func TestSixConnections(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newRig(t)
 	cwd := t.TempDir()
 	os.WriteFile(filepath.Join(cwd, "main.go"), []byte("package main\n"), 0o644)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -111,6 +110,7 @@ func (r *workspaceRig) size(t *testing.T, mark string) string {
 // panel's size; a reload shows the scrollback; closing the tab ends the
 // shell process; the full-page view works the same.
 func TestTerminalInBrowser(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newWorkspaceRig(t)
 	r.open(t, "/s/"+r.id)
 	(&rig{browser: r.browser}).click(t, `.sess-actions button[title^="Terminal"]`)
@@ -198,8 +198,8 @@ func running(pid int) bool {
 func grantClipboard(origin string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		for _, name := range []string{"clipboard-read", "clipboard-write"} {
-			_, err := cdp.Call(ctx, t, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: origin})
+			_, err := setPermission(cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: origin})(ctx, t)
 			if err != nil {
 				return chromedp.Void{}, err
 			}

@@ -16,6 +16,7 @@ import (
 // page lists deleted sessions, restores one, deletes one for good after a
 // confirmation, and shows the backups with their pruning rule (14.12).
 func TestTrashAndMissing(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // the window (nothing wider than it, the panel's controls inside it), with
 // screenshots in /tmp/piweb-shots to look at.
 func TestWorkspaceShots(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newWorkspaceRig(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")

@@ -20,6 +20,7 @@ import (
 // branch named, and remove the worktree (asked twice: it holds uncommitted
 // work).
 func TestWorktreesInBrowser(t *testing.T) {
+	t.Parallel() // its own server and browser context
 	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")
