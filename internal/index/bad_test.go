@@ -183,6 +183,7 @@ func TestConcurrentWriter(t *testing.T) {
 }
 
 func TestEnormousLine(t *testing.T) {
+	t.Parallel() // the package's longest tests, with an index each, side by side
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "sessions", "--w--")
 	os.MkdirAll(proj, 0o755)
@@ -200,6 +201,7 @@ func TestEnormousLine(t *testing.T) {
 // TestManyEntries indexes a file of 100,000 small entries (the million
 // entry case is BenchmarkMillionEntries).
 func TestManyEntries(t *testing.T) {
+	t.Parallel() // the package's longest tests, with an index each, side by side
 	dir := t.TempDir()
 	p := writeMany(t, dir, 100_000)
 	ix := openTest(t, dir)
