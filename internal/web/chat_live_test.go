@@ -232,7 +232,7 @@ func testReloadMidTool(t *testing.T, r *chatRig) {
 	id := r.startSession(t, "run a tool across a reload")
 	cards := callCards("echo slow-start")
 	r.waitJS(t, cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('slow-start'))`)
-	seen := r.clock.Now() // the tool started before this
+	seen := r.clock.Now()                 // the tool started before this
 	r.clock.Skip(2500 * time.Millisecond) // the server's clock, as if 2.5 s passed
 	r.open(t, "/s/"+id)
 	r.waitJS(t, cards+`.some((c) => /^running /.test(c.querySelector('.tool-dur')?.textContent || ''))`)
