@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"piweb/internal/session"
@@ -26,21 +25,19 @@ func Markdown(w io.Writer, d Doc) error {
 		fmt.Fprintf(bw, "- Models: %s\n", strings.Join(t.Models, ", "))
 	}
 	fmt.Fprintf(bw, "- %d messages · %s tokens · %s\n", t.Messages, fmtTokens(t.Tokens), FmtCost(t.Cost))
-	mdItems(&d, func(it string) {
-		bw.WriteString("\n")
-		bw.WriteString(it)
-	})
+	mdItems(&d, bw)
 	return bw.Flush()
 }
 
-// mdItems gives each message's Markdown to out, one at a time.
-func mdItems(d *Doc, out func(string)) {
+// mdItems writes each message's Markdown to b, after a blank line, as it
+// goes: a message of tens of MB is not copied into a string first (issue
+// 21).
+func mdItems(d *Doc, b *bufio.Writer) {
 	res := results(d.Messages)
 	for i := range d.Messages {
 		m := &d.Messages[i]
-		var b strings.Builder
 		head := func(who, meta string) {
-			fmt.Fprintf(&b, "## %s", who)
+			fmt.Fprintf(b, "\n## %s", who)
 			for _, s := range []string{fmtTime(m.Timestamp), meta} {
 				if s != "" {
 					b.WriteString(" · " + s)
@@ -51,54 +48,53 @@ func mdItems(d *Doc, out func(string)) {
 		switch m.Role {
 		case session.RoleUser:
 			head("You", "")
-			mdContent(&b, m, res)
+			mdContent(b, m, res)
 		case session.RoleAssistant:
 			head("Assistant", usageLine(m))
-			mdContent(&b, m, res)
+			mdContent(b, m, res)
 			if m.StopReason == "error" || m.StopReason == "aborted" {
-				fmt.Fprintf(&b, "> **%s** %s\n\n", map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"], oneLine(m.ErrorMessage))
+				fmt.Fprintf(b, "> **%s** %s\n\n", map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"], oneLine(m.ErrorMessage))
 			}
 		case session.RoleToolResult:
 			if _, paired := res[m.ToolCallID]; paired {
 				continue
 			}
 			head("Tool", "")
-			mdTool(&b, newTool(nil, m))
+			mdTool(b, newTool(nil, m))
 		case session.RoleBashExecution:
 			head("Shell", "")
 			t := tool{Name: "!", Summary: "$ " + m.Command, Output: m.Output}
 			if m.ExitCode != nil {
 				t.Exit = fmtNumber(*m.ExitCode)
 			}
-			mdTool(&b, t)
+			mdTool(b, t)
 		case session.RoleCustom:
 			if !m.Display {
 				continue
 			}
 			head(m.CustomType, "")
-			mdContent(&b, m, res)
+			mdContent(b, m, res)
 		case session.RoleBranchSummary, session.RoleCompactionSummary:
 			title := "Branch summary"
 			if m.Role == session.RoleCompactionSummary {
 				title = "Compacted: " + fmtTokens(m.TokensBefore) + " tokens before"
 			}
-			fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n%s\n\n</details>\n", title, strings.TrimSpace(m.Summary))
-		default:
-			continue
+			fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n%s\n\n</details>\n", title, strings.TrimSpace(m.Summary))
 		}
-		out(b.String())
 	}
 }
 
-func mdContent(b *strings.Builder, m *session.Message, res map[string]*session.Message) {
+func mdContent(b *bufio.Writer, m *session.Message, res map[string]*session.Message) {
 	if m.Content.IsString() {
-		b.WriteString(strings.TrimSpace(m.Content.String()) + "\n\n")
+		b.WriteString(strings.TrimSpace(m.Content.String()))
+		b.WriteString("\n\n")
 		return
 	}
 	for _, blk := range m.Content.Blocks() {
 		switch blk.Type {
 		case "text":
-			b.WriteString(strings.TrimSpace(blk.Text) + "\n\n")
+			b.WriteString(strings.TrimSpace(blk.Text))
+			b.WriteString("\n\n")
 		case "thinking":
 			if blk.Thinking != "" {
 				fmt.Fprintf(b, "<details><summary>Thinking</summary>\n\n%s\n\n</details>\n\n", quote(blk.Thinking))
@@ -111,41 +107,58 @@ func mdContent(b *strings.Builder, m *session.Message, res map[string]*session.M
 	}
 }
 
-func mdTool(b *strings.Builder, t tool) {
+func mdTool(b *bufio.Writer, t tool) {
 	fmt.Fprintf(b, "**%s** %s", t.Name, code(t.Summary))
 	if t.Exit != "" {
 		fmt.Fprintf(b, " — exit %s", t.Exit)
 	}
 	b.WriteString("\n\n")
 	if t.Args != "" {
-		b.WriteString(fence(t.Args, "json"))
+		writeFence(b, t.Args, "json")
 	}
 	if t.Content != "" {
-		b.WriteString(fence(t.Content, ""))
+		writeFence(b, t.Content, "")
 	}
 	if len(t.Diff) > 0 {
 		lines := make([]string, len(t.Diff))
 		for i, l := range t.Diff {
 			lines[i] = l.Text
 		}
-		b.WriteString(fence(strings.Join(lines, "\n"), "diff"))
+		writeFence(b, strings.Join(lines, "\n"), "diff")
 	}
 	if t.Output != "" {
-		b.WriteString(fence(t.Output, "text"))
+		writeFence(b, t.Output, "text")
 	}
 }
-
-var backticks = regexp.MustCompile("`+")
 
 // fence puts s in a fenced code block whose fence is longer than any run
 // of backticks in s, so that nothing in s can end it.
 func fence(s, lang string) string {
-	n := 3
-	for _, run := range backticks.FindAllString(s, -1) {
-		n = max(n, len(run)+1)
+	var b strings.Builder
+	writeFence(&b, s, lang)
+	return b.String()
+}
+
+// writeFence writes fence(s, lang) to b without copying s.
+func writeFence(b io.StringWriter, s, lang string) {
+	f := strings.Repeat("`", max(3, longestRun(s)+1))
+	for _, part := range []string{f, lang, "\n", strings.TrimRight(s, "\n"), "\n", f, "\n\n"} {
+		b.WriteString(part)
 	}
-	f := strings.Repeat("`", n)
-	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n"
+}
+
+// longestRun is the length of the longest run of backticks in s.
+func longestRun(s string) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
 }
 
 // code is s as an inline code span that s cannot end.
@@ -154,11 +167,7 @@ func code(s string) string {
 	if s == "" {
 		return ""
 	}
-	n := 1
-	for _, run := range backticks.FindAllString(s, -1) {
-		n = max(n, len(run)+1)
-	}
-	f := strings.Repeat("`", n)
+	f := strings.Repeat("`", longestRun(s)+1)
 	return f + " " + s + " " + f
 }
 

@@ -14,12 +14,14 @@ import (
 // checks the heap's peak against a bound on the text (issue 21: the HTML
 // of a 52 MB message took 1.5 GB, goldmark's tree of it): a text over
 // maxMarkdown is shown as it is in a <pre>, and documents are written as
-// they are rendered. The bound is generous; it was 25 times the text.
+// they are rendered.
 func TestHugeTextExport(t *testing.T) {
 	text := strings.Repeat("line *of* `a` [pasted](log) & <more>\n", 4<<20/38)
 	d := Doc{Title: "huge", ID: "id1", Messages: []session.Message{
 		msg(t, map[string]any{"role": "user", "content": text, "timestamp": 1764583200000})}}
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	// Markdown held 2.8 to 3.3 times the text before it was written as it was
+	// rendered, 2.3 times after; HTML 63 times before the <pre>, 5.5 after.
 	for _, format := range []string{"html", "md"} {
 		var out countWriter
 		p := testkit.StartPeak()
@@ -29,7 +31,7 @@ func TestHugeTextExport(t *testing.T) {
 			t.Fatalf("%s: %v, %d bytes", format, err, out.n)
 		}
 		t.Logf("%s: peak heap %.1f MB", format, heap)
-		if limit := 12 * float64(len(text)) / (1 << 20); heap > limit {
+		if limit := map[string]float64{"html": 12, "md": 2.8}[format] * float64(len(text)) / (1 << 20); heap > limit {
 			t.Errorf("%s of a %d MB text peaked at %.0f MB of heap, want at most %.0f", format, len(text)>>20, heap, limit)
 		}
 	}
