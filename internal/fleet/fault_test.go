@@ -222,3 +222,42 @@ func TestShareMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestStalledDatabase: a push the database does not answer (a lock held
+// elsewhere) fails at the timeout instead of waiting for ever, the status
+// says so, and the push converges once the database answers again.
+func TestStalledDatabase(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "stall")
+	a := newAgentDir(t)
+	path := a.create(t, 1)
+	cat := openCatalog(t, a)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Migrate(ctx, conn, "piweb test"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	admin := d.admin(t)
+	tx, err := admin.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `LOCK TABLE fleet.sessions IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	p := startPusher(t, Options{URL: url, Machine: "stall", Source: cat, Timeout: 200 * time.Millisecond})
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StateFailing || !strings.Contains(s.Error, "did not answer in time") {
+			return fmt.Errorf("status %s: %s", s.State, s.Error)
+		}
+		return nil
+	}, "the timeout")
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() error { return converged(ctx, admin, cat, "stall", path) }, "the push after the lock")
+}

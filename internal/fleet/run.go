@@ -70,6 +70,10 @@ type Options struct {
 	RetryMin, RetryMax time.Duration
 	// Heartbeat is how often the machine says it is online (0: 30 s).
 	Heartbeat time.Duration
+	// Timeout bounds one push or heartbeat: a database that stops
+	// answering (a lock held elsewhere, a dead peer) fails it, and the
+	// push retries on a new connection (0: 2 minutes).
+	Timeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -79,6 +83,7 @@ func (o Options) withDefaults() Options {
 	o.RetryMin = cmp.Or(o.RetryMin, time.Second)
 	o.RetryMax = cmp.Or(o.RetryMax, time.Minute)
 	o.Heartbeat = cmp.Or(o.Heartbeat, 30*time.Second)
+	o.Timeout = cmp.Or(o.Timeout, 2*time.Minute)
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -138,7 +143,10 @@ func (r *runner) step(ctx context.Context) {
 		r.conn, r.full = conn, true
 	}
 	if r.full {
-		if err := r.listAll(ctx); err != nil {
+		lctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+		err := r.listAll(lctx)
+		cancel()
+		if err != nil {
 			r.fail(ctx, err)
 			return
 		}
@@ -163,7 +171,9 @@ func (r *runner) pushSome(ctx context.Context) {
 	slices.Sort(paths)
 	paths = paths[:min(len(paths), p.o.Batch)]
 	p.setState(StatePushing, nil, len(r.pending))
-	more, err := p.pushBatch(ctx, r.conn, paths)
+	bctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+	more, err := p.pushBatch(bctx, r.conn, paths)
+	cancel()
 	if err != nil {
 		r.fail(ctx, err)
 		return
@@ -253,7 +263,10 @@ func (r *runner) wait(ctx context.Context, d time.Duration, heartbeat bool) {
 		r.noteFile(ev, open)
 	case <-t.C:
 		if heartbeat && r.conn != nil {
-			if _, err := r.conn.Exec(ctx, `UPDATE fleet.machines SET last_heartbeat = now() WHERE name = $1`, r.p.o.Machine); err != nil {
+			hctx, cancel := context.WithTimeout(ctx, r.p.o.Timeout)
+			_, err := r.conn.Exec(hctx, `UPDATE fleet.machines SET last_heartbeat = now() WHERE name = $1`, r.p.o.Machine)
+			cancel()
+			if err != nil {
 				r.fail(ctx, err)
 			}
 		}
@@ -289,7 +302,7 @@ func (r *runner) disconnect() {
 // connect connects, migrates the schema when it is older than this piweb
 // knows, and claims the machine's name.
 func (p *Pusher) connect(ctx context.Context) (*pgx.Conn, error) {
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
 	defer cancel()
 	conn, err := pgx.Connect(cctx, p.o.URL)
 	if err != nil {
