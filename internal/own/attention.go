@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"piweb/internal/errs"
 )
 
 // Attention is the user's marks, as GET /api/attention answers them. A
@@ -132,10 +134,14 @@ func (s *AttentionStore) change(f func(*Attention)) (Attention, error) {
 	return s.copyLocked(), nil
 }
 
-// save replaces the file atomically (synced temp file, rename), 0600.
+// save replaces the file atomically (synced temp file, rename), 0600; a
+// failure says "cannot save the read marks and mutes" to the client.
 func (s *AttentionStore) save(st Attention) error {
 	if s.path == "" {
 		return nil
 	}
-	return WritePrivateJSON(s.path, st)
+	if err := WritePrivateJSON(s.path, st); err != nil {
+		return errs.E("own.Attention", "cannot save the read marks and mutes", err)
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"piweb/internal/errs"
 )
 
 // Prefs are piweb's preferences. The zero value is every default.
@@ -46,22 +48,28 @@ func (s *PrefsStore) Get() Prefs {
 }
 
 // Set replaces the preferences, on disk first: when the write fails they
-// stay as they were.
+// stay as they were, and the error says "cannot save piweb's preferences"
+// to the client (its kind is the file system's: a full disk is no_space).
 func (s *PrefsStore) Set(p Prefs) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.path != "" {
-		b, err := json.MarshalIndent(p, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-			return err
-		}
-		if err := WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
-			return err
+		if err := s.write(p); err != nil {
+			return errs.E("own.Prefs", "cannot save piweb's preferences", err)
 		}
 	}
 	s.p = p
 	return nil
+}
+
+// write replaces the preferences' file with p.
+func (s *PrefsStore) write(p Prefs) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return err
+	}
+	return WriteFile(s.path, append(b, '\n'), 0o600)
 }

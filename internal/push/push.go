@@ -35,6 +35,7 @@ import (
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
+	"piweb/internal/errs"
 	"piweb/internal/own"
 )
 
@@ -131,13 +132,18 @@ func (s *Service) PublicKey() (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.ensureKeys(); err != nil {
-		return "", err
+		return "", errs.E("push.PublicKey", "cannot make piweb's Web Push keys", err)
 	}
 	return s.keys.Public, nil
 }
 
+// badSubscription is the client's message for a subscription that cannot
+// be used.
+const badSubscription = "the subscription needs an https endpoint on a public host and its p256dh and auth keys"
+
 // ErrBadSubscription is a subscription that cannot be used.
-var ErrBadSubscription = errors.New("push: the subscription needs an https endpoint on a public host and its keys")
+var ErrBadSubscription = errs.New(errs.Invalid, badSubscription,
+	"push: the subscription needs an https endpoint on a public host and its keys")
 
 // Subscribe adds (or renews) a browser's subscription.
 func (s *Service) Subscribe(ctx context.Context, sub Subscription) error {
@@ -145,13 +151,13 @@ func (s *Service) Subscribe(ctx context.Context, sub Subscription) error {
 		return ErrBadSubscription
 	}
 	if err := s.checkEndpoint(ctx, sub.Endpoint); err != nil {
-		return err
+		return errs.E("push.Subscribe", errs.Invalid, badSubscription, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == sub.Endpoint })
 	s.subs = append(s.subs, sub)
-	return own.WritePrivateJSON(s.subsPath(), s.subs)
+	return s.saveSubs()
 }
 
 // Unsubscribe forgets the subscription with this endpoint.
@@ -159,7 +165,16 @@ func (s *Service) Unsubscribe(endpoint string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.subs = slices.DeleteFunc(s.subs, func(x Subscription) bool { return x.Endpoint == endpoint })
-	return own.WritePrivateJSON(s.subsPath(), s.subs)
+	return s.saveSubs()
+}
+
+// saveSubs writes the subscriptions; s.mu is held. A failure says "cannot
+// save the push subscriptions" to the client.
+func (s *Service) saveSubs() error {
+	if err := own.WritePrivateJSON(s.subsPath(), s.subs); err != nil {
+		return errs.E("push.Subscribe", "cannot save the push subscriptions", err)
+	}
+	return nil
 }
 
 // Count is the number of subscriptions.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
-	"piweb/internal/errs"
 	"piweb/internal/live"
 	"piweb/internal/own"
 )
@@ -62,7 +61,7 @@ func (s *Server) postMute(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) marksChanged(w http.ResponseWriter, st own.Attention, err error) error {
 	if err != nil {
-		return errs.E("", errs.Internal, "cannot save the read marks and mutes", err)
+		return err
 	}
 	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", Attention: st})
 	return ok(w, st)

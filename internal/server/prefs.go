@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"piweb/internal/apitype"
-	"piweb/internal/errs"
 )
 
 // piweb's own preferences (internal/own), not pi's: kept under piweb's
@@ -24,7 +23,7 @@ func (s *Server) putPrefs(w http.ResponseWriter, r *http.Request) error {
 		p.ModelTitles = *body.ModelTitles
 	}
 	if err := s.prefs.Set(p); err != nil {
-		return errs.E("", errs.Internal, "cannot save piweb's preferences", err)
+		return err
 	}
 	return ok(w, s.prefsView())
 }

@@ -25,10 +25,7 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	key, err := p.PublicKey()
-	if err != nil {
-		return errs.E("", errs.Internal, "cannot make piweb's Web Push keys", err)
-	}
-	return ok(w, apitype.PushKey{PublicKey: key})
+	return answer(w, apitype.PushKey{PublicKey: key}, err)
 }
 
 func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
@@ -40,10 +37,7 @@ func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &sub, maxBody); err != nil {
 		return err
 	}
-	if err := p.Subscribe(r.Context(), sub); err != nil {
-		return errs.E("", errs.Invalid, "the subscription needs an https endpoint on a public host and its p256dh and auth keys", err)
-	}
-	return ok(w, struct{}{})
+	return answer(w, struct{}{}, p.Subscribe(r.Context(), sub))
 }
 
 func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
@@ -55,8 +49,5 @@ func (s *Server) pushUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
-	if err := p.Unsubscribe(body.Endpoint); err != nil {
-		return errs.E("", errs.Internal, "cannot save the push subscriptions", err)
-	}
-	return ok(w, struct{}{})
+	return answer(w, struct{}{}, p.Unsubscribe(body.Endpoint))
 }
