@@ -127,9 +127,28 @@ export function Sidebar() {
         onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
       <${AttentionFoot} />
       <${SignOut} />
+      <${FleetFoot} />
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
   </aside>`;
+}
+
+// FleetFoot says, under serve --fleet, how this machine's push to the
+// fleet database goes, and why it is paused or failing ("fleet paused:
+// this piweb is older than the fleet database (upgrade to …)").
+function FleetFoot() {
+  const [f, setF] = useState(null);
+  useEffect(() => {
+    const load = () => getStatus().then((s) => setF(s.fleet || null), () => {});
+    load();
+    const t = setInterval(load, 30000);
+    return () => clearInterval(t);
+  }, []);
+  if (!f) return null;
+  const bad = f.state === 'paused' || f.state === 'failing';
+  return html`<span class=${bad ? 'fleet-state warn' : 'fleet-state muted'} title=${f.error || ''}
+    data-state=${f.state}>Fleet: ${f.machine} ${f.state}${f.behind ? ` (${f.behind} behind)` : ''}${bad && f.error
+      ? html`<br />${f.error}` : ''}</span>`;
 }
 
 // SignOut is shown when the server requires sign-in: it revokes this
