@@ -63,6 +63,7 @@ func TestListEdgeFiles(t *testing.T) {
 // slow writer would, and compares the listing with a direct scan after
 // every step: the incremental state must always equal a full parse.
 func TestGrowByteByByte(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	for n, c := range edgeFiles {
 		t.Run(n, func(t *testing.T) {
 			dir := t.TempDir()

@@ -39,6 +39,7 @@ func writeBig(t testing.TB, dir string, size int) (string, string) {
 // entry plus the header line and the 64 bytes before the old end (the
 // checks that the file was not rewritten), and nothing else.
 func TestAppendReadsOnlyNewBytes(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	p, leaf := writeBig(t, dir, 100<<20)
 	ix := openTest(t, dir)
