@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-	"net/http/pprof"
 	"strconv"
 	"time"
 
@@ -40,19 +38,4 @@ func (m *requestMetrics) observe(route string, status int, d time.Duration) {
 	}
 	m.total.Add(1, route, strconv.Itoa(status))
 	m.duration.Observe(d.Seconds(), route)
-}
-
-// debugRoutes adds GET /metrics and the runtime's profiles under
-// /debug/pprof/ when the server has a metrics registry. Like every route
-// they are behind the server's checks (guard): the owner only.
-func (s *Server) debugRoutes(mux *http.ServeMux) {
-	if s.opts.Metrics == nil {
-		return
-	}
-	mux.Handle("GET /metrics", s.opts.Metrics.Handler())
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/http/pprof"
 
 	"piweb/internal/errs"
 )
@@ -127,4 +128,19 @@ func unknownRoute(mux *http.ServeMux, r *http.Request) error {
 		}
 	}
 	return errs.Errorf(errs.NotFound, "no such API route")
+}
+
+// debugRoutes adds GET /metrics and the runtime's profiles under
+// /debug/pprof/ when the server has a metrics registry (metrics.go). Like
+// every route they are behind the server's checks (guard): the owner only.
+func (s *Server) debugRoutes(mux *http.ServeMux) {
+	if s.opts.Metrics == nil {
+		return
+	}
+	mux.Handle("GET /metrics", s.opts.Metrics.Handler())
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 }
