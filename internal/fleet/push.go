@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -31,6 +32,7 @@ type batch struct {
 // need another batch (a file longer than the byte budget).
 func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
 	b := &batch{machine: p.o.Machine, share: p.o.Share}
+	paths = p.storable(paths)
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		// The database is the only cursor: a commit lost to a server crash
 		// is pushed again from what the server kept, so a push need not
@@ -67,6 +69,21 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 	p.counts.add(b)
 	p.mu.Unlock()
 	return b.more, nil
+}
+
+// storable leaves out the paths that are not UTF-8: PostgreSQL text
+// holds UTF-8 only, and such a file stays local rather than failing
+// every batch it is in.
+func (p *Pusher) storable(paths []string) []string {
+	out := paths[:0:0]
+	for _, path := range paths {
+		if utf8.ValidString(path) {
+			out = append(out, path)
+		} else {
+			p.log.Warn("fleet: a session file's path is not UTF-8; not pushed", "path", path)
+		}
+	}
+	return out
 }
 
 // plan adds what path needs to b: nothing when the database is current,

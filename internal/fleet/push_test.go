@@ -178,3 +178,23 @@ func TestPushInPieces(t *testing.T) {
 	}
 	wantBranch(t, conn, big, []string{"longu", "longa"})
 }
+
+// TestNonUTF8Path: a session file whose name is not UTF-8 (PostgreSQL
+// text cannot hold it) stays local; the others are pushed.
+func TestNonUTF8Path(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.role(t, "latin")
+	a := newAgentDir(t)
+	good := a.create(t, 1)
+	bad := strings.Replace(good, "_0199", "_\xff0199", 1)
+	if err := os.WriteFile(bad, mustRead(t, good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat := openCatalog(t, a)
+	if _, listed := cat.ByPath(bad); !listed {
+		t.Skip("the catalog does not list the file")
+	}
+	startPusher(t, Options{URL: url, Machine: "latin", Source: cat})
+	conn := d.admin(t)
+	eventually(t, func() error { return converged(context.Background(), conn, cat, "latin", good) }, "the good file")
+}
