@@ -47,6 +47,7 @@ type Cluster struct {
 	cred *syscall.Credential
 	mu   sync.Mutex
 	cmd  *exec.Cmd // the postmaster, while running
+	gone chan struct{} // closed once that postmaster has exited and been forgotten
 	logf *os.File
 	dbs  int
 }
@@ -265,7 +266,7 @@ func (c *Cluster) Start() error {
 		logf.Close()
 		return fmt.Errorf("postgres: %w", err)
 	}
-	c.cmd, c.logf = cmd, logf
+	c.cmd, c.logf, c.gone = cmd, logf, make(chan struct{})
 	return c.waitReady(cmd)
 }
 
@@ -312,6 +313,7 @@ func (c *Cluster) waitReady(cmd *exec.Cmd) error {
 			log, _ := os.ReadFile(c.LogPath())
 			c.cmd = nil
 			c.logf.Close()
+			close(c.gone)
 			return fmt.Errorf("postgres exited: %v: %s", werr, log)
 		case <-time.After(wait):
 		}
@@ -329,15 +331,28 @@ func (c *Cluster) reap(cmd *exec.Cmd, exited chan error) {
 	if c.cmd == cmd {
 		c.cmd = nil
 		c.logf.Close()
+		close(c.gone)
 	}
 }
 
 // Stop runs pg_ctl stop with a shutdown mode: "smart", "fast" or
 // "immediate" (a crash: the next Start recovers).
+// It returns once the postmaster is forgotten, so that a Start right
+// after it starts a new one.
 func (c *Cluster) Stop(mode string) error {
+	c.mu.Lock()
+	gone := c.gone
+	c.mu.Unlock()
 	out, err := c.command("pg_ctl", "stop", "-D", c.data(), "-m", mode, "-w").CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("pg_ctl stop -m %s: %v: %s", mode, err, out)
+	}
+	if gone != nil {
+		select {
+		case <-gone:
+		case <-time.After(time.Minute):
+			return fmt.Errorf("pg_ctl stop -m %s: the postmaster did not exit", mode)
+		}
 	}
 	return nil
 }
