@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 	"syscall"
-	"time"
 
 	"piweb/internal/session"
 )
@@ -206,7 +205,7 @@ func parseChunk(c chunk) parsed {
 	byID := make(map[string]int, len(es))
 	for _, e := range es {
 		row := entryRow{line: c.fromLine + e.Line, id: e.ID, parent: e.ParentID, hasParent: e.HasParent(),
-			typ: e.Type, ts: stampMs(e.Timestamp)}
+			typ: e.Type, ts: session.StampMs(e.Timestamp)}
 		if m, ok := e.Message(); ok {
 			row.role = m.Role
 		}
@@ -258,16 +257,4 @@ func clean(s string) string {
 		s = strings.ReplaceAll(s, "\x00", "")
 	}
 	return s
-}
-
-// stampMs is an entry's ISO timestamp in ms, 0 when it has none.
-func stampMs(ts string) int64 {
-	if ts == "" {
-		return 0
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -85,19 +84,8 @@ func (r *Reader) Close() { r.pool.Close() }
 // Item is a session of the fleet as the API lists it: catalog.Item's
 // fields and the machine it lives on (its path is as on that machine).
 type Item struct {
-	ID                string  `json:"id"`
-	Machine           string  `json:"machine"`
-	Path              string  `json:"path"`
-	Cwd               string  `json:"cwd"`
-	Name              *string `json:"name"`
-	Created           *string `json:"created"`
-	Modified          *string `json:"modified"`
-	MessageCount      int     `json:"messageCount"`
-	FirstMessage      string  `json:"firstMessage"`
-	ParentSessionID   *string `json:"parentSessionId"`
-	ParentSessionPath *string `json:"parentSessionPath"`
-	Size              int64   `json:"size"`
-	Running           bool    `json:"running"`
+	Machine string `json:"machine"`
+	catalog.Item
 }
 
 // List is GET /api/sessions?fleet=1.
@@ -285,19 +273,12 @@ func scanItem(row pgx.Row, extra ...any) (Item, error) {
 	if hasName {
 		it.Name = &name
 	}
-	it.Created, it.Modified = isoTime(created), isoTime(modified)
+	it.Created, it.Modified = catalog.ISOTime(created), catalog.ISOTime(modified)
 	if parentPath != "" {
 		it.ParentSessionPath = &parentPath
 		it.ParentSessionID = parentKey
 	}
 	return it, nil
-}
-
-func isoTime(ms float64) *string {
-	if math.IsNaN(ms) || math.IsInf(ms, 0) {
-		return nil
-	}
-	return catalog.ISOTime(ms)
 }
 
 // isoMs writes an entry time in ms as the API does.

@@ -3,7 +3,6 @@ package index
 import (
 	"math"
 	"slices"
-	"time"
 
 	"piweb/internal/session"
 )
@@ -46,7 +45,7 @@ func (md *meta) add(e rec, m *msg) {
 	md.Entries++
 	md.LeafID = e.ID
 	md.noteLeaf(e)
-	ts := stampMs(e.Timestamp)
+	ts := session.StampMs(e.Timestamp)
 	if ts > md.LastEntry {
 		md.LastEntry = ts
 	}
@@ -161,15 +160,4 @@ func modelName(provider, id string) string {
 }
 
 // entryTime returns the entry's timestamp in ms, 0 when it has none.
-func entryTime(e *session.Entry) int64 { return stampMs(e.Timestamp) }
-
-func stampMs(ts string) int64 {
-	if ts == "" {
-		return 0
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
+func entryTime(e *session.Entry) int64 { return session.StampMs(e.Timestamp) }

@@ -46,7 +46,7 @@ type Cluster struct {
 	bin  string // PostgreSQL's bin folder
 	cred *syscall.Credential
 	mu   sync.Mutex
-	cmd  *exec.Cmd // the postmaster, while running
+	cmd  *exec.Cmd     // the postmaster, while running
 	gone chan struct{} // closed once that postmaster has exited and been forgotten
 	logf *os.File
 	dbs  int

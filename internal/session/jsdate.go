@@ -118,3 +118,16 @@ func leftPad(s string, n int) string {
 	}
 	return s
 }
+
+// StampMs is an entry's ISO timestamp (as pi writes it) in ms since the
+// epoch, 0 when it has none or it does not parse.
+func StampMs(ts string) int64 {
+	if ts == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
