@@ -1,6 +1,7 @@
 package piconfig
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,7 +68,7 @@ func TestSetMCPEnabledAsPi(t *testing.T) {
 			}
 		}
 	}
-	if err := (&Store{AgentDir: web.agentDir}).SetMCPEnabled("", true, "nope", false, false); err != ErrNoMCPServer {
+	if err := (&Store{AgentDir: web.agentDir}).SetMCPEnabled("", true, "nope", false, false); !errors.Is(err, ErrNoMCPServer) {
 		t.Errorf("an unknown server: %v", err)
 	}
 }
