@@ -31,14 +31,18 @@ func (s *Session) migrate() {
 	s.Migrated = true
 }
 
-// migrateV1 gives every entry an id and links it to the previous record.
+// migrateV1 gives every entry an id, unique in the file as pi's are, and
+// links it to the previous record.
 func (s *Session) migrateV1() {
 	prev := []byte("null")
+	taken := map[string]bool{} // pi's migration draws each id unused so far
 	for _, r := range s.records {
 		if !r.IsObject() || r.Type == "session" {
 			continue
 		}
-		id := strconv.AppendQuote(nil, NewEntryID(nil))
+		fresh := NewEntryID(func(id string) bool { return taken[id] })
+		taken[fresh] = true
+		id := strconv.AppendQuote(nil, fresh)
 		set := []rawMember{member3("id", id), member3("parentId", prev)}
 		if r.Type == "compaction" {
 			set = append(set, s.firstKeptFromIndex(r)...)

@@ -66,3 +66,30 @@ func normalizeIDs(t *testing.T, content []byte) []string {
 	}
 	return out
 }
+
+// TestMigrationIDsUnique: a v1 file's migrated ids are unique, as pi's
+// generateId keeps them (it draws again while an id is taken). With
+// 250,000 entries, eight random hex digits collide about seven times, and
+// a repeated id makes pi's walks loop (a conformance run saw it as a
+// parentId cycle).
+func TestMigrationIDsUnique(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 250,000-entry file")
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	for range 250000 {
+		b.WriteString(`{"type":"message","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user","content":"a"}}` + "\n")
+	}
+	s := Parse(b.Bytes())
+	if !s.Migrated {
+		t.Fatal("not migrated")
+	}
+	seen := make(map[string]bool, len(s.Entries))
+	for _, e := range s.Entries {
+		if seen[e.ID] {
+			t.Fatalf("id %s given twice", e.ID)
+		}
+		seen[e.ID] = true
+	}
+}
