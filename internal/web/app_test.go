@@ -139,7 +139,7 @@ func waitListed(tb testing.TB, b *browser, id string) {
 			return fmt.Errorf("GET answered %d", res.StatusCode)
 		}
 		return nil
-	}, 20*time.Second, "session "+id+" to be indexed")
+	}, 60*time.Second, "session "+id+" to be indexed")
 }
 
 // waitSearchable waits until the server's search finds n hits for query:
