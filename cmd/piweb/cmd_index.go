@@ -199,9 +199,18 @@ func printHits(e *env, hits []index.Hit) error {
 		if !h.OnBranch {
 			branch = "off-branch"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", when(float64(h.Timestamp)), short(h.SessionID), h.EntryID, h.Role, branch, strings.TrimSpace(b.String()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", hitTime(h.Timestamp), short(h.SessionID), h.EntryID, h.Role, branch, strings.TrimSpace(b.String()))
 	}
 	return tw.Flush()
+}
+
+// hitTime formats a hit's time: the index keeps 0 for an entry without a
+// valid time, which is "no time", not the epoch.
+func hitTime(ms int64) string {
+	if ms == 0 {
+		return "no time"
+	}
+	return when(float64(ms))
 }
 
 // squash turns each run of white space into one space, keeping a space at
