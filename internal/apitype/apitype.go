@@ -178,3 +178,11 @@ type StreamRequest struct {
 	Topic  string `json:"topic"`
 	After  *int64 `json:"after,omitempty"`
 }
+
+// StreamFrame is one event of GET /api/stream: a topic's event as its own
+// stream has it, with the topic's page name and the event's id (0: none).
+type StreamFrame struct {
+	Topic string          `json:"topic"`
+	ID    uint64          `json:"id,omitempty"`
+	Event json.RawMessage `json:"event"`
+}

@@ -1,7 +1,8 @@
 // Package client is a typed Go client for piweb's own HTTP API
 // (docs/api.md): one method per route, the answers of internal/apitype,
-// and every error answer as an *Error. Tests drive the server through it,
-// and so can another piweb (a fleet) that talks to this machine's.
+// and every error answer as an *Error carrying the server's errs.Kind.
+// Tests drive the server through it, and so can another piweb (a fleet)
+// that talks to this machine's.
 //
 // A Client is safe for concurrent use. It follows the API's contract:
 // request bodies are JSON, answers are JSON, and a failure is
@@ -18,6 +19,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"piweb/internal/errs"
 )
 
 // Options configures a Client. The zero value is usable.
@@ -47,21 +50,39 @@ func New(baseURL string, opts Options) *Client {
 	return &Client{base: strings.TrimRight(baseURL, "/"), hc: hc, header: opts.Header.Clone()}
 }
 
-// Error is an error answer of the API: its HTTP status, its code (Kind:
-// "not_found", "stale", ...) and the message meant for the user. An
-// answer that is not the API's error shape (a proxy's page) has Kind ""
-// and the start of its body as Message.
+// Error is an error answer of the API: its HTTP status, its code as
+// sent ("not_found", "stale", ...), that code as the server's errs.Kind,
+// and the message meant for the user. It is an errs.Classified, so that
+// errs.KindOf(err) is the other server's kind and a piweb that passes
+// the error on answers with the same kind and message. An answer that is
+// not the API's error shape (a proxy's page) has Code "", Kind
+// errs.Internal and the start of its body as Message; a code this build
+// does not know is errs.Internal too.
 type Error struct {
 	Status  int
-	Kind    string
+	Code    string
+	Kind    errs.Kind
 	Message string
 }
 
 func (e *Error) Error() string {
-	if e.Kind == "" {
+	if e.Code == "" {
 		return fmt.Sprintf("piweb: status %d: %s", e.Status, e.Message)
 	}
-	return fmt.Sprintf("piweb: %s (%d): %s", e.Kind, e.Status, e.Message)
+	return fmt.Sprintf("piweb: %s (%d): %s", e.Code, e.Status, e.Message)
+}
+
+// ErrorKind is the server's kind of the failure (errs.Classified).
+func (e *Error) ErrorKind() errs.Kind { return e.Kind }
+
+// ClientMessage is the server's message for the user, or for an answer
+// that is not the API's a sentence with its status: a foreign page's
+// text is not passed on (errs.Classified).
+func (e *Error) ClientMessage() string {
+	if e.Code == "" {
+		return fmt.Sprintf("the other piweb answered with status %d", e.Status)
+	}
+	return e.Message
 }
 
 // StatusOf is err's HTTP status when it is an *Error, else 0.
@@ -73,21 +94,18 @@ func StatusOf(err error) int {
 	return 0
 }
 
-// KindOf is err's code ("not_found") when it is an *Error, else "".
-func KindOf(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
-
 // Do sends a request to path (with its query, if any) and decodes the
 // JSON answer into out (nil: the answer is read and dropped). body, when
 // not nil, is sent as JSON. A status of 400 or more is an *Error. Do is
 // the way to routes this package has no method for.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any) error {
 	resp, err := c.send(ctx, method, path, body)
+	return decodeAnswer(resp, err, out)
+}
+
+// decodeAnswer decodes resp's JSON body into out (nil: the body is read
+// and dropped) and closes it; err is Send's, returned as it is.
+func decodeAnswer(resp *http.Response, err error, out any) error {
 	if err != nil {
 		return err
 	}
@@ -97,13 +115,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		return err
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("piweb %s %s: decode answer: %w", method, path, err)
+		return fmt.Errorf("piweb %s %s: decode answer: %w", resp.Request.Method, resp.Request.URL.Path, err)
 	}
 	return nil
 }
 
 // Raw sends a request like Do and returns the answer's body as it is,
-// for the routes that answer files (export).
+// for the routes that answer files (export, a file of a session's cwd).
 func (c *Client) Raw(ctx context.Context, method, path string, body any) ([]byte, http.Header, error) {
 	resp, err := c.send(ctx, method, path, body)
 	if err != nil {
@@ -114,28 +132,41 @@ func (c *Client) Raw(ctx context.Context, method, path string, body any) ([]byte
 	return b, resp.Header, err
 }
 
-// send makes and sends the request; an error answer is read into an
-// *Error and its body closed.
+// send sends body as JSON (nil: no body) and returns the answer; an
+// error answer is an *Error.
 func (c *Client) send(ctx context.Context, method, path string, body any) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, fmt.Errorf("piweb %s %s: encode body: %w", method, path, err)
-		}
-		rd = bytes.NewReader(b)
+	if body == nil {
+		return c.Send(ctx, method, path, nil, nil)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("piweb %s %s: encode body: %w", method, path, err)
+	}
+	hdr := http.Header{"Content-Type": {"application/json"}}
+	return c.Send(ctx, method, path, bytes.NewReader(b), hdr)
+}
+
+// Send sends a request with body as it is (nil: none) and the Client's
+// headers, then header's (a "Host" in either is the request's Host), and
+// returns the answer for the caller to read and close. A status of 400 or
+// more is an *Error, its body read and closed. Send is the way to
+// requests the typed methods do not make: a body that is not JSON, a
+// header of the caller's, the test of a refusal.
+func (c *Client) Send(ctx context.Context, method, path string, body io.Reader, header http.Header) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
 		return nil, err
 	}
-	for k, vs := range c.header {
-		req.Header[k] = vs
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	req.Header.Set("Accept", "application/json")
+	for _, h := range []http.Header{c.header, header} {
+		for k, vs := range h {
+			req.Header[http.CanonicalHeaderKey(k)] = vs
+		}
+	}
+	if host := req.Header.Get("Host"); host != "" {
+		req.Host = host
+		req.Header.Del("Host")
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, err
@@ -157,13 +188,17 @@ func readError(resp *http.Response) error {
 		} `json:"error"`
 	}
 	if json.Unmarshal(b, &e) == nil && e.Error.Code != "" {
-		return &Error{Status: resp.StatusCode, Kind: e.Error.Code, Message: e.Error.Message}
+		k, known := errs.ParseKind(e.Error.Code)
+		if !known {
+			k = errs.Internal
+		}
+		return &Error{Status: resp.StatusCode, Code: e.Error.Code, Kind: k, Message: e.Error.Message}
 	}
 	msg := strings.TrimSpace(string(b))
 	if len(msg) > 200 {
 		msg = msg[:200]
 	}
-	return &Error{Status: resp.StatusCode, Message: msg}
+	return &Error{Status: resp.StatusCode, Kind: errs.Internal, Message: msg}
 }
 
 // query encodes the non-empty values of kv (name, value, name, value...)

@@ -2,11 +2,15 @@ package client
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/errs"
 )
 
 // TestOptionsAndErrors: every request carries the extra headers through
@@ -35,15 +39,79 @@ func TestOptionsAndErrors(t *testing.T) {
 	}
 	_, err = c.Session(t.Context(), "a/b")
 	var e *Error
-	if !errors.As(err, &e) || *e != (Error{Status: 404, Kind: "not_found", Message: "session not found"}) {
+	if !errors.As(err, &e) || *e != (Error{Status: 404, Code: "not_found", Kind: errs.NotFound, Message: "session not found"}) {
 		t.Errorf("error %#v", err)
 	}
-	if _, err := c.Trash(t.Context()); StatusOf(err) != 502 || KindOf(err) != "" {
+	if errs.KindOf(err) != errs.NotFound || errs.Message(err) != "session not found" {
+		t.Errorf("errs sees %v %q, want the server's kind and message", errs.KindOf(err), errs.Message(err))
+	}
+	if _, err := c.Trash(t.Context()); StatusOf(err) != 502 || errs.KindOf(err) != errs.Internal || errs.Message(err) != "the other piweb answered with status 502" {
 		t.Errorf("foreign error page: %v", err)
 	}
 	want := []string{"GET /api/sessions?limit=2&order=asc&project=%2Fp key=k1",
 		"GET /api/sessions/a%2Fb key=k1", "GET /api/trash key=k1"}
 	if diff := cmp.Diff(want, seen); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnknownCode: an error code this build does not know is an *Error
+// with that code, of kind Internal.
+func TestUnknownCode(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(409)
+		w.Write([]byte(`{"error":{"code":"from_the_future","message":"later"}}`))
+	}))
+	defer ts.Close()
+	_, err := New(ts.URL, Options{}).Status(t.Context())
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "from_the_future" || e.Kind != errs.Internal || StatusOf(err) != 409 {
+		t.Errorf("error %#v", err)
+	}
+}
+
+// TestEvents: a stream's events come with their ids, a comment line is a
+// heartbeat, a multiplexed stream's id is read from its first event and
+// its frames decode, and the end of the stream is io.EOF.
+func TestEvents(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.URL.Path == "/api/stream" {
+			w.Write([]byte("data: {\"type\":\"stream\",\"id\":\"s1\"}\n\n: ping\n\n" +
+				"data: {\"topic\":\"index\",\"id\":7,\"event\":{\"type\":\"x\"}}\n\n"))
+			return
+		}
+		w.Write([]byte("data: {\"type\":\"hello\"}\n\n: ping\n\nid: 3\ndata: {\"last\":\"" +
+			r.Header.Get("Last-Event-ID") + "\"}\n\n"))
+	}))
+	defer ts.Close()
+	c := New(ts.URL, Options{})
+	ev, err := c.SessionEvents(t.Context(), "a", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Close()
+	var got []string
+	for {
+		e, err := ev.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s ping=%v", e.ID, e.Data, e.Ping()))
+	}
+	want := []string{` {"type":"hello"} ping=false`, `  ping=true`, `3 {"last":"2"} ping=false`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	s, err := c.OpenStream(t.Context())
+	if err != nil || s.ID != "s1" {
+		t.Fatalf("stream %+v, %v", s, err)
+	}
+	defer s.Close()
+	f, err := s.Frame()
+	if err != nil || f.Topic != "index" || f.ID != 7 || string(f.Event) != `{"type":"x"}` {
+		t.Errorf("frame %+v, %v", f, err)
 	}
 }

@@ -2,10 +2,14 @@ package client
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"piweb/internal/apitype"
 	"piweb/internal/gitx"
+	"piweb/internal/terminal"
 )
 
 // The routes of a session's workspace: its folder's files, git's view of
@@ -48,4 +52,56 @@ func (c *Client) RemoveWorktree(ctx context.Context, id string, req apitype.Remo
 // Repos is GET /api/repos.
 func (c *Client) Repos(ctx context.Context) (a apitype.Repos, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/repos", nil, &a)
+}
+
+// File is GET /api/sessions/{id}/file: the file at path of the session's
+// cwd, as it is, and the answer's headers (its type, its sandbox).
+func (c *Client) File(ctx context.Context, id, path string) ([]byte, http.Header, error) {
+	return c.Raw(ctx, http.MethodGet, sessionPath(id, "/file"+query("path", path)), nil)
+}
+
+// UploadOptions place an upload: Folder of the session's cwd ("" is the
+// cwd), the file's Name, and Overwrite to replace a file of that name.
+type UploadOptions struct {
+	Folder    string
+	Name      string
+	Overwrite bool
+}
+
+// Upload is POST /api/sessions/{id}/upload: body, streamed, becomes the
+// file. A body whose length net/http knows (bytes.Reader, strings.Reader,
+// bytes.Buffer) lets the server refuse an oversized file before it comes.
+func (c *Client) Upload(ctx context.Context, id string, o UploadOptions, body io.Reader) (a apitype.Upload, err error) {
+	over := ""
+	if o.Overwrite {
+		over = "1"
+	}
+	path := sessionPath(id, "/upload"+query("path", o.Folder, "name", o.Name, "overwrite", over))
+	resp, err := c.Send(ctx, http.MethodPost, path, body, http.Header{"Content-Type": {"application/octet-stream"}})
+	return a, decodeAnswer(resp, err, &a)
+}
+
+// Terminals is GET /api/sessions/{id}/terminals.
+func (c *Client) Terminals(ctx context.Context, id string) (a apitype.TerminalList, err error) {
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/terminals"), nil, &a)
+}
+
+// StartTerminal is POST /api/sessions/{id}/terminals: a shell in the
+// session's cwd, of cols by rows.
+func (c *Client) StartTerminal(ctx context.Context, id string, cols, rows int) (a terminal.Info, err error) {
+	body := apitype.StartTerminal{Cols: cols, Rows: rows}
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/terminals"), body, &a)
+}
+
+// CloseTerminal is DELETE /api/sessions/{id}/terminals/{tid}.
+func (c *Client) CloseTerminal(ctx context.Context, id, tid string) error {
+	return c.Do(ctx, http.MethodDelete, sessionPath(id, "/terminals/"+url.PathEscape(tid)), struct{}{}, nil)
+}
+
+// TerminalSocketURL is the WebSocket URL (ws: or wss:) of a running
+// terminal, GET /api/sessions/{id}/terminals/{tid}/socket, for a
+// WebSocket client with the Client's headers.
+func (c *Client) TerminalSocketURL(id, tid string) string {
+	u := c.base + sessionPath(id, "/terminals/"+url.PathEscape(tid)+"/socket")
+	return "ws" + strings.TrimPrefix(u, "http")
 }

@@ -63,6 +63,17 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
+// ParseKind is the kind whose code is s ("not_found"), as String writes
+// it; false for a code this build does not know (Other is never one).
+func ParseKind(s string) (Kind, bool) {
+	for k, name := range kindNames {
+		if k != int(Other) && name == s {
+			return Kind(k), true
+		}
+	}
+	return Other, false
+}
+
 // Error is an error with a kind. Op names the operation that failed
 // ("session.Append"), for the log; Msg is the client's; Err is the cause.
 type Error struct {

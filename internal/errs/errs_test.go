@@ -64,3 +64,19 @@ func TestErrorText(t *testing.T) {
 		t.Error(NoSpace.String())
 	}
 }
+
+// TestParseKind: every kind's code reads back as the kind (a client of
+// the API learns the server's kind from it); "other" and unknown codes
+// are no kind.
+func TestParseKind(t *testing.T) {
+	for k := Internal; k <= Corrupt; k++ {
+		if got, found := ParseKind(k.String()); !found || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v", k.String(), got, found)
+		}
+	}
+	for _, s := range []string{"other", "", "kind(99)", "NOT_FOUND"} {
+		if k, found := ParseKind(s); found {
+			t.Errorf("ParseKind(%q) = %v, want no kind", s, k)
+		}
+	}
+}

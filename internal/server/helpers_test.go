@@ -142,7 +142,7 @@ func (r *rig) api() *client.Client {
 func wantErr(t testing.TB, what string, err error, status int, code string) {
 	t.Helper()
 	var e *client.Error
-	if !errors.As(err, &e) || e.Status != status || (code != "" && e.Kind != code) || e.Message == "" {
+	if !errors.As(err, &e) || e.Status != status || (code != "" && e.Code != code) || e.Message == "" {
 		t.Errorf("%s: %v, want status %d %s", what, err, status, code)
 	}
 }
