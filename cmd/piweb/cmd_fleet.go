@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"piweb/internal/agent"
-	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
 	"piweb/internal/session"
@@ -69,7 +68,7 @@ func piwebVersion() string {
 // and returns the fleet for the API: its reader and this machine's push
 // status. A database that is down or refuses only shows in the log and
 // the status: the local page never waits for it.
-func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (*fleetService, func()) {
+func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (*fleet.Service, func()) {
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	p := fleet.New(fleet.Options{URL: f.url, Machine: f.machine, Share: f.share, Advertise: f.advertise,
 		Version: piwebVersion(), PiVersion: pi.Version, Source: cat, Log: log})
@@ -77,68 +76,11 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
 	fmt.Fprintf(e.stdout, "Fleet: pushing this machine's sessions as %q to %s\n", f.machine, fleet.Redact(f.url))
-	fl := &fleetService{pusher: p, machine: f.machine}
-	fl.reader, fl.err = fleet.NewReader(f.url)
+	fl := fleet.NewService(f.url, f.machine, p)
 	return fl, func() {
 		cancel()
 		<-done
-		if fl.reader != nil {
-			fl.reader.Close()
-		}
-	}
-}
-
-// fleetService is server.Fleet: the fleet's reader, and this machine's
-// pusher for the status.
-type fleetService struct {
-	reader  *fleet.Reader
-	err     error // why there is no reader (the URL does not parse)
-	pusher  *fleet.Pusher
-	machine string
-}
-
-func (f *fleetService) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error) {
-	if f.reader == nil {
-		return fleet.List{}, f.err
-	}
-	return f.reader.Sessions(ctx, q, machine)
-}
-
-func (f *fleetService) Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error) {
-	if f.reader == nil {
-		return fleet.Search{}, f.err
-	}
-	return f.reader.Search(ctx, q)
-}
-
-func (f *fleetService) Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error) {
-	if f.reader == nil {
-		return nil, f.err
-	}
-	return f.reader.Usage(ctx, by, tz, since)
-}
-
-func (f *fleetService) Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error) {
-	if f.reader == nil {
-		return catalog.Meta{}, nil, f.err
-	}
-	return f.reader.Session(ctx, machine, id)
-}
-
-func (f *fleetService) Machine() string { return f.machine }
-
-func (f *fleetService) Machines(ctx context.Context, now time.Time) ([]fleet.MachineInfo, error) {
-	if f.reader == nil {
-		return nil, f.err
-	}
-	return f.reader.Machines(ctx, now)
-}
-
-func (f *fleetService) Status() apitype.FleetStatus { return f.pusher.Status() }
-
-func (f *fleetService) Listen(ctx context.Context, retry time.Duration, changed func(string)) {
-	if f.reader != nil {
-		f.reader.Listen(ctx, retry, changed)
+		fl.Close()
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/demo"
+	"piweb/internal/fleet"
 	"piweb/internal/server"
 	"piweb/internal/session"
 	"piweb/internal/terminal"
@@ -139,7 +140,7 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	rctx, leave := context.WithCancel(ctx)
 	defer leave()
 	var leaving atomic.Bool
-	var fl *fleetService // nil: no fleet
+	var fl *fleet.Service // nil: no fleet
 	cfg := app.Config{AgentDir: agentDir, Catalog: cat, Agent: newAgent(ctx, e, f, agentDir), Terminals: newTerminals(f),
 		Push: openPush(e, logger), ModelTitles: f.modelTitles, Log: logger}
 	if f.fleet.url != "" && !f.demo { // the demo's sessions are not the machine's

@@ -4,12 +4,13 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/fleet"
 	"piweb/internal/metrics"
 )
 
 // newMetrics is serve's registry: the server adds its request counts, and
 // these gauges read the parts' state when /metrics is asked.
-func newMetrics(cat *catalog.Catalog, parts *app.App, fl *fleetService) *metrics.Registry {
+func newMetrics(cat *catalog.Catalog, parts *app.App, fl *fleet.Service) *metrics.Registry {
 	reg := metrics.New()
 	reg.GaugeFunc("piweb_sessions", "Session files listed by the index.",
 		func() float64 { return float64(cat.State().Sessions) })
@@ -23,9 +24,9 @@ func newMetrics(cat *catalog.Catalog, parts *app.App, fl *fleetService) *metrics
 		}
 		return 0
 	})
-	if fl != nil && fl.pusher != nil {
+	if fl != nil && fl.Pusher != nil {
 		reg.GaugeFunc("piweb_fleet_push_behind", "Session files changed here and not yet pushed to the fleet database.",
-			func() float64 { return float64(fl.pusher.Status().Behind) })
+			func() float64 { return float64(fl.Pusher.Status().Behind) })
 	}
 	return reg
 }

@@ -19,7 +19,23 @@ import (
 // Detail is a session's header, tree, labels, lineage and problems.
 func (o *Ops) Detail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
 	labels := sess.LabelMap()
-	tree := o.Cache.Tree(m.Path, sess, labels)
+	d := detailOf(sess, labels, o.Cache.Tree(m.Path, sess, labels))
+	d.Session, d.Lineage = o.Live.Item(m), o.Cat.Lineage(m, o.Live.Item)
+	return d
+}
+
+// RemoteDetail is Detail of another machine's session, read from the
+// fleet database: nothing of this machine (its workers, its listing's
+// forks, its parse cache) applies to it.
+func RemoteDetail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
+	labels := sess.LabelMap()
+	d := detailOf(sess, labels, sess.CompactTree(labels))
+	d.Session, d.Lineage = catalog.ItemOf(m, catalog.Links{}), catalog.Lineage{Ancestors: []catalog.Item{}, Children: []catalog.Item{}}
+	return d
+}
+
+// detailOf is what a session's detail holds of its file.
+func detailOf(sess *session.Session, labels map[string]string, tree []session.TreeNode) apitype.SessionDetail {
 	var leaf *string
 	if l := sess.Leaf(); l != nil && l.ID != "" {
 		leaf = &l.ID
@@ -32,8 +48,7 @@ func (o *Ops) Detail(m catalog.Meta, sess *session.Session) apitype.SessionDetai
 	if problems == nil {
 		problems = []session.Problem{}
 	}
-	return apitype.SessionDetail{Session: o.Live.Item(m), Header: header, Leaf: leaf, Tree: tree,
-		Labels: labels, Lineage: o.Cat.Lineage(m, o.Live.Item), Problems: problems}
+	return apitype.SessionDetail{Header: header, Leaf: leaf, Tree: tree, Labels: labels, Problems: problems}
 }
 
 // ContextPage is the page [start, end) of the messages pi sees at leaf

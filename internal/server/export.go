@@ -30,6 +30,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	switch format {
 	case "jsonl":
 		if q.Get("scope") != "branch" {
+			if machine, _ := s.remoteMachine(r); machine != "" {
+				return s.exportRemote(w, r, machine)
+			}
 			return s.exportFile(w, m)
 		}
 		id := ""
@@ -67,6 +70,20 @@ func (s *Server) exportFile(w http.ResponseWriter, m Meta) error {
 		w.Header().Set("Content-Length", fmt.Sprint(st.Size()))
 	}
 	io.Copy(w, f) // a failure mid-body cannot be reported: the status is sent
+	return nil
+}
+
+// exportRemote sends another machine's session file as pushed to the
+// fleet database (its complete lines, byte for byte), never a local file
+// at the same path.
+func (s *Server) exportRemote(w http.ResponseWriter, r *http.Request, machine string) error {
+	m, data, err := s.remoteFile(r, machine)
+	if err != nil {
+		return err
+	}
+	downloadHeaders(w, "application/x-ndjson", "pi-session-"+m.ID+".jsonl")
+	w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+	w.Write(data)
 	return nil
 }
 

@@ -57,9 +57,36 @@ func (s *Server) fleetAnswer(w http.ResponseWriter, ask func(Fleet) (any, error)
 	return ok(w, a)
 }
 
+// remoteMachine is the machine ?machine= names when it is another one
+// than this ("" for this machine's sessions); naming one while the fleet
+// is off is invalid.
+func (s *Server) remoteMachine(r *http.Request) (string, error) {
+	machine := r.URL.Query().Get("machine")
+	if machine == "" {
+		return "", nil
+	}
+	if s.opts.Fleet == nil {
+		return "", errs.Errorf(errs.Invalid, "the fleet is off (piweb serve --fleet URL)")
+	}
+	if machine == s.opts.Fleet.Machine() {
+		return "", nil
+	}
+	return machine, nil
+}
+
 // openRemote reads another machine's session from the fleet database,
 // read-only, parsed by piweb's own parser from its lines as pushed.
 func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Session, error) {
+	m, data, err := s.remoteFile(r, machine)
+	if err != nil {
+		return m, nil, err
+	}
+	return m, session.Parse(data), nil
+}
+
+// remoteFile is another machine's session's listing and its file's
+// complete lines as pushed to the fleet database.
+func (s *Server) remoteFile(r *http.Request, machine string) (Meta, []byte, error) {
 	m, data, err := s.opts.Fleet.Session(r.Context(), machine, r.PathValue("id"))
 	if errors.Is(err, fleet.ErrNoSession) {
 		return m, nil, errs.Errorf(errs.NotFound, "session not found on machine %s", machine)
@@ -67,5 +94,5 @@ func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Ses
 	if err != nil {
 		return m, nil, errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
 	}
-	return m, session.Parse(data), nil
+	return m, data, nil
 }

@@ -119,7 +119,19 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 }
 
 // lookup finds the session named by the {id} path value.
-func (s *Server) lookup(r *http.Request) (Meta, error) { return s.lookupID(r.PathValue("id")) }
+// Another machine's session (?machine=) is read-only here: only the read
+// routes (open) answer for it, and no other route may act on a local
+// session of the same id instead.
+func (s *Server) lookup(r *http.Request) (Meta, error) {
+	machine, err := s.remoteMachine(r)
+	if err != nil {
+		return Meta{}, err
+	}
+	if machine != "" {
+		return Meta{}, errs.Errorf(errs.Forbidden, "read-only: this session is on machine %s, whose piweb does not take it from here", machine)
+	}
+	return s.lookupID(r.PathValue("id"))
+}
 
 // sessionHandler is a handler of a route under /api/sessions/{id} that
 // needs only the session's listing.
@@ -159,13 +171,11 @@ func (s *Server) load(path string) (*session.Session, error) {
 
 // open finds and parses the session named by {id}.
 func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
-	if machine := r.URL.Query().Get("machine"); machine != "" {
-		if s.opts.Fleet == nil {
-			return Meta{}, nil, errs.Errorf(errs.Invalid, "the fleet is off (piweb serve --fleet URL)")
+	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
+		if err != nil {
+			return Meta{}, nil, err
 		}
-		if machine != s.opts.Fleet.Machine() {
-			return s.openRemote(r, machine)
-		}
+		return s.openRemote(r, machine)
 	}
 	m, err := s.lookup(r)
 	if err != nil {
@@ -187,6 +197,9 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	m, sess, err := s.open(r)
 	if err != nil {
 		return err
+	}
+	if machine, _ := s.remoteMachine(r); machine != "" {
+		return ok(w, ops.RemoteDetail(m, sess))
 	}
 	return ok(w, s.ops.Detail(m, sess))
 }
