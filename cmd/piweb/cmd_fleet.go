@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/agent"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
@@ -26,7 +28,7 @@ func init() {
 
 // fleetFlags are serve's fleet flags, also read by `piweb fleet status`.
 type fleetFlags struct {
-	url, machine, share, advertise string
+	url, machine, share, advertise, keyFile string
 }
 
 func addFleetFlags(fs *flag.FlagSet, f *fleetFlags) {
@@ -34,6 +36,7 @@ func addFleetFlags(fs *flag.FlagSet, f *fleetFlags) {
 	fs.StringVar(&f.machine, "machine", "", "this machine's `name` in the fleet (default: the hostname)")
 	fs.StringVar(&f.share, "fleet-share", "", "what to push: full (listing, usage, text, lines; the default) or meta (listing and usage only)")
 	fs.StringVar(&f.advertise, "fleet-advertise", "", "the `URL` where the fleet's other machines reach this piweb")
+	fs.StringVar(&f.keyFile, "fleet-key-file", "", "the fleet key's `file` (mode 0600, yours; the same on every machine): lets this piweb drive other machines' sessions and them drive this one's")
 }
 
 // check validates the flags and fills the machine name.
@@ -44,6 +47,9 @@ func (f *fleetFlags) check() error {
 	if f.share != fleet.ShareFull && f.share != fleet.ShareMeta {
 		return fmt.Errorf("--fleet-share must be full or meta, not %q", f.share)
 	}
+	if u, err := url.Parse(f.advertise); f.advertise != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return fmt.Errorf("--fleet-advertise must be an http:// or https:// URL, not %q", f.advertise)
+	}
 	if f.machine == "" {
 		h, err := os.Hostname()
 		if err != nil || h == "" {
@@ -52,6 +58,28 @@ func (f *fleetFlags) check() error {
 		f.machine = h
 	}
 	return nil
+}
+
+// readKey reads --fleet-key-file (access.ReadFleetKey): a key that is not
+// safe refuses the start.
+func (f *fleetFlags) readKey() (access.FleetKey, error) {
+	switch {
+	case f.keyFile == "":
+		return access.FleetKey{}, nil
+	case f.url == "":
+		return access.FleetKey{}, errors.New("--fleet-key-file needs --fleet URL")
+	}
+	return access.ReadFleetKey(f.keyFile)
+}
+
+// advertiseHost is the host name of --fleet-advertise ("" without one),
+// which serve accepts in Host: it is how other machines name this piweb.
+func (f *fleetFlags) advertiseHost() string {
+	u, err := url.Parse(f.advertise)
+	if f.advertise == "" || err != nil {
+		return ""
+	}
+	return u.Hostname()
 }
 
 // piwebVersion names this piweb in the fleet: its module version when

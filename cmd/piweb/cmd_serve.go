@@ -31,7 +31,7 @@ import (
 // The serve command: `piweb` with no arguments runs it.
 
 func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev] [--fleet URL [--machine NAME] [--fleet-share full|meta]]   the web app (default)", runServe}
+	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev] [--fleet URL [--machine NAME] [--fleet-share full|meta] [--fleet-advertise URL] [--fleet-key-file PATH]]   the web app (default)", runServe}
 }
 
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
@@ -43,6 +43,7 @@ type serveFlags struct {
 	open, demo, dev, noTerminal       bool
 	modelTitles                       bool
 	fleet                             fleetFlags
+	fleetKey                          access.FleetKey
 }
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -79,6 +80,12 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 		if err := f.fleet.check(); err != nil {
 			return f, err
 		}
+	}
+	if f.fleetKey, err = f.fleet.readKey(); err != nil {
+		return f, err
+	}
+	if host := f.fleet.advertiseHost(); host != "" {
+		f.hosts = append(f.hosts, host) // other machines name this piweb so
 	}
 	if err := server.CheckToken(f.token, f.addr); err != nil {
 		return f, err
@@ -159,7 +166,10 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo,
 		DemoRealDir: realDir, Metrics: newMetrics(cat, parts, fl)}
 	if fl != nil {
-		opts.Fleet = fl
+		opts.Fleet, opts.FleetKey = fl, f.fleetKey
+		if fl.reader != nil {
+			opts.Peers = fl.reader
+		}
 	}
 	if f.demo {
 		opts.LeaveDemo = func() { leaving.Store(true); leave() }

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/access"
 	"piweb/internal/agent"
 	"piweb/internal/demo"
 )
@@ -21,6 +23,12 @@ import (
 func TestParseServeFlags(t *testing.T) {
 	if DefaultAddr != "127.0.0.1:30141" {
 		t.Errorf("DefaultAddr = %s", DefaultAddr)
+	}
+	dir := t.TempDir()
+	keyFile, openKey := filepath.Join(dir, "key"), filepath.Join(dir, "open-key")
+	if os.WriteFile(keyFile, []byte("the fleet key, long enough\n"), 0o600) != nil ||
+		os.WriteFile(openKey, []byte("the fleet key, long enough\n"), 0o644) != nil || os.Chmod(openKey, 0o644) != nil {
+		t.Fatal("cannot write the key files")
 	}
 	tests := []struct {
 		name string
@@ -43,6 +51,13 @@ func TestParseServeFlags(t *testing.T) {
 		{"the fleet, shared in full by default", []string{"--fleet", "postgres://m@db/fleet", "--machine", "vm"},
 			serveFlags{addr: DefaultAddr, fleet: fleetFlags{url: "postgres://m@db/fleet", machine: "vm", share: "full"}}, false},
 		{"an unknown fleet share", []string{"--fleet", "postgres://m@db/fleet", "--fleet-share", "some"}, serveFlags{}, true},
+		{"the fleet's address and key", []string{"--fleet", "postgres://m@db/fleet", "--machine", "vm",
+			"--fleet-advertise", "http://vm.tailnet:30141", "--fleet-key-file", keyFile},
+			serveFlags{addr: DefaultAddr, hosts: stringList{"vm.tailnet"}, fleetKey: access.NewFleetKey("the fleet key, long enough"),
+				fleet: fleetFlags{url: "postgres://m@db/fleet", machine: "vm", share: "full", advertise: "http://vm.tailnet:30141", keyFile: keyFile}}, false},
+		{"an advertised address that is not a URL", []string{"--fleet", "postgres://m@db/fleet", "--fleet-advertise", "vm:30141"}, serveFlags{}, true},
+		{"a key others may read", []string{"--fleet", "postgres://m@db/fleet", "--fleet-key-file", openKey}, serveFlags{}, true},
+		{"a key without the fleet", []string{"--fleet-key-file", keyFile}, serveFlags{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +68,7 @@ func TestParseServeFlags(t *testing.T) {
 			if tt.bad {
 				return
 			}
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{}, fleetFlags{})); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{}, fleetFlags{}, access.FleetKey{})); diff != "" {
 				t.Errorf("flags (-want +got):\n%s", diff)
 			}
 		})

@@ -49,11 +49,12 @@ const (
 	Exists                // the name is taken
 	NoSpace               // the disk is full
 	Corrupt               // a file does not parse; replacing it is asked for explicitly
+	Unavailable           // another machine of the fleet is offline or cannot be reached
 )
 
 var kindNames = [...]string{"other", "internal", "invalid", "unauthorized", "forbidden", "not_found",
 	"method_not_allowed", "busy", "stale", "too_large", "unsupported", "throttled", "pi_missing",
-	"canceled", "exists", "no_space", "corrupt"}
+	"canceled", "exists", "no_space", "corrupt", "unavailable"}
 
 // String is the kind's code in the API's error answers ("not_found").
 func (k Kind) String() string {

@@ -18,6 +18,9 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := req.Validate(); err != nil {
 		return errs.Errorf(errs.Invalid, "%s", err.Error()) // a client's mistake, not logged
 	}
+	if err := s.checkFleetCreate(r, req.Cwd); err != nil {
+		return err
+	}
 	a, err := s.ops.Create(r.Context(), req)
 	return answer(w, a, err)
 }

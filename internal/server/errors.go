@@ -32,7 +32,8 @@ var kindStatus = map[errs.Kind]int{
 	errs.Canceled:         statusClientClosed,
 	errs.Exists:           http.StatusConflict,
 	errs.NoSpace:          http.StatusInsufficientStorage,
-	errs.Corrupt:          http.StatusConflict, // a config file that does not parse; replacing it is asked for explicitly
+	errs.Corrupt:          http.StatusConflict,   // a config file that does not parse; replacing it is asked for explicitly
+	errs.Unavailable:      http.StatusBadGateway, // the fleet's machine that owns a session is offline or unreachable
 }
 
 // statusClientClosed is nginx's 499: the client went away before the

@@ -61,6 +61,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 	if r.URL.Path == "/auth" {
 		return nil // the login link checks its own token
 	}
+	if isFleet(r) {
+		return s.checkFleet(r) // another machine's, with the fleet key (fleetpeer.go)
+	}
 	if err := s.authorize(r); err != nil {
 		return err
 	}
@@ -69,6 +72,15 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !s.originAllowed(r) {
 		return errs.Errorf(errs.Forbidden, "cross-origin request refused")
+	}
+	return checkBody(r)
+}
+
+// checkBody refuses a state change whose body is not JSON (or an
+// upload's bytes).
+func checkBody(r *http.Request) error {
+	if isSafeMethod(r.Method) {
+		return nil
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/octet-stream" && isUpload(r) {

@@ -79,6 +79,12 @@ type Options struct {
 	// Fleet answers GET /api/sessions?fleet=1 and /api/search?fleet=1
 	// for every machine of the fleet (serve --fleet); nil: the fleet is off.
 	Fleet Fleet
+	// FleetKey is the fleet's key (serve --fleet-key-file): sent with the
+	// requests this piweb forwards to another machine (Peers finds it),
+	// and required of those another machine forwards here. Without it
+	// neither happens.
+	FleetKey access.FleetKey
+	Peers    Peers
 	// Metrics, when set, counts every request by route and status and is
 	// served at GET /metrics, with the runtime's profiles at
 	// /debug/pprof/ (metrics.go); nil: neither route exists.
@@ -117,6 +123,7 @@ type Server struct {
 	marks    *own.AttentionStore
 	prefs    *own.PrefsStore
 	requests *requestMetrics // nil without Options.Metrics
+	peers    *http.Transport // to the fleet's other machines (proxy.go)
 }
 
 // New is the server of a's parts (internal/app builds and starts them):
@@ -131,7 +138,8 @@ func New(opts Options, a *app.App) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.requests = newRequestMetrics(opts.Metrics)
-	s.handler = s.logRequests(s.guard(s.routes()))
+	s.peers = newPeerTransport()
+	s.handler = s.logRequests(s.guard(s.remote(s.routes())))
 	return s
 }
 
@@ -169,6 +177,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // (they read the catalog): call it before closing the App.
 func (s *Server) Close() error {
 	s.sse.Close()
+	s.peers.CloseIdleConnections()
 	s.lists.Wait()
 	return nil
 }

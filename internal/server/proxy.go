@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"time"
+
+	"piweb/internal/errs"
+	"piweb/internal/fleet"
+)
+
+// The user's side of driving another machine's session (issue 22 item 4,
+// docs/decisions/0018): a request on a forwarded route (fleetroutes.go)
+// with ?machine= naming another machine passed this server's checks as
+// the user's (Host, fetch metadata, sign-in or local user, Origin, JSON);
+// it goes on to that machine's advertised URL with the fleet key and
+// without the user's credentials, streamed both ways (SSE flushed as it
+// comes, the terminal's WebSocket piped).
+
+// Peers finds another machine of the fleet (fleet.Reader.Peer).
+type Peers interface {
+	Peer(ctx context.Context, name string, now time.Time) (fleet.Peer, error)
+}
+
+// peerDialTimeout bounds connecting to another machine: one that vanished
+// is said so quickly.
+const peerDialTimeout = 5 * time.Second
+
+// newPeerTransport is the one transport to the fleet's machines: no
+// environment proxy (they share a network or a VPN), keep-alives reused.
+func newPeerTransport() *http.Transport {
+	d := &net.Dialer{Timeout: peerDialTimeout, KeepAlive: 30 * time.Second}
+	return &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 10 * time.Second,
+		IdleConnTimeout: 90 * time.Second, MaxIdleConnsPerHost: 16, ForceAttemptHTTP2: true}
+}
+
+// remote forwards a request naming another machine on a forwarded route;
+// a state change on any other route naming another machine is refused;
+// everything else (this machine, no machine, reads of the fleet database,
+// requests forwarded to this machine) is next's.
+func (s *Server) remote(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		machine := r.URL.Query().Get("machine")
+		if machine == "" || s.opts.Fleet == nil || machine == s.opts.Fleet.Machine() || isFleet(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !fleetRoute(r) {
+			if isSafeMethod(r.Method) {
+				next.ServeHTTP(w, r) // answered from the fleet database, or refused by its handler
+				return
+			}
+			s.writeError(w, r, errs.Errorf(errs.Forbidden, "%s %s is not open to another machine's sessions", r.Method, r.URL.Path))
+			return
+		}
+		if err := s.forward(w, r, machine); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// forward sends r to machine's piweb and its answer back.
+func (s *Server) forward(w http.ResponseWriter, r *http.Request, machine string) error {
+	target, err := s.peerURL(r.Context(), machine)
+	if err != nil {
+		return err
+	}
+	if r.Header.Get("Upgrade") != "" {
+		// guard checks Origin on state changes only; a WebSocket is one.
+		if !s.originAllowed(r) {
+			return errs.Errorf(errs.Forbidden, "cross-origin request refused")
+		}
+		// The read deadline covers reading a request; the socket lives on.
+		http.NewResponseController(w).SetReadDeadline(time.Time{})
+	}
+	rp := &httputil.ReverseProxy{Rewrite: s.rewrite(target, machine), Transport: s.peers,
+		FlushInterval: -1, ModifyResponse: peerAnswer, ErrorHandler: s.peerFailed(machine),
+		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	rp.ServeHTTP(w, r)
+	return nil
+}
+
+// peerURL is the advertised URL of an online machine, or why there is none.
+func (s *Server) peerURL(ctx context.Context, machine string) (*url.URL, error) {
+	if !s.opts.FleetKey.Set() || s.opts.Peers == nil {
+		return nil, errs.Errorf(errs.Unavailable, "driving machine %s needs the fleet key: start this piweb with --fleet-key-file", machine)
+	}
+	p, err := s.opts.Peers.Peer(ctx, machine, time.Now())
+	switch {
+	case errors.Is(err, fleet.ErrNoMachine):
+		return nil, errs.Errorf(errs.NotFound, "no machine %s in the fleet", machine)
+	case err != nil:
+		return nil, errs.E("", errs.Unavailable, "the fleet database cannot answer: "+fleet.Explain(err), err)
+	case !p.Online:
+		return nil, errs.Errorf(errs.Unavailable, "machine %s is offline (last heard from %s): its sessions are read-only from the fleet database",
+			machine, p.LastHeartbeat.UTC().Format(time.RFC3339))
+	case p.Advertise == "":
+		return nil, errs.Errorf(errs.Unavailable, "machine %s gives no address: its piweb needs --fleet-advertise URL", machine)
+	}
+	u, err := url.Parse(p.Advertise)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errs.Errorf(errs.Unavailable, "machine %s advertises an address that is not an http(s) URL", machine)
+	}
+	return u, nil
+}
+
+// strippedHeaders never leave this machine: the user's credentials and
+// what the browser says about the page (the peer trusts the key alone).
+var strippedHeaders = []string{"Cookie", "Authorization", "Origin", "Referer",
+	"Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Sec-Fetch-User",
+	fleetKeyHeader, fleetMachineHeader, fleetFromHeader}
+
+// rewrite points the request at target without ?machine=, the user's
+// credentials or the browser's page, and with the fleet key.
+func (s *Server) rewrite(target *url.URL, machine string) func(*httputil.ProxyRequest) {
+	return func(pr *httputil.ProxyRequest) {
+		pr.SetURL(target)
+		q := pr.In.URL.Query()
+		q.Del("machine")
+		pr.Out.URL.RawQuery = q.Encode()
+		h := pr.Out.Header
+		for _, k := range strippedHeaders {
+			h.Del(k)
+		}
+		h.Set(fleetKeyHeader, s.opts.FleetKey.Secret())
+		h.Set(fleetMachineHeader, machine)
+		h.Set(fleetFromHeader, s.opts.Fleet.Machine())
+	}
+}
+
+// answerHeaders are this server's own (guard set them): the peer's copies
+// would double them, and it sets no cookie on this server's origin.
+var answerHeaders = []string{"Set-Cookie", "Content-Security-Policy", "X-Frame-Options",
+	"X-Content-Type-Options", "Referrer-Policy"}
+
+// errKeyRefused is a peer's 401: only the key can cause it, since the
+// user's credentials are never sent.
+var errKeyRefused = errors.New("the machine refused this piweb's fleet key")
+
+func peerAnswer(res *http.Response) error {
+	for _, k := range answerHeaders {
+		res.Header.Del(k)
+	}
+	if res.StatusCode == http.StatusUnauthorized {
+		return errKeyRefused
+	}
+	return nil
+}
+
+// peerFailed answers a machine that cannot be reached or refused the key
+// as unavailable, the cause in the log only.
+func (s *Server) peerFailed(machine string) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		msg := "machine " + machine + " does not answer (it may be off or out of reach): its sessions are read-only from the fleet database"
+		if errors.Is(err, errKeyRefused) {
+			msg = "machine " + machine + " refused this piweb's fleet key: give both machines the same --fleet-key-file"
+		}
+		s.writeError(w, r, errs.E("server.forward", errs.Unavailable, msg, err))
+	}
+}

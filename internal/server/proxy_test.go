@@ -1,0 +1,263 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"piweb/internal/access"
+	"piweb/internal/apitype"
+	"piweb/internal/app"
+	"piweb/internal/catalog"
+	"piweb/internal/fleet"
+	"piweb/internal/session"
+	"piweb/internal/testkit"
+)
+
+// machineFleet is a fleet whose database has nothing but this machine's
+// name (the proxy needs no more of it).
+type machineFleet string
+
+func (f machineFleet) Sessions(context.Context, catalog.ListQuery, string) (fleet.List, error) {
+	return fleet.List{}, nil
+}
+func (f machineFleet) Search(context.Context, catalog.SearchQuery) (fleet.Search, error) {
+	return fleet.Search{}, nil
+}
+func (f machineFleet) Usage(context.Context, string, string, time.Time) ([]catalog.UsageRow, error) {
+	return nil, nil
+}
+func (f machineFleet) Session(context.Context, string, string) (catalog.Meta, []byte, error) {
+	return catalog.Meta{}, nil, fleet.ErrNoSession
+}
+func (f machineFleet) Machines(context.Context, time.Time) ([]fleet.MachineInfo, error) {
+	return nil, nil
+}
+func (f machineFleet) Machine() string               { return string(f) }
+func (f machineFleet) Status() apitype.FleetStatus { return apitype.FleetStatus{} }
+
+// peerTable is the fleet's machines table as Peers.
+type peerTable map[string]fleet.Peer
+
+func (p peerTable) Peer(_ context.Context, name string, _ time.Time) (fleet.Peer, error) {
+	if m, found := p[name]; found {
+		return m, nil
+	}
+	return fleet.Peer{}, fleet.ErrNoMachine
+}
+
+const testFleetKey = "the-fleet-key-of-the-tests"
+
+// seen is what the owning machine received of the last forwarded request.
+type seen struct {
+	mu     sync.Mutex
+	header http.Header
+	query  string
+}
+
+func (s *seen) last() (http.Header, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.header, s.query
+}
+
+// syncBuf is a log both servers may write while the test reads it.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuf) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// twoMachines is machine "near", the piweb the user uses, and machine
+// "far", which requires sign-in (as beyond loopback) and has a session
+// of its own (farID, in a folder of its own) and terminals.
+type twoMachines struct {
+	near, far *rig
+	farURL    string // far as near reaches it, recording what it receives
+	farID     string
+	farLog    *syncBuf
+	got       *seen
+	peers     peerTable
+}
+
+func newTwoMachines(t *testing.T) *twoMachines {
+	key := access.NewFleetKey(testFleetKey)
+	m := &twoMachines{farLog: &syncBuf{}, got: &seen{}, peers: peerTable{}}
+	m.far = newRig(t, Options{Fleet: machineFleet("far"), FleetKey: key, Token: "a-token-only-the-far-user-has",
+		Log: slog.New(slog.NewTextHandler(m.farLog, nil))}, app.Config{Terminals: testTerminals(t)})
+	rec := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.got.mu.Lock()
+		m.got.header, m.got.query = r.Header.Clone(), r.URL.RawQuery
+		m.got.mu.Unlock()
+		m.far.srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(rec.Close)
+	m.farURL = rec.URL
+	m.peers["far"] = fleet.Peer{Name: "far", Advertise: rec.URL, Online: true}
+	m.near = newRig(t, Options{Fleet: machineFleet("near"), FleetKey: key, Peers: m.peers, Log: testkit.Log(t)})
+	m.farID = farSession(t, m.far)
+	return m
+}
+
+// farSession writes a session in a folder of its own on r's machine.
+func farSession(t *testing.T, r *rig) string {
+	t.Helper()
+	id := session.NewSessionID()
+	cwd := t.TempDir()
+	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
+	dir := filepath.Dir(r.items0(t).Path)
+	if _, err := session.NewFile(dir, []byte(header+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	r.sync()
+	if _, found := r.cat.ByKey(id); !found {
+		t.Fatal("the far session is not listed")
+	}
+	return id
+}
+
+// items0 is the rig's first session, read from its catalog (a rig that
+// requires sign-in answers no plain request).
+func (r *rig) items0(t *testing.T) catalog.Meta {
+	metas, _, err := r.cat.List(context.Background(), ListQuery{Sort: "modified"})
+	if err != nil || len(metas) == 0 {
+		t.Fatalf("no session: %v", err)
+	}
+	return metas[0]
+}
+
+// TestForwardToOwner: a route of the allowlist naming another machine
+// reaches that machine with the fleet key and without ?machine= or the
+// user's cookie, Origin or credentials; the owner logs it. A route
+// outside the allowlist is refused by both sides, and the owner refuses
+// a request without the key or with a wrong one.
+func TestForwardToOwner(t *testing.T) {
+	m := newTwoMachines(t)
+	files := "/api/sessions/" + m.farID + "/files"
+	got := m.near.json("GET", files+"?machine=far", nil, 200, "Cookie", "piweb-30141=the-users-cookie",
+		"Authorization", "Bearer the-users-token")
+	if _, listed := got["entries"]; !listed {
+		t.Errorf("files of the far session through near: %v", got)
+	}
+	h, q := m.got.last()
+	if h.Get(fleetKeyHeader) != testFleetKey || h.Get(fleetMachineHeader) != "far" || h.Get(fleetFromHeader) != "near" {
+		t.Errorf("forwarded headers: %v", h)
+	}
+	for _, k := range []string{"Cookie", "Authorization", "Origin", "Sec-Fetch-Site"} {
+		if h.Get(k) != "" {
+			t.Errorf("the user's %s reached the far machine: %q", k, h.Get(k))
+		}
+	}
+	if strings.Contains(q, "machine") {
+		t.Errorf("forwarded query %q still names the machine", q)
+	}
+	if log := m.farLog.String(); !strings.Contains(log, `msg="fleet request" from=near method=GET path=`+files) {
+		t.Errorf("the far machine's log lacks the request it served:\n%s", log)
+	}
+
+	rename := "/api/sessions/" + m.farID + "/rename"
+	for _, c := range []struct {
+		what, method, path string
+		body               any
+		hdr                []string
+		status             int
+		code               string
+	}{
+		{"near: rename is not forwarded", "POST", rename + "?machine=far", map[string]any{"name": "x"}, nil, 403, "forbidden"},
+		{"near: nor is a delete", "DELETE", "/api/sessions/" + m.farID + "?machine=far", map[string]any{}, nil, 403, "forbidden"},
+		{"near: a cross-origin prompt", "POST", "/api/sessions/" + m.farID + "/commands?machine=far",
+			map[string]any{"type": "abort"}, []string{"Origin", "http://evil.example"}, 403, "forbidden"},
+		{"near: an unknown machine", "GET", files + "?machine=nowhere", nil, nil, 404, "not_found"},
+		{"far: no key (the user's sign-in is required)", "GET", files, nil, nil, 401, "unauthorized"},
+		{"far: a wrong key", "GET", files, nil, []string{fleetKeyHeader, "not-the-fleet-key", fleetMachineHeader, "far"}, 401, "unauthorized"},
+		{"far: the key on a route outside the allowlist", "POST", rename, map[string]any{"name": "x"},
+			[]string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "far"}, 403, "forbidden"},
+		{"far: the key meant for another machine", "GET", files, nil,
+			[]string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "other"}, 400, "invalid"},
+	} {
+		r := m.near
+		if strings.HasPrefix(c.what, "far") {
+			r = m.far
+		}
+		if code := errCode(t, r.json(c.method, c.path, c.body, c.status, c.hdr...)); code != c.code {
+			t.Errorf("%s: %s, want %s", c.what, code, c.code)
+		}
+	}
+	if meta, _ := m.far.cat.ByKey(m.farID); meta.Name != "" {
+		t.Errorf("the far session was renamed to %q", meta.Name)
+	}
+}
+
+// TestForwardUnavailable: a machine offline, without an address, gone,
+// or holding another key answers unavailable (502) with words, and a
+// piweb without the key forwards nothing.
+func TestForwardUnavailable(t *testing.T) {
+	m := newTwoMachines(t)
+	files := "/api/sessions/" + m.farID + "/files?machine=far"
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	other := newRig(t, Options{Fleet: machineFleet("far"), FleetKey: access.NewFleetKey("another-fleet-key-entirely")})
+	for _, c := range []struct {
+		what string
+		peer fleet.Peer
+		want string
+	}{
+		{"offline", fleet.Peer{Advertise: m.farURL, Online: false}, "is offline"},
+		{"no address", fleet.Peer{Online: true}, "--fleet-advertise"},
+		{"gone", fleet.Peer{Advertise: gone.URL, Online: true}, "does not answer"},
+		{"another key", fleet.Peer{Advertise: other.ts.URL, Online: true}, "refused this piweb's fleet key"},
+	} {
+		m.peers["far"] = c.peer
+		got := m.near.json("GET", files, nil, 502)
+		msg, _ := got["error"].(map[string]any)["message"].(string)
+		if errCode(t, got) != "unavailable" || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %v, want unavailable saying %q", c.what, got, c.want)
+		}
+	}
+	keyless := newRig(t, Options{Fleet: machineFleet("near"), Peers: peerTable{"far": {Advertise: m.farURL, Online: true}}})
+	if code := errCode(t, keyless.json("GET", files, nil, 502)); code != "unavailable" {
+		t.Errorf("without a key: %s", code)
+	}
+}
+
+// TestForwardTerminal: a terminal of another machine's session starts
+// through the piweb the user uses, and its WebSocket, upgraded through
+// the proxy, types and reads back.
+func TestForwardTerminal(t *testing.T) {
+	m := newTwoMachines(t)
+	base := "/api/sessions/" + m.farID + "/terminals"
+	info := m.near.json("POST", base+"?machine=far", map[string]any{"cols": 80, "rows": 24}, 200)
+	tid, _ := info["id"].(string)
+	origin := http.Header{"Origin": {m.near.ts.URL}}
+	tc, _, err := dialTerminal(t, wsURL(m.near.ts.URL)+base+"/"+tid+"/socket?machine=far", origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.send("echo far-$((40+2))\n")
+	testkit.Eventually(t, tc.has("far-42"), 10*time.Second, "the far shell's output through the proxy")
+	_, resp, err := dialTerminal(t, wsURL(m.near.ts.URL)+base+"/"+tid+"/socket?machine=far",
+		http.Header{"Origin": {"http://evil.example"}})
+	if err == nil || resp == nil || resp.StatusCode != 403 {
+		t.Errorf("a cross-origin socket through the proxy: %v", err)
+	}
+	m.near.json("DELETE", base+"/"+tid+"?machine=far", map[string]any{}, 200)
+}
