@@ -167,8 +167,8 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		DemoRealDir: realDir, Metrics: newMetrics(cat, parts, fl)}
 	if fl != nil {
 		opts.Fleet, opts.FleetKey = fl, f.fleetKey
-		if fl.reader != nil {
-			opts.Peers = fl.reader
+		if fl.Reader != nil {
+			opts.Peers = fl.Reader
 		}
 	}
 	if f.demo {
