@@ -23,7 +23,7 @@ import (
 // into a shared PostgreSQL database; `piweb fleet status` reports on it.
 
 func init() {
-	commands["fleet"] = command{"fleet status --fleet URL [--machine NAME] [--agent-dir DIR] [--json]   what this machine pushed to the fleet database, what is behind and why", runFleet}
+	commands["fleet"] = command{"fleet status --fleet URL [--machine NAME] [--agent-dir DIR] [--json]   what this machine pushed to the fleet database, what is behind and why; fleet migrate --fleet URL   create or upgrade the fleet's schema, as a role of piweb_fleet", runFleet}
 }
 
 // fleetFlags are serve's fleet flags, also read by `piweb fleet status`.
@@ -113,6 +113,9 @@ func startFleet(e *env, f fleetFlags, cat *catalog.Catalog, pi agent.PiStatus) (
 }
 
 func runFleet(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "migrate" {
+		return fleetMigrate(ctx, e, args[1:])
+	}
 	if len(args) == 0 || args[0] != "status" {
 		return fmt.Errorf("usage: piweb %s", commands["fleet"].usage)
 	}

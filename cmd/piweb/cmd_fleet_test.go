@@ -211,3 +211,28 @@ func TestFleetOff(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetMigrate: `piweb fleet migrate` creates the schema (and says
+// so, twice the same), and a database that cannot be reached is said in
+// words with a failing exit status.
+func TestFleetMigrate(t *testing.T) {
+	c := pgtest.Shared(t)
+	url := c.URL(c.NewDB(t), pgtest.Superuser, "")
+	migrate := func(args ...string) (string, int) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"fleet", "migrate"}, args...),
+			func(string) string { return "" }, strings.NewReader(""), &out, &errOut)
+		return out.String() + errOut.String(), code
+	}
+	for range 2 {
+		if out, code := migrate("--fleet", url); code != 0 || !strings.Contains(out, "schema at version 1") {
+			t.Errorf("fleet migrate: exit %d: %s", code, out)
+		}
+	}
+	if out, code := migrate("--fleet", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2"); code == 0 || !strings.Contains(out, "fleet database") {
+		t.Errorf("fleet migrate of an unreachable database: exit %d: %s", code, out)
+	}
+	if _, code := migrate(); code == 0 {
+		t.Error("fleet migrate without a URL succeeded")
+	}
+}

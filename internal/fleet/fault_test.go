@@ -75,11 +75,15 @@ func TestCrashMidPush(t *testing.T) {
 	}
 }
 
-// TestRowLevelSecurity: a machine's role cannot write another machine's
-// rows, nor claim its name.
+// TestRowLevelSecurity: a machine's role (the README's: a member of
+// MachineRole, the schema migrated by the owner's) cannot write another
+// machine's rows, nor claim its name, nor lift the security: no ALTER
+// TABLE, DROP POLICY, TRUNCATE or SET ROLE to the owner, which a member
+// of the owner role could all do.
 func TestRowLevelSecurity(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
-	urlA, urlB := d.role(t, "a"), d.role(t, "b")
+	migrateAs(t, d.role(t, "owner"))
+	urlA, urlB := d.machineRole(t, "a"), d.machineRole(t, "b")
 	a := newAgentDir(t)
 	path := a.create(t, 1)
 	cat := openCatalog(t, a)
@@ -104,6 +108,22 @@ func TestRowLevelSecurity(t *testing.T) {
 			t.Errorf("%s as b: %d rows (%v), want none", sql, tag.RowsAffected(), err)
 		}
 	}
+	for _, sql := range []string{
+		`ALTER TABLE fleet.sessions NO FORCE ROW LEVEL SECURITY`,
+		`ALTER TABLE fleet.lines DISABLE ROW LEVEL SECURITY`,
+		`DROP POLICY change ON fleet.sessions`,
+		`ALTER TABLE fleet.machines OWNER TO CURRENT_USER`,
+		`TRUNCATE fleet.lines`,
+		`SET ROLE ` + OwnerRole,
+		`CREATE POLICY mine ON fleet.sessions FOR UPDATE USING (true)`,
+	} {
+		if _, err := b.Exec(ctx, sql); err == nil || !strings.Contains(err.Error(), "SQLSTATE 42501") {
+			t.Errorf("%s as b: %v, want a refusal (insufficient privilege)", sql, err)
+		}
+	}
+	if tag, err := b.Exec(ctx, `UPDATE fleet.sessions SET name = 'hijacked' WHERE machine = 'alpha'`); err != nil || tag.RowsAffected() != 0 {
+		t.Errorf("b's update of alpha's session after its attempts: %d rows (%v)", tag.RowsAffected(), err)
+	}
 	_, err = b.Exec(ctx, `INSERT INTO fleet.lines (machine, path, line, off, raw) VALUES ('alpha', $1, 999, 0, '')`, path)
 	if err == nil || !strings.Contains(err.Error(), "row-level security") {
 		t.Errorf("insert into alpha's lines as b: %v, want a row-level security refusal", err)
@@ -120,6 +140,41 @@ func TestRowLevelSecurity(t *testing.T) {
 	if !errors.As(err, &taken) || !strings.Contains(Explain(err), `machine name "alpha" belongs to database role`) {
 		t.Errorf("b claiming alpha: %v, want the name refused", err)
 	}
+}
+
+// migrateAs migrates the schema with the role of url.
+func migrateAs(t *testing.T, url string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := Migrate(ctx, conn, "piweb test"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMachineCannotMigrate: a machine's role on a database without the
+// schema pauses with words that say who migrates; once the owner has,
+// the machine pushes, and running no DDL.
+func TestMachineCannotMigrate(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	url := d.machineRole(t, "m")
+	a := newAgentDir(t)
+	path := a.create(t, 1)
+	cat := openCatalog(t, a)
+	p := startPusher(t, Options{URL: url, Machine: "m", Source: cat})
+	eventually(t, func() error {
+		if s := p.Status(); s.State != StatePaused || !strings.Contains(s.Error, "piweb fleet migrate") {
+			return fmt.Errorf("status %+v, want paused, saying to run piweb fleet migrate", s)
+		}
+		return nil
+	}, "the machine's pause")
+	migrateAs(t, d.role(t, "owner"))
+	admin := d.admin(t)
+	eventually(t, func() error { return converged(context.Background(), admin, cat, "m", path) }, "the push once migrated")
 }
 
 // TestOldWriterRefused: a database migrated by a newer piweb that no

@@ -34,18 +34,31 @@ func newFleetDB(t testing.TB, c *pgtest.Cluster) fleetDB {
 	t.Helper()
 	if _, done := ownerOnce.LoadOrStore(c, true); !done {
 		c.Exec(t, "postgres", "CREATE ROLE "+OwnerRole+" NOLOGIN")
+		c.Exec(t, "postgres", "CREATE ROLE "+MachineRole+" NOLOGIN")
 	}
 	db := c.NewDB(t)
 	c.Exec(t, "postgres", "ALTER DATABASE "+db+" OWNER TO "+OwnerRole)
 	return fleetDB{c: c, name: db}
 }
 
-// role creates a machine's login role as the README shows and returns
-// the URL it connects with.
+// role creates a login role of the fleet's owner (trusted with the
+// schema, it migrates) and returns the URL it connects with.
 func (d fleetDB) role(t testing.TB, name string) string {
 	t.Helper()
+	return d.roleIn(t, name, OwnerRole)
+}
+
+// machineRole creates a machine's login role as the README shows (a
+// member of MachineRole) and returns the URL it connects with.
+func (d fleetDB) machineRole(t testing.TB, name string) string {
+	t.Helper()
+	return d.roleIn(t, name, MachineRole)
+}
+
+func (d fleetDB) roleIn(t testing.TB, name, group string) string {
+	t.Helper()
 	role := d.name + "_" + name
-	d.c.Exec(t, "postgres", "CREATE ROLE "+role+" LOGIN PASSWORD 'pw-"+name+"' IN ROLE "+OwnerRole)
+	d.c.Exec(t, "postgres", "CREATE ROLE "+role+" LOGIN PASSWORD 'pw-"+name+"' IN ROLE "+group)
 	t.Cleanup(func() {
 		ctx := context.Background()
 		conn, err := pgx.Connect(ctx, d.c.URL("postgres", pgtest.Superuser, ""))

@@ -58,7 +58,7 @@ func Check(ctx context.Context, url, machine string, local []catalog.Meta, now t
 	}
 	if s.version == 0 {
 		r.New = len(local)
-		r.Why = "the fleet database has no schema yet: start piweb serve --fleet on this machine"
+		r.Why = "the fleet database has no schema yet: run piweb fleet migrate --fleet URL with a role of " + OwnerRole + " (or piweb serve --fleet with one)"
 		return r, nil
 	}
 	if err := r.readMachine(ctx, conn); err != nil {

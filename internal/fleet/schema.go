@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // SchemaVersion is the newest fleet schema this piweb knows; Writer is
@@ -18,9 +19,17 @@ const (
 )
 
 // OwnerRole owns the fleet's tables when it exists and the migrating role
-// is a member of it (the README's set-up), so that every machine's role
-// can run the next migration; without it the migrating role owns them.
+// is a member of it (the README's set-up); without it the migrating role
+// owns them. An owner may lift row-level security (ALTER TABLE, DROP
+// POLICY, TRUNCATE), so no machine that must not write another's rows
+// may be a member: those are members of MachineRole.
 const OwnerRole = "piweb_fleet"
+
+// MachineRole is the group of the machines' roles (the README's set-up):
+// each migration grants it reading the fleet and writing rows, which
+// row-level security limits to the machines a role claimed. Its members
+// cannot migrate (ErrCannotMigrate): a member of OwnerRole does.
+const MachineRole = "piweb_machine"
 
 // lockKey is the advisory lock migrations hold: "piweb fleet" in ASCII,
 // so it cannot collide with another application's small integers.
@@ -180,9 +189,26 @@ CREATE POLICY remove ON ` + t + ` FOR DELETE USING (machine IN (SELECT fleet.my_
 `
 }
 
-// grants lets the owner role's members use what the migration created.
-const grants = `GRANT USAGE ON SCHEMA fleet TO ` + OwnerRole + `;
-GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fleet TO ` + OwnerRole + `;`
+// grantsTo lets role's members use what the migrations created: read
+// everything, write rows (as the policies allow), nothing of the schema.
+func grantsTo(role string) string {
+	return `GRANT USAGE ON SCHEMA fleet TO ` + role + `;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA fleet TO ` + role + `;`
+}
+
+// ErrCannotMigrate says the database's schema is older than this piweb's
+// and this connection's role may not change it (a member of MachineRole,
+// not of OwnerRole): pushing pauses until the owner migrates.
+type ErrCannotMigrate struct{ Have, Want int }
+
+func (e *ErrCannotMigrate) Error() string {
+	have := fmt.Sprintf("is at version %d", e.Have)
+	if e.Have == 0 {
+		have = "has no schema yet"
+	}
+	return fmt.Sprintf("fleet paused: the fleet database %s, this piweb needs version %d, and this machine's role may not change the schema "+
+		"(run piweb fleet migrate --fleet URL once with a role of %s, see the README)", have, e.Want, OwnerRole)
+}
 
 // ErrTooOld says the database needs a newer piweb to accept this one's
 // rows.
@@ -262,10 +288,8 @@ func migrate(ctx context.Context, conn *pgx.Conn, version string) (schemaState, 
 			raised = raised || m.minWriter > s.minWriter
 			s.version, s.minWriter = m.version, max(s.minWriter, m.minWriter)
 		}
-		if owner {
-			if _, err := tx.Exec(ctx, grants); err != nil {
-				return err
-			}
+		if err := grant(ctx, tx, owner); err != nil {
+			return err
 		}
 		if raised || s.upgradeTo == "" {
 			s.upgradeTo = version // what a writer older than min_writer must upgrade to
@@ -274,10 +298,35 @@ func migrate(ctx context.Context, conn *pgx.Conn, version string) (schemaState, 
 			ON CONFLICT (one) DO UPDATE SET schema_version = $1, min_writer = $2, upgrade_to = $3`, s.version, s.minWriter, s.upgradeTo)
 		return err
 	})
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "42501" { // insufficient_privilege
+		return s, &ErrCannotMigrate{Have: s.version, Want: SchemaVersion}
+	}
 	if err != nil {
 		return s, fmt.Errorf("migrate the fleet schema: %w", err)
 	}
 	return s, nil
+}
+
+// grant gives the owner role's members (when the owner created the
+// tables) and the machines' group (when it exists) their rights.
+func grant(ctx context.Context, tx pgx.Tx, owner bool) error {
+	var machines bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, MachineRole).Scan(&machines); err != nil {
+		return err
+	}
+	for _, g := range []struct {
+		role string
+		do   bool
+	}{{OwnerRole, owner}, {MachineRole, machines}} {
+		if !g.do {
+			continue
+		}
+		if _, err := tx.Exec(ctx, grantsTo(g.role)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // asOwner makes the transaction create objects as OwnerRole when this role

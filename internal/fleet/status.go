@@ -71,10 +71,11 @@ func (p *Pusher) pushed(behind int) {
 func stateOf(err error) string {
 	var old *ErrTooOld
 	var taken *ErrNameTaken
+	var cannot *ErrCannotMigrate
 	var pg *pgconn.PgError
 	var perr *pgconn.ParseConfigError
 	switch {
-	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &perr):
+	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &perr), errors.As(err, &cannot):
 		return StatePaused
 	case errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "28") || pg.Code == "42501" || pg.Code == "3D000"):
 		return StatePaused
@@ -87,13 +88,14 @@ func stateOf(err error) string {
 func Explain(err error) string {
 	var old *ErrTooOld
 	var taken *ErrNameTaken
+	var cannot *ErrCannotMigrate
 	var pg *pgconn.PgError
 	var cerr *pgconn.ConnectError
 	var perr *pgconn.ParseConfigError
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &old), errors.As(err, &taken):
+	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &cannot):
 		return err.Error()
 	case errors.As(err, &perr):
 		return "the fleet URL is not valid (postgres://USER:PASSWORD@HOST:PORT/DATABASE): " + perr.Error()
