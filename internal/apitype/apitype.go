@@ -49,8 +49,11 @@ type FleetStatus struct {
 // FleetMachines is GET /api/fleet/machines: the fleet's machines
 // (fleet.MachineInfo) and this machine's name.
 type FleetMachines struct {
-	Self     string `json:"self"`
-	Machines any    `json:"machines"`
+	Self string `json:"self"`
+	// Drive: this piweb drives another machine's session on that machine
+	// when it is online; else such sessions are read-only here.
+	Drive    bool `json:"drive"`
+	Machines any  `json:"machines"`
 }
 
 // FleetCounts are the rows pushed since start.

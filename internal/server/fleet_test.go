@@ -37,9 +37,11 @@ func (f *fakeFleet) Session(_ context.Context, machine, id string) (catalog.Meta
 	}
 	return f.meta, f.data, nil
 }
-func (f *fakeFleet) Machines(context.Context, time.Time) ([]fleet.MachineInfo, error) { return nil, nil }
-func (f *fakeFleet) Machine() string                                                  { return "near" }
-func (f *fakeFleet) Status() apitype.FleetStatus                                      { return apitype.FleetStatus{} }
+func (f *fakeFleet) Machines(context.Context, time.Time) ([]fleet.MachineInfo, error) {
+	return nil, nil
+}
+func (f *fakeFleet) Machine() string             { return "near" }
+func (f *fakeFleet) Status() apitype.FleetStatus { return apitype.FleetStatus{} }
 
 // TestRemoteSession: another machine's session is read from what the
 // fleet has (detail with its tree, context, every export) even where this

@@ -22,6 +22,7 @@ import (
 
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/pgtest"
 	"piweb/internal/server"
 	"piweb/internal/testkit"
 )
@@ -146,9 +147,9 @@ func startChromium() (context.Context, func(), error) {
 	return ctx, stop, nil
 }
 
-// TestMain stops the shared Chromium after the tests.
+// TestMain stops the shared Chromium and PostgreSQL after the tests.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m) // the fleet's tests share a throwaway PostgreSQL
 	if chromium.stop != nil {
 		chromium.stop()
 	}

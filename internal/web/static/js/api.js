@@ -26,9 +26,17 @@ async function request(method, url, body, after) {
   const data = type.includes('json') ? JSON.parse(text) : text;
   if (!r.ok) {
     const e = (data && data.error) || {};
+    if (e.code === 'unavailable') unavailable(url);
     throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));
   }
   return data;
+}
+
+// unavailable tells the page (js/fleet.js) that the machine a request was
+// sent on to did not answer.
+function unavailable(url) {
+  const machine = new URL(url, location.href).searchParams.get('machine');
+  if (machine) window.dispatchEvent(new CustomEvent('piweb-unavailable', { detail: machine }));
 }
 
 export const get = (url) => request('GET', url);
@@ -44,54 +52,84 @@ const q = (params) => {
 };
 const enc = encodeURIComponent;
 
+// A session of another machine of the fleet (serve --fleet) is named in
+// the page by its ref, `ID@MACHINE` (a session of this machine: its id);
+// its routes are this machine's with ?machine=MACHINE (docs/api.md), which
+// the server answers from the fleet database or sends on to that machine.
+export const sessionRef = (id, machine) => (machine ? `${id}@${machine}` : id);
+export function splitRef(ref) {
+  const s = String(ref);
+  const i = s.indexOf('@');
+  return i < 0 ? { id: s, machine: '' } : { id: s.slice(0, i), machine: s.slice(i + 1) };
+}
+// sp is the URL of a session's route: /api/sessions/{id}{rest}?params.
+function sp(ref, rest = '', params = {}) {
+  const { id, machine } = splitRef(ref);
+  return `/api/sessions/${enc(id)}${rest}` + q({ ...params, machine });
+}
+// refItem is a fleet listing's item as the page names it: its id and its
+// parent's as refs, its own id as localId.
+const refItem = (s, self) => (s.machine === self ? s : { ...s, localId: s.id, id: sessionRef(s.id, s.machine),
+  parentSessionId: s.parentSessionId ? sessionRef(s.parentSessionId, s.machine) : s.parentSessionId });
+// listFleet lists one machine's sessions as pushed to the fleet database.
+export const listFleet = (machine, self, limit) => get('/api/sessions' + q({ fleet: 1, machine, limit }))
+  .then((d) => ({ total: d.total || 0, sessions: (d.sessions || []).map((s) => refItem(s, self)) }));
+// fleetMachines lists the fleet's machines, online by their heartbeat.
+export const fleetMachines = () => get('/api/fleet/machines');
+// searchFleet searches every machine's sessions; a hit of another machine
+// names its session by ref.
+export const searchFleet = (text, self, params = {}) => search(text, { ...params, fleet: 1 }).then((r) => ({ ...r,
+  hits: (r.hits || []).map((h) => (h.machine === self ? h
+    : { ...h, sessionId: sessionRef(h.sessionId, h.machine), session: refItem(h.session || {}, self) })) }));
+
 export const listSessions = (params = {}) =>
   get('/api/sessions' + q(params)).then((d) => d.sessions || []);
-export const getSession = (id, after) => request('GET', `/api/sessions/${enc(id)}`, undefined, after);
+export const getSession = (id, after) => request('GET', sp(id), undefined, after);
 export const getContext = (id, { leaf, before, limit } = {}) =>
-  get(`/api/sessions/${enc(id)}/context` + q({ leaf, before, limit }));
+  get(sp(id, '/context', { leaf, before, limit }));
 export const getEntries = (id, { leaf, before, limit } = {}) =>
-  get(`/api/sessions/${enc(id)}/entries` + q({ leaf, before, limit }));
+  get(sp(id, '/entries', { leaf, before, limit }));
 export const search = (text, params = {}) =>
   get('/api/search' + q({ q: text, limit: 50, ...params }));
-export const rename = (id, name) => post(`/api/sessions/${enc(id)}/rename`, { name });
+export const rename = (id, name) => post(sp(id, '/rename'), { name });
 export const setLabel = (id, entryId, label) =>
-  post(`/api/sessions/${enc(id)}/label`, { entryId, label });
-export const repairSession = (id) => post(`/api/sessions/${enc(id)}/repair`);
-export const deleteSession = (id) => request('DELETE', `/api/sessions/${enc(id)}`, {});
+  post(sp(id, '/label'), { entryId, label });
+export const repairSession = (id) => post(sp(id, '/repair'));
+export const deleteSession = (id) => request('DELETE', sp(id), {});
 export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restore`);
 export const exportURL = (id, format, leaf, scope) =>
-  `/api/sessions/${enc(id)}/export` + q({ format, leaf, scope });
-export const listFiles = (id, path) => get(`/api/sessions/${enc(id)}/files` + q({ path }));
+  sp(id, '/export', { format, leaf, scope });
+export const listFiles = (id, path) => get(sp(id, '/files', { path }));
 // uploadFile streams a File (or Blob) as the body, raw bytes, into the
 // folder path of the session's cwd; overwrite is the user's confirmation.
 export async function uploadFile(id, path, name, file, overwrite) {
-  const u = `/api/sessions/${enc(id)}/upload` + q({ path, name, overwrite: overwrite ? '1' : '' });
+  const u = sp(id, '/upload', { path, name, overwrite: overwrite ? '1' : '' });
   const r = await fetch(u, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: file });
   const data = (r.headers.get('Content-Type') || '').includes('json') ? await r.json() : await r.text();
   if (!r.ok) {
     const e = (data && data.error) || {};
+    if (e.code === 'unavailable') unavailable(u);
     throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));
   }
   return data;
 }
-export const fileURL = (id, path) => `/api/sessions/${enc(id)}/file` + q({ path });
+export const fileURL = (id, path) => sp(id, '/file', { path });
 // Changes: git's view of the session's cwd and the session's own edits.
-export const gitStatus = (id) => get(`/api/sessions/${enc(id)}/git/status`);
-export const gitDiff = (id, path, which) => get(`/api/sessions/${enc(id)}/git/diff` + q({ path, which }));
-export const sessionChanges = (id) => get(`/api/sessions/${enc(id)}/changes`);
-export const listWorktrees = (id) => get(`/api/sessions/${enc(id)}/worktrees`);
-export const addWorktree = (id, folder, branch, base) => post(`/api/sessions/${enc(id)}/worktrees`, { folder, branch,
+export const gitStatus = (id) => get(sp(id, '/git/status'));
+export const gitDiff = (id, path, which) => get(sp(id, '/git/diff', { path, which }));
+export const sessionChanges = (id) => get(sp(id, '/changes'));
+export const listWorktrees = (id) => get(sp(id, '/worktrees'));
+export const addWorktree = (id, folder, branch, base) => post(sp(id, '/worktrees'), { folder, branch,
   base });
-export const removeWorktree = (id, path, force) => post(`/api/sessions/${enc(id)}/worktrees/remove`, { path, force });
+export const removeWorktree = (id, path, force) => post(sp(id, '/worktrees/remove'), { path, force });
 export const listRepos = () => get('/api/repos');
 // Terminals of a session (a POST starts a shell; the socket only attaches).
-export const listTerminals = (id) => get(`/api/sessions/${enc(id)}/terminals`);
-export const startTerminal = (id, cols, rows) => post(`/api/sessions/${enc(id)}/terminals`, { cols, rows });
-export const closeTerminal = (id, tid) => request('DELETE', `/api/sessions/${enc(id)}/terminals/${enc(tid)}`, {});
+export const listTerminals = (id) => get(sp(id, '/terminals'));
+export const startTerminal = (id, cols, rows) => post(sp(id, '/terminals'), { cols, rows });
+export const closeTerminal = (id, tid) => request('DELETE', sp(id, `/terminals/${enc(tid)}`), {});
 export const terminalSocketURL = (id, tid) =>
-  `${location.protocol === 'https:'
-    ? 'wss:' : 'ws:'}//${location.host}/api/sessions/${enc(id)}/terminals/${enc(tid)}/socket`;
-export const terminalPageURL = (id) => `/s/${enc(id)}/terminal`;
+  `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${sp(id, `/terminals/${enc(tid)}/socket`)}`;
+export const terminalPageURL = (id) => `/s/${enc(splitRef(id).id)}/terminal` + q({ machine: splitRef(id).machine });
 export const getStatus = () => get('/api/status');
 export const leaveDemo = () => post('/api/demo/leave');
 // signOut revokes this browser's session cookie (when sign-in is on).
@@ -135,11 +173,11 @@ export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { end
 export const attentionState = () => get('/api/attention');
 export const markRead = (ids) => post('/api/attention/read', { ids });
 export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted });
-export const fork = (id, entryId) => post(`/api/sessions/${enc(id)}/fork`, { entryId });
-export const clone = (id, body = {}) => post(`/api/sessions/${enc(id)}/clone`, body);
+export const fork = (id, entryId) => post(sp(id, '/fork'), { entryId });
+export const clone = (id, body = {}) => post(sp(id, '/clone'), body);
 // command sends one of the session's pi commands (docs/api.md: commands):
 // pi's RPC commands plus piweb's own (navigate, ui_response…).
-export const command = (id, body) => post(`/api/sessions/${enc(id)}/commands`, body);
+export const command = (id, body) => post(sp(id, '/commands'), body);
 
 // The tab's ONE event stream (GET /api/stream): the sidebar, the session
 // view, the chat and the files panel subscribe to topics over it, so that

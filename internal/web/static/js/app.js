@@ -21,6 +21,7 @@ import { LiveTail } from '../chat/stream.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
+import { startFleet, readOnly } from './fleet.js';
 
 function App() {
   const r = route.value;
@@ -70,7 +71,7 @@ function App() {
 // describes it.
 function SidePanel({ view }) {
   const p = panelNamed(panel.value);
-  if (!p) return null;
+  if (!p || (readOnly(view) && !p.remote)) return null; // the panels of a session's machine
   return html`<aside key=${p.name} class=${'side-panel' + (p.wide ? ' wide' : '')}>
     <${p.Panel} key=${p.perSession ? view.id : undefined} view=${view} id=${view.id} /></aside>`;
 }
@@ -85,7 +86,7 @@ function SessionPage({ view }) {
   }
   if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">Loading…</div>`;
   return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view}
-    tail=${html`<${LiveTail} view=${view} />`} /><${Composer} view=${view} /></div>`;
+    tail=${html`<${LiveTail} view=${view} />`} />${readOnly(view) ? '' : html`<${Composer} view=${view} />`}</div>`;
 }
 
 function Home() {
@@ -167,6 +168,7 @@ function step(dir) {
 
 loadSessions();
 watchIndex();
+startFleet();
 // The open session's requests start now, not after the first render.
 // The service worker (sw.js) makes piweb installable and shows a clear
 // page when piweb is not running; it never caches session data.

@@ -4,17 +4,19 @@ import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm,
-  sessionById, sessionOf } from './state.js';
+  sessionById, sessionOf, sessionURL } from './state.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
 import { glyph } from './icons.js';
+import { RemoteBanner, readOnly } from './fleet.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
   const s = sessionOf(view);
   const t = view.totals.value;
   const [editing, setEditing] = useState(false);
+  const ro = readOnly(view); // another machine's session, read from the fleet database
   // Until the listing or the metadata names it, the title waits (an
   // "(unnamed session)" would flash for a session listed a moment later).
   const known = !!d || sessionById.value.has(view.id);
@@ -34,8 +36,9 @@ export function SessionHeader({ view }) {
     <div class="sess-head-main">
       ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
         : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')}
-          title=${s.name ? 'Click to rename' : 'Not named yet: its first message stands in. Click to name it.'}
-          onClick=${() => setEditing(true)}>${title}</h1>`}
+          title=${ro ? '' : s.name ? 'Click to rename'
+            : 'Not named yet: its first message stands in. Click to name it.'}
+          onClick=${() => ro || setEditing(true)}>${title}</h1>`}
       <div class="sess-facts">
         <span class="fact cwd" title="cwd">${s.cwd}</span>
         ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
@@ -45,22 +48,24 @@ export function SessionHeader({ view }) {
         <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified '
           + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
         <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
-        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a href=${'/s/'
-          + encodeURIComponent(view.id)} onClick=${(e) => { e.preventDefault(); navigate('/s/'
-          + encodeURIComponent(view.id)); }}>back to current</a></span>`}
+        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a
+          href=${sessionURL(view.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(view.id)); }}>back
+          to current</a></span>`}
       </div>
       ${view.deleted.value && html`<div class="stop error">This session was moved to the trash.</div>`}
-      ${view.missing.value && !view.deleted.value && html`<div
-        class="stop error session-missing">The session file was deleted or moved outside piweb. This notice goes when
-          the file is back.</div>`}
+      ${view.missing.value && !view.deleted.value && html`<div class="stop error session-missing">${view.machine
+        ? `The fleet no longer lists this session: it was deleted or moved on ${view.machine}. What was read stays.`
+        : 'The session file was deleted or moved outside piweb. This notice goes when the file is back.'}</div>`}
+      ${view.machine && html`<${RemoteBanner} view=${view} />`}
       <${DamageBanner} view=${view} />
     </div>
     <div class="sess-actions">
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
-      ${panels.map((p) => html`<button class=${'btn ghost' + (panel.value === p.name ? ' on' : '')} type="button"
+      ${panels.filter((p) => !ro || p.remote).map((p) => html`<button type="button"
+        class=${'btn ghost' + (panel.value === p.name ? ' on' : '')}
         onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
-      <${Menu} view=${view} s=${s} rename=${() => setEditing(true)} />
+      <${Menu} view=${view} s=${s} rename=${ro ? null : () => setEditing(true)} />
     </div>
   </header>`;
 }
@@ -111,7 +116,7 @@ function Menu({ view, s, rename }) {
     <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open}
       onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
     ${open && html`<div class="menu-pop" role="menu">
-      <button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>
+      ${rename && html`<button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>`}
       <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
       <div class="menu-sep"></div>
@@ -124,8 +129,8 @@ function Menu({ view, s, rename }) {
       <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf, 'branch')} download
         onClick=${() => setOpen(false)}
         title="Only the branch shown, as pi's /export writes it (a new header)">Export this branch as JSONL</a>
-      <div class="menu-sep"></div>
-      <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>
+      ${rename && html`<div class="menu-sep"></div>
+      <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>`}
     </div>`}
   </div>`;
 }
@@ -146,7 +151,7 @@ async function remove(view, s) {
         try {
           await api.restoreTrash(r.trashId || (await trashIdOf(view.id)));
           await loadSessions();
-          navigate('/s/' + encodeURIComponent(view.id));
+          navigate(sessionURL(view.id));
           toast('Session restored');
         } catch (e) {
           toast('Restore failed: ' + e.message, { kind: 'error' });

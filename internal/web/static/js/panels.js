@@ -2,7 +2,9 @@
 // module (its component takes the open view and the session's id) and one
 // line here: its name (the state's panel value, kept in localStorage), the
 // label of its header button and that button's title, the key that toggles
-// it, whether it is wide, and whether it starts afresh for each session.
+// it, whether it is wide, whether it starts afresh for each session, and
+// whether it reads another machine's session from the fleet database
+// (remote; the others need the session's machine).
 import { TreePanel } from './tree.js';
 import { FilesPanel } from './files.js';
 import { ChangesPanel } from './changes.js';
@@ -12,7 +14,7 @@ const changesTitle = "Changes: git's working tree and this session's edits";
 const terminalTitle = "Terminal: a shell in the session's folder";
 
 export const panels = [
-  { name: 'tree', label: 'Tree', title: 'Tree (T)', key: 't', Panel: TreePanel },
+  { name: 'tree', label: 'Tree', title: 'Tree (T)', key: 't', Panel: TreePanel, remote: true },
   { name: 'files', label: 'Files', title: 'Files (F)', key: 'f', Panel: FilesPanel, wide: true },
   { name: 'changes', label: 'Changes', title: changesTitle, Panel: ChangesPanel, wide: true, perSession: true },
   { name: 'terminal', label: 'Terminal', title: terminalTitle, Panel: TerminalPanel, wide: true, perSession: true },

@@ -10,6 +10,7 @@ import { buildTree, pathSet, tipOf } from './tree.js';
 import { LabelChip } from './labels.js';
 import { UserActions } from '../chat/actions.js';
 import { glyph } from './icons.js';
+import { readOnly } from './fleet.js';
 
 const NONE = [];
 const trees = new WeakMap(); // the view's tree nodes -> their index
@@ -95,13 +96,14 @@ function Copy({ m }) {
 export function RowActions({ view, it }) {
   const [editing, setEditing] = useState(false);
   const m = it.m;
+  const ro = readOnly(view); // another machine's session, read from the fleet database: copy only
   return html`<div class="row-foot">
     <${Siblings} view=${view} id=${it.id} />
     <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} />
     <span class="msg-actions">
       <${Copy} m=${m} />
-      <button type="button" class="btn-link small label-btn" title="Set, change or clear this entry's label"
-        onClick=${() => setEditing(true)}>Label</button>
+      ${!ro && html`<button type="button" class="btn-link small label-btn"
+        title="Set, change or clear this entry's label" onClick=${() => setEditing(true)}>Label</button>`}
     </span>
-    ${m.role === 'user' && html`<${UserActions} view=${view} id=${it.id} m=${m} />`}</div>`;
+    ${m.role === 'user' && !ro && html`<${UserActions} view=${view} id=${it.id} m=${m} />`}</div>`;
 }

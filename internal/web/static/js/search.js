@@ -9,6 +9,7 @@ import { fetchDetail } from './view.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
 import { baseName, ago, fmtDate } from './util.js';
 import { glyph } from './icons.js';
+import { fleet } from './fleet.js';
 
 // openHit navigates to the hit on its own branch, which may be an
 // abandoned one.
@@ -59,7 +60,8 @@ export function SearchDialog() {
     const t = setTimeout(async () => {
       setBusy(true);
       try {
-        const r = await api.search(text, { limit });
+        const f = fleet.peek(); // serve --fleet: every machine's sessions
+        const r = await (f ? api.searchFleet(text, f.self, { limit }) : api.search(text, { limit }));
         if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, more: !!r.more,
           q: text }); setSel(0); }
       } catch (e) {
@@ -105,7 +107,8 @@ export function SearchDialog() {
           </div>
           <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''}
             marks=${h.highlights} /></div>
-          <div class="hit-meta muted"><span title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
+          <div class="hit-meta muted">${h.machine && html`<span class="hit-machine">${h.machine}</span> · `}<span
+            title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
             </span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
         </li>`)}
         ${more && html`<li class="more-hits"><button class="btn ghost small" type="button"

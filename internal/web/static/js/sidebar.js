@@ -9,6 +9,7 @@ import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
 import { glyph, MutedIcon } from './icons.js';
+import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot } from './fleet.js';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
 // that the worktrees of one repository are grouped under it.
@@ -110,13 +111,8 @@ export function Sidebar() {
       ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">
         ${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
-      ${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current}
-        forceOpen=${!!filter.value} />`
-        : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
-          <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">
-            ${it.groups.length} worktrees</span></div>
-          ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value}
-            branch=${repos.value[g.cwd].branch} />`)}</section>`)}
+      ${fleet.value ? html`<${FleetList} local=${items} count=${groups.reduce((n, g) => n + g.count, 0)}
+        current=${current} />` : html`<${LocalList} items=${items} current=${current} />`}
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''}
@@ -131,6 +127,59 @@ export function Sidebar() {
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
   </aside>`;
+}
+
+// LocalList is this machine's sessions: by project, a repository's
+// worktrees together.
+function LocalList({ items, current }) {
+  return items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current}
+    forceOpen=${!!filter.value} />`
+    : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
+      <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">
+        ${it.groups.length} worktrees</span></div>
+      ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value}
+        branch=${repos.value[g.cwd].branch} />`)}</section>`);
+}
+
+// FleetList is the fleet's sessions by machine (serve --fleet): this
+// machine first, as LocalList lists it, then every other machine by name
+// with its newest sessions as pushed, each headed by whether it is online.
+function FleetList({ local, count, current }) {
+  const f = fleet.value;
+  const others = (f.machines || []).filter((m) => m.name !== f.self);
+  return html`<${Machine} name=${f.self} m=${machineOf(f.self)} self=${true} count=${count}>
+      <${LocalList} items=${local} current=${current} /></${Machine}>
+    ${others.map((m) => html`<${RemoteMachine} key=${m.name} m=${m} current=${current} />`)}`;
+}
+
+// RemoteMachine is another machine's section: its sessions by project.
+function RemoteMachine({ m, current }) {
+  const r = remote.value.get(m.name) || { sessions: [], total: 0 };
+  const groups = groupSessions(r.sessions, filter.value);
+  const left = r.total - r.sessions.length;
+  return html`<${Machine} name=${m.name} m=${m} count=${filter.value ? groups.reduce((n, g) => n + g.count, 0)
+    : r.total}>
+    ${!groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions.'}</div>`}
+    ${groups.map((g) => html`<${Group} key=${g.cwd} g=${g} ckey=${m.name + '\n' + g.cwd} current=${current}
+      forceOpen=${!!filter.value} />`)}
+    ${left > 0 && html`<button class="btn-link more" type="button" onClick=${() => moreOf(m.name)}>Show more of
+      ${m.name} (${left} not listed)</button>`}</${Machine}>`;
+}
+
+// Machine is a machine's collapsible section of the sidebar.
+function Machine({ name, m, self, count, children }) {
+  const key = 'machine:' + name;
+  const closed = collapsed.value.has(key);
+  return html`<section class="machine" data-machine=${name} data-online=${self || isOnline(m) ? '1' : '0'}>
+    <button class="machine-head" type="button" aria-expanded=${!closed} onClick=${() => toggleProject(key)}
+      title=${self ? 'this machine' : machineState(m)}>
+      <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
+      ${self ? html`<span class="machine-dot on" aria-label="online"></span>` : html`<${MachineDot} m=${m} />`}
+      <span class="machine-name">${name}</span>
+      <span class="machine-state">${self ? 'this machine' : machineState(m)}</span>
+      <span class="count">${count}</span>
+    </button>
+    ${!closed && children}</section>`;
 }
 
 // FleetFoot says, under serve --fleet, how this machine's push to the
@@ -161,13 +210,15 @@ function SignOut() {
   return html`<button class="btn-link" type="button" title="Sign this browser out" onClick=${out}>Sign out</button>`;
 }
 
-function Group({ g, current, forceOpen, branch }) {
+// Group is a project's sessions; ckey names it among the collapsed ones
+// (default its folder: another machine's is prefixed with its name).
+function Group({ g, ckey = g.cwd, current, forceOpen, branch }) {
   const [all, setAll] = useState(false);
-  const closed = !forceOpen && collapsed.value.has(g.cwd);
+  const closed = !forceOpen && collapsed.value.has(ckey);
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
   return html`<section class="group">
     <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd}
-      onClick=${() => toggleProject(g.cwd)}>
+      onClick=${() => toggleProject(ckey)}>
       <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
       <span class="group-name">${baseName(g.cwd)}</span>
       ${branch ? html`<span class="group-path wt-branch">${glyph.branch} ${branch}</span>` : html`<span

@@ -22,9 +22,11 @@ export function parseRoute(loc = window.location) {
   const m = loc.pathname.match(/^\/s\/([^/]+)\/?$/);
   const params = new URLSearchParams(loc.search);
   const entry = decodeURIComponent(loc.hash.replace(/^#/, ''));
-  if (m) return { page: 'session', id: decodeURIComponent(m[1]), leaf: params.get('leaf') || '', entry };
+  // Another machine's session: /s/{id}?machine=NAME, named by its ref.
+  const ref = (id) => api.sessionRef(decodeURIComponent(id), params.get('machine') || '');
+  if (m) return { page: 'session', id: ref(m[1]), leaf: params.get('leaf') || '', entry };
   const term = loc.pathname.match(/^\/s\/([^/]+)\/terminal\/?$/);
-  if (term) return { page: 'terminal', id: decodeURIComponent(term[1]) };
+  if (term) return { page: 'terminal', id: ref(term[1]) };
   if (loc.pathname === '/usage') return { page: 'usage' };
   if (loc.pathname === '/trash') return { page: 'trash' };
   if (loc.pathname === '/settings') return { page: 'settings' };
@@ -40,11 +42,15 @@ export function navigate(url, { replace = false } = {}) {
   sidebarOpen.value = false;
 }
 
-export function sessionURL(id, leaf, entry) {
-  let u = '/s/' + encodeURIComponent(id);
-  if (leaf) u += '?leaf=' + encodeURIComponent(leaf);
-  if (entry) u += '#' + encodeURIComponent(entry);
-  return u;
+// sessionURL is the page of a session (by its ref: api.sessionRef), at a
+// leaf, scrolled to an entry.
+export function sessionURL(ref, leaf, entry) {
+  const { id, machine } = api.splitRef(ref);
+  const u = new URLSearchParams();
+  if (machine) u.set('machine', machine);
+  if (leaf) u.set('leaf', leaf);
+  const query = u.toString();
+  return '/s/' + encodeURIComponent(id) + (query ? '?' + query : '') + (entry ? '#' + encodeURIComponent(entry) : '');
 }
 
 window.addEventListener('popstate', () => { route.value = parseRoute(); });
@@ -146,14 +152,22 @@ export function watchIndex() {
       case 'attention_state': // read marks or mutes changed, on any device
         marksEvent.value = ev;
         break;
+      case 'fleet_changed': // a machine of the fleet pushed (js/fleet.js reacts)
+        fleetEvent.value = ev;
+        break;
       case 'hello': // (re)connected: changes may have been missed meanwhile
       case 'reset':
         reload();
+        fleetEvent.value = { type: 'fleet_changed', machine: '' };
         marksEvent.value = { type: 'reload' };
         break;
     }
   });
 }
+
+// fleetEvent is the index topic's latest "fleet_changed" event (a
+// machine's push committed; machine "" after a reconnection: any may have).
+export const fleetEvent = signal(null);
 
 // attentionEvent is the index topic's latest "attention" event: a run
 // ended, failed, or waits for an answer (js/attention.js).

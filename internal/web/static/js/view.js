@@ -2,7 +2,7 @@
 // first, earlier pages on demand), expanded compactions and live updates.
 import { batch, signal } from '@preact/signals';
 import * as api from './api.js';
-import { toast } from './state.js';
+import { toast, fleetEvent } from './state.js';
 import { fmtTokens } from './util.js';
 import { onLiveEvent } from '../chat/live.js';
 
@@ -26,6 +26,7 @@ export function fetchDetail(id, fresh = false, after = null) {
 export class View {
   constructor(id, leaf, target) {
     this.id = id;
+    this.machine = api.splitRef(id).machine; // another machine's session (js/fleet.js), '' for this one's
     this.leaf = leaf; // requested leaf, '' to follow the file's leaf
     this.target = signal(target || ''); // entry to scroll to and highlight, '' once shown
     this.shownTarget = signal(''); // the entry last scrolled to (the tree marks it)
@@ -194,6 +195,7 @@ export class View {
   // live chat (static/chat) shows it whole; a lost connection resumes with
   // its last id (api.js does it). Nothing is missed or repeated.
   watch(last = '') {
+    if (this.machine) return this.watchRemote();
     this.unsub = api.follow(api.sessionTopic(this.id), (ev, eventId) => {
       if (ev.type === 'hello' && !last && ev.replayFrom && !this.replayed) {
         this.replayed = true;
@@ -204,6 +206,35 @@ export class View {
       onLiveEvent(this.id, ev, eventId);
       this.onEvent(ev);
     }, { after: last });
+  }
+
+  // watchRemote follows another machine's session by its machine's
+  // pushes (fleet_changed): its file as last pushed is read again, the
+  // new messages added as an append on this machine adds them.
+  watchRemote() {
+    let first = true; // subscribe calls back at once with the latest event, an old one
+    this.unsub = fleetEvent.subscribe((ev) => {
+      if (first) { first = false; return; }
+      if (!ev || (ev.machine && ev.machine !== this.machine) || this.closed) return;
+      clearTimeout(this.remoteTimer);
+      this.remoteTimer = setTimeout(() => this.remoteChanged(), 50);
+    });
+  }
+
+  // remoteChanged reads another machine's session again after its push:
+  // gone from the fleet (deleted there) it stays shown, marked missing.
+  async remoteChanged() {
+    let d;
+    try {
+      d = await fetchDetail(this.id, true);
+    } catch (e) {
+      if (e.status === 404) this.missing.value = true;
+      return;
+    }
+    if (this.closed) return;
+    const had = this.detail.peek();
+    batch(() => { this.detail.value = d; this.missing.value = false; });
+    if (!this.leaf && (!had || had.leaf !== d.leaf)) await this.refreshTail(PAGE);
   }
 
   onEvent(ev) {
@@ -326,6 +357,7 @@ export class View {
   close() {
     this.closed = true;
     clearTimeout(this.totalsTimer);
+    clearTimeout(this.remoteTimer);
     if (this.unsub) this.unsub();
   }
 }

@@ -1,0 +1,177 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/app"
+	"piweb/internal/catalog"
+	"piweb/internal/fleet"
+	"piweb/internal/pgtest"
+	"piweb/internal/server"
+	"piweb/internal/testkit"
+)
+
+// fleetMachine is one machine of a test fleet: an agent dir, its index
+// and the pusher that pushes it into the fleet database.
+type fleetMachine struct {
+	dir    string
+	cat    *catalog.Catalog
+	pusher *fleet.Pusher
+	stop   func()
+}
+
+// newFleetMachine writes a session of one exchange per question into a
+// new agent dir (one folder, cwd /work/NAME) and pushes it as name until
+// stop or the test's end.
+func newFleetMachine(t *testing.T, url, name string, questions ...string) *fleetMachine {
+	t.Helper()
+	fm := &fleetMachine{dir: t.TempDir()}
+	folder := filepath.Join(fm.dir, "sessions", "--work-"+name+"--")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range questions {
+		id := fmt.Sprintf("0199aaaa-bbbb-7ccc-8ddd-%012d", i+1) // the same ids on every machine
+		head := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-04T10:00:0%d.000Z","cwd":"/work/%s"}`+"\n", id, i, name)
+		body := head + fleetExchange(fmt.Sprintf("e%d", i), "", q)
+		path := filepath.Join(folder, fmt.Sprintf("2026-12-04T10-00-0%d-000Z_%s.jsonl", i, id))
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fm.cat = indexCatalog(t, fm.dir)
+	fm.pusher = fleet.New(fleet.Options{URL: url, Machine: name, Version: "piweb-test", Source: fm.cat,
+		Log: testkit.Log(t), RetryMin: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { fm.pusher.Run(ctx); close(done) }()
+	fm.stop = func() { cancel(); <-done }
+	t.Cleanup(fm.stop)
+	return fm
+}
+
+// fleetExchange is a user message and its answer under parent ("" for a
+// root); the answer's id is id+"a".
+func fleetExchange(id, parent, text string) string {
+	p := "null"
+	if parent != "" {
+		p = fmt.Sprintf("%q", parent)
+	}
+	return fmt.Sprintf(`{"type":"message","id":"%su","parentId":%s,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":%q,"timestamp":1796378460000}}`+"\n", id, p, text) +
+		fmt.Sprintf(`{"type":"message","id":"%sa","parentId":"%su","timestamp":"2026-12-04T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer to %s"}],"provider":"fake","model":"m1","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.01,"output":0.02,"cacheRead":0,"cacheWrite":0,"total":0.03}},"stopReason":"stop","timestamp":1796378461000}}`+"\n", id, id, text)
+}
+
+// fleetPage serves machine fm's page with the fleet of url on.
+func fleetPage(t *testing.T, url, name string, fm *fleetMachine) string {
+	t.Helper()
+	svc := fleet.NewService(url, name, fm.pusher)
+	t.Cleanup(svc.Close)
+	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "static"), Fleet: svc},
+		app.Config{AgentDir: fm.dir, Catalog: fm.cat, Fleet: svc, Log: testkit.Log(t)})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestFleetPage: with two machines pushing into one fleet database, the
+// page of one lists both by machine, opens the other's session from the
+// database (its messages, read-only, said so), shows an append made on
+// the other machine within the live window, and marks that machine
+// offline when it stops, its session still readable.
+func TestFleetPage(t *testing.T) {
+	requireChromium(t)
+	t.Parallel()
+	c := pgtest.Shared(t)
+	url := c.URL(c.NewDB(t), pgtest.Superuser, "")
+	alpha := newFleetMachine(t, url, "alpha", "alpha asks about otters", "alpha asks about owls")
+	beta := newFleetMachine(t, url, "beta", "beta asks about beavers")
+	b := newBrowser(t, fleetPage(t, url, "alpha", alpha))
+	b.open(t, "/")
+	b.waitJS(t, `document.querySelectorAll('.machine').length === 2
+		&& document.querySelector('.machine').dataset.machine === 'alpha'
+		&& document.querySelector('.machine[data-machine="beta"] .sess[data-id$="@beta"]') !== null
+		&& document.querySelector('.machine[data-machine="beta"]').dataset.online === '1'`)
+	for _, want := range []string{"alpha asks about otters", "beta asks about beavers", "this machine", "online"} {
+		if got := eval[string](t, b, `document.querySelector('.side-list').textContent`); !strings.Contains(got, want) {
+			t.Errorf("sidebar lacks %q: %s", want, got)
+		}
+	}
+	b.run(t, chromedp.Click(`.machine[data-machine="beta"] .sess`))
+	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')
+		&& document.querySelector('.conv').textContent.includes('answer to beta asks about beavers')
+		&& document.querySelector('.remote-banner') !== null`)
+	if n := eval[int](t, b, `document.querySelectorAll('.composer, textarea').length`); n != 0 {
+		t.Errorf("a read-only session shows %d composers", n)
+	}
+	shoot(t, b, "fleet-remote")
+
+	// An append on beta reaches alpha's open page.
+	path := filepath.Join(beta.dir, "sessions", "--work-beta--", "2026-12-04T10-00-00-000Z_0199aaaa-bbbb-7ccc-8ddd-000000000001.jsonl")
+	start := time.Now()
+	appendTo(t, path, fleetExchange("n1", "e0a", "beta goes on about dams"))
+	b.waitJS(t, `document.querySelector('.conv').textContent.includes('answer to beta goes on about dams')`)
+	if took := time.Since(start); took > 5*time.Second { // the live window is 2 s; a loaded test machine is slower
+		t.Errorf("the append took %v to reach the other machine's page", took)
+	} else {
+		t.Logf("append on beta shown on alpha's page after %v", took)
+	}
+
+	// beta stops: once its heartbeat is old it is offline, and what was
+	// read stays.
+	beta.stop()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `UPDATE fleet.machines SET last_heartbeat = now() - interval '10 minutes'
+		WHERE name = 'beta'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(context.Background(), `SELECT pg_notify($1, 'beta')`, fleet.Channel); err != nil {
+		t.Fatal(err)
+	}
+	b.waitJS(t, `document.querySelector('.machine[data-machine="beta"]').dataset.online === '0'
+		&& document.querySelector('.remote-banner').textContent.includes('offline')
+		&& document.querySelector('.conv').textContent.includes('answer to beta goes on about dams')`)
+	shoot(t, b, "fleet-offline")
+	b.noConsoleErrors(t)
+}
+
+// appendTo appends lines to a session file as pi does.
+func appendTo(t *testing.T, path, lines string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(lines); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shoot saves screenshots of the page at 1280 and 390 px wide, light and
+// dark, under /tmp/piweb-shots (name-WIDTH-SCHEME.png).
+func shoot(t *testing.T, b *browser, name string) {
+	t.Helper()
+	for _, scheme := range []string{"light", "dark"} {
+		for _, w := range []int64{1280, 390} {
+			b.run(t, emulateScheme(scheme), chromedp.EmulateViewport(w, 800))
+			b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
+				|| a.playState !== 'running')`) // the sidebar slides away on a phone
+			b.screenshot(t, fmt.Sprintf("%s-%d-%s", name, w, scheme))
+		}
+	}
+	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
+}

@@ -1,0 +1,148 @@
+// The fleet in the page (serve --fleet, issue 22): the fleet's machines,
+// online or offline by their heartbeat, and each other machine's sessions
+// as it pushed them to the fleet database, kept current by the index
+// topic's fleet_changed events. Another machine's session is named by its
+// ref (api.sessionRef) and opens read-only from the database unless this
+// piweb drives it on its machine (fleet.drive and the machine online).
+import { signal } from '@preact/signals';
+import { html } from './html.js';
+import * as api from './api.js';
+import { fleetEvent } from './state.js';
+import { ago, fmtDate } from './util.js';
+
+// fleet is GET /api/fleet/machines ({self, drive, machines}) under serve
+// --fleet, else null.
+export const fleet = signal(null);
+// remote maps another machine's name to its listing: {sessions, total, limit}.
+export const remote = signal(new Map());
+// unreachable holds the machines whose piweb did not answer a request
+// sent on to it (502), until their next heartbeat.
+export const unreachable = signal(new Map()); // name -> lastHeartbeat when it failed
+
+const PAGE = 200; // sessions listed per machine until the user asks for more
+
+// startFleet learns whether the fleet is on and, when it is, loads it and
+// follows its changes.
+export async function startFleet() {
+  let st;
+  try {
+    st = await api.getStatus();
+  } catch {
+    return;
+  }
+  if (!st.fleet) return;
+  await loadMachines();
+  fleetEvent.subscribe((ev) => { if (ev) changed(ev.machine); });
+  window.addEventListener('piweb-unavailable', (e) => markUnreachable(e.detail));
+  setInterval(loadMachines, 30000); // a machine that stops its heartbeats turns offline
+}
+
+// loadMachines reads the machines, and the listing of each other machine
+// not listed yet.
+async function loadMachines() {
+  try {
+    const f = await api.fleetMachines();
+    fleet.value = f;
+    for (const m of f.machines || []) if (m.name !== f.self && !remote.peek().has(m.name)) loadMachine(m.name);
+  } catch { /* the status in the sidebar's foot says why the fleet does not answer */ }
+}
+
+// loadMachine reads the newest sessions of a machine (limit: how many).
+export async function loadMachine(name, limit) {
+  const had = remote.peek().get(name);
+  const n = limit || (had && had.limit) || PAGE;
+  try {
+    const d = await api.listFleet(name, fleet.peek().self, n);
+    const m = new Map(remote.peek());
+    m.set(name, { ...d, limit: n });
+    remote.value = m;
+  } catch { /* kept as it was */ }
+}
+
+// moreOf lists PAGE more sessions of a machine.
+export const moreOf = (name) => loadMachine(name, ((remote.peek().get(name) || {}).limit || PAGE) + PAGE);
+
+// changed reloads what a machine's push changed, a moment later so that a
+// burst of pushes costs one reading ("": any machine, after a reconnection).
+const pending = new Set();
+let timer = null;
+function changed(machine) {
+  if (!fleet.peek()) return;
+  pending.add(machine);
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    const names = [...pending];
+    pending.clear();
+    loadMachines();
+    const all = names.includes('');
+    for (const name of remote.peek().keys()) if (all || names.includes(name)) loadMachine(name);
+  }, 100);
+}
+
+// machineOf is what the fleet says of a machine, or null.
+export function machineOf(name) {
+  const f = fleet.value;
+  return (f && (f.machines || []).find((m) => m.name === name)) || null;
+}
+
+// isOnline: a heartbeat within the last two minutes, and no request sent
+// on to it failed since.
+export function isOnline(m) {
+  if (!m || !m.online) return false;
+  return unreachable.value.get(m.name) !== m.lastHeartbeat;
+}
+
+// drives says whether this piweb drives a session of machine name there
+// (a page of it is live and writable), else it reads from the database.
+export function drives(name) {
+  const f = fleet.value;
+  const m = machineOf(name);
+  return !!(f && f.drive && m && m.advertise && isOnline(m));
+}
+
+// readOnly says whether an open session is another machine's that this
+// piweb reads from the fleet database and does not drive.
+export const readOnly = (view) => !!view.machine && !drives(view.machine);
+
+// markUnreachable records that machine did not answer (a 502 for a
+// request sent on to it) until its next heartbeat.
+export function markUnreachable(name) {
+  const m = machineOf(name);
+  const u = new Map(unreachable.peek());
+  u.set(name, m ? m.lastHeartbeat : '');
+  unreachable.value = u;
+}
+
+// machineState says in words how a machine is: online, or since when it
+// is offline.
+export function machineState(m) {
+  if (!m) return 'not in the fleet';
+  if (isOnline(m)) return 'online';
+  if (m.online) return 'not answering';
+  return 'offline · last seen ' + ago(m.lastHeartbeat);
+}
+
+// MachineDot is a machine's online/offline mark.
+export function MachineDot({ m }) {
+  const on = isOnline(m);
+  return html`<span class=${'machine-dot ' + (on ? 'on' : 'off')} aria-label=${on ? 'online' : 'offline'}
+    title=${m ? `last heartbeat ${fmtDate(m.lastHeartbeat)}` + (m.lastPush ? `\nlast push ${fmtDate(m.lastPush)}`
+      : '') : ''}></span>`;
+}
+
+// RemoteBanner says that an open session is another machine's, read from
+// the fleet database, and why it cannot be driven from here.
+export function RemoteBanner({ view }) {
+  const name = view.machine;
+  const m = machineOf(name);
+  const f = fleet.value;
+  let why;
+  if (!m) why = `Machine ${name} is not in the fleet.`;
+  else if (!isOnline(m)) why = `Machine ${name} is ${machineState(m)}: this is its last push, read from the fleet`
+    + ' database.';
+  else if (!f || !f.drive || !m.advertise) why = `This session is on ${name}: this piweb reads it from the fleet`
+    + ' database and does not drive it there.';
+  else return null;
+  return html`<div class="banner remote-banner" role="status" data-machine=${name}><${MachineDot} m=${m} />
+    <span><strong>Read-only.</strong> ${why}</span></div>`;
+}
