@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/pitest"
 )
@@ -38,33 +40,32 @@ func TestGitChangesAPI(t *testing.T) {
 	gitIn(t, repo, "commit", "-qm", "one")
 	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nvar X = 1\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "new file.txt"), []byte("hello\n"), 0o644)
-	dir := filepath.Dir(r.find("Dark theme")["path"].(string))
+	dir := filepath.Dir(r.item("Dark theme").Path)
 	id := newSessionIn(t, r, dir, repo)
 
-	got := r.json("GET", "/api/sessions/"+id+"/git/status", nil, 200)
-	st, _ := got["status"].(map[string]any)
-	if got["available"] != true || st["branch"] != "trunk" || st["total"] != float64(2) {
-		t.Fatalf("status: %v", got)
+	api, ctx := r.api(), t.Context()
+	got, err := api.GitStatus(ctx, id)
+	if err != nil || !got.Available || got.Status == nil || got.Status.Branch != "trunk" || got.Status.Total != 2 {
+		t.Fatalf("status: %+v, %v", got, err)
 	}
-	d := r.json("GET", "/api/sessions/"+id+"/git/diff?path=a.go&which=head", nil, 200)
-	if text, _ := d["text"].(string); !strings.Contains(text, "+var X = 1") {
-		t.Errorf("diff: %v", d)
+	d, err := api.GitDiff(ctx, id, "a.go", "head")
+	if err != nil || !strings.Contains(d.Text, "+var X = 1") {
+		t.Errorf("diff: %+v, %v", d, err)
 	}
-	d = r.json("GET", "/api/sessions/"+id+"/git/diff?path=new+file.txt&which=untracked", nil, 200)
-	if text, _ := d["text"].(string); !strings.Contains(text, "+hello") {
-		t.Errorf("untracked diff: %v", d)
+	d, err = api.GitDiff(ctx, id, "new file.txt", "untracked")
+	if err != nil || !strings.Contains(d.Text, "+hello") {
+		t.Errorf("untracked diff: %+v, %v", d, err)
 	}
-	if code := errCode(t, r.json("GET", "/api/sessions/"+id+"/git/diff?path=../x&which=head", nil, 403)); code != "forbidden" {
-		t.Errorf("path out of the repository: %s", code)
-	}
+	_, err = api.GitDiff(ctx, id, "../x", "head")
+	wantErr(t, "path out of the repository", err, 403, "forbidden")
 
 	plain := newSessionIn(t, r, dir, t.TempDir())
-	if got := r.json("GET", "/api/sessions/"+plain+"/git/status", nil, 200); got["available"] != false || got["reason"] != "not_repo" {
-		t.Errorf("plain folder: %v", got)
+	if got, err := api.GitStatus(ctx, plain); err != nil || got.Available || got.Reason != "not_repo" {
+		t.Errorf("plain folder: %+v, %v", got, err)
 	}
 	gone := newSessionIn(t, r, dir, filepath.Join(repo, "gone"))
-	if got := r.json("GET", "/api/sessions/"+gone+"/git/status", nil, 200); got["reason"] != "no_dir" {
-		t.Errorf("gone folder: %v", got)
+	if got, err := api.GitStatus(ctx, gone); err != nil || got.Reason != "no_dir" {
+		t.Errorf("gone folder: %+v, %v", got, err)
 	}
 }
 
@@ -75,21 +76,31 @@ func TestGitTopic(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{GitPoll: 20 * time.Millisecond})
 	repo := t.TempDir()
 	gitIn(t, repo, "init", "-q", "-b", "main")
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), repo)
+	id := newSessionIn(t, r, filepath.Dir(r.item("Dark theme").Path), repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/stream", "")
-	sid, _ := next(t, ch).data["id"].(string)
-	r.json("POST", "/api/stream/subscribe", map[string]any{"stream": sid, "topic": "g/" + id}, 200)
-	if ev := next(t, ch); ev.data["topic"] != "g/"+id {
-		t.Fatalf("first event %v", ev.data)
+	api := r.api()
+	stream, err := api.OpenStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	if err := api.Subscribe(ctx, apitype.StreamRequest{Stream: stream.ID, Topic: "g/" + id}); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := stream.Frame(); err != nil || f.Topic != "g/"+id {
+		t.Fatalf("first event %+v, %v", f, err)
 	}
 	gitChanged := func() {
 		t.Helper()
 		for {
-			ev := next(t, ch)
-			inner, _ := ev.data["event"].(map[string]any)
-			if ev.data["topic"] == "g/"+id && inner["type"] == "git_changed" {
+			f, err := stream.Frame()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inner struct{ Type string }
+			json.Unmarshal(f.Event, &inner)
+			if f.Topic == "g/"+id && inner.Type == "git_changed" {
 				return
 			}
 		}
@@ -97,8 +108,8 @@ func TestGitTopic(t *testing.T) {
 	gitChanged() // the poller's first look, published whatever it saw
 	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
 	gitChanged() // only a change of git's state publishes again
-	st, _ := r.json("GET", "/api/sessions/"+id+"/git/status", nil, 200)["status"].(map[string]any)
-	if st["total"] != float64(1) {
-		t.Errorf("after git_changed the status has %v changes, want new.txt", st["total"])
+	v, err := api.GitStatus(ctx, id)
+	if err != nil || v.Status == nil || v.Status.Total != 1 {
+		t.Errorf("after git_changed the status is %+v, %v, want new.txt", v.Status, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/client"
 )
 
 // TestCopiesAreSessions: copies of a session file (same header id) are
@@ -12,8 +14,9 @@ import (
 // it was listed for, in search, lineage, rename and delete (issue 14.3).
 func TestCopiesAreSessions(t *testing.T) {
 	r := newRig(t, Options{})
-	orig := r.find("Fix the flaky")
-	origID, origPath := orig["id"].(string), orig["path"].(string)
+	api, ctx := r.api(), t.Context()
+	orig := r.item("Fix the flaky")
+	origID, origPath := orig.ID, orig.Path
 	data, _ := os.ReadFile(origPath)
 	copy1 := filepath.Join(filepath.Dir(origPath), "backup copy.jsonl")
 	copy2 := filepath.Join(r.d.AgentDir, "sessions", "--elsewhere--", filepath.Base(origPath))
@@ -23,8 +26,8 @@ func TestCopiesAreSessions(t *testing.T) {
 	r.sync()
 
 	ids := map[string]string{} // path -> id
-	for _, s := range r.sessions() {
-		id, path := s["id"].(string), s["path"].(string)
+	for _, s := range r.items() {
+		id, path := s.ID, s.Path
 		for p, other := range ids {
 			if other == id {
 				t.Fatalf("id %s listed for %s and %s", id, p, path)
@@ -35,21 +38,23 @@ func TestCopiesAreSessions(t *testing.T) {
 	if ids[origPath] != origID || ids[copy1] == "" || ids[copy2] == "" {
 		t.Fatalf("ids %v", ids)
 	}
+	detail := r.detail
 	for _, p := range []string{origPath, copy1, copy2} {
-		got := r.json("GET", "/api/sessions/"+ids[p], nil, 200)["session"].(map[string]any)["path"]
-		if got != p {
+		if got := detail(ids[p]).Session.Path; got != p {
 			t.Errorf("GET %s opened %v, want %s", ids[p], got, p)
 		}
 	}
 	// Search finds each copy under its own id.
-	hitIDs := map[any]bool{}
-	for _, h := range r.json("GET", "/api/search?q=evening", nil, 200)["hits"].([]any) {
-		hm := h.(map[string]any)
-		sess := hm["session"].(map[string]any)
-		if ids[sess["path"].(string)] != hm["sessionId"] {
-			t.Errorf("hit in %v has id %v", sess["path"], hm["sessionId"])
+	hitIDs := map[string]bool{}
+	found, err := api.Search(ctx, client.SearchOptions{Text: "evening"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range found.Hits {
+		if ids[h.Session.Path] != h.SessionID {
+			t.Errorf("hit in %v has id %v", h.Session.Path, h.SessionID)
 		}
-		hitIDs[hm["sessionId"]] = true
+		hitIDs[h.SessionID] = true
 	}
 	for _, p := range []string{origPath, copy1, copy2} {
 		if !hitIDs[ids[p]] {
@@ -57,20 +62,24 @@ func TestCopiesAreSessions(t *testing.T) {
 		}
 	}
 	// The original's fork still links to the original.
-	kids := r.json("GET", "/api/sessions/"+origID, nil, 200)["lineage"].(map[string]any)["children"].([]any)
+	kids := detail(origID).Lineage.Children
 	if len(kids) != 1 {
 		t.Fatalf("original has %d children", len(kids))
 	}
-	forkID := kids[0].(map[string]any)["id"].(string)
-	if p := r.json("GET", "/api/sessions/"+forkID, nil, 200)["session"].(map[string]any)["parentSessionId"]; p != origID {
+	forkID := kids[0].ID
+	if p := detail(forkID).Session.ParentSessionID; p == nil || *p != origID {
 		t.Errorf("fork's parent %v, want %s", p, origID)
 	}
 	// Rename and delete act on the copy they name.
-	r.json("POST", "/api/sessions/"+ids[copy1]+"/rename", map[string]string{"name": "The copy"}, 200)
-	if n := r.json("GET", "/api/sessions/"+origID, nil, 200)["session"].(map[string]any)["name"]; n == "The copy" {
+	if _, err := api.Rename(ctx, ids[copy1], "The copy"); err != nil {
+		t.Fatal(err)
+	}
+	if n := detail(origID).Session.Name; n != nil && *n == "The copy" {
 		t.Error("renaming the copy renamed the original")
 	}
-	r.json("DELETE", "/api/sessions/"+ids[copy2], map[string]any{}, 200)
+	if _, err := api.Delete(ctx, ids[copy2]); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(copy2); !os.IsNotExist(err) {
 		t.Errorf("the deleted copy is still there: %v", err)
 	}
@@ -79,7 +88,7 @@ func TestCopiesAreSessions(t *testing.T) {
 			t.Errorf("deleting a copy removed %s", filepath.Base(p))
 		}
 	}
-	if p := r.json("GET", "/api/sessions/"+forkID, nil, 200)["session"].(map[string]any)["parentSessionPath"]; p != origPath {
+	if p := detail(forkID).Session.ParentSessionPath; p == nil || *p != origPath {
 		t.Errorf("deleting a copy re-pointed the original's fork to %v", p)
 	}
 }
@@ -89,11 +98,11 @@ func TestCopiesAreSessions(t *testing.T) {
 // rewritten (so the page reloads it) when it is back (issue 14.4).
 func TestDeletedOutside(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	path := s["path"].(string)
+	s := r.item("Dark theme")
+	path := s.Path
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	ch := listen(t)(r.api().SessionEvents(ctx, s.ID, ""))
 	if hello := next(t, ch); hello.data["type"] != "hello" {
 		t.Fatalf("first event %+v", hello)
 	}

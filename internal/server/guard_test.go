@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/app"
+	"piweb/internal/client"
 )
 
 // guardFixture is a rig with, for every route of routes.go, a request
@@ -40,6 +41,15 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 	if opts.Token != "" {
 		auth = []string{"Authorization", "Bearer " + opts.Token}
 	}
+	api, ctx := r.apiAs(auth...), t.Context()
+	trash := func(id string) string {
+		t.Helper()
+		a, err := api.Delete(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.TrashID
+	}
 	var leaf, user, cwd string
 	all, _, _ := r.cat.List(context.Background(), ListQuery{})
 	for _, m := range all {
@@ -50,15 +60,18 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 		case strings.HasPrefix(first, "Summarize README"):
 			f.doomed = m.Key
 		case strings.HasPrefix(first, "Read ideas.md"):
-			f.trash = r.json("DELETE", "/api/sessions/"+m.Key, map[string]any{}, 200, auth...)["trashId"].(string)
+			f.trash = trash(m.Key)
 		case strings.HasPrefix(first, "The due-date") && m.ParentPath != "":
-			f.trash2 = r.json("DELETE", "/api/sessions/"+m.Key, map[string]any{}, 200, auth...)["trashId"].(string)
+			f.trash2 = trash(m.Key)
 		}
 	}
-	for _, n := range r.json("GET", "/api/sessions/"+f.id, nil, 200, auth...)["tree"].([]any) {
-		m := n.(map[string]any)
-		leaf = m["id"].(string)
-		if m["role"] == "user" && user == "" {
+	d, err := api.Session(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range d.Tree {
+		leaf = n.ID
+		if n.Role == "user" && user == "" {
 			user = leaf
 		}
 	}
@@ -109,8 +122,12 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
 	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
 	f.bodies["POST /api/sessions/{id}/upload"] = "hi" // raw bytes; the folder and name are in the query (url)
-	f.tid = r.json("POST", "/api/sessions/"+f.id+"/terminals", map[string]any{}, 200, auth...)["id"].(string)
-	sid := openStream(t, r.ts.URL, auth...)
+	term, err := api.StartTerminal(ctx, f.id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tid = term.ID
+	sid := openStream(t, api)
 	f.bodies["POST /api/stream/subscribe"] = `{"stream":"` + sid + `","topic":"index"}`
 	f.bodies["POST /api/stream/unsubscribe"] = `{"stream":"` + sid + `","topic":"index"}`
 	return f
@@ -276,11 +293,13 @@ func TestGuardEveryRoute(t *testing.T) {
 		}
 	}
 	for _, site := range []string{"same-origin", "none"} {
-		f.r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+token, "Sec-Fetch-Site", site)
+		if _, err := f.r.apiAs("Authorization", "Bearer "+token, "Sec-Fetch-Site", site).Sessions(t.Context(), client.ListOptions{}); err != nil {
+			t.Errorf("Sec-Fetch-Site %s: %v", site, err)
+		}
 	}
 	// A link to the app or a sign-in link may come from another site.
-	if resp := f.r.do("GET", "/", nil, "Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != 200 {
-		t.Errorf("the app's page from a link on another site: %d", resp.StatusCode)
+	if _, _, err := f.r.apiAs("Authorization", "Bearer "+token, "Sec-Fetch-Site", "cross-site").Raw(t.Context(), "GET", "/", nil); err != nil {
+		t.Errorf("the app's page from a link on another site: %v", err)
 	}
 	if status, _ := f.send(t, route{"GET", "/auth?token=" + token}, "", "Sec-Fetch-Site", "cross-site"); status != 303 {
 		t.Errorf("a sign-in link from another site: %d", status)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/client"
@@ -133,8 +135,16 @@ func errCode(t *testing.T, m map[string]any) string {
 // api is a client of the rig's server, as another program (a fleet, a
 // script) uses it: the tests that speak the API read typed answers
 // through it.
-func (r *rig) api() *client.Client {
-	return client.New(r.ts.URL, client.Options{HTTPClient: r.ts.Client()})
+func (r *rig) api() *client.Client { return r.apiAs() }
+
+// apiAs is r.api() whose requests carry hdr (name, value, ...): a
+// credential, a cookie, fetch metadata, a Host.
+func (r *rig) apiAs(hdr ...string) *client.Client {
+	h := http.Header{}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		h.Set(hdr[i], hdr[i+1])
+	}
+	return client.New(r.ts.URL, client.Options{HTTPClient: r.ts.Client(), Header: h})
 }
 
 // wantErr checks that err is the API's error answer with this status and,
@@ -145,6 +155,38 @@ func wantErr(t testing.TB, what string, err error, status int, code string) {
 	if !errors.As(err, &e) || e.Status != status || (code != "" && e.Code != code) || e.Message == "" {
 		t.Errorf("%s: %v, want status %d %s", what, err, status, code)
 	}
+}
+
+// detail is GET /api/sessions/{id}; an error stops the test.
+func (r *rig) detail(id string) apitype.SessionDetail {
+	r.t.Helper()
+	d, err := r.api().Session(r.t.Context(), id)
+	if err != nil {
+		r.t.Fatalf("session %s: %v", id, err)
+	}
+	return d
+}
+
+// leaf is session id's leaf, "" when it has none or is not listed.
+func (r *rig) leaf(id string) string {
+	d, err := r.api().Session(r.t.Context(), id)
+	if err != nil || d.Leaf == nil {
+		return ""
+	}
+	return *d.Leaf
+}
+
+// command sends one of pi's commands to session id and checks that it
+// answers want: 200, or an error of that status.
+func (r *rig) command(id string, cmd map[string]any, want int) apitype.CommandAnswer {
+	r.t.Helper()
+	a, err := r.api().Command(r.t.Context(), id, cmd)
+	if want == 200 && err != nil {
+		r.t.Fatalf("command %v: %v", cmd, err)
+	} else if want != 200 {
+		wantErr(r.t, fmt.Sprint(cmd), err, want, "")
+	}
+	return a
 }
 
 // items lists the sessions.

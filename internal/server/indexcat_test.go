@@ -11,6 +11,7 @@ import (
 
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/index"
 	"piweb/internal/testkit"
@@ -53,32 +54,36 @@ func newIndexRig(t *testing.T) *rig {
 
 func TestIndexCatalog(t *testing.T) {
 	r := newIndexRig(t)
-	if n := len(r.sessions()); n != len(r.d.Sessions) {
+	if n := len(r.items()); n != len(r.d.Sessions) {
 		t.Fatalf("%d sessions, want %d", n, len(r.d.Sessions))
 	}
 	// Search is the index's, with its branch flag.
-	hits := r.json("GET", "/api/search?q=toggle", nil, 200)["hits"].([]any)
+	api := r.api()
+	found, err := api.Search(t.Context(), client.SearchOptions{Text: "toggle"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	off := 0
-	for _, h := range hits {
-		if !h.(map[string]any)["onCurrentBranch"].(bool) {
+	for _, h := range found.Hits {
+		if !h.OnCurrentBranch {
 			off++
 		}
 	}
-	if len(hits) == 0 || off == 0 {
-		t.Errorf("hits %v", hits)
+	if len(found.Hits) == 0 || off == 0 {
+		t.Errorf("hits %v", found.Hits)
 	}
 	// A rename reads back at once.
-	s := r.find("Dark theme")
-	out := r.json("POST", "/api/sessions/"+s["id"].(string)+"/rename", map[string]string{"name": "Renamed"}, 200)
-	if out["session"].(map[string]any)["name"] != "Renamed" {
-		t.Errorf("rename answer %v", out["session"])
+	s := r.item("Dark theme")
+	out, err := api.Rename(t.Context(), s.ID, "Renamed")
+	if err != nil || out.Session == nil || out.Session.Name == nil || *out.Session.Name != "Renamed" {
+		t.Errorf("rename answer %+v, %v", out.Session, err)
 	}
 	// An outside append reaches the session stream through the watcher.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	ch := listen(t)(api.SessionEvents(ctx, s.ID, ""))
 	hello := next(t, ch)
-	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
 	fmt.Fprintf(f, `{"type":"session_info","id":"feed0001","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"Outside"}`+"\n", hello.data["leaf"])
 	f.Close()
 	start := time.Now()

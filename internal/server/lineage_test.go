@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
@@ -34,16 +33,6 @@ func movedParent(t *testing.T, r *rig) (id, oldPath, newPath string, fork catalo
 	}
 	r.sync()
 	return id, oldPath, newPath, fork
-}
-
-// detail is GET /api/sessions/{id}, which must answer.
-func (r *rig) detail(id string) apitype.SessionDetail {
-	r.t.Helper()
-	d, err := r.api().Session(r.t.Context(), id)
-	if err != nil {
-		r.t.Fatalf("session %s: %v", id, err)
-	}
-	return d
 }
 
 // val is what p points at, or nil: a JSON null as the answer has it.

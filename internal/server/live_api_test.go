@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +12,10 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
+	"piweb/internal/client"
 	"piweb/internal/fakellm"
+	"piweb/internal/piconfig"
 	"piweb/internal/pitest"
 )
 
@@ -48,40 +50,48 @@ func TestLiveAgentAPI(t *testing.T) {
 	r, llm := liveRig(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	index, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	api := r.api()
+	index := listen(t)(api.IndexEvents(ctx, ""))
 	waitFor(t, index, "hello", isType("hello"))
 	hold := make(chan struct{})
 	llm.Enqueue(fakellm.Text("A held answer in four parts.").WithChunks(4).WithHold(hold, 1))
-	out := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "hold on"}, 200)
-	id, _ := out["id"].(string)
-	if len(out) != 1 || id == "" {
-		t.Fatalf("create answered %v, want only an id", out)
+	b, _, err := api.Raw(ctx, "POST", "/api/sessions", agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "hold on"})
+	var out apitype.Created
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err != nil || dec.Decode(&out) != nil || out.ID == "" {
+		t.Fatalf("create answered %s, %v, want only an id", b, err)
 	}
-	events, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	id := out.ID
+	events := listen(t)(api.SessionEvents(ctx, id, "0"))
 	waitFor(t, events, "message_update", isType("message_update"))
 	waitFor(t, index, "running true", func(d map[string]any) bool {
 		return d["type"] == "running" && d["id"] == id && d["running"] == true
 	})
-	if it := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any); it["running"] != true {
-		t.Errorf("item while streaming: %v", it)
+	if d, err := api.Session(ctx, id); err != nil || !d.Session.Running {
+		t.Errorf("item while streaming: %+v, %v", d.Session, err)
 	}
-	busy := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "now"}, 409)
-	if code := errCode(t, busy); code != "busy" {
-		t.Errorf("prompt while streaming: %s", code)
-	}
+	_, err = api.Command(ctx, id, map[string]any{"type": "prompt", "message": "now"})
+	wantErr(t, "prompt while streaming", err, 409, "busy")
 	close(hold)
 	waitFor(t, events, "agent_end", isType("agent_end"))
 	waitFor(t, index, "session_added", func(d map[string]any) bool {
 		s, _ := d["session"].(map[string]any)
 		return (d["type"] == "session_added" || d["type"] == "session_updated") && s["id"] == id
 	})
-	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
+	d, err := api.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := d.Session.Path
 
 	sup := r.srv.agent.(*agent.Service).Supervisor()
 	if sup.Live(path) == nil {
 		t.Fatal("no live worker before the delete")
 	}
-	r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200)
+	if _, err := api.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
 	if w := sup.Live(path); w != nil {
 		t.Error("the worker outlived the delete")
 	}
@@ -101,22 +111,19 @@ func TestLiveDialogAPI(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "hello"}, 200)["id"].(string)
-	events, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	api := r.api()
+	id := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "hello"})
+	events := listen(t)(api.SessionEvents(ctx, id, "0"))
 	waitFor(t, events, "agent_end", isType("agent_end"))
-	cmd := "/api/sessions/" + id + "/commands"
-	asked := make(chan int, 1)
+	asked := make(chan error, 1)
 	go func() {
-		req, _ := http.NewRequestWithContext(ctx, "POST", r.ts.URL+cmd, strings.NewReader(`{"type":"prompt","message":"/ask"}`))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			asked <- 0
-			return
-		}
-		resp.Body.Close()
-		asked <- resp.StatusCode
+		_, err := api.Command(ctx, id, map[string]any{"type": "prompt", "message": "/ask"})
+		asked <- err
 	}()
+	command := func(cmd map[string]any) error {
+		_, err := api.Command(ctx, id, cmd)
+		return err
+	}
 	dialog := func(method string) string {
 		d := waitFor(t, events, method+" dialog", func(d map[string]any) bool {
 			return d["type"] == "extension_ui_request" && d["method"] == method
@@ -124,17 +131,19 @@ func TestLiveDialogAPI(t *testing.T) {
 		return d["id"].(string)
 	}
 	confirm := dialog("confirm")
-	r.json("POST", cmd, map[string]any{"type": "ui_response", "requestId": confirm, "confirmed": true}, 200)
-	again := r.json("POST", cmd, map[string]any{"type": "ui_response", "requestId": confirm, "confirmed": false}, 404)
-	if code := errCode(t, again); code != "not_found" {
-		t.Errorf("second answer: %s", code)
+	if err := command(map[string]any{"type": "ui_response", "requestId": confirm, "confirmed": true}); err != nil {
+		t.Fatal(err)
 	}
-	r.json("POST", cmd, map[string]any{"type": "ui_response", "requestId": dialog("select"), "value": "blue"}, 200)
+	err := command(map[string]any{"type": "ui_response", "requestId": confirm, "confirmed": false})
+	wantErr(t, "second answer", err, 404, "not_found")
+	if err := command(map[string]any{"type": "ui_response", "requestId": dialog("select"), "value": "blue"}); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, events, "the extension's report", func(d map[string]any) bool {
 		return d["type"] == "extension_ui_request" && d["method"] == "notify" && d["message"] == "ok=true pick=blue"
 	})
-	if status := <-asked; status != 200 {
-		t.Errorf("the /ask prompt answered %d", status)
+	if err := <-asked; err != nil {
+		t.Errorf("the /ask prompt: %v", err)
 	}
 }
 
@@ -143,25 +152,44 @@ func TestLiveDialogAPI(t *testing.T) {
 // /api/models-config is listed at once.
 func TestLiveModels(t *testing.T) {
 	r, _ := liveRig(t)
+	api, ctx := r.api(), t.Context()
+	models := func() piconfig.ModelList {
+		t.Helper()
+		list, err := api.Models(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return list
+	}
 	ids := func() []string {
 		var out []string
-		for _, m := range r.json("GET", "/api/models", nil, 200)["models"].([]any) {
-			mm := m.(map[string]any)
-			out = append(out, mm["provider"].(string)+"/"+mm["id"].(string))
+		for _, m := range models().Models {
+			var mm struct{ Provider, ID string }
+			json.Unmarshal(m, &mm)
+			out = append(out, mm.Provider+"/"+mm.ID)
 		}
 		return out
 	}
-	got := r.json("GET", "/api/models", nil, 200)
-	if d, _ := got["default"].(map[string]any); d["provider"] != fakellm.Provider || d["modelId"] != fakellm.ModelID {
-		t.Errorf("default %v", got["default"])
+	if d := models().Default; d == nil || d.Provider != fakellm.Provider || d.ModelID != fakellm.ModelID {
+		t.Errorf("default %v", d)
 	}
 	if have := ids(); !slices.Contains(have, "fake/fake-model") || !slices.Contains(have, "fake/"+fakellm.ThinkerID) {
 		t.Fatalf("pi's models %v lack models.json's", have)
 	}
-	cfg := r.json("GET", "/api/models-config", nil, 200)["config"].(map[string]any)
+	file, err := api.ModelsConfig(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(file.Config, &cfg); err != nil {
+		t.Fatal(err)
+	}
 	fake := cfg["providers"].(map[string]any)[fakellm.Provider].(map[string]any)
 	fake["models"] = append(fake["models"].([]any), map[string]any{"id": "fake-extra", "name": "Extra"})
-	r.json("PUT", "/api/models-config", map[string]any{"config": cfg}, 200)
+	raw, _ := json.Marshal(cfg)
+	if _, err := api.PutModelsConfig(ctx, apitype.ModelsConfig{Config: raw}); err != nil {
+		t.Fatal(err)
+	}
 	if have := ids(); !slices.Contains(have, "fake/fake-extra") {
 		t.Errorf("after adding fake-extra pi lists %v", have)
 	}
@@ -186,16 +214,15 @@ func TestServeShutdown(t *testing.T) {
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- lv.srv.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
-	r := &rig{t: t, srv: lv.srv, ts: nil, cat: lv.cat, d: lv.d}
+	api := client.New("http://"+ln.Addr().String(), client.Options{})
 	hold := make(chan struct{})
 	defer close(hold)
 	lv.llm.Enqueue(fakellm.Text("Never finished.").WithChunks(4).WithHold(hold, 1))
-	id := postJSON(t, base+"/api/sessions", `{"cwd":"`+r.d.Projects+`/notes","message":"hold on"}`)["id"].(string)
+	id := create(t, api, agent.CreateRequest{Cwd: lv.d.Projects + "/notes", Message: "hold on"})
 	sctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	events, _ := sseClient(sctx, t, base+"/api/sessions/"+id+"/events?lastEventId=0", "")
-	index, _ := sseClient(sctx, t, base+"/api/events", "")
+	events := listen(t)(api.SessionEvents(sctx, id, "0"))
+	index := listen(t)(api.IndexEvents(sctx, ""))
 	waitFor(t, events, "message_update", isType("message_update"))
 	if kids := childProcesses(t); len(kids) == 0 {
 		t.Fatal("no pi process while streaming")
@@ -226,19 +253,14 @@ func TestServeShutdown(t *testing.T) {
 	pitest.NoChildren(t, os.Getpid(), 10*time.Second)
 }
 
-// postJSON posts body and decodes a 200 answer.
-func postJSON(t *testing.T, url, body string) map[string]any {
+// create starts a session through api and returns its id.
+func create(t testing.TB, api *client.Client, req agent.CreateRequest) string {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
+	out, err := api.Create(t.Context(), req)
+	if err != nil || out.ID == "" {
+		t.Fatalf("create %+v: %+v, %v", req, out, err)
 	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("POST %s: status %d, %v", url, resp.StatusCode, out)
-	}
-	return out
+	return out.ID
 }
 
 // childProcesses lists the live (not zombie) processes whose parent is
@@ -259,21 +281,16 @@ func TestLiveModelsOnePi(t *testing.T) {
 		c.Base.Pi = &agent.Pi{Path: wrapper, Version: c.Base.Pi.Version}
 	})
 	const n = 4
-	done := make(chan int, n)
+	done := make(chan error, n)
 	for range n {
 		go func() {
-			resp, err := http.Get(r.ts.URL + "/api/models")
-			if err != nil {
-				done <- 0
-				return
-			}
-			resp.Body.Close()
-			done <- resp.StatusCode
+			_, err := r.api().Models(t.Context())
+			done <- err
 		}()
 	}
 	for range n {
-		if status := <-done; status != 200 {
-			t.Errorf("status %d", status)
+		if err := <-done; err != nil {
+			t.Error(err)
 		}
 	}
 	b, _ := os.ReadFile(starts)
@@ -291,23 +308,24 @@ func TestLiveCreateOptions(t *testing.T) {
 	before, _ := os.ReadFile(settings)
 	tests := []struct {
 		name   string
-		body   map[string]any
+		body   agent.CreateRequest
 		model  string
 		effort string
 		tools  []string
 	}{
-		{"thinker, high, read-only", map[string]any{"model": "fake/" + fakellm.ThinkerID, "thinkingLevel": "high", "tools": "read-only"},
+		{"thinker, high, read-only", agent.CreateRequest{Model: "fake/" + fakellm.ThinkerID, ThinkingLevel: "high", Tools: json.RawMessage(`"read-only"`)},
 			fakellm.ThinkerID, "high", []string{"find", "grep", "ls", "read"}},
-		{"default model, a tool list", map[string]any{"tools": []string{"bash"}}, fakellm.ModelID, "", []string{"bash"}},
-		{"no tools", map[string]any{"tools": "none"}, fakellm.ModelID, "", nil},
+		{"default model, a tool list", agent.CreateRequest{Tools: json.RawMessage(`["bash"]`)}, fakellm.ModelID, "", []string{"bash"}},
+		{"no tools", agent.CreateRequest{Tools: json.RawMessage(`"none"`)}, fakellm.ModelID, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			tt.body["cwd"], tt.body["message"] = r.d.Projects+"/notes", "options"
-			id := r.json("POST", "/api/sessions", tt.body, 200)["id"].(string)
-			events, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+			tt.body.Cwd, tt.body.Message = r.d.Projects+"/notes", "options"
+			api := r.api()
+			id := create(t, api, tt.body)
+			events := listen(t)(api.SessionEvents(ctx, id, "0"))
 			waitFor(t, events, "agent_end", isType("agent_end"))
 			req := llm.LastRequest()
 			tools := req.ToolNames()

@@ -2,12 +2,15 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 	"piweb/internal/testkit"
 )
@@ -22,16 +25,13 @@ import (
 func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 	s := startSettled(t, fakellm.Options{ScriptSummaries: true})
 	r, llm, id, ch := s.r, s.llm, s.id, s.ch
-	leafOf := func() string {
-		leaf, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
-		return leaf
-	}
+	leafOf := func() string { return r.leaf(id) }
 	old := leafOf()
 	s.appendOutside(t, old)
 
 	cmd := func(leaf string, want int) {
 		t.Helper()
-		r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "go on", "expectLeaf": leaf}, want)
+		r.command(id, map[string]any{"type": "prompt", "message": "go on", "expectLeaf": leaf}, want)
 	}
 	cmd(old, 409)
 	llm.Enqueue(fakellm.Text("Second answer."))
@@ -42,8 +42,10 @@ func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 	}
 
 	// 14.2: continue from the first answer, summarizing the branch left.
-	nav := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "navigate", "entryId": old, "summarize": true}, 200)
-	leaf, _ := nav["data"].(map[string]any)["leaf"].(string)
+	nav := r.command(id, map[string]any{"type": "navigate", "entryId": old, "summarize": true}, 200)
+	var data struct{ Leaf string }
+	json.Unmarshal(nav.Data, &data)
+	leaf := data.Leaf
 	testkit.Eventually(t, func() bool { return leafOf() == leaf }, time.Minute, "the branch summary in the listing")
 	llm.Enqueue(fakellm.Text("Third answer."))
 	cmd(leaf, 200)
@@ -65,16 +67,15 @@ func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 // older leaf is refused (409) before pi moves.
 func TestLiveOutsideWriteThenRetry(t *testing.T) {
 	s := startSettled(t, fakellm.Options{})
-	old, _ := s.d["leaf"].(string)
+	old := *s.d.Leaf
 	first := firstUser(s.d)
 	s.appendOutside(t, old)
-	cmds := "/api/sessions/" + s.id + "/commands"
-	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 409)
+	s.r.command(s.id, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 409)
 	// The page shows the file as it is: pi adopts the outside entry and
 	// moves, and the retried prompt is not refused.
-	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 200)
+	s.r.command(s.id, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 200)
 	s.llm.Enqueue(fakellm.Text("Retried answer."))
-	s.r.json("POST", cmds, map[string]any{"type": "prompt", "message": "first"}, 200)
+	s.r.command(s.id, map[string]any{"type": "prompt", "message": "first"}, 200)
 	waitEvent(t, s.ch, "agent_end")
 }
 
@@ -85,16 +86,12 @@ func TestLiveOutsideWriteThenRetry(t *testing.T) {
 // "Edit from here" in that moment and got a 409.
 func TestLiveBehindOwnWrites(t *testing.T) {
 	s := startSettled(t, fakellm.Options{})
-	old, _ := s.d["leaf"].(string)
+	old := *s.d.Leaf
 	first := firstUser(s.d)
-	cmds := "/api/sessions/" + s.id + "/commands"
-	s.r.json("POST", cmds, map[string]any{"type": "set_model", "provider": fakellm.Provider, "modelId": fakellm.ThinkerID}, 200)
-	testkit.Eventually(t, func() bool {
-		leaf, _ := s.r.json("GET", "/api/sessions/"+s.id, nil, 200)["leaf"].(string)
-		return leaf != old
-	}, time.Minute, "pi's model change in the file")
-	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 200)
-	s.r.json("POST", cmds, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 409)
+	s.r.command(s.id, map[string]any{"type": "set_model", "provider": fakellm.Provider, "modelId": fakellm.ThinkerID}, 200)
+	testkit.Eventually(t, func() bool { return s.r.leaf(s.id) != old }, time.Minute, "pi's model change in the file")
+	s.r.command(s.id, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": old}, 200)
+	s.r.command(s.id, map[string]any{"type": "navigate", "entryId": first, "expectLeaf": "0badcafe"}, 409)
 }
 
 // settledRun is a live rig's session after its first run (the message
@@ -104,7 +101,7 @@ type settledRun struct {
 	llm *fakellm.Server
 	id  string
 	ch  <-chan sseEvent
-	d   map[string]any // the session's answer once settled
+	d   apitype.SessionDetail // the session's answer once settled
 }
 
 // startSettled starts a session on a live rig whose model takes o, follows
@@ -112,10 +109,10 @@ type settledRun struct {
 func startSettled(t *testing.T, o fakellm.Options) settledRun {
 	r, llm := liveRigLLM(t, o)
 	llm.Enqueue(fakellm.Text("First answer."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
+	id := create(t, r.api(), agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "first"})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	ch := listen(t)(r.api().SessionEvents(ctx, id, "0"))
 	waitEvent(t, ch, "agent_end")
 	return settledRun{r: r, llm: llm, id: id, ch: ch, d: settledSession(t, r, id)}
 }
@@ -124,7 +121,7 @@ func startSettled(t *testing.T, o fakellm.Options) settledRun {
 // 0badcafe under parent, and waits for the listing to show it as the leaf.
 func (s settledRun) appendOutside(t *testing.T, parent string) {
 	t.Helper()
-	path := s.d["session"].(map[string]any)["path"].(string)
+	path := s.d.Session.Path
 	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", parent)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -132,36 +129,28 @@ func (s settledRun) appendOutside(t *testing.T, parent string) {
 	}
 	f.WriteString(line)
 	f.Close()
-	testkit.Eventually(t, func() bool {
-		leaf, _ := s.r.json("GET", "/api/sessions/"+s.id, nil, 200)["leaf"].(string)
-		return leaf == "0badcafe"
-	}, time.Minute, "the outside entry in the listing")
+	testkit.Eventually(t, func() bool { return s.r.leaf(s.id) == "0badcafe" }, time.Minute, "the outside entry in the listing")
 }
 
 // settledSession waits until session id is listed with its first run's
 // lines all written, its automatic name included (piweb names a session
 // when its first run ends, and pi appends the name), and returns it.
-func settledSession(t *testing.T, r *rig, id string) map[string]any {
+func settledSession(t *testing.T, r *rig, id string) apitype.SessionDetail {
 	t.Helper()
-	var d map[string]any
+	var d apitype.SessionDetail
 	testkit.Eventually(t, func() bool {
-		res := r.do("GET", "/api/sessions/"+id, nil)
-		res.Body.Close()
-		if res.StatusCode != 200 {
-			return false
-		}
-		d = r.json("GET", "/api/sessions/"+id, nil, 200)
-		name, _ := d["session"].(map[string]any)["name"].(string)
-		return name != "" && d["leaf"] != nil
+		var err error
+		d, err = r.api().Session(t.Context(), id)
+		return err == nil && d.Session.Name != nil && *d.Session.Name != "" && d.Leaf != nil
 	}, time.Minute, "the session listed and named")
 	return d
 }
 
 // firstUser is the id of the first user message in a session answer.
-func firstUser(d map[string]any) string {
-	for _, n := range d["tree"].([]any) {
-		if m := n.(map[string]any); m["role"] == "user" {
-			return m["id"].(string)
+func firstUser(d apitype.SessionDetail) string {
+	for _, n := range d.Tree {
+		if n.Role == "user" {
+			return n.ID
 		}
 	}
 	return ""

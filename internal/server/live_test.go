@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
@@ -31,16 +30,15 @@ func TestContextMatchesPi(t *testing.T) {
 	if len(listed) != len(r.d.Sessions) {
 		t.Fatalf("pi lists %d sessions, want %d", len(listed), len(r.d.Sessions))
 	}
-	for _, s := range r.sessions() {
+	for _, s := range r.items() {
 		var want struct {
 			Messages []json.RawMessage `json:"messages"`
 		}
-		pitest.OracleJSON(t, &want, "context", s["path"].(string))
-		resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/context", nil)
-		var got struct {
-			Messages []json.RawMessage `json:"messages"`
+		pitest.OracleJSON(t, &want, "context", s.Path)
+		got, err := r.api().Context(t.Context(), s.ID, client.PageOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		json.NewDecoder(resp.Body).Decode(&got)
 		wantB, _ := json.Marshal(want.Messages)
 		gotB, _ := json.Marshal(got.Messages)
 		pitest.CompareJSON(t, wantB, gotB)
@@ -151,11 +149,11 @@ func TestLiveChat(t *testing.T) {
 	r, llm := liveRig(t)
 	cwd := r.d.Projects + "/notes"
 	llm.Enqueue(fakellm.Tools(fakellm.Bash("echo hello-from-pi")), fakellm.Text("All done."))
-	out := r.json("POST", "/api/sessions", map[string]any{"cwd": cwd, "message": "say hello"}, 200)
-	id := out["id"].(string)
+	api := r.api()
+	id := create(t, api, agent.CreateRequest{Cwd: cwd, Message: "say hello"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	ch := listen(t)(api.SessionEvents(ctx, id, "0"))
 	seen := map[string]bool{}
 	for !seen["agent_end"] {
 		ev := next(t, ch)
@@ -174,39 +172,40 @@ func TestLiveChat(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	c := r.json("GET", "/api/sessions/"+id+"/context", nil, 200)
+	c, err := api.Context(ctx, id, client.PageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var roles []string
-	for _, m := range c["messages"].([]any) {
-		roles = append(roles, m.(map[string]any)["role"].(string))
+	for _, m := range c.Messages {
+		var mm struct{ Role string }
+		json.Unmarshal(m, &mm)
+		roles = append(roles, mm.Role)
 	}
 	if want := []string{"system", "user", "assistant", "toolResult", "assistant"}; !slices.Equal(roles, want) {
 		t.Errorf("context roles %v, want %v", roles, want) // pi 1.x writes its system prompt first
 	}
-	if c["system"] != 1.0 {
-		t.Errorf("context answer says %v system messages, want 1", c["system"])
+	if c.System != 1 {
+		t.Errorf("context answer says %v system messages, want 1", c.System)
 	}
-	st := r.json("POST", "/api/sessions/"+id+"/commands", map[string]string{"type": "get_state"}, 200)
-	if st["data"].(map[string]any)["sessionId"] != id {
-		t.Errorf("get_state %v", st)
+	st := r.command(id, map[string]any{"type": "get_state"}, 200)
+	var state struct{ SessionID string }
+	if json.Unmarshal(st.Data, &state); state.SessionID != id {
+		t.Errorf("get_state %s", st.Data)
 	}
 	llm.Enqueue(fakellm.Text("Second answer."))
-	leaf := r.json("GET", "/api/sessions/"+id, nil, 200)["leaf"].(string)
-	r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "again", "expectLeaf": leaf}, 200)
+	r.command(id, map[string]any{"type": "prompt", "message": "again", "expectLeaf": r.leaf(id)}, 200)
 	for {
 		if ev := next(t, ch); ev.data["type"] == "agent_end" {
 			break
 		}
 	}
 	// "Edit from here": navigate in place to the first user message.
-	var first string
-	for _, n := range r.json("GET", "/api/sessions/"+id, nil, 200)["tree"].([]any) {
-		if m := n.(map[string]any); m["role"] == "user" && first == "" {
-			first = m["id"].(string)
-		}
-	}
-	nav := r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "navigate", "entryId": first}, 200)
-	if d := nav["data"].(map[string]any); d["editorText"] != "say hello" {
-		t.Errorf("navigate answer %v", d)
+	first := firstUser(r.detail(id))
+	nav := r.command(id, map[string]any{"type": "navigate", "entryId": first}, 200)
+	var navd struct{ EditorText string }
+	if json.Unmarshal(nav.Data, &navd); navd.EditorText != "say hello" {
+		t.Errorf("navigate answer %s", nav.Data)
 	}
 }
 
@@ -216,45 +215,40 @@ func TestLiveChat(t *testing.T) {
 func TestLiveAbortCompactionAPI(t *testing.T) {
 	r, llm := liveRigLLM(t, fakellm.Options{ScriptSummaries: true})
 	llm.Enqueue(fakellm.Text("One."), fakellm.Text("Two."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "first"}, 200)["id"].(string)
+	api := r.api()
+	id := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "first"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+id+"/events?lastEventId=0", "")
+	ch := listen(t)(api.SessionEvents(ctx, id, "0"))
 	waitEvent(t, ch, "agent_end")
-	cmd := "/api/sessions/" + id + "/commands"
-	r.json("POST", cmd, map[string]any{"type": "prompt", "message": "second"}, 200)
+	r.command(id, map[string]any{"type": "prompt", "message": "second"}, 200)
 	waitEvent(t, ch, "agent_end")
-	path := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)["path"].(string)
+	path := r.detail(id).Session.Path
 	before, _ := os.ReadFile(path)
 
 	hold := make(chan struct{})
 	defer close(hold)
 	llm.Enqueue(fakellm.Text(fakellm.DefaultSummary).WithHold(hold, 1))
-	compacted := make(chan int, 1)
+	compacted := make(chan error, 1)
 	go func() {
-		req, _ := http.NewRequest("POST", r.ts.URL+cmd, strings.NewReader(`{"type":"compact"}`))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			compacted <- 0
-			return
-		}
-		resp.Body.Close()
-		compacted <- resp.StatusCode
+		_, err := api.Command(ctx, id, map[string]any{"type": "compact"})
+		compacted <- err
 	}()
 	waitEvent(t, ch, "compaction_start")
-	out := r.json("POST", cmd, map[string]any{"type": "abort_compaction"}, 200)
-	if d, _ := out["data"].(map[string]any); d["running"] != true || d["aborted"] != true || d["stopped"] != false {
-		t.Errorf("abort_compaction answered %v", out)
+	out := r.command(id, map[string]any{"type": "abort_compaction"}, 200)
+	var d struct{ Running, Aborted, Stopped *bool }
+	json.Unmarshal(out.Data, &d)
+	if d.Running == nil || !*d.Running || d.Aborted == nil || !*d.Aborted || d.Stopped == nil || *d.Stopped {
+		t.Errorf("abort_compaction answered %s", out.Data)
 	}
-	if status := <-compacted; status != 400 {
+	if status := client.StatusOf(<-compacted); status != 400 {
 		t.Errorf("the aborted compact command: status %d, want 400", status)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Errorf("the file changed:\n%s", after[len(before):])
 	}
 	llm.Enqueue(fakellm.Text("Three."))
-	r.json("POST", cmd, map[string]any{"type": "prompt", "message": "third"}, 200)
+	r.command(id, map[string]any{"type": "prompt", "message": "third"}, 200)
 	waitEvent(t, ch, "agent_end")
 }
 

@@ -1,12 +1,10 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"runtime"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"piweb/internal/app"
+	"piweb/internal/client"
 	"piweb/internal/live"
 	"piweb/internal/testkit"
 )
@@ -25,43 +24,34 @@ type sseEvent struct {
 	data map[string]any
 }
 
-// sseClient reads an SSE stream into a channel until ctx ends.
-func sseClient(ctx context.Context, t *testing.T, url string, lastID string) (<-chan sseEvent, *http.Response) {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("status %d, type %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	ch := make(chan sseEvent, 4096)
-	go func() {
-		defer close(ch)
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(nil, 1<<20)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				ev.id = line[4:]
-			case strings.HasPrefix(line, "data: "):
-				json.Unmarshal([]byte(line[6:]), &ev.data)
-			case strings.HasPrefix(line, ": "):
-				ch <- sseEvent{data: map[string]any{"type": "ping"}}
-			case line == "" && ev.data != nil:
-				ch <- ev
-				ev = sseEvent{}
-			}
+// listen reads an event stream the client opened into a channel (a
+// heartbeat as {"type":"ping"}) until the stream ends with its context.
+// Used as listen(t)(r.api().IndexEvents(ctx, "")).
+func listen(t testing.TB) func(*client.Events, error) <-chan sseEvent {
+	return func(ev *client.Events, err error) <-chan sseEvent {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	return ch, resp
+		ch := make(chan sseEvent, 4096)
+		go func() {
+			defer close(ch)
+			defer ev.Close()
+			for {
+				e, err := ev.Next()
+				if err != nil {
+					return
+				}
+				out := sseEvent{id: e.ID, data: map[string]any{"type": "ping"}}
+				if !e.Ping() {
+					out.data = nil
+					json.Unmarshal(e.Data, &out.data)
+				}
+				ch <- out
+			}
+		}()
+		return ch
+	}
 }
 
 // next waits for the next event that is not a ping.
@@ -85,7 +75,7 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 func TestSSEResume(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	ch := listen(t)(r.api().IndexEvents(ctx, ""))
 	if ev := next(t, ch); ev.data["type"] != "hello" || ev.id != "" {
 		t.Fatalf("first event %+v", ev)
 	}
@@ -106,7 +96,7 @@ func TestSSEResume(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	ch2, _ := sseClient(ctx2, t, r.ts.URL+"/api/events", last)
+	ch2 := listen(t)(r.api().IndexEvents(ctx2, last))
 	next(t, ch2) // hello
 	for i := 3; i < 6; i++ {
 		if ev := next(t, ch2); ev.data["n"] != float64(i) {
@@ -115,7 +105,7 @@ func TestSSEResume(t *testing.T) {
 	}
 	// An id from another run (or garbage) gets a reset.
 	for _, id := range []string{"1", "junk"} {
-		ch3, _ := sseClient(ctx2, t, r.ts.URL+"/api/events", id)
+		ch3 := listen(t)(r.api().IndexEvents(ctx2, id))
 		next(t, ch3)
 		if ev := next(t, ch3); ev.data["type"] != "reset" {
 			t.Errorf("Last-Event-ID %s: %+v, want reset", id, ev)
@@ -127,7 +117,7 @@ func TestSSEHeartbeat(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{Heartbeat: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	ch := listen(t)(r.api().IndexEvents(ctx, ""))
 	deadline := time.After(5 * time.Second)
 	for {
 		select {
@@ -145,19 +135,19 @@ func TestSSEHeartbeat(t *testing.T) {
 // session's stream as entries_appended, unchanged.
 func TestSessionAppend(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
+	s := r.item("Dark theme")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/events", "")
+	ch := listen(t)(r.api().SessionEvents(ctx, s.ID, ""))
 	hello := next(t, ch)
 	if hello.data["type"] != "hello" || hello.data["leaf"] == nil {
 		t.Fatalf("hello %+v", hello)
 	}
 	line := fmt.Sprintf(`{"type":"session_info","id":"abcd1234","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"From a terminal"}`, hello.data["leaf"])
-	f, _ := os.OpenFile(s["path"].(string), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(line + "\n")
 	f.Close()
-	r.cat.Refresh(s["path"].(string))
+	r.cat.Refresh(s.Path)
 	ev := next(t, ch)
 	if ev.data["type"] != "entries_appended" || ev.data["leaf"] != "abcd1234" {
 		t.Fatalf("event %+v", ev)
@@ -186,7 +176,7 @@ func TestSSEManyClients(t *testing.T) {
 	ready := make(chan struct{}, readers)
 	var reconnects atomic.Int64
 	for i := range readers {
-		ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+		ch := listen(t)(r.api().IndexEvents(ctx, ""))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -209,7 +199,7 @@ func TestSSEManyClients(t *testing.T) {
 						if from == "" {
 							from = "0"
 						}
-						ch, _ = sseClient(ctx, t, r.ts.URL+"/api/events", from)
+						ch = listen(t)(r.api().IndexEvents(ctx, from))
 						<-ch // hello
 						continue
 					}
@@ -245,7 +235,7 @@ func TestSSEManyClients(t *testing.T) {
 	// Vanishing clients: read a little, then drop the connection.
 	for range 10 {
 		vctx, vcancel := context.WithCancel(ctx)
-		vch, _ := sseClient(vctx, t, r.ts.URL+"/api/events", "")
+		vch := listen(t)(r.api().IndexEvents(vctx, ""))
 		go func() { <-vch; vcancel() }()
 	}
 	start := time.Now()
@@ -266,7 +256,7 @@ func TestSSEManyClients(t *testing.T) {
 		c.Close()
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	http.DefaultClient.CloseIdleConnections() // keep-alive readers are not leaks
+	r.ts.Client().CloseIdleConnections() // keep-alive readers are not leaks
 	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -291,20 +281,18 @@ func firstLook(t *testing.T, ch <-chan sseEvent, path string) {
 
 func TestFileEvents(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{FilesPoll: 20 * time.Millisecond})
-	s := r.find("Dark theme")
+	s := r.item("Dark theme")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+s["id"].(string)+"/files/events?path=src", "")
+	ch := listen(t)(r.api().FileEvents(ctx, s.ID, "src", ""))
 	next(t, ch) // hello
 	firstLook(t, ch, "src")
-	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
+	os.WriteFile(s.Cwd+"/src/due.js", []byte("// changed\n"), 0o644)
 	if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {
 		t.Errorf("event %+v", ev)
 	}
-	resp := r.do("GET", "/api/sessions/"+s["id"].(string)+"/files/events?path=../..", nil)
-	if resp.StatusCode != 403 {
-		t.Errorf("watching outside: %d", resp.StatusCode)
-	}
+	_, err := r.api().FileEvents(ctx, s.ID, "../..", "")
+	wantErr(t, "watching outside", err, 403, "")
 }
 
 // TestFileEventsOnePollerPerFolder is issue 17.11: two sessions of one
@@ -312,21 +300,21 @@ func TestFileEvents(t *testing.T) {
 // poller, and both hear of a change.
 func TestFileEventsOnePollerPerFolder(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{FilesPoll: 20 * time.Millisecond})
-	s := r.find("Dark theme")
-	var other map[string]any
-	for _, o := range r.sessions() {
-		if o["cwd"] == s["cwd"] && o["id"] != s["id"] {
-			other = o
+	s := r.item("Dark theme")
+	other := ""
+	for _, o := range r.items() {
+		if o.Cwd == s.Cwd && o.ID != s.ID {
+			other = o.ID
 		}
 	}
-	if other == nil {
+	if other == "" {
 		t.Fatal("no second session in the folder")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var chs []<-chan sseEvent
-	for _, x := range []map[string]any{s, other} {
-		ch, _ := sseClient(ctx, t, r.ts.URL+"/api/sessions/"+x["id"].(string)+"/files/events?path=src", "")
+	for _, id := range []string{s.ID, other} {
+		ch := listen(t)(r.api().FileEvents(ctx, id, "src", ""))
 		next(t, ch) // hello
 		firstLook(t, ch, "src")
 		chs = append(chs, ch)
@@ -334,7 +322,7 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 	if n := r.srv.live.Pollers(); n != 1 {
 		t.Errorf("%d pollers for one folder, want 1", n)
 	}
-	os.WriteFile(s["cwd"].(string)+"/src/due.js", []byte("// changed\n"), 0o644)
+	os.WriteFile(s.Cwd+"/src/due.js", []byte("// changed\n"), 0o644)
 	for i, ch := range chs {
 		if ev := next(t, ch); ev.data["type"] != "file_changed" || ev.data["path"] != "src/due.js" {
 			t.Errorf("follower %d: event %+v", i, ev)
@@ -348,11 +336,11 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 // session, each with an id: line.
 func TestIndexEvents(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	id := s["id"].(string)
+	s := r.item("Dark theme")
+	id := s.ID
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, _ := sseClient(ctx, t, r.ts.URL+"/api/events", "")
+	ch := listen(t)(r.api().IndexEvents(ctx, ""))
 	next(t, ch) // hello
 	expect := func(typ string, ok func(map[string]any) bool) {
 		t.Helper()
@@ -367,11 +355,19 @@ func TestIndexEvents(t *testing.T) {
 		}
 	}
 	item := func(d map[string]any) map[string]any { m, _ := d["session"].(map[string]any); return m }
-	r.json("POST", "/api/sessions/"+id+"/rename", map[string]string{"name": "Renamed"}, 200)
+	api := r.api()
+	if _, err := api.Rename(ctx, id, "Renamed"); err != nil {
+		t.Fatal(err)
+	}
 	expect("session_updated", func(d map[string]any) bool { return item(d)["id"] == id && item(d)["name"] == "Renamed" })
-	trash := r.json("DELETE", "/api/sessions/"+id, map[string]any{}, 200)["trashId"].(string)
-	expect("session_removed", func(d map[string]any) bool { return d["id"] == id && d["path"] == s["path"] })
-	r.json("POST", "/api/trash/"+trash+"/restore", map[string]any{}, 200)
+	del, err := api.Delete(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect("session_removed", func(d map[string]any) bool { return d["id"] == id && d["path"] == s.Path })
+	if _, err := api.Restore(ctx, del.TrashID); err != nil {
+		t.Fatal(err)
+	}
 	expect("session_added", func(d map[string]any) bool { return item(d)["id"] == id })
 }
 
@@ -381,9 +377,8 @@ func TestIndexEvents(t *testing.T) {
 // the replayed events themselves pass through unchanged.
 func TestSSEReplayTimes(t *testing.T) {
 	r := newRig(t, Options{})
-	id := r.find("Dark theme")["id"].(string)
-	st := live.SessionTopic(r.find("Dark theme")["path"].(string))
-	url := r.ts.URL + "/api/sessions/" + id + "/events"
+	dark := r.item("Dark theme")
+	st := live.SessionTopic(dark.Path)
 	first := r.srv.live.Publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"a"}`)).Seq
 	sent := time.Now().UnixMilli()
 	time.Sleep(30 * time.Millisecond)
@@ -392,7 +387,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	ch, _ := sseClient(ctx, t, url, fmt.Sprint(first))
+	ch := listen(t)(r.api().SessionEvents(ctx, dark.ID, fmt.Sprint(first)))
 	hello := next(t, ch)
 	now, _ := hello.data["now"].(float64)
 	if hello.data["type"] != "hello" || now < float64(sent) || now > float64(time.Now().UnixMilli()) {
@@ -422,7 +417,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	}
 
 	// Nothing to replay, nothing before the live events.
-	ch2, _ := sseClient(ctx, t, url, fmt.Sprint(third))
+	ch2 := listen(t)(r.api().SessionEvents(ctx, dark.ID, fmt.Sprint(third)))
 	next(t, ch2) // hello
 	r.srv.live.Publish(st, []byte(`{"type":"agent_end"}`))
 	if ev := next(t, ch2); ev.data["type"] != "agent_end" {
