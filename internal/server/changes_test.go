@@ -40,8 +40,7 @@ func TestGitChangesAPI(t *testing.T) {
 	gitIn(t, repo, "commit", "-qm", "one")
 	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nvar X = 1\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "new file.txt"), []byte("hello\n"), 0o644)
-	dir := filepath.Dir(r.item("Dark theme").Path)
-	id := newSessionIn(t, r, dir, repo)
+	id := r.sessionIn(repo)
 
 	api, ctx := r.api(), t.Context()
 	got, err := api.GitStatus(ctx, id)
@@ -59,11 +58,11 @@ func TestGitChangesAPI(t *testing.T) {
 	_, err = api.GitDiff(ctx, id, "../x", "head")
 	wantErr(t, "path out of the repository", err, 403, "forbidden")
 
-	plain := newSessionIn(t, r, dir, t.TempDir())
+	plain := r.sessionIn(t.TempDir())
 	if got, err := api.GitStatus(ctx, plain); err != nil || got.Available || got.Reason != "not_repo" {
 		t.Errorf("plain folder: %+v, %v", got, err)
 	}
-	gone := newSessionIn(t, r, dir, filepath.Join(repo, "gone"))
+	gone := r.sessionIn(filepath.Join(repo, "gone"))
 	if got, err := api.GitStatus(ctx, gone); err != nil || got.Reason != "no_dir" {
 		t.Errorf("gone folder: %+v, %v", got, err)
 	}
@@ -76,7 +75,7 @@ func TestGitTopic(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{GitPoll: 20 * time.Millisecond})
 	repo := t.TempDir()
 	gitIn(t, repo, "init", "-q", "-b", "main")
-	id := newSessionIn(t, r, filepath.Dir(r.item("Dark theme").Path), repo)
+	id := r.sessionIn(repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	api := r.api()

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/apitype"
+	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 	"piweb/internal/session"
 )
 
@@ -21,7 +23,8 @@ import (
 // bad paths.
 func TestFilesMissingCwd(t *testing.T) {
 	r := newRig(t, Options{})
-	dark := r.find("Dark theme")
+	dark := r.item("Dark theme")
+	api, ctx := r.api(), t.Context()
 	file := filepath.Join(r.d.Root, "a-file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -33,43 +36,47 @@ func TestFilesMissingCwd(t *testing.T) {
 	}
 	for name, cwd := range cwds {
 		t.Run(name, func(t *testing.T) {
-			id := newSessionIn(t, r, filepath.Dir(dark["path"].(string)), cwd)
-			base := "/api/sessions/" + id
+			id := r.sessionIn(cwd)
 			for _, q := range []string{"", "?path=", "?path=.", "?path=./"} {
-				got := r.json("GET", base+"/files"+q, nil, 200)
-				want := map[string]any{"path": "", "entries": []any{}, "missing": true}
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("files%s (-want +got):\n%s", q, diff)
+				var got apitype.FileList
+				err := api.Do(ctx, "GET", "/api/sessions/"+id+"/files"+q, nil, &got)
+				want := apitype.FileList{Path: "", Entries: []cwdfs.Entry{}, Missing: true}
+				if diff := cmp.Diff(want, got); err != nil || diff != "" {
+					t.Errorf("files%s: %v (-want +got):\n%s", q, err, diff)
 				}
 			}
 			for _, c := range []struct {
-				url    string
+				what   string
+				err    error
 				status int
 			}{
-				{"/files?path=src", 404}, {"/file?path=README.md", 404}, {"/files/events", 404},
-				{"/files?path=..", 403}, {"/files?path=/etc", 403},
+				{"files src", second(api.Files(ctx, id, "src")), 404},
+				{"file README.md", third(api.File(ctx, id, "README.md")), 404},
+				{"files/events", second(api.FileEvents(ctx, id, "", "")), 404},
+				{"files ..", second(api.Files(ctx, id, "..")), 403},
+				{"files /etc", second(api.Files(ctx, id, "/etc")), 403},
 			} {
-				r.json("GET", base+c.url, nil, c.status)
+				wantErr(t, c.what, c.err, c.status, "")
 			}
 		})
 	}
-	if got := r.json("GET", "/api/sessions/"+dark["id"].(string)+"/files", nil, 200); got["missing"] != false {
-		t.Errorf("an existing folder: missing %v", got["missing"])
+	if got, err := api.Files(ctx, dark.ID, ""); err != nil || got.Missing {
+		t.Errorf("an existing folder: missing %v, %v", got.Missing, err)
 	}
 }
 
-// newSessionIn writes a one-message session with cwd into dir and waits
-// until the server lists it.
-func newSessionIn(t *testing.T, r *rig, dir, cwd string) string {
-	t.Helper()
+// sessionIn writes a one-message session with cwd into the folder of
+// the demo's "Dark theme" session and waits until the server lists it.
+func (r *rig) sessionIn(cwd string) string {
+	r.t.Helper()
 	id := session.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}`
-	if _, err := session.NewFile(dir, []byte(header+"\n"+body+"\n")); err != nil {
-		t.Fatal(err)
+	if _, err := session.NewFile(filepath.Dir(r.item("Dark theme").Path), []byte(header+"\n"+body+"\n")); err != nil {
+		r.t.Fatal(err)
 	}
 	r.sync()
-	r.json("GET", "/api/sessions/"+id, nil, 200)
+	r.detail(id)
 	return id
 }
 
@@ -93,23 +100,22 @@ func TestSpecialFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, "ok.txt"), []byte("fine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base := "/api/sessions/" + newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	id := r.sessionIn(cwd)
+	api, ctx := r.api(), t.Context()
 	for _, name := range special {
-		for _, route := range []string{"/file", "/files"} {
-			got := r.json("GET", base+route+"?path="+name, nil, 400)
-			if msg := got["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "not a regular file") {
+		for route, err := range map[string]error{"/file": third(api.File(ctx, id, name)), "/files": second(api.Files(ctx, id, name))} {
+			wantErr(t, route+" "+name, err, 400, "")
+			if msg := errs.Message(err); !strings.Contains(msg, "not a regular file") {
 				t.Errorf("%s %s: %q", route, name, msg)
 			}
 		}
 	}
-	if resp := r.do("GET", base+"/file?path=ok.txt", nil); resp.StatusCode != 200 {
-		t.Errorf("regular file: %d", resp.StatusCode)
+	if _, _, err := api.File(ctx, id, "ok.txt"); err != nil {
+		t.Errorf("regular file: %v", err)
 	}
 	threads, fds := procCounts(t)
 	for range 2000 {
-		resp := r.do("GET", base+"/file?path=pipe", nil)
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		api.File(ctx, id, "pipe")
 	}
 	r.ts.CloseClientConnections()
 	threads2, fds2 := procCounts(t)
@@ -140,13 +146,17 @@ func procCounts(t testing.TB) (threads, fds int) {
 // TestFilesRootCwd: a session whose cwd is / can list and open its files.
 func TestFilesRootCwd(t *testing.T) {
 	r := newRig(t, Options{})
-	base := "/api/sessions/" + newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), "/")
-	if got := r.json("GET", base+"/files", nil, 200); len(got["entries"].([]any)) == 0 {
-		t.Error("no entries in /")
+	id := r.sessionIn("/")
+	api, ctx := r.api(), t.Context()
+	if got, err := api.Files(ctx, id, ""); err != nil || len(got.Entries) == 0 {
+		t.Errorf("no entries in /: %v", err)
 	}
-	r.json("GET", base+"/files?path=etc", nil, 200)
-	if resp := r.do("GET", base+"/file?path=etc/passwd", nil); resp.StatusCode != 200 {
-		t.Errorf("/etc/passwd: %d", resp.StatusCode)
+	if _, err := api.Files(ctx, id, "etc"); err != nil {
+		t.Error(err)
 	}
-	r.json("GET", base+"/files?path=..", nil, 403)
+	if _, _, err := api.File(ctx, id, "etc/passwd"); err != nil {
+		t.Errorf("/etc/passwd: %v", err)
+	}
+	_, err := api.Files(ctx, id, "..")
+	wantErr(t, "files ..", err, 403, "")
 }

@@ -118,6 +118,49 @@ func (r *rig) json(method, path string, body any, want int, hdr ...string) map[s
 	return out
 }
 
+// send sends a request as it is: body ("" for none) as application/json
+// unless hdr (name, value, ...) names another Content-Type, for the tests
+// of what the typed client never sends; the answer is read and dropped.
+func (r *rig) send(method, path, body string, hdr ...string) error {
+	r.t.Helper()
+	h := http.Header{}
+	var rd io.Reader
+	if body != "" {
+		h.Set("Content-Type", "application/json")
+		rd = strings.NewReader(body)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		h.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := r.api().Send(r.t.Context(), method, path, rd, h)
+	if err == nil {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	return err
+}
+
+// headers are the headers of the answer to method path, whatever its
+// status.
+func (r *rig) headers(method, path string) http.Header {
+	r.t.Helper()
+	req, _ := http.NewRequestWithContext(r.t.Context(), method, r.ts.URL+path, nil)
+	resp, err := r.ts.Client().Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.Header
+}
+
+// statusOf is the status of a request that answered err: 200 when nil.
+func statusOf(err error) int {
+	if err == nil {
+		return 200
+	}
+	return client.StatusOf(err)
+}
+
 // errCode returns the code of a uniform error answer.
 func errCode(t *testing.T, m map[string]any) string {
 	t.Helper()
@@ -260,3 +303,10 @@ func (r *rig) sync() {
 		r.t.Fatal(err)
 	}
 }
+
+// second is the error of a call that answers a value and an error, for a
+// table of refusals.
+func second[T any](_ T, err error) error { return err }
+
+// third is the error of a call that answers two values and an error.
+func third[T, U any](_ T, _ U, err error) error { return err }

@@ -38,7 +38,7 @@ func TestLoadBaseline(t *testing.T) {
 	cwd := t.TempDir()
 	syscall.Mkfifo(filepath.Join(cwd, "pipe"), 0o644)
 	os.WriteFile(filepath.Join(cwd, "ok.txt"), []byte("fine\n"), 0o644)
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	id := r.sessionIn(cwd)
 	base := serveLoopback(t, r, "tcp", "127.0.0.1:0")
 
 	// The baseline is a warm server: its bounded pools (SQLite readers,

@@ -10,58 +10,60 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/access"
+	"piweb/internal/client"
+	"piweb/internal/cwdfs"
+	"piweb/internal/errs"
 )
 
 func TestRefusals(t *testing.T) {
 	r := newRig(t, Options{})
-	id := r.find("Dark theme")["id"].(string)
+	id := r.item("Dark theme").ID
 	rename := "/api/sessions/" + id + "/rename"
 	tests := []struct {
 		name   string
 		method string
 		path   string
-		body   any
+		body   string // sent as application/json unless hdr says otherwise
 		hdr    []string
 		status int
 		code   string
 	}{
-		{"cross-origin POST", "POST", rename, map[string]string{"name": "x"}, []string{"Origin", "http://evil.example"}, 403, "forbidden"},
-		{"cross-site fetch metadata", "POST", rename, map[string]string{"name": "x"}, []string{"Sec-Fetch-Site", "cross-site"}, 403, "forbidden"},
-		{"forged Host", "GET", "/api/sessions", nil, []string{"Host", "evil.example:30141"}, 403, "forbidden"},
-		{"forged Host on the app", "GET", "/", nil, []string{"Host", "rebind.example"}, 403, "forbidden"},
+		{"cross-origin POST", "POST", rename, `{"name":"x"}`, []string{"Origin", "http://evil.example"}, 403, "forbidden"},
+		{"cross-site fetch metadata", "POST", rename, `{"name":"x"}`, []string{"Sec-Fetch-Site", "cross-site"}, 403, "forbidden"},
+		{"forged Host", "GET", "/api/sessions", "", []string{"Host", "evil.example:30141"}, 403, "forbidden"},
+		{"forged Host on the app", "GET", "/", "", []string{"Host", "rebind.example"}, 403, "forbidden"},
 		{"form content type", "POST", rename, `name=x`, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "unsupported"},
 		{"text/plain content type", "POST", rename, `{"name":"x"}`, []string{"Content-Type", "text/plain"}, 415, "unsupported"},
 		{"bad JSON", "POST", rename, `{"name":`, nil, 400, "invalid"},
-		{"unknown field", "POST", rename, map[string]string{"nome": "x"}, nil, 400, "invalid"},
+		{"unknown field", "POST", rename, `{"nome":"x"}`, nil, 400, "invalid"},
 		{"body too large", "POST", rename, `{"name":"` + strings.Repeat("x", maxBody) + `"}`, nil, 413, "too_large"},
-		{"unknown session", "GET", "/api/sessions/nope", nil, nil, 404, "not_found"},
-		{"unknown route", "GET", "/api/nope", nil, nil, 404, "not_found"},
+		{"unknown session", "GET", "/api/sessions/nope", "", nil, 404, "not_found"},
+		{"unknown route", "GET", "/api/nope", "", nil, 404, "not_found"},
 		{"wrong method", "PUT", "/api/sessions", `{}`, nil, 405, "method_not_allowed"},
-		{"traversal", "GET", "/api/sessions/" + id + "/file?path=../../agent/settings.json", nil, nil, 403, "forbidden"},
-		{"traversal in dir listing", "GET", "/api/sessions/" + id + "/files?path=src/../..", nil, nil, 403, "forbidden"},
-		{"absolute path", "GET", "/api/sessions/" + id + "/file?path=/etc/passwd", nil, nil, 403, "forbidden"},
-		{"bad sort", "GET", "/api/sessions?sort=bogus", nil, nil, 400, "invalid"},
+		{"traversal", "GET", "/api/sessions/" + id + "/file?path=../../agent/settings.json", "", nil, 403, "forbidden"},
+		{"traversal in dir listing", "GET", "/api/sessions/" + id + "/files?path=src/../..", "", nil, 403, "forbidden"},
+		{"absolute path", "GET", "/api/sessions/" + id + "/file?path=/etc/passwd", "", nil, 403, "forbidden"},
+		{"bad sort", "GET", "/api/sessions?sort=bogus", "", nil, 400, "invalid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := r.json(tt.method, tt.path, tt.body, tt.status, tt.hdr...)
-			if got := errCode(t, m); got != tt.code {
-				t.Errorf("code %q, want %q", got, tt.code)
-			}
-			if strings.Contains(m["error"].(map[string]any)["message"].(string), r.d.Root) {
-				t.Errorf("error leaks a path: %v", m)
+			err := r.send(tt.method, tt.path, tt.body, tt.hdr...)
+			wantErr(t, tt.name, err, tt.status, tt.code)
+			if strings.Contains(errs.Message(err), r.d.Root) {
+				t.Errorf("error leaks a path: %v", err)
 			}
 		})
 	}
-	if got := r.find("Dark theme")["name"]; got != "Dark theme" {
+	if got := r.item("Dark theme").Name; got == nil || *got != "Dark theme" {
 		t.Errorf("a refused rename changed the name to %v", got)
 	}
 }
 
 func TestSymlinkEscape(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	cwd := s["cwd"].(string)
+	s := r.item("Dark theme")
+	cwd := s.Cwd
+	api, ctx := r.api(), t.Context()
 	secret := filepath.Join(r.d.Root, "secret.txt")
 	os.WriteFile(secret, []byte("top secret"), 0o600)
 	if err := os.Symlink(secret, filepath.Join(cwd, "leak.txt")); err != nil {
@@ -71,37 +73,39 @@ func TestSymlinkEscape(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Symlink("README.md", filepath.Join(cwd, "inside.md"))
-	base := "/api/sessions/" + s["id"].(string)
-	for _, p := range []string{"/file?path=leak.txt", "/file?path=up/secret.txt", "/files?path=up"} {
-		if code := errCode(t, r.json("GET", base+p, nil, 403)); code != "forbidden" {
-			t.Errorf("%s: code %s", p, code)
-		}
+	for what, err := range map[string]error{"file leak.txt": third(api.File(ctx, s.ID, "leak.txt")),
+		"file up/secret.txt": third(api.File(ctx, s.ID, "up/secret.txt")), "files up": second(api.Files(ctx, s.ID, "up"))} {
+		wantErr(t, what, err, 403, "forbidden")
 	}
 	// The listing shows links out as "other", without the size or time of
 	// what they point to.
-	var listed []any
-	for _, e := range r.json("GET", base+"/files", nil, 200)["entries"].([]any) {
-		if m := e.(map[string]any); m["name"] == "leak.txt" || m["name"] == "up" || m["name"] == "inside.md" {
-			listed = append(listed, m)
+	all, err := api.Files(ctx, s.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []cwdfs.Entry
+	for _, e := range all.Entries {
+		if e.Name == "leak.txt" || e.Name == "up" || e.Name == "inside.md" {
+			listed = append(listed, e)
 		}
 	}
 	if len(listed) != 3 {
 		t.Fatalf("links listed: %v", listed)
 	}
 	readme, _ := os.Stat(filepath.Join(cwd, "README.md"))
-	want := []any{
-		map[string]any{"name": "inside.md", "type": "file", "size": float64(readme.Size()), "modified": listed[0].(map[string]any)["modified"]},
-		map[string]any{"name": "leak.txt", "type": "other", "size": float64(0), "modified": nil},
-		map[string]any{"name": "up", "type": "other", "size": float64(0), "modified": nil},
+	want := []cwdfs.Entry{
+		{Name: "inside.md", Type: "file", Size: readme.Size(), Modified: listed[0].Modified},
+		{Name: "leak.txt", Type: "other"},
+		{Name: "up", Type: "other"},
 	}
 	if diff := cmp.Diff(want, listed); diff != "" {
 		t.Errorf("listing of links (-want +got):\n%s", diff)
 	}
-	resp := r.do("GET", base+"/file?path=inside.md", nil)
-	if resp.StatusCode != 200 {
-		t.Errorf("a symlink inside the cwd: status %d", resp.StatusCode)
+	_, hdr, err := api.File(ctx, s.ID, "inside.md")
+	if err != nil {
+		t.Errorf("a symlink inside the cwd: %v", err)
 	}
-	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") {
+	if csp := hdr.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") {
 		t.Errorf("file served without sandbox CSP: %q", csp)
 	}
 }
@@ -109,8 +113,7 @@ func TestSymlinkEscape(t *testing.T) {
 func TestSecurityHeaders(t *testing.T) {
 	r := newRig(t, Options{})
 	for _, p := range []string{"/", "/api/sessions", "/api/nope"} {
-		resp := r.do("GET", p, nil)
-		h := resp.Header
+		h := r.headers("GET", p)
 		if h.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%s: no nosniff", p)
 		}
@@ -144,10 +147,14 @@ func (r *rig) signIn(link string) (int, *http.Cookie) {
 func TestToken(t *testing.T) {
 	const token = "s3cret-token"
 	r := newRig(t, Options{Token: token, Addr: "0.0.0.0:30141"})
-	if code := errCode(t, r.json("GET", "/api/sessions", nil, 401)); code != "unauthorized" {
-		t.Errorf("missing token: %s", code)
+	list := func(hdr ...string) error {
+		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
+		return err
 	}
-	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+token)
+	wantErr(t, "missing token", list(), 401, "unauthorized")
+	if err := list("Authorization", "Bearer "+token); err != nil {
+		t.Error(err)
+	}
 	if link := r.srv.LoginLink(); link != "/auth?token="+token {
 		t.Errorf("login link %q", link)
 	}
@@ -159,11 +166,13 @@ func TestToken(t *testing.T) {
 		if c.Value == token {
 			t.Error("the cookie holds the token itself")
 		}
-		r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
+		if err := list("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
+			t.Error(err)
+		}
 	}
 	// A cookie made with another key, or tampered with, is refused.
 	other := access.NewKeys("another-token").NewCookie()
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other)
+	wantErr(t, "another key's cookie", list("Cookie", r.srv.auth.cookie+"="+other), 401, "")
 }
 
 // TestLoginLinkOneTime: without a chosen token, each printed link signs in
@@ -171,7 +180,11 @@ func TestToken(t *testing.T) {
 func TestLoginLinkOneTime(t *testing.T) {
 	logins := make(chan string, 4)
 	r := newRig(t, Options{Login: true, Addr: "0.0.0.0:30141", OnLogin: func(ip string) { logins <- ip }})
-	r.json("GET", "/api/sessions", nil, 401)
+	list := func(hdr ...string) error {
+		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
+		return err
+	}
+	wantErr(t, "no credential", list(), 401, "")
 	link := r.srv.LoginLink()
 	if !strings.HasPrefix(link, "/auth?token=") || link == r.srv.LoginLink() {
 		t.Fatalf("links %q: want a new one each time", link)
@@ -183,15 +196,17 @@ func TestLoginLinkOneTime(t *testing.T) {
 	if strings.Contains(link, c.Value) {
 		t.Error("the cookie holds the link's secret")
 	}
-	r.json("GET", "/api/sessions", nil, 200, "Cookie", r.srv.auth.cookie+"="+c.Value)
-	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+c.Value) // a cookie is never a bearer token
+	if err := list("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
+		t.Error(err)
+	}
+	wantErr(t, "cookie as a bearer token", list("Authorization", "Bearer "+c.Value), 401, "") // a cookie is never a bearer token
 	if status, c2 := r.signIn(link); status != http.StatusUnauthorized || c2 != nil {
 		t.Errorf("reused link: status %d, cookie %v", status, c2)
 	}
 	secret := strings.TrimPrefix(link, "/auth?token=")
-	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+secret)
+	wantErr(t, "the link's secret as a token", list("Authorization", "Bearer "+secret), 401, "")
 	nonce, _, _ := strings.Cut(c.Value, ".")
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+nonce+".AAAA")
+	wantErr(t, "a forged cookie", list("Cookie", r.srv.auth.cookie+"="+nonce+".AAAA"), 401, "")
 	close(logins)
 	var got []string
 	for ip := range logins {
@@ -204,16 +219,16 @@ func TestLoginLinkOneTime(t *testing.T) {
 
 func TestTokenThrottle(t *testing.T) {
 	r := newRig(t, Options{Token: "right"})
+	list := func(hdr ...string) error {
+		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
+		return err
+	}
 	for i := range 10 {
-		r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong"+string(rune('a'+i)))
+		wantErr(t, "a wrong token", list("Authorization", "Bearer wrong"+string(rune('a'+i))), 401, "")
 	}
 	// Over the limit even the right token is not checked.
-	if code := errCode(t, r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer right")); code != "throttled" {
-		t.Errorf("code %s", code)
-	}
-	if code := errCode(t, r.json("GET", "/auth?token=guess", nil, 429)); code != "throttled" {
-		t.Errorf("auth code %s", code)
-	}
+	wantErr(t, "the right token over the limit", list("Authorization", "Bearer right"), 429, "throttled")
+	wantErr(t, "a sign-in link over the limit", r.send("GET", "/auth?token=guess", ""), 429, "throttled")
 }
 
 func TestIsLoopback(t *testing.T) {
@@ -231,8 +246,8 @@ func TestExtraHosts(t *testing.T) {
 	r := newRig(t, Options{Hosts: []string{"piweb.example", "[fd00::1]:8080"}})
 	for host, want := range map[string]int{"piweb.example": 200, "PIWEB.example:443": 200, "[fd00::1]:30141": 200,
 		"localhost:30141": 200, "evil.example": 403, "example": 403} {
-		if resp := r.do("GET", "/api/status", nil, "Host", host); resp.StatusCode != want {
-			t.Errorf("Host %s: status %d, want %d", host, resp.StatusCode, want)
+		if status := statusOf(r.send("GET", "/api/status", "", "Host", host)); status != want {
+			t.Errorf("Host %s: status %d, want %d", host, status, want)
 		}
 	}
 }

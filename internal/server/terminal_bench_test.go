@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"piweb/internal/app"
+	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/session"
 )
@@ -43,7 +44,7 @@ func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchEcho(b, wsURL(ts.URL)+"/api/sessions/"+id+"/terminals/"+t.Info().ID+"/socket")
+	benchEcho(b, client.New(ts.URL, client.Options{}).TerminalSocketURL(id, t.Info().ID))
 }
 
 func benchEcho(b *testing.B, url string) {

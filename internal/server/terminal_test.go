@@ -83,8 +83,6 @@ func (tc *termClient) send(s string) error {
 	return tc.c.Write(context.Background(), websocket.MessageBinary, []byte(s))
 }
 
-func wsURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "http") }
-
 // TestTerminalAPI: a POST starts a shell in the session's folder; the
 // WebSocket carries keystrokes, output and resizes; a second connection
 // (a page reload) gets the scrollback; DELETE ends the shell and the
@@ -92,16 +90,18 @@ func wsURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "h
 func TestTerminalAPI(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{Terminals: testTerminals(t)})
 	cwd := t.TempDir()
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
-	base := "/api/sessions/" + id + "/terminals"
-	if got := r.json("GET", base, nil, 200); got["enabled"] != true || len(got["terminals"].([]any)) != 0 {
-		t.Fatalf("list before any start: %v", got)
+	id := r.sessionIn(cwd)
+	api, ctx := r.api(), t.Context()
+	if got, err := api.Terminals(ctx, id); err != nil || !got.Enabled || len(got.Terminals) != 0 {
+		t.Fatalf("list before any start: %+v, %v", got, err)
 	}
-	info := r.json("POST", base, map[string]any{"cols": 80, "rows": 24}, 200)
-	tid := info["id"].(string)
-	pid := int(info["pid"].(float64))
+	info, err := api.StartTerminal(ctx, id, 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid, pid := info.ID, info.PID
 	origin := http.Header{"Origin": {r.ts.URL}}
-	tc, _, err := dialTerminal(t, wsURL(r.ts.URL)+base+"/"+tid+"/socket", origin)
+	tc, _, err := dialTerminal(t, api.TerminalSocketURL(id, tid), origin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,16 +113,18 @@ func TestTerminalAPI(t *testing.T) {
 	tc.send("stty size\n")
 	testkit.Eventually(t, tc.has("31 101"), 10*time.Second, "the resized terminal")
 
-	again, _, err := dialTerminal(t, wsURL(r.ts.URL)+base+"/"+tid+"/socket", origin)
+	again, _, err := dialTerminal(t, api.TerminalSocketURL(id, tid), origin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, again.has("hi-42"), 10*time.Second, "the scrollback after a reconnect")
-	if n := len(r.json("GET", base, nil, 200)["terminals"].([]any)); n != 1 {
-		t.Errorf("list: %d terminals, want 1", n)
+	if got, err := api.Terminals(ctx, id); err != nil || len(got.Terminals) != 1 {
+		t.Errorf("list: %d terminals, want 1 (%v)", len(got.Terminals), err)
 	}
 
-	r.json("DELETE", base+"/"+tid, map[string]any{}, 200)
+	if err := api.CloseTerminal(ctx, id, tid); err != nil {
+		t.Fatal(err)
+	}
 	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
 		t.Errorf("shell %d alive after DELETE", pid)
 	}
@@ -134,7 +136,7 @@ func TestTerminalAPI(t *testing.T) {
 	if !again.exit {
 		t.Error("the socket ended without saying the shell exited")
 	}
-	r.json("DELETE", base+"/"+tid, map[string]any{}, 404)
+	wantErr(t, "closing it again", api.CloseTerminal(ctx, id, tid), 404, "")
 }
 
 // TestTerminalSocketRefusals: the upgrade is checked like every request
@@ -143,10 +145,14 @@ func TestTerminalAPI(t *testing.T) {
 func TestTerminalSocketRefusals(t *testing.T) {
 	terms := testTerminals(t)
 	r := newRig(t, Options{}, app.Config{Terminals: terms})
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
-	base := "/api/sessions/" + id + "/terminals"
-	tid := r.json("POST", base, map[string]any{}, 200)["id"].(string)
-	sock := wsURL(r.ts.URL) + base + "/" + tid + "/socket"
+	id := r.sessionIn(t.TempDir())
+	api, ctx := r.api(), t.Context()
+	info, err := api.StartTerminal(ctx, id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := info.ID
+	sock := api.TerminalSocketURL(id, tid)
 	for _, c := range []struct {
 		name string
 		url  string
@@ -156,7 +162,7 @@ func TestTerminalSocketRefusals(t *testing.T) {
 		{"other origin", sock, http.Header{"Origin": {"http://evil.example"}}, 403},
 		{"other port", sock, http.Header{"Origin": {"http://127.0.0.1:1"}}, 403},
 		{"cross-site page", sock, http.Header{"Origin": {r.ts.URL}, "Sec-Fetch-Site": {"cross-site"}}, 403},
-		{"no such terminal", wsURL(r.ts.URL) + base + "/nope/socket", http.Header{"Origin": {r.ts.URL}}, 404},
+		{"no such terminal", api.TerminalSocketURL(id, "nope"), http.Header{"Origin": {r.ts.URL}}, 404},
 	} {
 		_, resp, err := dialTerminal(t, c.url, c.hdr)
 		if err == nil || resp == nil || resp.StatusCode != c.want {
@@ -164,20 +170,20 @@ func TestTerminalSocketRefusals(t *testing.T) {
 		}
 	}
 	// A forged Host (DNS rebinding).
-	resp := r.do("GET", base+"/"+tid+"/socket", nil, "Host", "rebind.example", "Connection", "Upgrade", "Upgrade", "websocket")
-	if resp.StatusCode != 403 {
-		t.Errorf("forged Host: %d, want 403", resp.StatusCode)
-	}
+	_, err = api.Send(ctx, "GET", "/api/sessions/"+id+"/terminals/"+tid+"/socket", nil,
+		http.Header{"Host": {"rebind.example"}, "Connection": {"Upgrade"}, "Upgrade": {"websocket"}})
+	wantErr(t, "forged Host", err, 403, "")
 	if n := len(terms.List(id)); n != 1 {
 		t.Errorf("%d terminals after the refused requests, want the 1 started", n)
 	}
 
 	off := newRig(t, Options{})
-	offID := newSessionIn(t, off, filepath.Dir(off.find("Dark theme")["path"].(string)), t.TempDir())
-	if got := off.json("GET", "/api/sessions/"+offID+"/terminals", nil, 200); got["enabled"] != false {
-		t.Errorf("terminals off: list says %v", got)
+	offID := off.sessionIn(t.TempDir())
+	if got, err := off.api().Terminals(ctx, offID); err != nil || got.Enabled {
+		t.Errorf("terminals off: list says %+v, %v", got, err)
 	}
-	off.json("POST", "/api/sessions/"+offID+"/terminals", map[string]any{}, 403)
+	_, err = off.api().StartTerminal(ctx, offID, 0, 0)
+	wantErr(t, "terminals off: start", err, 403, "")
 }
 
 // zombie reports a process that ended and waits to be reaped.
@@ -203,8 +209,12 @@ func readProcStat(pid int) (string, error) {
 // ends every shell it started.
 func TestTerminalsEndWhenServerStops(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{Terminals: testTerminals(t)})
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), t.TempDir())
-	pid := int(r.json("POST", "/api/sessions/"+id+"/terminals", map[string]any{}, 200)["pid"].(float64))
+	id := r.sessionIn(t.TempDir())
+	info, err := r.api().StartTerminal(t.Context(), id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := info.PID
 	r.srv.Close()
 	r.srv.app.Close()
 	if st, err := readProcStat(pid); err == nil && st != "Z" {

@@ -21,7 +21,7 @@ func TestUploadAndPreviews(t *testing.T) {
 	r := newRig(t, Options{})
 	cwd := t.TempDir()
 	os.Mkdir(filepath.Join(cwd, "docs"), 0o755)
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	id := r.sessionIn(cwd)
 	base := "/api/sessions/" + id
 	up := func(query, data string, want int) map[string]any {
 		t.Helper()
@@ -76,7 +76,7 @@ func TestUploadAndPreviews(t *testing.T) {
 func TestUploadTooLarge(t *testing.T) {
 	r := newRig(t, Options{})
 	cwd := t.TempDir()
-	id := newSessionIn(t, r, filepath.Dir(r.find("Dark theme")["path"].(string)), cwd)
+	id := r.sessionIn(cwd)
 	u := r.ts.URL + "/api/sessions/" + id + "/upload?path=&name=big.bin"
 	for _, chunked := range []bool{false, true} {
 		var body io.Reader = io.LimitReader(zeros{}, cwdfs.MaxUpload+1)

@@ -20,8 +20,7 @@ func TestWorktreesAPI(t *testing.T) {
 	os.Mkdir(repo, 0o755)
 	gitIn(t, repo, "init", "-q", "-b", "main")
 	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "start")
-	dir := filepath.Dir(r.item("Dark theme").Path)
-	id := newSessionIn(t, r, dir, repo)
+	id := r.sessionIn(repo)
 	got, err := api.Worktrees(ctx, id)
 	if err != nil || !got.Available || len(got.Worktrees) != 1 {
 		t.Fatalf("list: %+v, %v", got, err)
@@ -36,7 +35,7 @@ func TestWorktreesAPI(t *testing.T) {
 	}
 	_, err = api.AddWorktree(ctx, id, apitype.AddWorktree{Folder: "../escape", Branch: "x"})
 	wantErr(t, "a folder that climbs out", err, 400, "")
-	wtID := newSessionIn(t, r, dir, wt)
+	wtID := r.sessionIn(wt)
 	repos, err := api.Repos(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +64,7 @@ func TestWorktreesAPI(t *testing.T) {
 	_, err = api.RemoveWorktree(ctx, id, apitype.RemoveWorktree{Path: repo, Force: true})
 	wantErr(t, "the main worktree", err, 403, "")
 
-	plain := newSessionIn(t, r, dir, t.TempDir())
+	plain := r.sessionIn(t.TempDir())
 	if got, err := api.Worktrees(ctx, plain); err != nil || got.Available || got.Reason != "not_repo" {
 		t.Errorf("plain folder: %+v, %v", got, err)
 	}
