@@ -83,6 +83,8 @@ func (tc *termClient) send(s string) error {
 	return tc.c.Write(context.Background(), websocket.MessageBinary, []byte(s))
 }
 
+func wsURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "http") }
+
 // TestTerminalAPI: a POST starts a shell in the session's folder; the
 // WebSocket carries keystrokes, output and resizes; a second connection
 // (a page reload) gets the scrollback; DELETE ends the shell and the
