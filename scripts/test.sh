@@ -6,6 +6,7 @@
 #   2. go vet ./...
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
+#      (and started first)
 #   5. fuzzing: FUZZPICK (default 4) of the fuzz targets, picked by the
 #      commit so that each is fuzzed every few commits, FUZZTIME each
 #      (default 15s); every target's seed corpus runs in step 4, and
@@ -48,10 +49,16 @@ else
 fi
 
 step "go test -race"
-# internal/web (Chromium against a real server) is the longest package:
-# about 14 min under -race on 2 cores at load 16 (Dec 3), before its browser
-# tests shared one Chromium and ran in parallel.
-go test -race -count=1 -timeout 30m ./...
+# The longest packages are named first so that they start first (go test
+# starts packages in the order it lists them): alphabetically internal/web
+# and internal/session came last and ran on alone at the end.
+# -d=checkptr=0 for modernc.org (SQLite translated from C, all unsafe
+# pointer arithmetic) keeps the race detector everywhere and checkptr on
+# piweb's own code: checkptr on SQLite took half of the index's test CPU
+# (docs/decisions/0019-ci-time.md).
+long="./internal/web ./internal/session ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
+# shellcheck disable=SC2086 # $long is a list of packages
+go test -race -count=1 -timeout 30m -gcflags='modernc.org/...=-d=checkptr=0' $long ./...
 
 if [ "$fuzztime" != 0 ]; then
 	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
