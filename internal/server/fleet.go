@@ -40,7 +40,7 @@ type Fleet interface {
 func (s *Server) machines(w http.ResponseWriter, r *http.Request) error {
 	return s.fleetAnswer(w, func(f Fleet) (any, error) {
 		ms, err := f.Machines(r.Context(), time.Now())
-		return apitype.FleetMachines{Self: f.Machine(), Drive: s.opts.FleetKey.Set() && s.opts.Peers != nil, Machines: ms}, err
+		return apitype.FleetMachines{Self: f.Machine(), Drive: s.canDrive(), Machines: ms}, err
 	})
 }
 

@@ -85,9 +85,12 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, machine string)
 	return nil
 }
 
+// canDrive says whether this piweb forwards to other machines at all.
+func (s *Server) canDrive() bool { return s.opts.FleetKey.Set() && s.opts.Peers != nil }
+
 // peerURL is the advertised URL of an online machine, or why there is none.
 func (s *Server) peerURL(ctx context.Context, machine string) (*url.URL, error) {
-	if !s.opts.FleetKey.Set() || s.opts.Peers == nil {
+	if !s.canDrive() {
 		return nil, errs.Errorf(errs.Unavailable, "driving machine %s needs the fleet key: start this piweb with --fleet-key-file", machine)
 	}
 	p, err := s.opts.Peers.Peer(ctx, machine, time.Now())

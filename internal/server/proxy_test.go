@@ -261,3 +261,42 @@ func TestForwardTerminal(t *testing.T) {
 	}
 	m.near.json("DELETE", base+"/"+tid+"?machine=far", map[string]any{}, 200)
 }
+
+// TestForwardStream: the page's one stream of another machine (GET
+// /api/stream?machine=) and its subscriptions go to that machine: a
+// session's topic there says hello through the proxy, as it comes.
+func TestForwardStream(t *testing.T) {
+	m := newTwoMachines(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ch, _ := sseClient(ctx, t, m.near.ts.URL+"/api/stream?machine=far", "")
+	first := waitFor(t, ch, "the stream's id", isType("stream"))
+	m.near.json("POST", "/api/stream/subscribe?machine=far", map[string]any{"stream": first["id"], "topic": "s/" + m.farID}, 200)
+	hello := waitFor(t, ch, "the far session's hello", func(d map[string]any) bool { return d["topic"] == "s/"+m.farID })
+	if ev, _ := hello["event"].(map[string]any); ev["type"] != "hello" {
+		t.Errorf("first event of the far topic: %v", hello)
+	}
+	if ms := m.near.json("GET", "/api/fleet/machines", nil, 200); ms["drive"] != true {
+		t.Errorf("machines: %v, want drive true (near holds the key)", ms)
+	}
+}
+
+// TestForwardUserChecks: the piweb the user uses applies its own sign-in
+// before forwarding: a request without it is refused there and nothing
+// reaches the owner.
+func TestForwardUserChecks(t *testing.T) {
+	m := newTwoMachines(t)
+	guarded := newRig(t, Options{Fleet: machineFleet("near"), FleetKey: access.NewFleetKey(testFleetKey), Peers: m.peers,
+		Token: "the-near-users-token-0123456789"})
+	files := "/api/sessions/" + m.farID + "/files?machine=far"
+	if code := errCode(t, guarded.json("GET", files, nil, 401)); code != "unauthorized" {
+		t.Errorf("no sign-in: %s", code)
+	}
+	if h, _ := m.got.last(); h != nil {
+		t.Errorf("a refused request reached the far machine: %v", h)
+	}
+	guarded.json("GET", files, nil, 200, "Authorization", "Bearer the-near-users-token-0123456789")
+	if h, _ := m.got.last(); h == nil || h.Get("Authorization") != "" {
+		t.Errorf("the signed-in request forwarded with headers %v", h)
+	}
+}
