@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/fleet"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
@@ -262,6 +264,18 @@ func TestForwardTerminal(t *testing.T) {
 	m.near.json("DELETE", base+"/"+tid+"?machine=far", map[string]any{}, 200)
 }
 
+// onMachine is a transport that names a machine in every request, as the
+// page does for another machine's session (?machine=).
+type onMachine string
+
+func (m onMachine) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	q := r.URL.Query()
+	q.Set("machine", string(m))
+	r.URL.RawQuery = q.Encode()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // TestForwardStream: the page's one stream of another machine (GET
 // /api/stream?machine=) and its subscriptions go to that machine: a
 // session's topic there says hello through the proxy, as it comes.
@@ -269,12 +283,20 @@ func TestForwardStream(t *testing.T) {
 	m := newTwoMachines(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ch, _ := sseClient(ctx, t, m.near.ts.URL+"/api/stream?machine=far", "")
-	first := waitFor(t, ch, "the stream's id", isType("stream"))
-	m.near.json("POST", "/api/stream/subscribe?machine=far", map[string]any{"stream": first["id"], "topic": "s/" + m.farID}, 200)
-	hello := waitFor(t, ch, "the far session's hello", func(d map[string]any) bool { return d["topic"] == "s/"+m.farID })
-	if ev, _ := hello["event"].(map[string]any); ev["type"] != "hello" {
-		t.Errorf("first event of the far topic: %v", hello)
+	far := client.New(m.near.ts.URL, client.Options{HTTPClient: &http.Client{Transport: onMachine("far")}})
+	st, err := far.OpenStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := far.Subscribe(ctx, apitype.StreamRequest{Stream: st.ID, Topic: "s/" + m.farID}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := st.Frame()
+	var ev struct{ Type string }
+	json.Unmarshal(f.Event, &ev)
+	if err != nil || f.Topic != "s/"+m.farID || ev.Type != "hello" {
+		t.Errorf("first frame of the far topic: %+v (%v)", f, err)
 	}
 	if ms := m.near.json("GET", "/api/fleet/machines", nil, 200); ms["drive"] != true {
 		t.Errorf("machines: %v, want drive true (near holds the key)", ms)
