@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"encoding/json"
 	"time"
 
@@ -52,14 +53,18 @@ type WorkerNote struct {
 }
 
 // SharedBroker returns the broker for every live event of piweb: agent
-// events and the server's own topics. Replay is bounded per topic (4,096
-// events, 32 MB), a subscriber more than 1,024 events behind is cut off
-// and resumes from its last number, idle topics are collected after 10
-// minutes, and numbers continue from the clock, so that a number from an
-// earlier run is recognisably older than this run's.
-func SharedBroker() *broker.Broker[Event] {
-	return broker.New[Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
-		QueueEvents: DefaultSubBuffer, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro())})
+// events and the server's own topics; it is the one constructor of that
+// broker, whether the agent or (without pi) the App makes it. Replay is
+// bounded per topic (4,096 events, 32 MB), a subscriber more than queue
+// events behind (0: DefaultSubBuffer) is cut off and resumes from its
+// last number, idle topics are collected after 10 minutes, and numbers
+// continue from the clock, so that a number from an earlier run is
+// recognisably older than this run's. now is the clock events are
+// stamped with (nil: time.Now; a test moves it instead of sleeping).
+func SharedBroker(queue int, now func() time.Time) *broker.Broker[Event] {
+	return broker.New[Event](broker.Options{KeepEvents: DefaultRingEvents, KeepBytes: 32 << 20,
+		QueueEvents: cmp.Or(queue, DefaultSubBuffer), Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro()),
+		Now: now})
 }
 
 // NewBroker returns a broker for agent events with the default bounds.

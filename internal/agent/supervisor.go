@@ -139,7 +139,7 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 		cfg.OutsidePoll = DefaultOutsidePoll
 	}
 	if cfg.Events == nil {
-		cfg.Events = SharedBroker()
+		cfg.Events = SharedBroker(0, nil)
 	}
 	if cfg.SpareDelay <= 0 {
 		cfg.SpareDelay = DefaultSpareDelay

@@ -69,7 +69,8 @@ type Config struct {
 	// WriteTimeout bounds each write of an event stream; 0 means 10 s.
 	WriteTimeout time.Duration
 	// EventQueue is how many events a stream may have waiting before it
-	// is cut off; 0 means 1,024.
+	// is cut off, when the App makes the broker (an Agent without one);
+	// 0 means 1,024.
 	EventQueue int
 	// SignInTimeout ends an account sign-in still running after it; 0
 	// means pilogin.DefaultTimeout (10 minutes).
@@ -129,7 +130,10 @@ func New(cfg Config) *App {
 	a.defaults()
 	a.Store.Tidy()
 	a.Repos = &gitx.RepoCache{Git: a.Git, TTL: 30 * time.Second}
-	a.Events = live.NewEvents(a.Agent.Events(), cfg.EventQueue)
+	a.Events = a.Agent.Events() // the agent's broker, so each event is numbered and kept once
+	if a.Events == nil {
+		a.Events = agent.SharedBroker(cfg.EventQueue, nil)
+	}
 	a.Streams = sse.New(a.Events, sse.Options{Heartbeat: cfg.Heartbeat, WriteTimeout: cfg.WriteTimeout})
 	a.Live = live.New(live.Options{Catalog: a.Catalog, Agent: a.Agent, Events: a.Events, Cache: a.Cache,
 		Store: a.Store, Git: a.Git, Push: a.Push, Marks: a.Marks, GitPoll: cfg.GitPoll, FilesPoll: cfg.FilesPoll,

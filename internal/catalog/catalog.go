@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"piweb/internal/broker"
 	"piweb/internal/errs"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
@@ -59,8 +58,7 @@ type Catalog struct {
 
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
 	behind   atomic.Int64
-	temp     string                      // the temporary index dir, removed on Close
-	files    *broker.Broker[index.Event] // filesTopic: the index's file events
+	temp     string // the temporary index dir, removed on Close
 
 	closeOnce sync.Once
 	stops     []func() // run by Close before waiting
@@ -130,7 +128,7 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log), files: newFiles()}
+		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log)}
 	// Subscribed before the first load: a change the index makes between
 	// the two is then reloaded, not missed.
 	sub := ix.Subscribe()
@@ -147,7 +145,7 @@ func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 // Static is a catalog without an index, filled with Put: searches find
 // nothing and usage is empty. Tests use it for exact contents.
 func Static() *Catalog {
-	return &Catalog{listing: newListing(), reloadEvery: time.Second, log: orDiscard(nil), files: newFiles()}
+	return &Catalog{listing: newListing(), reloadEvery: time.Second, log: orDiscard(nil)}
 }
 
 // Close stops following the index and every goroutine of the catalog, and
@@ -158,7 +156,6 @@ func (c *Catalog) Close() error {
 			stop()
 		}
 		c.wg.Wait()
-		c.files.Close()
 		c.changes.Close()
 		if c.owned != nil {
 			c.owned()
@@ -198,7 +195,7 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 		select {
 		case <-stop:
 			return
-		case ev, open := <-sub.C:
+		case _, open := <-sub.C:
 			if !open {
 				if !sub.Lagged() {
 					return
@@ -209,9 +206,6 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 				pending = true
 				timer.Reset(0)
 				continue
-			}
-			if ev.Path != "" {
-				c.files.Publish(filesTopic, ev)
 			}
 			if !pending {
 				pending = true
@@ -229,28 +223,12 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	}
 }
 
-// filesTopic is the one topic of the catalog's file events.
-const filesTopic = "files"
-
-// newFiles is the broker of the index's file events as the catalog
-// relays them: nothing kept for replay (a subscriber cut off as too slow
-// reloads what it follows).
-func newFiles() *broker.Broker[index.Event] {
-	return broker.New[index.Event](broker.Options{KeepEvents: 1, QueueEvents: 1024})
-}
-
-// FileEvents subscribes to every file event of the index (a file grown,
-// with the lines appended as the index read them once; rewritten;
-// removed) as soon as the index has it, before the snapshot reload: the
-// live session views and the agent's check for other writers take
-// appended lines from here instead of reading the file again. The
-// subscription's channel closes on Close, or when the subscriber fell
-// behind (Lagged: subscribe again and reload what it follows).
-func (c *Catalog) FileEvents() *broker.Sub[index.Event] {
-	sub := c.files.NewSub()
-	sub.Follow(filesTopic)
-	return sub
-}
+// Index is the index the catalog lists (nil for Static): the live
+// session views, the agent's check for other writers and the fleet
+// subscribe to its events (a file grown, with the lines appended as the
+// index read them once; rewritten; removed) directly, instead of reading
+// the files again.
+func (c *Catalog) Index() *index.Index { return c.ix }
 
 // reload replaces the snapshot with the index's current metadata and tells
 // subscribers what differs. Reloads are serialised: each reads the index

@@ -45,9 +45,10 @@ type Source interface {
 	List(ctx context.Context, q catalog.ListQuery) ([]catalog.Meta, int, error)
 	ByPath(path string) (catalog.Meta, bool)
 	Changes() *broker.Sub[catalog.Change]
-	// FileEvents says when a file's bytes changed though its listing did
-	// not (a rewrite of the same listing).
-	FileEvents() *broker.Sub[index.Event]
+	// Index is the index the listing is read from: its events say when a
+	// file's bytes changed though its listing did not (a rewrite of the
+	// same listing). A Source without an index cannot push.
+	Index() *index.Index
 }
 
 // Options configures a Pusher.
@@ -111,7 +112,7 @@ func New(o Options) *Pusher {
 // Run pushes until ctx ends: a full comparison with the database after
 // each (re)connection, then every change of the listing as it comes.
 func (p *Pusher) Run(ctx context.Context) {
-	r := &runner{p: p, sub: p.o.Source.Changes(), files: p.o.Source.FileEvents(), pending: map[string]bool{}, full: true,
+	r := &runner{p: p, sub: p.o.Source.Changes(), files: p.o.Source.Index().Subscribe(), pending: map[string]bool{}, full: true,
 		retry: p.o.RetryMin}
 	defer func() { r.sub.Close(); r.files.Close() }()
 	defer r.disconnect()
@@ -124,7 +125,7 @@ func (p *Pusher) Run(ctx context.Context) {
 type runner struct {
 	p       *Pusher
 	sub     *broker.Sub[catalog.Change]
-	files   *broker.Sub[index.Event]
+	files   *index.Subscription
 	conn    *pgx.Conn
 	pending map[string]bool
 	full    bool // compare every file (first connection, or changes were missed)
@@ -242,11 +243,13 @@ func (r *runner) note(ch catalog.Change, open bool) bool {
 // noteFile records one file event; false when the subscription ended.
 func (r *runner) noteFile(ev index.Event, open bool) bool {
 	if !open {
-		r.files = r.p.o.Source.FileEvents()
+		r.files = r.p.o.Source.Index().Subscribe()
 		r.full = true
 		return false
 	}
-	r.pending[ev.Path] = true
+	if ev.Path != "" { // else an update of the index alone
+		r.pending[ev.Path] = true
+	}
 	return true
 }
 

@@ -89,6 +89,9 @@ func (f *follows) drop(id string) {
 // onFileEvent hands a file's growth to the worker's check for other
 // writers and to the sessions that follow the file.
 func (l *Relay) onFileEvent(ev index.Event) {
+	if ev.Path == "" {
+		return // an update of the index alone (search text): no file changed
+	}
 	if len(ev.Lines) > 0 {
 		l.agent.FileGrew(ev.Path, ev.From, ev.Lines)
 	}

@@ -102,9 +102,12 @@ func New(o Options) *Relay {
 	// Subscribed here, not in the goroutines: a change made as soon as
 	// New returns (a rename answered before a goroutine first ran) must
 	// reach the topics.
-	changes, files, workers := l.cat.Changes(), l.cat.FileEvents(), l.events.NewSub()
+	changes, workers := l.cat.Changes(), l.events.NewSub()
 	l.bg.Go(func() { relay(l.done, l.changesSource(changes)) })
-	l.bg.Go(func() { relay(l.done, l.filesSource(files)) })
+	if ix := l.cat.Index(); ix != nil {
+		files := ix.Subscribe()
+		l.bg.Go(func() { relay(l.done, l.filesSource(ix, files)) })
+	}
 	if workers.Follow(agent.WorkersTopic) == nil {
 		l.bg.Go(func() { relay(l.done, l.workersSource(workers)) })
 	} else {

@@ -59,11 +59,12 @@ func (l *Relay) changesSource(sub *broker.Sub[catalog.Change]) source[catalog.Ch
 		again: func() (*broker.Sub[catalog.Change], []catalog.Change, bool) { return l.cat.Changes(), nil, false }}
 }
 
-// filesSource applies the index's file events to the followed sessions;
-// events missed while cut off make every view reload.
-func (l *Relay) filesSource(sub *broker.Sub[index.Event]) source[index.Event] {
+// filesSource applies the file events of the index, subscribed to
+// directly, to the followed sessions; events missed while cut off make
+// every view reload.
+func (l *Relay) filesSource(ix *index.Index, sub *index.Subscription) source[index.Event] {
 	return source[index.Event]{sub: sub, handle: l.onFileEvent, resync: l.follows.lost,
-		again: func() (*broker.Sub[index.Event], []index.Event, bool) { return l.cat.FileEvents(), nil, false }}
+		again: func() (*index.Subscription, []index.Event, bool) { return ix.Subscribe(), nil, false }}
 }
 
 // workersSource turns the workers' notes into the index topic's running

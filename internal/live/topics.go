@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path"
 	"strings"
-	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/broker"
@@ -25,18 +24,6 @@ func SessionTopic(path string) string { return agent.Key(path) }
 // FilesTopic is the topic of a followed folder or file, rel, of the
 // session with API id id.
 func FilesTopic(id, rel string) string { return "f/" + id + "/" + rel }
-
-// NewEvents is shared, the agent's broker, or when the agent has none to
-// share (no pi) a broker with the bounds of agent.SharedBroker, with queue
-// (0: 1,024) events waiting before a client is cut off (it resumes with
-// Last-Event-ID).
-func NewEvents(shared *broker.Broker[broker.Event], queue int) *broker.Broker[broker.Event] {
-	if shared != nil {
-		return shared
-	}
-	return broker.New[broker.Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
-		QueueEvents: queue, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro())})
-}
 
 // turnStart returns the number just before the newest message_start of a
 // run still going (no agent_end after it), or 0. A tab that opens a session

@@ -6,14 +6,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"piweb/internal/broker"
-	"piweb/internal/live"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/app"
+	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/corpus"
 	"piweb/internal/index"
@@ -202,7 +202,7 @@ func indexingBehind(ix *index.Index, path string) bool {
 // BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
 // their queues, the SSE fan-out without the network.
 func BenchmarkHubFanout(b *testing.B) {
-	h := live.NewEvents(nil, 0)
+	h := agent.SharedBroker(0, nil)
 	const subs = 100
 	var wg sync.WaitGroup
 	for range subs {

@@ -18,7 +18,6 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/app"
-	"piweb/internal/broker"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
@@ -97,9 +96,8 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	}
 	cfg.Base = agent.Options{Pi: pi, AgentDir: agentDir}
 	clock := &rigClock{}
-	if cfg.Events == nil { // agent.SharedBroker's bounds, on the rig's clock
-		cfg.Events = broker.New[agent.Event](broker.Options{KeepEvents: 4096, KeepBytes: 32 << 20,
-			QueueEvents: agent.DefaultSubBuffer, Idle: 10 * time.Minute, Base: uint64(time.Now().UnixMicro()), Now: clock.Now})
+	if cfg.Events == nil { // on the rig's clock
+		cfg.Events = agent.SharedBroker(0, clock.Now)
 	}
 	cfg.BridgeDir = filepath.Join(t.TempDir(), "bridge") // created private
 	ag, err := agent.NewService(cfg)
