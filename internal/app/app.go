@@ -13,10 +13,13 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/attention"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
+	"piweb/internal/naming"
 	"piweb/internal/ops"
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
@@ -114,6 +117,10 @@ type App struct {
 	Events      *broker.Broker[broker.Event]
 	Streams     *sse.Streams
 	Live        *live.Relay
+	FilePollers *cwdfs.Pollers // the folders and files pages follow
+	GitPollers  *gitx.Pollers  // the git state pages follow
+	Attention   *attention.Notifier
+	Names       *naming.Namer
 	Ops         *ops.Ops
 	Logins      *pilogin.Manager // nil without a pi that can run `pi auth login`
 	Log         *slog.Logger
@@ -135,10 +142,15 @@ func New(cfg Config) *App {
 		a.Events = agent.SharedBroker(cfg.EventQueue, nil)
 	}
 	a.Streams = sse.New(a.Events, sse.Options{Heartbeat: cfg.Heartbeat, WriteTimeout: cfg.WriteTimeout})
+	a.FilePollers = cwdfs.NewPollers(a.Events, cfg.FilesPoll)
+	a.GitPollers = gitx.NewPollers(a.Git, a.Events, cfg.GitPoll)
+	a.Names = naming.New(naming.Options{Catalog: a.Catalog, Agent: a.Agent, Store: a.Store,
+		Titler: a.titler(cfg.TitleTimeout), Log: a.Log})
+	a.Attention = attention.New(attention.Options{Catalog: a.Catalog, Events: a.Events, Push: a.Push,
+		Marks: a.Marks, Names: a.Names})
 	a.Live = live.New(live.Options{Catalog: a.Catalog, Agent: a.Agent, Events: a.Events, Cache: a.Cache,
-		Store: a.Store, Git: a.Git, Push: a.Push, Marks: a.Marks, GitPoll: cfg.GitPoll, FilesPoll: cfg.FilesPoll,
-		Log: a.Log, Titler: a.titler(cfg.TitleTimeout)})
-	a.Ops = &ops.Ops{Agent: a.Agent, Store: a.Store, Cat: a.Catalog, Cache: a.Cache, Live: a.Live}
+		Files: a.FilePollers, Git: a.GitPollers, Attention: a.Attention.Note, Log: a.Log})
+	a.Ops = &ops.Ops{Agent: a.Agent, Store: a.Store, Cat: a.Catalog, Cache: a.Cache, Live: a.Live, Names: a.Names}
 	a.Logins = a.newLogins(cfg.SignInTimeout)
 	if cfg.Fleet != nil {
 		a.relayFleet(cfg.Fleet)
@@ -197,7 +209,7 @@ func (a *App) ownCatalog() *catalog.Catalog {
 // by serve, or the Settings switch.
 func (a *App) ModelTitlesOn() bool { return a.ModelTitles || a.Prefs.Get().ModelTitles }
 
-// titler is live's Titler when pi can write titles: it asks pi's default
+// titler is naming's Titler when pi can write titles: it asks pi's default
 // model only while model titles are on, checked at each new session.
 func (a *App) titler(timeout time.Duration) func(context.Context, string) string {
 	t, can := a.Agent.(interface {
@@ -252,6 +264,9 @@ func (a *App) Close() error {
 		a.Terminals.Close()
 	}
 	a.Live.Close()
+	a.FilePollers.Close()
+	a.GitPollers.Close()
+	a.Attention.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := a.Agent.Close(ctx)

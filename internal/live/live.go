@@ -1,26 +1,25 @@
 // Package live keeps the broker's live topics that the server streams: the
 // catalog's changes on the index topic, a session file's growth on its
-// topic (one follow per watched session, fed by the index's reads), the
-// workers' running and attention events (pushed to Web Push
-// subscriptions), the automatic name of a session piweb created, and one
-// poller per followed folder or file of a session's cwd and per session's
-// git state. It speaks no HTTP: the server subscribes pages to its topics.
+// topic (one follow per watched session, fed by the index's events), the
+// workers' running state on the index topic, and the topics a page may
+// subscribe to (ResolveTopic). It speaks no HTTP: the server subscribes
+// pages to its topics. What a worker's event means for attention is
+// internal/attention's, the pollers of a session's folders and git state
+// are cwdfs's and gitx's.
 package live
 
 import (
-	"context"
 	"encoding/json"
 	"log/slog"
-	"piweb/internal/agent"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
-	"piweb/internal/own"
-	"piweb/internal/push"
 	"piweb/internal/session"
 )
 
@@ -32,33 +31,24 @@ type Agent interface {
 	State(path string) string
 	// FileGrew hands the file's live worker the lines appended from offset from.
 	FileGrew(path string, from int64, lines []byte)
-	// Rename names the session through its live worker, or runs offline.
-	Rename(ctx context.Context, path, name string, offline func() error) error
 }
 
-// Options configures a Relay. Every field but the timings, Push, Marks,
-// Titler and Log is required. Timing lives here, never in globals, so
-// tests can shorten it and run in parallel.
+// Options configures a Relay. Every field but the timings, Attention and
+// Log is required. Timing lives here, never in globals, so tests can
+// shorten it and run in parallel.
 type Options struct {
 	Catalog *catalog.Catalog
 	Agent   Agent
 	Events  *broker.Broker[broker.Event]
 	// Cache is the parse cache a session's hello reads its leaf from.
 	Cache *session.Cache
-	// Store writes the automatic name when no worker runs.
-	Store *session.Store
-	Git   *gitx.Git
-	// Push receives attention events; nil pushes nothing.
-	Push *push.Service
-	// Marks says which sessions are muted (not pushed); nil mutes none.
-	Marks *own.AttentionStore
-	// Titler, when set (serve's --model-titles), asks a model for a title
-	// of a new session's first message ("" when it cannot), which replaces
-	// the heuristic name; nil names sessions by the heuristic alone.
-	Titler func(ctx context.Context, first string) string
-	// GitPoll (0: 2 s) and FilesPoll (0: 1 s) are how often a followed
-	// session's git state and a followed folder or file are looked at.
-	GitPoll, FilesPoll time.Duration
+	// Files and Git poll the folders and files, and the git state, that
+	// pages follow (topics f/<id>/<path> and g/<id>).
+	Files *cwdfs.Pollers
+	Git   *gitx.Pollers
+	// Attention hears what a worker's event means for the attention of a
+	// session (its API id, agent.AttentionOf's kind and title); nil: none.
+	Attention func(id, kind, title string)
 	// Janitor (0: 1 min) is how often the topics nobody follows are
 	// collected, and the follows and pending sessions that ended dropped.
 	Janitor time.Duration
@@ -77,9 +67,6 @@ type Relay struct {
 	events    *broker.Broker[broker.Event]
 	follows   follows
 	pending   pending
-	pollers   pollers
-	attention recentAttention
-	unnamed   sync.Map      // API id -> firstRun: sessions piweb created, named when their first run ends
 	runGen    atomic.Uint64 // bumped when a worker's running state may change
 	done      chan struct{}
 	closeOnce sync.Once
@@ -89,8 +76,6 @@ type Relay struct {
 // New starts relaying the catalog's changes and file events and the
 // workers' notes.
 func New(o Options) *Relay {
-	o.GitPoll = positiveOr(o.GitPoll, 2*time.Second)
-	o.FilesPoll = positiveOr(o.FilesPoll, time.Second)
 	o.Janitor = positiveOr(o.Janitor, time.Minute)
 	o.FollowIdle = positiveOr(o.FollowIdle, 10*time.Minute)
 	if o.Log == nil {
@@ -183,11 +168,10 @@ func (l *Relay) PublishJSON(topic string, v any) {
 
 // Created remembers a session piweb just created, whose file pi writes
 // only with its first answer: it is found (Pending) and followed before
-// the index lists it, and named from message when its first run ends.
-func (l *Relay) Created(m catalog.Meta, message string) {
+// the index lists it.
+func (l *Relay) Created(m catalog.Meta) {
 	l.pending.add(m)
-	l.unnamed.Store(m.ID, firstRun{path: m.Path, message: message}) // named when its first run ends (names.go)
-	l.WorkerChanged(SessionTopic(m.Path))                           // its first state changes came before it was pending
+	l.WorkerChanged(SessionTopic(m.Path)) // its first state changes came before it was pending
 }
 
 // Pending finds a created session the index does not list yet.

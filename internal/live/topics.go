@@ -86,7 +86,7 @@ func (l *Relay) ResolveTopic(name string, lookup func(id string) (catalog.Meta, 
 	case "s":
 		return Topic{Name: SessionTopic(m.Path), Hello: func() []byte { return l.SessionHello(m) }, Timed: true}, nil
 	case "g":
-		return Topic{Name: name, Hello: func() []byte { l.WatchGit(name, m.Cwd); return hello() }}, nil
+		return Topic{Name: name, Hello: func() []byte { l.opts.Git.Watch(name, m.Cwd); return hello() }}, nil
 	}
 	if clean := path.Clean("/" + rel)[1:]; clean != rel {
 		return Topic{}, ErrUncleanPath
@@ -95,5 +95,5 @@ func (l *Relay) ResolveTopic(name string, lookup func(id string) (catalog.Meta, 
 	if err != nil {
 		return Topic{}, err
 	}
-	return Topic{Name: name, Hello: func() []byte { l.WatchFiles(name, real, rel); return hello() }}, nil
+	return Topic{Name: name, Hello: func() []byte { l.opts.Files.Watch(name, real, rel); return hello() }}, nil
 }

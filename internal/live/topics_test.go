@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 	"piweb/internal/gitx"
 	"piweb/internal/session"
@@ -80,18 +80,15 @@ type noAgent struct{}
 func (noAgent) Running(string) bool            { return false }
 func (noAgent) State(string) string            { return "" }
 func (noAgent) FileGrew(string, int64, []byte) {}
-func (noAgent) Rename(_ context.Context, _, _ string, offline func() error) error {
-	return offline()
-}
 
 func newRelay(t *testing.T, o Options) *Relay {
 	o.Catalog, o.Agent = catalog.Static(), noAgent{}
 	if o.Events == nil {
 		o.Events = broker.New[broker.Event](broker.Options{})
 	}
-	o.Cache, o.Store, o.Git = session.NewCache(2, 1<<20), &session.Store{AgentDir: t.TempDir()}, gitx.New(gitx.Options{})
+	o.Cache, o.Files, o.Git = session.NewCache(2, 1<<20), cwdfs.NewPollers(o.Events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), o.Events, 0)
 	l := New(o)
-	t.Cleanup(func() { l.Close(); o.Events.Close() })
+	t.Cleanup(func() { l.Close(); o.Files.Close(); o.Git.Close(); o.Events.Close() })
 	return l
 }
 
@@ -99,9 +96,9 @@ func newRelay(t *testing.T, o Options) *Relay {
 // Options.Janitor and drops a follow nobody watched for FollowIdle.
 func TestTimingOptions(t *testing.T) {
 	d := newRelay(t, Options{})
-	want := Options{GitPoll: 2 * time.Second, FilesPoll: time.Second, Janitor: time.Minute, FollowIdle: 10 * time.Minute}
-	if o := d.opts; o.GitPoll != want.GitPoll || o.FilesPoll != want.FilesPoll || o.Janitor != want.Janitor || o.FollowIdle != want.FollowIdle {
-		t.Errorf("defaults %v %v %v %v", o.GitPoll, o.FilesPoll, o.Janitor, o.FollowIdle)
+	want := Options{Janitor: time.Minute, FollowIdle: 10 * time.Minute}
+	if o := d.opts; o.Git.Every() != 2*time.Second || o.Files.Every() != time.Second || o.Janitor != want.Janitor || o.FollowIdle != want.FollowIdle {
+		t.Errorf("defaults %v %v %v %v", o.Git.Every(), o.Files.Every(), o.Janitor, o.FollowIdle)
 	}
 	l := newRelay(t, Options{Janitor: time.Millisecond, FollowIdle: time.Millisecond})
 	l.SessionHello(catalog.Meta{ID: "abc", Key: "abc", Path: filepath.Join(t.TempDir(), "s.jsonl")})

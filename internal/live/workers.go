@@ -61,8 +61,8 @@ func (l *Relay) workerEvent(n agent.WorkerNote) {
 	case agent.EvState, agent.EvExit, agent.EvAgentStart, agent.EvAgentEnd:
 		l.WorkerChanged(n.Topic)
 	}
-	if m, found := l.sessionOfTopic(n.Topic); found {
-		l.publishAttention(m.Key, n.Attention, n.Title)
+	if m, found := l.sessionOfTopic(n.Topic); found && l.opts.Attention != nil {
+		l.opts.Attention(m.Key, n.Attention, n.Title)
 	}
 }
 

@@ -18,16 +18,20 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
 	"piweb/internal/live"
+	"piweb/internal/naming"
 	"piweb/internal/session"
 )
 
-// Ops holds what the mutations combine. Every field must be set.
+// Ops holds what the mutations combine. Every field but Names must be set.
 type Ops struct {
 	Agent agent.Adapter
 	Store *session.Store
 	Cat   *catalog.Catalog
 	Cache *session.Cache
 	Live  *live.Relay
+	// Names names the sessions Create makes when their first run ends;
+	// nil leaves them unnamed.
+	Names *naming.Namer
 }
 
 // Step names the part of a mutation that failed.
@@ -244,7 +248,8 @@ func (o *Ops) answerNew(path string, text *string) (apitype.NewSession, error) {
 }
 
 // Create starts a new session with pi and follows it before the index
-// lists it (live.Relay.Created), so that its page opens at once.
+// lists it (live.Relay.Created), so that its page opens at once, and
+// names it when its first run ends.
 func (o *Ops) Create(ctx context.Context, req agent.CreateRequest) (apitype.Created, error) {
 	id, path, err := o.Agent.Create(ctx, req)
 	if err != nil {
@@ -252,7 +257,10 @@ func (o *Ops) Create(ctx context.Context, req agent.CreateRequest) (apitype.Crea
 	}
 	m := catalog.Meta{ID: id, Key: id, Path: path, Cwd: req.Cwd, FirstMessage: req.Message, Created: float64(time.Now().UnixMilli())}
 	m.Modified = m.Created
-	o.Live.Created(m, req.Message)
+	if o.Names != nil {
+		o.Names.Created(id, path, req.Message)
+	}
+	o.Live.Created(m)
 	o.Refresh(path)
 	return apitype.Created{ID: id}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/cwdfs"
 	"piweb/internal/demo"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
@@ -44,8 +45,9 @@ func newOps(t *testing.T) (*Ops, catalog.Meta) {
 	store := &session.Store{AgentDir: d.AgentDir}
 	cache := session.NewCache(4, 64<<20)
 	events := broker.New[broker.Event](broker.Options{})
-	rl := live.New(live.Options{Catalog: cat, Agent: ag, Events: events, Cache: cache, Store: store, Git: gitx.New(gitx.Options{})})
-	t.Cleanup(func() { rl.Close(); events.Close() })
+	files, git := cwdfs.NewPollers(events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), events, 0)
+	rl := live.New(live.Options{Catalog: cat, Agent: ag, Events: events, Cache: cache, Files: files, Git: git})
+	t.Cleanup(func() { rl.Close(); files.Close(); git.Close(); events.Close() })
 	metas, _, err := cat.List(ctx, catalog.ListQuery{Sort: "modified"})
 	if err != nil || len(metas) == 0 {
 		t.Fatalf("no demo sessions: %v", err)

@@ -9,7 +9,7 @@ import (
 )
 
 // Web Push through internal/push: the page subscribes with the VAPID
-// public key, and attention events (live/attention.go) are pushed to every
+// public key, and attention events (internal/attention) are pushed to every
 // subscription, so a closed tab or a phone hears that a run ended.
 
 func (s *Server) pushService() (*push.Service, error) {

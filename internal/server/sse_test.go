@@ -319,7 +319,7 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 		firstLook(t, ch, "src")
 		chs = append(chs, ch)
 	}
-	if n := r.srv.live.Pollers(); n != 1 {
+	if n := r.srv.app.FilePollers.Count(); n != 1 {
 		t.Errorf("%d pollers for one folder, want 1", n)
 	}
 	os.WriteFile(s.Cwd+"/src/due.js", []byte("// changed\n"), 0o644)
@@ -329,7 +329,7 @@ func TestFileEventsOnePollerPerFolder(t *testing.T) {
 		}
 	}
 	cancel()
-	testkit.Eventually(t, func() bool { return r.srv.live.Pollers() == 0 }, 10*time.Second, "the poller to end")
+	testkit.Eventually(t, func() bool { return r.srv.app.FilePollers.Count() == 0 }, 10*time.Second, "the poller to end")
 }
 
 // TestIndexEvents: /api/events announces a changed, a removed and an added

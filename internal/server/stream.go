@@ -83,7 +83,7 @@ func (s *Server) fileEvents(w http.ResponseWriter, r *http.Request, m Meta) erro
 	rel := path.Clean("/" + filepath.ToSlash(r.URL.Query().Get("path")))[1:]
 	topic := live.FilesTopic(m.Key, rel)
 	return s.sse.Serve(w, r, sse.Topic{Name: topic, Hello: func() []byte {
-		s.live.WatchFiles(topic, real, rel)
+		s.app.FilePollers.Watch(topic, real, rel)
 		return []byte(`{"type":"hello"}`)
 	}})
 }

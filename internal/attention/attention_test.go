@@ -1,31 +1,17 @@
-package live
+package attention
 
 import (
-	"piweb/internal/catalog"
-	"piweb/internal/own"
-	"piweb/internal/push"
-	"piweb/internal/testkit"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
-)
 
-func TestAutoName(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"fix the flaky parser test", "fix the flaky parser test"},
-		{"\n\n  fix   the\tparser \nand more lines", "fix the parser"},
-		{"/compact now", ""},
-		{"!ls", ""},
-		{"   ", ""},
-		{"please refactor the index package so that the listing pass streams every file through one reused buffer", "please refactor the index package so that the listing pass…"},
-		{strings.Repeat("x", 100), strings.Repeat("x", 60) + "…"},
-	} {
-		if got := autoName(c.in); got != c.want {
-			t.Errorf("autoName(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
+	"piweb/internal/catalog"
+	"piweb/internal/naming"
+	"piweb/internal/own"
+	"piweb/internal/push"
+	"piweb/internal/testkit"
+)
 
 func TestAttentionRepeated(t *testing.T) {
 	var r recentAttention
@@ -70,9 +56,9 @@ func TestPushHonoursMute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &Relay{opts: Options{Push: p, Marks: marks}, cat: catalog.Static()}
+	n := New(Options{Push: p, Marks: marks, Catalog: catalog.Static()})
 	pushed := func(id string) bool {
-		_, send := l.pushMessage(AttentionEvent{Type: "attention", ID: id, Kind: "done"})
+		_, send := n.pushMessage(Event{Type: "attention", ID: id, Kind: "done"})
 		return send
 	}
 	if !pushed("a") {
@@ -91,23 +77,8 @@ func TestPushHonoursMute(t *testing.T) {
 	if !pushed("a") {
 		t.Error("an unmuted session is still not pushed")
 	}
-	if _, send := l.pushMessage(AttentionEvent{ID: "a", Kind: "resumed"}); send {
+	if _, send := n.pushMessage(Event{ID: "a", Kind: "resumed"}); send {
 		t.Error("resumed is pushed")
-	}
-}
-
-func TestModelTitle(t *testing.T) {
-	for in, want := range map[string]string{
-		`"Flaky parser test fix."`:        "Flaky parser test fix",
-		"**Fix the build**\nmore text":    "Fix the build",
-		"  “Dark theme”  ":                "Dark theme",
-		"":                                "",
-		"/compact":                        "",
-		strings.Repeat("word ", 30) + ".": strings.TrimSpace(strings.Repeat("word ", 12)) + "…",
-	} {
-		if got := modelTitle(in); got != want {
-			t.Errorf("modelTitle(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -126,12 +97,14 @@ func TestPushBodyCut(t *testing.T) {
 // else first message), else, for a session piweb just created and not
 // listed yet, by the message it was created with.
 func TestAttentionNames(t *testing.T) {
-	l := &Relay{cat: catalog.Static()}
-	l.cat.Put(catalog.Meta{ID: "named", Key: "named", Path: "/s/a.jsonl", Name: "the name", FirstMessage: "first"})
-	l.cat.Put(catalog.Meta{ID: "plain", Key: "plain", Path: "/s/b.jsonl", FirstMessage: "first words"})
-	l.unnamed.Store("new", firstRun{path: "/s/c.jsonl", message: "attention please"})
+	cat := catalog.Static()
+	names := naming.New(naming.Options{Catalog: cat})
+	n := New(Options{Catalog: cat, Names: names})
+	cat.Put(catalog.Meta{ID: "named", Key: "named", Path: "/s/a.jsonl", Name: "the name", FirstMessage: "first"})
+	cat.Put(catalog.Meta{ID: "plain", Key: "plain", Path: "/s/b.jsonl", FirstMessage: "first words"})
+	names.Created("new", "/s/c.jsonl", "attention please")
 	for id, want := range map[string]string{"named": "the name", "plain": "first words", "new": "attention please", "unknown": ""} {
-		if got := l.nameOf(id); got != want {
+		if got := n.nameOf(id); got != want {
 			t.Errorf("nameOf(%q) = %q, want %q", id, got, want)
 		}
 	}

@@ -1,0 +1,180 @@
+// Package attention tells every tab, and the user's devices by Web Push,
+// that a session needs the user: its run ended ("done"), failed
+// ("failed"), or waits for an answer to an extension dialog ("waiting";
+// "resumed" once answered or timed out). Its events go to the index topic
+// beside "running", so the sidebar of any tab sees them; the page decides
+// what to show (js/attention.js). A session piweb created is named when
+// its first run ends (internal/naming).
+package attention
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"piweb/internal/agent"
+	"piweb/internal/broker"
+	"piweb/internal/catalog"
+	"piweb/internal/live"
+	"piweb/internal/naming"
+	"piweb/internal/own"
+	"piweb/internal/push"
+)
+
+// Event is the index topic's "attention" event.
+type Event struct {
+	Type  string `json:"type"` // "attention"
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Title string `json:"title,omitempty"`
+	// Name is what the session is called (its name, else its first
+	// message), so a tab can announce a session it has not listed yet.
+	Name string `json:"name,omitempty"`
+}
+
+// Options configures a Notifier. Catalog and Events are required.
+type Options struct {
+	// Catalog names the listed sessions.
+	Catalog *catalog.Catalog
+	// Events is the shared broker, whose index topic gets the events.
+	Events *broker.Broker[broker.Event]
+	// Push receives the events; nil pushes nothing.
+	Push *push.Service
+	// Marks says which sessions are muted (not pushed); nil mutes none.
+	Marks *own.AttentionStore
+	// Names names the sessions piweb created when their first run ends,
+	// and knows their first message before they are listed; nil names
+	// none.
+	Names *naming.Namer
+}
+
+// Notifier announces what the workers' events mean for attention until
+// Close.
+type Notifier struct {
+	opts   Options
+	recent recentAttention
+	bg     sync.WaitGroup
+}
+
+// New returns a Notifier.
+func New(o Options) *Notifier { return &Notifier{opts: o} }
+
+// Close waits for the pushes and namings under way.
+func (n *Notifier) Close() { n.bg.Wait() }
+
+// Note announces what a worker's event means for the attention of
+// session id: its kind and title (agent.AttentionOf).
+func (n *Notifier) Note(id, kind, title string) {
+	if kind == agent.AttentionStarted {
+		n.recent.forget(id) // a new run: its end is news however soon it comes
+		return
+	}
+	if kind == "" {
+		return
+	}
+	if len(title) > 200 {
+		title = title[:200]
+	}
+	if n.recent.repeated(id+" "+kind, time.Now()) {
+		return // the relay of a new session's worker can hand over an event twice
+	}
+	ev := Event{Type: "attention", ID: id, Kind: kind, Title: title, Name: n.nameOf(id)}
+	b, _ := json.Marshal(ev)
+	n.opts.Events.Publish(live.IndexTopic, broker.Event{Raw: b})
+	n.push(ev)
+	if kind == "done" && n.opts.Names != nil {
+		n.bg.Go(func() { n.opts.Names.FirstRunEnded(id) })
+	}
+}
+
+// recentAttention remembers when each (session, kind) was last announced,
+// so that one event is announced (and pushed) once.
+type recentAttention struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// repeated reports whether key was announced in the last 500 ms, and
+// records it; entries older than that are forgotten.
+func (r *recentAttention) repeated(key string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = map[string]time.Time{}
+	}
+	was, seen := r.last[key]
+	r.last[key] = now
+	for k, at := range r.last {
+		if now.Sub(at) > 500*time.Millisecond {
+			delete(r.last, k)
+		}
+	}
+	return seen && now.Sub(was) < 500*time.Millisecond
+}
+
+// forget drops what was announced of session id: its next events are new.
+func (r *recentAttention) forget(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.last {
+		if strings.HasPrefix(k, id+" ") {
+			delete(r.last, k)
+		}
+	}
+}
+
+var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed", "waiting": "pi is waiting for your answer"}
+
+// push sends an event to every push subscription, in the background (a
+// slow push service never holds the workers' relay).
+func (n *Notifier) push(ev Event) {
+	msg, send := n.pushMessage(ev)
+	if !send {
+		return
+	}
+	n.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		n.opts.Push.Send(ctx, msg)
+	})
+}
+
+// pushMessage is what an event pushes, and whether it is pushed at all:
+// not without Web Push, not for a kind the user need not hear
+// ("resumed"), and not for a muted session (muted on every device).
+func (n *Notifier) pushMessage(ev Event) (push.Message, bool) {
+	title, wanted := pushTitles[ev.Kind]
+	if n.opts.Push == nil || !wanted || (n.opts.Marks != nil && n.opts.Marks.Silenced(ev.ID)) {
+		return push.Message{}, false
+	}
+	return push.Message{Title: title, Body: pushBody(ev.Name, ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+}
+
+// nameOf is what session id is called: its listed name or first message,
+// else, for a session piweb created whose file is not listed yet (its
+// first answer just came), the message it was created with.
+func (n *Notifier) nameOf(id string) string {
+	if m, found := n.opts.Catalog.ByKey(id); found {
+		return cmp.Or(m.Name, m.FirstMessage)
+	}
+	if n.opts.Names != nil {
+		msg, _ := n.opts.Names.Message(id)
+		return msg
+	}
+	return ""
+}
+
+// pushBody is a push's text: the session's name cut to 120 characters
+// (whole characters: a byte cut could split one), then the event's title.
+func pushBody(name, title string) string {
+	if r := []rune(name); len(r) > 120 {
+		name = string(r[:120]) + "…"
+	}
+	if title != "" {
+		name += ": " + title
+	}
+	return name
+}

@@ -1,0 +1,107 @@
+package gitx
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"piweb/internal/broker"
+)
+
+// Pollers publish git_changed on a session's git topic whenever the git
+// state of its cwd changes, one poller per topic, each ending at its
+// first tick without subscribers. Create them with NewPollers and Close
+// them.
+type Pollers struct {
+	git    *Git
+	events *broker.Broker[broker.Event]
+	every  time.Duration
+
+	mu      sync.Mutex
+	running map[string]bool // topics with a poller
+
+	done      chan struct{}
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// NewPollers returns pollers that run g and publish on events' topics,
+// looking every every (0: 2 s).
+func NewPollers(g *Git, events *broker.Broker[broker.Event], every time.Duration) *Pollers {
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	return &Pollers{git: g, events: events, every: every, running: map[string]bool{}, done: make(chan struct{})}
+}
+
+// Every is how often a followed session's git state is looked at.
+func (p *Pollers) Every() time.Duration { return p.every }
+
+// Close stops every poller and waits for them.
+func (p *Pollers) Close() {
+	p.closeOnce.Do(func() { close(p.done) })
+	p.wg.Wait()
+}
+
+// Watch has topic hear git_changed whenever the git state of cwd
+// changes, starting its poller unless it runs. Callers subscribe first.
+func (p *Pollers) Watch(topic, cwd string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running[topic] {
+		return
+	}
+	p.running[topic] = true
+	p.wg.Go(func() { p.poll(topic, cwd) })
+}
+
+// idle ends the topic's poller when nobody follows it any more.
+func (p *Pollers) idle(topic string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.events.Subscribers(topic) > 0 {
+		return false
+	}
+	delete(p.running, topic)
+	p.events.Drop(topic)
+	return true
+}
+
+// gitChanged is the git topic's event.
+var gitChanged = broker.Event{Raw: []byte(`{"type":"git_changed"}`)}
+
+// poll publishes git_changed on the topic whenever the session's git
+// state differs from the last look, until nobody follows it. It also
+// publishes one after its first look: a change between a page's
+// subscription and that look would otherwise be missed.
+func (p *Pollers) poll(topic, cwd string) {
+	last := p.digest(cwd)
+	p.events.Publish(topic, gitChanged)
+	t := time.NewTicker(p.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-t.C:
+		}
+		if p.idle(topic) {
+			return
+		}
+		if now := p.digest(cwd); now != last {
+			last = now
+			p.events.Publish(topic, gitChanged)
+		}
+	}
+}
+
+// digest sums what the Changes panel shows of cwd.
+func (p *Pollers) digest(cwd string) [32]byte {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, _ := p.git.View(ctx, cwd)
+	b, _ := json.Marshal(a)
+	return sha256.Sum256(b)
+}
