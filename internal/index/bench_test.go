@@ -191,13 +191,7 @@ func BenchmarkLiveAppend(b *testing.B) {
 	leaf := s.Leaf().ID
 	data = nil
 	ix := benchIndex(b, dir)
-	sub := ix.Subscribe()
-	ch, cancel := sub.C, sub.Close
-	defer cancel()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- ix.Watch(ctx) }()
-	defer func() { stop(); <-done }()
+	ch := watching(b, ix)
 	for ev := range ch { // the initial sync
 		if ev.Path == path {
 			break

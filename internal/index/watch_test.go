@@ -35,13 +35,7 @@ func TestWatch(t *testing.T) {
 	p := writeTree(t, dir)
 	ix := openTest(t, dir)
 	ix.o.Rescan = time.Hour // events only
-	sub := ix.Subscribe()
-	ch, cancel := sub.C, sub.Close
-	defer cancel()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- ix.Watch(ctx) }()
-	defer func() { stop(); <-done }()
+	ch := watching(t, ix)
 	waitEvent(t, ch, p) // the initial sync
 
 	before, _ := os.Stat(p)
@@ -97,4 +91,15 @@ func TestRescan(t *testing.T) {
 	if ev := waitEvent(t, ch, p); len(ev.Appended) != 1 || ev.Appended[0] != "u9" {
 		t.Errorf("rescan event: %+v", ev)
 	}
+}
+
+// watching subscribes to ix's events and runs its watcher until the test
+// ends; the events come on the channel it returns.
+func watching(tb testing.TB, ix *Index) <-chan Event {
+	sub := ix.Subscribe()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- ix.Watch(ctx) }()
+	tb.Cleanup(func() { stop(); <-done; sub.Close() })
+	return sub.C
 }

@@ -63,7 +63,7 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request, m Meta) error 
 	}
 	data, err := io.ReadAll(io.LimitReader(f, cwdfs.MaxFileRead+1))
 	if err != nil {
-		return errs.E("", errs.Internal, "cannot read file", err)
+		return errs.E("files.Read", errs.Internal, "cannot read file", err)
 	}
 	ctype := "application/octet-stream"
 	if cwdfs.IsText(data) {

@@ -52,7 +52,7 @@ func (s *Server) fleetAnswer(w http.ResponseWriter, ask func(Fleet) (any, error)
 	}
 	a, err := ask(s.opts.Fleet)
 	if err != nil {
-		return errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
+		return errs.E("fleet.Ask", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
 	}
 	return ok(w, a)
 }
@@ -92,7 +92,7 @@ func (s *Server) remoteFile(r *http.Request, machine string) (Meta, []byte, erro
 		return m, nil, errs.Errorf(errs.NotFound, "session not found on machine %s", machine)
 	}
 	if err != nil {
-		return m, nil, errs.E("", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
+		return m, nil, errs.E("fleet.Session", errs.Internal, "the fleet database cannot answer: "+fleet.Explain(err), err)
 	}
 	return m, data, nil
 }

@@ -53,7 +53,7 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	} else if err := agent.TrustProject(s.agentDir, cwd); err != nil {
-		return errs.E("", errs.Internal, "cannot write pi's trust.json", err)
+		return errs.E("agent.TrustProject", errs.Internal, "cannot write pi's trust.json", err)
 	}
 	return s.answerTrust(w, cwd, body.Session)
 }
@@ -63,7 +63,7 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
 	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
 	if err != nil {
-		return errs.E("", errs.Internal, "cannot read pi's trust.json", err)
+		return errs.E("agent.CheckProjectTrust", errs.Internal, "cannot read pi's trust.json", err)
 	}
 	if id != "" {
 		if m, err := s.lookupID(id); err == nil && s.agent.Approved(m.Path) {
