@@ -82,7 +82,7 @@ func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
 	if !repair {
 		return len(s.Defects()) > 0, nil
 	}
-	changes, backup, err := s.RepairFile(path, cwd)
+	changes, backup, err := session.RepairFile(path, s, cwd)
 	if err != nil {
 		return true, fmt.Errorf("repair %s: %w", path, err)
 	} else if backup == "" {

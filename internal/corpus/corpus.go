@@ -180,3 +180,23 @@ func writeFile(plans []filePlan, i int, seed uint64) (int64, int, error) {
 	}
 	return g.n, g.entries, f.Close()
 }
+
+// BenchFile returns a large realistic session file for benchmarks: the
+// file $PIWEB_BENCH_FILE names (read through getenv), or one of size
+// bytes generated once (deterministically) under the temp dir. The
+// bench/session script runs pi's own open + buildSessionContext on the
+// same file and prints the ratio.
+func BenchFile(getenv func(string) string, size int64) (string, error) {
+	if f := getenv("PIWEB_BENCH_FILE"); f != "" {
+		return f, nil
+	}
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("piweb-bench-session-%dmb", size>>20))
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))
+	if len(files) == 0 {
+		if _, err := Generate(dir, Options{Files: 1, Bytes: size, BigFiles: 1, BigBytes: size, Seed: 1}); err != nil {
+			return "", err
+		}
+		files, _ = filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))
+	}
+	return files[0], nil
+}

@@ -31,7 +31,7 @@ func (o *Ops) Repair(ctx context.Context, m catalog.Meta) (apitype.RepairResult,
 	if err != nil {
 		return res, fail(StepStore, err)
 	}
-	changes, backup, err := sess.RepairFile(m.Path, m.Cwd)
+	changes, backup, err := session.RepairFile(m.Path, sess, m.Cwd)
 	if err != nil {
 		return res, fail(StepRepair, err)
 	} else if backup != "" {

@@ -92,7 +92,7 @@ func conformance(t *testing.T, o *pitest.Batch) {
 				pitest.CompareJSON(t, o.Call(t, "context", path), got)
 			}
 			if f.safe["tree-flat"] {
-				pitest.CompareJSON(t, o.Call(t, "tree-flat", path), flatTreeJSON(s.Tree()))
+				pitest.CompareJSON(t, o.Call(t, "tree-flat", path), FlatTreeJSON(s.Tree()))
 			}
 			if f.safe["open"] {
 				compareName(t, o, path, s)
@@ -201,49 +201,4 @@ func withoutAllText(t *testing.T, raw []byte) []byte {
 	}
 	out, _ := json.Marshal(list)
 	return out
-}
-
-// flatTreeJSON is the oracle's tree-flat form of a tree: nodes in
-// depth-first pre-order, each listed once, children and roots as indexes.
-func flatTreeJSON(roots []*Node) []byte {
-	type flat struct {
-		Entry          json.RawMessage `json:"entry"`
-		Label          json.RawMessage `json:"label,omitempty"`
-		LabelTimestamp json.RawMessage `json:"labelTimestamp,omitempty"`
-		Children       []int           `json:"children"`
-	}
-	index := map[*Node]int{}
-	var order []*Node
-	stack := make([]*Node, 0, len(roots))
-	for i := len(roots) - 1; i >= 0; i-- {
-		stack = append(stack, roots[i])
-	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if _, ok := index[n]; ok {
-			continue
-		}
-		index[n] = len(order)
-		order = append(order, n)
-		for i := len(n.Children) - 1; i >= 0; i-- {
-			stack = append(stack, n.Children[i])
-		}
-	}
-	out := struct {
-		Roots []int  `json:"roots"`
-		Nodes []flat `json:"nodes"`
-	}{Roots: []int{}, Nodes: []flat{}}
-	for _, r := range roots {
-		out.Roots = append(out.Roots, index[r])
-	}
-	for _, n := range order {
-		f := flat{Entry: n.Entry.Raw, Label: n.Label, LabelTimestamp: n.LabelTimestamp, Children: []int{}}
-		for _, c := range n.Children {
-			f.Children = append(f.Children, index[c])
-		}
-		out.Nodes = append(out.Nodes, f)
-	}
-	b, _ := json.Marshal(out)
-	return wellFormed(b)
 }

@@ -35,7 +35,7 @@ const backupTimeLayout = "20060102T150405.000000000Z"
 func (st *Store) sessionFolders() []string {
 	var dirs []string
 	for _, root := range []string{filepath.Join(st.AgentDir, "sessions"), st.trashDir()} {
-		for _, d := range readDir(root) {
+		for _, d := range DirEntries(root) {
 			if d.IsDir() {
 				dirs = append(dirs, filepath.Join(root, d.Name()))
 			}
@@ -49,7 +49,7 @@ func (st *Store) sessionFolders() []string {
 func (st *Store) CleanTemp() int {
 	n := 0
 	for _, dir := range st.sessionFolders() {
-		for _, name := range readNames(dir) {
+		for _, name := range DirNames(dir) {
 			if !strings.HasPrefix(name, ".piweb-tmp-") {
 				continue
 			}
@@ -68,7 +68,7 @@ func (st *Store) CleanTemp() int {
 func (st *Store) Backups() []Backup {
 	var out []Backup
 	for _, dir := range st.sessionFolders() {
-		for _, name := range readNames(dir) {
+		for _, name := range DirNames(dir) {
 			i := strings.Index(name, ".piweb-backup-")
 			if i < 0 {
 				continue

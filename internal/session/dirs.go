@@ -62,12 +62,12 @@ func EncodeCwd(cwd string) string {
 func SessionFiles(agentDir string) []string {
 	root := filepath.Join(agentDir, "sessions")
 	var files []string
-	for _, d := range readDir(root) {
+	for _, d := range DirEntries(root) {
 		if !d.IsDir() && d.Type()&os.ModeSymlink == 0 {
 			continue // pi 1.6 follows symlinks to folders too
 		}
 		dir := filepath.Join(root, d.Name())
-		names := readNames(dir)
+		names := DirNames(dir)
 		slices.Sort(names)
 		for _, n := range names {
 			if strings.HasSuffix(n, ".jsonl") {
@@ -78,9 +78,9 @@ func SessionFiles(agentDir string) []string {
 	return files
 }
 
-// readNames lists the names in a directory, unsorted; nil when it cannot be
+// DirNames lists the names in a directory, unsorted; nil when it cannot be
 // read.
-func readNames(dir string) []string {
+func DirNames(dir string) []string {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil
@@ -90,9 +90,9 @@ func readNames(dir string) []string {
 	return names
 }
 
-// readDir lists a directory sorted by name, ignoring errors: pi skips
+// DirEntries lists a directory sorted by name, ignoring errors: pi skips
 // folders it cannot read.
-func readDir(dir string) []os.DirEntry {
+func DirEntries(dir string) []os.DirEntry {
 	ents, _ := os.ReadDir(dir)
 	return ents
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 )
 
 // Branch extraction and forking, with pi 1.6's semantics. Each returns the
@@ -195,15 +194,3 @@ func (s *Session) cwdRaw() []byte {
 var newline = []byte{'\n'}
 
 func appendLine2(b, line []byte) []byte { return append(append(b, line...), '\n') }
-
-// NewFile writes the content of a new session into dir under pi's file name
-// (taken from its header) and returns the path.
-func NewFile(dir string, content []byte) (string, error) {
-	h := Parse(content).Header
-	if h == nil {
-		return "", ErrNoHeader
-	}
-	id, _ := h.String("id")
-	path := filepath.Join(dir, FileName(h.Timestamp, id))
-	return path, CreateFile(path, content)
-}

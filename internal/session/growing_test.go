@@ -1,19 +1,16 @@
 package session
 
 import (
-	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 // sameAsParse fails unless g's Session is what Parse makes of data: the
-// same records (every field, unexported ones included, from digest), ids,
+// same records (every field, unexported ones included, from Dump), ids,
 // problems, context, tree and listing.
 func sameAsParse(t *testing.T, g *Growing, data []byte) {
 	t.Helper()
@@ -25,47 +22,9 @@ func sameAsParse(t *testing.T, g *Growing, data []byte) {
 		}
 		return
 	}
-	if d := cmp.Diff(digest(want), digest(got)); d != "" {
+	if d := cmp.Diff(want.Dump(), got.Dump()); d != "" {
 		t.Fatalf("after %d bytes, Growing differs from Parse (-Parse +Growing):\n%s", len(data), d)
 	}
-}
-
-// digest lists what a parse holds, as text.
-func digest(s *Session) []string {
-	line := func(e *Entry) string {
-		if e == nil {
-			return "nil"
-		}
-		return fmt.Sprintf("%d@%d %d %q %q %q %v %v %s", e.Line, e.Offset, e.kind, e.idKey, e.parent, e.Type+"|"+e.ID+"|"+e.ParentID+"|"+e.Timestamp,
-			e.members, e.msg, e.Raw)
-	}
-	out := []string{fmt.Sprintf("header %s v%d migrated=%v size=%d bom=%s", line(s.Header), s.Version, s.Migrated, s.Size, line(s.bomHeader))}
-	out = append(out, fmt.Sprintf("problems %v", s.Problems))
-	for _, e := range s.records {
-		out = append(out, "record "+line(e))
-	}
-	for _, e := range s.Entries {
-		out = append(out, fmt.Sprintf("entry %d", e.Line))
-	}
-	for _, e := range s.listed {
-		out = append(out, "listed "+line(e))
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.byID)) {
-		out = append(out, fmt.Sprintf("id %q %d", k, s.byID[k].Line))
-	}
-	c := s.Context("")
-	out = append(out, fmt.Sprintf("context %q %q %s %s %v", c.Messages, c.EntryIDs, c.ThinkingLevel, c.Model, c.Edits))
-	in, ok := s.Info("x", timeZero)
-	out = append(out, fmt.Sprintf("info %v %+v", ok, in))
-	var tree func(depth string, nodes []*Node)
-	tree = func(depth string, nodes []*Node) {
-		for _, n := range nodes {
-			out = append(out, fmt.Sprintf("tree %s%d %s %s", depth, n.Entry.Line, n.Label, n.LabelTimestamp))
-			tree(depth+" ", n.Children)
-		}
-	}
-	tree("", s.Tree())
-	return out
 }
 
 // TestGrowingMatchesParse feeds real pi files to a Growing in pieces cut

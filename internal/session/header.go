@@ -5,14 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"piweb/internal/errs"
-	"piweb/internal/jsjson"
 )
-
-// ErrParentChanged is returned by SetParent when the header no longer
-// names the parent the caller expected.
-var ErrParentChanged = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "the session's parentSession changed")
 
 // SetParent rewrites the header of the session at path so that its
 // parentSession is to (removed when to is ""), if it is from now. Every
@@ -24,7 +17,7 @@ func SetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := withParent(data, from, to)
+	out, err := WithParent(data, from, to)
 	if err != nil {
 		return err
 	}
@@ -46,7 +39,7 @@ func pruneHeaderBackups(path, keep string) {
 	}
 	_, liveBody, _ := bytes.Cut(live, []byte("\n"))
 	dir, base := filepath.Split(path)
-	for _, name := range readNames(dir) {
+	for _, name := range DirNames(dir) {
 		b := filepath.Join(dir, name)
 		if b == keep || !strings.HasPrefix(name, base+".piweb-backup-") {
 			continue
@@ -65,26 +58,4 @@ func pruneHeaderBackups(path, keep string) {
 			}
 		}
 	}
-}
-
-// withParent is a session file's bytes with its header's parentSession
-// changed from from to to.
-func withParent(data []byte, from, to string) ([]byte, error) {
-	nl := bytes.IndexByte(data, '\n')
-	if nl < 0 {
-		nl = len(data)
-	}
-	line := bytes.TrimRight(data[:nl], "\r")
-	if !jsjson.Valid(line) || jsjson.SkipSpace(line, 0) >= len(line) || line[jsjson.SkipSpace(line, 0)] != '{' {
-		return nil, ErrNoHeader
-	}
-	cur, _ := jsjson.DecodeString(jsjson.Field(line, "parentSession"))
-	if cur != from {
-		return nil, ErrParentChanged
-	}
-	var val []byte
-	if to != "" {
-		val = jsjson.AppendString(nil, to)
-	}
-	return append(setMember(line, "parentSession", val), data[len(line):]...), nil
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
 
@@ -76,3 +77,50 @@ func jsDateJSON(ms float64) []byte {
 
 // appendJSString appends s quoted exactly as JSON.stringify quotes it.
 func appendJSString(b []byte, s string) []byte { return jsjson.AppendString(b, s) }
+
+// FlatTreeJSON is a tree in the flat form pi's oracle prints it
+// (internal/pitest's tree-flat): nodes in depth-first pre-order, each
+// listed once, children and roots as indexes. Tests compare piweb's tree
+// with pi's by it.
+func FlatTreeJSON(roots []*Node) []byte {
+	type flat struct {
+		Entry          json.RawMessage `json:"entry"`
+		Label          json.RawMessage `json:"label,omitempty"`
+		LabelTimestamp json.RawMessage `json:"labelTimestamp,omitempty"`
+		Children       []int           `json:"children"`
+	}
+	index := map[*Node]int{}
+	var order []*Node
+	stack := make([]*Node, 0, len(roots))
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, roots[i])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, ok := index[n]; ok {
+			continue
+		}
+		index[n] = len(order)
+		order = append(order, n)
+		for i := len(n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, n.Children[i])
+		}
+	}
+	out := struct {
+		Roots []int  `json:"roots"`
+		Nodes []flat `json:"nodes"`
+	}{Roots: []int{}, Nodes: []flat{}}
+	for _, r := range roots {
+		out.Roots = append(out.Roots, index[r])
+	}
+	for _, n := range order {
+		f := flat{Entry: n.Entry.Raw, Label: n.Label, LabelTimestamp: n.LabelTimestamp, Children: []int{}}
+		for _, c := range n.Children {
+			f.Children = append(f.Children, index[c])
+		}
+		out.Nodes = append(out.Nodes, f)
+	}
+	b, _ := json.Marshal(out)
+	return wellFormed(b)
+}

@@ -35,7 +35,7 @@ type trashIndex struct {
 // loadTrash reads every trash record.
 func (st *Store) loadTrash() trashIndex {
 	ix := trashIndex{byOriginal: map[string]TrashItem{}}
-	for _, d := range readDir(st.trashDir()) {
+	for _, d := range DirEntries(st.trashDir()) {
 		if it, err := st.readTrash(d.Name()); err == nil {
 			ix.items = append(ix.items, it)
 		}
@@ -119,7 +119,7 @@ func (ix trashIndex) childrenOf(path, id string, dirs []string) []ChildFile {
 	var out []ChildFile
 	seen := map[string]bool{path: true}
 	for _, dir := range dirs {
-		for _, name := range readNames(dir) {
+		for _, name := range DirNames(dir) {
 			p := filepath.Join(dir, name)
 			if !strings.HasSuffix(name, ".jsonl") || seen[p] {
 				continue

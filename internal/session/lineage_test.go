@@ -241,7 +241,7 @@ func quickSetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := withParent(data, from, to)
+	out, err := WithParent(data, from, to)
 	if err != nil {
 		return err
 	}

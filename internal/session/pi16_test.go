@@ -53,7 +53,7 @@ func TestPi16Goldens(t *testing.T) {
 			if bad > 0 {
 				t.Errorf("%d of %d contexts differ", bad, len(leaves))
 			}
-			if diff, err := pitest.DiffJSON(want.Tree, flatTreeJSON(s.Tree())); err != nil || diff != "" {
+			if diff, err := pitest.DiffJSON(want.Tree, FlatTreeJSON(s.Tree())); err != nil || diff != "" {
 				t.Errorf("tree (-pi +piweb):\n%s%v", diff, err)
 			}
 			if got := s.Name(); (want.Name == nil) != (got == "") || want.Name != nil && *want.Name != got {

@@ -5,22 +5,6 @@ import (
 	"fmt"
 )
 
-// RepairFile rewrites the file s was read from, path, with Repair's
-// content, through RewriteFile (refused with ErrChanged if the file grew
-// since s was read), when s has defects or was migrated. It returns
-// Repair's changes and the backup's path; none and "" when nothing needed
-// repair.
-func (s *Session) RepairFile(path, cwd string) (changes []string, backup string, err error) {
-	if len(s.Defects()) == 0 && !s.Migrated {
-		return nil, "", nil
-	}
-	content, changes := s.Repair(cwd)
-	if backup, err = RewriteFile(path, content, s.Size); err != nil {
-		return nil, "", err
-	}
-	return changes, backup, nil
-}
-
 // Repair returns content for the file that pi reads without loss or
 // surprise, and a line per change. Everything left out or changed stays in
 // the backup RewriteFile keeps. The rules:

@@ -115,7 +115,7 @@ func (st *Store) Trash(path string, dirs []string) (TrashItem, error) {
 // lineageDirs are the folders Trash looks for path's forks in.
 func (st *Store) lineageDirs(path string, dirs []string) []string {
 	out := []string{filepath.Dir(path)}
-	for _, d := range readDir(filepath.Join(st.AgentDir, "sessions")) {
+	for _, d := range DirEntries(filepath.Join(st.AgentDir, "sessions")) {
 		if d.IsDir() {
 			out = append(out, filepath.Join(st.AgentDir, "sessions", d.Name()))
 		}

@@ -1,16 +1,11 @@
 package session
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"piweb/internal/errs"
 )
@@ -19,75 +14,17 @@ import (
 // O_APPEND write per line for new entries, and temp file, fsync, rename with
 // a backup for the rare whole-file rewrite. Nothing is ever truncated.
 
-// ErrNoHeader is returned when asked to write to a file without a valid
-// header: pi would throw such a file away, so piweb will not add to it.
-var ErrNoHeader = errs.New(errs.Invalid, "the session file has no valid header", "session file has no valid header")
-
 // ErrChanged is returned when the file changed on disk since it was read,
 // so the leaf the caller saw may no longer be pi's leaf.
 var ErrChanged = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "session file changed since it was read")
 
-// ErrNotFound is returned for an entry id that is not in the session.
-var ErrNotFound = errs.New(errs.NotFound, "entry not found", "entry not found")
-
-// nowISO returns the current time as JavaScript's toISOString writes it.
-func nowISO() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
-
-// entryLine encodes a new entry with pi's key order: type, id, parentId,
-// timestamp, then the members; custom and custom_message put their members
-// before id. A nil parent leaves parentId out, as pi does when its leaf is
-// undefined.
-func entryLine(typ, id string, parent []byte, ts string, members ...rawMember) []byte {
-	base := []rawMember{{"id", appendJSString(nil, id)}, {"parentId", parent}, {"timestamp", appendJSString(nil, ts)}}
-	all := []rawMember{{"type", appendJSString(nil, typ)}}
-	if typ == "custom" || typ == "custom_message" {
-		all = append(append(all, members...), base...)
-	} else {
-		all = append(append(all, base...), members...)
-	}
-	return encodeMembers(all)
-}
-
-// encodeMembers writes an object of raw members, leaving out nil values.
-func encodeMembers(ms []rawMember) []byte {
-	b := []byte{'{'}
-	for _, m := range ms {
-		if m.value == nil {
-			continue
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = append(append(appendJSString(b, m.key), ':'), m.value...)
-	}
-	return append(b, '}')
-}
-
-// leafParent returns the parentId pi gives the next entry: the leaf's id,
-// null for an empty session, nil (key left out) after a non-object leaf.
-func (s *Session) leafParent() []byte {
-	leaf := s.Leaf()
-	switch {
-	case leaf == nil:
-		return []byte("null")
-	case leaf.Field("id") == nil:
-		return nil
-	}
-	return leaf.Field("id")
-}
-
-// newID returns an entry id not yet used in the session.
-func (s *Session) newID() string {
-	return NewEntryID(func(id string) bool { return s.ByID(id) != nil })
-}
-
-// Append adds one entry of type typ after pi's leaf (the last entry) of the
-// file at path, which s must be the current parse of, and returns the new
-// entry. The file is opened O_APPEND and the line written in one write; a
-// file whose last line lacks its newline gets one first, so a torn line is
-// kept apart instead of merged. Files still on an older version are migrated
-// first, as pi would on open.
-func Append(path string, s *Session, typ string, members ...rawMember) (*Entry, error) {
+// appendNew adds the line that line makes (after migrating a file still on
+// an older version, as pi would on open) after pi's leaf (the last entry)
+// of the file at path, which s must be the current parse of, and returns
+// the new entry. The file is opened O_APPEND and the line written in one
+// write; a file whose last line lacks its newline gets one first, so a
+// torn line is kept apart instead of merged.
+func appendNew(path string, s *Session, line func() []byte) (*Entry, error) {
 	if s.Header == nil {
 		return nil, ErrNoHeader
 	}
@@ -96,27 +33,11 @@ func Append(path string, s *Session, typ string, members ...rawMember) (*Entry, 
 			return nil, err
 		}
 	}
-	line := entryLine(typ, s.newID(), s.leafParent(), nowISO(), members...)
-	if err := appendLine(path, s.Size, line); err != nil {
+	l := line()
+	if err := appendLine(path, s.Size, l); err != nil {
 		return nil, err
 	}
-	e := newEntry(line, s.lastLine()+1, s.Size, nil)
-	s.Entries = append(s.Entries, e)
-	s.byID[e.idKey] = e
-	s.Size += int64(len(line)) + 1
-	return e, nil
-}
-
-// lastLine returns the number of the last line parsed.
-func (s *Session) lastLine() int {
-	n := 0
-	if len(s.records) > 0 {
-		n = s.records[len(s.records)-1].Line
-	}
-	for _, p := range s.Problems {
-		n = max(n, p.Line)
-	}
-	return n
+	return s.Appended(l), nil
 }
 
 // appendLine writes line and a newline at the end of the file in one write,
@@ -193,27 +114,15 @@ func AppendLabel(path string, s *Session, targetID, label string) (*Entry, error
 	if s.ByID(targetID) == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, targetID)
 	}
-	var v []byte
-	if label != "" {
-		v = appendJSString(nil, label)
-	}
-	return Append(path, s, "label", rawMember{"targetId", appendJSString(nil, targetID)}, rawMember{"label", v})
+	return appendNew(path, s, func() []byte { return s.LabelLine(targetID, label) })
 }
 
 // AppendName names the session as pi 1.6's appendSessionInfo does: runs
 // of CR and LF become one space, then the name is trimmed; an empty name
 // clears it.
 func AppendName(path string, s *Session, name string) (*Entry, error) {
-	name = SanitizeName(name)
-	return Append(path, s, "session_info", rawMember{"name", appendJSString(nil, name)})
+	return appendNew(path, s, func() []byte { return s.NameLine(name) })
 }
-
-// SanitizeName is pi 1.6's name.replace(/[\r\n]+/g, " ").trim().
-func SanitizeName(name string) string {
-	return strings.TrimFunc(crlfRuns.ReplaceAllString(name, " "), isJSSpace)
-}
-
-var crlfRuns = regexp.MustCompile(`[\r\n]+`)
 
 // Migrate rewrites a file that was read from an older version in its
 // migrated form, as pi does when it opens it, and re-reads it into s. It
@@ -226,17 +135,6 @@ func Migrate(path string, s *Session) (string, error) {
 	}
 	*s = *Parse(data)
 	return backup, nil
-}
-
-// Encode returns the file content for the records as they are in memory:
-// every record's line and a newline, lines that were not JSON left out.
-func (s *Session) Encode() []byte {
-	var b bytes.Buffer
-	for _, r := range s.records {
-		b.Write(r.Raw)
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
 }
 
 // BackupPath names the backup of a session file. The name does not end in
@@ -303,37 +201,30 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// NewSessionID returns a session id as pi 0.73 makes them: a UUID v7.
-func NewSessionID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// FileName returns pi's file name for a session created at ts with id.
-func FileName(ts, id string) string {
-	return strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
+// NewFile writes the content of a new session into dir under pi's file name
+// (taken from its header) and returns the path.
+func NewFile(dir string, content []byte) (string, error) {
+	h := Parse(content).Header
+	if h == nil {
+		return "", ErrNoHeader
+	}
+	id, _ := h.String("id")
+	path := filepath.Join(dir, FileName(h.Timestamp, id))
+	return path, CreateFile(path, content)
 }
 
-// IDFromFileName returns the session id that FileName put at the end of
-// path's file name, "" when the name does not end in "_<uuid>.jsonl". A
-// fork names its parent by path, and that path is stale once the user moves
-// or copies session files or renames a project folder; the file name is
-// what still identifies the parent then. Only UUIDs count (every id pi
-// makes is one), so that a hand-made name such as "my_notes.jsonl" never
-// names a session.
-func IDFromFileName(path string) string {
-	name, ok := strings.CutSuffix(path[strings.LastIndexAny(path, `/\`)+1:], ".jsonl")
-	i := strings.LastIndexByte(name, '_')
-	if !ok || i < 0 {
-		return ""
+// RepairFile rewrites the file at path, which s was read from, with Repair's
+// content, through RewriteFile (refused with ErrChanged if the file grew
+// since s was read), when s has defects or was migrated. It returns
+// Repair's changes and the backup's path; none and "" when nothing needed
+// repair.
+func RepairFile(path string, s *Session, cwd string) (changes []string, backup string, err error) {
+	if len(s.Defects()) == 0 && !s.Migrated {
+		return nil, "", nil
 	}
-	id := name[i+1:]
-	if uuid.Validate(id) != nil || len(id) != 36 {
-		return ""
+	content, changes := s.Repair(cwd)
+	if backup, err = RewriteFile(path, content, s.Size); err != nil {
+		return nil, "", err
 	}
-	return strings.ToLower(id)
-}
-
-// headerLine encodes a new header with pi's key order.
-func headerLine(id, ts string, cwd []byte, parentSession []byte) []byte {
-	return encodeMembers([]rawMember{{"type", []byte(`"session"`)}, {"version", []byte("3")},
-		{"id", appendJSString(nil, id)}, {"timestamp", appendJSString(nil, ts)},
-		{"cwd", cwd}, {"parentSession", parentSession}})
+	return changes, backup, nil
 }

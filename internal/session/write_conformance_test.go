@@ -44,7 +44,7 @@ func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *Sessio
 	}
 	ours, _ := s.Context("").MarshalJSON()
 	pitest.CompareJSON(t, got.Context, ours)
-	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), flatTreeJSON(s.Tree()))
+	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), FlatTreeJSON(s.Tree()))
 	if name := s.Name(); (got.Name == nil) != (name == "") || (got.Name != nil && *got.Name != name) {
 		t.Errorf("name: pi %v, piweb %q", got.Name, name)
 	}
@@ -186,7 +186,7 @@ func checkExtract(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entr
 // it.
 func checkForkBefore(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entry) {
 	content, err := s.ForkBefore(e.ID, src)
-	checkNewFile(t, o, content, err, s.ContextAt(s.parentOf(e)))
+	checkNewFile(t, o, content, err, s.ContextAt(s.ByID(e.ParentID)))
 }
 
 // checkClone: a clone of the current branch has its context.

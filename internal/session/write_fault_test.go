@@ -33,7 +33,7 @@ func (f *shortFile) Write(b []byte) (int, error) {
 func writeSession(t *testing.T) (string, *Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(hdr+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := ReadFile(path)
@@ -56,7 +56,7 @@ func TestAppendShortWriteUndone(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "removed") {
 		t.Errorf("err = %v, want ENOSPC saying the partial line was removed", err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != hdr+"\n" {
+	if got, _ := os.ReadFile(path); string(got) != sHdr+"\n" {
 		t.Errorf("file = %q, want it unchanged", got)
 	}
 }
@@ -102,7 +102,7 @@ func TestAppendFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	path := filepath.Join(dir, "s.jsonl")
-	if err := os.WriteFile(path, []byte(hdr+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fill, err := os.Create(filepath.Join(dir, "fill"))
@@ -123,7 +123,7 @@ func TestAppendFullDisk(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("err = %v, want ENOSPC", err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != hdr+"\n" {
+	if got, _ := os.ReadFile(path); string(got) != sHdr+"\n" {
 		t.Errorf("file = %.100q..., want it unchanged", got)
 	}
 }
@@ -262,14 +262,14 @@ func carryBackups(path string) int {
 func TestCreateFileSyncFailLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "fork.jsonl")
-	err := createFile(path, []byte(hdr+"\n"), func(string) error { return syscall.EIO })
+	err := createFile(path, []byte(sHdr+"\n"), func(string) error { return syscall.EIO })
 	if !errors.Is(err, syscall.EIO) {
 		t.Errorf("err = %v, want EIO", err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left behind: %v", ents)
 	}
-	if err := createFile(path, []byte(hdr+"\n"), syncDir); err != nil {
+	if err := createFile(path, []byte(sHdr+"\n"), syncDir); err != nil {
 		t.Errorf("retry: %v", err)
 	}
 }
