@@ -68,8 +68,12 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 // TestConformance asks pi 1.6.0 about every file, and pi 0.73.1 about the
 // files 0.73.1 wrote (both read those alike).
 func TestConformance(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	for _, v := range []pitest.Version{pitest.V16, pitest.V073} {
-		t.Run(string(v), func(t *testing.T) { conformance(t, v.StartOracle(t)) })
+		t.Run(string(v), func(t *testing.T) {
+			t.Parallel() // an oracle each
+			conformance(t, v.StartOracle(t))
+		})
 	}
 }
 
@@ -149,6 +153,7 @@ func compareName(t *testing.T, o *pitest.Batch, path string, s *Session) {
 // TestConformanceListing lists a folder of all conformance files with pi's
 // listAll and with piweb's, and compares them in order.
 func TestConformanceListing(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	for _, v := range []pitest.Version{pitest.V16, pitest.V073} {
 		t.Run(string(v), func(t *testing.T) { conformanceListing(t, v.StartOracle(t)) })
 	}

@@ -31,6 +31,7 @@ func sameAsParse(t *testing.T, g *Growing, data []byte) {
 // everywhere (inside lines, at newlines, one byte at a time at the start)
 // and checks each state against Parse of the same bytes.
 func TestGrowingMatchesParse(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	files, _ := filepath.Glob("testdata/pi-1.6.0/*.jsonl")
 	more, _ := filepath.Glob("testdata/*.jsonl")
 	files = append(files, more...)

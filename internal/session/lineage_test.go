@@ -137,6 +137,7 @@ func orders(names []string) [][]string {
 // nearest in-place ancestor. It failed before: delete P, delete C1,
 // restore P, restore C1 left C1 naming GP.
 func TestLineageEveryOrder(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	all := orders([]string{"P", "C1", "C2", "S1"})
 	if testing.Short() {
 		all = all[:len(all)/8]
@@ -163,6 +164,7 @@ func TestLineageEveryOrder(t *testing.T) {
 // random operation, recovered by Recover (as piweb's next start does),
 // then the order goes on; lineage holds after every step.
 func TestLineageCrashes(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	all := orders([]string{"P", "C1", "C2", "S1"})
 	rng := rand.New(rand.NewPCG(21, 4))
 	n := 600

@@ -73,6 +73,7 @@ func normalizeIDs(t *testing.T, content []byte) []string {
 // a repeated id makes pi's walks loop (a conformance run saw it as a
 // parentId cycle).
 func TestMigrationIDsUnique(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	if testing.Short() {
 		t.Skip("a 250,000-entry file")
 	}

@@ -129,6 +129,7 @@ func TestTrashCrashAtEveryStep(t *testing.T) {
 
 // TestRestoreCrashAtEveryStep: the same for a restore.
 func TestRestoreCrashAtEveryStep(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	steps := []struct {
 		step string
 		n    int

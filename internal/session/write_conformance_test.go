@@ -78,6 +78,7 @@ func writeSources(t *testing.T, o *pitest.Batch) []string {
 }
 
 func TestPiOpensAppends(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
@@ -120,6 +121,7 @@ func TestPiOpensAppends(t *testing.T) {
 }
 
 func TestPiOpensForks(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
@@ -244,6 +246,7 @@ func checkExport(t *testing.T, o *pitest.Batch, s *Session) {
 // The damaged files are made from sessions pi 1.6.0 wrote, and from 0.73.1's
 // (older versions to migrate, the entry types it wrote).
 func TestPiOpensRepairs(t *testing.T) {
+	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, v := range pitest.Versions {
 		for _, f := range v.GenDamaged(t, 5) {
