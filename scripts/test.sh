@@ -51,14 +51,18 @@ fi
 step "go test -race"
 # The longest packages are named first so that they start first (go test
 # starts packages in the order it lists them): alphabetically internal/web
-# and internal/session came last and ran on alone at the end.
+# and internal/session came last and ran on alone at the end. Three test
+# binaries at a time (-p 3; the default is one per core): the long ones
+# spend much of their time waiting on Chromium, node and the disk, so two
+# left a core idle, and with two, web and session held both slots and
+# every other package waited for one of them to end.
 # -d=checkptr=0 for modernc.org (SQLite translated from C, all unsafe
 # pointer arithmetic) keeps the race detector everywhere and checkptr on
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
 # (docs/decisions/0019-ci-time.md).
 long="./internal/web ./internal/session ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
 # shellcheck disable=SC2086 # $long is a list of packages
-go test -race -count=1 -timeout 30m -gcflags='modernc.org/...=-d=checkptr=0' $long ./...
+go test -race -count=1 -p 3 -timeout 30m -gcflags='modernc.org/...=-d=checkptr=0' $long ./...
 
 if [ "$fuzztime" != 0 ]; then
 	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
