@@ -225,11 +225,16 @@ type schemaState struct {
 }
 
 // readSchema reads fleet.meta; version 0 when there is no schema yet.
-// It runs no DDL, so a steady-state start costs one query.
+// It runs no DDL, so a steady-state start costs one query. Whether the
+// table exists is read from pg_class as of the statement, not by
+// to_regclass, whose answer comes from the session's catalog cache: a
+// piweb that found no schema, then waited for the lock while another
+// made it, was still told there was none.
 func readSchema(ctx context.Context, q querier) (schemaState, error) {
 	var s schemaState
 	var exists bool
-	if err := q.QueryRow(ctx, `SELECT to_regclass('fleet.meta') IS NOT NULL`).Scan(&exists); err != nil || !exists {
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'fleet' AND c.relname = 'meta')`).Scan(&exists); err != nil || !exists {
 		return s, err
 	}
 	err := q.QueryRow(ctx, `SELECT schema_version, min_writer, upgrade_to FROM fleet.meta`).Scan(&s.version, &s.minWriter, &s.upgradeTo)
