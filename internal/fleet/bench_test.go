@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,23 @@ func BenchmarkInitialPush(b *testing.B) {
 	b.ReportMetric(float64(len(listed))/secs, "sessions/s")
 	b.ReportMetric(float64(st.Entries)/secs, "entries/s")
 	b.ReportMetric(float64(st.Bytes)/secs/(1<<20), "MB/s")
-	b.Logf("%d sessions, %d entries, %d MB: %.1f s per initial push", len(listed), st.Entries, st.Bytes>>20, secs)
+	hwm := peakRSS()
+	b.ReportMetric(float64(hwm>>20), "peak-RSS-MB")
+	b.Logf("%d sessions, %d entries, %d MB: %.1f s per initial push; peak RSS %d MB (the index and the pusher, as serve holds them)",
+		len(listed), st.Entries, st.Bytes>>20, secs, hwm>>20)
+}
+
+// peakRSS is the process's peak resident set (VmHWM), 0 where unknown.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

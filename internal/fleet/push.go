@@ -168,9 +168,9 @@ func (b *batch) add(c chunk, meta metaRow, have *stored) {
 }
 
 // write runs the batch's statements in tx: replaced files' rows go (no
-// foreign keys: a check per copied row is most of a bulk push's cost on
-// the server), the sessions are upserted, the new rows are
-// copied in, branch flags of switched sessions are recomputed, and gone
+// foreign keys: a check per inserted row is most of a bulk push's cost on
+// the server), the sessions are upserted, the new rows are inserted
+// (insertRows), branch flags of switched sessions are recomputed, and gone
 // files are marked deleted.
 func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
 	for _, table := range []string{"entries", "usage", "lines"} {
@@ -186,10 +186,10 @@ func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
 	}
 	for _, t := range []struct {
 		name string
-		cols []string
+		cols []col
 		rows [][]any
 	}{{"entries", entryCols, b.entries}, {"usage", usageCols, b.usage}, {"lines", lineCols, b.lines}} {
-		if err := copyRows(ctx, tx, t.name, t.cols, t.rows); err != nil {
+		if err := insertRows(ctx, tx, t.name, b.machine, t.cols, t.rows); err != nil {
 			return err
 		}
 	}

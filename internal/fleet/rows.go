@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -117,33 +119,80 @@ func (s *sessionCols) upsert(ctx context.Context, tx pgx.Tx, machine, share stri
 	return err
 }
 
-// copyRows copies rows into a staging table and moves them into their
-// table, where row-level security checks them.
-func copyRows(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any) error {
+// col is a column a push inserts, with its SQL type.
+type col struct{ name, typ string }
+
+var (
+	entryCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"entry_id", "text"},
+		{"parent_id", "text"}, {"type", "text"}, {"role", "text"}, {"ts", "bigint"}, {"on_branch", "boolean"},
+		{"text", "text"}, {"tools", "text"}}
+	usageCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"session_id", "text"},
+		{"entry_id", "text"}, {"ts", "bigint"}, {"model", "text"}, {"answer", "boolean"}, {"input", "float8"},
+		{"output", "float8"}, {"cache_read", "float8"}, {"cache_write", "float8"}, {"cost", "float8"}}
+	lineCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"off", "bigint"}, {"raw", "bytea"}}
+)
+
+// insertRows inserts rows (machine first, then cols[1:]) into table in one
+// statement, each column an array parameter: row-level security checks
+// each row (COPY refuses a table under it), and nothing is staged, so a
+// push leaves no dead rows behind to slow the next one.
+func insertRows(ctx context.Context, tx pgx.Tx, table, machine string, cols []col, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"fleet", "stage_" + table}, cols, pgx.CopyFromRows(rows)); err != nil {
-		return err
-	}
-	list := ""
+	names := make([]string, len(cols))
+	arrays := make([]string, len(cols)-1)
+	args := []any{machine}
 	for i, c := range cols {
-		if i > 0 {
-			list += ", "
+		names[i] = c.name
+		if i == 0 {
+			continue
 		}
-		list += c
+		arrays[i-1] = fmt.Sprintf("$%d::%s[]", i+1, c.typ)
+		args = append(args, column(rows, i, c.typ))
 	}
-	_, err := tx.Exec(ctx, `WITH moved AS (DELETE FROM fleet.stage_`+table+` WHERE tx = txid_current() RETURNING `+list+`)
-		INSERT INTO fleet.`+table+` (`+list+`) SELECT `+list+` FROM moved`)
+	_, err := tx.Exec(ctx, `INSERT INTO fleet.`+table+` (`+strings.Join(names, ", ")+`) SELECT $1, u.* FROM unnest(`+
+		strings.Join(arrays, ", ")+`) AS u`, args...)
 	return err
 }
 
-var (
-	entryCols = []string{"machine", "path", "line", "entry_id", "parent_id", "type", "role", "ts", "on_branch", "text", "tools"}
-	usageCols = []string{"machine", "path", "line", "session_id", "entry_id", "ts", "model", "answer", "input", "output",
-		"cache_read", "cache_write", "cost"}
-	lineCols = []string{"machine", "path", "line", "off", "raw"}
-)
+// column is the i-th value of every row as a slice pgx sends as an array
+// of typ (nil values are NULL).
+func column(rows [][]any, i int, typ string) any {
+	switch typ {
+	case "text":
+		return columnOf(rows, i, func(v any) *string {
+			if v == nil {
+				return nil
+			}
+			s := v.(string)
+			return &s
+		})
+	case "bigint":
+		return columnOf(rows, i, func(v any) *int64 {
+			if v == nil {
+				return nil
+			}
+			n := v.(int64)
+			return &n
+		})
+	case "integer":
+		return columnOf(rows, i, func(v any) int32 { return v.(int32) })
+	case "boolean":
+		return columnOf(rows, i, func(v any) bool { return v.(bool) })
+	case "float8":
+		return columnOf(rows, i, func(v any) float64 { return v.(float64) })
+	}
+	return columnOf(rows, i, func(v any) []byte { return v.([]byte) })
+}
+
+func columnOf[T any](rows [][]any, i int, conv func(any) T) []T {
+	out := make([]T, len(rows))
+	for j, r := range rows {
+		out[j] = conv(r[i])
+	}
+	return out
+}
 
 func nullable(s string, ok bool) any {
 	if !ok {
