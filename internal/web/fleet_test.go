@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,13 +118,21 @@ func TestFleetPage(t *testing.T) {
 
 	// An append on beta reaches alpha's open page.
 	path := filepath.Join(beta.dir, "sessions", "--work-beta--", "2026-12-04T10-00-00-000Z_0199aaaa-bbbb-7ccc-8ddd-000000000001.jsonl")
-	start := time.Now()
-	appendTo(t, path, fleetExchange("n1", "e0a", "beta goes on about dams"))
-	b.waitJS(t, `document.querySelector('.conv').textContent.includes('answer to beta goes on about dams')`)
-	if took := time.Since(start); took > 5*time.Second { // the live window is 2 s; a loaded test machine is slower
-		t.Errorf("the append took %v to reach the other machine's page", took)
-	} else {
-		t.Logf("append on beta shown on alpha's page after %v", took)
+	var took []time.Duration
+	parent := "e0a"
+	for i := range 10 {
+		start := time.Now()
+		text := fmt.Sprintf("beta goes on about dams %d", i)
+		appendTo(t, path, fleetExchange(fmt.Sprintf("n%d", i), parent, text))
+		parent = fmt.Sprintf("n%da", i)
+		b.waitJS(t, fmt.Sprintf(`document.querySelector('.conv').textContent.includes('answer to %s')`, text))
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	t.Logf("an append on beta shown on alpha's open page: median %v, p95 %v, max %v", took[len(took)/2],
+		took[len(took)*95/100], took[len(took)-1])
+	if took[len(took)/2] > 2*time.Second { // the live window; a loaded test machine may stall one of them
+		t.Errorf("an append took %v (median) to reach the other machine's page, want at most 2 s", took[len(took)/2])
 	}
 
 	// beta stops: once its heartbeat is old it is offline, and what was
@@ -143,8 +152,16 @@ func TestFleetPage(t *testing.T) {
 	}
 	b.waitJS(t, `document.querySelector('.machine[data-machine="beta"]').dataset.online === '0'
 		&& document.querySelector('.remote-banner').textContent.includes('offline')
-		&& document.querySelector('.conv').textContent.includes('answer to beta goes on about dams')`)
+		&& document.querySelector('.conv').textContent.includes('answer to beta goes on about dams 9')`)
 	shoot(t, b, "fleet-offline")
+
+	// Usage covers the fleet, by machine too.
+	b.open(t, "/usage")
+	b.waitJS(t, `[...document.querySelectorAll('.usage-controls button')].some((e) => e.textContent === 'By machine')`)
+	eval[bool](t, b, `([...document.querySelectorAll('.usage-controls button')].find((e) => e.textContent === 'By machine')
+		.click(), true)`)
+	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');
+		return t && t.textContent.includes('alpha') && t.textContent.includes('beta'); })()`)
 	b.noConsoleErrors(t)
 }
 

@@ -117,7 +117,7 @@ function Menu({ view, s, rename }) {
       onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
     ${open && html`<div class="menu-pop" role="menu">
       ${rename && html`<button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>`}
-      <button role="menuitem" type="button" onClick=${act(() => copy('id', view.id))}>Copy id</button>
+      <button role="menuitem" type="button" onClick=${act(() => copy('id', api.splitRef(view.id).id))}>Copy id</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
       <div class="menu-sep"></div>
       <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download onClick=${() => setOpen(false)}

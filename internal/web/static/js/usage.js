@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { sidebarOpen } from './state.js';
 import { fmtTokens, fmtCost, baseName } from './util.js';
 import { glyph } from './icons.js';
+import { fleet } from './fleet.js';
 
 const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
 const COLS = [
@@ -32,19 +33,22 @@ export function sortRows(rows, by, sort) {
 const tokens = (r) => (r.input || 0) + (r.output || 0) + (r.cacheRead || 0) + (r.cacheWrite || 0);
 
 export function UsagePage() {
-  const [by, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
+  // Under serve --fleet: every machine's usage, and by machine too.
+  const f = !!fleet.value;
+  const [chosen, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
+  const by = chosen === 'machine' && !f ? 'day' : chosen;
   const [days, setDays] = useState(localStorage.getItem('piweb.usage.days') ?? '30');
   const [sort, setSort] = useState(null);
   const [answer, setData] = useState(null);
   useEffect(() => {
     let live = true;
     const asked = { by, days };
-    api.usage(by, { days, tz: zone() }).then((d) => live && setData({ ...d, asked }),
+    api.usage(by, { days, tz: zone(), fleet: f ? 1 : '' }).then((d) => live && setData({ ...d, asked }),
       (e) => live && setData({ error: e.message, asked }));
     localStorage.setItem('piweb.usage.by', by);
     localStorage.setItem('piweb.usage.days', days);
     return () => { live = false; };
-  }, [by, days]);
+  }, [by, days, f]);
   // An answer to another grouping or period is not shown under this one.
   const data = answer && answer.asked.by === by && answer.asked.days === days ? answer : null;
   const rows = sortRows((data && data.rows) || [], by, sort);
@@ -73,8 +77,8 @@ export function UsagePage() {
           <span class="fact">${sum.messages} responses</span>
             ${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}
             </span>`}</div></div>
-      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project']], by,
-        setBy, 'Group')}
+      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project'],
+        ...(f ? [['machine', 'By machine']] : [])], by, setBy, 'Group')}
         ${pick(RANGES, days, setDays, 'Period')}</div></header>
     <div class="usage-body">
       ${!data && html`<div class="muted pad">Loading…</div>`}
