@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/fleet"
 	"piweb/internal/pgtest"
 	"piweb/internal/testkit"
 )
@@ -225,7 +226,7 @@ func TestFleetMigrate(t *testing.T) {
 		return out.String() + errOut.String(), code
 	}
 	for range 2 {
-		if out, code := migrate("--fleet", url); code != 0 || !strings.Contains(out, "schema at version 1") {
+		if out, code := migrate("--fleet", url); code != 0 || !strings.Contains(out, fmt.Sprintf("schema at version %d", fleet.SchemaVersion)) {
 			t.Errorf("fleet migrate: exit %d: %s", code, out)
 		}
 	}

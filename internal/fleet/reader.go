@@ -28,6 +28,10 @@ func NewReader(url string) (*Reader, error) {
 		return nil, err
 	}
 	cfg.MaxConns = 4
+	// Each query is planned for its values: a search for a common word
+	// and one for a rare word want different plans, which one generic plan
+	// of a cached statement would not give both.
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, err
@@ -141,53 +145,55 @@ func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine stri
 	if q.Limit > 0 {
 		limit = q.Limit
 	}
-	rows, err := r.pool.Query(ctx, `SELECT `+itemCols+`, count(*) OVER ()
-		FROM fleet.sessions s
-		WHERE NOT s.deleted AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.machine = $2)
-		AND ($3 = '' OR strpos(lower(s.name || ' ' || s.first_message), lower($3)) > 0
-			OR EXISTS (SELECT 1 FROM fleet.entries e WHERE e.machine = s.machine AND e.path = s.path
-				AND e.tsv @@ websearch_to_tsquery('simple', $3)))
+	rows, err := r.pool.Query(ctx, `SELECT `+itemCols+` FROM fleet.sessions s WHERE `+listWhere+`
 		ORDER BY `+col+` `+dir+`, s.machine, s.path LIMIT $4 OFFSET $5`,
 		q.Project, machine, q.Text, limit, q.Offset)
 	if err != nil {
 		return List{}, err
 	}
-	defer rows.Close()
-	out := List{Sessions: []Item{}}
-	for rows.Next() {
-		it, err := scanItem(rows, &out.Total)
-		if err != nil {
-			return List{}, err
-		}
-		out.Sessions = append(out.Sessions, it)
-	}
-	if err := rows.Err(); err != nil {
+	var out List
+	out.Sessions, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Item, error) { return scanItem(row) })
+	if err != nil {
 		return List{}, err
 	}
-	if len(out.Sessions) == 0 && q.Offset > 0 {
-		// Past the end: the window function counted nothing.
-		err = r.pool.QueryRow(ctx, `SELECT count(*) FROM fleet.sessions s WHERE NOT s.deleted
-			AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.machine = $2)`, q.Project, machine).Scan(&out.Total)
+	if out.Sessions == nil {
+		out.Sessions = []Item{} // [] in JSON
 	}
+	// Counted apart: a count over the page's rows (a window) makes the
+	// first page read and sort every session first.
+	err = r.pool.QueryRow(ctx, `SELECT count(*) FROM fleet.sessions s WHERE `+listWhere, q.Project, machine, q.Text).
+		Scan(&out.Total)
 	return out, err
 }
 
+// listWhere selects the listing's sessions: not deleted, of a project
+// ($1) and machine ($2) when given, whose name, first message or entries
+// hold the text $3.
+const listWhere = `NOT s.deleted AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.machine = $2)
+	AND ($3 = '' OR strpos(lower(s.name || ' ' || s.first_message), lower($3)) > 0
+		OR EXISTS (SELECT 1 FROM fleet.entries e WHERE e.machine = s.machine AND e.path = s.path
+			AND e.tsv @@ websearch_to_tsquery('simple', $3)))`
+
 // searchSQL: the newest 200 matching entries of sessions not deleted are
-// the candidates, ranked as the local index ranks (relevance over
-// 1 + age / 30 days), the newer first among equals.
-const searchSQL = `WITH q AS (SELECT ` + querySQL + ` AS q),
-cand AS (
-	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text, ts_rank(e.tsv, q.q) AS rank
-	FROM fleet.entries e CROSS JOIN q
-	JOIN fleet.sessions s ON s.machine = e.machine AND s.path = e.path
-	WHERE e.tsv @@ q.q AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)
-	ORDER BY e.ts DESC NULLS LAST LIMIT 200)
-SELECT ` + itemCols + `, c.entry_id, c.role, c.ts, c.on_branch,
-	ts_headline('simple', c.text, q.q, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1')
-FROM cand c CROSS JOIN q JOIN fleet.sessions s ON s.machine = c.machine AND s.path = c.path
-ORDER BY c.rank / (1 + greatest(0, extract(epoch FROM now()) * 1000 - coalesce(c.ts, 0)) / 2592000000.0) DESC,
-	c.ts DESC NULLS LAST
-LIMIT $3`
+// the candidates (found by the entries' time alone: the newest first, or
+// the matches sorted, as the planner finds cheaper), ranked as the local
+// index ranks (relevance over 1 + age / 30 days), the newer first among
+// equals; only the hits returned are highlighted.
+const searchSQL = `WITH cand AS MATERIALIZED (
+	SELECT e.machine, e.path, e.line
+	FROM fleet.entries e JOIN fleet.sessions s ON s.machine = e.machine AND s.path = e.path
+	WHERE e.tsv @@ ` + querySQL + ` AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)
+	ORDER BY e.ts DESC NULLS LAST LIMIT 200),
+hits AS MATERIALIZED (
+	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text,
+		ts_rank(e.tsv, ` + querySQL + `) / (1 + greatest(0, extract(epoch FROM now()) * 1000 - coalesce(e.ts, 0)) / 2592000000.0) AS rank
+	FROM cand c JOIN fleet.entries e ON e.machine = c.machine AND e.path = c.path AND e.line = c.line
+	ORDER BY rank DESC, e.ts DESC NULLS LAST
+	LIMIT $3)
+SELECT ` + itemCols + `, h.entry_id, h.role, h.ts, h.on_branch,
+	ts_headline('simple', h.text, ` + querySQL + `, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1')
+FROM hits h JOIN fleet.sessions s ON s.machine = h.machine AND s.path = h.path
+ORDER BY h.rank DESC, h.ts DESC NULLS LAST`
 
 // querySQL is the tsquery of splitQuery's words ($1) and prefixes ($4).
 const querySQL = `CASE WHEN $4::text = '' THEN websearch_to_tsquery('simple', $1::text)

@@ -1,0 +1,143 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"piweb/internal/catalog"
+	"piweb/internal/corpus"
+	"piweb/internal/pgtest"
+	"piweb/internal/testkit"
+)
+
+// BenchmarkFleetRead times what a fleet page asks most: a search over
+// every machine's entries and the listing's first page. One generated
+// machine (FLEET_BENCH_SESSIONS sessions, default 2,500, ~40 entries
+// each) is pushed, then copied as the superuser into
+// FLEET_BENCH_MACHINES machines (default 10): issue 22's 10 x 2,500
+// sessions, about 1M entries (the copies have no lines or usage, which
+// neither answer reads). It reports the median and p99 of each.
+func BenchmarkFleetRead(b *testing.B) {
+	n, machines := envInt("FLEET_BENCH_SESSIONS", 2500), envInt("FLEET_BENCH_MACHINES", 10)
+	url, entries := fleetOf(b, n, machines)
+	r, err := NewReader(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	ctx := context.Background()
+	// Common to rare words of the generated prose, a prefix, a phrase.
+	words := []string{"the", "function", "error", "config", "handler", "database", "parser", "refactor", "docker",
+		"quokka", "zqabc", "mig*", `"the function"`, "socket timeout", "nothing-matches"}
+	var search, list []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for _, w := range words {
+			start := time.Now()
+			if _, err := r.Search(ctx, catalog.SearchQuery{Text: w, Limit: 50}); err != nil {
+				b.Fatal(err)
+			}
+			search = append(search, time.Since(start))
+			start = time.Now()
+			if _, err := r.Sessions(ctx, catalog.ListQuery{Sort: "modified", Limit: 50}, ""); err != nil {
+				b.Fatal(err)
+			}
+			list = append(list, time.Since(start))
+		}
+	}
+	b.StopTimer()
+	report(b, "search", search)
+	report(b, "list", list)
+	b.Logf("%d machines x %d sessions, %d entries", machines, n, entries)
+}
+
+// report adds the median and p99 of ds as metrics and to the log.
+func report(b *testing.B, what string, ds []time.Duration) {
+	slices.Sort(ds)
+	p50, p99 := ds[len(ds)/2], ds[min(len(ds)-1, len(ds)*99/100)]
+	b.ReportMetric(float64(p50.Microseconds())/1000, what+"-p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, what+"-p99-ms")
+	b.Logf("%s: median %v, p99 %v, max %v over %d", what, p50, p99, ds[len(ds)-1], len(ds))
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// fleetOf builds a fleet database of machines copies of one pushed
+// machine of n generated sessions, and returns its URL and entries.
+func fleetOf(b *testing.B, n, machines int) (string, int) {
+	b.Helper()
+	dir := b.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: n, Bytes: int64(n) * 26 << 10, Seed: 22}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: dir, Temporary: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cat.Close()
+	if err := cat.Sync(ctx); err != nil {
+		b.Fatal(err)
+	}
+	c := pgtest.Shared(b)
+	d := newFleetDB(b, c)
+	url := d.role(b, "read")
+	p := New(Options{URL: url, Machine: "m0", Source: cat})
+	pctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { p.Run(pctx); close(done) }()
+	testkit.Eventually(b, func() error {
+		if s := p.Status(); s.State != StateCurrent {
+			return fmt.Errorf("%+v", s)
+		}
+		return nil
+	}, 30*time.Minute, "the push")
+	cancel()
+	<-done
+	conn, err := pgx.Connect(ctx, c.URL(d.name, pgtest.Superuser, ""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for i := 1; i < machines; i++ {
+		m := fmt.Sprintf("m%d", i)
+		for _, sql := range []string{
+			`INSERT INTO fleet.machines (name, role, share) SELECT $1, role, share FROM fleet.machines WHERE name = 'm0'`,
+			`INSERT INTO fleet.sessions SELECT $1, path, key, session_id, cwd, name, has_name, created, modified - $2,
+				message_count, first_message, parent_path, size, deleted, head_hash, tail_hash, pushed_offset,
+				pushed_lines, leaf_id, share, updated_at FROM fleet.sessions WHERE machine = 'm0'`,
+			`INSERT INTO fleet.entries (machine, path, line, entry_id, parent_id, type, role, ts, on_branch, text, tools)
+				SELECT $1, path, line, entry_id, parent_id, type, role, ts - $2, on_branch, text, tools
+				FROM fleet.entries WHERE machine = 'm0'`,
+		} {
+			args := []any{m}
+			if strings.Contains(sql, "$2") {
+				args = append(args, i*3600_000)
+			}
+			if _, err := conn.Exec(ctx, sql, args...); err != nil {
+				b.Fatalf("copy into %s: %v", m, err)
+			}
+		}
+	}
+	for _, t := range []string{"sessions", "entries"} {
+		if _, err := conn.Exec(ctx, `VACUUM ANALYZE fleet.`+t); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var entries int
+	conn.QueryRow(ctx, `SELECT count(*) FROM fleet.entries`).Scan(&entries)
+	return url, entries
+}
