@@ -16,9 +16,11 @@ import (
 
 	"github.com/coder/websocket"
 
+	"piweb/internal/access"
 	"piweb/internal/client"
 	"piweb/internal/errs"
 	"piweb/internal/fakellm"
+	"piweb/internal/fleet"
 	"piweb/internal/pgtest"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
@@ -132,7 +134,7 @@ func eventType(typ string) func(map[string]any) bool {
 func TestFleetDrive(t *testing.T) {
 	testkit.Long(t)
 	c := pgtest.Shared(t)
-	url := c.URL(c.NewDB(t), pgtest.Superuser, "")
+	roles := readmeRoles(t, c)
 	keyFile := filepath.Join(t.TempDir(), "fleet.key")
 	if err := os.WriteFile(keyFile, []byte("a fleet key for the three test machines\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -140,9 +142,9 @@ func TestFleetDrive(t *testing.T) {
 	llm := fakellm.New(fakellm.Options{})
 	ls := httptest.NewServer(llm)
 	t.Cleanup(ls.Close)
-	a := startFleetMachine(t, "a", "127.0.0.2", url, keyFile, ls.URL)
-	b := startFleetMachine(t, "b", "127.0.0.3", url, keyFile, ls.URL, "--token", "only-b-users-have-this-token")
-	startFleetMachine(t, "c", "127.0.0.4", url, keyFile, ls.URL)
+	a := startFleetMachine(t, "a", "127.0.0.2", roles("a"), keyFile, ls.URL)
+	b := startFleetMachine(t, "b", "127.0.0.3", roles("b"), keyFile, ls.URL, "--token", "only-b-users-have-this-token")
+	startFleetMachine(t, "c", "127.0.0.4", roles("c"), keyFile, ls.URL)
 	api := client.New(a.base(), client.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -206,6 +208,29 @@ func TestFleetDrive(t *testing.T) {
 	}
 }
 
+// readmeRoles sets a fresh database up as the README does (owned by
+// piweb_fleet, the schema created by the owner with piweb fleet migrate)
+// and returns the URL of a machine's own role (a member of
+// piweb_machine) by the machine's name.
+func readmeRoles(t *testing.T, c *pgtest.Cluster) func(machine string) string {
+	db := c.NewDB(t)
+	for _, r := range []string{fleet.OwnerRole, fleet.MachineRole} {
+		c.Exec(t, "postgres", `DO $$ BEGIN CREATE ROLE `+r+` NOLOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`)
+	}
+	c.Exec(t, "postgres", "ALTER DATABASE "+db+" OWNER TO "+fleet.OwnerRole)
+	role := func(name, group string) string {
+		c.Exec(t, "postgres", "CREATE ROLE "+db+"_"+name+" LOGIN PASSWORD 'pw-"+name+"' IN ROLE "+group)
+		t.Cleanup(func() { c.Exec(t, "postgres", "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)"); c.Exec(t, "postgres", "DROP ROLE "+db+"_"+name) })
+		return c.URL(db, db+"_"+name, "pw-"+name)
+	}
+	var out, errOut strings.Builder
+	if code := run(context.Background(), []string{"fleet", "migrate", "--fleet", role("owner", fleet.OwnerRole)},
+		func(string) string { return "" }, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("fleet migrate: %s%s", out.String(), errOut.String())
+	}
+	return func(machine string) string { return role(machine, fleet.MachineRole) }
+}
+
 // driveTerminal starts a terminal in b's session through a and types
 // into it over the WebSocket a pipes to b.
 func driveTerminal(ctx context.Context, t *testing.T, a *fleetMachine, s string) {
@@ -236,11 +261,11 @@ func driveTerminal(ctx context.Context, t *testing.T, a *fleetMachine, s string)
 	}
 }
 
-// refusals: b refuses a forwarded request without the key or with a
-// wrong one; a and b refuse a route outside the allowlist.
+// refusals: b refuses a forwarded request without the key's proof or
+// with a wrong one; a and b refuse a route outside the allowlist.
 func refusals(ctx context.Context, t *testing.T, a, b *fleetMachine, s string) {
 	t.Helper()
-	key := "a fleet key for the three test machines"
+	key := access.NewFleetKey("a fleet key for the three test machines").Proof("b")
 	for _, c := range []struct {
 		what, base, method, path string
 		header                   http.Header

@@ -2,18 +2,21 @@ package access
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 )
 
 // FleetKey is the secret the owner gives each of their machines
-// (serve --fleet-key-file): a machine's piweb sends it with every request
-// it forwards to another machine, which serves such a request only with
-// the right key. It is never stored in the fleet database. The zero
-// value is no key: nothing is forwarded and nothing forwarded is served.
+// (serve --fleet-key-file): a machine's piweb proves it (Proof) with every
+// request it forwards to another machine, which serves such a request
+// only with the right proof. It is never stored in the fleet database nor
+// sent. The zero value is no key: nothing is forwarded and nothing
+// forwarded is served.
 type FleetKey struct {
 	secret string
 	hash   []byte
@@ -77,15 +80,25 @@ func keyFileSafe(path string, fi os.FileInfo) error {
 // Set says whether there is a key.
 func (k FleetKey) Set() bool { return k.hash != nil }
 
-// Secret is the key itself, for the requests this machine forwards.
-func (k FleetKey) Secret() string { return k.secret }
+// Proof is what a request forwarded to machine carries instead of the key
+// (HMAC-SHA256 of the machine's name under the key, in hex): the key
+// itself never leaves its machine, and a proof read off one machine's
+// link, or by a machine advertising a URL it should not, opens that
+// machine only.
+func (k FleetKey) Proof(machine string) string {
+	if k.hash == nil {
+		return ""
+	}
+	m := hmac.New(sha256.New, []byte(k.secret))
+	m.Write([]byte("piweb fleet proof\x00" + machine))
+	return hex.EncodeToString(m.Sum(nil))
+}
 
-// OK compares a request's key with this one in constant time (hashes, so
-// lengths leak nothing); no key matches nothing.
-func (k FleetKey) OK(got string) bool {
+// ProofOK says whether got is the proof for machine (this one), compared
+// in constant time; no key matches nothing.
+func (k FleetKey) ProofOK(machine, got string) bool {
 	if got == "" || k.hash == nil {
 		return false
 	}
-	h := sha256.Sum256([]byte(got))
-	return subtle.ConstantTimeCompare(h[:], k.hash) == 1
+	return subtle.ConstantTimeCompare([]byte(got), []byte(k.Proof(machine))) == 1
 }

@@ -9,7 +9,7 @@ import (
 
 // TestReadFleetKey: a key file is accepted only as a regular file of this
 // user that no one else may read, holding a long enough key; the key
-// matches itself only.
+// proves itself to one machine only, without showing itself.
 func TestReadFleetKey(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string, mode os.FileMode) string {
@@ -43,7 +43,13 @@ func TestReadFleetKey(t *testing.T) {
 		}
 	}
 	k, _ := ReadFleetKey(filepath.Join(dir, "good"))
-	if !k.OK("0123456789abcdef0123") || k.OK("0123456789abcdef012") || k.OK("") || (FleetKey{}).OK("") {
-		t.Error("the key matches something other than itself")
+	other := NewFleetKey("0123456789abcdef012")
+	switch {
+	case !k.ProofOK("b", k.Proof("b")):
+		t.Error("a machine's proof is refused")
+	case k.ProofOK("c", k.Proof("b")), k.ProofOK("b", other.Proof("b")), k.ProofOK("b", ""), (FleetKey{}).ProofOK("b", ""):
+		t.Error("a proof for another machine, of another key, or none is accepted")
+	case strings.Contains(k.Proof("b"), "0123456789abcdef0123"), k.Proof("b") == k.Proof("c"):
+		t.Error("the proof shows the key or is the same for every machine")
 	}
 }

@@ -14,9 +14,10 @@ import (
 // Host and fetch metadata are checked as for anyone, Origin is not (the
 // forwarding piweb checked it and sends none).
 
-// checkFleet admits a request carrying the fleet key header: the right
-// key (compared in constant time, wrong ones throttled per client), meant
-// for this machine, on a forwarded route. Each one admitted is logged.
+// checkFleet admits a request carrying the fleet key header: meant for
+// this machine, with the key's proof for it (access.FleetKey.Proof,
+// compared in constant time, wrong ones throttled per client), on a
+// forwarded route. Each one admitted is logged.
 func (s *Server) checkFleet(r *http.Request) error {
 	key := s.opts.FleetKey
 	if !key.Set() || s.opts.Fleet == nil {
@@ -26,13 +27,14 @@ func (s *Server) checkFleet(r *http.Request) error {
 	if s.auth.throttle.Blocked(client) {
 		return errs.Errorf(errs.Throttled, "too many wrong fleet keys; try again later")
 	}
-	if !key.OK(r.Header.Get(fleetKeyHeader)) {
+	self := s.opts.Fleet.Machine()
+	if want := r.Header.Get(fleetMachineHeader); want != self {
+		return errs.Errorf(errs.Invalid, "this piweb is machine %q, not %q: that machine's --fleet-advertise address is out of date", self, want)
+	}
+	if !key.ProofOK(self, r.Header.Get(fleetKeyHeader)) {
 		s.auth.throttle.Fail(client)
 		s.log.Warn("fleet request refused: wrong key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
 		return errs.Errorf(errs.Unauthorized, "wrong fleet key")
-	}
-	if want, self := r.Header.Get(fleetMachineHeader), s.opts.Fleet.Machine(); want != self {
-		return errs.Errorf(errs.Invalid, "this piweb is machine %q, not %q: that machine's --fleet-advertise address is out of date", self, want)
 	}
 	if !fleetRoute(r) {
 		return errs.Errorf(errs.Forbidden, "%s %s is not open to other machines of the fleet", r.Method, r.URL.Path)

@@ -130,7 +130,7 @@ func (s *Server) rewrite(target *url.URL, machine string) func(*httputil.ProxyRe
 		for _, k := range strippedHeaders {
 			h.Del(k)
 		}
-		h.Set(fleetKeyHeader, s.opts.FleetKey.Secret())
+		h.Set(fleetKeyHeader, s.opts.FleetKey.Proof(machine))
 		h.Set(fleetMachineHeader, machine)
 		h.Set(fleetFromHeader, s.opts.Fleet.Machine())
 	}

@@ -161,8 +161,14 @@ func TestForwardToOwner(t *testing.T) {
 		t.Errorf("files of the far session through near: %v", got)
 	}
 	h, q := m.got.last()
-	if h.Get(fleetKeyHeader) != testFleetKey || h.Get(fleetMachineHeader) != "far" || h.Get(fleetFromHeader) != "near" {
+	proof := access.NewFleetKey(testFleetKey).Proof("far")
+	if h.Get(fleetKeyHeader) != proof || h.Get(fleetMachineHeader) != "far" || h.Get(fleetFromHeader) != "near" {
 		t.Errorf("forwarded headers: %v", h)
+	}
+	for k, vs := range h {
+		if strings.Contains(strings.Join(vs, " "), testFleetKey) {
+			t.Errorf("the fleet key itself left near, in %s", k)
+		}
 	}
 	for _, k := range []string{"Cookie", "Authorization", "Origin", "Sec-Fetch-Site"} {
 		if h.Get(k) != "" {
@@ -191,10 +197,13 @@ func TestForwardToOwner(t *testing.T) {
 		{"near: an unknown machine", "GET", files + "?machine=nowhere", nil, nil, 404, "not_found"},
 		{"far: no key (the user's sign-in is required)", "GET", files, nil, nil, 401, "unauthorized"},
 		{"far: a wrong key", "GET", files, nil, []string{fleetKeyHeader, "not-the-fleet-key", fleetMachineHeader, "far"}, 401, "unauthorized"},
-		{"far: the key on a route outside the allowlist", "POST", rename, map[string]any{"name": "x"},
-			[]string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "far"}, 403, "forbidden"},
-		{"far: the key meant for another machine", "GET", files, nil,
-			[]string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "other"}, 400, "invalid"},
+		{"far: the key itself instead of its proof", "GET", files, nil, []string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "far"}, 401, "unauthorized"},
+		{"far: another machine's proof", "GET", files, nil,
+			[]string{fleetKeyHeader, access.NewFleetKey(testFleetKey).Proof("near"), fleetMachineHeader, "far"}, 401, "unauthorized"},
+		{"far: the proof on a route outside the allowlist", "POST", rename, map[string]any{"name": "x"},
+			[]string{fleetKeyHeader, proof, fleetMachineHeader, "far"}, 403, "forbidden"},
+		{"far: the proof meant for another machine", "GET", files, nil,
+			[]string{fleetKeyHeader, proof, fleetMachineHeader, "other"}, 400, "invalid"},
 	} {
 		r := m.near
 		if strings.HasPrefix(c.what, "far") {
