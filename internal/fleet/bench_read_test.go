@@ -13,9 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"piweb/internal/catalog"
-	"piweb/internal/corpus"
 	"piweb/internal/pgtest"
-	"piweb/internal/testkit"
 )
 
 // BenchmarkFleetRead times what a fleet page asks most: a search over
@@ -79,34 +77,12 @@ func envInt(name string, def int) int {
 // machine of n generated sessions, and returns its URL and entries.
 func fleetOf(b *testing.B, n, machines int) (string, int) {
 	b.Helper()
-	dir := b.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: n, Bytes: int64(n) * 26 << 10, Seed: 22}); err != nil {
-		b.Fatal(err)
-	}
+	cat, _ := indexedCorpus(b, n, 26<<10)
 	ctx := context.Background()
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: dir, Temporary: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cat.Close()
-	if err := cat.Sync(ctx); err != nil {
-		b.Fatal(err)
-	}
 	c := pgtest.Shared(b)
 	d := newFleetDB(b, c)
 	url := d.role(b, "read")
-	p := New(Options{URL: url, Machine: "m0", Source: cat})
-	pctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { p.Run(pctx); close(done) }()
-	testkit.Eventually(b, func() error {
-		if s := p.Status(); s.State != StateCurrent {
-			return fmt.Errorf("%+v", s)
-		}
-		return nil
-	}, 30*time.Minute, "the push")
-	cancel()
-	<-done
+	pushAll(b, url, "m0", cat, n)
 	conn, err := pgx.Connect(ctx, c.URL(d.name, pgtest.Superuser, ""))
 	if err != nil {
 		b.Fatal(err)
