@@ -154,6 +154,17 @@ func TestFleetPage(t *testing.T) {
 		&& document.querySelector('.remote-banner').textContent.includes('offline')
 		&& document.querySelector('.conv').textContent.includes('answer to beta goes on about dams 9')`)
 	shoot(t, b, "fleet-offline")
+	// The sidebar by machine on a phone, where it slides over the page.
+	b.run(t, chromedp.EmulateViewport(390, 800))
+	eval[bool](t, b, `(document.querySelector('.sess-head button[aria-label="Sessions"]').click(), true)`)
+	b.waitJS(t, `document.querySelector('.sidebar.open') !== null`)
+	for _, scheme := range []string{"light", "dark"} {
+		b.run(t, emulateScheme(scheme))
+		b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
+			|| a.playState !== 'running')`)
+		b.screenshot(t, "fleet-sidebar-390-"+scheme)
+	}
+	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
 
 	// Usage covers the fleet, by machine too.
 	b.open(t, "/usage")
