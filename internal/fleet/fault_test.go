@@ -142,16 +142,21 @@ func TestRowLevelSecurity(t *testing.T) {
 	}
 }
 
-// migrateAs migrates the schema with the role of url.
-func migrateAs(t *testing.T, url string) {
+// connectAs connects with the role of url until the test ends.
+func connectAs(t *testing.T, url string) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
+	conn, err := pgx.Connect(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
-	if err := Migrate(ctx, conn, "piweb test"); err != nil {
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// migrateAs migrates the schema with the role of url.
+func migrateAs(t *testing.T, url string) {
+	t.Helper()
+	if err := Migrate(context.Background(), connectAs(t, url), "piweb test"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -182,13 +187,9 @@ func TestMachineCannotMigrate(t *testing.T) {
 // shows, and nothing is written.
 func TestOldWriterRefused(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
-	url := d.role(t, "old")
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	url := d.role(t, "old")
+	conn := connectAs(t, url)
 	if err := Migrate(ctx, conn, "piweb 1.0"); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func TestOldWriterRefused(t *testing.T) {
 		SchemaVersion+1, Writer+1); err != nil {
 		t.Fatal(err)
 	}
-	err = Migrate(ctx, conn, "piweb 1.0")
+	err := Migrate(ctx, conn, "piweb 1.0")
 	want := "fleet paused: this piweb is older than the fleet database (upgrade to piweb 2.0)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("Migrate: %v, want %q", err, want)
