@@ -45,18 +45,35 @@ func newRig(t *testing.T) *rig {
 	return &rig{b, dir}
 }
 
-// TestReading checks every reading feature of the app in one browser on
-// one server (starting Chromium and indexing the fixtures once): each
-// subtest starts from a fresh page with the default viewport, light
-// theme and empty local storage, and must leave no console error.
-// Subtests that change a session use their own.
-func TestReading(t *testing.T) {
+// readingCase is one reading feature: a subtest of a TestReading group.
+type readingCase struct {
+	name string
+	test func(*testing.T, *rig)
+}
+
+// reading checks reading features in one browser on one server (indexing
+// the fixtures once): each subtest starts from a fresh page with the
+// default viewport, light theme and empty local storage, and must leave no
+// console error. Subtests that change a session use their own. The
+// features are cut into groups of about a minute (TestReading*), each on a
+// server and browser of its own, that run side by side: one group of all
+// of them ran on alone for minutes at the end of the package.
+func reading(t *testing.T, cases []readingCase) {
 	t.Parallel() // its own server and browser context
 	r := newRig(t)
-	for _, c := range []struct {
-		name string
-		test func(*testing.T, *rig)
-	}{
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r.reset(t)
+			c.test(t, r)
+			r.checkConsole(t)
+		})
+	}
+}
+
+// TestReading checks the sidebar, messages, what follows the file and a
+// search hit inside a compaction.
+func TestReading(t *testing.T) {
+	reading(t, []readingCase{
 		{"sidebar", testSidebarGroupsAndForks},
 		{"messages", testMessagesRender},
 		{"markdown is safe", testMarkdownIsSafe},
@@ -68,6 +85,15 @@ func TestReading(t *testing.T) {
 		{"opening keeps place", testOpeningKeepsPlace},
 		{"header follows the file", testHeaderFollowsFile},
 		{"totals follow appends", testTotalsFollowAppends},
+		// It fails on a server and browser that ran none of the above
+		// (docs/debt.md): it stays after them, as it was.
+		{"search hit inside compaction", testSearchHitInsideCompaction},
+	})
+}
+
+// TestReadingSearch checks search, the tree and rendering.
+func TestReadingSearch(t *testing.T) {
+	reading(t, []readingCase{
 		{"phone search and panel", testPhoneSearchAndPanel},
 		{"search more", testSearchMore},
 		{"starting says what", testStartingSaysWhat},
@@ -75,8 +101,13 @@ func TestReading(t *testing.T) {
 		{"rendering", testRendering},
 		{"tree and branches", testTreePanelAndBranches},
 		{"search opens hit on its branch", testSearchOpensHitOnItsBranch},
-		{"search hit inside compaction", testSearchHitInsideCompaction},
 		{"keyboard", testKeyboard},
+	})
+}
+
+// TestReadingPanels checks the panels, the usage page and small items.
+func TestReadingPanels(t *testing.T) {
+	reading(t, []readingCase{
 		{"files", testFilesPanel},
 		{"usage", testUsagePage},
 		{"usage zone and order", testUsageZoneAndOrder},
@@ -85,23 +116,28 @@ func TestReading(t *testing.T) {
 		{"phone tree", testPhoneTree},
 		{"copy id and path", testCopyIDAndPath},
 		{"header actions", testHeaderActions},
-		{"huge badge and labels", testHugeBadgeAndLabels},
-		{"windowed huge session", testWindowedHugeSession},
-		{"closed view opens no stream", testClosedViewOpensNoStream},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
-		{"phone pages fit", testPhonePagesFit},
 		{"console is watched", testConsoleIsWatched},
 		{"empty states", testEmptyStates},
 		{"small items", testSmallItems},
 		{"copies in the page", testCopiesInPage},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r.reset(t)
-			c.test(t, r)
-			r.checkConsole(t)
-		})
-	}
+	})
+}
+
+// TestReadingHuge checks huge sessions, whose indexing keeps the index's
+// writer busy for a while (the closed view opens the windowed test's).
+func TestReadingHuge(t *testing.T) {
+	reading(t, []readingCase{
+		{"huge badge and labels", testHugeBadgeAndLabels},
+		{"windowed huge session", testWindowedHugeSession},
+		{"closed view opens no stream", testClosedViewOpensNoStream},
+	})
+}
+
+// TestReadingPhone checks that every page fits a phone.
+func TestReadingPhone(t *testing.T) {
+	reading(t, []readingCase{{"phone pages fit", testPhonePagesFit}})
 }
 
 // reset puts the browser back to a fresh start page.
@@ -436,17 +472,19 @@ func testWindowedHugeSession(t *testing.T, r *rig) {
 	if !strings.Contains(eval[string](t, r.browser, `[...document.querySelectorAll('.row')].pop().innerText`), "f9996") {
 		t.Error("last message not shown")
 	}
-	// Scrolling up loads earlier pages while the DOM stays bounded.
+	// Scrolling up loads earlier pages (30 of them) while the DOM stays
+	// bounded. It scrolls until they are loaded, not for a fixed time: a
+	// page's fetch can take seconds on a loaded machine.
 	maxRows := 0
-	for range 30 {
+	testkit.Eventually(t, func() error {
 		eval[bool](t, r.browser, `(document.querySelector('.conv').scrollTop = 0, true)`)
-		r.run(t, chromedp.Sleep(60*time.Millisecond))
 		maxRows = max(maxRows, r.count(t, `.row`))
-	}
-	start := eval[int](t, r.browser, `+(document.querySelector('.load-earlier button')||{textContent:'(0 '}).textContent.match(/\((\d+)/)[1]`)
-	if start > 10000-60*3*10 {
-		t.Errorf("earlier pages not loaded: %d messages still before", start)
-	}
+		start := eval[int](t, r.browser, `+(document.querySelector('.load-earlier button')||{textContent:'(0 '}).textContent.match(/\((\d+)/)[1]`)
+		if start > 10000-60*3*10 {
+			return fmt.Errorf("earlier pages not loaded: %d messages still before", start)
+		}
+		return nil
+	}, time.Minute, "earlier pages as the view scrolls up")
 	if maxRows > 600 {
 		t.Errorf("%d rows in the DOM: not windowed", maxRows)
 	}

@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
 // testRendering checks the browser-side renderers (markdown.js and
 // highlight.js) in Chromium: golden files under testdata (go test -run
-// TestReading/rendering -update rewrites them), safety, and the bounds
+// TestReadingSearch/rendering -update rewrites them), safety, and the bounds
 // that keep big inputs cheap.
 func testRendering(t *testing.T, r *rig) {
 	t.Run("markdown", func(t *testing.T) { testMarkdownGolden(t, r) })
