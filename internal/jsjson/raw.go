@@ -5,6 +5,7 @@ import (
 	"iter"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file is the raw view: reading a few members of JSON text without
@@ -254,7 +255,15 @@ func DecodeString(raw []byte) (string, bool) {
 	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body), true
 	}
-	return string(appendDecoded(make([]byte, 0, len(body)), body)), true
+	return decoded(body), true
+}
+
+// decoded is the text of a string body with escapes, in one allocation
+// (a message's text can be tens of MB: issue 21): the bytes, which
+// nothing else refers to or changes, become the string.
+func decoded(body []byte) string {
+	b := appendDecoded(make([]byte, 0, len(body)), body)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // DecodeStringPrefix is DecodeString for at most about n bytes of the
@@ -271,7 +280,7 @@ func DecodeStringPrefix(raw []byte, n int) (s string, cut, ok bool) {
 		return s, false, ok
 	}
 	end := escapeEnd(body, n)
-	return string(appendDecoded(make([]byte, 0, end), body[:end])), end < len(body), true
+	return decoded(body[:end]), end < len(body), true
 }
 
 // escapeEnd returns n, or the end of the escape that goes on at n, in a
@@ -338,4 +347,48 @@ func decodeU(s []byte, i int) (rune, int) {
 		return utf8.RuneError, 6
 	}
 	return r, 6
+}
+
+// DecodedPieces yields the text of a JSON string raw (as DecodeString
+// decodes it) in pieces of about n bytes, cut between characters and never
+// inside an escape or between the two escapes of a surrogate pair: a
+// writer of a string of tens of MB (an export) does not hold it whole
+// (issue 21). The piece is reused: copy what is kept. Nothing is yielded
+// for an invalid string.
+func DecodedPieces(raw []byte, n int) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		if len(raw) < 2 || raw[0] != '"' || skipString(raw, 0) != len(raw) {
+			return
+		}
+		body := raw[1 : len(raw)-1]
+		var buf []byte
+		for i := 0; i < len(body); {
+			j := pieceEnd(body, i, n)
+			buf = appendDecoded(buf[:0], body[i:j])
+			if !yield(buf) {
+				return
+			}
+			i = j
+		}
+	}
+}
+
+// pieceEnd is where the piece of a valid string body that starts at i
+// ends: about n bytes on, at the start of a character, after an escape
+// (and after the low half of a surrogate pair).
+func pieceEnd(body []byte, i, n int) int {
+	if len(body)-i <= n {
+		return len(body)
+	}
+	j := i + escapeEnd(body[i:], n)
+	for k := 0; k < utf8.UTFMax-1 && j < len(body) && j > i+1 && !utf8.RuneStart(body[j]); k++ {
+		j--
+	}
+	for j+6 <= len(body) && j >= i+6 && body[j] == '\\' && body[j+1] == 'u' && body[j-6] == '\\' && body[j-5] == 'u' {
+		if r, _ := hex4(string(body[j-4:j]), 0); r < 0xD800 || r >= 0xDC00 {
+			break
+		}
+		j += 6 // the low half joins its high half (or is decoded alone, as DecodeString would)
+	}
+	return j
 }
