@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"strings"
 	"time"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -105,6 +107,9 @@ func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
 	if err := clearEntries(ctx, tx, r.id); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM firsts WHERE file_id = ?`, r.id); err != nil {
+		return wrap("remove", err)
+	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, r.id)
 	return wrap("remove", err)
 }
@@ -151,9 +156,21 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update, row rowJSON
 		u.h.off, u.h.len, u.h.hash, u.tailHash, textOffset, textLine, listed,
 		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),
 		nullFloat(u.h.info.Created), u.h.created,
-		in.Name, in.HasName, u.listBody.Activity, in.MessageCount, in.FirstMessage,
-		row.body, row.meta, row.problems, sortKey(in.Modified), infoJSON(in, listed)).Scan(&id)
+		in.Name, in.HasName, u.listBody.Activity, in.MessageCount, headOfFirst(in.FirstMessage), firstSize(in, u.listBody),
+		row.body, row.meta, row.problems, sortKey(in.Modified), infoHead(in, listed)).Scan(&id)
+	if err == nil {
+		err = saveFirst(ctx, tx, id, u.listBody, u.old)
+	}
 	return id, wrap("save "+u.path, err)
+}
+
+// firstSize is the size of the listing's whole first message, which an
+// update that did not read it has from the row.
+func firstSize(in session.Info, b body) int64 {
+	if b.FirstStored && b.FirstMessage != "" {
+		return b.FirstSize
+	}
+	return int64(len(in.FirstMessage))
 }
 
 func wrap(what string, err error) error {
@@ -175,8 +192,8 @@ func (ix *Index) ftsText(m *msg) string {
 const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, offset, line,
 		hdr_off, hdr_len, hdr_hash, tail_hash, text_offset, text_line, error, listed,
 		session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
-		name, has_name, activity, msg_count, first_message, body, meta, problems, modified, info_json)
-		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
+		name, has_name, activity, msg_count, first_message, first_size, body, meta, problems, modified, info_json)
+		VALUES(?,?,?,?,?,?,?,?, ?,?,?,?,?,?,'',?, ?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(path) DO UPDATE SET listall=excluded.listall, dev=excluded.dev, ino=excluded.ino,
 		size=excluded.size, mtime_ns=excluded.mtime_ns, offset=excluded.offset, line=excluded.line,
 		hdr_off=excluded.hdr_off, hdr_len=excluded.hdr_len, hdr_hash=excluded.hdr_hash, tail_hash=excluded.tail_hash,
@@ -184,7 +201,7 @@ const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, o
 		session_id=excluded.session_id, id_raw=excluded.id_raw, cwd=excluded.cwd, parent_raw=excluded.parent_raw,
 		parent_path=excluded.parent_path, created=excluded.created, created_str=excluded.created_str,
 		name=excluded.name, has_name=excluded.has_name, activity=excluded.activity, msg_count=excluded.msg_count,
-		first_message=excluded.first_message, body=excluded.body, meta=excluded.meta, problems=excluded.problems,
+		first_message=excluded.first_message, first_size=excluded.first_size, body=excluded.body, meta=excluded.meta, problems=excluded.problems,
 		modified=excluded.modified, info_json=excluded.info_json
 		RETURNING id`
 
@@ -199,6 +216,26 @@ func infoJSON(in session.Info, listed bool) string {
 	return string(b)
 }
 
+// noFirst ends the element of a listing without its first message.
+const noFirst = `,"firstMessage":""}`
+
+// infoHead is infoJSON up to its firstMessage, which is last: the row
+// keeps the message once (first.go) and infoElem completes the element.
+func infoHead(in session.Info, listed bool) string {
+	in.FirstMessage = ""
+	return strings.TrimSuffix(infoJSON(in, listed), noFirst)
+}
+
+// infoElem is the element infoHead began, with the first message.
+func infoElem(head, first string) []byte {
+	// Room for the escapes of a text as most are (a log's quotes, tabs
+	// and newlines), so that a long one is not copied as it grows.
+	b := make([]byte, 0, len(head)+len(first)+len(first)/4+len(noFirst)+16)
+	b = append(append(b, head...), noFirst[:len(noFirst)-3]...)
+	b = jsjson.AppendString(b, first)
+	return append(b, '}')
+}
+
 // rowJSON is an update's body, meta and problems as the files row keeps
 // them.
 type rowJSON struct{ body, meta, problems string }
@@ -210,7 +247,7 @@ func encodeRow(u *update) (r rowJSON, err error) {
 	for _, f := range []struct {
 		dst *string
 		v   any
-	}{{&r.body, u.body}, {&r.meta, u.meta}, {&r.problems, u.problems}} {
+	}{{&r.body, u.body.row()}, {&r.meta, u.meta}, {&r.problems, u.problems}} {
 		b, err := json.Marshal(f.v)
 		if err != nil {
 			return r, fmt.Errorf("piweb cannot index this file: %w", err)

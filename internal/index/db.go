@@ -16,13 +16,15 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 7
+const schemaVersion = 8
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 	// files holds one row per session file: its identity on disk, how far it
 	// was parsed, and its metadata. Listing fields are columns so that a warm
-	// listing reads no JSON.
+	// listing reads no JSON. first_message is the first message's head and
+	// first_size its whole size; info_json is the listing's element up to
+	// its firstMessage (first.go).
 	`CREATE TABLE files(
 		id INTEGER PRIMARY KEY,
 		path TEXT NOT NULL UNIQUE,
@@ -39,13 +41,18 @@ var schema = []string{
 		parent_raw TEXT, parent_path TEXT NOT NULL,
 		created REAL, created_str INTEGER NOT NULL,
 		name TEXT NOT NULL, has_name INTEGER NOT NULL,
-		activity REAL NOT NULL, msg_count INTEGER NOT NULL, first_message TEXT NOT NULL,
+		activity REAL NOT NULL, msg_count INTEGER NOT NULL,
+		first_message TEXT NOT NULL, first_size INTEGER NOT NULL DEFAULT 0,
 		body TEXT NOT NULL, meta TEXT NOT NULL, problems TEXT NOT NULL,
 		modified REAL NOT NULL DEFAULT 0, info_json TEXT NOT NULL DEFAULT ''
 	)`,
 	`CREATE INDEX files_cwd ON files(cwd)`,
 	`CREATE INDEX files_parent ON files(parent_path)`,
 	`CREATE INDEX files_session ON files(session_id)`,
+	// firsts keeps a first message longer than the head files keeps, in
+	// parts (first.go): written when it changes, never by a text pass.
+	`CREATE TABLE firsts(file_id INTEGER NOT NULL, part INTEGER NOT NULL, text BLOB NOT NULL,
+		PRIMARY KEY(file_id, part))`,
 	// entries holds the entries whose text is indexed, plus the tree links
 	// needed to keep the current-branch flag right as files grow. Rowids are
 	// shared with the fts table.

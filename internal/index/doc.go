@@ -19,7 +19,8 @@
 // offset and line number after the last complete line parsed, offset,
 // length and SHA-256 of the header line, SHA-256 of the 64 bytes before the
 // parsed offset, the listing fields, the listing's JSON element, and the
-// metadata as JSON), entries (every entry: id, parent, type, role, time,
+// metadata as JSON; of the first message only its head: a longer one is
+// kept once, in firsts, read only by List and ListJSON: first.go), entries (every entry: id, parent, type, role, time,
 // model, and whether it lies on the current branch with its position on it)
 // fts (FTS5, unicode61 with diacritics removed, 16 KB pages, rowid =
 // entries rowid) with its word list (vocab), runs and file_models, which

@@ -69,13 +69,14 @@ func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]ses
 	rows, err := ix.db.QueryContext(ctx, `SELECT id, dev, ino, size, error != '', text_offset < offset,
 		listall = 1 AND listed = 1 AND error = '',
 		path, id_raw, cwd, name, has_name, parent_raw, created, created_str,
-		activity, msg_count, first_message, mtime_ns FROM files`)
+		activity, msg_count, first_message, mtime_ns, first_size FROM files`)
 	if err != nil {
 		return nil, nil, wrap("list", err)
 	}
 	defer rows.Close()
 	known := map[string]statRow{}
 	out := map[string]session.Info{}
+	long := map[string]longFirst{} // rows whose first message is longer than its head
 	for rows.Next() {
 		var r statRow
 		var dev, ino int64
@@ -88,15 +89,46 @@ func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]ses
 		known[in.Path] = r
 		if show {
 			out[in.Path] = in.Info
+			if in.firstSize > int64(len(in.FirstMessage)) {
+				long[in.Path] = longFirst{r.id, in.FirstMessage, in.firstSize}
+			}
 		}
 	}
-	return known, out, wrap("list", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, nil, wrap("list", err)
+	}
+	rows.Close()
+	return known, out, ix.wholeFirsts(ctx, out, long)
 }
 
-// infoRow is a listing with the file's mtime.
+// longFirst is the row of a listed file whose first message is longer
+// than the head the row holds.
+type longFirst struct {
+	id   int64
+	head string
+	size int64
+}
+
+// wholeFirsts reads the whole first message of the long rows into their
+// listings.
+func (ix *Index) wholeFirsts(ctx context.Context, out map[string]session.Info, long map[string]longFirst) error {
+	for path, r := range long {
+		s, err := readFirst(ctx, ix.db, r.id, r.head, r.size)
+		if err != nil {
+			return err
+		}
+		in := out[path]
+		in.FirstMessage = s
+		out[path] = in
+	}
+	return nil
+}
+
+// infoRow is a listing (with the first message's head) with the file's
+// mtime and the first message's size.
 type infoRow struct {
 	session.Info
-	mtimeNs int64
+	mtimeNs, firstSize int64
 }
 
 func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
@@ -105,9 +137,9 @@ func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
 	var created sql.NullFloat64
 	var createdStr bool
 	var activity float64
-	var mtime int64
+	var mtime, size int64
 	err := rows.Scan(append(pre, &in.Path, &idRaw, &in.Cwd, &in.Name, &in.HasName, &parentRaw, &created, &createdStr,
-		&activity, &in.MessageCount, &in.FirstMessage, &mtime)...)
+		&activity, &in.MessageCount, &in.FirstMessage, &mtime, &size)...)
 	if err != nil {
 		return infoRow{}, wrap("list", err)
 	}
@@ -122,7 +154,7 @@ func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
 		in.Created = created.Float64
 	}
 	in.Modified = modified(activity, in.Created, createdStr, time.Unix(0, mtime))
-	return infoRow{in, mtime}, nil
+	return infoRow{in, mtime, size}, nil
 }
 
 // MarshalList returns json.Marshal(infos), pi's listing as JSON, without
@@ -404,27 +436,47 @@ func (ix *Index) refresh(ctx context.Context, files []found, es []snapEntry, sta
 }
 
 // entryCols are the files columns of a snapshot entry.
-const entryCols = `path, dev, ino, size, mtime_ns, error != '', listall = 1 AND listed = 1 AND error = '', modified, info_json`
+const entryCols = `path, dev, ino, size, mtime_ns, error != '', listall = 1 AND listed = 1 AND error = '', modified, info_json,
+	id, first_message, first_size`
 
-func scanEntry(sc interface{ Scan(...any) error }) (snapEntry, error) {
-	var e snapEntry
-	var dev, ino int64
+// scanEntry reads a snapshot entry; a first message longer than its row's
+// head is left for whole to read (the rows being read hold the writer's
+// one connection).
+func scanEntry(sc interface{ Scan(...any) error }) (e snapEntry, whole *longFirst, err error) {
+	var dev, ino, id, size int64
 	var show bool
-	var elem string
-	err := sc.Scan(&e.path, &dev, &ino, &e.fid.size, &e.fid.mtimeNs, &e.bad, &show, &e.modified, &elem)
+	var elem, first string
+	err = sc.Scan(&e.path, &dev, &ino, &e.fid.size, &e.fid.mtimeNs, &e.bad, &show, &e.modified, &elem, &id, &first, &size)
 	e.fid.dev, e.fid.ino = uint64(dev), uint64(ino)
 	if show && !e.bad {
 		e.elem = []byte(elem)
+		if size > int64(len(first)) {
+			whole = &longFirst{id, first, size}
+		} else {
+			e.elem = infoElem(elem, first)
+		}
 	}
-	return e, wrap("list", err)
+	return e, whole, wrap("list", err)
+}
+
+// complete ends the element of e, whose first message is long.
+func (ix *Index) complete(ctx context.Context, e *snapEntry, l *longFirst) error {
+	first, err := readFirst(ctx, ix.wdb, l.id, l.head, l.size)
+	if err == nil {
+		e.elem = infoElem(string(e.elem), first)
+	}
+	return err
 }
 
 // entryOf reads the snapshot entry of one file; a file without a row gets
 // an entry without identity, which never matches the disk.
 func (ix *Index) entryOf(ctx context.Context, path string) (snapEntry, error) {
-	e, err := scanEntry(ix.wdb.QueryRowContext(ctx, `SELECT `+entryCols+` FROM files WHERE path = ?`, path))
+	e, whole, err := scanEntry(ix.wdb.QueryRowContext(ctx, `SELECT `+entryCols+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return snapEntry{path: path}, nil
+	}
+	if err == nil && whole != nil {
+		err = ix.complete(ctx, &e, whole)
 	}
 	return e, err
 }
@@ -437,16 +489,21 @@ func (ix *Index) entriesOf(ctx context.Context, files []found) ([]snapEntry, err
 	}
 	defer rows.Close()
 	byPath := make(map[string]snapEntry, len(files))
+	long := map[string]*longFirst{}
 	for rows.Next() {
-		e, err := scanEntry(rows)
+		e, whole, err := scanEntry(rows)
 		if err != nil {
 			return nil, err
 		}
 		byPath[e.path] = e
+		if whole != nil {
+			long[e.path] = whole
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, wrap("list", err)
 	}
+	rows.Close()
 	es := make([]snapEntry, len(files))
 	for i, f := range files {
 		es[i] = snapEntry{path: f.path}
@@ -455,6 +512,10 @@ func (ix *Index) entriesOf(ctx context.Context, files []found) ([]snapEntry, err
 		}
 		if !f.listAll {
 			es[i].elem = nil
+		} else if l := long[f.path]; l != nil && es[i].elem != nil {
+			if err := ix.complete(ctx, &es[i], l); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return es, nil

@@ -1,11 +1,16 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
+	"time"
 
+	"piweb/internal/corpus"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
 )
@@ -31,4 +36,60 @@ func TestDamagedMemoryBound(t *testing.T) {
 	if limit := 1.5 * size; heap > limit {
 		t.Errorf("indexing %.0f MB of damaged files peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
 	}
+}
+
+// TestHugeFirstMessage indexes a session whose first user message is a
+// 16 MB line (issue 21: a 52 MB one peaked at 1.4 GB of RSS, the files row
+// holding it three times and rewritten by every text-pass part). The row
+// now holds its head; the whole message is kept once and pi's listing
+// still gives all of it. The heap peaked at 5 times the file before, 2.5
+// times now (the line's read buffer and its text, which the listing pass
+// must hold at once).
+func TestHugeFirstMessage(t *testing.T) {
+	agentDir := filepath.Join(t.TempDir(), "agent")
+	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Role: "user", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := float64(corpusBytes([]string{path})) / (1 << 20)
+	ix := openTest(t, agentDir)
+	ix.o.Log = slog.New(slog.DiscardHandler)
+	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
+	p := testkit.StartPeak()
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	heap, rss := p.Stop()
+	t.Logf("file %.0f MB: peak heap %.0f MB, peak RSS %.0f MB", size, heap, rss)
+	if limit := 3 * size; heap > limit {
+		t.Errorf("indexing a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
+	}
+	var row int
+	if err := ix.db.QueryRow(`SELECT length(body) + length(info_json) + length(first_message) FROM files`).Scan(&row); err != nil || row > 64<<10 {
+		t.Errorf("the files row holds %d bytes of listing (%v), want the first message's head only", row, err)
+	}
+	want := hugeFirst(t, path)
+	infos, err := ix.List(context.Background())
+	if err != nil || len(infos) != 1 || infos[0].FirstMessage != want {
+		t.Fatalf("List: %d sessions (%v), first message intact: %v", len(infos), err, len(infos) == 1 && infos[0].FirstMessage == want)
+	}
+	got, err := ix.ListJSON(context.Background())
+	wantJSON, _ := MarshalList(infos)
+	if err != nil || !bytes.Equal(got, wantJSON) {
+		t.Errorf("ListJSON differs from the listing (%v): %d bytes, want %d", err, len(got), len(wantJSON))
+	}
+}
+
+// hugeFirst is the first user message of the file, as the session parser
+// reads it.
+func hugeFirst(t *testing.T, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := session.Parse(data).Info(path, time.Now())
+	if len(in.FirstMessage) < 16<<20 {
+		t.Fatalf("corpus: first message of %d bytes", len(in.FirstMessage))
+	}
+	return in.FirstMessage
 }

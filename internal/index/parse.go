@@ -24,14 +24,21 @@ var synthHeader = []byte(`{"type":"session","id":""}` + "\n")
 
 // body is the part of pi's SessionInfo that is a fold over the entries, in a
 // form that two consecutive chunks can be merged in.
+//
+// The first message is not in the row's body (first.go): HasFirst says
+// there is one, and a body loaded from a row has its head, with
+// FirstStored set (the whole one is kept, nothing to write).
 type body struct {
 	Dropped      bool    `json:"dropped,omitempty"`
 	MessageCount int     `json:"messageCount,omitempty"`
-	FirstMessage string  `json:"firstMessage,omitempty"`
+	FirstMessage string  `json:"-"`
+	HasFirst     bool    `json:"first,omitempty"`
 	NameSet      bool    `json:"nameSet,omitempty"`
 	Name         string  `json:"name,omitempty"`
 	HasName      bool    `json:"hasName,omitempty"`
 	Activity     float64 `json:"activity,omitempty"`
+	FirstStored  bool    `json:"-"`
+	FirstSize    int64   `json:"-"` // the whole first message's size, when stored
 }
 
 // then returns a followed by b.
@@ -39,13 +46,19 @@ func (a body) then(b body) body {
 	a.Dropped = a.Dropped || b.Dropped
 	a.MessageCount += b.MessageCount
 	if a.FirstMessage == "" {
-		a.FirstMessage = b.FirstMessage
+		a.FirstMessage, a.FirstStored, a.FirstSize = b.FirstMessage, b.FirstStored, b.FirstSize
 	}
 	if b.NameSet {
 		a.NameSet, a.Name, a.HasName = true, b.Name, b.HasName
 	}
 	a.Activity = math.Max(a.Activity, b.Activity)
 	return a
+}
+
+// row is b as the files row keeps it: HasFirst for the first message.
+func (b body) row() body {
+	b.HasFirst = b.FirstMessage != ""
+	return b
 }
 
 // chunk is the result of parsing a range of a file.

@@ -33,7 +33,8 @@ type problemJSON struct {
 }
 
 const rowCols = `id, path, listall, dev, ino, size, mtime_ns, offset, line, hdr_off, hdr_len, hdr_hash, tail_hash,
-	text_offset, text_line, error, id_raw, cwd, parent_raw, created, created_str, listed, body, meta, problems`
+	text_offset, text_line, error, id_raw, cwd, parent_raw, created, created_str, listed, body, meta, problems,
+	first_message, first_size`
 
 // loadRow reads one file's row; nil when the file is not indexed.
 func loadRow(ctx context.Context, q interface {
@@ -43,11 +44,12 @@ func loadRow(ctx context.Context, q interface {
 	var dev, ino int64
 	var idRaw, parentRaw sql.NullString
 	var created sql.NullFloat64
-	var bodyJ, metaJ, probJ string
+	var bodyJ, metaJ, probJ, first string
 	err := q.QueryRowContext(ctx, `SELECT `+rowCols+` FROM files WHERE path = ?`, path).Scan(
 		&r.id, &r.path, &r.listAll, &dev, &ino, &r.fid.size, &r.fid.mtimeNs, &r.offset, &r.line,
 		&r.hdrOff, &r.hdrLen, &r.hdrHash, &r.tailHash, &r.textOffset, &r.textLin, &r.err,
-		&idRaw, &r.head.info.Cwd, &parentRaw, &created, &r.head.created, &r.head.ok, &bodyJ, &metaJ, &probJ)
+		&idRaw, &r.head.info.Cwd, &parentRaw, &created, &r.head.created, &r.head.ok, &bodyJ, &metaJ, &probJ,
+		&first, &r.body.FirstSize)
 	if err == sql.ErrNoRows {
 		return nil, nil
 	}
@@ -69,6 +71,9 @@ func loadRow(ctx context.Context, q interface {
 	}
 	if err := unmarshalAll(bodyJ, &r.body, metaJ, &r.meta, probJ, &r.problems); err != nil {
 		return nil, fmt.Errorf("index: load %s: %w", path, err)
+	}
+	if r.body.HasFirst { // its head: the whole one is kept (first.go)
+		r.body.FirstMessage, r.body.FirstStored = first, true
 	}
 	return r, nil
 }

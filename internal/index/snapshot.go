@@ -58,8 +58,8 @@ func snapPath(dbPath string) string { return dbPath + ".ls" }
 // all that (CRC-32). Lengths and integers are varints, modified 8 bytes. It also
 // returns the snapshot as decodeSnapshot would.
 func encodeSnapshot(cwds []string, es []snapEntry) ([]byte, *snapshot) {
-	out, offs := listOutput(es)
-	b := make([]byte, 0, len(out)+len(es)*200+64)
+	order, offs, n := listOutput(es)
+	b := make([]byte, 0, n+len(es)*200+64)
 	b = append(b, snapMagic...)
 	b = binary.AppendUvarint(b, snapVersion)
 	b = binary.AppendUvarint(b, schemaVersion)
@@ -79,12 +79,16 @@ func encodeSnapshot(cwds []string, es []snapEntry) ([]byte, *snapshot) {
 		b = binary.AppendUvarint(b, uint64(offs[i]))
 		b = binary.AppendUvarint(b, uint64(len(e.elem)))
 	}
-	s := &snapshot{cwds: cwds, entries: es, escape: needsHTMLEscape(out)}
-	b = binary.AppendUvarint(b, uint64(len(out)))
+	escape := false
+	for _, e := range es {
+		escape = escape || needsHTMLEscape(e.elem)
+	}
+	s := &snapshot{cwds: cwds, entries: es, escape: escape}
+	b = binary.AppendUvarint(b, uint64(n))
 	b = binary.AppendUvarint(b, boolBit(s.escape, 1))
 	start := len(b)
-	b = append(append(b, out...), '\n')
-	s.out = b[start : start+len(out) : start+len(out)+1]
+	b = append(appendOutput(b, es, order, n), '\n')
+	s.out = b[start : start+n : start+n+1]
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), s
 }
 
@@ -343,35 +347,50 @@ func snapshotHit(es []snapEntry, files []found) bool {
 	return true
 }
 
-// listOutput is ls --json from the entries, before escaping for HTML: pi
-// 1.6's listAll order (modified, newest first, ties in candidate order:
-// session.SortCandidates). offs
-// are the offsets of the entries' elements in it.
-func listOutput(es []snapEntry) (out []byte, offs []int) {
-	shown := make([]int, 0, len(es))
-	n := 3
+// listOutput lays out ls --json from the entries, before escaping for
+// HTML: pi 1.6's listAll order (modified, newest first, ties in candidate
+// order: session.SortCandidates) of the listed entries, their elements'
+// offsets in the output, and its length.
+func listOutput(es []snapEntry) (order, offs []int, n int) {
+	order = make([]int, 0, len(es))
 	for i := range es {
 		if es[i].elem != nil {
-			shown = append(shown, i)
-			n += len(es[i].elem) + 1
+			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(shown, func(a, b int) int {
+	slices.SortStableFunc(order, func(a, b int) int {
 		return session.CompareCandidates(es[a].path, session.MtimeMsNs(es[a].fid.mtimeNs),
 			es[b].path, session.MtimeMsNs(es[b].fid.mtimeNs))
 	})
-	slices.SortStableFunc(shown, func(a, b int) int { return cmp.Compare(es[b].modified, es[a].modified) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[b].modified, es[a].modified) })
 	offs = make([]int, len(es))
-	out = make([]byte, 0, n)
-	out = append(out, '[')
-	for k, i := range shown {
+	n = 1
+	for k, i := range order {
 		if k > 0 {
-			out = append(out, ',')
+			n++
 		}
-		offs[i] = len(out)
-		out = append(out, es[i].elem...)
+		offs[i] = n
+		n += len(es[i].elem)
 	}
-	return append(out, ']'), offs
+	return order, offs, n + 1
+}
+
+// appendOutput appends the output listOutput laid out, and points each
+// element at its place in it, so that a listing's elements are held once
+// (a first message can be tens of MB: issue 21).
+// The output, n bytes, and what follows it (a newline and a checksum) fit
+// in b without growing it again.
+func appendOutput(b []byte, es []snapEntry, order []int, n int) []byte {
+	b = slices.Grow(b, n+16)
+	b = append(b, '[')
+	for k, i := range order {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, es[i].elem...)
+		es[i].elem = b[len(b)-len(es[i].elem) : len(b) : len(b)]
+	}
+	return append(b, ']')
 }
 
 // outputJSON is ls --json as json.Marshal of the listing writes it: with

@@ -617,7 +617,7 @@ func contentSearchable(content []byte) (text, tools []string) {
 // summary, a command's output) that is searchable, in bytes of its JSON
 // string: the rest of a pasted log or a dumped file is not searched, so
 // that indexing a huge entry costs a bounded amount (issue 21).
-const MaxSearchText = 32 << 20
+const MaxSearchText = 8 << 20
 
 // searchStr decodes the searchable prefix of a JSON string.
 func searchStr(raw []byte) string {
