@@ -74,7 +74,7 @@ func modelName(m *session.Message) string {
 func results(msgs []session.Message) map[string]*session.Message {
 	calls := map[string]bool{}
 	for i := range msgs {
-		for _, b := range msgs[i].Content.Blocks() {
+		for _, b := range msgs[i].Content.BlocksUpTo(1) { // no text decoded
 			if msgs[i].Role == session.RoleAssistant && b.Type == "toolCall" {
 				calls[b.ID] = true
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/util"
 
+	"piweb/internal/jsjson"
 	"piweb/internal/session"
 )
 
@@ -48,6 +49,19 @@ func without(list util.PrioritizedSlice, typ string) []util.PrioritizedValue {
 // a <pre> (issue 21).
 const maxMarkdown = 1 << 20
 
+// textHTML is markdown of a text block's text; a big one is marked for
+// bigs to write.
+func textHTML(b session.Block, big *bigs) template.HTML {
+	if b.TextJSON == nil {
+		return markdown(b.Text)
+	}
+	if decodedLen(b.TextJSON) > maxMarkdown {
+		return big.mark(b.TextJSON)
+	}
+	s, _ := jsjson.DecodeString(b.TextJSON)
+	return markdown(s)
+}
+
 func markdown(s string) template.HTML {
 	if len(s) > maxMarkdown {
 		return template.HTML("<pre>" + template.HTMLEscapeString(s) + "</pre>")
@@ -81,15 +95,12 @@ type block struct {
 var imageData = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
 var imageType = regexp.MustCompile(`^image/(png|jpeg|gif|webp)$`)
 
-func contentBlocks(m *session.Message, res map[string]*session.Message) []block {
-	if m.Content.IsString() {
-		return []block{{MD: markdown(m.Content.String())}}
-	}
+func contentBlocks(m *session.Message, res map[string]*session.Message, big *bigs) []block {
 	var out []block
-	for _, b := range m.Content.Blocks() {
+	for _, b := range textBlocks(m.Content) {
 		switch b.Type {
 		case "text":
-			out = append(out, block{MD: markdown(b.Text)})
+			out = append(out, block{MD: textHTML(b, big)})
 		case "thinking":
 			if b.Thinking != "" {
 				out = append(out, block{Thinking: b.Thinking})
@@ -108,7 +119,7 @@ func contentBlocks(m *session.Message, res map[string]*session.Message) []block 
 	return out
 }
 
-func items(d *Doc) []item {
+func items(d *Doc, big *bigs) []item {
 	res := results(d.Messages)
 	var out []item
 	for i := range d.Messages {
@@ -116,9 +127,9 @@ func items(d *Doc) []item {
 		it := item{Role: m.Role, Time: fmtTime(m.Timestamp)}
 		switch m.Role {
 		case session.RoleUser:
-			it.Who, it.Blocks = "You", contentBlocks(m, res)
+			it.Who, it.Blocks = "You", contentBlocks(m, res, big)
 		case session.RoleAssistant:
-			it.Who, it.Meta, it.Blocks = "Assistant", usageLine(m), contentBlocks(m, res)
+			it.Who, it.Meta, it.Blocks = "Assistant", usageLine(m), contentBlocks(m, res, big)
 			if m.StopReason == "error" || m.StopReason == "aborted" {
 				it.Error = map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"]
 				if m.ErrorMessage != "" {
@@ -144,7 +155,7 @@ func items(d *Doc) []item {
 			if !m.Display {
 				continue
 			}
-			it.Who, it.Blocks = m.CustomType, contentBlocks(m, res)
+			it.Who, it.Blocks = m.CustomType, contentBlocks(m, res, big)
 		case session.RoleBranchSummary:
 			it.Card, it.CardTitle, it.Blocks = "summary", "Branch summary", []block{{MD: markdown(m.Summary)}}
 		case session.RoleCompactionSummary:
@@ -170,13 +181,21 @@ func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // HTML writes the branch as one self-contained page.
 func HTML(w io.Writer, d Doc) error {
 	t := d.totals()
+	big := &bigs{}
 	data := map[string]any{
-		"Title": d.Title, "ID": d.ID, "Cwd": d.Cwd, "Items": items(&d),
+		"Title": d.Title, "ID": d.ID, "Cwd": d.Cwd, "Items": items(&d, big),
 		"Messages": t.Messages, "Tokens": fmtTokens(t.Tokens), "Cost": FmtCost(t.Cost), "Models": t.Models,
 		"Created": "", "Exported": time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 	}
 	if !d.Created.IsZero() {
 		data["Created"] = d.Created.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	return page.Execute(w, data)
+	if len(big.texts) == 0 {
+		return page.Execute(w, data)
+	}
+	bw := big.writer(w)
+	if err := page.Execute(bw, data); err != nil {
+		return err
+	}
+	return bw.err
 }

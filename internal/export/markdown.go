@@ -85,15 +85,14 @@ func mdItems(d *Doc, b *bufio.Writer) {
 }
 
 func mdContent(b *bufio.Writer, m *session.Message, res map[string]*session.Message) {
-	if m.Content.IsString() {
-		b.WriteString(strings.TrimSpace(m.Content.String()))
-		b.WriteString("\n\n")
-		return
-	}
-	for _, blk := range m.Content.Blocks() {
+	for _, blk := range textBlocks(m.Content) {
 		switch blk.Type {
 		case "text":
-			b.WriteString(strings.TrimSpace(blk.Text))
+			if blk.TextJSON != nil {
+				writeTrimmed(b, blk.TextJSON)
+			} else {
+				b.WriteString(strings.TrimSpace(blk.Text))
+			}
 			b.WriteString("\n\n")
 		case "thinking":
 			if blk.Thinking != "" {

@@ -20,10 +20,19 @@ import (
 // serve). Before the cache read files into a buffer of their size and the
 // pages were written item by item, a page held 3 times the file; a branch
 // export (which re-chains each entry: a copy of the huge one) held 3 times
-// the file before it was written line by line, 2 times now.
+// the file before it was written line by line, 2 times now. The line is a
+// tool result, and a user's first message (which pi's listing holds
+// whole): Markdown and HTML exports of it held 2 to 3 times the file
+// before its text was written as it was decoded.
 func TestHugeLineMemoryBound(t *testing.T) {
+	for _, role := range []string{"toolResult", "user"} {
+		t.Run(role, func(t *testing.T) { hugeLineBound(t, role) })
+	}
+}
+
+func hugeLineBound(t *testing.T, role string) {
 	agentDir := filepath.Join(t.TempDir(), "agent")
-	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Seed: 1})
+	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Role: role, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +45,20 @@ func TestHugeLineMemoryBound(t *testing.T) {
 	r := &rig{t: t, srv: srv, ts: ts, cat: cat}
 	all, _, _ := cat.List(context.Background(), ListQuery{})
 	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
-	for _, c := range []struct {
+	routes := []struct {
 		route string
 		times float64
-	}{{"", 1.5}, {"/context?limit=50", 1.5}, {"/entries?limit=50", 1.5}, {"/export?format=jsonl&scope=branch", 2.5}} {
+	}{{"", 1.5}, {"/context?limit=50", 1.5}, {"/entries?limit=50", 1.5}, {"/export?format=jsonl&scope=branch", 2.5}}
+	if role == "user" { // a tool result without its call is not in an export's text yet (docs/debt.md)
+		routes = append(routes, struct {
+			route string
+			times float64
+		}{"/export?format=md", 1.5}, struct {
+			route string
+			times float64
+		}{"/export?format=html", 1.5})
+	}
+	for _, c := range routes {
 		route := c.route
 		srv.cache.Forget(path)
 		p := testkit.StartPeak()
@@ -50,6 +69,7 @@ func TestHugeLineMemoryBound(t *testing.T) {
 		if resp.StatusCode != 200 || n < 16<<20 && route != "" {
 			t.Fatalf("GET %s: %s, %d bytes", route, resp.Status, n)
 		}
+		t.Logf("GET %q: peak heap %.0f MB for a %.0f MB file", route, heap, size)
 		if limit := c.times * size; heap > limit {
 			t.Errorf("GET %q of a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", route, size, heap, limit)
 		}

@@ -148,8 +148,9 @@ type Content struct {
 // Block is one content block: text, thinking, toolCall or image.
 type Block struct {
 	Type string
-	// Text of a text block.
-	Text string
+	// Text of a text block (TextJSON: see Content.BlocksUpTo).
+	Text     string
+	TextJSON []byte
 	// Thinking of a thinking block; Redacted when the provider hid it.
 	Thinking string
 	Redacted bool
@@ -472,24 +473,32 @@ func (c Content) String() string { return str(c.Raw) }
 
 // Blocks decodes block content; nil for string content. Elements that are
 // not objects are left out.
-func (c Content) Blocks() []Block {
+func (c Content) Blocks() []Block { return c.BlocksUpTo(0) }
+
+// BlocksUpTo is Blocks, but a text block's text longer than n bytes of
+// JSON (n > 0) is left undecoded: Text is "" and TextJSON the JSON string,
+// for a writer that decodes it a piece at a time (an export of a 52 MB
+// message: issue 21).
+func (c Content) BlocksUpTo(n int) []Block {
 	var out []Block
 	for el := range jsjson.Elements(c.Raw) {
 		if el[0] == '{' {
-			out = append(out, decodeBlock(el))
+			out = append(out, decodeBlock(el, n))
 		}
 	}
 	return out
 }
 
-func decodeBlock(raw []byte) Block {
+func decodeBlock(raw []byte, n int) Block {
 	b := Block{Raw: raw}
 	for k, v := range jsjson.Members(raw) {
 		switch string(k) {
 		case `"type"`:
 			b.Type = str(v)
 		case `"text"`:
-			b.Text = str(v)
+			if b.Text, b.TextJSON = "", v; n <= 0 || len(v) <= n || v[0] != '"' {
+				b.Text, b.TextJSON = str(v), nil
+			}
 		case `"thinking"`:
 			b.Thinking = str(v)
 		case `"redacted"`:
