@@ -15,7 +15,7 @@ import (
 // longer one is kept whole in the firsts table in parts of firstPart bytes,
 // written when it changes and read only by the answers that give pi's
 // whole listing (List, ListJSON). The files row, which every text-pass
-// part rewrites, stays small. See docs/decisions/0020-huge-first-message.md.
+// part rewrites, stays small. See docs/decisions/0022-huge-first-message.md.
 
 // firstHead is the most of a first message the files row holds.
 const firstHead = 16 << 10
