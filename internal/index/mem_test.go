@@ -23,19 +23,27 @@ import (
 // is generous: the heap is sampled and garbage not yet collected counts.
 func TestDamagedMemoryBound(t *testing.T) {
 	dir := damagedCorpus(t, 3, 30<<20, 12<<20)
-	size := float64(corpusBytes(session.SessionFiles(dir))) / (1 << 20)
-	ix := openTest(t, dir)
+	_, size, heap := syncPeak(t, dir, session.SessionFiles(dir))
+	if limit := 1.5 * size; heap > limit {
+		t.Errorf("indexing %.0f MB of damaged files peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
+	}
+}
+
+// syncPeak opens an index of agentDir and returns it, the size of files
+// and the heap's peak (GOGC 10: close to what is live) in its cold Sync,
+// in MB.
+func syncPeak(t *testing.T, agentDir string, files []string) (ix *Index, size, heap float64) {
+	size = float64(corpusBytes(files)) / (1 << 20)
+	ix = openTest(t, agentDir)
 	ix.o.Log = slog.New(slog.DiscardHandler)
-	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	p := testkit.StartPeak()
 	if _, err := ix.Sync(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
 	heap, rss := p.Stop()
-	t.Logf("corpus %.0f MB: peak heap %.0f MB, peak RSS %.0f MB", size, heap, rss)
-	if limit := 1.5 * size; heap > limit {
-		t.Errorf("indexing %.0f MB of damaged files peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
-	}
+	t.Logf("files %.0f MB: peak heap %.0f MB, peak RSS %.0f MB", size, heap, rss)
+	return ix, size, heap
 }
 
 // TestHugeFirstMessage indexes a session whose first user message is a
@@ -51,16 +59,7 @@ func TestHugeFirstMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	size := float64(corpusBytes([]string{path})) / (1 << 20)
-	ix := openTest(t, agentDir)
-	ix.o.Log = slog.New(slog.DiscardHandler)
-	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
-	p := testkit.StartPeak()
-	if _, err := ix.Sync(context.Background(), true); err != nil {
-		t.Fatal(err)
-	}
-	heap, rss := p.Stop()
-	t.Logf("file %.0f MB: peak heap %.0f MB, peak RSS %.0f MB", size, heap, rss)
+	ix, size, heap := syncPeak(t, agentDir, []string{path})
 	if limit := 3 * size; heap > limit {
 		t.Errorf("indexing a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
 	}
