@@ -77,6 +77,18 @@ func TestHugeFirstMessage(t *testing.T) {
 	if err != nil || !bytes.Equal(got, wantJSON) {
 		t.Errorf("ListJSON differs from the listing (%v): %d bytes, want %d", err, len(got), len(wantJSON))
 	}
+	// An append is read alone: the row's head stands for the message,
+	// which stays as it was kept.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line("later1", "", "user", "a later question", 2e12) + "\n")
+	f.Close()
+	infos, err = ix.List(context.Background())
+	if err != nil || len(infos) != 1 || infos[0].FirstMessage != want || infos[0].MessageCount < 2 {
+		t.Errorf("List after an append: %d sessions (%v), first message intact: %v", len(infos), err, len(infos) == 1 && infos[0].FirstMessage == want)
+	}
 }
 
 // hugeFirst is the first user message of the file, as the session parser
