@@ -52,10 +52,10 @@ step "go test -race"
 # The longest packages are named first so that they start first (go test
 # starts packages in the order it lists them): alphabetically internal/web
 # and internal/session came last and ran on alone at the end. Three test
-# binaries at a time (-p 3; the default is one per core): the long ones
-# spend much of their time waiting on Chromium, node and the disk, so two
-# left a core idle, and with two, web and session held both slots and
-# every other package waited for one of them to end.
+# binaries at a time (-p 3; the default is one per core): with two, web and
+# session would hold both slots while every other package waited, and
+# session waits on node and the disk much of its time (~170 s of CPU in
+# its 328 s of the last CI run).
 # -d=checkptr=0 for modernc.org (SQLite translated from C, all unsafe
 # pointer arithmetic) keeps the race detector everywhere and checkptr on
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
