@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +15,9 @@ import (
 	"time"
 
 	"piweb/internal/agent"
+	"piweb/internal/client"
 	"piweb/internal/demo"
+	"piweb/internal/errs"
 	"piweb/internal/pitest"
 )
 
@@ -37,18 +38,10 @@ func TestServeDemoNoPi(t *testing.T) {
 	if !st.Demo || st.Pi.Found || st.Pi.Install != agent.InstallHint {
 		t.Errorf("status %+v", st)
 	}
-	body := `{"cwd":"` + list[0]["cwd"].(string) + `","message":"hi"}`
-	resp, err := http.Post(s.url+"api/sessions", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var e struct {
-		Error struct{ Code, Message string }
-	}
-	json.NewDecoder(resp.Body).Decode(&e)
-	if resp.StatusCode != 503 || e.Error.Code != "pi_missing" || !strings.Contains(e.Error.Message, agent.InstallHint) {
-		t.Errorf("chat without pi: %d %+v", resp.StatusCode, e)
+	_, err := api(s.url, nil).Create(t.Context(), agent.CreateRequest{Cwd: list[0].Cwd, Message: "hi"})
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != 503 || e.Kind != errs.PiMissing || !strings.Contains(e.Message, agent.InstallHint) {
+		t.Errorf("chat without pi: %v", err)
 	}
 }
 
@@ -66,20 +59,14 @@ func TestServeDemoChat(t *testing.T) {
 	if st := status(t, s.url); !st.Demo || !st.Pi.Found {
 		t.Fatalf("status %+v", st)
 	}
-	cwd := apiSessions(t, s.url)[0]["cwd"].(string)
-	resp, err := http.Post(s.url+"api/sessions", "application/json",
-		strings.NewReader(`{"cwd":"`+cwd+`","message":"hello from the demo test"}`))
-	if err != nil {
-		t.Fatal(err)
+	c := api(s.url, nil)
+	cwd := apiSessions(t, s.url)[0].Cwd
+	created, err := c.Create(t.Context(), agent.CreateRequest{Cwd: cwd, Message: "hello from the demo test"})
+	if err != nil || created.ID == "" {
+		t.Fatalf("create: %v", err)
 	}
-	var created struct{ ID string }
-	json.NewDecoder(resp.Body).Decode(&created)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || created.ID == "" {
-		t.Fatalf("create: status %d", resp.StatusCode)
-	}
-	waitAgentEnd(t, s.url+"api/sessions/"+created.ID+"/events?lastEventId=0")
-	if text := lastAssistantText(t, s.url+"api/sessions/"+created.ID+"/context"); !strings.Contains(text, "built-in demo model") {
+	waitAgentEnd(t, c, created.ID)
+	if text := lastAssistantText(t, c, created.ID); !strings.Contains(text, "built-in demo model") {
 		t.Errorf("the demo model answered %q", text)
 	}
 	if len(childProcesses(t)) == 0 {
@@ -94,47 +81,48 @@ func TestServeDemoChat(t *testing.T) {
 	}
 }
 
-// waitAgentEnd reads a session's event stream until pi's agent_end.
-func waitAgentEnd(t *testing.T, url string) {
+// waitAgentEnd reads session id's event stream, from its start, until
+// pi's agent_end.
+func waitAgentEnd(t *testing.T, c *client.Client, id string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	resp, err := http.DefaultClient.Do(req)
+	events, err := c.SessionEvents(ctx, id, "0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), `data: {"type":"agent_end"`) {
+	defer events.Close()
+	for {
+		ev, err := events.Next()
+		if err != nil {
+			t.Fatalf("stream ended without agent_end: %v", err)
+		}
+		if strings.HasPrefix(string(ev.Data), `{"type":"agent_end"`) {
 			return
 		}
 	}
-	t.Fatalf("stream ended without agent_end: %v", sc.Err())
 }
 
-// lastAssistantText returns the text of the context's last message.
-func lastAssistantText(t *testing.T, url string) string {
+// lastAssistantText returns the text of session id's last message in
+// context, which must be the assistant's.
+func lastAssistantText(t *testing.T, c *client.Client, id string) string {
 	t.Helper()
-	resp, err := http.Get(url)
+	ctx, err := c.Context(t.Context(), id, client.PageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var c struct {
-		Messages []struct {
-			Role    string
-			Content []struct{ Type, Text string }
-		}
+	var last struct {
+		Role    string
+		Content []struct{ Type, Text string }
 	}
-	json.NewDecoder(resp.Body).Decode(&c)
-	if len(c.Messages) == 0 || c.Messages[len(c.Messages)-1].Role != "assistant" {
-		t.Fatalf("context %+v", c.Messages)
+	if n := len(ctx.Messages); n > 0 {
+		json.Unmarshal(ctx.Messages[n-1], &last)
+	}
+	if last.Role != "assistant" {
+		t.Fatalf("context's last message %+v", last)
 	}
 	var text string
-	for _, p := range c.Messages[len(c.Messages)-1].Content {
+	for _, p := range last.Content {
 		text += p.Text
 	}
 	return text

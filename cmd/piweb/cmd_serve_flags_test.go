@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -14,7 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/access"
-	"piweb/internal/agent"
+	"piweb/internal/apitype"
+	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/demo"
 )
 
@@ -87,18 +88,12 @@ func TestRunDefaultsToServe(t *testing.T) {
 }
 
 // status reads GET /api/status.
-func status(t *testing.T, base string) (st struct {
-	AgentDir string
-	Demo     bool
-	Pi       agent.PiStatus
-}) {
+func status(t *testing.T, base string) apitype.Status {
 	t.Helper()
-	resp, err := http.Get(base + "api/status")
+	st, err := api(base, nil).Status(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	json.NewDecoder(resp.Body).Decode(&st)
 	return st
 }
 
@@ -136,16 +131,13 @@ func TestServeAgentDirDefault(t *testing.T) {
 }
 
 // apiSessions reads GET /api/sessions.
-func apiSessions(t *testing.T, base string) []map[string]any {
+func apiSessions(t *testing.T, base string) []catalog.Item {
 	t.Helper()
-	resp, err := http.Get(base + "api/sessions")
+	list, err := api(base, nil).Sessions(t.Context(), client.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out struct{ Sessions []map[string]any }
-	json.NewDecoder(resp.Body).Decode(&out)
-	return out.Sessions
+	return list.Sessions
 }
 
 // TestServeOpen: --open opens the printed URL, and nothing opens without it.
@@ -180,24 +172,18 @@ func TestServeToken(t *testing.T) {
 	if !strings.HasSuffix(s.url, "/auth?token=tok-123") {
 		t.Fatalf("printed %s, want the token's sign-in link", s.url)
 	}
-	base := strings.TrimSuffix(s.url, "auth?token=tok-123")
-	if got := getStatus(t, http.DefaultClient, base+"api/sessions"); got != 401 {
+	if got := listStatus(t, api(s.url, nil)); got != 401 {
 		t.Errorf("without the token: %d", got)
 	}
-	req, _ := http.NewRequest("GET", base+"api/sessions", nil)
-	req.Header.Set("Authorization", "Bearer tok-123")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("with the token: %d", resp.StatusCode)
+	bearer := client.New(strings.TrimSuffix(s.url, "auth?token=tok-123"),
+		client.Options{Header: http.Header{"Authorization": {"Bearer tok-123"}}})
+	if got := listStatus(t, bearer); got != 200 {
+		t.Errorf("with the token: %d", got)
 	}
 	for range 2 {
 		browser := &http.Client{Jar: &cookieJar{}}
 		getStatus(t, browser, s.url)
-		if got := getStatus(t, browser, base+"api/sessions"); got != 200 {
+		if got := listStatus(t, api(s.url, browser)); got != 200 {
 			t.Errorf("after the link: %d", got)
 		}
 	}

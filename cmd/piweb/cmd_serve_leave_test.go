@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,13 +31,8 @@ func TestServeLeaveDemo(t *testing.T) {
 	mine := testSessionFile(t, filepath.Join(real, "sessions", session.EncodeCwd(work)), work, "written by a terminal pi")
 	kept := testSessionFile(t, filepath.Join(demoDir, "sessions", session.EncodeCwd(work)), work, "started during the demo")
 
-	resp, err := http.Post(s.url+"api/demo/leave", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("leave: %d", resp.StatusCode)
+	if _, err := api(s.url, nil).LeaveDemo(t.Context()); err != nil {
+		t.Fatalf("leave: %v", err)
 	}
 	testkit.Eventually(t, func() error {
 		if st := status(t, s.url); st.Demo || st.AgentDir != real {
@@ -49,7 +42,7 @@ func TestServeLeaveDemo(t *testing.T) {
 	}, 20*time.Second, "piweb to serve the user's own sessions")
 	ids := map[string]bool{}
 	for _, m := range apiSessions(t, s.url) {
-		ids[m["id"].(string)] = true
+		ids[m.ID] = true
 	}
 	if len(ids) != 2 || !ids[mine] || !ids[kept] {
 		t.Errorf("after leaving, lists %v, want %s and %s", ids, mine, kept)
@@ -58,13 +51,9 @@ func TestServeLeaveDemo(t *testing.T) {
 		t.Errorf("the demo folder stays: %v", err)
 	}
 	// Outside the demo there is nothing to leave.
-	resp, err = http.Post(s.url+"api/demo/leave", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if st := status(t, s.url); resp.StatusCode != 200 || st.Demo || st.AgentDir != real {
-		t.Errorf("leave outside the demo: %d, %+v", resp.StatusCode, st)
+	_, err := api(s.url, nil).LeaveDemo(t.Context())
+	if st := status(t, s.url); err != nil || st.Demo || st.AgentDir != real {
+		t.Errorf("leave outside the demo: %v, %+v", err, st)
 	}
 	if code := s.stop(); code != 0 {
 		t.Errorf("exit %d: %s", code, s.stderr)
@@ -95,29 +84,16 @@ func TestServeLeaveDemoStaysSignedIn(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	real := filepath.Join(t.TempDir(), "agent")
 	s := startServeEnv(t, map[string]string{"PI_CODING_AGENT_DIR": real}, "--demo", "--addr", "127.0.0.1:0", "--token", "tok-123", "--pi", "/nonexistent/pi")
-	base := strings.TrimSuffix(s.url, "auth?token=tok-123")
 	browser := &http.Client{Jar: &cookieJar{}}
 	getStatus(t, browser, s.url)
-	req, _ := http.NewRequest("POST", base+"api/demo/leave", strings.NewReader("{}"))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := browser.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("leave: %d", resp.StatusCode)
+	signedIn := api(s.url, browser)
+	if _, err := signedIn.LeaveDemo(t.Context()); err != nil {
+		t.Fatalf("leave: %v", err)
 	}
 	testkit.Eventually(t, func() error {
-		resp, err := browser.Get(base + "api/status")
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		var st struct{ Demo bool }
-		json.NewDecoder(resp.Body).Decode(&st)
-		if resp.StatusCode != 200 || st.Demo {
-			return fmt.Errorf("status %d, demo %v", resp.StatusCode, st.Demo)
+		st, err := signedIn.Status(t.Context())
+		if err != nil || st.Demo {
+			return fmt.Errorf("status %v, demo %v", err, st.Demo)
 		}
 		return nil
 	}, 20*time.Second, "the signed-in browser to reach the user's own sessions")

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"piweb/internal/client"
 )
 
 // startServe runs `piweb args...` and returns the URL it printed, a
@@ -118,17 +119,8 @@ func startServeEnv(t *testing.T, env map[string]string, args ...string) *serveRu
 func TestServeLoopback(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--agent-dir", t.TempDir(), "--pi", "/nonexistent/pi")
-	resp, err := http.Get(u + "api/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct {
-		Pi struct{ Found bool }
-	}
-	json.NewDecoder(resp.Body).Decode(&st)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || st.Pi.Found {
-		t.Errorf("status %d, pi %+v", resp.StatusCode, st.Pi)
+	if st, err := api(u, nil).Status(t.Context()); err != nil || st.Pi.Found {
+		t.Errorf("status %v, pi %+v", err, st.Pi)
 	}
 	if c := stop(); c != 0 {
 		t.Errorf("exit %d after shutdown", c)
@@ -142,15 +134,8 @@ func checkDemoListed(t *testing.T, args ...string) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	u, stop, _ := startServe(t, args...)
 	defer stop()
-	resp, err := http.Get(u + "api/sessions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct{ Sessions []any }
-	json.NewDecoder(resp.Body).Decode(&out)
-	resp.Body.Close()
-	if len(out.Sessions) < 3 {
-		t.Errorf("lists %d sessions, want the demo's", len(out.Sessions))
+	if n := len(apiSessions(t, u)); n < 3 {
+		t.Errorf("lists %d sessions, want the demo's", n)
 	}
 }
 
@@ -164,13 +149,12 @@ func TestServeNonLoopbackNeedsToken(t *testing.T) {
 	if !strings.Contains(u, "/auth?token=") {
 		t.Fatalf("no sign-in link: %s", u)
 	}
-	base := u[:strings.Index(u, "auth?")]
-	if got := getStatus(t, http.DefaultClient, base+"api/sessions"); got != 401 {
+	if got := listStatus(t, api(u, nil)); got != 401 {
 		t.Errorf("without signing in: %d", got)
 	}
 	browser := &http.Client{Jar: &cookieJar{}}
 	getStatus(t, browser, u)
-	if got := getStatus(t, browser, base+"api/sessions"); got != 200 {
+	if got := listStatus(t, api(u, browser)); got != 200 {
 		t.Errorf("after the link: %d", got)
 	}
 	if got := getStatus(t, &http.Client{Jar: &cookieJar{}}, u); got != 401 {
@@ -187,7 +171,7 @@ func TestServeNonLoopbackNeedsToken(t *testing.T) {
 	}
 	second := &http.Client{Jar: &cookieJar{}}
 	getStatus(t, second, next)
-	if got := getStatus(t, second, base+"api/sessions"); got != 200 || next == u {
+	if got := listStatus(t, api(u, second)); got != 200 || next == u {
 		t.Errorf("the new link %q: %d", next, got)
 	}
 }
@@ -201,20 +185,46 @@ func TestServeHostFlag(t *testing.T) {
 	defer stop()
 	for host, want := range map[string]int{"piweb.example": 200, "piweb.example:30141": 200,
 		"other.example": 200, "evil.example": 403, "piweb.example.evil.example": 403} {
-		req, _ := http.NewRequest("GET", u+"api/status", nil)
-		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: status %d, want %d", host, resp.StatusCode, want)
+		_, err := client.New(u, client.Options{Header: http.Header{"Host": {host}}}).Status(t.Context())
+		if got := statusOf(t, err); got != want {
+			t.Errorf("Host %s: status %d, want %d", host, got, want)
 		}
 	}
 }
 
-// getStatus GETs url with c and returns the status.
+// api is a client of the piweb whose printed URL is u (a sign-in link's
+// path is dropped), through hc (nil: http.DefaultClient): a browser's
+// cookie jar, say.
+func api(u string, hc *http.Client) *client.Client {
+	if i := strings.Index(u, "auth?"); i >= 0 {
+		u = u[:i]
+	}
+	return client.New(u, client.Options{HTTPClient: hc})
+}
+
+// statusOf is the status of an answer that was err: 200 for none, the
+// error answer's status, and a failure of the request stops the test.
+func statusOf(t *testing.T, err error) int {
+	t.Helper()
+	if err == nil {
+		return 200
+	}
+	if s := client.StatusOf(err); s != 0 {
+		return s
+	}
+	t.Fatal(err)
+	return 0
+}
+
+// listStatus is the status of GET /api/sessions through c.
+func listStatus(t *testing.T, c *client.Client) int {
+	t.Helper()
+	_, err := c.Sessions(t.Context(), client.ListOptions{})
+	return statusOf(t, err)
+}
+
+// getStatus GETs url with c and returns the status: a browser opening a
+// sign-in link.
 func getStatus(t *testing.T, c *http.Client, url string) int {
 	t.Helper()
 	resp, err := c.Get(url)

@@ -60,6 +60,17 @@ func (c *Client) Status(ctx context.Context) (a apitype.Status, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/status", nil, &a)
 }
 
+// LeaveDemo is POST /api/demo/leave: piweb switches from its demo to the
+// user's own sessions when they exist.
+func (c *Client) LeaveDemo(ctx context.Context) (a apitype.Leave, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/demo/leave", struct{}{}, &a)
+}
+
+// SignOut is POST /api/signout: the Client's sign-in cookie is revoked.
+func (c *Client) SignOut(ctx context.Context) error {
+	return c.Do(ctx, http.MethodPost, "/api/signout", struct{}{}, nil)
+}
+
 // Sessions is GET /api/sessions.
 func (c *Client) Sessions(ctx context.Context, o ListOptions) (a apitype.SessionList, err error) {
 	order := ""
