@@ -1,11 +1,8 @@
 package fakellm
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -78,107 +75,34 @@ func (ev event) str(path ...string) string {
 	return s
 }
 
-// rpcPi drives one `pi --mode rpc` process.
+// rpcPi drives one `pi --mode rpc` process, its lines as events.
 type rpcPi struct {
-	t      *testing.T
-	stdin  io.WriteCloser
-	lines  chan event
-	stderr *bytes.Buffer
-	nextID int
+	*pitest.RPC
+	t *testing.T
 }
 
 func (e *piEnv) startRPC(t *testing.T, args ...string) *rpcPi {
 	t.Helper()
-	cmd := e.command(t, append([]string{"--mode", "rpc"}, args...)...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &rpcPi{t: t, stdin: stdin, lines: make(chan event, 4096), stderr: &bytes.Buffer{}}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go p.read(stdout)
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	})
-	return p
-}
-
-func (p *rpcPi) read(r io.Reader) {
-	defer close(p.lines)
-	br := bufio.NewReader(r)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var ev event
-			if json.Unmarshal(line, &ev) == nil {
-				p.lines <- ev
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
+	return &rpcPi{RPC: pitest.StartRPC(t, e.command(t, append([]string{"--mode", "rpc"}, args...)...)), t: t}
 }
 
 // send writes a command with a fresh id and returns the id.
-func (p *rpcPi) send(cmd map[string]any) string {
-	p.t.Helper()
-	p.nextID++
-	id := fmt.Sprintf("c%d", p.nextID)
-	cmd["id"] = id
-	b, _ := json.Marshal(cmd)
-	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		p.t.Fatalf("write to pi: %v", err)
-	}
-	return id
-}
+func (p *rpcPi) send(cmd map[string]any) string { p.t.Helper(); return p.Send(cmd) }
 
 // until collects events up to and including the first one matching stop.
 func (p *rpcPi) until(timeout time.Duration, stop func(event) bool) []event {
 	p.t.Helper()
 	var got []event
-	deadline := time.After(timeout)
-	for {
-		select {
-		case ev, ok := <-p.lines:
-			if !ok {
-				p.t.Fatalf("pi exited; stderr:\n%s\nevents: %v", p.stderr, types(got))
-			}
-			got = append(got, ev)
-			if stop(ev) {
-				return got
-			}
-		case <-deadline:
-			p.t.Fatalf("timeout after %v; events: %v\nstderr:\n%s", timeout, types(got), p.stderr)
-		}
+	for _, ev := range p.Until(timeout, func(m map[string]any) bool { return stop(m) }) {
+		got = append(got, ev)
 	}
+	return got
 }
 
 // call sends a command and waits for its response.
 func (p *rpcPi) call(cmd map[string]any) event {
 	p.t.Helper()
-	id := p.send(cmd)
-	evs := p.until(10*time.Second, func(ev event) bool { return ev.typ() == "response" && ev["id"] == id })
-	resp := evs[len(evs)-1]
-	if resp["success"] != true {
-		p.t.Fatalf("%v failed: %v", cmd["type"], resp["error"])
-	}
-	return resp
+	return p.Call(cmd, 10*time.Second)
 }
 
 // prompt sends a prompt and returns every event up to the agent_end that

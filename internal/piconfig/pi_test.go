@@ -1,11 +1,8 @@
 package piconfig
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -20,87 +17,20 @@ import (
 )
 
 // rpcPi is one real `pi --mode rpc` (pi 1.6.0) over an agent dir.
-type rpcPi struct {
-	t      *testing.T
-	stdin  io.WriteCloser
-	out    chan map[string]any
-	stderr bytes.Buffer
-	n      int
-}
+type rpcPi struct{ *pitest.RPC }
 
 func startPi(t *testing.T, agentDir string) *rpcPi {
 	t.Helper()
 	cmd := exec.Command(pitest.PiBin(t), "--mode", "rpc", "--no-session", "--no-context-files")
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agentDir, "PI_OFFLINE=1")
-	p := &rpcPi{t: t, out: make(chan map[string]any, 256)}
-	cmd.Stderr = &p.stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p.stdin = stdin
-	go func() {
-		defer close(p.out)
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			var ev map[string]any
-			if json.Unmarshal(sc.Bytes(), &ev) == nil {
-				p.out <- ev
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	})
-	return p
+	return &rpcPi{pitest.StartRPC(t, cmd)}
 }
 
 // call sends one command and returns its response's data.
 func (p *rpcPi) call(cmd map[string]any) map[string]any {
-	p.t.Helper()
-	p.n++
-	id := fmt.Sprint("c", p.n)
-	cmd["id"] = id
-	b, _ := json.Marshal(cmd)
-	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		p.t.Fatalf("write to pi: %v; stderr: %s", err, p.stderr.String())
-	}
-	timeout := time.After(60 * time.Second)
-	for {
-		select {
-		case ev, open := <-p.out:
-			if !open {
-				p.t.Fatalf("pi exited; stderr: %s", p.stderr.String())
-			}
-			if ev["type"] != "response" || ev["id"] != id {
-				continue
-			}
-			if ev["success"] != true {
-				p.t.Fatalf("%v: %v", cmd["type"], ev["error"])
-			}
-			data, _ := ev["data"].(map[string]any)
-			return data
-		case <-timeout:
-			p.t.Fatalf("no answer to %v; stderr: %s", cmd["type"], p.stderr.String())
-		}
-	}
+	data, _ := p.Call(cmd, 60*time.Second)["data"].(map[string]any)
+	return data
 }
 
 // modelIDs lists get_available_models as provider/id.
