@@ -11,9 +11,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"piweb/internal/agent"
 	"piweb/internal/fakellm"
-	"piweb/internal/pitest"
 )
 
 // TestAttentionTwoTabs, on real pi 1.6.0 with a tab in each of two
@@ -24,7 +22,7 @@ import (
 // session muted in one is muted in the other.
 func TestAttentionTwoTabs(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	a := r.browser
 	a.open(t, "/")
 	tabCtx, cancel := chromedp.NewContext(a.ctx, chromedp.WithNewBrowserContext())

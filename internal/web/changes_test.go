@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"piweb/internal/agent"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 )
@@ -18,7 +17,7 @@ import (
 // the panel says it was ignored.
 func TestChangesPanel(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")
 	}

@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/agent"
 	"piweb/internal/fakellm"
-	"piweb/internal/pitest"
 )
 
 // TestChatPi1 checks the page against what real pi 1.x sends and writes:
@@ -21,7 +19,7 @@ import (
 // whose project resources pi skips says so until the user trusts it.
 func TestChatPi1(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	// A project prompt, which pi 1.x loads only from a trusted folder.
 	if err := os.MkdirAll(filepath.Join(r.cwd, ".pi", "prompts"), 0o755); err != nil {
 		t.Fatal(err)

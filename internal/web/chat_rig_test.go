@@ -66,6 +66,13 @@ func newChatRigFull(t testing.TB, cfg agent.Config, llmOpts fakellm.Options) *ch
 	return newChatRigOn(t, rigPi, cfg, llmOpts)
 }
 
+// newPi16Rig is newChatRig on pi 1.6.0 whatever rigPi is: for the pages
+// of what pi 1.x added (settings, resources, account sign-in, ...).
+func newPi16Rig(t testing.TB) *chatRig {
+	t.Helper()
+	return newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+}
+
 // newChatRigOn is newChatRigFull on a given pinned pi.
 func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fakellm.Options) *chatRig {
 	t.Helper()

@@ -11,8 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/agent"
-	"piweb/internal/fakellm"
-	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
 
@@ -28,7 +26,7 @@ import (
 // cannot be fetched shows pi's own error.
 func TestSettingsResources(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	skill := filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md")
 	os.MkdirAll(filepath.Dir(skill), 0o755)
 	os.WriteFile(skill, []byte("---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n"), 0o644)

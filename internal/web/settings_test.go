@@ -11,9 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"piweb/internal/agent"
 	"piweb/internal/fakellm"
-	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
 
@@ -24,7 +22,7 @@ import (
 // never comes back to the page.
 func TestSettingsPage(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	models := filepath.Join(r.agentDir, "models.json")
 	var cfg map[string]any
 	b, _ := os.ReadFile(models)

@@ -11,8 +11,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"piweb/internal/agent"
-	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
@@ -25,7 +23,7 @@ import (
 // found again by a reloaded page and cancelled from it, which kills pi.
 func TestSettingsSignIn(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	const row = `.set-signin[data-provider=anthropic]`
 	r.open(t, "/settings")
 	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-start')`)

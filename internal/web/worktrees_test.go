@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/agent"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
@@ -21,7 +20,7 @@ import (
 // work).
 func TestWorktreesInBrowser(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	r := newChatRigOn(t, pitest.V16, agent.Config{}, fakellm.Options{})
+	r := newPi16Rig(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		pitest.Missing(t, "git not on PATH")
 	}
