@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/client"
+	"piweb/internal/testkit"
 )
 
 // startServe runs `piweb args...` and returns the URL it printed, a
@@ -30,25 +30,7 @@ type serveRun struct {
 	stop   func() int    // stops piweb (once) and returns its exit status
 	later  <-chan string // stdout lines after the serving line
 	before []string      // stdout lines before it
-	stderr *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	stderr *testkit.Output
 }
 
 // startServeEnv is startServe with an environment: env's values, and
@@ -71,7 +53,7 @@ func startServeEnv(t *testing.T, env map[string]string, args ...string) *serveRu
 		}
 		return ""
 	}
-	run_ := &serveRun{stderr: &syncBuffer{}}
+	run_ := &serveRun{stderr: &testkit.Output{}}
 	go func() {
 		code <- run(ctx, args, getenv, strings.NewReader(""), pw, run_.stderr)
 		pw.Close()

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"sync"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // RPC is one real `pi --mode rpc` a test drives through its stdin and
@@ -19,26 +20,8 @@ type RPC struct {
 	t      testing.TB
 	stdin  io.WriteCloser
 	Lines  chan map[string]any
-	stderr lockedBuffer
+	stderr testkit.Output
 	n      int
-}
-
-// lockedBuffer is a bytes.Buffer pi writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // StartRPC starts cmd, a pi with --mode rpc among its arguments (its Dir

@@ -264,7 +264,7 @@ func TestForwardTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	tc.send("echo far-$((40+2))\n")
-	testkit.Eventually(t, tc.has("far-42"), 10*time.Second, "the far shell's output through the proxy")
+	testkit.Eventually(t, tc.Has("far-42"), 10*time.Second, "the far shell's output through the proxy")
 	_, resp, err := dialTerminal(t, wsURL(m.near.ts.URL)+base+"/"+tid+"/socket?machine=far",
 		http.Header{"Origin": {"http://evil.example"}})
 	if err == nil || resp == nil || resp.StatusCode != 403 {

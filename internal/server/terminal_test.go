@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -31,10 +31,9 @@ func testTerminals(t testing.TB) *terminal.Manager {
 
 // termClient is a test's WebSocket to a terminal, collecting its output.
 type termClient struct {
+	testkit.Output
 	c    *websocket.Conn
-	mu   sync.Mutex
-	out  strings.Builder
-	exit bool
+	exit atomic.Bool
 	done chan struct{}
 }
 
@@ -58,24 +57,11 @@ func (tc *termClient) read() {
 		if err != nil {
 			return
 		}
-		tc.mu.Lock()
 		if typ == websocket.MessageText && strings.Contains(string(p), `"exit"`) {
-			tc.exit = true
+			tc.exit.Store(true)
 		} else {
-			tc.out.Write(p)
+			tc.Write(p)
 		}
-		tc.mu.Unlock()
-	}
-}
-
-func (tc *termClient) has(s string) func() error {
-	return func() error {
-		tc.mu.Lock()
-		defer tc.mu.Unlock()
-		if !strings.Contains(tc.out.String(), s) {
-			return errors.New("output so far: " + tc.out.String())
-		}
-		return nil
 	}
 }
 
@@ -108,18 +94,18 @@ func TestTerminalAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	tc.send("echo hi-$((40+2)); pwd\n")
-	testkit.Eventually(t, tc.has("hi-42"), 10*time.Second, "echo's output")
+	testkit.Eventually(t, tc.Has("hi-42"), 10*time.Second, "echo's output")
 	real, _ := filepath.EvalSymlinks(cwd)
-	testkit.Eventually(t, tc.has(real), 10*time.Second, "the shell in the session's folder")
+	testkit.Eventually(t, tc.Has(real), 10*time.Second, "the shell in the session's folder")
 	tc.c.Write(context.Background(), websocket.MessageText, []byte(`{"type":"resize","cols":101,"rows":31}`))
 	tc.send("stty size\n")
-	testkit.Eventually(t, tc.has("31 101"), 10*time.Second, "the resized terminal")
+	testkit.Eventually(t, tc.Has("31 101"), 10*time.Second, "the resized terminal")
 
 	again, _, err := dialTerminal(t, api.TerminalSocketURL(id, tid), origin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, again.has("hi-42"), 10*time.Second, "the scrollback after a reconnect")
+	testkit.Eventually(t, again.Has("hi-42"), 10*time.Second, "the scrollback after a reconnect")
 	if got, err := api.Terminals(ctx, id); err != nil || len(got.Terminals) != 1 {
 		t.Errorf("list: %d terminals, want 1 (%v)", len(got.Terminals), err)
 	}
@@ -135,7 +121,7 @@ func TestTerminalAPI(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the socket stayed open after the shell ended")
 	}
-	if !again.exit {
+	if !again.exit.Load() {
 		t.Error("the socket ended without saying the shell exited")
 	}
 	wantErr(t, "closing it again", api.CloseTerminal(ctx, id, tid), 404, "")

@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -20,15 +19,7 @@ func startEscaper(t *testing.T, m *Manager) (*Term, int) {
 	}
 	out := collect(t, term)
 	term.Write([]byte(`setsid sh -c 'trap "" HUP; echo "child=$$."; exec sleep 1000' &` + "\n"))
-	var pid int
-	testkit.Eventually(t, func() bool {
-		out.mu.Lock()
-		defer out.mu.Unlock()
-		if m := childRE.FindStringSubmatch(out.buf.String()); m != nil {
-			pid, _ = strconv.Atoi(m[1])
-		}
-		return pid != 0
-	}, 5*time.Second, "the escaped job started")
+	pid := out.childPID(t)
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
 	return term, pid
 }

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,10 +20,28 @@ func shellOpts() Options {
 	return Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=/tmp"}}
 }
 
+// startShell starts a shell of owner "s" in dir (a new folder when "")
+// with o (shellOpts when zero) on a manager closed when the test ends.
+func startShell(t *testing.T, o Options, dir string) (*Manager, *Term) {
+	t.Helper()
+	if o.Shell == "" {
+		o.Shell, o.Env = shellOpts().Shell, shellOpts().Env
+	}
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	m := New(o)
+	t.Cleanup(m.Close)
+	term, err := m.Start("s", dir, 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, term
+}
+
 // collector gathers an attachment's output.
 type collector struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	testkit.Output
 	end chan struct{}
 }
 
@@ -35,31 +52,32 @@ func collect(t *testing.T, term *Term) *collector {
 		t.Fatal("attach: terminal ended")
 	}
 	c := &collector{end: make(chan struct{})}
-	c.buf.Write(back)
+	c.Write(back)
 	go func() {
 		defer close(c.end)
 		for p := range a.Out {
-			c.mu.Lock()
-			c.buf.Write(p)
-			c.mu.Unlock()
+			c.Write(p)
 		}
 	}()
 	t.Cleanup(a.Detach)
 	return c
 }
 
-func (c *collector) has(s string) func() error {
-	return func() error {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if !strings.Contains(c.buf.String(), s) {
-			return errors.New("output so far: " + c.buf.String())
-		}
-		return nil
-	}
-}
-
 var childRE = regexp.MustCompile(`child=([0-9]+)\.`)
+
+// childPID waits for the line "child=PID." a test's command prints and
+// returns the pid.
+func (c *collector) childPID(t *testing.T) int {
+	t.Helper()
+	var pid int
+	testkit.Eventually(t, func() bool {
+		if m := childRE.FindStringSubmatch(c.String()); m != nil {
+			pid, _ = strconv.Atoi(m[1])
+		}
+		return pid != 0
+	}, 5*time.Second, "the child's pid")
+	return pid
+}
 
 // alive reports whether pid runs (a zombie waiting for its parent to reap
 // it has ended).
@@ -74,49 +92,39 @@ func alive(pid int) bool {
 
 func TestShellEchoResizeAndClose(t *testing.T) {
 	t.Parallel()
-	m := New(shellOpts())
-	defer m.Close()
 	dir := t.TempDir()
-	term, err := m.Start("s1", dir, 80, 24)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, term := startShell(t, Options{}, dir)
 	out := collect(t, term)
 	term.Write([]byte("echo hi-$((40+2)) && pwd\n"))
-	testkit.Eventually(t, out.has("hi-42"), 5*time.Second, "echo's output")
-	testkit.Eventually(t, out.has(dir), 5*time.Second, "the shell runs in the folder")
+	testkit.Eventually(t, out.Has("hi-42"), 5*time.Second, "echo's output")
+	testkit.Eventually(t, out.Has(dir), 5*time.Second, "the shell runs in the folder")
 	if err := term.Resize(100, 30); err != nil {
 		t.Fatal(err)
 	}
 	term.Write([]byte("stty size\n"))
-	testkit.Eventually(t, out.has("30 100"), 5*time.Second, "the new size")
+	testkit.Eventually(t, out.Has("30 100"), 5*time.Second, "the new size")
 	pid := term.Info().PID
 	term.Close()
 	if alive(pid) {
 		t.Errorf("shell %d still alive after Close", pid)
 	}
-	if _, err := m.Get("s1", term.Info().ID); !errors.Is(err, ErrNotFound) {
-		testkit.Eventually(t, func() bool { _, err := m.Get("s1", term.Info().ID); return err != nil }, 2*time.Second, "the manager forgets it")
+	if _, err := m.Get("s", term.Info().ID); !errors.Is(err, ErrNotFound) {
+		testkit.Eventually(t, func() bool { _, err := m.Get("s", term.Info().ID); return err != nil }, 2*time.Second, "the manager forgets it")
 	}
 }
 
 func TestScrollbackReplayedOnAttach(t *testing.T) {
 	t.Parallel()
-	m := New(shellOpts())
-	defer m.Close()
-	term, err := m.Start("s1", t.TempDir(), 80, 24)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, term := startShell(t, Options{}, "")
 	first := collect(t, term)
 	term.Write([]byte("echo first-$((1+1))\n"))
-	testkit.Eventually(t, first.has("first-2"), 5*time.Second, "first output")
+	testkit.Eventually(t, first.Has("first-2"), 5*time.Second, "first output")
 	second := collect(t, term) // a page reload: a new client
-	if err := second.has("first-2")(); err != nil {
+	if err := second.Has("first-2")(); err != nil {
 		t.Fatalf("reattach did not replay the scrollback: %v", err)
 	}
 	term.Write([]byte("echo again-$((2+1))\n"))
-	testkit.Eventually(t, second.has("again-3"), 5*time.Second, "live output after the replay")
+	testkit.Eventually(t, second.Has("again-3"), 5*time.Second, "live output after the replay")
 }
 
 func TestOwnersAndCaps(t *testing.T) {
@@ -146,14 +154,7 @@ func TestOwnersAndCaps(t *testing.T) {
 
 func TestIdleTimeoutEndsShell(t *testing.T) {
 	t.Parallel()
-	o := shellOpts()
-	o.Idle = 100 * time.Millisecond
-	m := New(o)
-	defer m.Close()
-	term, err := m.Start("s1", t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, term := startShell(t, Options{Idle: 100 * time.Millisecond}, "")
 	_, a, _ := term.Attach()
 	select {
 	case <-term.Done():
@@ -187,17 +188,7 @@ func TestManagerCloseEndsEveryShell(t *testing.T) {
 		// after KillAfter.
 		out := collect(t, term)
 		term.Write([]byte(`sh -c 'trap "" HUP; echo "child=$$."; exec sleep 100'` + "\n"))
-		var pid int
-		testkit.Eventually(t, func() bool {
-			out.mu.Lock()
-			defer out.mu.Unlock()
-			m := childRE.FindStringSubmatch(out.buf.String())
-			if m != nil {
-				pid, _ = strconv.Atoi(m[1])
-			}
-			return m != nil
-		}, 5*time.Second, "the job started")
-		pids = append(pids, pid)
+		pids = append(pids, out.childPID(t))
 	}
 	m.Close()
 	for _, pid := range pids {
@@ -212,15 +203,10 @@ func TestManagerCloseEndsEveryShell(t *testing.T) {
 
 func TestBinaryOutputPassesThrough(t *testing.T) {
 	t.Parallel()
-	m := New(shellOpts())
-	defer m.Close()
-	term, err := m.Start("s", t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, term := startShell(t, Options{}, "")
 	out := collect(t, term)
 	term.Write([]byte(`printf '\033[31mred\033[0m \377\376 done-%s\n' ok` + "\n"))
-	testkit.Eventually(t, out.has("\x1b[31mred\x1b[0m \xff\xfe done-ok"), 5*time.Second, "escape sequences and invalid UTF-8 unchanged")
+	testkit.Eventually(t, out.Has("\x1b[31mred\x1b[0m \xff\xfe done-ok"), 5*time.Second, "escape sequences and invalid UTF-8 unchanged")
 }
 
 func TestRing(t *testing.T) {
@@ -255,12 +241,7 @@ func TestRing(t *testing.T) {
 // data race -race caught in the browser test's resize).
 func TestResizeWhileShellEnds(t *testing.T) {
 	t.Parallel()
-	m := New(shellOpts())
-	defer m.Close()
-	term, err := m.Start("s", t.TempDir(), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, term := startShell(t, Options{}, "")
 	term.Write([]byte("exit\n"))
 	for i := 0; ; i++ {
 		select {
@@ -290,19 +271,19 @@ func TestRunCommandOnPTY(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := collect(t, term)
-	testkit.Eventually(t, c.has("Paste the code: "), 5*time.Second, "Paste the code: ")
+	testkit.Eventually(t, c.Has("Paste the code: "), 5*time.Second, "Paste the code: ")
 	if code := term.ExitCode(); code != -1 {
 		t.Errorf("ExitCode while running = %d, want -1", code)
 	}
 	if err := term.Write([]byte("abc#def\r")); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, c.has("got <abc#def>"), 5*time.Second, "got <abc#def>")
+	testkit.Eventually(t, c.Has("got <abc#def>"), 5*time.Second, "got <abc#def>")
 	<-term.Done()
 	if code := term.ExitCode(); code != 3 {
-		t.Errorf("ExitCode = %d, want 3; output %q", code, c.buf.String())
+		t.Errorf("ExitCode = %d, want 3; output %q", code, c.String())
 	}
-	if strings.Contains(c.buf.String(), "no tty") {
+	if strings.Contains(c.String(), "no tty") {
 		t.Error("the command saw no terminal")
 	}
 }
@@ -332,14 +313,7 @@ func TestRunCapsAndClose(t *testing.T) {
 	}
 	defer other.Close()
 	c := collect(t, term)
-	testkit.Eventually(t, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return childRE.Match(c.buf.Bytes())
-	}, 5*time.Second, "the child's pid")
-	c.mu.Lock()
-	child, _ := strconv.Atoi(childRE.FindStringSubmatch(c.buf.String())[1])
-	c.mu.Unlock()
+	child := c.childPID(t)
 	term.Close()
 	if code := term.ExitCode(); code != -1 {
 		t.Errorf("ExitCode after Close = %d, want -1 (killed)", code)

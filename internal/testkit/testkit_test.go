@@ -51,3 +51,17 @@ func TestLongSkipsUnderShort(t *testing.T) {
 		t.Error("Long did not skip under -short")
 	}
 }
+
+// TestOutputHas: Has holds once the written text contains the string, and
+// until then says what came so far.
+func TestOutputHas(t *testing.T) {
+	var o Output
+	o.Write([]byte("hello, "))
+	if err := o.Has("world")(); err == nil || err.Error() != "output so far: hello, " {
+		t.Errorf("before: %v", err)
+	}
+	o.Write([]byte("world"))
+	if err := o.Has("world")(); err != nil || o.String() != "hello, world" {
+		t.Errorf("after: %v, %q", err, o.String())
+	}
+}
