@@ -92,11 +92,7 @@ func TestRowLevelSecurity(t *testing.T) {
 	ctx := context.Background()
 	eventually(t, func() error { return converged(ctx, admin, cat, "alpha", path) }, "alpha's push")
 
-	b, err := pgx.Connect(ctx, urlB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(ctx)
+	b := connectAs(t, urlB)
 	for _, sql := range []string{
 		`UPDATE fleet.sessions SET name = 'hijacked' WHERE machine = 'alpha'`,
 		`DELETE FROM fleet.entries WHERE machine = 'alpha'`,
@@ -124,7 +120,7 @@ func TestRowLevelSecurity(t *testing.T) {
 	if tag, err := b.Exec(ctx, `UPDATE fleet.sessions SET name = 'hijacked' WHERE machine = 'alpha'`); err != nil || tag.RowsAffected() != 0 {
 		t.Errorf("b's update of alpha's session after its attempts: %d rows (%v)", tag.RowsAffected(), err)
 	}
-	_, err = b.Exec(ctx, `INSERT INTO fleet.lines (machine, path, line, off, raw) VALUES ('alpha', $1, 999, 0, '')`, path)
+	_, err := b.Exec(ctx, `INSERT INTO fleet.lines (machine, path, line, off, raw) VALUES ('alpha', $1, 999, 0, '')`, path)
 	if err == nil || !strings.Contains(err.Error(), "row-level security") {
 		t.Errorf("insert into alpha's lines as b: %v, want a row-level security refusal", err)
 	}
@@ -289,14 +285,7 @@ func TestStalledDatabase(t *testing.T) {
 	path := a.create(t, 1)
 	cat := openCatalog(t, a)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Migrate(ctx, conn, "piweb test"); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close(ctx)
+	migrateAs(t, url)
 	admin := d.admin(t)
 	tx, err := admin.Begin(ctx)
 	if err != nil {

@@ -74,13 +74,9 @@ func (d fleetDB) roleIn(t testing.TB, name, group string) string {
 // admin connects to the test's database as the superuser.
 func (d fleetDB) admin(t *testing.T) *pgx.Conn {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), d.c.URL(d.name, pgtest.Superuser, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return connectAs(t, d.c.URL(d.name, pgtest.Superuser, ""))
 }
+
 
 // agentDir is a pi agent dir with session files the tests write.
 type agentDir struct {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
 )
@@ -20,14 +18,7 @@ func TestExplain(t *testing.T) {
 	d := newFleetDB(t, c)
 	good := d.role(t, "good")
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Migrate(ctx, conn, "piweb test"); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close(ctx)
+	migrateAs(t, good)
 	// A role that may log in but was never given the fleet's tables.
 	c.Exec(t, "postgres", "CREATE ROLE "+d.name+"_stranger LOGIN PASSWORD 'pw'")
 	t.Cleanup(func() { c.Exec(t, "postgres", "DROP ROLE IF EXISTS "+d.name+"_stranger") })

@@ -10,9 +10,51 @@ import (
 	"testing"
 
 	"piweb/internal/app"
+	"piweb/internal/client"
 	"piweb/internal/corpus"
 	"piweb/internal/testkit"
 )
+
+// hugeSession is a server over an agent dir holding one session that
+// corpus.Huge made, for the memory tests and benchmarks.
+type hugeSession struct {
+	srv      *Server
+	api      *client.Client
+	id, path string
+	mb       float64 // the file's size in MB
+}
+
+func newHugeSession(tb testing.TB, o corpus.HugeOptions) hugeSession {
+	tb.Helper()
+	agentDir := filepath.Join(tb.TempDir(), "agent")
+	path, err := corpus.Huge(agentDir, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	cat := openCatalog(tb, agentDir)
+	srv := newServer(tb, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
+	ts := httptest.NewServer(srv)
+	tb.Cleanup(ts.Close)
+	all, _, _ := cat.List(context.Background(), ListQuery{})
+	return hugeSession{srv: srv, api: client.New(ts.URL, client.Options{}), id: all[0].Key, path: path,
+		mb: float64(fi.Size()) / (1 << 20)}
+}
+
+// read reads the session's route (after /api/sessions/{id}) cold, the
+// parse cache emptied, and drops the answer as it comes; it returns the
+// peak heap and RSS above the start (MB) and the answer's length.
+func (h hugeSession) read(route string) (heap, rss float64, n int64, err error) {
+	h.srv.cache.Forget(h.path)
+	p := testkit.StartPeak()
+	resp, err := h.api.Send(context.Background(), "GET", "/api/sessions/"+h.id+route, nil, nil)
+	if err == nil {
+		n, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	heap, rss = p.Stop()
+	return heap, rss, n, err
+}
 
 // TestHugeLineMemoryBound reads the session page of a session whose one
 // message line is 16 MB and checks that each read, the parse included,
@@ -31,19 +73,7 @@ func TestHugeLineMemoryBound(t *testing.T) {
 }
 
 func hugeLineBound(t *testing.T, role string) {
-	agentDir := filepath.Join(t.TempDir(), "agent")
-	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Role: role, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(path)
-	size := float64(fi.Size()) / (1 << 20)
-	cat := openCatalog(t, agentDir)
-	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	r := &rig{t: t, srv: srv, ts: ts, cat: cat}
-	all, _, _ := cat.List(context.Background(), ListQuery{})
+	h := newHugeSession(t, corpus.HugeOptions{Bytes: 16 << 20, Role: role, Seed: 1})
 	defer debug.SetGCPercent(debug.SetGCPercent(10)) // the heap close to what is live
 	type bound struct {
 		route string
@@ -54,19 +84,13 @@ func hugeLineBound(t *testing.T, role string) {
 		routes = append(routes, bound{"/export?format=md", 1.5}, bound{"/export?format=html", 1.5})
 	}
 	for _, c := range routes {
-		route := c.route
-		srv.cache.Forget(path)
-		p := testkit.StartPeak()
-		resp := r.do("GET", "/api/sessions/"+all[0].Key+route, nil)
-		n, _ := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		heap, _ := p.Stop()
-		if resp.StatusCode != 200 || n < 16<<20 && route != "" {
-			t.Fatalf("GET %s: %s, %d bytes", route, resp.Status, n)
+		heap, _, n, err := h.read(c.route)
+		if err != nil || n < 16<<20 && c.route != "" {
+			t.Fatalf("GET %s: %v, %d bytes", c.route, err, n)
 		}
-		t.Logf("GET %q: peak heap %.0f MB for a %.0f MB file", route, heap, size)
-		if limit := c.times * size; heap > limit {
-			t.Errorf("GET %q of a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", route, size, heap, limit)
+		t.Logf("GET %q: peak heap %.0f MB for a %.0f MB file", c.route, heap, h.mb)
+		if limit := c.times * h.mb; heap > limit {
+			t.Errorf("GET %q of a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", c.route, h.mb, heap, limit)
 		}
 	}
 }
