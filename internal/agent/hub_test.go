@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/broker"
+	"piweb/internal/testkit"
 )
 
 func ev(i int) Event {
@@ -19,21 +20,6 @@ func seqs(evs []Event) []uint64 {
 		out = append(out, e.Seq)
 	}
 	return out
-}
-
-func drain(s *Subscription) []Event {
-	var out []Event
-	for {
-		select {
-		case e, ok := <-s.C:
-			if !ok {
-				return out
-			}
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
 }
 
 func TestHubReplay(t *testing.T) {
@@ -60,7 +46,7 @@ func TestHubReplay(t *testing.T) {
 			t.Errorf("after %d: complete %v, replay (-want +got):\n%s", tt.after, complete, diff)
 		}
 		h.Publish(ev(100))
-		if got := drain(sub); len(got) != 1 || got[0].Seq != h.Last() {
+		if got := testkit.Drain(sub.C); len(got) != 1 || got[0].Seq != h.Last() {
 			t.Errorf("after %d: live %v", tt.after, seqs(got))
 		}
 		sub.Close()
@@ -89,12 +75,12 @@ func TestHubSlowSubscriber(t *testing.T) {
 	var got []uint64
 	for i := 0; i < 10; i++ {
 		h.Publish(ev(i))
-		got = append(got, seqs(drain(fast))...)
+		got = append(got, seqs(testkit.Drain(fast.C))...)
 	}
 	if len(got) != 10 || fast.Lagged() {
 		t.Fatalf("fast got %v lagged=%v", got, fast.Lagged())
 	}
-	first := drain(slow)
+	first := testkit.Drain(slow.C)
 	if !slow.Lagged() || len(first) != 3 {
 		t.Fatalf("slow: lagged=%v got %v", slow.Lagged(), seqs(first))
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 func seqs(evs []Event) []uint64 {
@@ -16,21 +18,6 @@ func seqs(evs []Event) []uint64 {
 		out = append(out, e.Seq)
 	}
 	return out
-}
-
-func drain(s *Sub[Event]) []Event {
-	var out []Event
-	for {
-		select {
-		case e, ok := <-s.C:
-			if !ok {
-				return out
-			}
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
 }
 
 func publishN(b *Broker[Event], topic string, n int) {
@@ -70,7 +57,7 @@ func TestResume(t *testing.T) {
 				t.Errorf("complete %v (want %v), replay (-want +got):\n%s", complete, tt.complete, diff)
 			}
 			last := b.Publish("a", Event{Type: "t", Raw: []byte("{}")})
-			if got := drain(s); len(got) != 1 || got[0].Seq != last.Seq || last.Seq != b.Last("a") {
+			if got := testkit.Drain(s.C); len(got) != 1 || got[0].Seq != last.Seq || last.Seq != b.Last("a") {
 				t.Errorf("live %v, published %d", seqs(got), last.Seq)
 			}
 		})
@@ -112,12 +99,12 @@ func TestSlowSubscriberCut(t *testing.T) {
 	var got []uint64
 	for range 10 {
 		b.Publish("a", Event{Type: "t", Raw: []byte("{}")})
-		got = append(got, seqs(drain(fast))...)
+		got = append(got, seqs(testkit.Drain(fast.C))...)
 	}
 	if len(got) != 10 || fast.Lagged() {
 		t.Fatalf("fast got %v lagged=%v", got, fast.Lagged())
 	}
-	first := drain(slow)
+	first := testkit.Drain(slow.C)
 	if !slow.Lagged() || len(first) != 3 {
 		t.Fatalf("slow: lagged=%v got %v", slow.Lagged(), seqs(first))
 	}
@@ -153,7 +140,7 @@ func TestTopicsIndependent(t *testing.T) {
 	b.Publish("a", Event{Type: "t", Value: 3})
 	b.Publish("b", Event{Type: "t", Value: 4})
 	var got []any
-	for _, e := range drain(s) {
+	for _, e := range testkit.Drain(s.C) {
 		got = append(got, e.Value)
 	}
 	if diff := cmp.Diff([]any{1, 2, 4}, got); diff != "" {

@@ -32,7 +32,7 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 		t.Fatal(err)
 	}
 	slices.SortStableFunc(metas, func(a, b Meta) int {
-		if c := cmpFloat(a.Info.Created, b.Info.Created); c != 0 {
+		if c := testkit.CompareFloat(a.Info.Created, b.Info.Created); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Info.Path, b.Info.Path)
@@ -320,16 +320,6 @@ func BenchmarkUsage(b *testing.B) {
 			}
 		})
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // families maps each listed file's path to the path of the root of its

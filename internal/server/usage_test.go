@@ -16,6 +16,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/client"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 func (r *rig) usage(o client.UsageOptions) (rows []UsageRow, tz string) {
@@ -103,7 +104,7 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 	}
 	// Forks and clones copy their parent's answers: an answer (entry id
 	// and timestamp) counts once per family (files linked by parentSession).
-	slices.SortStableFunc(metas, func(a, b Meta) int { return compareFloat(a.Created, b.Created) })
+	slices.SortStableFunc(metas, func(a, b Meta) int { return testkit.CompareFloat(a.Created, b.Created) })
 	root := map[string]string{}
 	for _, m := range metas {
 		root[m.Path] = m.Path
@@ -165,14 +166,4 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 		n = 1
 	}
 	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -105,3 +105,33 @@ func AppendFile(t testing.TB, path, s string) {
 func Log(tb testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(tb.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
+
+// Drain is what ch holds now, without waiting for more: the events a
+// subscriber has been sent so far.
+func Drain[T any](ch <-chan T) []T {
+	var out []T
+	for {
+		select {
+		case v, open := <-ch:
+			if !open {
+				return out
+			}
+			out = append(out, v)
+		default:
+			return out
+		}
+	}
+}
+
+// CompareFloat orders a and b as cmp.Compare does, except that a NaN is
+// equal to everything: a stable sort keeps the order of what has no
+// value (a session without a valid time).
+func CompareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

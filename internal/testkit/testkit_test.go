@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,5 +64,24 @@ func TestOutputHas(t *testing.T) {
 	o.Write([]byte("world"))
 	if err := o.Has("world")(); err != nil || o.String() != "hello, world" {
 		t.Errorf("after: %v, %q", err, o.String())
+	}
+}
+
+// TestDrainAndCompareFloat: Drain takes what is queued and stops at a
+// closed channel; CompareFloat leaves a NaN where a stable sort put it.
+func TestDrainAndCompareFloat(t *testing.T) {
+	ch := make(chan int, 3)
+	ch <- 1
+	ch <- 2
+	if got := Drain(ch); len(got) != 2 || got[1] != 2 {
+		t.Errorf("Drain = %v", got)
+	}
+	close(ch)
+	if got := Drain(ch); got != nil {
+		t.Errorf("Drain of a closed channel = %v", got)
+	}
+	nan := math.NaN()
+	if CompareFloat(1, 2) != -1 || CompareFloat(2, 1) != 1 || CompareFloat(nan, 1) != 0 || CompareFloat(1, nan) != 0 {
+		t.Error("CompareFloat")
 	}
 }

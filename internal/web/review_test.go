@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"piweb/internal/testkit"
 )
 
 // testPhoneTree: on a phone the tree panel covers the conversation, so
@@ -157,21 +159,11 @@ func costOf(s string) float64 {
 }
 
 func sortedDesc(c []string) bool {
-	return slices.IsSortedFunc(c, func(a, b string) int { return compareF(costOf(b), costOf(a)) })
+	return slices.IsSortedFunc(c, func(a, b string) int { return testkit.CompareFloat(costOf(b), costOf(a)) })
 }
 
 func sortedAsc(c []string) bool {
-	return slices.IsSortedFunc(c, func(a, b string) int { return compareF(costOf(a), costOf(b)) })
-}
-
-func compareF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return slices.IsSortedFunc(c, func(a, b string) int { return testkit.CompareFloat(costOf(a), costOf(b)) })
 }
 
 // testClosedViewOpensNoStream: a view closed before its metadata arrived
