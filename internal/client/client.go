@@ -153,6 +153,16 @@ func (c *Client) send(ctx context.Context, method, path string, body any) (*http
 // requests the typed methods do not make: a body that is not JSON, a
 // header of the caller's, the test of a refusal.
 func (c *Client) Send(ctx context.Context, method, path string, body io.Reader, header http.Header) (*http.Response, error) {
+	req, err := c.request(ctx, method, path, body, header)
+	if err != nil {
+		return nil, err
+	}
+	return c.do(req)
+}
+
+// request makes a request to path with the Client's headers, then
+// header's.
+func (c *Client) request(ctx context.Context, method, path string, body io.Reader, header http.Header) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
 		return nil, err
@@ -167,6 +177,11 @@ func (c *Client) Send(ctx context.Context, method, path string, body io.Reader, 
 		req.Host = host
 		req.Header.Del("Host")
 	}
+	return req, nil
+}
+
+// do sends req; an error answer is an *Error, its body read and closed.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, err

@@ -62,22 +62,32 @@ func (c *Client) File(ctx context.Context, id, path string) ([]byte, http.Header
 
 // UploadOptions place an upload: Folder of the session's cwd ("" is the
 // cwd), the file's Name, and Overwrite to replace a file of that name.
+// Size, when above 0, is the body's length, sent so that the server
+// refuses an oversized file before it comes (net/http knows the length
+// of a bytes.Reader, strings.Reader or bytes.Buffer by itself).
 type UploadOptions struct {
 	Folder    string
 	Name      string
 	Overwrite bool
+	Size      int64
 }
 
 // Upload is POST /api/sessions/{id}/upload: body, streamed, becomes the
-// file. A body whose length net/http knows (bytes.Reader, strings.Reader,
-// bytes.Buffer) lets the server refuse an oversized file before it comes.
+// file.
 func (c *Client) Upload(ctx context.Context, id string, o UploadOptions, body io.Reader) (a apitype.Upload, err error) {
 	over := ""
 	if o.Overwrite {
 		over = "1"
 	}
 	path := sessionPath(id, "/upload"+query("path", o.Folder, "name", o.Name, "overwrite", over))
-	resp, err := c.Send(ctx, http.MethodPost, path, body, http.Header{"Content-Type": {"application/octet-stream"}})
+	req, err := c.request(ctx, http.MethodPost, path, body, http.Header{"Content-Type": {"application/octet-stream"}})
+	if err != nil {
+		return a, err
+	}
+	if o.Size > 0 {
+		req.ContentLength = o.Size
+	}
+	resp, err := c.do(req)
 	return a, decodeAnswer(resp, err, &a)
 }
 

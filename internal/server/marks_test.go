@@ -19,27 +19,33 @@ func TestMarksFollowTheUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRig(t, Options{}, app.Config{Marks: marks})
-	id := r.sessions()[0]["id"].(string)
+	id := r.items()[0].ID
+	api, ctx := r.api(), t.Context()
 	before := time.Now()
-	st := r.json("POST", "/api/attention/read", map[string]any{"ids": []string{id, "no-such-session"}}, 200)
-	read, _ := st["read"].(map[string]any)
-	at, _ := time.Parse(time.RFC3339Nano, read[id].(string))
-	if at.Before(before.Add(-time.Second)) || len(read) != 1 {
+	st, err := api.MarkRead(ctx, id, "no-such-session")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := st.Read
+	if at := read[id]; at.Before(before.Add(-time.Second)) || len(read) != 1 {
 		t.Errorf("read marks %v", read)
 	}
-	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": true}, 200)
-	r.json("POST", "/api/attention/mute", map[string]any{"muted": true}, 200)
+	for _, one := range []string{id, ""} {
+		if _, err := api.Mute(ctx, one, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	again, err := own.OpenAttention(dir, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	r2 := newRig(t, Options{}, app.Config{Marks: again})
-	got := r2.json("GET", "/api/attention", nil, 200)
-	if m, _ := got["muted"].([]any); len(m) != 1 || m[0] != id || got["globalMute"] != true {
-		t.Errorf("another server's answer: %v", got)
+	got, err := r2.api().Attention(ctx)
+	if err != nil || len(got.Muted) != 1 || got.Muted[0] != id || !got.GlobalMute {
+		t.Errorf("another server's answer: %+v, %v", got, err)
 	}
-	if rr, _ := got["read"].(map[string]any); rr[id] != read[id] {
-		t.Errorf("read marks %v, want %v", rr, read)
+	if !got.Read[id].Equal(read[id]) {
+		t.Errorf("read marks %v, want %v", got.Read, read)
 	}
 }

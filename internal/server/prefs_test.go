@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/own"
@@ -27,13 +29,15 @@ func TestModelTitleSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{Prefs: ps})
-	if got := r.json("GET", "/api/prefs", nil, 200); got["modelTitles"] != false || got["modelTitlesForced"] != false {
-		t.Fatalf("defaults: %v", got)
+	api, ctx := r.api(), t.Context()
+	if got, err := api.Prefs(ctx); err != nil || got.ModelTitles || got.ModelTitlesForced {
+		t.Fatalf("defaults: %+v, %v", got, err)
 	}
 	name := func(id string) string {
-		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
-		n, _ := s["name"].(string)
-		return n
+		if n := r.detail(id).Session.Name; n != nil {
+			return *n
+		}
+		return ""
 	}
 	waitName := func(id, want string) {
 		testkit.Eventually(t, func() error {
@@ -44,18 +48,19 @@ func TestModelTitleSwitch(t *testing.T) {
 		}, 60*time.Second, "the name "+want)
 	}
 	llm.Enqueue(fakellm.Text("Will do."))
-	first := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "tidy the notes folder please"}, 200)["id"].(string)
+	first := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "tidy the notes folder please"})
 	waitName(first, "tidy the notes folder please")
 
-	if got := r.json("PUT", "/api/prefs", map[string]any{"modelTitles": true}, 200); got["modelTitles"] != true {
-		t.Fatalf("after the switch: %v", got)
+	on := true
+	if got, err := api.PutPrefs(ctx, apitype.PrefsChange{ModelTitles: &on}); err != nil || !got.ModelTitles {
+		t.Fatalf("after the switch: %+v, %v", got, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "prefs.json")); !strings.Contains(string(b), `"modelTitles": true`) {
 		t.Fatalf("prefs.json = %s", b)
 	}
 	llm.Enqueue(fakellm.Text("On it."))
 	llm.Enqueue(fakellm.Text("Parser test fix."))
-	second := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "the parser test fails now and then"}, 200)["id"].(string)
+	second := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "the parser test fails now and then"})
 	waitName(second, "Parser test fix")
 	if n := name(first); n != "tidy the notes folder please" {
 		t.Errorf("the first session, started with titles off, is now %q", n)
