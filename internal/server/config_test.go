@@ -2,13 +2,15 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"piweb/internal/fakellm"
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/apitype"
+	"piweb/internal/fakellm"
+	"piweb/internal/piconfig"
 )
 
 // TestConfigAPI: settings and keys through the API land in pi's files,
@@ -17,32 +19,43 @@ import (
 func TestConfigAPI(t *testing.T) {
 	r := newRig(t, Options{})
 	settings := filepath.Join(r.d.AgentDir, "settings.json")
+	api, ctx := r.api(), t.Context()
+	change := func(key, sub, value string) apitype.SettingsChange {
+		return apitype.SettingsChange{Changes: []piconfig.Change{{Key: key, Sub: sub, Value: json.RawMessage(value)}}}
+	}
 	os.WriteFile(settings, []byte(`{"theme":"dark"}`), 0o644)
-	r.json("PUT", "/api/config/settings", map[string]any{"changes": []any{
-		map[string]any{"key": "compaction", "sub": "enabled", "value": false}}}, 200)
+	if _, err := api.PutSettings(ctx, change("compaction", "enabled", "false")); err != nil {
+		t.Fatal(err)
+	}
 	if b, _ := os.ReadFile(settings); string(b) != "{\n  \"theme\": \"dark\",\n  \"compaction\": {\n    \"enabled\": false\n  }\n}" {
 		t.Errorf("settings.json = %s", b)
 	}
-	r.json("PUT", "/api/config/settings", map[string]any{"changes": []any{
-		map[string]any{"key": "steeringMode", "value": "sometimes"}}}, 400)
-	got := r.json("PUT", "/api/config/auth/openai", map[string]any{"key": "sk-secret-1234567890"}, 200)
-	if s := toJSON(t, got); strings.Contains(s, "secret") || !strings.Contains(s, "7890") {
-		t.Errorf("auth answer = %s", s)
+	_, err := api.PutSettings(ctx, change("steeringMode", "", `"sometimes"`))
+	wantErr(t, "a bad value", err, 400, "")
+	got, err := api.PutKey(ctx, "openai", apitype.KeyChange{Key: "sk-secret-1234567890"})
+	if s := toJSON(t, got); err != nil || strings.Contains(s, "secret") || !strings.Contains(s, "7890") {
+		t.Errorf("auth answer = %s, %v", s, err)
 	}
-	if s := toJSON(t, r.json("GET", "/api/config", nil, 200)); strings.Contains(s, "secret") || !strings.Contains(s, `"compaction"`) {
-		t.Errorf("config = %s", s)
+	cfg, err := api.Config(ctx, "")
+	if s := toJSON(t, cfg); err != nil || strings.Contains(s, "secret") || !strings.Contains(s, `"compaction"`) {
+		t.Errorf("config = %s, %v", s, err)
 	}
-	r.json("PUT", "/api/config/auth/openai", map[string]any{"key": "a\nb"}, 400)
-	r.json("DELETE", "/api/config/auth/openai", map[string]any{}, 200)
-	r.json("DELETE", "/api/config/auth/openai", map[string]any{}, 404)
+	_, err = api.PutKey(ctx, "openai", apitype.KeyChange{Key: "a\nb"})
+	wantErr(t, "a key of two lines", err, 400, "")
+	if _, err := api.DeleteKey(ctx, "openai"); err != nil {
+		t.Error(err)
+	}
+	_, err = api.DeleteKey(ctx, "openai")
+	wantErr(t, "deleting it again", err, 404, "")
 
 	os.WriteFile(settings, []byte(`{"theme":`), 0o644)
-	ch := map[string]any{"changes": []any{map[string]any{"key": "steeringMode", "value": "all"}}}
-	if code := errCode(t, r.json("PUT", "/api/config/settings", ch, 409)); code != "corrupt" {
-		t.Errorf("corrupt: code %s", code)
+	ch := change("steeringMode", "", `"all"`)
+	_, err = api.PutSettings(ctx, ch)
+	wantErr(t, "corrupt", err, 409, "corrupt")
+	ch.ReplaceCorrupt = true
+	if _, err := api.PutSettings(ctx, ch); err != nil {
+		t.Error(err)
 	}
-	ch["replaceCorrupt"] = true
-	r.json("PUT", "/api/config/settings", ch, 200)
 	if m, _ := filepath.Glob(settings + ".corrupt-*"); len(m) != 1 {
 		t.Errorf("corrupt copies: %v", m)
 	}
@@ -63,22 +76,24 @@ func toJSON(t *testing.T, v any) string {
 func TestLiveModelTest(t *testing.T) {
 	r, llm := liveRig(t)
 	r.srv.opts.ModelTestTimeout = 3 * time.Second
-	body := map[string]any{"provider": fakellm.Provider, "modelId": fakellm.ModelID}
+	api, ctx := r.api(), t.Context()
+	body := apitype.ModelTestRequest{Provider: fakellm.Provider, ModelID: fakellm.ModelID}
 	llm.Enqueue(fakellm.Text("OK"))
-	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != true || got["reply"] != "OK" {
-		t.Errorf("answer: %v", got)
+	if got, err := api.TestModel(ctx, body); err != nil || !got.OK || got.Reply != "OK" {
+		t.Errorf("answer: %+v, %v", got, err)
 	}
 	llm.Enqueue(fakellm.Reply{Status: 401, ErrorMessage: "invalid api key"})
-	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != false || !strings.Contains(fmt.Sprint(got["error"]), "invalid api key") {
-		t.Errorf("refusal: %v", got)
+	if got, err := api.TestModel(ctx, body); err != nil || got.OK || !strings.Contains(got.Error, "invalid api key") {
+		t.Errorf("refusal: %+v, %v", got, err)
 	}
 	hold := make(chan struct{})
 	defer close(hold)
 	llm.Enqueue(fakellm.Reply{Text: "never", Hold: hold})
-	if got := r.json("POST", "/api/config/test", body, 200); got["ok"] != false || !strings.Contains(fmt.Sprint(got["error"]), "no answer within 3s") {
-		t.Errorf("hang: %v", got)
+	if got, err := api.TestModel(ctx, body); err != nil || got.OK || !strings.Contains(got.Error, "no answer within 3s") {
+		t.Errorf("hang: %+v, %v", got, err)
 	}
-	r.json("POST", "/api/config/test", map[string]any{"provider": "fake"}, 400)
+	_, err := api.TestModel(ctx, apitype.ModelTestRequest{Provider: "fake"})
+	wantErr(t, "no model", err, 400, "")
 }
 
 // TestLiveResources: a skill and a prompt template in a trusted project's
@@ -95,17 +110,29 @@ func TestLiveResources(t *testing.T) {
 	os.MkdirAll(filepath.Join(r.d.AgentDir, "extensions"), 0o755)
 	os.WriteFile(filepath.Join(r.d.AgentDir, "extensions", "quiet.ts"), []byte("export default function (pi) {}\n"), 0o644)
 	os.WriteFile(filepath.Join(cwd, ".pi", "mcp.json"), []byte(`{"mcpServers":{"proj-db":{"command":"piweb-no-such-db"}}}`), 0o644)
-	before := toJSON(t, r.json("GET", "/api/config/resources?cwd="+cwd, nil, 200))
+	api, ctx := r.api(), t.Context()
+	resources := func() string {
+		t.Helper()
+		list, err := api.Resources(ctx, cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return toJSON(t, list)
+	}
+	before := resources()
 	if strings.Contains(before, "proj-db") || !strings.Contains(before, `"name":"quiet"`) {
 		t.Errorf("untrusted project: %s", before)
 	}
-	r.json("POST", "/api/trust", map[string]any{"cwd": cwd}, 200)
-	got := toJSON(t, r.json("GET", "/api/config/resources?cwd="+cwd, nil, 200))
+	if _, err := api.SetTrust(ctx, apitype.TrustRequest{Cwd: cwd}); err != nil {
+		t.Fatal(err)
+	}
+	got := resources()
 	for _, want := range []string{`"name":"proj-prompt"`, `"scope":"project"`, `"name":"user-prompt"`, `"scope":"user"`, `"kind":"prompt"`,
 		`"name":"proj-db"`, `"kind":"mcp"`, `"name":"quiet"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("resources lack %s: %s", want, got)
 		}
 	}
-	r.json("GET", "/api/config/resources?cwd=relative", nil, 400)
+	_, err := api.Resources(ctx, "relative")
+	wantErr(t, "a relative cwd", err, 400, "")
 }

@@ -1,12 +1,14 @@
 package server
 
 import (
-	"net/url"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 	"piweb/internal/testkit"
 )
@@ -20,21 +22,23 @@ func TestTrustRoutes(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	q := "/api/trust?cwd=" + url.QueryEscape(cwd)
-	if got := r.json("GET", q, nil, 200); got["skipped"] != true || got["trusted"] != false || got["decision"] != nil {
-		t.Fatalf("before: %v", got)
+	api, ctx := r.api(), t.Context()
+	if got, err := api.Trust(ctx, cwd, ""); err != nil || !got.Skipped || got.Trusted || got.Decision != nil {
+		t.Fatalf("before: %+v, %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(r.srv.agentDir, "trust.json")); !os.IsNotExist(err) {
 		t.Fatal("asking wrote trust.json")
 	}
-	if got := r.json("POST", "/api/trust", map[string]string{"cwd": cwd}, 200); got["skipped"] != false || got["trusted"] != true {
-		t.Fatalf("after trusting: %v", got)
+	if got, err := api.SetTrust(ctx, apitype.TrustRequest{Cwd: cwd}); err != nil || got.Skipped || !got.Trusted {
+		t.Fatalf("after trusting: %+v, %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(r.srv.agentDir, "trust.json")); err != nil {
 		t.Fatal(err)
 	}
-	r.json("GET", "/api/trust?cwd=relative", nil, 400)
-	r.json("POST", "/api/trust", map[string]string{"cwd": filepath.Join(cwd, "missing")}, 400)
+	_, err := api.Trust(ctx, "relative", "")
+	wantErr(t, "a relative cwd", err, 400, "")
+	_, err = api.SetTrust(ctx, apitype.TrustRequest{Cwd: filepath.Join(cwd, "missing")})
+	wantErr(t, "a missing folder", err, 400, "")
 }
 
 // TestLiveTrustSession: "trust for this session only" through the API on
@@ -51,37 +55,35 @@ func TestLiveTrustSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	llm.Enqueue(fakellm.Text("Hi."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": cwd, "message": "hi"}, 200)["id"].(string)
-	cmds := "/api/sessions/" + id + "/commands"
-	if hasPrompt(r, cmds, "hello") {
+	api, ctx := r.api(), t.Context()
+	id := create(t, api, agent.CreateRequest{Cwd: cwd, Message: "hi"})
+	if hasPrompt(r, id, "hello") {
 		t.Fatal("pi loaded the untrusted folder's prompt")
 	}
-	body := map[string]string{"cwd": cwd, "session": id}
-	testkit.Eventually(t, func() bool { // 409 until pi settles
-		res := r.do("POST", "/api/trust", body)
-		res.Body.Close()
-		return res.StatusCode == 200
+	testkit.Eventually(t, func() error { // 409 until pi settles
+		_, err := api.SetTrust(ctx, apitype.TrustRequest{Cwd: cwd, Session: id})
+		return err
 	}, 30*time.Second, "trust for this session")
-	q := "/api/trust?cwd=" + url.QueryEscape(cwd)
-	if got := r.json("GET", q+"&session="+id, nil, 200); got["approved"] != true || got["skipped"] != false {
-		t.Errorf("the approved session: %v", got)
+	if got, err := api.Trust(ctx, cwd, id); err != nil || !got.Approved || got.Skipped {
+		t.Errorf("the approved session: %+v, %v", got, err)
 	}
-	if got := r.json("GET", q, nil, 200); got["approved"] != nil || got["skipped"] != true {
-		t.Errorf("the folder: %v", got)
+	if got, err := api.Trust(ctx, cwd, ""); err != nil || got.Approved || !got.Skipped {
+		t.Errorf("the folder: %+v, %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(r.srv.agentDir, "trust.json")); !os.IsNotExist(err) {
 		t.Error("trusting a session wrote trust.json")
 	}
-	if !hasPrompt(r, cmds, "hello") {
+	if !hasPrompt(r, id, "hello") {
 		t.Error("the approved session's pi does not offer the folder's prompt")
 	}
 }
 
-// hasPrompt asks the session's pi (get_commands) for the command name.
-func hasPrompt(r *rig, cmds, name string) bool {
-	out := r.json("POST", cmds, map[string]string{"type": "get_commands"}, 200)
-	for _, c := range out["data"].(map[string]any)["commands"].([]any) {
-		if c.(map[string]any)["name"] == name {
+// hasPrompt asks session id's pi (get_commands) for the command name.
+func hasPrompt(r *rig, id, name string) bool {
+	var data struct{ Commands []struct{ Name string } }
+	json.Unmarshal(r.command(id, map[string]any{"type": "get_commands"}, 200).Data, &data)
+	for _, c := range data.Commands {
+		if c.Name == name {
 			return true
 		}
 	}
