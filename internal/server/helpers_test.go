@@ -219,6 +219,25 @@ func (r *rig) leaf(id string) string {
 	return *d.Leaf
 }
 
+// name is session id's name, "" when it has none.
+func (r *rig) name(id string) string {
+	if n := r.detail(id).Session.Name; n != nil {
+		return *n
+	}
+	return ""
+}
+
+// waitName waits up to timeout for session id to be named want.
+func (r *rig) waitName(id, want string, timeout time.Duration) {
+	r.t.Helper()
+	testkit.Eventually(r.t, func() error {
+		if n := r.name(id); n != want {
+			return fmt.Errorf("name %q", n)
+		}
+		return nil
+	}, timeout, "the name "+want)
+}
+
 // command sends one of pi's commands to session id and checks that it
 // answers want: 200, or an error of that status.
 func (r *rig) command(id string, cmd map[string]any, want int) apitype.CommandAnswer {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/own"
-	"piweb/internal/testkit"
 )
 
 // TestModelTitleSwitch, through real pi: model titles are off by
@@ -33,23 +31,9 @@ func TestModelTitleSwitch(t *testing.T) {
 	if got, err := api.Prefs(ctx); err != nil || got.ModelTitles || got.ModelTitlesForced {
 		t.Fatalf("defaults: %+v, %v", got, err)
 	}
-	name := func(id string) string {
-		if n := r.detail(id).Session.Name; n != nil {
-			return *n
-		}
-		return ""
-	}
-	waitName := func(id, want string) {
-		testkit.Eventually(t, func() error {
-			if n := name(id); n != want {
-				return fmt.Errorf("name %q", n)
-			}
-			return nil
-		}, 60*time.Second, "the name "+want)
-	}
 	llm.Enqueue(fakellm.Text("Will do."))
 	first := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "tidy the notes folder please"})
-	waitName(first, "tidy the notes folder please")
+	r.waitName(first, "tidy the notes folder please", 60*time.Second)
 
 	on := true
 	if got, err := api.PutPrefs(ctx, apitype.PrefsChange{ModelTitles: &on}); err != nil || !got.ModelTitles {
@@ -61,8 +45,8 @@ func TestModelTitleSwitch(t *testing.T) {
 	llm.Enqueue(fakellm.Text("On it."))
 	llm.Enqueue(fakellm.Text("Parser test fix."))
 	second := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "the parser test fails now and then"})
-	waitName(second, "Parser test fix")
-	if n := name(first); n != "tidy the notes folder please" {
+	r.waitName(second, "Parser test fix", 60*time.Second)
+	if n := r.name(first); n != "tidy the notes folder please" {
 		t.Errorf("the first session, started with titles off, is now %q", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/agent"
 	"piweb/internal/app"
 	"piweb/internal/fakellm"
 	"piweb/internal/push"
@@ -21,17 +22,21 @@ func TestLivePush(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{Push: p})
-	key, _ := r.json("GET", "/api/push/key", nil, 200)["publicKey"].(string)
-	if k, _ := p.PublicKey(); key != k || key == "" {
-		t.Fatalf("public key %q", key)
+	api, ctx := r.api(), t.Context()
+	pk, err := api.PushKey(ctx)
+	key := pk.PublicKey
+	if k, _ := p.PublicKey(); err != nil || key != k || key == "" {
+		t.Fatalf("public key %q, %v", key, err)
 	}
 	sub := pushtest.NewSubscriber(t)
 	svc := pushtest.New(t, key, sub)
-	r.json("POST", "/api/push/subscribe", sub.Subscription(svc.URL+"/sub/1"), 200)
-	r.json("POST", "/api/push/subscribe", map[string]any{"endpoint": "ftp://x"}, 400)
+	if err := api.PushSubscribe(ctx, sub.Subscription(svc.URL+"/sub/1")); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "an ftp endpoint", api.PushSubscribe(ctx, push.Subscription{Endpoint: "ftp://x"}), 400, "")
 
 	llm.Enqueue(fakellm.Text("Pushed."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "push me"}, 200)["id"].(string)
+	id := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "push me"})
 	testkit.Eventually(t, func() error {
 		for _, m := range svc.Messages(t) {
 			if m.Title == "pi finished" && m.URL == "/s/"+id {
@@ -45,17 +50,23 @@ func TestLivePush(t *testing.T) {
 	// next one does. The push's body is the session's name, so each run
 	// is renamed first to tell its push.
 	prompt := func(name string) {
-		r.json("POST", "/api/sessions/"+id+"/rename", map[string]any{"name": name}, 200)
-		item := func() map[string]any { return r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any) }
-		n := item()["messageCount"].(float64)
+		if _, err := api.Rename(ctx, id, name); err != nil {
+			t.Fatal(err)
+		}
+		n := r.detail(id).Session.MessageCount
 		llm.Enqueue(fakellm.Text("Done."))
-		r.json("POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": name}, 200)
+		r.command(id, map[string]any{"type": "prompt", "message": name}, 200)
 		testkit.Eventually(t, func() error {
-			if it := item(); it["messageCount"].(float64) < n+2 || it["running"] == true || it["name"] != name {
-				return fmt.Errorf("session %v", it)
+			if it := r.detail(id).Session; it.MessageCount < n+2 || it.Running || it.Name == nil || *it.Name != name {
+				return fmt.Errorf("session %+v", it)
 			}
 			return nil
 		}, 60*time.Second, "the end of the run")
+	}
+	mute := func(muted bool) {
+		if _, err := api.Mute(ctx, id, muted); err != nil {
+			t.Fatal(err)
+		}
 	}
 	pushedFor := func(name string) bool {
 		for _, m := range svc.Messages(t) {
@@ -65,9 +76,9 @@ func TestLivePush(t *testing.T) {
 		}
 		return false
 	}
-	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": true}, 200)
+	mute(true)
 	prompt("quiet run")
-	r.json("POST", "/api/attention/mute", map[string]any{"id": id, "muted": false}, 200)
+	mute(false)
 	prompt("loud run")
 	testkit.Eventually(t, func() error {
 		if !pushedFor("loud run") {
@@ -80,7 +91,9 @@ func TestLivePush(t *testing.T) {
 		t.Error("the muted run was pushed")
 	}
 
-	r.json("POST", "/api/push/unsubscribe", map[string]any{"endpoint": svc.URL + "/sub/1"}, 200)
+	if err := api.PushUnsubscribe(ctx, svc.URL+"/sub/1"); err != nil {
+		t.Fatal(err)
+	}
 	if n := p.Count(); n != 0 {
 		t.Errorf("%d subscriptions after unsubscribing", n)
 	}
@@ -100,25 +113,13 @@ func testPush(t *testing.T) *push.Service {
 func TestLiveAutoName(t *testing.T) {
 	r, llm := liveRig(t)
 	llm.Enqueue(fakellm.Text("Will do."))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "fix the flaky parser test\nin detail"}, 200)["id"].(string)
-	name := func() string {
-		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
-		n, _ := s["name"].(string)
-		return n
+	api := r.api()
+	id := create(t, api, agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "fix the flaky parser test\nin detail"})
+	r.waitName(id, "fix the flaky parser test", 30*time.Second)
+	if _, err := api.Rename(t.Context(), id, "mine"); err != nil {
+		t.Fatal(err)
 	}
-	testkit.Eventually(t, func() error {
-		if n := name(); n != "fix the flaky parser test" {
-			return fmt.Errorf("name %q", n)
-		}
-		return nil
-	}, 30*time.Second, "the session's name")
-	r.json("POST", "/api/sessions/"+id+"/rename", map[string]any{"name": "mine"}, 200)
-	testkit.Eventually(t, func() error {
-		if n := name(); n != "mine" {
-			return fmt.Errorf("name %q", n)
-		}
-		return nil
-	}, 10*time.Second, "the new name")
+	r.waitName(id, "mine", 10*time.Second)
 }
 
 // TestLiveModelTitle: with model titles on, a new session is named by its
@@ -128,12 +129,6 @@ func TestLiveModelTitle(t *testing.T) {
 	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{ModelTitles: true})
 	llm.Enqueue(fakellm.Text("Will do."))
 	llm.Enqueue(fakellm.Text("\"Flaky parser test fix.\""))
-	id := r.json("POST", "/api/sessions", map[string]any{"cwd": r.d.Projects + "/notes", "message": "the parser test fails now and then, please look"}, 200)["id"].(string)
-	testkit.Eventually(t, func() error {
-		s, _ := r.json("GET", "/api/sessions/"+id, nil, 200)["session"].(map[string]any)
-		if n, _ := s["name"].(string); n != "Flaky parser test fix" {
-			return fmt.Errorf("name %q", n)
-		}
-		return nil
-	}, 60*time.Second, "the model's title")
+	id := create(t, r.api(), agent.CreateRequest{Cwd: r.d.Projects + "/notes", Message: "the parser test fails now and then, please look"})
+	r.waitName(id, "Flaky parser test fix", 60*time.Second)
 }
