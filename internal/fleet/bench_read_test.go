@@ -26,11 +26,7 @@ import (
 func BenchmarkFleetRead(b *testing.B) {
 	n, machines := envInt("FLEET_BENCH_SESSIONS", 2500), envInt("FLEET_BENCH_MACHINES", 10)
 	url, entries := fleetOf(b, n, machines)
-	r, err := NewReader(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	r := openReader(b, url)
 	ctx := context.Background()
 	// Common to rare words of the generated prose, a prefix, a phrase.
 	words := []string{"the", "function", "error", "config", "handler", "database", "parser", "refactor", "docker",

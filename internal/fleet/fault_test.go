@@ -84,9 +84,7 @@ func TestRowLevelSecurity(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	migrateAs(t, d.role(t, "owner"))
 	urlA, urlB := d.machineRole(t, "a"), d.machineRole(t, "b")
-	a := newAgentDir(t)
-	path := a.create(t, 1)
-	cat := openCatalog(t, a)
+	_, path, cat := oneDir(t, 1)
 	startPusher(t, Options{URL: urlA, Machine: "alpha", Source: cat})
 	admin := d.admin(t)
 	ctx := context.Background()
@@ -163,9 +161,7 @@ func migrateAs(t *testing.T, url string) {
 func TestMachineCannotMigrate(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.machineRole(t, "m")
-	a := newAgentDir(t)
-	path := a.create(t, 1)
-	cat := openCatalog(t, a)
+	_, path, cat := oneDir(t, 1)
 	p := startPusher(t, Options{URL: url, Machine: "m", Source: cat})
 	eventually(t, func() error {
 		if s := p.Status(); s.State != StatePaused || !strings.Contains(s.Error, "piweb fleet migrate") {
@@ -219,9 +215,7 @@ func TestNoDDLInSteadyState(t *testing.T) {
 	c := pgtest.Shared(t)
 	d := newFleetDB(t, c)
 	url := d.role(t, "steady")
-	a := newAgentDir(t)
-	path := a.create(t, 2)
-	cat := openCatalog(t, a)
+	a, path, cat := oneDir(t, 2)
 	admin := d.admin(t)
 	ctx := context.Background()
 	first, cancel := context.WithCancel(ctx)
@@ -254,9 +248,7 @@ func TestNoDDLInSteadyState(t *testing.T) {
 func TestShareMeta(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.role(t, "meta")
-	a := newAgentDir(t)
-	path := a.create(t, 3)
-	cat := openCatalog(t, a)
+	_, path, cat := oneDir(t, 3)
 	p := startPusher(t, Options{URL: url, Machine: "meta", Source: cat, Share: ShareMeta})
 	admin := d.admin(t)
 	eventually(t, func() error {
@@ -281,9 +273,7 @@ func TestShareMeta(t *testing.T) {
 func TestStalledDatabase(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.role(t, "stall")
-	a := newAgentDir(t)
-	path := a.create(t, 1)
-	cat := openCatalog(t, a)
+	_, path, cat := oneDir(t, 1)
 	ctx := context.Background()
 	migrateAs(t, url)
 	admin := d.admin(t)

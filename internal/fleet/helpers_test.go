@@ -140,6 +140,26 @@ func appendExchange(t *testing.T, path, id, parent, text string) string {
 	return leaf
 }
 
+// oneDir is an agent dir with one session of so many exchanges, its
+// path, and the catalog over it.
+func oneDir(t *testing.T, exchanges int) (*agentDir, string, *catalog.Catalog) {
+	t.Helper()
+	a := newAgentDir(t)
+	path := a.create(t, exchanges)
+	return a, path, openCatalog(t, a)
+}
+
+// openReader is a Reader of url, closed when the test ends.
+func openReader(tb testing.TB, url string) *Reader {
+	tb.Helper()
+	r, err := NewReader(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { r.Close() })
+	return r
+}
+
 // openCatalog opens the local listing of an agent dir, quick to react.
 func openCatalog(t *testing.T, a *agentDir) *catalog.Catalog {
 	t.Helper()

@@ -37,11 +37,7 @@ func TestReader(t *testing.T) {
 		}
 		return nil
 	}, "both pushes")
-	r, err := NewReader(urlA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openReader(t, urlA)
 	ctx := context.Background()
 	ms, err := r.Machines(ctx, time.Now())
 	if err != nil || len(ms) != 2 || ms[0].Name != "cloud" || !ms[0].Online || ms[0].Sessions != 2 || ms[1].Sessions != 1 {
@@ -126,9 +122,7 @@ func TestSnippet(t *testing.T) {
 func TestListen(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.role(t, "listen")
-	a := newAgentDir(t)
-	path := a.create(t, 1)
-	cat := openCatalog(t, a)
+	_, path, cat := oneDir(t, 1)
 	p := startPusher(t, Options{URL: url, Machine: "box", Source: cat})
 	eventually(t, func() error {
 		if s := p.Status(); s.State != StateCurrent {
@@ -136,11 +130,7 @@ func TestListen(t *testing.T) {
 		}
 		return nil
 	}, "the first push")
-	r, err := NewReader(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openReader(t, url)
 	heard := make(chan string, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -206,11 +196,7 @@ func TestUsage(t *testing.T) {
 		}
 		return nil
 	}, "both pushes")
-	r, err := NewReader(urlA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openReader(t, urlA)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		by   string
