@@ -77,7 +77,9 @@ func writeSources(t *testing.T, o *pitest.Batch) []string {
 	return append(files, generated...)
 }
 
-func TestPiOpensAppends(t *testing.T) {
+// eachSource runs check as a subtest, in parallel with the package's
+// other long tests, on a copy of each of writeSources' files, read.
+func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path string, s *Session)) {
 	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
@@ -87,63 +89,60 @@ func TestPiOpensAppends(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			target := s.Entries[len(s.Entries)/2].ID
-			steps := []func() (*Entry, error){
-				func() (*Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
-				func() (*Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
-				func() (*Entry, error) { return AppendLabel(path, s, target, "") },
-				func() (*Entry, error) { return AppendLabel(path, s, target, "again") },
-			}
-			for _, step := range steps {
-				if _, err := step(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, e := range s.Entries[len(s.Entries)-len(steps):] {
-				if !jsjson.IsCanonical(e.Raw) {
-					t.Errorf("new line is not what JSON.stringify writes: %s", e.Raw)
-				}
-			}
-			got, back := checkPiOpens(t, o, path)
-			if got.Name == nil || *got.Name != "renamed by piweb <&>" { // JS trim drops U+2028
-				t.Errorf("pi's name = %q", deref(got.Name))
-			}
-			var l struct{ Label string }
-			json.Unmarshal(got.Labels[target], &l)
-			if l.Label != "again" {
-				t.Errorf("pi's label of %s = %s", target, got.Labels[target])
-			}
-			if back.Migrated {
-				t.Errorf("appending left an old-version file")
-			}
+			check(t, o, path, s)
 		})
 	}
 }
 
-func TestPiOpensForks(t *testing.T) {
-	t.Parallel() // one of the package's long tests; they share nothing and run side by side
-	o := pitest.V16.StartOracle(t)
-	for _, src := range writeSources(t, o) {
-		t.Run(filepath.Base(src), func(t *testing.T) {
-			path := copyToTemp(t, src)
-			s, err := ReadFile(path)
-			if err != nil {
+func TestPiOpensAppends(t *testing.T) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *Session) {
+		target := s.Entries[len(s.Entries)/2].ID
+		steps := []func() (*Entry, error){
+			func() (*Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
+			func() (*Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
+			func() (*Entry, error) { return AppendLabel(path, s, target, "") },
+			func() (*Entry, error) { return AppendLabel(path, s, target, "again") },
+		}
+		for _, step := range steps {
+			if _, err := step(); err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range sampleEntries(s, 6) {
-				checkExtract(t, o, s, path, e)
+		}
+		for _, e := range s.Entries[len(s.Entries)-len(steps):] {
+			if !jsjson.IsCanonical(e.Raw) {
+				t.Errorf("new line is not what JSON.stringify writes: %s", e.Raw)
 			}
-			for _, e := range s.Entries {
-				if e.Role() == "user" {
-					checkForkBefore(t, o, s, path, e)
-					break
-				}
+		}
+		got, back := checkPiOpens(t, o, path)
+		if got.Name == nil || *got.Name != "renamed by piweb <&>" { // JS trim drops U+2028
+			t.Errorf("pi's name = %q", deref(got.Name))
+		}
+		var l struct{ Label string }
+		json.Unmarshal(got.Labels[target], &l)
+		if l.Label != "again" {
+			t.Errorf("pi's label of %s = %s", target, got.Labels[target])
+		}
+		if back.Migrated {
+			t.Errorf("appending left an old-version file")
+		}
+	})
+}
+
+func TestPiOpensForks(t *testing.T) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *Session) {
+		for _, e := range sampleEntries(s, 6) {
+			checkExtract(t, o, s, path, e)
+		}
+		for _, e := range s.Entries {
+			if e.Role() == "user" {
+				checkForkBefore(t, o, s, path, e)
+				break
 			}
-			checkClone(t, o, s, path)
-			checkForkTo(t, o, s, path)
-			checkExport(t, o, s)
-		})
-	}
+		}
+		checkClone(t, o, s, path)
+		checkForkTo(t, o, s, path)
+		checkExport(t, o, s)
+	})
 }
 
 func sampleEntries(s *Session, n int) []*Entry {
