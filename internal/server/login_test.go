@@ -13,20 +13,26 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/app"
+	"piweb/internal/errs"
+	"piweb/internal/pilogin"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
 
 // signInState polls GET /api/config/signin/{provider} (it long-polls with
 // after) until ok holds.
-func signInState(t *testing.T, r *rig, provider string, ok func(map[string]any) bool, what string) map[string]any {
+func signInState(t *testing.T, r *rig, provider string, ok func(pilogin.State) bool, what string) pilogin.State {
 	t.Helper()
-	var st map[string]any
-	seq := 0.0
-	testkit.Eventually(t, func() bool {
-		st = r.json("GET", fmt.Sprintf("/api/config/signin/%s?after=%d", provider, int64(seq)), nil, 200)
-		seq, _ = st["seq"].(float64)
-		return ok(st)
+	var st pilogin.State
+	testkit.Eventually(t, func() error {
+		next, err := r.api().SignIn(t.Context(), provider, st.Seq)
+		if err != nil {
+			return err
+		}
+		if st = next; !ok(st) {
+			return fmt.Errorf("state %+v", st)
+		}
+		return nil
 	}, 60*time.Second, what)
 	return st
 }
@@ -60,44 +66,60 @@ func TestLiveSignIn(t *testing.T) {
 		}
 	})
 	r, _ := liveRig(t)
-	r.json("POST", "/api/config/signin/groq", map[string]any{}, 400) // API keys only
-	r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 200)
-	r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 409)
-	st := signInState(t, r, "anthropic", func(s map[string]any) bool { return s["prompt"] != nil }, "pi's question")
-	u, err := url.Parse(fmt.Sprint(st["url"]))
+	api, ctx := r.api(), t.Context()
+	start := func(provider string, want int) {
+		t.Helper()
+		if _, err := api.StartSignIn(ctx, provider); want != 200 {
+			wantErr(t, "sign-in to "+provider, err, want, "")
+		} else if err != nil {
+			t.Fatalf("sign-in to %s: %v", provider, err)
+		}
+	}
+	answer := func(text string, want int) {
+		t.Helper()
+		if _, err := api.AnswerSignIn(ctx, "anthropic", text); want != 200 {
+			wantErr(t, "answer "+text, err, want, "")
+		} else if err != nil {
+			t.Fatalf("answer: %v", err)
+		}
+	}
+	asks := func(s pilogin.State) bool { return s.Prompt != "" }
+	start("groq", 400) // API keys only
+	start("anthropic", 200)
+	start("anthropic", 409)
+	st := signInState(t, r, "anthropic", asks, "pi's question")
+	u, err := url.Parse(st.URL)
 	if err != nil || u.Scheme != "https" || u.Host != "claude.ai" || u.Query().Get("state") == "" {
-		t.Fatalf("url %q: %v; state %v", st["url"], err, st)
+		t.Fatalf("url %q: %v; state %+v", st.URL, err, st)
 	}
-	if p := fmt.Sprint(st["prompt"]); !strings.Contains(p, "(code#state)") {
-		t.Errorf("prompt = %q", p)
+	if !strings.Contains(st.Prompt, "(code#state)") {
+		t.Errorf("prompt = %q", st.Prompt)
 	}
-	r.json("POST", "/api/config/signin/anthropic/answer", map[string]any{"text": "a\nb"}, 400)
-	code := "piweb-test-code#" + u.Query().Get("state")
-	r.json("POST", "/api/config/signin/anthropic/answer", map[string]any{"text": code}, 200)
-	st = signInState(t, r, "anthropic", func(s map[string]any) bool { return s["running"] == false }, "pi's end")
-	msg := fmt.Sprint(st["error"])
-	if st["result"] != "failed" || !strings.HasPrefix(msg, "Failed to log in to Anthropic:") || !strings.Contains(msg, "fetch failed") {
-		t.Errorf("result %v, error %q", st["result"], msg)
+	answer("a\nb", 400)
+	answer("piweb-test-code#"+u.Query().Get("state"), 200)
+	st = signInState(t, r, "anthropic", func(s pilogin.State) bool { return !s.Running }, "pi's end")
+	if st.Result != "failed" || !strings.HasPrefix(st.Error, "Failed to log in to Anthropic:") || !strings.Contains(st.Error, "fetch failed") {
+		t.Errorf("result %v, error %q", st.Result, st.Error)
 	}
 	if s := toJSON(t, st); strings.Contains(s, "piweb-test-code") {
 		t.Errorf("the pasted code comes back: %s", s)
 	}
-	r.json("POST", "/api/config/signin/anthropic/answer", map[string]any{"text": "late"}, 404)
+	answer("late", 404)
 
-	r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 200)
-	signInState(t, r, "anthropic", func(s map[string]any) bool { return s["prompt"] != nil }, "pi's question again")
+	start("anthropic", 200)
+	signInState(t, r, "anthropic", asks, "pi's question again")
 	if kids := piLogins(t); len(kids) == 0 {
 		t.Fatalf("no pi auth login process is running: %v", childProcesses(t))
 	}
-	st = r.json("DELETE", "/api/config/signin/anthropic", map[string]any{}, 200)
-	if st["result"] != "cancelled" || st["running"] != false {
-		t.Errorf("after cancel: %v", st)
+	st, err = api.CancelSignIn(ctx, "anthropic")
+	if err != nil || st.Result != "cancelled" || st.Running {
+		t.Errorf("after cancel: %+v, %v", st, err)
 	}
 	if kids := piLogins(t); len(kids) > 0 {
 		t.Errorf("pi still runs after cancel: %v", kids)
 	}
-	r.json("POST", "/api/config/signin/openai", map[string]any{}, 200) // left running for Close
-	signInState(t, r, "openai", func(s map[string]any) bool { return s["prompt"] != nil }, "openai's question")
+	start("openai", 200) // left running for Close
+	signInState(t, r, "openai", asks, "openai's question")
 }
 
 // TestSignInNeedsAuthLogin: a pi older than `pi auth login` (real pi
@@ -114,8 +136,9 @@ func TestSignInNeedsAuthLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRig(t, Options{}, app.Config{Agent: ag})
-	got := r.json("POST", "/api/config/signin/anthropic", map[string]any{}, 503)
-	if msg := toJSON(t, got); !strings.Contains(msg, "pi 0.73.1 has no `pi auth login`") {
+	_, err = r.api().StartSignIn(t.Context(), "anthropic")
+	wantErr(t, "sign-in with pi 0.73.1", err, 503, "")
+	if msg := errs.Message(err); !strings.Contains(msg, "pi 0.73.1 has no `pi auth login`") {
 		t.Errorf("answer = %s", msg)
 	}
 	if kids := piLogins(t); len(kids) > 0 {
