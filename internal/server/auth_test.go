@@ -18,15 +18,15 @@ const longToken = "a-token-long-enough-0123"
 func TestThrottleCountsWrongTokensOnly(t *testing.T) {
 	r := newRig(t, Options{Token: longToken, Addr: "0.0.0.0:30141"})
 	for i := range 30 {
-		r.do("GET", "/", nil)
-		r.json("GET", "/api/sessions", nil, 401)
-		r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"=1."+strconv.Itoa(i)+".AAAA")
+		r.headers("GET", "/")
+		wantStatus(t, 401, r.listAs())
+		wantStatus(t, 401, r.listAs("Cookie", r.srv.auth.cookie+"=1."+strconv.Itoa(i)+".AAAA"))
 	}
-	r.json("GET", "/api/sessions", nil, 200, "Authorization", "Bearer "+longToken)
+	wantStatus(t, 200, r.listAs("Authorization", "Bearer "+longToken))
 	for i := range 10 {
-		r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong"+strconv.Itoa(i))
+		wantStatus(t, 401, r.listAs("Authorization", "Bearer wrong"+strconv.Itoa(i)))
 	}
-	r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer "+longToken)
+	wantStatus(t, 429, r.listAs("Authorization", "Bearer "+longToken))
 }
 
 // TestThrottleProxy: X-Forwarded-For keys the throttle only for requests
@@ -38,11 +38,11 @@ func TestThrottleProxy(t *testing.T) {
 	}{{nil, 429}, {[]string{"127.0.0.1"}, 200}} {
 		r := newRig(t, Options{Token: longToken, Addr: "0.0.0.0:30141", Proxies: c.proxies})
 		for range 10 {
-			r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer wrong", "X-Forwarded-For", "198.51.100.1")
+			wantStatus(t, 401, r.listAs("Authorization", "Bearer wrong", "X-Forwarded-For", "198.51.100.1"))
 		}
-		r.json("GET", "/api/sessions", nil, 429, "Authorization", "Bearer "+longToken, "X-Forwarded-For", "198.51.100.1")
-		r.json("GET", "/api/sessions", nil, c.other, "Authorization", "Bearer "+longToken,
-			"X-Forwarded-For", "198.51.100.1, 203.0.113.7")
+		wantStatus(t, 429, r.listAs("Authorization", "Bearer "+longToken, "X-Forwarded-For", "198.51.100.1"))
+		wantStatus(t, c.other, r.listAs("Authorization", "Bearer "+longToken,
+			"X-Forwarded-For", "198.51.100.1, 203.0.113.7"))
 	}
 }
 
@@ -77,22 +77,27 @@ func TestCookieLife(t *testing.T) {
 		return r.srv.auth.cookie + "=" + c.Value
 	}
 	old := cookie()
-	r.json("GET", "/api/sessions", nil, 200, "Cookie", old)
-	r.json("GET", "/api/sessions", nil, 401, "Authorization", "Bearer "+strings.SplitN(old, "=", 2)[1])
+	wantStatus(t, 200, r.listAs("Cookie", old))
+	wantStatus(t, 401, r.listAs("Authorization", "Bearer "+strings.SplitN(old, "=", 2)[1]))
 	now = now.Add(access.CookieAge + time.Second)
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", old)
+	wantStatus(t, 401, r.listAs("Cookie", old))
 
 	c := cookie()
-	if got := r.json("GET", "/api/status", nil, 200, "Cookie", c); got["signIn"] != true {
-		t.Errorf("status signIn %v", got["signIn"])
+	if got, err := r.apiAs("Cookie", c).Status(t.Context()); err != nil || !got.SignIn {
+		t.Errorf("status signIn %v, %v", got.SignIn, err)
 	}
-	resp := r.do("POST", "/api/signout", "{}", "Cookie", c)
-	if resp.StatusCode != 200 || !cleared(resp, r.srv.auth.cookie) {
-		t.Errorf("sign-out: %d, cookies %v", resp.StatusCode, resp.Cookies())
+	resp, err := r.apiAs("Cookie", c).Send(t.Context(), "POST", "/api/signout", strings.NewReader("{}"),
+		http.Header{"Content-Type": {"application/json"}})
+	if err != nil {
+		t.Fatalf("sign-out: %v", err)
 	}
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", c)
+	resp.Body.Close()
+	if !cleared(resp, r.srv.auth.cookie) {
+		t.Errorf("sign-out: cookies %v", resp.Cookies())
+	}
+	wantStatus(t, 401, r.listAs("Cookie", c))
 	other := access.NewKeys(longToken)
-	r.json("GET", "/api/sessions", nil, 401, "Cookie", r.srv.auth.cookie+"="+other.NewCookie())
+	wantStatus(t, 401, r.listAs("Cookie", r.srv.auth.cookie+"="+other.NewCookie()))
 }
 
 func cleared(resp *http.Response, name string) bool {

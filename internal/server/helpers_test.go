@@ -153,6 +153,22 @@ func (r *rig) headers(method, path string) http.Header {
 	return resp.Header
 }
 
+// listAs lists the sessions with hdr (name, value, ...): a credential, a
+// cookie; the error is the answer's refusal.
+func (r *rig) listAs(hdr ...string) error {
+	_, err := r.apiAs(hdr...).Sessions(r.t.Context(), client.ListOptions{})
+	return err
+}
+
+// wantStatus checks that a request answered err has status want (200:
+// no error).
+func wantStatus(t testing.TB, want int, err error) {
+	t.Helper()
+	if got := statusOf(err); got != want {
+		t.Errorf("status %d, want %d: %v", got, want, err)
+	}
+}
+
 // statusOf is the status of a request that answered err: 200 when nil.
 func statusOf(err error) int {
 	if err == nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/access"
-	"piweb/internal/client"
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 )
@@ -147,12 +146,8 @@ func (r *rig) signIn(link string) (int, *http.Cookie) {
 func TestToken(t *testing.T) {
 	const token = "s3cret-token"
 	r := newRig(t, Options{Token: token, Addr: "0.0.0.0:30141"})
-	list := func(hdr ...string) error {
-		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
-		return err
-	}
-	wantErr(t, "missing token", list(), 401, "unauthorized")
-	if err := list("Authorization", "Bearer "+token); err != nil {
+	wantErr(t, "missing token", r.listAs(), 401, "unauthorized")
+	if err := r.listAs("Authorization", "Bearer "+token); err != nil {
 		t.Error(err)
 	}
 	if link := r.srv.LoginLink(); link != "/auth?token="+token {
@@ -166,13 +161,13 @@ func TestToken(t *testing.T) {
 		if c.Value == token {
 			t.Error("the cookie holds the token itself")
 		}
-		if err := list("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
+		if err := r.listAs("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
 			t.Error(err)
 		}
 	}
 	// A cookie made with another key, or tampered with, is refused.
 	other := access.NewKeys("another-token").NewCookie()
-	wantErr(t, "another key's cookie", list("Cookie", r.srv.auth.cookie+"="+other), 401, "")
+	wantErr(t, "another key's cookie", r.listAs("Cookie", r.srv.auth.cookie+"="+other), 401, "")
 }
 
 // TestLoginLinkOneTime: without a chosen token, each printed link signs in
@@ -180,11 +175,7 @@ func TestToken(t *testing.T) {
 func TestLoginLinkOneTime(t *testing.T) {
 	logins := make(chan string, 4)
 	r := newRig(t, Options{Login: true, Addr: "0.0.0.0:30141", OnLogin: func(ip string) { logins <- ip }})
-	list := func(hdr ...string) error {
-		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
-		return err
-	}
-	wantErr(t, "no credential", list(), 401, "")
+	wantErr(t, "no credential", r.listAs(), 401, "")
 	link := r.srv.LoginLink()
 	if !strings.HasPrefix(link, "/auth?token=") || link == r.srv.LoginLink() {
 		t.Fatalf("links %q: want a new one each time", link)
@@ -196,17 +187,17 @@ func TestLoginLinkOneTime(t *testing.T) {
 	if strings.Contains(link, c.Value) {
 		t.Error("the cookie holds the link's secret")
 	}
-	if err := list("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
+	if err := r.listAs("Cookie", r.srv.auth.cookie+"="+c.Value); err != nil {
 		t.Error(err)
 	}
-	wantErr(t, "cookie as a bearer token", list("Authorization", "Bearer "+c.Value), 401, "") // a cookie is never a bearer token
+	wantErr(t, "cookie as a bearer token", r.listAs("Authorization", "Bearer "+c.Value), 401, "") // a cookie is never a bearer token
 	if status, c2 := r.signIn(link); status != http.StatusUnauthorized || c2 != nil {
 		t.Errorf("reused link: status %d, cookie %v", status, c2)
 	}
 	secret := strings.TrimPrefix(link, "/auth?token=")
-	wantErr(t, "the link's secret as a token", list("Authorization", "Bearer "+secret), 401, "")
+	wantErr(t, "the link's secret as a token", r.listAs("Authorization", "Bearer "+secret), 401, "")
 	nonce, _, _ := strings.Cut(c.Value, ".")
-	wantErr(t, "a forged cookie", list("Cookie", r.srv.auth.cookie+"="+nonce+".AAAA"), 401, "")
+	wantErr(t, "a forged cookie", r.listAs("Cookie", r.srv.auth.cookie+"="+nonce+".AAAA"), 401, "")
 	close(logins)
 	var got []string
 	for ip := range logins {
@@ -219,15 +210,11 @@ func TestLoginLinkOneTime(t *testing.T) {
 
 func TestTokenThrottle(t *testing.T) {
 	r := newRig(t, Options{Token: "right"})
-	list := func(hdr ...string) error {
-		_, err := r.apiAs(hdr...).Sessions(t.Context(), client.ListOptions{})
-		return err
-	}
 	for i := range 10 {
-		wantErr(t, "a wrong token", list("Authorization", "Bearer wrong"+string(rune('a'+i))), 401, "")
+		wantErr(t, "a wrong token", r.listAs("Authorization", "Bearer wrong"+string(rune('a'+i))), 401, "")
 	}
 	// Over the limit even the right token is not checked.
-	wantErr(t, "the right token over the limit", list("Authorization", "Bearer right"), 429, "throttled")
+	wantErr(t, "the right token over the limit", r.listAs("Authorization", "Bearer right"), 429, "throttled")
 	wantErr(t, "a sign-in link over the limit", r.send("GET", "/auth?token=guess", ""), 429, "throttled")
 }
 
