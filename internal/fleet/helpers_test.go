@@ -77,7 +77,6 @@ func (d fleetDB) admin(t *testing.T) *pgx.Conn {
 	return connectAs(t, d.c.URL(d.name, pgtest.Superuser, ""))
 }
 
-
 // agentDir is a pi agent dir with session files the tests write.
 type agentDir struct {
 	dir string
