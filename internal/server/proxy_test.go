@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,7 +42,7 @@ func (f machineFleet) Session(context.Context, string, string) (catalog.Meta, []
 func (f machineFleet) Machines(context.Context, time.Time) ([]fleet.MachineInfo, error) {
 	return nil, nil
 }
-func (f machineFleet) Machine() string               { return string(f) }
+func (f machineFleet) Machine() string             { return string(f) }
 func (f machineFleet) Status() apitype.FleetStatus { return apitype.FleetStatus{} }
 
 // peerTable is the fleet's machines table as Peers.
@@ -71,24 +70,6 @@ func (s *seen) last() (http.Header, string) {
 	return s.header, s.query
 }
 
-// syncBuf is a log both servers may write while the test reads it.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // twoMachines is machine "near", the piweb the user uses, and machine
 // "far", which requires sign-in (as beyond loopback) and has a session
 // of its own (farID, in a folder of its own) and terminals.
@@ -96,14 +77,14 @@ type twoMachines struct {
 	near, far *rig
 	farURL    string // far as near reaches it, recording what it receives
 	farID     string
-	farLog    *syncBuf
+	farLog    *testkit.Output // a log both servers may write while the test reads it
 	got       *seen
 	peers     peerTable
 }
 
 func newTwoMachines(t *testing.T) *twoMachines {
 	key := access.NewFleetKey(testFleetKey)
-	m := &twoMachines{farLog: &syncBuf{}, got: &seen{}, peers: peerTable{}}
+	m := &twoMachines{farLog: &testkit.Output{}, got: &seen{}, peers: peerTable{}}
 	m.far = newRig(t, Options{Fleet: machineFleet("far"), FleetKey: key, Token: "a-token-only-the-far-user-has",
 		Log: slog.New(slog.NewTextHandler(m.farLog, nil))}, app.Config{Terminals: testTerminals(t)})
 	rec := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
