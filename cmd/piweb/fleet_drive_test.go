@@ -194,6 +194,9 @@ func TestFleetDrive(t *testing.T) {
 
 	driveTerminal(ctx, t, a, s)
 	refusals(ctx, t, a, b, s)
+	if log := b.run.stderr.String(); !strings.Contains(log, `msg="fleet request" from=a method=POST path=`+s+"/commands") {
+		t.Errorf("b's log lacks the prompts it served for a:\n%s", log)
+	}
 
 	testkit.Eventually(t, func() error { return api.Do(ctx, "GET", s+"?machine=b", nil, nil) }, 30*time.Second,
 		"b's new session pushed to the fleet")

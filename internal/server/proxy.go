@@ -32,9 +32,13 @@ type Peers interface {
 const peerDialTimeout = 5 * time.Second
 
 // newPeerTransport is the one transport to the fleet's machines: no
-// environment proxy (they share a network or a VPN), keep-alives reused.
+// environment proxy (they share a network or a VPN), connections reused,
+// and TCP keep-alive probes that find a machine gone from the network
+// (no FIN, no RST) within about 30 s, so that a stream it held ends and
+// the page, reconnecting, learns it is unavailable.
 func newPeerTransport() *http.Transport {
-	d := &net.Dialer{Timeout: peerDialTimeout, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: peerDialTimeout,
+		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}}
 	return &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 10 * time.Second,
 		IdleConnTimeout: 90 * time.Second, MaxIdleConnsPerHost: 16, ForceAttemptHTTP2: true}
 }
