@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"piweb/internal/piconfig"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,8 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/agent"
 	"piweb/internal/client"
 	"piweb/internal/cwdfs"
+	"piweb/internal/piconfig"
 	"piweb/internal/session"
 )
 
@@ -389,35 +390,35 @@ func TestExport(t *testing.T) {
 
 func TestFiles(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	base := "/api/sessions/" + s["id"].(string)
-	out := r.json("GET", base+"/files", nil, 200)
+	s := r.item("Dark theme")
+	api, ctx := r.api(), t.Context()
+	out, err := api.Files(ctx, s.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
-	for _, e := range out["entries"].([]any) {
-		names = append(names, e.(map[string]any)["name"].(string))
+	for _, e := range out.Entries {
+		names = append(names, e.Name)
 	}
 	if diff := cmp.Diff([]string{"src", "tests", "README.md", "logo.svg", "package.json"}, names); diff != "" {
 		t.Errorf("listing:\n%s", diff)
 	}
-	resp := r.do("GET", base+"/file?path=src/due.js", nil)
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
-		t.Errorf("content type %s", ct)
+	if _, h, err := api.File(ctx, s.ID, "src/due.js"); err != nil || !strings.HasPrefix(h.Get("Content-Type"), "text/plain") {
+		t.Errorf("content type %s, %v", h.Get("Content-Type"), err)
 	}
-	if ct := r.do("GET", base+"/file?path=logo.svg", nil).Header.Get("Content-Type"); ct != "image/svg+xml" {
-		t.Errorf("svg content type %s", ct)
+	if _, h, err := api.File(ctx, s.ID, "logo.svg"); err != nil || h.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("svg content type %s, %v", h.Get("Content-Type"), err)
 	}
 	big := strings.Repeat("x", cwdfs.MaxFileRead+1)
-	os.WriteFile(s["cwd"].(string)+"/big.txt", []byte(big), 0o644)
-	r.json("GET", base+"/file?path=big.txt", nil, 413)
-	r.json("GET", base+"/file?path=missing.txt", nil, 404)
-	crowd := filepath.Join(s["cwd"].(string), "crowd")
+	os.WriteFile(s.Cwd+"/big.txt", []byte(big), 0o644)
+	wantErr(t, "a big file", third(api.File(ctx, s.ID, "big.txt")), 413, "")
+	wantErr(t, "a missing file", third(api.File(ctx, s.ID, "missing.txt")), 404, "")
+	crowd := filepath.Join(s.Cwd, "crowd")
 	os.Mkdir(crowd, 0o755)
 	for i := range cwdfs.MaxDirEntries + 1 {
 		os.WriteFile(filepath.Join(crowd, strconv.Itoa(i)), nil, 0o644)
 	}
-	if code := errCode(t, r.json("GET", base+"/files?path=crowd", nil, 413)); code != "too_large" {
-		t.Errorf("crowded directory: %s", code)
-	}
+	wantErr(t, "a crowded directory", second(api.Files(ctx, s.ID, "crowd")), 413, "too_large")
 }
 
 func TestModelsConfig(t *testing.T) {
@@ -447,23 +448,20 @@ func TestModelsConfig(t *testing.T) {
 
 func TestAgentWithoutPi(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Dark theme")
-	code := errCode(t, r.json("POST", "/api/sessions/"+s["id"].(string)+"/commands", map[string]string{"type": "prompt", "message": "hi"}, 503))
-	if code != "pi_missing" {
-		t.Errorf("code %s", code)
-	}
-	r.json("POST", "/api/sessions/"+s["id"].(string)+"/commands", map[string]string{"type": "rm -rf"}, 400)
-	r.json("POST", "/api/sessions", map[string]string{"cwd": "relative", "message": "hi"}, 400)
-	leaf := r.json("GET", "/api/sessions/"+s["id"].(string), nil, 200)["leaf"].(string)
-	stale := map[string]string{"type": "prompt", "message": "hi", "expectLeaf": "00000000"}
-	if code := errCode(t, r.json("POST", "/api/sessions/"+s["id"].(string)+"/commands", stale, 409)); code != "stale" {
-		t.Errorf("stale leaf: %s", code)
-	}
-	fresh := map[string]string{"type": "prompt", "message": "hi", "expectLeaf": leaf}
-	r.json("POST", "/api/sessions/"+s["id"].(string)+"/commands", fresh, 503)
-	st := r.json("GET", "/api/status", nil, 200)
-	if st["pi"].(map[string]any)["found"] != false {
-		t.Errorf("status %v", st)
+	id := r.item("Dark theme").ID
+	api, ctx := r.api(), t.Context()
+	command := func(cmd map[string]any) error { _, err := api.Command(ctx, id, cmd); return err }
+	wantErr(t, "a prompt without pi", command(map[string]any{"type": "prompt", "message": "hi"}), 503, "pi_missing")
+	wantErr(t, "an unknown command", command(map[string]any{"type": "rm -rf"}), 400, "")
+	_, err := api.Create(ctx, agent.CreateRequest{Cwd: "relative", Message: "hi"})
+	wantErr(t, "a relative cwd", err, 400, "")
+	leaf := r.leaf(id)
+	stale := map[string]any{"type": "prompt", "message": "hi", "expectLeaf": "00000000"}
+	wantErr(t, "a stale leaf", command(stale), 409, "stale")
+	fresh := map[string]any{"type": "prompt", "message": "hi", "expectLeaf": leaf}
+	wantErr(t, "a fresh leaf without pi", command(fresh), 503, "")
+	if st, err := api.Status(ctx); err != nil || st.Pi.Found {
+		t.Errorf("status %+v, %v", st.Pi, err)
 	}
 }
 

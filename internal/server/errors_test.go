@@ -59,8 +59,8 @@ func checkErrorBody(t *testing.T, what string, status int, body []byte, secrets 
 func TestErrorsLeakNothing(t *testing.T) {
 	var logged bytes.Buffer
 	r := newRig(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
-	s := r.find("Dark theme")
-	id, path := s["id"].(string), s["path"].(string)
+	s := r.item("Dark theme")
+	id, path := s.ID, s.Path
 	secrets := []string{r.d.Root, r.d.AgentDir, filepath.Base(path)}
 	do := func(method, url, body string) {
 		t.Helper()

@@ -289,32 +289,6 @@ func (r *rig) item(prefix string) catalog.Item {
 	return catalog.Item{}
 }
 
-// sessions lists the sessions as decoded maps (for tests not yet on
-// r.api()).
-func (r *rig) sessions() []map[string]any {
-	r.t.Helper()
-	var out []map[string]any
-	for _, s := range r.json("GET", "/api/sessions", nil, 200)["sessions"].([]any) {
-		out = append(out, s.(map[string]any))
-	}
-	return out
-}
-
-// find finds a session by name or first message prefix, as a map (for
-// tests not yet on r.api(); item is the typed one).
-func (r *rig) find(prefix string) map[string]any {
-	r.t.Helper()
-	for _, s := range r.sessions() {
-		name, _ := s["name"].(string)
-		first, _ := s["firstMessage"].(string)
-		if strings.HasPrefix(name, prefix) || strings.HasPrefix(first, prefix) {
-			return s
-		}
-	}
-	r.t.Fatalf("no session %q", prefix)
-	return nil
-}
-
 // openCatalog opens a catalog over a temporary index of agentDir, watched
 // live, closed when the test ends.
 func openCatalog(tb testing.TB, agentDir string) *catalog.Catalog {

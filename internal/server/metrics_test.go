@@ -13,7 +13,7 @@ import (
 // every route (without a registry they are the page's fallback).
 func TestMetrics(t *testing.T) {
 	r := newRig(t, Options{Metrics: metrics.New()})
-	r.sessions()
+	r.items()
 	r.do("GET", "/api/sessions/nope", nil).Body.Close()
 	body := func(path string, want int) string {
 		t.Helper()

@@ -14,7 +14,7 @@ import (
 // it) does not fail the session's routes with a 500.
 func TestDeepNesting(t *testing.T) {
 	r := newRig(t, Options{})
-	dir := filepath.Dir(r.find("Dark theme")["path"].(string))
+	dir := filepath.Dir(r.item("Dark theme").Path)
 	id := session.NewSessionID()
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	lines := []string{
@@ -48,7 +48,7 @@ func (r *rig) body(path string) string {
 // lists it all the same) can still be opened, by the id piweb lists.
 func TestHeaderIDNotString(t *testing.T) {
 	r := newRig(t, Options{})
-	dir := filepath.Dir(r.find("Dark theme")["path"].(string))
+	dir := filepath.Dir(r.item("Dark theme").Path)
 	for _, id := range []string{`42`, `null`, `{"a":1}`, `["x"]`, `true`} {
 		t.Run(id, func(t *testing.T) {
 			first := "odd header " + id
@@ -59,10 +59,10 @@ func TestHeaderIDNotString(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.sync()
-			s := r.find(first)
-			sid, _ := s["id"].(string)
+			s := r.item(first)
+			sid := s.ID
 			if sid == "" {
-				t.Fatalf("listed without a usable id: %v", s)
+				t.Fatalf("listed without a usable id: %+v", s)
 			}
 			for _, u := range []string{"", "/context", "/entries"} {
 				if resp := r.do("GET", "/api/sessions/"+sid+u, nil); resp.StatusCode != 200 {

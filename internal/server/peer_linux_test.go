@@ -66,7 +66,7 @@ func TestPeerOtherUser(t *testing.T) {
 	}
 	spy := &spyAgent{Adapter: agent.NoService{}}
 	r := newRig(t, Options{}, app.Config{Agent: spy})
-	id := r.sessions()[0]["id"].(string)
+	id := r.items()[0].ID
 	bin := copyForNobody(t)
 	v4, v6 := machineAddrs(t)
 	owned := 0

@@ -12,23 +12,26 @@ import (
 // path.
 func TestRepairAPI(t *testing.T) {
 	r := newRig(t, Options{})
-	s := r.find("Fix the flaky")
-	path := s["path"].(string)
+	s := r.item("Fix the flaky")
+	path := s.Path
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`{"type":"message","id":"torn`)
 	f.Close()
-	out := r.json("POST", "/api/sessions/"+s["id"].(string)+"/repair", map[string]any{}, 200)
-	backup, _ := out["backup"].(string)
+	out, err := r.api().Repair(t.Context(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := out.Backup
 	if backup == "" || filepath.IsAbs(backup) || strings.Contains(backup, r.srv.agentDir) {
 		t.Fatalf("backup %q, want a name relative to the agent dir", backup)
 	}
 	if kept, err := os.ReadFile(filepath.Join(r.srv.agentDir, backup)); err != nil || !strings.HasSuffix(string(kept), `"id":"torn`) {
 		t.Errorf("the backup does not hold the original: %v", err)
 	}
-	if changes, _ := out["changes"].([]any); len(changes) == 0 {
-		t.Errorf("no changes reported: %v", out)
+	if len(out.Changes) == 0 {
+		t.Errorf("no changes reported: %+v", out)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func TestReadTimeouts(t *testing.T) {
 	r := newRig(t, Options{Timeouts: Timeouts{Header: 300 * time.Millisecond, Read: 500 * time.Millisecond}})
 	addr := strings.TrimPrefix(serveLoopback(t, r, "tcp", "127.0.0.1:0"), "http://")
-	id := r.sessions()[0]["id"].(string)
+	id := r.items()[0].ID
 	for name, req := range map[string]string{
 		"slow headers": "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n",
 		"slow body": "POST /api/sessions/" + id + "/rename HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
