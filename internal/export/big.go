@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"unicode"
+	"unicode/utf8"
 
 	"piweb/internal/jsjson"
 	"piweb/internal/session"
@@ -69,7 +70,8 @@ func decodedLen(raw []byte) int {
 // their marks: a NUL, the text's number, a NUL. No other NUL is in a page
 // (html/template and goldmark replace a text's NULs).
 type bigs struct {
-	texts [][]byte
+	texts   [][]byte
+	outputs []string
 }
 
 // mark registers the text of JSON string raw and returns the page's
@@ -79,15 +81,34 @@ func (b *bigs) mark(raw []byte) template.HTML {
 	return template.HTML("<pre>\x00" + strconv.Itoa(len(b.texts)-1) + "\x00</pre>")
 }
 
+// markOutput registers a tool's output, decoded already, and returns the
+// mark the page has in its place (escaped as html/template escapes text).
+func (b *bigs) markOutput(s string) template.HTML {
+	b.outputs = append(b.outputs, s)
+	return template.HTML("\x00o" + strconv.Itoa(len(b.outputs)-1) + "\x00")
+}
+
+// output is t, whose output, when big, is marked for the writer to
+// escape a piece at a time instead of html/template into one more copy.
+func (b *bigs) output(t *tool) *tool {
+	if len(t.Output) > bigJSON {
+		t.OutputHTML = b.markOutput(t.Output)
+	}
+	return t
+}
+
 // writer is w writing each mark's text, HTML-escaped, in its place.
-func (b *bigs) writer(w io.Writer) *bigWriter { return &bigWriter{w: w, texts: b.texts} }
+func (b *bigs) writer(w io.Writer) *bigWriter {
+	return &bigWriter{w: w, texts: b.texts, outputs: b.outputs}
+}
 
 type bigWriter struct {
-	w     io.Writer
-	texts [][]byte
-	mark  []byte // the number of a mark begun
-	in    bool   // within a mark
-	err   error
+	w       io.Writer
+	texts   [][]byte
+	outputs []string
+	mark    []byte // the number of a mark begun
+	in      bool   // within a mark
+	err     error
 }
 
 func (b *bigWriter) Write(p []byte) (int, error) {
@@ -116,6 +137,10 @@ func (b *bigWriter) Write(p []byte) (int, error) {
 // writeText writes the text of the mark just read, escaped as
 // template.HTMLEscapeString escapes it (byte by byte, so in pieces too).
 func (b *bigWriter) writeText() {
+	if o, ok := bytes.CutPrefix(b.mark, []byte("o")); ok {
+		b.writeOutput(o)
+		return
+	}
 	k, err := strconv.Atoi(string(b.mark))
 	if err != nil || k < 0 || k >= len(b.texts) {
 		return
@@ -139,4 +164,26 @@ func (e *errWriter) Write(p []byte) (int, error) {
 		_, e.err = e.w.Write(p)
 	}
 	return len(p), e.err
+}
+
+// textEscaper is html/template's escaping of a string in an element's
+// text, which a tool's output gets in the page.
+var textEscaper = template.Must(template.New("text").Parse("{{.}}"))
+
+// writeOutput writes the output of the mark just read, escaped by
+// textEscaper a piece at a time: pieces end between characters, and the
+// escaper maps each character alone.
+func (b *bigWriter) writeOutput(mark []byte) {
+	k, err := strconv.Atoi(string(mark))
+	if err != nil || k < 0 || k >= len(b.outputs) {
+		return
+	}
+	for s := b.outputs[k]; len(s) > 0 && b.err == nil; {
+		n := min(len(s), piece)
+		for n < len(s) && n > piece-utf8.UTFMax && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		b.err = textEscaper.Execute(b.w, s[:n])
+		s = s[n:]
+	}
 }

@@ -14,6 +14,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"math"
 	"regexp"
 	"strings"
@@ -158,8 +159,10 @@ type tool struct {
 	Content string // what write wrote
 	Diff    []diffLine
 	Output  string
-	Exit    string // bash's exit code, "" when not bash
-	State   string // ok, error or pending
+	// OutputHTML marks a big output's place in a page (bigs.markOutput).
+	OutputHTML template.HTML
+	Exit       string // bash's exit code, "" when not bash
+	State      string // ok, error or pending
 }
 
 type diffLine struct{ Class, Text string }

@@ -107,7 +107,7 @@ func contentBlocks(m *session.Message, res map[string]*session.Message, big *big
 			}
 		case "toolCall":
 			t := newTool(&b, res[b.ID])
-			out = append(out, block{Tool: &t})
+			out = append(out, block{Tool: big.output(&t)})
 		case "image":
 			if imageType.MatchString(b.MimeType) && imageData.MatchString(b.Data) {
 				out = append(out, block{Image: template.URL("data:" + b.MimeType + ";base64," + b.Data)})
@@ -141,7 +141,7 @@ func items(d *Doc, big *bigs) []item {
 				continue
 			}
 			t := newTool(nil, m)
-			it.Who, it.Blocks = "Tool", []block{{Tool: &t}}
+			it.Who, it.Blocks = "Tool", []block{{Tool: big.output(&t)}}
 		case session.RoleBashExecution:
 			t := tool{Name: "!", Summary: "$ " + m.Command, Output: m.Output, State: "ok", Exit: "?"}
 			if m.ExitCode != nil {
@@ -150,7 +150,7 @@ func items(d *Doc, big *bigs) []item {
 			if t.Exit != "0" {
 				t.State = "error"
 			}
-			it.Who, it.Blocks = "Shell", []block{{Tool: &t}}
+			it.Who, it.Blocks = "Shell", []block{{Tool: big.output(&t)}}
 		case session.RoleCustom:
 			if !m.Display {
 				continue
@@ -190,7 +190,7 @@ func HTML(w io.Writer, d Doc) error {
 	if !d.Created.IsZero() {
 		data["Created"] = d.Created.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	if len(big.texts) == 0 {
+	if len(big.texts)+len(big.outputs) == 0 {
 		return page.Execute(w, data)
 	}
 	bw := big.writer(w)

@@ -63,7 +63,9 @@ func TestBigTextSameBytes(t *testing.T) {
 		for _, content := range []any{text, []any{map[string]any{"type": "text", "text": text}, map[string]any{"type": "text", "text": "after"}}} {
 			d := Doc{Title: "big", ID: "id1", Messages: []session.Message{
 				msg(t, map[string]any{"role": "user", "content": content, "timestamp": 1764583200000}),
-				msg(t, map[string]any{"role": "assistant", "content": content, "timestamp": 1764583200000})}}
+				msg(t, map[string]any{"role": "assistant", "content": content, "timestamp": 1764583200000}),
+				msg(t, map[string]any{"role": "toolResult", "toolCallId": "c1", "toolName": "read", "content": content, "timestamp": 1764583200000}),
+				msg(t, map[string]any{"role": "bashExecution", "command": "cat log", "output": text + "\ufdd0\uffff", "exitCode": 0, "timestamp": 1764583200000})}}
 			for _, format := range []string{"md", "html"} {
 				var got, want strings.Builder
 				if err := Write(&got, format, d); err != nil {

@@ -526,19 +526,19 @@ func (c Content) Text(sep string) string {
 	if c.IsString() {
 		return c.String()
 	}
-	var b strings.Builder
+	var parts []string
 	for el := range jsjson.Elements(c.Raw) {
 		if str(jsjson.Field(el, "type")) != "text" {
 			continue
 		}
 		if t := str(jsjson.Field(el, "text")); t != "" {
-			if b.Len() > 0 {
-				b.WriteString(sep)
-			}
-			b.WriteString(t)
+			parts = append(parts, t)
 		}
 	}
-	return b.String()
+	if len(parts) == 1 {
+		return parts[0] // not copied: a tool's output can be tens of MB (issue 21)
+	}
+	return strings.Join(parts, sep)
 }
 
 // Searchable is what search sees of an entry: Text for the main index,
