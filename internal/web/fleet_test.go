@@ -203,3 +203,46 @@ func shoot(t *testing.T, b *browser, name string) {
 	}
 	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
 }
+
+// TestFleetPaused: a piweb older than the fleet database keeps its page
+// and says so at the sidebar's foot, in the words of its status.
+func TestFleetPaused(t *testing.T) {
+	requireChromium(t)
+	t.Parallel()
+	c := pgtest.Shared(t)
+	url := c.URL(c.NewDB(t), pgtest.Superuser, "")
+	alpha := newFleetMachine(t, url, "alpha", "alpha asks about otters")
+	testkit.Eventually(t, func() error {
+		if s := alpha.pusher.Status(); s.State != fleet.StateCurrent {
+			return fmt.Errorf("state %s", s.State)
+		}
+		return nil
+	}, 30*time.Second, "the first push")
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	// A newer piweb migrated the database and no longer accepts this one's
+	// rows; the pusher finds out when it connects again.
+	for _, sql := range []string{
+		`UPDATE fleet.meta SET min_writer = min_writer + 1, upgrade_to = 'piweb 9.9'`,
+		`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+	} {
+		if _, err := conn.Exec(context.Background(), sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.Eventually(t, func() error {
+		if s := alpha.pusher.Status(); s.State != fleet.StatePaused {
+			return fmt.Errorf("state %s", s.State)
+		}
+		return nil
+	}, 30*time.Second, "the push to pause")
+	b := newBrowser(t, fleetPage(t, url, "alpha", alpha))
+	b.open(t, "/")
+	b.waitJS(t, `(() => { const f = document.querySelector('.fleet-state[data-state="paused"]');
+		return f && f.textContent.includes('fleet paused: this piweb is older than the fleet database (upgrade to piweb 9.9)')
+			&& document.querySelector('.sess') !== null; })()`)
+	b.noConsoleErrors(t)
+}
