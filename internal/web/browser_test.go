@@ -130,6 +130,9 @@ func startChromium() (context.Context, func(), error) {
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
+		// The page honours prefers-reduced-motion: no endless pulse or
+		// spinner keeps an idle tab drawing while tests run side by side.
+		chromedp.Flag("force-prefers-reduced-motion", true),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}

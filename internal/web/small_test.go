@@ -50,6 +50,15 @@ func testSmallItems(t *testing.T, r *rig) {
 		r.click(t, `details.card.summary > summary`)
 		r.waitJS(t, marker+`.transform !== 'none'`) // turned down when open
 	})
+	t.Run("reduced motion", func(t *testing.T) {
+		got := eval[string](t, r.browser, `(() => {
+			const d = document.createElement('span'); d.className = 'spin'; document.body.append(d);
+			const got = matchMedia('(prefers-reduced-motion: reduce)').matches + ' ' + getComputedStyle(d).animationName;
+			d.remove(); return got; })()`)
+		if got != "true none" {
+			t.Errorf("reduced motion and a spinner's animation: %q, want \"true none\"", got)
+		}
+	})
 	t.Run("cost precision", func(t *testing.T) {
 		got := eval[string](t, r.browser, `import('/js/util.js').then((u) => [0, 0.00001, 0.0067, 0.0123, 0.25, 1.5, 12.345].map(u.fmtCost).join(' '))`)
 		if want := "$0 <$0.0001 $0.0067 $0.012 $0.250 $1.50 $12.35"; got != want {
