@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 func init() {
@@ -32,7 +33,7 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "%s: already version %d\n", f, s.Version)
 			continue
 		}
-		backup, err := session.Migrate(f, s)
+		backup, err := sessionstore.Migrate(f, s)
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", f, err)
 		}
@@ -82,7 +83,7 @@ func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
 	if !repair {
 		return len(s.Defects()) > 0, nil
 	}
-	changes, backup, err := session.RepairFile(path, s, cwd)
+	changes, backup, err := sessionstore.RepairFile(path, s, cwd)
 	if err != nil {
 		return true, fmt.Errorf("repair %s: %w", path, err)
 	} else if backup == "" {

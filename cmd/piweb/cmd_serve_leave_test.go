@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -71,7 +72,7 @@ func testSessionFile(t *testing.T, dir, cwd, text string) string {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := session.NewFile(dir, []byte(data)); err != nil {
+	if _, err := sessionstore.NewFile(dir, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
 	return id

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // The commands that write session files. Each goes through internal/session,
@@ -59,7 +60,7 @@ func runFork(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	path, err := session.NewFile(filepath.Dir(src), content)
+	path, err := sessionstore.NewFile(filepath.Dir(src), content)
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func runRename(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = session.AppendName(pos[0], s, pos[1])
+	_, err = sessionstore.AppendName(pos[0], s, pos[1])
 	return err
 }
 
@@ -99,6 +100,6 @@ func runLabel(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 3 {
 		label = pos[2]
 	}
-	_, err = session.AppendLabel(pos[0], s, pos[1], label)
+	_, err = sessionstore.AppendLabel(pos[0], s, pos[1], label)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // SessionFiles is the default OfflineWriter: it appends to the file with
@@ -18,7 +19,7 @@ func (SessionFiles) SetLabel(file, entryID, label string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := session.AppendLabel(file, s, entryID, label); err != nil {
+	if _, err := sessionstore.AppendLabel(file, s, entryID, label); err != nil {
 		return fmt.Errorf("label %s: %w", entryID, err)
 	}
 	return nil
@@ -30,7 +31,7 @@ func (SessionFiles) SetSessionName(file, name string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := session.AppendName(file, s, name); err != nil {
+	if _, err := sessionstore.AppendName(file, s, name); err != nil {
 		return fmt.Errorf("name session: %w", err)
 	}
 	return nil

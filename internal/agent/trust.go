@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Project trust (pi >= 0.79). pi loads a folder's project resources
@@ -258,9 +258,9 @@ func lockTrust(path string) (func(), error) {
 // previous file kept as a backup (trust.json.piweb-backup-<time>+<size>), never
 // truncated; a new file appears whole (session.CreateFile).
 func replaceFile(path string, data []byte) error {
-	_, err := session.RewriteFile(path, data, -1)
+	_, err := sessionstore.RewriteFile(path, data, -1)
 	if errors.Is(err, fs.ErrNotExist) {
-		err = session.CreateFile(path, data)
+		err = sessionstore.CreateFile(path, data)
 	}
 	if err != nil {
 		return fmt.Errorf("write trust store: %w", err)

@@ -2,7 +2,7 @@ package apitype
 
 import (
 	"piweb/internal/catalog"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // The requests that change a session file, and their answers.
@@ -71,7 +71,7 @@ type NewSession struct {
 
 // BackupList is the answer of GET /api/backups.
 type BackupList struct {
-	Backups []session.Backup `json:"backups"`
+	Backups []sessionstore.Backup `json:"backups"`
 	// MaxAgeDays is the pruning rule: backups older than this are removed
 	// when piweb starts.
 	MaxAgeDays int `json:"maxAgeDays"`

@@ -24,7 +24,7 @@ import (
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
 	"piweb/internal/push"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/sse"
 	"piweb/internal/terminal"
 )
@@ -42,7 +42,7 @@ type Config struct {
 	// Store performs the session mutations; nil is a session.Store over
 	// AgentDir. New settles its interrupted deletes and restores, crash
 	// debris and old backups (session.Store.Tidy).
-	Store *session.Store
+	Store *sessionstore.Store
 	// Terminals runs the Terminal panel's shells; nil turns terminals
 	// off (serve's --no-terminal). Close closes it.
 	Terminals *terminal.Manager
@@ -105,8 +105,8 @@ type App struct {
 	AgentDir    string
 	Catalog     *catalog.Catalog
 	Agent       agent.Adapter
-	Store       *session.Store
-	Cache       *session.Cache
+	Store       *sessionstore.Store
+	Cache       *sessionstore.Cache
 	Git         *gitx.Git
 	Repos       *gitx.RepoCache
 	Terminals   *terminal.Manager // nil: terminals are off
@@ -132,7 +132,7 @@ type App struct {
 // New builds the parts and starts their background work.
 func New(cfg Config) *App {
 	a := &App{AgentDir: cfg.AgentDir, Catalog: cfg.Catalog, Agent: cfg.Agent, Store: cfg.Store,
-		Cache: session.NewCache(8, 512<<20), Git: cfg.Git, Terminals: cfg.Terminals, Push: cfg.Push,
+		Cache: sessionstore.NewCache(8, 512<<20), Git: cfg.Git, Terminals: cfg.Terminals, Push: cfg.Push,
 		Marks: cfg.Marks, Prefs: cfg.Prefs, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
 	a.defaults()
 	a.Store.Tidy()
@@ -180,7 +180,7 @@ func (a *App) defaults() {
 		a.Agent = agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
 	if a.Store == nil {
-		a.Store = &session.Store{AgentDir: a.AgentDir, Log: a.Log}
+		a.Store = &sessionstore.Store{AgentDir: a.AgentDir, Log: a.Log}
 	}
 	if a.Git == nil {
 		a.Git = gitx.New(gitx.Options{})

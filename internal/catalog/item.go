@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"unicode/utf16"
 
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Item is the JSON shape of a session everywhere the API lists one
@@ -152,10 +152,10 @@ func utf16Offset(s string, off int) int {
 
 // ChildFiles are the files forked from the session file at path, as
 // session.Store.Trash re-points them.
-func (c *Catalog) ChildFiles(path string) []session.ChildFile {
-	var out []session.ChildFile
+func (c *Catalog) ChildFiles(path string) []sessionstore.ChildFile {
+	var out []sessionstore.ChildFile
 	for _, ch := range c.Children(path) {
-		out = append(out, session.ChildFile{Path: ch.Path, Parent: ch.ParentPath})
+		out = append(out, sessionstore.ChildFile{Path: ch.Path, Parent: ch.ParentPath})
 	}
 	return out
 }

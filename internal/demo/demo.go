@@ -14,6 +14,7 @@ import (
 
 	"piweb/internal/fakellm"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 //go:embed projects
@@ -71,7 +72,7 @@ func (d *Demo) seed(now time.Time) error {
 	pathOf := func(f *file) string { return sessionPath(d.AgentDir, f) }
 	for _, s := range samples(d.Projects, now, pathOf) {
 		dir := filepath.Join(d.AgentDir, "sessions", session.EncodeCwd(s.cwd))
-		if _, err := session.NewFile(dir, s.data); err != nil {
+		if _, err := sessionstore.NewFile(dir, s.data); err != nil {
 			return fmt.Errorf("demo: write session: %w", err)
 		}
 		d.Sessions = append(d.Sessions, s.id)

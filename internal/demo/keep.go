@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // KeepUserSessions moves the sessions started during the demo in a real
@@ -26,7 +27,7 @@ func (d *Demo) KeepUserSessions(dst string) ([]string, error) {
 		target := filepath.Join(dst, "sessions", session.EncodeCwd(cwd), filepath.Base(src))
 		err := os.MkdirAll(filepath.Dir(target), 0o700)
 		if err == nil {
-			err = session.MoveFile(src, target)
+			err = sessionstore.MoveFile(src, target)
 		}
 		if err != nil {
 			d.keep = true

@@ -21,6 +21,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Agent is what the relay needs of the pi adapter (the server's Agent).
@@ -41,7 +42,7 @@ type Options struct {
 	Agent   Agent
 	Events  *broker.Broker[broker.Event]
 	// Cache is the parse cache a session's hello reads its leaf from.
-	Cache *session.Cache
+	Cache *sessionstore.Cache
 	// Files and Git poll the folders and files, and the git state, that
 	// pages follow (topics f/<id>/<path> and g/<id>).
 	Files *cwdfs.Pollers

@@ -13,7 +13,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 	"piweb/internal/gitx"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -86,7 +86,7 @@ func newRelay(t *testing.T, o Options) *Relay {
 	if o.Events == nil {
 		o.Events = broker.New[broker.Event](broker.Options{})
 	}
-	o.Cache, o.Files, o.Git = session.NewCache(2, 1<<20), cwdfs.NewPollers(o.Events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), o.Events, 0)
+	o.Cache, o.Files, o.Git = sessionstore.NewCache(2, 1<<20), cwdfs.NewPollers(o.Events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), o.Events, 0)
 	l := New(o)
 	t.Cleanup(func() { l.Close(); o.Files.Close(); o.Git.Close(); o.Events.Close() })
 	return l

@@ -17,7 +17,7 @@ import (
 	"unicode"
 
 	"piweb/internal/catalog"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Agent is what naming needs of the pi adapter.
@@ -31,7 +31,7 @@ type Options struct {
 	Catalog *catalog.Catalog
 	Agent   Agent
 	// Store writes the name when no worker runs.
-	Store *session.Store
+	Store *sessionstore.Store
 	// Titler, when set (serve's --model-titles), asks a model for a title
 	// of a new session's first message ("" when it cannot), which replaces
 	// the heuristic name; nil names sessions by the heuristic alone.

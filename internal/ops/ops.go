@@ -19,15 +19,15 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/live"
 	"piweb/internal/naming"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Ops holds what the mutations combine. Every field but Names must be set.
 type Ops struct {
 	Agent agent.Adapter
-	Store *session.Store
+	Store *sessionstore.Store
 	Cat   *catalog.Catalog
-	Cache *session.Cache
+	Cache *sessionstore.Cache
 	Live  *live.Relay
 	// Names names the sessions Create makes when their first run ends;
 	// nil leaves them unnamed.
@@ -76,19 +76,19 @@ func (e *StepError) ClientMessage() string { _, m := e.classify(); return m }
 func (e *StepError) classify() (errs.Kind, string) {
 	switch e.Step {
 	case StepStore, StepAgentStore, StepRepair:
-		if e.Step == StepRepair && !errors.Is(e.Err, session.ErrChanged) {
+		if e.Step == StepRepair && !errors.Is(e.Err, sessionstore.ErrChanged) {
 			return errs.Internal, "cannot repair the session file"
 		}
 		return causeOr(e.Err, "cannot write session")
 	case StepTrash:
-		if errors.Is(e.Err, session.ErrChanged) {
+		if errors.Is(e.Err, sessionstore.ErrChanged) {
 			return errs.Stale, "the session changed while it was being deleted; try again"
 		}
 		return causeOr(e.Err, "cannot write session") // a read-only folder is a 403, not a 500
 	case StepRestore:
 		if errors.Is(e.Err, fs.ErrExist) {
 			return errs.Busy, "a file already exists where the session was"
-		} else if errors.Is(e.Err, session.ErrTrashItem) {
+		} else if errors.Is(e.Err, sessionstore.ErrTrashItem) {
 			return causeOr(e.Err, "")
 		}
 		return errs.Internal, "cannot restore"

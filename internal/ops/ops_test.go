@@ -21,6 +21,7 @@ import (
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -42,8 +43,8 @@ func newOps(t *testing.T) (*Ops, catalog.Meta) {
 		t.Fatal(err)
 	}
 	ag := agent.NoService{}
-	store := &session.Store{AgentDir: d.AgentDir}
-	cache := session.NewCache(4, 64<<20)
+	store := &sessionstore.Store{AgentDir: d.AgentDir}
+	cache := sessionstore.NewCache(4, 64<<20)
 	events := broker.New[broker.Event](broker.Options{})
 	files, git := cwdfs.NewPollers(events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), events, 0)
 	rl := live.New(live.Options{Catalog: cat, Agent: ag, Events: events, Cache: cache, Files: files, Git: git})
@@ -116,7 +117,7 @@ func TestMutations(t *testing.T) {
 	}{
 		{"fork at no entry", second(o.Fork(m, "nope")), StepStore, session.ErrNotFound},
 		{"label no entry", second(o.Label(ctx, m, "nope", "x")), StepAgentStore, session.ErrNotFound},
-		{"restore twice", second(o.Restore(del.TrashID)), StepRestore, session.ErrTrashItem},
+		{"restore twice", second(o.Restore(del.TrashID)), StepRestore, sessionstore.ErrTrashItem},
 		{"rename a gone file", second(o.Rename(ctx, catalog.Meta{Path: m.Path + ".gone"}, "x")), StepAgentStore, fs.ErrNotExist},
 	} {
 		var se *StepError

@@ -8,6 +8,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // ErrRunning is a repair asked of a session whose pi is running.
@@ -31,7 +32,7 @@ func (o *Ops) Repair(ctx context.Context, m catalog.Meta) (apitype.RepairResult,
 	if err != nil {
 		return res, fail(StepStore, err)
 	}
-	changes, backup, err := session.RepairFile(m.Path, sess, m.Cwd)
+	changes, backup, err := sessionstore.RepairFile(m.Path, sess, m.Cwd)
 	if err != nil {
 		return res, fail(StepRepair, err)
 	} else if backup != "" {

@@ -19,6 +19,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/piconfig"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 func TestListSessions(t *testing.T) {
@@ -503,7 +504,7 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 		header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q,"parentSession":%q}`,
 			id, notes.Cwd, midPath)
 		body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"grandchild","timestamp":1}}`
-		p, err := session.NewFile(dir, []byte(header+"\n"+body+"\n"))
+		p, err := sessionstore.NewFile(dir, []byte(header+"\n"+body+"\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -563,7 +564,7 @@ func TestDeleteFailureKeepsChildren(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	r.srv.store.Fault = func(step string) error {
-		if step == session.StepDeleteMove {
+		if step == sessionstore.StepDeleteMove {
 			return errors.New("disk on fire")
 		}
 		return nil
@@ -600,7 +601,7 @@ func TestDeleteReadOnlyFolder(t *testing.T) {
 	for _, errno := range []syscall.Errno{syscall.EACCES, syscall.EROFS} {
 		r := newRig(t, Options{})
 		r.srv.store.Fault = func(step string) error {
-			if step == session.StepDeleteMove {
+			if step == sessionstore.StepDeleteMove {
 				return &fs.PathError{Op: "unlinkat", Path: "/x", Err: errno}
 			}
 			return nil

@@ -21,6 +21,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/ops"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // checkErrorBody asserts the uniform error answer: exactly
@@ -194,9 +195,9 @@ func TestOpsErr(t *testing.T) {
 		{"agent store", &ops.StepError{Step: ops.StepAgentStore, Err: errors.New("disk on fire")}, errs.Internal, "cannot write session"},
 		{"agent refused", &agent.CommandError{Command: "set_session_name", Message: "no"}, errs.Invalid, "pi refused set_session_name: no"},
 		// A file that changed meanwhile is stale at every step (a delete said busy).
-		{"trash changed", &ops.StepError{Step: ops.StepTrash, Err: session.ErrChanged}, errs.Stale,
+		{"trash changed", &ops.StepError{Step: ops.StepTrash, Err: sessionstore.ErrChanged}, errs.Stale,
 			"the session changed while it was being deleted; try again"},
-		{"store changed", &ops.StepError{Step: ops.StepStore, Err: fmt.Errorf("append: %w", session.ErrChanged)}, errs.Stale,
+		{"store changed", &ops.StepError{Step: ops.StepStore, Err: fmt.Errorf("append: %w", sessionstore.ErrChanged)}, errs.Stale,
 			"the session file changed meanwhile; reload and retry"},
 		{"disk full", &ops.StepError{Step: ops.StepStore, Err: &fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}},
 			errs.NoSpace, "the disk is full; nothing was changed"},
@@ -261,7 +262,7 @@ func TestRequestLogAndCancel(t *testing.T) {
 func TestFullDiskIsNoSpace(t *testing.T) {
 	r := newRig(t, Options{})
 	r.srv.store.Fault = func(step string) error {
-		if step == session.StepDeleteMove {
+		if step == sessionstore.StepDeleteMove {
 			return &fs.PathError{Op: "link", Path: "/x", Err: syscall.ENOSPC}
 		}
 		return nil
@@ -281,8 +282,8 @@ func TestDomainErrorTable(t *testing.T) {
 		err  error
 		want errs.Kind
 	}{
-		{session.ErrChanged, errs.Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), errs.NotFound},
-		{session.ErrTrashItem, errs.NotFound}, {os.ErrNotExist, errs.NotFound}, {context.Canceled, errs.Canceled},
+		{sessionstore.ErrChanged, errs.Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), errs.NotFound},
+		{sessionstore.ErrTrashItem, errs.NotFound}, {os.ErrNotExist, errs.NotFound}, {context.Canceled, errs.Canceled},
 		{errors.New("disk on fire"), errs.Internal}, {errs.Errorf(errs.Busy, "busy"), errs.Busy},
 	} {
 		if got := errs.KindOf(c.err); got != c.want {

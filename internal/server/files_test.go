@@ -16,6 +16,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // TestFilesMissingCwd: the root listing of a session whose folder is gone
@@ -72,7 +73,7 @@ func (r *rig) sessionIn(cwd string) string {
 	id := session.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}`
-	if _, err := session.NewFile(filepath.Dir(r.item("Dark theme").Path), []byte(header+"\n"+body+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(filepath.Dir(r.item("Dark theme").Path), []byte(header+"\n"+body+"\n")); err != nil {
 		r.t.Fatal(err)
 	}
 	r.sync()

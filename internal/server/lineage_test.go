@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/catalog"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -119,7 +119,7 @@ func TestDeleteMovedParent(t *testing.T) {
 func TestDeleteMovedParentFails(t *testing.T) {
 	r := newRig(t, Options{})
 	r.srv.store.Fault = func(step string) error {
-		if step == session.StepDeleteMove {
+		if step == sessionstore.StepDeleteMove {
 			return errors.New("disk on fire")
 		}
 		return nil

@@ -9,7 +9,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
-	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // Body limits: prompts may carry images, other bodies are small.
@@ -139,9 +139,9 @@ func (s *Server) deleteForever(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) listBackups(w http.ResponseWriter, r *http.Request) error {
 	bs := s.store.Backups()
 	if bs == nil {
-		bs = []session.Backup{}
+		bs = []sessionstore.Backup{}
 	}
-	return ok(w, apitype.BackupList{Backups: bs, MaxAgeDays: int(session.BackupMaxAge.Hours() / 24)})
+	return ok(w, apitype.BackupList{Backups: bs, MaxAgeDays: int(sessionstore.BackupMaxAge.Hours() / 24)})
 }
 
 func (s *Server) restore(w http.ResponseWriter, r *http.Request) error {

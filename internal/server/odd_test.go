@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // TestDeepNesting: a message nested 100,000 deep (pi's JSON.parse reads
@@ -23,7 +24,7 @@ func TestDeepNesting(t *testing.T) {
 		`{"type":"message","id":"aa000002","parentId":"aa000001","timestamp":"2026-12-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"x","arguments":{"a":` + deep + `}}],"timestamp":2}}`,
 		`{"type":"message","id":"aa000003","parentId":"aa000002","timestamp":"2026-12-01T10:00:03.000Z","message":{"role":"user","content":[{"type":"text","text":"x","extra":` + deep + `}],"timestamp":3}}`,
 	}
-	if _, err := session.NewFile(dir, []byte(strings.Join(lines, "\n")+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(dir, []byte(strings.Join(lines, "\n")+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	r.sync()

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/fleet"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -108,7 +109,7 @@ func farSession(t *testing.T, r *rig) string {
 	cwd := t.TempDir()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	dir := filepath.Dir(r.items0(t).Path)
-	if _, err := session.NewFile(dir, []byte(header+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(dir, []byte(header+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	r.sync()

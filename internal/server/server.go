@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"piweb/internal/metrics"
+	"piweb/internal/sessionstore"
 	"time"
 
 	"piweb/internal/access"
@@ -22,7 +23,6 @@ import (
 	"piweb/internal/ops"
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
-	"piweb/internal/session"
 	"piweb/internal/sse"
 )
 
@@ -106,13 +106,13 @@ type Server struct {
 	agentDir string
 	cat      *catalog.Catalog
 	agent    agent.Adapter
-	store    *session.Store
+	store    *sessionstore.Store
 	web      http.Handler
 	log      *slog.Logger
 	hosts    access.Hosts
 	auth     *auth
 	sse      *sse.Streams
-	cache    *session.Cache
+	cache    *sessionstore.Cache
 	lists    *catalog.ListCache
 	live     *live.Relay
 	ops      *ops.Ops

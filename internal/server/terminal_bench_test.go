@@ -16,6 +16,7 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 )
 
 // BenchmarkTerminalKeystrokeEcho measures a keystroke's round trip as the
@@ -34,7 +35,7 @@ func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
 	defer ts.Close()
 	id := session.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, b.TempDir())
-	if _, err := session.NewFile(filepath.Join(d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(filepath.Join(d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
 		b.Fatal(err)
 	}
 	if err := cat.Sync(context.Background()); err != nil {

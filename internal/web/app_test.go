@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/session"
+	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 )
 
@@ -256,7 +257,7 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clone, err := session.NewFile(filepath.Dir(src), content)
+	clone, err := sessionstore.NewFile(filepath.Dir(src), content)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 // Lines of a small session the store's tests write.
 const (

@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 
 	"piweb/internal/jsjson"
 	"piweb/internal/pitest"
+	"piweb/internal/session"
 )
 
 // Files piweb writes must open in real pi with the context pi would have
@@ -28,14 +29,14 @@ type piOpened struct {
 
 // checkPiOpens opens path in pi and in piweb and checks they agree, that
 // pi did not have to rewrite the file, and returns pi's view.
-func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *Session) {
+func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *session.Session) {
 	t.Helper()
 	var got piOpened
 	o.CallJSON(t, &got, "open", path)
 	if got.Rewritten {
 		t.Errorf("pi rewrote %s on open", filepath.Base(path))
 	}
-	s, err := Load(path)
+	s, err := session.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *Sessio
 	}
 	ours, _ := s.Context("").MarshalJSON()
 	pitest.CompareJSON(t, got.Context, ours)
-	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), FlatTreeJSON(s.Tree()))
+	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), session.FlatTreeJSON(s.Tree()))
 	if name := s.Name(); (got.Name == nil) != (name == "") || (got.Name != nil && *got.Name != name) {
 		t.Errorf("name: pi %v, piweb %q", got.Name, name)
 	}
@@ -79,13 +80,13 @@ func writeSources(t *testing.T, o *pitest.Batch) []string {
 
 // eachSource runs check as a subtest, in parallel with the package's
 // other long tests, on a copy of each of writeSources' files, read.
-func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path string, s *Session)) {
+func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path string, s *session.Session)) {
 	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
 			path := copyToTemp(t, src)
-			s, err := ReadFile(path)
+			s, err := session.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,13 +96,13 @@ func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path str
 }
 
 func TestPiOpensAppends(t *testing.T) {
-	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *Session) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *session.Session) {
 		target := s.Entries[len(s.Entries)/2].ID
-		steps := []func() (*Entry, error){
-			func() (*Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
-			func() (*Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
-			func() (*Entry, error) { return AppendLabel(path, s, target, "") },
-			func() (*Entry, error) { return AppendLabel(path, s, target, "again") },
+		steps := []func() (*session.Entry, error){
+			func() (*session.Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
+			func() (*session.Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
+			func() (*session.Entry, error) { return AppendLabel(path, s, target, "") },
+			func() (*session.Entry, error) { return AppendLabel(path, s, target, "again") },
 		}
 		for _, step := range steps {
 			if _, err := step(); err != nil {
@@ -129,7 +130,7 @@ func TestPiOpensAppends(t *testing.T) {
 }
 
 func TestPiOpensForks(t *testing.T) {
-	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *Session) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *session.Session) {
 		for _, e := range sampleEntries(s, 6) {
 			checkExtract(t, o, s, path, e)
 		}
@@ -145,8 +146,8 @@ func TestPiOpensForks(t *testing.T) {
 	})
 }
 
-func sampleEntries(s *Session, n int) []*Entry {
-	var out []*Entry
+func sampleEntries(s *session.Session, n int) []*session.Entry {
+	var out []*session.Entry
 	step := max(1, len(s.Entries)/n)
 	for i := len(s.Entries) - 1; i >= 0; i -= step {
 		out = append(out, s.Entries[i])
@@ -156,7 +157,7 @@ func sampleEntries(s *Session, n int) []*Entry {
 
 // checkExtract: the extracted branch opens in pi with the source's context
 // at that entry, and the source's labels of path entries.
-func checkExtract(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entry) {
+func checkExtract(t *testing.T, o *pitest.Batch, s *session.Session, src string, e *session.Entry) {
 	content, err := s.Extract(e.ID, src)
 	if err != nil {
 		t.Fatal(err)
@@ -185,20 +186,20 @@ func checkExtract(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entr
 
 // checkForkBefore: forking at a user message gives the context just before
 // it.
-func checkForkBefore(t *testing.T, o *pitest.Batch, s *Session, src string, e *Entry) {
+func checkForkBefore(t *testing.T, o *pitest.Batch, s *session.Session, src string, e *session.Entry) {
 	content, err := s.ForkBefore(e.ID, src)
 	checkNewFile(t, o, content, err, s.ContextAt(s.ByID(e.ParentID)))
 }
 
 // checkClone: a clone of the current branch has its context.
-func checkClone(t *testing.T, o *pitest.Batch, s *Session, src string) {
+func checkClone(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
 	content, err := s.Clone(src)
 	checkNewFile(t, o, content, err, s.Context(""))
 }
 
 // checkNewFile writes a new session's content and checks pi opens it with
 // the wanted context.
-func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want Context) {
+func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want session.Context) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want
 
 // checkForkTo: a fork into another cwd keeps every branch and the context
 // of the last entry.
-func checkForkTo(t *testing.T, o *pitest.Batch, s *Session, src string) {
+func checkForkTo(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
 	path, err := NewFile(t.TempDir(), s.ForkTo("/elsewhere/project", src))
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +229,7 @@ func checkForkTo(t *testing.T, o *pitest.Batch, s *Session, src string) {
 }
 
 // checkExport: the linear export has the branch's context.
-func checkExport(t *testing.T, o *pitest.Batch, s *Session) {
+func checkExport(t *testing.T, o *pitest.Batch, s *session.Session) {
 	content, err := s.ExportLinear("")
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +259,7 @@ func TestPiOpensRepairs(t *testing.T) {
 
 func checkRepairReopens(t *testing.T, o *pitest.Batch, file string) {
 	path := copyToTemp(t, file)
-	s, err := ReadFile(path)
+	s, err := session.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

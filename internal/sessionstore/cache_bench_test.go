@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
+	"piweb/internal/session"
 )
 
 // BenchmarkCacheAfterAppend is the cache's answer for a large session
@@ -26,7 +27,7 @@ func BenchmarkCacheAfterAppend(b *testing.B) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	leaf := Parse(data).Leaf().ID
+	leaf := session.Parse(data).Leaf().ID
 	data = nil
 	c := NewCache(4, 4<<30)
 	if _, err := c.Load(p); err != nil {

@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"piweb/internal/session"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,13 +31,13 @@ func (f *shortFile) Write(b []byte) (int, error) {
 	return n, syscall.ENOSPC
 }
 
-func writeSession(t *testing.T) (string, *Session) {
+func writeSession(t *testing.T) (string, *session.Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadFile(path)
+	s, err := session.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestAppendFullDisk(t *testing.T) {
 		}
 	}
 	fill.Close()
-	s, err := ReadFile(path)
+	s, err := session.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package session
+package sessionstore
 
 import (
 	"os"
 	"path/filepath"
+	"piweb/internal/session"
 	"slices"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ const backupTimeLayout = "20060102T150405.000000000Z"
 func (st *Store) sessionFolders() []string {
 	var dirs []string
 	for _, root := range []string{filepath.Join(st.AgentDir, "sessions"), st.trashDir()} {
-		for _, d := range DirEntries(root) {
+		for _, d := range session.DirEntries(root) {
 			if d.IsDir() {
 				dirs = append(dirs, filepath.Join(root, d.Name()))
 			}
@@ -49,7 +50,7 @@ func (st *Store) sessionFolders() []string {
 func (st *Store) CleanTemp() int {
 	n := 0
 	for _, dir := range st.sessionFolders() {
-		for _, name := range DirNames(dir) {
+		for _, name := range session.DirNames(dir) {
 			if !strings.HasPrefix(name, ".piweb-tmp-") {
 				continue
 			}
@@ -68,7 +69,7 @@ func (st *Store) CleanTemp() int {
 func (st *Store) Backups() []Backup {
 	var out []Backup
 	for _, dir := range st.sessionFolders() {
-		for _, name := range DirNames(dir) {
+		for _, name := range session.DirNames(dir) {
 			i := strings.Index(name, ".piweb-backup-")
 			if i < 0 {
 				continue

@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/session"
 )
 
 // Store performs piweb's mutations of the session files of one agent dir
@@ -68,7 +69,7 @@ func (st *Store) fault(step string) error {
 
 // Rename appends a session_info entry naming the session at path.
 func (st *Store) Rename(path, name string) error {
-	return appendRetry(path, func(s *Session) error {
+	return appendRetry(path, func(s *session.Session) error {
 		_, err := AppendName(path, s, name)
 		return err
 	})
@@ -76,7 +77,7 @@ func (st *Store) Rename(path, name string) error {
 
 // Label appends a label entry (an empty label clears it).
 func (st *Store) Label(path, entryID, label string) error {
-	return appendRetry(path, func(s *Session) error {
+	return appendRetry(path, func(s *session.Session) error {
 		_, err := AppendLabel(path, s, entryID, label)
 		return err
 	})
@@ -85,11 +86,11 @@ func (st *Store) Label(path, entryID, label string) error {
 // appendRetry parses the file afresh (never a shared cached parse, since
 // appending updates the Session it is given) and runs do, up to three
 // times while another writer appends in between.
-func appendRetry(path string, do func(*Session) error) error {
+func appendRetry(path string, do func(*session.Session) error) error {
 	var err error
 	for range 3 {
-		var s *Session
-		if s, err = ReadFile(path); err != nil {
+		var s *session.Session
+		if s, err = session.ReadFile(path); err != nil {
 			return err
 		}
 		if err = do(s); !errors.Is(err, ErrChanged) {
@@ -106,13 +107,13 @@ var ErrNotUserMessage = errs.New(errs.Invalid, "fork needs a user message entry"
 // Fork writes pi's fork before the user message entryID beside the
 // source and returns the new file and the message's text.
 func (st *Store) Fork(path, entryID string) (newPath, text string, err error) {
-	s, err := ReadFile(path)
+	s, err := session.ReadFile(path)
 	if err != nil {
 		return "", "", err
 	}
 	e := s.ByID(entryID)
 	if e == nil {
-		return "", "", ErrNotFound
+		return "", "", session.ErrNotFound
 	}
 	if e.Role() != "user" {
 		return "", "", ErrNotUserMessage
@@ -122,13 +123,13 @@ func (st *Store) Fork(path, entryID string) (newPath, text string, err error) {
 		return "", "", err
 	}
 	np, err := NewFile(filepath.Dir(path), content)
-	return np, SearchableEntry(e).Join(true), err
+	return np, session.SearchableEntry(e).Join(true), err
 }
 
 // Clone writes the branch ending at leafID (default the leaf) beside the
 // source and returns the new file.
 func (st *Store) Clone(path, leafID string) (string, error) {
-	s, err := ReadFile(path)
+	s, err := session.ReadFile(path)
 	if err != nil {
 		return "", err
 	}

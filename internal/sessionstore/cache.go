@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/session"
 )
 
 // Cache keeps the last few parsed sessions, keyed by path and checked on
@@ -34,12 +35,12 @@ type Cache struct {
 type cached struct {
 	mu    sync.Mutex  // held while parsing, so concurrent loads parse once
 	fi    os.FileInfo // the file as parsed: device, inode, size, mtime
-	s     *Session
-	g     *Growing   // what s was finished from; nil when it cannot grow
-	tail  []byte     // the last bytes read, up to tailLen
-	tree  []TreeNode // built on first use for this parse
-	used  time.Time  // guarded by Cache.mu
-	bytes int64      // guarded by Cache.mu
+	s     *session.Session
+	g     *session.Growing   // what s was finished from; nil when it cannot grow
+	tail  []byte             // the last bytes read, up to tailLen
+	tree  []session.TreeNode // built on first use for this parse
+	used  time.Time          // guarded by Cache.mu
+	bytes int64              // guarded by Cache.mu
 }
 
 // tailLen is how many bytes before a parsed file's end must be unchanged
@@ -54,7 +55,7 @@ func NewCache(maxFiles int, maxBytes int64) *Cache {
 
 // Load returns the current parse of the file at path. A missing file is
 // an error wrapping fs.ErrNotExist.
-func (c *Cache) Load(path string) (*Session, error) {
+func (c *Cache) Load(path string) (*session.Session, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, readErr(err)
@@ -105,11 +106,11 @@ func (it *cached) read(path string) error {
 	if err != nil {
 		return err
 	}
-	g := new(Growing)
+	g := new(session.Growing)
 	g.Add(data)
 	s, ok := g.Session()
 	if !ok {
-		s, g = Parse(data), nil
+		s, g = session.Parse(data), nil
 	}
 	return it.set(f, s, g, data)
 }
@@ -159,7 +160,7 @@ func (it *cached) grow(f *os.File) (bool, error) {
 // identity of what was read (the stat of the open file after reading,
 // with the size read, so bytes appended meanwhile make the next use read
 // again).
-func (it *cached) set(f *os.File, s *Session, g *Growing, last []byte) error {
+func (it *cached) set(f *os.File, s *session.Session, g *session.Growing, last []byte) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -238,7 +239,7 @@ func (c *Cache) Cached(path string) bool {
 // Tree returns the compact tree of s (the parse Load returned for path),
 // building it once per parse: for a huge session it is the most expensive
 // part of GET /api/sessions/{id}.
-func (c *Cache) Tree(path string, s *Session, labels map[string]string) []TreeNode {
+func (c *Cache) Tree(path string, s *session.Session, labels map[string]string) []session.TreeNode {
 	c.mu.Lock()
 	it := c.items[path]
 	c.mu.Unlock()

@@ -1,4 +1,4 @@
-package session
+package sessionstore
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/session"
 	"piweb/internal/testkit"
 )
 
@@ -72,14 +73,14 @@ func TestCacheReadsOnlyAppends(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(p, []byte(sHdr+"\n"+sE1+"\n"), 0o600)
 	c := NewCache(8, 1<<30)
-	load := func(step string) *Growing {
+	load := func(step string) *session.Growing {
 		t.Helper()
 		s, err := c.Load(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(p)
-		if d := cmp.Diff(Parse(data).Dump(), s.Dump()); d != "" {
+		if d := cmp.Diff(session.Parse(data).Dump(), s.Dump()); d != "" {
 			t.Fatalf("%s: the cache's parse differs from Parse (-Parse +cache):\n%s", step, d)
 		}
 		return c.items[p].g

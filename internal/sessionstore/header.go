@@ -1,9 +1,10 @@
-package session
+package sessionstore
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"piweb/internal/session"
 	"strings"
 )
 
@@ -17,7 +18,7 @@ func SetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := WithParent(data, from, to)
+	out, err := session.WithParent(data, from, to)
 	if err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func pruneHeaderBackups(path, keep string) {
 	}
 	_, liveBody, _ := bytes.Cut(live, []byte("\n"))
 	dir, base := filepath.Split(path)
-	for _, name := range DirNames(dir) {
+	for _, name := range session.DirNames(dir) {
 		b := filepath.Join(dir, name)
 		if b == keep || !strings.HasPrefix(name, base+".piweb-backup-") {
 			continue
