@@ -60,7 +60,7 @@ step "go test -race"
 # pointer arithmetic) keeps the race detector everywhere and checkptr on
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
 # (docs/decisions/0019-ci-time.md).
-long="./internal/web ./internal/session ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
+long="./internal/web ./internal/session ./internal/sessionstore ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
 # shellcheck disable=SC2086 # $long is a list of packages
 go test -race -count=1 -p 3 -timeout 30m -gcflags='modernc.org/...=-d=checkptr=0' $long ./...
 
