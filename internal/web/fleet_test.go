@@ -52,7 +52,8 @@ func newFleetMachine(t *testing.T, url, name string, questions ...string) *fleet
 	}
 	fm.cat = indexCatalog(t, fm.dir)
 	fm.pusher = fleet.New(fleet.Options{URL: url, Machine: name, Version: "piweb-test", Source: fm.cat,
-		Log: testkit.Log(t), RetryMin: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond})
+		Log: testkit.Log(t), RetryMin: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond,
+		Heartbeat: 200 * time.Millisecond}) // an idle pusher finds a lost connection at its heartbeat
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { fm.pusher.Run(ctx); close(done) }()
@@ -238,7 +239,7 @@ func TestFleetPaused(t *testing.T) {
 			return fmt.Errorf("state %s", s.State)
 		}
 		return nil
-	}, 30*time.Second, "the push to pause")
+	}, 60*time.Second, "the push to pause")
 	b := newBrowser(t, fleetPage(t, url, "alpha", alpha))
 	b.open(t, "/")
 	b.waitJS(t, `(() => { const f = document.querySelector('.fleet-state[data-state="paused"]');
