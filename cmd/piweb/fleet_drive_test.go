@@ -223,7 +223,10 @@ func readmeRoles(t *testing.T, c *pgtest.Cluster) func(machine string) string {
 	c.Exec(t, "postgres", "ALTER DATABASE "+db+" OWNER TO "+fleet.OwnerRole)
 	role := func(name, group string) string {
 		c.Exec(t, "postgres", "CREATE ROLE "+db+"_"+name+" LOGIN PASSWORD 'pw-"+name+"' IN ROLE "+group)
-		t.Cleanup(func() { c.Exec(t, "postgres", "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)"); c.Exec(t, "postgres", "DROP ROLE "+db+"_"+name) })
+		t.Cleanup(func() {
+			c.Exec(t, "postgres", "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)")
+			c.Exec(t, "postgres", "DROP ROLE "+db+"_"+name)
+		})
 		return c.URL(db, db+"_"+name, "pw-"+name)
 	}
 	var out, errOut strings.Builder
