@@ -3,7 +3,7 @@
 # with CI=true, where anything missing fails instead of being skipped.
 #
 #   1. scripts/setup.sh   the pinned pis and Node (npm ci), chromium, staticcheck
-#   2. go vet ./...
+#   2. gofmt -l (every Go file formatted), go vet ./...
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
 #      (and started first)
@@ -35,7 +35,12 @@ step() {
 step setup
 scripts/setup.sh
 
-step "go vet"
+step "gofmt, go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tools/*'))
+if [ -n "$unformatted" ]; then
+	printf 'test.sh: not gofmt-formatted:\n%s\n' "$unformatted" >&2
+	exit 1
+fi
 go vet ./...
 
 step staticcheck
