@@ -52,7 +52,8 @@ func syncPeak(t *testing.T, agentDir string, files []string) (ix *Index, size, h
 // now holds its head; the whole message is kept once and pi's listing
 // still gives all of it. The heap peaked at 5 times the file before, 2.5
 // times now (the line's read buffer and its text, which the listing pass
-// must hold at once).
+// must hold at once), up to 3 under -race in CI: the bound, 4, sits
+// between the two.
 func TestHugeFirstMessage(t *testing.T) {
 	agentDir := filepath.Join(t.TempDir(), "agent")
 	path, err := corpus.Huge(agentDir, corpus.HugeOptions{Bytes: 16 << 20, Role: "user", Seed: 1})
@@ -60,7 +61,7 @@ func TestHugeFirstMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, size, heap := syncPeak(t, agentDir, []string{path})
-	if limit := 3 * size; heap > limit {
+	if limit := 4 * size; heap > limit {
 		t.Errorf("indexing a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
 	}
 	var row int
