@@ -111,7 +111,8 @@ func positiveOr(d, def time.Duration) time.Duration {
 	return d
 }
 
-// Close stops the relays and pollers and waits for them.
+// Close stops the relays and the janitor and waits for them (the pollers
+// are their owners' to close: the App does).
 func (l *Relay) Close() {
 	l.closeOnce.Do(func() { close(l.done) })
 	l.bg.Wait()
