@@ -98,8 +98,9 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	if agentDir == "" {
 		agentDir = session.AgentDir(e.getenv)
 	}
-	if !f.demo && f.agentDir == "" && len(session.SessionFiles(agentDir)) == 0 {
-		// A new user sees a full app instead of an empty one.
+	if !f.demo && f.agentDir == "" && len(session.SessionFiles(agentDir)) == 0 && !demoLeft(e) {
+		// A new user sees a full app instead of an empty one; one who
+		// left the demo does not see it again.
 		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal, then switch from the demo's banner.\n", agentDir)
 		f.demo = true
 	}
@@ -118,6 +119,28 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 		// The page's "Leave the demo": the user's own sessions, same address.
 		f.demo = false
 		fmt.Fprintf(e.stdout, "Left the demo.\n")
+		markDemoLeft(e, slog.New(slog.NewTextHandler(e.stderr, nil)))
+	}
+}
+
+// demoLeftFile, under piweb's config dir, records that the user left the
+// demo: a later start with no sessions shows the empty app, not the demo.
+func demoLeftFile(e *env) string { return filepath.Join(configDir(e), "demo-left") }
+
+func demoLeft(e *env) bool {
+	_, err := os.Stat(demoLeftFile(e))
+	return err == nil
+}
+
+// markDemoLeft writes demoLeftFile; failing, the next start with no
+// sessions shows the demo again, which the log says.
+func markDemoLeft(e *env, logger *slog.Logger) {
+	if err := os.MkdirAll(configDir(e), 0o700); err != nil {
+		logger.Warn("cannot record leaving the demo", "err", err)
+		return
+	}
+	if err := own.WriteFile(demoLeftFile(e), []byte("left the demo\n"), 0o600); err != nil {
+		logger.Warn("cannot record leaving the demo", "err", err)
 	}
 }
 
@@ -273,10 +296,11 @@ func newAgent(ctx context.Context, e *env, f serveFlags, agentDir string) agent.
 		msg := err.Error()
 		fmt.Fprintf(e.stderr, "piweb: %v\n", err)
 		if f.demo {
-			fmt.Fprintln(e.stderr, demo.NoPiHelp)
+			fmt.Fprintln(e.stderr, demo.NoPiHelp(agent.InstallHint))
 		}
 		return agent.NoService{Status: agent.PiStatus{Error: &msg, Install: agent.InstallHint}}
 	}
+	fmt.Fprintf(e.stdout, "Using pi %s at %s\n", pi.Version, pi.Path)
 	a, err := agent.NewService(agent.Config{Base: agent.Options{Pi: pi, AgentDir: agentDir},
 		BridgeDir: agent.DefaultBridgeDir(), Spare: true,
 		OutsidePoll: -1}) // the server hands it the index's reads of new lines (FileGrew)

@@ -31,8 +31,13 @@ func TestServeDemoNoPi(t *testing.T) {
 	if len(list) < 3 {
 		t.Fatalf("lists %d sessions, want the demo's", len(list))
 	}
-	if !strings.Contains(s.stderr.String(), demo.NoPiHelp) {
+	if !strings.Contains(s.stderr.String(), demo.NoPiHelp(agent.InstallHint)) {
 		t.Errorf("stderr lacks the install help:\n%s", s.stderr)
+	}
+	for _, stale := range []string{"@mariozechner", "--demo", "Node.js 20"} {
+		if strings.Contains(demo.NoPiHelp(agent.InstallHint), stale) {
+			t.Errorf("the install help names %q", stale)
+		}
 	}
 	st := status(t, s.url)
 	if !st.Demo || st.Pi.Found || st.Pi.Install != agent.InstallHint {
@@ -56,6 +61,9 @@ func TestServeDemoChat(t *testing.T) {
 		t.Fatalf("no demo folder printed: %q", s.before)
 	}
 	root := m[1]
+	if !regexp.MustCompile(`Using pi \d+\.\d+\.\d+ at /`).MatchString(strings.Join(s.before, "\n")) {
+		t.Errorf("the start-up lines do not say which pi runs: %q", s.before)
+	}
 	if st := status(t, s.url); !st.Demo || !st.Pi.Found {
 		t.Fatalf("status %+v", st)
 	}

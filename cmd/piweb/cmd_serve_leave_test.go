@@ -99,3 +99,34 @@ func TestServeLeaveDemoStaysSignedIn(t *testing.T) {
 		return nil
 	}, 20*time.Second, "the signed-in browser to reach the user's own sessions")
 }
+
+// TestServeNoDemoAfterLeaving: a user who left the demo gets the empty
+// app on the next start with no sessions, not the demo again (issue
+// 25.8).
+func TestServeNoDemoAfterLeaving(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	env := map[string]string{"PI_CODING_AGENT_DIR": filepath.Join(t.TempDir(), "agent"), "HOME": t.TempDir()}
+	s := startServeEnv(t, env, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+	if st := status(t, s.url); !st.Demo {
+		t.Fatalf("no demo on the first start: %+v", st)
+	}
+	if _, err := api(s.url, nil).LeaveDemo(t.Context()); err != nil {
+		t.Fatalf("leave: %v", err)
+	}
+	testkit.Eventually(t, func() error {
+		if st := status(t, s.url); st.Demo {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	}, 20*time.Second, "piweb to leave the demo")
+	if code := s.stop(); code != 0 {
+		t.Fatalf("exit %d: %s", code, s.stderr)
+	}
+	again := startServeEnv(t, env, "--addr", "127.0.0.1:0", "--pi", "/nonexistent/pi")
+	if st := status(t, again.url); st.Demo {
+		t.Errorf("the demo again after leaving it: %+v", st)
+	}
+	if code := again.stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, again.stderr)
+	}
+}

@@ -129,10 +129,9 @@ func (d *Demo) Close() error {
 	return os.RemoveAll(d.Root)
 }
 
-// NoPiHelp is what the demo prints when pi is not installed.
-const NoPiHelp = `pi is not installed, so the demo can browse the sample sessions but not chat.
-To chat with the built-in demo model, install pi (needs Node.js 20+):
-
-    npm install -g @mariozechner/pi-coding-agent
-
-then run piweb --demo again.`
+// NoPiHelp is what the demo prints when pi is not installed: install is
+// the one command that installs the current pi (agent.InstallHint).
+func NoPiHelp(install string) string {
+	return "pi is not installed, so the demo can browse the sample sessions but not chat.\n" +
+		"To chat with the built-in demo model, install pi:\n\n    " + install + "\n\nthen start piweb again."
+}
