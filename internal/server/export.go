@@ -3,8 +3,11 @@ package server
 import (
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"os"
+	"strings"
+	"unicode"
 
 	"piweb/internal/errs"
 	"piweb/internal/export"
@@ -26,7 +29,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	name := "pi-session-" + m.ID
+	name := exportName(m)
 	switch format {
 	case "jsonl":
 		if q.Get("scope") != "branch" {
@@ -65,7 +68,7 @@ func (s *Server) exportFile(w http.ResponseWriter, m Meta) error {
 		return err
 	}
 	defer f.Close()
-	downloadHeaders(w, "application/x-ndjson", "pi-session-"+m.ID+".jsonl")
+	downloadHeaders(w, "application/x-ndjson", exportName(m)+".jsonl")
 	if st, err := f.Stat(); err == nil {
 		w.Header().Set("Content-Length", fmt.Sprint(st.Size()))
 	}
@@ -81,7 +84,7 @@ func (s *Server) exportRemote(w http.ResponseWriter, r *http.Request, machine st
 	if err != nil {
 		return err
 	}
-	downloadHeaders(w, "application/x-ndjson", "pi-session-"+m.ID+".jsonl")
+	downloadHeaders(w, "application/x-ndjson", exportName(m)+".jsonl")
 	w.Header().Set("Content-Length", fmt.Sprint(len(data)))
 	w.Write(data)
 	return nil
@@ -89,6 +92,41 @@ func (s *Server) exportRemote(w http.ResponseWriter, r *http.Request, machine st
 
 func downloadHeaders(w http.ResponseWriter, ctype, name string) {
 	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	// FormatMediaType writes a name that is not ASCII as RFC 2231's
+	// filename*=utf-8''..., which browsers read.
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+}
+
+// exportName is a download's file name without its extension: the
+// session's name, made safe for a file name (letters and digits of any
+// script, runs of anything else as one "-", at most 60 characters), then
+// the first 8 characters of its id, so that two sessions of one name do
+// not collide; "pi-session-ID" for an unnamed session.
+func exportName(m Meta) string {
+	var b strings.Builder
+	n, dash := 0, false
+	for _, r := range m.Name {
+		if n >= 60 {
+			break
+		}
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			dash = b.Len() > 0
+			continue
+		}
+		if dash {
+			b.WriteByte('-')
+			n, dash = n+1, false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	if !m.HasName || b.Len() == 0 {
+		return "pi-session-" + m.ID
+	}
+	id := m.ID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return b.String() + "-" + id
 }
