@@ -44,6 +44,8 @@ type ProjectTrust struct {
 	Trusted bool `json:"trusted"`
 	// Skipped is true when the folder has resources pi does not load.
 	Skipped bool `json:"skipped"`
+	// Missing is true when the folder does not exist (as a directory).
+	Missing bool `json:"missing,omitempty"`
 	// Approved is true when the session asked about runs its pi with
 	// --approve ("trust for this session only"): pi loads the resources
 	// for it, so Trusted is true and Skipped false, whatever trust.json says.

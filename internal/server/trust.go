@@ -23,10 +23,12 @@ func trustCwd(cwd string) (string, error) {
 
 // getTrust answers whether pi loads the project resources of ?cwd=, for
 // the session ?session= when given (approved for itself, or not).
+// A folder that does not exist (a session whose folder is gone) is not an
+// error: the answer says so (missing), with nothing in it to trust.
 func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
-	cwd, err := trustCwd(r.URL.Query().Get("cwd"))
-	if err != nil {
-		return err
+	cwd := r.URL.Query().Get("cwd")
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		return errs.Errorf(errs.Invalid, "cwd must be an absolute path")
 	}
 	return s.answerTrust(w, cwd, r.URL.Query().Get("session"))
 }
@@ -64,6 +66,9 @@ func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
 	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
 	if err != nil {
 		return errs.E("agent.CheckProjectTrust", errs.Internal, "cannot read pi's trust.json", err)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		pt.Missing = true
 	}
 	if id != "" {
 		if m, err := s.lookupID(id); err == nil && s.agent.Approved(m.Path) {

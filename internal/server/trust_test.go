@@ -39,6 +39,14 @@ func TestTrustRoutes(t *testing.T) {
 	wantErr(t, "a relative cwd", err, 400, "")
 	_, err = api.SetTrust(ctx, apitype.TrustRequest{Cwd: filepath.Join(cwd, "missing")})
 	wantErr(t, "a missing folder", err, 400, "")
+	// Asking about a folder that is gone (an imported session's) is not
+	// an error (issue 25.8).
+	if got, err := api.Trust(ctx, filepath.Join(cwd, "missing"), ""); err != nil || !got.Missing || got.Skipped {
+		t.Errorf("a missing folder: %+v, %v", got, err)
+	}
+	if got, _ := api.Trust(ctx, cwd, ""); got.Missing {
+		t.Errorf("an existing folder is missing: %+v", got)
+	}
 }
 
 // TestLiveTrustSession: "trust for this session only" through the API on
