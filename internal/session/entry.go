@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"piweb/internal/jsjson"
@@ -127,15 +128,19 @@ func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {
 	if scratch == nil {
 		scratch = new(scratchSpace)
 	}
+	scratch.msg = scratch.msg[:0] // a line without message must not see the last one's
 	members, kind, ok := scanRecord(raw, scratch.members[:0], &scratch.msg)
 	scratch.members = members
 	if !ok {
 		return nil
 	}
-	e := &Entry{Raw: raw, Line: line, Offset: off, kind: kind}
+	e := scratch.entry()
+	*e = Entry{Raw: raw, Line: line, Offset: off, kind: kind}
 	if kind == kindObject {
-		e.members = append([]member(nil), members...)
-		e.msg = e.messageMembers(scratch.msg)
+		e.members = scratch.keep(members)
+		if msg := e.messageMembers(scratch.msg); msg != nil {
+			e.msg = scratch.keep(msg)
+		}
 		e.decodeBase()
 	} else {
 		e.idKey, e.parent = keyUndefined, keyUndefined
@@ -144,7 +149,46 @@ func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {
 }
 
 // scratchSpace is reused between lines to keep member slices off the heap.
-type scratchSpace struct{ members, msg []member }
+// A Parser's scratch also hands out entries and their members from slabs
+// (entrySlab, memberSlab at a time), two allocations for many lines
+// instead of three a line; a one-off scratch allocates each on its own.
+type scratchSpace struct {
+	members, msg []member
+	slab         bool
+	entries      []Entry
+	kept         []member
+}
+
+const (
+	entrySlab  = 64
+	memberSlab = 1024
+)
+
+// entry returns a zero Entry for a new record.
+func (sc *scratchSpace) entry() *Entry {
+	if !sc.slab {
+		return new(Entry)
+	}
+	if len(sc.entries) == 0 {
+		sc.entries = make([]Entry, entrySlab)
+	}
+	e := &sc.entries[0]
+	sc.entries = sc.entries[1:]
+	return e
+}
+
+// keep returns a copy of m with no room to grow into a neighbour's.
+func (sc *scratchSpace) keep(m []member) []member {
+	if !sc.slab || len(m) > memberSlab/4 {
+		return append([]member(nil), m...)
+	}
+	if cap(sc.kept)-len(sc.kept) < len(m) {
+		sc.kept = make([]member, 0, memberSlab)
+	}
+	start := len(sc.kept)
+	sc.kept = append(sc.kept, m...)
+	return sc.kept[start:len(sc.kept):len(sc.kept)]
+}
 
 // messageMembers keeps the scanned message members when they belong to
 // the last "message" member, the one JavaScript sees.
@@ -155,7 +199,7 @@ func (e *Entry) messageMembers(msg []member) []member {
 	for i := len(e.members) - 1; i >= 0; i-- {
 		if m := e.members[i]; m.key == "message" {
 			if msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
-				return append([]member(nil), msg...)
+				return msg
 			}
 			return nil
 		}
@@ -164,13 +208,44 @@ func (e *Entry) messageMembers(msg []member) []member {
 }
 
 // decodeBase fills the typed base fields from the members.
+// An id and its key share one string ("s" + id), and a plain type
+// is interned, so the base costs three small allocations a line.
 func (e *Entry) decodeBase() {
-	e.Type, _ = e.String("type")
-	e.ID, _ = e.String("id")
-	e.ParentID, _ = e.String("parentId")
-	e.Timestamp, _ = e.String("timestamp")
-	e.idKey = valueKey(e.Field("id"))
-	e.parent = valueKey(e.Field("parentId"))
+	e.Type = plainString(e.Field("type"), true)
+	e.idKey, e.ID = keyAndString(e.Field("id"))
+	e.parent, e.ParentID = keyAndString(e.Field("parentId"))
+	e.Timestamp = plainString(e.Field("timestamp"), false)
+}
+
+// plainString decodes raw when it is a JSON string, interning it when
+// asked and it has no escapes; "" for anything else, as String.
+func plainString(raw []byte, interned bool) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+		if interned {
+			return intern(body)
+		}
+		return string(body)
+	}
+	s, _ := jsonString(raw)
+	return s
+}
+
+// keyAndString returns valueKey(raw) and, when raw is a string, its value
+// as a substring of the key.
+func keyAndString(raw []byte) (key, s string) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return valueKey(raw), ""
+	}
+	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+		key = "s" + string(body)
+	} else {
+		v, _ := jsonString(raw)
+		key = "s" + v
+	}
+	return key, key[1:]
 }
 
 // rescan re-reads the members after Raw was replaced.
@@ -178,6 +253,6 @@ func (e *Entry) rescan() {
 	var msg []member
 	members, _, _ := scanRecord(e.Raw, nil, &msg)
 	e.members = members
-	e.msg = e.messageMembers(msg)
+	e.msg = slices.Clone(e.messageMembers(msg))
 	e.decodeBase()
 }

@@ -180,22 +180,5 @@ func internKey(q []byte, escaped bool) string {
 		s, _ := jsjson.DecodeString(q)
 		return s
 	}
-	k := q[1 : len(q)-1]
-	switch string(k) {
-	case "type":
-		return "type"
-	case "id":
-		return "id"
-	case "parentId":
-		return "parentId"
-	case "timestamp":
-		return "timestamp"
-	case "message":
-		return "message"
-	case "role":
-		return "role"
-	case "content":
-		return "content"
-	}
-	return string(k)
+	return intern(q[1 : len(q)-1])
 }

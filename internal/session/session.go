@@ -108,6 +108,7 @@ func (p *Parser) Feed(data []byte, atEOF bool) (n int, added []*Entry) {
 
 func (p *Parser) parse(data []byte, atEOF bool) int {
 	s := p.S()
+	p.scratch.slab = true
 	consumed := 0
 	for consumed < len(data) {
 		rest := data[consumed:]

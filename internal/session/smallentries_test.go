@@ -1,0 +1,50 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestMessageNotObjectAfterMessage: a line whose message is no object must
+// not take the message members the line before it scanned (their offsets
+// can fall inside its own message value): its role is none, as in pi.
+func TestMessageNotObjectAfterMessage(t *testing.T) {
+	prev := `{"type":"message","id":"a","parentId":null,"message":{"content":"x","role":"user"}}`
+	next := `{"type":"message","id":"b","parentId":"a","message":"` + strings.Repeat("r", 80) + `"}`
+	s := Parse([]byte(hdr + "\n" + prev + "\n" + next + "\n"))
+	if got := s.ByID("a").Role(); got != "user" {
+		t.Errorf("first entry's role = %q, want user", got)
+	}
+	if b := s.ByID("b"); b.Role() != "" || b.msg != nil {
+		t.Errorf("a message that is a string has role %q and members %v, want none", b.Role(), b.msg)
+	}
+}
+
+// TestParseAllocsPerEntry keeps the parse of small entries cheap (issue
+// 24): the per-entry cost, not the per-byte cost, decides a file of short
+// turns. Before, an entry cost about 15 allocations (every member name,
+// id, parent and type, their map keys and the structure checks' maps).
+func TestParseAllocsPerEntry(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(hdr + "\n")
+	const n = 2000
+	for i := range n {
+		parent := "null"
+		if i > 0 {
+			parent = fmt.Sprintf(`"e%07d"`, i-1)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"e%07d","parentId":%s,"timestamp":"2025-01-01T00:00:01.000Z",`+
+			`"message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"api":"a","provider":"p","model":"m",`+
+			`"usage":{"input":1,"output":2},"stopReason":"stop","timestamp":1,"durationMs":3,"thinkingLevel":"high"}}`+"\n", i, parent)
+	}
+	data := []byte(b.String())
+	allocs := testing.AllocsPerRun(3, func() {
+		if s := Parse(data); len(s.Entries) != n || len(s.Problems) != 0 {
+			t.Fatalf("parsed %d entries, problems %v", len(s.Entries), s.Problems)
+		}
+	})
+	if per := allocs / n; per > 5 {
+		t.Errorf("%.1f allocations an entry, want at most 5", per)
+	}
+}
