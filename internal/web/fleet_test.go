@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
+	"piweb/internal/access"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
@@ -36,6 +37,17 @@ type fleetMachine struct {
 // stop or the test's end.
 func newFleetMachine(t *testing.T, url, name string, questions ...string) *fleetMachine {
 	t.Helper()
+	return newFleetMachineWith(t, url, name, fleetOpts{cwd: "/work/" + name}, questions...)
+}
+
+// fleetOpts are what a test machine may have beyond its sessions: the
+// folder they run in, and the URL other machines reach its piweb at.
+type fleetOpts struct{ cwd, advertise string }
+
+// newFleetMachineWith is newFleetMachine with the sessions' folder and
+// an advertised URL.
+func newFleetMachineWith(t *testing.T, url, name string, o fleetOpts, questions ...string) *fleetMachine {
+	t.Helper()
 	fm := &fleetMachine{dir: t.TempDir()}
 	folder := filepath.Join(fm.dir, "sessions", "--work-"+name+"--")
 	if err := os.MkdirAll(folder, 0o755); err != nil {
@@ -43,7 +55,7 @@ func newFleetMachine(t *testing.T, url, name string, questions ...string) *fleet
 	}
 	for i, q := range questions {
 		id := fmt.Sprintf("0199aaaa-bbbb-7ccc-8ddd-%012d", i+1) // the same ids on every machine
-		head := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-04T10:00:0%d.000Z","cwd":"/work/%s"}`+"\n", id, i, name)
+		head := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-04T10:00:0%d.000Z","cwd":%q}`+"\n", id, i, o.cwd)
 		body := head + fleetExchange(fmt.Sprintf("e%d", i), "", q)
 		path := filepath.Join(folder, fmt.Sprintf("2026-12-04T10-00-0%d-000Z_%s.jsonl", i, id))
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
@@ -53,7 +65,7 @@ func newFleetMachine(t *testing.T, url, name string, questions ...string) *fleet
 	fm.cat = indexCatalog(t, fm.dir)
 	fm.pusher = fleet.New(fleet.Options{URL: url, Machine: name, Version: "piweb-test", Source: fm.cat,
 		Log: testkit.Log(t), RetryMin: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond,
-		Heartbeat: 200 * time.Millisecond}) // an idle pusher finds a lost connection at its heartbeat
+		Heartbeat: 200 * time.Millisecond, Advertise: o.advertise}) // an idle pusher finds a lost connection at its heartbeat
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { fm.pusher.Run(ctx); close(done) }()
@@ -76,13 +88,24 @@ func fleetExchange(id, parent, text string) string {
 // fleetPage serves machine fm's page with the fleet of url on.
 func fleetPage(t *testing.T, url, name string, fm *fleetMachine) string {
 	t.Helper()
-	svc := fleet.NewService(url, name, fm.pusher)
-	t.Cleanup(svc.Close)
-	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "static"), Fleet: svc},
-		app.Config{AgentDir: fm.dir, Catalog: fm.cat, Fleet: svc, Log: testkit.Log(t)})
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(fleetServer(t, url, name, fm, access.FleetKey{}, app.Config{}))
 	t.Cleanup(ts.Close)
 	return ts.URL
+}
+
+// fleetServer is machine fm's server with the fleet of url on, holding
+// key (driving other machines and driven by them when it is set); cfg
+// adds parts (pi, terminals) to the app.
+func fleetServer(t *testing.T, url, name string, fm *fleetMachine, key access.FleetKey, cfg app.Config) *server.Server {
+	t.Helper()
+	svc := fleet.NewService(url, name, fm.pusher)
+	t.Cleanup(svc.Close)
+	opts := server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "static"), Fleet: svc, FleetKey: key}
+	if key.Set() && svc.Reader != nil {
+		opts.Peers = svc.Reader
+	}
+	cfg.AgentDir, cfg.Catalog, cfg.Fleet, cfg.Log = fm.dir, fm.cat, svc, testkit.Log(t)
+	return newServer(t, opts, cfg)
 }
 
 // TestFleetPage: with two machines pushing into one fleet database, the

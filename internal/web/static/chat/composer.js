@@ -211,11 +211,11 @@ function Status({ view, l }) {
     ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a '
     + act : 'Waiting for the model';
   else if (PHASES[phase]) line = PHASES[phase];
-  askPiStatus();
+  askPiStatus(); // this machine's pi: another machine's session runs that machine's
   const pi = piStatus.value;
   return html`<div class="chat-status">
-    ${pi && !pi.found && html`<${PiMissing} />`}
-    ${pi && pi.found && html`<${TrustBanner} view=${view} l=${l} />`}
+    ${pi && !pi.found && !view.machine && html`<${PiMissing} />`}
+    ${(view.machine || (pi && pi.found)) && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
       <button class="btn small" type="button"

@@ -113,7 +113,7 @@ export function trustOf(cwd, id) {
 // then has the session's pi start again so that it loads them. Every
 // session of the folder is asked again.
 export async function trustFolder(id, cwd) {
-  const t = await api.trustFolder(cwd);
+  const t = await api.trustFolder(cwd, id);
   await api.command(id, { type: 'reload' });
   forgetCommands(id);
   for (const key of [...trusts.keys()]) if (key.startsWith(cwd + '\n')) trusts.delete(key);

@@ -136,9 +136,12 @@ export const leaveDemo = () => post('/api/demo/leave');
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 export const listTrash = () => get('/api/trash');
-export const getTrust = (cwd, session) => get('/api/trust' + q({ cwd, session }));
-export const trustFolder = (cwd) => post('/api/trust', { cwd });
-export const trustSession = (cwd, session) => post('/api/trust', { cwd, session });
+// Trust is asked of the session's machine (another machine's: sent on to it).
+export const getTrust = (cwd, ref) => get('/api/trust' + q({ cwd, session: splitRef(ref).id,
+  machine: splitRef(ref).machine }));
+export const trustFolder = (cwd, ref) => post('/api/trust' + q({ machine: splitRef(ref || '').machine }), { cwd });
+export const trustSession = (cwd, ref) => post('/api/trust' + q({ machine: splitRef(ref).machine }), { cwd,
+  session: splitRef(ref).id });
 export const deleteTrash = (trashId) => request('DELETE', `/api/trash/${enc(trashId)}`, {});
 export const listBackups = () => get('/api/backups');
 export const listProjects = () => get('/api/projects');
@@ -202,23 +205,41 @@ function cleanPath(p) {
   return out.join('/');
 }
 
-const stream = { es: null, id: null, topics: new Map(), ops: Promise.resolve() };
+// A topic of another machine's session names it by its ref (s/ID@M,
+// f/ID@M/path, g/ID@M): it is followed over that machine's stream, the
+// /api/stream the server sends on to it (?machine=M), as that machine
+// names it (s/ID...). Each machine's stream is opened by its first topic.
+const streams = new Map(); // machine ('' for this one) -> {machine, es, id, topics, ops}
+function streamOf(machine) {
+  let s = streams.get(machine);
+  if (!s) { s = { machine, es: null, id: null, topics: new Map(), ops: Promise.resolve() }; streams.set(machine, s); }
+  return s;
+}
+
+// topicRoute is the machine a topic is followed on and the topic as that
+// machine names it.
+export function topicRoute(topic) {
+  const m = /^([a-z])\/([^/@]+)@([^/]+)(.*)$/.exec(topic);
+  return m ? { machine: m[3], topic: `${m[1]}/${m[2]}${m[4]}` } : { machine: '', topic };
+}
 
 // follow subscribes onEvent(event, id) to a topic; after is the last id the
 // caller has (none: no replay). It returns a function that unsubscribes.
 export function follow(topic, onEvent, { after } = {}) {
-  let t = stream.topics.get(topic);
+  const r = topicRoute(topic);
+  const s = streamOf(r.machine);
+  let t = s.topics.get(r.topic);
   if (!t) {
     t = { fns: new Set(), last: after != null && after !== '' ? String(after) : null };
-    stream.topics.set(topic, t);
-    open();
-    if (stream.id) send('subscribe', topic, t.last);
+    s.topics.set(r.topic, t);
+    open(s);
+    if (s.id) send(s, 'subscribe', r.topic, t.last);
   }
   t.fns.add(onEvent);
   return () => {
-    if (!t.fns.delete(onEvent) || t.fns.size || stream.topics.get(topic) !== t) return;
-    stream.topics.delete(topic);
-    if (stream.id) send('unsubscribe', topic);
+    if (!t.fns.delete(onEvent) || t.fns.size || s.topics.get(r.topic) !== t) return;
+    s.topics.delete(r.topic);
+    if (s.id) send(s, 'unsubscribe', r.topic);
   };
 }
 
@@ -226,35 +247,40 @@ export function follow(topic, onEvent, { after } = {}) {
 // hello) on the current stream: what happens from then on reaches the
 // page. Tests wait for it before acting from outside.
 export function hearing(topic) {
-  const t = stream.topics.get(topic);
-  return !!t && !!t.heard && !!stream.id;
+  const r = topicRoute(topic);
+  const s = streams.get(r.machine);
+  const t = s && s.topics.get(r.topic);
+  return !!t && !!t.heard && !!s.id;
 }
 
 // send queues one subscription change: they reach the server in order.
-function send(op, topic, after) {
-  const id = stream.id;
+function send(s, op, topic, after) {
+  const id = s.id;
   const body = { stream: id, topic };
   if (after != null) body.after = Number(after);
-  stream.ops = stream.ops.then(() => (stream.id === id ? post(`/api/stream/${op}`, body) : null)).catch(() => {});
+  const url = `/api/stream/${op}` + q({ machine: s.machine });
+  s.ops = s.ops.then(() => (s.id === id ? post(url, body) : null)).catch(() => {});
 }
 
-// closeStream ends the tab's event stream, as a page about to be replaced
+// closeStream ends the tab's event streams, as a page about to be replaced
 // does (leaving the demo ends every stream on the server's side: one ended
 // there mid-answer is a console error in the browser).
 export function closeStream() {
-  if (stream.es) stream.es.close();
-  stream.es = null;
-  stream.id = null;
+  for (const s of streams.values()) {
+    if (s.es) s.es.close();
+    s.es = null;
+    s.id = null;
+  }
 }
 
-// resumeStream opens the tab's stream again after closeStream; every
+// resumeStream opens the tab's streams again after closeStream; every
 // topic still followed is subscribed again after its last id.
-export const resumeStream = () => open();
+export const resumeStream = () => { for (const s of streams.values()) if (s.topics.size || !s.machine) open(s); };
 
-function open() {
-  if (stream.es) return;
-  const es = new EventSource('/api/stream');
-  stream.es = es;
+function open(s) {
+  if (s.es) return;
+  const es = new EventSource('/api/stream' + q({ machine: s.machine }));
+  s.es = es;
   es.onmessage = (m) => {
     let d;
     try {
@@ -263,20 +289,29 @@ function open() {
       return;
     }
     if (d.type === 'stream') {
-      stream.id = d.id;
-      for (const [topic, t] of stream.topics) { t.heard = false; send('subscribe', topic, t.last); }
+      s.id = d.id;
+      for (const [topic, t] of s.topics) { t.heard = false; send(s, 'subscribe', topic, t.last); }
       return;
     }
-    const t = stream.topics.get(d.topic);
+    const t = s.topics.get(d.topic);
     if (!t) return;
     t.heard = true;
     const id = d.id != null ? String(d.id) : '';
     if (id) t.last = id;
     for (const fn of [...t.fns]) fn(d.event, id);
   };
-  es.onerror = () => { stream.id = null; };
-  // A page kept in the back/forward cache would hold its stream open and
-  // use up the browser's connections to this origin (live.js reloads such
-  // a page when it is shown again).
-  window.addEventListener('pagehide', closeStream);
+  es.onerror = () => {
+    s.id = null;
+    // Another machine's stream that the server could not send on (its 502
+    // is no event stream, so EventSource gives up): that machine does not
+    // answer, and the stream opens again with the next topic followed.
+    if (s.machine && es.readyState === EventSource.CLOSED) {
+      s.es = null;
+      window.dispatchEvent(new CustomEvent('piweb-unavailable', { detail: s.machine }));
+    }
+  };
 }
+// A page kept in the back/forward cache would hold its streams open and
+// use up the browser's connections to this origin (live.js reloads such
+// a page when it is shown again).
+window.addEventListener('pagehide', closeStream);

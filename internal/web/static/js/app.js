@@ -43,7 +43,7 @@ function App() {
   const title = vs ? (vs.name || vs.firstMessage || 'session') : '';
   const n = badge.value;
   useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);
-  return html`<div class=${'app' + (panel.value && v ? ' with-panel' : '')}>
+  return html`<div class=${'app' + (v && shownPanel(v) ? ' with-panel' : '')}>
     <${Sidebar} />
     ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
     <main class="main">
@@ -70,10 +70,17 @@ function App() {
 // SidePanel is the open view's side panel, as the registry (panels.js)
 // describes it.
 function SidePanel({ view }) {
-  const p = panelNamed(panel.value);
-  if (!p || (readOnly(view) && !p.remote)) return null; // the panels of a session's machine
+  const p = shownPanel(view);
+  if (!p) return null;
   return html`<aside key=${p.name} class=${'side-panel' + (p.wide ? ' wide' : '')}>
     <${p.Panel} key=${p.perSession ? view.id : undefined} view=${view} id=${view.id} /></aside>`;
+}
+
+// shownPanel is the open panel the view shows: none of those that need
+// the session's machine when it is read from the fleet database.
+function shownPanel(view) {
+  const p = panelNamed(panel.value);
+  return !p || (readOnly(view) && !p.remote) ? null : p;
 }
 
 function SessionPage({ view }) {

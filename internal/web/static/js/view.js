@@ -1,10 +1,11 @@
 // The open session: its metadata, the loaded part of its context (newest
 // first, earlier pages on demand), expanded compactions and live updates.
-import { batch, signal } from '@preact/signals';
+import { batch, effect, signal, untracked } from '@preact/signals';
 import * as api from './api.js';
 import { toast, fleetEvent } from './state.js';
 import { fmtTokens } from './util.js';
 import { onLiveEvent } from '../chat/live.js';
+import { drives } from './fleet.js';
 
 export const PAGE = 60;
 export const current = signal(null); // a View
@@ -196,29 +197,60 @@ export class View {
   // its last id (api.js does it). Nothing is missed or repeated.
   watch(last = '') {
     if (this.machine) return this.watchRemote();
+    this.follow(last, (ev) => this.onEvent(ev));
+  }
+
+  // follow hands the session's stream to the live chat and to onEv.
+  follow(last, onEv) {
     this.unsub = api.follow(api.sessionTopic(this.id), (ev, eventId) => {
       if (ev.type === 'hello' && !last && ev.replayFrom && !this.replayed) {
         this.replayed = true;
         this.unsub();
-        this.watch(String(ev.replayFrom));
+        this.follow(String(ev.replayFrom), onEv);
         return;
       }
       onLiveEvent(this.id, ev, eventId);
-      this.onEvent(ev);
+      onEv(ev);
     }, { after: last });
   }
 
   // watchRemote follows another machine's session by its machine's
   // pushes (fleet_changed): its file as last pushed is read again, the
-  // new messages added as an append on this machine adds them.
+  // new messages added as an append on this machine adds them. While this
+  // piweb drives it there (js/fleet.js drives), the machine's own event
+  // stream, sent on by the server, feeds the live chat too: the answer
+  // streams in as it is written, and the pushed entries replace it.
   watchRemote() {
     let first = true; // subscribe calls back at once with the latest event, an old one
-    this.unsub = fleetEvent.subscribe((ev) => {
+    this.unfleet = fleetEvent.subscribe((ev) => {
       if (first) { first = false; return; }
       if (!ev || (ev.machine && ev.machine !== this.machine) || this.closed) return;
-      clearTimeout(this.remoteTimer);
-      this.remoteTimer = setTimeout(() => this.remoteChanged(), 50);
+      this.soon();
     });
+    this.undrive = effect(() => {
+      const on = drives(this.machine);
+      untracked(() => this.driveLive(on));
+    });
+  }
+
+  // driveLive follows the machine's stream of the session, or stops.
+  driveLive(on) {
+    if (on === !!this.unsub) return;
+    if (this.unsub) this.unsub();
+    this.unsub = null;
+    this.replayed = false;
+    if (!on || this.closed) return;
+    this.follow('', (ev) => {
+      if (ev.type === 'session_missing') this.missing.value = true;
+      else if (ev.type !== 'hello') this.soon(); // the entries reach the fleet database with the push
+    });
+  }
+
+  // soon reads the session again a moment after a change (one reading for
+  // a burst).
+  soon() {
+    clearTimeout(this.remoteTimer);
+    this.remoteTimer = setTimeout(() => this.remoteChanged(), 50);
   }
 
   // remoteChanged reads another machine's session again after its push:
@@ -359,6 +391,8 @@ export class View {
     clearTimeout(this.totalsTimer);
     clearTimeout(this.remoteTimer);
     if (this.unsub) this.unsub();
+    if (this.unfleet) this.unfleet();
+    if (this.undrive) this.undrive();
   }
 }
 
