@@ -9,37 +9,55 @@
 #   bench/session-vs-pi.sh [FILE] [ROUNDS]
 #   PI=0.73 bench/session-vs-pi.sh [FILE]    # against pi 0.73.1 instead
 #
-# Without FILE it uses a large session written by pi itself (the oracle's
-# gen-large: pi's SessionManager appending every 1.x entry type, with tool
-# results as large as file reads), MB megabytes (default 30), made once under
-# $TMPDIR/piweb-bench-pi<version>-<MB>mb.
+# Without FILE it compares two shapes side by side, both written by pi
+# itself (the oracle's SessionManager appending, made once under
+# $TMPDIR/piweb-bench-pi<version>-<shape>-<MB>mb):
+#   large: gen-large, every 1.x entry type with tool results as large as
+#          file reads, MB megabytes (default 30);
+#   small: gen-small, a long chat of short entries (prompts, answers with
+#          thinking and tool calls, short tool results; about 830 bytes an
+#          entry), SMALL_MB megabytes (default 60): the per-entry cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 node=tools/pi/node_modules/.bin/node
 export PIWEB_ORACLE_PI=${PI:-1.6}
-file=${1:-}
 rounds=${2:-3}
-mb=${MB:-30}
-if [ -z "$file" ]; then
-	dir=${TMPDIR:-/tmp}/piweb-bench-pi$PIWEB_ORACLE_PI-${mb}mb
+
+# pifile SHAPE MB: the path of a session pi wrote with gen-SHAPE.
+pifile() {
+	local dir=${TMPDIR:-/tmp}/piweb-bench-pi$PIWEB_ORACLE_PI-$1-$2mb
 	if ! ls "$dir"/*.jsonl >/dev/null 2>&1; then
-		echo "writing a ${mb} MB session with pi $PIWEB_ORACLE_PI under $dir"
-		"$node" tools/pi/oracle.mjs gen-large 1 "$dir" "$mb" >/dev/null
+		echo "writing a $2 MB $1 session with pi $PIWEB_ORACLE_PI under $dir" >&2
+		"$node" tools/pi/oracle.mjs "gen-$1" 1 "$dir" "$2" >/dev/null
 	fi
-	file=$(ls "$dir"/*.jsonl | head -1)
+	ls "$dir"/*.jsonl | head -1
+}
+
+if [ -n "${1:-}" ]; then
+	names=(file) files=("$1")
+else
+	names=(large small) files=("$(pifile large "${MB:-30}")" "$(pifile small "${SMALL_MB:-60}")")
 fi
 go test -c -o /tmp/piweb-session.test ./internal/session >/dev/null
-best_go=0 best_pi=0
-for _ in $(seq "$rounds"); do
-	g=$(cd internal/session && PIWEB_BENCH_FILE="$file" /tmp/piweb-session.test -test.run '^$' \
-		-test.bench 'BenchmarkOpenContext$' -test.benchtime 5x -test.cpu 1 | awk '/MB\/s/ {for (i=1;i<=NF;i++) if ($(i+1)=="MB/s") print $i; exit}')
-	out=$("$node" bench/pi/open-context.mjs "$file" 3)
-	p=$(echo "$out" | sed 's/.*"mbPerSecBest":\([0-9.]*\).*/\1/')
-	echo "round: piweb $g MB/s, pi $p MB/s; load: $(uptime | sed 's/.*average: //')"
-	best_go=$(echo "$g $best_go" | awk '{print ($1>$2)?$1:$2}')
-	best_pi=$(echo "$p $best_pi" | awk '{print ($1>$2)?$1:$2}')
+declare -A best_go best_pi
+for r in $(seq "$rounds"); do
+	for i in "${!files[@]}"; do
+		f=${files[$i]} n=${names[$i]}
+		g=$(cd internal/session && PIWEB_BENCH_FILE="$f" /tmp/piweb-session.test -test.run '^$' \
+			-test.bench 'BenchmarkOpenContext$' -test.benchtime 5x -test.cpu 1 | awk '/MB\/s/ {for (i=1;i<=NF;i++) if ($(i+1)=="MB/s") print $i; exit}')
+		out=$("$node" bench/pi/open-context.mjs "$f" 3)
+		p=$(echo "$out" | sed 's/.*"mbPerSecBest":\([0-9.]*\).*/\1/')
+		echo "round $r $n: piweb $g MB/s, pi $p MB/s; load: $(uptime | sed 's/.*average: //')"
+		best_go[$n]=$(echo "$g ${best_go[$n]:-0}" | awk '{print ($1>$2)?$1:$2}')
+		best_pi[$n]=$(echo "$p ${best_pi[$n]:-0}" | awk '{print ($1>$2)?$1:$2}')
+	done
 done
 echo "pi: $(echo "$out" | grep -o '"pi":"[^"]*"'), node $("$node" --version)"
-echo "file: $file ($(stat -c %s "$file") bytes)"
-echo "best: piweb $best_go MB/s, pi $best_pi MB/s, ratio $(echo "$best_go $best_pi" | awk '{printf "%.1f", $1/$2}')x"
+printf '%-6s %12s %9s %10s %8s %7s\n' shape bytes entries "piweb MB/s" "pi MB/s" ratio
+for i in "${!files[@]}"; do
+	f=${files[$i]} n=${names[$i]}
+	printf '%-6s %12s %9s %10s %8s %6sx\n' "$n" "$(stat -c %s "$f")" "$(wc -l <"$f")" "${best_go[$n]}" "${best_pi[$n]}" \
+		"$(echo "${best_go[$n]} ${best_pi[$n]}" | awk '{printf "%.1f", $1/$2}')"
+done
+for i in "${!files[@]}"; do echo "${names[$i]}: ${files[$i]}"; done

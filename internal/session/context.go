@@ -65,10 +65,10 @@ func (s *Session) ContextAt(leaf *Entry) Context {
 		return c
 	}
 	path := s.PathTo(leaf)
-	for _, e := range path {
-		c.applySetting(e)
-	}
+	c.applySettings(path)
 	entries := contextEntries(path)
+	c.Messages = make([][]byte, 0, len(entries))
+	c.EntryIDs = make([]string, 0, len(entries))
 	edits := map[string]*Entry{}
 	for _, e := range entries {
 		if e.Type == "context_edit" {
@@ -111,17 +111,27 @@ func contextEntries(path []*Entry) []*Entry {
 	return append(out, path[k+1:]...)
 }
 
-// applySetting tracks thinking level and model along the path; the last one
-// wins, and an assistant message counts as a model change.
-func (c *Context) applySetting(e *Entry) {
-	switch e.Type {
-	case "thinking_level_change":
-		c.ThinkingLevel = e.Field("thinkingLevel")
-	case "model_change":
-		c.Model = buildObject(nil, "provider", e.Field("provider"), "modelId", e.Field("modelId"))
-	case "message":
-		if msg := messageOf(e); roleOf(msg) == "assistant" {
-			c.Model = buildObject(nil, "provider", msg.field("provider"), "modelId", msg.field("model"))
+// applySettings finds the thinking level and model in effect at the end
+// of the path: the last change of each wins, and an assistant message
+// counts as a model change. It looks from the end, so a long path costs
+// only the entries after the last of each.
+func (c *Context) applySettings(path []*Entry) {
+	level, model := false, false
+	for i := len(path) - 1; i >= 0 && !(level && model); i-- {
+		e := path[i]
+		switch e.Type {
+		case "thinking_level_change":
+			if !level {
+				c.ThinkingLevel, level = e.Field("thinkingLevel"), true
+			}
+		case "model_change":
+			if !model {
+				c.Model, model = buildObject(nil, "provider", e.Field("provider"), "modelId", e.Field("modelId")), true
+			}
+		case "message":
+			if msg := messageOf(e); !model && roleOf(msg) == "assistant" {
+				c.Model, model = buildObject(nil, "provider", msg.field("provider"), "modelId", msg.field("model")), true
+			}
 		}
 	}
 }

@@ -40,10 +40,7 @@ func (m msgView) field(key string) []byte {
 func (m msgView) has(key string) bool { return m.field(key) != nil }
 
 // roleOf returns the message's role when it is a string.
-func roleOf(m msgView) string {
-	r, _ := jsonString(m.field("role"))
-	return r
-}
+func roleOf(m msgView) string { return plainString(m.field("role"), true) }
 
 // Role returns the role of a message entry's message, "" for other entries.
 func (e *Entry) Role() string {

@@ -48,3 +48,29 @@ func TestParseAllocsPerEntry(t *testing.T) {
 		t.Errorf("%.1f allocations an entry, want at most 5", per)
 	}
 }
+
+// TestContextAllocs: building the context of a long path costs a few
+// allocations, not some for each entry (the path's loop check and each
+// assistant message's model used to allocate).
+func TestContextAllocs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(hdr + "\n")
+	const n = 2000
+	for i := range n {
+		parent := "null"
+		if i > 0 {
+			parent = fmt.Sprintf(`"e%07d"`, i-1)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"e%07d","parentId":%s,"timestamp":"2025-01-01T00:00:01.000Z",`+
+			`"message":{"role":"assistant","content":[],"provider":"p","model":"m"}}`+"\n", i, parent)
+	}
+	s := Parse([]byte(b.String()))
+	allocs := testing.AllocsPerRun(3, func() {
+		if c := s.Context(""); len(c.Messages) != n {
+			t.Fatalf("%d messages", len(c.Messages))
+		}
+	})
+	if allocs > 50 {
+		t.Errorf("%.0f allocations for a context of %d entries, want at most 50", allocs, n)
+	}
+}

@@ -10,6 +10,19 @@ import (
 // back, so a corrupt file cannot hang piweb.
 func (s *Session) PathTo(leaf *Entry) []*Entry {
 	var path []*Entry
+	for cur := leaf; cur != nil; cur = s.parentOf(cur) {
+		if len(path) > len(s.Entries) { // a loop: walk again, watching for it
+			return s.pathToLooping(leaf)
+		}
+		path = append(path, cur)
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// pathToLooping is PathTo for a path that loops back.
+func (s *Session) pathToLooping(leaf *Entry) []*Entry {
+	var path []*Entry
 	seen := map[*Entry]bool{}
 	for cur := leaf; cur != nil && !seen[cur]; cur = s.parentOf(cur) {
 		seen[cur] = true

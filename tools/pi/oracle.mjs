@@ -10,7 +10,8 @@
 //
 // Commands (see lib/commands.mjs): context FILE [LEAF], contexts FILE [LEAF...],
 // leaves FILE, tree FILE, tree-flat FILE, open FILE, list DIR, listall AGENTDIR,
-// gen SEED OUTDIR [N], gen-damaged SEED OUTDIR, version, check-exports.
+// gen SEED OUTDIR [N], gen-large|gen-small SEED OUTDIR MB, gen-damaged SEED OUTDIR,
+// version, check-exports.
 // LEAF "null" means an explicit null leaf. Files are opened as copies; the
 // given files are never modified.
 

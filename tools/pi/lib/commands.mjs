@@ -2,7 +2,7 @@
 // arguments and returns a JSON-serialisable value (or a Promise of one).
 
 import { SessionManager, checkExports, contextAt, packageVersion, parentCycle, withCopy } from "./pi.mjs";
-import { generate, generateLarge } from "./gen.mjs";
+import { generate, generateLarge, generateSmall } from "./gen.mjs";
 import { generateDamaged } from "./damage.mjs";
 import { flatTree, treeCycle } from "./tree.mjs";
 
@@ -151,6 +151,12 @@ function genLarge(args) {
 	return generateLarge(Number(args[0]), args[1], Number(args[2]));
 }
 
+/** gen-small SEED OUTDIR MB: gen-large's session with short tool results (entries of about 1 KB). */
+function genSmall(args) {
+	need(args, 3, "gen-small SEED OUTDIR MB");
+	return generateSmall(Number(args[0]), args[1], Number(args[2]));
+}
+
 function genDamaged(args) {
 	need(args, 2, "gen-damaged SEED OUTDIR");
 	return generateDamaged(Number(args[0]), args[1]);
@@ -167,6 +173,7 @@ export const commands = {
 	listall,
 	gen,
 	"gen-large": genLarge,
+	"gen-small": genSmall,
 	"gen-damaged": genDamaged,
 	version: () => packageVersion(),
 	"check-exports": () => checkExports(),

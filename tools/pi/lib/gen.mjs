@@ -350,6 +350,43 @@ export function generateLarge(seed, outDir, mb) {
 }
 
 /**
+ * generateSmall writes one session of at least mb megabytes of short
+ * entries into outDir, as a long chat of small steps grows: prompts,
+ * answers with thinking and tool calls, and short tool results (entries of
+ * about 1 KB, nothing else), and answers its path.
+ */
+export function generateSmall(seed, outDir, mb) {
+	if (!Number.isFinite(seed) || !(mb > 0)) throw new Error("gen-small: SEED and MB must be numbers");
+	const dir = resolve(outDir);
+	mkdirSync(dir, { recursive: true });
+	const rng = new Rng(seed);
+	const clock = installClock(Date.UTC(2026, 0, 1) + rng.int(365 * 86_400_000));
+	try {
+		const s = new Session(rng, clock, dir);
+		if (V1) s.system(true);
+		s.user();
+		s.assistant(); // pi writes the file once an answer exists
+		let userNext = !s.pendingCalls.length;
+		for (let k = 1; k % 100 !== 0 || statSync(s.sm.getSessionFile()).size < mb * 1e6; k++) {
+			clock.tick(rng.int(30_000));
+			if (s.pendingCalls.length) {
+				s.toolResults();
+				userNext = false;
+			} else if (userNext) {
+				s.user();
+				userNext = false;
+			} else {
+				s.assistant();
+				userNext = !s.pendingCalls.length;
+			}
+		}
+		return s.sm.getSessionFile();
+	} finally {
+		clock.restore();
+	}
+}
+
+/**
  * generate writes n sessions for seed into outDir and returns their paths.
  * Every session starts with a user and an assistant message, because pi
  * only creates the file once an assistant message exists.
