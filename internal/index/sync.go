@@ -282,17 +282,22 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 	for u := range ch {
 		if first != nil {
 			u.budget.release(u.held)
+			u.done()
 			continue
 		}
 		if tx == nil {
 			var err error
 			if tx, err = ix.wdb.BeginTx(ctx, nil); err != nil {
 				first = wrap("begin", err)
+				u.budget.release(u.held)
+				u.done()
 				continue
 			}
 		}
 		ev, err := ix.applySafe(ctx, tx, u)
 		u.budget.release(u.held)
+		size += u.offset - u.textFrom
+		u.done()
 		if err != nil {
 			tx.Rollback()
 			tx, first = nil, err
@@ -301,7 +306,6 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		if ev.Path != "" {
 			pending = append(pending, ev)
 		}
-		size += u.offset - u.textFrom
 		if count++; count >= 500 || size >= 256<<20 {
 			commit()
 		}

@@ -76,6 +76,7 @@ func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budge
 	u := &update{path: old.path, old: &part, textOnly: true, text: true, textFrom: from,
 		offset: from + int64(len(data)), line: line + int64(c.lines), fid: old.fid,
 		budget: b, held: held}
+	u.noteHuge(to - from)
 	u.entries = c.entries
 	u.msgs = make([]*msg, len(c.entries))
 	for i, e := range c.entries {

@@ -65,6 +65,9 @@ type update struct {
 	// held the bytes taken from it until the update is applied.
 	budget *budget
 	held   int64
+	// huge is the size of the longest line read, when it is at least
+	// hugeLine: the writer returns the memory once it is applied.
+	huge int64
 	// tools is the index's Tools option (text of tool output wanted).
 	tools bool
 }
@@ -130,6 +133,7 @@ func (ix *Index) prepareFile(u *update, text bool) {
 	if u.text {
 		var data []byte
 		u.held = b.acquire(u.fid.size - start) // kept by the entries until applied
+		u.noteHuge(u.fid.size - start)
 		if data, err = ix.readAt(f, start, u.fid.size); err == nil {
 			u.parse(data, start)
 		}
@@ -371,6 +375,7 @@ func (ix *Index) stream(f readFile, u *update, start int64) error {
 			}
 			u.budget.release(long)
 			long = u.budget.acquire(to - pos)
+			u.noteHuge(to - pos)
 			buf = slices.Grow(buf[:n], int(to-pos)-n) // once, of the line's size
 		}
 		n = copy(buf[:cap(buf)], data[used:])
