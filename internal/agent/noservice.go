@@ -4,32 +4,19 @@ import (
 	"context"
 	"encoding/json"
 
+	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/errs"
 )
 
-// PiStatus is what the web app is told about pi (GET /api/status).
-type PiStatus struct {
-	Found   bool    `json:"found"`
-	Path    string  `json:"path,omitempty"`
-	Version string  `json:"version,omitempty"`
-	Error   *string `json:"error"`
-	Install string  `json:"install"`
-}
+// PiStatus is what the web app is told about pi (GET /api/status)
+// (apitype.PiStatus, where the API's shapes are defined).
+type PiStatus = apitype.PiStatus
 
 // CreateRequest is the body of POST /api/sessions: a new session in Cwd
-// with its first message and the user's choices for it.
-type CreateRequest struct {
-	Cwd           string            `json:"cwd"`
-	Message       string            `json:"message"`
-	Model         string            `json:"model,omitempty"`
-	ThinkingLevel string            `json:"thinkingLevel,omitempty"`
-	Tools         json.RawMessage   `json:"tools,omitempty"`
-	Images        []json.RawMessage `json:"images,omitempty"`
-	// Approve starts the session's pi with --approve: it loads the folder's
-	// project resources for this session only, without trust.json.
-	Approve bool `json:"approve,omitempty"`
-}
+// with its first message and the user's choices for it
+// (apitype.CreateRequest, where the API's shapes are defined).
+type CreateRequest = apitype.CreateRequest
 
 // RequestError is a command the Service refuses before pi sees it
 // (malformed fields); Msg is safe to show the client.

@@ -6,19 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"piweb/internal/apitype"
 )
 
-// ModelTest is the outcome of TestModel.
-type ModelTest struct {
-	// OK is true when the model answered without an error.
-	OK bool `json:"ok"`
-	// Reply is the start of the model's answer; Error is pi's error (or
-	// "no answer within …" after the timeout).
-	Reply string `json:"reply,omitempty"`
-	Error string `json:"error,omitempty"`
-	// Ms is how long the request took, start of pi excluded.
-	Ms int64 `json:"ms"`
-}
+// ModelTest is the outcome of TestModel (apitype.ModelTest, where the API's
+// shapes are defined).
+type ModelTest = apitype.ModelTest
 
 // probePrompt is the one tiny request a test sends.
 const probePrompt = "Reply with the single word OK."
@@ -155,21 +149,10 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-// Resource is one skill, prompt template or extension command pi loads
-// for a folder (RPC get_commands), with where it comes from.
-type Resource struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	// Kind is pi's source: "skill", "prompt" or "extension".
-	Kind string `json:"kind"`
-	// Path is the file it was loaded from; Scope is "user" (the agent
-	// dir), "project" (the folder's .pi) or "temporary"; Source and
-	// Origin say how (a local file, a pi package…).
-	Path   string `json:"path,omitempty"`
-	Scope  string `json:"scope,omitempty"`
-	Source string `json:"source,omitempty"`
-	Origin string `json:"origin,omitempty"`
-}
+// Resource is one skill, prompt template or extension command pi loads for
+// a folder (RPC get_commands), with where it comes from (apitype.Resource,
+// where the API's shapes are defined).
+type Resource = apitype.Resource
 
 // Resources asks a short-lived pi started in cwd, with no session file,
 // which skills, prompt templates and extension commands it loads there.

@@ -13,10 +13,10 @@ var toolPresets = map[string]bool{"none": true, "read-only": true, "default": tr
 // thinkingLevelNames are every level pi 1.x accepts.
 var thinkingLevelNames = []string{"off", "minimal", "low", "medium", "high", "xhigh"}
 
-// Validate checks a create request before pi starts: an absolute, existing
-// cwd, a message or an image, provider/modelId, a known thinking level and
-// a tools preset or list. Its error is a *RequestError.
-func (req *CreateRequest) Validate() error {
+// ValidateCreate checks a create request before pi starts: an absolute,
+// existing cwd, a message or an image, provider/modelId, a known thinking
+// level and a tools preset or list. Its error is a *RequestError.
+func ValidateCreate(req *CreateRequest) error {
 	if req.Cwd == "" || !filepath.IsAbs(req.Cwd) {
 		return badRequest("cwd must be an absolute path")
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
@@ -22,40 +23,15 @@ var resolveScript string
 
 // ResourceState is one resource as pi's `pi config` lists it (pi's
 // DefaultPackageManager.resolve): an extension, skill, prompt template or
-// theme, whether pi loads it, and where it comes from.
-type ResourceState struct {
-	// Type is pi's settings key for it: "extensions", "skills",
-	// "prompts" or "themes".
-	Type string `json:"type"`
-	// Path is the file (a skill's SKILL.md), or "builtin:<name>" for a
-	// built-in extension.
-	Path    string `json:"path"`
-	Enabled bool   `json:"enabled"`
-	// Scope is "user" or "project"; Origin "top-level" or "package";
-	// Source "auto" (found in a resource folder), "local" (named in
-	// settings), "builtin", or the package's source as settings name it;
-	// BaseDir what patterns for it are relative to.
-	Scope   string `json:"scope"`
-	Origin  string `json:"origin"`
-	Source  string `json:"source"`
-	BaseDir string `json:"baseDir,omitempty"`
-	// Override is, in a trusted project's view, the project's override
-	// of it as `pi config --local` shows it ("inherit", "load",
-	// "unload"), and Inherited whether the global view lists it too;
-	// piweb fills them from the project's settings (ops).
-	Override  string `json:"override,omitempty"`
-	Inherited bool   `json:"inherited,omitempty"`
-}
+// theme, whether pi loads it, and where it comes from
+// (apitype.ResourceState, where the API's shapes are defined).
+type ResourceState = apitype.ResourceState
 
-// ResourceStates are pi's two views: Global is what `pi config` shows
-// for the agent dir alone; Project, only for a trusted project, what pi
-// loads there (project settings applied).
-type ResourceStates struct {
-	Global  []ResourceState `json:"global"`
-	Project []ResourceState `json:"project,omitempty"`
-	// InstallFailures are pi's warnings about packages it could not load.
-	InstallFailures []string `json:"installFailures,omitempty"`
-}
+// ResourceStates are pi's two views: Global is what `pi config` shows for
+// the agent dir alone; Project, only for a trusted project, what pi loads
+// there (project settings applied) (apitype.ResourceStates, where the API's
+// shapes are defined).
+type ResourceStates = apitype.ResourceStates
 
 // resolveTimeout bounds the resource listing (one node start).
 const resolveTimeout = 60 * time.Second
@@ -229,14 +205,10 @@ func decodeStates(out []byte) (ResourceStates, error) {
 }
 
 // PackageRun is one `pi install` or `pi remove`: the command as a user
-// would type it, what pi printed (stdout and stderr, as they came, the
-// last 64 KiB), and how it ended.
-type PackageRun struct {
-	Command  string `json:"command"`
-	Output   string `json:"output"`
-	ExitCode int    `json:"exitCode"`
-	TimedOut bool   `json:"timedOut,omitempty"`
-}
+// would type it, what pi printed (stdout and stderr, as they came, the last
+// 64 KiB), and how it ended (apitype.PackageRun, where the API's shapes are
+// defined).
+type PackageRun = apitype.PackageRun
 
 // maxPackageOutput bounds what a PackageRun keeps of pi's output.
 const maxPackageOutput = 64 << 10

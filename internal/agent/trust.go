@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/jsjson"
 	"piweb/internal/sessionstore"
 )
@@ -27,30 +28,9 @@ import (
 var trustResources = []string{"settings.json", "mcp.json", "extensions", "skills", "prompts", "themes",
 	"SYSTEM.md", "APPEND_SYSTEM.md"}
 
-// ProjectTrust says whether pi loads a folder's project resources.
-type ProjectTrust struct {
-	// Cwd is the folder, as pi names it (absolute, symlinks resolved).
-	Cwd string `json:"cwd"`
-	// Resources are the trust-requiring resources found: entries of
-	// <cwd>/.pi, and .agents/skills in cwd or an ancestor (absolute paths).
-	Resources []string `json:"resources"`
-	// Decision is the nearest saved decision in trust.json (null if none),
-	// and DecidedFor the folder it was saved for (cwd or an ancestor).
-	Decision   *bool  `json:"decision"`
-	DecidedFor string `json:"decidedFor,omitempty"`
-	// Default is settings.json's defaultProjectTrust: ask, always or never.
-	Default string `json:"default"`
-	// Trusted is what pi decides in RPC mode (where "ask" means no).
-	Trusted bool `json:"trusted"`
-	// Skipped is true when the folder has resources pi does not load.
-	Skipped bool `json:"skipped"`
-	// Missing is true when the folder does not exist (as a directory).
-	Missing bool `json:"missing,omitempty"`
-	// Approved is true when the session asked about runs its pi with
-	// --approve ("trust for this session only"): pi loads the resources
-	// for it, so Trusted is true and Skipped false, whatever trust.json says.
-	Approved bool `json:"approved,omitempty"`
-}
+// ProjectTrust says whether pi loads a folder's project resources
+// (apitype.ProjectTrust, where the API's shapes are defined).
+type ProjectTrust = apitype.ProjectTrust
 
 // DefaultAgentDir is pi's agent dir when none is given: PI_CODING_AGENT_DIR
 // or ~/.pi/agent.

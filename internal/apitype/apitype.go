@@ -1,26 +1,26 @@
 // Package apitype holds the JSON shapes of piweb's HTTP API (docs/api.md):
 // the bodies of requests and the answers, as Go types so that the
 // contract is checked by the compiler, not spelled in map literals. It is
-// data only: no behaviour, and no dependency on net/http.
+// data only: no behaviour, no dependency on net/http, and none on any
+// piweb package. Where a domain package works with a shape the API sends
+// (catalog.Item, gitx.Worktree, ...), it names the type defined here (an
+// alias), so each shape has one definition that server and the typed
+// client (internal/client) share.
 package apitype
 
 import (
 	"encoding/json"
 	"time"
-
-	"piweb/internal/agent"
-	"piweb/internal/catalog"
-	"piweb/internal/session"
 )
 
 // Status is GET /api/status.
 type Status struct {
-	Version  string         `json:"version"`
-	SignIn   bool           `json:"signIn"`
-	AgentDir string         `json:"agentDir"`
-	Demo     bool           `json:"demo"`
-	Pi       agent.PiStatus `json:"pi"`
-	Index    catalog.State  `json:"index"`
+	Version  string     `json:"version"`
+	SignIn   bool       `json:"signIn"`
+	AgentDir string     `json:"agentDir"`
+	Demo     bool       `json:"demo"`
+	Pi       PiStatus   `json:"pi"`
+	Index    IndexState `json:"index"`
 	// RealSessions and RealAgentDir describe the user's own sessions while
 	// the demo is shown.
 	RealSessions *int   `json:"realSessions,omitempty"`
@@ -75,37 +75,37 @@ type Leave struct {
 // SessionList is GET /api/sessions: a page of the listing and the number
 // of sessions that match.
 type SessionList struct {
-	Sessions []catalog.Item `json:"sessions"`
-	Total    int            `json:"total"`
+	Sessions []Item `json:"sessions"`
+	Total    int    `json:"total"`
 }
 
 // ProjectList is GET /api/projects.
 type ProjectList struct {
-	Projects []*catalog.Project `json:"projects"`
+	Projects []*Project `json:"projects"`
 }
 
 // SessionDetail is GET /api/sessions/{id}.
 type SessionDetail struct {
-	Session  catalog.Item       `json:"session"`
-	Header   json.RawMessage    `json:"header"`
-	Leaf     *string            `json:"leaf"`
-	Tree     []session.TreeNode `json:"tree"`
-	Labels   map[string]string  `json:"labels"`
-	Lineage  catalog.Lineage    `json:"lineage"`
-	Problems []session.Problem  `json:"problems"`
+	Session  Item              `json:"session"`
+	Header   json.RawMessage   `json:"header"`
+	Leaf     *string           `json:"leaf"`
+	Tree     []TreeNode        `json:"tree"`
+	Labels   map[string]string `json:"labels"`
+	Lineage  Lineage           `json:"lineage"`
+	Problems []Problem         `json:"problems"`
 }
 
 // ContextPage is GET /api/sessions/{id}/context without its messages,
 // which the server adds as they are (fields in the order json.Marshal
 // wrote the map this replaced).
 type ContextPage struct {
-	Before   *string               `json:"before"`
-	Edits    []session.ContextEdit `json:"edits"`
-	EntryIDs []string              `json:"entryIds"`
-	HasMore  bool                  `json:"hasMore"`
-	Leaf     *string               `json:"leaf"`
-	Model    json.RawMessage       `json:"model"`
-	Start    int                   `json:"start"`
+	Before   *string         `json:"before"`
+	Edits    []ContextEdit   `json:"edits"`
+	EntryIDs []string        `json:"entryIds"`
+	HasMore  bool            `json:"hasMore"`
+	Leaf     *string         `json:"leaf"`
+	Model    json.RawMessage `json:"model"`
+	Start    int             `json:"start"`
 	// System is how many of the Total messages are system messages (pi
 	// 1.x's prompt and its patches), which are not conversation messages.
 	System        int             `json:"system"`
@@ -139,21 +139,21 @@ type Entries struct {
 // Search is GET /api/search. Total is the number of hits returned; More
 // says that more match beyond the limit (the count is "at least").
 type Search struct {
-	Hits  []catalog.HitJSON `json:"hits"`
-	Total int               `json:"total"`
-	More  bool              `json:"more"`
+	Hits  []Hit `json:"hits"`
+	Total int   `json:"total"`
+	More  bool  `json:"more"`
 }
 
 // Changes is GET /api/sessions/{id}/changes: the files the session's
 // write and edit calls changed, in file order.
 type Changes struct {
-	Changes []session.FileChange `json:"changes"`
+	Changes []FileChange `json:"changes"`
 }
 
 // Usage is GET /api/usage.
 type Usage struct {
-	Rows []catalog.UsageRow `json:"rows"`
-	TZ   string             `json:"tz"`
+	Rows []UsageRow `json:"rows"`
+	TZ   string     `json:"tz"`
 }
 
 // OK is the answer of a request that has nothing else to say.

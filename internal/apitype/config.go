@@ -2,24 +2,21 @@ package apitype
 
 import (
 	"encoding/json"
-
-	"piweb/internal/agent"
-	"piweb/internal/own"
-	"piweb/internal/piconfig"
+	"time"
 )
 
 // ConfigView is GET /api/config: pi's global settings, a project's
 // (?cwd=) with its trust, the settings piweb edits with pi's defaults, and
 // auth.json's credentials, masked.
 type ConfigView struct {
-	Global  piconfig.SettingsFile  `json:"global"`
-	Project *piconfig.SettingsFile `json:"project,omitempty"`
-	Trust   *agent.ProjectTrust    `json:"trust,omitempty"`
-	Schema  []piconfig.Setting     `json:"schema"`
-	Auth    piconfig.AuthFile      `json:"auth"`
+	Global  SettingsFile  `json:"global"`
+	Project *SettingsFile `json:"project,omitempty"`
+	Trust   *ProjectTrust `json:"trust,omitempty"`
+	Schema  []Setting     `json:"schema"`
+	Auth    AuthFile      `json:"auth"`
 	// Providers are pi's built-in providers (pi lists only configured
 	// ones' models).
-	Providers []piconfig.Provider `json:"providers"`
+	Providers []Provider `json:"providers"`
 	// Custom names the providers models.json declares.
 	Custom []string `json:"custom"`
 	// LoginCommand is the terminal command that signs in to a provider,
@@ -31,9 +28,9 @@ type ConfigView struct {
 // settings, or a trusted project's when Cwd is set. ReplaceCorrupt
 // replaces a file that does not parse (it is copied aside first).
 type SettingsChange struct {
-	Cwd            string            `json:"cwd,omitempty"`
-	Changes        []piconfig.Change `json:"changes"`
-	ReplaceCorrupt bool              `json:"replaceCorrupt,omitempty"`
+	Cwd            string          `json:"cwd,omitempty"`
+	Changes        []SettingChange `json:"changes"`
+	ReplaceCorrupt bool            `json:"replaceCorrupt,omitempty"`
 }
 
 // SignInAnswer is POST /api/config/signin/{provider}/answer: one line
@@ -66,10 +63,10 @@ type ModelTestRequest struct {
 // trusts it), and what `pi config` lists with each one's enabled state
 // (States; StatesError says why not, as with a pi that predates it).
 type ResourceList struct {
-	Resources   []agent.Resource      `json:"resources"`
-	Installed   []piconfig.Installed  `json:"installed"`
-	States      *agent.ResourceStates `json:"states,omitempty"`
-	StatesError string                `json:"statesError,omitempty"`
+	Resources   []Resource      `json:"resources"`
+	Installed   []Installed     `json:"installed"`
+	States      *ResourceStates `json:"states,omitempty"`
+	StatesError string          `json:"statesError,omitempty"`
 }
 
 // ResourceToggle is PUT /api/config/resources: enable or disable one
@@ -104,7 +101,7 @@ type MCPToggle struct {
 // PackageRequest is POST /api/config/packages: run `pi install <source>`
 // (Action "install") or `pi remove <source>` (Action "remove") in Cwd,
 // with -l when Local (the project's .pi/settings.json). The answer is an
-// agent.PackageRun: pi's output and exit code.
+// PackageRun: pi's output and exit code.
 type PackageRequest struct {
 	Cwd    string `json:"cwd"`
 	Action string `json:"action"`
@@ -144,13 +141,13 @@ type MuteRequest struct {
 // AttentionState is the index topic's "attention_state" event.
 type AttentionState struct {
 	Type string `json:"type"` // "attention_state"
-	own.Attention
+	Attention
 }
 
 // Prefs is GET and PUT /api/prefs: piweb's own preferences, and whether
 // serve's --model-titles forces model-made titles on whatever the switch.
 type Prefs struct {
-	own.Prefs
+	Preferences
 	ModelTitlesForced bool `json:"modelTitlesForced"`
 }
 
@@ -158,4 +155,38 @@ type Prefs struct {
 // stay).
 type PrefsChange struct {
 	ModelTitles *bool `json:"modelTitles"`
+}
+
+// Preferences are piweb's preferences. The zero value is every default.
+type Preferences struct {
+	// ModelTitles has a new session's first-line name replaced by a
+	// title pi's default model writes (one short extra request). Off by
+	// default.
+	ModelTitles bool `json:"modelTitles"`
+}
+
+// Attention is the user's marks, as GET /api/attention answers them. A
+// session is unread when its last activity is newer than both its read
+// mark and Since, the moment the marks began (so that every session that
+// existed before is read). A muted session, or any session under the
+// global mute, raises no alert on any device: no toast, sound or system
+// notification in a page, and no Web Push.
+type Attention struct {
+	// Since is when the marks began: activity before it counts as read.
+	Since time.Time `json:"since"`
+	// Read maps a session's API id to when the user last saw it.
+	Read map[string]time.Time `json:"read"`
+	// Muted are the ids of the sessions muted one by one, sorted.
+	Muted []string `json:"muted"`
+	// GlobalMute silences every session.
+	GlobalMute bool `json:"globalMute"`
+}
+
+// PushSubscription is a browser's PushSubscription.toJSON().
+type PushSubscription struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
 }

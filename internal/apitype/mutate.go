@@ -1,9 +1,6 @@
 package apitype
 
-import (
-	"piweb/internal/catalog"
-	"piweb/internal/sessionstore"
-)
+import ()
 
 // The requests that change a session file, and their answers.
 
@@ -34,26 +31,26 @@ type CloneRequest struct {
 // SessionAnswer is the answer of the mutations that report the session
 // (rename, restore); Session is null when it is not listed.
 type SessionAnswer struct {
-	Session *catalog.Item `json:"session"`
+	Session *Item `json:"session"`
 }
 
 // LabelAnswer is POST /api/sessions/{id}/label.
 type LabelAnswer struct {
-	Session *catalog.Item     `json:"session"`
+	Session *Item             `json:"session"`
 	Labels  map[string]string `json:"labels"`
 }
 
 // DeleteAnswer is DELETE /api/sessions/{id}.
 type DeleteAnswer struct {
-	TrashID string       `json:"trashId"`
-	Session catalog.Item `json:"session"`
+	TrashID string `json:"trashId"`
+	Session Item   `json:"session"`
 }
 
 // TrashItem is one item of GET /api/trash.
 type TrashItem struct {
-	TrashID string       `json:"trashId"`
-	Deleted string       `json:"deleted"`
-	Session catalog.Item `json:"session"`
+	TrashID string `json:"trashId"`
+	Deleted string `json:"deleted"`
+	Session Item   `json:"session"`
 }
 
 // TrashList is GET /api/trash.
@@ -71,7 +68,7 @@ type NewSession struct {
 
 // BackupList is the answer of GET /api/backups.
 type BackupList struct {
-	Backups []sessionstore.Backup `json:"backups"`
+	Backups []Backup `json:"backups"`
 	// MaxAgeDays is the pruning rule: backups older than this are removed
 	// when piweb starts.
 	MaxAgeDays int `json:"maxAgeDays"`

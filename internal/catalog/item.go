@@ -4,25 +4,14 @@ import (
 	"path/filepath"
 	"unicode/utf16"
 
+	"piweb/internal/apitype"
 	"piweb/internal/sessionstore"
 )
 
 // Item is the JSON shape of a session everywhere the API lists one
-// (docs/api.md): its Meta and what it takes from outside it (Links).
-type Item struct {
-	ID                string  `json:"id"`
-	Path              string  `json:"path"`
-	Cwd               string  `json:"cwd"`
-	Name              *string `json:"name"`
-	Created           *string `json:"created"`
-	Modified          *string `json:"modified"`
-	MessageCount      int     `json:"messageCount"`
-	FirstMessage      string  `json:"firstMessage"`
-	ParentSessionID   *string `json:"parentSessionId"`
-	ParentSessionPath *string `json:"parentSessionPath"`
-	Size              int64   `json:"size"`
-	Running           bool    `json:"running"`
-}
+// (docs/api.md): its Meta and what it takes from outside it (Links)
+// (apitype.Item, where the API's shapes are defined).
+type Item = apitype.Item
 
 // Links is what a session's Item takes from outside its Meta: whether its
 // worker runs, and its parent's API id (nil when there is no parent or it
@@ -58,12 +47,9 @@ func ItemOf(m Meta, l Links) Item {
 }
 
 // Lineage is a session's fork family across files: its parent, every
-// ancestor up to the root (parent first) and its children.
-type Lineage struct {
-	Parent    *Item  `json:"parent"`
-	Ancestors []Item `json:"ancestors"`
-	Children  []Item `json:"children"`
-}
+// ancestor up to the root (parent first) and its children (apitype.Lineage,
+// where the API's shapes are defined).
+type Lineage = apitype.Lineage
 
 // Lineage is m's fork family, each session as item shows it; a cycle of
 // parents stops at the first session seen twice.
@@ -89,13 +75,9 @@ func (c *Catalog) Lineage(m Meta, item func(Meta) Item) Lineage {
 	return l
 }
 
-// Project is one folder sessions ran in: how many, and when the latest
-// was modified.
-type Project struct {
-	Cwd      string  `json:"cwd"`
-	Sessions int     `json:"sessions"`
-	Modified *string `json:"modified"`
-}
+// Project is one folder sessions ran in: how many, and when the latest was
+// modified (apitype.Project, where the API's shapes are defined).
+type Project = apitype.Project
 
 // Projects groups metas, newest first, by folder, in the order of each
 // folder's latest session (never nil).
@@ -114,18 +96,10 @@ func Projects(metas []Meta) []*Project {
 	return out
 }
 
-// HitJSON is a search hit as the API answers it: highlights in UTF-16
-// code units (JavaScript's string indexes), the session as an Item.
-type HitJSON struct {
-	SessionID       string   `json:"sessionId"`
-	EntryID         string   `json:"entryId"`
-	Snippet         string   `json:"snippet"`
-	Highlights      [][2]int `json:"highlights"`
-	OnCurrentBranch bool     `json:"onCurrentBranch"`
-	Role            string   `json:"role"`
-	Timestamp       string   `json:"timestamp"`
-	Session         Item     `json:"session"`
-}
+// HitJSON is a search hit as the API answers it: highlights in UTF-16 code
+// units (JavaScript's string indexes), the session as an Item
+// (apitype.Hit, where the API's shapes are defined).
+type HitJSON = apitype.Hit
 
 // JSON is h as the API answers it, its session as item shows it.
 func (h Hit) JSON(item func(Meta) Item) HitJSON {

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"piweb/internal/apitype"
 	"piweb/internal/index"
 )
 
@@ -121,16 +122,9 @@ type UsageRow = index.UsageRow
 // UsageQuery asks for usage by day (in a zone), model or project.
 type UsageQuery = index.UsageQuery
 
-// State is the index's progress, for GET /api/status.
-type State struct {
-	Kind       string `json:"kind"`
-	Ready      bool   `json:"ready"`
-	TextBehind int64  `json:"textBehind"`
-	Sessions   int    `json:"sessions"`
-	// Temporary is true when the cache dir was unusable and the index
-	// lives in a temporary dir (rebuilt at every start).
-	Temporary bool `json:"temporary,omitempty"`
-}
+// State is the index's progress, for GET /api/status (apitype.IndexState, where
+// the API's shapes are defined).
+type State = apitype.IndexState
 
 // ISOTime writes a JavaScript time value as toISOString does, nil for NaN.
 func ISOTime(ms float64) *string {

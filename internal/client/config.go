@@ -6,12 +6,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"piweb/internal/agent"
 	"piweb/internal/apitype"
-	"piweb/internal/own"
-	"piweb/internal/piconfig"
-	"piweb/internal/pilogin"
-	"piweb/internal/push"
 )
 
 // The routes of pi's configuration (settings, credentials, models,
@@ -30,32 +25,32 @@ func (c *Client) PutSettings(ctx context.Context, req apitype.SettingsChange) (a
 }
 
 // PutKey is PUT /api/config/auth/{provider}: store an API key.
-func (c *Client) PutKey(ctx context.Context, provider string, req apitype.KeyChange) (a piconfig.AuthFile, err error) {
+func (c *Client) PutKey(ctx context.Context, provider string, req apitype.KeyChange) (a apitype.AuthFile, err error) {
 	return a, c.Do(ctx, http.MethodPut, "/api/config/auth/"+url.PathEscape(provider), req, &a)
 }
 
 // DeleteKey is DELETE /api/config/auth/{provider}: forget a credential.
-func (c *Client) DeleteKey(ctx context.Context, provider string) (a piconfig.AuthFile, err error) {
+func (c *Client) DeleteKey(ctx context.Context, provider string) (a apitype.AuthFile, err error) {
 	return a, c.Do(ctx, http.MethodDelete, "/api/config/auth/"+url.PathEscape(provider), struct{}{}, &a)
 }
 
 // TestModel is POST /api/config/test: one short request to the model.
-func (c *Client) TestModel(ctx context.Context, req apitype.ModelTestRequest) (a agent.ModelTest, err error) {
+func (c *Client) TestModel(ctx context.Context, req apitype.ModelTestRequest) (a apitype.ModelTest, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/config/test", req, &a)
 }
 
 // Models is GET /api/models.
-func (c *Client) Models(ctx context.Context) (a piconfig.ModelList, err error) {
+func (c *Client) Models(ctx context.Context) (a apitype.ModelList, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/models", nil, &a)
 }
 
 // ModelsConfig is GET /api/models-config: models.json.
-func (c *Client) ModelsConfig(ctx context.Context) (a piconfig.ModelsFile, err error) {
+func (c *Client) ModelsConfig(ctx context.Context) (a apitype.ModelsFile, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/models-config", nil, &a)
 }
 
 // PutModelsConfig is PUT /api/models-config; the answer is models.json after.
-func (c *Client) PutModelsConfig(ctx context.Context, req apitype.ModelsConfig) (a piconfig.ModelsFile, err error) {
+func (c *Client) PutModelsConfig(ctx context.Context, req apitype.ModelsConfig) (a apitype.ModelsFile, err error) {
 	return a, c.Do(ctx, http.MethodPut, "/api/models-config", req, &a)
 }
 
@@ -65,28 +60,28 @@ func (c *Client) Resources(ctx context.Context, cwd string) (a apitype.ResourceL
 }
 
 // PutResource is PUT /api/config/resources; the answer is pi's states after.
-func (c *Client) PutResource(ctx context.Context, req apitype.ResourceToggle) (a agent.ResourceStates, err error) {
+func (c *Client) PutResource(ctx context.Context, req apitype.ResourceToggle) (a apitype.ResourceStates, err error) {
 	return a, c.Do(ctx, http.MethodPut, "/api/config/resources", req, &a)
 }
 
 // PutMCP is PUT /api/config/mcp; the answer is the installed list after.
-func (c *Client) PutMCP(ctx context.Context, req apitype.MCPToggle) (a []piconfig.Installed, err error) {
+func (c *Client) PutMCP(ctx context.Context, req apitype.MCPToggle) (a []apitype.Installed, err error) {
 	return a, c.Do(ctx, http.MethodPut, "/api/config/mcp", req, &a)
 }
 
 // Package is POST /api/config/packages: pi install or pi remove.
-func (c *Client) Package(ctx context.Context, req apitype.PackageRequest) (a agent.PackageRun, err error) {
+func (c *Client) Package(ctx context.Context, req apitype.PackageRequest) (a apitype.PackageRun, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/config/packages", req, &a)
 }
 
 // Trust is GET /api/trust: whether pi trusts the folder cwd (for session
 // id, when not "").
-func (c *Client) Trust(ctx context.Context, cwd, id string) (a agent.ProjectTrust, err error) {
+func (c *Client) Trust(ctx context.Context, cwd, id string) (a apitype.ProjectTrust, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/trust"+query("cwd", cwd, "session", id), nil, &a)
 }
 
 // SetTrust is POST /api/trust.
-func (c *Client) SetTrust(ctx context.Context, req apitype.TrustRequest) (a agent.ProjectTrust, err error) {
+func (c *Client) SetTrust(ctx context.Context, req apitype.TrustRequest) (a apitype.ProjectTrust, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/trust", req, &a)
 }
 
@@ -96,25 +91,25 @@ func signInPath(provider, rest string) string {
 }
 
 // StartSignIn is POST /api/config/signin/{provider}: pi auth login starts.
-func (c *Client) StartSignIn(ctx context.Context, provider string) (a pilogin.State, err error) {
+func (c *Client) StartSignIn(ctx context.Context, provider string) (a apitype.SignInState, err error) {
 	return a, c.Do(ctx, http.MethodPost, signInPath(provider, ""), struct{}{}, &a)
 }
 
 // SignIn is GET /api/config/signin/{provider}: the sign-in's state once
 // it is past sequence number after (the server waits a while for it).
-func (c *Client) SignIn(ctx context.Context, provider string, after uint64) (a pilogin.State, err error) {
+func (c *Client) SignIn(ctx context.Context, provider string, after uint64) (a apitype.SignInState, err error) {
 	q := query("after", strconv.FormatUint(after, 10))
 	return a, c.Do(ctx, http.MethodGet, signInPath(provider, q), nil, &a)
 }
 
 // AnswerSignIn is POST /api/config/signin/{provider}/answer: one line to
 // pi's terminal.
-func (c *Client) AnswerSignIn(ctx context.Context, provider, text string) (a pilogin.State, err error) {
+func (c *Client) AnswerSignIn(ctx context.Context, provider, text string) (a apitype.SignInState, err error) {
 	return a, c.Do(ctx, http.MethodPost, signInPath(provider, "/answer"), apitype.SignInAnswer{Text: text}, &a)
 }
 
 // CancelSignIn is DELETE /api/config/signin/{provider}.
-func (c *Client) CancelSignIn(ctx context.Context, provider string) (a pilogin.State, err error) {
+func (c *Client) CancelSignIn(ctx context.Context, provider string) (a apitype.SignInState, err error) {
 	return a, c.Do(ctx, http.MethodDelete, signInPath(provider, ""), struct{}{}, &a)
 }
 
@@ -134,7 +129,7 @@ func (c *Client) PushKey(ctx context.Context) (a apitype.PushKey, err error) {
 }
 
 // PushSubscribe is POST /api/push/subscribe.
-func (c *Client) PushSubscribe(ctx context.Context, sub push.Subscription) error {
+func (c *Client) PushSubscribe(ctx context.Context, sub apitype.PushSubscription) error {
 	return c.Do(ctx, http.MethodPost, "/api/push/subscribe", sub, nil)
 }
 
@@ -144,17 +139,17 @@ func (c *Client) PushUnsubscribe(ctx context.Context, endpoint string) error {
 }
 
 // Attention is GET /api/attention: the read marks and mutes.
-func (c *Client) Attention(ctx context.Context) (a own.Attention, err error) {
+func (c *Client) Attention(ctx context.Context) (a apitype.Attention, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/attention", nil, &a)
 }
 
 // MarkRead is POST /api/attention/read.
-func (c *Client) MarkRead(ctx context.Context, ids ...string) (a own.Attention, err error) {
+func (c *Client) MarkRead(ctx context.Context, ids ...string) (a apitype.Attention, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/read", apitype.ReadRequest{IDs: ids}, &a)
 }
 
 // Mute is POST /api/attention/mute: one session's, or with id "" every
 // session's.
-func (c *Client) Mute(ctx context.Context, id string, muted bool) (a own.Attention, err error) {
+func (c *Client) Mute(ctx context.Context, id string, muted bool) (a apitype.Attention, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/mute", apitype.MuteRequest{ID: id, Muted: muted}, &a)
 }

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"piweb/internal/agent"
 	"piweb/internal/apitype"
 )
 
@@ -189,7 +188,7 @@ func (c *Client) Repair(ctx context.Context, id string) (a apitype.RepairResult,
 
 // Create is POST /api/sessions: a new session, pi started on its first
 // message.
-func (c *Client) Create(ctx context.Context, req agent.CreateRequest) (a apitype.Created, err error) {
+func (c *Client) Create(ctx context.Context, req apitype.CreateRequest) (a apitype.Created, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/sessions", req, &a)
 }
 

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"piweb/internal/apitype"
-	"piweb/internal/gitx"
-	"piweb/internal/terminal"
 )
 
 // The routes of a session's workspace: its folder's files, git's view of
@@ -22,14 +20,14 @@ func (c *Client) Files(ctx context.Context, id, path string) (a apitype.FileList
 }
 
 // GitStatus is GET /api/sessions/{id}/git/status.
-func (c *Client) GitStatus(ctx context.Context, id string) (a gitx.View, err error) {
+func (c *Client) GitStatus(ctx context.Context, id string) (a apitype.GitView, err error) {
 	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/git/status"), nil, &a)
 }
 
 // GitDiff is GET /api/sessions/{id}/git/diff of the file at path (relative
 // to the repository's top folder), which is gitx.Staged, gitx.Unstaged or
 // gitx.Untracked.
-func (c *Client) GitDiff(ctx context.Context, id, path, which string) (a gitx.Diff, err error) {
+func (c *Client) GitDiff(ctx context.Context, id, path, which string) (a apitype.GitDiff, err error) {
 	q := query("path", path, "which", which)
 	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/git/diff"+q), nil, &a)
 }
@@ -40,7 +38,7 @@ func (c *Client) Worktrees(ctx context.Context, id string) (a apitype.Worktrees,
 }
 
 // AddWorktree is POST /api/sessions/{id}/worktrees.
-func (c *Client) AddWorktree(ctx context.Context, id string, req apitype.AddWorktree) (a gitx.Worktree, err error) {
+func (c *Client) AddWorktree(ctx context.Context, id string, req apitype.AddWorktree) (a apitype.Worktree, err error) {
 	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/worktrees"), req, &a)
 }
 
@@ -98,7 +96,7 @@ func (c *Client) Terminals(ctx context.Context, id string) (a apitype.TerminalLi
 
 // StartTerminal is POST /api/sessions/{id}/terminals: a shell in the
 // session's cwd, of cols by rows.
-func (c *Client) StartTerminal(ctx context.Context, id string, cols, rows int) (a terminal.Info, err error) {
+func (c *Client) StartTerminal(ctx context.Context, id string, cols, rows int) (a apitype.TerminalInfo, err error) {
 	body := apitype.StartTerminal{Cols: cols, Rows: rows}
 	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/terminals"), body, &a)
 }

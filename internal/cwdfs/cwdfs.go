@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
@@ -32,13 +33,9 @@ func fail(k errs.Kind, format string, args ...any) *errs.Error {
 	return &errs.Error{Kind: k, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Entry is one item of a directory listing.
-type Entry struct {
-	Name     string  `json:"name"`
-	Type     string  `json:"type"` // "dir", "file" or "other"
-	Size     int64   `json:"size"`
-	Modified *string `json:"modified"`
-}
+// Entry is one item of a directory listing (apitype.FileEntry, where the API's
+// shapes are defined).
+type Entry = apitype.FileEntry
 
 // Resolve maps a client path (relative, slash-separated) to a real path
 // inside the session's cwd. The cwd and the target are both resolved

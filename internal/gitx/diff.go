@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 )
@@ -15,16 +16,9 @@ import (
 // commit.
 const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
-// Diff is one file's unified diff.
-type Diff struct {
-	Path string `json:"path"`
-	// Text is git's unified diff, cut after Options.MaxDiff bytes
-	// (Truncated); "" when the file does not differ.
-	Text      string `json:"text"`
-	Truncated bool   `json:"truncated"`
-	// Binary is set when git reports binary files differing.
-	Binary bool `json:"binary"`
-}
+// Diff is one file's unified diff (apitype.GitDiff, where the API's shapes are
+// defined).
+type Diff = apitype.GitDiff
 
 // Which diffs a file shows.
 const (

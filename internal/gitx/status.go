@@ -6,42 +6,17 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"piweb/internal/apitype"
 )
 
-// Status is a working tree's state as `git status` sees it.
-type Status struct {
-	// Root is the working tree's top folder; file paths are relative to it.
-	Root string `json:"root"`
-	// Branch is the checked-out branch, "" when HEAD is detached.
-	Branch string `json:"branch"`
-	// Head is HEAD's commit, "" before the first commit.
-	Head string `json:"head"`
-	// Upstream is the branch's upstream, "" without one; Ahead and
-	// Behind count commits against it.
-	Upstream string `json:"upstream"`
-	Ahead    int    `json:"ahead"`
-	Behind   int    `json:"behind"`
-	// Files are the changed files, at most Options.MaxFiles; Total counts
-	// them all.
-	Files []File `json:"files"`
-	Total int    `json:"total"`
-	// IgnoredConfig are the keys of the repository's own config that name
-	// a command (core.fsmonitor, a filter, hooks...), which git ran
-	// without (the panel says so).
-	IgnoredConfig []string `json:"ignoredConfig,omitempty"`
-}
+// Status is a working tree's state as `git status` sees it (apitype.GitStatus,
+// where the API's shapes are defined).
+type Status = apitype.GitStatus
 
-// File is one changed path. Staged and Unstaged are git's X and Y
-// letters (M modified, A added, D deleted, R renamed, C copied, T type
-// changed, U unmerged, . unchanged); an untracked file has "?" for both.
-type File struct {
-	Path     string `json:"path"`
-	OrigPath string `json:"origPath,omitempty"`
-	Staged   string `json:"staged"`
-	Unstaged string `json:"unstaged"`
-	// Kind is "tracked", "renamed", "unmerged" or "untracked".
-	Kind string `json:"kind"`
-}
+// File is one changed path (apitype.GitFile, where the API's shapes are
+// defined).
+type File = apitype.GitFile
 
 // Status runs `git status --porcelain=v2 -z --branch` in dir.
 func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
@@ -87,7 +62,7 @@ func ParseStatus(out []byte, maxFiles int) (*Status, error) {
 		var err error
 		switch rec[0] {
 		case '#':
-			st.header(string(rec))
+			readHeader(st, string(rec))
 			continue
 		case '1':
 			f, err = ordinary(rec, 9)
@@ -138,7 +113,7 @@ func ordinary(rec []byte, n int) (File, error) {
 	return File{Path: parts[n-1], Staged: parts[1][:1], Unstaged: parts[1][1:], Kind: "tracked"}, nil
 }
 
-func (st *Status) header(h string) {
+func readHeader(st *Status, h string) {
 	key, val, _ := strings.Cut(strings.TrimPrefix(h, "# "), " ")
 	switch key {
 	case "branch.oid":

@@ -3,17 +3,15 @@ package gitx
 import (
 	"context"
 	"errors"
+
+	"piweb/internal/apitype"
 )
 
-// View is a folder's git state for the Changes panel: its Status when it
-// is in a repository, else why not (Reason: no_git, not_repo, no_dir,
-// timeout, unsafe_config) and a message for the user.
-type View struct {
-	Available bool    `json:"available"`
-	Reason    string  `json:"reason,omitempty"`
-	Message   string  `json:"message,omitempty"`
-	Status    *Status `json:"status,omitempty"`
-}
+// View is a folder's git state for the Changes panel: its Status when it is
+// in a repository, else why not (Reason: no_git, not_repo, no_dir, timeout,
+// unsafe_config) and a message for the user (apitype.GitView, where the API's
+// shapes are defined).
+type View = apitype.GitView
 
 var reasons = []struct {
 	err    error

@@ -7,21 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
-// Repo says which repository a folder belongs to.
-type Repo struct {
-	// Common is the repository's shared git folder: equal for every
-	// worktree of one repository, so it groups them.
-	Common string `json:"common"`
-	// Root is this worktree's top folder; Name the repository's name
-	// (its main worktree's folder name).
-	Root string `json:"root"`
-	Name string `json:"name"`
-	// Branch is the checked-out branch, "HEAD" when detached.
-	Branch string `json:"branch"`
-}
+// Repo says which repository a folder belongs to (apitype.Repo, where the
+// API's shapes are defined).
+type Repo = apitype.Repo
 
 // RepoOf answers the repository of dir.
 func (g *Git) RepoOf(ctx context.Context, dir string) (*Repo, error) {
@@ -41,16 +33,9 @@ func (g *Git) RepoOf(ctx context.Context, dir string) (*Repo, error) {
 	return r, nil
 }
 
-// Worktree is one working tree of a repository.
-type Worktree struct {
-	Path   string `json:"path"`
-	Head   string `json:"head"`
-	Branch string `json:"branch"` // "" when detached
-	Main   bool   `json:"main"`   // the repository's main worktree (listed first)
-	Locked bool   `json:"locked"`
-	// Prunable is set when its folder is gone.
-	Prunable bool `json:"prunable"`
-}
+// Worktree is one working tree of a repository (apitype.Worktree, where the
+// API's shapes are defined).
+type Worktree = apitype.Worktree
 
 // Worktrees lists the worktrees of dir's repository, the main one first.
 func (g *Git) Worktrees(ctx context.Context, dir string) ([]Worktree, error) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/session"
 )
 
@@ -138,23 +139,14 @@ func (q UsageQuery) fromSlot() int64 {
 	return max(0, q.Since.UnixMilli()/usageSlot.Milliseconds())
 }
 
-// UsageRow is one group: the tokens and cost of the assistant messages
-// in it (their usage as pi recorded it) and how many there were. Key is
-// the day as YYYY-MM-DD, the model as provider/id, or the project's cwd;
-// it is empty for messages without an entry time or a model.
-type UsageRow struct {
-	Key        string  `json:"key"`
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	CacheRead  float64 `json:"cacheRead"`
-	CacheWrite float64 `json:"cacheWrite"`
-	Cost       float64 `json:"cost"`
-	Messages   int64   `json:"messages"`
-}
+// UsageRow is one group: the tokens and cost of the assistant messages in
+// it (their usage as pi recorded it) and how many there were
+// (apitype.UsageRow, where the API's shapes are defined).
+type UsageRow = apitype.UsageRow
 
-// Add adds o's tokens, cost and count to r, saturating as the index's
-// sums do (addSat).
-func (r *UsageRow) Add(o UsageRow) {
+// AddUsage adds o's tokens, cost and count to r, saturating as the
+// index's sums do (addSat).
+func AddUsage(r *UsageRow, o UsageRow) {
 	addSat(&r.Input, o.Input)
 	addSat(&r.Output, o.Output)
 	addSat(&r.CacheRead, o.CacheRead)

@@ -56,7 +56,7 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 			}
 			seen[answer] = true
 			if g := groups[key]; g != nil {
-				g.Add(r)
+				AddUsage(g, r)
 			} else {
 				r.Key = key
 				groups[key] = &r

@@ -44,11 +44,16 @@ func detailOf(sess *session.Session, labels map[string]string, tree []session.Tr
 	if sess.Header != nil {
 		header = sess.Header.Raw
 	}
-	problems := sess.Problems
-	if problems == nil {
-		problems = []session.Problem{}
+	return apitype.SessionDetail{Header: header, Leaf: leaf, Tree: tree, Labels: labels, Problems: problemsOf(sess.Problems)}
+}
+
+// problemsOf is what the API says of Parse's findings (never null).
+func problemsOf(ps []session.Problem) []apitype.Problem {
+	out := make([]apitype.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = apitype.Problem{Line: p.Line, Kind: string(p.Kind), Message: p.Message}
 	}
-	return apitype.SessionDetail{Header: header, Leaf: leaf, Tree: tree, Labels: labels, Problems: problems}
+	return out
 }
 
 // ContextPage is the page [start, end) of the messages pi sees at leaf

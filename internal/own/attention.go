@@ -6,25 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
-// Attention is the user's marks, as GET /api/attention answers them. A
-// session is unread when its last activity is newer than both its read
-// mark and Since, the moment the marks began (so that every session that
-// existed before is read). A muted session, or any session under the
-// global mute, raises no alert on any device: no toast, sound or system
-// notification in a page, and no Web Push.
-type Attention struct {
-	// Since is when the marks began: activity before it counts as read.
-	Since time.Time `json:"since"`
-	// Read maps a session's API id to when the user last saw it.
-	Read map[string]time.Time `json:"read"`
-	// Muted are the ids of the sessions muted one by one, sorted.
-	Muted []string `json:"muted"`
-	// GlobalMute silences every session.
-	GlobalMute bool `json:"globalMute"`
-}
+// Attention is the user's marks, as GET /api/attention answers them
+// (apitype.Attention, where the API's shapes are defined).
+type Attention = apitype.Attention
 
 // AttentionStore holds the Attention of one config dir. Its methods are safe for
 // concurrent use; each change is on disk before it returns.

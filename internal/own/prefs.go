@@ -6,16 +6,13 @@ import (
 	"path/filepath"
 	"sync"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
-// Prefs are piweb's preferences. The zero value is every default.
-type Prefs struct {
-	// ModelTitles has a new session's first-line name replaced by a
-	// title pi's default model writes (one short extra request). Off by
-	// default.
-	ModelTitles bool `json:"modelTitles"`
-}
+// Prefs are piweb's preferences (apitype.Preferences, where the API's shapes are
+// defined).
+type Prefs = apitype.Preferences
 
 // PrefsStore holds the Prefs of one config dir. Its methods are safe for
 // concurrent use; a change is on disk before Set returns.

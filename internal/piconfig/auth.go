@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
@@ -15,24 +16,13 @@ import (
 const MaxKeyLen = 4096
 
 // Credential is one provider's entry in auth.json as the browser may see
-// it: never the key itself.
-type Credential struct {
-	Provider string `json:"provider"`
-	// Type is pi's credential type: "api_key" or "oauth".
-	Type string `json:"type"`
-	// Masked is the key with all but its last 4 characters hidden, or a
-	// note for a key pi resolves elsewhere (an environment variable's
-	// name, a "!command"): those are not secret and are shown whole.
-	Masked string `json:"masked,omitempty"`
-}
+// it: never the key itself (apitype.Credential, where the API's shapes are
+// defined).
+type Credential = apitype.Credential
 
-// AuthFile is auth.json as the browser may see it.
-type AuthFile struct {
-	Path        string       `json:"path"`
-	Exists      bool         `json:"exists"`
-	Credentials []Credential `json:"credentials"`
-	Error       string       `json:"error,omitempty"`
-}
+// AuthFile is auth.json as the browser may see it (apitype.AuthFile, where
+// the API's shapes are defined).
+type AuthFile = apitype.AuthFile
 
 // ReadAuth lists auth.json's credentials, masked, by provider name.
 func (s *Store) ReadAuth() AuthFile {

@@ -6,32 +6,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"piweb/internal/apitype"
 )
 
 // Installed is something pi loads that RPC get_commands does not name: an
 // MCP server (mcp.json's mcpServers), a pi package (settings.json's
 // packages) or an extension (a file or folder in an extensions folder, or
-// settings.json's extensions).
-type Installed struct {
-	Name string `json:"name"`
-	// Kind is "mcp", "package" or "extension".
-	Kind string `json:"kind"`
-	// Scope is "user" (the agent dir) or "project" (the folder's .pi).
-	Scope string `json:"scope"`
-	// Path is the file that names it; Detail how it runs (a command, a
-	// URL, a package source).
-	Path   string `json:"path"`
-	Detail string `json:"detail,omitempty"`
-	// Resolved is a local package source made absolute (pi resolves it
-	// from the folder of the settings file naming it): the source that
-	// `pi remove` matches from any folder.
-	Resolved string `json:"resolved,omitempty"`
-	// Disabled is an MCP server its entry turns off ("enabled": false);
-	// Override an MCP entry of a project that only overrides the global
-	// server of that name (no command, url or type).
-	Disabled bool `json:"disabled,omitempty"`
-	Override bool `json:"override,omitempty"`
-}
+// settings.json's extensions) (apitype.Installed, where the API's shapes
+// are defined).
+type Installed = apitype.Installed
 
 // Installed lists the MCP servers, pi packages and extensions of the
 // agent dir, and with cwd set those of the project too (the caller asks

@@ -3,6 +3,7 @@ package piconfig
 import (
 	"encoding/json"
 
+	"piweb/internal/apitype"
 	"piweb/internal/jsjson"
 )
 
@@ -11,13 +12,9 @@ import (
 const MaskedKey = "***"
 
 // ModelsFile is models.json as the browser may see it: literal apiKeys
-// replaced by MaskedKey.
-type ModelsFile struct {
-	Path   string          `json:"-"`
-	Exists bool            `json:"exists"`
-	Config json.RawMessage `json:"config"`
-	Error  string          `json:"error,omitempty"`
-}
+// replaced by MaskedKey (apitype.ModelsFile, where the API's shapes are
+// defined).
+type ModelsFile = apitype.ModelsFile
 
 // ReadModels reads models.json with literal keys masked; a missing file is
 // {"providers":{}}.
@@ -199,20 +196,15 @@ func (s *Store) CustomProviders() []string {
 	return out
 }
 
-// ModelList is GET /api/models: pi's available models (or, without pi,
-// what models.json declares), settings.json's default model and its
-// enabledModels patterns (null: every model is offered).
-type ModelList struct {
-	Models        []json.RawMessage `json:"models"`
-	Default       *ModelRef         `json:"default"`
-	EnabledModels []string          `json:"enabledModels"`
-}
+// ModelList is GET /api/models: pi's available models (or, without pi, what
+// models.json declares), settings.json's default model and its
+// enabledModels patterns (null: every model is offered) (apitype.ModelList,
+// where the API's shapes are defined).
+type ModelList = apitype.ModelList
 
-// ModelRef names a model as pi's settings do.
-type ModelRef struct {
-	Provider string `json:"provider"`
-	ModelID  string `json:"modelId"`
-}
+// ModelRef names a model as pi's settings do (apitype.ModelRef, where the
+// API's shapes are defined).
+type ModelRef = apitype.ModelRef
 
 // ModelList is the models answer: pi's available models from its
 // get_available_models data (fromPi; without pi, what models.json
@@ -242,7 +234,7 @@ func (s *Store) ModelList(fromPi json.RawMessage, havePi bool) ModelList {
 	}
 	if json.Unmarshal(s.ReadSettings("").Settings, &st) == nil {
 		if st.DefaultModel != "" {
-			out.Default = &ModelRef{st.DefaultProvider, st.DefaultModel}
+			out.Default = &ModelRef{Provider: st.DefaultProvider, ModelID: st.DefaultModel}
 		}
 		out.EnabledModels = st.EnabledModels
 	}

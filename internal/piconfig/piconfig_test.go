@@ -154,7 +154,7 @@ func TestAuth(t *testing.T) {
 		}
 	}
 	got := s.ReadAuth().Credentials
-	wantCreds := []Credential{{"anthropic", "oauth", ""}, {"fake", "api_key", "••••••••6789"}, {"openai", "api_key", "••••••••mnop"}}
+	wantCreds := []Credential{{Provider: "anthropic", Type: "oauth"}, {Provider: "fake", Type: "api_key", Masked: "••••••••6789"}, {Provider: "openai", Type: "api_key", Masked: "••••••••mnop"}}
 	if d := cmp.Diff(wantCreds, got); d != "" {
 		t.Errorf("credentials (-want +got):\n%s", d)
 	}

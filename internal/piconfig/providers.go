@@ -1,17 +1,13 @@
 package piconfig
 
+import "piweb/internal/apitype"
+
 // Provider is a provider pi 1.6.0 has built in: its id, the environment
 // variables pi reads its API key from, and whether pi offers an account
 // sign-in for it (`pi auth login <id>`: the provider has pi-ai's
-// auth.oauth; TestSignInProvidersArePis checks the list against pi).
-type Provider struct {
-	ID     string   `json:"id"`
-	Env    []string `json:"env,omitempty"`
-	SignIn bool     `json:"signIn,omitempty"`
-	// Ambient is set for providers configured outside pi (cloud
-	// credentials), which take no API key in auth.json.
-	Ambient bool `json:"ambient,omitempty"`
-}
+// auth.oauth; TestSignInProvidersArePis checks the list against pi)
+// (apitype.Provider, where the API's shapes are defined).
+type Provider = apitype.Provider
 
 // Providers are pi 1.6.0's built-in providers (pi-ai's env-api-keys.js and
 // auth/oauth, pi-coding-agent's defaultModelPerProvider), for the

@@ -5,20 +5,15 @@ import (
 	"math"
 	"slices"
 
+	"piweb/internal/apitype"
 	"piweb/internal/jsjson"
 )
 
-// Setting describes one setting piweb edits: its key (Sub for a member of
-// a nested object), its kind, the values it accepts and pi 1.6.0's default
-// (SETTINGS_DEFAULTS in core/settings-defaults.js; absent when pi has none).
-type Setting struct {
-	Key     string          `json:"key"`
-	Sub     string          `json:"sub,omitempty"`
-	Kind    string          `json:"kind"` // "bool", "int", "enum", "string", "strings"
-	Options []string        `json:"options,omitempty"`
-	Default json.RawMessage `json:"default,omitempty"`
-	Doc     string          `json:"doc"`
-}
+// Setting describes one setting piweb edits: its key (Sub for a member of a
+// nested object), its kind, the values it accepts and pi 1.6.0's default
+// (SETTINGS_DEFAULTS in core/settings-defaults.js; absent when pi has none)
+// (apitype.Setting, where the API's shapes are defined).
+type Setting = apitype.Setting
 
 // ThinkingLevels are pi's THINKING_LEVEL_OPTIONS (core/defaults.js).
 var ThinkingLevels = []string{"off", "minimal", "low", "medium", "high", "xhigh", "max"}
@@ -63,47 +58,45 @@ func lookupSetting(key, sub string) (Setting, bool) {
 func ValidateChange(c Change) error {
 	st, known := lookupSetting(c.Key, c.Sub)
 	if !known {
-		name := c.Key
-		if c.Sub != "" {
-			name += "." + c.Sub
-		}
-		return invalidf("%s is not a setting piweb edits", name)
+		return invalidf("%s is not a setting piweb edits", settingName(c.Key, c.Sub))
 	}
 	if len(c.Value) == 0 || string(c.Value) == "null" {
 		return nil
 	}
 	v, err := jsjson.Parse(c.Value)
 	if err != nil {
-		return invalidf("%s: the value is not valid JSON", st.name())
+		return invalidf("%s: the value is not valid JSON", settingName(st.Key, st.Sub))
 	}
-	return st.check(v)
+	return checkValue(st, v)
 }
 
-func (st Setting) name() string {
-	if st.Sub != "" {
-		return st.Key + "." + st.Sub
+// settingName is a setting's name in messages: key, or key.sub for a
+// member of an object setting.
+func settingName(key, sub string) string {
+	if sub != "" {
+		return key + "." + sub
 	}
-	return st.Key
+	return key
 }
 
-func (st Setting) check(v jsjson.Value) error {
+func checkValue(st Setting, v jsjson.Value) error {
 	switch st.Kind {
 	case "bool":
 		if v.Kind() != jsjson.BoolKind {
-			return invalidf("%s must be true or false", st.name())
+			return invalidf("%s must be true or false", settingName(st.Key, st.Sub))
 		}
 	case "int":
 		f := v.Float()
 		if v.Kind() != jsjson.NumberKind || f < 0 || f != math.Trunc(f) || f > 1<<40 {
-			return invalidf("%s must be a whole number, 0 or more", st.name())
+			return invalidf("%s must be a whole number, 0 or more", settingName(st.Key, st.Sub))
 		}
 	case "enum":
 		if v.Kind() != jsjson.StringKind || !slices.Contains(st.Options, v.Str()) {
-			return invalidf("%s must be one of %v", st.name(), st.Options)
+			return invalidf("%s must be one of %v", settingName(st.Key, st.Sub), st.Options)
 		}
 	case "string":
 		if v.Kind() != jsjson.StringKind || v.Str() == "" || len(v.Str()) > 1000 {
-			return invalidf("%s must be a non-empty string", st.name())
+			return invalidf("%s must be a non-empty string", settingName(st.Key, st.Sub))
 		}
 	case "strings":
 		return checkStrings(st, v)
@@ -113,11 +106,11 @@ func (st Setting) check(v jsjson.Value) error {
 
 func checkStrings(st Setting, v jsjson.Value) error {
 	if v.Kind() != jsjson.ArrayKind || v.Len() > 10000 {
-		return invalidf("%s must be a list of strings", st.name())
+		return invalidf("%s must be a list of strings", settingName(st.Key, st.Sub))
 	}
 	for i := range v.Len() {
 		if e := v.Index(i); e.Kind() != jsjson.StringKind || e.Str() == "" {
-			return invalidf("%s must be a list of non-empty strings", st.name())
+			return invalidf("%s must be a list of non-empty strings", settingName(st.Key, st.Sub))
 		}
 	}
 	return nil

@@ -3,22 +3,14 @@ package piconfig
 import (
 	"encoding/json"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
 
-// SettingsFile is one settings.json as read.
-type SettingsFile struct {
-	// Path is the file's path; Exists is false when there is none yet.
-	Path   string `json:"path"`
-	Exists bool   `json:"exists"`
-	// Settings is the file's object as JSON (after pi's migrations, so
-	// old keys show under their new names), {} when absent or corrupt.
-	Settings json.RawMessage `json:"settings"`
-	// Error says why the file is unusable (pi then ignores it, and piweb
-	// refuses to write it unless asked to replace it).
-	Error string `json:"error,omitempty"`
-}
+// SettingsFile is one settings.json as read (apitype.SettingsFile, where
+// the API's shapes are defined).
+type SettingsFile = apitype.SettingsFile
 
 // ReadSettings reads the global settings.json (cwd "") or a project's.
 func (s *Store) ReadSettings(cwd string) SettingsFile {
@@ -45,12 +37,9 @@ func (s *Store) settingsPath(cwd string) string {
 }
 
 // Change sets (or, with a nil Value, removes) one setting: a top-level key,
-// or with Sub the member of a nested object such as compaction.enabled.
-type Change struct {
-	Key   string          `json:"key"`
-	Sub   string          `json:"sub,omitempty"`
-	Value json.RawMessage `json:"value"`
-}
+// or with Sub the member of a nested object such as compaction.enabled
+// (apitype.SettingChange, where the API's shapes are defined).
+type Change = apitype.SettingChange
 
 // ErrUntrusted is returned for a write to an untrusted project's settings:
 // pi refuses it ("Project is not trusted; refusing to write project settings").

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/terminal"
 )
@@ -53,27 +54,9 @@ var (
 	ErrNoRun   = errs.New(errs.NotFound, "no sign-in to this provider is running", "pilogin: no sign-in to this provider is running")
 )
 
-// State is one provider's sign-in as the page shows it. Seq grows with
-// every change of any sign-in, so a reader waits for a state newer than
-// the one it has (Manager.Wait).
-type State struct {
-	Provider string `json:"provider"`
-	Seq      uint64 `json:"seq"`
-	Running  bool   `json:"running"`
-	// URL is the page pi asks the user to open (http or https only), and
-	// UserCode the code to enter there for a device-code sign-in.
-	URL      string `json:"url,omitempty"`
-	UserCode string `json:"userCode,omitempty"`
-	// Prompt is the question pi waits on for an answer, if any.
-	Prompt string `json:"prompt,omitempty"`
-	// Lines are what pi printed, as text, answers masked.
-	Lines []string `json:"lines"`
-	// Result is set once pi ended: SignedIn, Failed, Cancelled or TimedOut;
-	// Error is then pi's own last words (e.g. "Failed to log in to
-	// Anthropic: fetch failed").
-	Result string `json:"result,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
+// State is one provider's sign-in as the page shows it (apitype.SignInState,
+// where the API's shapes are defined).
+type State = apitype.SignInState
 
 // Manager runs the sign-ins. Its methods are safe for concurrent use.
 type Manager struct {

@@ -35,18 +35,14 @@ import (
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/own"
 )
 
-// Subscription is a browser's PushSubscription.toJSON().
-type Subscription struct {
-	Endpoint string `json:"endpoint"`
-	Keys     struct {
-		P256dh string `json:"p256dh"`
-		Auth   string `json:"auth"`
-	} `json:"keys"`
-}
+// Subscription is a browser's PushSubscription.toJSON()
+// (apitype.PushSubscription, where the API's shapes are defined).
+type Subscription = apitype.PushSubscription
 
 // Message is what the service worker shows (static/sw.js).
 type Message struct {

@@ -15,7 +15,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &req, maxPromptBody); err != nil {
 		return err
 	}
-	if err := req.Validate(); err != nil {
+	if err := agent.ValidateCreate(&req); err != nil {
 		return errs.Errorf(errs.Invalid, "%s", err.Error()) // a client's mistake, not logged
 	}
 	if err := s.checkFleetCreate(r, req.Cwd); err != nil {

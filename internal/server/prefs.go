@@ -29,5 +29,5 @@ func (s *Server) putPrefs(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) prefsView() apitype.Prefs {
-	return apitype.Prefs{Prefs: s.prefs.Get(), ModelTitlesForced: s.app.ModelTitles}
+	return apitype.Prefs{Preferences: s.prefs.Get(), ModelTitlesForced: s.app.ModelTitles}
 }

@@ -15,6 +15,7 @@ import (
 
 	"piweb/internal/catalog"
 	"piweb/internal/client"
+	"piweb/internal/index"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
 )
@@ -165,5 +166,5 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 	if c.Answer {
 		n = 1
 	}
-	g.Add(UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
+	index.AddUsage(g, UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
 }

@@ -24,7 +24,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request, m Meta) e
 		if gerr != nil || g.Available {
 			return err
 		}
-		a.View = g
+		a.GitView = g
 		return ok(w, a)
 	}
 	a.Available, a.Repo = true, repo

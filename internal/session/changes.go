@@ -3,37 +3,18 @@ package session
 import (
 	"encoding/json"
 
+	"piweb/internal/apitype"
 	"piweb/internal/jsjson"
 )
 
 // FileChange is one write or edit tool call of a session, with what its
-// result said: what the session changed in its folder, as pi made it.
-type FileChange struct {
-	// EntryID is the assistant message holding the call; CallID the call.
-	EntryID string `json:"entryId"`
-	CallID  string `json:"callId"`
-	// Tool is "write" or "edit"; Path is the path argument as pi got it
-	// (relative to the session's cwd, or absolute).
-	Tool string `json:"tool"`
-	Path string `json:"path"`
-	// Timestamp is the call's message time (Unix ms).
-	Timestamp float64 `json:"timestamp"`
-	// Content is a write's new content.
-	Content *string `json:"content,omitempty"`
-	// Edits are an edit's replacements; Diff is the diff pi computed for
-	// it (its result's details.diff), "" when pi gave none.
-	Edits []TextEdit `json:"edits,omitempty"`
-	Diff  string     `json:"diff,omitempty"`
-	// Done is set once the call has a result; Error when that failed.
-	Done  bool `json:"done"`
-	Error bool `json:"error"`
-}
+// result said: what the session changed in its folder, as pi made it
+// (apitype.FileChange, where the API's shapes are defined).
+type FileChange = apitype.FileChange
 
-// TextEdit is one replacement of an edit call.
-type TextEdit struct {
-	OldText string `json:"oldText"`
-	NewText string `json:"newText"`
-}
+// TextEdit is one replacement of an edit call (apitype.TextEdit, where the
+// API's shapes are defined).
+type TextEdit = apitype.TextEdit
 
 // fileArgs are the arguments of pi's write and edit tools (edit takes one
 // oldText/newText pair or, since pi 0.6x, a list of edits).

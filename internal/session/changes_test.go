@@ -14,9 +14,9 @@ func TestFileChanges(t *testing.T) {
 `
 	hi := "hi\n"
 	want := []FileChange{
-		{EntryID: "a1", CallID: "c1", Tool: "edit", Path: "a.go", Timestamp: 5, Edits: []TextEdit{{"x", "y"}}, Diff: "-1 x\n+1 y", Done: true},
+		{EntryID: "a1", CallID: "c1", Tool: "edit", Path: "a.go", Timestamp: 5, Edits: []TextEdit{{OldText: "x", NewText: "y"}}, Diff: "-1 x\n+1 y", Done: true},
 		{EntryID: "a1", CallID: "c2", Tool: "write", Path: "/w/b.txt", Timestamp: 5, Content: &hi, Done: true, Error: true},
-		{EntryID: "a1", CallID: "c4", Tool: "edit", Path: "old.go", Timestamp: 5, Edits: []TextEdit{{"p", "q"}}},
+		{EntryID: "a1", CallID: "c4", Tool: "edit", Path: "old.go", Timestamp: 5, Edits: []TextEdit{{OldText: "p", NewText: "q"}}},
 	}
 	if diff := cmp.Diff(want, Parse([]byte(lines)).FileChanges()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

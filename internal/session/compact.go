@@ -3,20 +3,14 @@ package session
 import (
 	"encoding/json"
 	"strings"
+
+	"piweb/internal/apitype"
 )
 
-// TreeNode is one entry of the compact tree GET /api/sessions/{id}
-// answers: every entry with an id, its place in the tree, its preview and
-// its label.
-type TreeNode struct {
-	ID        string  `json:"id"`
-	ParentID  *string `json:"parentId"`
-	Type      string  `json:"type"`
-	Role      string  `json:"role,omitempty"`
-	Timestamp string  `json:"timestamp"`
-	Text      string  `json:"text"`
-	Label     *string `json:"label"`
-}
+// TreeNode is one entry of the compact tree GET /api/sessions/{id} answers:
+// every entry with an id, its place in the tree, its preview and its label
+// (apitype.TreeNode, where the API's shapes are defined).
+type TreeNode = apitype.TreeNode
 
 // CompactTree lists every entry with an id in file order, labelled from
 // labels (LabelMap's).

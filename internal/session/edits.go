@@ -1,20 +1,15 @@
 package session
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"piweb/internal/apitype"
+)
 
 // ContextEdit tells the page that what the model sees of an entry differs
 // from the file (a context_edit in effect, pi 1.x): the entry is left out
-// (Omitted, e.g. an attempt pi retried) or its content replaced (the
-// context's message already shows the replacement). Original is the
-// message as written in the file, null for an entry that is not a message.
-// BeforeID places an omitted entry: the context entry it precedes, null
-// when it comes after the last one.
-type ContextEdit struct {
-	EntryID  string          `json:"entryId"`
-	Omitted  bool            `json:"omitted"`
-	BeforeID *string         `json:"beforeId,omitempty"`
-	Original json.RawMessage `json:"original"`
-}
+// (Omitted, e.g (apitype.ContextEdit, where the API's shapes are defined).
+type ContextEdit = apitype.ContextEdit
 
 // EditsOnPage returns the edits of c (the context built for the path to
 // leaf) that concern the page c.EntryIDs[start:end]: replaced entries on

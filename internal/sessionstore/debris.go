@@ -3,6 +3,7 @@ package sessionstore
 import (
 	"os"
 	"path/filepath"
+	"piweb/internal/apitype"
 	"piweb/internal/session"
 	"slices"
 	"strings"
@@ -20,13 +21,9 @@ const (
 	BackupMaxAge = 30 * 24 * time.Hour
 )
 
-// Backup is one backup file a rewrite left beside a session.
-type Backup struct {
-	Path    string    `json:"path"`
-	Session string    `json:"session"` // the session file it was a backup of
-	Time    time.Time `json:"time"`    // when it was made
-	Size    int64     `json:"size"`
-}
+// Backup is one backup file a rewrite left beside a session
+// (apitype.Backup, where the API's shapes are defined).
+type Backup = apitype.Backup
 
 // backupTimeLayout is BackupPath's time format.
 const backupTimeLayout = "20060102T150405.000000000Z"

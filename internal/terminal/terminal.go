@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 )
 
@@ -113,14 +114,9 @@ func New(opts Options) *Manager {
 	return &Manager{opts: opts.withDefaults(), terms: map[string]*Term{}}
 }
 
-// Info describes a live terminal.
-type Info struct {
-	ID      string    `json:"id"`
-	Owner   string    `json:"owner"`
-	Cwd     string    `json:"cwd"`
-	Started time.Time `json:"started"`
-	PID     int       `json:"pid"`
-}
+// Info describes a live terminal (apitype.TerminalInfo, where the API's shapes are
+// defined).
+type Info = apitype.TerminalInfo
 
 // Start starts a shell in dir for owner on a PTY of the given size. It
 // fails with ErrTooMany past the caps, ErrNoDir when dir is not a

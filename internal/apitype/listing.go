@@ -1,0 +1,87 @@
+package apitype
+
+import "time"
+
+// The shapes of the session listing: a session as every answer lists it,
+// its fork family, its folder, a search hit, usage and the index's
+// progress. catalog, index and sessionstore name these types (aliases) so
+// that there is one definition of each.
+
+// Item is the JSON shape of a session everywhere the API lists one
+// (docs/api.md): its Meta and what it takes from outside it (Links).
+type Item struct {
+	ID                string  `json:"id"`
+	Path              string  `json:"path"`
+	Cwd               string  `json:"cwd"`
+	Name              *string `json:"name"`
+	Created           *string `json:"created"`
+	Modified          *string `json:"modified"`
+	MessageCount      int     `json:"messageCount"`
+	FirstMessage      string  `json:"firstMessage"`
+	ParentSessionID   *string `json:"parentSessionId"`
+	ParentSessionPath *string `json:"parentSessionPath"`
+	Size              int64   `json:"size"`
+	Running           bool    `json:"running"`
+}
+
+// Lineage is a session's fork family across files: its parent, every
+// ancestor up to the root (parent first) and its children.
+type Lineage struct {
+	Parent    *Item  `json:"parent"`
+	Ancestors []Item `json:"ancestors"`
+	Children  []Item `json:"children"`
+}
+
+// Project is one folder sessions ran in: how many, and when the latest
+// was modified.
+type Project struct {
+	Cwd      string  `json:"cwd"`
+	Sessions int     `json:"sessions"`
+	Modified *string `json:"modified"`
+}
+
+// Hit is a search hit as the API answers it: highlights in UTF-16
+// code units (JavaScript's string indexes), the session as an Item.
+type Hit struct {
+	SessionID       string   `json:"sessionId"`
+	EntryID         string   `json:"entryId"`
+	Snippet         string   `json:"snippet"`
+	Highlights      [][2]int `json:"highlights"`
+	OnCurrentBranch bool     `json:"onCurrentBranch"`
+	Role            string   `json:"role"`
+	Timestamp       string   `json:"timestamp"`
+	Session         Item     `json:"session"`
+}
+
+// IndexState is the index's progress, for GET /api/status.
+type IndexState struct {
+	Kind       string `json:"kind"`
+	Ready      bool   `json:"ready"`
+	TextBehind int64  `json:"textBehind"`
+	Sessions   int    `json:"sessions"`
+	// Temporary is true when the cache dir was unusable and the index
+	// lives in a temporary dir (rebuilt at every start).
+	Temporary bool `json:"temporary,omitempty"`
+}
+
+// UsageRow is one group: the tokens and cost of the assistant messages
+// in it (their usage as pi recorded it) and how many there were. Key is
+// the day as YYYY-MM-DD, the model as provider/id, or the project's cwd;
+// it is empty for messages without an entry time or a model.
+type UsageRow struct {
+	Key        string  `json:"key"`
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Cost       float64 `json:"cost"`
+	Messages   int64   `json:"messages"`
+}
+
+// Backup is one backup file a rewrite left beside a session.
+type Backup struct {
+	Path    string    `json:"path"`
+	Session string    `json:"session"` // the session file it was a backup of
+	Time    time.Time `json:"time"`    // when it was made
+	Size    int64     `json:"size"`
+}
