@@ -3,7 +3,8 @@ package agent
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"piweb/internal/jsjson"
 )
 
 // The attention kinds a worker event can mean (WorkerNote.Attention): its
@@ -69,11 +70,7 @@ func AttentionOf(ev []byte) (kind, title string) {
 func noteOf(topic string, e Event) WorkerNote {
 	kind, title := AttentionOf(e.Raw)
 	if len(title) > maxNoteTitle {
-		n := maxNoteTitle
-		for n > 0 && !utf8.RuneStart(title[n]) {
-			n--
-		}
-		title = strings.Clone(title[:n]) // not a view of the whole message
+		title = strings.Clone(jsjson.Cut(title, maxNoteTitle)) // not a view of the whole message
 	}
 	return WorkerNote{Topic: topic, Type: e.Type, Attention: kind, Title: title}
 }

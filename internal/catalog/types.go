@@ -15,10 +15,10 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"piweb/internal/apitype"
 	"piweb/internal/index"
+	"piweb/internal/jsjson"
 )
 
 // Meta is one session's listing metadata, as the index keeps it.
@@ -109,11 +109,7 @@ func firstMessage(s string) string {
 	if len(s) <= MaxFirstMessage {
 		return s
 	}
-	n := MaxFirstMessage
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.Clone(s[:n])
+	return strings.Clone(jsjson.Cut(s, MaxFirstMessage))
 }
 
 // UsageRow is one group of GET /api/usage (see index.UsageRow).

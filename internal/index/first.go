@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"piweb/internal/jsjson"
 )
 
 // A session's first message is pi's whole first user text, which can be a
@@ -25,21 +26,7 @@ const firstHead = 16 << 10
 const firstPart = 1 << 20
 
 // headOfFirst is s cut to firstHead bytes at a rune start.
-func headOfFirst(s string) string { return cutAt(s, firstHead) }
-
-// cutAt is s cut to at most n bytes, before a UTF-8 continuation byte
-// only when it is one of a valid sequence's (at most 3 bytes back).
-func cutAt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for k := n; k > n-utf8.UTFMax && k > 0; k-- {
-		if utf8.RuneStart(s[k]) {
-			return s[:k]
-		}
-	}
-	return s[:n]
-}
+func headOfFirst(s string) string { return jsjson.Cut(s, firstHead) }
 
 // saveFirst keeps the whole first message of file id when it is longer
 // than its head, and drops the one kept before (old is the row before the
@@ -59,7 +46,7 @@ func saveFirst(ctx context.Context, tx *sql.Tx, id int64, b body, old *fileRow) 
 		return nil
 	}
 	for part := 0; len(s) > 0; part++ {
-		p := cutAt(s, firstPart)
+		p := jsjson.Cut(s, firstPart)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO firsts(file_id, part, text) VALUES(?, ?, ?)`, id, part, p); err != nil {
 			return wrap("first message", err)
 		}

@@ -2,7 +2,8 @@ package session
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"piweb/internal/jsjson"
 )
 
 // ProblemKind classifies what is wrong with a line or with the file.
@@ -49,11 +50,7 @@ func clip[T ~string | ~[]byte](v T) string {
 	if len(v) <= clipLen {
 		return string(v)
 	}
-	n := clipLen
-	for n > 0 && !utf8.RuneStart(v[n]) {
-		n--
-	}
-	return string(v[:n]) + "…"
+	return string(jsjson.Cut(v, clipLen)) + "…"
 }
 
 func (s *Session) problem(line int, kind ProblemKind, msg string) {
