@@ -17,16 +17,13 @@ import (
 // first tick without subscribers on any of its topics. Create them with
 // NewPollers and Close them.
 type Pollers struct {
-	events *broker.Broker[broker.Event]
 	every  time.Duration
+	bg     *broker.Group
+	events *broker.Broker[broker.Event]
 
 	mu     sync.Mutex
 	byPath map[string]map[string]string // real path -> topic -> its path relative to the session's cwd
 	fresh  map[string]bool              // topics of byPath waiting for their poller's first look after they joined
-
-	done      chan struct{}
-	closeOnce sync.Once
-	wg        sync.WaitGroup
 }
 
 // NewPollers returns pollers that publish file_changed events on events'
@@ -35,18 +32,15 @@ func NewPollers(events *broker.Broker[broker.Event], every time.Duration) *Polle
 	if every <= 0 {
 		every = time.Second
 	}
-	return &Pollers{events: events, every: every, byPath: map[string]map[string]string{}, fresh: map[string]bool{},
-		done: make(chan struct{})}
+	return &Pollers{every: every, bg: broker.NewGroup(), events: events, byPath: map[string]map[string]string{},
+		fresh: map[string]bool{}}
 }
 
 // Every is how often a followed folder or file is looked at.
 func (p *Pollers) Every() time.Duration { return p.every }
 
 // Close stops every poller and waits for them.
-func (p *Pollers) Close() {
-	p.closeOnce.Do(func() { close(p.done) })
-	p.wg.Wait()
-}
+func (p *Pollers) Close() { p.bg.Close() }
 
 // Watch has the poller of real, a folder or file of a session's cwd,
 // publish its changes to topic (as rel, its path relative to the cwd),
@@ -60,7 +54,7 @@ func (p *Pollers) Watch(topic, real, rel string) {
 	if topics == nil {
 		topics = map[string]string{}
 		p.byPath[real] = topics
-		p.wg.Go(func() { p.poll(real) })
+		p.bg.Go(func() { p.poll(real) })
 	}
 	if _, known := topics[topic]; !known {
 		p.fresh[topic] = true
@@ -123,17 +117,10 @@ func (p *Pollers) poll(real string) {
 	}
 	snap := Snapshot(real)
 	p.firstLook(topics, fresh)
-	t := time.NewTicker(p.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.done:
-			return
-		case <-t.C:
-		}
+	p.bg.Tick(p.every, func() bool {
 		topics, fresh, ok := p.followers(real)
 		if !ok {
-			return
+			return false
 		}
 		now := Snapshot(real)
 		for _, name := range Changes(snap, now) {
@@ -143,7 +130,8 @@ func (p *Pollers) poll(real string) {
 		}
 		p.firstLook(topics, fresh)
 		snap = now
-	}
+		return true
+	})
 }
 
 // firstLook publishes, to each topic new since the last look, a change of

@@ -15,16 +15,13 @@ import (
 // first tick without subscribers. Create them with NewPollers and Close
 // them.
 type Pollers struct {
+	every  time.Duration
+	bg     *broker.Group
 	git    *Git
 	events *broker.Broker[broker.Event]
-	every  time.Duration
 
 	mu      sync.Mutex
 	running map[string]bool // topics with a poller
-
-	done      chan struct{}
-	closeOnce sync.Once
-	wg        sync.WaitGroup
 }
 
 // NewPollers returns pollers that run g and publish on events' topics,
@@ -33,17 +30,14 @@ func NewPollers(g *Git, events *broker.Broker[broker.Event], every time.Duration
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	return &Pollers{git: g, events: events, every: every, running: map[string]bool{}, done: make(chan struct{})}
+	return &Pollers{every: every, bg: broker.NewGroup(), git: g, events: events, running: map[string]bool{}}
 }
 
 // Every is how often a followed session's git state is looked at.
 func (p *Pollers) Every() time.Duration { return p.every }
 
 // Close stops every poller and waits for them.
-func (p *Pollers) Close() {
-	p.closeOnce.Do(func() { close(p.done) })
-	p.wg.Wait()
-}
+func (p *Pollers) Close() { p.bg.Close() }
 
 // Watch has topic hear git_changed whenever the git state of cwd
 // changes, starting its poller unless it runs. Callers subscribe first.
@@ -54,7 +48,7 @@ func (p *Pollers) Watch(topic, cwd string) {
 		return
 	}
 	p.running[topic] = true
-	p.wg.Go(func() { p.poll(topic, cwd) })
+	p.bg.Go(func() { p.poll(topic, cwd) })
 }
 
 // idle ends the topic's poller when nobody follows it any more.
@@ -79,22 +73,16 @@ var gitChanged = broker.Event{Raw: []byte(`{"type":"git_changed"}`)}
 func (p *Pollers) poll(topic, cwd string) {
 	last := p.digest(cwd)
 	p.events.Publish(topic, gitChanged)
-	t := time.NewTicker(p.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.done:
-			return
-		case <-t.C:
-		}
+	p.bg.Tick(p.every, func() bool {
 		if p.idle(topic) {
-			return
+			return false
 		}
 		if now := p.digest(cwd); now != last {
 			last = now
 			p.events.Publish(topic, gitChanged)
 		}
-	}
+		return true
+	})
 }
 
 // digest sums what the Changes panel shows of cwd.

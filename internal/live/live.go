@@ -11,7 +11,6 @@ package live
 import (
 	"encoding/json"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,16 +61,14 @@ type Options struct {
 
 // Relay runs the live topics until Close.
 type Relay struct {
-	opts      Options
-	cat       *catalog.Catalog
-	agent     Agent
-	events    *broker.Broker[broker.Event]
-	follows   follows
-	pending   pending
-	runGen    atomic.Uint64 // bumped when a worker's running state may change
-	done      chan struct{}
-	closeOnce sync.Once
-	bg        sync.WaitGroup
+	opts    Options
+	cat     *catalog.Catalog
+	agent   Agent
+	events  *broker.Broker[broker.Event]
+	follows follows
+	pending pending
+	runGen  atomic.Uint64 // bumped when a worker's running state may change
+	bg      *broker.Group // the relays and the janitor
 }
 
 // New starts relaying the catalog's changes and file events and the
@@ -82,24 +79,24 @@ func New(o Options) *Relay {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, done: make(chan struct{})}
+	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, bg: broker.NewGroup()}
 	l.follows.m = map[string]*follow{}
 	l.pending.m = map[string]catalog.Meta{}
 	// Subscribed here, not in the goroutines: a change made as soon as
 	// New returns (a rename answered before a goroutine first ran) must
 	// reach the topics.
 	changes, workers := l.cat.Changes(), l.events.NewSub()
-	l.bg.Go(func() { relay(l.done, l.changesSource(changes)) })
+	l.bg.Go(func() { relay(l.bg.Done(), l.changesSource(changes)) })
 	if ix := l.cat.Index(); ix != nil {
 		files := ix.Subscribe()
-		l.bg.Go(func() { relay(l.done, l.filesSource(ix, files)) })
+		l.bg.Go(func() { relay(l.bg.Done(), l.filesSource(ix, files)) })
 	}
 	if workers.Follow(agent.WorkersTopic) == nil {
-		l.bg.Go(func() { relay(l.done, l.workersSource(workers)) })
+		l.bg.Go(func() { relay(l.bg.Done(), l.workersSource(workers)) })
 	} else {
 		workers.Close()
 	}
-	l.bg.Go(l.janitor)
+	l.bg.Go(func() { l.bg.Tick(l.opts.Janitor, l.janitor) })
 	return l
 }
 
@@ -114,24 +111,15 @@ func positiveOr(d, def time.Duration) time.Duration {
 // Close stops the relays and the janitor and waits for them (the pollers
 // are their owners' to close: the App does).
 func (l *Relay) Close() {
-	l.closeOnce.Do(func() { close(l.done) })
-	l.bg.Wait()
+	l.bg.Close()
 }
 
 // janitor frees replay buffers of topics nobody listens to any more.
-func (l *Relay) janitor() {
-	t := time.NewTicker(l.opts.Janitor)
-	defer t.Stop()
-	for {
-		select {
-		case <-l.done:
-			return
-		case <-t.C:
-			l.events.Collect()
-			l.follows.gc(l)
-			l.pending.gc(l)
-		}
-	}
+func (l *Relay) janitor() bool {
+	l.events.Collect()
+	l.follows.gc(l)
+	l.pending.gc(l)
+	return true
 }
 
 // Item builds the JSON form of m, resolving the parent's id through the

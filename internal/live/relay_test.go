@@ -30,7 +30,7 @@ func TestWorkersRelayResubscribes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := broker.New[broker.Event](broker.Options{QueueEvents: 2, KeepEvents: c.keep})
-			l := &Relay{events: b, done: make(chan struct{})}
+			l := &Relay{events: b, bg: broker.NewGroup()}
 			defer l.Close()
 			sub := b.NewSub()
 			sub.Follow(agent.WorkersTopic)
@@ -50,7 +50,7 @@ func TestWorkersRelayResubscribes(t *testing.T) {
 				}
 				inner(ev)
 			}
-			l.bg.Go(func() { relay(l.done, src) })
+			l.bg.Go(func() { relay(l.bg.Done(), src) })
 			var pub []uint64
 			publish := func() { pub = append(pub, b.Publish(agent.WorkersTopic, broker.Event{Raw: []byte(`{}`)}).Seq) }
 			publish()
