@@ -149,12 +149,8 @@ func validateModel(name string, i int, m jsjson.Value) error {
 // (provider and source filled in, name defaulting to id), for when pi
 // cannot be asked.
 func (s *Store) ConfigModels() []json.RawMessage {
-	d, err := readDoc(s.ModelsPath())
-	if err != nil || d == nil {
-		return nil
-	}
-	provs := d.obj.Value().Get("providers")
-	if provs.Kind() != jsjson.ObjectKind {
+	provs, ok := s.customProviders()
+	if !ok {
 		return nil
 	}
 	var out []json.RawMessage
@@ -178,15 +174,22 @@ func (s *Store) ConfigModels() []json.RawMessage {
 	return out
 }
 
+// customProviders is models.json's providers object (false when the
+// file is missing, does not parse or has none).
+func (s *Store) customProviders() (jsjson.Value, bool) {
+	d, err := readDoc(s.ModelsPath())
+	if err != nil || d == nil {
+		return jsjson.Value{}, false
+	}
+	provs := d.obj.Value().Get("providers")
+	return provs, provs.Kind() == jsjson.ObjectKind
+}
+
 // CustomProviders names the providers models.json declares (none when it
 // is missing or does not parse).
 func (s *Store) CustomProviders() []string {
-	d, err := readDoc(s.ModelsPath())
-	if err != nil || d == nil {
-		return nil
-	}
-	provs := d.obj.Value().Get("providers")
-	if provs.Kind() != jsjson.ObjectKind {
+	provs, ok := s.customProviders()
+	if !ok {
 		return nil
 	}
 	out := make([]string, 0, provs.Len())
