@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/client"
 	"piweb/internal/cwdfs"
 	"piweb/internal/piconfig"
@@ -424,26 +425,39 @@ func TestFiles(t *testing.T) {
 
 func TestModelsConfig(t *testing.T) {
 	r := newRig(t, Options{})
-	cfg := map[string]any{"providers": map[string]any{"acme": map[string]any{
-		"baseUrl": "http://127.0.0.1:1/v1", "api": "openai-completions", "apiKey": "sk-literal",
-		"models": []any{map[string]any{"id": "m1", "contextWindow": 1000}}}}}
-	r.json("PUT", "/api/models-config", map[string]any{"config": cfg}, 200)
-	got := r.json("GET", "/api/models-config", nil, 200)
-	p := got["config"].(map[string]any)["providers"].(map[string]any)["acme"].(map[string]any)
-	if p["apiKey"] != piconfig.MaskedKey {
-		t.Errorf("key not masked: %v", p["apiKey"])
+	api, ctx := r.api(), t.Context()
+	put := func(cfg string) error {
+		_, err := api.PutModelsConfig(ctx, apitype.ModelsConfig{Config: json.RawMessage(cfg)})
+		return err
+	}
+	if err := put(`{"providers": {"acme": {"baseUrl": "http://127.0.0.1:1/v1", "api": "openai-completions",
+		"apiKey": "sk-literal", "models": [{"id": "m1", "contextWindow": 1000}]}}}`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := api.ModelsConfig(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Providers map[string]struct {
+			APIKey string `json:"apiKey"`
+		} `json:"providers"`
+	}
+	if err := json.Unmarshal(got.Config, &c); err != nil || c.Providers["acme"].APIKey != piconfig.MaskedKey {
+		t.Errorf("key not masked: %s (%v)", got.Config, err)
 	}
 	// Writing the masked value back keeps the stored key.
-	r.json("PUT", "/api/models-config", map[string]any{"config": got["config"]}, 200)
+	if err := put(string(got.Config)); err != nil {
+		t.Fatal(err)
+	}
 	b, _ := os.ReadFile(r.d.AgentDir + "/models.json")
 	if !strings.Contains(string(b), "sk-literal") {
 		t.Errorf("stored key lost: %s", b)
 	}
-	bad := map[string]any{"providers": map[string]any{"acme": map[string]any{"models": []any{map[string]any{"id": ""}}}}}
-	r.json("PUT", "/api/models-config", map[string]any{"config": bad}, 400)
-	models := r.json("GET", "/api/models", nil, 200)["models"].([]any)
-	if len(models) != 1 {
-		t.Errorf("models without pi: %v", models)
+	wantErr(t, "a model without an id", put(`{"providers": {"acme": {"models": [{"id": ""}]}}}`), 400, "")
+	models, err := api.Models(ctx)
+	if err != nil || len(models.Models) != 1 {
+		t.Errorf("models without pi: %v (%v)", models.Models, err)
 	}
 }
 

@@ -220,8 +220,12 @@ func TestOpsErr(t *testing.T) {
 func TestRequestLogAndCancel(t *testing.T) {
 	var logged bytes.Buffer
 	r := newRig(t, Options{Log: slog.New(slog.NewJSONHandler(&logged, nil))})
-	r.json("GET", "/api/projects", nil, 200)
-	r.json("GET", "/api/status", nil, 200)
+	if _, err := r.api().Projects(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.api().Status(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	var line struct {
 		Msg, Method, Path, Remote string
 		Status                    int
