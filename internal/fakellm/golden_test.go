@@ -3,7 +3,6 @@ package fakellm
 import (
 	"flag"
 	"io"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"testing"
@@ -17,12 +16,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // (thinking, text, two tool calls, usage), as documentation of the wire
 // format pi is known to accept.
 func TestStreamGolden(t *testing.T) {
-	srv := New(Options{})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	srv.Enqueue(Reply{Thinking: "Think.", Text: "Running it.", Chunks: 2,
-		Calls: []Call{Bash("ls"), NewCall("read", map[string]string{"path": "go.mod"})}})
-	b, err := io.ReadAll(post(t, ts.URL, userBody).Body)
+	b, err := io.ReadAll(answer(t, Reply{Thinking: "Think.", Text: "Running it.", Chunks: 2,
+		Calls: []Call{Bash("ls"), NewCall("read", map[string]string{"path": "go.mod"})}}).Body)
 	if err != nil {
 		t.Fatal(err)
 	}

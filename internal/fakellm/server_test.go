@@ -38,6 +38,17 @@ func post(t *testing.T, url, body string) *http.Response {
 	return resp
 }
 
+// answer posts the user's message to a new fake LLM that has replies
+// queued.
+func answer(t *testing.T, replies ...Reply) *http.Response {
+	t.Helper()
+	srv := New(Options{})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	srv.Enqueue(replies...)
+	return post(t, ts.URL, userBody)
+}
+
 // readStream parses SSE frames; it returns the error that cut the body short.
 func readStream(t *testing.T, r io.Reader) (streamResult, error) {
 	t.Helper()
@@ -133,11 +144,7 @@ func TestStreamReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := New(Options{})
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			srv.Enqueue(tt.reply)
-			resp := post(t, ts.URL, userBody)
+			resp := answer(t, tt.reply)
 			if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 				t.Errorf("Content-Type = %q", ct)
 			}
@@ -180,11 +187,7 @@ func TestErrorReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := New(Options{})
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			srv.Enqueue(tt.reply)
-			resp := post(t, ts.URL, userBody)
+			resp := answer(t, tt.reply)
 			var body struct {
 				Error struct{ Message, Type string }
 			}
@@ -201,11 +204,7 @@ func TestErrorReplies(t *testing.T) {
 }
 
 func TestDropCutsBody(t *testing.T) {
-	srv := New(Options{})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	srv.Enqueue(Drop("abcdefgh", 2).WithChunks(4))
-	resp := post(t, ts.URL, userBody)
+	resp := answer(t, Drop("abcdefgh", 2).WithChunks(4))
 	got, err := readStream(t, resp.Body)
 	if err == nil {
 		t.Errorf("body ended cleanly, want a transport error")
