@@ -123,11 +123,7 @@ func TestLiveRetry(t *testing.T) {
 }
 
 func TestLiveCompaction(t *testing.T) {
-	r := newRig(t)
-	r.compactSmall()
-	l := r.live(r.supervisor(nil))
-	l.turn("first", fakellm.Text("one"))
-	l.turn("second", fakellm.Text("two"))
+	l := newRig(t).twoTurnsToCompact()
 	t.Run("manual", func(t *testing.T) {
 		var res CompactionResult
 		err := l.w.Do(func(c *Client) (err error) { res, err = c.Compact(l.ctx, ""); return err })

@@ -200,11 +200,7 @@ func testLiveOutsideExpectLeaf(t *testing.T, r *rig) {
 // opened the file since would) is a foreign change: the web app once showed
 // no stale banner there.
 func TestLiveOutsideAfterCompaction(t *testing.T) {
-	r := newRig(t)
-	r.compactSmall()
-	l := r.live(r.supervisor(nil))
-	l.turn("first", fakellm.Text("one"))
-	l.turn("second", fakellm.Text("two"))
+	l := newRig(t).twoTurnsToCompact()
 	from := len(l.rec.snapshot())
 	if err := l.w.Do(func(c *Client) error { _, err := c.Compact(l.ctx, ""); return err }); err != nil {
 		t.Fatal(err)

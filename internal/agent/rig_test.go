@@ -64,6 +64,17 @@ func (r *rig) sys() int {
 	return 0
 }
 
+// twoTurnsToCompact is a live session of two short turns that pi can
+// compact (compactSmall).
+func (r *rig) twoTurnsToCompact() *live {
+	r.t.Helper()
+	r.compactSmall()
+	l := r.live(r.supervisor(nil))
+	l.turn("first", fakellm.Text("one"))
+	l.turn("second", fakellm.Text("two"))
+	return l
+}
+
 // compactSmall makes pi keep only the last few tokens when it compacts,
 // so that the short sessions of tests have something to compact (pi >=
 // 0.80 refuses "Nothing to compact" with its default keepRecentTokens).
