@@ -44,6 +44,23 @@ func ChildProcesses(t testing.TB, ppid int) []string {
 	return out
 }
 
+// LoginPis lists this test process's children that lead a terminal
+// session: the pis running `pi auth login` on a PTY (pi renames its
+// process "pi"; agents' pis lead no session).
+func LoginPis(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	for _, kid := range ChildProcesses(t, os.Getpid()) {
+		pid := strings.Fields(kid)[0]
+		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])) // state ppid pgrp session ...
+		if len(f) > 3 && f[3] == pid {
+			out = append(out, kid)
+		}
+	}
+	return out
+}
+
 // NoChildren waits up to timeout for process ppid to have no live children
 // (testkit.Eventually), failing the test with those still there: tests use
 // it to prove that stopping piweb leaves no pi behind.

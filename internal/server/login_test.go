@@ -1,11 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,22 +35,6 @@ func signInState(t *testing.T, r *rig, provider string, ok func(pilogin.State) b
 	return st
 }
 
-// piLogins lists this test process's children that lead a terminal
-// session: the pis running `pi auth login` on a PTY (pi renames its
-// process "pi", and agents' pis lead no session).
-func piLogins(t *testing.T) []string {
-	var out []string
-	for _, kid := range childProcesses(t) {
-		pid := strings.Fields(kid)[0]
-		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])) // state ppid pgrp session ...
-		if len(f) > 3 && f[3] == pid {
-			out = append(out, kid)
-		}
-	}
-	return out
-}
-
 // TestLiveSignIn: the Settings page's account sign-in runs real pi 1.6.0's
 // `pi auth login anthropic --no-browser` on a PTY: the page gets pi's URL
 // and question, the pasted code goes to pi, and pi's failure to exchange it
@@ -61,7 +43,7 @@ func piLogins(t *testing.T) []string {
 // kills pi, as does the server's Close.
 func TestLiveSignIn(t *testing.T) {
 	t.Cleanup(func() { // after the rig's cleanup closed the server
-		if kids := piLogins(t); len(kids) > 0 {
+		if kids := pitest.LoginPis(t); len(kids) > 0 {
 			t.Errorf("pi still runs after the server closed: %v", kids)
 		}
 	})
@@ -108,14 +90,14 @@ func TestLiveSignIn(t *testing.T) {
 
 	start("anthropic", 200)
 	signInState(t, r, "anthropic", asks, "pi's question again")
-	if kids := piLogins(t); len(kids) == 0 {
+	if kids := pitest.LoginPis(t); len(kids) == 0 {
 		t.Fatalf("no pi auth login process is running: %v", childProcesses(t))
 	}
 	st, err = api.CancelSignIn(ctx, "anthropic")
 	if err != nil || st.Result != "cancelled" || st.Running {
 		t.Errorf("after cancel: %+v, %v", st, err)
 	}
-	if kids := piLogins(t); len(kids) > 0 {
+	if kids := pitest.LoginPis(t); len(kids) > 0 {
 		t.Errorf("pi still runs after cancel: %v", kids)
 	}
 	start("openai", 200) // left running for Close
@@ -141,7 +123,7 @@ func TestSignInNeedsAuthLogin(t *testing.T) {
 	if msg := errs.Message(err); !strings.Contains(msg, "pi 0.73.1 has no `pi auth login`") {
 		t.Errorf("answer = %s", msg)
 	}
-	if kids := piLogins(t); len(kids) > 0 {
+	if kids := pitest.LoginPis(t); len(kids) > 0 {
 		t.Errorf("a pi was started: %v", kids)
 	}
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"os"
@@ -59,7 +58,7 @@ func TestSettingsSignIn(t *testing.T) {
 
 	r.click(t, row+" .set-signin-start")
 	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-answer')`)
-	if len(loginPis(t)) == 0 {
+	if len(pitest.LoginPis(t)) == 0 {
 		t.Fatal("no pi auth login runs")
 	}
 	// A reloaded page finds the running sign-in (one per provider: it could
@@ -69,26 +68,11 @@ func TestSettingsSignIn(t *testing.T) {
 	r.click(t, row+" .set-signin-cancel")
 	r.waitJS(t, `(document.querySelector('`+row+` .set-signin-result')||{innerText:''}).innerText.includes('Cancelled')`)
 	testkit.Eventually(t, func() error {
-		if kids := loginPis(t); len(kids) > 0 {
+		if kids := pitest.LoginPis(t); len(kids) > 0 {
 			return fmt.Errorf("pi still runs: %v", kids)
 		}
 		return nil
 	}, 10*time.Second, "pi killed by Cancel")
-}
-
-// loginPis lists this test process's children that lead a terminal
-// session: the pis running `pi auth login` on a PTY (agents' pis lead none).
-func loginPis(t *testing.T) []string {
-	var out []string
-	for _, kid := range pitest.ChildProcesses(t, os.Getpid()) {
-		pid := strings.Fields(kid)[0]
-		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])) // state ppid pgrp session ...
-		if len(f) > 3 && f[3] == pid {
-			out = append(out, kid)
-		}
-	}
-	return out
 }
 
 // shootSignIn photographs the sign-in row at 1280 and 390 px, light and
