@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"piweb/internal/agent"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/corpus"
 	"piweb/internal/index"
@@ -63,47 +61,14 @@ func bigFile(b *testing.B) string {
 	return found
 }
 
-type benchRig struct {
-	ts      *httptest.Server
-	ix      *index.Index
-	cat     *catalog.Catalog
-	cleanup func()
-}
-
-func newBenchRig(b *testing.B, agentDir string) *benchRig {
-	ctx, cancel := context.WithCancel(context.Background())
-	ix, err := index.Open(ctx, index.Options{AgentDir: agentDir, Path: filepath.Join(benchDir, "index.db"), Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
+// newBenchRig serves agentDir over an index kept in benchDir.
+func newBenchRig(b *testing.B, agentDir string) *indexServer {
+	watch := catalog.WatchIndex
+	if os.Getenv("PIWEB_BENCH_NICE") == "0" { // for comparisons
+		watch = watchOnly
 	}
-	start := time.Now()
-	if _, err := ix.Sync(ctx, true); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("index sync: %v", time.Since(start))
-	watched := make(chan struct{})
-	go func() {
-		if os.Getenv("PIWEB_BENCH_NICE") == "0" { // for comparisons
-			ix.Watch(ctx)
-		} else {
-			catalog.WatchIndex(ctx, ix)
-		}
-		close(watched)
-	}()
-	cat, err := catalog.New(ctx, ix, catalog.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := newServer(b, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	return &benchRig{ts: ts, ix: ix, cat: cat, cleanup: func() {
-		ts.Close()
-		srv.Close()
-		cat.Close()
-		cancel()
-		<-watched
-		ix.Close()
-	}}
+	return newIndexServer(b, index.Options{AgentDir: agentDir, Path: filepath.Join(benchDir, "index.db"),
+		Log: slog.New(slog.DiscardHandler)}, watch)
 }
 
 // loaders are the two ways of loading the server: a child process (as a

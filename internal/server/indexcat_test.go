@@ -24,32 +24,56 @@ func newIndexRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := newIndexServer(t, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
+		Log: testkit.Log(t), Rescan: 200 * time.Millisecond}, watchOnly)
+	t.Cleanup(s.cleanup)
+	return &rig{t: t, srv: s.srv, ts: s.ts, ix: s.ix, d: d, cat: s.cat}
+}
+
+// watchOnly has the index follow its files without the catalog's
+// niceness (catalog.WatchIndex).
+func watchOnly(ctx context.Context, ix *index.Index) error { return ix.Watch(ctx) }
+
+// indexServer is a Server over a real SQLite index, synced and then
+// watched, and its catalog; cleanup stops all of it.
+type indexServer struct {
+	srv     *Server
+	ts      *httptest.Server
+	ix      *index.Index
+	cat     *catalog.Catalog
+	cleanup func()
+}
+
+// newIndexServer opens the index o, syncs it, has watch follow its files
+// and serves its catalog.
+func newIndexServer(tb testing.TB, o index.Options, watch func(context.Context, *index.Index) error) *indexServer {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	ix, err := index.Open(ctx, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
-		Log: testkit.Log(t), Rescan: 200 * time.Millisecond})
+	ix, err := index.Open(ctx, o)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	start := time.Now()
 	if _, err := ix.Sync(ctx, true); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	tb.Logf("index sync: %v", time.Since(start))
 	watched := make(chan struct{})
-	go func() { ix.Watch(ctx); close(watched) }()
+	go func() { watch(ctx, ix); close(watched) }()
 	cat, err := catalog.New(ctx, ix, catalog.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	srv := newServer(t, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: d.AgentDir, Catalog: cat})
+	srv := newServer(tb, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: o.AgentDir, Catalog: cat})
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
+	return &indexServer{srv: srv, ts: ts, ix: ix, cat: cat, cleanup: func() {
 		ts.Close()
 		srv.Close()
 		cat.Close()
 		cancel()
 		<-watched
 		ix.Close()
-	})
-	return &rig{t: t, srv: srv, ts: ts, ix: ix, d: d, cat: cat}
+	}}
 }
 
 func TestIndexCatalog(t *testing.T) {
