@@ -153,7 +153,11 @@
 // k1 = 1.2 and b = 0.75, where tf counts the occurrences of the query's
 // words and phrases in the entry (as FTS5's highlight() marks them), len is
 // the entry's text length and avg its mean over the candidates. Hits are
-// the best candidates by score, the newer first among equal scores.
+// the candidates on the current branch, then the others (abandoned
+// branches, compacted history), each best score first, the newer first
+// among equal scores: what the session went on with comes before what it
+// left. Count counts every match apart (up to CountCap), so that a page
+// can say how many there are beyond the ranked window.
 //
 // So for a word found in every session only the newest 200 entries that
 // contain it compete: among them the one where it is frequent for its

@@ -57,11 +57,15 @@ func newFilter(ctx context.Context, tx *sql.Tx, q Query) (*filter, error) {
 	f := &filter{}
 	var conds, runConds []string
 	add := func(cond, runCond string, args ...any) {
-		for _, a := range args {
+		parts := strings.Split(cond, "?")
+		for i, a := range args {
 			f.args = append(f.args, a)
-			cond = strings.Replace(cond, "?", "?"+strconv.Itoa(4+len(f.args)), 1)
+			parts[i] += "?" + strconv.Itoa(4+len(f.args))
 		}
-		conds, runConds, f.runArgs = append(conds, cond), append(runConds, runCond), append(f.runArgs, args...)
+		if !strings.Contains(runCond, "?") {
+			args = nil
+		}
+		conds, runConds, f.runArgs = append(conds, strings.Join(parts, "")), append(runConds, runCond), append(f.runArgs, args...)
 	}
 	if q.Cwd != "" {
 		f.join = "JOIN files f ON f.id = e.file_id"
@@ -72,13 +76,25 @@ func newFilter(ctx context.Context, tx *sql.Tx, q Query) (*filter, error) {
 		if err != nil || len(models) == 0 {
 			return &filter{none: true}, err
 		}
-		in := "model IN (?" + strings.Repeat(", ?", len(models)-1) + ")"
-		args := make([]any, len(models))
-		for i, m := range models {
-			args[i] = m
-		}
+		in, args := inList(models)
+		in = "model " + in
 		add("EXISTS (SELECT 1 FROM file_models m WHERE m.file_id = e.file_id AND m."+in+")",
 			"r.file_id IN (SELECT file_id FROM file_models WHERE "+in+")", args...)
+	}
+	if len(q.Cwds) > 0 {
+		f.join = "JOIN files f ON f.id = e.file_id"
+		in, args := inList(q.Cwds)
+		add("f.cwd "+in, "r.file_id IN (SELECT id FROM files WHERE cwd "+in+")", args...)
+	}
+	if len(q.Roles) > 0 {
+		in, args := inList(q.Roles)
+		add("e.role "+in, "1", args...)
+	}
+	switch q.Branch {
+	case CurrentBranch:
+		add("e.on_branch = 1", "1")
+	case Abandoned:
+		add("e.on_branch = 0", "1")
 	}
 	if !q.From.IsZero() {
 		add("e.ts >= ?", "r.ts_hi >= ?", q.From.UnixMilli())
@@ -88,6 +104,15 @@ func newFilter(ctx context.Context, tx *sql.Tx, q Query) (*filter, error) {
 	}
 	f.cond, f.runCond = strings.Join(conds, " AND "), strings.Join(runConds, " AND ")
 	return f, nil
+}
+
+// inList is "IN (?, ...)" for vs and vs as arguments.
+func inList(vs []string) (string, []any) {
+	args := make([]any, len(vs))
+	for i, v := range vs {
+		args[i] = v
+	}
+	return "IN (?" + strings.Repeat(", ?", len(vs)-1) + ")", args
 }
 
 // matchingModels returns the model names of the index that a model filter
@@ -136,7 +161,7 @@ func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int
 // probe checks the newest probeRows matches against the filter. last is
 // the rowid of the last match checked, MinInt64 when no match is left.
 func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, e.ts, `+f.cond+`,
+	rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, e.ts, e.on_branch, `+f.cond+`,
 		CASE WHEN `+f.cond+` THEN `+markedSQL+` ELSE '' END
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT ?2`, append([]any{match, probeRows, nil, nil}, f.args...)...)
@@ -155,7 +180,7 @@ func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]
 		}
 		var c cand
 		var pass bool
-		if err := rows.Scan(&c.rowid, &c.ts, &pass, &c.marked); err != nil {
+		if err := rows.Scan(&c.rowid, &c.ts, &c.on, &pass, &c.marked); err != nil {
 			return nil, 0, wrap("search", err)
 		}
 		if pass {
@@ -173,7 +198,7 @@ func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges 
 	if f.cond != "" {
 		cond = "AND " + f.cond
 	}
-	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, `+markedSQL+`
+	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, e.on_branch, `+markedSQL+`
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 AND fts.rowid BETWEEN ?2 AND ?3 `+cond+`
 		ORDER BY fts.rowid DESC LIMIT ?4`)
@@ -192,7 +217,7 @@ func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges 
 		}
 		for rows.Next() {
 			var c cand
-			if err := rows.Scan(&c.rowid, &c.ts, &c.marked); err != nil {
+			if err := rows.Scan(&c.rowid, &c.ts, &c.on, &c.marked); err != nil {
 				rows.Close()
 				return nil, wrap("search", err)
 			}

@@ -63,6 +63,8 @@ func testFilterExact(t *testing.T) {
 			{Text: text, Cwd: cwd}, {Text: text, Model: model}, {Text: text, Model: strings.SplitN(model, "/", 2)[1]},
 			{Text: text, From: mid, To: short}, {Text: text, From: short}, {Text: text, To: mid},
 			{Text: text, Cwd: cwd, Model: model, From: mid},
+			{Text: text, Roles: []string{"user"}}, {Text: text, Branch: Abandoned}, {Text: text, Branch: CurrentBranch},
+			{Text: text, Cwd: cwd, Roles: []string{"toolResult"}, Branch: CurrentBranch},
 		} {
 			q.Now, q.Limit = now, 30
 			got, err := ix.Search(context.Background(), q)
@@ -99,13 +101,19 @@ func plainSearch(t *testing.T, ix *Index, q Query) []Hit {
 		conds = append(conds, `EXISTS (SELECT 1 FROM json_each(f.meta, '$.models') WHERE value = ? OR value LIKE '%/' || ?)`)
 		args = append(args, q.Model, q.Model)
 	}
+	for _, r := range q.Roles { // one role at most in these tests
+		conds, args = append(conds, "e.role = ?"), append(args, r)
+	}
+	if q.Branch != AnyBranch {
+		conds, args = append(conds, "e.on_branch = ?"), append(args, q.Branch == CurrentBranch)
+	}
 	if !q.From.IsZero() {
 		conds, args = append(conds, "e.ts >= ?"), append(args, q.From.UnixMilli())
 	}
 	if !q.To.IsZero() {
 		conds, args = append(conds, "e.ts < ?"), append(args, q.To.UnixMilli())
 	}
-	rows, err := tx.Query(`SELECT fts.rowid, e.ts, highlight(fts, 0, char(2), char(3)) FROM fts
+	rows, err := tx.Query(`SELECT fts.rowid, e.ts, e.on_branch, highlight(fts, 0, char(2), char(3)) FROM fts
 		JOIN entries e ON e.rowid = fts.rowid JOIN files f ON f.id = e.file_id
 		WHERE fts MATCH ? AND `+strings.Join(conds, " AND ")+` ORDER BY fts.rowid DESC LIMIT `+fmt.Sprint(candidates), args...)
 	if err != nil {
@@ -114,7 +122,7 @@ func plainSearch(t *testing.T, ix *Index, q Query) []Hit {
 	var cs []cand
 	for rows.Next() {
 		var c cand
-		rows.Scan(&c.rowid, &c.ts, &c.marked)
+		rows.Scan(&c.rowid, &c.ts, &c.on, &c.marked)
 		cs = append(cs, c)
 	}
 	rows.Close()

@@ -16,6 +16,14 @@ type Query struct {
 	// Cwd keeps sessions of this project only; Model keeps sessions that
 	// used this model ("provider/id" or just "id").
 	Cwd, Model string
+	// Cwds, when not empty, keeps sessions of any of these projects (and
+	// of Cwd's, when both are set: both must hold).
+	Cwds []string
+	// Roles, when not empty, keeps entries of these message roles (as pi
+	// writes them: user, assistant, toolResult, bashExecution, ...).
+	Roles []string
+	// Branch keeps entries of the current branch, or of abandoned ones.
+	Branch Branch
 	// From and To keep entries with From <= timestamp < To; zero is open.
 	From, To time.Time
 	// Limit is the number of hits; 0 means 20.
@@ -23,6 +31,18 @@ type Query struct {
 	// Now is the reference time for recency ranking; zero means now.
 	Now time.Time
 }
+
+// Branch says which entries a search keeps by where they lie.
+type Branch int
+
+const (
+	// AnyBranch keeps every entry (current-branch hits still rank first).
+	AnyBranch Branch = iota
+	// CurrentBranch keeps the entries on the path from the leaf to the root.
+	CurrentBranch
+	// Abandoned keeps the entries off it (other branches, compacted history).
+	Abandoned
+)
 
 // Hit is one matching entry.
 type Hit struct {
@@ -76,16 +96,8 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, wrap("search", err)
 	}
 	defer tx.Rollback()
-	expand, err := expander(ctx, tx)
-	if err != nil {
-		return nil, err
-	}
-	match, ok := ftsQuery(q.Text, expand)
-	if !ok {
-		return nil, nil
-	}
-	f, err := newFilter(ctx, tx, q)
-	if err != nil || f.none {
+	match, f, err := prepareSearch(ctx, tx, q)
+	if err != nil || f == nil {
 		return nil, err
 	}
 	cands, err := f.candidates(ctx, tx, match, max(candidates, q.Limit))
@@ -96,12 +108,31 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	return hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
 }
 
+// prepareSearch returns the FTS5 expression and the filter of q; a nil filter
+// means that nothing can match.
+func prepareSearch(ctx context.Context, tx *sql.Tx, q Query) (string, *filter, error) {
+	expand, err := expander(ctx, tx)
+	if err != nil {
+		return "", nil, err
+	}
+	match, ok := ftsQuery(q.Text, expand)
+	if !ok {
+		return "", nil, nil
+	}
+	f, err := newFilter(ctx, tx, q)
+	if err != nil || f.none {
+		return "", nil, err
+	}
+	return match, f, nil
+}
+
 // cand is a candidate hit: its row, time and text with the matches marked
 // by \x02 ... \x03.
 type cand struct {
 	rowid, ts int64
 	marked    string
 	score     float64
+	on        bool // on the current branch
 }
 
 // hitsOf completes the ranked candidates with their entry and file.
@@ -148,7 +179,8 @@ const (
 )
 
 // rank scores the candidates (see "Ranking" in doc.go) and returns the
-// best limit of them, best first; equal scores put the newer first.
+// best limit of them, best first: current-branch ones before the others,
+// and equal scores put the newer first.
 func rank(cs []cand, now int64, limit int) []cand {
 	var total float64
 	for _, c := range cs {

@@ -129,9 +129,16 @@ func splitMarked(marked string) (string, []piece) {
 	return b.String(), pieces
 }
 
-// sortCands orders candidates best first, the newer first when equal.
+// sortCands orders candidates best first: current-branch ones before the
+// others, then by score, the newer first when equal.
 func sortCands(cs []cand) {
 	slices.SortFunc(cs, func(a, b cand) int {
+		if a.on != b.on {
+			if a.on {
+				return -1
+			}
+			return 1
+		}
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
