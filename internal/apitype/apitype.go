@@ -137,11 +137,13 @@ type Entries struct {
 }
 
 // Search is GET /api/search. Total is the number of hits returned; More
-// says that more match beyond the limit (the count is "at least").
+// says that more match beyond the limit; the summary's Count says how
+// many match in all, and Sessions groups the hits by session.
 type Search struct {
 	Hits  []Hit `json:"hits"`
 	Total int   `json:"total"`
 	More  bool  `json:"more"`
+	SearchSummary
 }
 
 // Changes is GET /api/sessions/{id}/changes: the files the session's

@@ -85,3 +85,38 @@ type Backup struct {
 	Time    time.Time `json:"time"`    // when it was made
 	Size    int64     `json:"size"`
 }
+
+// SearchSummary is what a search answer says beside its hits (the local
+// and the fleet's alike): the counts, the sessions of the hits, and the
+// query as it was read.
+type SearchSummary struct {
+	// Count is the number of matching entries in all, beyond the hits
+	// returned; CountCapped says it is a lower bound.
+	Count       int  `json:"count"`
+	CountCapped bool `json:"countCapped,omitempty"`
+	// Sessions are the sessions of the hits returned, in the order of
+	// their best hit, each with its number of matches; SessionCount is
+	// the number of sessions with a match.
+	Sessions     []SessionCount `json:"sessions"`
+	SessionCount int            `json:"sessionCount"`
+	// Text is the words searched; Filters the filters applied; Warnings
+	// what was left out, and why.
+	Text     string         `json:"text"`
+	Filters  []SearchFilter `json:"filters"`
+	Warnings []string       `json:"warnings"`
+}
+
+// SessionCount is a session's number of matches.
+type SessionCount struct {
+	SessionID string `json:"sessionId"`
+	Count     int    `json:"count"`
+}
+
+// SearchFilter is one filter of the search text, as the page shows it as
+// a chip.
+type SearchFilter struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Raw is the token as typed: the page drops the chip by removing it.
+	Raw string `json:"raw"`
+}

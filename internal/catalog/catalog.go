@@ -369,32 +369,6 @@ func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
 	return metas, total, nil
 }
 
-// Search is the index's ranked, branch-aware search; hits in files that
-// are not listed are left out. At most q.Limit hits are returned; more
-// says that there are more matches beyond them (so their count is at
-// least the limit, not exactly it).
-func (c *Catalog) Search(ctx context.Context, q SearchQuery) (hits []Hit, more bool, err error) {
-	if c.ix == nil {
-		return []Hit{}, false, nil
-	}
-	found, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: q.Limit + 1})
-	if err != nil {
-		return nil, false, errs.E("catalog.Search", errs.Internal, "search failed", err)
-	}
-	out := make([]Hit, 0, len(found))
-	for _, h := range found {
-		m, listed := c.ByPath(h.Path)
-		if !listed {
-			continue
-		}
-		out = append(out, hitOf(m, h))
-	}
-	if q.Limit > 0 && len(out) > q.Limit {
-		return out[:q.Limit], true, nil
-	}
-	return out, false, nil
-}
-
 func hitOf(m Meta, h index.Hit) Hit {
 	var b strings.Builder
 	var hl [][2]int

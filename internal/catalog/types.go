@@ -53,11 +53,26 @@ type ListQuery struct {
 	Offset  int
 }
 
-// SearchQuery is a full-text query for GET /api/search.
+// SearchQuery is a full-text query for GET /api/search: the words of Text
+// and the filters ParseSearch read from the search box.
 type SearchQuery struct {
-	Text    string
-	Project string
-	Limit   int
+	Text string
+	// Project is an exact cwd (the project= parameter); Projects are
+	// project: filters, each a cwd or a folder's base name.
+	Project  string
+	Projects []string
+	Limit    int
+	// From <= an entry's time < To; zero is open.
+	From, To time.Time
+	// Roles are SearchRoles keys; Model a "provider/id" or an id.
+	Roles []string
+	Model string
+	// Branch is "", "all", "current" or "abandoned".
+	Branch string
+	// Filters are the filters as the page shows them; Warnings say what
+	// of the text was left out, and why.
+	Filters  []Filter
+	Warnings []string
 }
 
 // Hit is one full-text match: the session, the entry, a plain-text

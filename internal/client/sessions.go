@@ -31,11 +31,17 @@ type PageOptions struct {
 	Limit  int
 }
 
-// SearchOptions are GET /api/search's parameters; Text is required.
+// SearchOptions are GET /api/search's parameters; Text is required and
+// may hold filters (project:api after:2026-11-01 role:user ...). The
+// filter fields are the same filters as parameters: Role user, assistant
+// or tool (comma-separated), Branch current, abandoned or all, After and
+// Before dates (YYYY-MM-DD) in TZ (an IANA zone, UTC when empty).
 type SearchOptions struct {
 	Text    string
 	Project string
 	Limit   int
+
+	Role, Model, Branch, After, Before, TZ string
 }
 
 // UsageOptions are GET /api/usage's parameters: By is day (default),
@@ -113,7 +119,8 @@ func (c *Client) Changes(ctx context.Context, id string) (a apitype.Changes, err
 
 // Search is GET /api/search.
 func (c *Client) Search(ctx context.Context, o SearchOptions) (a apitype.Search, err error) {
-	q := query("q", o.Text, "project", o.Project, "limit", itoa(o.Limit))
+	q := query("q", o.Text, "project", o.Project, "limit", itoa(o.Limit), "role", o.Role, "model", o.Model,
+		"branch", o.Branch, "after", o.After, "before", o.Before, "tz", o.TZ)
 	return a, c.Do(ctx, http.MethodGet, "/api/search"+q, nil, &a)
 }
 

@@ -117,6 +117,7 @@ type Search struct {
 	Hits  []Hit `json:"hits"`
 	Total int   `json:"total"`
 	More  bool  `json:"more"`
+	catalog.SearchSummary
 }
 
 // sortCols are the listing's sort keys as columns.
@@ -261,7 +262,37 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 		out.Hits, out.More = out.Hits[:limit], true
 	}
 	out.Total = len(out.Hits)
+	out.SearchSummary = fleetSummary(q, out)
 	return out, nil
+}
+
+// fleetSummary is the summary of a fleet search: the fleet counts no
+// more than the hits it returns (Count is a lower bound when there are
+// more), and it says which of the query's filters it does not apply.
+func fleetSummary(q catalog.SearchQuery, out Search) catalog.SearchSummary {
+	s := catalog.SearchSummary{Count: len(out.Hits), CountCapped: out.More, Text: q.Text, Filters: []catalog.Filter{},
+		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}}
+	idx := map[string]int{}
+	for _, h := range out.Hits {
+		i, ok := idx[h.SessionID]
+		if !ok {
+			i, idx[h.SessionID] = len(s.Sessions), len(s.Sessions)
+			s.Sessions = append(s.Sessions, catalog.SessionCount{SessionID: h.SessionID})
+		}
+		s.Sessions[i].Count++
+	}
+	s.SessionCount = len(s.Sessions)
+	var ignored []string
+	for _, f := range q.Filters {
+		ignored = append(ignored, f.Raw)
+	}
+	if len(ignored) > 0 {
+		s.Warnings = append(s.Warnings, "the fleet search does not apply filters yet; left out: "+strings.Join(ignored, " "))
+	}
+	if s.Warnings == nil {
+		s.Warnings = []string{}
+	}
+	return s
 }
 
 // scanItem reads itemCols, then extra.

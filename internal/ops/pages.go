@@ -82,15 +82,15 @@ func EntriesPage(path []*session.Entry, leaf *session.Entry, start, end int) (ap
 
 // Search runs q over the catalog, each hit with its session.
 func (o *Ops) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error) {
-	hits, more, err := o.Cat.Search(ctx, q)
+	res, err := o.Cat.Search(ctx, q)
 	if err != nil {
 		return apitype.Search{}, err
 	}
-	out := make([]catalog.HitJSON, 0, len(hits))
-	for _, h := range hits {
+	out := make([]catalog.HitJSON, 0, len(res.Hits))
+	for _, h := range res.Hits {
 		out = append(out, h.JSON(o.Live.Item))
 	}
-	return apitype.Search{Hits: out, Total: len(out), More: more}, nil
+	return apitype.Search{Hits: out, Total: len(out), More: res.More, SearchSummary: res.Summary(q)}, nil
 }
 
 // beforeCursor is the cursor of the page before one that starts at start

@@ -2,8 +2,10 @@ package server
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
@@ -282,10 +284,39 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sq := SearchQuery{Text: q, Project: r.URL.Query().Get("project"), Limit: limit}
+	sq := catalog.ParseSearch(searchText(r.URL.Query()), searchZone(r.URL.Query().Get("tz")))
+	sq.Project, sq.Limit = r.URL.Query().Get("project"), limit
 	if r.URL.Query().Has("fleet") {
 		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Search(r.Context(), sq) })
 	}
 	a, err := s.ops.Search(r.Context(), sq)
 	return answer(w, a, err)
+}
+
+// searchFilterParams are the search filters that may also come as
+// parameters (the typed client's); they join the text as key:value, so
+// that ParseSearch stays the one reader of filters.
+var searchFilterParams = []string{"role", "model", "branch", "after", "before"}
+
+// searchText is q with the filter parameters of v.
+func searchText(v url.Values) string {
+	text := v.Get("q")
+	for _, k := range searchFilterParams {
+		for _, val := range v[k] {
+			if strings.ContainsAny(val, " \t\"") {
+				val = `"` + strings.ReplaceAll(val, `"`, "") + `"`
+			}
+			text += " " + k + ":" + val
+		}
+	}
+	return text
+}
+
+// searchZone is the time zone of after: and before: dates: the page's
+// (tz=Area/City), UTC when it is not given or not known.
+func searchZone(tz string) *time.Location {
+	if l, err := time.LoadLocation(tz); err == nil && tz != "" {
+		return l
+	}
+	return time.UTC
 }

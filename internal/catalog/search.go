@@ -1,0 +1,150 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"piweb/internal/apitype"
+	"piweb/internal/errs"
+	"piweb/internal/index"
+)
+
+// SearchResult is a search's ranked hits and its counts.
+type SearchResult struct {
+	// Hits are at most the query's limit; More says that more match.
+	Hits []Hit
+	More bool
+	// Count is the number of matching entries in all, and BySession per
+	// session (by path, listed sessions only); CountCapped says that the
+	// counting stopped at index.CountCap (the counts are lower bounds).
+	Count       int
+	CountCapped bool
+	BySession   map[string]int
+	// Warnings are the query's, and what the search itself left out.
+	Warnings []string
+}
+
+// Search is the index's ranked, branch-aware search (current-branch hits
+// first), narrowed by q's filters, with every match counted; hits in
+// files that are not listed are left out.
+func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, error) {
+	out := SearchResult{Hits: []Hit{}, BySession: map[string]int{}, Warnings: q.Warnings}
+	if c.ix == nil {
+		return out, nil
+	}
+	iq, ok, warn := c.indexQuery(q)
+	if warn != "" {
+		out.Warnings = append(out.Warnings, warn)
+	}
+	if !ok {
+		return out, nil
+	}
+	found, err := c.ix.Search(ctx, iq)
+	if err != nil {
+		return out, errs.E("catalog.Search", errs.Internal, "search failed", err)
+	}
+	counts, err := c.ix.Count(ctx, iq)
+	if err != nil {
+		return out, errs.E("catalog.Search", errs.Internal, "search failed", err)
+	}
+	for _, h := range found {
+		if m, listed := c.ByPath(h.Path); listed {
+			out.Hits = append(out.Hits, hitOf(m, h))
+		}
+	}
+	if q.Limit > 0 && len(out.Hits) > q.Limit {
+		out.Hits, out.More = out.Hits[:q.Limit], true
+	}
+	out.CountCapped = counts.Capped
+	for path, n := range counts.ByPath {
+		if _, listed := c.ByPath(path); listed {
+			out.Count += n
+			out.BySession[path] = n
+		}
+	}
+	return out, nil
+}
+
+// indexQuery is q for the index: one more hit than the limit (to tell
+// that there are more), project names resolved to the listed cwds. ok is
+// false when no project matches (warn says which).
+func (c *Catalog) indexQuery(q SearchQuery) (iq index.Query, ok bool, warn string) {
+	iq = index.Query{Text: q.Text, Cwd: q.Project, Model: q.Model, From: q.From, To: q.To, Limit: q.Limit + 1}
+	for _, r := range q.Roles {
+		iq.Roles = append(iq.Roles, SearchRoles[r]...)
+	}
+	switch q.Branch {
+	case "current":
+		iq.Branch = index.CurrentBranch
+	case "abandoned":
+		iq.Branch = index.Abandoned
+	}
+	if len(q.Projects) == 0 {
+		return iq, true, ""
+	}
+	iq.Cwds = c.projectCwds(q.Projects)
+	if len(iq.Cwds) == 0 {
+		return iq, false, fmt.Sprintf("project: no project is named %s", strings.Join(q.Projects, " or "))
+	}
+	return iq, true, ""
+}
+
+// projectCwds are the listed cwds a project: filter names: the cwd
+// itself, or a folder whose base name is the name (any case).
+func (c *listing) projectCwds(names []string) []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range c.byPath {
+		cwd := e.meta.Cwd
+		if seen[cwd] {
+			continue
+		}
+		for _, n := range names {
+			if cwd == n || strings.EqualFold(filepath.Base(cwd), n) {
+				seen[cwd] = true
+				out = append(out, cwd)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SearchSummary is what a search answer says beside its hits
+// (apitype.SearchSummary, where the API's shapes are defined).
+type SearchSummary = apitype.SearchSummary
+
+// SessionCount is a session's number of matches (apitype.SessionCount).
+type SessionCount = apitype.SessionCount
+
+// Summary is r's summary for q.
+func (r SearchResult) Summary(q SearchQuery) SearchSummary {
+	s := SearchSummary{Count: r.Count, CountCapped: r.CountCapped, SessionCount: len(r.BySession), Text: q.Text,
+		Filters: q.Filters, Warnings: r.Warnings, Sessions: []SessionCount{}}
+	seen := map[string]bool{}
+	for _, h := range r.Hits {
+		if !seen[h.Session.Path] {
+			seen[h.Session.Path] = true
+			s.Sessions = append(s.Sessions, SessionCount{SessionID: h.Session.Key, Count: r.BySession[h.Session.Path]})
+		}
+	}
+	return orEmpty(s)
+}
+
+// orEmpty makes nil lists [] in JSON.
+func orEmpty(s SearchSummary) SearchSummary {
+	if s.Filters == nil {
+		s.Filters = []Filter{}
+	}
+	if s.Warnings == nil {
+		s.Warnings = []string{}
+	}
+	if s.Sessions == nil {
+		s.Sessions = []SessionCount{}
+	}
+	return s
+}

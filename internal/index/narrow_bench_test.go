@@ -1,0 +1,84 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"piweb/internal/corpus"
+	"piweb/internal/testkit"
+)
+
+// BenchmarkNarrowedSearch is issue 26's figure: a filtered search (the
+// ranked hits and the count of every match, as GET /api/search answers)
+// over 5,000 sessions, p50 and p99. The corpus and its index are built
+// once under the temp dir and kept (PIWEB_BENCH_5000 names another dir).
+func BenchmarkNarrowedSearch(b *testing.B) {
+	ix := narrowIndex(b)
+	f := pickFilters(b, ix)
+	now := time.Now()
+	shapes := []struct {
+		name string
+		set  func(q *Query)
+	}{
+		{"none", func(q *Query) {}},
+		{"project", func(q *Query) { q.Cwds = []string{f.cwd} }},
+		{"dates", func(q *Query) { q.From, q.To = f.from, f.to }},
+		{"role-user", func(q *Query) { q.Roles = []string{"user"} }},
+		{"role-tool", func(q *Query) { q.Roles = []string{"toolResult", "bashExecution"} }},
+		{"model", func(q *Query) { q.Model = f.model }},
+		{"abandoned", func(q *Query) { q.Branch = Abandoned }},
+		{"current", func(q *Query) { q.Branch = CurrentBranch }},
+		{"all", func(q *Query) {
+			q.Cwds, q.From, q.To, q.Roles, q.Model, q.Branch = []string{f.cwd}, f.from, f.to, []string{"user"}, f.model, CurrentBranch
+		}},
+	}
+	texts := []string{"function", "the", "zqabc", "error config", "conf*"}
+	for _, s := range shapes {
+		b.Run(s.name, func(b *testing.B) {
+			var lat []time.Duration
+			for i := 0; b.Loop(); i++ {
+				q := Query{Text: texts[i%len(texts)], Now: now, Limit: 51}
+				s.set(&q)
+				t := time.Now()
+				if _, err := ix.Search(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ix.Count(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
+
+// narrowIndex is the 5,000-session corpus (about 200 MB, 50 projects)
+// and its synced index, both kept between runs.
+func narrowIndex(b *testing.B) *Index {
+	dir := os.Getenv("PIWEB_BENCH_5000")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "piweb-bench-corpus-5000")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sessions")); err != nil {
+		if _, err := corpus.Generate(dir, corpus.Options{Files: 5000, Bytes: 200 << 20, Projects: 50, Seed: 5}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index.db"),
+		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
