@@ -183,7 +183,7 @@ const listWhere = `NOT s.deleted AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.m
 const searchSQL = `WITH cand AS MATERIALIZED (
 	SELECT e.machine, e.path, e.line
 	FROM fleet.entries e JOIN fleet.sessions s ON s.machine = e.machine AND s.path = e.path
-	WHERE e.tsv @@ ` + querySQL + ` AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)
+	WHERE e.tsv @@ ` + querySQL + ` AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)` + filterSQL + `
 	ORDER BY e.ts DESC NULLS LAST LIMIT 200),
 hits AS MATERIALIZED (
 	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text,
@@ -195,6 +195,40 @@ SELECT ` + itemCols + `, h.entry_id, h.role, h.ts, h.on_branch,
 	ts_headline('simple', h.text, ` + querySQL + `, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1')
 FROM hits h JOIN fleet.sessions s ON s.machine = h.machine AND s.path = h.path
 ORDER BY h.rank DESC, h.ts DESC NULLS LAST`
+
+// filterSQL keeps the candidates that pass the search filters, as the
+// local index does: $5 project: names (a cwd, or a folder's base name
+// lower-cased), $6 <= the entry's time in ms < $7, $8 the message roles,
+// $9 on the current branch or not, $10 a model the session used.
+const filterSQL = `
+	AND (cardinality($5::text[]) = 0 OR s.cwd = ANY($5) OR lower(regexp_replace(s.cwd, '^.*/', '')) = ANY($5))
+	AND ($6::bigint IS NULL OR e.ts >= $6) AND ($7::bigint IS NULL OR e.ts < $7)
+	AND (cardinality($8::text[]) = 0 OR e.role = ANY($8)) AND ($9::boolean IS NULL OR e.on_branch = $9)
+	AND ($10::text = '' OR EXISTS (SELECT 1 FROM fleet.usage u WHERE u.machine = s.machine AND u.path = s.path
+		AND (u.model = $10 OR u.model LIKE '%/' || $10)))`
+
+// filterArgs are filterSQL's $5 to $10 for q.
+func filterArgs(q catalog.SearchQuery) []any {
+	projects := []string{}
+	for _, p := range q.Projects {
+		projects = append(projects, p, strings.ToLower(p))
+	}
+	roles := []string{}
+	for _, r := range q.Roles {
+		roles = append(roles, catalog.SearchRoles[r]...)
+	}
+	var from, to, branch any
+	if !q.From.IsZero() {
+		from = q.From.UnixMilli()
+	}
+	if !q.To.IsZero() {
+		to = q.To.UnixMilli()
+	}
+	if q.Branch == "current" || q.Branch == "abandoned" {
+		branch = q.Branch == "current"
+	}
+	return []any{projects, from, to, roles, branch, q.Model}
+}
 
 // querySQL is the tsquery of splitQuery's words ($1) and prefixes ($4).
 const querySQL = `CASE WHEN $4::text = '' THEN websearch_to_tsquery('simple', $1::text)
@@ -235,7 +269,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 		limit = 50
 	}
 	words, prefixes := splitQuery(q.Text)
-	rows, err := r.pool.Query(ctx, searchSQL, words, q.Project, limit+1, prefixes)
+	rows, err := r.pool.Query(ctx, searchSQL, append([]any{words, q.Project, limit + 1, prefixes}, filterArgs(q)...)...)
 	if err != nil {
 		return Search{}, err
 	}
@@ -268,7 +302,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 
 // fleetSummary is the summary of a fleet search: the fleet counts no
 // more than the hits it returns (Count is a lower bound when there are
-// more), and it says which of the query's filters it does not apply.
+// more).
 func fleetSummary(q catalog.SearchQuery, out Search) catalog.SearchSummary {
 	s := catalog.SearchSummary{Count: len(out.Hits), CountCapped: out.More, Text: q.Text, Filters: []catalog.Filter{},
 		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}}
@@ -282,12 +316,8 @@ func fleetSummary(q catalog.SearchQuery, out Search) catalog.SearchSummary {
 		s.Sessions[i].Count++
 	}
 	s.SessionCount = len(s.Sessions)
-	var ignored []string
-	for _, f := range q.Filters {
-		ignored = append(ignored, f.Raw)
-	}
-	if len(ignored) > 0 {
-		s.Warnings = append(s.Warnings, "the fleet search does not apply filters yet; left out: "+strings.Join(ignored, " "))
+	if q.Filters != nil {
+		s.Filters = q.Filters
 	}
 	if s.Warnings == nil {
 		s.Warnings = []string{}

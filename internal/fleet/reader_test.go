@@ -91,6 +91,38 @@ func TestReader(t *testing.T) {
 	if _, err := r.Search(ctx, catalog.SearchQuery{Text: `"unclosed & | ! :* ( quote`}); err != nil {
 		t.Errorf("operators in the query: %v", err)
 	}
+	testFleetFilters(t, r, pb)
+}
+
+// testFleetFilters: the fleet's search takes the search box's filters
+// (issue 26 item 2) as the local search does.
+func testFleetFilters(t *testing.T, r *Reader, pb string) {
+	t.Helper()
+	for _, tc := range []struct {
+		text string
+		want int // hits of okapis, all in pb
+	}{
+		{"okapis", 2}, {"okapis role:user", 1}, {"okapis role:assistant", 1}, {"okapis role:tool", 0},
+		{"okapis branch:current", 2}, {"okapis branch:abandoned", 0},
+		{"okapis project:PROJ", 2}, {"okapis project:/work/proj", 2}, {"okapis project:elsewhere", 0},
+		{"okapis after:2000-01-01 before:2999-01-01", 2}, {"okapis after:2999-01-01", 0},
+		{"okapis model:no-such-model", 0}, {"okapis model:m1", 2}, {"okapis model:fake/m1", 2},
+	} {
+		q := catalog.ParseSearch(tc.text, time.UTC)
+		q.Limit = 10
+		got, err := r.Search(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		if len(got.Hits) != tc.want || len(got.Warnings) != 0 || len(got.Filters) != len(q.Filters) {
+			t.Errorf("%s: %d hits, want %d; warnings %q, filters %v", tc.text, len(got.Hits), tc.want, got.Warnings, got.Filters)
+		}
+		for _, h := range got.Hits {
+			if h.Session.Path != pb {
+				t.Errorf("%s: hit in %s", tc.text, h.Session.Path)
+			}
+		}
+	}
 }
 
 func TestSplitQuery(t *testing.T) {
