@@ -26,15 +26,17 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 	if len(parseQuery(q.Text)) == 0 {
 		return out, nil
 	}
-	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return out, wrap("count", err)
+	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter) error {
+		return f.count(ctx, tx, match, &out)
+	})
+	if out.Total > CountCap {
+		out.Total, out.Capped = CountCap, true
 	}
-	defer tx.Rollback()
-	match, f, err := prepareSearch(ctx, tx, q)
-	if err != nil || f == nil {
-		return out, err
-	}
+	return out, err
+}
+
+// count adds up the matches that pass the filter, per file.
+func (f *filter) count(ctx context.Context, tx *sql.Tx, match string, out *Counts) error {
 	cond := ""
 	if f.cond != "" {
 		cond = "AND " + f.cond
@@ -43,20 +45,17 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 		JOIN entries e ON e.rowid = fts.rowid `+f.join+` WHERE fts MATCH ?1 `+cond+` LIMIT ?2) x
 		JOIN files f2 ON f2.id = x.file_id GROUP BY x.file_id`, append([]any{match, CountCap + 1, nil, nil}, f.args...)...)
 	if err != nil {
-		return out, wrap("count", err)
+		return wrap("count", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var path string
 		var n int
 		if err := rows.Scan(&path, &n); err != nil {
-			return out, wrap("count", err)
+			return wrap("count", err)
 		}
 		out.ByPath[path] += n
 		out.Total += n
 	}
-	if out.Total > CountCap {
-		out.Total, out.Capped = CountCap, true
-	}
-	return out, wrap("count", rows.Err())
+	return wrap("count", rows.Err())
 }

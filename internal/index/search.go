@@ -91,21 +91,32 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.Now.IsZero() {
 		q.Now = time.Now()
 	}
+	var hits []Hit
+	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
+		cands, err := f.candidates(ctx, tx, match, max(candidates, q.Limit))
+		if err != nil {
+			return err
+		}
+		markLongs(cands, q.Text)
+		hits, err = hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
+		return err
+	})
+	return hits, err
+}
+
+// readSearch calls fn in one read transaction with q's FTS5 expression
+// and filter; not when nothing can match.
+func (ix *Index) readSearch(ctx context.Context, op string, q Query, fn func(tx *sql.Tx, match string, f *filter) error) error {
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, wrap("search", err)
+		return wrap(op, err)
 	}
 	defer tx.Rollback()
 	match, f, err := prepareSearch(ctx, tx, q)
 	if err != nil || f == nil {
-		return nil, err
+		return err
 	}
-	cands, err := f.candidates(ctx, tx, match, max(candidates, q.Limit))
-	if err != nil {
-		return nil, err
-	}
-	markLongs(cands, q.Text)
-	return hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
+	return fn(tx, match, f)
 }
 
 // prepareSearch returns the FTS5 expression and the filter of q; a nil filter
