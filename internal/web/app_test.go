@@ -97,6 +97,7 @@ func TestReadingSearch(t *testing.T) {
 	reading(t, []readingCase{
 		{"phone search and panel", testPhoneSearchAndPanel},
 		{"search more", testSearchMore},
+		{"search narrows", testSearchNarrows},
 		{"starting says what", testStartingSaysWhat},
 		{"tools, images and hidden", testToolsImagesAndHidden},
 		{"rendering", testRendering},

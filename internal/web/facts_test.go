@@ -93,9 +93,10 @@ func testSearchMore(t *testing.T, r *rig) {
 	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	r.waitJS(t, `document.querySelector('.dialog.search input')`)
 	r.run(t, chromedp.SendKeys(`.dialog.search input`, "quagga"))
-	r.waitJS(t, `document.querySelector('.hit-count')?.textContent === '50+ hits' && document.querySelectorAll('.hit').length === 50`)
+	// The count is every match's (issue 26 item 2), not "50+".
+	r.waitJS(t, `document.querySelector('.hit-count')?.textContent === '60 hits in 1 session' && document.querySelectorAll('.hit').length === 50`)
 	r.click(t, `.more-hits button`)
-	r.waitJS(t, `document.querySelectorAll('.hit').length === 60 && document.querySelector('.hit-count').textContent === '60 hits' && !document.querySelector('.more-hits')`)
+	r.waitJS(t, `document.querySelectorAll('.hit').length === 60 && document.querySelector('.hit-count').textContent === '60 hits in 1 session' && !document.querySelector('.more-hits')`)
 }
 
 // testStartingSaysWhat: while a new session starts, the dialog says what

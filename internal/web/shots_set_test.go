@@ -63,6 +63,7 @@ func shootReading(t *testing.T) {
 		{"compaction", "/s/" + compactID, `document.querySelector('.card.compaction .card-head button').click()`, `document.querySelector('.hidden-history .row')`},
 		{"tree", "/s/" + basicID, `document.querySelector('.sess-actions button[title^=Tree]').click()`, `document.querySelector('.tree .tnode')`},
 		{"search", "/", `document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
+		{"search-filters", "/", `document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
 		{"files", "/s/" + rich, `document.querySelector('.sess-actions button[title^=Files]').click()`, `document.querySelector('.fnode')`},
 		{"usage", "/usage", "", `document.querySelector('.grid tbody tr')`},
 	}
@@ -78,6 +79,10 @@ func shootReading(t *testing.T) {
 			if s.name == "search" {
 				r.run(t, chromedp.SendKeys(`.dialog.search input`, "session"))
 				r.waitJS(t, `document.querySelector('.hit mark')`)
+			}
+			if s.name == "search-filters" { // chips, a warning, hits grouped by session
+				r.run(t, chromedp.SendKeys(`.dialog.search input`, "the branch:current colour:red"))
+				r.waitJS(t, `document.querySelector('.hit mark') && document.querySelector('.chip.on') && document.querySelector('.search-warn')`)
 			}
 			if s.name == "files" {
 				eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ago, baseName, fmtBytes, fmtCost, fmtTokens, plural, relTime, shortId, textOf, toMs } from '../static/js/util.js';
+import { ago, baseName, fmtBytes, fmtCost, fmtTokens, plural, relTime, shortId, textOf, toMs, withoutToken } from '../static/js/util.js';
 
 const now = Date.parse('2026-12-04T12:00:00Z');
 
@@ -49,4 +49,19 @@ test('baseName, shortId, textOf', () => {
   assert.equal(textOf('plain'), 'plain');
   assert.equal(textOf([{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }]), 'a\nb');
   assert.equal(textOf({}), '');
+});
+
+test('withoutToken removes a whole filter token', () => {
+  for (const [q, raw, want] of [
+    ['zebra role:user', 'role:user', 'zebra'],
+    ['role:user zebra', 'role:user', 'zebra'],
+    ['a role:user b', 'role:user', 'a b'],
+    ['xrole:user role:user', 'role:user', 'xrole:user'],
+    ['zebra project:"my app" x', 'project:"my app"', 'zebra x'],
+    ['a model:gpt-4.1 b', 'model:gpt-4.1', 'a b'],
+    ['a (x)+ b', '(x)+', 'a b'],
+    ['nothing here', 'role:user', 'nothing here'],
+  ]) {
+    assert.equal(withoutToken(q, raw), want, `${q} - ${raw}`);
+  }
 });

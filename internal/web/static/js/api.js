@@ -78,9 +78,13 @@ export const listFleet = (machine, self, limit) => get('/api/sessions' + q({ fle
 export const fleetMachines = () => get('/api/fleet/machines');
 // searchFleet searches every machine's sessions; a hit of another machine
 // names its session by ref.
-export const searchFleet = (text, self, params = {}) => search(text, { ...params, fleet: 1 }).then((r) => ({ ...r,
-  hits: (r.hits || []).map((h) => (h.machine === self ? h
-    : { ...h, sessionId: sessionRef(h.sessionId, h.machine), session: refItem(h.session || {}, self) })) }));
+export const searchFleet = (text, self, params = {}) => search(text, { ...params, fleet: 1 }).then((r) => {
+  const machine = new Map((r.hits || []).map((h) => [h.sessionId, h.machine]));
+  const ref = (id) => (machine.get(id) === self ? id : sessionRef(id, machine.get(id)));
+  return { ...r, sessions: (r.sessions || []).map((g) => ({ ...g, sessionId: ref(g.sessionId) })),
+    hits: (r.hits || []).map((h) => (h.machine === self ? h
+      : { ...h, sessionId: sessionRef(h.sessionId, h.machine), session: refItem(h.session || {}, self) })) };
+});
 
 export const listSessions = (params = {}) =>
   get('/api/sessions' + q(params)).then((d) => d.sessions || []);
@@ -89,8 +93,10 @@ export const getContext = (id, { leaf, before, limit } = {}) =>
   get(sp(id, '/context', { leaf, before, limit }));
 export const getEntries = (id, { leaf, before, limit } = {}) =>
   get(sp(id, '/entries', { leaf, before, limit }));
+// search's text may hold filters (project:, after:, before:, role:,
+// model:, branch:), read by the server; dates are in the page's zone.
 export const search = (text, params = {}) =>
-  get('/api/search' + q({ q: text, limit: 50, ...params }));
+  get('/api/search' + q({ q: text, limit: 50, tz: Intl.DateTimeFormat().resolvedOptions().timeZone, ...params }));
 export const rename = (id, name) => post(sp(id, '/rename'), { name });
 export const setLabel = (id, entryId, label) =>
   post(sp(id, '/label'), { entryId, label });

@@ -7,7 +7,7 @@ import * as api from './api.js';
 import { searchOpen, navigate, sessionURL, toast } from './state.js';
 import { fetchDetail } from './view.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
-import { baseName, ago, fmtDate } from './util.js';
+import { baseName, ago, fmtDate, plural, withoutToken } from './util.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
 
@@ -44,6 +44,74 @@ function Snippet({ text, marks }) {
 
 const PAGE = 50; // hits asked for at a time
 
+// QUICK are the filters offered as chips while the box has none of their
+// key (the server reads them; the chips only edit the text).
+const QUICK = [
+  { key: 'branch', token: 'branch:current', label: 'current branch' },
+  { key: 'branch', token: 'branch:abandoned', label: 'abandoned branches' },
+  { key: 'role', token: 'role:user', label: 'user' },
+  { key: 'role', token: 'role:assistant', label: 'assistant' },
+  { key: 'role', token: 'role:tool', label: 'tool output' },
+];
+
+// groupHits groups hits by session in the order of their best hit, each
+// group with its number of matches from the answer's sessions.
+function groupHits(res) {
+  const counts = new Map((res.sessions || []).map((g) => [g.sessionId, g.count]));
+  const groups = new Map();
+  res.hits.forEach((h, i) => {
+    if (!groups.has(h.sessionId)) groups.set(h.sessionId, { id: h.sessionId, session: h.session, hits: [], count: counts.get(h.sessionId) || 0 });
+    groups.get(h.sessionId).hits.push({ h, i });
+  });
+  return [...groups.values()];
+}
+
+function Chips({ q, res, setQ }) {
+  const filters = res.filters || [];
+  const keys = new Set(filters.map((f) => f.key));
+  const quick = QUICK.filter((c) => !keys.has(c.key));
+  return html`<div class="search-chips" aria-label="Filters">
+    ${filters.map((f) => html`<span class="chip on" key=${f.raw} data-key=${f.key}>${f.key}: ${f.value}<button type="button"
+      class="chip-x" aria-label=${'Remove filter ' + f.raw} title="Remove" onClick=${() => setQ(withoutToken(q, f.raw))}>×</button></span>`)}
+    ${quick.map((c) => html`<button type="button" class="chip add" key=${c.token} data-key=${c.key} data-token=${c.token}
+      onClick=${() => setQ((q.trim() + ' ' + c.token).trim())}>+ ${c.label}</button>`)}
+  </div>`;
+}
+
+function HitRow({ h, i, sel, setSel }) {
+  return html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel}
+    data-session=${h.sessionId} data-entry=${h.entryId}
+    class=${'hit' + (i === sel ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => openHit(h)}>
+    <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''}
+      marks=${h.highlights} />${!h.onCurrentBranch && html` <span class="tag">other branch</span>`}</div>
+    <div class="hit-meta muted">${h.machine && html`<span class="hit-machine">${h.machine}</span> · `}<span
+      title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
+      </span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
+  </li>`;
+}
+
+const matches = (n) => `${n} ${n === 1 ? 'match' : 'matches'}`;
+
+function Group({ g, sel, setSel }) {
+  const s = g.session || {};
+  const title = s.name || s.firstMessage || g.id;
+  return html`<li class="hit-group" role="group" aria-label=${title} data-session=${g.id}>
+    <div class="hit-top" aria-hidden="true"><span class="hit-title">${title}</span>
+      <span class="group-count muted">${matches(Math.max(g.count, g.hits.length))}</span></div>
+    <ul class="group-hits" role="presentation">${g.hits.map(({ h, i }) => html`<${HitRow} key=${h.sessionId + h.entryId}
+      h=${h} i=${i} sel=${sel} setSel=${setSel} />`)}</ul>
+  </li>`;
+}
+
+// countText says how many entries match in how many sessions; a count
+// the server capped (or the fleet's, of the hits it returned) is "N+".
+function countText(res) {
+  const n = res.count ?? res.hits.length;
+  const plus = res.countCapped ? '+' : '';
+  const sessions = res.sessionCount ?? 0;
+  return `${n}${plus} ${n === 1 && !plus ? 'hit' : 'hits'} in ${plural(sessions, 'session')}`;
+}
+
 export function SearchDialog() {
   const [q, setQ] = useState('');
   const [res, setRes] = useState({ hits: [], total: 0, q: '' });
@@ -62,8 +130,7 @@ export function SearchDialog() {
       try {
         const f = fleet.peek(); // serve --fleet: every machine's sessions
         const r = await (f ? api.searchFleet(text, f.self, { limit }) : api.search(text, { limit }));
-        if (n === seq.current) { setRes({ hits: r.hits || [], total: r.total || 0, more: !!r.more,
-          q: text }); setSel(0); }
+        if (n === seq.current) { setRes({ ...r, hits: r.hits || [], more: !!r.more, q: text }); setSel(0); }
       } catch (e) {
         if (n === seq.current) setRes({ hits: [], total: 0, q: text, error: e.message });
       }
@@ -71,10 +138,13 @@ export function SearchDialog() {
     }, 120);
     return () => clearTimeout(t);
   }, [q, limit]);
-  const onInput = (e) => { setQ(e.currentTarget.value); setLimit(PAGE); };
-  // The server returns at most the hits asked for and says when more match.
+  const edit = (v) => { setQ(v); setLimit(PAGE); };
+  const chipEdit = (v) => { edit(v); input.current && input.current.focus(); };
+  const onInput = (e) => edit(e.currentTarget.value);
+  // The server returns at most the hits asked for, says when more match
+  // and how many match in all.
   const more = !!res.more;
-  const count = more ? `${res.hits.length}+ hits` : `${res.hits.length} ${res.hits.length === 1 ? 'hit' : 'hits'}`;
+  const left = Math.max(0, (res.count ?? 0) - res.hits.length);
   const onKey = (e) => {
     if (e.key === 'ArrowDown') { e.preventDefault(); setSel(Math.min(sel + 1, res.hits.length - 1)); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setSel(Math.max(sel - 1, 0)); }
@@ -85,6 +155,7 @@ export function SearchDialog() {
     const el = document.querySelector('.hit.sel');
     if (el) el.scrollIntoView({ block: 'nearest' });
   }, [sel]);
+  const filtersOnly = res.q && res.text === '' && (res.filters || []).length > 0;
   return html`<div class="overlay"
     onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
     <div class="dialog search" role="dialog" aria-label="Search">
@@ -94,28 +165,21 @@ export function SearchDialog() {
           onInput=${onInput} onKeyDown=${onKey} />
         ${busy && html`<span class="spin" aria-label="searching"></span>`}
       </div>
+      <${Chips} q=${q} res=${res} setQ=${chipEdit} />
+      ${(res.warnings || []).length > 0 && html`<div class="search-warn" role="status">${res.warnings.map((w) =>
+        html`<div key=${w}>${w}</div>`)}</div>`}
       <ul class="hits" role="listbox">
         ${res.error && html`<li class="muted pad">${res.error}</li>`}
-        ${res.q && !res.hits.length && !res.error && !busy
+        ${filtersOnly && html`<li class="muted pad">Type words to search for within these filters.</li>`}
+        ${res.q && !res.hits.length && !res.error && !busy && !filtersOnly
           && html`<li class="muted pad">No match for “${res.q}”.</li>`}
-        ${res.hits.map((h, i) => html`<li key=${h.sessionId + h.entryId} role="option" aria-selected=${i === sel}
-          data-session=${h.sessionId} data-entry=${h.entryId}
-            class=${'hit' + (i === sel ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => openHit(h)}>
-          <div class="hit-top">
-            <span class="hit-title">${(h.session && (h.session.name || h.session.firstMessage)) || h.sessionId}</span>
-            ${!h.onCurrentBranch && html`<span class="tag">other branch</span>`}
-          </div>
-          <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''}
-            marks=${h.highlights} /></div>
-          <div class="hit-meta muted">${h.machine && html`<span class="hit-machine">${h.machine}</span> · `}<span
-            title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
-            </span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
-        </li>`)}
+        ${groupHits(res).map((g) => html`<${Group} key=${g.id} g=${g} sel=${sel} setSel=${setSel} />`)}
         ${more && html`<li class="more-hits"><button class="btn ghost small" type="button"
-          onClick=${() => setLimit(limit + PAGE)}>Show more</button></li>`}
+          onClick=${() => setLimit(limit + PAGE)}>Show ${left > 0 ? Math.min(PAGE, left) + ' ' : ''}more</button>
+          <span class="muted">${res.hits.length} shown</span></li>`}
       </ul>
-      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${count}</span>` : ''}<span
-        class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
+      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${countText(res)}</span>` : ''}<span
+        class="keys"> · ↑↓ to move · Enter to open · Esc to close · filters: project: after: before: role: model: branch:</span></div>
     </div>
   </div>`;
 }

@@ -76,6 +76,13 @@ export function plural(n, noun) {
   return n + ' ' + noun + (n === 1 ? '' : 's');
 }
 
+// withoutToken is q without the whole token raw (a search chip's filter,
+// as the server read it from q), spaces around it closed up.
+export function withoutToken(q, raw) {
+  const esc = raw.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return q.replace(new RegExp('(^|\\s)' + esc + '(?=\\s|$)'), '$1').replace(/\s{2,}/g, ' ').trim();
+}
+
 // baseName returns the last path element, for project names.
 export function baseName(p) {
   if (!p) return '(no cwd)';
