@@ -169,6 +169,7 @@ func (s *Session) Appended(line []byte) *Entry {
 	e := newEntry(line, s.lastLine()+1, s.Size, nil)
 	s.Entries = append(s.Entries, e)
 	s.byID[e.idKey] = e
+	s.linked = false // its id may repeat one and take the entries' links
 	s.Size += int64(len(line)) + 1
 	return e
 }

@@ -83,7 +83,7 @@ func (s *Session) Defects() []Problem {
 // Most files have none of them, which wellLinked proves at a fraction of
 // the cost of finding them (one map lookup an entry at most).
 func (s *Session) checkStructure() {
-	if !s.wellLinked() {
+	if s.linked = s.wellLinked(); !s.linked {
 		s.findDefects()
 	}
 }

@@ -34,6 +34,11 @@ type Session struct {
 	// Size is the number of bytes parsed.
 	Size int64
 
+	// linked is set by the structure check when every id is unique and
+	// every parent is on an earlier line (wellLinked), until an entry is
+	// appended: paths may then step to the entry before without a lookup.
+	linked bool
+
 	info     InfoBuilder // folded lazily, see Info
 	infoDone int         // listed records folded into info
 	byID     map[string]*Entry
@@ -68,6 +73,7 @@ func Parse(data []byte) *Session {
 // refuses the file.
 func parseRecords(data []byte) *Session {
 	var p Parser
+	p.presize(data)
 	p.parse(data, true)
 	s := p.S()
 	s.Size = int64(len(data))
@@ -91,6 +97,24 @@ func (p *Parser) S() *Session {
 		p.s = &Session{Version: 1, byID: map[string]*Entry{}}
 	}
 	return p.s
+}
+
+// presize sizes the index of ids and the record lists for a whole file
+// from the line length of its start (at most 256 KB of it), so that a file
+// of many short lines does not grow them a dozen times. A start without
+// newline (a huge first line) sizes nothing, and a start of short lines
+// before huge ones sizes at most a slot for every 256 bytes (a few percent
+// of the file, which the parse holds anyway).
+func (p *Parser) presize(data []byte) {
+	const sample = 256 << 10
+	head := data[:min(len(data), sample)]
+	lines := bytes.Count(head, []byte("\n"))
+	if lines < 16 {
+		return
+	}
+	n := int(min(int64(lines)*int64(len(data))/int64(len(head)), int64(len(data))/256, 1<<20))
+	p.s = &Session{Version: 1, byID: make(map[string]*Entry, n),
+		Entries: make([]*Entry, 0, n), records: make([]*Entry, 0, n), listed: make([]*Entry, 0, n)}
 }
 
 // Offset returns the file offset up to which lines have been consumed.

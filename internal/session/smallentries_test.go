@@ -74,3 +74,28 @@ func TestContextAllocs(t *testing.T) {
 		t.Errorf("%.0f allocations for a context of %d entries, want at most 50", allocs, n)
 	}
 }
+
+// TestPathAfterAppendedDuplicate: the path's step to the entry before
+// holds only while ids are unique; an appended entry that repeats an id
+// takes that id's links, here into a loop, as pi's last-wins index does.
+func TestPathAfterAppendedDuplicate(t *testing.T) {
+	a := `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"1"}}`
+	b := `{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"2"}}`
+	c := `{"type":"message","id":"c","parentId":"b","message":{"role":"user","content":"3"}}`
+	s := Parse([]byte(hdr + "\n" + a + "\n" + b + "\n" + c + "\n"))
+	if got := ids2(s.PathTo(s.Leaf())); got != "a b c" {
+		t.Fatalf("path %q, want a b c", got)
+	}
+	x := s.Appended([]byte(`{"type":"message","id":"b","parentId":"c","message":{"role":"user","content":"4"}}`))
+	if got := ids2(s.PathTo(x)); got != "c b" {
+		t.Errorf("path after a repeated id %q, want c b (c's parent is now the new b)", got)
+	}
+}
+
+func ids2(path []*Entry) string {
+	var out []string
+	for _, e := range path {
+		out = append(out, e.ID)
+	}
+	return strings.Join(out, " ")
+}

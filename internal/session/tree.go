@@ -10,11 +10,21 @@ import (
 // back, so a corrupt file cannot hang piweb.
 func (s *Session) PathTo(leaf *Entry) []*Entry {
 	var path []*Entry
-	for cur := leaf; cur != nil; cur = s.parentOf(cur) {
+	j := -1 // the index of cur in Entries while the path runs back through them one by one
+	if s.linked && len(s.Entries) > 0 && s.Entries[len(s.Entries)-1] == leaf {
+		j = len(s.Entries) - 1
+	}
+	for cur := leaf; cur != nil; {
 		if len(path) > len(s.Entries) { // a loop: walk again, watching for it
 			return s.pathToLooping(leaf)
 		}
 		path = append(path, cur)
+		if j > 0 && s.Entries[j-1].idKey == cur.parent && cur.HasParent() {
+			j-- // ids are unique (linked): the entry before is the parent
+			cur = s.Entries[j]
+			continue
+		}
+		cur, j = s.parentOf(cur), -1
 	}
 	slices.Reverse(path)
 	return path
