@@ -20,8 +20,9 @@ import (
 // BenchmarkInitialPush pushes a generated machine's sessions into an
 // empty fleet database: issue 22 asks for 25,000 sessions in at most
 // 30 s. FLEET_BENCH_SESSIONS sets the count (default 2,500; ~16 KB and
-// ~25 entries each), FLEET_BENCH_MAXBYTES a batch's bytes (default the
-// pusher's); the local index is built before the timer starts.
+// ~25 entries each), FLEET_BENCH_MAXBYTES a batch's bytes and
+// FLEET_BENCH_CONNS the batches at once (defaults the pusher's); the
+// local index is built before the timer starts.
 func BenchmarkInitialPush(b *testing.B) {
 	n := envInt("FLEET_BENCH_SESSIONS", 2500)
 	ctx := context.Background()
@@ -95,7 +96,8 @@ func indexedCorpus(b *testing.B, n int, per int64) (*catalog.Catalog, corpus.Sta
 // pushed want of them and is current, then stops it.
 func pushAll(b *testing.B, url, machine string, cat *catalog.Catalog, want int) {
 	b.Helper()
-	p := New(Options{URL: url, Machine: machine, Source: cat, MaxBytes: int64(envInt("FLEET_BENCH_MAXBYTES", 0))})
+	p := New(Options{URL: url, Machine: machine, Source: cat, MaxBytes: int64(envInt("FLEET_BENCH_MAXBYTES", 0)),
+		Conns: envInt("FLEET_BENCH_CONNS", 0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()

@@ -12,17 +12,14 @@ import (
 	"piweb/internal/catalog"
 )
 
-// batch is one push: every row it writes, built before the transaction
-// opens except for what the database already has.
+// batch is one push: what it writes of the sessions, and their new rows
+// (sent as they reach flushBytes).
 type batch struct {
 	machine, share string
 	sessions       sessionCols
-	replaced       []string
 	deleted        []string
 	switched       [][2]string // path, new leaf: flags of older entries change
-	entries        [][]any
-	usage          [][]any
-	lines          [][]any
+	rows           rowsOut
 	more           []string // files with lines left for the next batch
 	bytes          int64
 }
@@ -31,7 +28,7 @@ type batch struct {
 // database has, then the rows the files add. It returns the paths that
 // need another batch (a file longer than the byte budget).
 func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
-	b := &batch{machine: p.o.Machine, share: p.o.Share}
+	b := &batch{machine: p.o.Machine, share: p.o.Share, rows: rowsOut{machine: p.o.Machine, limit: p.o.flushBytes}}
 	paths = p.storable(paths)
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		// The database is the only cursor: a commit lost to a server crash
@@ -53,12 +50,19 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 			if err := p.plan(b, path, have[path]); err != nil {
 				return err
 			}
+			if b.rows.full() {
+				if err := b.rows.flush(ctx, tx); err != nil {
+					return err
+				}
+			}
 		}
 		if err := b.write(ctx, tx); err != nil {
 			return err
 		}
 		if p.midBatch != nil {
+			p.hookMu.Lock()
 			p.midBatch() // tests: the database crashes before the commit
+			p.hookMu.Unlock()
 		}
 		return nil
 	})
@@ -124,7 +128,7 @@ func (p *Pusher) plan(b *batch, path string, have *stored) error {
 // add adds a chunk's rows.
 func (b *batch) add(c chunk, meta metaRow, have *stored) {
 	if c.replace {
-		b.replaced = append(b.replaced, c.path)
+		b.rows.replaced = append(b.rows.replaced, c.path)
 	}
 	if c.more {
 		b.more = append(b.more, c.path)
@@ -142,56 +146,34 @@ func (b *batch) add(c chunk, meta metaRow, have *stored) {
 	}
 	b.sessions.add(c.path, meta, c.head, c.tail, c.end, c.fromLine+c.lines, leaf)
 	for _, u := range pr.usage {
-		ch := u.charge
-		b.usage = append(b.usage, []any{b.machine, c.path, int32(u.line), meta.sessionID, clean(u.entryID), nullTime(u.ts),
-			clean(ch.Key), ch.Answer, ch.Usage.Input, ch.Usage.Output, ch.Usage.CacheRead, ch.Usage.CacheWrite, ch.Usage.Cost.Total})
+		b.rows.addUsage(c.path, meta.sessionID, u)
 	}
 	if b.share != ShareFull {
 		return
 	}
 	for _, e := range pr.entries {
-		var text, tools any
-		if e.searchable {
-			text, tools = nullable(e.text, e.text != ""), nullable(e.tools, e.tools != "")
-		}
-		b.entries = append(b.entries, []any{b.machine, c.path, int32(e.line), clean(e.id), nullable(clean(e.parent), e.hasParent),
-			e.typ, e.role, nullTime(e.ts), e.onBranch, text, tools})
+		b.rows.addEntry(c.path, e)
 	}
 	line, off := c.fromLine, c.from
 	for rest := c.data; len(rest) > 0; {
 		i := bytes.IndexByte(rest, '\n')
 		line++
-		b.lines = append(b.lines, []any{b.machine, c.path, int32(line), off, rest[:i]})
+		b.rows.addLine(c.path, line, off, rest[:i])
 		off += int64(i + 1)
 		rest = rest[i+1:]
 	}
 }
 
-// write runs the batch's statements in tx: replaced files' rows go (no
-// foreign keys: a check per inserted row is most of a bulk push's cost on
-// the server), the sessions are upserted, the new rows are inserted
-// (insertRows), branch flags of switched sessions are recomputed, and gone
-// files are marked deleted.
+// write runs the batch's last statements in tx: the rows not yet sent
+// (rowsOut.flush), the sessions' upsert, branch flags of switched
+// sessions recomputed, and gone files marked deleted. The upsert comes
+// after the rows, which is what moves each file's cursor.
 func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
-	for _, table := range []string{"entries", "usage", "lines"} {
-		if len(b.replaced) == 0 {
-			break
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM fleet.`+table+` WHERE machine = $1 AND path = ANY($2)`, b.machine, b.replaced); err != nil {
-			return err
-		}
+	if err := b.rows.flush(ctx, tx); err != nil {
+		return err
 	}
 	if err := b.sessions.upsert(ctx, tx, b.machine, b.share); err != nil {
 		return err
-	}
-	for _, t := range []struct {
-		name string
-		cols []col
-		rows [][]any
-	}{{"entries", entryCols, b.entries}, {"usage", usageCols, b.usage}, {"lines", lineCols, b.lines}} {
-		if err := insertRows(ctx, tx, t.name, b.machine, t.cols, t.rows); err != nil {
-			return err
-		}
 	}
 	for _, s := range b.switched {
 		if _, err := tx.Exec(ctx, switchSQL, b.machine, s[0], s[1]); err != nil {

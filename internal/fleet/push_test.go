@@ -14,14 +14,25 @@ import (
 
 // TestPushConverges follows one machine through appends, a branch switch,
 // a rename, a delete and its restore, and a rewrite: after each the
-// database holds exactly the files.
+// database holds exactly the files; also when a batch sends its rows
+// after each file (a rewritten file's old rows deleted before its new
+// rows go), as a batch bigger than flushBytes does.
 func TestPushConverges(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flush int
+	}{{"whole batches", 0}, {"rows sent per file", 1}} {
+		t.Run(tc.name, func(t *testing.T) { testPushConverges(t, tc.flush) })
+	}
+}
+
+func testPushConverges(t *testing.T, flush int) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.role(t, "laptop")
 	a := newAgentDir(t)
 	p1, p2, p3 := a.create(t, 2), a.create(t, 1), a.create(t, 3)
 	cat := openCatalog(t, a)
-	startPusher(t, Options{URL: url, Machine: "laptop", Source: cat})
+	startPusher(t, Options{URL: url, Machine: "laptop", Source: cat, flushBytes: flush})
 	conn := d.admin(t)
 	ctx := context.Background()
 	all := func() error {

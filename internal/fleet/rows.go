@@ -2,8 +2,6 @@ package fleet
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -117,93 +115,4 @@ func (s *sessionCols) upsert(ctx context.Context, tx pgx.Tx, machine, share stri
 	_, err := tx.Exec(ctx, upsertSQL, machine, share, s.path, s.key, s.sessionID, s.cwd, s.name, s.hasName, s.created,
 		s.modified, s.messageCount, s.firstMessage, s.parentPath, s.size, s.head, s.tail, s.offset, s.lines, s.leaf)
 	return err
-}
-
-// col is a column a push inserts, with its SQL type.
-type col struct{ name, typ string }
-
-var (
-	entryCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"entry_id", "text"},
-		{"parent_id", "text"}, {"type", "text"}, {"role", "text"}, {"ts", "bigint"}, {"on_branch", "boolean"},
-		{"text", "text"}, {"tools", "text"}}
-	usageCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"session_id", "text"},
-		{"entry_id", "text"}, {"ts", "bigint"}, {"model", "text"}, {"answer", "boolean"}, {"input", "float8"},
-		{"output", "float8"}, {"cache_read", "float8"}, {"cache_write", "float8"}, {"cost", "float8"}}
-	lineCols = []col{{"machine", "text"}, {"path", "text"}, {"line", "integer"}, {"off", "bigint"}, {"raw", "bytea"}}
-)
-
-// insertRows inserts rows (machine first, then cols[1:]) into table in one
-// statement, each column an array parameter: row-level security checks
-// each row (COPY refuses a table under it), and nothing is staged, so a
-// push leaves no dead rows behind to slow the next one.
-func insertRows(ctx context.Context, tx pgx.Tx, table, machine string, cols []col, rows [][]any) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	names := make([]string, len(cols))
-	arrays := make([]string, len(cols)-1)
-	args := []any{machine}
-	for i, c := range cols {
-		names[i] = c.name
-		if i == 0 {
-			continue
-		}
-		arrays[i-1] = fmt.Sprintf("$%d::%s[]", i+1, c.typ)
-		args = append(args, column(rows, i, c.typ))
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO fleet.`+table+` (`+strings.Join(names, ", ")+`) SELECT $1, u.* FROM unnest(`+
-		strings.Join(arrays, ", ")+`) AS u`, args...)
-	return err
-}
-
-// column is the i-th value of every row as a slice pgx sends as an array
-// of typ (nil values are NULL).
-func column(rows [][]any, i int, typ string) any {
-	switch typ {
-	case "text":
-		return columnOf(rows, i, func(v any) *string {
-			if v == nil {
-				return nil
-			}
-			s := v.(string)
-			return &s
-		})
-	case "bigint":
-		return columnOf(rows, i, func(v any) *int64 {
-			if v == nil {
-				return nil
-			}
-			n := v.(int64)
-			return &n
-		})
-	case "integer":
-		return columnOf(rows, i, func(v any) int32 { return v.(int32) })
-	case "boolean":
-		return columnOf(rows, i, func(v any) bool { return v.(bool) })
-	case "float8":
-		return columnOf(rows, i, func(v any) float64 { return v.(float64) })
-	}
-	return columnOf(rows, i, func(v any) []byte { return v.([]byte) })
-}
-
-func columnOf[T any](rows [][]any, i int, conv func(any) T) []T {
-	out := make([]T, len(rows))
-	for j, r := range rows {
-		out[j] = conv(r[i])
-	}
-	return out
-}
-
-func nullable(s string, ok bool) any {
-	if !ok {
-		return nil
-	}
-	return s
-}
-
-func nullTime(ms int64) any {
-	if ms == 0 {
-		return nil
-	}
-	return ms
 }

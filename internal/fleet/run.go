@@ -66,11 +66,18 @@ type Options struct {
 	// of session files it reads (0: 32 MB).
 	Batch    int
 	MaxBytes int64
+	// Conns bounds the batches pushed at once, each over a connection of
+	// its own (0: 2): a first push is the server's insert work, which one
+	// connection keeps to one core.
+	Conns int
 	// RetryMin and RetryMax bound the wait before reconnecting after a
 	// failure, doubling from one to the other (0: 1 s and 1 min).
 	RetryMin, RetryMax time.Duration
 	// Heartbeat is how often the machine says it is online (0: 30 s).
 	Heartbeat time.Duration
+	// flushBytes bounds the rows a batch holds before sending them (0:
+	// flushBytes; tests send smaller pieces).
+	flushBytes int
 	// Timeout bounds one push or heartbeat: a database that stops
 	// answering (a lock held elsewhere, a dead peer) fails it, and the
 	// push retries on a new connection (0: 2 minutes).
@@ -80,11 +87,13 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	o.Share = cmp.Or(o.Share, ShareFull)
 	o.Batch = cmp.Or(o.Batch, 500)
+	o.Conns = cmp.Or(o.Conns, 2)
 	o.MaxBytes = cmp.Or(o.MaxBytes, 32<<20)
 	o.RetryMin = cmp.Or(o.RetryMin, time.Second)
 	o.RetryMax = cmp.Or(o.RetryMax, time.Minute)
 	o.Heartbeat = cmp.Or(o.Heartbeat, 30*time.Second)
 	o.Timeout = cmp.Or(o.Timeout, 2*time.Minute)
+	o.flushBytes = cmp.Or(o.flushBytes, flushBytes)
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -99,8 +108,9 @@ type Pusher struct {
 	status Status
 	counts counts
 	// midBatch, when set (tests), runs after a batch's rows are written
-	// and before its commit.
+	// and before its commit, one batch at a time (hookMu).
 	midBatch func()
+	hookMu   sync.Mutex
 }
 
 // New returns a pusher; nothing connects before Run.
@@ -127,6 +137,7 @@ type runner struct {
 	sub     *broker.Sub[catalog.Change]
 	files   *index.Subscription
 	conn    *pgx.Conn
+	extra   []*pgx.Conn // the other connections of parallel batches
 	pending map[string]bool
 	full    bool // compare every file (first connection, or changes were missed)
 	retry   time.Duration
@@ -162,31 +173,79 @@ func (r *runner) step(ctx context.Context) {
 	r.wait(ctx, p.o.Heartbeat, true)
 }
 
-// pushSome pushes one batch of pending files.
+// pushSome pushes the next batches of pending files, up to Conns at
+// once over connections of their own. Each batch is its own transaction
+// over its own files, so one that fails leaves only its files pending.
 func (r *runner) pushSome(ctx context.Context) {
 	p := r.p
+	groups := r.nextBatches()
+	if err := r.connectExtra(ctx, len(groups)-1); err != nil {
+		r.fail(ctx, err)
+		return
+	}
+	p.setState(StatePushing, nil, len(r.pending))
+	conns := append([]*pgx.Conn{r.conn}, r.extra...)
+	more := make([][]string, len(groups))
+	errs := make([]error, len(groups))
+	var wg sync.WaitGroup
+	for i, paths := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+			defer cancel()
+			more[i], errs[i] = p.pushBatch(bctx, conns[i], paths)
+		}()
+	}
+	wg.Wait()
+	for i, paths := range groups {
+		if errs[i] != nil {
+			continue
+		}
+		for _, path := range paths {
+			delete(r.pending, path)
+		}
+		for _, path := range more[i] {
+			r.pending[path] = true
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			r.fail(ctx, err)
+			return
+		}
+	}
+	r.retry = p.o.RetryMin
+	p.pushed(len(r.pending))
+}
+
+// nextBatches splits the pending files, in order, into up to Conns
+// batches of up to Batch files.
+func (r *runner) nextBatches() [][]string {
 	paths := make([]string, 0, len(r.pending))
 	for path := range r.pending {
 		paths = append(paths, path)
 	}
 	slices.Sort(paths)
-	paths = paths[:min(len(paths), p.o.Batch)]
-	p.setState(StatePushing, nil, len(r.pending))
-	bctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
-	more, err := p.pushBatch(bctx, r.conn, paths)
-	cancel()
-	if err != nil {
-		r.fail(ctx, err)
-		return
+	var groups [][]string
+	for len(paths) > 0 && len(groups) < r.p.o.Conns {
+		n := min(len(paths), r.p.o.Batch)
+		groups = append(groups, paths[:n:n])
+		paths = paths[n:]
 	}
-	r.retry = p.o.RetryMin
-	for _, path := range paths {
-		delete(r.pending, path)
+	return groups
+}
+
+// connectExtra makes sure there are n connections besides the first.
+func (r *runner) connectExtra(ctx context.Context, n int) error {
+	for len(r.extra) < n {
+		conn, err := r.p.connect(ctx)
+		if err != nil {
+			return err
+		}
+		r.extra = append(r.extra, conn)
 	}
-	for _, path := range more {
-		r.pending[path] = true
-	}
-	p.pushed(len(r.pending))
+	return nil
 }
 
 // listAll makes every local file and every file the database has of this
@@ -294,12 +353,14 @@ func (r *runner) fail(ctx context.Context, err error) {
 }
 
 func (r *runner) disconnect() {
-	if r.conn != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		r.conn.Close(ctx)
-		cancel()
-		r.conn = nil
+	for _, conn := range append(r.extra, r.conn) {
+		if conn != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			conn.Close(ctx)
+			cancel()
+		}
 	}
+	r.conn, r.extra = nil, nil
 }
 
 // connect connects, migrates the schema when it is older than this piweb

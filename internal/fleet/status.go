@@ -38,9 +38,9 @@ func (c *counts) add(b *batch) {
 	c.c.Batches++
 	c.c.Sessions += len(b.sessions.path)
 	c.c.Deleted += len(b.deleted)
-	c.c.Entries += len(b.entries)
-	c.c.Lines += len(b.lines)
-	c.c.Usage += len(b.usage)
+	c.c.Entries += b.rows.sent.entries
+	c.c.Lines += b.rows.sent.lines
+	c.c.Usage += b.rows.sent.usage
 }
 
 // Status returns the pusher's state now.
