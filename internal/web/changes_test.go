@@ -37,8 +37,7 @@ func TestChangesPanel(t *testing.T) {
 		"edits": []map[string]any{{"oldText": "# proj\n", "newText": "# proj\n\nEdited by pi.\n"}}})
 	r.llm.Enqueue(fakellm.Tools(edit), fakellm.Text("Edited the README."))
 	r.startSession(t, "edit the readme")
-	r.waitText(t, "Edited the README.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Edited the README.")
 
 	r.click(t, `.sess-actions button[title^="Changes"]`)
 	r.waitJS(t, `document.querySelector('.git-branch')?.innerText.includes('main')`)

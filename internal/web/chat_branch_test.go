@@ -10,14 +10,8 @@ import (
 // testBranch: edit from here, continue from another branch with a
 // summary, fork and clone, on one session.
 func testBranch(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("First reply."), fakellm.Text("Second reply."), fakellm.Text("Edited reply."))
-	id := r.startSession(t, "branch base")
-	r.waitText(t, "First reply.")
-	r.waitIdle(t)
-	r.send(t, "second question")
-	r.waitText(t, "Second reply.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "branch base", "First reply.", fakellm.Text("Second reply."), fakellm.Text("Edited reply."))
+	r.exchange(t, "second question", "Second reply.")
 	oldLeaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
 
 	t.Run("edit from here", func(t *testing.T) {
@@ -25,9 +19,7 @@ func testBranch(t *testing.T, r *chatRig) {
 		r.waitJS(t, `location.search !== ''`)
 		r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'second question'`)
 		r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Second reply.')`)
-		r.send(t, "edited question")
-		r.waitText(t, "Edited reply.")
-		r.waitIdle(t)
+		r.exchange(t, "edited question", "Edited reply.")
 		if n := r.countText(t, "Second reply."); n != 0 {
 			t.Errorf("the abandoned branch is still shown")
 		}
@@ -71,14 +63,9 @@ func testBranch(t *testing.T, r *chatRig) {
 // its parent, a sibling branch) and switches between the two answers in
 // place with < 1/2 >.
 func testRetrySiblings(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Answer one."), fakellm.Text("Answer two."))
-	id := r.startSession(t, "retry me")
-	r.waitText(t, "Answer one.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "retry me", "Answer one.", fakellm.Text("Answer two."))
 	r.click(t, `.row[data-role=user] .retry-here`)
-	r.waitText(t, "Answer two.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Answer two.")
 	r.waitJS(t, `document.querySelector('.row[data-role=user] .sib-pos')?.textContent === '2/2' && location.search === ''`)
 	if n := r.countText(t, "Answer one."); n != 0 {
 		t.Errorf("the retried answer is still shown")

@@ -20,8 +20,7 @@ func TestChatCommands(t *testing.T) {
 	r := newChatRigWith(t, agent.Config{})
 	r.llm.Enqueue(fakellm.Text("Ready for commands."))
 	id := r.startSession(t, "commands base")
-	r.waitText(t, "Ready for commands.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Ready for commands.")
 	asked := func() int { return len(r.llm.Requests()) }
 
 	t.Run("list", func(t *testing.T) {
@@ -53,9 +52,7 @@ func TestChatCommands(t *testing.T) {
 		// pi 1.x compacts only what lies before the recent tokens it keeps
 		// (20,000 by default): a second turn and a small keep give it some.
 		r.llm.Enqueue(fakellm.Text("Second answer."))
-		r.send(t, "a second turn")
-		r.waitText(t, "Second answer.")
-		r.waitIdle(t)
+		r.exchange(t, "a second turn", "Second answer.")
 		r.send(t, "/compact keep the word banana")
 		r.waitJS(t, `document.querySelector('.conv [data-role=compactionSummary]')`)
 		if !slices.ContainsFunc(r.llm.Requests(), func(q *fakellm.Request) bool {
@@ -92,9 +89,7 @@ func TestChatCommands(t *testing.T) {
 		r.waitJS(t, toastShown("reloads"))
 		t.Logf("state after reload: %v", r.command(t, id, map[string]any{"type": "get_state"}))
 		r.llm.Enqueue(fakellm.Text("Still here after reload."))
-		r.send(t, "after reload")
-		r.waitText(t, "Still here after reload.")
-		r.waitIdle(t)
+		r.exchange(t, "after reload", "Still here after reload.")
 		if asked() != before+1 {
 			t.Errorf("the model got %d requests for one prompt after /reload", asked()-before)
 		}

@@ -21,11 +21,7 @@ const completionLabels = `[...document.querySelectorAll('.completions .c-label')
 // testCompose runs the composer's and the controls' tests on one session
 // (one pi).
 func testCompose(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Ready to compose."))
-	id := r.startSession(t, "compose base")
-	r.waitText(t, "Ready to compose.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "compose base", "Ready to compose.")
 	t.Run("completion", func(t *testing.T) { testCompletion(t, r) })
 	t.Run("dialogs", func(t *testing.T) { testDialogs(t, r) })
 	t.Run("model and images", func(t *testing.T) { testModelAndImages(t, r, id) })
@@ -50,9 +46,7 @@ func testCompletion(t *testing.T, r *chatRig) {
 		r.key(t, kb.Tab)
 		r.waitJS(t, `document.querySelector('.composer textarea').value === '/review ' && !document.querySelector('.completions')`)
 		r.llm.Enqueue(fakellm.Text("Reviewed it."))
-		r.send(t, "/review README.md")
-		r.waitText(t, "Reviewed it.")
-		r.waitIdle(t)
+		r.exchange(t, "/review README.md", "Reviewed it.")
 		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "Please review the file README.md carefully.") {
 			t.Errorf("the model got %q, not the expanded template", got)
 		}
@@ -62,8 +56,7 @@ func testCompletion(t *testing.T, r *chatRig) {
 		r.waitJS(t, completionLabels+`[0] === '/skill:tidy'`)
 		r.llm.Enqueue(fakellm.Text("Tidied."))
 		r.key(t, kb.Enter) // takes the command and sends it, as in pi's editor
-		r.waitText(t, "Tidied.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Tidied.")
 		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "Remove files nobody needs") {
 			t.Errorf("the model got %q, not the skill", got)
 		}
@@ -80,8 +73,7 @@ func testCompletion(t *testing.T, r *chatRig) {
 		r.waitJS(t, `document.querySelector('.composer textarea').value === 'look at @src/main.go ' && !document.querySelector('.completions')`)
 		r.llm.Enqueue(fakellm.Text("Looked."))
 		r.key(t, kb.Enter)
-		r.waitText(t, "Looked.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Looked.")
 		if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "look at @src/main.go") {
 			t.Errorf("the model got %q", got)
 		}

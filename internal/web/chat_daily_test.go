@@ -33,18 +33,12 @@ func TestChatDailyDriver(t *testing.T) {
 // session's conversation again: the page shows nothing of the old one
 // while the edit is pending, and the edited message is answered alone.
 func testEditFirst(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Old first reply."))
-	r.startSession(t, "the first message")
-	r.waitText(t, "Old first reply.")
-	r.waitIdle(t)
+	r.startAnswered(t, "the first message", "Old first reply.")
 	r.click(t, ".row[data-role=user] .edit-here")
 	r.waitJS(t, `document.querySelector('.composer textarea')?.value === 'the first message'`)
 	r.waitJS(t, `!document.querySelector('.conv')?.innerText.includes('Old first reply.')`)
 	r.llm.Enqueue(fakellm.Text("New first reply."))
-	r.send(t, "the edited first message")
-	r.waitText(t, "New first reply.")
-	r.waitIdle(t)
+	r.exchange(t, "the edited first message", "New first reply.")
 	for _, m := range r.llm.LastRequest().Messages {
 		if strings.Contains(m.Content.Text(), "Old first reply.") || strings.Contains(m.Content.Text(), "the first message") && !strings.Contains(m.Content.Text(), "edited") {
 			t.Errorf("the model saw the old conversation: %q", m.Content.Text())
@@ -59,23 +53,15 @@ func testEditFirst(t *testing.T, r *chatRig) {
 // "back to current" in the header and sending there goes on from the
 // file's leaf the page shows, not from the branch point pi was left at.
 func testBackFromEdit(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Reply one."), fakellm.Text("Reply two."))
-	id := r.startSession(t, "question one")
-	r.waitText(t, "Reply one.")
-	r.waitIdle(t)
-	r.send(t, "question two")
-	r.waitText(t, "Reply two.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "question one", "Reply one.", fakellm.Text("Reply two."))
+	r.exchange(t, "question two", "Reply two.")
 	eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)
 	r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value === 'question two'`)
 	r.click(t, ".sess-facts .branch a")
 	r.waitJS(t, `location.search === ''`)
 	r.waitText(t, "Reply two.")
 	r.llm.Enqueue(fakellm.Text("Reply three."))
-	r.send(t, "question three")
-	r.waitText(t, "Reply three.")
-	r.waitIdle(t)
+	r.exchange(t, "question three", "Reply three.")
 	if !strings.Contains(r.llm.LastRequest().Messages[len(r.llm.LastRequest().Messages)-2].Content.Text(), "Reply two.") {
 		t.Errorf("the model did not see the turn before the message: %s", r.requestTexts())
 	}
@@ -87,22 +73,14 @@ func testBackFromEdit(t *testing.T, r *chatRig) {
 // of the session (?leaf=, as < 1/2 > and the tree open it) goes on from
 // what the page shows, not from the file's leaf out of sight.
 func testSendOnShownBranch(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Early answer."), fakellm.Text("Later answer."))
-	id := r.startSession(t, "early question")
-	r.waitText(t, "Early answer.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "early question", "Early answer.", fakellm.Text("Later answer."))
 	early := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
-	r.send(t, "later question")
-	r.waitText(t, "Later answer.")
-	r.waitIdle(t)
+	r.exchange(t, "later question", "Later answer.")
 	r.open(t, "/s/"+id+"?leaf="+early)
 	r.waitText(t, "Early answer.")
 	r.waitJS(t, `!document.querySelector('.conv').innerText.includes('Later answer.')`)
 	r.llm.Enqueue(fakellm.Text("Answer on the shown branch."))
-	r.send(t, "from the early point")
-	r.waitText(t, "Answer on the shown branch.")
-	r.waitIdle(t)
+	r.exchange(t, "from the early point", "Answer on the shown branch.")
 	for _, m := range r.llm.LastRequest().Messages {
 		if strings.Contains(m.Content.Text(), "later question") {
 			t.Errorf("the model saw the branch out of sight: %q", m.Content.Text())
@@ -116,16 +94,10 @@ func testSendOnShownBranch(t *testing.T, r *chatRig) {
 // the branch point but pi keeps its model and level, which the next send
 // uses: the pickers show pi's, not the branch point's.
 func testPickersWhileEditing(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Answer one."), fakellm.Text("Answer two."))
-	id := r.startSession(t, "first question")
-	r.waitText(t, "Answer one.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "first question", "Answer one.", fakellm.Text("Answer two."))
 	// A new pi 1.x session's header tells its real size, not "0 B" (14.10).
 	r.waitJS(t, `/ [\d.]+ (KB|B)$/.test(document.querySelector('.sess-facts .count')?.textContent || '') && !document.querySelector('.sess-facts .count').textContent.endsWith(' 0 B')`)
-	r.send(t, "second question")
-	r.waitText(t, "Answer two.")
-	r.waitIdle(t)
+	r.exchange(t, "second question", "Answer two.")
 	r.choose(t, ".model-select", fakellm.Provider+"/"+fakellm.ThinkerID)
 	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-thinker'`)
 	// The header's model follows the switch: the next message's first.
@@ -144,9 +116,7 @@ func testPickersWhileEditing(t *testing.T, r *chatRig) {
 	r.choose(t, ".thinking-select", "low")
 	r.waitJS(t, `document.querySelector('.thinking-select').value === 'low'`)
 	r.llm.Enqueue(fakellm.Text("Edited answer."))
-	r.send(t, "edited question")
-	r.waitText(t, "Edited answer.")
-	r.waitIdle(t)
+	r.exchange(t, "edited question", "Edited answer.")
 	if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "low" {
 		t.Errorf("the edited send went to %q with reasoning_effort %q, want what the pickers showed", q.Model, q.ReasoningEffort)
 	}
@@ -159,11 +129,7 @@ func testPickersWhileEditing(t *testing.T, r *chatRig) {
 // and sends the model a placeholder instead); with a model that takes
 // images, no warning.
 func testImageTextOnlyModel(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Text only here."))
-	r.startSession(t, "no images please")
-	r.waitText(t, "Text only here.")
-	r.waitIdle(t)
+	r.startAnswered(t, "no images please", "Text only here.")
 	r.waitJS(t, `document.querySelector('.model-select').value === 'fake/fake-model'`)
 	img := writePNG(t, t.TempDir(), "red.png", color.RGBA{255, 0, 0, 255})
 	attach := func() {
@@ -179,9 +145,7 @@ func testImageTextOnlyModel(t *testing.T, r *chatRig) {
 	// Sent all the same: the model gets pi's placeholder, the session the image.
 	attach()
 	r.llm.Enqueue(fakellm.Text("I cannot see it."))
-	r.send(t, "what colour is this?")
-	r.waitText(t, "I cannot see it.")
-	r.waitIdle(t)
+	r.exchange(t, "what colour is this?", "I cannot see it.")
 	var parts []string
 	for _, p := range r.llm.LastRequest().LastMessage().Content.Parts {
 		parts = append(parts, p.Type+":"+p.Text)
@@ -208,11 +172,8 @@ func testCompactionInView(t *testing.T, r *chatRig) {
 	long = strings.TrimSpace(strings.Repeat(long+"\n\n", 30))
 	r.llm.Enqueue(fakellm.Text("Short one."), fakellm.Text(long))
 	r.startSession(t, "compaction view base")
-	r.waitText(t, "Short one.")
-	r.waitIdle(t)
-	r.send(t, "tell me a lot")
-	r.waitText(t, "A long paragraph")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Short one.")
+	r.exchange(t, "tell me a lot", "A long paragraph")
 
 	r.llm.Enqueue(fakellm.Error(400, "summary exploded"))
 	r.click(t, ".chat-controls .compact")

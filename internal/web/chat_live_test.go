@@ -24,8 +24,7 @@ func TestChatLive(t *testing.T) {
 		r.llm.Enqueue(fakellm.Tools(fakellm.Bash("echo hello-from-tool")), fakellm.Text("All done with the tool."))
 		r.startSession(t, "run a tool")
 		r.waitText(t, "All done with the tool.")
-		r.waitText(t, "hello-from-tool")
-		r.waitIdle(t)
+		r.waitAnswer(t, "hello-from-tool")
 		// One card for the call, its result in it.
 		cards := callCards("echo hello-from-tool")
 		r.waitJS(t, cards+`.length === 1 && `+cards+`[0].querySelector('.out')?.textContent.includes('hello-from-tool')`)
@@ -88,8 +87,7 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 		r.send(t, "change course now")
 		r.waitJS(t, `document.querySelector('.queue .steer') && document.querySelector('.queue').innerText.includes('change course now')`)
 		release()
-		r.waitText(t, "Steered answer.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Steered answer.")
 		if n := r.countText(t, "tango."); n != 1 {
 			t.Errorf("first answer shown %d times", n)
 		}
@@ -109,8 +107,7 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 		r.send(t, "then do this")
 		r.waitJS(t, `document.querySelector('.queue .follow')`)
 		release()
-		r.waitText(t, "Follow-up answer.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Follow-up answer.")
 	})
 }
 
@@ -177,8 +174,7 @@ func testResume(t *testing.T, r *chatRig) {
 			t.Errorf("after reload the partial is %q, was %q", after, before)
 		}
 		release()
-		r.waitText(t, "tango.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "tango.")
 		if n := r.countText(t, "Alpha bravo"); n != 1 {
 			t.Errorf("answer shown %d times after reload", n)
 		}
@@ -216,8 +212,7 @@ func testReloadMidThinking(t *testing.T, r *chatRig) {
 	}
 	close(hold)
 	hold = nil
-	r.waitText(t, "Thought it through.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Thought it through.")
 }
 
 // testReloadMidTool: a page reloaded while a tool runs gets the tool's
@@ -244,8 +239,7 @@ func testReloadMidTool(t *testing.T, r *chatRig) {
 	if err := os.WriteFile(release, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.waitText(t, "Slow tool finished.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Slow tool finished.")
 	r.waitJS(t, cards+`.length === 1 && /^done in /.test(`+cards+`[0].querySelector('.tool-dur')?.textContent || '')`)
 	done := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
 	if s := clockSecs(t, done); s < ran.Seconds() {

@@ -31,8 +31,7 @@ func testModelAndImages(t *testing.T, r *chatRig, id string) {
 		r.llm.Enqueue(fakellm.Text("Thinker here."))
 		r.choose(t, ".thinking-select", "high")
 		r.send(t, "which model now?") // at once: not refused as an outside change
-		r.waitText(t, "Thinker here.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Thinker here.")
 		if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "high" {
 			t.Errorf("request went to %q with reasoning_effort %q", q.Model, q.ReasoningEffort)
 		}
@@ -62,9 +61,7 @@ func testModelAndImages(t *testing.T, r *chatRig, id string) {
 		r.waitJS(t, `document.querySelectorAll('.composer-images .thumb').length === 3`)
 
 		r.llm.Enqueue(fakellm.Text("Three images seen."))
-		r.send(t, "what is in these images?")
-		r.waitText(t, "Three images seen.")
-		r.waitIdle(t)
+		r.exchange(t, "what is in these images?", "Three images seen.")
 		images := 0
 		for _, p := range r.llm.LastRequest().LastMessage().Content.Parts {
 			if p.Type == "image_url" && p.ImageURL != nil && bytes.HasPrefix([]byte(p.ImageURL.URL), []byte("data:image/png;base64,")) {

@@ -25,11 +25,7 @@ func testModelsEditor(t *testing.T, r *chatRig) {
 	}
 	defer os.WriteFile(file, before, 0o644)                                      // other tests use the fake's two models
 	if !eval[bool](t, r.browser, `!!document.querySelector('.chat-controls')`) { // else the last test's session serves
-		r.llm.Reset()
-		r.llm.Enqueue(fakellm.Text("Models base."))
-		r.startSession(t, "models base")
-		r.waitText(t, "Models base.")
-		r.waitIdle(t)
+		r.startAnswered(t, "models base", "Models base.")
 	}
 
 	r.click(t, ".chat-controls .edit-models")

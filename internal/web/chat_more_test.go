@@ -17,11 +17,7 @@ import (
 // streams, manual compaction with instructions, two tabs on one session
 // and the outside-change banner.
 func testRetryCompactOutside(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	r.llm.Enqueue(fakellm.Text("Ready."))
-	id := r.startSession(t, "retry and compact")
-	r.waitText(t, "Ready.")
-	r.waitIdle(t)
+	id := r.startAnswered(t, "retry and compact", "Ready.")
 
 	t.Run("retry", func(t *testing.T) {
 		reply, release := holdReply(longText)
@@ -30,8 +26,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		r.send(t, "please retry")
 		r.waitJS(t, `document.querySelector('.retry-banner')?.innerText.includes('attempt 1')`)
 		release()
-		r.waitText(t, "tango.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "tango.")
 		r.waitJS(t, `!document.querySelector('.retry-banner')`)
 	})
 	t.Run("two tabs", func(t *testing.T) {
@@ -42,8 +37,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		r.llm.Enqueue(fakellm.Text("Seen in both tabs."))
 		r2.send(t, "from the second tab")
 		r2.waitText(t, "Seen in both tabs.")
-		r.waitText(t, "Seen in both tabs.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Seen in both tabs.")
 		if n := r.countText(t, "Seen in both tabs."); n != 1 {
 			t.Errorf("first tab shows the answer %d times", n)
 		}
@@ -62,9 +56,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		// live), so a message sent on that leaf is accepted: pi reopens the
 		// file and goes on from it (issue 14.1).
 		r.llm.Enqueue(fakellm.Text("Answered after the outside change."))
-		r.send(t, "from the leaf the page shows")
-		r.waitText(t, "Answered after the outside change.")
-		r.waitIdle(t)
+		r.exchange(t, "from the leaf the page shows", "Answered after the outside change.")
 		if eval[bool](t, r.browser, `!!document.querySelector('.outside-banner')`) {
 			r.click(t, ".outside-banner .btn")
 		}
@@ -155,8 +147,7 @@ func testNewSession(t *testing.T, r *chatRig) {
 	r.choose(t, ".new-session-dialog [name=thinkingLevel]", "high")
 	r.click(t, `.new-session-dialog [type=submit]`)
 	r.waitJS(t, `location.pathname.startsWith('/s/')`)
-	r.waitText(t, "Hello from a new session.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Hello from a new session.")
 	if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "high" {
 		t.Errorf("the first request went to %q with reasoning_effort %q", q.Model, q.ReasoningEffort)
 	}

@@ -38,8 +38,7 @@ func testRetryCancel(t *testing.T, r *chatRig) {
 	r.llm.Enqueue(fakellm.Text("Ready to fail."))
 	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": slow, "message": "retry base", "approve": true})["id"].(string)
 	r.open(t, "/s/"+id)
-	r.waitText(t, "Ready to fail.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Ready to fail.")
 
 	asked := len(r.llm.Requests())
 	r.llm.Enqueue(fakellm.Error(500, "upstream exploded"))
@@ -63,11 +62,8 @@ func testRetryCancel(t *testing.T, r *chatRig) {
 func testCompactionShownAndStopped(t *testing.T, r *chatRig) {
 	r.llm.Enqueue(fakellm.Text("One."), fakellm.Text("Two."))
 	r.startSession(t, "compaction base")
-	r.waitText(t, "One.")
-	r.waitIdle(t)
-	r.send(t, "second")
-	r.waitText(t, "Two.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "One.")
+	r.exchange(t, "second", "Two.")
 
 	for _, how := range []string{".banner.compacting .compact-cancel", ".composer .stop"} {
 		hold := make(chan struct{})

@@ -29,8 +29,7 @@ func TestChatPi1(t *testing.T) {
 	}
 	r.llm.Enqueue(fakellm.Text("First answer."))
 	id := r.startSession(t, "pi one point x")
-	r.waitText(t, "First answer.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "First answer.")
 
 	t.Run("system prompt card", func(t *testing.T) {
 		// Not a conversation message: the header counts the user's and pi's.
@@ -68,9 +67,7 @@ func TestChatPi1(t *testing.T) {
 			};
 			poll();
 			return true; })()`)
-		r.send(t, "stream slowly")
-		r.waitText(t, "as the model streams it.")
-		r.waitIdle(t)
+		r.exchange(t, "stream slowly", "as the model streams it.")
 		lens := eval[[]int](t, r.browser, `window.__lens.splice(0)`)
 		grew := 0
 		for i := 1; i < len(lens); i++ {
@@ -109,8 +106,7 @@ func TestChatPi1(t *testing.T) {
 		// writes pi's trust.json.
 		r.llm.Enqueue(fakellm.Text("Second session."))
 		r.startSession(t, "another session here")
-		r.waitText(t, "Second session.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Second session.")
 		r.waitJS(t, `document.querySelector('.trust-banner')?.innerText.includes('.pi/prompts')`)
 		r.click(t, ".trust-banner .trust-folder")
 		r.waitJS(t, `!document.querySelector('.trust-banner')`)
@@ -134,9 +130,7 @@ func TestChatPi1(t *testing.T) {
 			t.Fatalf("a shell command reached the model")
 		}
 		r.llm.Enqueue(fakellm.Text("Seen the shell."))
-		r.send(t, "what did the shell say?")
-		r.waitText(t, "Seen the shell.")
-		r.waitIdle(t)
+		r.exchange(t, "what did the shell say?", "Seen the shell.")
 		body := mustJSON(r.llm.LastRequest().Messages)
 		if strings.Contains(body, "kept-out-of-context") || !strings.Contains(body, "sent-to-the-model") {
 			t.Errorf("the model's context: !! output present %v, ! output present %v",
@@ -146,9 +140,7 @@ func TestChatPi1(t *testing.T) {
 
 	t.Run("retried attempt greyed", func(t *testing.T) {
 		r.llm.Enqueue(fakellm.Error(500, "upstream exploded"), fakellm.Text("Recovered after the retry."))
-		r.send(t, "please fail once")
-		r.waitText(t, "Recovered after the retry.")
-		r.waitIdle(t)
+		r.exchange(t, "please fail once", "Recovered after the retry.")
 		r.waitJS(t, `[...document.querySelectorAll('.conv .row.omitted')].some((e) => e.innerText.includes('retried, not sent to the model') && e.innerText.includes('upstream exploded'))`)
 		if op := eval[string](t, r.browser, `getComputedStyle(document.querySelector('.conv .row.omitted')).opacity`); op == "1" {
 			t.Errorf("the retried attempt is not greyed (opacity %s)", op)

@@ -157,6 +157,32 @@ func (r *chatRig) startSession(t testing.TB, msg string) string {
 	return id
 }
 
+// startAnswered starts a session with msg on a fresh fake LLM whose
+// first reply is text (later replies answer the turns after), opens it
+// and waits until the reply shows and pi is idle.
+func (r *chatRig) startAnswered(t testing.TB, msg, text string, later ...fakellm.Reply) string {
+	t.Helper()
+	r.llm.Reset()
+	r.llm.Enqueue(append([]fakellm.Reply{fakellm.Text(text)}, later...)...)
+	id := r.startSession(t, msg)
+	r.waitAnswer(t, text)
+	return id
+}
+
+// exchange sends msg and waits until the reply text shows and pi is idle.
+func (r *chatRig) exchange(t testing.TB, msg, text string) {
+	t.Helper()
+	r.send(t, msg)
+	r.waitAnswer(t, text)
+}
+
+// waitAnswer waits until the conversation shows text and pi is idle.
+func (r *chatRig) waitAnswer(t testing.TB, text string) {
+	t.Helper()
+	r.waitText(t, text)
+	r.waitIdle(t)
+}
+
 // waitText waits until the conversation shows text; if it never does, it
 // logs the page and the model's requests, to tell a view that missed an
 // update from a reply that never came.

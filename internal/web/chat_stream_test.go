@@ -54,8 +54,7 @@ func testStreamAppendsOnly(t *testing.T, r *chatRig) {
 	r.llm.Enqueue(fakellm.Text("Ready to stream."),
 		fakellm.Text(text).WithChunks(60).WithDelay(10*time.Millisecond).WithHold(hold, 3))
 	r.startSession(t, "stream base")
-	r.waitText(t, "Ready to stream.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Ready to stream.")
 	r.send(t, "stream a long answer")
 	r.waitText(t, "stream a long answer")
 	r.waitJS(t, `document.querySelector('.live-msg .live-p')?.textContent.length > 0`)
@@ -105,8 +104,7 @@ func testLostConnection(t *testing.T, r *chatRig) {
 	r.waitJS(t, `document.querySelector('.live-msg')?.innerText.includes('Alpha')`)
 	r.http.CloseClientConnections()
 	release() // the rest streams while the page is cut off
-	r.waitText(t, "tango.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "tango.")
 	if got := lastAnswer(t, r); got != longText {
 		t.Errorf("after the lost connection the answer is %q, want %q", got, longText)
 	}

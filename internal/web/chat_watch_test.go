@@ -44,8 +44,7 @@ func testPhases(t *testing.T, r *chatRig, id string) {
 	r.waitJS(t, `document.querySelector('.phase-line')?.innerText.includes('Thinking')`)
 	r.waitJS(t, `document.querySelector('.thinking.live summary')?.textContent.startsWith('Thinking…')`)
 	close(hold)
-	r.waitText(t, "Phases done.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Phases done.")
 	seen := eval[[]string](t, r.browser, `[...window.__seen]`)
 	for _, want := range []string{
 		`^phase: Waiting for the model…$`,
@@ -145,9 +144,7 @@ func testAlerts(t *testing.T, r *chatRig) {
 	eval[bool](t, r.browser, fmt.Sprintf(`(history.pushState(null, '', '/s/%s'), dispatchEvent(new PopStateEvent('popstate')), true)`, id))
 	r.waitText(t, "tango.")
 	r.llm.Enqueue(fakellm.Text("Seen here."))
-	r.send(t, "one more")
-	r.waitText(t, "Seen here.")
-	r.waitIdle(t)
+	r.exchange(t, "one more", "Seen here.")
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q]') && !document.querySelector('.sess[data-id=%q] .run-dot')`, id, id))
 	if n := eval[int](t, r.browser, `window.__notes.length + window.__beeps`); n != 2 {
 		t.Errorf("alerted for a turn that ended in view (%d alerts)", n)

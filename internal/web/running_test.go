@@ -25,8 +25,7 @@ func TestRunningDot(t *testing.T) {
 		answer := fmt.Sprintf("first answer %d", i)
 		r.llm.Enqueue(fakellm.Text(answer), fakellm.Text("a held answer").WithChunks(10).WithHold(hold, 3))
 		id := r.startSession(t, fmt.Sprintf("hello %d", i))
-		r.waitText(t, answer)
-		r.waitIdle(t)
+		r.waitAnswer(t, answer)
 		item := fmt.Sprintf(`document.querySelector('.sess[data-id=%q]')`, id)
 		dot := item + `.querySelector('.run-dot')`
 		r.waitJS(t, item+` && !`+dot)

@@ -175,8 +175,7 @@ func shootChat(t *testing.T) {
 	r := newChatRig(t)
 	r.llm.Enqueue(fakellm.Text("Sure. Here is **what I found**:\n\n- the handler is in `web.go`\n- the tests are in `web_test.go`"))
 	id := r.startSession(t, "Where is the web handler?")
-	r.waitText(t, "what I found")
-	r.waitIdle(t)
+	r.waitAnswer(t, "what I found")
 
 	t.Run("new session dialog", func(t *testing.T) {
 		r.open(t, "/")
@@ -240,8 +239,7 @@ func shootChat(t *testing.T) {
 		r.send(t, "run something slow")
 		r.waitJS(t, `document.querySelector('.tool .live-out')?.textContent.includes('working')`)
 		shootAll(t, r.browser, "tool-running")
-		r.waitText(t, "Done.")
-		r.waitIdle(t)
+		r.waitAnswer(t, "Done.")
 	})
 	t.Run("editing", func(t *testing.T) { // last: pi stays at the branch point
 		eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)

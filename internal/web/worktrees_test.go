@@ -33,8 +33,7 @@ func TestWorktreesInBrowser(t *testing.T) {
 	}
 	r.llm.Enqueue(fakellm.Text("Hello from main."))
 	mainID := r.startSession(t, "on main")
-	r.waitText(t, "Hello from main.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Hello from main.")
 
 	r.click(t, `.sess-actions button[title^="Changes"]`)
 	r.click(t, `.changes-panel .seg button:nth-child(3)`)
@@ -52,8 +51,7 @@ func TestWorktreesInBrowser(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.new-session-dialog [name=cwd]')?.value === `+jsString(wt))
 	r.typeInput(t, `.new-session-dialog [name=message]`, "in the worktree")
 	r.click(t, `.new-session-dialog button[type=submit]`)
-	r.waitText(t, "Hello from the worktree.")
-	r.waitIdle(t)
+	r.waitAnswer(t, "Hello from the worktree.")
 
 	r.waitJS(t, `document.querySelectorAll('.repo-group[data-repo="proj"] .group').length === 2`)
 	r.waitJS(t, `[...document.querySelectorAll('.repo-group .wt-branch')].some((e) => e.innerText.includes('feat-ü'))`)
