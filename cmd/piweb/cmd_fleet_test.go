@@ -118,12 +118,8 @@ func TestServeFleet(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "event: hello") && !strings.Contains(sc.Text(), `"hello"`) {
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"type":"session_info","id":"n1","parentId":"a1","timestamp":"2026-12-04T10:02:00.000Z","name":"Fleet test"}` + "\n")
-	f.Close()
+	testkit.AppendFile(t, filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"),
+		`{"type":"session_info","id":"n1","parentId":"a1","timestamp":"2026-12-04T10:02:00.000Z","name":"Fleet test"}`+"\n")
 	heard := false
 	for !heard && sc.Scan() {
 		heard = sc.Text() == `data: {"type":"fleet_changed","machine":"box"}`

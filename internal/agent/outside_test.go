@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 func entryLine(id, parent string) string {
@@ -210,21 +211,9 @@ func TestLiveOutsideAfterCompaction(t *testing.T) {
 	if last := es[len(es)-1]; last.Type != "compaction" {
 		t.Fatalf("last entry %+v, want the compaction", last)
 	}
-	appendLine(t, file, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", es[len(es)-1].ID))
+	testkit.AppendFile(t, file, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", es[len(es)-1].ID))
 	l.rec.waitType(t, from, EvOutsideChange)
 	if err := l.w.Prompt(l.ctx, "third", PromptOptions{}); !errors.Is(err, ErrStale) {
 		t.Errorf("prompt after the outside append: %v, want ErrStale", err)
-	}
-}
-
-func appendLine(t *testing.T, file, line string) {
-	t.Helper()
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -170,12 +170,7 @@ func TestReloadsSerialised(t *testing.T) {
 	path := first.Path
 	var wg sync.WaitGroup
 	for i := range 20 {
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, `{"type":"session_info","id":"r%07d","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","name":"n%d"}`+"\n", i, i)
-		f.Close()
+		testkit.AppendFile(t, path, fmt.Sprintf(`{"type":"session_info","id":"r%07d","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","name":"n%d"}`+"\n", i, i))
 		wg.Go(func() { c.Refresh(path) })
 		wg.Go(func() { c.reload(ctx) })
 	}

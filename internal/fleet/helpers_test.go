@@ -128,14 +128,7 @@ func appendExchange(t *testing.T, path, id, parent, text string) string {
 	t.Helper()
 	var b strings.Builder
 	leaf := writeExchange(&b, id, parent, text)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(b.String()); err != nil {
-		t.Fatal(err)
-	}
+	testkit.AppendFile(t, path, b.String())
 	return leaf
 }
 

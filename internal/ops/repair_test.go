@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // TestRepair: a damaged file is rewritten with a backup named relative to
@@ -16,12 +18,7 @@ func TestRepair(t *testing.T) {
 	if res, err := o.Repair(ctx, m); err != nil || len(res.Changes) != 0 || res.Backup != "" || res.Session == nil {
 		t.Fatalf("a sound file: %+v, %v", res, err)
 	}
-	f, err := os.OpenFile(m.Path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("not json\n")
-	f.Close()
+	testkit.AppendFile(t, m.Path, "not json\n")
 	res, err := o.Repair(ctx, m)
 	if err != nil || len(res.Changes) == 0 || res.Backup == "" || filepath.IsAbs(res.Backup) {
 		t.Fatalf("a damaged file: %+v, %v", res, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -107,9 +106,7 @@ func TestIndexCatalog(t *testing.T) {
 	defer cancel()
 	ch := listen(t)(api.SessionEvents(ctx, s.ID, ""))
 	hello := next(t, ch)
-	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
-	fmt.Fprintf(f, `{"type":"session_info","id":"feed0001","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"Outside"}`+"\n", hello.data["leaf"])
-	f.Close()
+	testkit.AppendFile(t, s.Path, fmt.Sprintf(`{"type":"session_info","id":"feed0001","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"Outside"}`+"\n", hello.data["leaf"]))
 	start := time.Now()
 	ev := next(t, ch)
 	if ev.data["type"] != "entries_appended" || ev.data["leaf"] != "feed0001" {

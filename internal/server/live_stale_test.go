@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -123,12 +122,7 @@ func (s settledRun) appendOutside(t *testing.T, parent string) {
 	t.Helper()
 	path := s.d.Session.Path
 	line := fmt.Sprintf(`{"type":"message","id":"0badcafe","parentId":%q,"timestamp":"2026-12-03T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"typed in a terminal"}],"timestamp":1796292000000}}`+"\n", parent)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(line)
-	f.Close()
+	testkit.AppendFile(t, path, line)
 	testkit.Eventually(t, func() bool { return s.r.leaf(s.id) == "0badcafe" }, time.Minute, "the outside entry in the listing")
 }
 

@@ -144,9 +144,7 @@ func TestSessionAppend(t *testing.T) {
 		t.Fatalf("hello %+v", hello)
 	}
 	line := fmt.Sprintf(`{"type":"session_info","id":"abcd1234","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"From a terminal"}`, hello.data["leaf"])
-	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(line + "\n")
-	f.Close()
+	testkit.AppendFile(t, s.Path, line+"\n")
 	r.cat.Refresh(s.Path)
 	ev := next(t, ch)
 	if ev.data["type"] != "entries_appended" || ev.data["leaf"] != "abcd1234" {

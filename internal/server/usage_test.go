@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -77,9 +76,7 @@ func TestUsageFromIndex(t *testing.T) {
 		t.Fatalf("leaf %v, %v", d.Leaf, err)
 	}
 	leaf := *d.Leaf
-	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
-	fmt.Fprintf(f, `{"type":"message","id":"feed0002","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[],"provider":"acme","model":"m1","usage":{"input":1000,"output":7,"cacheRead":0,"cacheWrite":0,"totalTokens":1007,"cost":{"total":0.25}},"stopReason":"stop","timestamp":1}}`+"\n", leaf)
-	f.Close()
+	testkit.AppendFile(t, s.Path, fmt.Sprintf(`{"type":"message","id":"feed0002","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[],"provider":"acme","model":"m1","usage":{"input":1000,"output":7,"cacheRead":0,"cacheWrite":0,"totalTokens":1007,"cost":{"total":0.25}},"stopReason":"stop","timestamp":1}}`+"\n", leaf))
 	want := append(before, UsageRow{Key: "acme/m1", Input: 1000, Output: 7, Cost: 0.25, Messages: 1})
 	slices.SortFunc(want, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
 	deadline := time.Now().Add(10 * time.Second)

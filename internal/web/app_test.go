@@ -233,19 +233,6 @@ func sessionPath(tb testing.TB, agentDir, id string) string {
 	return m[0]
 }
 
-// appendLine appends to a session file with one write, as pi does.
-func appendLine(tb testing.TB, file, line string) {
-	tb.Helper()
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-	if err == nil {
-		_, err = f.WriteString(line)
-		f.Close()
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-}
-
 func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	// A clone of the basic session, written the way pi writes one, must
 	// nest under it.

@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"piweb/internal/testkit"
 )
 
 // The benchmarks drive Chromium through the DevTools protocol and report
@@ -145,7 +147,7 @@ func BenchmarkLiveAppend(b *testing.B) {
 		now := time.Now()
 		line := fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":%q,"message":{"role":"user","content":"appended %d","timestamp":%d}}`+"\n",
 			eid, parent, now.UTC().Format("2006-01-02T15:04:05.000Z"), i, now.UnixMilli())
-		appendLine(b, file, line)
+		testkit.AppendFile(b, file, line)
 		br.waitJS(b, `window.__shown`)
 		total += eval[float64](b, br, `window.__shown`) - float64(now.UnixMilli())
 		parent = eid

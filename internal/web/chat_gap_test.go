@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+
+	"piweb/internal/testkit"
 )
 
 // TestLiveViewMissesNoWrite: a session page loads the session, then opens
@@ -111,12 +112,5 @@ func appendMessage(t testing.TB, file, id, parent, text string) {
 	now := time.Now().UTC()
 	line := fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":%q,"message":{"role":"user","content":%q,"timestamp":%d}}`+"\n",
 		id, parent, now.Format("2006-01-02T15:04:05.000Z"), text, now.UnixMilli())
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line); err != nil {
-		t.Fatal(err)
-	}
+	testkit.AppendFile(t, file, line)
 }

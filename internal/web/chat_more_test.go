@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // testRetryCompactOutside: a retry banner while the retried attempt
@@ -45,12 +45,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 	t.Run("outside change", func(t *testing.T) {
 		path := r.api(t, "GET", "/api/sessions/"+id, nil)["session"].(map[string]any)["path"].(string)
 		leaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, `{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf)
-		f.Close()
+		testkit.AppendFile(t, path, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf))
 		r.waitJS(t, `document.querySelector('.outside-banner')`)
 		// The page shows the file as it is now (the terminal's entry came in
 		// live), so a message sent on that leaf is accepted: pi reopens the

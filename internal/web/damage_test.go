@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // damagedSession writes a session whose file has a line that is not JSON
@@ -18,10 +20,10 @@ func damagedSession(t *testing.T, agentDir string) (id, file string) {
 		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "second answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 1764583203000},
 	})
 	file = sessionPath(t, agentDir, id)
-	appendLine(t, file, "{\"type\":\"message\",\"id\":\"bad\n")
-	appendLine(t, file, `{"type":"message","id":"o0000001","parentId":"gone0000","timestamp":"2026-12-01T10:05:00.000Z","message":{"role":"user","content":"orphan question","timestamp":1764583500000}}`+"\n")
-	appendLine(t, file, `{"type":"message","id":"o0000002","parentId":"gone0001","message":{"role":"user","content":"orphan without time","timestamp":0}}`+"\n")
-	appendLine(t, file, `{"type":"message","id":"t0000001","parentId":"o0000001","timestamp":"2026-12-01T10:06:00.000Z","message":{"role":"assi`)
+	testkit.AppendFile(t, file, "{\"type\":\"message\",\"id\":\"bad\n")
+	testkit.AppendFile(t, file, `{"type":"message","id":"o0000001","parentId":"gone0000","timestamp":"2026-12-01T10:05:00.000Z","message":{"role":"user","content":"orphan question","timestamp":1764583500000}}`+"\n")
+	testkit.AppendFile(t, file, `{"type":"message","id":"o0000002","parentId":"gone0001","message":{"role":"user","content":"orphan without time","timestamp":0}}`+"\n")
+	testkit.AppendFile(t, file, `{"type":"message","id":"t0000001","parentId":"o0000001","timestamp":"2026-12-01T10:06:00.000Z","message":{"role":"assi`)
 	return id, file
 }
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"piweb/internal/testkit"
 )
 
 // testOpeningKeepsPlace: opening a compaction's summary or the history it
@@ -45,7 +47,7 @@ func testHeaderFollowsFile(t *testing.T, r *rig) {
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
 	size := r.text(t, `.sess-facts .count`)
-	appendLine(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":"f0000002","parentId":"e0000001","timestamp":"2026-12-01T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an answer long enough to change the size shown"}],"api":"x","provider":"p","model":"model-b","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.00012}},"stopReason":"stop","timestamp":%d}}`+"\n", 1764583205000))
+	testkit.AppendFile(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":"f0000002","parentId":"e0000001","timestamp":"2026-12-01T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an answer long enough to change the size shown"}],"api":"x","provider":"p","model":"model-b","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.00012}},"stopReason":"stop","timestamp":%d}}`+"\n", 1764583205000))
 	r.waitJS(t, `document.querySelector('.conv').innerText.includes('an answer long enough')`)
 	r.waitJS(t, fmt.Sprintf(`(() => { const c = document.querySelector('.sess-facts .count').textContent; return c.startsWith('2 messages ·') && c !== %q; })()`, size))
 	r.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('model-b') && document.querySelector('.sess-facts').textContent.includes('$0.00012')`)
@@ -145,7 +147,7 @@ func testTotalsFollowAppends(t *testing.T, r *rig) {
 	for i, want := range []string{"$0.510", "$0.520"} {
 		m := answer(50 + i)
 		eid := fmt.Sprintf("f%07d", i+1)
-		appendLine(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-12-01T10:05:0%d.000Z","message":%s}`+"\n", eid, parent, i, mustJSON(m)))
+		testkit.AppendFile(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-12-01T10:05:0%d.000Z","message":%s}`+"\n", eid, parent, i, mustJSON(m)))
 		r.waitJS(t, facts+`.includes('`+want+`')`)
 		parent = eid
 	}

@@ -147,7 +147,7 @@ func TestFleetPage(t *testing.T) {
 	for i := range 10 {
 		start := time.Now()
 		text := fmt.Sprintf("beta goes on about dams %d", i)
-		appendTo(t, path, fleetExchange(fmt.Sprintf("n%d", i), parent, text))
+		testkit.AppendFile(t, path, fleetExchange(fmt.Sprintf("n%d", i), parent, text))
 		parent = fmt.Sprintf("n%da", i)
 		b.waitJS(t, fmt.Sprintf(`document.querySelector('.conv').textContent.includes('answer to %s')`, text))
 		took = append(took, time.Since(start))
@@ -198,19 +198,6 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');
 		return t && t.textContent.includes('alpha') && t.textContent.includes('beta'); })()`)
 	b.noConsoleErrors(t)
-}
-
-// appendTo appends lines to a session file as pi does.
-func appendTo(t *testing.T, path, lines string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(lines); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // shoot saves screenshots of the page at 1280 and 390 px wide, light and

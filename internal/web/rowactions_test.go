@@ -9,6 +9,8 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"piweb/internal/testkit"
 )
 
 // testLabels sets, changes and clears a label from a message and from the
@@ -72,7 +74,7 @@ func branchedSession(t *testing.T, agentDir string) string {
 		`{"type":"message","id":"b0000005","parentId":"e0000002","timestamp":"2026-12-01T10:02:00.000Z","message":{"role":"user","content":"second try","timestamp":5}}`,
 		`{"type":"message","id":"b0000006","parentId":"b0000005","timestamp":"2026-12-01T10:02:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"api":"x","provider":"x","model":"m","stopReason":"stop","timestamp":6}}`,
 	} {
-		appendLine(t, file, l+"\n")
+		testkit.AppendFile(t, file, l+"\n")
 	}
 	return id
 }

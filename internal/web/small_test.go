@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // testSmallItems: issue 14.16's small items in the page, each as the
@@ -72,7 +74,7 @@ func testSmallItems(t *testing.T, r *rig) {
 			{"role": "user", "content": "old branch one", "timestamp": 1764583201000},
 			{"role": "user", "content": "old branch two", "timestamp": 1764583202000},
 		})
-		appendLine(t, r.sessionFile(t, id), `{"type":"message","id":"f0000009","parentId":"e0000001","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"the new branch","timestamp":1764583260000}}`+"\n")
+		testkit.AppendFile(t, r.sessionFile(t, id), `{"type":"message","id":"f0000009","parentId":"e0000001","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"the new branch","timestamp":1764583260000}}`+"\n")
 		r.waitIndexed(t, one)
 		r.waitIndexed(t, id)
 		r.open(t, "/s/"+id)

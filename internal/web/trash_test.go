@@ -8,6 +8,7 @@ import (
 
 	"piweb/internal/demo"
 	"piweb/internal/session"
+	"piweb/internal/testkit"
 )
 
 // TestTrashAndMissing: a session file moved away by another program shows
@@ -34,7 +35,7 @@ func TestTrashAndMissing(t *testing.T) {
 	b.waitJS(t, `document.querySelector('.row') && document.querySelector('textarea[name=message]')`)
 	// An outside append shown proves the page follows the file.
 	leaf := eval[string](t, b, `fetch('/api/sessions/`+id+`').then(r => r.json()).then(d => d.leaf)`)
-	appendLine(t, path, `{"type":"message","id":"feedf00d","parentId":"`+leaf+`","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"ping from the test","timestamp":1}}`+"\n")
+	testkit.AppendFile(t, path, `{"type":"message","id":"feedf00d","parentId":"`+leaf+`","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"ping from the test","timestamp":1}}`+"\n")
 	b.waitJS(t, `document.body.innerText.includes('ping from the test')`)
 	aside := filepath.Join(t.TempDir(), "aside.jsonl")
 	if err := os.Rename(path, aside); err != nil {
