@@ -183,6 +183,20 @@ func (r *chatRig) waitAnswer(t testing.TB, text string) {
 	r.waitIdle(t)
 }
 
+// holdUntilEnd is a channel for a held reply (fakellm's WithHold) that
+// the test closes to let it go on, closed when the test ends if it did not.
+func holdUntilEnd(t testing.TB) chan struct{} {
+	hold := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-hold:
+		default:
+			close(hold)
+		}
+	})
+	return hold
+}
+
 // waitText waits until the conversation shows text; if it never does, it
 // logs the page and the model's requests, to tell a view that missed an
 // update from a reply that never came.

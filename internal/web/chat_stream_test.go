@@ -42,14 +42,7 @@ const watchStreamJS = `(() => {
 // drawn stays the same node, and the rows already shown stay.
 func testStreamAppendsOnly(t *testing.T, r *chatRig) {
 	r.llm.Reset()
-	hold := make(chan struct{})
-	defer func() {
-		select {
-		case <-hold:
-		default:
-			close(hold)
-		}
-	}()
+	hold := holdUntilEnd(t)
 	text := strings.TrimSpace(strings.Repeat("Streamed word by word and appended as it comes. ", 30))
 	r.llm.Enqueue(fakellm.Text("Ready to stream."),
 		fakellm.Text(text).WithChunks(60).WithDelay(10*time.Millisecond).WithHold(hold, 3))

@@ -29,14 +29,7 @@ func testPhases(t *testing.T, r *chatRig, id string) {
 	}
 	eval[bool](t, r.browser, recordLive)
 
-	hold := make(chan struct{})
-	defer func() {
-		select {
-		case <-hold:
-		default:
-			close(hold)
-		}
-	}()
+	hold := holdUntilEnd(t)
 	think := fakellm.Reply{Thinking: "Pondering the request slowly and with care.", Calls: []fakellm.Call{fakellm.Bash("sleep 1.2; echo slept")},
 		Chunks: 4, Latency: 800 * time.Millisecond, Hold: hold, HoldAfter: 2}
 	r.llm.Enqueue(think, fakellm.Text("Phases done."))

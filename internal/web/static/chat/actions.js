@@ -27,16 +27,23 @@ export function UserActions({ view, id, m }) {
       onClick=${() => forkAt(view, id)}>Fork</button></span>`;
 }
 
+// navigateTo moves pi's leaf to entryId's parent, on the file as the page
+// shows it: after a terminal's write pi reopens it first (as a send does),
+// else this is refused as stale. It answers pi's data, null when the user
+// cancelled.
+async function navigateTo(view, entryId) {
+  const nav = { type: 'navigate', entryId };
+  if (!view.leaf && leafOf(view)) nav.expectLeaf = leafOf(view);
+  const r = await api.command(view.id, nav);
+  const d = r.data || {};
+  return d.cancelled ? null : d;
+}
+
 async function editFrom(view, entryId) {
   if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
-    // The file as the page shows it: after a terminal's write pi reopens it
-    // first (as a send does), else this is refused as stale.
-    const nav = { type: 'navigate', entryId };
-    if (!view.leaf && leafOf(view)) nav.expectLeaf = leafOf(view);
-    const r = await api.command(view.id, nav);
-    const d = r.data || {};
-    if (d.cancelled) return;
+    const d = await navigateTo(view, entryId);
+    if (!d) return;
     drafts.set(view.id, d.editorText || '');
     moved(view, d.leaf);
   } catch (e) {
@@ -52,13 +59,8 @@ async function retryFrom(view, entryId, m) {
   const l = liveOf(view.id);
   if (l.busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
-    // The file as the page shows it: after a terminal's write pi reopens it
-    // first (as a send does), else this is refused as stale.
-    const nav = { type: 'navigate', entryId };
-    if (!view.leaf && leafOf(view)) nav.expectLeaf = leafOf(view);
-    const r = await api.command(view.id, nav);
-    const d = r.data || {};
-    if (d.cancelled) return;
+    const d = await navigateTo(view, entryId);
+    if (!d) return;
     const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
     const body = { type: 'prompt', message: blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n') };
     const images = blocks.filter((b) => b.type === 'image').map((b) => ({ type: 'image', data: b.data,
