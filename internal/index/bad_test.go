@@ -55,17 +55,24 @@ func problemsOf(t *testing.T, ix *Index, path string) FileProblem {
 	return FileProblem{}
 }
 
-func TestUnreadable(t *testing.T) {
-	dir := t.TempDir()
+// withUnreadable is an index over the edge files (in dir) that cannot
+// open bad, one of them.
+func withUnreadable(t *testing.T) (ix *Index, dir, bad string) {
+	dir = t.TempDir()
 	writeEdgeFiles(t, dir)
-	bad := filepath.Join(dir, "sessions", "--w--", "plain.jsonl")
-	ix := openTest(t, dir)
+	bad = filepath.Join(dir, "sessions", "--w--", "plain.jsonl")
+	ix = openTest(t, dir)
 	ix.open = func(p string) (readFile, error) {
 		if p == bad {
 			return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}
 		}
 		return openFile(p)
 	}
+	return ix, dir, bad
+}
+
+func TestUnreadable(t *testing.T) {
+	ix, dir, bad := withUnreadable(t)
 	syncAll(t, ix)
 	if p := problemsOf(t, ix, bad); !strings.Contains(p.Error, "permission denied") {
 		t.Errorf("problem of unreadable file: %+v", p)

@@ -111,16 +111,7 @@ func TestSnapshotChanges(t *testing.T) {
 // TestSnapshotUnreadable checks that a file that could not be read keeps
 // the snapshot from answering, so it is retried on every ls.
 func TestSnapshotUnreadable(t *testing.T) {
-	dir := t.TempDir()
-	writeEdgeFiles(t, dir)
-	bad := filepath.Join(dir, "sessions", "--w--", "plain.jsonl")
-	ix := openTest(t, dir)
-	ix.open = func(p string) (readFile, error) {
-		if p == bad {
-			return nil, os.ErrPermission
-		}
-		return openFile(p)
-	}
+	ix, dir, _ := withUnreadable(t)
 	if _, err := ix.ListJSON(context.Background()); err != nil {
 		t.Fatal(err)
 	}
