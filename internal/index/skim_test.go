@@ -98,21 +98,7 @@ func TestSkimChanges(t *testing.T) {
 	proj := filepath.Join(dir, "sessions", "--w--")
 	o := skimOptions(t, dir)
 	checkSkim(t, o)
-	steps := []struct {
-		name   string
-		change func()
-	}{
-		{"append", func() {
-			testkit.AppendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30))
-		}},
-		{"new file", func() { os.WriteFile(filepath.Join(proj, "new.jsonl"), []byte(edgeFiles["named"]), 0o644) }},
-		{"remove", func() { os.Remove(filepath.Join(proj, "crlf.jsonl")) }},
-		{"rewrite", func() {
-			os.WriteFile(filepath.Join(proj, "tmp"), []byte(hdr+"\n"+usr+"\n"), 0o644)
-			os.Rename(filepath.Join(proj, "tmp"), filepath.Join(proj, "named.jsonl"))
-		}},
-	}
-	for _, s := range steps {
+	for _, s := range edgeChanges(t, dir) {
 		t.Run(s.name, func(t *testing.T) {
 			s.change()
 			var b bytes.Buffer

@@ -60,16 +60,42 @@ func quick(ix *Index) ([]byte, bool) {
 func TestSnapshotChanges(t *testing.T) {
 	dir := t.TempDir()
 	writeEdgeFiles(t, dir)
-	proj := filepath.Join(dir, "sessions", "--w--")
 	ix := openTest(t, dir)
 	if _, ok := quick(ix); ok {
 		t.Fatal("quick answer without a snapshot")
 	}
 	checkList(t, ix, dir)
-	steps := []struct {
-		name   string
-		change func()
-	}{
+	for _, s := range edgeChanges(t, dir) {
+		t.Run(s.name, func(t *testing.T) {
+			want, ok := quick(ix)
+			if !ok {
+				t.Fatal("no quick answer with nothing changed")
+			}
+			s.change()
+			if b, ok := quick(ix); ok && string(b) == string(want) {
+				t.Fatal("quick answer ignores the change")
+			}
+			checkList(t, ix, dir)
+			got, ok := quick(ix)
+			if j, _ := ix.ListJSON(context.Background()); !ok || string(got) != string(j) {
+				t.Fatalf("quick answer differs from ListJSON:\n%s\n%s", got, j)
+			}
+		})
+	}
+}
+
+// edgeChange is a change of the edge files that a listing must see.
+type edgeChange struct {
+	name   string
+	change func()
+}
+
+// edgeChanges are the changes of the edge files in dir (writeEdgeFiles),
+// applied in turn: an append, a new file, a new project, a removal, a
+// rewrite by rename and a new mtime.
+func edgeChanges(t *testing.T, dir string) []edgeChange {
+	proj := filepath.Join(dir, "sessions", "--w--")
+	return []edgeChange{
 		{"append", func() {
 			testkit.AppendFile(t, filepath.Join(proj, "plain.jsonl"), line("p9", "a2", "user", "later", 30))
 		}},
@@ -88,23 +114,6 @@ func TestSnapshotChanges(t *testing.T) {
 			mt := fi.ModTime().Add(7e9)
 			os.Chtimes(filepath.Join(proj, "header-only.jsonl"), mt, mt)
 		}},
-	}
-	for _, s := range steps {
-		t.Run(s.name, func(t *testing.T) {
-			want, ok := quick(ix)
-			if !ok {
-				t.Fatal("no quick answer with nothing changed")
-			}
-			s.change()
-			if b, ok := quick(ix); ok && string(b) == string(want) {
-				t.Fatal("quick answer ignores the change")
-			}
-			checkList(t, ix, dir)
-			got, ok := quick(ix)
-			if j, _ := ix.ListJSON(context.Background()); !ok || string(got) != string(j) {
-				t.Fatalf("quick answer differs from ListJSON:\n%s\n%s", got, j)
-			}
-		})
 	}
 }
 
