@@ -159,16 +159,7 @@ func sampleEntries(s *session.Session, n int) []*session.Entry {
 // at that entry, and the source's labels of path entries.
 func checkExtract(t *testing.T, o *pitest.Batch, s *session.Session, src string, e *session.Entry) {
 	content, err := s.Extract(e.ID, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, err := NewFile(t.TempDir(), content)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := checkPiOpens(t, o, path)
-	want, _ := s.Context(e.ID).MarshalJSON()
-	pitest.CompareJSON(t, want, got.Context)
+	got, _ := checkNewFile(t, o, content, err, s.Context(e.ID))
 	if got.Header["parentSession"] != src {
 		t.Errorf("parentSession = %v, want %s", got.Header["parentSession"], src)
 	}
@@ -198,8 +189,8 @@ func checkClone(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
 }
 
 // checkNewFile writes a new session's content and checks pi opens it with
-// the wanted context.
-func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want session.Context) {
+// the wanted context; it returns what pi and piweb read of it.
+func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want session.Context) (piOpened, *session.Session) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -208,21 +199,16 @@ func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := checkPiOpens(t, o, path)
+	got, back := checkPiOpens(t, o, path)
 	w, _ := want.MarshalJSON()
 	pitest.CompareJSON(t, w, got.Context)
+	return got, back
 }
 
 // checkForkTo: a fork into another cwd keeps every branch and the context
 // of the last entry.
 func checkForkTo(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
-	path, err := NewFile(t.TempDir(), s.ForkTo("/elsewhere/project", src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, back := checkPiOpens(t, o, path)
-	want, _ := s.Context("").MarshalJSON()
-	pitest.CompareJSON(t, want, got.Context)
+	got, back := checkNewFile(t, o, s.ForkTo("/elsewhere/project", src), nil, s.Context(""))
 	if got.Header["cwd"] != "/elsewhere/project" || len(back.Entries) != len(s.Entries) {
 		t.Errorf("fork: cwd %v, %d entries of %d", got.Header["cwd"], len(back.Entries), len(s.Entries))
 	}
