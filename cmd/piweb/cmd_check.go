@@ -17,11 +17,8 @@ func init() {
 // runMigrate upgrades old files the way pi does when it opens them, but only
 // on request and with a backup of each original.
 func runMigrate(ctx context.Context, e *env, args []string) error {
-	files, err := parseInterleaved(newFlags("migrate", e), args)
+	files, err := parseArgs(newFlags("migrate", e), args, 1, -1, commands["migrate"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(files, 1, -1, commands["migrate"].usage); err != nil {
 		return err
 	}
 	for _, f := range files {

@@ -126,11 +126,7 @@ func runFleet(ctx context.Context, e *env, args []string) error {
 	addFleetFlags(fs, &f)
 	fs.StringVar(&agentDir, "agent-dir", "", "pi's agent `dir` (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	pos, err := parseInterleaved(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 0, 0, commands["fleet"].usage); err != nil {
+	if _, err := parseArgs(fs, args[1:], 0, 0, commands["fleet"].usage); err != nil {
 		return err
 	}
 	if f.url == "" {

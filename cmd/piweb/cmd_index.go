@@ -126,11 +126,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	limit := fs.Int("limit", 20, "number of hits")
 	asJSON := fs.Bool("json", false, "print the hits as a JSON array")
 	tools := fs.Bool("tools", false, "use the index that also holds tool calls and results")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseArgs(fs, args, 1, -1, commands["search"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 1, -1, commands["search"].usage); err != nil {
 		return err
 	}
 	q := index.Query{Text: strings.Join(pos, " "), Cwd: *cwd, Model: *model, Limit: *limit}

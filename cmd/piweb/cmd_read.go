@@ -19,11 +19,8 @@ func init() {
 func runContext(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("context", e)
 	leaf := fs.String("leaf", "", "entry `id` to build the context at (default: the last entry)")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseArgs(fs, args, 1, 1, commands["context"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 1, 1, commands["context"].usage); err != nil {
 		return err
 	}
 	s, err := session.Load(pos[0])
@@ -35,11 +32,8 @@ func runContext(ctx context.Context, e *env, args []string) error {
 }
 
 func runTree(ctx context.Context, e *env, args []string) error {
-	pos, err := parseInterleaved(newFlags("tree", e), args)
+	pos, err := parseArgs(newFlags("tree", e), args, 1, 1, commands["tree"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 1, 1, commands["tree"].usage); err != nil {
 		return err
 	}
 	s, err := session.Load(pos[0])

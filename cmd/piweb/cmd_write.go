@@ -69,11 +69,8 @@ func runFork(ctx context.Context, e *env, args []string) error {
 }
 
 func runRename(ctx context.Context, e *env, args []string) error {
-	pos, err := parseInterleaved(newFlags("rename", e), args)
+	pos, err := parseArgs(newFlags("rename", e), args, 2, 2, commands["rename"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 2, 2, commands["rename"].usage); err != nil {
 		return err
 	}
 	s, err := openForWriting(pos[0])
@@ -85,11 +82,8 @@ func runRename(ctx context.Context, e *env, args []string) error {
 }
 
 func runLabel(ctx context.Context, e *env, args []string) error {
-	pos, err := parseInterleaved(newFlags("label", e), args)
+	pos, err := parseArgs(newFlags("label", e), args, 2, 3, commands["label"].usage)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(pos, 2, 3, commands["label"].usage); err != nil {
 		return err
 	}
 	s, err := openForWriting(pos[0])

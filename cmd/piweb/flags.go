@@ -44,6 +44,16 @@ func wantArgs(pos []string, min, max int, usage string) error {
 	return nil
 }
 
+// parseArgs parses args with fs (parseInterleaved) and checks that min to
+// max positional arguments remain (wantArgs).
+func parseArgs(fs *flag.FlagSet, args []string, min, max int, usage string) ([]string, error) {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return pos, wantArgs(pos, min, max, usage)
+}
+
 // writeJSONLine writes b and a newline.
 func writeJSONLine(w io.Writer, b []byte) error {
 	_, err := w.Write(append(b, '\n'))
