@@ -18,7 +18,7 @@ type SearchResult struct {
 	More bool
 	// Count is the number of matching entries in all, and BySession per
 	// session (by path, listed sessions only); CountCapped says that the
-	// counting stopped at index.CountCap (the counts are lower bounds).
+	// counting stopped at the index's cap (the counts are lower bounds).
 	Count       int
 	CountCapped bool
 	BySession   map[string]int

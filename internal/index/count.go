@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strings"
 )
 
 // Counts are a query's matches counted apart from its ranked hits, which
@@ -11,14 +13,17 @@ import (
 type Counts struct {
 	Total  int
 	ByPath map[string]int
-	// Capped says that counting stopped at CountCap matches: the counts
+	// Capped says that counting stopped at countCap matches: the counts
 	// are lower bounds.
 	Capped bool
 }
 
-// CountCap bounds the matches a count reads: a word found in every entry
-// of a large history is counted up to here and said to be "at least".
-const CountCap = 100_000
+// countCap bounds the matches a count reads, newest first: a word found
+// in thousands of entries is counted up to here and said to be "at
+// least". Counting is the candidates' search without their text (the
+// filter pushed down the same way), so its cost grows with the cap, not
+// with how common the word is.
+var countCap = 2000
 
 // Count counts the entries that match q, as Search filters them.
 func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
@@ -27,23 +32,30 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 		return out, nil
 	}
 	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter) error {
-		return f.count(ctx, tx, match, &out)
+		f.noText = true
+		cands, err := f.candidates(ctx, tx, match, countCap+1)
+		if err != nil {
+			return err
+		}
+		if len(cands) > countCap {
+			cands, out.Capped = cands[:countCap], true
+		}
+		return countFiles(ctx, tx, cands, &out)
 	})
-	if out.Total > CountCap {
-		out.Total, out.Capped = CountCap, true
-	}
 	return out, err
 }
 
-// count adds up the matches that pass the filter, per file.
-func (f *filter) count(ctx context.Context, tx *sql.Tx, match string, out *Counts) error {
-	cond := ""
-	if f.cond != "" {
-		cond = "AND " + f.cond
+// countFiles adds up the candidates per file.
+func countFiles(ctx context.Context, tx *sql.Tx, cands []cand, out *Counts) error {
+	if len(cands) == 0 {
+		return nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT f2.path, count(*) FROM (SELECT e.file_id FROM fts
-		JOIN entries e ON e.rowid = fts.rowid `+f.join+` WHERE fts MATCH ?1 `+cond+` LIMIT ?2) x
-		JOIN files f2 ON f2.id = x.file_id GROUP BY x.file_id`, append([]any{match, CountCap + 1, nil, nil}, f.args...)...)
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = fmt.Sprint(c.rowid)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT f.path, count(*) FROM entries e JOIN files f ON f.id = e.file_id
+		WHERE e.rowid IN (`+strings.Join(ids, ",")+`) GROUP BY e.file_id`)
 	if err != nil {
 		return wrap("count", err)
 	}

@@ -156,8 +156,9 @@
 // the candidates on the current branch, then the others (abandoned
 // branches, compacted history), each best score first, the newer first
 // among equal scores: what the session went on with comes before what it
-// left. Count counts every match apart (up to CountCap), so that a page
-// can say how many there are beyond the ranked window.
+// left. Count counts the matches apart (the newest 2,000 at most, found
+// as the candidates are, without their text), so that a page can say how
+// many there are beyond the ranked window.
 //
 // So for a word found in every session only the newest 200 entries that
 // contain it compete: among them the one where it is frequent for its

@@ -50,6 +50,16 @@ type filter struct {
 	runCond    string
 	runArgs    []any
 	none       bool
+	// noText leaves the candidates' text out (a count needs none).
+	noText bool
+}
+
+// textSQL is the candidates' marked text, or nothing for a count.
+func (f *filter) textSQL() string {
+	if f.noText {
+		return "''"
+	}
+	return markedSQL
 }
 
 // newFilter builds the filter of a query.
@@ -162,7 +172,7 @@ func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int
 // the rowid of the last match checked, MinInt64 when no match is left.
 func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, e.ts, e.on_branch, `+f.cond+`,
-		CASE WHEN `+f.cond+` THEN `+markedSQL+` ELSE '' END
+		CASE WHEN `+f.cond+` THEN `+f.textSQL()+` ELSE '' END
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 ORDER BY fts.rowid DESC LIMIT ?2`, append([]any{match, probeRows, nil, nil}, f.args...)...)
 	if err != nil {
@@ -198,7 +208,7 @@ func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges 
 	if f.cond != "" {
 		cond = "AND " + f.cond
 	}
-	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, e.on_branch, `+markedSQL+`
+	stmt, err := tx.PrepareContext(ctx, `SELECT fts.rowid, e.ts, e.on_branch, `+f.textSQL()+`
 		FROM fts JOIN entries e ON e.rowid = fts.rowid `+f.join+`
 		WHERE fts MATCH ?1 AND fts.rowid BETWEEN ?2 AND ?3 `+cond+`
 		ORDER BY fts.rowid DESC LIMIT ?4`)

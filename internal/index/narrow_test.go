@@ -96,3 +96,28 @@ func TestModelOfTwoProviders(t *testing.T) {
 		}
 	}
 }
+
+// TestCountCapped: a count that reaches its cap stops there and says so.
+func TestCountCapped(t *testing.T) {
+	defer func(n int) { countCap = n }(countCap)
+	countCap = 3
+	dir := t.TempDir()
+	p := writeWords(t, dir, "s", "kiwi a", "kiwi b", "kiwi c", "kiwi d", "kiwi e")
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	for _, tc := range []struct {
+		text string
+		want Counts
+	}{
+		{"kiwi", Counts{Total: 3, ByPath: map[string]int{p: 3}, Capped: true}},
+		{"kiwi b", Counts{Total: 1, ByPath: map[string]int{p: 1}}},
+	} {
+		got, err := ix.Count(context.Background(), Query{Text: tc.text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
