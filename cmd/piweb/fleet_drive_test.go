@@ -271,7 +271,7 @@ func driveTerminal(ctx context.Context, t *testing.T, a *fleetMachine, s string)
 // with a wrong one; a and b refuse a route outside the allowlist.
 func refusals(ctx context.Context, t *testing.T, a, b *fleetMachine, s string) {
 	t.Helper()
-	key := access.NewFleetKey("a fleet key for the three test machines").Proof("b")
+	key := access.NewFleetKey("a fleet key for the three test machines").Proof("b", time.Now())
 	for _, c := range []struct {
 		what, base, method, path string
 		header                   http.Header

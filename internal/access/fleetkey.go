@@ -6,9 +6,13 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // FleetKey is the secret the owner gives each of their machines
@@ -80,25 +84,50 @@ func keyFileSafe(path string, fi os.FileInfo) error {
 // Set says whether there is a key.
 func (k FleetKey) Set() bool { return k.hash != nil }
 
-// Proof is what a request forwarded to machine carries instead of the key
-// (HMAC-SHA256 of the machine's name under the key, in hex): the key
-// itself never leaves its machine, and a proof read off one machine's
-// link, or by a machine advertising a URL it should not, opens that
-// machine only.
-func (k FleetKey) Proof(machine string) string {
+// ProofWindow is how old (or how far ahead) a proof may be: the clocks
+// of two machines of a fleet must agree within it, and a proof read off
+// a request opens nothing after it.
+const ProofWindow = 5 * time.Minute
+
+// Proof is what a request forwarded to machine at now carries instead of
+// the key: the time, and HMAC-SHA256 of the machine's name and that time
+// under the key, in hex ("UNIX.HEX"). The key itself never leaves its
+// machine, and a proof read off one machine's link, or by a machine
+// advertising a URL it should not, opens that machine only, and only
+// within ProofWindow.
+func (k FleetKey) Proof(machine string, now time.Time) string {
 	if k.hash == nil {
 		return ""
 	}
+	ts := strconv.FormatInt(now.Unix(), 10)
+	return ts + "." + k.mac(machine, ts)
+}
+
+func (k FleetKey) mac(machine, ts string) string {
 	m := hmac.New(sha256.New, []byte(k.secret))
-	m.Write([]byte("piweb fleet proof\x00" + machine))
+	m.Write([]byte("piweb fleet proof\x00" + machine + "\x00" + ts))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// ProofOK says whether got is the proof for machine (this one), compared
-// in constant time; no key matches nothing.
-func (k FleetKey) ProofOK(machine, got string) bool {
-	if got == "" || k.hash == nil {
-		return false
+// Why CheckProof refuses a proof.
+var (
+	ErrWrongProof = errors.New("wrong fleet key")
+	ErrStaleProof = errors.New("fleet proof out of its time window")
+)
+
+// CheckProof says whether got is a proof for machine (this one) made
+// within ProofWindow of now, its signature compared in constant time,
+// and how far the proof's clock is behind now. No key matches nothing.
+func (k FleetKey) CheckProof(machine, got string, now time.Time) (skew time.Duration, err error) {
+	ts, sig, found := strings.Cut(got, ".")
+	unix, perr := strconv.ParseInt(ts, 10, 64)
+	if k.hash == nil || !found || perr != nil ||
+		subtle.ConstantTimeCompare([]byte(sig), []byte(k.mac(machine, ts))) != 1 {
+		return 0, ErrWrongProof
 	}
-	return subtle.ConstantTimeCompare([]byte(got), []byte(k.Proof(machine))) == 1
+	skew = now.Sub(time.Unix(unix, 0))
+	if skew > ProofWindow || skew < -ProofWindow {
+		return skew, ErrStaleProof
+	}
+	return skew, nil
 }

@@ -1,10 +1,12 @@
 package access
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReadFleetKey: a key file is accepted only as a regular file of this
@@ -44,12 +46,36 @@ func TestReadFleetKey(t *testing.T) {
 	}
 	k, _ := ReadFleetKey(filepath.Join(dir, "good"))
 	other := NewFleetKey("0123456789abcdef012")
-	switch {
-	case !k.ProofOK("b", k.Proof("b")):
-		t.Error("a machine's proof is refused")
-	case k.ProofOK("c", k.Proof("b")), k.ProofOK("b", other.Proof("b")), k.ProofOK("b", ""), (FleetKey{}).ProofOK("b", ""):
-		t.Error("a proof for another machine, of another key, or none is accepted")
-	case strings.Contains(k.Proof("b"), "0123456789abcdef0123"), k.Proof("b") == k.Proof("c"):
+	now := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	ok := func(key FleetKey, machine, proof string, at time.Time) error {
+		_, err := key.CheckProof(machine, proof, at)
+		return err
+	}
+	for _, c := range []struct {
+		what  string
+		proof string
+		at    time.Time
+		want  error
+	}{
+		{"its own proof", k.Proof("b", now), now, nil},
+		{"a proof made 4 min before", k.Proof("b", now.Add(-4*time.Minute)), now, nil},
+		{"a proof of a clock 4 min ahead", k.Proof("b", now.Add(4*time.Minute)), now, nil},
+		{"a proof replayed 6 min later", k.Proof("b", now), now.Add(6 * time.Minute), ErrStaleProof},
+		{"a proof of a clock 6 min ahead", k.Proof("b", now.Add(6*time.Minute)), now, ErrStaleProof},
+		{"another machine's proof", k.Proof("c", now), now, ErrWrongProof},
+		{"another key's proof", other.Proof("b", now), now, ErrWrongProof},
+		{"its time changed", "1" + k.Proof("b", now), now, ErrWrongProof},
+		{"no time", strings.SplitN(k.Proof("b", now), ".", 2)[1], now, ErrWrongProof},
+		{"nothing", "", now, ErrWrongProof},
+	} {
+		if err := ok(k, "b", c.proof, c.at); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.what, err, c.want)
+		}
+	}
+	if ok(FleetKey{}, "b", "", now) == nil {
+		t.Error("no key accepts no proof")
+	}
+	if p := k.Proof("b", now); strings.Contains(p, "0123456789abcdef0123") || p == k.Proof("c", now) {
 		t.Error("the proof shows the key or is the same for every machine")
 	}
 }

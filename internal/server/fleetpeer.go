@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path/filepath"
+	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/errs"
 )
 
@@ -15,10 +18,9 @@ import (
 // forwarding piweb checked it and sends none).
 
 // checkFleet admits a request carrying the fleet key header: meant for
-// this machine, with the key's proof for it (access.FleetKey.Proof,
-// compared in constant time, wrong ones throttled per client), on a
-// forwarded route. Each one admitted is logged.
-func (s *Server) checkFleet(r *http.Request) error {
+// this machine, with the key's proof for it made within
+// access.ProofWindow (checkProof), on a forwarded route. Each one admitted is logged.
+func (s *Server) checkFleet(w http.ResponseWriter, r *http.Request) error {
 	key := s.opts.FleetKey
 	if !key.Set() || s.opts.Fleet == nil {
 		return errs.Errorf(errs.Forbidden, "this piweb takes no requests from other machines (it runs without --fleet and --fleet-key-file)")
@@ -31,10 +33,8 @@ func (s *Server) checkFleet(r *http.Request) error {
 	if want := r.Header.Get(fleetMachineHeader); want != self {
 		return errs.Errorf(errs.Invalid, "this piweb is machine %q, not %q: that machine's --fleet-advertise address is out of date", self, want)
 	}
-	if !key.ProofOK(self, r.Header.Get(fleetKeyHeader)) {
-		s.auth.throttle.Fail(client)
-		s.log.Warn("fleet request refused: wrong key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
-		return errs.Errorf(errs.Unauthorized, "wrong fleet key")
+	if err := s.checkProof(w, r, self); err != nil {
+		return err
 	}
 	if !fleetRoute(r) {
 		return errs.Errorf(errs.Forbidden, "%s %s is not open to other machines of the fleet", r.Method, r.URL.Path)
@@ -42,6 +42,28 @@ func (s *Server) checkFleet(r *http.Request) error {
 	s.log.Info("fleet request", "from", r.Header.Get(fleetFromHeader), "method", r.Method,
 		"path", r.URL.Path, "remote", r.RemoteAddr)
 	return checkBody(r)
+}
+
+// checkProof checks the request's proof of the fleet key: a wrong one
+// counts towards the client's throttle; a right one out of its time
+// window (a replay, or a clock off by minutes) is refused with this
+// machine's time, so that the forwarding piweb says which.
+func (s *Server) checkProof(w http.ResponseWriter, r *http.Request, self string) error {
+	now := time.Now()
+	skew, err := s.opts.FleetKey.CheckProof(self, r.Header.Get(fleetKeyHeader), now)
+	switch {
+	case errors.Is(err, access.ErrStaleProof):
+		s.log.Warn("fleet request refused: proof out of its time window", "from", r.Header.Get(fleetFromHeader),
+			"skew", skew.Round(time.Second), "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+		w.Header().Set(fleetClockHeader, now.UTC().Format(time.RFC3339))
+		return errs.Errorf(errs.Unauthorized, "fleet request out of date by %v: the machines' clocks must agree within %v",
+			skew.Round(time.Second), access.ProofWindow)
+	case err != nil:
+		s.auth.throttle.Fail(s.clientKey(r))
+		s.log.Warn("fleet request refused: wrong key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+		return errs.Errorf(errs.Unauthorized, "wrong fleet key")
+	}
+	return nil
 }
 
 // knownFolder says whether cwd is the folder of one of this machine's

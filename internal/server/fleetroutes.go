@@ -15,6 +15,7 @@ const (
 	fleetKeyHeader     = "Piweb-Fleet-Key"     // the fleet key (--fleet-key-file)
 	fleetMachineHeader = "Piweb-Fleet-Machine" // the machine it is meant for
 	fleetFromHeader    = "Piweb-Fleet-From"    // the machine that forwarded it, for the log
+	fleetClockHeader   = "Piweb-Fleet-Clock"   // on a refusal of a proof out of its time window: this machine's time
 )
 
 // fleetPatterns are the forwarded routes: driving pi (prompts, steer,

@@ -1,15 +1,19 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"time"
 
+	"piweb/internal/access"
 	"piweb/internal/errs"
 	"piweb/internal/fleet"
 )
@@ -31,16 +35,40 @@ type Peers interface {
 // is said so quickly.
 const peerDialTimeout = 5 * time.Second
 
+// defaultPeerAnswer bounds the wait for another machine's answer to a
+// forwarded request (its headers: a stream's body runs on as long as it
+// does), so that one too slow is said so (Timeouts.PeerAnswer).
+const defaultPeerAnswer = 30 * time.Second
+
 // newPeerTransport is the one transport to the fleet's machines: no
 // environment proxy (they share a network or a VPN), connections reused,
-// and TCP keep-alive probes that find a machine gone from the network
-// (no FIN, no RST) within about 30 s, so that a stream it held ends and
-// the page, reconnecting, learns it is unavailable.
-func newPeerTransport() *http.Transport {
+// answers awaited at most answer, and TCP keep-alive probes that find a
+// machine gone from the network (no FIN, no RST) within about 30 s, so
+// that a stream it held ends and the page, reconnecting, learns it is
+// unavailable.
+func newPeerTransport(answer time.Duration) *http.Transport {
 	d := &net.Dialer{Timeout: peerDialTimeout,
 		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}}
 	return &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 10 * time.Second,
-		IdleConnTimeout: 90 * time.Second, MaxIdleConnsPerHost: 16, ForceAttemptHTTP2: true}
+		IdleConnTimeout: 90 * time.Second, MaxIdleConnsPerHost: 16, ForceAttemptHTTP2: true,
+		ResponseHeaderTimeout: cmp.Or(answer, defaultPeerAnswer)}
+}
+
+// patientTransport is t without the answer bound, for pi's commands: one
+// answers when pi is done with it (a compaction, a bash command), which
+// may take minutes.
+func patientTransport(t *http.Transport) *http.Transport {
+	p := t.Clone()
+	p.ResponseHeaderTimeout = 0
+	return p
+}
+
+// transportFor is the transport for a forwarded request.
+func (s *Server) transportFor(r *http.Request) *http.Transport {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/commands") {
+		return s.patient
+	}
+	return s.peers
 }
 
 // remote forwards a request naming another machine on a forwarded route;
@@ -82,7 +110,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, machine string)
 		// The read deadline covers reading a request; the socket lives on.
 		http.NewResponseController(w).SetReadDeadline(time.Time{})
 	}
-	rp := &httputil.ReverseProxy{Rewrite: s.rewrite(target, machine), Transport: s.peers,
+	rp := &httputil.ReverseProxy{Rewrite: s.rewrite(target, machine), Transport: s.transportFor(r),
 		FlushInterval: -1, ModifyResponse: peerAnswer, ErrorHandler: s.peerFailed(machine),
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 	rp.ServeHTTP(w, r)
@@ -97,7 +125,7 @@ func (s *Server) peerURL(ctx context.Context, machine string) (*url.URL, error) 
 	if !s.canDrive() {
 		return nil, errs.Errorf(errs.Unavailable, "driving machine %s needs the fleet key: start this piweb with --fleet-key-file", machine)
 	}
-	p, err := s.opts.Peers.Peer(ctx, machine, time.Now())
+	p, err := s.peerCache.peer(ctx, s.opts.Peers, machine, time.Now())
 	switch {
 	case errors.Is(err, fleet.ErrNoMachine):
 		return nil, errs.Errorf(errs.NotFound, "no machine %s in the fleet", machine)
@@ -134,7 +162,7 @@ func (s *Server) rewrite(target *url.URL, machine string) func(*httputil.ProxyRe
 		for _, k := range strippedHeaders {
 			h.Del(k)
 		}
-		h.Set(fleetKeyHeader, s.opts.FleetKey.Proof(machine))
+		h.Set(fleetKeyHeader, s.opts.FleetKey.Proof(machine, time.Now()))
 		h.Set(fleetMachineHeader, machine)
 		h.Set(fleetFromHeader, s.opts.Fleet.Machine())
 	}
@@ -146,26 +174,41 @@ var answerHeaders = []string{"Set-Cookie", "Content-Security-Policy", "X-Frame-O
 	"X-Content-Type-Options", "Referrer-Policy"}
 
 // errKeyRefused is a peer's 401: only the key can cause it, since the
-// user's credentials are never sent.
-var errKeyRefused = errors.New("the machine refused this piweb's fleet key")
+// user's credentials are never sent; errClockOff is one whose clock is
+// too far from this machine's for the proof's time window.
+var (
+	errKeyRefused = errors.New("the machine refused this piweb's fleet key")
+	errClockOff   = errors.New("the machine's clock is too far from this one's")
+)
 
 func peerAnswer(res *http.Response) error {
 	for _, k := range answerHeaders {
 		res.Header.Del(k)
 	}
-	if res.StatusCode == http.StatusUnauthorized {
+	switch {
+	case res.StatusCode == http.StatusUnauthorized && res.Header.Get(fleetClockHeader) != "":
+		return errClockOff
+	case res.StatusCode == http.StatusUnauthorized:
 		return errKeyRefused
 	}
 	return nil
 }
 
-// peerFailed answers a machine that cannot be reached or refused the key
-// as unavailable, the cause in the log only.
+// peerFailed answers a machine that cannot be reached, answers too
+// slowly or refused the key as unavailable, the cause in the log only.
 func (s *Server) peerFailed(machine string) func(http.ResponseWriter, *http.Request, error) {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
+		s.peerCache.forget(machine) // its address may have changed, or it may be gone
 		msg := "machine " + machine + " does not answer (it may be off or out of reach): its sessions are read-only from the fleet database"
-		if errors.Is(err, errKeyRefused) {
+		var ne net.Error
+		switch {
+		case errors.Is(err, errKeyRefused):
 			msg = "machine " + machine + " refused this piweb's fleet key: give both machines the same --fleet-key-file"
+		case errors.Is(err, errClockOff):
+			msg = fmt.Sprintf("machine %s refused this piweb's request as out of date: the two machines' clocks differ by more than %v (set them by NTP)",
+				machine, access.ProofWindow)
+		case errors.As(err, &ne) && ne.Timeout():
+			msg = "machine " + machine + " does not answer in time (it may be overloaded, off or out of reach): its sessions are read-only from the fleet database"
 		}
 		s.writeError(w, r, errs.E("server.forward", errs.Unavailable, msg, err))
 	}

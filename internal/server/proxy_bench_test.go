@@ -20,7 +20,7 @@ func TestForwardCost(t *testing.T) {
 	}
 	m := newTwoMachines(t)
 	files := "/api/sessions/" + m.farID + "/files"
-	proof := m.near.srv.opts.FleetKey.Proof("far")
+	proof := m.near.srv.opts.FleetKey.Proof("far", time.Now())
 	direct := timeRequests(n, func() { m.far.json("GET", files, nil, 200, fleetKeyHeader, proof, fleetMachineHeader, "far") })
 	forwarded := timeRequests(n, func() { m.near.json("GET", files+"?machine=far", nil, 200) })
 	t.Logf("GET …/files, %d requests: direct p50 %v p99 %v; forwarded p50 %v p99 %v",

@@ -143,8 +143,9 @@ func TestForwardToOwner(t *testing.T) {
 		t.Errorf("files of the far session through near: %v", got)
 	}
 	h, q := m.got.last()
-	proof := access.NewFleetKey(testFleetKey).Proof("far")
-	if h.Get(fleetKeyHeader) != proof || h.Get(fleetMachineHeader) != "far" || h.Get(fleetFromHeader) != "near" {
+	proof := access.NewFleetKey(testFleetKey).Proof("far", time.Now())
+	if _, err := access.NewFleetKey(testFleetKey).CheckProof("far", h.Get(fleetKeyHeader), time.Now()); err != nil ||
+		h.Get(fleetMachineHeader) != "far" || h.Get(fleetFromHeader) != "near" {
 		t.Errorf("forwarded headers: %v", h)
 	}
 	for k, vs := range h {
@@ -181,7 +182,7 @@ func TestForwardToOwner(t *testing.T) {
 		{"far: a wrong key", "GET", files, nil, []string{fleetKeyHeader, "not-the-fleet-key", fleetMachineHeader, "far"}, 401, "unauthorized"},
 		{"far: the key itself instead of its proof", "GET", files, nil, []string{fleetKeyHeader, testFleetKey, fleetMachineHeader, "far"}, 401, "unauthorized"},
 		{"far: another machine's proof", "GET", files, nil,
-			[]string{fleetKeyHeader, access.NewFleetKey(testFleetKey).Proof("near"), fleetMachineHeader, "far"}, 401, "unauthorized"},
+			[]string{fleetKeyHeader, access.NewFleetKey(testFleetKey).Proof("near", time.Now()), fleetMachineHeader, "far"}, 401, "unauthorized"},
 		{"far: the proof on a route outside the allowlist", "POST", rename, map[string]any{"name": "x"},
 			[]string{fleetKeyHeader, proof, fleetMachineHeader, "far"}, 403, "forbidden"},
 		{"far: the proof meant for another machine", "GET", files, nil,

@@ -62,7 +62,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 		return nil // the login link checks its own token
 	}
 	if isFleet(r) {
-		return s.checkFleet(r) // another machine's, with the fleet key (fleetpeer.go)
+		return s.checkFleet(w, r) // another machine's, with the fleet key (fleetpeer.go)
 	}
 	if err := s.authorize(r); err != nil {
 		return err

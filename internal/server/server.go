@@ -101,29 +101,31 @@ func (o Options) testTimeout() time.Duration {
 // Server is the piweb HTTP server. Create it with New over a built
 // *app.App, serve its Handler, and Close it before closing the App.
 type Server struct {
-	opts     Options
-	app      *app.App
-	agentDir string
-	cat      *catalog.Catalog
-	agent    agent.Adapter
-	store    *sessionstore.Store
-	web      http.Handler
-	log      *slog.Logger
-	hosts    access.Hosts
-	auth     *auth
-	sse      *sse.Streams
-	cache    *sessionstore.Cache
-	lists    *catalog.ListCache
-	live     *live.Relay
-	ops      *ops.Ops
-	handler  http.Handler
-	git      *gitx.Git
-	logins   *pilogin.Manager // nil without pi
-	repos    *gitx.RepoCache
-	marks    *own.AttentionStore
-	prefs    *own.PrefsStore
-	requests *requestMetrics // nil without Options.Metrics
-	peers    *http.Transport // to the fleet's other machines (proxy.go)
+	opts      Options
+	app       *app.App
+	agentDir  string
+	cat       *catalog.Catalog
+	agent     agent.Adapter
+	store     *sessionstore.Store
+	web       http.Handler
+	log       *slog.Logger
+	hosts     access.Hosts
+	auth      *auth
+	sse       *sse.Streams
+	cache     *sessionstore.Cache
+	lists     *catalog.ListCache
+	live      *live.Relay
+	ops       *ops.Ops
+	handler   http.Handler
+	git       *gitx.Git
+	logins    *pilogin.Manager // nil without pi
+	repos     *gitx.RepoCache
+	marks     *own.AttentionStore
+	prefs     *own.PrefsStore
+	requests  *requestMetrics // nil without Options.Metrics
+	peers     *http.Transport // to the fleet's other machines (proxy.go)
+	patient   *http.Transport // peers without the answer bound, for pi's commands
+	peerCache peerCache       // the fleet database's word on each machine, for a few seconds
 }
 
 // New is the server of a's parts (internal/app builds and starts them):
@@ -138,7 +140,8 @@ func New(opts Options, a *app.App) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.requests = newRequestMetrics(opts.Metrics)
-	s.peers = newPeerTransport()
+	s.peers = newPeerTransport(opts.Timeouts.PeerAnswer)
+	s.patient = patientTransport(s.peers)
 	s.handler = s.logRequests(s.guard(s.remote(s.routes())))
 	return s
 }
@@ -178,6 +181,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) Close() error {
 	s.sse.Close()
 	s.peers.CloseIdleConnections()
+	s.patient.CloseIdleConnections()
 	s.lists.Wait()
 	return nil
 }

@@ -14,8 +14,12 @@ import (
 // covers reading the request only: SSE streams outlive it (net/http's
 // check for a client gone ignores it; TestReadTimeouts holds a stream past
 // three of them). Idle keep-alive connections close after Idle.
+//
+// PeerAnswer bounds the wait for another machine's answer to a request
+// forwarded to it (proxy.go; default 30 s).
 type Timeouts struct {
 	Header, Read, Idle time.Duration
+	PeerAnswer         time.Duration
 }
 
 // Default timeouts: a 8 MB prompt body over a slow link takes well under a
