@@ -35,6 +35,7 @@ type Report struct {
 	Grown          int       `json:"grown"` // in the database, changed here since
 	Gone           int       `json:"gone"`  // deleted here, not yet marked
 	Why            string    `json:"why,omitempty"`
+	RoleWarning    string    `json:"roleWarning,omitempty"` // this connection's role may lift row-level security
 }
 
 // Behind is the number of sessions the database lacks or has stale.
@@ -64,6 +65,9 @@ func Check(ctx context.Context, url, machine string, local []catalog.Meta, now t
 	if err := r.readMachine(ctx, conn); err != nil {
 		return r, err
 	}
+	if err := r.checkRole(ctx, conn); err != nil {
+		return r, err
+	}
 	if err := r.compare(ctx, conn, local); err != nil {
 		return r, err
 	}
@@ -89,6 +93,25 @@ func (r *Report) readMachine(ctx context.Context, conn *pgx.Conn) error {
 	if !mine && r.Paused == "" {
 		r.Paused = (&ErrNameTaken{Name: r.Machine, Role: r.Role}).Error()
 	}
+	return nil
+}
+
+// checkRole warns when this connection's role may lift the row-level
+// security that keeps each machine to its own rows: a superuser, a role
+// that bypasses it, or one of the tables' owner (fleets set up before
+// MachineRole had each machine push as an owner).
+func (r *Report) checkRole(ctx context.Context, conn *pgx.Conn) error {
+	var role string
+	var lifts bool
+	err := conn.QueryRow(ctx, `SELECT current_user, r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, t.tableowner, 'MEMBER')
+		FROM pg_roles r, pg_tables t WHERE r.rolname = current_user AND t.schemaname = 'fleet' AND t.tablename = 'sessions'`).
+		Scan(&role, &lifts)
+	if err != nil || !lifts {
+		return err
+	}
+	r.RoleWarning = fmt.Sprintf("role %s may lift row-level security (a superuser, or an owner of the fleet's tables) and so write "+
+		"other machines' rows: push from each machine with a role of its own in %s (see the README), keeping %s's roles "+
+		"for piweb fleet migrate", role, MachineRole, OwnerRole)
 	return nil
 }
 
@@ -166,6 +189,9 @@ func (r Report) Text(now time.Time) string {
 		fmt.Fprintf(&b, "last push: %s; last heartbeat: %s\n", ago(r.LastPush, now), ago(r.LastHeartbeat, now))
 	} else {
 		fmt.Fprintf(&b, "machine %s: not in the fleet yet\n", r.Machine)
+	}
+	if r.RoleWarning != "" {
+		fmt.Fprintf(&b, "warning: %s\n", r.RoleWarning)
 	}
 	fmt.Fprintf(&b, "pushed: %d of %d local sessions current (%d entries, %d lines); %d marked deleted\n",
 		r.Pushed, r.Local, r.Entries, r.Lines, r.Deleted)

@@ -90,6 +90,14 @@ func TestCheck(t *testing.T) {
 	if r.Pushed != 2 || r.Behind() != 0 || !strings.Contains(r.Text(now), "behind: nothing") {
 		t.Errorf("after the push:\n%s", r.Text(now))
 	}
+	// desk pushes as an owner, as fleets set up before MachineRole did:
+	// warned; a machine's own role is not.
+	if !strings.Contains(r.Text(now), "warning: role "+d.name+"_desk may lift row-level security") {
+		t.Errorf("an owner's role pushing is not warned about:\n%s", r.Text(now))
+	}
+	if lap, err := Check(context.Background(), d.machineRole(t, "lap"), "lap", nil, now); err != nil || lap.RoleWarning != "" {
+		t.Errorf("a machine's own role: %v, warning %q", err, lap.RoleWarning)
+	}
 	appendExchange(t, p1, "late", "", "not pushed")
 	a.create(t, 1)
 	eventually(t, func() error {
