@@ -131,6 +131,11 @@ func TestFleetPage(t *testing.T) {
 			t.Errorf("sidebar lacks %q: %s", want, got)
 		}
 	}
+	// The home page's Recent list is the fleet's, each with its machine.
+	b.waitJS(t, `(() => { const items = [...document.querySelectorAll('.recent li')].map((e) => e.textContent);
+		return items.length === 3 && items.some((s) => s.includes('beta asks about beavers') && s.includes('beta ·'))
+			&& items.some((s) => s.includes('alpha asks about owls') && s.includes('alpha ·')); })()`)
+	shoot(t, b, "fleet-home")
 	b.run(t, chromedp.Click(`.machine[data-machine="beta"] .sess`))
 	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')
 		&& document.querySelector('.conv').textContent.includes('answer to beta asks about beavers')

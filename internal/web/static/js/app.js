@@ -21,7 +21,7 @@ import { LiveTail } from '../chat/stream.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
-import { startFleet, readOnly } from './fleet.js';
+import { startFleet, readOnly, fleet, remote } from './fleet.js';
 
 function App() {
   const r = route.value;
@@ -96,8 +96,19 @@ function SessionPage({ view }) {
     tail=${html`<${LiveTail} view=${view} />`} />${readOnly(view) ? '' : html`<${Composer} view=${view} />`}</div>`;
 }
 
+// recent is the newest n sessions: this machine's, and under serve
+// --fleet every machine's as the sidebar lists them, each with its
+// machine's name.
+function recent(n) {
+  const f = fleet.value;
+  if (!f) return sessions.value.slice(0, n);
+  const all = sessions.value.slice(0, n).map((s) => ({ ...s, machine: f.self }));
+  for (const r of remote.value.values()) all.push(...r.sessions.slice(0, n));
+  return all.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0)).slice(0, n);
+}
+
 function Home() {
-  const list = sessions.value.slice(0, 12);
+  const list = recent(12);
   return html`<div class="home">
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
       onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
@@ -113,7 +124,8 @@ function Home() {
       <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)}
         onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
         <span class="sess-title"><${Marks} s=${s} />${s.name || s.firstMessage || '(empty session)'}</span>
-        <span class="muted">${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs</span></a></li>`)}</ul>
+        <span class="muted">${s.machine && html`<span class="recent-machine">${s.machine}</span> · `}${
+          `${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs`}</span></a></li>`)}</ul>
     </div></div>`;
 }
 
