@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"unicode"
-	"unicode/utf8"
 
 	"piweb/internal/jsjson"
 	"piweb/internal/session"
@@ -71,7 +70,7 @@ func decodedLen(raw []byte) int {
 // (html/template and goldmark replace a text's NULs).
 type bigs struct {
 	texts   [][]byte
-	outputs []string
+	outputs []*bigOutput
 }
 
 // mark registers the text of JSON string raw and returns the page's
@@ -81,18 +80,21 @@ func (b *bigs) mark(raw []byte) template.HTML {
 	return template.HTML("<pre>\x00" + strconv.Itoa(len(b.texts)-1) + "\x00</pre>")
 }
 
-// markOutput registers a tool's output, decoded already, and returns the
-// mark the page has in its place (escaped as html/template escapes text).
-func (b *bigs) markOutput(s string) template.HTML {
-	b.outputs = append(b.outputs, s)
+// markOutput registers a tool's output and returns the mark the page has
+// in its place (escaped as html/template escapes text).
+func (b *bigs) markOutput(o *bigOutput) template.HTML {
+	b.outputs = append(b.outputs, o)
 	return template.HTML("\x00o" + strconv.Itoa(len(b.outputs)-1) + "\x00")
 }
 
 // output is t, whose output, when big, is marked for the writer to
 // escape a piece at a time instead of html/template into one more copy.
 func (b *bigs) output(t *tool) *tool {
-	if len(t.Output) > bigJSON {
-		t.OutputHTML = b.markOutput(t.Output)
+	switch {
+	case t.big != nil:
+		t.OutputHTML = b.markOutput(t.big)
+	case len(t.Output) > bigJSON:
+		t.OutputHTML = b.markOutput(&bigOutput{text: t.Output, n: len(t.Output)})
 	}
 	return t
 }
@@ -105,7 +107,7 @@ func (b *bigs) writer(w io.Writer) *bigWriter {
 type bigWriter struct {
 	w       io.Writer
 	texts   [][]byte
-	outputs []string
+	outputs []*bigOutput
 	mark    []byte // the number of a mark begun
 	in      bool   // within a mark
 	err     error
@@ -178,12 +180,10 @@ func (b *bigWriter) writeOutput(mark []byte) {
 	if err != nil || k < 0 || k >= len(b.outputs) {
 		return
 	}
-	for s := b.outputs[k]; len(s) > 0 && b.err == nil; {
-		n := min(len(s), piece)
-		for n < len(s) && n > piece-utf8.UTFMax && !utf8.RuneStart(s[n]) {
-			n--
+	o := b.outputs[k]
+	o.writeTo(o.n, func(p []byte) {
+		if b.err == nil {
+			b.err = textEscaper.Execute(b.w, string(p))
 		}
-		b.err = textEscaper.Execute(b.w, s[:n])
-		s = s[n:]
-	}
+	})
 }

@@ -161,8 +161,10 @@ type tool struct {
 	Output  string
 	// OutputHTML marks a big output's place in a page (bigs.markOutput).
 	OutputHTML template.HTML
-	Exit       string // bash's exit code, "" when not bash
-	State      string // ok, error or pending
+	// big is an output longer than bigJSON, in place of Output (bigout.go).
+	big   *bigOutput
+	Exit  string // bash's exit code, "" when not bash
+	State string // ok, error or pending
 }
 
 type diffLine struct{ Class, Text string }
@@ -178,16 +180,21 @@ func newTool(call *session.Block, result *session.Message) tool {
 		if t.Name == "" {
 			t.Name = result.ToolName
 		}
-		t.Output = result.Content.Text("\n")
 		t.State = "ok"
 		if result.IsError {
 			t.State = "error"
 		}
 	}
+	if result != nil && !t.bigOutput(result) {
+		t.Output = result.Content.Text("\n")
+	}
 	str := func(k string) string { s, _ := args[k].(string); return s }
 	switch t.Name {
 	case "bash":
 		t.Summary = "$ " + str("command")
+		if t.big != nil && t.Exit != "" {
+			break
+		}
 		if m := exitRE.FindStringSubmatch(t.Output); m != nil {
 			t.Exit = m[1]
 			t.Output = strings.TrimRight(exitRE.ReplaceAllString(t.Output, ""), " \n")
@@ -207,6 +214,25 @@ func newTool(call *session.Block, result *session.Message) tool {
 		}
 	}
 	return t
+}
+
+// bigOutput sets t.big to result's output when it is big and its end is
+// short (bigOutput.scan), with bash's exit code when its exit line is
+// there; false leaves the output to be decoded whole.
+func (t *tool) bigOutput(result *session.Message) bool {
+	o := bigOutputOf(result.Content)
+	if o == nil {
+		return false
+	}
+	exit, ok := o.scan(t.Name == "bash")
+	if !ok {
+		return false
+	}
+	if o.n > 0 {
+		t.big = o
+	}
+	t.Exit = exit
+	return true
 }
 
 // diff is pi's diff of an edit (details.diff), else one built from the

@@ -128,6 +128,12 @@ func mdTool(b *bufio.Writer, t tool) {
 	if t.Output != "" {
 		writeFence(b, t.Output, "text")
 	}
+	if o := t.big; o != nil {
+		f := strings.Repeat("`", max(3, o.run+1))
+		b.WriteString(f + "text\n")
+		o.writeTo(o.n-o.trail, func(p []byte) { b.Write(p) })
+		b.WriteString("\n" + f + "\n\n")
+	}
 }
 
 // fence puts s in a fenced code block whose fence is longer than any run

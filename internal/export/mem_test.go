@@ -58,6 +58,14 @@ func TestBigTextSameBytes(t *testing.T) {
 		"spaces": " \u3000\u00a0\n\t" + body + "\u2003 \n\u0085",
 		"blank":  strings.Repeat(" \n", maxMarkdown),
 		"short":  "  " + strings.Repeat("\"\\", maxMarkdown/3) + " ", // JSON over the size, text under
+		// A tool's output: backtick runs (the fence), newlines at its end
+		// (trimmed), bash's exit line, and ends longer than the tail the
+		// first pass keeps (decoded whole).
+		"ticks":     body + "``` ````` `" + "\n\n\n",
+		"exit":      body + "done \n\nCommand exited with code -12 \n",
+		"exit-only": strings.Repeat(" \n", maxMarkdown) + "Command exited with code 3",
+		"long-end":  body + strings.Repeat("\n", 2*tailKeep),
+		"long-exit": body + "Command exited with code " + strings.Repeat("7", 3*tailKeep) + "\n",
 	}
 	for name, text := range texts {
 		for _, content := range []any{text, []any{map[string]any{"type": "text", "text": text}, map[string]any{"type": "text", "text": "after"}}} {
@@ -65,7 +73,11 @@ func TestBigTextSameBytes(t *testing.T) {
 				msg(t, map[string]any{"role": "user", "content": content, "timestamp": 1764583200000}),
 				msg(t, map[string]any{"role": "assistant", "content": content, "timestamp": 1764583200000}),
 				msg(t, map[string]any{"role": "toolResult", "toolCallId": "c1", "toolName": "read", "content": content, "timestamp": 1764583200000}),
-				msg(t, map[string]any{"role": "bashExecution", "command": "cat log", "output": text + "\ufdd0\uffff", "exitCode": 0, "timestamp": 1764583200000})}}
+				msg(t, map[string]any{"role": "bashExecution", "command": "cat log", "output": text + "\ufdd0\uffff", "exitCode": 0, "timestamp": 1764583200000}),
+				msg(t, map[string]any{"role": "assistant", "timestamp": 1764583200000, "content": []any{
+					map[string]any{"type": "toolCall", "id": "b1", "name": "bash", "arguments": map[string]any{"command": "make"}}}}),
+				msg(t, map[string]any{"role": "toolResult", "toolCallId": "b1", "toolName": "bash", "content": content, "timestamp": 1764583200000}),
+				msg(t, map[string]any{"role": "toolResult", "toolCallId": "b2", "toolName": "bash", "content": content, "isError": true, "timestamp": 1764583200000})}}
 			for _, format := range []string{"md", "html"} {
 				var got, want strings.Builder
 				if err := Write(&got, format, d); err != nil {

@@ -38,7 +38,7 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 {{define "tool"}}<details class="tool {{.State}}"{{if or (eq .State "error") (eq .Name "edit") (eq .Name "bash") (eq .Name "!")}} open{{end}}>
 <summary><span class="tool-name">{{.Name}}</span><code class="sum">{{.Summary}}</code>{{if .Exit}}<span class="exit{{if ne .Exit "0"}} bad{{end}}">exit {{.Exit}}</span>{{end}}</summary>
 <div class="tool-body">{{if .Args}}<pre class="out">{{.Args}}</pre>{{end}}{{if .Content}}<pre class="out">{{.Content}}</pre>{{end}}{{if .Diff}}<pre class="diff">{{range .Diff}}<span class="{{.Class}}">{{.Text}}</span>
-{{end}}</pre>{{end}}{{if .Output}}<pre class="out">{{if .OutputHTML}}{{.OutputHTML}}{{else}}{{.Output}}{{end}}</pre>{{end}}{{if eq .State "pending"}}<div class="muted">no result</div>{{end}}</div>
+{{end}}</pre>{{end}}{{if or .Output .OutputHTML}}<pre class="out">{{if .OutputHTML}}{{.OutputHTML}}{{else}}{{.Output}}{{end}}</pre>{{end}}{{if eq .State "pending"}}<div class="muted">no result</div>{{end}}</div>
 </details>
 {{end}}`))
 
