@@ -159,19 +159,28 @@ func (s *Session) WriteLinear(w io.Writer, leafID string) error {
 	if _, err := w.Write(appendLine2(nil, headerLine(id, nowISO(), s.cwdRaw(), nil))); err != nil {
 		return err
 	}
+	// Each line is written as it is rebuilt: an entry of tens of MB is not
+	// copied (issue 21: the branch export of a 16 MB line held 2x).
+	ew := &errWriter{w: w}
 	parent := []byte("null")
 	for _, e := range s.PathTo(leaf) {
-		c := *e
-		c.setMembers(member3("parentId", parent))
-		if _, err := w.Write(c.Raw); err != nil {
-			return err
-		}
-		if _, err := w.Write(newline); err != nil {
-			return err
-		}
+		objectPieces(e.Raw, e.members, []rawMember{member3("parentId", parent)}, "", ew.write)
+		ew.write(newline)
 		parent = e.Field("id")
 	}
-	return nil
+	return ew.err
+}
+
+// errWriter writes to w until a write fails, then keeps the error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) write(p []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(p)
+	}
 }
 
 // newHeader starts a new file's content with a fresh header.

@@ -113,6 +113,15 @@ func (e *Entry) dropMember(key string, cond bool) {
 // duplicate keys (first position, last value), the values in set assigned
 // and the key drop removed. Untouched values keep their bytes.
 func rebuildObject(raw []byte, members []member, set []rawMember, drop string) []byte {
+	var out []byte
+	objectPieces(raw, members, set, drop, func(p []byte) { out = append(out, p...) })
+	return out
+}
+
+// objectPieces gives emit, in order, the pieces of rebuildObject's
+// object, whose values are the bytes of raw or set: a writer of an entry
+// of tens of MB does not copy it (issue 21).
+func objectPieces(raw []byte, members []member, set []rawMember, drop string, emit func([]byte)) {
 	type kv struct {
 		keyRaw []byte
 		value  []byte
@@ -140,17 +149,22 @@ func rebuildObject(raw []byte, members []member, set []rawMember, drop string) [
 		order = append(order, s.key)
 		vals[s.key] = &kv{strconv.AppendQuote(nil, s.key), s.value}
 	}
-	out := []byte{'{'}
+	punct := []byte("{,:}")
+	sep := punct[0:1]
 	for _, k := range order {
 		if k == drop || vals[k].value == nil { // nil is undefined: left out
 			continue
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, vals[k].keyRaw...), ':'), vals[k].value...)
+		emit(sep)
+		emit(vals[k].keyRaw)
+		emit(punct[2:3])
+		emit(vals[k].value)
+		sep = punct[1:2]
 	}
-	return append(out, '}')
+	if sep[0] == '{' {
+		emit(sep)
+	}
+	emit(punct[3:4])
 }
 
 // NewEntryID returns a fresh entry id the way pi makes them: the first eight
