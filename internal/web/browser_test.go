@@ -16,7 +16,9 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -133,6 +135,18 @@ func startChromium() (context.Context, func(), error) {
 		// The page honours prefers-reduced-motion: no endless pulse or
 		// spinner keeps an idle tab drawing while tests run side by side.
 		chromedp.Flag("force-prefers-reduced-motion", true),
+		// Work the tests never look at, as Puppeteer and chromedp's defaults
+		// turn it off: the omnibox popups' WebUI (a renderer drawing the
+		// headless window's address bar), translation, media routing, crash
+		// reports, phishing checks, the hang monitor.
+		chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup,Translate,OptimizationHints,MediaRouter,AcceptCHFrame"),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-hang-monitor", true),
+		chromedp.Flag("metrics-recording-only", true),
+		chromedp.Flag("password-store", "basic"),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}
@@ -191,6 +205,13 @@ func openBrowser(tb testing.TB, ctx context.Context, cancel func(), base string)
 	}
 	if err := chromedp.Do(ctx); err != nil {
 		tb.Fatalf("open a tab: %v", err)
+	}
+	// chromedp enables the Network and CSS domains on every tab; no test
+	// reads their events, which Chromium would build and send (every
+	// request, every event-stream message, every style sheet) and the test
+	// decode.
+	if err := chromedp.Do(ctx, cdpCall(network.Disable, cdp.Empty{}), cdpCall(css.Disable, cdp.Empty{})); err != nil {
+		tb.Fatalf("chromium: %v", err)
 	}
 	if err := chromedp.Do(ctx, addScript(keepToasts)); err != nil {
 		tb.Fatalf("chromium: %v", err)

@@ -53,12 +53,14 @@ func testSmallItems(t *testing.T, r *rig) {
 		r.waitJS(t, marker+`.transform !== 'none'`) // turned down when open
 	})
 	t.Run("reduced motion", func(t *testing.T) {
-		got := eval[string](t, r.browser, `(() => {
-			const d = document.createElement('span'); d.className = 'spin'; document.body.append(d);
-			const got = matchMedia('(prefers-reduced-motion: reduce)').matches + ' ' + getComputedStyle(d).animationName;
-			d.remove(); return got; })()`)
-		if got != "true none" {
-			t.Errorf("reduced motion and a spinner's animation: %q, want \"true none\"", got)
+		for _, class := range []string{"spin", "spinner", "run-dot"} { // the sidebar's, the chat's, a running session's
+			got := eval[string](t, r.browser, fmt.Sprintf(`(() => {
+				const d = document.createElement('span'); d.className = %q; document.body.append(d);
+				const got = matchMedia('(prefers-reduced-motion: reduce)').matches + ' ' + getComputedStyle(d).animationName;
+				d.remove(); return got; })()`, class))
+			if got != "true none" {
+				t.Errorf("reduced motion and a .%s's animation: %q, want \"true none\"", class, got)
+			}
 		}
 	})
 	t.Run("cost precision", func(t *testing.T) {
