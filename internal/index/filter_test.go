@@ -20,16 +20,19 @@ import (
 // files also grew in interleaved appends, so that runs are scattered; with
 // the filter's tuning as shipped and shrunk to fit the small corpus.
 func TestFilterExact(t *testing.T) {
+	ix := filterCorpus(t) // built once: the tuning changes only how Search filters
 	for _, tune := range []struct{ rows, min, ratio, ranges int }{{probeRows, probeMin, probeRatio, maxRanges}, {40, 10, 2, 3}, {1, 1, 1, 1}} {
 		t.Run(fmt.Sprint(tune), func(t *testing.T) {
 			defer func(r, m, q, g int) { probeRows, probeMin, probeRatio, maxRanges = r, m, q, g }(probeRows, probeMin, probeRatio, maxRanges)
 			probeRows, probeMin, probeRatio, maxRanges = tune.rows, tune.min, tune.ratio, tune.ranges
-			testFilterExact(t)
+			testFilterExact(t, ix)
 		})
 	}
 }
 
-func testFilterExact(t *testing.T) {
+// filterCorpus indexes a generated corpus of 40 files, 12 of which then
+// grow by one entry at a time, each in a sync of its own, in three rounds.
+func filterCorpus(t *testing.T) *Index {
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 40, Bytes: 8 << 20, Projects: 8, Seed: 3}); err != nil {
 		t.Fatal(err)
@@ -48,6 +51,10 @@ func testFilterExact(t *testing.T) {
 			syncAll(t, ix) // one file per sync: its run cannot extend
 		}
 	}
+	return ix
+}
+
+func testFilterExact(t *testing.T, ix *Index) {
 	var cwd, model string
 	var lo, hi int64
 	err := ix.db.QueryRow(`SELECT (SELECT cwd FROM files ORDER BY id DESC LIMIT 1), (SELECT model FROM file_models LIMIT 1),
