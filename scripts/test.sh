@@ -32,6 +32,18 @@ step() {
 	printf '\n== test.sh: %s (at %ds)\n' "$*" "$((SECONDS - start))"
 }
 
+# The flags of step 4's go test; see there.
+racegc='modernc.org/...=-d=checkptr=0'
+
+# Step 4's race-instrumented packages (the standard library, SQLite: the
+# translated C is one package that takes one core ~40 s to compile) are
+# built in the background while steps 1-3 wait on npm's downloads or leave
+# a core idle, so that on a cold build cache the test binaries need not
+# wait for them. go test reports any build error itself.
+go build -race -gcflags="$racegc" ./... >/dev/null 2>&1 &
+warm=$!
+trap 'kill "$warm" 2>/dev/null || true' EXIT
+
 step setup
 scripts/setup.sh
 
@@ -65,9 +77,10 @@ step "go test -race"
 # pointer arithmetic) keeps the race detector everywhere and checkptr on
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
 # (docs/decisions/0019-ci-time.md).
+wait "$warm" || true # its errors are go test's to report
 long="./internal/web ./internal/session ./internal/sessionstore ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
 # shellcheck disable=SC2086 # $long is a list of packages
-go test -race -count=1 -p 3 -timeout 30m -gcflags='modernc.org/...=-d=checkptr=0' $long ./...
+go test -race -count=1 -p 3 -timeout 30m -gcflags="$racegc" $long ./...
 
 if [ "$fuzztime" != 0 ]; then
 	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
