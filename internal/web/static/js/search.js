@@ -161,7 +161,7 @@ export function SearchDialog() {
     <div class="dialog search" role="dialog" aria-label="Search">
       <div class="search-box">
         <span class="search-icon">${glyph.search}</span>
-        <input ref=${input} type="search" placeholder="Search all sessions" value=${q} aria-label="Search text"
+        <input ref=${input} type="search" placeholder="Search all sessions (project: after: before: role: model: branch:)" value=${q} aria-label="Search text"
           onInput=${onInput} onKeyDown=${onKey} />
         ${busy && html`<span class="spin" aria-label="searching"></span>`}
       </div>
@@ -179,7 +179,7 @@ export function SearchDialog() {
           <span class="muted">${res.hits.length} shown</span></li>`}
       </ul>
       <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${countText(res)}</span>` : ''}<span
-        class="keys"> · ↑↓ to move · Enter to open · Esc to close · filters: project: after: before: role: model: branch:</span></div>
+        class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
     </div>
   </div>`;
 }
