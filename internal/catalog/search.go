@@ -69,10 +69,18 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, erro
 
 // indexQuery is q for the index: one more hit than the limit (to tell
 // that there are more), project names resolved to the listed cwds. ok is
-// false when no project matches (warn says which).
+// false when no project matches, or the roles asked for are not indexed
+// (warn says which).
 func (c *Catalog) indexQuery(q SearchQuery) (iq index.Query, ok bool, warn string) {
 	iq = index.Query{Text: q.Text, Cwd: q.Project, Model: q.Model, From: q.From, To: q.To, Limit: q.Limit + 1}
 	for _, r := range q.Roles {
+		if r == "tool" && !c.ix.Tools() {
+			warn = "role: tool output is not in this search index (piweb index --tools builds one that holds it)"
+			if len(q.Roles) == 1 {
+				return iq, false, warn
+			}
+			continue
+		}
 		iq.Roles = append(iq.Roles, SearchRoles[r]...)
 	}
 	switch q.Branch {
@@ -82,13 +90,13 @@ func (c *Catalog) indexQuery(q SearchQuery) (iq index.Query, ok bool, warn strin
 		iq.Branch = index.Abandoned
 	}
 	if len(q.Projects) == 0 {
-		return iq, true, ""
+		return iq, true, warn
 	}
 	iq.Cwds = c.projectCwds(q.Projects)
 	if len(iq.Cwds) == 0 {
 		return iq, false, fmt.Sprintf("project: no project is named %s", strings.Join(q.Projects, " or "))
 	}
-	return iq, true, ""
+	return iq, true, warn
 }
 
 // projectCwds are the listed cwds a project: filter names: the cwd

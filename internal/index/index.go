@@ -150,6 +150,9 @@ func (ix *Index) Close() error {
 // Path returns the index file.
 func (ix *Index) Path() string { return ix.path }
 
+// Tools says whether tool output (results, shell commands) is indexed.
+func (ix *Index) Tools() bool { return ix.o.Tools }
+
 // BytesRead returns the number of session file bytes read so far, for
 // tests and benchmarks of incremental reading.
 func (ix *Index) BytesRead() int64 { return ix.bytesRead.Load() }

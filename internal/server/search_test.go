@@ -123,6 +123,8 @@ func TestSearchBadFilters(t *testing.T) {
 		{text: "toggle after:2026-13-40 before:tomorrow", warn: []string{`after: "2026-13-40"`, `before: "tomorrow"`}},
 		{text: "toggle role:robot branch:sideways", warn: []string{`role: "robot"`, `branch: "sideways"`}},
 		{text: "toggle project:no-such-folder", warn: []string{"no-such-folder"}, none: true},
+		// The page's index holds no tool output (only piweb index --tools).
+		{text: "toggle role:tool", warn: []string{"tool output"}, none: true},
 	} {
 		got, err := api.Search(ctx, client.SearchOptions{Text: tt.text})
 		if err != nil {

@@ -51,7 +51,6 @@ const QUICK = [
   { key: 'branch', token: 'branch:abandoned', label: 'abandoned branches' },
   { key: 'role', token: 'role:user', label: 'user' },
   { key: 'role', token: 'role:assistant', label: 'assistant' },
-  { key: 'role', token: 'role:tool', label: 'tool output' },
 ];
 
 // groupHits groups hits by session in the order of their best hit, each
