@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 )
 
@@ -44,7 +45,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	// pi writes a new session's file with its first answer: the row
 	// appears then, unread, with a toast, a title count and a badge.
 	r.llm.Enqueue(fakellm.Text("First answer."))
-	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": "attention please"})["id"].(string)
+	id := r.create(t, apitype.CreateRequest{Cwd: r.cwd, Message: "attention please"})
 	row := fmt.Sprintf(`.sess[data-id=%q]`, id)
 	both(`!!document.querySelector('` + row + ` .unread-dot') && !document.querySelector('` + row + ` .run-dot')`)
 	both(toastShown("pi finished", "attention please"))
@@ -54,7 +55,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	reply, release := holdReply("Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima.")
 	defer release()
 	r.llm.Enqueue(reply)
-	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "keep going"})
+	r.command(t, id, map[string]any{"type": "prompt", "message": "keep going"})
 	both(`!!document.querySelector('` + row + ` .run-dot')`)
 	release()
 	both(`!document.querySelector('` + row + ` .run-dot') && !!document.querySelector('` + row + ` .unread-dot')`)
@@ -78,7 +79,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	for range 3 { // pi retries twice (fakellm.WriteSettings)
 		r.llm.Enqueue(fakellm.Error(500, "the provider broke"))
 	}
-	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "now fail"})
+	r.command(t, id, map[string]any{"type": "prompt", "message": "now fail"})
 	b.waitJS(t, toastShown("pi failed"))
 	a.waitJS(t, `!!document.querySelector('.stop')`) // the error shows in the conversation
 	b.waitJS(t, `!document.querySelector('`+row+` .run-dot')`)
@@ -94,7 +95,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	b.waitJS(t, `!!document.querySelector('`+row+` .mute-mark')`)
 	eval[bool](t, b, `(window.testToasts = [], true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))
-	r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "prompt", "message": "quietly"})
+	r.command(t, id, map[string]any{"type": "prompt", "message": "quietly"})
 	a.waitJS(t, `document.querySelector('.conv')?.innerText.includes('Quiet now.')`)
 	b.waitJS(t, `!document.querySelector('`+row+` .run-dot')`) // over (and read: tab a shows it)
 	if eval[bool](t, b, toastShown("pi finished")) {

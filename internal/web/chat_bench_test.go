@@ -90,10 +90,8 @@ func BenchmarkChatEnterToFirstToken(b *testing.B) {
 func benchSession(b *testing.B, r *chatRig) string {
 	r.llm.Enqueue(fakellm.Text("ready"))
 	id := r.startSession(b, "bench")
-	r.waitText(b, "ready")
-	r.waitIdle(b)
-	path, _ := r.api(b, "GET", "/api/sessions/"+id, nil)["session"].(map[string]any)["path"].(string)
-	return path
+	r.waitAnswer(b, "ready")
+	return r.detail(b, id).Session.Path
 }
 
 // firstToken sends a prompt and returns the milliseconds from Enter to

@@ -12,7 +12,7 @@ import (
 func testBranch(t *testing.T, r *chatRig) {
 	id := r.startAnswered(t, "branch base", "First reply.", fakellm.Text("Second reply."), fakellm.Text("Edited reply."))
 	r.exchange(t, "second question", "Second reply.")
-	oldLeaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+	oldLeaf := *r.detail(t, id).Leaf
 
 	t.Run("edit from here", func(t *testing.T) {
 		r.click(t, `.row[data-role=user]:last-of-type .edit-here, .page .row[data-role=user]:nth-last-child(2) .edit-here`)

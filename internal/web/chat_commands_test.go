@@ -33,8 +33,8 @@ func TestChatCommands(t *testing.T) {
 		r.send(t, "/name Commands test")
 		r.waitJS(t, `document.querySelector('.sess-name')?.textContent.includes('Commands test')`)
 		r.waitJS(t, `document.querySelector('.composer textarea').value === ''`)
-		if got := r.api(t, "GET", "/api/sessions/"+id, nil); !strings.Contains(mustJSON(got["session"]), `"name":"Commands test"`) {
-			t.Errorf("session after /name: %s", mustJSON(got["session"]))
+		if got := r.detail(t, id); !strings.Contains(mustJSON(got.Session), `"name":"Commands test"`) {
+			t.Errorf("session after /name: %s", mustJSON(got.Session))
 		}
 		if asked() != before {
 			t.Errorf("/name reached the model")

@@ -74,7 +74,7 @@ func testBackFromEdit(t *testing.T, r *chatRig) {
 // what the page shows, not from the file's leaf out of sight.
 func testSendOnShownBranch(t *testing.T, r *chatRig) {
 	id := r.startAnswered(t, "early question", "Early answer.", fakellm.Text("Later answer."))
-	early := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+	early := *r.detail(t, id).Leaf
 	r.exchange(t, "later question", "Later answer.")
 	r.open(t, "/s/"+id+"?leaf="+early)
 	r.waitText(t, "Early answer.")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp/kb"
 
+	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 )
 
@@ -197,9 +198,8 @@ func testReloadMidThinking(t *testing.T, r *chatRig) {
 		}
 	}()
 	r.llm.Enqueue(fakellm.Think("Pondering the question at length.", "Thought it through.").WithChunks(10).WithHold(hold, 3))
-	out := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": "think across a reload",
-		"model": fakellm.Provider + "/" + fakellm.ThinkerID, "thinkingLevel": "medium"})
-	id := out["id"].(string)
+	id := r.create(t, apitype.CreateRequest{Cwd: r.cwd, Message: "think across a reload",
+		Model: fakellm.Provider + "/" + fakellm.ThinkerID, ThinkingLevel: "medium"})
 	r.open(t, "/s/"+id)
 	label := `document.querySelector('.live-msg details.thinking summary')?.textContent || ''`
 	r.waitJS(t, `/^Thinking/.test(`+label+`)`)

@@ -43,8 +43,8 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		}
 	})
 	t.Run("outside change", func(t *testing.T) {
-		path := r.api(t, "GET", "/api/sessions/"+id, nil)["session"].(map[string]any)["path"].(string)
-		leaf := r.api(t, "GET", "/api/sessions/"+id, nil)["leaf"].(string)
+		d := r.detail(t, id)
+		path, leaf := d.Session.Path, *d.Leaf
 		testkit.AppendFile(t, path, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf))
 		r.waitJS(t, `document.querySelector('.outside-banner')`)
 		// The page shows the file as it is now (the terminal's entry came in

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 )
 
@@ -36,7 +37,7 @@ func testRetryCancel(t *testing.T, r *chatRig) {
 		t.Fatal(err)
 	}
 	r.llm.Enqueue(fakellm.Text("Ready to fail."))
-	id := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": slow, "message": "retry base", "approve": true})["id"].(string)
+	id := r.create(t, apitype.CreateRequest{Cwd: slow, Message: "retry base", Approve: true})
 	r.open(t, "/s/"+id)
 	r.waitAnswer(t, "Ready to fail.")
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -17,7 +16,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/app"
+	"piweb/internal/client"
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
@@ -123,36 +124,34 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	return &chatRig{browser: b, llm: llm, agent: ag, agentDir: agentDir, cwd: cwd, http: hs, clock: clock}
 }
 
-// api calls the server's JSON API directly.
-func (r *chatRig) api(t testing.TB, method, path string, body any) map[string]any {
+// client is the typed client of the server's API.
+func (r *chatRig) client() *client.Client { return client.New(r.base, client.Options{}) }
+
+// create starts a session (POST /api/sessions) and answers its id; an
+// error stops the test.
+func (r *chatRig) create(t testing.TB, req apitype.CreateRequest) string {
 	t.Helper()
-	var rd *strings.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = strings.NewReader(string(b))
-	} else {
-		rd = strings.NewReader("{}")
-	}
-	req, _ := http.NewRequest(method, r.base+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
+	a, err := r.client().Create(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
-	var out map[string]any
-	json.NewDecoder(res.Body).Decode(&out)
-	if res.StatusCode != 200 {
-		t.Fatalf("%s %s: %d %v", method, path, res.StatusCode, out)
+	return a.ID
+}
+
+// detail is GET /api/sessions/{id}; an error stops the test.
+func (r *chatRig) detail(t testing.TB, id string) apitype.SessionDetail {
+	t.Helper()
+	d, err := r.client().Session(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return d
 }
 
 // startSession creates a session through the API and opens it.
 func (r *chatRig) startSession(t testing.TB, msg string) string {
 	t.Helper()
-	out := r.api(t, "POST", "/api/sessions", map[string]any{"cwd": r.cwd, "message": msg})
-	id := out["id"].(string)
+	id := r.create(t, apitype.CreateRequest{Cwd: r.cwd, Message: msg})
 	r.open(t, "/s/"+id)
 	return id
 }
@@ -286,8 +285,12 @@ func (r *chatRig) choose(t testing.TB, sel, value string) {
 // command sends one command to the session's pi through the API.
 func (r *chatRig) command(t testing.TB, id string, cmd map[string]any) map[string]any {
 	t.Helper()
-	out := r.api(t, "POST", "/api/sessions/"+id+"/commands", cmd)
-	data, _ := out["data"].(map[string]any)
+	a, err := r.client().Command(t.Context(), id, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data map[string]any
+	json.Unmarshal(a.Data, &data)
 	return data
 }
 

@@ -47,8 +47,8 @@ func TestSettingsResources(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.set-model-titles') && !document.querySelector('.set-model-titles').checked`)
 	r.click(t, ".set-model-titles")
 	testkit.Eventually(t, func() error {
-		if p := r.api(t, "GET", "/api/prefs", nil); p["modelTitles"] != true {
-			return fmt.Errorf("prefs %v", p)
+		if p, err := r.client().Prefs(t.Context()); err != nil || !p.ModelTitles {
+			return fmt.Errorf("prefs %+v (%v)", p, err)
 		}
 		return nil
 	}, 10*time.Second, "the model titles switch")

@@ -75,8 +75,7 @@ func TestSettingsPage(t *testing.T) {
 	r.llm.Enqueue(fakellm.Text("Steering checked."))
 	id := r.startSession(t, "check steering")
 	r.waitText(t, "Steering checked.")
-	st := r.api(t, "POST", "/api/sessions/"+id+"/commands", map[string]any{"type": "get_state"})
-	if d, _ := st["data"].(map[string]any); d["steeringMode"] != "all" {
+	if st := r.command(t, id, map[string]any{"type": "get_state"}); st["steeringMode"] != "all" {
 		t.Errorf("pi's state: %v", st)
 	}
 	// Resources: a prompt template in the agent dir is listed for the
