@@ -69,7 +69,7 @@ func (b batchInsert) exec(ctx context.Context, tx *sql.Tx, args []any) error {
 func prepareText(ctx context.Context, wdb *sql.DB) (*textWriter, error) {
 	var w textWriter
 	var err error
-	if w.entries, err = prepareBatch(ctx, wdb, `INSERT INTO entries(rowid, file_id, eid, parent, type, role, ts, model, on_branch, bpos)`, 10); err != nil {
+	if w.entries, err = prepareBatch(ctx, wdb, `INSERT INTO entries(rowid, file_id, eid, parent, type, role, ts, model, on_branch, bpos, off, len)`, 12); err != nil {
 		return nil, err
 	}
 	if w.text, err = prepareBatch(ctx, wdb, `INSERT INTO fts(rowid, text)`, 2); err != nil {

@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 8
+const schemaVersion = 9
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -62,7 +62,8 @@ var schema = []string{
 		eid TEXT NOT NULL, parent TEXT NOT NULL,
 		type TEXT NOT NULL, role TEXT NOT NULL,
 		ts INTEGER NOT NULL, model TEXT NOT NULL,
-		on_branch INTEGER NOT NULL, bpos INTEGER NOT NULL
+		on_branch INTEGER NOT NULL, bpos INTEGER NOT NULL,
+		off INTEGER NOT NULL, len INTEGER NOT NULL
 	)`,
 	`CREATE INDEX entries_id ON entries(file_id, eid)`,
 	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,

@@ -21,7 +21,9 @@
 // parsed offset, the listing fields, the listing's JSON element, and the
 // metadata as JSON; of the first message only its head: a longer one is
 // kept once, in firsts, read only by List and ListJSON: first.go), entries (every entry: id, parent, type, role, time,
-// model, and whether it lies on the current branch with its position on it)
+// model, its line's offset and length, and whether it lies on the current
+// branch with its position on it: Tail reads a huge session's newest page
+// of context from these, branch.go)
 // fts (FTS5, unicode61 with diacritics removed, 16 KB pages, rowid =
 // entries rowid) with its word list (vocab), runs and file_models, which
 // turn search filters into rowid ranges, and usage (assistant tokens and

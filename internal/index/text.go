@@ -168,7 +168,7 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 	}
 	var r run
 	var texts []string
-	entryArgs := make([]any, 0, 9*len(u.entries))
+	entryArgs := make([]any, 0, 12*len(u.entries))
 	var textArgs []any
 	for i, e := range u.entries {
 		m := u.msgs[i]
@@ -188,7 +188,7 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 			p = -1
 		}
 		rowid, ts := next+int64(i), entryTS(e)
-		entryArgs = append(entryArgs, rowid, fileID, e.ID, parent, e.Type, role, ts, model, on, p)
+		entryArgs = append(entryArgs, rowid, fileID, e.ID, parent, e.Type, role, ts, model, on, p, e.Offset, len(e.Raw))
 		r.add(rowid, ts, entryModel(e, m))
 		if text := ix.ftsText(m); text != "" {
 			textArgs = append(textArgs, rowid, text)
