@@ -350,6 +350,20 @@ func (c *Catalog) Sync(ctx context.Context) error {
 	return c.reload(ctx)
 }
 
+// Tail plans the context at the leaf of the session file at path from
+// the index (index.Tail); ok is false without an index or when it cannot
+// answer exactly.
+func (c *Catalog) Tail(ctx context.Context, path string) (t *session.Tail, done func(), ok bool, err error) {
+	if c.ix == nil {
+		return nil, nil, false, nil
+	}
+	t, done, ok, err = c.ix.Tail(ctx, path)
+	if err != nil {
+		return nil, nil, false, errs.E("catalog.Tail", errs.Internal, "cannot read the index", err)
+	}
+	return t, done, ok, nil
+}
+
 // List filters, sorts and pages the listing; text also matches through
 // the index's full-text search.
 func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {

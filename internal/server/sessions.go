@@ -245,6 +245,9 @@ func (s *Server) openAt(r *http.Request) (Meta, *session.Session, *session.Entry
 }
 
 func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
+	if done, err := s.tailContext(w, r); done || err != nil {
+		return err
+	}
 	_, sess, leaf, err := s.openAt(r)
 	if err != nil {
 		return err
@@ -256,6 +259,29 @@ func (s *Server) getContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	out, msgs := ops.ContextPage(sess, leaf, c, start, end)
 	return okVerbatim(w, out, "messages", msgs)
+}
+
+// tailContext answers a page of the context at the file's leaf from the
+// index, without parsing the file (ops.TailPage), when no current parse
+// is cached; done is false when the index cannot answer. The whole
+// context (no limit) is left to the parse, which the cache keeps for the
+// next reader.
+func (s *Server) tailContext(w http.ResponseWriter, r *http.Request) (done bool, err error) {
+	if q := r.URL.Query(); q.Get("leaf") != "" || q.Get("limit") == "" || q.Get("limit") == "0" {
+		return false, nil
+	}
+	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
+		return false, nil
+	}
+	m, err := s.lookupID(r.PathValue("id"))
+	if err != nil || s.cache.Ready(m.Path) {
+		return false, nil
+	}
+	out, msgs, ok, err := s.ops.TailPage(r.Context(), m.Path, func(n int) (int, int, error) { return pageBounds(r, n) })
+	if err != nil || !ok {
+		return err != nil, err
+	}
+	return true, okVerbatim(w, out, "messages", msgs)
 }
 
 func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {

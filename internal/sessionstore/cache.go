@@ -236,6 +236,21 @@ func (c *Cache) Cached(path string) bool {
 	return found
 }
 
+// Ready reports whether a current parse of path is kept, without waiting
+// for one underway: a reader that has a cheaper way to answer than a
+// parse takes it then.
+func (c *Cache) Ready(path string) bool {
+	c.mu.Lock()
+	it := c.items[path]
+	c.mu.Unlock()
+	if it == nil || !it.mu.TryLock() {
+		return false
+	}
+	defer it.mu.Unlock()
+	st, err := os.Stat(path)
+	return err == nil && it.s != nil && sameFile(it.fi, st)
+}
+
 // Tree returns the compact tree of s (the parse Load returned for path),
 // building it once per parse: for a huge session it is the most expensive
 // part of GET /api/sessions/{id}.
