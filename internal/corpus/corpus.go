@@ -25,6 +25,10 @@ type Options struct {
 	// Projects is the number of project folders under sessions/.
 	Projects int
 	Seed     uint64
+	// Linear leaves the branches out: every entry continues the one
+	// before, as in a long session nobody moved back in, whose branch is
+	// the whole file.
+	Linear bool
 }
 
 // Stats describes what Generate wrote.
@@ -116,6 +120,7 @@ type filePlan struct {
 	created       time.Time
 	size          int64
 	parent        int // index of the forked-from file, -1 for none
+	linear        bool
 }
 
 func planFile(dir string, o Options, i int, size int64) filePlan {
@@ -132,7 +137,8 @@ func planFile(dir string, o Options, i int, size int64) filePlan {
 	if i > 0 && r.IntN(20) == 0 {
 		parent = r.IntN(i)
 	}
-	return filePlan{path: filepath.Join(folder, name), id: id, cwd: cwd, created: created, size: size, parent: parent}
+	return filePlan{path: filepath.Join(folder, name), id: id, cwd: cwd, created: created, size: size, parent: parent,
+		linear: o.Linear}
 }
 
 func replaceSlash(s string) string {
@@ -168,6 +174,7 @@ func writeFile(plans []filePlan, i int, seed uint64) (int64, int, error) {
 		return 0, 0, fmt.Errorf("corpus: %w", err)
 	}
 	g := newGen(f, fileRand(seed, i, 2), p.created)
+	g.linear = p.linear
 	parent := ""
 	if p.parent >= 0 {
 		parent = plans[p.parent].path

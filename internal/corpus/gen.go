@@ -26,6 +26,7 @@ type gen struct {
 	model    model
 	sinceCmp int
 	named    bool
+	linear   bool // no branches
 	err      error
 }
 
@@ -145,7 +146,7 @@ func (g *gen) modelChange() {
 // extras writes the occasional non-message entries.
 func (g *gen) extras() {
 	switch r := g.r.IntN(100); {
-	case r < 3 && len(g.users) > 1:
+	case r < 3 && len(g.users) > 1 && !g.linear:
 		g.branch()
 	case r < 6:
 		g.label()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -16,17 +17,41 @@ import (
 
 // BenchmarkOpenHugeSession times what opening a session asks first: the
 // newest page of its context (GET /context?limit=60, what view.js asks),
-// on a 157 MB generated session (corpus.BenchFile; $PIWEB_BENCH_FILE
-// names another), the parse cache emptied before each open, the index
-// warm. It reports ns/op, peak-heap-MB and peak-rss-MB (above the start of
-// the open) and rss-after-MB (what the open left resident, after a GC).
+// on a 157 MB generated session, the parse cache emptied before each
+// open, the index warm. shape=branched is corpus.BenchFile (its branch
+// is a few hundred of its 42,000 entries; $PIWEB_BENCH_FILE names
+// another file), shape=linear the same size without branches (the branch
+// is the whole file). It reports ns/op, peak-heap-MB and peak-rss-MB
+// (above the start of the open), rss-after-MB (what the open left
+// resident, after a GC) and the answer's size.
 //
 //	go test -run '^$' -bench OpenHugeSession -benchtime 5x ./internal/server
 func BenchmarkOpenHugeSession(b *testing.B) {
-	src, err := corpus.BenchFile(os.Getenv, 157<<20)
+	const size = 157 << 20
+	branched, err := corpus.BenchFile(os.Getenv, size)
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("shape=branched", func(b *testing.B) { benchOpen(b, branched) })
+	b.Run("shape=linear", func(b *testing.B) { benchOpen(b, linearBenchFile(b, size)) })
+}
+
+// linearBenchFile is a session of about size bytes without branches,
+// generated once under the temp dir.
+func linearBenchFile(b *testing.B, size int64) string {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("piweb-bench-linear-%dmb", size>>20))
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))
+	if len(files) == 0 {
+		o := corpus.Options{Files: 1, Bytes: size, BigFiles: 1, BigBytes: size, Seed: 1, Linear: true}
+		if _, err := corpus.Generate(dir, o); err != nil {
+			b.Fatal(err)
+		}
+		files, _ = filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))
+	}
+	return files[0]
+}
+
+func benchOpen(b *testing.B, src string) {
 	agentDir := filepath.Join(b.TempDir(), "agent")
 	dst := filepath.Join(agentDir, "sessions", "--huge--", filepath.Base(src))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -46,6 +71,7 @@ func BenchmarkOpenHugeSession(b *testing.B) {
 	}
 	route := "/api/sessions/" + all[0].Key + "/context?limit=60"
 	var heap, rss, after float64
+	var answer int64
 	for b.Loop() {
 		b.StopTimer()
 		srv.cache.Forget(all[0].Path)
@@ -55,9 +81,13 @@ func BenchmarkOpenHugeSession(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		io.Copy(io.Discard, resp.Body)
+		n, _ := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		b.StopTimer()
+		if n < 1000 || resp.StatusCode != 200 {
+			b.Fatalf("answer of %d bytes, status %d", n, resp.StatusCode)
+		}
+		answer = n
 		after = max(after, p.Held())
 		hp, rs := p.Stop()
 		heap, rss = max(heap, hp), max(rss, rs)
@@ -66,4 +96,5 @@ func BenchmarkOpenHugeSession(b *testing.B) {
 	b.ReportMetric(heap, "peak-heap-MB")
 	b.ReportMetric(rss, "peak-rss-MB")
 	b.ReportMetric(after, "rss-after-MB")
+	b.ReportMetric(float64(answer)/1024, "answer-KB")
 }
