@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"piweb/internal/session"
 )
@@ -52,7 +53,7 @@ func (ix *Index) branchOf(ctx context.Context, path string, fid fileID, f readFi
 	if err != nil || r == nil || !indexedWhole(r, fid) {
 		return nil, nil, err
 	}
-	rows, err := branchRows(ctx, tx, r.id)
+	rows, err := branchRows(ctx, tx, r.id, func(off, n int64) ([]byte, error) { return ix.readAt(f, off, off+n) })
 	if err != nil || rows == nil {
 		return nil, nil, err
 	}
@@ -78,11 +79,94 @@ func indexedWhole(r *fileRow, fid fileID) bool {
 	return true
 }
 
-// branchRows reads the rows of the file's current branch, root first;
-// nil when their positions are not 0, 1, 2...
-func branchRows(ctx context.Context, tx *sql.Tx, fileID int64) ([]session.BranchRow, error) {
-	q, err := tx.QueryContext(ctx, `SELECT eid, parent, type, role, off, len, bpos FROM entries
-		WHERE file_id = ? AND on_branch = 1 ORDER BY bpos`, fileID)
+// markTypes are the entry types every one of which on the branch Tail
+// reads the row of (entries_marks): they decide the context's start, its
+// model and thinking level, or refuse it.
+const markTypes = `('compaction', 'thinking_level_change', 'model_change', 'context_edit')`
+
+const (
+	branchCols = `SELECT eid, parent, type, role, off, len, bpos FROM entries WHERE file_id = ? AND on_branch = 1`
+	// markCols is branchCols through entries_marks, which SQLite's planner
+	// (no statistics) would not pick over entries_branch.
+	markCols = `SELECT eid, parent, type, role, off, len, bpos FROM entries INDEXED BY entries_marks
+		WHERE file_id = ? AND on_branch = 1`
+)
+
+// branchRows reads the rows of the file's current branch that its
+// context needs (session.PlanTail): every row from the context's first
+// entry to the leaf, and before it the marks and the last assistant
+// message. nil when the rows are not a branch (positions 0...leaf).
+func branchRows(ctx context.Context, tx *sql.Tx, fileID int64, read session.ReadLine) ([]session.BranchRow, error) {
+	marks, err := queryRows(ctx, tx, markCols+` AND type IN `+markTypes+` ORDER BY bpos`, fileID)
+	if err != nil {
+		return nil, err
+	}
+	asst, err := queryRows(ctx, tx, branchCols+` AND type = 'message' AND role = 'assistant' ORDER BY bpos DESC LIMIT 1`, fileID)
+	if err != nil {
+		return nil, err
+	}
+	from, ok, err := contextStart(ctx, tx, fileID, marks, read)
+	if err != nil || !ok {
+		return nil, err
+	}
+	suffix, err := queryRows(ctx, tx, branchCols+` AND bpos >= ? ORDER BY bpos`, fileID, from)
+	if err != nil || len(suffix) == 0 || suffix[0].Pos != from {
+		return nil, err
+	}
+	var rows []session.BranchRow
+	for _, r := range append(marks, asst...) {
+		if r.Pos < from {
+			rows = append(rows, r)
+		}
+	}
+	slices.SortFunc(rows, func(a, b session.BranchRow) int { return a.Pos - b.Pos })
+	return append(rows, suffix...), nil
+}
+
+// contextStart is the branch position of the context's first entry: the
+// last compaction's first kept entry (the first on the branch before it
+// with that id), else the compaction, else the root. ok is false when the
+// compaction's id is not unique on the branch (pi cuts at its first) or
+// its line cannot be read.
+func contextStart(ctx context.Context, tx *sql.Tx, fileID int64, marks []session.BranchRow, read session.ReadLine) (int, bool, error) {
+	k := -1
+	for i, r := range marks {
+		if r.Type == "compaction" {
+			k = i
+		}
+	}
+	if k < 0 {
+		return 0, true, nil
+	}
+	comp := marks[k]
+	var dups int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM entries INDEXED BY entries_id WHERE file_id = ? AND eid = ? AND on_branch = 1`,
+		fileID, comp.ID).Scan(&dups); err != nil || dups != 1 {
+		return 0, false, wrap("branch", err)
+	}
+	raw, err := read(comp.Off, comp.Len)
+	if err != nil {
+		return 0, false, nil
+	}
+	id, ok := session.FirstKeptID(raw)
+	if !ok {
+		return comp.Pos, true, nil
+	}
+	var pos sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT min(bpos) FROM entries INDEXED BY entries_id
+		WHERE file_id = ? AND eid = ? AND on_branch = 1 AND bpos < ?`,
+		fileID, id, comp.Pos).Scan(&pos); err != nil {
+		return 0, false, wrap("branch", err)
+	}
+	if !pos.Valid {
+		return comp.Pos, true, nil
+	}
+	return int(pos.Int64), true, nil
+}
+
+// queryRows runs a query of branchCols.
+func queryRows(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]session.BranchRow, error) {
+	q, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, wrap("branch", err)
 	}
@@ -90,12 +174,8 @@ func branchRows(ctx context.Context, tx *sql.Tx, fileID int64) ([]session.Branch
 	var rows []session.BranchRow
 	for q.Next() {
 		var r session.BranchRow
-		var pos int
-		if err := q.Scan(&r.ID, &r.ParentID, &r.Type, &r.Role, &r.Off, &r.Len, &pos); err != nil {
+		if err := q.Scan(&r.ID, &r.ParentID, &r.Type, &r.Role, &r.Off, &r.Len, &r.Pos); err != nil {
 			return nil, wrap("branch", err)
-		}
-		if pos != len(rows) {
-			return nil, nil
 		}
 		rows = append(rows, r)
 	}

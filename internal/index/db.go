@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 9
+const schemaVersion = 10
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -67,6 +67,9 @@ var schema = []string{
 	)`,
 	`CREATE INDEX entries_id ON entries(file_id, eid)`,
 	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,
+	// entries_marks finds the few branch entries that decide a context's
+	// start and settings without reading the branch (Tail, branch.go).
+	`CREATE INDEX entries_marks ON entries(file_id, bpos) WHERE on_branch = 1 AND type IN ` + markTypes,
 	// usage sums charged usage per file, half-hour slot, model and
 	// whether the entries were copied from a parent session (usage.go).
 	`CREATE TABLE usage(

@@ -1,5 +1,7 @@
 package session
 
+import "slices"
+
 // A huge session's newest page of context, built from what an index knows
 // of the branch (each entry's id, parent, type, role and line position)
 // by reading only the lines that decide it: the page's own, the last
@@ -11,11 +13,13 @@ package session
 // row says) is refused, and the caller parses the whole file instead.
 
 // BranchRow is what an index keeps of one entry on the branch from the
-// root to the file's leaf, root first.
+// root to the file's leaf.
 type BranchRow struct {
 	ID, ParentID, Type, Role string
 	// Off and Len locate the entry's line in the file (without newline).
 	Off, Len int64
+	// Pos is the entry's position on the branch, the root's 0.
+	Pos int
 }
 
 // ReadLine returns the n bytes of the file at offset off.
@@ -42,21 +46,38 @@ type Tail struct {
 type tailEnt struct{ row, n int }
 
 // PlanTail plans the context at the leaf of a file of the current version
-// whose header line is header and whose branch is rows. ok is false when
-// the rows cannot give the context exactly (the caller parses the file).
+// whose header line is header, from rows of its branch in position order:
+// every row from the first the context projects (the root, or the last
+// compaction's first kept entry, or the compaction) to the leaf, and
+// before them at least every thinking level change, model change,
+// compaction and context edit, and the last assistant message. ok is
+// false when the rows cannot give the context exactly (the caller parses
+// the file); the rows the context projects must be contiguous.
 func PlanTail(header []byte, rows []BranchRow, read ReadLine) (t *Tail, ok bool) {
 	if !currentHeader(header) || !chained(rows) {
 		return nil, false
 	}
 	t = &Tail{rows: rows, read: read, LeafID: rows[len(rows)-1].ID, ThinkingLevel: defaultThinking,
 		got: map[int]*Entry{}}
-	if root := t.entry(0); root == nil || root.HasParent() {
-		return nil, false
+	if rows[0].Pos == 0 {
+		if root := t.entry(0); root == nil || root.HasParent() {
+			return nil, false
+		}
 	}
 	if !t.settings() || !t.plan() {
 		return nil, false
 	}
 	return t, true
+}
+
+// FirstKeptID returns the id of the first entry a compaction line keeps,
+// ok false when its firstKeptEntryId is no string (it keeps none).
+func FirstKeptID(line []byte) (id string, ok bool) {
+	e := newEntry(line, 0, 0, nil)
+	if e == nil || e.kind != kindObject {
+		return "", false
+	}
+	return e.String("firstKeptEntryId")
 }
 
 // currentHeader reports whether line is a valid header of the current
@@ -70,15 +91,29 @@ func currentHeader(line []byte) bool {
 	return ok && headerVersion(h) == CurrentVersion
 }
 
-// chained reports whether rows are a path pi walks the same: string ids,
-// each entry's parent the one before, no context edit (their projection
-// reads entries anywhere on the path).
+// chained reports whether rows are part of a path pi walks the same:
+// string ids, in position order, each entry's parent the one before where
+// both are given, the root without parent, no context edit (their
+// projection reads entries anywhere on the path).
 func chained(rows []BranchRow) bool {
-	if len(rows) == 0 || rows[0].ParentID != "" {
+	if len(rows) == 0 || (rows[0].Pos == 0 && rows[0].ParentID != "") {
 		return false
 	}
 	for i, r := range rows {
-		if r.ID == "" || r.Type == "context_edit" || (i > 0 && r.ParentID != rows[i-1].ID) {
+		if r.ID == "" || r.Type == "context_edit" {
+			return false
+		}
+		if i > 0 && (r.Pos <= rows[i-1].Pos || r.Pos == rows[i-1].Pos+1 && r.ParentID != rows[i-1].ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// contiguous reports whether rows[from:] are consecutive positions.
+func contiguous(rows []BranchRow, from int) bool {
+	for i := from + 1; i < len(rows); i++ {
+		if rows[i].Pos != rows[i-1].Pos+1 {
 			return false
 		}
 	}
@@ -168,27 +203,32 @@ func (t *Tail) contextRows() ([]int, bool) {
 	}
 	all := make([]int, 0, len(t.rows))
 	if k < 0 {
+		if t.rows[0].Pos != 0 || !contiguous(t.rows, 0) {
+			return nil, false
+		}
 		for i := range t.rows {
 			all = append(all, i)
 		}
 		return all, true
 	}
 	comp := t.entry(k)
-	if comp == nil {
-		return nil, false
+	if comp == nil || slices.ContainsFunc(t.rows[:k], func(r BranchRow) bool { return r.ID == t.rows[k].ID }) {
+		return nil, false // pi's buildContextEntries would cut at the first entry of the compaction's id
 	}
 	all = append(all, k)
-	keep, found := valueKey(comp.Field("firstKeptEntryId")), false
+	keep, from := valueKey(comp.Field("firstKeptEntryId")), k
 	for i, r := range t.rows[:k] {
-		found = found || "s"+r.ID == keep
-		if found && r.Role != RoleSystem {
+		if from == k && "s"+r.ID == keep {
+			from = i
+		}
+		if from < k && r.Role != RoleSystem {
 			all = append(all, i)
 		}
 	}
 	for i := k + 1; i < len(t.rows); i++ {
 		all = append(all, i)
 	}
-	return all, true
+	return all, contiguous(t.rows, from)
 }
 
 // count returns how many messages, and system messages, the context entry

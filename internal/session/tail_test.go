@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,14 +111,53 @@ func chainFrom(data []byte, lines ...string) []byte {
 // rowsOf returns the branch rows an index keeps of the path to leaf.
 func rowsOf(s *Session, leaf *Entry) []BranchRow {
 	var rows []BranchRow
-	for _, e := range s.PathTo(leaf) {
-		r := BranchRow{ID: e.ID, Type: e.Type, Role: e.Role(), Off: e.Offset, Len: int64(len(e.Raw))}
+	for i, e := range s.PathTo(leaf) {
+		r := BranchRow{ID: e.ID, Type: e.Type, Role: e.Role(), Off: e.Offset, Len: int64(len(e.Raw)), Pos: i}
 		if e.HasParent() {
 			r.ParentID = e.ParentID
 		}
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// sparse is the choice of rows an index makes (index.Tail): before the
+// context's first entry only the rows that set the model and thinking
+// level, compactions and context edits, and the last assistant message.
+func sparse(rows []BranchRow, data []byte) []BranchRow {
+	k, from := -1, 0
+	for i, r := range rows {
+		if r.Type == "compaction" {
+			k = i
+		}
+	}
+	if k >= 0 {
+		from = k
+		comp := newEntry(data[rows[k].Off:rows[k].Off+rows[k].Len], 0, 0, nil)
+		if keep, ok := comp.String("firstKeptEntryId"); ok {
+			if j := slices.IndexFunc(rows[:k], func(r BranchRow) bool { return r.ID == keep }); j >= 0 {
+				from = j
+			}
+		}
+	}
+	lastAsst := -1
+	for i, r := range rows {
+		if r.Type == "message" && r.Role == "assistant" {
+			lastAsst = i
+		}
+	}
+	var out []BranchRow
+	for i, r := range rows[:from] {
+		switch r.Type {
+		case "thinking_level_change", "model_change", "compaction", "context_edit":
+			out = append(out, r)
+		default:
+			if i == lastAsst {
+				out = append(out, r)
+			}
+		}
+	}
+	return append(out, rows[from:]...)
 }
 
 func readFrom(data []byte) ReadLine {
@@ -138,11 +178,28 @@ func checkTail(t *testing.T, name string, data []byte) bool {
 	if s.Header == nil || leaf == nil {
 		return false
 	}
-	tail, ok := PlanTail(s.Header.Raw, rowsOf(s, leaf), readFrom(data))
+	rows := rowsOf(s, leaf)
+	tail, ok := PlanTail(s.Header.Raw, rows, readFrom(data))
 	if !ok {
 		return false
 	}
+	part, ok := PlanTail(s.Header.Raw, sparse(rows, data), readFrom(data))
+	if !ok {
+		t.Errorf("%s: planned from every row but not from the index's choice", name)
+	}
 	want := s.ContextAt(leaf)
+	for _, tl := range []*Tail{tail, part} {
+		if tl != nil {
+			compareTail(t, name, tl, leaf, want)
+		}
+	}
+	return true
+}
+
+// compareTail compares the plan and pages of tail with the parse's
+// context want.
+func compareTail(t *testing.T, name string, tail *Tail, leaf *Entry, want Context) {
+	t.Helper()
 	got := struct {
 		Total, System   int
 		Thinking, Model string
@@ -154,7 +211,7 @@ func checkTail(t *testing.T, name string, data []byte) bool {
 	exp.Leaf, exp.Edits = leaf.ID, len(want.Edits)
 	if diff := cmp.Diff(exp, got); diff != "" {
 		t.Errorf("%s: plan (-parse +tail):\n%s", name, diff)
-		return true
+		return
 	}
 	n := len(want.Messages)
 	r := rand.New(rand.NewPCG(uint64(n), 1))
@@ -172,7 +229,6 @@ func checkTail(t *testing.T, name string, data []byte) bool {
 			t.Errorf("%s: page [%d,%d) ids (-parse +tail):\n%s", name, start, end, diff)
 		}
 	}
-	return true
 }
 
 var cmpEmpty = cmp.Comparer(func(a, b []string) bool {
