@@ -104,3 +104,32 @@ func TestCacheReadsOnlyAppends(t *testing.T) {
 		t.Error("a file rewritten in place was taken as grown")
 	}
 }
+
+// TestCacheReady: Ready reports a kept parse only while it is current, and
+// does not wait for a parse underway (the first context page would wait
+// for the detail's parse of a huge file).
+func TestCacheReady(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"a","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}`+"\n"), 0o600)
+	c := NewCache(8, 1<<30)
+	if c.Ready(p) {
+		t.Fatal("ready before any load")
+	}
+	if _, err := c.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Ready(p) {
+		t.Fatal("not ready after a load")
+	}
+	it := c.item(p)
+	it.mu.Lock() // as a parse underway holds it
+	busy := c.Ready(p)
+	it.mu.Unlock()
+	if busy {
+		t.Error("ready while a parse holds the slot")
+	}
+	testkit.AppendFile(t, p, `{"type":"label","id":"b","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z"}`+"\n")
+	if c.Ready(p) {
+		t.Error("ready for a file grown since its parse")
+	}
+}
