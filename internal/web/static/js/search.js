@@ -59,7 +59,9 @@ function groupHits(res) {
   const counts = new Map((res.sessions || []).map((g) => [g.sessionId, g.count]));
   const groups = new Map();
   res.hits.forEach((h, i) => {
-    if (!groups.has(h.sessionId)) groups.set(h.sessionId, { id: h.sessionId, session: h.session, hits: [], count: counts.get(h.sessionId) || 0 });
+    if (!groups.has(h.sessionId)) {
+      groups.set(h.sessionId, { id: h.sessionId, session: h.session, hits: [], count: counts.get(h.sessionId) || 0 });
+    }
     groups.get(h.sessionId).hits.push({ h, i });
   });
   return [...groups.values()];
@@ -70,10 +72,11 @@ function Chips({ q, res, setQ }) {
   const keys = new Set(filters.map((f) => f.key));
   const quick = QUICK.filter((c) => !keys.has(c.key));
   return html`<div class="search-chips" aria-label="Filters">
-    ${filters.map((f) => html`<span class="chip on" key=${f.raw} data-key=${f.key}>${f.key}: ${f.value}<button type="button"
-      class="chip-x" aria-label=${'Remove filter ' + f.raw} title="Remove" onClick=${() => setQ(withoutToken(q, f.raw))}>×</button></span>`)}
-    ${quick.map((c) => html`<button type="button" class="chip add" key=${c.token} data-key=${c.key} data-token=${c.token}
-      onClick=${() => setQ((q.trim() + ' ' + c.token).trim())}>+ ${c.label}</button>`)}
+    ${filters.map((f) => html`<span class="chip on" key=${f.raw} data-key=${f.key}>${f.key}: ${f.value}<button
+      type="button" class="chip-x" aria-label=${'Remove filter ' + f.raw} title="Remove"
+      onClick=${() => setQ(withoutToken(q, f.raw))}>×</button></span>`)}
+    ${quick.map((c) => html`<button type="button" class="chip add" key=${c.token} data-key=${c.key}
+      data-token=${c.token} onClick=${() => setQ((q.trim() + ' ' + c.token).trim())}>+ ${c.label}</button>`)}
   </div>`;
 }
 
@@ -160,7 +163,8 @@ export function SearchDialog() {
     <div class="dialog search" role="dialog" aria-label="Search">
       <div class="search-box">
         <span class="search-icon">${glyph.search}</span>
-        <input ref=${input} type="search" placeholder="Search all sessions (project: after: before: role: model: branch:)" value=${q} aria-label="Search text"
+        <input ref=${input} type="search" value=${q} aria-label="Search text"
+          placeholder="Search all sessions (project: after: before: role: model: branch:)"
           onInput=${onInput} onKeyDown=${onKey} />
         ${busy && html`<span class="spin" aria-label="searching"></span>`}
       </div>
@@ -177,7 +181,8 @@ export function SearchDialog() {
           onClick=${() => setLimit(limit + PAGE)}>Show ${left > 0 ? Math.min(PAGE, left) + ' ' : ''}more</button>
           <span class="muted">${res.hits.length} shown</span></li>`}
       </ul>
-      <div class="dialog-foot muted">${res.q && !res.error ? html`<span class="hit-count">${countText(res)}</span>` : ''}<span
+      <div class="dialog-foot muted">${res.q && !res.error
+        ? html`<span class="hit-count">${countText(res)}</span>` : ''}<span
         class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
     </div>
   </div>`;
