@@ -26,19 +26,9 @@ func TestMessageNotObjectAfterMessage(t *testing.T) {
 // turns. Before, an entry cost about 15 allocations (every member name,
 // id, parent and type, their map keys and the structure checks' maps).
 func TestParseAllocsPerEntry(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(hdr + "\n")
 	const n = 2000
-	for i := range n {
-		parent := "null"
-		if i > 0 {
-			parent = fmt.Sprintf(`"e%07d"`, i-1)
-		}
-		fmt.Fprintf(&b, `{"type":"message","id":"e%07d","parentId":%s,"timestamp":"2025-01-01T00:00:01.000Z",`+
-			`"message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"api":"a","provider":"p","model":"m",`+
-			`"usage":{"input":1,"output":2},"stopReason":"stop","timestamp":1,"durationMs":3,"thinkingLevel":"high"}}`+"\n", i, parent)
-	}
-	data := []byte(b.String())
+	data := chainFile(n, `{"role":"assistant","content":[{"type":"text","text":"ok"}],"api":"a","provider":"p",`+
+		`"model":"m","usage":{"input":1,"output":2},"stopReason":"stop","timestamp":1,"durationMs":3,"thinkingLevel":"high"}`)
 	allocs := testing.AllocsPerRun(3, func() {
 		if s := Parse(data); len(s.Entries) != n || len(s.Problems) != 0 {
 			t.Fatalf("parsed %d entries, problems %v", len(s.Entries), s.Problems)
@@ -53,18 +43,8 @@ func TestParseAllocsPerEntry(t *testing.T) {
 // allocations, not some for each entry (the path's loop check and each
 // assistant message's model used to allocate).
 func TestContextAllocs(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(hdr + "\n")
 	const n = 2000
-	for i := range n {
-		parent := "null"
-		if i > 0 {
-			parent = fmt.Sprintf(`"e%07d"`, i-1)
-		}
-		fmt.Fprintf(&b, `{"type":"message","id":"e%07d","parentId":%s,"timestamp":"2025-01-01T00:00:01.000Z",`+
-			`"message":{"role":"assistant","content":[],"provider":"p","model":"m"}}`+"\n", i, parent)
-	}
-	s := Parse([]byte(b.String()))
+	s := Parse(chainFile(n, `{"role":"assistant","content":[],"provider":"p","model":"m"}`))
 	allocs := testing.AllocsPerRun(3, func() {
 		if c := s.Context(""); len(c.Messages) != n {
 			t.Fatalf("%d messages", len(c.Messages))
@@ -98,4 +78,20 @@ func ids2(path []*Entry) string {
 		out = append(out, e.ID)
 	}
 	return strings.Join(out, " ")
+}
+
+// chainFile is a session of n message entries in one chain, each holding
+// message.
+func chainFile(n int, message string) []byte {
+	var b strings.Builder
+	b.WriteString(hdr + "\n")
+	for i := range n {
+		parent := "null"
+		if i > 0 {
+			parent = fmt.Sprintf(`"e%07d"`, i-1)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"e%07d","parentId":%s,"timestamp":"2025-01-01T00:00:01.000Z",`+
+			`"message":%s}`+"\n", i, parent, message)
+	}
+	return []byte(b.String())
 }
