@@ -331,18 +331,28 @@ function bigOutput(rng) {
  * tool results as large as real file reads, and answers its path.
  */
 export function generateLarge(seed, outDir, mb) {
-	if (!Number.isFinite(seed) || !(mb > 0)) throw new Error("gen-large: SEED and MB must be numbers");
+	return oneSession("gen-large", seed, outDir, mb, (s) => {
+		s.large = true;
+		if (V1) s.system(true);
+		s.user();
+		s.assistant();
+		for (let k = 0; k % 100 !== 0 || statSync(s.sm.getSessionFile()).size < mb * 1e6; k++) s.step();
+	});
+}
+
+/**
+ * oneSession checks cmd's SEED and MB, makes outDir, runs grow on a new
+ * session under a clock of the seed's and answers the session's path.
+ */
+function oneSession(cmd, seed, outDir, mb, grow) {
+	if (!Number.isFinite(seed) || !(mb > 0)) throw new Error(cmd + ": SEED and MB must be numbers");
 	const dir = resolve(outDir);
 	mkdirSync(dir, { recursive: true });
 	const rng = new Rng(seed);
 	const clock = installClock(Date.UTC(2026, 0, 1) + rng.int(365 * 86_400_000));
 	try {
 		const s = new Session(rng, clock, dir);
-		s.large = true;
-		if (V1) s.system(true);
-		s.user();
-		s.assistant();
-		for (let k = 0; k % 100 !== 0 || statSync(s.sm.getSessionFile()).size < mb * 1e6; k++) s.step();
+		grow(s, rng, clock);
 		return s.sm.getSessionFile();
 	} finally {
 		clock.restore();
@@ -356,13 +366,7 @@ export function generateLarge(seed, outDir, mb) {
  * about 1 KB, nothing else), and answers its path.
  */
 export function generateSmall(seed, outDir, mb) {
-	if (!Number.isFinite(seed) || !(mb > 0)) throw new Error("gen-small: SEED and MB must be numbers");
-	const dir = resolve(outDir);
-	mkdirSync(dir, { recursive: true });
-	const rng = new Rng(seed);
-	const clock = installClock(Date.UTC(2026, 0, 1) + rng.int(365 * 86_400_000));
-	try {
-		const s = new Session(rng, clock, dir);
+	return oneSession("gen-small", seed, outDir, mb, (s, rng, clock) => {
 		if (V1) s.system(true);
 		s.user();
 		s.assistant(); // pi writes the file once an answer exists
@@ -380,10 +384,7 @@ export function generateSmall(seed, outDir, mb) {
 				userNext = !s.pendingCalls.length;
 			}
 		}
-		return s.sm.getSessionFile();
-	} finally {
-		clock.restore();
-	}
+	});
 }
 
 /**
