@@ -130,7 +130,9 @@ func TestHugeLineDefaultGC(t *testing.T) {
 	}
 	heap, rss := p.Stop()
 	t.Logf("file %.0f MB: peak heap %.0f MB, peak RSS %.0f MB", size, heap, rss)
-	if limit := 2.5 * size; heap > limit {
+	// 2.5x without the race detector, 3x with it (its runtime's own
+	// allocations); 4x before the memory was given back.
+	if limit := 3.5 * size; heap > limit {
 		t.Errorf("indexing a %.0f MB session peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
 	}
 }
