@@ -47,7 +47,7 @@ func without(list util.PrioritizedSlice, typ string) []util.PrioritizedValue {
 // a text holds many times its size (a 52 MB message took 1.5 GB), so a
 // longer one (a pasted log, a dumped file) is shown as it is, escaped in
 // a <pre> (issue 21).
-const maxMarkdown = 1 << 20
+var maxMarkdown = 1 << 20 // a variable for tests
 
 // textHTML is markdown of a text block's text; a big one is marked for
 // bigs to write.
