@@ -111,21 +111,22 @@ func serve(ctx context.Context, e *env, f serveFlags) error {
 	hl := newHandoff(ln)
 	defer hl.Close()
 	keys := access.NewKeys(f.token) // one sign-in across the demo and what follows it
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	for {
-		left, err := serveOnce(ctx, e, f, agentDir, hl, keys)
+		left, err := serveOnce(ctx, e, f, agentDir, hl, keys, logger)
 		if err != nil || !left {
 			return err
 		}
 		// The page's "Leave the demo": the user's own sessions, same address.
 		f.demo = false
 		fmt.Fprintf(e.stdout, "Left the demo.\n")
-		markDemoLeft(e, slog.New(slog.NewTextHandler(e.stderr, nil)))
+		markDemoLeft(e, logger)
 	}
 }
 
 // demoLeftFile, under piweb's config dir, records that the user left the
 // demo: a later start with no sessions shows the empty app, not the demo.
-func demoLeftFile(e *env) string { return filepath.Join(configDir(e), "demo-left") }
+func demoLeftFile(e *env) string { return filepath.Join(configDir(e), "demo-left.json") }
 
 func demoLeft(e *env) bool {
 	_, err := os.Stat(demoLeftFile(e))
@@ -135,11 +136,7 @@ func demoLeft(e *env) bool {
 // markDemoLeft writes demoLeftFile; failing, the next start with no
 // sessions shows the demo again, which the log says.
 func markDemoLeft(e *env, logger *slog.Logger) {
-	if err := os.MkdirAll(configDir(e), 0o700); err != nil {
-		logger.Warn("cannot record leaving the demo", "err", err)
-		return
-	}
-	if err := own.WriteFile(demoLeftFile(e), []byte("left the demo\n"), 0o600); err != nil {
+	if err := own.WritePrivateJSON(demoLeftFile(e), true); err != nil {
 		logger.Warn("cannot record leaving the demo", "err", err)
 	}
 }
@@ -147,8 +144,8 @@ func markDemoLeft(e *env, logger *slog.Logger) {
 // serveOnce serves agentDir (or, with f.demo, a fresh demo whose real dir
 // is agentDir) on hl until ctx ends or the page leaves the demo, which it
 // reports as left.
-func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *access.Keys) (left bool, err error) {
-	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *handoff, keys *access.Keys,
+	logger *slog.Logger) (left bool, err error) {
 	realDir, indexPath := "", ""
 	if f.demo {
 		d, err := demo.Setup()
