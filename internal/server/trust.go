@@ -10,10 +10,18 @@ import (
 	"piweb/internal/errs"
 )
 
+// absCwd checks that a trust request names its folder by an absolute path.
+func absCwd(cwd string) error {
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		return errs.Errorf(errs.Invalid, "cwd must be an absolute path")
+	}
+	return nil
+}
+
 // trustCwd reads and checks the folder a trust request names.
 func trustCwd(cwd string) (string, error) {
-	if cwd == "" || !filepath.IsAbs(cwd) {
-		return "", errs.Errorf(errs.Invalid, "cwd must be an absolute path")
+	if err := absCwd(cwd); err != nil {
+		return "", err
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return "", errs.Errorf(errs.Invalid, "cwd is not an existing directory")
@@ -27,8 +35,8 @@ func trustCwd(cwd string) (string, error) {
 // error: the answer says so (missing), with nothing in it to trust.
 func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
 	cwd := r.URL.Query().Get("cwd")
-	if cwd == "" || !filepath.IsAbs(cwd) {
-		return errs.Errorf(errs.Invalid, "cwd must be an absolute path")
+	if err := absCwd(cwd); err != nil {
+		return err
 	}
 	return s.answerTrust(w, cwd, r.URL.Query().Get("session"))
 }
