@@ -176,9 +176,10 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		defer stop()
 		cfg.Fleet = fl // its pushes reach the pages as fleet_changed
 	}
-	if !f.demo { // the demo's marks and preferences stay in memory
+	if !f.demo { // the demo's marks, preferences, pins and archive stay in memory
 		cfg.Marks = openMarks(e, logger)
 		cfg.Prefs = openPrefs(e, logger)
+		cfg.Order = openOrder(e, logger)
 	}
 	parts := app.New(cfg) // the one place piweb's parts are built and started
 	defer parts.Close()
@@ -383,6 +384,18 @@ func openPrefs(e *env, logger *slog.Logger) *own.PrefsStore {
 		return nil
 	}
 	return p
+}
+
+// openOrder opens the user's pins and archive under piweb's config dir
+// (written on the first change); a file that cannot be read leaves them
+// in memory for this run, the file untouched.
+func openOrder(e *env, logger *slog.Logger) *own.OrderStore {
+	o, err := own.OpenOrder(configDir(e))
+	if err != nil {
+		logger.Warn("pins and archive are kept in memory", "err", err)
+		return nil
+	}
+	return o
 }
 
 // openMarks opens the user's read marks and mutes under piweb's config

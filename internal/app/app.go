@@ -55,6 +55,8 @@ type Config struct {
 	Marks *own.AttentionStore
 	// Prefs keeps piweb's own preferences; nil keeps them in memory.
 	Prefs *own.PrefsStore
+	// Order keeps the user's pins and archive; nil keeps them in memory.
+	Order *own.OrderStore
 	// ModelTitles (serve's --model-titles) forces model-made titles on
 	// whatever the Settings switch (Prefs) says.
 	ModelTitles bool
@@ -113,6 +115,7 @@ type App struct {
 	Push        *push.Service     // nil: no Web Push
 	Marks       *own.AttentionStore
 	Prefs       *own.PrefsStore
+	Order       *own.OrderStore
 	ModelTitles bool // forced on by serve's --model-titles
 	Events      *broker.Broker[broker.Event]
 	Streams     *sse.Streams
@@ -133,7 +136,7 @@ type App struct {
 func New(cfg Config) *App {
 	a := &App{AgentDir: cfg.AgentDir, Catalog: cfg.Catalog, Agent: cfg.Agent, Store: cfg.Store,
 		Cache: sessionstore.NewCache(8, 512<<20), Git: cfg.Git, Terminals: cfg.Terminals, Push: cfg.Push,
-		Marks: cfg.Marks, Prefs: cfg.Prefs, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
+		Marks: cfg.Marks, Prefs: cfg.Prefs, Order: cfg.Order, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
 	a.defaults()
 	a.Store.Tidy()
 	a.Repos = &gitx.RepoCache{Git: a.Git, TTL: 30 * time.Second}
@@ -190,6 +193,9 @@ func (a *App) defaults() {
 	}
 	if a.Prefs == nil {
 		a.Prefs, _ = own.OpenPrefs("") // in memory: cannot fail
+	}
+	if a.Order == nil {
+		a.Order, _ = own.OpenOrder("") // in memory: cannot fail
 	}
 }
 

@@ -153,3 +153,14 @@ func (c *Client) MarkRead(ctx context.Context, ids ...string) (a apitype.Attenti
 func (c *Client) Mute(ctx context.Context, id string, muted bool) (a apitype.Attention, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/mute", apitype.MuteRequest{ID: id, Muted: muted}, &a)
 }
+
+// Order is GET /api/order: the pins and archive.
+func (c *Client) Order(ctx context.Context) (a apitype.Order, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/order", nil, &a)
+}
+
+// SetOrder is POST /api/order: pin or unpin, archive or restore many
+// sessions at once.
+func (c *Client) SetOrder(ctx context.Context, req apitype.OrderChange) (a apitype.Order, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/order", req, &a)
+}

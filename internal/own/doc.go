@@ -14,6 +14,9 @@
 //     in attention.json, so that it follows them across their browsers and
 //     devices: when each session was last read, which sessions are muted,
 //     and whether everything is.
+//   - OrderStore keeps the user's pins and archive (Order) in order.json:
+//     which sessions are listed first in their project, and which are
+//     left out of the sidebar until restored.
 //
 // Each store's file is the user's alone (0600, folder 0700), replaced on
 // every change before the change is adopted (a failed write changes

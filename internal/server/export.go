@@ -1,14 +1,18 @@
 package server
 
 import (
+	"archive/zip"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"os"
 	"strings"
+	"time"
 	"unicode"
 
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/export"
 	"piweb/internal/ops"
@@ -88,6 +92,89 @@ func (s *Server) exportRemote(w http.ResponseWriter, r *http.Request, machine st
 	w.Header().Set("Content-Length", fmt.Sprint(len(data)))
 	w.Write(data)
 	return nil
+}
+
+// maxExportIDs bounds the sessions of one zip.
+const maxExportIDs = 1000
+
+// exportMany writes this machine's sessions named in the body as one zip,
+// each as export gives it alone (jsonl: the file byte for byte; md, html:
+// its current branch), under its export name. Every session is found
+// before the answer starts: an unknown one is 404 and nothing is sent.
+func (s *Server) exportMany(w http.ResponseWriter, r *http.Request) error {
+	var body apitype.ExportRequest
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	if body.Format == "" {
+		body.Format = "jsonl"
+	}
+	if body.Format != "jsonl" && body.Format != "md" && body.Format != "html" {
+		return errs.Errorf(errs.Invalid, "format must be jsonl, md or html")
+	}
+	if len(body.IDs) == 0 || len(body.IDs) > maxExportIDs {
+		return errs.Errorf(errs.Invalid, "ids must name 1 to %d sessions", maxExportIDs)
+	}
+	metas := make([]Meta, 0, len(body.IDs))
+	for _, id := range body.IDs {
+		m, err := s.lookupID(id)
+		if err != nil {
+			return errs.Errorf(errs.NotFound, "session %.80s not found", id)
+		}
+		metas = append(metas, m)
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment",
+		map[string]string{"filename": fmt.Sprintf("pi-sessions-%d.zip", len(metas))}))
+	zw := zip.NewWriter(w)
+	names := map[string]bool{}
+	for _, m := range metas {
+		if err := s.zipOne(zw, m, body.Format, names); err != nil {
+			s.log.Warn("bulk export cut short", "session", m.Path, "err", err) // the status is sent
+			return nil
+		}
+	}
+	zw.Close()
+	return nil
+}
+
+// zipOne adds session m to zw in format, under a name not in names.
+func (s *Server) zipOne(zw *zip.Writer, m Meta, format string, names map[string]bool) error {
+	name := exportName(m)
+	for n := 2; names[name+"."+format]; n++ {
+		name = fmt.Sprintf("%s-%d", exportName(m), n)
+	}
+	names[name+"."+format] = true
+	if format == "jsonl" {
+		f, err := os.Open(m.Path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		zf, err := zw.CreateHeader(zipHeader(name+".jsonl", m))
+		if err == nil {
+			_, err = io.Copy(zf, f)
+		}
+		return err
+	}
+	sess, err := s.load(m.Path)
+	if err != nil {
+		return err
+	}
+	zf, err := zw.CreateHeader(zipHeader(name+"."+format, m))
+	if err != nil {
+		return err
+	}
+	return export.Write(zf, format, ops.Document(m, sess, sess.Leaf()))
+}
+
+// zipHeader is a compressed entry dated at the session's last activity.
+func zipHeader(name string, m Meta) *zip.FileHeader {
+	h := &zip.FileHeader{Name: name, Method: zip.Deflate}
+	if !math.IsNaN(m.Modified) && m.Modified > 0 {
+		h.Modified = time.UnixMilli(int64(m.Modified))
+	}
+	return h
 }
 
 func downloadHeaders(w http.ResponseWriter, ctype, name string) {

@@ -108,6 +108,8 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 		"POST /api/push/unsubscribe":                `{"endpoint":"https://push.example/x"}`,
 		"POST /api/attention/read":                  `{"ids":["` + f.id + `"]}`,
 		"POST /api/attention/mute":                  `{"id":"` + f.id + `","muted":true}`,
+		"POST /api/order":                           `{"ids":["` + f.id + `"],"pinned":true}`,
+		"POST /api/export":                          `{"ids":["` + f.id + `"]}`,
 	}
 	// An MCP server for PUT /api/config/mcp to switch.
 	if err := os.WriteFile(filepath.Join(r.srv.agentDir, "mcp.json"), []byte(`{"mcpServers":{"guard":{"command":"guard"}}}`), 0o644); err != nil {

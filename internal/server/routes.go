@@ -39,6 +39,7 @@ func (s *Server) routes() http.Handler {
 	h("POST /api/sessions/{id}/fork", s.fork)
 	h("POST /api/sessions/{id}/clone", s.clone)
 	h("GET /api/sessions/{id}/export", s.export)
+	h("POST /api/export", s.exportMany)
 
 	// Agent.
 	h("POST /api/sessions", s.createSession)
@@ -80,6 +81,10 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/push/key", s.getPushKey)
 	h("POST /api/push/subscribe", s.pushSubscribe)
 	h("POST /api/push/unsubscribe", s.pushUnsubscribe)
+
+	// Pins and archive (they follow the user across devices).
+	h("GET /api/order", s.getOrder)
+	h("POST /api/order", s.postOrder)
 
 	// Read marks and mutes (they follow the user across devices).
 	h("GET /api/attention", s.getAttention)

@@ -122,6 +122,7 @@ type Server struct {
 	repos     *gitx.RepoCache
 	marks     *own.AttentionStore
 	prefs     *own.PrefsStore
+	order     *own.OrderStore
 	requests  *requestMetrics // nil without Options.Metrics
 	peers     *http.Transport // to the fleet's other machines (proxy.go)
 	patient   *http.Transport // peers without the answer bound, for pi's commands
@@ -135,7 +136,7 @@ func New(opts Options, a *app.App) *Server {
 		web: opts.Web, log: opts.Log, hosts: access.HostsFor(opts.Addr, opts.Hosts),
 		auth:  newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
 		cache: a.Cache, lists: &catalog.ListCache{}, sse: a.Streams, live: a.Live, ops: a.Ops, git: a.Git,
-		logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs}
+		logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -182,6 +182,23 @@ export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { end
 export const attentionState = () => get('/api/attention');
 export const markRead = (ids) => post('/api/attention/read', { ids });
 export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted });
+// The user's pins and archive, kept by the server for every device
+// (docs/api.md: pins and archive): pinned and archived map a session's
+// ref to when.
+export const getOrder = () => get('/api/order');
+export const setOrder = (ids, change) => post('/api/order', { ids, ...change });
+// exportMany downloads sessions of this machine as one zip (jsonl, md or
+// html each).
+export async function exportMany(ids, format) {
+  const r = await fetch('/api/export', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ids, format }) });
+  if (!r.ok) {
+    const e = ((r.headers.get('Content-Type') || '').includes('json') ? (await r.json()).error : null) || {};
+    throw new APIError(r.status, e.code, e.message);
+  }
+  return { blob: await r.blob(), name: /filename="?([^";]+)/.exec(r.headers.get('Content-Disposition') || '')?.[1]
+    || 'pi-sessions.zip' };
+}
 export const fork = (id, entryId) => post(sp(id, '/fork'), { entryId });
 export const clone = (id, body = {}) => post(sp(id, '/clone'), body);
 // command sends one of the session's pi commands (docs/api.md: commands):
