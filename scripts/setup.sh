@@ -13,6 +13,9 @@
 #     tools/bin (scripts/test.sh runs it).
 # With CI=true every missing piece is an error, because tests that skip on a
 # developer's machine must run in CI.
+#
+#   scripts/setup.sh [PART...]   PART: pi, chromium, postgres, staticcheck;
+#                                none sets up all four
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -143,7 +146,10 @@ setup_staticcheck() {
 	say "warning: installing staticcheck failed; scripts/test.sh will skip it"
 }
 
-setup_pi
-setup_chromium
-setup_postgres
-setup_staticcheck
+[ $# -gt 0 ] || set -- pi chromium postgres staticcheck
+for part in "$@"; do
+	case $part in
+	pi | chromium | postgres | staticcheck) "setup_$part" ;;
+	*) die "unknown part $part (pi, chromium, postgres, staticcheck)" ;;
+	esac
+done

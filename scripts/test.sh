@@ -2,7 +2,10 @@
 # Runs every piweb check on a fresh machine; CI (.ci/run) runs exactly this
 # with CI=true, where anything missing fails instead of being skipped.
 #
-#   1. scripts/setup.sh   the pinned pis and Node (npm ci), chromium, staticcheck
+#   1. scripts/setup.sh   the pinned pis and Node (npm ci), chromium,
+#      postgresql, staticcheck; all but staticcheck in the background,
+#      beside steps 2 and 3 (npm waits on the network and the disk; the
+#      checks want the CPU), its output shown when it ends
 #   2. gofmt -l (every Go file formatted), go vet ./...
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
@@ -42,10 +45,21 @@ racegc='modernc.org/...=-d=checkptr=0'
 # wait for them. go test reports any build error itself.
 go build -race -gcflags="$racegc" ./... >/dev/null 2>&1 &
 warm=$!
-trap 'kill "$warm" 2>/dev/null || true' EXIT
 
-step setup
-scripts/setup.sh
+# Step 1 but staticcheck runs in the background; on the way out (a failed
+# check) it is waited for, so that no npm ci goes on writing after the
+# script.
+setup_log=$(mktemp)
+(
+	at=$SECONDS
+	scripts/setup.sh pi chromium postgres
+	echo "$((SECONDS - at))" >"$setup_log.time"
+) >"$setup_log" 2>&1 &
+setup=$!
+trap 'kill "$warm" 2>/dev/null || true; [ -z "$setup" ] || wait "$setup" 2>/dev/null || true; rm -f "$setup_log" "$setup_log.time"' EXIT
+
+step "setup: staticcheck (pi, chromium, postgresql in the background)"
+scripts/setup.sh staticcheck
 
 step "gofmt, go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tools/*'))
@@ -64,6 +78,17 @@ elif [ "${CI:-}" = true ]; then
 else
 	echo "test.sh: warning: tools/bin/staticcheck missing; skipped"
 fi
+
+step "setup: waiting for pi, chromium, postgresql"
+if ! wait "$setup"; then
+	setup=""
+	cat "$setup_log"
+	echo "test.sh: scripts/setup.sh pi chromium postgres failed" >&2
+	exit 1
+fi
+setup=""
+cat "$setup_log"
+times+=$(printf '%5ds  %s' "$(cat "$setup_log.time")" "setup: pi, chromium, postgresql (in the background from the start)")$'\n'
 
 step "go test -race"
 # The longest packages are named first so that they start first (go test
