@@ -4,7 +4,7 @@
 # `go test`; this adds new inputs.
 #
 #   scripts/fuzz.sh                  every target, FUZZTIME each
-#   FUZZPICK=4 scripts/fuzz.sh       a share of about 4 targets, as CI does
+#   FUZZPICK=3 scripts/fuzz.sh       a share of about 3 targets, as CI does
 #   scripts/fuzz.sh FuzzListChunk    the targets whose name matches the regexp
 #
 # With FUZZPICK=k the targets (sorted) are cut into ceil(n/k) groups,

@@ -10,7 +10,7 @@
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
 #      (and started first)
-#   5. fuzzing: FUZZPICK (default 4) of the fuzz targets, picked by the
+#   5. fuzzing: FUZZPICK (default 3) of the fuzz targets, picked by the
 #      commit so that each is fuzzed every few commits, FUZZTIME each
 #      (default 15s); every target's seed corpus runs in step 4, and
 #      scripts/fuzz.sh fuzzes them all (FUZZPICK=0 here does too)
@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime=${FUZZTIME:-15s}
-fuzzpick=${FUZZPICK:-4}
+fuzzpick=${FUZZPICK:-3}
 start=$SECONDS
 times="" # one line per finished stage: its seconds and name
 stage="" stage_at=0
