@@ -40,14 +40,13 @@ type totals struct {
 	Models   []string
 }
 
+// Messages counts every message of the branch, of every role, as the
+// page's header does (docs/decisions/0032).
 func (d *Doc) totals() totals {
-	t := totals{}
+	t := totals{Messages: len(d.Messages)}
 	seen := map[string]bool{}
 	for i := range d.Messages {
 		m := &d.Messages[i]
-		if m.Role == session.RoleUser || m.Role == session.RoleAssistant {
-			t.Messages++
-		}
 		if m.Role != session.RoleAssistant {
 			continue
 		}

@@ -96,3 +96,24 @@ func TestFmtCost(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageCount: an export counts every message of its branch, tool
+// results too, as the page's header does (docs/decisions/0032).
+func TestMessageCount(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		render func(*bytes.Buffer, Doc) error
+		want   string
+	}{
+		{"html", func(b *bytes.Buffer, d Doc) error { return HTML(b, d) }, "<span>4 messages</span>"},
+		{"markdown", func(b *bytes.Buffer, d Doc) error { return Markdown(b, d) }, "- 4 messages ·"},
+	} {
+		var b bytes.Buffer
+		if err := c.render(&b, doc(t)); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("%s export lacks %q", c.name, c.want)
+		}
+	}
+}

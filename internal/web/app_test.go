@@ -81,6 +81,7 @@ func TestReading(t *testing.T) {
 		{"long texts", testLongTexts},
 		{"labels", testLabels},
 		{"siblings and copy", testSiblingsAndCopy},
+		{"message actions", testMessageActions},
 		{"damaged file", testDamagedFile},
 		{"exports", testExports},
 		{"opening keeps place", testOpeningKeepsPlace},

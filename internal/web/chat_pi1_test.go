@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,10 @@ func TestChatPi1(t *testing.T) {
 	r.waitAnswer(t, "First answer.")
 
 	t.Run("system prompt card", func(t *testing.T) {
-		// Not a conversation message: the header counts the user's and pi's.
-		r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('2 messages ·')`)
+		// Counted as pi counts it (docs/decisions/0032): the system message,
+		// the user's and pi's; the sidebar's count is the same.
+		r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('3 messages ·')`)
+		r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .sess-meta')?.innerText.includes('3 msgs')`, id))
 		r.waitJS(t, `document.querySelector('.conv [data-role=system] details.system-prompt')`)
 		got := eval[string](t, r.browser, `(() => {
 			const d = document.querySelector('.conv [data-role=system] details.system-prompt');

@@ -8,7 +8,9 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/testkit"
 )
@@ -115,4 +117,53 @@ func testSiblingsAndCopy(t *testing.T, r *rig) {
 		}
 		r.waitJS(t, fmt.Sprintf(`!document.querySelector(%q)`, ".row[data-entry=b0000004] "+c.sel))
 	}
+}
+
+// testMessageActions: a message's actions are a row of named icons over
+// its head, shown on hover and on keyboard focus and taking no height; on
+// a phone they wait behind one "more" button (Escape closes them). An
+// empty user message is named, not an empty bubble.
+func testMessageActions(t *testing.T, r *rig) {
+	id := writeSession(t, r.dir, "/tmp/actions", []map[string]any{
+		{"role": "user", "content": "a question", "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "an answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		{"role": "user", "content": " ", "timestamp": 3},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "to nothing"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 4},
+	})
+	r.waitIndexed(t, id)
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row[data-entry=e0000004]')`)
+	const shown = `((sel) => { const e = document.querySelector(sel); const s = e && getComputedStyle(e); return !!s && s.display !== 'none' && s.opacity === '1'; })`
+	got := eval[string](t, r.browser, `(() => {
+		const row = document.querySelector('.row[data-entry=e0000001]');
+		const tools = row.querySelector('.msg-tools');
+		return [getComputedStyle(tools).position, getComputedStyle(row.querySelector('.msg-actions')).opacity,
+			!!row.querySelector('.row-foot'), row.offsetHeight - row.querySelector('.msg').offsetHeight <= 12,
+			[...row.querySelectorAll('.msg-actions .msg-tool')].map((b) => b.getAttribute('aria-label')).join('|'),
+			!!document.querySelector('.row[data-entry=e0000003] .bubble'),
+			document.querySelector('.row[data-entry=e0000003] .empty-msg')?.textContent].join(); })()`)
+	if want := "absolute,0,false,true,Copy|Label|Edit from here|Retry|Fork: a new session with the history before this message,false,(empty message)"; got != want {
+		t.Errorf("actions (position, opacity, foot, no height, labels, empty bubble, empty text) =\n%s, want\n%s", got, want)
+	}
+	// Hover shows the first row's; keyboard focus shows the fourth's.
+	box := eval[[]float64](t, r.browser, `(() => { const b = document.querySelector('.row[data-entry=e0000001] .msg').getBoundingClientRect(); return [b.x + b.width / 2, b.y + 8]; })()`)
+	r.run(t, cdpCall(input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: box[0], Y: box[1]}))
+	r.waitJS(t, shown+`('.row[data-entry=e0000001] .msg-actions')`)
+	eval[bool](t, r.browser, `(document.querySelector('.row[data-entry=e0000004] .copy-msg').focus(), true)`)
+	r.waitJS(t, shown+`('.row[data-entry=e0000004] .msg-actions')`)
+
+	// A phone: one "more" button, the row no taller.
+	r.run(t, chromedp.EmulateViewport(390, 844))
+	defer r.run(t, chromedp.EmulateViewport(1280, 800))
+	r.open(t, "/s/"+id)
+	r.waitJS(t, `document.querySelector('.row[data-entry=e0000004]')`)
+	row := `document.querySelector('.row[data-entry=e0000001]')`
+	if got := eval[string](t, r.browser, `[getComputedStyle(`+row+`.querySelector('.msg-actions')).display, getComputedStyle(`+row+`.querySelector('.msg-more')).display !== 'none'].join()`); got != "none,true" {
+		t.Errorf("phone actions (row, more) display = %s", got)
+	}
+	r.click(t, `.row[data-entry=e0000001] .msg-more`)
+	r.waitJS(t, shown+`('.row[data-entry=e0000001] .msg-actions') && document.querySelector('.row[data-entry=e0000001] .msg-more').getAttribute('aria-expanded') === 'true'`)
+	eval[bool](t, r.browser, `(document.querySelector('.row[data-entry=e0000001] .edit-here').focus(), true)`)
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	r.waitJS(t, `getComputedStyle(document.querySelector('.row[data-entry=e0000001] .msg-actions')).display === 'none'`)
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ago, baseName, fmtBytes, fmtCost, fmtTokens, plural, relTime, shortId, textOf, toMs, withoutToken } from '../static/js/util.js';
+import { ago, baseName, countLine, fmtBytes, fmtCost, fmtTokens, plural, statsParts, relTime, shortId, textOf, toMs, withoutToken } from '../static/js/util.js';
 
 const now = Date.parse('2026-12-04T12:00:00Z');
 
@@ -64,4 +64,15 @@ test('withoutToken removes a whole filter token', () => {
   ]) {
     assert.equal(withoutToken(q, raw), want, `${q} - ${raw}`);
   }
+});
+
+test('one message count: the header line and /session parts that add up', () => {
+  assert.equal(countLine(1, 1), '1 message');
+  assert.equal(countLine(3, 3), '3 messages');
+  assert.equal(countLine(2, 4), '2 messages on this branch · 4 in the file');
+  assert.equal(countLine(2, 0), '2 messages'); // a file not listed yet
+  assert.equal(statsParts({ userMessages: 2, assistantMessages: 2, toolResults: 1, totalMessages: 7 }),
+    '2 user + 2 assistant + 1 tool result + 2 other = 7');
+  assert.equal(statsParts({ userMessages: 1, assistantMessages: 1, toolResults: 0, totalMessages: 2 }),
+    '1 user + 1 assistant + 0 tool results = 2');
 });

@@ -1,7 +1,8 @@
-// Branch and fork: "Edit from here" and "Fork" on a user message, "Continue
-// from here" when reading another branch (?leaf=), and Clone. Editing and
-// continuing move the leaf in place (pi's /tree through piweb's bridge);
-// fork and clone write a new session file.
+// Branch and fork: "Edit from here", "Retry" and "Fork" on a user message
+// (js/rowactions.js draws them), "Continue from here" when reading another
+// branch (?leaf=), and Clone. Editing and continuing move the leaf in place
+// (pi's /tree through piweb's bridge); fork and clone write a new session
+// file.
 import { useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import * as api from '../js/api.js';
@@ -13,18 +14,6 @@ import { drafts } from './store.js';
 export function leafOf(view) {
   const d = view.detail.value;
   return (d && d.leaf) || view.fileLeaf.value || null;
-}
-
-export function UserActions({ view, id, m }) {
-  return html`<span class="msg-actions">
-    <button class="btn-link small edit-here" type="button"
-      title="Branch here in this session, with this message in the composer"
-      onClick=${() => editFrom(view, id)}>Edit from here</button>
-    ${m && html`<button class="btn-link small retry-here" type="button"
-      title="Send this message again from the same point (a new branch beside this one)"
-      onClick=${() => retryFrom(view, id, m)}>Retry</button>`}
-    <button class="btn-link small fork-here" type="button" title="New session with the history before this message"
-      onClick=${() => forkAt(view, id)}>Fork</button></span>`;
 }
 
 // navigateTo moves pi's leaf to entryId's parent, on the file as the page
@@ -39,7 +28,7 @@ async function navigateTo(view, entryId) {
   return d.cancelled ? null : d;
 }
 
-async function editFrom(view, entryId) {
+export async function editFrom(view, entryId) {
   if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
   try {
     const d = await navigateTo(view, entryId);
@@ -55,7 +44,7 @@ async function editFrom(view, entryId) {
 // moves its leaf to the message's parent (as Edit from here does) and the
 // same text and images are prompted there, so the new answer is a sibling
 // branch of the old one (switch between them with < 1/2 >).
-async function retryFrom(view, entryId, m) {
+export async function retryFrom(view, entryId, m) {
   const l = liveOf(view.id);
   if (l.busy()) return toast('Stop the agent first', { kind: 'error' });
   try {

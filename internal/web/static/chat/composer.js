@@ -17,7 +17,7 @@ import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, tr
   trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
-import { fmtTokens, fmtCost } from '../js/util.js';
+import { fmtTokens, fmtCost, statsParts } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
@@ -288,8 +288,7 @@ function SessionInfo({ view }) {
   const tk = st.tokens || {};
   const rows = [
     ['File', st.sessionFile || ''], ['ID', st.sessionId || view.id], ['Name', info.session.name || ''],
-    ['Messages', `${st.userMessages ?? '?'} user, ${st.assistantMessages ?? '?'} assistant, ${st.toolResults
-      ?? '?'} tool results (${st.totalMessages ?? '?'} in all)`],
+    ['Messages', st.totalMessages != null ? statsParts(st) : ''],
     ['Tool calls', st.toolCalls ?? ''],
     ['Tokens', `${fmtTokens(tk.input || 0)} in, ${fmtTokens(tk.output || 0)} out, ${fmtTokens(tk.cacheRead
       || 0)} cache read, ${fmtTokens(tk.cacheWrite || 0)} cache write`],

@@ -7,7 +7,7 @@ import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions
   sessionById, sessionOf, sessionURL } from './state.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
-import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, plural } from './util.js';
+import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine } from './util.js';
 import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
 
@@ -23,13 +23,7 @@ export function SessionHeader({ view }) {
   const title = s.name || s.firstMessage || (known ? '(unnamed session)' : '');
   // The model the next message uses first, then the others that answered.
   const models = [...new Set([view.model.value && view.model.value.modelId, ...(t ? t.models : [])].filter(Boolean))];
-  // pi 1.x's system messages (its prompt and patches) are not conversation
-  // messages: not counted, here or, as far as the branch tells, in the file
-  // (whose count is pi's listAll's, system messages included).
-  const sys = view.system.value;
-  const total = view.total.value;
-  const count = plural(total - sys, 'message') + (s.messageCount > total
-    ? ` on this branch · ${s.messageCount - sys} in the file` : '');
+  const count = countLine(view.total.value, s.messageCount || 0); // one count everywhere (util.js)
   return html`<header class="sess-head">
     <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
       onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>

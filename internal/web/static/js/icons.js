@@ -21,6 +21,7 @@ export const glyph = {
   fullPage: '⤢',
   up: '↑', // ahead of upstream; an ascending sort
   down: '↓', // behind upstream; a descending sort
+  more: '⋯', // a button that shows more actions
 };
 
 const roleGlyphs = { user: '›', assistant: '◆', toolResult: '↳', bashExecution: '$' };
@@ -37,6 +38,19 @@ export const AttachIcon = () => html`<svg viewBox="0 0 24 24" width="16" height=
   <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"
     d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"/>
       </svg>`;
+
+// line draws a 16 px icon of strokes in currentColor.
+const line = (d) => html`<svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true" fill="none"
+  stroke="currentColor" stroke-width="1.4" stroke-linecap="round" stroke-linejoin="round"><path d=${d}/></svg>`;
+
+// msgIcon holds the icons of a message's actions (js/rowactions.js).
+export const msgIcon = {
+  copy: () => line('M5.5 5.5h7v8h-7zM3.5 10.5v-8h7'),
+  label: () => line('M2.5 2.5h5.5l6 6-5.5 5.5-6-6zM5.5 5.5h.01'),
+  edit: () => line('M10.5 2.5l3 3-8 8h-3v-3zM9 4l3 3'),
+  retry: () => line('M13.5 8a5.5 5.5 0 1 1-1.6-3.9M13.5 2.5v3h-3'),
+  fork: () => line('M4.5 2.5v11M4.5 9.5c0-3 7-2 7-5.5M11.5 2.5v2'),
+};
 
 // MutedIcon is a struck-out bell.
 export const MutedIcon = () => html`<svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">

@@ -46,8 +46,16 @@ function Head({ who, cls = '', t, extra }) {
       </div>`;
 }
 
+// emptyUser reports whether a user message has nothing to show (no text
+// but white space, no image): it is named, not drawn as an empty bubble.
+export function emptyUser(blocks) {
+  return !blocks.some((b) => b && (b.type === 'image' || (b.type === 'text' && String(b.text || '').trim())));
+}
+
 function User({ m }) {
   const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
+  if (!Array.isArray(blocks) || emptyUser(blocks)) return html`<div class="msg user empty"><${Head} who="You" cls="u"
+    t=${m.timestamp} /><div class="muted empty-msg">(empty message)</div></div>`;
   return html`<div class="msg user"><${Head} who="You" cls="u" t=${m.timestamp} />
     <div class="bubble">${blocks.map((b, i) => b.type === 'image'
       ? html`<${Image} key=${i} b=${b} />`

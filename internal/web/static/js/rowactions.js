@@ -1,15 +1,17 @@
-// What stands under each message of the conversation: the switch between
-// sibling branches in place (< 1/2 >, as chat apps have it), the entry's
-// label, and the actions: copy as text or Markdown, label, and for a user
-// message the chat's Edit from here, Retry and Fork.
-import { useState } from 'preact/hooks';
+// What goes with each message of the conversation: under it, the switch
+// between sibling branches in place (< 1/2 >, as chat apps have it) and the
+// entry's label, when it has them; over its head, the actions as a row of
+// icons shown on hover and focus (behind one "more" button on touch):
+// copy as text or Markdown, label, and for a user message the chat's Edit
+// from here, Retry and Fork. Nothing takes height until it is asked for.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { navigate, sessionURL, toast } from './state.js';
 import { copyText } from './util.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
-import { LabelChip } from './labels.js';
-import { UserActions } from '../chat/actions.js';
-import { glyph } from './icons.js';
+import { LabelChip, labelOf } from './labels.js';
+import { editFrom, retryFrom, forkAt } from '../chat/actions.js';
+import { glyph, msgIcon } from './icons.js';
 import { readOnly } from './fleet.js';
 
 const NONE = [];
@@ -77,33 +79,66 @@ async function copyAs(row, m, kind) {
     { ms: 2000 });
 }
 
+// Tool is one icon button of a message's actions, named for screen
+// readers and on hover; on touch, where it is in a menu, it shows its
+// name (text) too.
+function Tool({ cls, label, text = label, icon, onClick, expanded }) {
+  return html`<button type="button" class=${'msg-tool ' + cls} aria-label=${label} title=${label}
+    aria-expanded=${expanded} onClick=${onClick}><span aria-hidden="true">${icon}</span><span class="tool-text"
+      aria-hidden="true">${text}</span></button>`;
+}
+
 function Copy({ m }) {
   const [open, setOpen] = useState(false);
   const pick = (e, kind) => { setOpen(false); copyAs(e.currentTarget.closest('.row'), m, kind); };
   return html`<span class="copy-menu">
-    <button type="button" class="btn-link small copy-msg" aria-expanded=${open}
-      onClick=${() => setOpen(!open)}>Copy</button>
+    <${Tool} cls="copy-msg" label="Copy" icon=${msgIcon.copy()} expanded=${open} onClick=${() => setOpen(!open)} />
     ${open && html`<span class="copy-pop"><button type="button" class="btn-link small copy-text"
-      onClick=${(e) => pick(e, 'text')}>as text</button>
-      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>as Markdown</button></span>`}
-        </span>`;
+      onClick=${(e) => pick(e, 'text')}>Copy as text</button>
+      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>Copy as Markdown</button>
+        </span>`}</span>`;
 }
 
-// RowActions is the line under a message. Its branch switch and label
-// follow the view's metadata themselves (labels and branches change
-// without the message changing, and the row above it redraws only when
-// its message does).
-export function RowActions({ view, it }) {
-  const [editing, setEditing] = useState(false);
+// Actions is the row of icons over a message's head: shown on hover and
+// focus, or on touch after its "more" button. Escape closes it.
+function Actions({ view, it, setEditing }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const close = (e) => { if (ref.current && !ref.current.contains(e.target)) setOpen(false); };
+    document.addEventListener('pointerdown', close);
+    return () => document.removeEventListener('pointerdown', close);
+  }, [open]);
   const m = it.m;
   const ro = readOnly(view); // another machine's session, read from the fleet database: copy only
-  return html`<div class="row-foot">
-    <${Siblings} view=${view} id=${it.id} />
-    <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} />
-    <span class="msg-actions">
+  const user = m.role === 'user' && !ro;
+  const onKey = (e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); } };
+  return html`<div class=${'msg-tools' + (open ? ' open' : '')} ref=${ref} onKeyDown=${onKey}>
+    <button type="button" class="msg-tool msg-more" aria-label="Message actions" title="Message actions"
+      aria-expanded=${open} onClick=${() => setOpen(!open)}><span aria-hidden="true">${glyph.more}</span></button>
+    <span class="msg-actions" role="group" aria-label="Message actions">
       <${Copy} m=${m} />
-      ${!ro && html`<button type="button" class="btn-link small label-btn"
-        title="Set, change or clear this entry's label" onClick=${() => setEditing(true)}>Label</button>`}
-    </span>
-    ${m.role === 'user' && !ro && html`<${UserActions} view=${view} id=${it.id} m=${m} />`}</div>`;
+      ${!ro && html`<${Tool} cls="label-btn" label="Label" icon=${msgIcon.label()}
+        onClick=${() => { setOpen(false); setEditing(true); }} />`}
+      ${user && html`<${Tool} cls="edit-here" label="Edit from here" icon=${msgIcon.edit()}
+        onClick=${() => editFrom(view, it.id)} />
+      <${Tool} cls="retry-here" label="Retry" icon=${msgIcon.retry()} onClick=${() => retryFrom(view, it.id, m)} />
+      <${Tool} cls="fork-here" label="Fork: a new session with the history before this message" text="Fork"
+        icon=${msgIcon.fork()}
+        onClick=${() => forkAt(view, it.id)} />`}
+    </span></div>`;
+}
+
+// RowActions is what goes with a message besides its body. Its branch
+// switch and label follow the view's metadata themselves (labels and
+// branches change without the message changing, and the row above it
+// redraws only when its message does).
+export function RowActions({ view, it }) {
+  const [editing, setEditing] = useState(false);
+  const foot = editing || labelOf(view, it.id) || siblings(view, it.id);
+  return html`<${Actions} view=${view} it=${it} setEditing=${setEditing} />
+    ${foot && html`<div class="row-foot">
+      <${Siblings} view=${view} id=${it.id} />
+      <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} /></div>`}`;
 }

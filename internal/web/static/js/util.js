@@ -76,6 +76,28 @@ export function plural(n, noun) {
   return n + ' ' + noun + (n === 1 ? '' : 's');
 }
 
+// Messages are counted one way everywhere (docs/decisions/0032): every
+// message pi keeps, of every role (user, assistant, tool result, shell,
+// extension, summary, pi 1.x's system prompt), as pi's own session list
+// and /session count them. A file's count covers all its branches (the
+// sidebar, /session); a branch's, the messages of its context (exports).
+// countLine is the header's: the branch shown, and the file when it holds
+// more.
+export function countLine(branch, file) {
+  return plural(branch, 'message') + (file > branch ? ` on this branch · ${file} in the file` : '');
+}
+
+// statsParts splits pi's /session message count (get_session_stats) into
+// parts that add up to it: what is not a user, assistant or tool result
+// message (shell, extension, summary, system) is "other".
+export function statsParts(st) {
+  const n = (k) => Number(st[k]) || 0;
+  const other = n('totalMessages') - n('userMessages') - n('assistantMessages') - n('toolResults');
+  return [n('userMessages') + ' user', n('assistantMessages') + ' assistant',
+    plural(n('toolResults'), 'tool result'), ...(other > 0 ? [other + ' other'] : [])].join(' + ')
+    + ' = ' + n('totalMessages');
+}
+
 // withoutToken is q without the whole token raw (a search chip's filter,
 // as the server read it from q), spaces around it closed up.
 export function withoutToken(q, raw) {
