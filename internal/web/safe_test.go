@@ -24,7 +24,7 @@ const noMarkupJS = `(() => {
 	for (const e of document.querySelectorAll('body *')) {
 		for (const a of e.attributes) if (a.name.startsWith('on')) bad.push(e.tagName + '[' + a.name + ']');
 		const tag = e.tagName.toLowerCase();
-		if (['script', 'iframe', 'object', 'embed', 'svg', 'style'].includes(tag) && !e.closest('.composer, label')) bad.push(tag);
+		if (['script', 'iframe', 'object', 'embed', 'svg', 'style'].includes(tag) && !e.closest('.composer, label, .msg-tool, .chip')) bad.push(tag); // the page's own icons
 		if (tag === 'a' && /^\s*(javascript|data):/i.test(e.getAttribute('href') || '')) bad.push('a ' + e.getAttribute('href'));
 		if (tag === 'img' && !(e.getAttribute('src') || '').startsWith('data:image/')) bad.push('img ' + e.getAttribute('src'));
 	}
