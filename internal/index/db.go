@@ -145,15 +145,20 @@ func openDB(ctx context.Context, path, agentDir string) (*sql.DB, error) {
 
 // dsn sets the pragmas on every connection of the pool: WAL so that readers
 // never wait for the writer, and a busy timeout for the rare checkpoint.
-// The page cache is 8 MB a connection (64 MB before): reads go through
-// the file's mmap, so the cache mostly holds the pages a write dirtied,
-// and a cold index of a 52 MB first message filled all 64 MB of it
-// (issue 21: the index's peak at most 300 MB of RSS; 400 before, with the
-// heap's pacing, memory.go). Listing and search times did not move.
+// The page cache is 8 MB a connection (64 MB before: a cold index of a
+// 52 MB first message filled all of it), and the file is not mapped: the
+// pages a mapping touches stay in the resident set, once per connection,
+// so a cold index of 25,000 sessions grew to the size of its 330 MB file
+// (issue 21: the index's peak at most 300 MB of RSS whatever the corpus;
+// 372 MB before, 91 MB without the mapping, and the catalog of the same
+// corpus 488 -> 216 MB). Reads copy pages from the OS's cache instead:
+// searches 5 to 20% slower (p50 0.15 -> 0.27 ms for a rare word, 1.7 ->
+// 2.0 for a common one, bench/NOTES.md). The bound is then 8 MB per
+// connection (maxReaders + 1) plus FTS5's pending text.
 func dsn(path string) string {
 	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
 		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
-		"&_pragma=mmap_size(1073741824)"
+		"&_pragma=mmap_size(0)"
 }
 
 func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, error) {
