@@ -70,7 +70,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 }
 
 func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
-	s, err := session.ReadFile(path)
+	s, err := session.Check(path)
 	if err != nil {
 		return false, err
 	}

@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"os"
+
+	"piweb/internal/session"
 )
 
 // Status summarizes the index for piweb index --status.
@@ -21,12 +23,16 @@ type Status struct {
 
 // FileProblem is what is wrong with one file.
 type FileProblem struct {
-	Path     string        `json:"path"`
-	Error    string        `json:"error,omitempty"`
-	Problems []problemJSON `json:"problems,omitempty"`
+	Path     string            `json:"path"`
+	Error    string            `json:"error,omitempty"`
+	Problems []session.Problem `json:"problems,omitempty"`
 }
 
 // Status reports the state of the index and the problems of the files.
+// The problems come from session.Check, the finder piweb check uses: the
+// index's own record has only what a line shows (it reads growth alone),
+// not the links between lines (orphans, cycles, duplicate ids), so Status
+// reads each indexed file once; it changes nothing.
 func (ix *Index) Status(ctx context.Context) (Status, error) {
 	st := Status{Path: ix.path}
 	if fi, err := os.Stat(ix.path); err == nil {
@@ -41,6 +47,9 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	st.Files = len(ms)
 	for _, m := range ms {
+		if ctx.Err() != nil {
+			return st, ctx.Err()
+		}
 		if m.Listed && m.Error == "" {
 			st.Listed++
 		}
@@ -48,9 +57,25 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 			st.TextBehind++
 		}
 		st.Entries += m.Entries
-		if m.Error != "" || len(m.Problems) > 0 {
-			st.Problems = append(st.Problems, FileProblem{m.Info.Path, m.Error, m.Problems})
+		if p := fileProblem(m); p.Error != "" || len(p.Problems) > 0 {
+			st.Problems = append(st.Problems, p)
 		}
 	}
 	return st, nil
+}
+
+// fileProblem is what is wrong with the file of m: the index's read error,
+// or the problems session.Check finds.
+func fileProblem(m Meta) FileProblem {
+	p := FileProblem{Path: m.Info.Path, Error: m.Error}
+	if p.Error != "" {
+		return p
+	}
+	s, err := session.Check(p.Path)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	p.Problems = s.Problems
+	return p
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 
 	"piweb/internal/jsjson"
 )
@@ -162,4 +163,19 @@ func (s *Session) parentOf(e *Entry) *Entry {
 		return nil
 	}
 	return s.byKey(e.parent)
+}
+
+// Check reads the session file at path for its problems: the one finder
+// behind piweb check and piweb index --status, so both report the same
+// list. A path that is no regular file (a FIFO would block the read) is an
+// error, not a parse.
+func Check(path string) (*Session, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("check session: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("check session: %s is not a regular file", path)
+	}
+	return ReadFile(path)
 }
