@@ -63,6 +63,13 @@ func (n *Namer) Created(id, path, message string) {
 	n.unnamed.Store(id, firstRun{path: path, message: message})
 }
 
+// Forked remembers a fork piweb made at a session's first message, which
+// holds no message yet: it is named like a created session, from the
+// first message the user then sends (the fork's draft, maybe edited).
+func (n *Namer) Forked(id, path string) {
+	n.unnamed.Store(id, firstRun{path: path})
+}
+
 // Message is the first message of a session piweb created whose first
 // run has not ended.
 func (n *Namer) Message(id string) (string, bool) {
@@ -113,6 +120,11 @@ func (n *Namer) FirstRunEnded(id string) {
 		return
 	}
 	fr := v.(firstRun)
+	if fr.message == "" { // a fork: its first message is in the file now
+		n.o.Catalog.Refresh(fr.path)
+		m, _ := n.o.Catalog.ByKey(id)
+		fr.message = m.FirstMessage
+	}
 	name := autoName(fr.message)
 	if name == "" {
 		return

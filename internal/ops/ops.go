@@ -29,7 +29,8 @@ type Ops struct {
 	Cat   *catalog.Catalog
 	Cache *sessionstore.Cache
 	Live  *live.Relay
-	// Names names the sessions Create makes when their first run ends;
+	// Names names the sessions Create makes, and forks at a first message,
+	// when their first run ends;
 	// nil leaves them unnamed.
 	Names *naming.Namer
 }
@@ -222,7 +223,11 @@ func (o *Ops) Fork(m catalog.Meta, entryID string) (apitype.NewSession, error) {
 	if err != nil {
 		return apitype.NewSession{}, fail(StepStore, err)
 	}
-	return o.answerNew(np, &text)
+	ns, err := o.answerNew(np, &text)
+	if nm, _ := o.Cat.ByPath(np); err == nil && o.Names != nil && nm.MessageCount == 0 {
+		o.Names.Forked(ns.ID, np) // forked at the first message: named from the message sent
+	}
+	return ns, err
 }
 
 // Clone makes a new session of the branch up to leaf.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,6 +70,13 @@ func TestChatCommands(t *testing.T) {
 	t.Run("session", func(t *testing.T) {
 		r.send(t, "/session")
 		r.waitJS(t, `document.querySelector('.session-info')?.innerText.includes('`+id+`')`)
+		// The open card follows the session: its counts change with a turn.
+		counts := `[...document.querySelectorAll('.session-info dt')].find((e) => e.textContent === 'Messages')` +
+			`?.nextElementSibling.textContent`
+		before := eval[string](t, r.browser, counts)
+		r.llm.Enqueue(fakellm.Text("Counted answer."))
+		r.exchange(t, "a turn the card counts", "Counted answer.")
+		r.waitJS(t, counts+` !== `+strconv.Quote(before))
 		r.click(t, ".session-info .x")
 	})
 	t.Run("tree", func(t *testing.T) {

@@ -47,6 +47,10 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		path, leaf := d.Session.Path, *d.Leaf
 		testkit.AppendFile(t, path, fmt.Sprintf(`{"type":"session_info","id":"0badcafe","parentId":%q,"timestamp":"2026-12-02T16:00:00.000Z","name":"renamed in a terminal"}`+"\n", leaf))
 		r.waitJS(t, `document.querySelector('.outside-banner')`)
+		// The page already shows the terminal's entry: the banner asks no reload.
+		if txt := eval[string](t, r.browser, `document.querySelector('.outside-banner').innerText`); strings.Contains(txt, "Reload") {
+			t.Errorf("the outside-change banner asks to reload what is shown: %q", txt)
+		}
 		// The page shows the file as it is now (the terminal's entry came in
 		// live), so a message sent on that leaf is accepted: pi reopens the
 		// file and goes on from it (issue 14.1).

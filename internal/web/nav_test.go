@@ -174,6 +174,11 @@ func testHeaderActions(t *testing.T, r *rig) {
 			t.Errorf("export %s: %q answers %d", f, href, code)
 		}
 	}
+	// Escape closes the menu and gives the focus back to its button.
+	r.click(t, `.menu > button`)
+	r.waitJS(t, `document.querySelector('.menu-pop')`)
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	r.waitJS(t, `!document.querySelector('.menu-pop') && document.activeElement === document.querySelector('.menu > button')`)
 	// Delete asks, moves to the trash, and undo brings it back.
 	r.click(t, `.menu > button`)
 	r.click(t, `.menu-pop .danger`)

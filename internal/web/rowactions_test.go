@@ -50,6 +50,13 @@ func testLabels(t *testing.T, r *rig) {
 	// From the tree: set one on the second question; the message shows it.
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, `document.querySelector('.tnode[data-id=e0000003]')`)
+	// The label link has a place of its own: it covers no count or chip.
+	if !eval[bool](t, r.browser, `[...document.querySelectorAll('.tnode')].every(n => {
+		const l = n.querySelector('.tnode-label-btn').getBoundingClientRect();
+		return [...n.querySelectorAll('.tnode-btn > span')].every(s => { const b = s.getBoundingClientRect();
+			return b.right <= l.left + 0.5 || b.bottom <= l.top || b.top >= l.bottom; }); })`) {
+		t.Error("the tree's label link overlaps a row's text, counts or chips")
+	}
 	setLabel(`.tnode[data-id=e0000003] .tnode-label-btn`, "from tree")
 	r.waitJS(t, `(document.querySelector('.tnode[data-id=e0000003] .tlabel')||{}).textContent === 'from tree'`)
 	r.waitJS(t, `(document.querySelector('.row[data-entry=e0000003] .msg-label .label-text')||{}).textContent === 'from tree'`)

@@ -12,7 +12,7 @@ import { copyText } from '../js/util.js';
 import { addError } from './live.js';
 import { cloneBranch, forkAt } from './actions.js';
 import { LEVELS, compactNow, setSessionModel, setThinking } from './controls.js';
-import { forgetCommands, newSessionIn, picker, sessionInfo, trustFolder } from './store.js';
+import { forgetCommands, newSessionIn, picker, loadSessionInfo, trustFolder } from './store.js';
 
 // BUILTINS are the built-in commands the composer lists and runs, with
 // pi's descriptions. args: '' none, '[x]' optional, '<x>' required.
@@ -150,8 +150,7 @@ const actions = {
     return true;
   },
   async session(view) {
-    const r = await api.command(view.id, { type: 'get_session_stats' });
-    sessionInfo.value = { id: view.id, stats: r.data || {}, session: (view.detail && view.detail.session) || {} };
+    await loadSessionInfo(view);
     return true;
   },
   async trust(view) {

@@ -13,8 +13,8 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar, leafOf } from './actions.js';
-import { takeDraft, picker, sessionInfo, newSessionIn, piStatus, askPiStatus, trustOf, trustFolder,
-  trustSession } from './store.js';
+import { takeDraft, picker, sessionInfo, loadSessionInfo, lastShown, newSessionIn, piStatus, askPiStatus, trustOf,
+  trustFolder, trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
 import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost, statsParts } from '../js/util.js';
@@ -217,9 +217,9 @@ function Status({ view, l }) {
     ${pi && !pi.found && !view.machine && html`<${PiMissing} />`}
     ${(view.machine || (pi && pi.found)) && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
-      <span>This session was changed outside piweb (a terminal pi?). Reload to see it before continuing, or fork.</span>
-      <button class="btn small" type="button"
-        onClick=${() => { l.outside.value = false; view.reload(); }}>Reload</button>
+      <span>This session was also written outside piweb (a terminal pi?). The page shows it: your next message
+        goes on from here. Fork to keep the two apart.</span>
+      <button class="btn small" type="button" onClick=${() => { l.outside.value = false; }}>OK</button>
       <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
     <${ExtensionStatus} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
@@ -283,7 +283,14 @@ function Picker() {
 // tokens and cost (get_session_stats).
 function SessionInfo({ view }) {
   const info = sessionInfo.value;
-  if (!info || info.id !== view.id) return null;
+  const open = !!info && info.id === view.id;
+  const at = lastShown(view);
+  useEffect(() => { // the counts follow the session while the card is open
+    if (!open || info.at === at) return undefined;
+    const t = setTimeout(() => loadSessionInfo(view).catch(() => {}), 400);
+    return () => clearTimeout(t);
+  }, [open, at]);
+  if (!open) return null;
   const st = info.stats || {};
   const tk = st.tokens || {};
   const rows = [

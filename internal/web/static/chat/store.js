@@ -76,8 +76,30 @@ export function refreshModels() {
 export const picker = signal(null);
 
 // sessionInfo is what /session shows: {id, stats (pi's get_session_stats),
-// session (the listing's item)}, or null.
+// session (the listing's item), at (the view's last message when asked)},
+// or null.
 export const sessionInfo = signal(null);
+
+// lastShown is the id of the view's last message ('' when none).
+export function lastShown(view) {
+  const items = view.items.value;
+  return items.length ? items[items.length - 1].id : '';
+}
+
+// loadSessionInfo asks pi for the session's stats and shows them; the
+// card asks again when the view's messages change (it never shows stale
+// counts), and closes when pi cannot answer.
+export async function loadSessionInfo(view) {
+  const at = lastShown(view);
+  try {
+    const r = await api.command(view.id, { type: 'get_session_stats' });
+    const d = view.detail.peek();
+    sessionInfo.value = { id: view.id, stats: r.data || {}, session: (d && d.session) || {}, at };
+  } catch (e) {
+    if (sessionInfo.peek()) sessionInfo.value = null;
+    throw e;
+  }
+}
 
 // newSessionIn opens the new-session dialog for a folder ({cwd}), as /new
 // does; null when closed.

@@ -1,6 +1,6 @@
 // The session header: name (renamed inline), cwd, models, tokens and cost,
 // dates, and the actions on the session.
-import { useState, useRef, useEffect } from 'preact/hooks';
+import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm,
@@ -97,11 +97,22 @@ function RenameForm({ view, name, done }) {
 function Menu({ view, s, rename }) {
   const [open, setOpen] = useState(false);
   const ref = useRef(null);
-  useEffect(() => {
+  useLayoutEffect(() => { // at once: a key pressed right after opening closes it
     if (!open) return;
     const close = (e) => { if (!ref.current || !ref.current.contains(e.target)) setOpen(false); };
+    // Escape closes the menu (and only the menu) and gives focus back to its button.
+    const esc = (e) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+      ref.current?.querySelector('button')?.focus();
+    };
     document.addEventListener('pointerdown', close);
-    return () => document.removeEventListener('pointerdown', close);
+    document.addEventListener('keydown', esc, true);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      document.removeEventListener('keydown', esc, true);
+    };
   }, [open]);
   const act = (fn) => () => { setOpen(false); fn(); };
   const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
