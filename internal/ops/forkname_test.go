@@ -11,7 +11,9 @@ import (
 // offlineAgent renames in the file: no worker runs.
 type offlineAgent struct{}
 
-func (offlineAgent) Rename(_ context.Context, _, _ string, offline func() error) error { return offline() }
+func (offlineAgent) Rename(_ context.Context, _, _ string, offline func() error) error {
+	return offline()
+}
 
 // TestForkAtFirstMessageNamed: a fork at a session's first message holds
 // no message, so it has no title until its first run ends; then it is
