@@ -19,7 +19,14 @@ async function request(method, url, body, after) {
     opt.headers['Content-Type'] = 'application/json';
     opt.body = JSON.stringify(body);
   }
-  const r = await fetch(url, opt);
+  let r;
+  try {
+    r = await fetch(url, opt);
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    setConnected(false);
+    throw new APIError(0, 'disconnected', 'piweb cannot be reached (disconnected, retrying)');
+  }
   const type = r.headers.get('Content-Type') || '';
   const text = await r.text();
   if (after) await after;
@@ -30,6 +37,17 @@ async function request(method, url, body, after) {
     throw new APIError(r.status, e.code, e.message || (typeof data === 'string' ? data : ''));
   }
   return data;
+}
+
+// connected is whether the page reaches piweb: false from the moment a
+// request or this machine's event stream fails until the stream opens
+// again (it retries by itself). The page hears of each change as a
+// "piweb-connection" event ({detail: {connected}}; js/state.js).
+export let connected = true;
+function setConnected(v) {
+  if (connected === v) return;
+  connected = v;
+  window.dispatchEvent(new CustomEvent('piweb-connection', { detail: { connected: v } }));
 }
 
 // unavailable tells the page (js/fleet.js) that the machine a request was
@@ -291,6 +309,7 @@ function send(s, op, topic, after) {
 export function closeStream() {
   for (const s of streams.values()) {
     if (s.es) s.es.close();
+    clearTimeout(s.timer);
     s.es = null;
     s.id = null;
   }
@@ -313,6 +332,7 @@ function open(s) {
     }
     if (d.type === 'stream') {
       s.id = d.id;
+      if (!s.machine) { s.retries = 0; setConnected(true); }
       for (const [topic, t] of s.topics) { t.heard = false; send(s, 'subscribe', topic, t.last); }
       return;
     }
@@ -325,6 +345,7 @@ function open(s) {
   };
   es.onerror = () => {
     s.id = null;
+    if (!s.machine) return reconnect(s, es);
     // Another machine's stream that the server could not send on (its 502
     // is no event stream, so EventSource gives up): that machine does not
     // answer, and the stream opens again with the next topic followed.
@@ -334,6 +355,28 @@ function open(s) {
     }
   };
 }
+// reconnect says at once that this machine's stream is lost and opens it
+// again soon, sooner after the first tries (EventSource alone waits
+// seconds, and gives up on an answer that is no event stream).
+function reconnect(s, es) {
+  setConnected(false);
+  if (s.es !== es) return;
+  es.close();
+  s.es = null;
+  clearTimeout(s.timer);
+  const wait = Math.min(5000, 250 * 2 ** Math.min(s.retries || 0, 5));
+  s.retries = (s.retries || 0) + 1;
+  s.timer = setTimeout(() => { if (!s.es && streams.get('') === s) open(s); }, wait);
+}
+
+// The browser's own word on the network: offline is lost at once, and
+// online retries at once.
+window.addEventListener('offline', () => setConnected(false));
+window.addEventListener('online', () => {
+  const s = streams.get('');
+  if (s && !connected) { s.retries = 0; if (s.es) reconnect(s, s.es); else open(s); }
+});
+
 // A page kept in the back/forward cache would hold its streams open and
 // use up the browser's connections to this origin (live.js reloads such
 // a page when it is shown again).

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { route, searchOpen, sidebarOpen, panel, setPanel, closePanel, toasts, dismissToast, dialog, loadSessions,
-  watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf } from './state.js';
+  watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf, connected } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
@@ -58,6 +58,8 @@ function App() {
     ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
+    ${!connected.value && html`<div class="conn-lost" role="status"><span class="spinner"></span>
+      Disconnected from piweb, retrying…</div>`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
       <span>${t.text}</span>
       ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>

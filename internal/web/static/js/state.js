@@ -84,6 +84,9 @@ export function toggleProject(cwd) {
 let toastSeq = 0;
 // toast shows a short message, optionally with an action button.
 export function toast(text, { action, onAction, ms = 5000, kind = '' } = {}) {
+  // While piweb cannot be reached the banner says so once; failures it
+  // explains are no toasts.
+  if (kind === 'error' && !connected.peek()) return 0;
   const id = ++toastSeq;
   toasts.value = [...toasts.value, { id, text, action, onAction, kind }];
   setTimeout(() => dismissToast(id), ms);
@@ -92,6 +95,12 @@ export function toast(text, { action, onAction, ms = 5000, kind = '' } = {}) {
 export function dismissToast(id) {
   toasts.value = toasts.value.filter((t) => t.id !== id);
 }
+
+// connected is whether the page reaches piweb (api.connected as a
+// signal): the page says "disconnected, retrying" while it is false, and
+// keeps showing what it has.
+export const connected = signal(api.connected);
+window.addEventListener('piweb-connection', (e) => { connected.value = e.detail.connected; });
 
 export async function loadSessions() {
   const mine = ++loads;
