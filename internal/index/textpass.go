@@ -31,8 +31,10 @@ func (ix *Index) prepareText(ctx context.Context, path string, b *budget, emit f
 	}
 	defer f.Close()
 	from, line := old.textOffset, old.textLin
+	var rest []byte
 	for from < old.offset && ctx.Err() == nil {
-		u := ix.textPartOf(f, old, from, line, b)
+		var u *update
+		u, rest = ix.textPartOf(f, old, from, line, b, rest)
 		emit(u)
 		if u.skip {
 			return
@@ -44,31 +46,20 @@ func (ix *Index) prepareText(ctx context.Context, path string, b *budget, emit f
 // textPartOf reads and parses the part of the text backlog that starts at
 // from, at line line+1: the whole lines within textPart bytes, or the one
 // line that is longer, read into a buffer of its size once the workers'
-// read budget has room for it.
-func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budget) *update {
+// read budget has room for it. carry is the start of the part, read with
+// the part before; it returns what it read beyond its last line, for the
+// next part, so that each byte is read once.
+func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budget, carry []byte) (*update, []byte) {
 	skip := &update{path: old.path, skip: true}
-	to := min(old.offset, from+textPart)
-	first, err := ix.lineEnd(f, from, old.offset)
+	data, rest, held, err := ix.readPart(f, from, old.offset, b, carry)
 	if err != nil {
-		return skip
-	}
-	if first >= to {
-		to = first
-	}
-	held := b.acquire(to - from)
-	data, err := ix.readAt(f, from, to)
-	if err != nil {
-		b.release(held)
-		return skip
-	}
-	if to < old.offset {
-		data = data[:bytes.LastIndexByte(data, '\n')+1]
+		return skip, nil
 	}
 	c, _ := feedChunk(data, from, int(line), true)
 	if c.consumed != len(data) {
 		ix.warn("text pass read part of a file", "path", old.path, "read", c.consumed, "size", len(data))
 		b.release(held)
-		return skip
+		return skip, nil
 	}
 	// A later part is an append to the text already written.
 	part := *old
@@ -76,13 +67,50 @@ func (ix *Index) textPartOf(f readFile, old *fileRow, from, line int64, b *budge
 	u := &update{path: old.path, old: &part, textOnly: true, text: true, textFrom: from,
 		offset: from + int64(len(data)), line: line + int64(c.lines), fid: old.fid,
 		budget: b, held: held}
-	u.noteHuge(to - from)
+	u.noteHuge(int64(len(data)))
 	u.entries = c.entries
 	u.msgs = make([]*msg, len(c.entries))
 	for i, e := range c.entries {
 		u.msgs[i] = entryMsg(e, ix.o.Tools)
 	}
-	return u
+	return u, rest
+}
+
+// readPart reads the part of a file's text backlog that starts at from,
+// up to textPart bytes and at most to end (a line end), carry being its
+// first bytes, read already. It returns the part's whole lines, what it
+// read after them, and the budget it holds for the lines. A line longer
+// than the part is read whole, into a buffer of its size, once the
+// budget has room for it (its end is found first, so that its bytes after
+// the part are read twice).
+func (ix *Index) readPart(f readFile, from, end int64, b *budget, carry []byte) (data, rest []byte, held int64, err error) {
+	to := min(end, from+textPart)
+	held = b.acquire(to - from)
+	data = make([]byte, to-from)
+	n := copy(data, carry)
+	if _, err = ix.readInto(f, data[n:], from+int64(n), to); err != nil {
+		b.release(held)
+		return nil, nil, 0, err
+	}
+	if to == end {
+		return data, nil, held, nil
+	}
+	if cut := bytes.LastIndexByte(data, '\n') + 1; cut > 0 {
+		return data[:cut], bytes.Clone(data[cut:]), held, nil
+	}
+	long, err := ix.lineEnd(f, to, end)
+	b.release(held)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	held = b.acquire(long - from)
+	whole := make([]byte, long-from)
+	copy(whole, data)
+	if _, err = ix.readInto(f, whole[len(data):], to, long); err != nil {
+		b.release(held)
+		return nil, nil, 0, err
+	}
+	return whole, nil, held, nil
 }
 
 // applyText writes a text-only update if the file is still as it was read.
