@@ -32,8 +32,11 @@ func TestSettingsPage(t *testing.T) {
 	os.WriteFile(models, b, 0o600)
 	const key = "fake-key" // the fake accepts any key; this is the one pi sends
 
-	r.open(t, "/settings")
+	// Opened from an error's "No API key" link: the form adding fake's key
+	// is chosen and marked.
+	r.open(t, "/settings?provider=fake")
 	r.waitJS(t, `!!document.querySelector('.set-add-provider option[value=fake]')`)
+	r.waitJS(t, `document.querySelector('.set-add-key.wanted .set-add-provider')?.value === 'fake' && !!document.querySelector('.set-add-key .set-key-input')`)
 	if eval[bool](t, r.browser, `!!document.querySelector('.set-prov[data-provider=fake]')`) {
 		t.Fatal("fake is listed as configured before it has a key")
 	}

@@ -52,6 +52,18 @@ func testSmallItems(t *testing.T, r *rig) {
 		r.click(t, `details.card.summary > summary`)
 		r.waitJS(t, marker+`.transform !== 'none'`) // turned down when open
 	})
+	t.Run("no API key links to Settings", func(t *testing.T) {
+		id := writeSession(t, r.dir, "/tmp/no-key", []map[string]any{
+			{"role": "user", "content": "answer me", "timestamp": 1764583200000},
+			{"role": "assistant", "content": []any{}, "api": "x", "provider": "openai", "model": "gpt-5.2", "usage": usage(),
+				"stopReason": "error", "errorMessage": "No API key for provider: openai", "timestamp": 1764583200001},
+		})
+		r.waitIndexed(t, id)
+		r.open(t, "/s/"+id)
+		// (Settings itself opens at the provider in TestSettingsPage: here
+		// pi's sign-ins would fail without pi.)
+		r.waitJS(t, `document.querySelector('.stop.error .nokey-link')?.getAttribute('href') === '/settings?provider=openai'`)
+	})
 	t.Run("reduced motion", func(t *testing.T) {
 		for _, class := range []string{"spin", "spinner", "run-dot"} { // the sidebar's, the chat's, a running session's
 			got := eval[string](t, r.browser, fmt.Sprintf(`(() => {

@@ -76,3 +76,17 @@ test('one message count: the header line and /session parts that add up', () => 
   assert.equal(statsParts({ userMessages: 1, assistantMessages: 1, toolResults: 0, totalMessages: 2 }),
     '1 user + 1 assistant + 0 tool results = 2');
 });
+
+test('noKeyProvider', async () => {
+  const { noKeyProvider } = await import('../static/js/util.js');
+  for (const [text, want] of [
+    ['No API key for provider: openai', 'openai'],
+    ['Error: No API key for anthropic/claude-sonnet-4-5', 'anthropic'],
+    ['No API key found for Anthropic.\n\nUse /login', 'anthropic'],
+    ['No API key provided for provider "google"', 'google'],
+    ['No API key for this model', ''],
+    ['No API key found', ''],
+    ['429 rate limited', null],
+    ['', null],
+  ]) assert.equal(noKeyProvider(text), want, text);
+});

@@ -22,6 +22,7 @@ import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
 import { glyph, AttachIcon } from '../js/icons.js';
+import { ErrorText } from '../js/errtext.js';
 
 export function Composer({ view }) {
   const l = liveOf(view.id);
@@ -226,8 +227,8 @@ function Status({ view, l }) {
     ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span>
       <span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
       <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}
-    ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>${e.text}
-      </span>
+    ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>
+      <${ErrorText} text=${e.text} /></span>
       <button class="btn-link x" type="button" aria-label="Dismiss"
         onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>${glyph.close}</button></div>`)}
     ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">

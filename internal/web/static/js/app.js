@@ -21,6 +21,7 @@ import { LiveTail } from '../chat/stream.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
+import { ErrorText } from './errtext.js';
 import { startFleet, readOnly, fleet, remote } from './fleet.js';
 
 function App() {
@@ -61,7 +62,7 @@ function App() {
     ${!connected.value && html`<div class="conn-lost" role="status"><span class="spinner"></span>
       Disconnected from piweb, retrying…</div>`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
-      <span>${t.text}</span>
+      <span>${t.kind === 'error' ? html`<${ErrorText} text=${t.text} />` : t.text}</span>
       ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>
         ${t.action}</button>`}
       <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>${glyph.close}

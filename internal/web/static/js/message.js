@@ -8,6 +8,7 @@ import { ToolTime, ToolOutput } from '../chat/toolrun.js';
 import { SystemPrompt } from './system.js';
 import { openFile } from './state.js';
 import { glyph } from './icons.js';
+import { ErrorText } from './errtext.js';
 
 // PathLink is a file path of a tool call that opens the file in the
 // files panel (its card's summary still opens and closes the card).
@@ -102,7 +103,7 @@ function Assistant({ m, ctx }) {
       return null;
     })}
     ${bad && html`<div class=${'stop ' + m.stopReason}><strong>${m.stopReason === 'aborted' ? 'Aborted' : 'Error'}
-      </strong>${m.errorMessage ? ': ' + m.errorMessage : ''}</div>`}
+      </strong>${m.errorMessage && html`: <${ErrorText} text=${m.errorMessage} />`}</div>`}
     ${!blocks.length && !bad && html`<div class="muted">(empty response)</div>`}
   </div>`;
 }

@@ -3,7 +3,7 @@
 // key stored in auth.json (masked; set, replace, remove), a test that sends
 // one tiny request through pi, and account sign-in through pi's own
 // `pi auth login` (signin.js).
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
@@ -18,21 +18,26 @@ export function Providers({ cfg, models, changed }) {
   const ids = [...new Set([...byProv.keys(), ...creds.keys()])].sort();
   const others = [...new Set([...(cfg.custom || []), ...known.keys(),
     ...byProv.keys()])].filter((id) => !ids.includes(id)).sort();
+  // ?provider=ID (an error's "No API key" link, errtext.js) opens that
+  // provider's row, or the form to add its key.
+  const want = new URLSearchParams(location.search).get('provider') || '';
   return html`<section class="set-section set-providers"><h2>Providers and keys <span class="muted">${cfg.auth.path}
     </span></h2>
     ${cfg.auth.error && html`<div class="stop error set-file-error">
       ${cfg.auth.error}. pi cannot read its keys; piweb replaces the file only when you confirm, keeping a copy.</div>`}
     ${!ids.length && html`<p class="muted">No provider is configured yet: add an API key below.</p>`}
     <ul class="set-prov-list">${ids.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
-      cred=${creds.get(id)} info=${known.get(id)} changed=${changed} />`)}</ul>
-    <${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed} />
+      cred=${creds.get(id)} info=${known.get(id)} changed=${changed} wanted=${want === id} />`)}</ul>
+    <${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed}
+      wanted=${others.includes(want) ? want : ''} />
     <${SignIns} cfg=${cfg} changed=${changed} />
   </section>`;
 }
 
-function ProviderRow({ id, models, cred, info, changed }) {
+function ProviderRow({ id, models, cred, info, changed, wanted }) {
   const [test, setTest] = useState(null);
-  const [keyOpen, setKeyOpen] = useState(false);
+  const [keyOpen, setKeyOpen] = useState(wanted && !(info && info.ambient));
+  const ref = useWanted(wanted);
   const runTest = async () => {
     setTest({ busy: true });
     try { setTest(await api.testModel(id, models[0].id)); } catch (e) { setTest({ ok: false, error: e.message }); }
@@ -44,7 +49,7 @@ function ProviderRow({ id, models, cred, info, changed }) {
       { kind: 'error' }); }
     changed();
   };
-  return html`<li class="set-prov" data-provider=${id}>
+  return html`<li class=${'set-prov' + (wanted ? ' wanted' : '')} data-provider=${id} ref=${ref}>
     <div class="set-prov-main"><strong>${id}</strong>
       <span class="muted">${models.length ? models.length + (models.length === 1
         ? ' model' : ' models') : 'no models listed'}</span>
@@ -63,10 +68,19 @@ function ProviderRow({ id, models, cred, info, changed }) {
   </li>`;
 }
 
-function AddKey({ ids, known, changed }) {
-  const [id, setId] = useState('');
+// useWanted scrolls the element of the provider a link asked for into
+// view, once.
+function useWanted(wanted) {
+  const ref = useRef(null);
+  useEffect(() => { if (wanted && ref.current) ref.current.scrollIntoView({ block: 'center' }); }, [wanted]);
+  return ref;
+}
+
+function AddKey({ ids, known, changed, wanted }) {
+  const [id, setId] = useState(wanted || '');
+  const ref = useWanted(!!wanted);
   const info = known.get(id);
-  return html`<div class="set-add-key">
+  return html`<div class=${'set-add-key' + (wanted ? ' wanted' : '')} ref=${ref}>
     <div class="set-row"><label class="set-label" for="set-add-provider">Add a key for</label>
       <select id="set-add-provider" class="set-add-provider" value=${id} onChange=${(e) => setId(e.target.value)}>
         <option value="">(choose a provider)</option>

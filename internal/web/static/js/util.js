@@ -140,3 +140,14 @@ export function debounce(fn, ms) {
     t = setTimeout(() => fn(...a), ms);
   };
 }
+
+// noKeyProvider finds pi's "No API key …" in an error: null when there is
+// none, else the provider it names, lower case ('' when it names none).
+// pi says it several ways: "No API key for provider: openai", "No API key
+// for openai/gpt-5.2", "No API key found for Anthropic".
+export function noKeyProvider(text) {
+  const m = /No API key(?: (?:found|provided))?(?: for (?:provider:? )?["'`]?([A-Za-z0-9._-]+))?/.exec(text || '');
+  if (!m) return null;
+  const p = (m[1] || '').toLowerCase().replace(/\.$/, '');
+  return p === 'this' ? '' : p;
+}
