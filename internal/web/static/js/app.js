@@ -23,6 +23,7 @@ import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
 import { ErrorText } from './errtext.js';
 import { startFleet, readOnly, fleet, remote } from './fleet.js';
+import { startOrder, archived, selecting, stopSelecting } from './order.js';
 
 function App() {
   const r = route.value;
@@ -99,14 +100,15 @@ function SessionPage({ view }) {
     tail=${html`<${LiveTail} view=${view} />`} />${readOnly(view) ? '' : html`<${Composer} view=${view} />`}</div>`;
 }
 
-// recent is the newest n sessions: this machine's, and under serve
-// --fleet every machine's as the sidebar lists them, each with its
+// recent is the newest n sessions not archived: this machine's, and under
+// serve --fleet every machine's as the sidebar lists them, each with its
 // machine's name.
 function recent(n) {
   const f = fleet.value;
-  if (!f) return sessions.value.slice(0, n);
-  const all = sessions.value.slice(0, n).map((s) => ({ ...s, machine: f.self }));
-  for (const r of remote.value.values()) all.push(...r.sessions.slice(0, n));
+  const kept = (list) => list.filter((s) => !archived.value.has(s.id)).slice(0, n);
+  if (!f) return kept(sessions.value);
+  const all = kept(sessions.value).map((s) => ({ ...s, machine: f.self }));
+  for (const r of remote.value.values()) all.push(...kept(r.sessions));
   return all.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0)).slice(0, n);
 }
 
@@ -160,6 +162,7 @@ function onKey(e) {
   if (e.key === 'Escape') {
     if (dialog.value) return;
     if (searchOpen.value) searchOpen.value = false;
+    else if (selecting.value) stopSelecting();
     else if (sidebarOpen.value) sidebarOpen.value = false;
     else if (panel.value) closePanel();
     return;
@@ -191,6 +194,7 @@ function step(dir) {
 loadSessions();
 watchIndex();
 startFleet();
+startOrder();
 // The open session's requests start now, not after the first render.
 // The service worker (sw.js) makes piweb installable and shows a clear
 // page when piweb is not running; it never caches session data.

@@ -10,6 +10,7 @@ import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine } from './util.js';
 import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
+import { pinned, archived, togglePin, archive } from './order.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
@@ -42,6 +43,8 @@ export function SessionHeader({ view }) {
         <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified '
           + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
         <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
+        ${archived.value.has(view.id) && html`<span class="fact archived-fact">Archived <button type="button"
+          class="btn-link unarchive" onClick=${() => archive(view.id, false)}>Restore</button></span>`}
         ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a
           href=${sessionURL(view.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(view.id)); }}>back
           to current</a></span>`}
@@ -94,6 +97,8 @@ function RenameForm({ view, name, done }) {
   </form>`;
 }
 
+const ARCHIVE_TIP = 'An archived session is hidden from the sidebar and home, still found by search';
+
 function Menu({ view, s, rename }) {
   const [open, setOpen] = useState(false);
   const ref = useRef(null);
@@ -122,6 +127,12 @@ function Menu({ view, s, rename }) {
       onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
     ${open && html`<div class="menu-pop" role="menu">
       ${rename && html`<button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>`}
+      <button role="menuitem" type="button" class="pin-item" onClick=${act(() => togglePin(view.id))}
+        title="A pinned session is listed first in its project">${pinned.value.has(view.id) ? 'Unpin' : 'Pin'}</button>
+      <button role="menuitem" type="button" class="archive-item" title=${ARCHIVE_TIP}
+        onClick=${act(() => archive(view.id, !archived.value.has(view.id)))}>${archived.value.has(view.id)
+          ? 'Restore from the archive' : 'Archive'}</button>
+      <div class="menu-sep"></div>
       <button role="menuitem" type="button" onClick=${act(() => copy('id', api.splitRef(view.id).id))}>Copy id</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
       <div class="menu-sep"></div>

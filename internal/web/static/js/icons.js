@@ -52,6 +52,11 @@ export const msgIcon = {
   fork: () => line('M4.5 2.5v11M4.5 9.5c0-3 7-2 7-5.5M11.5 2.5v2'),
 };
 
+// PinIcon is a push pin.
+export const PinIcon = () => html`<svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">
+  <path d="M6 1.5h4M7 1.5v4.5L4.5 9h7L9 6V1.5M8 9v5.5" fill="none" stroke="currentColor" stroke-width="1.4"
+    stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+
 // MutedIcon is a struck-out bell.
 export const MutedIcon = () => html`<svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">
   <path d="M8 2a4 4 0 0 0-4 4v3L2.5 11h11L12 9V6a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0" fill="none"

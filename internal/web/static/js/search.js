@@ -10,6 +10,7 @@ import { buildTree, pathSet, tipOf } from './tree.js';
 import { baseName, ago, fmtDate, plural, withoutToken } from './util.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
+import { archived } from './order.js';
 
 // openHit navigates to the hit on its own branch, which may be an
 // abandoned one.
@@ -98,7 +99,8 @@ function Group({ g, sel, setSel }) {
   const s = g.session || {};
   const title = s.name || s.firstMessage || g.id;
   return html`<li class="hit-group" role="group" aria-label=${title} data-session=${g.id}>
-    <div class="hit-top" aria-hidden="true"><span class="hit-title">${title}</span>
+    <div class="hit-top" aria-hidden="true"><span class="hit-title">${title}</span>${archived.value.has(g.id)
+      && html`<span class="tag archived-tag">archived</span>`}
       <span class="group-count muted">${matches(Math.max(g.count, g.hits.length))}</span></div>
     <ul class="group-hits" role="presentation">${g.hits.map(({ h, i }) => html`<${HitRow} key=${h.sessionId + h.entryId}
       h=${h} i=${i} sel=${sel} setSel=${setSel} />`)}</ul>

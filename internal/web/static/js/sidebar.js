@@ -1,5 +1,7 @@
-// The sidebar: every project (cwd) as a collapsible group, its sessions by
-// last activity, forks nested under the session they came from.
+// The sidebar: every project (cwd) as a collapsible group, its sessions in
+// the order the user chose (order.js, sorting.js: pinned first, by last
+// activity, creation or name; archived ones apart), forks nested under the
+// session they came from; Select puts a checkbox on each for bulk actions.
 import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen,
@@ -8,8 +10,11 @@ import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
-import { glyph, MutedIcon } from './icons.js';
+import { glyph, MutedIcon, PinIcon } from './icons.js';
 import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot } from './fleet.js';
+import { groupSessions, shownIds } from './sorting.js';
+import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
+  BulkBar } from './order.js';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
 // that the worktrees of one repository are grouped under it.
@@ -45,49 +50,21 @@ export function byRepo(groups, map) {
 const HUGE = 20 * 1024 * 1024;
 const SHOWN = 40;
 
-// groupSessions groups the list by cwd; groups and sessions newest first,
-// forks under their parent when it is in the same group.
-export function groupSessions(list, text) {
-  const t = text.trim().toLowerCase();
-  const match = (s) => !t || (s.name || '').toLowerCase().includes(t) ||
-    (s.firstMessage || '').toLowerCase().includes(t) || (s.cwd || '').toLowerCase().includes(t) || s.id.startsWith(t);
-  const groups = new Map();
-  for (const s of list) {
-    if (!match(s)) continue;
-    if (!groups.has(s.cwd)) groups.set(s.cwd, []);
-    groups.get(s.cwd).push(s);
-  }
-  const out = [];
-  for (const [cwd, items] of groups) {
-    items.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
-    const ids = new Set(items.map((s) => s.id));
-    const kids = new Map();
-    const roots = [];
-    for (const s of items) {
-      const p = parentOf(s);
-      if (p && ids.has(p) && p !== s.id) {
-        if (!kids.has(p)) kids.set(p, []);
-        kids.get(p).push(s);
-      } else roots.push(s);
-    }
-    out.push({ cwd, roots, kids, modified: Date.parse(items[0].modified || 0), count: items.length });
-  }
-  out.sort((a, b) => b.modified - a.modified);
-  return out;
-}
+// orderOpts are groupSessions' options as the user set them: the sort,
+// the pins, and the archive (left out, or alone in the Archived view).
+const orderOpts = () => ({ by: sortBy.value, pinned: pinned.value, archived: archived.value,
+  archivedView: archivedView.value });
 
-// parentOf is the id of the session a fork came from: the server's, which
-// it finds by the header's parentSession path, else the id in that path's
-// file name (pi names files <time>_<id>.jsonl), for sessions whose folder
-// was moved or copied from another machine since.
-export function parentOf(s) {
-  if (s.parentSessionId) return s.parentSessionId;
-  const m = /_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(s.parentSessionPath || '');
-  return m ? m[1].toLowerCase() : '';
-}
+// shown is the refs of the sessions the sidebar shows, in its order: a
+// shift-click selects a range of them, "All" selects them all.
+let shown = [];
 
 export function Sidebar() {
-  const groups = groupSessions(sessions.value, filter.value);
+  const groups = groupSessions(sessions.value, filter.value, orderOpts());
+  const remotes = remoteGroups();
+  const open = (key) => (g) => !!filter.value || !collapsed.value.has(key(g));
+  shown = [...shownIds(groups, (g) => !open((x) => x.cwd)(g)),
+    ...[...remotes].flatMap(([name, gs]) => shownIds(gs, (g) => !open((x) => name + '\n' + x.cwd)(g)))];
   useEffect(() => { if (sessionsLoaded.value) loadRepos(sessions.value); }, [sessions.value]);
   const items = byRepo(groups, repos.value);
   const current = route.value.page === 'session' ? route.value.id : '';
@@ -107,12 +84,17 @@ export function Sidebar() {
       <input type="search" placeholder="Filter sessions" aria-label="Filter sessions" value=${filter.value}
         onInput=${(e) => { filter.value = e.currentTarget.value; }} />
     </div>
-    <nav class="side-list" aria-label="Sessions">
+    <${SideTools} archivedCount=${archivedCount(remotes)} />
+    ${selecting.value && html`<${BulkBar} shown=${shown} />`}
+    <nav class=${'side-list' + (selecting.value ? ' selecting' : '')} aria-label="Sessions">
+      ${archivedView.value && html`<div class="archived-note muted">Archived sessions: hidden from the sidebar and
+        home, still found by search. Restore one from its Actions, or several with Select.</div>`}
       ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">
-        ${filter.value ? 'No match.' : 'No sessions yet.'}</div>`}
-      ${fleet.value ? html`<${FleetList} local=${items} count=${groups.reduce((n, g) => n + g.count, 0)}
-        current=${current} />` : html`<${LocalList} items=${items} current=${current} />`}
+        ${filter.value ? 'No match.' : archivedView.value ? 'Nothing archived.' : 'No sessions yet.'}</div>`}
+      ${fleet.value ? html`<${FleetList} local=${items} remotes=${remotes}
+        count=${groups.reduce((n, g) => n + g.count, 0)} current=${current} />`
+        : html`<${LocalList} items=${items} current=${current} />`}
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''}
@@ -127,6 +109,29 @@ export function Sidebar() {
       <span class="muted">${plural(sessions.value.length, 'session')}</span>
     </div>
   </aside>`;
+}
+
+// remoteGroups is each other machine's sessions grouped as this one's,
+// under serve --fleet.
+function remoteGroups() {
+  const out = new Map();
+  const f = fleet.value;
+  if (!f) return out;
+  for (const m of f.machines || []) {
+    if (m.name === f.self) continue;
+    const r = remote.value.get(m.name) || { sessions: [] };
+    out.set(m.name, groupSessions(r.sessions, filter.value, orderOpts()));
+  }
+  return out;
+}
+
+// archivedCount is how many listed sessions (every machine's) are archived.
+function archivedCount(remotes) {
+  const a = archived.value;
+  let n = sessions.value.filter((s) => a.has(s.id)).length;
+  for (const name of remotes.keys()) n += ((remote.value.get(name) || {}).sessions || []).filter((s) => a.has(s.id))
+    .length;
+  return n;
 }
 
 // LocalList is this machine's sessions: by project, a repository's
@@ -144,18 +149,18 @@ function LocalList({ items, current }) {
 // FleetList is the fleet's sessions by machine (serve --fleet): this
 // machine first, as LocalList lists it, then every other machine by name
 // with its newest sessions as pushed, each headed by whether it is online.
-function FleetList({ local, count, current }) {
+function FleetList({ local, remotes, count, current }) {
   const f = fleet.value;
   const others = (f.machines || []).filter((m) => m.name !== f.self);
   return html`<${Machine} name=${f.self} m=${machineOf(f.self)} self=${true} count=${count}>
       <${LocalList} items=${local} current=${current} /></${Machine}>
-    ${others.map((m) => html`<${RemoteMachine} key=${m.name} m=${m} current=${current} />`)}`;
+    ${others.map((m) => html`<${RemoteMachine} key=${m.name} m=${m} groups=${remotes.get(m.name) || []}
+      current=${current} />`)}`;
 }
 
 // RemoteMachine is another machine's section: its sessions by project.
-function RemoteMachine({ m, current }) {
+function RemoteMachine({ m, groups, current }) {
   const r = remote.value.get(m.name) || { sessions: [], total: 0 };
-  const groups = groupSessions(r.sessions, filter.value);
   const left = r.total - r.sessions.length;
   return html`<${Machine} name=${m.name} m=${m} count=${filter.value ? groups.reduce((n, g) => n + g.count, 0)
     : r.total}>
@@ -217,6 +222,7 @@ function Group({ g, ckey = g.cwd, current, forceOpen, branch }) {
   const closed = !forceOpen && collapsed.value.has(ckey);
   const roots = all ? g.roots : g.roots.slice(0, SHOWN);
   return html`<section class="group">
+    ${selecting.value && html`<${GroupBox} g=${g} />`}
     <button class="group-head" type="button" aria-expanded=${!closed} title=${g.cwd}
       onClick=${() => toggleProject(ckey)}>
       <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
@@ -233,18 +239,35 @@ function Group({ g, ckey = g.cwd, current, forceOpen, branch }) {
   </section>`;
 }
 
+// GroupBox selects every session of a project shown, or none.
+function GroupBox({ g }) {
+  const ids = shownIds([g]);
+  const n = ids.filter((id) => selected.value.has(id)).length;
+  return html`<input type="checkbox" class="sel-box sel-group" checked=${n > 0 && n === ids.length}
+    indeterminate=${n > 0 && n < ids.length} aria-label=${'Select every session of ' + baseName(g.cwd)}
+    onClick=${() => pickAll(ids)} />`;
+}
+
 function Item({ s, kids, current, depth }) {
   const children = kids.get(s.id) || [];
   const title = (s.name || s.firstMessage || '(empty session)').slice(0, 300);
+  const sel = selecting.value;
   const go = (e) => {
+    if (sel) {
+      e.preventDefault();
+      pick(s.id, e.shiftKey, shown);
+      return;
+    }
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1) return;
     e.preventDefault();
     navigate(sessionURL(s.id));
   };
-  return html`<li>
-    <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '')} href=${sessionURL(s.id)}
-      onClick=${go}
-       data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
+  const on = sel && selected.value.has(s.id);
+  return html`<li class=${sel ? 'sel-row' : ''}>
+    ${sel && html`<input type="checkbox" class="sel-box" checked=${on} aria-label=${'Select ' + title.slice(0, 80)}
+      onClick=${(e) => pick(s.id, e.shiftKey, shown)} />`}
+    <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '') + (on ? ' selected' : '')}
+      href=${sessionURL(s.id)} onClick=${go} data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
       <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">${glyph.fork}</span>` : ''}
         <${Marks} s=${s} />${title}</span>
       <span class="sess-meta">
@@ -259,14 +282,16 @@ function Item({ s, kids, current, depth }) {
   </li>`;
 }
 
-// Marks shows a session's running, waiting, unread and muted state
-// (opening it, or Mark all read, marks it read).
+// Marks shows a session's pin, and its running, waiting, unread and muted
+// state (opening it, or Mark all read, marks it read).
 export function Marks({ s }) {
   const w = waiting.value.get(s.id);
   const unread = isUnread(s);
-  return html`${muted.value.has(s.id) && html`<span class="mute-mark" title="muted: no alerts on any device"
-    aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w && html`<span class="run-dot" title="running">
-    </span>`}${w && html`<span class="wait-mark" title=${'waiting for your answer: ' + w}>?</span>`}
+  return html`${pinned.value.has(s.id) && html`<span class="pin-mark" title="pinned: first in its project"
+    aria-label="pinned"><${PinIcon} /></span>`}${muted.value.has(s.id) && html`<span class="mute-mark"
+    title="muted: no alerts on any device" aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w
+      && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark"
+      title=${'waiting for your answer: ' + w}>?</span>`}
     ${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
 }
 

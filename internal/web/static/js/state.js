@@ -161,6 +161,9 @@ export function watchIndex() {
       case 'attention_state': // read marks or mutes changed, on any device
         marksEvent.value = ev;
         break;
+      case 'order_state': // pins or the archive changed, on any device (js/order.js)
+        orderEvent.value = ev;
+        break;
       case 'fleet_changed': // a machine of the fleet pushed (js/fleet.js reacts)
         fleetEvent.value = ev;
         break;
@@ -169,6 +172,7 @@ export function watchIndex() {
         reload();
         fleetEvent.value = { type: 'fleet_changed', machine: '' };
         marksEvent.value = { type: 'reload' };
+        orderEvent.value = { type: 'reload' };
         break;
     }
   });
@@ -185,6 +189,9 @@ export const attentionEvent = signal(null);
 // and mutes as the server keeps them), or {type: 'reload'} after a
 // reconnection.
 export const marksEvent = signal(null);
+// orderEvent is the latest "order_state" event (the pins and archive as
+// the server keeps them), or {type: 'reload'} after a reconnection.
+export const orderEvent = signal(null);
 
 export const sessionById = computed(() => new Map(sessions.value.map((s) => [s.id, s])));
 

@@ -1,0 +1,182 @@
+// Keeping sessions in order (issue 26.1): pins, the archive, the
+// sidebar's sort, and many sessions selected for one action (pin,
+// archive or restore, export, delete to the trash). Pins and archive are
+// the server's (GET /api/order, piweb's order.json), the same on every
+// device; a change anywhere comes back as an "order_state" event. The sort
+// is this browser's; the selection this tab's. The order itself is
+// sorting.js's (pure).
+import { signal, effect } from '@preact/signals';
+import { html } from './html.js';
+import * as api from './api.js';
+import { orderEvent, toast, confirm, navigate, loadSessions } from './state.js';
+import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
+import { plural } from './util.js';
+import { glyph, PinIcon } from './icons.js';
+
+// pinned and archived map a session's ref to when it was pinned or archived.
+export const pinned = signal(new Map());
+export const archived = signal(new Map());
+export const sortBy = signal(validSort(localStorage.getItem('piweb.sort')));
+// archivedView lists the archived sessions in the sidebar instead.
+export const archivedView = signal(false);
+// selecting shows the checkboxes; selected holds the refs checked.
+export const selecting = signal(false);
+export const selected = signal(new Set());
+let anchor = '';
+
+export function setSort(by) {
+  sortBy.value = validSort(by);
+  localStorage.setItem('piweb.sort', sortBy.value);
+}
+
+function adopt(st) {
+  pinned.value = new Map(Object.entries(st.pinned || {}));
+  archived.value = new Map(Object.entries(st.archived || {}));
+}
+
+const loadOrder = () => api.getOrder().then(adopt, () => {});
+
+// startOrder loads the pins and archive and follows their changes.
+export function startOrder() {
+  loadOrder();
+  effect(() => {
+    const ev = orderEvent.value;
+    if (ev) ev.type === 'reload' ? loadOrder() : adopt(ev);
+  });
+}
+
+// setOrder pins or archives (change: {pinned} or {archived}) the sessions
+// of ids, at once in this page, then on the server.
+export async function setOrder(ids, change) {
+  const flip = (m, on) => {
+    if (on === undefined) return m;
+    const next = new Map(m);
+    for (const id of ids) if (on) next.set(id, next.get(id) || new Date().toISOString()); else next.delete(id);
+    return next;
+  };
+  pinned.value = flip(pinned.peek(), change.pinned);
+  archived.value = flip(archived.peek(), change.archived);
+  try {
+    adopt(await api.setOrder(ids, change));
+    return true;
+  } catch (e) {
+    toast('Could not save: ' + e.message, { kind: 'error' });
+    loadOrder();
+    return false;
+  }
+}
+
+export const togglePin = (id) => setOrder([id], { pinned: !pinned.peek().has(id) });
+
+// archive archives or restores one session, with an Undo.
+export async function archive(id, on) {
+  if (!(await setOrder([id], { archived: on }))) return;
+  toast(on ? 'Archived: hidden from the sidebar and home' : 'Restored to the sidebar',
+    { action: 'Undo', onAction: () => setOrder([id], { archived: !on }) });
+}
+
+// pick is a click on a session's checkbox (with shift: a range of the
+// sessions shown, in order).
+export function pick(id, shift, order) {
+  const r = pickOne(selected.peek(), order, anchor, id, shift);
+  selected.value = r.selected;
+  anchor = r.anchor;
+}
+
+export const pickAll = (ids) => { selected.value = toggleAll(selected.peek(), ids); };
+
+export function stopSelecting() {
+  selecting.value = false;
+  selected.value = new Set();
+  anchor = '';
+}
+
+// remote says whether a ref names another machine's session.
+const remote = (id) => api.splitRef(id).machine !== '';
+
+// SideTools is the row under the filter: the sort, Select, and Archived.
+export function SideTools({ archivedCount }) {
+  const sel = selecting.value;
+  const arch = archivedView.value;
+  return html`<div class="side-tools">
+    <select class="side-sort" aria-label="Sort sessions by" title="Sort sessions by" value=${sortBy.value}
+      onChange=${(e) => setSort(e.currentTarget.value)}>
+      ${SORTS.map(([k, label]) => html`<option value=${k}>${label}</option>`)}</select>
+    <button type="button" class=${'btn ghost small select-toggle' + (sel ? ' on' : '')} aria-pressed=${sel}
+      title="Select sessions to pin, archive, export or delete together (shift-click: a range)"
+      onClick=${() => (sel ? stopSelecting() : (selecting.value = true))}>Select</button>
+    <button type="button" class=${'btn ghost small archived-toggle' + (arch ? ' on' : '')} aria-pressed=${arch}
+      title=${arch ? 'Back to the sessions' : 'The archived sessions'}
+      onClick=${() => { archivedView.value = !arch; selected.value = new Set(); }}>Archived${archivedCount
+        ? html` <span class="count">${archivedCount}</span>` : ''}</button>
+  </div>`;
+}
+
+// BulkBar acts on the selected sessions among shown (the refs the sidebar
+// shows, in order): select all of them, pin, archive or restore, export,
+// delete to the trash.
+export function BulkBar({ shown }) {
+  const inView = new Set(shown);
+  const ids = [...selected.value].filter((id) => inView.has(id));
+  const n = ids.length;
+  const local = ids.filter((id) => !remote(id));
+  const allPinned = n > 0 && ids.every((id) => pinned.value.has(id));
+  const arch = archivedView.value;
+  const all = shown.length > 0 && n === shown.length;
+  const done = (fn) => async () => { if (await fn()) stopSelecting(); };
+  return html`<div class="bulk-bar" role="toolbar" aria-label="Selected sessions">
+    <span class="bulk-count">${n ? `${n} selected` : 'Select sessions'}</span>
+    <button type="button" class="btn-link bulk-all" onClick=${() => pickAll(shown)}>${all ? 'None'
+      : `All ${shown.length}`}</button>
+    <button type="button" class="btn-link bulk-x" aria-label="Stop selecting" onClick=${stopSelecting}>${glyph.close}
+      </button>
+    <div class="bulk-actions">
+      <button type="button" class="btn small bulk-pin" disabled=${!n}
+        onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}><${PinIcon} /> ${allPinned ? 'Unpin' : 'Pin'}
+        </button>
+      <button type="button" class="btn small bulk-archive" disabled=${!n}
+        onClick=${done(() => bulkArchive(ids, !arch))}>${arch ? 'Restore' : 'Archive'}</button>
+      <button type="button" class="btn small bulk-export" disabled=${!local.length}
+        title="Download this machine's selected sessions as one zip of their files"
+        onClick=${() => bulkExport(local)}>Export</button>
+      <button type="button" class="btn small danger bulk-delete" disabled=${!local.length}
+        title="Move this machine's selected sessions to the trash (restorable)"
+        onClick=${done(() => bulkDelete(local))}>Delete…</button>
+    </div></div>`;
+}
+
+async function bulkArchive(ids, on) {
+  if (!(await setOrder(ids, { archived: on }))) return false;
+  toast(`${plural(ids.length, 'session')} ${on ? 'archived' : 'restored'}`,
+    { action: 'Undo', onAction: () => setOrder(ids, { archived: !on }) });
+  return true;
+}
+
+async function bulkExport(ids) {
+  try {
+    const { blob, name } = await api.exportMany(ids, 'jsonl');
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  } catch (e) {
+    toast('Export failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+// bulkDelete moves sessions to the trash one by one, after a confirmation.
+async function bulkDelete(ids) {
+  if (!(await confirm(`Delete ${plural(ids.length, 'session')}?`, 'They will be moved to the trash, where each can be'
+    + ' restored.', { ok: 'Delete', danger: true }))) return false;
+  const failed = [];
+  for (const id of ids) {
+    try { await api.deleteSession(id); } catch (e) { failed.push(e.message); }
+  }
+  await loadSessions();
+  const moved = ids.length - failed.length;
+  if (failed.length) toast(`${failed.length} not deleted: ${failed[0]}`, { kind: 'error' });
+  if (moved) toast(`${plural(moved, 'session')} moved to the trash`, { action: 'Open the trash', ms: 10000,
+    onAction: () => navigate('/trash') });
+  return !failed.length;
+}
