@@ -35,9 +35,10 @@ type Options struct {
 
 // Client talks to one piweb.
 type Client struct {
-	base   string
-	hc     *http.Client
-	header http.Header
+	base    string
+	hc      *http.Client
+	header  http.Header
+	machine string // ?machine= on every request (On)
 }
 
 // New returns a Client for the piweb at baseURL ("http://127.0.0.1:30141";
@@ -48,6 +49,16 @@ func New(baseURL string, opts Options) *Client {
 		hc = http.DefaultClient
 	}
 	return &Client{base: strings.TrimRight(baseURL, "/"), hc: hc, header: opts.Header.Clone()}
+}
+
+// On is a Client whose every request names machine (?machine=, the
+// fleet's contract: a route of another machine's session is the local
+// route with ?machine=NAME), so that its methods read or drive that
+// machine's sessions through this piweb; "" names none.
+func (c *Client) On(machine string) *Client {
+	d := *c
+	d.machine = machine
+	return &d
 }
 
 // Error is an error answer of the API: its HTTP status, its code as
@@ -163,7 +174,7 @@ func (c *Client) Send(ctx context.Context, method, path string, body io.Reader, 
 // request makes a request to path with the Client's headers, then
 // header's.
 func (c *Client) request(ctx context.Context, method, path string, body io.Reader, header http.Header) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, c.base+c.onMachine(path), body)
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +225,18 @@ func readError(resp *http.Response) error {
 		msg = msg[:200]
 	}
 	return &Error{Status: resp.StatusCode, Kind: errs.Internal, Message: msg}
+}
+
+// onMachine is path naming the Client's machine, if any.
+func (c *Client) onMachine(path string) string {
+	if c.machine == "" {
+		return path
+	}
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	return path + sep + "machine=" + url.QueryEscape(c.machine)
 }
 
 // query encodes the non-empty values of kv (name, value, name, value...)

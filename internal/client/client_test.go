@@ -48,8 +48,15 @@ func TestOptionsAndErrors(t *testing.T) {
 	if _, err := c.Trash(t.Context()); StatusOf(err) != 502 || errs.KindOf(err) != errs.Internal || errs.Message(err) != "the other piweb answered with status 502" {
 		t.Errorf("foreign error page: %v", err)
 	}
+	far := c.On("far")
+	far.Sessions(t.Context(), ListOptions{Limit: 2})
+	far.Models(t.Context())
+	if got := far.TerminalSocketURL("s1", "t1"); got != "ws"+ts.URL[4:]+"/api/sessions/s1/terminals/t1/socket?machine=far" {
+		t.Errorf("socket URL on far: %s", got)
+	}
 	want := []string{"GET /api/sessions?limit=2&order=asc&project=%2Fp key=k1",
-		"GET /api/sessions/a%2Fb key=k1", "GET /api/trash key=k1"}
+		"GET /api/sessions/a%2Fb key=k1", "GET /api/trash key=k1",
+		"GET /api/sessions?limit=2&machine=far key=k1", "GET /api/models?machine=far key=k1"}
 	if diff := cmp.Diff(want, seen); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}

@@ -110,6 +110,6 @@ func (c *Client) CloseTerminal(ctx context.Context, id, tid string) error {
 // terminal, GET /api/sessions/{id}/terminals/{tid}/socket, for a
 // WebSocket client with the Client's headers.
 func (c *Client) TerminalSocketURL(id, tid string) string {
-	u := c.base + sessionPath(id, "/terminals/"+url.PathEscape(tid)+"/socket")
+	u := c.base + c.onMachine(sessionPath(id, "/terminals/"+url.PathEscape(tid)+"/socket"))
 	return "ws" + strings.TrimPrefix(u, "http")
 }
