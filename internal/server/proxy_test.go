@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -312,5 +314,42 @@ func TestForwardUserChecks(t *testing.T) {
 	guarded.json("GET", files, nil, 200, "Authorization", "Bearer the-near-users-token-0123456789")
 	if h, _ := m.got.last(); h == nil || h.Get("Authorization") != "" {
 		t.Errorf("the signed-in request forwarded with headers %v", h)
+	}
+}
+
+// TestForwardNewSession: the new-session dialog's machine picker reads
+// another machine's known folders and models through this piweb (its
+// models.json, not this machine's), and a session started there must be
+// in one of its known folders.
+func TestForwardNewSession(t *testing.T) {
+	m := newTwoMachines(t)
+	models := `{"providers":{"far-llm":{"baseUrl":"http://127.0.0.1:1/v1","api":"openai-completions","apiKey":"x",` +
+		`"models":[{"id":"far-only-model"}]}}}`
+	if err := os.WriteFile(filepath.Join(m.far.d.AgentDir, "models.json"), []byte(models), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	far := m.near.api().On("far")
+	meta, _ := m.far.cat.ByKey(m.farID)
+	farCwd := meta.Cwd
+	projects, err := far.Projects(ctx)
+	if err != nil || !slices.ContainsFunc(projects.Projects, func(p *apitype.Project) bool { return p.Cwd == farCwd }) {
+		t.Errorf("far's projects through near: %v, %v; want %s among them", projects, err, farCwd)
+	}
+	for _, c := range []struct {
+		what string
+		api  *client.Client
+		want bool
+	}{{"far's models through near", far, true}, {"near's own models", m.near.api(), false}} {
+		list, err := c.api.Models(ctx)
+		if has := strings.Contains(jsonOf(list.Models), "far-only-model"); err != nil || has != c.want {
+			t.Errorf("%s: far-only-model listed %v, want %v (%v)", c.what, has, c.want, err)
+		}
+	}
+	_, err = far.Create(ctx, apitype.CreateRequest{Cwd: t.TempDir(), Message: "hi"})
+	wantErr(t, "a new session on far outside its known folders", err, 403, "forbidden")
+	_, err = far.Create(ctx, apitype.CreateRequest{Cwd: farCwd, Message: "hi"})
+	if client.StatusOf(err) != 503 { // far's own check passed; it has no pi to start in this test
+		t.Errorf("a new session on far in a known folder: %v, want far's 503 for a missing pi", err)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -65,7 +66,7 @@ func newDrivenMachine(t *testing.T, url, name string, key access.FleetKey, quest
 // writable: a prompt sent from the composer runs on beta, its answer
 // streams in as beta's pi writes it (a delta shown while the rest is
 // held back), then stays as beta's push brings it; its Terminal runs a
-// shell on beta. When beta's piweb vanishes (its pusher still beating),
+// shell on beta; /new there starts a session on beta. When beta's piweb vanishes (its pusher still beating),
 // the page says beta does not answer and falls back to the read-only
 // view from the fleet database, what was read still shown.
 func TestFleetDriveInBrowser(t *testing.T) {
@@ -88,6 +89,8 @@ func TestFleetDriveInBrowser(t *testing.T) {
 		&& document.querySelector('.remote-banner') === null
 		&& document.querySelector('.conv').textContent.includes('answer to beta asks about beavers')`)
 	b.waitHearing(t, "s/0199aaaa-bbbb-7ccc-8ddd-000000000001@beta")
+	// Its model picker lists beta's models (its models.json); alpha has none.
+	b.waitJS(t, `document.querySelector('.model-select option[value="fake/fake-model"]') !== null`)
 
 	// A prompt: the answer's first part is shown while beta's pi still
 	// waits for the rest (so it came over beta's stream, not the database).
@@ -102,6 +105,7 @@ func TestFleetDriveInBrowser(t *testing.T) {
 	chat.waitText(t, "Beavers build their dams of sticks and mud.")
 	chat.waitText(t, "how do beavers build?")
 	chat.waitIdle(t)
+	newSessionOnBeta(t, b, beta)
 
 	// Its terminal is a shell on beta.
 	ws := &workspaceRig{browser: b}
@@ -125,4 +129,28 @@ func TestFleetDriveInBrowser(t *testing.T) {
 		t.Errorf("the read-only view shows %d panels that need beta", n)
 	}
 	shoot(t, b, "fleet-drive-vanished")
+}
+
+// newSessionOnBeta: /new in beta's session opens the new-session dialog
+// on beta (the machine picker offers alpha first, then beta), with beta's
+// folders and models; the session starts on beta and opens from the
+// fleet database once pushed. The page then opens the session it came
+// from again.
+func newSessionOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
+	t.Helper()
+	chat := &chatRig{browser: b, llm: beta.llm}
+	beta.llm.Enqueue(fakellm.Text("A new session on beta."))
+	chat.send(t, "/new")
+	b.waitJS(t, fmt.Sprintf(`(() => { const d = document.querySelector('.new-session-dialog'); if (!d) return false;
+		const ms = [...d.querySelectorAll('[name=machine] option')].map((o) => o.value).join();
+		return ms === ',beta' && d.querySelector('[name=machine]').value === 'beta' && d.querySelector('[name=cwd]').value === %q
+			&& d.querySelector('[name=model] option[value="fake/fake-model"]') !== null; })()`, beta.cwd))
+	shoot(t, b, "fleet-new-session")
+	eval[bool](t, b, `(() => { const e = document.querySelector('.new-session-dialog [name=message]'); e.value = 'start on beta';
+		e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+	(&rig{browser: b}).click(t, `.new-session-dialog [type=submit]`)
+	b.waitJS(t, `location.search === '?machine=beta' && !location.pathname.endsWith('-000000000001')`)
+	b.waitJS(t, `document.querySelector('.conv')?.textContent.includes('A new session on beta.')`)
+	(&rig{browser: b}).click(t, `.machine[data-machine="beta"] a.sess[href^="/s/0199aaaa-bbbb-7ccc-8ddd-000000000001"]`)
+	b.waitJS(t, `location.pathname.endsWith('-000000000001') && document.querySelector('.conv')?.textContent.includes('Beavers build')`)
 }

@@ -125,7 +125,7 @@ const actions = {
   },
   new(view) {
     const s = view.detail.value && view.detail.value.session;
-    newSessionIn.value = { cwd: (s && s.cwd) || '' };
+    newSessionIn.value = { cwd: (s && s.cwd) || '', machine: view.machine || '' };
     return true;
   },
   resume() {

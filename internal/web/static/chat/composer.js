@@ -97,7 +97,7 @@ export function Composer({ view }) {
     ${comp.popup}
     <${Picker} />
     <${SessionInfo} view=${view} />
-    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd}
+    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} machine=${newSessionIn.value.machine}
       close=${() => { newSessionIn.value = null; }} />`}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />

@@ -78,7 +78,8 @@ export function Controls({ view, l, next }) {
 // level when it moves to the branch point, so the branch point's are not
 // what the send uses); info is the model's description (its input kinds).
 // The list of models comes from the session's own pi when it runs (quick,
-// and what that pi can switch to), else from piweb's model list.
+// and what that pi can switch to), else from the model list of the
+// session's machine's piweb.
 export function useNextModel(view, l) {
   const [list, setList] = useState([]);
   const [pi, setPi] = useState(null);
@@ -88,8 +89,9 @@ export function useNextModel(view, l) {
   const known = l.connected.value;
   useEffect(() => {
     if (!known) return;
-    const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {}) : models();
-    const scope = models().then((d) => d.enabledModels, () => null);
+    const p = live ? command(view.id, { type: 'get_available_models' }).then((r) => r.data || {})
+      : models(view.machine);
+    const scope = models(view.machine).then((d) => d.enabledModels, () => null);
     Promise.all([p, scope]).then(([d, pats]) => setList(scoped(d.models || [], pats)), () => {});
   }, [rev, live, known]);
   const atWorker = !!view.leaf && view.leaf === l.workerLeaf.value; // after Edit from here (actions.js)

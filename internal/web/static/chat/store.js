@@ -19,12 +19,18 @@ export function takeDraft(id) {
   return d;
 }
 
-let modelsP = null;
+const modelLists = new Map(); // machine ('' for this one) -> promise of its model list
 // modelsRev is bumped when the model list is read again.
 export const modelsRev = signal(0);
 
-// models is piweb's model list (GET /api/models), fetched once.
-export const models = () => (modelsP ||= api.listModels().catch((e) => { modelsP = null; throw e; }));
+// models is a machine's model list (GET /api/models, of another machine
+// sent on to its piweb: its pi, its models.json), fetched once.
+export function models(machine = '') {
+  if (!modelLists.has(machine)) {
+    modelLists.set(machine, api.listModels(machine).catch((e) => { modelLists.delete(machine); throw e; }));
+  }
+  return modelLists.get(machine);
+}
 
 // scoped keeps the models settings.json's enabledModels offers in the
 // pickers (all when it is unset or empty), as pi's model scope reads the
@@ -66,7 +72,7 @@ function globRE(p) {
 
 // refreshModels reads pi's model list again (after models.json changed).
 export function refreshModels() {
-  modelsP = null;
+  modelLists.clear();
   modelsRev.value++;
   return models();
 }
@@ -101,7 +107,7 @@ export async function loadSessionInfo(view) {
   }
 }
 
-// newSessionIn opens the new-session dialog for a folder ({cwd}), as /new
+// newSessionIn opens the new-session dialog for a folder ({cwd, machine}), as /new
 // does; null when closed.
 export const newSessionIn = signal(null);
 

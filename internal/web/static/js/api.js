@@ -168,9 +168,11 @@ export const trustSession = (cwd, ref) => post('/api/trust' + q({ machine: split
   session: splitRef(ref).id });
 export const deleteTrash = (trashId) => request('DELETE', `/api/trash/${enc(trashId)}`, {});
 export const listBackups = () => get('/api/backups');
-export const listProjects = () => get('/api/projects');
-export const createSession = (body) => post('/api/sessions', body);
-export const listModels = () => get('/api/models');
+// Projects, new sessions and models are the machine's (another one's:
+// sent on to it, which starts sessions only in its known folders).
+export const listProjects = (machine) => get('/api/projects' + q({ machine }));
+export const createSession = (body, machine) => post('/api/sessions' + q({ machine }), body);
+export const listModels = (machine) => get('/api/models' + q({ machine }));
 export const getModelsConfig = () => get('/api/models-config');
 export const putModelsConfig = (config) => put('/api/models-config', { config });
 // pi's own configuration (docs/api.md: pi's configuration).

@@ -79,6 +79,34 @@ function changed(machine) {
   }, 100);
 }
 
+// whenPushed waits until another machine's new session (by ref) is in
+// the fleet database, where its page reads it: its machine pushes it
+// within moments. Each push of that machine (fleet_changed) looks at its
+// newest sessions again, and a second at most passes between two looks;
+// after 20 s the page opens anyway and says what the database has.
+export async function whenPushed(ref, machine) {
+  const { id } = api.splitRef(ref);
+  const end = Date.now() + 20000;
+  while (Date.now() < end) {
+    try {
+      const d = await api.listFleet(machine, '', 20);
+      if (d.sessions.some((s) => s.localId === id)) return;
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => {
+      let first = true; // subscribe calls back at once with the latest event, an old one
+      let un = null;
+      const done = () => { clearTimeout(t); if (un) un(); resolve(); };
+      const t = setTimeout(done, 1000);
+      un = fleetEvent.subscribe((ev) => {
+        if (first) { first = false; return; }
+        if (ev && (!ev.machine || ev.machine === machine)) done();
+      });
+    });
+  }
+}
+
 // machineOf is what the fleet says of a machine, or null.
 export function machineOf(name) {
   const f = fleet.value;
