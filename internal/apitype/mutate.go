@@ -17,15 +17,22 @@ type LabelRequest struct {
 	Label   *string `json:"label"`
 }
 
-// ForkRequest is POST /api/sessions/{id}/fork: the entry to fork before.
+// ForkRequest is POST /api/sessions/{id}/fork: the entry to fork before,
+// and the folder of the new session (empty: the source's).
 type ForkRequest struct {
 	EntryID string `json:"entryId"`
+	Cwd     string `json:"cwd,omitempty"`
 }
 
 // CloneRequest is POST /api/sessions/{id}/clone: the leaf to clone up to
-// (empty: the session's leaf).
+// (empty: the session's leaf), or with All every branch; Cwd is the
+// folder of the new session (empty: the source's). A session whose
+// folder is gone goes on in another one this way, as pi's "fork into"
+// the current folder does (decision 0034).
 type CloneRequest struct {
 	Leaf string `json:"leaf"`
+	Cwd  string `json:"cwd,omitempty"`
+	All  bool   `json:"all,omitempty"`
 }
 
 // SessionAnswer is the answer of the mutations that report the session

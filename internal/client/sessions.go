@@ -192,6 +192,18 @@ func (c *Client) Clone(ctx context.Context, id, leaf string) (a apitype.NewSessi
 	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/clone"), apitype.CloneRequest{Leaf: leaf}, &a)
 }
 
+// CloneAs is POST /api/sessions/{id}/clone with every option: into
+// another folder (req.Cwd), every branch (req.All).
+func (c *Client) CloneAs(ctx context.Context, id string, req apitype.CloneRequest) (a apitype.NewSession, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/clone"), req, &a)
+}
+
+// ForkAs is POST /api/sessions/{id}/fork with every option: into another
+// folder (req.Cwd).
+func (c *Client) ForkAs(ctx context.Context, id string, req apitype.ForkRequest) (a apitype.NewSession, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/fork"), req, &a)
+}
+
 // Repair is POST /api/sessions/{id}/repair.
 func (c *Client) Repair(ctx context.Context, id string) (a apitype.RepairResult, err error) {
 	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/repair"), struct{}{}, &a)

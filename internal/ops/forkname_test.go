@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"piweb/internal/apitype"
 	"piweb/internal/naming"
 )
 
@@ -21,7 +22,7 @@ func (offlineAgent) Rename(_ context.Context, _, _ string, offline func() error)
 func TestForkAtFirstMessageNamed(t *testing.T) {
 	o, m := newOps(t)
 	o.Names = naming.New(naming.Options{Catalog: o.Cat, Agent: offlineAgent{}, Store: o.Store})
-	fk, err := o.Fork(m, firstUser(t, o, m.Path))
+	fk, err := o.Fork(m, apitype.ForkRequest{EntryID: firstUser(t, o, m.Path)})
 	if err != nil {
 		t.Fatal(err)
 	}

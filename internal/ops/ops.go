@@ -217,9 +217,10 @@ func (o *Ops) Restore(trashID string) (apitype.SessionAnswer, error) {
 	return apitype.SessionAnswer{Session: o.ItemAfter(it.Original)}, nil
 }
 
-// Fork makes a new session of the branch before the user message entryID.
-func (o *Ops) Fork(m catalog.Meta, entryID string) (apitype.NewSession, error) {
-	np, text, err := o.Store.Fork(m.Path, entryID)
+// Fork makes a new session of the branch before the user message
+// req.EntryID, in req.Cwd when set.
+func (o *Ops) Fork(m catalog.Meta, req apitype.ForkRequest) (apitype.NewSession, error) {
+	np, text, err := o.Store.Fork(m.Path, req.EntryID, req.Cwd)
 	if err != nil {
 		return apitype.NewSession{}, fail(StepStore, err)
 	}
@@ -230,9 +231,10 @@ func (o *Ops) Fork(m catalog.Meta, entryID string) (apitype.NewSession, error) {
 	return ns, err
 }
 
-// Clone makes a new session of the branch up to leaf.
-func (o *Ops) Clone(m catalog.Meta, leaf string) (apitype.NewSession, error) {
-	np, err := o.Store.Clone(m.Path, leaf)
+// Clone makes a new session of the branch up to req.Leaf (every branch
+// with req.All), in req.Cwd when set.
+func (o *Ops) Clone(m catalog.Meta, req apitype.CloneRequest) (apitype.NewSession, error) {
+	np, err := o.Store.Clone(m.Path, req.Leaf, req.Cwd, req.All)
 	if err != nil {
 		return apitype.NewSession{}, fail(StepStore, err)
 	}

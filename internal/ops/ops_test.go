@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
@@ -86,11 +87,11 @@ func TestMutations(t *testing.T) {
 	if err != nil || lab.Labels[user] != "start" {
 		t.Fatalf("Label: %v, %v", lab.Labels, err)
 	}
-	fk, err := o.Fork(m, user)
+	fk, err := o.Fork(m, apitype.ForkRequest{EntryID: user})
 	if err != nil || fk.ID == "" || fk.Path == m.Path || fk.Text == nil {
 		t.Fatalf("Fork: %+v, %v", fk, err)
 	}
-	cl, err := o.Clone(m, "")
+	cl, err := o.Clone(m, apitype.CloneRequest{})
 	if err != nil || cl.ID == "" || cl.Text != nil {
 		t.Fatalf("Clone: %+v, %v", cl, err)
 	}
@@ -115,7 +116,7 @@ func TestMutations(t *testing.T) {
 		step   Step
 		target error
 	}{
-		{"fork at no entry", second(o.Fork(m, "nope")), StepStore, session.ErrNotFound},
+		{"fork at no entry", second(o.Fork(m, apitype.ForkRequest{EntryID: "nope"})), StepStore, session.ErrNotFound},
 		{"label no entry", second(o.Label(ctx, m, "nope", "x")), StepAgentStore, session.ErrNotFound},
 		{"restore twice", second(o.Restore(del.TrashID)), StepRestore, sessionstore.ErrTrashItem},
 		{"rename a gone file", second(o.Rename(ctx, catalog.Meta{Path: m.Path + ".gone"}, "x")), StepAgentStore, fs.ErrNotExist},

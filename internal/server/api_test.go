@@ -360,6 +360,48 @@ func TestForkClone(t *testing.T) {
 	wantErr(t, "fork of no entry", err, 404, "")
 }
 
+// TestForkCloneInto: a session goes on in another folder (its own is gone,
+// as every imported session's is) as pi's fork into a folder does: a new
+// file in that folder's sessions, the header's cwd that folder, every
+// branch kept with All; the original unchanged (issue 25 item 6).
+func TestForkCloneInto(t *testing.T) {
+	r := newRig(t, Options{})
+	ctx, api := t.Context(), r.api()
+	id := r.item("Dark theme").ID
+	orig, err := api.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(orig.Session.Path)
+	dir := t.TempDir()
+	all, err := api.CloneAs(ctx, id, apitype.CloneRequest{Cwd: dir, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(r.d.AgentDir, "sessions", session.EncodeCwd(dir)); filepath.Dir(all.Path) != want {
+		t.Errorf("new file %s, want it in %s", all.Path, want)
+	}
+	got, err := api.Session(ctx, all.ID)
+	if err != nil || got.Session.Cwd != dir || len(got.Tree) != len(orig.Tree) {
+		t.Errorf("clone into: cwd %q, %d entries (want %q, %d): %v", got.Session.Cwd, len(got.Tree), dir, len(orig.Tree), err)
+	}
+	var user string
+	for _, n := range orig.Tree {
+		if n.Role == "user" {
+			user = n.ID
+		}
+	}
+	fk, err := api.ForkAs(ctx, id, apitype.ForkRequest{EntryID: user, Cwd: dir})
+	if f, _ := api.Session(ctx, fk.ID); err != nil || f.Session.Cwd != dir {
+		t.Errorf("fork into: %+v, %v", f.Session, err)
+	}
+	_, err = api.CloneAs(ctx, id, apitype.CloneRequest{Cwd: filepath.Join(dir, "missing")})
+	wantErr(t, "clone into a missing folder", err, 400, "")
+	if after, _ := os.ReadFile(orig.Session.Path); string(after) != string(before) {
+		t.Error("the original changed")
+	}
+}
+
 func TestExport(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()

@@ -159,7 +159,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.ops.Fork(m, body.EntryID)
+	a, err := s.ops.Fork(m, body)
 	return answer(w, a, err)
 }
 
@@ -168,6 +168,6 @@ func (s *Server) clone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.ops.Clone(m, body.Leaf)
+	a, err := s.ops.Clone(m, body)
 	return answer(w, a, err)
 }

@@ -203,3 +203,17 @@ func (s *Session) cwdRaw() []byte {
 var newline = []byte{'\n'}
 
 func appendLine2(b, line []byte) []byte { return append(append(b, line...), '\n') }
+
+// InCwd is the content of a new session (Extract, ForkBefore, Clone) with
+// its header's cwd set to cwd: the session lives in that project, as pi's
+// fork into another folder does (forkFrom) when a session's own folder is
+// gone. Only the header changes.
+func InCwd(content []byte, cwd string) []byte {
+	first, rest, _ := bytes.Cut(content, []byte("\n"))
+	h := newEntry(first, 1, 0, nil)
+	if h == nil || h.Type != "session" {
+		return content
+	}
+	h.setMembers(member3("cwd", appendJSString(nil, cwd)))
+	return append(appendLine2(nil, h.Raw), rest...)
+}

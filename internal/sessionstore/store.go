@@ -3,6 +3,7 @@ package sessionstore
 import (
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -105,8 +106,9 @@ func appendRetry(path string, do func(*session.Session) error) error {
 var ErrNotUserMessage = errs.New(errs.Invalid, "fork needs a user message entry", "fork needs a user message entry")
 
 // Fork writes pi's fork before the user message entryID beside the
-// source and returns the new file and the message's text.
-func (st *Store) Fork(path, entryID string) (newPath, text string, err error) {
+// source (or in cwd: see place) and returns the new file and the
+// message's text.
+func (st *Store) Fork(path, entryID, cwd string) (newPath, text string, err error) {
 	s, err := session.ReadFile(path)
 	if err != nil {
 		return "", "", err
@@ -122,25 +124,53 @@ func (st *Store) Fork(path, entryID string) (newPath, text string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	np, err := NewFile(filepath.Dir(path), content)
+	np, err := st.place(path, content, cwd)
 	return np, session.SearchableEntry(e).Join(true), err
 }
 
 // Clone writes the branch ending at leafID (default the leaf) beside the
-// source and returns the new file.
-func (st *Store) Clone(path, leafID string) (string, error) {
+// source (or in cwd: see place) and returns the new file. With all it
+// writes every branch instead, as pi's fork into another folder does
+// (forkFrom), which the session's own folder being gone asks for.
+func (st *Store) Clone(path, leafID, cwd string, all bool) (string, error) {
 	s, err := session.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
 	var content []byte
-	if leafID == "" {
+	switch {
+	case all:
+		to := cwd
+		if to == "" && s.Header != nil {
+			to, _ = s.Header.String("cwd")
+		}
+		content = s.ForkTo(to, path)
+	case leafID == "":
 		content, err = s.Clone(path)
-	} else {
+	default:
 		content, err = s.Extract(leafID, path)
 	}
 	if err != nil {
 		return "", err
 	}
-	return NewFile(filepath.Dir(path), content)
+	return st.place(path, content, cwd)
+}
+
+// place writes a new session's content beside its source, or with cwd
+// set in cwd's own sessions folder with its header's cwd changed (pi's
+// fork into another folder: the original keeps its history untouched).
+// cwd must be an existing folder.
+func (st *Store) place(source string, content []byte, cwd string) (string, error) {
+	dir := filepath.Dir(source)
+	if cwd != "" {
+		if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() || !filepath.IsAbs(cwd) {
+			return "", errs.Errorf(errs.Invalid, "%s is not an existing folder", cwd)
+		}
+		content = session.InCwd(content, cwd)
+		dir = filepath.Join(st.AgentDir, "sessions", session.EncodeCwd(cwd))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	return NewFile(dir, content)
 }
