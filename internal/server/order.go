@@ -63,7 +63,7 @@ func (s *Server) checkOrder(c apitype.OrderChange) error {
 
 // checkOrderID refuses a key that is empty or long, and, when it is to be
 // pinned or archived, a local session not listed or a remote ref without
-// the fleet.
+// the fleet (refs are checked for shape, not against the fleet database).
 func (s *Server) checkOrderID(id string, adds bool) error {
 	if id == "" || len(id) > 512 {
 		return errs.Errorf(errs.Invalid, "bad session id %.40q", id)
@@ -72,13 +72,24 @@ func (s *Server) checkOrderID(id string, adds bool) error {
 		return nil
 	}
 	if i := strings.IndexByte(id, '@'); i >= 0 {
-		if s.opts.Fleet == nil || i == 0 || i == len(id)-1 {
-			return errs.Errorf(errs.NotFound, "session %.80s not found (another machine's needs serve --fleet)", id)
-		}
-		return nil
+		return s.checkRef(id[:i], id[i+1:])
 	}
 	if _, err := s.lookupID(id); err != nil {
 		return errs.Errorf(errs.NotFound, "session %.80s not found", id)
+	}
+	return nil
+}
+
+// checkRef refuses another machine's ref ID@MACHINE without the fleet,
+// malformed, or naming this machine (whose sessions go by their id).
+func (s *Server) checkRef(id, machine string) error {
+	switch {
+	case s.opts.Fleet == nil:
+		return errs.Errorf(errs.NotFound, "session %.80s@%.40s not found: another machine's needs serve --fleet", id, machine)
+	case id == "" || machine == "":
+		return errs.Errorf(errs.Invalid, "bad session ref %.80q", id+"@"+machine)
+	case machine == s.opts.Fleet.Machine():
+		return errs.Errorf(errs.Invalid, "name this machine's session %.80s by its id", id)
 	}
 	return nil
 }

@@ -84,6 +84,23 @@ func TestOrderFollowsTheUser(t *testing.T) {
 	}
 }
 
+// TestOrderFleetRefs: under serve --fleet another machine's session is
+// pinned and archived by its ref ID@MACHINE; a ref naming this machine, or
+// malformed, is refused.
+func TestOrderFleetRefs(t *testing.T) {
+	r := newRig(t, Options{Fleet: &fakeFleet{}})
+	api, ctx := r.api(), t.Context()
+	on := true
+	st, err := api.SetOrder(ctx, apitype.OrderChange{IDs: []string{"abc@far", r.items()[0].ID}, Pinned: &on, Archived: &on})
+	if err != nil || len(st.Pinned) != 2 || st.Archived["abc@far"].IsZero() {
+		t.Errorf("pin and archive a remote ref: %v, %v", st, err)
+	}
+	for _, ref := range []string{"abc@near", "@far", "abc@"} {
+		_, err := api.SetOrder(ctx, apitype.OrderChange{IDs: []string{ref}, Pinned: &on})
+		wantErr(t, ref, err, 400, "invalid")
+	}
+}
+
 // TestExportMany: POST /api/export is one zip of the sessions named, each
 // file byte for byte (jsonl) or its branch as a document (md); an unknown
 // session is 404 before anything is sent.

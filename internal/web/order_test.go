@@ -45,7 +45,7 @@ func TestKeepInOrder(t *testing.T) {
 	click(t, b, `.select-toggle`)
 	click(t, b, `.sel-row .sess[data-id="`+gone+`"]`)
 	click(t, b, `.bulk-archive`)
-	b.waitJS(t, `!document.querySelector('.sidebar .sess[data-id="`+gone+`"]') && !document.querySelector('.recent a[href$="`+gone+`"]') && document.querySelector('.archived-toggle .count').textContent === '1'`)
+	b.waitJS(t, `!document.querySelector('.sidebar .sess[data-id="`+gone+`"]') && !document.querySelector('.recent a[href$="`+gone+`"]') && document.querySelector('.archived-toggle .count').textContent === '1' && document.querySelector('.home .fact').textContent.includes('(1 archived)')`)
 	click(t, b, `.archived-toggle`)
 	b.waitJS(t, `document.querySelectorAll('.sidebar .sess').length === 1 && document.querySelector('.sidebar .sess[data-id="`+gone+`"]')`)
 	if shots {
@@ -56,6 +56,9 @@ func TestKeepInOrder(t *testing.T) {
 	click(t, b, `.sess-head .menu > button`)
 	click(t, b, `.menu-pop .pin-item`)
 	b.waitJS(t, `document.querySelector('.archived-fact') && fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).length === 2)`)
+	if shots {
+		shootAll(t, b, "order-session")
+	}
 	click(t, b, `.select-toggle`)
 	click(t, b, `.bulk-all`)
 	click(t, b, `.bulk-archive`) // Restore in the Archived view

@@ -114,11 +114,13 @@ function recent(n) {
 
 function Home() {
   const list = recent(12);
+  const arch = sessions.value.filter((s) => archived.value.has(s.id)).length;
   return html`<div class="home">
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
       onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
-        ${plural(sessions.value.length, 'session')}<span class="keys"> · Ctrl+K to search</span></span></div></div>
+        ${plural(sessions.value.length, 'session')}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
+        search</span></span></div></div>
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>
     <div class="home-body">
