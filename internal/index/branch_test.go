@@ -20,6 +20,7 @@ import (
 // pages; every clean one is answered; after a branch is moved by an
 // append, the answer waits for the index and then follows the new branch.
 func TestTailMatchesParse(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 30, Bytes: 6 << 20, Seed: 11}); err != nil {
 		t.Fatal(err)
@@ -112,6 +113,7 @@ func checkTail(t *testing.T, ix *Index, p string) bool {
 // session costs its own lines: the plan and the last 60 messages of a
 // 40 MB file read less than a fiftieth of it.
 func TestTailReadsThePage(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 1, Bytes: 40 << 20, BigFiles: 1, BigBytes: 40 << 20, Seed: 5}); err != nil {
 		t.Fatal(err)

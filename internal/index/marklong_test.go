@@ -29,6 +29,7 @@ func TestMarkLong(t *testing.T) {
 // is given (issue 21: a one-letter search over 8 MB messages took
 // minutes): the hits and their snippets come from the text's first part.
 func TestSearchLongText(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "sessions", "--w--")
 	os.MkdirAll(proj, 0o755)

@@ -183,7 +183,7 @@ func FuzzASCIIWords(f *testing.F) {
 // (prefixes rewritten from it match the rows FTS5's own prefixes match) and
 // leaves FTS5's settings as they were.
 func TestBulkPass(t *testing.T) {
-	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
+	// Not parallel: it sets bulkBytes, which every other test's text pass reads.
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 12, Bytes: 2 << 20, Seed: 5}); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // wrote, then that the index finds both sessions, the second through the
 // cwd of the first, while ls lists only the first, as pi's listAll does.
 func TestProjectSessionDir(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	srv := httptest.NewServer(fakellm.New(fakellm.Options{Log: testkit.Log(t)}))
 	t.Cleanup(srv.Close)
 	agent, work := t.TempDir(), t.TempDir()

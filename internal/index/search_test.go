@@ -168,6 +168,7 @@ func checkBranch(t testing.TB, ix *Index, path string) {
 // TestBranchGrowth replays generated sessions (with branches) a chunk of
 // lines at a time and checks the flags after each step.
 func TestBranchGrowth(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	src := t.TempDir()
 	if _, err := corpus.Generate(src, corpus.Options{Files: 4, Bytes: 400 << 10, Seed: 9}); err != nil {
 		t.Fatal(err)

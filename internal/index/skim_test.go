@@ -56,6 +56,7 @@ func checkSkim(t *testing.T, o Options) []byte {
 // ties; compared with pi's own recorded listAll too) and on a generated
 // corpus, and that it stands aside once an index file exists.
 func TestSkimListJSON(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	t.Run("fixtures", func(t *testing.T) { checkSkim(t, skimOptions(t, fixtureAgentDir(t))) })
 	t.Run("pi-1.6.0", func(t *testing.T) {
 		src := filepath.Join("..", "session", "testdata", "pi-1.6.0", "list")

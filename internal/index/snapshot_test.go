@@ -137,6 +137,7 @@ func TestSnapshotUnreadable(t *testing.T) {
 // TestSnapshotManyChanged makes more files change than ListJSON refreshes
 // one by one, so that it syncs them all.
 func TestSnapshotManyChanged(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "sessions", "--w--")
 	os.MkdirAll(proj, 0o755)

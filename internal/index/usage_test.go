@@ -185,12 +185,14 @@ func usageMiddle(t *testing.T, ix *Index) time.Time {
 }
 
 func TestUsageFixtures(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	ix := openTest(t, fixtureAgentDir(t))
 	syncAll(t, ix)
 	checkUsage(t, ix, "America/Los_Angeles", "Asia/Kolkata")
 }
 
 func TestUsageCorpus(t *testing.T) {
+	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 60, Bytes: 6 << 20, Projects: 4, Seed: 7}); err != nil {
 		t.Fatal(err)
