@@ -433,6 +433,7 @@ func TestExport(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r := newRig(t, Options{})
 	s := r.item("Dark theme")
 	api, ctx := r.api(), t.Context()

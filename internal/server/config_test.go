@@ -74,6 +74,7 @@ func toJSON(t *testing.T, v any) string {
 // reports the answer, pi's error, or a provider that does not answer in
 // time (its pi stopped).
 func TestLiveModelTest(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	r.srv.opts.ModelTestTimeout = 3 * time.Second
 	api, ctx := r.api(), t.Context()
@@ -101,6 +102,7 @@ func TestLiveModelTest(t *testing.T) {
 // so are an extension that adds no command and MCP servers, a project's
 // only once pi trusts the project.
 func TestLiveResources(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, _ := liveRig(t)
 	cwd := r.d.Projects + "/notes"
 	os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755)

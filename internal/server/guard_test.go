@@ -203,6 +203,7 @@ func treeDigest(t *testing.T, root string) map[string][32]byte {
 // before its handler runs: nothing on disk changes. The same requests with
 // this server's own Origin get through the guard.
 func TestGuardEveryMutation(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	f := newGuardFixture(t, Options{}, app.Config{Terminals: testTerminals(t), Push: testPush(t)})
 	const js = "application/json"
 	refusals := []struct {
@@ -266,6 +267,7 @@ func TestGuardEveryMutation(t *testing.T) {
 // when sign-in is required, a request without credentials or with a wrong
 // token. The web app and a typed address still reach the API.
 func TestGuardEveryRoute(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	const token = "right-token"
 	f := newGuardFixture(t, Options{Token: token}, app.Config{Terminals: testTerminals(t), Push: testPush(t)})
 	for _, rt := range apiRoutes(t) {

@@ -47,6 +47,7 @@ func isType(typ string) func(map[string]any) bool {
 // and a plain prompt is 409 busy; afterwards the index stream announces
 // the file; deleting the session stops its live worker first.
 func TestLiveAgentAPI(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -105,6 +106,7 @@ func TestLiveAgentAPI(t *testing.T) {
 // pi's extension_ui_request and are answered with the ui_response
 // command; a second answer to the same dialog is 404.
 func TestLiveDialogAPI(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	ext, _ := filepath.Abs("testdata/ext/ask.ts")
 	r, _ := liveRigWith(t, fakellm.Options{}, func(c *agent.Config) {
 		c.Base.Extensions = append(c.Base.Extensions, ext)
@@ -151,6 +153,7 @@ func TestLiveDialogAPI(t *testing.T) {
 // includes the models models.json declares, and a model added through PUT
 // /api/models-config is listed at once.
 func TestLiveModels(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, _ := liveRig(t)
 	api, ctx := r.api(), t.Context()
 	models := func() piconfig.ModelList {
@@ -271,6 +274,7 @@ func childProcesses(t *testing.T) []string { return pitest.ChildProcesses(t, os.
 // one pi between them (counted by a script that logs each start of the
 // real pi and runs it).
 func TestLiveModelsOnePi(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	starts := filepath.Join(t.TempDir(), "starts")
 	r, _ := liveRigWith(t, fakellm.Options{}, func(c *agent.Config) {
 		wrapper := filepath.Join(t.TempDir(), "pi")
@@ -303,6 +307,7 @@ func TestLiveModelsOnePi(t *testing.T) {
 // /api/sessions reach pi for that session (as the fake LLM sees its
 // request), and the user's settings.json stays as it was.
 func TestLiveCreateOptions(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	settings := filepath.Join(r.d.AgentDir, "settings.json")
 	before, _ := os.ReadFile(settings)

@@ -22,6 +22,7 @@ import (
 // branch left behind leaves the session usable (pi's own summary is not an
 // outside write).
 func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	s := startSettled(t, fakellm.Options{ScriptSummaries: true})
 	r, llm, id, ch := s.r, s.llm, s.id, s.ch
 	leafOf := func() string { return r.leaf(id) }
@@ -65,6 +66,7 @@ func TestLiveOutsideWriteThenCurrentLeaf(t *testing.T) {
 // the file as it is retries and is answered, and one still showing an
 // older leaf is refused (409) before pi moves.
 func TestLiveOutsideWriteThenRetry(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	s := startSettled(t, fakellm.Options{})
 	old := *s.d.Leaf
 	first := firstUser(s.d)
@@ -84,6 +86,7 @@ func TestLiveOutsideWriteThenRetry(t *testing.T) {
 // to it and nothing foreign came. The page of TestChatDailyDriver clicked
 // "Edit from here" in that moment and got a 409.
 func TestLiveBehindOwnWrites(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	s := startSettled(t, fakellm.Options{})
 	old := *s.d.Leaf
 	first := firstUser(s.d)

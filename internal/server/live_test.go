@@ -146,6 +146,7 @@ func (lv *liveServer) close(t *testing.T) {
 // TestLiveChat: a new session through the API, its events over SSE until
 // agent_end, a follow-up command on it, and a clean shutdown.
 func TestLiveChat(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	cwd := r.d.Projects + "/notes"
 	llm.Enqueue(fakellm.Tools(fakellm.Bash("echo hello-from-pi")), fakellm.Text("All done."))
@@ -213,6 +214,7 @@ func TestLiveChat(t *testing.T) {
 // compaction (its summary held by the fake LLM) without writing it; the
 // compact command fails, the file is unchanged, and the session goes on.
 func TestLiveAbortCompactionAPI(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRigLLM(t, fakellm.Options{ScriptSummaries: true})
 	llm.Enqueue(fakellm.Text("One."), fakellm.Text("Two."))
 	api := r.api()

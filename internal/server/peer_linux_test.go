@@ -61,6 +61,7 @@ func serveLoopback(t *testing.T, r *rig, network, addr string) string {
 // addresses); the owner (this process's uid) needs no credentials, from
 // any source address too.
 func TestPeerOtherUser(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	if os.Geteuid() != 0 {
 		pitest.Missing(t, "the peer test runs a client as another uid, which needs root")
 	}

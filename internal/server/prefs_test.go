@@ -21,6 +21,7 @@ import (
 // title. The first session's name is checked again at the end: had it
 // asked for a title, it would have taken the second session's replies.
 func TestModelTitleSwitch(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	dir := t.TempDir()
 	ps, err := own.OpenPrefs(dir)
 	if err != nil {

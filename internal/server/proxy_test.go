@@ -207,6 +207,7 @@ func TestForwardToOwner(t *testing.T) {
 // or holding another key answers unavailable (502) with words, and a
 // piweb without the key forwards nothing.
 func TestForwardUnavailable(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	m := newTwoMachines(t)
 	files := "/api/sessions/" + m.farID + "/files?machine=far"
 	gone := httptest.NewServer(http.NotFoundHandler())
@@ -274,6 +275,7 @@ func (m onMachine) RoundTrip(r *http.Request) (*http.Response, error) {
 // /api/stream?machine=) and its subscriptions go to that machine: a
 // session's topic there says hello through the proxy, as it comes.
 func TestForwardStream(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	m := newTwoMachines(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

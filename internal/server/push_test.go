@@ -17,6 +17,7 @@ import (
 // that ends with no tab open is pushed to its (local, fake) push service,
 // signed with piweb's VAPID key and encrypted for that browser.
 func TestLivePush(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	p, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +112,7 @@ func testPush(t *testing.T) *push.Service {
 // TestLiveAutoName: a session started through piweb is named from its
 // first message when its first run ends (through pi), and renamable.
 func TestLiveAutoName(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	llm.Enqueue(fakellm.Text("Will do."))
 	api := r.api()
@@ -126,6 +128,7 @@ func TestLiveAutoName(t *testing.T) {
 // first line at once, then by the title pi's default model writes (quotes
 // and a full stop removed), through real pi.
 func TestLiveModelTitle(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRigOpts(t, fakellm.Options{}, nil, app.Config{ModelTitles: true})
 	llm.Enqueue(fakellm.Text("Will do."))
 	llm.Enqueue(fakellm.Text("\"Flaky parser test fix.\""))

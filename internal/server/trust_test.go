@@ -54,6 +54,7 @@ func TestTrustRoutes(t *testing.T) {
 // (a session that was not is still skipped), and its next pi, started with
 // --approve, offers the folder's project prompt.
 func TestLiveTrustSession(t *testing.T) {
+	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	cwd := r.d.Projects + "/notes"
 	if err := os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755); err != nil {
