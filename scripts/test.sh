@@ -92,20 +92,23 @@ times+=$(printf '%5ds  %s' "$(cat "$setup_log.time")" "setup: pi, chromium, post
 
 step "go test -race"
 # The longest packages are named first so that they start first (go test
-# starts packages in the order it lists them): alphabetically internal/web
-# and internal/session came last and ran on alone at the end. Three test
-# binaries at a time (-p 3; the default is one per core): with two, web and
-# session would hold both slots while every other package waited, and
-# session waits on node and the disk much of its time (~170 s of CPU in
-# its 328 s of the last CI run).
+# starts packages in the order it lists them; alphabetically the longest
+# came last and ran on alone at the end): by their time alone, web, index,
+# agent, server, sessionstore, then session (short but most of a core),
+# ops, export, pitest and cmd/piweb. Four test binaries at a time (-p 4;
+# the default is one per core): most packages use half a core or less,
+# waiting on node (pi, the oracle), Chromium, PostgreSQL and the disk, and
+# with three the stage left about a fifth of the two cores idle
+# (~800 s of CPU in a 513 s stage); with four it keeps both busy
+# (docs/decisions/0035-ci-time-2.md).
 # -d=checkptr=0 for modernc.org (SQLite translated from C, all unsafe
 # pointer arithmetic) keeps the race detector everywhere and checkptr on
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
 # (docs/decisions/0019-ci-time.md).
 wait "$warm" || true # its errors are go test's to report
-long="./internal/web ./internal/session ./internal/sessionstore ./internal/index ./internal/server ./internal/agent ./internal/ops ./cmd/piweb"
+long="./internal/web ./internal/index ./internal/agent ./internal/server ./internal/sessionstore ./internal/session ./internal/ops ./internal/export ./internal/pitest ./cmd/piweb"
 # shellcheck disable=SC2086 # $long is a list of packages
-go test -race -count=1 -p 3 -timeout 30m -gcflags="$racegc" $long ./...
+go test -race -count=1 -p 4 -timeout 30m -gcflags="$racegc" $long ./...
 
 if [ "$fuzztime" != 0 ]; then
 	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
