@@ -35,11 +35,14 @@ func (ix *Index) prepareText(ctx context.Context, path string, b *budget, emit f
 	for from < old.offset && ctx.Err() == nil {
 		var u *update
 		u, rest = ix.textPartOf(f, old, from, line, b, rest)
+		// Read before emit: the writer may apply u and clear it (done)
+		// while this loop goes on.
+		skip, next, nextLine := u.skip, u.offset, u.line
 		emit(u)
-		if u.skip {
+		if skip {
 			return
 		}
-		from, line = u.offset, u.line
+		from, line = next, nextLine
 	}
 }
 
