@@ -129,6 +129,29 @@ func BenchmarkColdText(b *testing.B) {
 	}
 }
 
+// BenchmarkColdIndex is a cold Sync with text, as piweb index runs it:
+// each new file's listing and text from one read (oneRead). It reports
+// cpu-MB/s, the peak resident memory (peak-MB, Linux only) and the bytes
+// read over the corpus's size (read-x).
+func BenchmarkColdIndex(b *testing.B) {
+	size := float64(corpusBytes(session.SessionFiles(benchCorpus(b))))
+	var peak, read float64
+	benchCorpusCPU(b, func(dir string) (run, done func()) {
+		ix := benchIndex(b, dir)
+		return func() {
+				resetPeakRSS()
+				if _, err := ix.Sync(context.Background(), true); err != nil {
+					b.Fatal(err)
+				}
+				peak, read = max(peak, peakRSS()), float64(ix.BytesRead())
+			}, func() {
+				ix.Close()
+			}
+	})
+	b.ReportMetric(peak, "peak-MB")
+	b.ReportMetric(read/size, "read-x")
+}
+
 // resetPeakRSS resets the process's peak resident set (Linux).
 func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 

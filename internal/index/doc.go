@@ -103,12 +103,16 @@
 // with a CRC-32, so a torn one is ignored; a file that could not be read
 // keeps it from answering, so that the file is retried.
 //
-// A cold start is two passes: the listing of every file first (so ls is
-// right as soon as possible), then the text pass (entries and FTS), oldest
-// sessions first so that FTS rowids follow time. Later changes to a file do
-// both in one read. ls only needs the first pass; search and index run both.
-// The text pass reads big files in parts of 8 MB (textpass.go) and writes
-// rows in multi-row INSERTs (batch.go). A text backlog of 32 MB or more is
+// Under Watch (serve) a cold start is two passes: the listing of every
+// file first (so ls is right as soon as possible), then the text pass
+// (entries and FTS), oldest sessions first so that FTS rowids follow time.
+// Sync with text (piweb index, search) reads each new file of at most
+// 8 MB once for both, in the order of the time in its name (oneread.go);
+// a bigger one is listed, then read by the text pass. Later changes to a
+// file do both in one read. ls only needs the listing. The text pass
+// reads big files in parts of 8 MB, each taking over the bytes the one
+// before read past its last line (textpass.go), and writes rows in
+// multi-row INSERTs (batch.go). A text backlog of 32 MB or more is
 // a bulk pass: FTS5 keeps 64 MB of text in memory per segment and merges
 // nothing until one 'optimize' at the end, and the word list of prefix
 // search is rebuilt from FTS5's own after it (vocab.go).

@@ -37,7 +37,7 @@ func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	}
 	var st SyncStats
 	if err == nil {
-		st, err = ix.syncFiles(ctx, files, false, known)
+		st, err = ix.syncFiles(ctx, files, false, false, known)
 	}
 	if err == nil && st.Changed+st.Removed > 0 {
 		known, byPath, err = ix.listed(ctx)
@@ -388,7 +388,7 @@ func (ix *Index) listEntries(ctx context.Context, files []found, snap []snapEntr
 	}
 	known, err := ix.loadStats(ctx)
 	if err == nil {
-		_, err = ix.syncFiles(ctx, files, false, known)
+		_, err = ix.syncFiles(ctx, files, false, false, known)
 	}
 	if err != nil {
 		return nil, err
@@ -420,7 +420,7 @@ func (ix *Index) refresh(ctx context.Context, files []found, es []snapEntry, sta
 			sub = append(sub, f)
 		}
 	}
-	if _, err := ix.syncFiles(ctx, sub, false, known); err != nil {
+	if _, err := ix.syncFiles(ctx, sub, false, false, known); err != nil {
 		return err
 	}
 	for i := range es {

@@ -2,7 +2,11 @@ package index
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
 	"piweb/internal/session"
@@ -32,4 +36,77 @@ func TestTextPassReadsEachByteOnce(t *testing.T) {
 	if got := search(t, ix, Query{Text: "read the big file"}); !got["u0"] {
 		t.Error("the big file's text is not searchable")
 	}
+}
+
+// TestColdIndexReadsEachByteOnce: a cold Sync with text reads each file
+// of at most a text part once (oneRead), a bigger one twice (streamed for
+// its listing, then in parts by the text pass), and builds the index the
+// listing-first passes of Watch build, row for row.
+func TestColdIndexReadsEachByteOnce(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 30, Bytes: 2 << 20, Seed: 4}); err != nil {
+		t.Fatal(err)
+	}
+	writeEdgeFiles(t, dir)
+	small := corpusBytes(session.SessionFiles(dir))
+	// What a file bigger than a part costs alone: its listing streamed
+	// (a line longer than the stream's buffer has its end looked for
+	// first) and its text pass.
+	bigDir := t.TempDir()
+	writeBig(t, bigDir, 10<<20)
+	alone := openTest(t, bigDir)
+	syncAll(t, alone)
+	big := alone.BytesRead()
+	writeBig(t, dir, 10<<20)
+	once := openTest(t, dir)
+	syncAll(t, once)
+	if got := once.BytesRead(); got != small+big {
+		t.Errorf("cold index read %d bytes, want %d: %d of small files once and %d for the big file", got, small+big, small, big)
+	}
+	twice := openTest(t, dir)
+	if _, err := twice.sync(context.Background(), true, false); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(dumpIndex(t, twice), dumpIndex(t, once)); diff != "" {
+		t.Errorf("one read vs listing first (-want +got):\n%s", diff)
+	}
+	checkList(t, once, dir)
+}
+
+// dumpIndex lists what the index holds of every file, without its row
+// ids (the order files were written in decides those).
+func dumpIndex(t *testing.T, ix *Index) []string {
+	t.Helper()
+	var out []string
+	for _, q := range []string{
+		`SELECT path, listall, dev, ino, size, mtime_ns, offset, line, hdr_off, hdr_len, hex(hdr_hash), hex(tail_hash),
+			text_offset, text_line, error, listed, session_id, id_raw, cwd, parent_raw, parent_path, created, created_str,
+			name, has_name, activity, msg_count, first_message, first_size, body, meta, problems, modified, info_json FROM files`,
+		`SELECT f.path, e.eid, e.parent, e.type, e.role, e.ts, e.model, e.on_branch, e.bpos, e.off, e.len, coalesce(x.text, '')
+			FROM entries e JOIN files f ON f.id = e.file_id LEFT JOIN fts x ON x.rowid = e.rowid`,
+		`SELECT f.path, u.slot, u.model, u.copy, u.input, u.output, u.cache_read, u.cache_write, u.cost, u.messages
+			FROM usage u JOIN files f ON f.id = u.file_id`,
+		`SELECT f.path, m.model FROM file_models m JOIN files f ON f.id = m.file_id`,
+		`SELECT term FROM vocab`,
+	} {
+		rows, err := ix.db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(vals...))
+		}
+		rows.Close()
+	}
+	slices.Sort(out)
+	return out
 }

@@ -36,19 +36,29 @@ type statRow struct {
 // every session (so that ls is right as early as possible), then, with
 // text, the entries and text of search. It never stops on a bad file: the
 // file's problem is recorded and the next one is read.
+//
+// With text, a new file's listing and text come from one read of it
+// (oneRead): the cold index reads each byte once.
 func (ix *Index) Sync(ctx context.Context, text bool) (SyncStats, error) {
-	ix.wmu.Lock()
-	defer ix.wmu.Unlock()
-	return ix.syncLocked(ctx, text)
+	return ix.sync(ctx, text, text)
 }
 
-func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
+// sync is Sync; with text but not once, the listing of every file comes
+// first and the text pass reads the new files again (Watch: serve's
+// listing is whole as early as possible).
+func (ix *Index) sync(ctx context.Context, text, once bool) (SyncStats, error) {
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	return ix.syncLocked(ctx, text, once)
+}
+
+func (ix *Index) syncLocked(ctx context.Context, text, once bool) (SyncStats, error) {
 	rs, _, err := ix.currentRoots(ctx)
 	if err != nil {
 		return SyncStats{}, err
 	}
 	files, _ := discover(rs)
-	st, err := ix.syncFiles(ctx, files, text, nil)
+	st, err := ix.syncFiles(ctx, files, text, once, nil)
 	if err != nil {
 		return st, err
 	}
@@ -59,15 +69,16 @@ func (ix *Index) syncLocked(ctx context.Context, text bool) (SyncStats, error) {
 		return st, err
 	}
 	files, _ = discover(rs2)
-	st2, err := ix.syncFiles(ctx, files, text, nil)
+	st2, err := ix.syncFiles(ctx, files, text, once, nil)
 	st2.Changed, st2.Texted, st2.BytesRead = st2.Changed+st.Changed, st2.Texted+st.Texted, st2.BytesRead+st.BytesRead
 	st2.Listing, st2.Text = st2.Listing+st.Listing, st2.Text+st.Text
 	return st2, err
 }
 
 // syncFiles brings the given files up to date; known is the stat state of
-// the indexed files, nil to read it here.
-func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known map[string]statRow) (SyncStats, error) {
+// the indexed files, nil to read it here. With text and once, new files
+// get their text in the read of their listing (oneRead).
+func (ix *Index) syncFiles(ctx context.Context, files []found, text, once bool, known map[string]statRow) (SyncStats, error) {
 	start, read0 := time.Now(), ix.bytesRead.Load()
 	var st SyncStats
 	st.Files = len(files)
@@ -77,7 +88,7 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 			return st, err
 		}
 	}
-	same := statAll(files, known)
+	same := statAll(files, known, text && once)
 	var changed []found
 	var isNew []bool
 	for i, f := range files {
@@ -92,7 +103,12 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 	if err := ix.removeGone(ctx, known); err != nil {
 		return st, err
 	}
+	order, bulk, err := ix.plan(ctx, changed, isNew, text && once)
+	if err != nil {
+		return st, err
+	}
 	err = ix.run(ctx, len(changed), func(i int, b *budget) *update {
+		i = order[i]
 		var old *fileRow
 		var err error
 		if !isNew[i] {
@@ -101,23 +117,25 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text bool, known 
 		if err != nil {
 			return &update{path: changed[i].path, listAll: changed[i].listAll, err: err}
 		}
-		// Known files get their text in the same read; new ones get the
-		// listing first and their text in the text pass.
-		return ix.prepare(changed[i].path, changed[i].listAll, old, text && old != nil, b)
+		// Known files get their text in the same read; new ones too with
+		// once, else the listing first and their text in the text pass.
+		return ix.prepare(changed[i].path, changed[i].listAll, old, text && (old != nil || once), b)
 	})
 	st.Listing = time.Since(start)
 	if err == nil && text {
-		st.Texted, err = ix.syncText(ctx)
+		st.Texted, err = ix.syncText(ctx, bulk)
 		st.Text = time.Since(start) - st.Listing
 	}
+	ix.bulkText = false
 	st.BytesRead = ix.bytesRead.Load() - read0
 	return st, err
 }
 
 // statAll reports for each file whether it is unchanged since it was
 // indexed, with the stat calls spread over a few goroutines; a file scan
-// stat'd already is not stat'd again.
-func statAll(files []found, known map[string]statRow) []bool {
+// stat'd already is not stat'd again. With statNew, the files not indexed
+// yet are stat'd too, for their sizes (plan).
+func statAll(files []found, known map[string]statRow, statNew bool) []bool {
 	same := make([]bool, len(files))
 	const parts = 4
 	var wg sync.WaitGroup
@@ -125,6 +143,11 @@ func statAll(files []found, known map[string]statRow) []bool {
 		wg.Go(func() {
 			for i := p; i < len(files); i += parts {
 				r, ok := known[files[i].path]
+				if !ok && statNew && !files[i].statOK {
+					if fi, err := os.Stat(files[i].path); err == nil {
+						files[i].fid, files[i].statOK = idOf(fi), true
+					}
+				}
 				if !ok || r.bad {
 					continue
 				}

@@ -145,7 +145,11 @@ var bulkBytes int64 = 32 << 20 // a variable for tests
 // not wait seconds for a big file's text): a file one of them changed
 // meanwhile has its later parts refused (applyText), and is taken up
 // again from where its text stopped, up to textRounds times.
-func (ix *Index) syncText(ctx context.Context) (int, error) {
+//
+// bulk is set when the listing pass before it started a bulk pass already
+// (oneRead), which this one finishes.
+func (ix *Index) syncText(ctx context.Context, bulk bool) (int, error) {
+	defer func() { ix.bulkText = false }()
 	paths, backlog, err := ix.textBacklog(ctx)
 	if err != nil {
 		return 0, err
@@ -154,12 +158,13 @@ func (ix *Index) syncText(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if ix.bulkText = backlog >= bulkBytes; ix.bulkText {
+	if !bulk && backlog >= bulkBytes {
 		if err := ix.batch(ctx, func(tx *sql.Tx) error { return startBulk(ctx, tx) }); err != nil {
 			return 0, err
 		}
+		bulk = true
 	}
-	defer func() { ix.bulkText = false }()
+	ix.bulkText = bulk
 	n := len(paths)
 	for round := 0; len(paths) > 0 && round < textRounds && err == nil; round++ {
 		err = ix.runEach(ctx, len(paths), true, func(i int, b *budget, emit func(*update)) { ix.prepareText(ctx, paths[i], b, emit) })

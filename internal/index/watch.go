@@ -139,7 +139,7 @@ func (ix *Index) syncBeside(ctx context.Context, wg *sync.WaitGroup, what string
 	done := make(chan struct{})
 	wg.Go(func() {
 		defer close(done)
-		if _, err := ix.Sync(ctx, true); err != nil && ctx.Err() == nil {
+		if _, err := ix.sync(ctx, true, false); err != nil && ctx.Err() == nil {
 			ix.warn("rescan", "what", what, "err", err)
 		}
 	})
