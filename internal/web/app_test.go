@@ -119,6 +119,7 @@ func TestReadingPanels(t *testing.T) {
 		{"phone tree", testPhoneTree},
 		{"copy id and path", testCopyIDAndPath},
 		{"header actions", testHeaderActions},
+		{"header and composer", testHeaderAndComposer},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
 		{"console is watched", testConsoleIsWatched},

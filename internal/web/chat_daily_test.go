@@ -57,7 +57,7 @@ func testBackFromEdit(t *testing.T, r *chatRig) {
 	r.exchange(t, "question two", "Reply two.")
 	eval[bool](t, r.browser, `(() => { const b = document.querySelectorAll('.row[data-role=user] .edit-here'); b[b.length - 1].click(); return true; })()`)
 	r.waitJS(t, `location.search !== '' && document.querySelector('.composer textarea')?.value === 'question two'`)
-	r.click(t, ".sess-facts .branch a")
+	r.click(t, ".sess-branch a")
 	r.waitJS(t, `location.search === ''`)
 	r.waitText(t, "Reply two.")
 	r.llm.Enqueue(fakellm.Text("Reply three."))

@@ -102,12 +102,16 @@ func testSearchMore(t *testing.T, r *rig) {
 }
 
 // testStartingSaysWhat: while a new session starts, the dialog says what
-// is happening, not only "Starting…".
+// is happening, not only "Starting…"; then the session's page shows the
+// message sent and that pi starts until pi writes the file.
 func testStartingSaysWhat(t *testing.T, r *rig) {
 	r.open(t, "/")
 	r.waitJS(t, `document.querySelector('.new-session')`)
-	// The server's answer is held back, as a slow pi start would.
-	eval[bool](t, r.browser, `(() => { const f = window.fetch; window.fetch = (u, o) => (o && o.method === 'POST' && String(u) === '/api/sessions') ? new Promise(() => {}) : f(u, o); return true; })()`)
+	// The server's answer is held back, as a slow pi start would, then
+	// names a session whose file pi has not written a message to yet.
+	fresh := writeSession(t, r.dir, "/tmp", nil)
+	r.waitIndexed(t, fresh)
+	eval[bool](t, r.browser, `(() => { const f = window.fetch; window.fetch = (u, o) => (o && o.method === 'POST' && String(u) === '/api/sessions') ? new Promise((ok) => { window.answerStart = (id) => ok(new Response(JSON.stringify({ id }), { status: 201, headers: { 'Content-Type': 'application/json' } })); }) : f(u, o); return true; })()`)
 	r.click(t, `.new-session`)
 	r.waitJS(t, `document.querySelector('.new-session-dialog [name=message]')`)
 	for _, f := range [][2]string{{"cwd", "/tmp"}, {"message", "hello"}} { // one at a time: each input renders
@@ -118,6 +122,13 @@ func testStartingSaysWhat(t *testing.T, r *rig) {
 	}
 	r.click(t, `.new-session-dialog button[type=submit]`)
 	r.waitJS(t, `document.querySelector('.ns-starting')?.textContent.includes('Starting pi in /tmp')`)
+	// The session's page shows the message and that pi starts, never a
+	// blank pane.
+	eval[bool](t, r.browser, fmt.Sprintf(`(window.answerStart(%q), true)`, fresh))
+	r.waitJS(t, `document.querySelector('.conv .starting-msg .bubble')?.textContent.includes('hello') && document.querySelector('.starting-line')?.textContent.includes('Starting pi in /tmp')`)
+	if n := r.count(t, `.conv .empty`); n != 0 {
+		t.Error("a starting session says it has no messages")
+	}
 }
 
 // testTotalsFollowAppends: the header's cost of a long session (only its

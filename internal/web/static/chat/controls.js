@@ -1,7 +1,8 @@
-// Session controls under the composer: model (and the models.json
-// editor), thinking level, manual compaction with optional instructions,
-// clone, turn-end alerts; tokens and cost of the branch, and the context
-// window use from pi's get_session_stats whenever a live pi turns idle.
+// Session controls under the composer, one slim row: chips for the model
+// and the thinking level, and one "More" menu for manual compaction (with
+// optional instructions), clone, the models.json editor, turn-end alerts
+// and muting; tokens and cost of the branch, and the context window use
+// from pi's get_session_stats whenever a live pi turns idle.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { command } from '../js/api.js';
@@ -10,9 +11,11 @@ import { fmtTokens, fmtCost } from '../js/util.js';
 import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
-import { ModelsButton } from './models.js';
+import { ModelsEditor } from './models.js';
 import { models, modelsRev, scoped } from './store.js';
 import { muted, toggleMuted } from '../js/attention.js';
+import { usePopover } from '../js/popover.js';
+import { glyph, MutedIcon } from '../js/icons.js';
 
 export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
@@ -21,6 +24,8 @@ const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both
 export function Controls({ view, l, next }) {
   const [compacting, setCompacting] = useState(false);
   const [instr, setInstr] = useState('');
+  const [editModels, setEditModels] = useState(false);
+  const [menu, setMenu] = usePopover();
   const phase = l.phase.value;
   const [ctxUse, setCtxUse] = useState(null);
   const idle = phase === 'idle';
@@ -35,41 +40,54 @@ export function Controls({ view, l, next }) {
     setCompacting(false);
     return compactNow(view, l, instr);
   };
+  const act = (f) => () => { setMenu(false); f(); };
+  const isMuted = muted.value.has(view.id);
   const t = view.totals.value;
   return html`<div class="chat-controls">
-    <select class="model-select" aria-label="Model" value=${cur} onChange=${(e) => setModel(e.target.value)}>
+    <select class="chip model-select" aria-label="Model" title="Model" value=${cur}
+      onChange=${(e) => setModel(e.target.value)}>
       ${!cur && html`<option value="">model…</option>`}
       ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur} title=${cur}>
         ${next.model.modelId}</option>`}
       ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
         </option>`)}</select>
-    <${ModelsButton} />
-    <select class="thinking-select" aria-label="Thinking level" value=${next.thinkingLevel || ''}
-      onChange=${(e) => setLevel(e.target.value)}>
+    <select class="chip thinking-select" aria-label="Thinking level" title="Thinking level"
+      value=${next.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
       ${LEVELS.map((x) => html`<option key=${x} value=${x}>thinking: ${x}</option>`)}</select>
-    ${compacting ? html`<span class="compact-form"><input class="compact-instructions"
+    ${compacting && html`<span class="compact-form"><input class="compact-instructions"
       placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
       <button class="btn small compact-go" type="button" onClick=${compact}>Compact</button>
-      <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>Cancel</button></span>`
-      : html`<button class="btn ghost small compact" type="button"
-        disabled=${phase === 'streaming' || phase === 'compacting'}
-        onClick=${() => setCompacting(true)}>Compact…</button>`}
-    <button class="btn ghost small clone" type="button" onClick=${() => cloneBranch(view)}>Clone</button>
-    <select class="alert-select" aria-label="When pi finishes elsewhere"
-      title="When pi finishes in a session you are not looking at" value=${alertMode.value}
-      onChange=${(e) => setAlertMode(e.target.value)}>
-      ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}</select>
-    <button class=${'btn ghost small mute-session' + (muted.value.has(view.id) ? ' on' : '')} type="button"
-      aria-pressed=${muted.value.has(view.id)}
-      title="No alerts for this session" onClick=${() => toggleMuted(view.id)}>
-        ${muted.value.has(view.id) ? 'muted' : 'mute'}</button>
+      <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>Cancel</button></span>`}
+    <span class="chat-more" ref=${menu.ref}>
+      <button class=${'chip chat-more-btn' + (isMuted ? ' on' : '')} type="button" aria-haspopup="menu"
+        aria-expanded=${menu.on} title="Compact, clone, models, alerts" onClick=${() => setMenu(!menu.on)}>
+        ${isMuted ? html`<${MutedIcon} /> ` : ''}More ${glyph.menuOpen}</button>
+      <div class="chat-menu" role="menu" hidden=${!menu.on}>
+        <button role="menuitem" class="compact" type="button"
+          disabled=${phase === 'streaming' || phase === 'compacting'}
+          onClick=${act(() => setCompacting(true))}>Compact…</button>
+        <button role="menuitem" class="clone" type="button" title="A new session with this branch"
+          onClick=${act(() => cloneBranch(view))}>Clone</button>
+        <button role="menuitem" class="edit-models" type="button" title="Edit custom models (models.json)"
+          onClick=${act(() => setEditModels(true))}>Models…</button>
+        <div class="menu-sep"></div>
+        <label class="menu-field">When pi finishes elsewhere<select class="alert-select"
+          aria-label="When pi finishes elsewhere" value=${alertMode.value}
+          onChange=${(e) => setAlertMode(e.target.value)}>
+          ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}
+          </select></label>
+        <button role="menuitemcheckbox" class=${'mute-session' + (isMuted ? ' on' : '')} type="button"
+          aria-checked=${isMuted} title="No alerts for this session"
+          onClick=${act(() => toggleMuted(view.id))}>${isMuted ? 'Unmute this session' : 'Mute this session'}</button>
+      </div></span>
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · '
       + fmtCost(t.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage"
       title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow
       + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10
       ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
-  </div>`;
+  </div>
+  ${editModels && html`<${ModelsEditor} close=${() => setEditModels(false)} />`}`;
 }
 
 // useNextModel is what the next message is sent with, for the pickers

@@ -22,7 +22,7 @@ export function ModelsButton() {
     ${open && html`<${ModelsEditor} close=${() => setOpen(false)} />`}`;
 }
 
-function ModelsEditor({ close }) {
+export function ModelsEditor({ close }) {
   const [provs, setProvs] = useState(null); // [{name, p}] with p the provider object
   const [rest, setRest] = useState({}); // top-level members other than providers
   const [errors, setErrors] = useState([]);

@@ -8,7 +8,7 @@ import { html } from '../js/html.js';
 import { listProjects, createSession, sessionRef } from '../js/api.js';
 import { navigate, sessionURL } from '../js/state.js';
 import { fleet, drives, whenPushed } from '../js/fleet.js';
-import { models, scoped } from './store.js';
+import { models, scoped, starting } from './store.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 const PRESETS = ['default', 'read-only', 'none', 'all'];
@@ -49,6 +49,7 @@ export function NewSession({ close, cwd = '', machine = '' }) {
     try {
       const r = await createSession(body, f.machine);
       const ref = sessionRef(r.id, f.machine);
+      starting.set(ref, { message: body.message, cwd: f.cwd, model: f.model });
       if (f.machine) await whenPushed(ref, f.machine); // read from the fleet database, once pushed
       close();
       navigate(sessionURL(ref));

@@ -111,6 +111,12 @@ export async function loadSessionInfo(view) {
 // does; null when closed.
 export const newSessionIn = signal(null);
 
+// starting holds, by session id, what a session just started from the
+// new-session dialog was started with ({message, cwd, model}): pi writes
+// the file only with its first answer, and until then the page shows the
+// message and what pi is doing (chat/starting.js) rather than a blank pane.
+export const starting = new Map();
+
 // piStatus is pi as the server found it (GET /api/status's pi: found,
 // version, install), null until known.
 export const piStatus = signal(null);

@@ -18,6 +18,7 @@ import { withBadge, badge } from './attention.js';
 import { current, show, closeView } from './view.js';
 import { relTime, plural } from './util.js';
 import { LiveTail } from '../chat/stream.js';
+import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
@@ -97,7 +98,8 @@ function SessionPage({ view }) {
   }
   if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">Loading…</div>`;
   return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view}
-    tail=${html`<${LiveTail} view=${view} />`} />${readOnly(view) ? '' : html`<${Composer} view=${view} />`}</div>`;
+    tail=${html`<${Starting} view=${view} /><${LiveTail} view=${view} />`} />${readOnly(view) ? ''
+      : html`<${Composer} view=${view} />`}</div>`;
 }
 
 // recent is the newest n sessions not archived: this machine's, and under

@@ -12,6 +12,7 @@ import { fmtTokens, fmtTime, fmtDate, toMs } from './util.js';
 import { RowActions } from './rowactions.js';
 import { EditedNote, omittedNote } from './system.js';
 import { glyph } from './icons.js';
+import { starting } from '../chat/store.js';
 
 const EST = PAGE * 110; // px, a page never measured
 const EAGER = 12; // messages drawn first when a session opens at its end
@@ -157,7 +158,8 @@ export function Conversation({ view, tail }) {
       ${!view.leafOmitted.value ? null : view.leafOmitted.value.map((o) => html`<${Omitted} key=${o.id} o=${o}
         ctx=${ctx} />`)}
       ${tail}
-      ${!items.length && !loading && html`<div class="empty muted">No messages on this branch.</div>`}
+      ${!items.length && !loading && !starting.has(view.id) && html`<div class="empty muted">No messages on this
+        branch.</div>`}
     </div>
   </div>`;
 }

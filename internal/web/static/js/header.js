@@ -1,5 +1,6 @@
-// The session header: name (renamed inline), cwd, models, tokens and cost,
-// dates, and the actions on the session.
+// The session header, one line: name (renamed inline), project, model,
+// tokens and cost, with the rest on demand (folder, every model, dates,
+// messages and size), the side panels and the actions on the session.
 import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
@@ -7,10 +8,11 @@ import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions
   sessionById, sessionOf, sessionURL } from './state.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
-import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine } from './util.js';
+import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
 import { pinned, archived, togglePin, archive } from './order.js';
+import { usePopover } from './popover.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
@@ -24,31 +26,24 @@ export function SessionHeader({ view }) {
   const title = s.name || s.firstMessage || (known ? '(unnamed session)' : '');
   // The model the next message uses first, then the others that answered.
   const models = [...new Set([view.model.value && view.model.value.modelId, ...(t ? t.models : [])].filter(Boolean))];
-  const count = countLine(view.total.value, s.messageCount || 0); // one count everywhere (util.js)
+  const tokens = t ? t.input + t.output + t.cacheRead + t.cacheWrite : 0;
   return html`<header class="sess-head">
     <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
       onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
     <div class="sess-head-main">
-      ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
-        : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')}
-          title=${ro ? '' : s.name ? 'Click to rename'
-            : 'Not named yet: its first message stands in. Click to name it.'}
-          onClick=${() => ro || setEditing(true)}>${title}</h1>`}
-      <div class="sess-facts">
-        <span class="fact cwd" title="cwd">${s.cwd}</span>
-        ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
-        ${t && t.input + t.output + t.cacheRead + t.cacheWrite > 0 && html`<span class="fact"
-          title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
-          ${fmtTokens(t.input + t.output + t.cacheRead + t.cacheWrite)} tokens · ${fmtCost(t.cost)}</span>`}
-        <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified '
-          + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
-        <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
-        ${archived.value.has(view.id) && html`<span class="fact archived-fact">Archived <button type="button"
-          class="btn-link unarchive" onClick=${() => archive(view.id, false)}>Restore</button></span>`}
-        ${view.leaf && html`<span class="fact branch">viewing branch at ${shortId(view.leaf)} <a
-          href=${sessionURL(view.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(view.id)); }}>back
-          to current</a></span>`}
+      <div class="sess-line">
+        ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`
+          : html`<h1 class=${'sess-name' + (s.name ? '' : ' unnamed')}
+            title=${ro ? '' : s.name ? 'Click to rename'
+              : 'Not named yet: its first message stands in. Click to name it.'}
+            onClick=${() => ro || setEditing(true)}>${title}</h1>`}
+        <${Facts} view=${view} s=${s} t=${t} models=${models} tokens=${tokens} />
       </div>
+      ${view.leaf && html`<div class="sess-branch">viewing branch at ${shortId(view.leaf)} <a
+        href=${sessionURL(view.id)} onClick=${(e) => { e.preventDefault(); navigate(sessionURL(view.id)); }}>back
+        to current</a></div>`}
+      ${archived.value.has(view.id) && html`<div class="sess-archived archived-fact">Archived <button type="button"
+        class="btn-link unarchive" onClick=${() => archive(view.id, false)}>Restore</button></div>`}
       ${view.deleted.value && html`<div class="stop error">This session was moved to the trash.</div>`}
       ${view.missing.value && !view.deleted.value && html`<div class="stop error session-missing">${view.machine
         ? `The fleet no longer lists this session: it was deleted or moved on ${view.machine}. What was read stays.`
@@ -60,11 +55,37 @@ export function SessionHeader({ view }) {
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
       ${panels.filter((p) => !ro || p.remote).map((p) => html`<button type="button"
-        class=${'btn ghost' + (panel.value === p.name ? ' on' : '')}
+        class=${'btn ghost panel-btn' + (panel.value === p.name ? ' on' : '')}
         onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
       <${Menu} view=${view} s=${s} rename=${ro ? null : () => setEditing(true)} />
     </div>
   </header>`;
+}
+
+// Facts is the header's brief (project, model, tokens and cost), a button
+// that opens the details: folder, every model, tokens and cost by kind,
+// dates, messages and size.
+function Facts({ view, s, t, models, tokens }) {
+  const [open, setOpen] = usePopover();
+  const count = countLine(view.total.value, s.messageCount || 0); // one count everywhere (util.js)
+  return html`<span class="sess-details" ref=${open.ref}>
+    <button class="sess-more" type="button" aria-expanded=${open.on} aria-controls="sess-facts"
+      title="Details: folder, models, tokens, dates, messages" onClick=${() => setOpen(!open.on)}>
+      ${s.cwd && html`<span class="brief project">${baseName(s.cwd)}</span>`}
+      ${models.length > 0 && html`<span class="brief model-name">${models[0]}</span>`}
+      ${tokens > 0 && html`<span class="brief spend">${fmtTokens(tokens)}<span class="brief-unit"> tokens</span> · ${
+        fmtCost(t.cost)}</span>`}
+      <span class="brief-open" aria-hidden="true">${glyph.menuOpen}</span></button>
+    <div class="sess-facts" id="sess-facts" hidden=${!open.on}>
+      <span class="fact cwd" title="cwd">${s.cwd}</span>
+      ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
+      ${tokens > 0 && html`<span class="fact"
+        title=${`input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`}>
+        ${fmtTokens(tokens)} tokens · ${fmtCost(t.cost)}</span>`}
+      <span class="fact" title=${'created ' + fmtDate(s.created) + '\nmodified '
+        + fmtDate(s.modified)}>created ${ago(s.created)} · active ${ago(s.modified)}</span>
+      <span class="fact count">${count} · ${fmtBytes(s.size)}</span>
+    </div></span>`;
 }
 
 function RenameForm({ view, name, done }) {
@@ -123,9 +144,13 @@ function Menu({ view, s, rename }) {
   const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
   const leaf = view.leaf || undefined;
   return html`<div class="menu" ref=${ref}>
-    <button class="btn ghost" type="button" aria-haspopup="menu" aria-expanded=${open}
-      onClick=${() => setOpen(!open)}>Actions ${glyph.menuOpen}</button>
+    <button class="btn ghost sess-menu-btn" type="button" aria-haspopup="menu" aria-expanded=${open}
+      aria-label="Actions" onClick=${() => setOpen(!open)}><span class="menu-label">Actions ${glyph.menuOpen}
+        </span><span class="menu-icon" aria-hidden="true">${glyph.more}</span></button>
     ${open && html`<div class="menu-pop" role="menu">
+      ${panels.filter((p) => !readOnly(view) || p.remote).map((p) => html`<button role="menuitem" type="button"
+        class="only-mobile panel-item" onClick=${act(() => setPanel(p.name))}>${p.label}</button>`)}
+      <div class="menu-sep only-mobile"></div>
       ${rename && html`<button role="menuitem" type="button" onClick=${act(rename)}>Rename</button>`}
       <button role="menuitem" type="button" class="pin-item" onClick=${act(() => togglePin(view.id))}
         title="A pinned session is listed first in its project">${pinned.value.has(view.id) ? 'Unpin' : 'Pin'}</button>
