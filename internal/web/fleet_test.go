@@ -135,6 +135,9 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `(() => { const items = [...document.querySelectorAll('.recent li')].map((e) => e.textContent);
 		return items.length === 3 && items.some((s) => s.includes('beta asks about beavers') && s.includes('beta ·'))
 			&& items.some((s) => s.includes('alpha asks about owls') && s.includes('alpha ·')); })()`)
+	// Its counts are the fleet's: alpha's two sessions and beta's one.
+	b.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('3 sessions on 2 machines')
+		&& document.querySelector('.side-count').textContent === '3 sessions on 2 machines'`)
 	shoot(t, b, "fleet-home")
 	b.run(t, chromedp.Click(`.machine[data-machine="beta"] .sess`))
 	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')

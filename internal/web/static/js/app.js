@@ -16,14 +16,14 @@ import { TrashPage } from './trash.js';
 import { SettingsPage } from './settings.js';
 import { withBadge, badge } from './attention.js';
 import { current, show, closeView } from './view.js';
-import { relTime, plural } from './util.js';
+import { relTime } from './util.js';
 import { LiveTail } from '../chat/stream.js';
 import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
 import { glyph } from './icons.js';
 import { ErrorText } from './errtext.js';
-import { startFleet, readOnly, fleet, remote } from './fleet.js';
+import { startFleet, readOnly, fleet, remote, sessionCount } from './fleet.js';
 import { startOrder, archived, selecting, stopSelecting } from './order.js';
 
 function App() {
@@ -121,7 +121,7 @@ function Home() {
     <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
       onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
-        ${plural(sessions.value.length, 'session')}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
+        ${sessionCount(sessions.value.length)}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
         search</span></span></div></div>
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>

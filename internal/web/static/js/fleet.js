@@ -8,7 +8,7 @@ import { signal } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
 import { fleetEvent } from './state.js';
-import { ago, fmtDate } from './util.js';
+import { ago, fmtDate, plural } from './util.js';
 
 // fleet is GET /api/fleet/machines ({self, drive, machines}) under serve
 // --fleet, else null.
@@ -105,6 +105,22 @@ export async function whenPushed(ref, machine) {
       });
     });
   }
+}
+
+// sessionCount says how many sessions the page lists: this machine's
+// (local), and under serve --fleet every machine's, each other one as
+// its fleet listing counts them (its total once read, else the count
+// GET /api/fleet/machines gave), and on how many machines.
+export function sessionCount(local) {
+  const f = fleet.value;
+  if (!f) return plural(local, 'session');
+  let n = local;
+  const others = (f.machines || []).filter((m) => m.name !== f.self);
+  for (const m of others) {
+    const r = remote.value.get(m.name);
+    n += r ? r.total : m.sessions || 0;
+  }
+  return plural(n, 'session') + ' on ' + plural(others.length + 1, 'machine');
 }
 
 // machineOf is what the fleet says of a machine, or null.

@@ -11,7 +11,7 @@ import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
 import { glyph, MutedIcon, PinIcon } from './icons.js';
-import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot } from './fleet.js';
+import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot, sessionCount } from './fleet.js';
 import { groupSessions, shownIds } from './sorting.js';
 import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
   BulkBar } from './order.js';
@@ -106,7 +106,7 @@ export function Sidebar() {
       <${AttentionFoot} />
       <${SignOut} />
       <${FleetFoot} />
-      <span class="muted">${plural(sessions.value.length, 'session')}</span>
+      <span class="muted side-count">${sessionCount(sessions.value.length)}</span>
     </div>
   </aside>`;
 }
