@@ -38,6 +38,9 @@ type Project struct {
 	Cwd      string  `json:"cwd"`
 	Sessions int     `json:"sessions"`
 	Modified *string `json:"modified"`
+	// Missing is true when the folder does not exist on this machine
+	// (moved, deleted, or the sessions were imported).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Hit is a search hit as the API answers it: highlights in UTF-16

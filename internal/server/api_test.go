@@ -400,6 +400,22 @@ func TestForkCloneInto(t *testing.T) {
 	if after, _ := os.ReadFile(orig.Session.Path); string(after) != string(before) {
 		t.Error("the original changed")
 	}
+	// Projects say which folders are gone (the new one is not).
+	ps, err := api.Projects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, p := range ps.Projects {
+		_, err := os.Stat(p.Cwd)
+		if p.Missing != (err != nil) {
+			t.Errorf("project %s missing %v, stat %v", p.Cwd, p.Missing, err)
+		}
+		seen = seen || p.Cwd == dir
+	}
+	if !seen {
+		t.Errorf("the new folder is not among the projects")
+	}
 }
 
 func TestExport(t *testing.T) {

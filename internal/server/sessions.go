@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -115,9 +116,17 @@ func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource
 		Gen: func() catalog.Gen { return catalog.Gen{Catalog: s.cat.Generation(), Running: s.live.RunGen()} }}
 }
 
+// listProjects lists the folders of the sessions, newest first, each
+// marked missing when it is no folder here (a new session cannot start
+// there; the page offers the others).
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	metas, _, err := s.cat.List(r.Context(), ListQuery{Sort: "modified"})
-	return answer(w, apitype.ProjectList{Projects: catalog.Projects(metas)}, err)
+	ps := catalog.Projects(metas)
+	for _, p := range ps {
+		fi, err := os.Stat(p.Cwd)
+		p.Missing = err != nil || !fi.IsDir()
+	}
+	return answer(w, apitype.ProjectList{Projects: ps}, err)
 }
 
 // lookup finds the session named by the {id} path value.

@@ -49,6 +49,7 @@ func TestChatLive(t *testing.T) {
 	t.Run("retry and siblings", func(t *testing.T) { testRetrySiblings(t, r) })
 	t.Run("more", func(t *testing.T) { testRetryCompactOutside(t, r) })
 	t.Run("new session", func(t *testing.T) { testNewSession(t, r) })
+	t.Run("gone folder", func(t *testing.T) { testGoneFolder(t, r) })
 	t.Run("compose", func(t *testing.T) { testCompose(t, r) })
 	t.Run("tool presets", func(t *testing.T) { testToolPresets(t, r) })
 	t.Run("alerts", func(t *testing.T) { testAlerts(t, r) })

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -141,6 +142,9 @@ func testNewSession(t *testing.T, r *chatRig) {
 	fill("message", "hi there")
 	r.click(t, `.new-session-dialog [type=submit]`)
 	r.waitJS(t, `document.querySelector('.ns-error')?.innerText.includes('absolute')`)
+	// A folder that does not exist is said before Start, which waits.
+	fill("cwd", r.cwd+"/no-such-folder")
+	r.waitJS(t, `document.querySelector('.ns-folder-missing') && document.querySelector('.new-session-dialog [type=submit]').disabled`)
 	fill("cwd", r.cwd)
 	r.choose(t, ".new-session-dialog [name=model]", fakellm.Provider+"/"+fakellm.ThinkerID)
 	r.choose(t, ".new-session-dialog [name=thinkingLevel]", "high")
@@ -150,6 +154,29 @@ func testNewSession(t *testing.T, r *chatRig) {
 	if q := r.llm.LastRequest(); q.Model != fakellm.ThinkerID || q.ReasoningEffort != "high" {
 		t.Errorf("the first request went to %q with reasoning_effort %q", q.Model, q.ReasoningEffort)
 	}
+}
+
+// testGoneFolder: a session whose folder is gone (as an imported one's
+// is) is no dead end. New session does not fill in its folder though it
+// is the newest; the session's page says why pi cannot run it and goes
+// on in a folder picked among the recent ones that exist, where real pi
+// answers (issue 25 item 6, decision 0034).
+func testGoneFolder(t *testing.T, r *chatRig) {
+	gone := filepath.Join(t.TempDir(), "moved-away")
+	id := writeSession(t, r.agentDir, gone, []map[string]any{{"role": "user", "content": "written elsewhere", "timestamp": 1}})
+	waitListed(t, r.browser, id)
+	r.open(t, "/")
+	r.click(t, ".new-session")
+	r.waitJS(t, fmt.Sprintf(`document.querySelector('.new-session-dialog [name=cwd]')?.value === %q`, r.cwd))
+	if eval[bool](t, r.browser, fmt.Sprintf(`!!document.querySelector('#ns-projects option[value=%q]')`, gone)) {
+		t.Error("New session offers a folder that does not exist")
+	}
+	r.open(t, "/s/"+id)
+	r.click(t, ".gone-banner .go-on")
+	r.click(t, fmt.Sprintf(`.folder-dialog .folder-choice[data-cwd=%q]`, r.cwd))
+	r.waitJS(t, fmt.Sprintf(`location.pathname.startsWith('/s/') && !location.pathname.includes(%q) && document.querySelector('.conv')?.innerText.includes('written elsewhere')`, id))
+	r.llm.Enqueue(fakellm.Text("Going on here."))
+	r.exchange(t, "go on in this folder", "Going on here.")
 }
 
 func (b *browser) logged(s string) bool {

@@ -9,6 +9,7 @@ import * as api from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf } from './live.js';
 import { drafts } from './store.js';
+import { folderGone, goOn } from './folders.js';
 
 // leafOf is the file's leaf as the page shows it.
 export function leafOf(view) {
@@ -65,6 +66,7 @@ export async function retryFrom(view, entryId, m) {
 }
 
 export async function forkAt(view, entryId) {
+  if (folderGone(view)) return goOn(view, entryId); // a fork where pi cannot run would be one more dead end
   try {
     const r = await api.fork(view.id, entryId);
     drafts.set(r.id, r.text || '');
@@ -75,6 +77,7 @@ export async function forkAt(view, entryId) {
 }
 
 export async function cloneBranch(view) {
+  if (folderGone(view)) return goOn(view, 'branch');
   try {
     const body = view.leaf ? { leaf: view.leaf } : {};
     const r = await api.clone(view.id, body);

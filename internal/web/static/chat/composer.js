@@ -23,6 +23,7 @@ import { ExtensionStatus } from './dialogs.js';
 import { useCompletion } from './complete.js';
 import { glyph, AttachIcon } from '../js/icons.js';
 import { ErrorText } from '../js/errtext.js';
+import { GoneBanner } from './folders.js';
 
 export function Composer({ view }) {
   const l = liveOf(view.id);
@@ -216,6 +217,7 @@ function Status({ view, l }) {
   const pi = piStatus.value;
   return html`<div class="chat-status">
     ${pi && !pi.found && !view.machine && html`<${PiMissing} />`}
+    <${GoneBanner} view=${view} />
     ${(view.machine || (pi && pi.found)) && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
       <span>This session was also written outside piweb (a terminal pi?). The page shows it: your next message

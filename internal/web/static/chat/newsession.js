@@ -9,6 +9,7 @@ import { listProjects, createSession, sessionRef } from '../js/api.js';
 import { navigate, sessionURL } from '../js/state.js';
 import { fleet, drives, whenPushed } from '../js/fleet.js';
 import { models, scoped, starting } from './store.js';
+import { useFolderCheck } from './folders.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 const PRESETS = ['default', 'read-only', 'none', 'all'];
@@ -20,7 +21,9 @@ export function NewSessionButton() {
 }
 
 // NewSession is the dialog; cwd preselects a folder (pi's /new: a new
-// session where this one runs) on machine ('' for this one).
+// session where this one runs) on machine ('' for this one). Only folders
+// that exist are offered or filled in; one typed here is checked as it is
+// typed, and Start waits for a folder that exists.
 export function NewSession({ close, cwd = '', machine = '' }) {
   const [projects, setProjects] = useState([]);
   const [list, setList] = useState([]);
@@ -30,17 +33,23 @@ export function NewSession({ close, cwd = '', machine = '' }) {
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
     let gone = false; // another machine picked meanwhile
-    listProjects(f.machine).then((d) => { if (gone) return; setProjects(d.projects || []); setF((x) => (x.cwd ? x
-      : { ...x, cwd: ((d.projects || [])[0] || {}).cwd || '' })); }).catch(() => { if (!gone) setProjects([]); });
+    listProjects(f.machine).then((d) => {
+      if (gone) return;
+      const here = (d.projects || []).filter((p) => !p.missing);
+      setProjects(here);
+      setF((x) => (x.cwd ? x : { ...x, cwd: (here[0] || {}).cwd || '' }));
+    }).catch(() => { if (!gone) setProjects([]); });
     models(f.machine).then((d) => { if (!gone) setList(scoped(d.models || [], d.enabledModels)); })
       .catch(() => { if (!gone) setList([]); });
     return () => { gone = true; };
   }, [f.machine]);
   const set = (k) => (e) => setF({ ...f, [k]: e.target.value });
+  const exists = useFolderCheck(f.machine ? '' : f.cwd.trim()); // another machine: only its known folders
   const pick = (e) => setF({ ...f, machine: e.target.value, cwd: '', model: '' });
   const submit = async (e) => {
     e.preventDefault();
     if (!f.cwd.startsWith('/')) return setErr('The working directory must be an absolute path.');
+    if (exists === false) return setErr(`There is no folder ${f.cwd} on this machine.`);
     if (!f.message.trim()) return setErr('Write the first message.');
     const body = { cwd: f.cwd, message: f.message.trim(), tools: f.tools };
     if (f.model) body.model = f.model;
@@ -67,6 +76,8 @@ export function NewSession({ close, cwd = '', machine = '' }) {
         ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></label>`
       : html`<label>Working directory<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')}
         required /></label>
+      ${f.cwd.trim() && exists === false && html`<p class="stop error ns-folder-missing" role="alert">There is no
+        folder ${f.cwd.trim()} on this machine: pi cannot start there. Pick or type one that exists.</p>`}
       <datalist id="ns-projects">${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd} />`)}</datalist>`}
       <label>Model<select name="model" value=${f.model} onChange=${set('model')}><option value="">pi's default</option>
         ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
@@ -84,7 +95,8 @@ export function NewSession({ close, cwd = '', machine = '' }) {
           extensions and models, then sends your message to ${f.model || "pi's default model"}. The first start can
           take several seconds.</p>`}
       <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
-        <button class="btn primary" type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start'}</button></div>
+        <button class="btn primary" type="submit" disabled=${busy || exists === false}>
+          ${busy ? 'Starting…' : 'Start'}</button></div>
     </form></div>`;
 }
 

@@ -219,7 +219,7 @@ export async function exportMany(ids, format) {
   return { blob: await r.blob(), name: /filename="?([^";]+)/.exec(r.headers.get('Content-Disposition') || '')?.[1]
     || 'pi-sessions.zip' };
 }
-export const fork = (id, entryId) => post(sp(id, '/fork'), { entryId });
+export const fork = (id, entryId, cwd) => post(sp(id, '/fork'), cwd ? { entryId, cwd } : { entryId });
 export const clone = (id, body = {}) => post(sp(id, '/clone'), body);
 // command sends one of the session's pi commands (docs/api.md: commands):
 // pi's RPC commands plus piweb's own (navigate, ui_response…).

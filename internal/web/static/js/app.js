@@ -21,6 +21,7 @@ import { LiveTail } from '../chat/stream.js';
 import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
+import { FolderPicker } from '../chat/folders.js';
 import { glyph } from './icons.js';
 import { ErrorText } from './errtext.js';
 import { startFleet, readOnly, fleet, remote, sessionCount } from './fleet.js';
@@ -61,6 +62,7 @@ function App() {
     ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
+    <${FolderPicker} />
     ${!connected.value && html`<div class="conn-lost" role="status"><span class="spinner"></span>
       Disconnected from piweb, retrying…</div>`}
     <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
