@@ -137,7 +137,8 @@ function Actions({ view, it, setEditing }) {
 export function RowActions({ view, it }) {
   const [editing, setEditing] = useState(false);
   const foot = editing || labelOf(view, it.id) || siblings(view, it.id);
-  return html`<${Actions} view=${view} it=${it} setEditing=${setEditing} />
+  // pi's system prompt is a card of its own, not a message to act on.
+  return html`${it.m.role !== 'system' && html`<${Actions} view=${view} it=${it} setEditing=${setEditing} />`}
     ${foot && html`<div class="row-foot">
       <${Siblings} view=${view} id=${it.id} />
       <${LabelChip} view=${view} id=${it.id} editing=${editing} setEditing=${setEditing} /></div>`}`;
