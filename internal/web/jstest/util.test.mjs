@@ -90,3 +90,14 @@ test('noKeyProvider', async () => {
     ['', null],
   ]) assert.equal(noKeyProvider(text), want, text);
 });
+
+test('whyNoCompact', async () => {
+  const { whyNoCompact } = await import('../static/js/util.js');
+  const user = { m: { role: 'user', content: 'hi' } };
+  const answer = (n) => ({ m: { role: 'assistant', usage: { input: n, output: 0, cacheRead: 0, cacheWrite: 0 } } });
+  assert.equal(whyNoCompact([], 20000), 'Nothing to compact yet: the session has no answer.');
+  assert.match(whyNoCompact([user, answer(1200)], 20000), /^Too small to compact: pi keeps the last 20k tokens/);
+  assert.equal(whyNoCompact([user, answer(25000)], 20000), '');
+  assert.equal(whyNoCompact([user, answer(25000), { m: { role: 'compactionSummary' } }], 20000),
+    'Already compacted: nothing new since the last compaction.');
+});

@@ -5,9 +5,9 @@
 // from pi's get_session_stats whenever a live pi turns idle.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { command } from '../js/api.js';
+import { command, getConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
-import { fmtTokens, fmtCost } from '../js/util.js';
+import { fmtTokens, fmtCost, whyNoCompact } from '../js/util.js';
 import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
@@ -144,10 +144,25 @@ export function setThinking(view, l, level) {
   });
 }
 
+// keepRecent is pi's compaction.keepRecentTokens for the session's
+// folder (the project's settings over the global ones), 20,000 unset.
+async function keepRecent(view) {
+  const d = view.detail.peek();
+  try {
+    const c = await getConfig((d && d.session && d.session.cwd) || '');
+    const of = (f) => f && f.settings && f.settings.compaction && f.settings.compaction.keepRecentTokens;
+    return of(c.project) ?? of(c.global) ?? 20000;
+  } catch {
+    return 20000;
+  }
+}
+
 // compactNow compacts the session's context, with optional instructions
 // for the summary, as pi's /compact does; a failure shows above the
 // composer, a cancellation by the user as a toast.
 export async function compactNow(view, l, instructions = '') {
+  const why = whyNoCompact(view.items.peek(), await keepRecent(view));
+  if (why) return toast(why); // said before asking: pi would refuse
   const body = { type: 'compact' };
   if (instructions.trim()) body.customInstructions = instructions.trim();
   try {

@@ -151,3 +151,21 @@ export function noKeyProvider(text) {
   const p = (m[1] || '').toLowerCase().replace(/\.$/, '');
   return p === 'this' ? '' : p;
 }
+
+// whyNoCompact says in words why pi would refuse to compact the branch
+// whose messages (its context, oldest first: [{m}]) are shown, or '' when
+// it may: pi keeps the last keep tokens as they are (its
+// compaction.keepRecentTokens), so a context no larger has nothing to
+// summarize ("Nothing to compact (session too small)"), and a branch that
+// ends with a compaction has nothing new ("Already compacted").
+export function whyNoCompact(items, keep) {
+  const last = items.length ? items[items.length - 1].m : null;
+  if (last && last.role === 'compactionSummary') return 'Already compacted: nothing new since the last compaction.';
+  const answers = items.filter((it) => it.m.role === 'assistant' && it.m.usage);
+  if (!answers.length) return 'Nothing to compact yet: the session has no answer.';
+  const u = answers[answers.length - 1].m.usage;
+  const tokens = u.totalTokens || (u.input || 0) + (u.output || 0) + (u.cacheRead || 0) + (u.cacheWrite || 0);
+  if (tokens >= keep) return '';
+  return `Too small to compact: pi keeps the last ${fmtTokens(keep)} tokens as they are, and the whole context `
+    + `is ${fmtTokens(tokens)}.`;
+}
