@@ -97,6 +97,10 @@ type SearchSummary struct {
 	// returned; CountCapped says it is a lower bound.
 	Count       int  `json:"count"`
 	CountCapped bool `json:"countCapped,omitempty"`
+	// Partial says that the search stopped at its time budget (a word
+	// found almost everywhere, a filter that few matches pass): the hits
+	// are the best of the matches it read, and the count a lower bound.
+	Partial bool `json:"partial,omitempty"`
 	// Sessions are the sessions of the hits returned, in the order of
 	// their best hit, each with its number of matches; SessionCount is
 	// the number of sessions with a match.

@@ -22,6 +22,9 @@ type SearchResult struct {
 	Count       int
 	CountCapped bool
 	BySession   map[string]int
+	// Partial says that the search stopped at its time budget: the hits
+	// are the best of the matches read, the counts lower bounds.
+	Partial bool
 	// Warnings are the query's, and what the search itself left out.
 	Warnings []string
 }
@@ -41,15 +44,13 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, erro
 	if !ok {
 		return out, nil
 	}
-	found, err := c.ix.Search(ctx, iq)
+	a, err := c.ix.Answer(ctx, iq)
 	if err != nil {
 		return out, errs.E("catalog.Search", errs.Internal, "search failed", err)
 	}
-	counts, err := c.ix.Count(ctx, iq)
-	if err != nil {
-		return out, errs.E("catalog.Search", errs.Internal, "search failed", err)
-	}
-	for _, h := range found {
+	counts := a.Counts
+	out.Partial = a.Partial
+	for _, h := range a.Hits {
 		if m, listed := c.ByPath(h.Path); listed {
 			out.Hits = append(out.Hits, hitOf(m, h))
 		}
@@ -57,7 +58,7 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, erro
 	if q.Limit > 0 && len(out.Hits) > q.Limit {
 		out.Hits, out.More = out.Hits[:q.Limit], true
 	}
-	out.CountCapped = counts.Capped
+	out.CountCapped = counts.Capped || counts.Partial
 	for path, n := range counts.ByPath {
 		if _, listed := c.ByPath(path); listed {
 			out.Count += n
@@ -131,7 +132,7 @@ type SessionCount = apitype.SessionCount
 
 // Summary is r's summary for q.
 func (r SearchResult) Summary(q SearchQuery) SearchSummary {
-	s := SearchSummary{Count: r.Count, CountCapped: r.CountCapped, SessionCount: len(r.BySession), Text: q.Text,
+	s := SearchSummary{Count: r.Count, CountCapped: r.CountCapped, Partial: r.Partial, SessionCount: len(r.BySession), Text: q.Text,
 		Filters: q.Filters, Warnings: r.Warnings, Sessions: []SessionCount{}}
 	seen := map[string]bool{}
 	for _, h := range r.Hits {

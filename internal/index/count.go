@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Counts are a query's matches counted apart from its ranked hits, which
@@ -16,6 +17,9 @@ type Counts struct {
 	// Capped says that counting stopped at countCap matches: the counts
 	// are lower bounds.
 	Capped bool
+	// Partial says that counting stopped at the search's budget
+	// (budget.go): the counts are lower bounds too.
+	Partial bool
 }
 
 // countCap bounds the matches a count reads, newest first: a word found
@@ -32,17 +36,34 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 		return out, nil
 	}
 	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter) error {
-		f.noText = true
-		cands, err := f.candidates(ctx, tx, match, countCap+1)
-		if err != nil {
-			return err
-		}
-		if len(cands) > countCap {
-			cands, out.Capped = cands[:countCap], true
-		}
-		return countFiles(ctx, tx, cands, &out)
+		var err error
+		out, err = count(ctx, tx, match, f, nil, time.Now().Add(ix.o.SearchBudget))
+		return err
 	})
 	return out, err
+}
+
+// count counts the matches of the query, up to countCap, read until the
+// deadline; read are matches already read newest first (a search's
+// candidates), counted instead when the count's own scan stopped with
+// fewer.
+func count(ctx context.Context, tx *sql.Tx, match string, f *filter, read []cand, deadline time.Time) (Counts, error) {
+	out := Counts{ByPath: map[string]int{}}
+	text := f.noText
+	f.noText = true
+	defer func() { f.noText = text }()
+	cands, partial, err := scanUntil(ctx, tx, match, f, countCap+1, deadline)
+	if err != nil {
+		return out, err
+	}
+	if partial && len(read) > len(cands) {
+		cands = read
+	}
+	if len(cands) > countCap {
+		cands, out.Capped = cands[:countCap], true
+	}
+	out.Partial = partial
+	return out, countFiles(ctx, tx, cands, &out)
 }
 
 // countFiles adds up the candidates per file.

@@ -151,7 +151,8 @@ func matchingModels(ctx context.Context, tx *sql.Tx, want string) ([]string, err
 }
 
 // candidates returns up to n of the newest matches of the MATCH
-// expression that pass the filter.
+// expression that pass the filter. On an error (a search's budget ending,
+// budget.go) it returns those read so far too, newest first.
 func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int) ([]cand, error) {
 	all := rowRange{math.MinInt64, math.MaxInt64}
 	if f.cond == "" {
@@ -163,7 +164,7 @@ func (f *filter) candidates(ctx context.Context, tx *sql.Tx, match string, n int
 	}
 	ranges, err := runRanges(ctx, tx, f.runCond+" AND r.lo < ?", append(f.runArgs, last))
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	for i := range ranges {
 		ranges[i].hi = min(ranges[i].hi, last-1)
@@ -195,7 +196,7 @@ func (f *filter) probe(ctx context.Context, tx *sql.Tx, match string, n int) ([]
 		var c cand
 		var pass bool
 		if err := rows.Scan(&c.rowid, &c.ts, &c.on, &pass, &c.marked); err != nil {
-			return nil, 0, wrap("search", err)
+			return out, 0, wrap("search", err)
 		}
 		if pass {
 			out = append(out, c)
@@ -230,18 +231,21 @@ func (f *filter) inRanges(ctx context.Context, tx *sql.Tx, match string, ranges 
 		if stmts[i] == nil {
 			var err error
 			if stmts[i], err = f.rangeStmt(ctx, tx, fwd); err != nil {
-				return nil, err
+				return out, err
 			}
 		}
 		got, err := rangeCands(ctx, stmts[i], append([]any{match, r.lo, r.hi, need}, f.args...))
-		if err != nil {
-			return nil, err
-		}
 		if fwd {
-			slices.Reverse(got)
+			slices.Reverse(got) // a part read forwards is left out: not the newest
 			got = got[:min(need, len(got))]
+			if err != nil {
+				got = nil
+			}
 		}
 		out = append(out, got...)
+		if err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
@@ -268,7 +272,7 @@ func (f *filter) rangeStmt(ctx context.Context, tx *sql.Tx, fwd bool) (*sql.Stmt
 	return stmt, wrap("search", err)
 }
 
-// rangeCands runs a range query.
+// rangeCands runs a range query; on an error, with the rows read.
 func rangeCands(ctx context.Context, stmt *sql.Stmt, args []any) ([]cand, error) {
 	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
@@ -279,7 +283,7 @@ func rangeCands(ctx context.Context, stmt *sql.Stmt, args []any) ([]cand, error)
 	for rows.Next() {
 		var c cand
 		if err := rows.Scan(&c.rowid, &c.ts, &c.on, &c.marked); err != nil {
-			return nil, wrap("search", err)
+			return out, wrap("search", err)
 		}
 		out = append(out, c)
 	}

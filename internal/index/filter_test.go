@@ -28,6 +28,8 @@ func TestFilterExact(t *testing.T) {
 			testFilterExact(t, ix)
 		})
 	}
+	t.Run("budget", func(t *testing.T) { testSearchBudget(t, ix) })
+	t.Run("count-fallback", func(t *testing.T) { testCountFallback(t, ix) })
 }
 
 // filterCorpus indexes a generated corpus of 40 files, 12 of which then

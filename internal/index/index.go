@@ -37,6 +37,9 @@ type Options struct {
 	Debounce time.Duration
 	// Workers parse files in parallel; 0 means GOMAXPROCS.
 	Workers int
+	// SearchBudget bounds each of a search's scans, its ranked hits and
+	// its count (budget.go); 0 means 100 ms.
+	SearchBudget time.Duration
 }
 
 // withDefaults fills in the zero fields of o.
@@ -46,6 +49,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
+	}
+	if o.SearchBudget <= 0 {
+		o.SearchBudget = defaultBudget
 	}
 	if o.AgentDir == "" {
 		o.AgentDir = session.AgentDir(o.Getenv)

@@ -82,3 +82,37 @@ func narrowIndex(b *testing.B) *Index {
 	}
 	return ix
 }
+
+// BenchmarkSearchBudget shows a search's bound (issue 21): searches that
+// read every match of a common word, because a filter passes none of
+// them, over 5,000 sessions, with the default budget and without one
+// (budget=off). It reports the CPU time of a request (hits and count, as
+// GET /api/search answers) and the share of answers that were partial.
+func BenchmarkSearchBudget(b *testing.B) {
+	ix := narrowIndex(b)
+	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
+	for _, budget := range []time.Duration{defaultBudget, time.Hour} {
+		name := "budget=" + budget.String()
+		if budget == time.Hour {
+			name = "budget=off"
+		}
+		ix.o.SearchBudget = budget
+		for _, text := range []string{"a", "the", "function"} {
+			b.Run(name+"/q="+text, func(b *testing.B) {
+				q := Query{Text: text, Limit: 51, Roles: []string{"toolResult", "bashExecution"}}
+				partial, c0 := 0, cpuTime()
+				for b.Loop() {
+					a, err := ix.Answer(context.Background(), q)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if a.Partial {
+						partial++
+					}
+				}
+				b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms")
+				b.ReportMetric(float64(partial)/float64(b.N), "partial")
+			})
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -80,28 +81,48 @@ const halfLife = 30 * 24 * time.Hour
 
 // Search runs a query. Any text is a valid query; text without words, or
 // with a prefix no indexed word starts with, finds nothing. All reads run
-// in one read transaction, so they see one state of the index.
+// in one read transaction, so they see one state of the index. Its scan
+// stops at the index's budget (budget.go); Answer says when it did.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(parseQuery(q.Text)) == 0 {
 		return nil, nil
 	}
+	var hits []Hit
+	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
+		r, err := rankedSearch(ctx, tx, match, f, q, time.Now().Add(ix.o.SearchBudget))
+		hits = r.hits
+		return err
+	})
+	return hits, err
+}
+
+// searched is a search's ranked hits, the candidates they were ranked
+// from (newest first), and whether the scan stopped at its budget.
+type searched struct {
+	hits    []Hit
+	cands   []cand
+	partial bool
+}
+
+// rankedSearch ranks the newest candidates of the query, read until the
+// deadline, and completes the best.
+func rankedSearch(ctx context.Context, tx *sql.Tx, match string, f *filter, q Query, deadline time.Time) (searched, error) {
 	if q.Limit <= 0 {
 		q.Limit = 20
 	}
 	if q.Now.IsZero() {
 		q.Now = time.Now()
 	}
-	var hits []Hit
-	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
-		cands, err := f.candidates(ctx, tx, match, max(candidates, q.Limit))
-		if err != nil {
-			return err
-		}
-		markLongs(cands, q.Text)
-		hits, err = hitsOf(ctx, tx, rank(cands, q.Now.UnixMilli(), q.Limit))
-		return err
-	})
-	return hits, err
+	var out searched
+	var err error
+	out.cands, out.partial, err = scanUntil(ctx, tx, match, f, max(candidates, q.Limit), deadline)
+	if err != nil {
+		return out, err
+	}
+	top := slices.Clone(out.cands)
+	markLongs(top, q.Text)
+	out.hits, err = hitsOf(ctx, tx, rank(top, q.Now.UnixMilli(), q.Limit))
+	return out, err
 }
 
 // readSearch calls fn in one read transaction with q's FTS5 expression

@@ -7,7 +7,8 @@ import * as api from './api.js';
 import { searchOpen, navigate, sessionURL, toast } from './state.js';
 import { fetchDetail } from './view.js';
 import { buildTree, pathSet, tipOf } from './tree.js';
-import { baseName, ago, fmtDate, plural, withoutToken } from './util.js';
+import { baseName, ago, fmtDate, withoutToken } from './util.js';
+import { countText, partialText } from './searchtext.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
 import { archived } from './order.js';
@@ -107,15 +108,6 @@ function Group({ g, sel, setSel }) {
   </li>`;
 }
 
-// countText says how many entries match in how many sessions; a count
-// the server capped (or the fleet's, of the hits it returned) is "N+".
-function countText(res) {
-  const n = res.count ?? res.hits.length;
-  const plus = res.countCapped ? '+' : '';
-  const sessions = res.sessionCount ?? 0;
-  return `${n}${plus} ${n === 1 && !plus ? 'hit' : 'hits'} in ${plural(sessions, 'session')}`;
-}
-
 export function SearchDialog() {
   const [q, setQ] = useState('');
   const [res, setRes] = useState({ hits: [], total: 0, q: '' });
@@ -173,10 +165,11 @@ export function SearchDialog() {
       <${Chips} q=${q} res=${res} setQ=${chipEdit} />
       ${(res.warnings || []).length > 0 && html`<div class="search-warn" role="status">${res.warnings.map((w) =>
         html`<div key=${w}>${w}</div>`)}</div>`}
+      ${res.partial && html`<div class="search-warn search-partial" role="status">${partialText(res)}</div>`}
       <ul class="hits" role="listbox">
         ${res.error && html`<li class="muted pad">${res.error}</li>`}
         ${filtersOnly && html`<li class="muted pad">Type words to search for within these filters.</li>`}
-        ${res.q && !res.hits.length && !res.error && !busy && !filtersOnly
+        ${res.q && !res.hits.length && !res.error && !busy && !filtersOnly && !res.partial
           && html`<li class="muted pad">No match for “${res.q}”.</li>`}
         ${groupHits(res).map((g) => html`<${Group} key=${g.id} g=${g} sel=${sel} setSel=${setSel} />`)}
         ${more && html`<li class="more-hits"><button class="btn ghost small" type="button"

@@ -1,0 +1,66 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// testSearchBudget (run by TestFilterExact, on its corpus): a search whose
+// budget ends answers partial, without an error, from the matches read
+// (none here: the budget ends at once; a count falls back on the search's
+// candidates); within its budget, Answer is Search and Count in one.
+func testSearchBudget(t *testing.T, ix *Index) {
+	ctx := context.Background()
+	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
+	for _, q := range []Query{{Text: "the"}, {Text: "the", Roles: []string{"toolResult"}}, {Text: "conf*", Branch: Abandoned}} {
+		q.Limit, q.Now = 30, time.UnixMilli(1<<40)
+		ix.o.SearchBudget = time.Hour
+		a, err := ix.Answer(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := ix.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := ix.Count(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(Answer{Hits: hits, Counts: counts}, a); diff != "" {
+			t.Errorf("%+v: Answer (-Search and Count +Answer):\n%s", q, diff)
+		}
+		ix.o.SearchBudget = time.Nanosecond
+		a, err = ix.Answer(ctx, q)
+		if err != nil || !a.Partial || !a.Counts.Partial {
+			t.Errorf("%+v, budget 1 ns: partial %v, counts partial %v, error %v; want partial, no error", q, a.Partial, a.Counts.Partial, err)
+		}
+		if _, err := ix.Search(ctx, q); err != nil {
+			t.Errorf("%+v, budget 1 ns: Search: %v", q, err)
+		}
+	}
+}
+
+// testCountFallback: a count whose scan stops at once counts the search's
+// candidates it is given, as lower bounds.
+func testCountFallback(t *testing.T, ix *Index) {
+	ctx := context.Background()
+	err := ix.readSearch(ctx, "test", Query{Text: "the"}, func(tx *sql.Tx, match string, f *filter) error {
+		s, err := rankedSearch(ctx, tx, match, f, Query{Text: "the", Limit: 5}, time.Now().Add(time.Hour))
+		if err != nil || len(s.cands) == 0 || s.partial {
+			t.Fatalf("search: %d candidates, partial %v, error %v", len(s.cands), s.partial, err)
+		}
+		c, err := count(ctx, tx, match, f, s.cands, time.Now())
+		if err != nil || !c.Partial || c.Total != len(s.cands) {
+			t.Errorf("count at its deadline: total %d partial %v error %v; want %d, partial", c.Total, c.Partial, err, len(s.cands))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
