@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,26 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/apitype"
+	"piweb/internal/client"
+	"piweb/internal/errs"
 	"piweb/internal/fleet"
 	"piweb/internal/pgtest"
 	"piweb/internal/testkit"
 )
-
-// getJSON decodes a GET's answer, which must be 200.
-func getJSON(t *testing.T, url string, v any) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s", url, resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
@@ -71,44 +57,29 @@ func TestServeFleet(t *testing.T) {
 		}
 		return nil
 	}, 30*time.Second, "fleet status to find everything pushed")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	api := client.New(s.url, client.Options{})
 	testkit.Eventually(t, func() error {
-		var st struct {
-			Fleet struct{ Machine, State string }
-		}
-		getJSON(t, s.url+"api/status", &st)
-		if st.Fleet.Machine != "box" || st.Fleet.State != "current" {
-			return fmt.Errorf("GET /api/status: fleet %+v, want box current", st.Fleet)
+		st, err := api.Status(ctx)
+		if err != nil || st.Fleet == nil || st.Fleet.Machine != "box" || st.Fleet.State != "current" {
+			return fmt.Errorf("GET /api/status: fleet %+v (%v), want box current", st.Fleet, err)
 		}
 		return nil
 	}, 10*time.Second, "the status to say current")
-	var list struct {
-		Sessions []struct{ Machine, Path string }
-		Total    int
+	list, err := api.Sessions(ctx, client.ListOptions{Fleet: true})
+	if err != nil || list.Total != 1 || list.Sessions[0].Machine != "box" {
+		t.Errorf("GET /api/sessions?fleet=1 = %+v, %v", list, err)
 	}
-	getJSON(t, s.url+"api/sessions?fleet=1", &list)
-	if list.Total != 1 || list.Sessions[0].Machine != "box" {
-		t.Errorf("GET /api/sessions?fleet=1 = %+v", list)
+	hits, err := api.Search(ctx, client.SearchOptions{Text: "hello", Fleet: true})
+	if err != nil || len(hits.Hits) != 1 || hits.Hits[0].Machine != "box" || hits.Hits[0].EntryID != "u1" {
+		t.Errorf("GET /api/search?fleet=1&q=hello = %+v, %v", hits, err)
 	}
-	var hits struct {
-		Hits []struct{ Machine, EntryID string }
-	}
-	getJSON(t, s.url+"api/search?fleet=1&q=hello", &hits)
-	if len(hits.Hits) != 1 || hits.Hits[0].Machine != "box" || hits.Hits[0].EntryID != "u1" {
-		t.Errorf("GET /api/search?fleet=1&q=hello = %+v", hits)
-	}
-	var usage struct {
-		Rows []struct {
-			Key      string
-			Messages int
-		}
-	}
-	getJSON(t, s.url+"api/usage?fleet=1&by=machine", &usage)
-	if len(usage.Rows) != 1 || usage.Rows[0].Key != "box" || usage.Rows[0].Messages != 1 {
-		t.Errorf("GET /api/usage?fleet=1&by=machine = %+v", usage)
+	usage, err := api.Usage(ctx, client.UsageOptions{By: "machine", Fleet: true})
+	if err != nil || len(usage.Rows) != 1 || usage.Rows[0].Key != "box" || usage.Rows[0].Messages != 1 {
+		t.Errorf("GET /api/usage?fleet=1&by=machine = %+v, %v", usage, err)
 	}
 	// A push of this machine reaches the page's index topic.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"api/events", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -138,46 +109,24 @@ func TestServeFleet(t *testing.T) {
 	}
 	startServeEnv(t, nil, "--addr", "127.0.0.1:0", "--agent-dir", other, "--pi", "/nonexistent/pi",
 		"--fleet", url, "--machine", "other")
-	var ctxAnswer struct {
-		Messages []struct {
-			Role    string
-			Content json.RawMessage
-		}
-	}
-	testkit.Eventually(t, func() error {
-		resp, err := http.Get(s.url + "api/sessions/" + oid + "/context?machine=other")
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s", resp.Status)
-		}
-		return json.NewDecoder(resp.Body).Decode(&ctxAnswer)
+	var ctxAnswer apitype.Context
+	testkit.Eventually(t, func() (err error) {
+		ctxAnswer, err = api.On("other").Context(ctx, oid, client.PageOptions{})
+		return err
 	}, 30*time.Second, "the other machine's session through this one")
-	if len(ctxAnswer.Messages) != 2 || !strings.Contains(string(ctxAnswer.Messages[0].Content), "hello from the other machine") {
+	if len(ctxAnswer.Messages) != 2 || !strings.Contains(string(ctxAnswer.Messages[0]), "hello from the other machine") {
 		t.Errorf("the other machine's context: %+v", ctxAnswer)
 	}
-	var machines struct {
-		Self     string
-		Machines []struct {
-			Name   string
-			Online bool
-		}
+	machines, err := api.FleetMachines(ctx)
+	if err != nil || machines.Self != "box" || len(machines.Machines) != 2 || !machines.Machines[0].Online {
+		t.Errorf("GET /api/fleet/machines = %+v, %v", machines, err)
 	}
-	getJSON(t, s.url+"api/fleet/machines", &machines)
-	if machines.Self != "box" || len(machines.Machines) != 2 || !machines.Machines[0].Online {
-		t.Errorf("GET /api/fleet/machines = %+v", machines)
+	detail, err := api.On("other").Session(ctx, oid)
+	if err != nil || detail.Session.ID != oid || detail.Session.Machine != "other" || !strings.HasPrefix(detail.Session.Path, odir) {
+		t.Errorf("the other machine's detail: %+v, %v", detail.Session, err)
 	}
-	var detail struct {
-		Session struct{ ID, Path string }
-	}
-	getJSON(t, s.url+"api/sessions/"+oid+"?machine=other", &detail)
-	if detail.Session.ID != oid || !strings.HasPrefix(detail.Session.Path, odir) {
-		t.Errorf("the other machine's detail: %+v", detail)
-	}
-	if resp, err := http.Get(s.url + "api/sessions/" + oid + "?machine=nowhere"); err != nil || resp.StatusCode != http.StatusNotFound {
-		t.Errorf("a session of an unknown machine: %v %v, want 404", resp.Status, err)
+	if _, err := api.On("nowhere").Session(ctx, oid); client.StatusOf(err) != http.StatusNotFound {
+		t.Errorf("a session of an unknown machine: %v, want 404", err)
 	}
 	out, code := status("--fleet", c.URL("nosuchdb", pgtest.Superuser, ""), "--machine", "box")
 	if code != 1 || !strings.Contains(out, "why: the fleet database does not exist") {
@@ -194,17 +143,21 @@ func TestFleetOff(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	u, stop, _ := startServe(t, "--addr", "127.0.0.1:0", "--demo", "--pi", "/nonexistent/pi")
 	defer stop()
-	for _, path := range []string{"api/sessions?fleet=1", "api/search?fleet=1&q=x", "api/usage?fleet=1", "api/usage?by=machine",
-		"api/sessions/x/context?machine=m", "api/fleet/machines"} {
-		resp, err := http.Get(u + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body struct{ Error struct{ Message string } }
-		json.NewDecoder(resp.Body).Decode(&body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("GET %s: %s %+v, want 400", path, resp.Status, body)
+	api := client.New(u, client.Options{})
+	ctx := t.Context()
+	for _, c := range []struct {
+		what string
+		err  error
+	}{
+		{"the fleet's listing", second(api.Sessions(ctx, client.ListOptions{Fleet: true}))},
+		{"the fleet's search", second(api.Search(ctx, client.SearchOptions{Text: "x", Fleet: true}))},
+		{"the fleet's usage", second(api.Usage(ctx, client.UsageOptions{Fleet: true}))},
+		{"usage by machine", second(api.Usage(ctx, client.UsageOptions{By: "machine"}))},
+		{"another machine's session", second(api.On("m").Context(ctx, "x", client.PageOptions{}))},
+		{"the fleet's machines", second(api.FleetMachines(ctx))},
+	} {
+		if client.StatusOf(c.err) != http.StatusBadRequest || !errs.Is(c.err, errs.Invalid) {
+			t.Errorf("%s: %v, want 400 invalid", c.what, c.err)
 		}
 	}
 }
@@ -233,3 +186,6 @@ func TestFleetMigrate(t *testing.T) {
 		t.Error("fleet migrate without a URL succeeded")
 	}
 }
+
+// second is the error of a call that answers a value and an error.
+func second[T any](_ T, err error) error { return err }

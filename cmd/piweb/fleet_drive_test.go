@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"piweb/internal/access"
+	"piweb/internal/apitype"
 	"piweb/internal/client"
 	"piweb/internal/errs"
 	"piweb/internal/fakellm"
@@ -148,14 +149,10 @@ func TestFleetDrive(t *testing.T) {
 	api := client.New(a.base(), client.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	onB := api.On("b")
 	testkit.Eventually(t, func() error {
-		var ms struct {
-			Machines []struct {
-				Name, Advertise string
-				Online          bool
-			}
-		}
-		if err := api.Do(ctx, "GET", "/api/fleet/machines", nil, &ms); err != nil {
+		ms, err := api.FleetMachines(ctx)
+		if err != nil {
 			return err
 		}
 		if len(ms.Machines) != 3 || !ms.Machines[1].Online || ms.Machines[1].Advertise != b.base() {
@@ -164,9 +161,9 @@ func TestFleetDrive(t *testing.T) {
 		return nil
 	}, 60*time.Second, "the three machines online in the fleet")
 
-	var created struct{ ID string }
 	llm.Enqueue(fakellm.Text("Hello from machine b."))
-	if err := api.Do(ctx, "POST", "/api/sessions?machine=b", map[string]any{"cwd": b.project, "message": "hi b"}, &created); err != nil {
+	created, err := onB.Create(ctx, apitype.CreateRequest{Cwd: b.project, Message: "hi b"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	s := "/api/sessions/" + created.ID
@@ -180,11 +177,11 @@ func TestFleetDrive(t *testing.T) {
 	hold := make(chan struct{})
 	defer close(hold)
 	llm.Enqueue(fakellm.Text("A long answer that the user stops.").WithChunks(6).WithHold(hold, 1))
-	if err := api.Do(ctx, "POST", s+"/commands?machine=b", map[string]any{"type": "prompt", "message": "talk"}, nil); err != nil {
+	if _, err := onB.Command(ctx, created.ID, map[string]any{"type": "prompt", "message": "talk"}); err != nil {
 		t.Fatal(err)
 	}
 	waitEvent(t, events, "the held answer streaming", eventType("message_update"))
-	if err := api.Do(ctx, "POST", s+"/commands?machine=b", map[string]any{"type": "abort"}, nil); err != nil {
+	if _, err := onB.Command(ctx, created.ID, map[string]any{"type": "abort"}); err != nil {
 		t.Fatal(err)
 	}
 	waitEvent(t, events, "the aborted answer's end", func(d map[string]any) bool {
@@ -192,21 +189,21 @@ func TestFleetDrive(t *testing.T) {
 		return d["type"] == "message_end" && m["stopReason"] == "aborted"
 	})
 
-	driveTerminal(ctx, t, a, s)
+	driveTerminal(ctx, t, a, created.ID)
 	refusals(ctx, t, a, b, s)
 	if log := b.run.stderr.String(); !strings.Contains(log, `msg="fleet request" from=a method=POST path=`+s+"/commands") {
 		t.Errorf("b's log lacks the prompts it served for a:\n%s", log)
 	}
 
-	testkit.Eventually(t, func() error { return api.Do(ctx, "GET", s+"?machine=b", nil, nil) }, 30*time.Second,
+	testkit.Eventually(t, func() error { return second(onB.Session(ctx, created.ID)) }, 30*time.Second,
 		"b's new session pushed to the fleet")
 	b.run.stop()
-	err := api.Do(ctx, "POST", s+"/commands?machine=b", map[string]any{"type": "prompt", "message": "anyone?"}, nil)
+	_, err = onB.Command(ctx, created.ID, map[string]any{"type": "prompt", "message": "anyone?"})
 	if !errs.Is(err, errs.Unavailable) || client.StatusOf(err) != 502 {
 		t.Errorf("a prompt to b killed: %v, want 502 unavailable", err)
 	}
-	var ctxAnswer struct{ Messages []json.RawMessage }
-	if err := api.Do(ctx, "GET", s+"/context?machine=b", nil, &ctxAnswer); err != nil || len(ctxAnswer.Messages) < 2 {
+	ctxAnswer, err := onB.Context(ctx, created.ID, client.PageOptions{})
+	if err != nil || len(ctxAnswer.Messages) < 2 {
 		t.Errorf("b's session read from the database with b killed: %d messages, %v", len(ctxAnswer.Messages), err)
 	}
 }
@@ -237,17 +234,16 @@ func readmeRoles(t *testing.T, c *pgtest.Cluster) func(machine string) string {
 	return func(machine string) string { return role(machine, fleet.MachineRole) }
 }
 
-// driveTerminal starts a terminal in b's session through a and types
+// driveTerminal starts a terminal in b's session id through a and types
 // into it over the WebSocket a pipes to b.
-func driveTerminal(ctx context.Context, t *testing.T, a *fleetMachine, s string) {
+func driveTerminal(ctx context.Context, t *testing.T, a *fleetMachine, id string) {
 	t.Helper()
-	var term struct{ ID string }
-	api := client.New(a.base(), client.Options{})
-	if err := api.Do(ctx, "POST", s+"/terminals?machine=b", map[string]any{"cols": 80, "rows": 24}, &term); err != nil {
+	onB := client.New(a.base(), client.Options{}).On("b")
+	term, err := onB.StartTerminal(ctx, id, 80, 24)
+	if err != nil {
 		t.Fatal(err)
 	}
-	ws := "ws://" + a.addr + s + "/terminals/" + term.ID + "/socket?machine=b"
-	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.base()}}})
+	conn, _, err := websocket.Dial(ctx, onB.TerminalSocketURL(id, term.ID), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {a.base()}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,14 +46,31 @@ type FleetStatus struct {
 	Pushed   FleetCounts `json:"pushed"`
 }
 
-// FleetMachines is GET /api/fleet/machines: the fleet's machines
-// (fleet.MachineInfo) and this machine's name.
+// FleetMachines is GET /api/fleet/machines: the fleet's machines by
+// name and this machine's name.
 type FleetMachines struct {
 	Self string `json:"self"`
 	// Drive: this piweb drives another machine's session on that machine
 	// when it is online; else such sessions are read-only here.
-	Drive    bool `json:"drive"`
-	Machines any  `json:"machines"`
+	Drive    bool           `json:"drive"`
+	Machines []FleetMachine `json:"machines"`
+}
+
+// FleetMachine is one machine of the fleet: the versions it runs, where
+// other machines reach its piweb, what it shares, when it last pushed
+// and beat.
+type FleetMachine struct {
+	Name          string    `json:"name"`
+	PiwebVersion  string    `json:"piwebVersion"`
+	PiVersion     string    `json:"piVersion"`
+	Advertise     string    `json:"advertise,omitempty"`
+	Share         string    `json:"share"`
+	LastPush      time.Time `json:"lastPush,omitzero"`
+	LastHeartbeat time.Time `json:"lastHeartbeat"`
+	// Online: a heartbeat within the last two minutes (a pushing piweb
+	// sends one every 30 s).
+	Online   bool `json:"online"`
+	Sessions int  `json:"sessions"`
 }
 
 // FleetCounts are the rows pushed since start.

@@ -8,7 +8,8 @@ import "time"
 // that there is one definition of each.
 
 // Item is the JSON shape of a session everywhere the API lists one
-// (docs/api.md): its Meta and what it takes from outside it (Links).
+// (docs/api.md), this machine's or the fleet's: its Meta and what it
+// takes from outside it (Links).
 type Item struct {
 	ID                string  `json:"id"`
 	Path              string  `json:"path"`
@@ -22,6 +23,10 @@ type Item struct {
 	ParentSessionPath *string `json:"parentSessionPath"`
 	Size              int64   `json:"size"`
 	Running           bool    `json:"running"`
+	// Machine is the machine of the fleet the session lives on, in the
+	// fleet's answers (?fleet=1; Path is as on that machine); this
+	// machine's own answers leave it out.
+	Machine string `json:"machine,omitempty"`
 }
 
 // Lineage is a session's fork family across files: its parent, every
@@ -43,10 +48,14 @@ type Project struct {
 	Missing bool `json:"missing,omitempty"`
 }
 
-// Hit is a search hit as the API answers it: highlights in UTF-16
-// code units (JavaScript's string indexes), the session as an Item.
+// Hit is a search hit as the API answers it, this machine's or the
+// fleet's: highlights in UTF-16 code units (JavaScript's string
+// indexes), the session as an Item.
 type Hit struct {
-	SessionID       string   `json:"sessionId"`
+	SessionID string `json:"sessionId"`
+	// Machine is the session's machine in the fleet's search (?fleet=1),
+	// left out in this machine's own.
+	Machine         string   `json:"machine,omitempty"`
 	EntryID         string   `json:"entryId"`
 	Snippet         string   `json:"snippet"`
 	Highlights      [][2]int `json:"highlights"`

@@ -20,6 +20,19 @@ type ListOptions struct {
 	Asc     bool
 	Limit   int
 	Offset  int
+	// Fleet lists every machine's sessions from the fleet database
+	// (serve --fleet), each Item with its Machine; Machine then narrows
+	// it to one machine's.
+	Fleet   bool
+	Machine string
+}
+
+// flag is "1" when b, else "" (the parameter is left out).
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return ""
 }
 
 // PageOptions choose a page of a session's context or entries: the path
@@ -42,14 +55,20 @@ type SearchOptions struct {
 	Limit   int
 
 	Role, Model, Branch, After, Before, TZ string
+
+	// Fleet searches every machine's sessions (serve --fleet), each hit
+	// with its Machine.
+	Fleet bool
 }
 
 // UsageOptions are GET /api/usage's parameters: By is day (default),
-// model or project; TZ an IANA zone; Days the last N calendar days.
+// model, project or (with Fleet) machine; TZ an IANA zone; Days the last
+// N calendar days; Fleet the whole fleet's usage (serve --fleet).
 type UsageOptions struct {
-	By   string
-	TZ   string
-	Days int
+	By    string
+	TZ    string
+	Days  int
+	Fleet bool
 }
 
 // itoa is n in decimal, "" for 0 (the parameter is left out).
@@ -83,8 +102,13 @@ func (c *Client) Sessions(ctx context.Context, o ListOptions) (a apitype.Session
 		order = "asc"
 	}
 	q := query("project", o.Project, "q", o.Text, "sort", o.Sort, "order", order,
-		"limit", itoa(o.Limit), "offset", itoa(o.Offset))
+		"limit", itoa(o.Limit), "offset", itoa(o.Offset), "fleet", flag(o.Fleet), "machine", o.Machine)
 	return a, c.Do(ctx, http.MethodGet, "/api/sessions"+q, nil, &a)
+}
+
+// FleetMachines is GET /api/fleet/machines (serve --fleet).
+func (c *Client) FleetMachines(ctx context.Context) (a apitype.FleetMachines, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/fleet/machines", nil, &a)
 }
 
 // Projects is GET /api/projects.
@@ -120,13 +144,13 @@ func (c *Client) Changes(ctx context.Context, id string) (a apitype.Changes, err
 // Search is GET /api/search.
 func (c *Client) Search(ctx context.Context, o SearchOptions) (a apitype.Search, err error) {
 	q := query("q", o.Text, "project", o.Project, "limit", itoa(o.Limit), "role", o.Role, "model", o.Model,
-		"branch", o.Branch, "after", o.After, "before", o.Before, "tz", o.TZ)
+		"branch", o.Branch, "after", o.After, "before", o.Before, "tz", o.TZ, "fleet", flag(o.Fleet))
 	return a, c.Do(ctx, http.MethodGet, "/api/search"+q, nil, &a)
 }
 
 // Usage is GET /api/usage.
 func (c *Client) Usage(ctx context.Context, o UsageOptions) (a apitype.Usage, err error) {
-	q := query("by", o.By, "tz", o.TZ, "days", itoa(o.Days))
+	q := query("by", o.By, "tz", o.TZ, "days", itoa(o.Days), "fleet", flag(o.Fleet))
 	return a, c.Do(ctx, http.MethodGet, "/api/usage"+q, nil, &a)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 )
 
@@ -85,41 +86,6 @@ func (r *Reader) listen(ctx context.Context, changed func(string)) error {
 // Close closes the reader's connections.
 func (r *Reader) Close() { r.pool.Close() }
 
-// Item is a session of the fleet as the API lists it: catalog.Item's
-// fields and the machine it lives on (its path is as on that machine).
-type Item struct {
-	Machine string `json:"machine"`
-	catalog.Item
-}
-
-// List is GET /api/sessions?fleet=1.
-type List struct {
-	Sessions []Item `json:"sessions"`
-	Total    int    `json:"total"`
-}
-
-// Hit is a search hit of the fleet: catalog.HitJSON's fields and the
-// session's machine.
-type Hit struct {
-	SessionID       string   `json:"sessionId"`
-	Machine         string   `json:"machine"`
-	EntryID         string   `json:"entryId"`
-	Snippet         string   `json:"snippet"`
-	Highlights      [][2]int `json:"highlights"`
-	OnCurrentBranch bool     `json:"onCurrentBranch"`
-	Role            string   `json:"role"`
-	Timestamp       string   `json:"timestamp"`
-	Session         Item     `json:"session"`
-}
-
-// Search is GET /api/search?fleet=1.
-type Search struct {
-	Hits  []Hit `json:"hits"`
-	Total int   `json:"total"`
-	More  bool  `json:"more"`
-	catalog.SearchSummary
-}
-
 // sortCols are the listing's sort keys as columns.
 var sortCols = map[string]string{"modified": "modified", "created": "created", "messages": "message_count", "size": "size",
 	"name": "CASE WHEN has_name THEN name ELSE first_message END"}
@@ -133,7 +99,7 @@ const itemCols = `s.key, s.machine, s.path, s.cwd, s.name, s.has_name, s.created
 // Sessions lists the fleet's sessions that are not deleted: q as the
 // local listing takes it (project, text, sort, order, page) and machine
 // ("" for all).
-func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (List, error) {
+func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (apitype.SessionList, error) {
 	col, ok := sortCols[q.Sort]
 	if !ok {
 		col = sortCols["modified"]
@@ -150,15 +116,15 @@ func (r *Reader) Sessions(ctx context.Context, q catalog.ListQuery, machine stri
 		ORDER BY `+col+` `+dir+`, s.machine, s.path LIMIT $4 OFFSET $5`,
 		q.Project, machine, q.Text, limit, q.Offset)
 	if err != nil {
-		return List{}, err
+		return apitype.SessionList{}, err
 	}
-	var out List
-	out.Sessions, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Item, error) { return scanItem(row) })
+	var out apitype.SessionList
+	out.Sessions, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (apitype.Item, error) { return scanItem(row) })
 	if err != nil {
-		return List{}, err
+		return apitype.SessionList{}, err
 	}
 	if out.Sessions == nil {
-		out.Sessions = []Item{} // [] in JSON
+		out.Sessions = []apitype.Item{} // [] in JSON
 	}
 	// Counted apart: a count over the page's rows (a window) makes the
 	// first page read and sort every session first.
@@ -263,7 +229,7 @@ func splitQuery(text string) (words, prefixes string) {
 
 // Search finds q's words, "phrases" and prefix* in every machine's
 // entries, as the local search does, with the hit's machine.
-func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, error) {
+func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
@@ -271,17 +237,17 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 	words, prefixes := splitQuery(q.Text)
 	rows, err := r.pool.Query(ctx, searchSQL, append([]any{words, q.Project, limit + 1, prefixes}, filterArgs(q)...)...)
 	if err != nil {
-		return Search{}, err
+		return apitype.Search{}, err
 	}
 	defer rows.Close()
-	out := Search{Hits: []Hit{}}
+	out := apitype.Search{Hits: []apitype.Hit{}}
 	for rows.Next() {
-		var h Hit
+		var h apitype.Hit
 		var ts *int64
 		var headline string
 		it, err := scanItem(rows, &h.EntryID, &h.Role, &ts, &h.OnCurrentBranch, &headline)
 		if err != nil {
-			return Search{}, err
+			return apitype.Search{}, err
 		}
 		text, hl := snippet(headline)
 		ch := catalog.Hit{Snippet: text, Highlights: hl}.JSON(func(catalog.Meta) catalog.Item { return catalog.Item{} })
@@ -290,7 +256,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 		out.Hits = append(out.Hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return Search{}, err
+		return apitype.Search{}, err
 	}
 	if len(out.Hits) > limit {
 		out.Hits, out.More = out.Hits[:limit], true
@@ -303,7 +269,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (Search, err
 // fleetSummary is the summary of a fleet search: the fleet counts no
 // more than the hits it returns (Count is a lower bound when there are
 // more).
-func fleetSummary(q catalog.SearchQuery, out Search) catalog.SearchSummary {
+func fleetSummary(q catalog.SearchQuery, out apitype.Search) catalog.SearchSummary {
 	s := catalog.SearchSummary{Count: len(out.Hits), CountCapped: out.More, Text: q.Text, Filters: []catalog.Filter{},
 		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}}
 	idx := map[string]int{}
@@ -326,8 +292,8 @@ func fleetSummary(q catalog.SearchQuery, out Search) catalog.SearchSummary {
 }
 
 // scanItem reads itemCols, then extra.
-func scanItem(row pgx.Row, extra ...any) (Item, error) {
-	var it Item
+func scanItem(row pgx.Row, extra ...any) (apitype.Item, error) {
+	var it apitype.Item
 	var name, parentPath string
 	var hasName bool
 	var created, modified float64
@@ -448,19 +414,7 @@ func (r *Reader) Session(ctx context.Context, machine, key string) (catalog.Meta
 
 // MachineInfo is one machine of the fleet as GET /api/fleet/machines
 // lists it.
-type MachineInfo struct {
-	Name          string    `json:"name"`
-	PiwebVersion  string    `json:"piwebVersion"`
-	PiVersion     string    `json:"piVersion"`
-	Advertise     string    `json:"advertise,omitempty"`
-	Share         string    `json:"share"`
-	LastPush      time.Time `json:"lastPush,omitzero"`
-	LastHeartbeat time.Time `json:"lastHeartbeat"`
-	// Online: a heartbeat within the last two minutes (a pushing piweb
-	// sends one every 30 s).
-	Online   bool `json:"online"`
-	Sessions int  `json:"sessions"`
-}
+type MachineInfo = apitype.FleetMachine
 
 // Machines lists the fleet's machines by name, online as of now.
 func (r *Reader) Machines(ctx context.Context, now time.Time) ([]MachineInfo, error) {

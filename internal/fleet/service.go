@@ -33,16 +33,16 @@ func (s *Service) Close() {
 	}
 }
 
-func (s *Service) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (List, error) {
+func (s *Service) Sessions(ctx context.Context, q catalog.ListQuery, machine string) (apitype.SessionList, error) {
 	if s.Reader == nil {
-		return List{}, s.Err
+		return apitype.SessionList{}, s.Err
 	}
 	return s.Reader.Sessions(ctx, q, machine)
 }
 
-func (s *Service) Search(ctx context.Context, q catalog.SearchQuery) (Search, error) {
+func (s *Service) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error) {
 	if s.Reader == nil {
-		return Search{}, s.Err
+		return apitype.Search{}, s.Err
 	}
 	return s.Reader.Search(ctx, q)
 }

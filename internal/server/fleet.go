@@ -19,8 +19,8 @@ import (
 // Fleet is the fleet database's reader (fleet.Reader): answers shaped as
 // the local ones, each session with its machine.
 type Fleet interface {
-	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (fleet.List, error)
-	Search(ctx context.Context, q catalog.SearchQuery) (fleet.Search, error)
+	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (apitype.SessionList, error)
+	Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error)
 	// Usage groups the fleet's usage by day (in tz), model, project or
 	// machine, since a time (zero: all).
 	Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error)

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/client"
 	"piweb/internal/fleet"
 )
 
@@ -22,11 +22,11 @@ type fakeFleet struct {
 	data []byte
 }
 
-func (f *fakeFleet) Sessions(context.Context, catalog.ListQuery, string) (fleet.List, error) {
-	return fleet.List{}, nil
+func (f *fakeFleet) Sessions(context.Context, catalog.ListQuery, string) (apitype.SessionList, error) {
+	return apitype.SessionList{}, nil
 }
-func (f *fakeFleet) Search(context.Context, catalog.SearchQuery) (fleet.Search, error) {
-	return fleet.Search{}, nil
+func (f *fakeFleet) Search(context.Context, catalog.SearchQuery) (apitype.Search, error) {
+	return apitype.Search{}, nil
 }
 func (f *fakeFleet) Usage(context.Context, string, string, time.Time) ([]catalog.UsageRow, error) {
 	return nil, nil
@@ -59,38 +59,39 @@ func TestRemoteSession(t *testing.T) {
 	extra := `{"type":"message","id":"far00001","parentId":"` + leaf + `","timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"only on the far machine","timestamp":1796378460000}}` + "\n"
 	f.data = append(append([]byte{}, data...), extra...)
 	f.meta = catalog.Meta{Key: local.ID, ID: local.ID, Path: local.Path, Cwd: local.Cwd}
-	q := "?machine=far"
-	det := r.json("GET", "/api/sessions/"+local.ID+q, nil, 200)
-	if det["leaf"] != "far00001" || !strings.Contains(jsonOf(det["tree"]), "only on the far machine") {
-		t.Errorf("detail of the far copy: leaf %v, tree without the far line", det["leaf"])
+	ctx, far := t.Context(), r.api().On("far")
+	det, err := far.Session(ctx, local.ID)
+	if err != nil || det.Leaf == nil || *det.Leaf != "far00001" || det.Session.Machine != "far" ||
+		!strings.Contains(jsonOf(det.Tree), "only on the far machine") {
+		t.Errorf("detail of the far copy: leaf %v, machine %q, tree without the far line (%v)", det.Leaf, det.Session.Machine, err)
 	}
-	ctx := r.json("GET", "/api/sessions/"+local.ID+"/context"+q, nil, 200)
-	if !strings.Contains(jsonOf(ctx["messages"]), "only on the far machine") {
-		t.Errorf("context of the far copy lacks its line")
+	page, err := far.Context(ctx, local.ID, client.PageOptions{})
+	if err != nil || !strings.Contains(jsonOf(page.Messages), "only on the far machine") {
+		t.Errorf("context of the far copy lacks its line (%v)", err)
 	}
-	for _, c := range []struct{ query, want string }{
-		{"format=jsonl", string(f.data)},
-		{"format=jsonl&scope=branch", "only on the far machine"},
-		{"format=md", "only on the far machine"},
-		{"format=html", "only on the far machine"},
+	for _, c := range []struct{ format, scope, want string }{
+		{"jsonl", "", string(f.data)},
+		{"jsonl", "branch", "only on the far machine"},
+		{"md", "", "only on the far machine"},
+		{"html", "", "only on the far machine"},
 	} {
-		resp := r.do("GET", "/api/sessions/"+local.ID+"/export"+q+"&"+c.query, nil)
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(b), c.want) {
-			t.Errorf("export %s: %d, %d bytes without %.40q", c.query, resp.StatusCode, len(b), c.want)
+		b, _, err := far.Export(ctx, local.ID, c.format, c.scope)
+		if err != nil || !strings.Contains(string(b), c.want) {
+			t.Errorf("export %s %s: %v, %d bytes without %.40q", c.format, c.scope, err, len(b), c.want)
 		}
 	}
-	r.json("POST", "/api/sessions/"+local.ID+"/rename"+q, map[string]any{"name": "renamed from afar"}, 403)
+	_, err = far.Rename(ctx, local.ID, "renamed from afar")
+	wantErr(t, "a rename of the far copy", err, 403, "forbidden")
 	// files is forwarded to its machine (proxy.go); this piweb has no
 	// fleet key, so nothing goes and nothing is served from here.
-	r.json("GET", "/api/sessions/"+local.ID+"/files"+q, nil, 502)
-	r.json("GET", "/api/sessions/"+local.ID+"/changes"+q, nil, 502)
+	wantErr(t, "files of the far copy", second(far.Files(ctx, local.ID, "")), 502, "unavailable")
+	wantErr(t, "changes of the far copy", second(far.Changes(ctx, local.ID)), 502, "unavailable")
 	if got, _ := os.ReadFile(local.Path); string(got) != string(data) {
 		t.Errorf("the local file changed")
 	}
-	r.json("GET", "/api/sessions/"+local.ID+"?machine=nowhere", nil, 404)
-	if det := r.json("GET", "/api/sessions/"+local.ID+"?machine=near", nil, 200); det["leaf"] != leaf {
-		t.Errorf("this machine's own name reads the local file: leaf %v, want %s", det["leaf"], leaf)
+	wantErr(t, "a session of an unknown machine", second(r.api().On("nowhere").Session(ctx, local.ID)), 404, "not_found")
+	if det, err := r.api().On("near").Session(ctx, local.ID); err != nil || det.Leaf == nil || *det.Leaf != leaf {
+		t.Errorf("this machine's own name reads the local file: leaf %v, want %s (%v)", det.Leaf, leaf, err)
 	}
 }
 

@@ -30,11 +30,11 @@ import (
 // name (the proxy needs no more of it).
 type machineFleet string
 
-func (f machineFleet) Sessions(context.Context, catalog.ListQuery, string) (fleet.List, error) {
-	return fleet.List{}, nil
+func (f machineFleet) Sessions(context.Context, catalog.ListQuery, string) (apitype.SessionList, error) {
+	return apitype.SessionList{}, nil
 }
-func (f machineFleet) Search(context.Context, catalog.SearchQuery) (fleet.Search, error) {
-	return fleet.Search{}, nil
+func (f machineFleet) Search(context.Context, catalog.SearchQuery) (apitype.Search, error) {
+	return apitype.Search{}, nil
 }
 func (f machineFleet) Usage(context.Context, string, string, time.Time) ([]catalog.UsageRow, error) {
 	return nil, nil

@@ -210,7 +210,9 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if machine, _ := s.remoteMachine(r); machine != "" {
-		return ok(w, ops.RemoteDetail(m, sess))
+		d := ops.RemoteDetail(m, sess)
+		d.Session.Machine = machine // an Item of the fleet says its machine
+		return ok(w, d)
 	}
 	return ok(w, s.ops.Detail(m, sess))
 }
