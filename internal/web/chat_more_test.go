@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,8 +172,21 @@ func testGoneFolder(t *testing.T, r *chatRig) {
 	if eval[bool](t, r.browser, fmt.Sprintf(`!!document.querySelector('#ns-projects option[value=%q]')`, gone)) {
 		t.Error("New session offers a folder that does not exist")
 	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		eval[bool](t, r.browser, `(() => { const e = document.querySelector('.new-session-dialog [name=cwd]'); e.value = '/no/such/folder'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+		r.waitJS(t, `!!document.querySelector('.ns-folder-missing')`)
+		shootAll(t, r.browser, "new-session-missing-folder")
+	}
 	r.open(t, "/s/"+id)
+	r.waitJS(t, `!!document.querySelector('.gone-banner')`)
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootAll(t, r.browser, "gone-folder")
+	}
 	r.click(t, ".gone-banner .go-on")
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		r.waitJS(t, `!!document.querySelector('.folder-dialog .folder-choice')`)
+		shootAll(t, r.browser, "folder-picker")
+	}
 	r.click(t, fmt.Sprintf(`.folder-dialog .folder-choice[data-cwd=%q]`, r.cwd))
 	r.waitJS(t, fmt.Sprintf(`location.pathname.startsWith('/s/') && !location.pathname.includes(%q) && document.querySelector('.conv')?.innerText.includes('written elsewhere')`, id))
 	r.llm.Enqueue(fakellm.Text("Going on here."))

@@ -38,6 +38,9 @@ func TestDisconnectedRetrying(t *testing.T) {
 
 	hs.Close() // piweb stops: the event stream and every connection end
 	b.waitJS(t, `document.querySelector('.conn-lost')?.innerText.includes('retrying')`)
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootAll(t, b, "disconnected")
+	}
 	// A request that fails meanwhile is no toast: the banner says why.
 	eval[bool](t, b, `import('/js/state.js').then((m) => m.loadSessions()).then(() => true)`)
 	if txt := eval[string](t, b, `document.querySelector('.sess .sess-title')?.innerText + ' | ' + [...document.querySelectorAll('.toast')].map((e) => e.innerText).join(' / ')`); txt != "still readable | " {

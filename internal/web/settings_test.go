@@ -37,6 +37,9 @@ func TestSettingsPage(t *testing.T) {
 	r.open(t, "/settings?provider=fake")
 	r.waitJS(t, `!!document.querySelector('.set-add-provider option[value=fake]')`)
 	r.waitJS(t, `document.querySelector('.set-add-key.wanted .set-add-provider')?.value === 'fake' && !!document.querySelector('.set-add-key .set-key-input')`)
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootAll(t, r.browser, "settings-no-key")
+	}
 	if eval[bool](t, r.browser, `!!document.querySelector('.set-prov[data-provider=fake]')`) {
 		t.Fatal("fake is listed as configured before it has a key")
 	}

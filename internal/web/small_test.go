@@ -63,6 +63,9 @@ func testSmallItems(t *testing.T, r *rig) {
 		// (Settings itself opens at the provider in TestSettingsPage: here
 		// pi's sign-ins would fail without pi.)
 		r.waitJS(t, `document.querySelector('.stop.error .nokey-link')?.getAttribute('href') === '/settings?provider=openai'`)
+		if os.Getenv("PIWEB_SHOTS") != "" {
+			shootAll(t, r.browser, "no-key-link")
+		}
 	})
 	t.Run("reduced motion", func(t *testing.T) {
 		for _, class := range []string{"spin", "spinner", "run-dot"} { // the sidebar's, the chat's, a running session's
