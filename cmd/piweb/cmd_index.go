@@ -23,7 +23,7 @@ import (
 // first run on many sessions takes a while and later runs are quick.
 
 func init() {
-	commands["search"] = command{"search QUERY [--cwd DIR] [--model M] [--since D] [--until D] [--json] [--tools]   full-text search", runSearch}
+	commands["search"] = command{"search QUERY [--cwd DIR] [--model M] [--since D] [--until D] [--json] [--tools]   full-text search; QUERY may hold the page's filters (project: after: before: role: model: branch:)", runSearch}
 	commands["index"] = command{"index [--status] [--json] [--tools]   update the session index, or report its state", runIndex}
 }
 
@@ -130,11 +130,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := index.Query{Text: strings.Join(pos, " "), Cwd: *cwd, Model: *model, Limit: *limit}
-	if q.From, err = parseDate(*since); err != nil {
-		return err
-	}
-	if q.To, err = parseDate(*until); err != nil {
+	var dates index.Query
+	if err := flagDates(&dates, *since, *until); err != nil {
 		return err
 	}
 	ix, err := openIndex(ctx, e, *tools)
@@ -145,9 +142,30 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if _, err := ix.Sync(ctx, true); err != nil {
 		return err
 	}
-	hits, err := ix.Search(ctx, q)
+	q, ok, err := cliQuery(ctx, e, ix, strings.Join(pos, " "), *tools)
 	if err != nil {
 		return err
+	}
+	q.Cwd, q.Limit = *cwd, *limit
+	if *model != "" {
+		q.Model = *model
+	}
+	if !dates.From.IsZero() {
+		q.From = dates.From
+	}
+	if !dates.To.IsZero() {
+		q.To = dates.To
+	}
+	var hits []index.Hit
+	if ok {
+		a, err := ix.Answer(ctx, q)
+		if err != nil {
+			return err
+		}
+		hits = a.Hits
+		if a.Partial {
+			fmt.Fprintln(e.stderr, "partial results: the search stopped at its time limit; add words or filters to narrow it")
+		}
 	}
 	if *asJSON {
 		if hits == nil {

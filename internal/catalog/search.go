@@ -68,14 +68,21 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, erro
 	return out, nil
 }
 
-// indexQuery is q for the index: one more hit than the limit (to tell
-// that there are more), project names resolved to the listed cwds. ok is
-// false when no project matches, or the roles asked for are not indexed
-// (warn says which).
+// indexQuery is q for the index (IndexQuery) with the listed projects.
 func (c *Catalog) indexQuery(q SearchQuery) (iq index.Query, ok bool, warn string) {
+	return IndexQuery(q, c.ix.Tools(), c.projectCwds)
+}
+
+// IndexQuery is q for the index: one more hit than the limit (to tell
+// that there are more), project names resolved to cwds by projects
+// (MatchProjects over the sessions' cwds), roles to the message roles of
+// an index that holds tool output or not (tools). ok is false when no
+// project matches, or the roles asked for are not indexed (warn says
+// which).
+func IndexQuery(q SearchQuery, tools bool, projects func(names []string) []string) (iq index.Query, ok bool, warn string) {
 	iq = index.Query{Text: q.Text, Cwd: q.Project, Model: q.Model, From: q.From, To: q.To, Limit: q.Limit + 1}
 	for _, r := range q.Roles {
-		if r == "tool" && !c.ix.Tools() {
+		if r == "tool" && !tools {
 			warn = "role: tool output is not in this search index (piweb index --tools builds one that holds it)"
 			if len(q.Roles) == 1 {
 				return iq, false, warn
@@ -93,22 +100,30 @@ func (c *Catalog) indexQuery(q SearchQuery) (iq index.Query, ok bool, warn strin
 	if len(q.Projects) == 0 {
 		return iq, true, warn
 	}
-	iq.Cwds = c.projectCwds(q.Projects)
+	iq.Cwds = projects(q.Projects)
 	if len(iq.Cwds) == 0 {
 		return iq, false, fmt.Sprintf("project: no project is named %s", strings.Join(q.Projects, " or "))
 	}
 	return iq, true, warn
 }
 
-// projectCwds are the listed cwds a project: filter names: the cwd
-// itself, or a folder whose base name is the name (any case).
+// projectCwds are the listed cwds a project: filter names.
 func (c *listing) projectCwds(names []string) []string {
 	c.mu.RLock()
-	defer c.mu.RUnlock()
+	cwds := make([]string, 0, len(c.byPath))
+	for _, e := range c.byPath {
+		cwds = append(cwds, e.meta.Cwd)
+	}
+	c.mu.RUnlock()
+	return MatchProjects(cwds, names)
+}
+
+// MatchProjects are the cwds, each once, that project: filters name: the
+// cwd itself, or a folder whose base name is the name (any case).
+func MatchProjects(cwds, names []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, e := range c.byPath {
-		cwd := e.meta.Cwd
+	for _, cwd := range cwds {
 		if seen[cwd] {
 			continue
 		}
