@@ -36,6 +36,8 @@ func TestKeepInOrder(t *testing.T) {
 		shootSidebar(t, b, "order-select")
 	}
 	picked := eval[[]string](t, b, boxes+`.filter((x) => x.checked).map((x) => x.nextElementSibling.dataset.id)`)
+	// The zip the Export menu downloads, as api.js fetches it.
+	b.waitJS(t, `document.querySelector('.bulk-export').value === '' && import('/js/api.js').then((m) => m.exportMany(`+mustJSON(picked)+`, 'md')).then((r) => r.blob.type === 'application/zip' && r.name === 'pi-sessions-3.zip')`)
 	click(t, b, `.bulk-pin`)
 	b.waitJS(t, `!document.querySelector('.bulk-bar') && document.querySelectorAll('.sidebar .pin-mark').length === 3`)
 	b.waitJS(t, `fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).length === 3)`)

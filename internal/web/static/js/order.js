@@ -11,7 +11,7 @@ import * as api from './api.js';
 import { orderEvent, toast, confirm, navigate, loadSessions } from './state.js';
 import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
 import { plural } from './util.js';
-import { glyph, PinIcon } from './icons.js';
+import { glyph } from './icons.js';
 
 // pinned and archived map a session's ref to when it was pinned or archived.
 export const pinned = signal(new Map());
@@ -132,13 +132,14 @@ export function BulkBar({ shown }) {
       </button>
     <div class="bulk-actions">
       <button type="button" class="btn small bulk-pin" disabled=${!n}
-        onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}><${PinIcon} /> ${allPinned ? 'Unpin' : 'Pin'}
-        </button>
+        onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}>${allPinned ? 'Unpin' : 'Pin'}</button>
       <button type="button" class="btn small bulk-archive" disabled=${!n}
         onClick=${done(() => bulkArchive(ids, !arch))}>${arch ? 'Restore' : 'Archive'}</button>
-      <button type="button" class="btn small bulk-export" disabled=${!local.length}
-        title="Download this machine's selected sessions as one zip of their files"
-        onClick=${() => bulkExport(local)}>Export</button>
+      <select class="btn small bulk-export" disabled=${!local.length} value="" aria-label="Export as one zip"
+        title="Download this machine's selected sessions as one zip"
+        onChange=${(e) => exportAs(e.currentTarget, local)}>
+        <option value="" disabled>Export…</option>
+        ${EXPORTS.map(([f, label]) => html`<option value=${f}>${label}</option>`)}</select>
       <button type="button" class="btn small danger bulk-delete" disabled=${!local.length}
         title="Move this machine's selected sessions to the trash (restorable)"
         onClick=${done(() => bulkDelete(local))}>Delete…</button>
@@ -152,9 +153,21 @@ async function bulkArchive(ids, on) {
   return true;
 }
 
-async function bulkExport(ids) {
+// EXPORTS are the formats of a bulk export: the files as they are, or
+// each session's current branch as a document.
+const EXPORTS = [['jsonl', 'JSONL files (as they are)'], ['md', 'Markdown'], ['html', 'HTML pages']];
+
+// exportAs exports ids in the format the menu el was set to, and sets it
+// back to its title.
+function exportAs(el, ids) {
+  const format = el.value;
+  el.value = '';
+  if (format) bulkExport(ids, format);
+}
+
+async function bulkExport(ids, format) {
   try {
-    const { blob, name } = await api.exportMany(ids, 'jsonl');
+    const { blob, name } = await api.exportMany(ids, format);
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = name;
