@@ -20,7 +20,7 @@ go build -o "$out/piweb" ./cmd/piweb
 export PI_CODING_AGENT_DIR="$corpus" XDG_CACHE_HOME="$PWD/$out/cache"
 rm -rf "$out/cache"
 echo "== load: $(uptime)"
-echo "== cold index (listing and text in one read of each file of at most 8 MB): piweb index"
+echo "== cold index (listing and text in one read of each file): piweb index"
 /usr/bin/time -f "wall %e s, user %U s, sys %S s, max RSS %M KB" "$out/piweb" index
 "$out/piweb" ls --json >"$out/ls-index.json"
 "$out/piweb" ls --json --scan >"$out/ls-scan.json"

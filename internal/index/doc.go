@@ -106,9 +106,9 @@
 // Under Watch (serve) a cold start is two passes: the listing of every
 // file first (so ls is right as soon as possible), then the text pass
 // (entries and FTS), oldest sessions first so that FTS rowids follow time.
-// Sync with text (piweb index, search) reads each new file of at most
-// 8 MB once for both, in the order of the time in its name (oneread.go);
-// a bigger one is listed, then read by the text pass. Later changes to a
+// Sync with text (piweb index, search) reads each new file once for
+// both, in the order of the time in its name, a file over 8 MB in parts
+// of 8 MB, each indexed as an append is (oneread.go). Later changes to a
 // file do both in one read. ls only needs the listing. The text pass
 // reads big files in parts of 8 MB, each taking over the bytes the one
 // before read past its last line (textpass.go), and writes rows in

@@ -107,19 +107,25 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text, once bool, 
 	if err != nil {
 		return st, err
 	}
-	err = ix.run(ctx, len(changed), func(i int, b *budget) *update {
+	err = ix.runEach(ctx, len(changed), false, func(i int, b *budget, emit func(*update)) {
 		i = order[i]
+		f := changed[i]
+		if text && once && isNew[i] && f.statOK && f.fid.size > textPart {
+			ix.prepareParts(ctx, f, b, emit)
+			return
+		}
 		var old *fileRow
 		var err error
 		if !isNew[i] {
-			old, err = loadRow(ctx, ix.db, changed[i].path)
+			old, err = loadRow(ctx, ix.db, f.path)
 		}
 		if err != nil {
-			return &update{path: changed[i].path, listAll: changed[i].listAll, err: err}
+			emit(&update{path: f.path, listAll: f.listAll, err: err})
+			return
 		}
 		// Known files get their text in the same read; new ones too with
 		// once, else the listing first and their text in the text pass.
-		return ix.prepare(changed[i].path, changed[i].listAll, old, text && (old != nil || once), b)
+		emit(ix.prepare(f.path, f.listAll, old, text && (old != nil || once), b))
 	})
 	st.Listing = time.Since(start)
 	if err == nil && text {
@@ -221,16 +227,11 @@ func (ix *Index) removeGone(ctx context.Context, gone map[string]statRow) error 
 	})
 }
 
-// run prepares n updates on worker goroutines and applies them on this one,
-// the only writer, in transactions of a few hundred files or a few hundred
-// MB. The workers hold at most the bytes of the budget b between them
-// (memory.go).
-func (ix *Index) run(ctx context.Context, n int, prep func(i int, b *budget) *update) error {
-	return ix.runEach(ctx, n, false, func(i int, b *budget, emit func(*update)) { emit(prep(i, b)) })
-}
-
-// runEach is run for work items that make several updates each, in order
-// (the text pass reads a big file in parts). With yield, a writer that
+// runEach prepares the updates of n work items on worker goroutines and
+// applies them on this one, the only writer, in transactions of a few
+// hundred files or a few hundred MB; a work item may make several, in
+// order (a big file read in parts). The workers hold at most the bytes of
+// a read budget between them (memory.go). With yield, a writer that
 // waits for the index (a live session's appended lines, a request's
 // change) gets it after the update being written: the caller's updates
 // must tolerate writes between them (the text pass's check its offsets).
@@ -303,9 +304,11 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		tx, pending, size, count = nil, nil, 0, 0
 	}
 	for u := range ch {
+		next, path := u.next, u.path
 		if first != nil {
 			u.budget.release(u.held)
 			u.done()
+			reply(next, nil)
 			continue
 		}
 		if tx == nil {
@@ -314,6 +317,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 				first = wrap("begin", err)
 				u.budget.release(u.held)
 				u.done()
+				reply(next, nil)
 				continue
 			}
 		}
@@ -324,7 +328,12 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		if err != nil {
 			tx.Rollback()
 			tx, first = nil, err
+			reply(next, nil)
 			continue
+		}
+		if next != nil {
+			row, _ := loadRow(ctx, tx, path)
+			reply(next, row)
 		}
 		if ev.Path != "" {
 			pending = append(pending, ev)
@@ -338,6 +347,14 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 	}
 	commit()
 	return first
+}
+
+// reply hands an applied update's row to the worker waiting for it
+// (update.next), if one does.
+func reply(next chan *fileRow, row *fileRow) {
+	if next != nil {
+		next <- row
+	}
 }
 
 // letWritersIn commits the open transaction and lets the writers waiting

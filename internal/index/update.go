@@ -70,6 +70,16 @@ type update struct {
 	huge int64
 	// tools is the index's Tools option (text of tool output wanted).
 	tools bool
+	// cut, when set, is where the update takes the file to end (a part of
+	// a big new file, oneread.go); prepare clears it when the file is not
+	// longer. next then receives the file's row once the update is
+	// applied, nil when it was not.
+	cut  int64
+	part bool // a part of a big new file, cut or the last (with text)
+	next chan *fileRow
+	// carry is the bytes of the file from the old offset, read already
+	// (by the part before); after a cut update, those after its last line.
+	carry []byte
 }
 
 // maxEventLines bounds the appended bytes one event carries; a bigger
@@ -85,11 +95,15 @@ const tailCheck = 64 // bytes before the parsed offset checked on growth
 // A panic while reading (a fault of piweb's, which no file's content may
 // turn into a dead process) is logged and makes the file an unreadable
 // one, retried on the next scan.
-func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *budget) (u *update) {
-	u = &update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}
+func (ix *Index) prepare(path string, listAll bool, old *fileRow, text bool, b *budget) *update {
+	return ix.prepareUpdate(&update{path: path, listAll: listAll, old: old, budget: b, tools: ix.o.Tools}, text)
+}
+
+// prepareUpdate is prepare for an update set up by the caller.
+func (ix *Index) prepareUpdate(u *update, text bool) *update {
 	defer func() {
 		if v := recover(); v != nil {
-			ix.o.Log.Error("index: internal error while reading a file to index", "path", path, "panic", v, "stack", string(debug.Stack()))
+			ix.o.Log.Error("index: internal error while reading a file to index", "path", u.path, "panic", v, "stack", string(debug.Stack()))
 			u.err = fmt.Errorf("piweb could not index this file (internal error: %v)", v)
 		}
 	}()
@@ -116,7 +130,16 @@ func (ix *Index) prepareFile(u *update, text bool) {
 		u.err = errors.New("not a regular file")
 		return
 	}
+	if u.cut > 0 && u.cut < u.fid.size {
+		u.fid.size = u.cut
+	} else {
+		u.cut = 0
+	}
 	u.full = ix.needsFull(f, old, u.fid)
+	if u.full && u.part && old != nil {
+		u.skip = true // rewritten since the part before: the next sync rereads it
+		return
+	}
 	start := int64(0)
 	if !u.full {
 		start = old.offset
@@ -125,18 +148,15 @@ func (ix *Index) prepareFile(u *update, text bool) {
 	// the text pass, which writes it in parts and lets other writers in
 	// between: the listing (and the live views, which hear of appended
 	// lines through this update) must not wait for it.
-	u.text = text && (u.full || old.textOffset == old.offset) && u.fid.size-start <= textPart
+	u.text = text && (u.full || old.textOffset == old.offset) && (u.part || u.fid.size-start <= textPart)
 	// Appended ids only matter to subscribers; a file read from the start
 	// may have millions of entries.
 	u.wantIDs = !u.full || ix.subscribed()
 	u.wantLines = !u.full && ix.subscribed()
 	if u.text {
-		var data []byte
 		u.held = b.acquire(u.fid.size - start) // kept by the entries until applied
 		u.noteHuge(u.fid.size - start)
-		if data, err = ix.readAt(f, start, u.fid.size); err == nil {
-			u.parse(data, start)
-		}
+		err = ix.readParse(f, u, start)
 	} else {
 		err = ix.stream(f, u, start)
 	}
@@ -146,6 +166,27 @@ func (ix *Index) prepareFile(u *update, text bool) {
 	if err != nil {
 		u.err = err
 	}
+}
+
+// readParse reads [start, size) of the file whole and parses it, taking
+// the bytes of u.carry as read already when it goes on from the old
+// offset; a cut update keeps what it read after its last line in carry,
+// for the next part.
+func (ix *Index) readParse(f readFile, u *update, start int64) error {
+	data := make([]byte, u.fid.size-start)
+	n := 0
+	if !u.full && len(u.carry) <= len(data) {
+		n = copy(data, u.carry)
+	}
+	if _, err := ix.readInto(f, data[n:], start+int64(n), u.fid.size); err != nil {
+		return err
+	}
+	u.parse(data, start)
+	u.carry = nil
+	if u.cut > 0 {
+		u.carry = bytes.Clone(data[u.offset-start:])
+	}
+	return nil
 }
 
 // needsFull decides between reading only the appended bytes and reading the
