@@ -45,6 +45,14 @@ racegc='modernc.org/...=-d=checkptr=0'
 # wait for them. go test reports any build error itself.
 go build -race -gcflags="$racegc" ./... >/dev/null 2>&1 &
 warm=$!
+# Likewise step 5's build (every package instrumented for fuzzing: on a
+# cold cache ~100 s of CPU for SQLite alone), at a lower priority: it takes
+# what the other steps leave idle.
+fuzzwarm=""
+if [ "$fuzztime" != 0 ]; then
+	FUZZBUILD=1 FUZZPICK=$fuzzpick nice -n 10 scripts/fuzz.sh >/dev/null 2>&1 &
+	fuzzwarm=$!
+fi
 
 # Step 1 but staticcheck runs in the background; on the way out (a failed
 # check) it is waited for, so that no npm ci goes on writing after the
@@ -56,7 +64,7 @@ setup_log=$(mktemp)
 	echo "$((SECONDS - at))" >"$setup_log.time"
 ) >"$setup_log" 2>&1 &
 setup=$!
-trap 'kill "$warm" 2>/dev/null || true; [ -z "$setup" ] || wait "$setup" 2>/dev/null || true; rm -f "$setup_log" "$setup_log.time"' EXIT
+trap 'kill "$warm" $fuzzwarm 2>/dev/null || true; [ -z "$setup" ] || wait "$setup" 2>/dev/null || true; rm -f "$setup_log" "$setup_log.time"' EXIT
 
 step "setup: staticcheck (pi, chromium, postgresql in the background)"
 scripts/setup.sh staticcheck
@@ -112,6 +120,7 @@ go test -race -count=1 -p 4 -timeout 30m -gcflags="$racegc" $long ./...
 
 if [ "$fuzztime" != 0 ]; then
 	step "fuzz ($fuzztime each, FUZZPICK=$fuzzpick)"
+	wait "$fuzzwarm" || true # fuzz.sh reports any build error itself
 	FUZZTIME=$fuzztime FUZZPICK=$fuzzpick scripts/fuzz.sh
 fi
 
