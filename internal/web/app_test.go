@@ -120,6 +120,7 @@ func TestReadingPanels(t *testing.T) {
 		{"copy id and path", testCopyIDAndPath},
 		{"header actions", testHeaderActions},
 		{"header and composer", testHeaderAndComposer},
+		{"theme switch", testThemeSwitch},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
 		{"console is watched", testConsoleIsWatched},

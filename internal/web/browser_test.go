@@ -377,11 +377,17 @@ func setPermission(p cdpbrowser.SetPermissionParams) chromedp.Action[chromedp.Vo
 // emulateDark makes prefers-color-scheme report dark.
 func emulateDark() chromedp.Action[chromedp.Void] { return emulateScheme("dark") }
 
-// emulateScheme makes prefers-color-scheme report scheme.
+// emulateScheme makes prefers-color-scheme report scheme, and the page
+// take it at once: theme.js follows the system on the next frame, and a
+// check of colours right after would race it.
 func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err = chromedp.Evaluate[bool](`(document.dispatchEvent(new Event('piweb-theme')), true)`)(ctx, t)
 		return chromedp.Void{}, err
 	}
 }

@@ -14,11 +14,11 @@ import (
 const maxJSLine = 120
 
 // TestJSLineLength checks that no line of the app's own scripts (static/js,
-// static/chat and the service worker; not the vendored libraries) is longer
+// static/chat, the service worker and theme.js; not the vendored libraries) is longer
 // than maxJSLine characters.
 func TestJSLineLength(t *testing.T) {
 	fsys := staticFS(t)
-	files := append(appModules(t, fsys), "/sw.js")
+	files := append(appModules(t, fsys), "/sw.js", "/theme.js")
 	for _, name := range files {
 		b, err := fs.ReadFile(fsys, strings.TrimPrefix(name, "/"))
 		if err != nil {

@@ -5,7 +5,8 @@
 // upgraded piweb is used at once; the cache only answers when the network
 // fails.
 const CACHE = 'piweb-shell-v1';
-const SHELL = ['/offline.html', '/style.css', '/favicon.svg', '/manifest.webmanifest', '/icons/icon-192.png'];
+const SHELL = ['/offline.html', '/style.css', '/theme.js',
+  '/favicon.svg', '/manifest.webmanifest', '/icons/icon-192.png'];
 
 self.addEventListener('install', (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -15,6 +15,7 @@ import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot, s
 import { groupSessions, shownIds } from './sorting.js';
 import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
   BulkBar } from './order.js';
+import { ThemeSelect } from './theme.js';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
 // that the worktrees of one repository are grouped under it.
@@ -104,6 +105,7 @@ export function Sidebar() {
       <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''}
         onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
       <${AttentionFoot} />
+      <${ThemeSelect} />
       <${SignOut} />
       <${FleetFoot} />
       <span class="muted side-count">${sessionCount(sessions.value.length)}</span>

@@ -10,6 +10,7 @@ import * as api from './api.js';
 import { closePanel, navigate, sessionURL, toast } from './state.js';
 import { adoptInlineStyles } from './cspstyle.js';
 import { glyph } from './icons.js';
+import { isDark } from './theme.js';
 
 let xtermLoad = null;
 function loadXterm() {
@@ -173,8 +174,7 @@ function clipboardKey(e, term) {
 }
 
 function theme() {
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  return dark ? { background: '#15171a', foreground: '#e6e6e6', cursor: '#e6e6e6', selectionBackground: '#3a4a66' }
+  return isDark() ? { background: '#15171a', foreground: '#e6e6e6', cursor: '#e6e6e6', selectionBackground: '#3a4a66' }
     : { background: '#fbfbfa', foreground: '#1d1f22', cursor: '#1d1f22', selectionBackground: '#c8d8f4' };
 }
 
