@@ -139,6 +139,10 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('3 sessions on 2 machines')
 		&& document.querySelector('.side-count').textContent === '3 sessions on 2 machines'`)
 	shoot(t, b, "fleet-home")
+	// Another machine's session is pinned by its ref, on this piweb (decision 0033).
+	b.waitJS(t, `import('/js/order.js').then((m) => m.setOrder([document.querySelector('.machine[data-machine="beta"] .sess').dataset.id], {pinned: true}))`)
+	b.waitJS(t, `document.querySelector('.machine[data-machine="beta"] .sess .pin-mark') !== null
+		&& fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).some((k) => k.endsWith('@beta')))`)
 	b.run(t, chromedp.Click(`.machine[data-machine="beta"] .sess`))
 	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')
 		&& document.querySelector('.conv').textContent.includes('answer to beta asks about beavers')
