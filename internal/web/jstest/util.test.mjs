@@ -101,3 +101,12 @@ test('whyNoCompact', async () => {
   assert.equal(whyNoCompact([user, answer(25000), { m: { role: 'compactionSummary' } }], 20000),
     'Already compacted: nothing new since the last compaction.');
 });
+
+test('pushWhy', async () => {
+  const { pushWhy } = await import('../static/js/util.js');
+  const abort = Object.assign(new Error('Registration failed - push service error'), { name: 'AbortError' });
+  assert.match(pushWhy(abort), /cannot reach its push service/);
+  assert.match(pushWhy(Object.assign(new Error('x'), { name: 'NotAllowedError' })), /does not allow notifications/);
+  assert.match(pushWhy(new Error('the browser did not allow notifications')), /does not allow/);
+  assert.equal(pushWhy(new Error('502 from piweb')), '502 from piweb');
+});

@@ -14,6 +14,7 @@ import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
 import { Resources } from './resources.js';
 import { glyph } from './icons.js';
+import { pushWhy } from './util.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -258,12 +259,14 @@ function Names() {
 function Alerts() {
   const [sub, setSub] = useState(null); // the PushSubscription, or null
   const [busy, setBusy] = useState(false);
+  const [why, setWhy] = useState(''); // why the last Turn on failed, in words
   const supported = 'serviceWorker' in navigator && 'PushManager' in window;
   useEffect(() => {
     if (supported) navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription()).then(setSub, () => {});
   }, []);
   const on = async () => {
     setBusy(true);
+    setWhy('');
     try {
       if (Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
         throw new Error('the browser did not allow notifications');
@@ -274,7 +277,7 @@ function Alerts() {
       await api.pushSubscribe(s.toJSON());
       setSub(s);
       toast('Push notifications are on for this device');
-    } catch (e) { toast('Push notifications not turned on: ' + e.message, { kind: 'error', ms: 8000 }); }
+    } catch (e) { setWhy('Not turned on: ' + pushWhy(e)); }
     setBusy(false);
   };
   const off = async () => {
@@ -296,6 +299,7 @@ function Alerts() {
         ${!supported ? html`<span class="muted">This browser has no Web Push here (it needs HTTPS or localhost).</span>`
         : sub ? html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${off}>Turn off</button>`
           : html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${on}>Turn on</button>`}
+        ${why && html`<span class="set-push-why muted" role="status">${why}</span>`}
             </span></div>
   </section>`;
 }

@@ -169,3 +169,19 @@ export function whyNoCompact(items, keep) {
   return `Too small to compact: pi keeps the last ${fmtTokens(keep)} tokens as they are, and the whole context `
     + `is ${fmtTokens(tokens)}.`;
 }
+
+// pushWhy says in words why Web Push could not be turned on, from the
+// browser's error: a browser that cannot reach its push service (a
+// Chromium without Google's, a network that blocks it) says only
+// "push service error".
+export function pushWhy(e) {
+  const msg = (e && e.message) || String(e || '');
+  if ((e && e.name === 'NotAllowedError') || /permission|not allow|denied/i.test(msg)) {
+    return 'the browser does not allow notifications for this site (its site settings can).';
+  }
+  if ((e && e.name === 'AbortError') || /push service|registration failed/i.test(msg)) {
+    return 'this browser cannot reach its push service (a browser without one, such as a plain Chromium, or a '
+      + 'network that blocks it). Alerts still come while a piweb tab is open.';
+  }
+  return msg;
+}
