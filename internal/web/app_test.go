@@ -121,6 +121,7 @@ func TestReadingPanels(t *testing.T) {
 		{"header actions", testHeaderActions},
 		{"header and composer", testHeaderAndComposer},
 		{"theme switch", testThemeSwitch},
+		{"sidebar collapse", testSidebarCollapse},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
 		{"console is watched", testConsoleIsWatched},

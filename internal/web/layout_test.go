@@ -4,6 +4,9 @@ import (
 	"io/fs"
 	"regexp"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestThemeBeforePaint: theme.js, which sets the theme, is a classic
@@ -47,4 +50,37 @@ func testThemeSwitch(t *testing.T, r *rig) {
 	r.waitJS(t, `document.documentElement.dataset.theme === 'light' && localStorage.getItem('piweb.theme') === null`)
 	r.run(t, emulateScheme("dark"))
 	r.waitJS(t, `document.documentElement.dataset.theme === 'dark'`)
+}
+
+// testSidebarCollapse: on a wide screen the sidebar's button collapses it
+// (the conversation takes its width), remembered across a reload; the
+// header's button, reached by keyboard, brings it back, and the focus
+// follows each button. On a phone the remembered collapse changes nothing:
+// the sidebar is the drawer the header's button opens.
+func testSidebarCollapse(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-hide')`)
+	r.click(t, `.side-hide`)
+	hidden := `getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden' &&
+		document.querySelector('.main').getBoundingClientRect().left < 2 && document.activeElement.matches('.sess-head .side-show')`
+	r.waitJS(t, hidden)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.waitJS(t, `getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden' && localStorage.getItem('piweb.sidebar') === 'hidden'`)
+	eval[bool](t, r.browser, `(document.querySelector('.sess-head .side-show').focus(), true)`)
+	r.run(t, chromedp.KeyEvent(kb.Enter))
+	r.waitJS(t, `getComputedStyle(document.querySelector('.sidebar')).visibility === 'visible' &&
+		document.querySelector('.main').getBoundingClientRect().left > 200 && document.activeElement.matches('.side-hide') &&
+		!document.querySelector('.sess-head .side-show').offsetParent`)
+	r.click(t, `.side-hide`)
+	r.waitJS(t, `localStorage.getItem('piweb.sidebar') === 'hidden'`)
+
+	r.run(t, chromedp.EmulateViewport(390, 844))
+	defer r.run(t, chromedp.EmulateViewport(1280, 800))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.click(t, `.sess-head .side-show`)
+	r.waitJS(t, `document.querySelector('.sidebar.open') && document.querySelector('.sidebar').getBoundingClientRect().left >= 0`)
+	r.click(t, `.side-hide`)
+	r.waitJS(t, `!document.querySelector('.sidebar.open')`)
 }

@@ -2,8 +2,10 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html } from './html.js';
-import { route, searchOpen, sidebarOpen, panel, setPanel, closePanel, toasts, dismissToast, dialog, loadSessions,
-  watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf, connected } from './state.js';
+import { SidebarButton } from './sidebarbutton.js';
+import { route, searchOpen, sidebarOpen, sidebarHidden, panel, setPanel, closePanel, toasts, dismissToast, dialog,
+  loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf,
+  connected } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
@@ -47,7 +49,8 @@ function App() {
   const title = vs ? (vs.name || vs.firstMessage || 'session') : '';
   const n = badge.value;
   useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);
-  return html`<div class=${'app' + (v && shownPanel(v) ? ' with-panel' : '')}>
+  const cls = 'app' + (v && shownPanel(v) ? ' with-panel' : '') + (sidebarHidden.value ? ' side-hidden' : '');
+  return html`<div class=${cls}>
     <${Sidebar} />
     ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
     <main class="main">
@@ -120,8 +123,7 @@ function Home() {
   const list = recent(12);
   const arch = sessions.value.filter((s) => archived.value.has(s.id)).length;
   return html`<div class="home">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
-      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
         ${sessionCount(sessions.value.length)}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
         search</span></span></div></div>

@@ -3,8 +3,9 @@
 // messages and size), the side panels and the actions on the session.
 import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
 import { html } from './html.js';
+import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, sidebarOpen, searchOpen, loadSessions, upsertSession, removeSession, confirm,
+import { toast, navigate, setPanel, panel, searchOpen, loadSessions, upsertSession, removeSession, confirm,
   sessionById, sessionOf, sessionURL } from './state.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
@@ -28,8 +29,7 @@ export function SessionHeader({ view }) {
   const models = [...new Set([view.model.value && view.model.value.modelId, ...(t ? t.models : [])].filter(Boolean))];
   const tokens = t ? t.input + t.output + t.cacheRead + t.cacheWrite : 0;
   return html`<header class="sess-head">
-    <button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
-      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <${SidebarButton} />
     <div class="sess-head-main">
       <div class="sess-line">
         ${editing ? html`<${RenameForm} view=${view} name=${s.name || ''} done=${() => setEditing(false)} />`

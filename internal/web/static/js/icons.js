@@ -6,7 +6,8 @@
 import { html } from './html.js';
 
 export const glyph = {
-  menu: '☰', // the phone's button that opens the sidebar
+  menu: '☰', // the button that shows the sidebar (a drawer on a phone)
+  sidebarHide: '«', // the sidebar's button that collapses it
   search: '⌕',
   close: '×',
   menuOpen: '▾', // a button that opens a menu

@@ -6,14 +6,14 @@
 // project with the project's trust. Every change is saved at once.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { sidebarOpen, toast, confirm } from './state.js';
+import { toast, confirm } from './state.js';
 import { globalMute, setGlobalMute } from './attention.js';
 import { ModelsButton } from '../chat/models.js';
 import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
 import { Resources } from './resources.js';
-import { glyph } from './icons.js';
 import { pushWhy } from './util.js';
 
 export function SettingsPage() {
@@ -37,8 +37,7 @@ export function SettingsPage() {
   const reload = () => setRev((n) => n + 1);
   const pick = (c) => { localStorage.setItem('piweb.settings.cwd', c); setCwd(c); };
   return html`<div class="usage settings-page">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
-      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">Settings</h1>
         <div class="sess-facts"><span
           class="fact">pi's own files: a pi already running keeps what it read until it restarts</span></div></div>

@@ -5,7 +5,7 @@
 import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen,
-  sidebarOpen } from './state.js';
+  sidebarOpen, toggleSidebar } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
@@ -80,6 +80,7 @@ export function Sidebar() {
       <button class="btn ghost search-btn" type="button" title="Search all sessions (Ctrl+K)"
         onClick=${() => { searchOpen.value = true; }}>
         Search <kbd>Ctrl K</kbd></button>
+      <${HideButton} />
     </div>
     <div class="side-filter">
       <input type="search" placeholder="Filter sessions" aria-label="Filter sessions" value=${filter.value}
@@ -111,6 +112,17 @@ export function Sidebar() {
       <span class="muted side-count">${sessionCount(sessions.value.length)}</span>
     </div>
   </aside>`;
+}
+
+// HideButton collapses the sidebar (closes the drawer on a phone); the
+// focus goes on to the header's button that shows it again.
+function HideButton() {
+  const hide = () => {
+    toggleSidebar();
+    requestAnimationFrame(() => document.querySelector('.sess-head .side-show')?.focus());
+  };
+  return html`<button class="btn ghost icon side-hide" type="button" aria-label="Hide the sidebar"
+    title="Hide the sidebar" onClick=${hide}>${glyph.sidebarHide}</button>`;
 }
 
 // remoteGroups is each other machine's sessions grouped as this one's,

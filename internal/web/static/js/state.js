@@ -10,6 +10,9 @@ export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
 export const sidebarOpen = signal(false);
+// sidebarHidden is whether the sidebar is collapsed on a wide screen,
+// remembered; on a phone the sidebar is a drawer (sidebarOpen) instead.
+export const sidebarHidden = signal(localStorage.getItem('piweb.sidebar') === 'hidden');
 // panel is the name of the side panel shown (panels.js); remembered on a wide
 // screen, while on a phone, where a panel covers the conversation, a
 // session always opens on the conversation.
@@ -61,6 +64,15 @@ export const fileRequest = signal(null);
 export function openFile(path) {
   fileRequest.value = { path: String(path || ''), n: Date.now() };
   panel.value = 'files';
+}
+
+// toggleSidebar shows or hides the sidebar: the drawer on a phone, the
+// remembered column on a wide screen.
+export function toggleSidebar() {
+  if (phone()) { sidebarOpen.value = !sidebarOpen.value; return; }
+  sidebarHidden.value = !sidebarHidden.value;
+  if (sidebarHidden.value) localStorage.setItem('piweb.sidebar', 'hidden');
+  else localStorage.removeItem('piweb.sidebar');
 }
 
 // setPanel opens panel p (a name in panels.js), or closes it when it is open.

@@ -3,10 +3,10 @@
 // files, with the rule that prunes them (GET /api/trash, /api/backups).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { sidebarOpen, confirm, toast, navigate, sessionURL, loadSessions } from './state.js';
+import { confirm, toast, navigate, sessionURL, loadSessions } from './state.js';
 import { relTime, fmtBytes, baseName } from './util.js';
-import { glyph } from './icons.js';
 
 export function TrashPage() {
   const [data, setData] = useState(null);
@@ -35,8 +35,7 @@ export function TrashPage() {
     reload();
   };
   return html`<div class="usage trash">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
-      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">Trash</h1>
         <div class="sess-facts">${data && !data.error && html`<span class="fact">
           ${data.items.length} deleted · ${data.backups.length} backups</span>`}</div></div></header>

@@ -3,8 +3,8 @@
 // are the reader's calendar days: the browser's time zone is sent along.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { sidebarOpen } from './state.js';
 import { fmtTokens, fmtCost, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
@@ -69,8 +69,7 @@ export function UsagePage() {
     type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')}
       onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
   return html`<div class="usage">
-    <header class="sess-head"><button class="btn ghost icon only-mobile" type="button" aria-label="Sessions"
-      onClick=${() => { sidebarOpen.value = !sidebarOpen.value; }}>${glyph.menu}</button>
+    <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">Usage</h1>
         <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">
           ${fmtTokens(tokens(sum))} tokens</span>
