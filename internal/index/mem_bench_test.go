@@ -94,6 +94,30 @@ func BenchmarkMemHugeLine(b *testing.B) {
 	}
 }
 
+// BenchmarkMemManyFiles indexes 25,000 sessions of ~16 KB cold (issue
+// 22's push corpus; PIWEB_BENCH_SESSIONS sets the count): what grows with
+// the number of files (372 MB of RSS before the index file was no longer
+// mapped, bench/NOTES.md). The corpus is generated once under $TMPDIR, in
+// the same dir as the catalog's BenchmarkMemManyFiles.
+func BenchmarkMemManyFiles(b *testing.B) {
+	n := 25000
+	if s, err := strconv.Atoi(os.Getenv("PIWEB_BENCH_SESSIONS")); err == nil && s > 0 {
+		n = s
+	}
+	d := filepath.Join(os.TempDir(), "piweb-bench-many-"+strconv.Itoa(n))
+	if _, err := os.Stat(d); err != nil {
+		tmp := d + ".tmp"
+		os.RemoveAll(tmp)
+		if _, err := corpus.Generate(tmp, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22}); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(tmp, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchMemSync(b, d)
+}
+
 // BenchmarkSearchShort times one-letter searches over sessions with huge
 // messages (issue 21: 2.7 s of CPU a request), and reports cpu-ms, the CPU
 // time of a search.
