@@ -142,7 +142,7 @@ const listWhere = `NOT s.deleted AND ($1 = '' OR s.cwd = $1) AND ($2 = '' OR s.m
 			AND e.tsv @@ websearch_to_tsquery('simple', $3)))`
 
 // searchSQL: the newest 200 matching entries of sessions not deleted are
-// the candidates (found by the entries' time alone: the newest first, or
+// the candidates (counted, by session too, for the summary) (found by the entries' time alone: the newest first, or
 // the matches sorted, as the planner finds cheaper), ranked as the local
 // index ranks (relevance over 1 + age / 30 days), the newer first among
 // equals; only the hits returned are highlighted.
@@ -151,6 +151,7 @@ const searchSQL = `WITH cand AS MATERIALIZED (
 	FROM fleet.entries e JOIN fleet.sessions s ON s.machine = e.machine AND s.path = e.path
 	WHERE e.tsv @@ ` + querySQL + ` AND NOT s.deleted AND ($2 = '' OR s.cwd = $2)` + filterSQL + `
 	ORDER BY e.ts DESC NULLS LAST LIMIT 200),
+per AS MATERIALIZED (SELECT machine, path, count(*) AS n FROM cand GROUP BY machine, path),
 hits AS MATERIALIZED (
 	SELECT e.machine, e.path, e.entry_id, e.role, e.ts, e.on_branch, e.text,
 		ts_rank(e.tsv, ` + querySQL + `) / (1 + greatest(0, extract(epoch FROM now()) * 1000 - coalesce(e.ts, 0)) / 2592000000.0) AS rank
@@ -158,7 +159,8 @@ hits AS MATERIALIZED (
 	ORDER BY rank DESC, e.ts DESC NULLS LAST
 	LIMIT $3)
 SELECT ` + itemCols + `, h.entry_id, h.role, h.ts, h.on_branch,
-	ts_headline('simple', h.text, ` + querySQL + `, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1')
+	ts_headline('simple', h.text, ` + querySQL + `, 'StartSel=` + startSel + `, StopSel=` + stopSel + `, MaxWords=30, MinWords=12, MaxFragments=1'),
+	(SELECT p.n FROM per p WHERE p.machine = h.machine AND p.path = h.path), (SELECT count(*) FROM cand), (SELECT count(*) FROM per)
 FROM hits h JOIN fleet.sessions s ON s.machine = h.machine AND s.path = h.path
 ORDER BY h.rank DESC, h.ts DESC NULLS LAST`
 
@@ -241,14 +243,17 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Sea
 	}
 	defer rows.Close()
 	out := apitype.Search{Hits: []apitype.Hit{}}
+	counts := matchCounts{bySession: map[[2]string]int{}}
 	for rows.Next() {
 		var h apitype.Hit
 		var ts *int64
 		var headline string
-		it, err := scanItem(rows, &h.EntryID, &h.Role, &ts, &h.OnCurrentBranch, &headline)
+		var n int
+		it, err := scanItem(rows, &h.EntryID, &h.Role, &ts, &h.OnCurrentBranch, &headline, &n, &counts.total, &counts.sessions)
 		if err != nil {
 			return apitype.Search{}, err
 		}
+		counts.bySession[[2]string{it.Machine, it.Path}] = n
 		text, hl := snippet(headline)
 		ch := catalog.Hit{Snippet: text, Highlights: hl}.JSON(func(catalog.Meta) catalog.Item { return catalog.Item{} })
 		h.Snippet, h.Highlights = ch.Snippet, ch.Highlights
@@ -262,26 +267,38 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Sea
 		out.Hits, out.More = out.Hits[:limit], true
 	}
 	out.Total = len(out.Hits)
-	out.SearchSummary = fleetSummary(q, out)
+	out.SearchSummary = fleetSummary(q, out, counts)
 	return out, nil
 }
 
-// fleetSummary is the summary of a fleet search: the fleet counts no
-// more than the hits it returns (Count is a lower bound when there are
-// more).
-func fleetSummary(q catalog.SearchQuery, out apitype.Search) catalog.SearchSummary {
-	s := catalog.SearchSummary{Count: len(out.Hits), CountCapped: out.More, Text: q.Text, Filters: []catalog.Filter{},
-		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}}
-	idx := map[string]int{}
+// candidates is how many of the newest matches a search ranks (searchSQL's
+// LIMIT); they are also what it counts (the local search counts 2,000,
+// decision 0025): counting further took a second reading of a common
+// word's matches, p50 5 -> 32 ms and p99 16 -> 203 ms over 1M entries.
+const candidates = 200
+
+// matchCounts are a search's candidates: by session (machine and path)
+// for the sessions of the hits, in all, and the sessions they are in.
+type matchCounts struct {
+	bySession map[[2]string]int
+	total     int
+	sessions  int
+}
+
+// fleetSummary is the summary of a fleet search: every match counted (up
+// to candidates, then "at least"), the sessions of the hits returned in
+// the order of their best hit, each with its number of matches.
+func fleetSummary(q catalog.SearchQuery, out apitype.Search, c matchCounts) catalog.SearchSummary {
+	s := catalog.SearchSummary{Count: c.total, CountCapped: c.total >= candidates, Text: q.Text, Filters: []catalog.Filter{},
+		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}, SessionCount: c.sessions}
+	seen := map[[2]string]bool{}
 	for _, h := range out.Hits {
-		i, ok := idx[h.SessionID]
-		if !ok {
-			i, idx[h.SessionID] = len(s.Sessions), len(s.Sessions)
-			s.Sessions = append(s.Sessions, catalog.SessionCount{SessionID: h.SessionID})
+		k := [2]string{h.Machine, h.Session.Path}
+		if !seen[k] {
+			seen[k] = true
+			s.Sessions = append(s.Sessions, catalog.SessionCount{SessionID: h.SessionID, Count: c.bySession[k]})
 		}
-		s.Sessions[i].Count++
 	}
-	s.SessionCount = len(s.Sessions)
 	if q.Filters != nil {
 		s.Filters = q.Filters
 	}

@@ -80,6 +80,16 @@ func TestReader(t *testing.T) {
 	if err != nil || len(all.Hits) != 2 || !all.More {
 		t.Errorf("zebras, limit 2: %d hits, more %v (%v)", len(all.Hits), all.More, err)
 	}
+	// Every match is counted, not only the hits returned (as locally).
+	every, _ := r.Search(ctx, catalog.SearchQuery{Text: "zebras", Limit: 100})
+	sum := 0
+	for _, sc := range all.Sessions {
+		sum += sc.Count
+	}
+	if all.Count != len(every.Hits) || all.CountCapped || all.SessionCount != every.SessionCount || sum > all.Count || sum < 2 {
+		t.Errorf("zebras, limit 2: count %d (capped %v) in %d sessions, want %d in %d; the hits' sessions count %d",
+			all.Count, all.CountCapped, all.SessionCount, len(every.Hits), every.SessionCount, sum)
+	}
 	if pre, err := r.Search(ctx, catalog.SearchQuery{Text: "OKAP* liv*", Limit: 10}); err != nil || len(pre.Hits) == 0 || pre.Hits[0].Session.Path != pb {
 		t.Errorf("prefix search OKAP* liv*: %+v (%v)", pre, err)
 	}
