@@ -52,6 +52,16 @@ func TestShotSet(t *testing.T) {
 	t.Run("pi1", shootPi1)
 }
 
+// partialSearches makes the page's search answers say partial, as one
+// that stopped at its time budget does (the budget cannot be met on
+// purpose in a real search of the fixtures).
+const partialSearches = `const f = window.fetch; window.fetch = async (...a) => {
+  const r = await f(...a);
+  if (!String(a[0]).includes('/api/search')) return r;
+  const j = await r.json();
+  return new Response(JSON.stringify({ ...j, partial: true, countCapped: true }), { status: r.status, headers: { 'content-type': 'application/json' } });
+}`
+
 func shootReading(t *testing.T) {
 	r := newRig(t)
 	rich := writeRichSession(t, r.dir)
@@ -64,6 +74,7 @@ func shootReading(t *testing.T) {
 		{"tree", "/s/" + basicID, `document.querySelector('.sess-actions button[title^=Tree]').click()`, `document.querySelector('.tree .tnode')`},
 		{"search", "/", `document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
 		{"search-filters", "/", `document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
+		{"search-partial", "/", partialSearches + `; document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
 		{"files", "/s/" + rich, `document.querySelector('.sess-actions button[title^=Files]').click()`, `document.querySelector('.fnode')`},
 		{"usage", "/usage", "", `document.querySelector('.grid tbody tr')`},
 	}
@@ -83,6 +94,10 @@ func shootReading(t *testing.T) {
 			if s.name == "search-filters" { // chips, a warning, hits grouped by session
 				r.run(t, chromedp.SendKeys(`.dialog.search input`, "the branch:current colour:red"))
 				r.waitJS(t, `document.querySelector('.hit mark') && document.querySelector('.chip.on') && document.querySelector('.search-warn')`)
+			}
+			if s.name == "search-partial" { // the answer of a search that stopped at its budget
+				r.run(t, chromedp.SendKeys(`.dialog.search input`, "the"))
+				r.waitJS(t, `document.querySelector('.hit mark') && document.querySelector('.search-partial')`)
 			}
 			if s.name == "files" {
 				eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find((b) => b.textContent === 'main.go').click(), true)`)
