@@ -22,7 +22,7 @@ func TestTextPassReadsEachByteOnce(t *testing.T) {
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 20, Bytes: 1 << 20, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	writeBig(t, dir, 20<<20) // three parts of textPart, lines of 1 MB
+	writeBig(t, dir, 10<<20) // two parts of textPart, lines of 1 MB
 	size := corpusBytes(session.SessionFiles(dir))
 	ix := openTest(t, dir)
 	if _, err := ix.Sync(context.Background(), false); err != nil {
@@ -49,7 +49,7 @@ func TestColdIndexReadsEachByteOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeEdgeFiles(t, dir)
-	writeBig(t, dir, 20<<20) // three parts, lines of 1 MB cut by them
+	writeBig(t, dir, 10<<20) // two parts, lines of 1 MB cut by them
 	size := corpusBytes(session.SessionFiles(dir))
 	once := openTest(t, dir)
 	syncAll(t, once)
