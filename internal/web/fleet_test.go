@@ -135,6 +135,10 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `(() => { const items = [...document.querySelectorAll('.recent li')].map((e) => e.textContent);
 		return items.length === 3 && items.some((s) => s.includes('beta asks about beavers') && s.includes('beta ·'))
 			&& items.some((s) => s.includes('alpha asks about owls') && s.includes('alpha ·')); })()`)
+	// Each machine says which piweb and pi it runs.
+	if title := eval[string](t, b, `document.querySelector('.machine[data-machine="beta"] .machine-head').title`); !strings.Contains(title, "piweb piweb-test · pi ") {
+		t.Errorf("beta's head says %q, without its versions", title)
+	}
 	// Its counts are the fleet's: alpha's two sessions and beta's one.
 	b.waitJS(t, `document.querySelector('.sess-facts').textContent.includes('3 sessions on 2 machines')
 		&& document.querySelector('.side-count').textContent === '3 sessions on 2 machines'`)

@@ -166,6 +166,13 @@ export function machineState(m) {
   return 'offline · last seen ' + ago(m.lastHeartbeat);
 }
 
+// versions says which piweb and pi a machine runs (the fleet records
+// both at each push: machines of different versions share one fleet).
+export function versions(m) {
+  if (!m) return '';
+  return `piweb ${m.piwebVersion || 'unknown'} · pi ${m.piVersion || 'not found'}`;
+}
+
 // MachineDot is a machine's online/offline mark.
 export function MachineDot({ m }) {
   const on = isOnline(m);

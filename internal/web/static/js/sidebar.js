@@ -11,7 +11,8 @@ import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
 import { glyph, MutedIcon, PinIcon } from './icons.js';
-import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot, sessionCount } from './fleet.js';
+import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot, sessionCount, versions }
+  from './fleet.js';
 import { groupSessions, shownIds } from './sorting.js';
 import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
   BulkBar } from './order.js';
@@ -191,7 +192,7 @@ function Machine({ name, m, self, count, children }) {
   const closed = collapsed.value.has(key);
   return html`<section class="machine" data-machine=${name} data-online=${self || isOnline(m) ? '1' : '0'}>
     <button class="machine-head" type="button" aria-expanded=${!closed} onClick=${() => toggleProject(key)}
-      title=${self ? 'this machine' : machineState(m)}>
+      title=${(self ? 'this machine' : machineState(m)) + (m ? ' · ' + versions(m) : '')}>
       <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
       ${self ? html`<span class="machine-dot on" aria-label="online"></span>` : html`<${MachineDot} m=${m} />`}
       <span class="machine-name">${name}</span>
