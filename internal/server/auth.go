@@ -91,6 +91,12 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 		return errs.Errorf(errs.Throttled, "too many failed attempts; try again later")
 	}
 	ok, oneTime := a.Redeem(r.URL.Query().Get("token"))
+	if !ok && s.signedIn(r) {
+		// A used link opened again in a browser already signed in (a
+		// bookmark, the history): the app, not a refusal.
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return nil
+	}
 	if !ok {
 		a.throttle.Fail(ip)
 		return errs.Errorf(errs.Unauthorized, "wrong, missing or already used sign-in link")
@@ -102,6 +108,12 @@ func (s *Server) serveAuth(w http.ResponseWriter, r *http.Request) error {
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: int(access.CookieAge.Seconds())})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
+}
+
+// signedIn reports whether the request carries a valid session cookie.
+func (s *Server) signedIn(r *http.Request) bool {
+	c, err := r.Cookie(s.auth.cookie)
+	return err == nil && s.auth.CookieOK(c.Value)
 }
 
 // LoginLink returns the path and query of a login link ("/auth?token=…"),

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -107,4 +108,43 @@ func cleared(resp *http.Response, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestSignInPages: beyond loopback a browser opening a page without
+// sign-in, or a used link, reads a page, not JSON; the app's requests
+// still get JSON; a used link in a browser signed in opens the app
+// (issue 25 item 6).
+func TestSignInPages(t *testing.T) {
+	r := newRig(t, Options{Login: true, Addr: "0.0.0.0:30141"})
+	link := r.srv.LoginLink()
+	_, c := r.signIn(link)
+	if c == nil {
+		t.Fatal("the link signed nobody in")
+	}
+	page := func(path string, hdr ...string) (int, string, string) {
+		resp := r.do("GET", path, nil, append([]string{"Accept", "text/html,application/xhtml+xml"}, hdr...)...)
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	for _, path := range []string{"/", link} { // not signed in; the link used up
+		code, ct, body := page(path)
+		if code != 401 || !strings.HasPrefix(ct, "text/html") || !strings.Contains(body, "open the link piweb printed") {
+			t.Errorf("GET %s: %d %s\n%s", path, code, ct, body)
+		}
+	}
+	if err := r.listAs(); statusOf(err) != 401 || !strings.Contains(err.Error(), "sign-in required") {
+		t.Errorf("the API's refusal: %v", err)
+	}
+	client := r.ts.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", r.ts.URL+link, nil)
+	req.AddCookie(c)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Errorf("a used link in a browser signed in: %d to %q, want 303 to the app", resp.StatusCode, resp.Header.Get("Location"))
+	}
 }

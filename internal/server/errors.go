@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -77,8 +78,46 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if kind == errs.Throttled {
 		w.Header().Set("Retry-After", "10")
 	}
+	if wantsPage(r) {
+		writePage(w, status, msg)
+		return
+	}
 	writeJSON(w, status, errorBody{Error: errorDetail{Code: kind.String(), Message: msg}})
 }
+
+// wantsPage reports whether r is a browser opening a page (a link, the
+// address bar), not the app asking the API: its refusal is a page to
+// read (sign-in beyond loopback), not JSON.
+func wantsPage(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && !strings.HasPrefix(r.URL.Path, "/api/") &&
+		strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// writePage answers a refusal as a small page of its own: no script, no
+// asset of the app (which the refusal may cover too).
+func writePage(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	hint := ""
+	if status == http.StatusUnauthorized || status == http.StatusTooManyRequests {
+		hint = signInHint
+	}
+	fmt.Fprintf(w, pageHTML, html.EscapeString(http.StatusText(status)), html.EscapeString(msg), hint)
+}
+
+const signInHint = `<p>To sign in, open the link piweb printed when it started; a link is used up once it signed a browser
+in (<code>piweb serve</code> prints a new one when it starts).</p>`
+
+const pageHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>piweb: %[1]s</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34em;margin:15vh auto;padding:0 20px;color:#1f2328;background:#fff}
+h1{font-size:20px}p{color:#59636e}@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}p{color:#9198a1}}</style>
+</head><body><h1>piweb: %[1]s</h1><p>%[2]s.</p>
+%[3]s</body></html>
+`
 
 // hasCause says whether err is more than a refusal of the request (an
 // errs.Errorf): such errors are logged whatever their kind.
