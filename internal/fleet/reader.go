@@ -435,7 +435,17 @@ type MachineInfo = apitype.FleetMachine
 
 // Machines lists the fleet's machines by name, online as of now.
 func (r *Reader) Machines(ctx context.Context, now time.Time) ([]MachineInfo, error) {
-	rows, err := r.pool.Query(ctx, `SELECT m.name, m.piweb_version, m.pi_version, m.advertise_url, m.share,
+	return machines(ctx, r.pool, now)
+}
+
+// rowsQuerier is a pool or one connection.
+type rowsQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// machines lists the fleet's machines by name, online as of now.
+func machines(ctx context.Context, db rowsQuerier, now time.Time) ([]MachineInfo, error) {
+	rows, err := db.Query(ctx, `SELECT m.name, m.piweb_version, m.pi_version, m.advertise_url, m.share,
 		m.last_push, m.last_heartbeat,
 		(SELECT count(*) FROM fleet.sessions s WHERE s.machine = m.name AND NOT s.deleted)
 		FROM fleet.machines m ORDER BY m.name`)

@@ -36,6 +36,9 @@ type Report struct {
 	Gone           int       `json:"gone"`  // deleted here, not yet marked
 	Why            string    `json:"why,omitempty"`
 	RoleWarning    string    `json:"roleWarning,omitempty"` // this connection's role may lift row-level security
+	// Machines are the fleet's machines: the versions each runs, online
+	// or not.
+	Machines []MachineInfo `json:"machines"`
 }
 
 // Behind is the number of sessions the database lacks or has stale.
@@ -63,6 +66,9 @@ func Check(ctx context.Context, url, machine string, local []catalog.Meta, now t
 		return r, nil
 	}
 	if err := r.readMachine(ctx, conn); err != nil {
+		return r, err
+	}
+	if r.Machines, err = machines(ctx, conn, now); err != nil {
 		return r, err
 	}
 	if err := r.checkRole(ctx, conn); err != nil {
@@ -195,6 +201,7 @@ func (r Report) Text(now time.Time) string {
 	}
 	fmt.Fprintf(&b, "pushed: %d of %d local sessions current (%d entries, %d lines); %d marked deleted\n",
 		r.Pushed, r.Local, r.Entries, r.Lines, r.Deleted)
+	r.machinesText(&b, now)
 	if r.Behind() == 0 && r.Paused == "" {
 		b.WriteString("behind: nothing\n")
 		return b.String()
@@ -204,6 +211,21 @@ func (r Report) Text(now time.Time) string {
 		fmt.Fprintf(&b, "why: %s\n", r.Why)
 	}
 	return b.String()
+}
+
+// machinesText lists the fleet's machines: the piweb and pi each runs,
+// whether it is online, its sessions.
+func (r Report) machinesText(b *strings.Builder, now time.Time) {
+	if len(r.Machines) > 0 {
+		b.WriteString("machines:\n")
+	}
+	for _, m := range r.Machines {
+		state := "offline, last heartbeat " + ago(m.LastHeartbeat, now)
+		if m.Online {
+			state = "online"
+		}
+		fmt.Fprintf(b, "  %s: piweb %s, pi %s, %s, %d sessions\n", m.Name, orNone(m.PiwebVersion), orNone(m.PiVersion), state, m.Sessions)
+	}
 }
 
 func ago(t, now time.Time) string {

@@ -95,8 +95,12 @@ func TestCheck(t *testing.T) {
 	if !strings.Contains(r.Text(now), "warning: role "+d.name+"_desk may lift row-level security") {
 		t.Errorf("an owner's role pushing is not warned about:\n%s", r.Text(now))
 	}
-	if lap, err := Check(context.Background(), d.machineRole(t, "lap"), "lap", nil, now); err != nil || lap.RoleWarning != "" {
+	lap, err := Check(context.Background(), d.machineRole(t, "lap"), "lap", nil, now)
+	if err != nil || lap.RoleWarning != "" {
 		t.Errorf("a machine's own role: %v, warning %q", err, lap.RoleWarning)
+	}
+	if text := lap.Text(now); !strings.Contains(text, "machines:\n  desk: piweb piweb test, pi unknown, ") {
+		t.Errorf("the fleet's machines and their versions are not listed:\n%s", text)
 	}
 	appendExchange(t, p1, "late", "", "not pushed")
 	a.create(t, 1)
