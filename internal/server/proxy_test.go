@@ -259,18 +259,6 @@ func TestForwardTerminal(t *testing.T) {
 	m.near.json("DELETE", base+"/"+tid+"?machine=far", map[string]any{}, 200)
 }
 
-// onMachine is a transport that names a machine in every request, as the
-// page does for another machine's session (?machine=).
-type onMachine string
-
-func (m onMachine) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	q := r.URL.Query()
-	q.Set("machine", string(m))
-	r.URL.RawQuery = q.Encode()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // TestForwardStream: the page's one stream of another machine (GET
 // /api/stream?machine=) and its subscriptions go to that machine: a
 // session's topic there says hello through the proxy, as it comes.
@@ -279,7 +267,7 @@ func TestForwardStream(t *testing.T) {
 	m := newTwoMachines(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	far := client.New(m.near.ts.URL, client.Options{HTTPClient: &http.Client{Transport: onMachine("far")}})
+	far := m.near.api().On("far")
 	st, err := far.OpenStream(ctx)
 	if err != nil {
 		t.Fatal(err)
