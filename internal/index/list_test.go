@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -23,6 +24,9 @@ func openTest(t testing.TB, agentDir string) *Index {
 		Path:     filepath.Join(t.TempDir(), "index.db"),
 		Getenv:   func(string) string { return "" },
 		Log:      testkit.Log(t),
+		// Tests compare exact answers, also under -race on a loaded
+		// machine: the budget is tested on purpose (budget_test.go).
+		SearchBudget: time.Hour,
 	})
 	if err != nil {
 		t.Fatal(err)
