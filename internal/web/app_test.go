@@ -122,6 +122,7 @@ func TestReadingPanels(t *testing.T) {
 		{"header and composer", testHeaderAndComposer},
 		{"theme switch", testThemeSwitch},
 		{"sidebar collapse", testSidebarCollapse},
+		{"panel size", testPanelSize},
 		{"live append", testLiveAppend},
 		{"narrow and dark", testNarrowAndDark},
 		{"console is watched", testConsoleIsWatched},

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -83,4 +84,53 @@ func testSidebarCollapse(t *testing.T, r *rig) {
 	r.waitJS(t, `document.querySelector('.sidebar.open') && document.querySelector('.sidebar').getBoundingClientRect().left >= 0`)
 	r.click(t, `.side-hide`)
 	r.waitJS(t, `!document.querySelector('.sidebar.open')`)
+}
+
+// testPanelSize: at 1280 px a wide panel opens leaving the conversation
+// readable; its edge dragged (the mouse) or moved (the arrow keys) sets its
+// width, remembered across a reload; dragged past what leaves the
+// conversation readable it lies over the conversation, which keeps its
+// width; Full width covers the conversation beside the sidebar, and back.
+func testPanelSize(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
+	r.run(t, chromedp.KeyEvent("f"))
+	r.waitJS(t, `document.querySelector('.side-panel .panel-grip')`)
+	const state = `(() => { const a = document.querySelector('.app'), p = document.querySelector('.side-panel').getBoundingClientRect();
+		return [['column', 'over', 'full'].find((m) => a.classList.contains('panel-' + m)), Math.round(p.left), Math.round(p.width),
+			Math.round(document.querySelector('.main').getBoundingClientRect().width)].join(); })()`
+	if got, want := eval[string](t, r.browser, state), "column,764,516,480"; got != want {
+		t.Errorf("Files opened (mode, left, width, conversation) = %s, want %s", got, want)
+	}
+	drag := func(to float64) {
+		x := eval[float64](t, r.browser, `document.querySelector('.panel-grip').getBoundingClientRect().left + 3`)
+		r.run(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, 300, chromedp.ButtonLeft),
+			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (x+to)/2, 300, chromedp.ButtonLeft),
+			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, to, 300, chromedp.ButtonLeft),
+			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to, 300, chromedp.ButtonLeft))
+	}
+	drag(880)
+	r.waitJS(t, `JSON.parse(localStorage.getItem('piweb.panelWidths') || '{}').files === 400`)
+	if got, want := eval[string](t, r.browser, state), "column,880,400,596"; got != want {
+		t.Errorf("dragged to 880 (mode, left, width, conversation) = %s, want %s", got, want)
+	}
+	drag(500)
+	r.waitJS(t, `JSON.parse(localStorage.getItem('piweb.panelWidths') || '{}').files === 780`)
+	if got, want := eval[string](t, r.browser, state), "over,500,780,996"; got != want {
+		t.Errorf("dragged to 500 (mode, left, width, conversation) = %s, want %s", got, want)
+	}
+	eval[bool](t, r.browser, `(document.querySelector('.panel-grip').focus(), true)`)
+	r.run(t, chromedp.KeyEvent(kb.ArrowRight))
+	r.waitJS(t, `JSON.parse(localStorage.getItem('piweb.panelWidths')).files === 756`)
+	r.click(t, `.panel-full-btn`)
+	r.waitJS(t, `document.querySelector('.app.panel-full') && document.querySelector('.panel-full-btn').getAttribute('aria-pressed') === 'true'`)
+	if got, want := eval[string](t, r.browser, state), "full,284,996,996"; got != want {
+		t.Errorf("full width (mode, left, width, conversation) = %s, want %s", got, want)
+	}
+	r.click(t, `.panel-full-btn`)
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-panel .panel-grip')`)
+	if got, want := eval[string](t, r.browser, state), "over,524,756,996"; got != want {
+		t.Errorf("after a reload (mode, left, width, conversation) = %s, want %s", got, want)
+	}
 }

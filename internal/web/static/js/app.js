@@ -13,6 +13,7 @@ import { Conversation } from './conversation.js';
 import { SearchDialog } from './search.js';
 import { TerminalPage } from './terminal.js';
 import { panelNamed, panelForKey } from './panels.js';
+import { fitOf, PanelGrip } from './panelsize.js';
 import { UsagePage } from './usage.js';
 import { TrashPage } from './trash.js';
 import { SettingsPage } from './settings.js';
@@ -49,8 +50,10 @@ function App() {
   const title = vs ? (vs.name || vs.firstMessage || 'session') : '';
   const n = badge.value;
   useEffect(() => { document.title = withBadge(title ? `${title.slice(0, 60)} · piweb` : 'piweb'); }, [title, n]);
-  const cls = 'app' + (v && shownPanel(v) ? ' with-panel' : '') + (sidebarHidden.value ? ' side-hidden' : '');
-  return html`<div class=${cls}>
+  const p = v && shownPanel(v);
+  const fit = p && fitOf(p);
+  const cls = 'app' + (p ? ' with-panel panel-' + fit.mode : '') + (sidebarHidden.value ? ' side-hidden' : '');
+  return html`<div class=${cls} style=${fit ? { '--panel-w': fit.width + 'px' } : {}}>
     <${Sidebar} />
     ${sidebarOpen.value && html`<div class="scrim" onClick=${() => { sidebarOpen.value = false; }}></div>`}
     <main class="main">
@@ -82,7 +85,7 @@ function App() {
 function SidePanel({ view }) {
   const p = shownPanel(view);
   if (!p) return null;
-  return html`<aside key=${p.name} class=${'side-panel' + (p.wide ? ' wide' : '')}>
+  return html`<aside key=${p.name} class=${'side-panel' + (p.wide ? ' wide' : '')}><${PanelGrip} p=${p} />
     <${p.Panel} key=${p.perSession ? view.id : undefined} view=${view} id=${view.id} /></aside>`;
 }
 

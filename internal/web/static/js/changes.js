@@ -5,8 +5,8 @@
 // without git. Diffs are drawn like the edit tool's cards (message.js).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
-import { closePanel } from './state.js';
 import { diffLines } from './highlight.js';
 import { capped } from './markdown.js';
 import { editDiff } from './message.js';
@@ -25,7 +25,7 @@ export function ChangesPanel({ view }) {
           onClick=${() => setTab('session')}>This session</button>
         <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'}
           onClick=${() => setTab('worktrees')}>Worktrees</button></div>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+      <${PanelButtons} />
         </div>
     <div class="changes-body">${tab === 'git' ? html`<${GitChanges}
       id=${view.id} />` : tab === 'session' ? html`<${SessionChanges} view=${view} />` : html`<${Worktrees}

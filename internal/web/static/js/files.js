@@ -2,8 +2,9 @@
 // highlighting, Markdown preview and images, reloaded when the file changes.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
-import { closePanel, fileRequest, toast, confirm } from './state.js';
+import { fileRequest, toast, confirm } from './state.js';
 import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
@@ -78,7 +79,7 @@ export function FilesPanel({ view }) {
       ${!missing && html`<label class="btn ghost small upload-btn"
         title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden
         onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+      <${PanelButtons} />
         </div>
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile}

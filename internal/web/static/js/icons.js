@@ -20,6 +20,8 @@ export const glyph = {
   branch: '⎇', // a git branch, a branch point
   current: '●', // the file's current leaf
   fullPage: '⤢',
+  widen: '⇤', // a side panel takes the full width
+  unwiden: '⇥', // back beside the conversation
   up: '↑', // ahead of upstream; an ascending sort
   down: '↓', // behind upstream; a descending sort
   more: '⋯', // a button that shows more actions

@@ -6,8 +6,9 @@
 // the app's shortcuts, and never to pi.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
-import { closePanel, navigate, sessionURL, toast } from './state.js';
+import { navigate, sessionURL, toast } from './state.js';
 import { adoptInlineStyles } from './cspstyle.js';
 import { glyph } from './icons.js';
 import { isDark } from './theme.js';
@@ -58,7 +59,7 @@ export function TerminalPanel({ id, full }) {
         onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
         : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page"
           onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>${glyph.fullPage}</a>
-        <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>`}
+        <${PanelButtons} />`}
     </div>
     ${!list ? html`<div class="muted pad">…</div>`
       : list.error ? html`<div class="stop error">${list.error}</div>`

@@ -4,7 +4,8 @@
 // shows its branch. Fork lineage across files sits above it.
 import { useState, useMemo } from 'preact/hooks';
 import { html } from './html.js';
-import { navigate, sessionURL, closePanel } from './state.js';
+import { PanelButtons } from './panelsize.js';
+import { navigate, sessionURL } from './state.js';
 import { relTime, shortId } from './util.js';
 import { LabelEdit } from './labels.js';
 import { glyph, treeGlyph } from './icons.js';
@@ -96,7 +97,7 @@ export function TreePanel({ view }) {
     <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
       <label class="check"><input type="checkbox" checked=${all}
         onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
-      <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>
+      <${PanelButtons} />
         </div>
     <${Lineage} lineage=${d.lineage} />
     <ol class="tree" role="tree">
