@@ -2,6 +2,8 @@ package web
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -132,5 +134,48 @@ func testPanelSize(t *testing.T, r *rig) {
 	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-panel .panel-grip')`)
 	if got, want := eval[string](t, r.browser, state), "over,524,756,996"; got != want {
 		t.Errorf("after a reload (mode, left, width, conversation) = %s, want %s", got, want)
+	}
+}
+
+// TestLayoutShots photographs the layout (PIWEB_SHOTS set; else skipped):
+// at 1280 px the session page with the sidebar collapsed and the Tree
+// open, and with Files over the conversation; at 390 px the Tree and the
+// drawer with the theme switch; light and dark, in /tmp/shots-layout.
+func TestLayoutShots(t *testing.T) {
+	if os.Getenv("PIWEB_SHOTS") == "" {
+		t.Skip("PIWEB_SHOTS not set")
+	}
+	r := newRig(t)
+	dir := "/tmp/shots-layout"
+	os.MkdirAll(dir, 0o755)
+	shot := func(name string) {
+		png, err := chromedp.Run(r.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		r.reset(t)
+		eval[bool](t, r.browser, `(localStorage.setItem('piweb.theme', '`+scheme+`'), localStorage.setItem('piweb.sidebar', 'hidden'),
+			localStorage.setItem('piweb.panel', 'tree'), true)`)
+		r.open(t, "/s/"+basicID)
+		r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-panel .tree')`)
+		shot("layout-1280-" + scheme + "-collapsed-tree")
+		eval[bool](t, r.browser, `(localStorage.removeItem('piweb.sidebar'), localStorage.setItem('piweb.panel', 'files'),
+			localStorage.setItem('piweb.panelWidths', '{"files":640}'), true)`)
+		r.open(t, "/s/"+basicID)
+		r.waitJS(t, `document.querySelector('.row') && document.querySelector('.app.panel-over .files-panel')`)
+		shot("layout-1280-" + scheme + "-files-over")
+		r.run(t, chromedp.EmulateViewport(390, 844))
+		r.open(t, "/s/"+basicID)
+		r.waitJS(t, `document.querySelector('.row')`)
+		r.run(t, chromedp.KeyEvent("t"))
+		r.waitJS(t, `document.querySelector('.side-panel .tree')`)
+		shot("layout-390-" + scheme + "-tree")
+		r.run(t, chromedp.KeyEvent(kb.Escape))
+		r.click(t, `.sess-head .side-show`)
+		r.waitJS(t, `document.querySelector('.sidebar.open') && document.querySelector('.sidebar').getBoundingClientRect().left >= 0`)
+		shot("layout-390-" + scheme + "-drawer")
 	}
 }
