@@ -345,4 +345,33 @@ func testKeyboard(t *testing.T, r *rig) {
 	r.waitJS(t, `document.activeElement === document.querySelector('.dialog.search input')`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.dialog.search')`)
+	testShortcutsDialog(t, r)
+}
+
+// testShortcutsDialog: ? opens the shortcuts, which hold the focus (Tab
+// wraps inside), and Escape closes them, the innermost thing only (an
+// open panel stays), giving the focus back to the button that had it.
+func testShortcutsDialog(t *testing.T, r *rig) {
+	r.run(t, chromedp.KeyEvent("t"))
+	r.waitJS(t, `document.querySelector('.tree-panel')`)
+	eval[bool](t, r.browser, `(document.querySelector('.sess-actions button[title^=Tree]').focus(), true)`)
+	r.press(t, '?')
+	r.waitJS(t, `document.querySelector('.shortcuts-dialog').contains(document.activeElement)`)
+	if got := r.text(t, `.shortcuts-dialog`); !strings.Contains(got, "Ctrl+K") || !strings.Contains(got, "Esc") {
+		t.Errorf("shortcuts dialog says %q, want the keys", got)
+	}
+	for i := 0; i < 3; i++ {
+		r.run(t, chromedp.KeyEvent(kb.Tab))
+	}
+	if !eval[bool](t, r.browser, `document.querySelector('.shortcuts-dialog').contains(document.activeElement)`) {
+		t.Error("Tab left the shortcuts dialog")
+	}
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.shortcuts-dialog')`)
+	if !eval[bool](t, r.browser, `!!document.querySelector('.tree-panel') && document.activeElement ===
+		document.querySelector('.sess-actions button[title^=Tree]')`) {
+		t.Error("Escape did not close only the dialog and give the focus back to the Tree button")
+	}
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.tree-panel')`)
 }

@@ -6,6 +6,11 @@
 // event of the session's stream to onLiveEvent.
 import { batch, signal } from '@preact/signals';
 import { toast } from '../js/state.js';
+import { spokenAnswer } from '../js/a11y.js';
+
+// spoken is what the page's polite live region says: an answer once it
+// has ended (not each delta), so a screen reader reads it whole.
+export const spoken = signal('');
 
 const lives = new Map(); // session id -> Live
 
@@ -160,6 +165,8 @@ const handlers = {
     const m = ev.message;
     if (m && m.role === 'assistant') {
       stampBlocks(l, m, true);
+      const say = l.partial.peek() ? spokenAnswer(m) : ''; // streamed in this tab, not replayed history
+      if (say) spoken.value = say;
       l.partial.value = null;
       l.ended.value = m; // shown until the entry is in the view
       if (m.stopReason === 'error' && m.errorMessage) addError(l, m.errorMessage);

@@ -1,6 +1,6 @@
 // piweb's web app: layout, routing and keyboard. Plain ES modules, no build.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
 import { route, searchOpen, sidebarOpen, sidebarHidden, panel, setPanel, closePanel, toasts, dismissToast, dialog,
@@ -21,6 +21,9 @@ import { withBadge, badge } from './attention.js';
 import { current, show, closeView } from './view.js';
 import { relTime } from './util.js';
 import { LiveTail } from '../chat/stream.js';
+import { spoken } from '../chat/live.js';
+import { ShortcutsDialog, shortcutsOpen } from './shortcuts.js';
+import { useDialogFocus } from './dialogfocus.js';
 import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
 import { NewSessionButton } from '../chat/newsession.js';
@@ -68,6 +71,8 @@ function App() {
     ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
+    ${shortcutsOpen.value && html`<${ShortcutsDialog} />`}
+    <div class="sr-only" role="status" aria-live="polite">${spoken.value}</div>
     <${FolderPicker} />
     ${!connected.value && html`<div class="conn-lost" role="status"><span class="spinner"></span>
       Disconnected from piweb, retrying…</div>`}
@@ -146,13 +151,15 @@ function Home() {
 }
 
 function Confirm({ d }) {
-  useEffect(() => { const b = document.querySelector('.dialog.confirm .primary'); b && b.focus(); }, []);
+  const box = useRef(null);
+  useDialogFocus(box);
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) d.resolve(false); }}>
-    <div class="dialog confirm" role="alertdialog" aria-label=${d.title}
+    <div class="dialog confirm" role="alertdialog" aria-modal="true" aria-label=${d.title} ref=${box}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); d.resolve(false); } }}>
       <h2>${d.title}</h2><p>${d.text}</p>
       <div class="dialog-actions"><button class="btn" type="button" onClick=${() => d.resolve(false)}>Cancel</button>
-        <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" onClick=${() => d.resolve(true)}>
+        <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" autofocus
+          onClick=${() => d.resolve(true)}>
           ${d.ok}</button></div>
     </div></div>`;
 }
@@ -162,7 +169,7 @@ function typing(e) {
   return t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable);
 }
 
-// onKey: Ctrl+K search, / filter, Esc closes, j/k move between messages,
+// onKey: Ctrl+K search, / filter, ? shortcuts (shortcuts.js lists them all), Esc closes, j/k move between messages,
 // t and f toggle the tree and files panels.
 function onKey(e) {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
@@ -172,14 +179,16 @@ function onKey(e) {
   }
   if (e.key === 'Escape') {
     if (dialog.value) return;
-    if (searchOpen.value) searchOpen.value = false;
+    if (shortcutsOpen.value) shortcutsOpen.value = false;
+    else if (searchOpen.value) searchOpen.value = false;
     else if (selecting.value) stopSelecting();
     else if (sidebarOpen.value) sidebarOpen.value = false;
     else if (panel.value) closePanel();
     return;
   }
   if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === '/') { e.preventDefault(); document.querySelector('.side-filter input')?.focus(); }
+  if (e.key === '?') { e.preventDefault(); shortcutsOpen.value = !shortcutsOpen.value; }
+  else if (e.key === '/') { e.preventDefault(); document.querySelector('.side-filter input')?.focus(); }
   else if (e.key === 'j' || e.key === 'k') { e.preventDefault(); step(e.key === 'j' ? 1 : -1); }
   else if (panelForKey(e.key) && current.value) setPanel(panelForKey(e.key).name);
 }
