@@ -120,6 +120,7 @@ func TestReadingPanels(t *testing.T) {
 		{"copy id and path", testCopyIDAndPath},
 		{"header actions", testHeaderActions},
 		{"header and composer", testHeaderAndComposer},
+		{"palette", testPalette},
 		{"theme switch", testThemeSwitch},
 		{"sidebar collapse", testSidebarCollapse},
 		{"panel size", testPanelSize},

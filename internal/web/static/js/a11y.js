@@ -6,6 +6,7 @@
 export const shortcuts = [
   { group: 'Anywhere', keys: [
     ['Ctrl+K', 'Search all sessions'],
+    ['Ctrl+Shift+P', 'Commands: every action on the page and the session'],
     ['/', 'Filter the session list'],
     ['?', 'Show these shortcuts'],
     ['Esc', 'Close the innermost menu, dialog or panel'],

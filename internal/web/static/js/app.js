@@ -11,6 +11,7 @@ import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
 import { Conversation } from './conversation.js';
 import { SearchDialog } from './search.js';
+import { Palette, paletteOpen } from './palette.js';
 import { TerminalPage } from './terminal.js';
 import { panelNamed, panelForKey } from './panels.js';
 import { fitOf, PanelGrip } from './panelsize.js';
@@ -70,6 +71,7 @@ function App() {
     </main>
     ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
+    ${paletteOpen.value && html`<${Palette} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     ${shortcutsOpen.value && html`<${ShortcutsDialog} />`}
     <div class="sr-only" role="status" aria-live="polite">${spoken.value}</div>
@@ -169,7 +171,8 @@ function typing(e) {
   return t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable);
 }
 
-// onKey: Ctrl+K search, / filter, ? shortcuts (shortcuts.js lists them all), Esc closes, j/k move between messages,
+// onKey: Ctrl+K search, Ctrl+Shift+P commands, / filter, ? shortcuts (shortcuts.js lists them all), Esc closes,
+// j/k move between messages,
 // t and f toggle the tree and files panels.
 function onKey(e) {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
@@ -177,10 +180,17 @@ function onKey(e) {
     searchOpen.value = !searchOpen.value;
     return;
   }
+  if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'p') {
+    e.preventDefault();
+    searchOpen.value = false;
+    paletteOpen.value = !paletteOpen.value;
+    return;
+  }
   if (e.key === 'Escape') {
     if (dialog.value) return;
     if (shortcutsOpen.value) shortcutsOpen.value = false;
     else if (searchOpen.value) searchOpen.value = false;
+    else if (paletteOpen.value) paletteOpen.value = false;
     else if (selecting.value) stopSelecting();
     else if (sidebarOpen.value) sidebarOpen.value = false;
     else if (panel.value) closePanel();

@@ -6,7 +6,8 @@ import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, searchOpen, loadSessions, upsertSession, removeSession, confirm,
-  sessionById, sessionOf, sessionURL } from './state.js';
+  sessionById, sessionOf, sessionURL, renameAsked } from './state.js';
+import { paletteOpen } from './palette.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine, baseName } from './util.js';
@@ -28,6 +29,8 @@ export function SessionHeader({ view }) {
   // The model the next message uses first, then the others that answered.
   const models = [...new Set([view.model.value && view.model.value.modelId, ...(t ? t.models : [])].filter(Boolean))];
   const tokens = t ? t.input + t.output + t.cacheRead + t.cacheWrite : 0;
+  const ask = renameAsked.value && !ro;
+  useEffect(() => { if (ask) { renameAsked.value = false; setEditing(true); } }, [ask]);
   return html`<header class="sess-head">
     <${SidebarButton} />
     <div class="sess-head-main">
@@ -54,6 +57,8 @@ export function SessionHeader({ view }) {
     <div class="sess-actions">
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button>
+      <button class="btn ghost icon only-mobile phone-palette" type="button" aria-label="Commands"
+        title="Commands (Ctrl+Shift+P)" onClick=${() => { paletteOpen.value = true; }}>⌘</button>
       ${panels.filter((p) => !ro || p.remote).map((p) => html`<button type="button"
         class=${'btn ghost panel-btn' + (panel.value === p.name ? ' on' : '')}
         onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}

@@ -9,6 +9,8 @@ export const sessionsLoaded = signal(false);
 export const filter = signal('');
 export const route = signal(parseRoute());
 export const searchOpen = signal(false);
+// renameAsked asks the session header for its rename field (the palette's Rename).
+export const renameAsked = signal(false);
 export const sidebarOpen = signal(false);
 // sidebarHidden is whether the sidebar is collapsed on a wide screen,
 // remembered; on a phone the sidebar is a drawer (sidebarOpen) instead.

@@ -1,0 +1,50 @@
+package web
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// testPalette: Ctrl+Shift+P opens the command palette of the page's and
+// session's actions, filtered as the user types, each with its shortcut;
+// Enter runs the first (a panel opens, the rename field shows). On a phone
+// a header button opens it and the header stays one row.
+func testPalette(t *testing.T, r *rig) {
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
+	const open = `(document.dispatchEvent(new KeyboardEvent('keydown', {key: 'P', ctrlKey: true, shiftKey: true, bubbles: true})), true)`
+	for _, c := range []struct{ typed, first, keys, after string }{
+		{"pan tre", "Open Tree", "T", `document.querySelector('.side-panel .tree')`},
+		{"renam", "Rename…", "/name", `document.querySelector('.sess-head .rename input')`},
+	} {
+		eval[bool](t, r.browser, open)
+		r.waitJS(t, `document.activeElement === document.querySelector('.palette input')`)
+		r.run(t, chromedp.SendKeys(`.palette input`, c.typed))
+		got := eval[[]string](t, r.browser, `(() => { const s = document.querySelector('.palette .hit.sel');
+			return s ? [s.querySelector('.cmd-label').textContent, s.querySelector('.cmd-keys')?.textContent || ''] : []; })()`)
+		if len(got) != 2 || got[0] != c.first || got[1] != c.keys {
+			t.Errorf("%q: first command %q, want %q with %q", c.typed, got, c.first, c.keys)
+		}
+		// Enter as a keydown alone: chromedp's key event sends the "\r" char
+		// even when the keydown is prevented, as a browser does not, and it
+		// would submit the rename field at once.
+		eval[bool](t, r.browser, `(document.querySelector('.palette input').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})), true)`)
+		r.waitJS(t, `!document.querySelector('.palette') && `+c.after)
+	}
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`)
+
+	r.run(t, chromedp.EmulateViewport(390, 844))
+	defer r.run(t, chromedp.EmulateViewport(1280, 800))
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.phone-palette')?.offsetParent`)
+	if !eval[bool](t, r.browser, `document.querySelector('.sess-head').getBoundingClientRect().height <= 56`) {
+		t.Error("phone header wraps with the palette button")
+	}
+	r.click(t, `.phone-palette`)
+	r.waitJS(t, `document.querySelectorAll('.palette .hit.cmd').length > 10`)
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	r.waitJS(t, `!document.querySelector('.palette')`)
+}
