@@ -116,6 +116,7 @@ func TestTerminalInBrowser(t *testing.T) {
 	r.open(t, "/s/"+r.id)
 	(&rig{browser: r.browser}).click(t, `.sess-actions button[title^="Terminal"]`)
 	(&rig{browser: r.browser}).click(t, `.term-empty .btn.primary`)
+	r.waitJS(t, `document.activeElement && document.activeElement.matches('.term-wrap:not([hidden]) .xterm-helper-textarea')`) // a started terminal has the focus
 	r.typeTerm(t, "echo hi-$((40+2)) && pwd\r")
 	r.waitRows(t, "hi-42")
 	real, _ := filepath.EvalSymlinks(r.cwd)

@@ -4,9 +4,10 @@
 // recent projects that exist and checks a typed path as it is typed. New
 // session uses the same check, so that it never starts in a folder that
 // is not there.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { html } from '../js/html.js';
+import { useDialogFocus } from '../js/dialogfocus.js';
 import * as api from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { drafts, trustOf } from './store.js';
@@ -71,6 +72,8 @@ export function FolderPicker() {
   const [recent, setRecent] = useState(null);
   const [busy, setBusy] = useState(false);
   const ok = useFolderCheck(path.trim());
+  const box = useRef(null);
+  useDialogFocus(box, !!p);
   useEffect(() => {
     if (!p) return;
     setPath('');
@@ -85,7 +88,8 @@ export function FolderPicker() {
   };
   const submit = (e) => { e.preventDefault(); if (ok) go(path.trim()); };
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <form class="dialog folder-dialog" role="dialog" aria-label=${p.title} onSubmit=${submit}
+    <form class="dialog folder-dialog" role="dialog" aria-modal="true" aria-label=${p.title} ref=${box}
+      onSubmit=${submit}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>${p.title}</h2>
       <p class="muted">${p.text}</p>

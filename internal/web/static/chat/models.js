@@ -5,8 +5,9 @@
 // modelOverrides…) are kept as they are. The form checks what pi 0.73's
 // model registry requires before saving; after saving it asks pi for its
 // models and warns about any it did not load.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
+import { useDialogFocus } from '../js/dialogfocus.js';
 import { getModelsConfig, putModelsConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
 import { refreshModels } from './store.js';
@@ -27,6 +28,8 @@ export function ModelsEditor({ close }) {
   const [rest, setRest] = useState({}); // top-level members other than providers
   const [errors, setErrors] = useState([]);
   const [busy, setBusy] = useState(false);
+  const box = useRef(null);
+  useDialogFocus(box);
   useEffect(() => {
     getModelsConfig().then((d) => load(d.config || {}), (e) => setErrors([e.message]));
   }, []);
@@ -59,7 +62,7 @@ export function ModelsEditor({ close }) {
     setBusy(false);
   };
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <form class="dialog models-dialog" role="dialog" aria-label="Models" onSubmit=${save}
+    <form class="dialog models-dialog" role="dialog" aria-modal="true" aria-label="Models" ref=${box} onSubmit=${save}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>Models <span class="muted">models.json</span></h2>
       <p class="muted small">Custom providers and models for pi. A stored key shows as dots and stays on the server;

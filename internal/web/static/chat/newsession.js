@@ -3,8 +3,9 @@
 // projects; here also a typed path the server validates, another machine
 // starts sessions only in its known folders), model (that machine's),
 // thinking level, tool preset and the first message.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
+import { useDialogFocus } from '../js/dialogfocus.js';
 import { listProjects, createSession, sessionRef } from '../js/api.js';
 import { navigate, sessionURL } from '../js/state.js';
 import { fleet, drives, whenPushed } from '../js/fleet.js';
@@ -30,6 +31,8 @@ export function NewSession({ close, cwd = '', machine = '' }) {
   const [f, setF] = useState({ machine, cwd, model: '', thinkingLevel: '', tools: 'default', message: '' });
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
+  const box = useRef(null);
+  useDialogFocus(box);
   useEffect(() => { const m = document.querySelector('.new-session-dialog [name=message]'); if (m) m.focus(); }, []);
   useEffect(() => {
     let gone = false; // another machine picked meanwhile
@@ -68,7 +71,8 @@ export function NewSession({ close, cwd = '', machine = '' }) {
     }
   };
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <form class="dialog new-session-dialog" role="dialog" aria-label="New session" onSubmit=${submit}
+    <form class="dialog new-session-dialog" role="dialog" aria-modal="true" aria-label="New session" ref=${box}
+      onSubmit=${submit}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>New session</h2>
       <${MachinePicker} value=${f.machine} onChange=${pick} />

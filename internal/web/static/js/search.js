@@ -10,6 +10,7 @@ import { buildTree, pathSet, tipOf } from './tree.js';
 import { baseName, ago, fmtDate, withoutToken } from './util.js';
 import { countText, partialText } from './searchtext.js';
 import { glyph } from './icons.js';
+import { useDialogFocus } from './dialogfocus.js';
 import { fleet } from './fleet.js';
 import { archived } from './order.js';
 
@@ -116,6 +117,8 @@ export function SearchDialog() {
   const [limit, setLimit] = useState(PAGE);
   const input = useRef(null);
   const seq = useRef(0);
+  const box = useRef(null);
+  useDialogFocus(box);
   useEffect(() => { input.current && input.current.focus(); }, []);
   useEffect(() => {
     const text = q.trim();
@@ -154,7 +157,7 @@ export function SearchDialog() {
   const filtersOnly = res.q && res.text === '' && (res.filters || []).length > 0;
   return html`<div class="overlay"
     onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
-    <div class="dialog search" role="dialog" aria-label="Search">
+    <div class="dialog search" role="dialog" aria-modal="true" aria-label="Search" ref=${box}>
       <div class="search-box">
         <span class="search-icon">${glyph.search}</span>
         <input ref=${input} type="search" value=${q} aria-label="Search text"

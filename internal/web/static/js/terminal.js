@@ -25,6 +25,7 @@ function loadXterm() {
 export function TerminalPanel({ id, full }) {
   const [list, setList] = useState(null);
   const [sel, setSel] = useState('');
+  const [fresh, setFresh] = useState(''); // the terminal just started here, which takes the focus
   const load = () => api.listTerminals(id).then((d) => {
     setList(d);
     const ts = d.terminals || [];
@@ -35,6 +36,7 @@ export function TerminalPanel({ id, full }) {
   const start = async () => {
     try {
       const t = await api.startTerminal(id, 80, 24);
+      setFresh(t.id); // before its XTerm is first drawn
       await load();
       setSel(t.id);
     } catch (e) {
@@ -67,14 +69,15 @@ export function TerminalPanel({ id, full }) {
       : !ts.length ? html`<div class="muted pad term-empty">
         <p>A shell in this session's folder. What you type here goes to the shell, not to pi.</p>
           <button class="btn primary" type="button" onClick=${start}>Start a terminal</button></div>`
-      : ts.map((t) => html`<${XTerm} key=${t.id} id=${id} tid=${t.id} shown=${t.id === sel} onExit=${load} />`)}
+      : ts.map((t) => html`<${XTerm} key=${t.id} id=${id} tid=${t.id} shown=${t.id === sel} focus=${t.id === fresh}
+        onExit=${load} />`)}
   </div>`;
 }
 
 // XTerm is one terminal: xterm.js in a box that fits it, attached to the
 // shell by a WebSocket, reconnecting (and redrawn from the scrollback)
 // when the connection drops while the shell lives.
-function XTerm({ id, tid, shown, onExit }) {
+function XTerm({ id, tid, shown, focus, onExit }) {
   const box = useRef(null);
   const st = useRef({});
   const [status, setStatus] = useState('connecting');
@@ -99,6 +102,7 @@ function XTerm({ id, tid, shown, onExit }) {
       s.ro.observe(box.current);
       refit(s);
       box.current.dataset.size = term.rows + 'x' + term.cols;
+      if (focus) term.focus(); // started by a click here: typing goes to the shell at once
       connect(s, id, tid, setStatus, () => { if (!dead) onExit(); }, () => dead);
     }, (e) => setStatus('error: ' + e.message));
     return () => {
