@@ -183,6 +183,33 @@ func TestTerminalInBrowser(t *testing.T) {
 	(&rig{browser: r.browser}).click(t, `.term-page .term-empty .btn.primary`)
 	r.typeTerm(t, "echo full-$((1+2))\r")
 	r.waitRows(t, "full-3")
+	testPhoneKeyBar(t, r)
+}
+
+// testPhoneKeyBar: on a phone the terminal has a key bar whose keys reach
+// the shell as a keyboard sends them (an arrow as ESC [ D), and its Ctrl
+// holds for the next key typed (Ctrl+U kills the line in the tty).
+func testPhoneKeyBar(t *testing.T, r *workspaceRig) {
+	if eval[bool](t, r.browser, `!!document.querySelector('.term-keys')?.offsetParent`) {
+		t.Error("the key bar shows on a wide screen")
+	}
+	r.run(t, chromedp.EmulateViewport(390, 844))
+	r.waitJS(t, `document.querySelector('.term-wrap:not([hidden]) .term-keys')?.offsetParent`)
+	press := func(k string) {
+		eval[bool](t, r.browser, `(document.querySelector('.term-wrap:not([hidden]) .term-key[data-key="`+k+`"]').dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, cancelable: true})), true)`)
+	}
+	r.typeTerm(t, "printf %s '")
+	press("←")
+	r.typeTerm(t, "' | od -An -tx1\r")
+	r.waitRows(t, "1b 5b 44")
+	r.typeTerm(t, "echo no-way")
+	press("Ctrl")
+	r.typeTerm(t, "u")
+	r.typeTerm(t, "echo ctrl-$((2+5))\r")
+	r.waitRows(t, "ctrl-7")
+	if got := r.rows(t); strings.Contains(got, "no-wayu") {
+		t.Errorf("Ctrl from the key bar was not applied: %q", got)
+	}
 }
 
 // running reports whether pid is a live process (not a zombie).

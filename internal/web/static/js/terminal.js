@@ -12,6 +12,7 @@ import { navigate, sessionURL, toast } from './state.js';
 import { adoptInlineStyles } from './cspstyle.js';
 import { glyph } from './icons.js';
 import { isDark } from './theme.js';
+import { BAR, keyBytes, withCtrl } from './termkeys.js';
 
 let xtermLoad = null;
 function loadXterm() {
@@ -95,7 +96,7 @@ function XTerm({ id, tid, shown, focus, onExit }) {
       s.fit = fit;
       term.attachCustomKeyEventHandler((e) => clipboardKey(e, term));
       const enc = new TextEncoder();
-      term.onData((d) => input(s, enc.encode(d)));
+      term.onData((d) => input(s, enc.encode(s.ctrl ? unCtrl(s, withCtrl(d)) : d)));
       term.onBinary((d) => input(s, Uint8Array.from(d, (c) => c.charCodeAt(0))));
       term.onResize(({ cols, rows }) => { box.current.dataset.size = rows + 'x' + cols; sendSize(s, cols, rows); });
       s.ro = new ResizeObserver(() => refit(s));
@@ -114,8 +115,11 @@ function XTerm({ id, tid, shown, focus, onExit }) {
     };
   }, [id, tid]);
   useEffect(() => { if (shown && st.current.term) { refit(st.current); st.current.term.focus(); } }, [shown]);
+  const [ctrl, setCtrl] = useState(false);
+  st.current.setCtrl = setCtrl;
   return html`<div class="term-wrap" hidden=${!shown} data-status=${status}>
     <div class="term-box" ref=${box} onKeyDown=${(e) => e.stopPropagation()}></div>
+    <${KeyBar} s=${st.current} ctrl=${ctrl} />
     ${status !== 'open' && html`<div class="term-status muted small">${status}</div>`}
   </div>`;
 }
@@ -145,6 +149,29 @@ function connect(s, id, tid, setStatus, onExit, dead) {
     setStatus('reconnecting');
     s.retry = setTimeout(() => { if (!dead()) connect(s, id, tid, setStatus, onExit, dead); }, 1000);
   };
+}
+
+// KeyBar is the phone's row of keys a touch keyboard lacks: Esc, Tab, the
+// arrows, and Ctrl, held for the next key typed (termkeys.js). A press
+// keeps the focus (and the keyboard) in the terminal.
+function KeyBar({ s, ctrl }) {
+  const press = (e, k) => {
+    e.preventDefault();
+    if (!s.term) return;
+    if (k === 'Ctrl') { s.ctrl = !s.ctrl; s.setCtrl(s.ctrl); }
+    else input(s, new TextEncoder().encode(keyBytes(k, s.term.modes.applicationCursorKeysMode)));
+    s.term.focus();
+  };
+  return html`<div class="term-keys only-mobile" role="toolbar" aria-label="Terminal keys">${BAR.map((k) => html`<button
+    key=${k} type="button" class=${'btn small term-key' + (k === 'Ctrl' && ctrl ? ' on' : '')} data-key=${k}
+    aria-pressed=${k === 'Ctrl' ? ctrl : undefined} onPointerDown=${(e) => press(e, k)}>${k}</button>`)}</div>`;
+}
+
+// unCtrl lets go of the key bar's Ctrl once it has been used.
+function unCtrl(s, d) {
+  s.ctrl = false;
+  s.setCtrl(false);
+  return d;
 }
 
 // input sends keystrokes, keeping those typed while (re)connecting.
