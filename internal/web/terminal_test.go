@@ -168,6 +168,10 @@ func TestTerminalInBrowser(t *testing.T) {
 	r.run(t, chromedp.Reload())
 	r.waitJS(t, `document.querySelector('.xterm-rows')`)
 	r.waitRows(t, "hi-42") // the scrollback, replayed by the server
+	// The theme switch recolours a running terminal.
+	eval[bool](t, r.browser, `(localStorage.setItem('piweb.theme', 'dark'), document.dispatchEvent(new Event('piweb-theme')), true)`)
+	r.waitJS(t, `getComputedStyle(document.querySelector('.term-wrap:not([hidden]) .xterm-rows')).color === 'rgb(230, 230, 230)'`)
+	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.theme'), document.dispatchEvent(new Event('piweb-theme')), true)`)
 
 	list := r.terms.List(r.id)
 	if len(list) != 1 {

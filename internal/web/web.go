@@ -25,7 +25,11 @@
 // xterm.js loaded on first use) with cspstyle.js (its inline styles through
 // the CSSOM, so the CSP stays strict), usage.js, app.js (layout and keys),
 // panels.js (the registry of a session's side panels: a panel is its module
-// and one line there), icons.js (every glyph and drawing the page shows),
+// and one line there), panelfit.js and panelsize.js (a panel's width: drawn
+// over the conversation rather than squeezing it), sidebarbutton.js (every
+// header's button that shows the sidebar), theme.js (the theme switch; the
+// classic script static/theme.js sets the theme before the first paint),
+// icons.js (every glyph and drawing the page shows),
 // a11y.js (the shortcuts list, the focus trap's step, what the live region
 // says), dialogfocus.js (the one helper by which dialogs hold and return
 // the focus) and shortcuts.js (the dialog ? opens).

@@ -101,6 +101,9 @@ function XTerm({ id, tid, shown, focus, onExit }) {
       term.onResize(({ cols, rows }) => { box.current.dataset.size = rows + 'x' + cols; sendSize(s, cols, rows); });
       s.ro = new ResizeObserver(() => refit(s));
       s.ro.observe(box.current);
+      // A new theme (the switch, or the system's) recolours the terminal.
+      s.mo = new MutationObserver(() => { term.options.theme = theme(); });
+      s.mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
       refit(s);
       box.current.dataset.size = term.rows + 'x' + term.cols;
       if (focus) term.focus(); // started by a click here: typing goes to the shell at once
@@ -109,6 +112,7 @@ function XTerm({ id, tid, shown, focus, onExit }) {
     return () => {
       dead = true;
       if (s.ro) s.ro.disconnect();
+      if (s.mo) s.mo.disconnect();
       if (s.ws) s.ws.close();
       clearTimeout(s.retry);
       if (s.term) s.term.dispose();
