@@ -27,6 +27,9 @@ func testPalette(t *testing.T, r *rig) {
 		if len(got) != 2 || got[0] != c.first || got[1] != c.keys {
 			t.Errorf("%q: first command %q, want %q with %q", c.typed, got, c.first, c.keys)
 		}
+		if c.keys == "T" {
+			r.screenshot(t, "palette-1280-light")
+		}
 		// Enter as a keydown alone: chromedp's key event sends the "\r" char
 		// even when the keydown is prevented, as a browser does not, and it
 		// would submit the rename field at once.
@@ -43,8 +46,11 @@ func testPalette(t *testing.T, r *rig) {
 	if !eval[bool](t, r.browser, `document.querySelector('.sess-head').getBoundingClientRect().height <= 56`) {
 		t.Error("phone header wraps with the palette button")
 	}
+	r.run(t, emulateDark())
+	defer r.run(t, emulateScheme("light"))
 	r.click(t, `.phone-palette`)
 	r.waitJS(t, `document.querySelectorAll('.palette .hit.cmd').length > 10`)
+	r.screenshot(t, "palette-390-dark")
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	r.waitJS(t, `!document.querySelector('.palette')`)
 }

@@ -211,6 +211,7 @@ func testPhoneKeyBar(t *testing.T, r *workspaceRig) {
 	r.typeTerm(t, "u")
 	r.typeTerm(t, "echo ctrl-$((2+5))\r")
 	r.waitRows(t, "ctrl-7")
+	r.screenshot(t, "terminal-keys-390")
 	if got := r.rows(t); strings.Contains(got, "no-wayu") {
 		t.Errorf("Ctrl from the key bar was not applied: %q", got)
 	}
