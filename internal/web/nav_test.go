@@ -350,7 +350,8 @@ func testKeyboard(t *testing.T, r *rig) {
 
 // testShortcutsDialog: ? opens the shortcuts, which hold the focus (Tab
 // wraps inside), and Escape closes them, the innermost thing only (an
-// open panel stays), giving the focus back to the button that had it.
+// open panel stays), giving the focus back to the button that had it;
+// and so when the focus has left the dialog.
 func testShortcutsDialog(t *testing.T, r *rig) {
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, `document.querySelector('.tree-panel')`)
@@ -372,6 +373,12 @@ func testShortcutsDialog(t *testing.T, r *rig) {
 		document.querySelector('.sess-actions button[title^=Tree]')`) {
 		t.Error("Escape did not close only the dialog and give the focus back to the Tree button")
 	}
+	// A dialog the focus has left is still the innermost thing open.
+	r.press(t, '?')
+	r.waitJS(t, `document.querySelector('.shortcuts-dialog').contains(document.activeElement)`)
+	eval[bool](t, r.browser, `(document.activeElement.blur(), true)`)
+	r.run(t, chromedp.KeyEvent("\x1b"))
+	r.waitJS(t, `!document.querySelector('.shortcuts-dialog') && !!document.querySelector('.tree-panel')`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.tree-panel')`)
 }

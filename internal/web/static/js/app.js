@@ -186,21 +186,30 @@ function onKey(e) {
     paletteOpen.value = !paletteOpen.value;
     return;
   }
-  if (e.key === 'Escape') {
-    if (dialog.value) return;
-    if (shortcutsOpen.value) shortcutsOpen.value = false;
-    else if (searchOpen.value) searchOpen.value = false;
-    else if (paletteOpen.value) paletteOpen.value = false;
-    else if (selecting.value) stopSelecting();
-    else if (sidebarOpen.value) sidebarOpen.value = false;
-    else if (panel.value) closePanel();
-    return;
-  }
+  if (e.key === 'Escape') { escape(); return; }
   if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === '?') { e.preventDefault(); shortcutsOpen.value = !shortcutsOpen.value; }
   else if (e.key === '/') { e.preventDefault(); document.querySelector('.side-filter input')?.focus(); }
   else if (e.key === 'j' || e.key === 'k') { e.preventDefault(); step(e.key === 'j' ? 1 : -1); }
   else if (panelForKey(e.key) && current.value) setPanel(panelForKey(e.key).name);
+}
+
+// escape closes the innermost thing open. A menu closes itself and a
+// dialog holding the focus too (their handlers stop the key); what is left
+// here: the search and the palette, then a modal dialog the focus has left
+// (told of the key as if pressed in it), the selection, the phone's
+// sidebar, and last the side panel.
+function escape() {
+  if (searchOpen.value) { searchOpen.value = false; return; }
+  if (paletteOpen.value) { paletteOpen.value = false; return; }
+  const modals = document.querySelectorAll('[aria-modal="true"]');
+  if (modals.length) {
+    modals[modals.length - 1].dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    return;
+  }
+  if (selecting.value) stopSelecting();
+  else if (sidebarOpen.value) sidebarOpen.value = false;
+  else if (panel.value) closePanel();
 }
 
 // step moves the focus to the next or previous message in view.
