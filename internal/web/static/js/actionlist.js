@@ -4,7 +4,10 @@
 // run(); the session's actions run through the composer's slash commands
 // (chat/commands.js run) and the header's own functions, so each action
 // has one implementation whichever way it is asked for.
-import { navigate, setPanel, searchOpen, toggleSidebar, renameAsked } from './state.js';
+import { navigate, setPanel, searchOpen, toggleSidebar, renameAsked, toast, confirm, loadSessions, removeSession,
+  sessionURL, sessionOf } from './state.js';
+import * as api from './api.js';
+import { copyText } from './util.js';
 import { panels } from './panels.js';
 import { readOnly } from './fleet.js';
 import { pinned, archived, togglePin, archive } from './order.js';
@@ -42,7 +45,11 @@ export function sessionActions(view) {
     slash(view, 'Copy the last answer', 'copy'),
     slash(view, 'Session info', 'session'),
     slash(view, 'New session in this folder', 'new'),
-    ...marks, ...open,
+    ...marks,
+    { group: 'Session', label: 'Copy id', run: () => copy('id', api.splitRef(view.id).id) },
+    { group: 'Session', label: 'Copy path', run: () => copy('path', sessionOf(view).path || '') },
+    { group: 'Session', label: 'Delete…', run: () => remove(view, sessionOf(view)) },
+    ...open,
   ];
 }
 
@@ -63,4 +70,47 @@ export function allActions(view) {
   // On a session page "New session in this folder" stands for the dialog.
   const p = pageActions().filter((a) => !(s.length && !readOnly(view) && a.label === 'New session…'));
   return [...s, ...p];
+}
+
+// copy puts v on the clipboard and says so.
+export const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
+
+// remove moves the session to the trash, after asking, with an Undo.
+export async function remove(view, s) {
+  const name = s.name || s.firstMessage || view.id;
+  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`,
+    { ok: 'Delete', danger: true }))) return;
+  if (view.unsub) view.unsub(); // the stream ends with the file; do not reconnect to a 404
+  view.unsub = null;
+  try {
+    const r = await api.deleteSession(view.id);
+    removeSession(view.id);
+    navigate('/');
+    toast('Session moved to the trash', {
+      action: 'Undo', ms: 10000,
+      onAction: async () => {
+        try {
+          await api.restoreTrash(r.trashId || (await trashIdOf(view.id)));
+          await loadSessions();
+          navigate(sessionURL(view.id));
+          toast('Session restored');
+        } catch (e) {
+          toast('Restore failed: ' + e.message, { kind: 'error' });
+        }
+      },
+    });
+  } catch (e) {
+    view.watch();
+    toast('Delete failed: ' + e.message, { kind: 'error' });
+  }
+}
+
+// trashIdOf finds the newest trash item of a session, for servers that do
+// not answer the delete with its trash id.
+async function trashIdOf(id) {
+  const { items = [] } = await api.listTrash();
+  const mine = items.filter((it) => it.session && it.session.id === id);
+  mine.sort((a, b) => String(b.deleted).localeCompare(String(a.deleted)));
+  if (!mine.length) throw new Error('not in the trash');
+  return mine[0].trashId;
 }

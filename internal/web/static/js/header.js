@@ -5,12 +5,13 @@ import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { toast, navigate, setPanel, panel, searchOpen, loadSessions, upsertSession, removeSession, confirm,
+import { toast, navigate, setPanel, panel, searchOpen, upsertSession,
   sessionById, sessionOf, sessionURL, renameAsked } from './state.js';
 import { paletteOpen } from './palette.js';
+import { remove, copy } from './actionlist.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
-import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, copyText, shortId, countLine, baseName } from './util.js';
+import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, shortId, countLine, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
 import { pinned, archived, togglePin, archive } from './order.js';
@@ -146,7 +147,6 @@ function Menu({ view, s, rename }) {
     };
   }, [open]);
   const act = (fn) => () => { setOpen(false); fn(); };
-  const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
   const leaf = view.leaf || undefined;
   return html`<div class="menu" ref=${ref}>
     <button class="btn ghost sess-menu-btn" type="button" aria-haspopup="menu" aria-expanded=${open}
@@ -179,43 +179,4 @@ function Menu({ view, s, rename }) {
       <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}>Delete…</button>`}
     </div>`}
   </div>`;
-}
-
-async function remove(view, s) {
-  const name = s.name || s.firstMessage || view.id;
-  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`,
-    { ok: 'Delete', danger: true }))) return;
-  if (view.unsub) view.unsub(); // the stream ends with the file; do not reconnect to a 404
-  view.unsub = null;
-  try {
-    const r = await api.deleteSession(view.id);
-    removeSession(view.id);
-    navigate('/');
-    toast('Session moved to the trash', {
-      action: 'Undo', ms: 10000,
-      onAction: async () => {
-        try {
-          await api.restoreTrash(r.trashId || (await trashIdOf(view.id)));
-          await loadSessions();
-          navigate(sessionURL(view.id));
-          toast('Session restored');
-        } catch (e) {
-          toast('Restore failed: ' + e.message, { kind: 'error' });
-        }
-      },
-    });
-  } catch (e) {
-    view.watch();
-    toast('Delete failed: ' + e.message, { kind: 'error' });
-  }
-}
-
-// trashIdOf finds the newest trash item of a session, for servers that do
-// not answer the delete with its trash id.
-async function trashIdOf(id) {
-  const { items = [] } = await api.listTrash();
-  const mine = items.filter((it) => it.session && it.session.id === id);
-  mine.sort((a, b) => String(b.deleted).localeCompare(String(a.deleted)));
-  if (!mine.length) throw new Error('not in the trash');
-  return mine[0].trashId;
 }
