@@ -54,8 +54,14 @@ func testStreamAppendsOnly(t *testing.T, r *chatRig) {
 	if rows := eval[int](t, r.browser, watchStreamJS); rows < 3 {
 		t.Fatalf("%d rows shown before the answer", rows)
 	}
+	// Screen readers hear the answer once it ends, not each delta.
+	const said = `document.querySelector('.sr-only[aria-live=polite]').textContent`
+	if got := eval[string](t, r.browser, said); strings.Contains(got, "Streamed") {
+		t.Errorf("live region says %q while the answer streams", got)
+	}
 	close(hold)
 	r.waitJS(t, `window.__stream.done`)
+	r.waitJS(t, said+`.startsWith('pi answered: Streamed word by word')`)
 	var m struct {
 		Removed, Outside []string
 		Added            int
