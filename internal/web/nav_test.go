@@ -379,6 +379,9 @@ func testShortcutsDialog(t *testing.T, r *rig) {
 	eval[bool](t, r.browser, `(document.activeElement.blur(), true)`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.shortcuts-dialog') && !!document.querySelector('.tree-panel')`)
+	// Escape in the panel closes it, the focus going back to its button.
+	eval[bool](t, r.browser, `(document.querySelector('.tree-panel button').focus(), true)`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
-	r.waitJS(t, `!document.querySelector('.tree-panel')`)
+	r.waitJS(t, `!document.querySelector('.tree-panel') && document.activeElement ===
+		document.querySelector('.panel-btn[data-panel=tree]')`)
 }

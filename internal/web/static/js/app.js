@@ -209,7 +209,16 @@ function escape() {
   }
   if (selecting.value) stopSelecting();
   else if (sidebarOpen.value) sidebarOpen.value = false;
-  else if (panel.value) closePanel();
+  else if (panel.value) closeWithFocus();
+}
+
+// closeWithFocus closes the side panel; the focus, if it was in it, goes
+// to the header button that opens it again.
+function closeWithFocus() {
+  const name = panel.value;
+  const inside = document.activeElement && document.activeElement.closest('.side-panel');
+  closePanel();
+  if (inside) document.querySelector(`.panel-btn[data-panel="${name}"]`)?.focus();
 }
 
 // step moves the focus to the next or previous message in view.

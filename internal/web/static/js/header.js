@@ -61,8 +61,8 @@ export function SessionHeader({ view }) {
       <button class="btn ghost icon only-mobile phone-palette" type="button" aria-label="Commands"
         title="Commands (Ctrl+Shift+P)" onClick=${() => { paletteOpen.value = true; }}>⌘</button>
       ${panels.filter((p) => !ro || p.remote).map((p) => html`<button type="button"
-        class=${'btn ghost panel-btn' + (panel.value === p.name ? ' on' : '')}
-        onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
+        class=${'btn ghost panel-btn' + (panel.value === p.name ? ' on' : '')} data-panel=${p.name}
+        aria-pressed=${panel.value === p.name} onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
       <${Menu} view=${view} s=${s} rename=${ro ? null : () => setEditing(true)} />
     </div>
   </header>`;
