@@ -38,6 +38,16 @@ func testPalette(t *testing.T, r *rig) {
 	}
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`)
+	// Off a session page the page's actions are there: a new session.
+	r.open(t, "/")
+	r.waitJS(t, `document.querySelector('.home .recent li')`)
+	eval[bool](t, r.browser, open)
+	r.waitJS(t, `document.activeElement === document.querySelector('.palette input')`)
+	r.run(t, chromedp.SendKeys(`.palette input`, "new sess"))
+	eval[bool](t, r.browser, `(document.querySelector('.palette input').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})), true)`)
+	r.waitJS(t, `!document.querySelector('.palette') && document.querySelector('.new-session-dialog')`)
+	r.click(t, `.new-session-dialog .dialog-actions .btn:not(.primary)`)
+	r.waitJS(t, `!document.querySelector('.new-session-dialog')`)
 
 	r.run(t, chromedp.EmulateViewport(390, 844))
 	defer r.run(t, chromedp.EmulateViewport(1280, 800))

@@ -13,10 +13,9 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf, addError } from './live.js';
 import { activity } from './stream.js';
 import { ContinueBar, leafOf } from './actions.js';
-import { takeDraft, picker, sessionInfo, loadSessionInfo, lastShown, newSessionIn, piStatus, askPiStatus, trustOf,
+import { takeDraft, picker, sessionInfo, loadSessionInfo, lastShown, piStatus, askPiStatus, trustOf,
   trustFolder, trustSession } from './store.js';
 import { parseInput, run } from './commands.js';
-import { NewSession } from './newsession.js';
 import { fmtTokens, fmtCost, statsParts } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
@@ -98,8 +97,6 @@ export function Composer({ view }) {
     ${comp.popup}
     <${Picker} />
     <${SessionInfo} view=${view} />
-    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} machine=${newSessionIn.value.machine}
-      close=${() => { newSessionIn.value = null; }} />`}
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
       <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
       <button type="button" class="btn-link x" aria-label="Remove image"

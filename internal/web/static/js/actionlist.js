@@ -14,6 +14,7 @@ import { pinned, archived, togglePin, archive } from './order.js';
 import { run } from '../chat/commands.js';
 import { LEVELS } from '../chat/controls.js';
 import { liveOf } from '../chat/live.js';
+import { newSessionIn } from '../chat/store.js';
 
 // slash is an action that runs pi's slash command name (with arg).
 const slash = (view, label, name, arg = '', extra = {}) => ({ group: 'Session', label, keys: '/' + name
@@ -57,7 +58,7 @@ export function sessionActions(view) {
 export function pageActions() {
   const go = (label, url) => ({ group: 'Go to', label, run: () => navigate(url) });
   return [
-    { group: 'Page', label: 'New session…', run: () => document.querySelector('.new-session')?.click() },
+    { group: 'Page', label: 'New session…', run: () => { newSessionIn.value = { cwd: '', machine: '' }; } },
     { group: 'Page', label: 'Search all sessions', keys: 'Ctrl+K', run: () => { searchOpen.value = true; } },
     { group: 'Page', label: 'Toggle the sidebar', run: toggleSidebar },
     go('All sessions', '/'), go('Settings', '/settings'), go('Usage', '/usage'), go('Trash', '/trash'),

@@ -27,7 +27,8 @@ import { ShortcutsDialog, shortcutsOpen } from './shortcuts.js';
 import { useDialogFocus } from './dialogfocus.js';
 import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
-import { NewSessionButton } from '../chat/newsession.js';
+import { NewSessionButton, NewSession } from '../chat/newsession.js';
+import { newSessionIn } from '../chat/store.js';
 import { FolderPicker } from '../chat/folders.js';
 import { glyph } from './icons.js';
 import { ErrorText } from './errtext.js';
@@ -72,6 +73,8 @@ function App() {
     ${v && html`<${SidePanel} view=${v} />`}
     ${searchOpen.value && html`<${SearchDialog} />`}
     ${paletteOpen.value && html`<${Palette} />`}
+    ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} machine=${newSessionIn.value.machine}
+      close=${() => { newSessionIn.value = null; }} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     ${shortcutsOpen.value && html`<${ShortcutsDialog} />`}
     <div class="sr-only" role="status" aria-live="polite">${spoken.value}</div>
