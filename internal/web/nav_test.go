@@ -379,8 +379,17 @@ func testShortcutsDialog(t *testing.T, r *rig) {
 	eval[bool](t, r.browser, `(document.activeElement.blur(), true)`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.shortcuts-dialog') && !!document.querySelector('.tree-panel')`)
+	// The tree does what its role promises: ↓ and End move between entries.
+	eval[bool](t, r.browser, `(document.querySelector('.tree .tnode-btn').focus(), true)`)
+	r.run(t, chromedp.KeyEvent(kb.ArrowDown))
+	if !eval[bool](t, r.browser, `document.activeElement === document.querySelectorAll('.tree .tnode-btn')[1]`) {
+		t.Error("↓ in the tree did not move to the next entry")
+	}
+	r.run(t, chromedp.KeyEvent(kb.End))
+	if !eval[bool](t, r.browser, `document.activeElement === [...document.querySelectorAll('.tree .tnode-btn')].pop()`) {
+		t.Error("End in the tree did not move to the last entry")
+	}
 	// Escape in the panel closes it, the focus going back to its button.
-	eval[bool](t, r.browser, `(document.querySelector('.tree-panel button').focus(), true)`)
 	r.run(t, chromedp.KeyEvent("\x1b"))
 	r.waitJS(t, `!document.querySelector('.tree-panel') && document.activeElement ===
 		document.querySelector('.panel-btn[data-panel=tree]')`)

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { trapNext, spokenAnswer, shortcuts } from '../static/js/a11y.js';
+import { trapNext, spokenAnswer, shortcuts, arrowStep } from '../static/js/a11y.js';
 
 test('trapNext wraps Tab and Shift+Tab inside the dialog', () => {
   const cases = [
@@ -35,4 +35,22 @@ test('every shortcut has a key and a meaning, each key once per group', () => {
     assert.equal(new Set(keys).size, keys.length, g.group);
     for (const [k, what] of g.keys) assert.ok(k && what, g.group);
   }
+});
+
+test('arrowStep moves by its axis, Home and End, wrapping', () => {
+  const cases = [
+    { n: 3, at: 0, key: 'ArrowDown', axis: 'vertical', want: 1 },
+    { n: 3, at: 2, key: 'ArrowDown', axis: 'vertical', want: 0 },
+    { n: 3, at: 0, key: 'ArrowUp', axis: 'vertical', want: 2 },
+    { n: 3, at: -1, key: 'ArrowDown', axis: 'vertical', want: 0 },
+    { n: 3, at: -1, key: 'ArrowUp', axis: 'vertical', want: 2 },
+    { n: 3, at: 1, key: 'Home', axis: 'vertical', want: 0 },
+    { n: 3, at: 1, key: 'End', axis: 'vertical', want: 2 },
+    { n: 3, at: 1, key: 'ArrowRight', axis: 'vertical', want: -1 },
+    { n: 3, at: 1, key: 'ArrowRight', axis: 'horizontal', want: 2 },
+    { n: 3, at: 0, key: 'ArrowLeft', axis: 'horizontal', want: 2 },
+    { n: 0, at: -1, key: 'ArrowDown', axis: 'vertical', want: -1 },
+    { n: 3, at: 1, key: 'a', axis: 'vertical', want: -1 },
+  ];
+  for (const c of cases) assert.equal(arrowStep(c.n, c.at, c.key, c.axis), c.want, JSON.stringify(c));
 });

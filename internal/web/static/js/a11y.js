@@ -49,3 +49,18 @@ export function spokenAnswer(m) {
   if (!text) return '';
   return 'pi answered: ' + (text.length > sayMax ? text.slice(0, sayMax) + '…' : text);
 }
+
+const nextKey = { vertical: 'ArrowDown', horizontal: 'ArrowRight' };
+const prevKey = { vertical: 'ArrowUp', horizontal: 'ArrowLeft' };
+
+// arrowStep is the index of the item an arrow key (by axis), Home or End
+// moves to among n items when item at has the focus (-1: none of them),
+// wrapping at both ends; -1 for any other key.
+export function arrowStep(n, at, key, axis = 'vertical') {
+  if (n === 0) return -1;
+  if (key === 'Home') return 0;
+  if (key === 'End') return n - 1;
+  if (key === nextKey[axis]) return at < 0 ? 0 : (at + 1) % n;
+  if (key === prevKey[axis]) return at < 0 ? n - 1 : (at + n - 1) % n;
+  return -1;
+}

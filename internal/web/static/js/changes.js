@@ -5,6 +5,7 @@
 // without git. Diffs are drawn like the edit tool's cards (message.js).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { onArrows } from './roving.js';
 import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
 import { diffLines } from './highlight.js';
@@ -18,7 +19,7 @@ export function ChangesPanel({ view }) {
   const [tab, setTab] = useState('git');
   return html`<div class="changes-panel">
     <div class="panel-head"><strong>Changes</strong>
-      <div class="seg" role="tablist">
+      <div class="seg" role="tablist" onKeyDown=${onArrows('[role=tab]', 'horizontal')}>
         <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'}
           onClick=${() => setTab('git')}>Working tree</button>
         <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'}

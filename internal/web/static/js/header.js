@@ -3,6 +3,7 @@
 // messages and size), the side panels and the actions on the session.
 import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
 import { html } from './html.js';
+import { onArrows } from './roving.js';
 import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
 import { toast, navigate, setPanel, panel, searchOpen, upsertSession,
@@ -131,6 +132,7 @@ function Menu({ view, s, rename }) {
   const ref = useRef(null);
   useLayoutEffect(() => { // at once: a key pressed right after opening closes it
     if (!open) return;
+    ref.current?.querySelector('[role=menuitem]')?.focus(); // as a menu button's menu does: ↑↓ move from there
     const close = (e) => { if (!ref.current || !ref.current.contains(e.target)) setOpen(false); };
     // Escape closes the menu (and only the menu) and gives focus back to its button.
     const esc = (e) => {
@@ -152,7 +154,7 @@ function Menu({ view, s, rename }) {
     <button class="btn ghost sess-menu-btn" type="button" aria-haspopup="menu" aria-expanded=${open}
       aria-label="Actions" onClick=${() => setOpen(!open)}><span class="menu-label">Actions ${glyph.menuOpen}
         </span><span class="menu-icon" aria-hidden="true">${glyph.more}</span></button>
-    ${open && html`<div class="menu-pop" role="menu">
+    ${open && html`<div class="menu-pop" role="menu" onKeyDown=${onArrows('[role=menuitem]')}>
       ${panels.filter((p) => !readOnly(view) || p.remote).map((p) => html`<button role="menuitem" type="button"
         class="only-mobile panel-item" onClick=${act(() => setPanel(p.name))}>${p.label}</button>`)}
       <div class="menu-sep only-mobile"></div>

@@ -6,6 +6,7 @@
 // the app's shortcuts, and never to pi.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { onArrows } from './roving.js';
 import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
 import { navigate, sessionURL, toast } from './state.js';
@@ -51,7 +52,8 @@ export function TerminalPanel({ id, full }) {
   const ts = (list && list.terminals) || [];
   return html`<div class=${'term-panel' + (full ? ' full' : '')}>
     <div class="panel-head term-head"><strong>Terminal</strong>
-      <div class="term-tabs" role="tablist">${ts.map((t, i) => html`<span key=${t.id}
+      <div class="term-tabs" role="tablist"
+        onKeyDown=${onArrows('[role=tab]', 'horizontal')}>${ts.map((t, i) => html`<span key=${t.id}
         class=${'term-tab' + (t.id === sel ? ' on' : '')}>
         <button type="button" role="tab" aria-selected=${t.id === sel} onClick=${() => setSel(t.id)}>${i + 1}</button>
         <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)"

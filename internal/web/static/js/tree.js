@@ -4,6 +4,7 @@
 // shows its branch. Fork lineage across files sits above it.
 import { useState, useMemo } from 'preact/hooks';
 import { html } from './html.js';
+import { onArrows } from './roving.js';
 import { PanelButtons } from './panelsize.js';
 import { navigate, sessionURL } from './state.js';
 import { relTime, shortId } from './util.js';
@@ -100,7 +101,7 @@ export function TreePanel({ view }) {
       <${PanelButtons} />
         </div>
     <${Lineage} lineage=${d.lineage} />
-    <ol class="tree" role="tree">
+    <ol class="tree" role="tree" onKeyDown=${onArrows('.tnode-btn')}>
       ${list.map(({ n, depth, skipped, branch, start }) => html`<li key=${n.id} role="treeitem"
           class=${'tnode' + (start ? ' branch-start' : '') + (onPath.has(n.id) ? ' on-path' : '') + (n.id === leaf
             ? ' leaf' : '') + (curPath.has(n.id) ? ' cur' : '') + (view.shownTarget.value === n.id ? ' sel' : '')}
