@@ -18,16 +18,42 @@ import (
 // hits are the best of those, the counts lower bounds. A deadline bounds
 // the CPU as well, since a scan runs on one thread. Not bounded by it:
 // FTS5's own merge of a prefix with more than maxExpand completions,
-// which runs inside one step (docs/debt.md).
+// which runs inside one step (docs/debt.md). An index of at most
+// Options.BudgetFrom entries is searched whole: its worst scan takes a few
+// milliseconds, and a deadline there would only make its answers depend
+// on the machine's load.
 
 // defaultBudget is Options.SearchBudget's default: twice issue 26's 50 ms
 // target for a whole filtered search, which the scans of an ordinary
 // search stay well within (bench/NOTES.md).
 const defaultBudget = 100 * time.Millisecond
 
+// defaultBudgetFrom is Options.BudgetFrom's default.
+const defaultBudgetFrom = 20000
+
+// deadline is when the scans of a search that starts now stop: none (the
+// zero time) in an index of at most Options.BudgetFrom entries.
+func (ix *Index) deadline(ctx context.Context, tx *sql.Tx) (time.Time, error) {
+	if ix.o.BudgetFrom < 0 {
+		return time.Now().Add(ix.o.SearchBudget), nil
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT ifnull(max(rowid), 0) FROM entries`).Scan(&n); err != nil {
+		return time.Time{}, wrap("search", err)
+	}
+	if n <= int64(ix.o.BudgetFrom) {
+		return time.Time{}, nil
+	}
+	return time.Now().Add(ix.o.SearchBudget), nil
+}
+
 // scanUntil returns up to n of the newest candidates of the query, stopping at
-// the deadline: partial says it did.
+// the deadline (none if zero): partial says it did.
 func scanUntil(ctx context.Context, tx *sql.Tx, match string, f *filter, n int, deadline time.Time) (cs []cand, partial bool, err error) {
+	if deadline.IsZero() {
+		cs, err = f.candidates(ctx, tx, match, n)
+		return cs, false, err
+	}
 	bctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	cs, err = f.candidates(bctx, tx, match, n)
@@ -53,8 +79,11 @@ func (ix *Index) Answer(ctx context.Context, q Query) (Answer, error) {
 	if len(parseQuery(q.Text)) == 0 {
 		return out, nil
 	}
-	deadline := time.Now().Add(ix.o.SearchBudget)
 	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
+		deadline, err := ix.deadline(ctx, tx)
+		if err != nil {
+			return err
+		}
 		s, err := rankedSearch(ctx, tx, match, f, q, deadline)
 		if err != nil {
 			return err

@@ -15,7 +15,8 @@ import (
 // candidates); within its budget, Answer is Search and Count in one.
 func testSearchBudget(t *testing.T, ix *Index) {
 	ctx := context.Background()
-	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
+	defer func(d time.Duration, from int) { ix.o.SearchBudget, ix.o.BudgetFrom = d, from }(ix.o.SearchBudget, ix.o.BudgetFrom)
+	ix.o.BudgetFrom = -1
 	for _, q := range []Query{{Text: "the"}, {Text: "the", Roles: []string{"toolResult"}}, {Text: "conf*", Branch: Abandoned}} {
 		q.Limit, q.Now = 30, time.UnixMilli(1<<40)
 		ix.o.SearchBudget = time.Hour

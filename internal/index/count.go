@@ -36,8 +36,11 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 		return out, nil
 	}
 	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter) error {
-		var err error
-		out, err = count(ctx, tx, match, f, nil, time.Now().Add(ix.o.SearchBudget))
+		deadline, err := ix.deadline(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out, err = count(ctx, tx, match, f, nil, deadline)
 		return err
 	})
 	return out, err

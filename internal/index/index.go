@@ -40,6 +40,10 @@ type Options struct {
 	// SearchBudget bounds each of a search's scans, its ranked hits and
 	// its count (budget.go); 0 means 100 ms.
 	SearchBudget time.Duration
+	// BudgetFrom is the number of entries up to which an index is searched
+	// whole, with no budget (budget.go); 0 means 20,000, a negative
+	// number that every search has its budget.
+	BudgetFrom int
 }
 
 // withDefaults fills in the zero fields of o.
@@ -52,6 +56,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.SearchBudget <= 0 {
 		o.SearchBudget = defaultBudget
+	}
+	if o.BudgetFrom == 0 {
+		o.BudgetFrom = defaultBudgetFrom
 	}
 	if o.AgentDir == "" {
 		o.AgentDir = session.AgentDir(o.Getenv)

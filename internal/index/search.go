@@ -89,7 +89,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	var hits []Hit
 	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
-		r, err := rankedSearch(ctx, tx, match, f, q, time.Now().Add(ix.o.SearchBudget))
+		deadline, err := ix.deadline(ctx, tx)
+		if err != nil {
+			return err
+		}
+		r, err := rankedSearch(ctx, tx, match, f, q, deadline)
 		hits = r.hits
 		return err
 	})

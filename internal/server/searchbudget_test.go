@@ -20,7 +20,7 @@ func TestSearchPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newIndexServer(t, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
-		Log: testkit.Log(t), SearchBudget: time.Nanosecond}, watchOnly)
+		Log: testkit.Log(t), SearchBudget: time.Nanosecond, BudgetFrom: -1}, watchOnly)
 	t.Cleanup(s.cleanup)
 	api := (&rig{t: t, srv: s.srv, ts: s.ts}).api()
 	got, err := api.Search(t.Context(), client.SearchOptions{Text: "toggle"})
