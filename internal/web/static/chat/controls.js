@@ -179,9 +179,11 @@ export async function compactNow(view, l, instructions = '') {
 
 // own runs a command that makes pi append an entry; the composer waits
 // for it (l.own) before it sends, so a prompt sent right after a model
-// change carries the leaf that change made.
+// change carries the leaf that change made. They run one at a time, in
+// the order chosen: pi sets a thinking level on the model it has, so a
+// level chosen while a model change is on its way must follow it.
 function own(l, f) {
-  l.own = f().catch((e) => addError(l, e.message));
+  l.own = (l.own || Promise.resolve()).then(() => f().catch((e) => addError(l, e.message)));
   return l.own;
 }
 

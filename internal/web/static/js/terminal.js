@@ -115,7 +115,7 @@ function XTerm({ id, tid, shown, focus, onExit }) {
       dead = true;
       if (s.ro) s.ro.disconnect();
       if (s.mo) s.mo.disconnect();
-      if (s.ws) s.ws.close();
+      if (s.ws) closeSocket(s.ws);
       clearTimeout(s.retry);
       if (s.term) s.term.dispose();
     };
@@ -128,6 +128,15 @@ function XTerm({ id, tid, shown, focus, onExit }) {
     <${KeyBar} s=${st.current} ctrl=${ctrl} />
     ${status !== 'open' && html`<div class="term-status muted small">${status}</div>`}
   </div>`;
+}
+
+// closeSocket closes ws, once it is open if it is still connecting (a
+// panel closed at once): the browser warns of a socket closed before it
+// was established.
+function closeSocket(ws) {
+  ws.onmessage = null;
+  if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close();
+  else ws.close();
 }
 
 function connect(s, id, tid, setStatus, onExit, dead) {
