@@ -32,7 +32,8 @@
 // icons.js (every glyph and drawing the page shows),
 // a11y.js (the shortcuts list, the focus trap's step, what the live region
 // says), dialogfocus.js (the one helper by which dialogs hold and return
-// the focus) and shortcuts.js (the dialog ? opens).
+// the focus), roving.js (arrow keys for the menus, the tree and the tab
+// lists) and shortcuts.js (the dialog ? opens).
 // No line of these scripts is longer than 120 characters (TestJSLineLength).
 //
 // Markdown is parsed in the browser by markdown-it (vendored, raw HTML

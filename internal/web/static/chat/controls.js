@@ -15,6 +15,7 @@ import { ModelsEditor } from './models.js';
 import { models, modelsRev, scoped } from './store.js';
 import { muted, toggleMuted } from '../js/attention.js';
 import { usePopover } from '../js/popover.js';
+import { onArrows } from '../js/roving.js';
 import { glyph, MutedIcon } from '../js/icons.js';
 
 export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
@@ -62,7 +63,7 @@ export function Controls({ view, l, next }) {
       <button class=${'chip chat-more-btn' + (isMuted ? ' on' : '')} type="button" aria-haspopup="menu"
         aria-expanded=${menu.on} title="Compact, clone, models, alerts" onClick=${() => setMenu(!menu.on)}>
         ${isMuted ? html`<${MutedIcon} /> ` : ''}More ${glyph.menuOpen}</button>
-      <div class="chat-menu" role="menu" hidden=${!menu.on}>
+      <div class="chat-menu" role="menu" hidden=${!menu.on} onKeyDown=${onArrows('[role^=menuitem]')}>
         <button role="menuitem" class="compact" type="button"
           disabled=${phase === 'streaming' || phase === 'compacting'}
           onClick=${act(() => setCompacting(true))}>Compact…</button>
