@@ -83,7 +83,7 @@ function Facts({ view, s, t, models, tokens }) {
       ${tokens > 0 && html`<span class="brief spend">${fmtTokens(tokens)}<span class="brief-unit"> tokens</span> · ${
         fmtCost(t.cost)}</span>`}
       <span class="brief-open" aria-hidden="true">${glyph.menuOpen}</span></button>
-    <div class="sess-facts" id="sess-facts" hidden=${!open.on}>
+    <div class="sess-facts sess-pop" id="sess-facts" hidden=${!open.on}>
       <span class="fact cwd" title="cwd">${s.cwd}</span>
       ${models.length > 0 && html`<span class="fact" title="models">${models.join(', ')}</span>`}
       ${tokens > 0 && html`<span class="fact"
