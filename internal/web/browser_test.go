@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/app"
+	"piweb/internal/demo"
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
 	"piweb/internal/server"
@@ -63,6 +64,16 @@ func appServer(tb testing.TB, agentDir string, dev bool) *httptest.Server {
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	return srv
+}
+
+// demoApp is the app over a fresh copy of the demo's sessions, and a
+// browser of its own on it.
+func demoApp(t *testing.T) (*demo.Demo, *browser) {
+	d, err := demo.Seed(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, newBrowser(t, appServer(t, d.AgentDir, false).URL)
 }
 
 func appHandler(tb testing.TB, agentDir string, dev bool) http.Handler {

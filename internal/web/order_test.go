@@ -3,8 +3,6 @@ package web
 import (
 	"os"
 	"testing"
-
-	"piweb/internal/demo"
 )
 
 // TestKeepInOrder: Select puts a checkbox on each session; a shift-click
@@ -16,12 +14,7 @@ import (
 // photographs the sidebar (pins, selection, Archived) in every variant.
 func TestKeepInOrder(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	d, err := demo.Seed(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := appServer(t, d.AgentDir, false)
-	b := newBrowser(t, srv.URL)
+	_, b := demoApp(t)
 	b.open(t, "/")
 	b.waitJS(t, `document.querySelectorAll('.sidebar .sess').length >= 4 && document.querySelector('.recent li')`)
 	shots := os.Getenv("PIWEB_SHOTS") != ""

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"piweb/internal/demo"
 	"piweb/internal/session"
 	"piweb/internal/testkit"
 )
@@ -18,12 +17,7 @@ import (
 // confirmation, and shows the backups with their pruning rule (14.12).
 func TestTrashAndMissing(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	d, err := demo.Seed(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := appServer(t, d.AgentDir, false)
-	b := newBrowser(t, srv.URL)
+	d, b := demoApp(t)
 	id := d.Sessions[len(d.Sessions)-1]
 	var path string
 	for _, p := range session.SessionFiles(d.AgentDir) {
