@@ -128,17 +128,23 @@ export function useNextModel(view, l) {
 
 // setSessionModel switches the session's pi to model "provider/modelId".
 export function setSessionModel(view, l, v) {
+  const [provider, ...rest] = v.split('/');
+  const set = command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
+  l.modelSet = set.catch(() => {});
   return own(l, async () => {
-    const [provider, ...rest] = v.split('/');
-    await command(view.id, { type: 'set_model', provider, modelId: rest.join('/') });
+    await set;
     view.model.value = { provider, modelId: rest.join('/') };
     await ownWrite(view);
   });
 }
 
-// setThinking sets the session's thinking level.
+// setThinking sets the session's thinking level. pi sets a level on the
+// model it has (a model without reasoning clamps it to off), so a level
+// chosen while a model change is on its way follows that change.
 export function setThinking(view, l, level) {
+  const after = l.modelSet;
   return own(l, async () => {
+    await after;
     await command(view.id, { type: 'set_thinking_level', level });
     view.thinkingLevel.value = level;
     await ownWrite(view);
@@ -180,11 +186,9 @@ export async function compactNow(view, l, instructions = '') {
 
 // own runs a command that makes pi append an entry; the composer waits
 // for it (l.own) before it sends, so a prompt sent right after a model
-// change carries the leaf that change made. They run one at a time, in
-// the order chosen: pi sets a thinking level on the model it has, so a
-// level chosen while a model change is on its way must follow it.
+// change carries the leaf that change made.
 function own(l, f) {
-  l.own = (l.own || Promise.resolve()).then(() => f().catch((e) => addError(l, e.message)));
+  l.own = f().catch((e) => addError(l, e.message));
   return l.own;
 }
 

@@ -45,6 +45,7 @@ export class Live {
     this.skew = 0; // the server's clock minus this page's, from hello
     this.replayed = new Map(); // SSE id -> when the server received it (its clock), from replay
     this.own = null; // a model or thinking change being written (controls.js), awaited before a send
+    this.modelSet = null; // the last model change's command to pi, which a thinking change follows (controls.js)
   }
 
   busy() {
