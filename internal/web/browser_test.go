@@ -23,8 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/app"
-	"piweb/internal/demo"
 	"piweb/internal/catalog"
+	"piweb/internal/demo"
 	"piweb/internal/pgtest"
 	"piweb/internal/server"
 	"piweb/internal/testkit"
