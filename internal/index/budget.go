@@ -79,11 +79,7 @@ func (ix *Index) Answer(ctx context.Context, q Query) (Answer, error) {
 	if len(parseQuery(q.Text)) == 0 {
 		return out, nil
 	}
-	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
-		deadline, err := ix.deadline(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter, deadline time.Time) error {
 		s, err := rankedSearch(ctx, tx, match, f, q, deadline)
 		if err != nil {
 			return err

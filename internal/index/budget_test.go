@@ -50,7 +50,7 @@ func testSearchBudget(t *testing.T, ix *Index) {
 // candidates it is given, as lower bounds.
 func testCountFallback(t *testing.T, ix *Index) {
 	ctx := context.Background()
-	err := ix.readSearch(ctx, "test", Query{Text: "the"}, func(tx *sql.Tx, match string, f *filter) error {
+	err := ix.readSearch(ctx, "test", Query{Text: "the"}, func(tx *sql.Tx, match string, f *filter, _ time.Time) error {
 		s, err := rankedSearch(ctx, tx, match, f, Query{Text: "the", Limit: 5}, time.Now().Add(time.Hour))
 		if err != nil || len(s.cands) == 0 || s.partial {
 			t.Fatalf("search: %d candidates, partial %v, error %v", len(s.cands), s.partial, err)

@@ -35,11 +35,8 @@ func (ix *Index) Count(ctx context.Context, q Query) (Counts, error) {
 	if len(parseQuery(q.Text)) == 0 {
 		return out, nil
 	}
-	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter) error {
-		deadline, err := ix.deadline(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err := ix.readSearch(ctx, "count", q, func(tx *sql.Tx, match string, f *filter, deadline time.Time) error {
+		var err error
 		out, err = count(ctx, tx, match, f, nil, deadline)
 		return err
 	})

@@ -88,11 +88,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, nil
 	}
 	var hits []Hit
-	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter) error {
-		deadline, err := ix.deadline(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err := ix.readSearch(ctx, "search", q, func(tx *sql.Tx, match string, f *filter, deadline time.Time) error {
 		r, err := rankedSearch(ctx, tx, match, f, q, deadline)
 		hits = r.hits
 		return err
@@ -129,9 +125,10 @@ func rankedSearch(ctx context.Context, tx *sql.Tx, match string, f *filter, q Qu
 	return out, err
 }
 
-// readSearch calls fn in one read transaction with q's FTS5 expression
-// and filter; not when nothing can match.
-func (ix *Index) readSearch(ctx context.Context, op string, q Query, fn func(tx *sql.Tx, match string, f *filter) error) error {
+// readSearch calls fn in one read transaction with q's FTS5 expression,
+// its filter and the deadline of its scans (budget.go); not when nothing
+// can match.
+func (ix *Index) readSearch(ctx context.Context, op string, q Query, fn func(tx *sql.Tx, match string, f *filter, deadline time.Time) error) error {
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return wrap(op, err)
@@ -141,7 +138,11 @@ func (ix *Index) readSearch(ctx context.Context, op string, q Query, fn func(tx 
 	if err != nil || f == nil {
 		return err
 	}
-	return fn(tx, match, f)
+	deadline, err := ix.deadline(ctx, tx)
+	if err != nil {
+		return err
+	}
+	return fn(tx, match, f, deadline)
 }
 
 // prepareSearch returns the FTS5 expression and the filter of q; a nil filter
