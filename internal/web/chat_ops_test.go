@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // TestChatRetryAndCompaction: the retry banner counts down the delay pi
@@ -72,6 +74,9 @@ func testCompactionShownAndStopped(t *testing.T, r *chatRig) {
 		r.click(t, ".chat-controls .compact")
 		r.click(t, ".compact-go")
 		r.waitJS(t, `document.querySelector('.banner.compacting')`)
+		// Stop only once pi asked for the summary: stopped earlier, the
+		// scripted reply would answer the next prompt instead.
+		testkit.Eventually(t, func() bool { return r.llm.Pending() == 0 }, 20*time.Second, "pi to ask for the summary")
 		r.click(t, how)
 		r.waitJS(t, `!document.querySelector('.banner.compacting')`)
 		r.waitIdle(t)
