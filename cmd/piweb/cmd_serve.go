@@ -177,9 +177,10 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		cfg.Fleet = fl // its pushes reach the pages as fleet_changed
 	}
 	if !f.demo { // the demo's marks, preferences, pins and archive stay in memory
-		cfg.Marks = openMarks(e, logger)
-		cfg.Prefs = openPrefs(e, logger)
-		cfg.Order = openOrder(e, logger)
+		dir := configDir(e)
+		cfg.Marks = openOwn(logger, "read marks and mutes", func() (*own.AttentionStore, error) { return own.OpenAttention(dir, time.Now()) })
+		cfg.Prefs = openOwn(logger, "piweb's preferences", func() (*own.PrefsStore, error) { return own.OpenPrefs(dir) })
+		cfg.Order = openOwn(logger, "pins and archive", func() (*own.OrderStore, error) { return own.OpenOrder(dir) })
 	}
 	parts := app.New(cfg) // the one place piweb's parts are built and started
 	defer parts.Close()
@@ -374,38 +375,15 @@ func openPush(e *env, logger *slog.Logger) *push.Service {
 	return p
 }
 
-// openPrefs opens piweb's own preferences under its config dir; a file
-// that cannot be read leaves the defaults in memory for this run, the
-// file untouched.
-func openPrefs(e *env, logger *slog.Logger) *own.PrefsStore {
-	p, err := own.OpenPrefs(configDir(e))
+// openOwn opens one of piweb's own small files under its config dir
+// (written on the first change); a file that cannot be read leaves what
+// it holds in memory for this run (a nil store), the file untouched, and
+// says so once in the log.
+func openOwn[T any](logger *slog.Logger, what string, open func() (*T, error)) *T {
+	v, err := open()
 	if err != nil {
-		logger.Warn("piweb's preferences are kept in memory", "err", err)
+		logger.Warn(what+" are kept in memory", "err", err)
 		return nil
 	}
-	return p
-}
-
-// openOrder opens the user's pins and archive under piweb's config dir
-// (written on the first change); a file that cannot be read leaves them
-// in memory for this run, the file untouched.
-func openOrder(e *env, logger *slog.Logger) *own.OrderStore {
-	o, err := own.OpenOrder(configDir(e))
-	if err != nil {
-		logger.Warn("pins and archive are kept in memory", "err", err)
-		return nil
-	}
-	return o
-}
-
-// openMarks opens the user's read marks and mutes under piweb's config
-// dir (written on the first change); a file that cannot be read leaves
-// them in memory for this run, the file untouched.
-func openMarks(e *env, logger *slog.Logger) *own.AttentionStore {
-	m, err := own.OpenAttention(configDir(e), time.Now())
-	if err != nil {
-		logger.Warn("read marks and mutes are kept in memory", "err", err)
-		return nil
-	}
-	return m
+	return v
 }
