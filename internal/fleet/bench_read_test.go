@@ -32,12 +32,17 @@ func BenchmarkFleetRead(b *testing.B) {
 	words := []string{"the", "function", "error", "config", "handler", "database", "parser", "refactor", "docker",
 		"quokka", "zqabc", "mig*", `"the function"`, "socket timeout", "nothing-matches"}
 	var search, list []time.Duration
+	partial := 0
 	b.ResetTimer()
 	for range b.N {
 		for _, w := range words {
 			start := time.Now()
-			if _, err := r.Search(ctx, catalog.SearchQuery{Text: w, Limit: 50}); err != nil {
+			a, err := r.Search(ctx, catalog.SearchQuery{Text: w, Limit: 50})
+			if err != nil {
 				b.Fatal(err)
+			}
+			if a.Partial {
+				partial++
 			}
 			search = append(search, time.Since(start))
 			start = time.Now()
@@ -50,7 +55,44 @@ func BenchmarkFleetRead(b *testing.B) {
 	b.StopTimer()
 	report(b, "search", search)
 	report(b, "list", list)
-	b.Logf("%d machines x %d sessions, %d entries", machines, n, entries)
+	b.ReportMetric(float64(partial)/float64(len(search)), "search-partial")
+	b.Logf("%d machines x %d sessions, %d entries; %d of %d searches partial", machines, n, entries, partial, len(search))
+	benchFleetBudget(b, r)
+}
+
+// benchFleetBudget times searches whose filter passes none of a common
+// word's matches, so that the whole search reads every match, with the
+// budget and without (budget=off): the time of each and whether it was
+// partial (decision 0036).
+func benchFleetBudget(b *testing.B, r *Reader) {
+	texts := []string{"the model:no-such-model", "the branch:abandoned", "the role:tool", "t*"}
+	for _, budget := range []time.Duration{defaultBudget, time.Hour} {
+		name := "budget"
+		if budget == time.Hour {
+			name = "budget=off"
+		}
+		var ds []time.Duration
+		partial := 0
+		for range max(1, b.N/5) {
+			for _, text := range texts {
+				rr := *r
+				rr.budget = budget
+				q := catalog.ParseSearch(text, time.UTC)
+				q.Limit = 50
+				start := time.Now()
+				a, err := rr.Search(context.Background(), q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(start))
+				if a.Partial {
+					partial++
+				}
+			}
+		}
+		report(b, name, ds)
+		b.ReportMetric(float64(partial)/float64(len(ds)), name+"-partial")
+	}
 }
 
 // report adds the median and p99 of ds as metrics and to the log.

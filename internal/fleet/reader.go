@@ -18,6 +18,12 @@ import (
 // GET /api/search?fleet=1).
 type Reader struct {
 	pool *pgxpool.Pool
+	// budget is a search's time budget, window the newest entries a
+	// search that ran out of it reads again (budget.go).
+	budget time.Duration
+	window int
+	// stall, for tests, makes a search's whole statement sleep first.
+	stall time.Duration
 }
 
 // NewReader returns a reader of the fleet at url; it connects on first
@@ -36,7 +42,7 @@ func NewReader(url string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{pool: pool}, nil
+	return &Reader{pool: pool, budget: defaultBudget, window: recentWindow}, nil
 }
 
 // Listen calls changed with a machine's name each time a push of that

@@ -102,6 +102,29 @@ func TestReader(t *testing.T) {
 		t.Errorf("operators in the query: %v", err)
 	}
 	testFleetFilters(t, r, pb)
+	testFleetBudget(t, r)
+}
+
+// testFleetBudget: a search whose whole statement outlasts its budget
+// answers within it, from the newest entries, marked partial, its counts
+// lower bounds (decision 0036), as the local search does.
+func testFleetBudget(t *testing.T, r *Reader) {
+	t.Helper()
+	ctx := context.Background()
+	whole, err := r.Search(ctx, catalog.SearchQuery{Text: "zebras", Limit: 100})
+	if err != nil || whole.Partial || len(whole.Hits) < 2 {
+		t.Fatalf("zebras within the budget: %d hits, partial %v (%v)", len(whole.Hits), whole.Partial, err)
+	}
+	slow := *r
+	slow.budget, slow.stall, slow.window = 400*time.Millisecond, 5*time.Second, 1
+	got, err := slow.Search(ctx, catalog.SearchQuery{Text: "zebras", Limit: 100})
+	if err != nil || !got.Partial || !got.CountCapped {
+		t.Fatalf("zebras past the budget: partial %v, count capped %v (%v); want partial", got.Partial, got.CountCapped, err)
+	}
+	if len(got.Hits) == 0 || len(got.Hits) >= len(whole.Hits) || got.Count > whole.Count {
+		t.Errorf("zebras past the budget: %d hits, count %d; want some of the newest of %d, count at most %d",
+			len(got.Hits), got.Count, len(whole.Hits), whole.Count)
+	}
 }
 
 // testFleetFilters: the fleet's search takes the search box's filters

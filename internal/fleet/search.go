@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 )
@@ -97,17 +99,30 @@ func splitQuery(text string) (words, prefixes string) {
 }
 
 // Search finds q's words, "phrases" and prefix* in every machine's
-// entries, as the local search does, with the hit's machine.
+// entries, as the local search does, with the hit's machine, within the
+// reader's budget (budget.go): partial when it stopped at it.
 func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
 	}
 	words, prefixes := splitQuery(q.Text)
-	rows, err := r.pool.Query(ctx, searchSQL, append([]any{words, q.Project, limit + 1, prefixes}, filterArgs(q)...)...)
+	out, counts, partial, err := r.budgeted(ctx, append([]any{words, q.Project, limit + 1, prefixes}, filterArgs(q)...))
 	if err != nil {
 		return apitype.Search{}, err
 	}
+	if len(out.Hits) > limit {
+		out.Hits, out.More = out.Hits[:limit], true
+	}
+	out.Total = len(out.Hits)
+	out.SearchSummary = fleetSummary(q, out, counts)
+	out.Partial = partial
+	out.CountCapped = out.CountCapped || partial
+	return out, nil
+}
+
+// scanHits reads searchSQL's rows.
+func scanHits(rows pgx.Rows) (apitype.Search, matchCounts, error) {
 	defer rows.Close()
 	out := apitype.Search{Hits: []apitype.Hit{}}
 	counts := matchCounts{bySession: map[[2]string]int{}}
@@ -118,7 +133,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Sea
 		var n int
 		it, err := scanItem(rows, &h.EntryID, &h.Role, &ts, &h.OnCurrentBranch, &headline, &n, &counts.total, &counts.sessions)
 		if err != nil {
-			return apitype.Search{}, err
+			return apitype.Search{}, counts, err
 		}
 		counts.bySession[[2]string{it.Machine, it.Path}] = n
 		text, hl := snippet(headline)
@@ -127,15 +142,7 @@ func (r *Reader) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Sea
 		h.SessionID, h.Machine, h.Timestamp, h.Session = it.ID, it.Machine, isoMs(ts), it
 		out.Hits = append(out.Hits, h)
 	}
-	if err := rows.Err(); err != nil {
-		return apitype.Search{}, err
-	}
-	if len(out.Hits) > limit {
-		out.Hits, out.More = out.Hits[:limit], true
-	}
-	out.Total = len(out.Hits)
-	out.SearchSummary = fleetSummary(q, out, counts)
-	return out, nil
+	return out, counts, rows.Err()
 }
 
 // candidates is how many of the newest matches a search ranks (searchSQL's
