@@ -166,6 +166,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		if a.Partial {
 			fmt.Fprintln(e.stderr, "partial results: the search stopped at its time limit; add words or filters to narrow it")
 		}
+		for _, p := range a.Wide {
+			fmt.Fprintln(e.stderr, index.WideNote(p))
+		}
 	}
 	if *asJSON {
 		if hits == nil {

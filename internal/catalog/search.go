@@ -50,6 +50,9 @@ func (c *Catalog) Search(ctx context.Context, q SearchQuery) (SearchResult, erro
 	}
 	counts := a.Counts
 	out.Partial = a.Partial
+	for _, p := range a.Wide {
+		out.Warnings = append(out.Warnings, index.WideNote(p))
+	}
 	for _, h := range a.Hits {
 		if m, listed := c.ByPath(h.Path); listed {
 			out.Hits = append(out.Hits, hitOf(m, h))

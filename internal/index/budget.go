@@ -16,9 +16,11 @@ import (
 // the statement (the driver checks every 1,000 steps) and the search
 // answers from the matches read so far, newest first, marked partial: the
 // hits are the best of those, the counts lower bounds. A deadline bounds
-// the CPU as well, since a scan runs on one thread. Not bounded by it:
-// FTS5's own merge of a prefix with more than maxExpand completions,
-// which runs inside one step (docs/debt.md). An index of at most
+// the CPU as well, since a scan runs on one thread. That holds for FTS5's
+// own merge of a prefix with more than maxExpand completions too: it runs
+// inside one step of the statement, but reads its pages through SQLite,
+// which sees the interrupt (BenchmarkSearchPrefixMerge, decision 0036);
+// such an answer names the prefix (Answer.Wide). An index of at most
 // Options.BudgetFrom entries is searched whole: its worst scan takes a few
 // milliseconds, and a deadline there would only make its answers depend
 // on the machine's load.
@@ -70,6 +72,11 @@ type Answer struct {
 	// Partial says that a scan stopped at the budget: the hits are the
 	// best of the matches read, the counts lower bounds.
 	Partial bool
+	// Wide are the prefixes of a partial answer's query (as typed, with
+	// their *) that stand for more than maxExpand words: FTS5 merges
+	// their words' matches before it returns a row, which a one-letter
+	// prefix of a big index does not finish within the budget.
+	Wide []string
 }
 
 // Answer runs a query's search and count in one read transaction, both
@@ -87,6 +94,9 @@ func (ix *Index) Answer(ctx context.Context, q Query) (Answer, error) {
 		out.Hits = s.hits
 		out.Counts, err = count(ctx, tx, match, f, s.cands, deadline)
 		out.Partial = s.partial || out.Counts.Partial
+		if out.Partial && err == nil {
+			out.Wide, err = widePrefixes(ctx, tx, q.Text)
+		}
 		return err
 	})
 	return out, err

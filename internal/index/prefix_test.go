@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -121,6 +122,14 @@ func TestPrefixExpansion(t *testing.T) {
 	}
 	if words, ok := expand("wordy"); !ok || !slices.Equal(words, []string{"wordy"}) {
 		t.Errorf("wordy: %v %v", words, ok)
+	}
+	// A partial answer names the prefixes FTS5 merged (decision 0036).
+	ix.o.BudgetFrom, ix.o.SearchBudget = -1, time.Nanosecond
+	for text, want := range map[string][]string{"word*": {"word*"}, "other wordy* Word*": {"Word*"}, "wordy*": nil} {
+		a, err := ix.Answer(context.Background(), Query{Text: text, Limit: 10})
+		if err != nil || !a.Partial || !slices.Equal(a.Wide, want) {
+			t.Errorf("%s at its budget: partial %v, wide %q (%v); want partial, wide %q", text, a.Partial, a.Wide, err, want)
+		}
 	}
 }
 

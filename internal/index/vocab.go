@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -56,6 +57,32 @@ func expander(ctx context.Context, q querier) (func(string) ([]string, bool), er
 		words, err := completions(ctx, q, prefix)
 		return words, err == nil && len(words) <= maxExpand
 	}, nil
+}
+
+// widePrefixes lists the prefixes of text (with their *) that stand for
+// more than maxExpand words, which the expansion leaves to FTS5.
+func widePrefixes(ctx context.Context, q querier, text string) ([]string, error) {
+	var out []string
+	for _, t := range parseQuery(text) {
+		words, ok := asciiWords(t.text)
+		if !t.prefix || !ok {
+			continue
+		}
+		full, err := completions(ctx, q, words[len(words)-1])
+		if err != nil {
+			return nil, err
+		}
+		if len(full) > maxExpand {
+			out = append(out, t.text+"*")
+		}
+	}
+	return out, nil
+}
+
+// WideNote says what a wide prefix (Answer.Wide) did to a partial answer,
+// for the page and the command line.
+func WideNote(prefix string) string {
+	return fmt.Sprintf("%s stands for more than %d words, too many to read within the search's time: type more of the word", prefix, maxExpand)
 }
 
 // completions lists up to maxExpand+1 words that start with the ASCII

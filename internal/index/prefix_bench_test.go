@@ -1,0 +1,104 @@
+package index
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"piweb/internal/testkit"
+)
+
+// BenchmarkSearchPrefixMerge shows that the budget bounds a prefix that
+// stands for more than maxExpand words (decision 0036): FTS5 merges the
+// lists of all its words before the first row, inside one step of
+// SQLite, and SQLite's interrupt stops that merge too. The index (kept
+// under the temp dir) holds 1.5M entries of 30 words each from a
+// vocabulary of 20,000, so that "a*" stands for about 770 words and
+// matches most entries; "ab*" and "abc*" stand for fewer. It reports the
+// CPU time of a request (hits and count, as GET /api/search answers), the
+// slowest, and the share of partial answers, with the default budget and
+// without one (budget=off).
+//
+//	go test ./internal/index -run '^$' -bench SearchPrefixMerge -benchtime 10x
+func BenchmarkSearchPrefixMerge(b *testing.B) {
+	ix := wideVocabIndex(b)
+	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
+	for _, budget := range []time.Duration{defaultBudget, time.Hour} {
+		name := "budget=" + budget.String()
+		if budget == time.Hour {
+			name = "budget=off"
+		}
+		ix.o.SearchBudget = budget
+		for _, text := range []string{"a*", "ab*", "abc*"} {
+			b.Run(name+"/q="+text, func(b *testing.B) {
+				var lat []time.Duration
+				partial, c0 := 0, cpuTime()
+				for b.Loop() {
+					t := time.Now()
+					a, err := ix.Answer(context.Background(), Query{Text: text, Limit: 51})
+					if err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t))
+					if a.Partial {
+						partial++
+					}
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms")
+				b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+				b.ReportMetric(float64(partial)/float64(b.N), "partial")
+			})
+		}
+	}
+}
+
+// wideVocabIndex is BenchmarkSearchPrefixMerge's corpus and its synced
+// index, both kept between runs.
+func wideVocabIndex(b *testing.B) *Index {
+	dir := filepath.Join(os.TempDir(), "piweb-bench-wide-vocab")
+	if _, err := os.Stat(filepath.Join(dir, "sessions")); err != nil {
+		writeWideVocab(b, dir+".tmp", 3000, 500)
+		if err := os.Rename(dir+".tmp", dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index.db"),
+		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+// writeWideVocab writes files sessions of entries messages of 30 words,
+// picked skewed (common words first) from 20,000 words spread over the
+// 26 first letters.
+func writeWideVocab(b *testing.B, dir string, files, entries int) {
+	os.RemoveAll(dir)
+	r := rand.New(rand.NewPCG(21, 36))
+	vocab := make([]string, 20000)
+	for i := range vocab {
+		vocab[i] = string(rune('a'+i%26)) + itoa26(i)
+	}
+	for f := range files {
+		texts := make([]string, entries)
+		for i := range texts {
+			w := make([]string, 30)
+			for j := range w {
+				w[j] = vocab[int(float64(len(vocab))*r.Float64()*r.Float64())]
+			}
+			texts[i] = strings.Join(w, " ")
+		}
+		writeWords(b, dir, "s"+itoa26(f), texts...)
+	}
+}
