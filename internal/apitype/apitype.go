@@ -175,6 +175,20 @@ type Usage struct {
 	TZ   string     `json:"tz"`
 }
 
+// UsageSessions is GET /api/usage/sessions: the sessions that cost the
+// most over the period, the most expensive first.
+type UsageSessions struct {
+	Sessions []UsageSession `json:"sessions"`
+	TZ       string         `json:"tz"`
+}
+
+// UsageSession is one session's usage over the period (Usage.Key is
+// empty).
+type UsageSession struct {
+	Session Item     `json:"session"`
+	Usage   UsageRow `json:"usage"`
+}
+
 // OK is the answer of a request that has nothing else to say.
 type OK struct {
 	OK bool `json:"ok"`

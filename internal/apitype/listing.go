@@ -79,9 +79,11 @@ type IndexState struct {
 // UsageRow is one group: the tokens and cost of the assistant messages
 // in it (their usage as pi recorded it) and how many there were. Key is
 // the day as YYYY-MM-DD, the model as provider/id, or the project's cwd;
-// it is empty for messages without an entry time or a model.
+// it is empty for messages without an entry time or a model. Group is the
+// model or project of a day's row split by one (?split=).
 type UsageRow struct {
 	Key        string  `json:"key"`
+	Group      string  `json:"group,omitempty"`
 	Input      float64 `json:"input"`
 	Output     float64 `json:"output"`
 	CacheRead  float64 `json:"cacheRead"`

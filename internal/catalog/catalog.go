@@ -1,11 +1,13 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -408,6 +410,42 @@ func (c *Catalog) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 	}
 	return rows, nil
 }
+
+// SessionUsage is one listed session's usage over a period.
+type SessionUsage struct {
+	Meta  Meta
+	Usage UsageRow // Key is empty
+}
+
+// UsageBySession is the usage of the listed sessions over q's period,
+// the most expensive first (then the most tokens, then the newest), at
+// most limit of them.
+func (c *Catalog) UsageBySession(ctx context.Context, q UsageQuery, limit int) ([]SessionUsage, error) {
+	if c.ix == nil {
+		return []SessionUsage{}, nil
+	}
+	q.By = "session"
+	rows, err := c.ix.Usage(ctx, q)
+	if err != nil {
+		return nil, errs.E("catalog.UsageBySession", errs.Internal, "cannot compute usage", err)
+	}
+	out := make([]SessionUsage, 0, len(rows))
+	c.mu.RLock()
+	for _, r := range rows {
+		if e := c.byPath[r.Key]; e != nil {
+			r.Key = ""
+			out = append(out, SessionUsage{Meta: e.meta, Usage: r})
+		}
+	}
+	c.mu.RUnlock()
+	slices.SortFunc(out, func(a, b SessionUsage) int {
+		return cmp.Or(cmp.Compare(b.Usage.Cost, a.Usage.Cost), cmp.Compare(tokensOf(b.Usage), tokensOf(a.Usage)),
+			cmp.Compare(b.Meta.Modified, a.Meta.Modified))
+	})
+	return out[:min(len(out), limit)], nil
+}
+
+func tokensOf(r UsageRow) float64 { return r.Input + r.Output + r.CacheRead + r.CacheWrite }
 
 func cmpOr(d, def time.Duration) time.Duration {
 	if d > 0 {

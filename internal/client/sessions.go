@@ -69,6 +69,10 @@ type UsageOptions struct {
 	TZ    string
 	Days  int
 	Fleet bool
+	// Split splits by=day's rows by "model" or "project" (UsageRow.Group).
+	Split string
+	// Limit bounds UsageSessions' list (0: the server's default).
+	Limit int
 }
 
 // itoa is n in decimal, "" for 0 (the parameter is left out).
@@ -150,8 +154,15 @@ func (c *Client) Search(ctx context.Context, o SearchOptions) (a apitype.Search,
 
 // Usage is GET /api/usage.
 func (c *Client) Usage(ctx context.Context, o UsageOptions) (a apitype.Usage, err error) {
-	q := query("by", o.By, "tz", o.TZ, "days", itoa(o.Days), "fleet", flag(o.Fleet))
+	q := query("by", o.By, "tz", o.TZ, "days", itoa(o.Days), "fleet", flag(o.Fleet), "split", o.Split)
 	return a, c.Do(ctx, http.MethodGet, "/api/usage"+q, nil, &a)
+}
+
+// UsageSessions is GET /api/usage/sessions: the sessions' usage over
+// o's period (TZ, Days, Limit), the most expensive first.
+func (c *Client) UsageSessions(ctx context.Context, o UsageOptions) (a apitype.UsageSessions, err error) {
+	q := query("tz", o.TZ, "days", itoa(o.Days), "limit", itoa(o.Limit))
+	return a, c.Do(ctx, http.MethodGet, "/api/usage/sessions"+q, nil, &a)
 }
 
 // Export is GET /api/sessions/{id}/export: the session as format (jsonl,

@@ -121,13 +121,16 @@ func (ix *Index) saveUsage(ctx context.Context, tx *sql.Tx, fileID int64, full b
 	return nil
 }
 
-// UsageQuery asks for usage totals grouped By "day", "model" or
-// "project"; days are calendar days in Loc (nil means UTC). A non-zero
-// Since counts only answers from then on (rounded down to a half hour).
+// UsageQuery asks for usage totals grouped By "day", "model", "project"
+// or "session" (the key is the file's path); days are calendar days in
+// Loc (nil means UTC). A non-zero Since counts only answers from then on
+// (rounded down to a half hour). Split ("model" or "project") splits each
+// day's row by that (UsageRow.Group), for the usage page's stacked bars.
 type UsageQuery struct {
 	By    string
 	Loc   *time.Location
 	Since time.Time
+	Split string
 }
 
 // fromSlot is the first slot counted: -1 (answers without a time too)
@@ -189,21 +192,45 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
 			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
 		args = []any{q.fromSlot()}
+	case "session":
+		query = `SELECT f.path, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
+			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
+			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
+			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
+		args = []any{q.fromSlot()}
 	case "day":
-		var err error
-		if query, args, err = ix.dayQuery(ctx, q.Loc, q.fromSlot()); err != nil {
+		day, dargs, err := ix.dayExpr(ctx, q.Loc, q.fromSlot())
+		if err != nil {
 			return nil, err
 		}
+		query, args = daySplitQuery(day, q.Split), append(dargs, q.fromSlot())
 	default:
-		return nil, fmt.Errorf("index: usage by %q: want day, model or project", q.By)
+		return nil, fmt.Errorf("index: usage by %q: want day, model, project or session", q.By)
 	}
-	return ix.usageRows(ctx, query, args...)
+	return ix.usageRows(ctx, q.By == "day" && q.Split != "", query, args...)
 }
 
-// dayQuery groups by local day number: the slot's start plus the zone's
-// offset in force then, over the zone periods between the first and last
-// slot (a year has a few), divided by a day; -1 stands for no time.
-func (ix *Index) dayQuery(ctx context.Context, loc *time.Location, from int64) (string, []any, error) {
+// daySplitQuery groups by the day expression day, and by model or
+// project when split says so (the group is the second column).
+func daySplitQuery(day, split string) string {
+	switch split {
+	case "model":
+		return `SELECT ` + day + `, model, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed +
+			` GROUP BY 1, 2`
+	case "project":
+		return `SELECT d, f.cwd, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT ` + day + ` d, file_id,
+			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
+			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY 1, 2) JOIN files f ON f.id = file_id
+			WHERE f.listed = 1 AND f.error = '' GROUP BY 1, 2`
+	}
+	return `SELECT ` + day + `, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed + ` GROUP BY 1`
+}
+
+// dayExpr is the SQL of a slot's local day number: the slot's start plus
+// the zone's offset in force then, over the zone periods between the first
+// and last slot (a year has a few), divided by a day; -1 stands for no
+// time.
+func (ix *Index) dayExpr(ctx context.Context, loc *time.Location, from int64) (string, []any, error) {
 	var lo, hi sql.NullInt64
 	err := ix.db.QueryRowContext(ctx, `SELECT min(slot), max(slot) FROM usage WHERE slot >= max(0, ?)`, from).Scan(&lo, &hi)
 	if err != nil {
@@ -229,13 +256,12 @@ func (ix *Index) dayQuery(ctx context.Context, loc *time.Location, from int64) (
 	if whens != "" {
 		offset = "CASE" + whens + " ELSE ? END"
 	}
-	day := `CASE WHEN slot < 0 THEN -1 ELSE (slot * ` + fmt.Sprint(slotSec) + ` + ` + offset + `) / 86400 END`
-	args = append(args, from)
-	return `SELECT ` + day + `, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed + ` GROUP BY 1`, args, nil
+	return `CASE WHEN slot < 0 THEN -1 ELSE (slot * ` + fmt.Sprint(slotSec) + ` + ` + offset + `) / 86400 END`, args, nil
 }
 
-// usageRows reads grouped rows; an integer key is a day number.
-func (ix *Index) usageRows(ctx context.Context, query string, args ...any) ([]UsageRow, error) {
+// usageRows reads grouped rows; an integer key is a day number; with
+// grouped, the second column is the row's Group.
+func (ix *Index) usageRows(ctx context.Context, grouped bool, query string, args ...any) ([]UsageRow, error) {
 	rows, err := ix.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, wrap("usage", err)
@@ -246,7 +272,11 @@ func (ix *Index) usageRows(ctx context.Context, query string, args ...any) ([]Us
 		var k any
 		var r UsageRow
 		var sums [5]sql.NullFloat64
-		if err := rows.Scan(&k, &sums[0], &sums[1], &sums[2], &sums[3], &sums[4], &r.Messages); err != nil {
+		dest := []any{&k, &sums[0], &sums[1], &sums[2], &sums[3], &sums[4], &r.Messages}
+		if grouped {
+			dest = slices.Insert(dest, 1, any(&r.Group))
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, wrap("usage", err)
 		}
 		for i, f := range []*float64{&r.Input, &r.Output, &r.CacheRead, &r.CacheWrite, &r.Cost} {
@@ -255,7 +285,7 @@ func (ix *Index) usageRows(ctx context.Context, query string, args ...any) ([]Us
 		r.Key = usageKeyString(k)
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b UsageRow) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b UsageRow) int { return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.Group, b.Group)) })
 	return out, wrap("usage", rows.Err())
 }
 

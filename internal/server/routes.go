@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/search", s.search)
 	h("GET /api/fleet/machines", s.machines)
 	h("GET /api/usage", s.getUsage)
+	h("GET /api/usage/sessions", s.getUsageSessions)
 
 	// Mutations.
 	h("POST /api/sessions/{id}/rename", s.rename)

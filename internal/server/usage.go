@@ -13,7 +13,8 @@ import (
 // getUsage answers GET /api/usage?by=day|model|project&tz=Area/City&days=N.
 // Days are counted in tz (the browser's zone) when the server knows it,
 // else in UTC; the answer says which. days keeps the last N calendar days,
-// today included.
+// today included. by=day&split=model|project splits each day by model or
+// project (a row per day and group; the fleet's answer is not split).
 func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	q, err := usageQuery(r)
 	if err != nil {
@@ -48,6 +49,9 @@ func usageQuery(r *http.Request) (UsageQuery, error) {
 		if l, err := time.LoadLocation(tz); err == nil {
 			q.Loc = l
 		}
+	}
+	if q.Split = v.Get("split"); q.Split != "" && (q.By != "day" || q.Split != "model" && q.Split != "project") {
+		return q, errs.Errorf(errs.Invalid, "split must be model or project, with by=day")
 	}
 	if d := v.Get("days"); d != "" {
 		n, err := strconv.Atoi(d)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http/httptest"
@@ -9,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/catalog"
@@ -34,18 +35,19 @@ func (r *rig) usage(o client.UsageOptions) (rows []UsageRow, tz string) {
 func TestUsageFromIndex(t *testing.T) {
 	r := newIndexRig(t)
 	approx := cmpopts.EquateApprox(1e-9, 1e-9)
-	for _, q := range []struct{ by, tz string }{{"day", ""}, {"day", "Asia/Tokyo"}, {"model", ""}, {"project", ""}} {
-		got, tz := r.usage(client.UsageOptions{By: q.by, TZ: q.tz})
+	for _, q := range []struct{ by, tz, split string }{{"day", "", ""}, {"day", "Asia/Tokyo", ""}, {"model", "", ""},
+		{"project", "", ""}, {"day", "Asia/Tokyo", "model"}, {"day", "", "project"}} {
+		got, tz := r.usage(client.UsageOptions{By: q.by, TZ: q.tz, Split: q.split})
 		loc, _ := time.LoadLocation(q.tz)
-		want, err := scanUsage(context.Background(), r.cat, UsageQuery{By: q.by, Loc: loc})
+		want, err := scanUsage(context.Background(), r.cat, UsageQuery{By: q.by, Loc: loc, Split: q.split})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(want) == 0 || tz != loc.String() {
 			t.Fatalf("by %s: %d rows, zone %q", q.by, len(want), tz)
 		}
-		if d := cmp.Diff(want, got, approx); d != "" {
-			t.Errorf("by %s in %q (-scan +index):\n%s", q.by, q.tz, d)
+		if d := gocmp.Diff(want, got, approx); d != "" {
+			t.Errorf("by %s split %q in %q (-scan +index):\n%s", q.by, q.split, q.tz, d)
 		}
 	}
 	if _, tz := r.usage(client.UsageOptions{By: "day", TZ: "Not/AZone"}); tz != "UTC" {
@@ -55,6 +57,8 @@ func TestUsageFromIndex(t *testing.T) {
 	wantErr(t, "by=week", err, 400, "")
 	err = r.api().Do(t.Context(), "GET", "/api/usage?days=0", nil, nil)
 	wantErr(t, "days=0", err, 400, "")
+	_, err = r.api().Usage(t.Context(), client.UsageOptions{By: "model", Split: "project"})
+	wantErr(t, "split by model", err, 400, "")
 	for _, o := range []client.UsageOptions{{By: "day", Days: 1, TZ: "America/Denver"}, {By: "project", Days: 2}, {By: "model", Days: 400}} {
 		query := fmt.Sprintf("by=%s&days=%d&tz=%s", o.By, o.Days, o.TZ)
 		q, err := usageQuery(httptest.NewRequest("GET", "/api/usage?"+query, nil))
@@ -63,7 +67,7 @@ func TestUsageFromIndex(t *testing.T) {
 		}
 		want, _ := scanUsage(context.Background(), r.cat, q)
 		got, _ := r.usage(o)
-		if d := cmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
+		if d := gocmp.Diff(want, got, approx, cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-scan +index):\n%s", query, d)
 		}
 	}
@@ -82,7 +86,7 @@ func TestUsageFromIndex(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		got, _ := r.usage(client.UsageOptions{By: "model"})
-		d := cmp.Diff(want, got, approx)
+		d := gocmp.Diff(want, got, approx)
 		if d == "" {
 			break
 		}
@@ -130,7 +134,9 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 	for _, g := range groups {
 		rows = append(rows, *g)
 	}
-	slices.SortFunc(rows, func(a, b UsageRow) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(rows, func(a, b UsageRow) int {
+		return cmp.Or(strings.Compare(a.Key, b.Key), strings.Compare(a.Group, b.Group))
+	})
 	return rows, nil
 }
 
@@ -143,25 +149,65 @@ func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entr
 	if !q.Since.IsZero() && (terr != nil || t.Before(q.Since)) {
 		return
 	}
-	var key string
+	var key, group string
 	switch q.By {
 	case "model":
 		key = c.Key
 	case "project":
 		key = m.Cwd
+	case "session":
+		key = m.Path
 	default:
 		if terr == nil {
 			key = t.In(q.Loc).Format(time.DateOnly)
 		}
+		group = map[string]string{"model": c.Key, "project": m.Cwd}[q.Split]
 	}
-	g := groups[key]
+	g := groups[key+"\x00"+group]
 	if g == nil {
-		g = &UsageRow{Key: key}
-		groups[key] = g
+		g = &UsageRow{Key: key, Group: group}
+		groups[key+"\x00"+group] = g
 	}
 	u, n := c.Usage, int64(0)
 	if c.Answer {
 		n = 1
 	}
 	index.AddUsage(g, UsageRow{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost.Total, Messages: n})
+}
+
+// TestUsageSessions checks GET /api/usage/sessions against the scan: each
+// listed session's usage, the most expensive first, limited.
+func TestUsageSessions(t *testing.T) {
+	r := newIndexRig(t)
+	want, err := scanUsage(context.Background(), r.cat, UsageQuery{By: "session", Loc: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.api().UsageSessions(t.Context(), client.UsageOptions{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Sessions) < 2 || len(got.Sessions) != len(want) {
+		t.Fatalf("%d sessions, the scan has %d", len(got.Sessions), len(want))
+	}
+	byPath := map[string]UsageRow{}
+	for _, w := range want {
+		byPath[w.Key] = w
+	}
+	for i, s := range got.Sessions {
+		w := byPath[s.Session.Path]
+		w.Key = ""
+		if d := gocmp.Diff(w, s.Usage, cmpopts.EquateApprox(1e-9, 1e-9)); d != "" {
+			t.Errorf("%s (-scan +api):\n%s", s.Session.Path, d)
+		}
+		if i > 0 && s.Usage.Cost > got.Sessions[i-1].Usage.Cost {
+			t.Errorf("session %d costs more than the one before it", i)
+		}
+	}
+	one, err := r.api().UsageSessions(t.Context(), client.UsageOptions{Limit: 1, Days: 3, TZ: "Asia/Tokyo"})
+	if err != nil || len(one.Sessions) > 1 || one.TZ != "Asia/Tokyo" {
+		t.Errorf("limit 1: %+v %v", one, err)
+	}
+	err = r.api().Do(t.Context(), "GET", "/api/usage/sessions?limit=0", nil, nil)
+	wantErr(t, "limit=0", err, 400, "")
 }
