@@ -208,8 +208,8 @@ func TestFleetPage(t *testing.T) {
 
 	// Usage covers the fleet, by machine too.
 	b.open(t, "/usage")
-	b.waitJS(t, `[...document.querySelectorAll('.usage-controls button')].some((e) => e.textContent === 'By machine')`)
-	eval[bool](t, b, `([...document.querySelectorAll('.usage-controls button')].find((e) => e.textContent === 'By machine')
+	b.waitJS(t, `[...document.querySelectorAll('.usage-group button')].some((e) => e.textContent === 'By machine')`)
+	eval[bool](t, b, `([...document.querySelectorAll('.usage-group button')].find((e) => e.textContent === 'By machine')
 		.click(), true)`)
 	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');
 		return t && t.textContent.includes('alpha') && t.textContent.includes('beta'); })()`)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -256,10 +257,43 @@ func testFilesPanel(t *testing.T, r *rig) {
 
 func testUsagePage(t *testing.T, r *rig) {
 	r.open(t, "/usage")
+	r.click(t, `.usage-period button:last-child`) // all time
 	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
-	r.click(t, `.seg button:nth-child(2)`)
+	// The pictures: a bar per day, each saying its numbers; the costliest
+	// day's bar is the tallest, and hovering it shows them.
+	r.waitJS(t, `document.querySelectorAll('.uchart[data-metric=cost] .ubar .useg').length > 0`)
+	if l := eval[string](t, r.browser, `document.querySelector('.uchart[data-metric=cost] .ubar').getAttribute('aria-label')`); !regexp.MustCompile(`: \$|: <\$`).MatchString(l) {
+		t.Errorf("bar label %q has no cost", l)
+	}
+	x := eval[[]float64](t, r.browser, `(() => { const segs = [...document.querySelectorAll('.uchart[data-metric=cost] .ubar')].map((e) => [...e.querySelectorAll('.useg')].reduce((a, s) => a + s.getBoundingClientRect().height, 0)); const top = Math.max(...segs); const i = segs.indexOf(top); const e = document.querySelectorAll('.uchart[data-metric=cost] .ubar')[i]; e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height - 2, i]; })()`)
+	r.run(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x[0], x[1]))
+	r.waitJS(t, `document.querySelector('.uchart[data-metric=cost] .uchart-tip')?.innerText.includes('responses')`)
+	tip := r.text(t, `.uchart[data-metric=cost] .uchart-tip .uchart-tip-total strong`)
+	label := eval[string](t, r.browser, fmt.Sprintf(`document.querySelectorAll('.uchart[data-metric=cost] .ubar')[%d].getAttribute('aria-label')`, int(x[2])))
+	if !strings.Contains(label, ": "+tip+",") {
+		t.Errorf("tip says %q, the bar %q", tip, label)
+	}
+	// Keyboard: the chart is one tab stop; ← moves to the day before, and
+	// its tip shows.
+	eval[bool](t, r.browser, `(document.querySelector('.uchart[data-metric=tokens] .ubar[tabindex="0"]').focus(), true)`)
+	r.run(t, chromedp.KeyEvent(kb.ArrowLeft))
+	r.waitJS(t, `document.activeElement.matches('.uchart[data-metric=tokens] .ubar') && document.activeElement.getAttribute('tabindex') === '0' && !!document.querySelector('.uchart[data-metric=tokens] .uchart-tip')`)
+	// By project: the legend names the fixtures' project.
+	r.click(t, `.usage-split button:nth-child(2)`)
+	r.waitJS(t, `[...document.querySelectorAll('.uchart-legend li')].some((li) => li.innerText.startsWith('proj'))`)
+	// The costliest sessions, the most expensive first, each a link.
+	r.waitJS(t, `document.querySelectorAll('.usage-sessions li').length > 1`)
+	costs := eval[[]string](t, r.browser, `[...document.querySelectorAll('.usage-sessions .usage-sess-cost')].map((e) => e.textContent)`)
+	if !sortedDesc(costs) {
+		t.Errorf("sessions not costliest first: %q", costs)
+	}
+	href := eval[string](t, r.browser, `document.querySelector('.usage-sessions a').getAttribute('href')`)
+	r.click(t, `.usage-sessions a`)
+	r.waitJS(t, fmt.Sprintf(`location.pathname === %q && !!document.querySelector('.row')`, href))
+	r.open(t, "/usage")
+	r.click(t, `.usage-group button:nth-child(2)`)
 	r.waitJS(t, `[...document.querySelectorAll('.grid td.key')].some(td => td.textContent.includes('claude-sonnet-4-5'))`)
-	r.click(t, `.seg button:nth-child(3)`)
+	r.click(t, `.usage-group button:nth-child(3)`)
 	r.waitJS(t, `document.querySelector('.grid th.key-col')?.textContent.startsWith('project') && [...document.querySelectorAll('.grid td.key')].some(td => td.title === '/home/user/proj' && td.innerText.startsWith('proj'))`)
 }
 

@@ -118,7 +118,7 @@ func testUsageZoneAndOrder(t *testing.T, r *rig) {
 	if got := keys(); !slices.Equal(got, want) {
 		t.Errorf("days %q, want newest first %q", got, want)
 	}
-	r.click(t, `.usage-controls .seg:first-child button:nth-child(2)`)
+	r.click(t, `.usage-group button:nth-child(2)`)
 	r.waitJS(t, `document.querySelector('.grid th.key-col')?.textContent.startsWith('model')`)
 	costs := func() []string {
 		return eval[[]string](t, r.browser, `[...document.querySelectorAll('.grid tbody td.col-cost')].map(td => td.title)`)
@@ -131,7 +131,7 @@ func testUsageZoneAndOrder(t *testing.T, r *rig) {
 	if c := costs(); !sortedAsc(c) {
 		t.Errorf("cost column click did not sort ascending: %q", c)
 	}
-	r.click(t, `.usage-controls .seg:last-child button:last-child`)
+	r.click(t, `.usage-period button:last-child`)
 	all := usageKeys(t, r, "by=model&tz=Asia/Tokyo")
 	r.waitJS(t, fmt.Sprintf(`document.querySelectorAll('.grid tbody tr').length === %d`, len(all)))
 }

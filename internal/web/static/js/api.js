@@ -159,6 +159,7 @@ export const leaveDemo = () => post('/api/demo/leave');
 // signOut revokes this browser's session cookie (when sign-in is on).
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
+export const usageSessions = (params = {}) => get('/api/usage/sessions' + q(params));
 export const listTrash = () => get('/api/trash');
 // Trust is asked of the session's machine (another machine's: sent on to it).
 export const getTrust = (cwd, ref) => get('/api/trust' + q({ cwd, session: splitRef(ref).id,

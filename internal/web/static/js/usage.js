@@ -1,6 +1,9 @@
 // The usage page: tokens and cost by day, model and project, from the
 // index (GET /api/usage), for the last 7, 30 or 90 days or all time. Days
 // are the reader's calendar days: the browser's time zone is sent along.
+// First the pictures (stacked bars per day by model or project,
+// usagebars.js), then the table, then the costliest sessions
+// (GET /api/usage/sessions).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
@@ -8,6 +11,8 @@ import * as api from './api.js';
 import { fmtTokens, fmtCost, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
+import { UsageChart, Legend, CostlySessions } from './usagebars.js';
+import { dayKeys, dayKey, rankGroups } from './usagechart.js';
 
 const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
 const COLS = [
@@ -38,33 +43,22 @@ export function UsagePage() {
   const [chosen, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
   const by = chosen === 'machine' && !f ? 'day' : chosen;
   const [days, setDays] = useState(localStorage.getItem('piweb.usage.days') ?? '30');
+  const [split, setSplit] = useState(localStorage.getItem('piweb.usage.split') === 'project' ? 'project' : 'model');
   const [sort, setSort] = useState(null);
-  const [answer, setData] = useState(null);
+  const data = useAnswer(() => api.usage(by, { days, tz: zone(), fleet: f ? 1 : '' }), [by, days, f]);
+  const split0 = useAnswer(() => api.usage('day', { days, tz: zone(), split, fleet: f ? 1 : '' }), [days, split, f]);
+  const costly = useAnswer(() => (f ? Promise.resolve(null) : api.usageSessions({ days, tz: zone() })), [days, f]);
   useEffect(() => {
-    let live = true;
-    const asked = { by, days };
-    api.usage(by, { days, tz: zone(), fleet: f ? 1 : '' }).then((d) => live && setData({ ...d, asked }),
-      (e) => live && setData({ error: e.message, asked }));
     localStorage.setItem('piweb.usage.by', by);
     localStorage.setItem('piweb.usage.days', days);
-    return () => { live = false; };
-  }, [by, days, f]);
-  // An answer to another grouping or period is not shown under this one.
-  const data = answer && answer.asked.by === by && answer.asked.days === days ? answer : null;
+    localStorage.setItem('piweb.usage.split', split);
+  }, [by, days, split]);
   const rows = sortRows((data && data.rows) || [], by, sort);
   const sum = rows.reduce((a, r) => {
     for (const [k] of COLS) a[k] += r[k] || 0;
     return a;
   }, Object.fromEntries(COLS.map(([k]) => [k, 0])));
-  const scale = { cost: Math.max(0, ...rows.map((x) => x.cost || 0)), tokens: Math.max(1, ...rows.map(tokens)) };
-  const head = (col, label, cls = 'num') => {
-    const on = sort ? sort.col === col : (by === 'day' ? col === 'key' : col === 'cost');
-    const desc = sort ? sort.desc : true;
-    return html`<th class=${cls + (on ? ' sorted' : '')} aria-sort=${on ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}
-        ${on ? ' ' + (desc ? glyph.down : glyph.up) : ''}</button></th>`;
-  };
-  const pick = (list, value, set, label) => html`<div class="seg" role="group" aria-label=${label}>
+  const pick = (list, value, set, label, cls) => html`<div class=${'seg ' + cls} role="group" aria-label=${label}>
     ${list.map(([k, text]) => html`<button key=${k}
     type="button" aria-pressed=${value === k} class=${'btn ghost' + (value === k ? ' on' : '')}
       onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
@@ -76,22 +70,72 @@ export function UsagePage() {
           <span class="fact">${sum.messages} responses</span>
             ${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}
             </span>`}</div></div>
-      <div class="usage-controls">${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project'],
-        ...(f ? [['machine', 'By machine']] : [])], by, setBy, 'Group')}
-        ${pick(RANGES, days, setDays, 'Period')}</div></header>
+      <div class="usage-controls">${pick(RANGES, days, setDays, 'Period', 'usage-period')}</div></header>
     <div class="usage-body">
       ${!data && html`<div class="muted pad">Loading…</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
       ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days
         ? ` in the last ${days} days` : ''}.</div>`}
-      ${rows.length > 0 && html`<table class="grid">
-        <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th
-          class="bar-col"></th></tr></thead>
-        <tbody>${rows.map((r) => html`<${Row} key=${r.key} r=${r} by=${by} scale=${scale} />`)}</tbody>
-        <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}
-          </td>`)}<td class="bar-col"></td></tr></tfoot>
-      </table>`}
+      ${rows.length > 0 && html`
+        <section class="usage-section usage-charts"><div class="usage-section-head"><h2>Per day</h2>
+          ${!f && pick([['model', 'By model'], ['project', 'By project']], split, setSplit, 'Colour the bars',
+            'usage-split')}</div>
+          <${Charts} answer=${split0} days=${days} split=${f ? '' : split} /></section>
+        <section class="usage-section"><div class="usage-section-head"><h2>Table</h2>
+          ${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project'],
+            ...(f ? [['machine', 'By machine']] : [])], by, setBy, 'Group', 'usage-group')}</div>
+          <${Table} rows=${rows} by=${by} sort=${sort} setSort=${setSort} sum=${sum} /></section>
+        ${!f && html`<section class="usage-section"><div class="usage-section-head"><h2>Most expensive sessions</h2>
+          </div><${CostlySessions} list=${costly} /></section>`}`}
     </div></div>`;
+}
+
+// useAnswer is the answer of ask() for deps (null until it comes, or
+// {error}); an answer to older deps is never shown under newer ones.
+function useAnswer(ask, deps) {
+  const [answer, setAnswer] = useState(null);
+  const key = JSON.stringify(deps);
+  useEffect(() => {
+    let live = true;
+    ask().then((d) => live && setAnswer({ d, key }), (e) => live && setAnswer({ d: { error: e.message }, key }));
+    return () => { live = false; };
+  }, deps);
+  return answer && answer.key === key ? answer.d : null;
+}
+
+function Charts({ answer, days, split }) {
+  if (!answer) return html`<div class="muted pad">Loading…</div>`;
+  if (answer.error) return html`<div class="stop error">${answer.error}</div>`;
+  const rows = answer.rows || [];
+  const keys = dayKeys(rows.map((r) => r.key), { days, today: dayKey(new Date()) });
+  const shown = rows.filter((r) => keys.includes(r.key));
+  const groups = rankGroups(shown);
+  const older = rows.some((r) => r.key && r.key < keys[0]);
+  return html`${split && html`<${Legend} rows=${shown} groups=${groups} split=${split} />`}
+    <div class="uchart-pair">
+      <${UsageChart} rows=${shown} keys=${keys} groups=${groups} split=${split} metric="cost" title="Cost per day" />
+      <${UsageChart} rows=${shown} keys=${keys} groups=${groups} split=${split} metric="tokens"
+        title="Tokens per day" /></div>
+    ${older && html`<p class="muted">The bars show the latest ${keys.length} days with usage; the table below has every
+      day.</p>`}`;
+}
+
+function Table({ rows, by, sort, setSort, sum }) {
+  const scale = { cost: Math.max(0, ...rows.map((x) => x.cost || 0)), tokens: Math.max(1, ...rows.map(tokens)) };
+  const head = (col, label, cls = 'num') => {
+    const on = sort ? sort.col === col : (by === 'day' ? col === 'key' : col === 'cost');
+    const desc = sort ? sort.desc : true;
+    return html`<th class=${cls + (on ? ' sorted' : '')} aria-sort=${on ? (desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" class="th-btn" onClick=${() => setSort({ col, desc: on ? !desc : col !== 'key' })}>${label}
+        ${on ? ' ' + (desc ? glyph.down : glyph.up) : ''}</button></th>`;
+  };
+  return html`<table class="grid">
+    <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th
+      class="bar-col"></th></tr></thead>
+    <tbody>${rows.map((r) => html`<${Row} key=${r.key} r=${r} by=${by} scale=${scale} />`)}</tbody>
+    <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}
+      </td>`)}<td class="bar-col"></td></tr></tfoot>
+  </table>`;
 }
 
 const cell = (k, v) => (k === 'cost' ? fmtCost(v) : k === 'messages' ? String(v) : fmtTokens(v));

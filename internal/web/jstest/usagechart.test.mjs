@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dayKeys, addDays, rankGroups, stackBars, seriesOf, tipSide, OTHER } from '../static/js/usagechart.js';
+
+test('days: the whole period ending today, or all time from the first day, at most cap', () => {
+  assert.equal(addDays('2026-12-31', 1), '2027-01-01');
+  assert.equal(addDays('2026-03-01', -1), '2026-02-28');
+  assert.deepEqual(dayKeys(['2026-12-04', '2026-12-02'], { days: '3', today: '2026-12-05' }),
+    ['2026-12-03', '2026-12-04', '2026-12-05']);
+  assert.deepEqual(dayKeys(['2026-12-04', '', '2026-12-02'], { days: '', today: '2026-12-09' }),
+    ['2026-12-02', '2026-12-03', '2026-12-04']);
+  // All time longer than cap: the days with usage only, the latest.
+  assert.deepEqual(dayKeys(['2025-01-01', '2026-01-01', '2026-12-04', '2026-12-04'], { days: '', today: '2026-12-05',
+    cap: 2 }), ['2026-01-01', '2026-12-04']);
+  assert.deepEqual(dayKeys(['2026-12-01'], { days: '90', today: '2026-12-05', cap: 3 }),
+    ['2026-12-03', '2026-12-04', '2026-12-05']);
+  assert.deepEqual(dayKeys([], { days: '7', today: '2026-12-05' }), []);
+  assert.deepEqual(dayKeys([''], { days: '7', today: '2026-12-05' }), []);
+});
+
+const row = (key, group, cost, input = 0) => ({ key, group, cost, input, output: 0, cacheRead: 0, cacheWrite: 0,
+  messages: 1 });
+
+test('groups: the costliest get a colour, the rest are "other"', () => {
+  const rows = [row('d1', 'a', 1), row('d1', 'b', 3), row('d2', 'c', 2), row('d2', 'a', 0.5), row('d2', 'd', 0.1)];
+  assert.deepEqual(rankGroups(rows), ['b', 'c', 'a', 'd']);
+  assert.deepEqual(rankGroups(rows, 2), ['b', 'c', OTHER]);
+  assert.equal(seriesOf(['b', 'c', OTHER], 'a'), 2);
+  assert.equal(seriesOf(['b', 'c', OTHER], 'c'), 1);
+  // Nothing cost anything: ranked by tokens.
+  assert.deepEqual(rankGroups([row('d', 'x', 0, 5), row('d', 'y', 0, 9)]), ['y', 'x']);
+});
+
+test('bars: segments in series order, as shares of the tallest day; empty days stay empty', () => {
+  const rows = [row('d1', 'a', 1, 100), row('d1', 'b', 3, 10), row('d3', 'a', 2, 50), row('d9', 'a', 7)];
+  const { bars, max } = stackBars(rows, ['d1', 'd2', 'd3'], ['b', 'a'], 'cost');
+  assert.equal(max, 4);
+  assert.deepEqual(bars.map((b) => b.key), ['d1', 'd2', 'd3']);
+  assert.deepEqual(bars[0].segs.map((s) => [s.group, s.pct]), [['b', 75], ['a', 25]]);
+  assert.deepEqual(bars[1].segs, []);
+  assert.deepEqual(bars[2].segs.map((s) => [s.group, s.pct]), [['a', 50]]);
+  assert.equal(bars[0].tokens, 110);
+  assert.equal(bars[0].messages, 2);
+  const t = stackBars(rows, ['d1', 'd2', 'd3'], ['b', 'a'], 'tokens');
+  assert.equal(t.max, 110);
+  assert.deepEqual(t.bars[2].segs.map((s) => s.value), [50]);
+});
+
+test('tips stay inside the chart', () => {
+  assert.deepEqual([0, 5, 9].map((i) => tipSide(i, 10)), ['start', 'mid', 'end']);
+  assert.equal(tipSide(0, 1), 'mid');
+});
