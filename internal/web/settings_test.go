@@ -94,11 +94,56 @@ func TestSettingsPage(t *testing.T) {
 	setValue(t, r, ".set-project-select", r.cwd, "change")
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('user-prompt') && e.innerText.includes('user'))`)
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('user-files') && e.innerText.includes('piweb-no-such-server'))`)
+	checkSettingsLayout(t, r)
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		r.open(t, "/settings")
 		r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
 		shootSettings(t, r)
 	}
+}
+
+// checkSettingsLayout, with a project chosen (issue 25): the sections'
+// navigation scrolls to one; each setting is listed once, the project's
+// value beside the global one; the search box keeps the settings it
+// names; the Extensions count is what is listed; nothing inside the page
+// scrolls on its own; at 390 px the navigation is a select and nothing
+// sticks out.
+func checkSettingsLayout(t *testing.T, r *chatRig) {
+	t.Helper()
+	if n := r.count(t, `.set-nav-list a`); n != 6 {
+		t.Errorf("%d sections in the navigation", n)
+	}
+	r.click(t, `.set-nav-list a[href="?section=agent"]`)
+	r.waitJS(t, `Math.abs(document.getElementById('set-agent').getBoundingClientRect().top - document.querySelector('.settings-body').getBoundingClientRect().top) < 30 && document.querySelector('.set-nav-list a.on')?.getAttribute('href') === '?section=agent'`)
+	once := eval[string](t, r.browser, `[...document.querySelectorAll('.set-row[data-key]')].map((e) => e.dataset.key).filter((k, i, a) => a.indexOf(k) !== i).join(',')`)
+	if once != "" {
+		t.Errorf("settings listed twice: %s", once)
+	}
+	r.waitJS(t, `document.querySelectorAll('.set-row[data-key=steeringMode] select').length === 2 && document.querySelector('.set-row[data-key=steeringMode]').innerText.includes('Steering messages')`)
+	setValue(t, r, ".set-search", "retry", "input")
+	r.waitJS(t, `!document.querySelector('.set-providers') && [...document.querySelectorAll('.set-row[data-key]')].every((e) => e.dataset.key.startsWith('retry.')) && document.querySelectorAll('.set-row[data-key]').length === 4`)
+	setValue(t, r, ".set-search", "no such setting at all", "input")
+	r.waitJS(t, `getComputedStyle(document.querySelector('.set-nomatch')).display !== 'none' && !document.querySelector('.set-section:not([hidden])')`)
+	setValue(t, r, ".set-search", "user-prompt", "input") // a resource, by name
+	r.waitJS(t, `!document.querySelector('.set-agent') && !document.querySelector('.set-resources').hidden && [...document.querySelectorAll('.set-res')].every((e) => e.innerText.includes('user-prompt'))`)
+	setValue(t, r, ".set-search", "", "input")
+	r.waitJS(t, `!!document.querySelector('.set-providers') && [...document.querySelectorAll('.set-resources h3')].some((h) => h.innerText.startsWith('Extensions '))`)
+	ext := eval[[]int](t, r.browser, `[Number(([...document.querySelectorAll('.set-resources h3')].find((h) => h.innerText.startsWith('Extensions '))?.querySelector('.muted').innerText)), document.querySelectorAll('.set-res[data-kind=installed-extension]').length]`)
+	if ext[0] != ext[1] || ext[0] == 0 {
+		t.Errorf("Extensions says %d, lists %d (pi has built-in ones)", ext[0], ext[1])
+	}
+	if s := eval[string](t, r.browser, nestedScrollJS(".settings-body")); s != "" {
+		t.Errorf("scroll areas inside the settings page: %s", s)
+	}
+	r.run(t, chromedp.EmulateViewport(390, 844))
+	r.waitJS(t, `getComputedStyle(document.querySelector('.set-nav-select')).display !== 'none' && getComputedStyle(document.querySelector('.set-nav-list')).display === 'none'`)
+	fitsPhone(t, r.browser, "settings page")
+	r.run(t, chromedp.EmulateViewport(1280, 800))
+}
+
+// nestedScrollJS lists the elements under sel that scroll on their own.
+func nestedScrollJS(sel string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll(%q)].filter((e) => { const s = getComputedStyle(e); return (/auto|scroll/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1) || (/auto|scroll/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1); }).map((e) => e.className).join(', ')`, sel+" *")
 }
 
 // setValue sets a form control's value as a user would and fires ev.

@@ -8,8 +8,9 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
 import { SignIns } from './signin.js';
+import { matches } from './settingsearch.js';
 
-export function Providers({ cfg, models, changed }) {
+export function Providers({ cfg, models, changed, q }) {
   const list = (models && models.models) || [];
   const creds = new Map((cfg.auth.credentials || []).map((c) => [c.provider, c]));
   const known = new Map(cfg.providers.map((p) => [p.id, p]));
@@ -21,16 +22,23 @@ export function Providers({ cfg, models, changed }) {
   // ?provider=ID (an error's "No API key" link, errtext.js) opens that
   // provider's row, or the form to add its key.
   const want = new URLSearchParams(location.search).get('provider') || '';
+  // The search box shows the providers it names, and the forms when it
+  // asks for them.
+  const all = matches(q, 'providers and keys api auth.json');
+  const shown = all ? ids : ids.filter((id) => matches(q, id));
+  const adding = all || matches(q, 'add an api key provider', ...others);
+  const signing = all || matches(q, 'sign in subscription account login');
+  if (!shown.length && !adding && !signing) return null;
   return html`<section class="set-section set-providers"><h2>Providers and keys <span class="muted">${cfg.auth.path}
     </span></h2>
     ${cfg.auth.error && html`<div class="stop error set-file-error">
       ${cfg.auth.error}. pi cannot read its keys; piweb replaces the file only when you confirm, keeping a copy.</div>`}
     ${!ids.length && html`<p class="muted">No provider is configured yet: add an API key below.</p>`}
-    <ul class="set-prov-list">${ids.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
+    <ul class="set-prov-list">${shown.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
       cred=${creds.get(id)} info=${known.get(id)} changed=${changed} wanted=${want === id} />`)}</ul>
-    <${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed}
-      wanted=${others.includes(want) ? want : ''} />
-    <${SignIns} cfg=${cfg} changed=${changed} />
+    ${adding && html`<${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed}
+      wanted=${others.includes(want) ? want : ''} />`}
+    ${signing && html`<${SignIns} cfg=${cfg} changed=${changed} />`}
   </section>`;
 }
 

@@ -9,26 +9,38 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
+import { matches } from './settingsearch.js';
 
-export function Resources({ cwd, rev, trusted }) {
+// Under a search (q) that does not name resources, only the ones it
+// names are listed, and the section hides when there are none; it stays
+// mounted, so that pi is not asked again after the search.
+export function Resources({ cwd, rev, trusted, q }) {
   const [res, setRes] = useState(null);
   const [n, setN] = useState(0);
   useEffect(() => setRes(null), [cwd]);
   // A reload keeps the list shown until pi's new answer replaces it.
   useEffect(() => {
+    if (!cwd) return undefined;
     let live = true;
     api.listResources(cwd).then((d) => live && setRes(d), (e) => live && setRes({ error: e.message }));
     return () => { live = false; };
   }, [cwd, rev, n]);
   const reload = () => setN((x) => x + 1);
-  return html`<section class="set-section set-resources"><h2>Resources <span class="muted">what pi loads in ${cwd}
-    </span></h2>
-    ${!res && html`<p class="muted">Asking pi…</p>`}
+  const toProject = () => document.querySelector('.set-project-select')?.focus();
+  const all = matches(q, 'resources extensions skills prompt templates themes mcp servers packages commands');
+  const pick = all ? everything : (x) => matches(q, x.name, x.path, x.description, x.detail);
+  const hidden = !all && !(res && !res.error && resourceItems(res).some(pick));
+  return html`<section class="set-section set-resources" hidden=${hidden}><h2>Resources <span class="muted">${cwd
+    ? 'what pi loads in ' + cwd : ''}</span></h2>
+    ${!cwd && html`<p class="muted">What pi loads depends on the project: <button class="btn-link" type="button"
+      onClick=${toProject}>choose one under Agent</button>.</p>`}
+    ${cwd && !res && html`<p class="muted">Asking pi…</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${res && !res.error && html`
-      <${Loaded} res=${res} cwd=${cwd} trusted=${trusted} changed=${reload} />
-      <${Switches} cwd=${cwd} res=${res} setStates=${(states) => { setRes({ ...res, states }); reload(); }} />
-      <${Packages} cwd=${cwd} res=${res} trusted=${trusted} changed=${reload} />`}
+      <${Loaded} res=${res} cwd=${cwd} trusted=${trusted} changed=${reload} pick=${pick} />
+      <${Switches} cwd=${cwd} res=${res} setStates=${(states) => { setRes({ ...res, states }); reload(); }}
+        pick=${pick} />
+      ${all && html`<${Packages} cwd=${cwd} res=${res} trusted=${trusted} changed=${reload} />`}`}
   </section>`;
 }
 
@@ -38,7 +50,7 @@ const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension
 
 // Loaded lists what pi loads, by kind, with where each comes from; an MCP
 // server has a switch, which writes its mcp.json as pi's /mcp does.
-function Loaded({ res, cwd, trusted, changed }) {
+function Loaded({ res, cwd, trusted, changed, pick }) {
   const mcp = async (x, enabled, inProject) => {
     try {
       await api.setMCPEnabled({ cwd, scope: inProject ? 'project' : x.scope, name: x.name, enabled,
@@ -71,10 +83,11 @@ function Loaded({ res, cwd, trusted, changed }) {
   };
   const stateHere = (x) => { const o = overrideOf(x); return o ? !o.disabled : !x.disabled; };
   const all = [...(res.resources || []), ...installed.filter((x) => !folded(x)).map((x) => ({ ...x,
-    installed: true }))];
+    installed: true })), ...listedExtensions(res, installed)];
   const kindOf = (x) => (x.installed && x.kind === 'extension' ? 'installed-extension' : x.kind);
   return GROUPS.map(([kind, title]) => {
-    const items = all.filter((x) => kindOf(x) === kind);
+    const items = all.filter((x) => kindOf(x) === kind && pick(x));
+    if (!items.length && pick !== everything) return null;
     return html`<h3 key=${kind}>${title} <span class="muted">${items.length}</span></h3>
       ${!items.length && html`<p class="muted">None.</p>`}
       <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
@@ -93,6 +106,23 @@ function Loaded({ res, cwd, trusted, changed }) {
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
   });
+}
+
+const everything = () => true;
+
+// resourceItems is everything the section can list, for the search.
+const resourceItems = (res) => [...(res.resources || []), ...(res.installed || []),
+  ...((res.states && (res.states.project || res.states.global)) || []).map((s) => ({ ...s, name: displayName(s) }))];
+
+// listedExtensions are the extensions pi config lists (built-in ones
+// included) that pi's files did not already name, so that the Extensions
+// count is what pi loads.
+function listedExtensions(res, installed) {
+  const st = res.states || {};
+  const named = new Set(installed.filter((x) => x.kind === 'extension').map((x) => x.path));
+  return (st.project || st.global || []).filter((s) => s.type === 'extensions' && !named.has(s.path))
+    .map((s) => ({ kind: 'extension', installed: true, name: displayName(s), path: s.source === 'builtin' ? ''
+      : s.path, scope: s.source === 'builtin' ? 'built-in' : s.scope, disabled: !s.enabled }));
 }
 
 // OVERRIDES are pi config --local's states of a global resource in one
@@ -125,18 +155,19 @@ function displayName(s) {
 // config groups it, each with a switch (pi config's own-scope toggle)
 // and, in a trusted project, a global resource with pi config --local's
 // override for this project.
-function Switches({ cwd, res, setStates }) {
+function Switches({ cwd, res, setStates, pick }) {
   const [busy, setBusy] = useState('');
   if (res.statesError) return html`<div class="stop error">pi config's list is not available: ${res.statesError}</div>`;
   const st = res.states || {};
   const list = st.project || st.global || [];
   const groups = [];
-  for (const s of list) {
+  for (const s of list.filter((x) => pick({ ...x, name: displayName(x) }))) {
     const label = groupLabel(s);
     let g = groups.find((x) => x.label === label);
     if (!g) groups.push((g = { label, items: [] }));
     g.items.push(s);
   }
+  if (pick !== everything && !groups.length) return null;
   const change = async (s, body, done) => {
     setBusy(s.type + s.path);
     try {

@@ -1,9 +1,12 @@
 // The settings page: pi's own configuration, changed in pi's own files
 // (GET /api/config, PUT /api/config/settings, /api/config/auth/{provider}),
-// the way pi changes them. Providers and their API keys (auth.json, never
-// shown back in full), the models the pickers offer and the defaults
-// (settings.json), and the settings users change most, global and per
-// project with the project's trust. Every change is saved at once.
+// the way pi changes them, in six sections with a navigation list and a
+// search box (settingsearch.js): providers and their API keys (auth.json,
+// never shown back in full), the models the pickers offer and the
+// defaults, pi's other settings each once with a project's overrides
+// beside them (settingsform.js), what pi loads in the project
+// (resources.js), alerts, and piweb's own preferences. Every change is
+// saved at once.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
@@ -15,6 +18,8 @@ import { refreshModels, scoped } from '../chat/store.js';
 import { Providers } from './providers.js';
 import { Resources } from './resources.js';
 import { pushWhy } from './util.js';
+import { SECTIONS, matches } from './settingsearch.js';
+import { AgentForm, agentRows } from './settingsform.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -23,6 +28,7 @@ export function SettingsPage() {
   const [projects, setProjects] = useState([]);
   const [err, setErr] = useState('');
   const [rev, setRev] = useState(0);
+  const [q, setQ] = useState('');
   useEffect(() => { api.listProjects().then((d) => setProjects(d.projects || []), () => {}); }, []);
   useEffect(() => {
     let live = true;
@@ -36,6 +42,15 @@ export function SettingsPage() {
   }, [rev]);
   const reload = () => setRev((n) => n + 1);
   const pick = (c) => { localStorage.setItem('piweb.settings.cwd', c); setCwd(c); };
+  const project = html`<${ProjectPicker} cfg=${cfg} cwd=${cwd} projects=${projects} pick=${pick} changed=${reload} />`;
+  const sections = {
+    providers: () => html`<${Providers} cfg=${cfg} models=${models} changed=${reload} q=${q} />`,
+    models: () => html`<${ModelsSection} cfg=${cfg} models=${models} changed=${reload} q=${q} />`,
+    agent: () => html`<${AgentSection} cfg=${cfg} cwd=${cwd} q=${q} changed=${reload} project=${project} />`,
+    resources: () => html`<${Resources} cwd=${cwd} rev=${rev} trusted=${!!(cfg.trust && cfg.trust.trusted)} q=${q} />`,
+    alerts: () => html`<${Alerts} q=${q} />`,
+    piweb: () => html`<${Names} q=${q} />`,
+  };
   return html`<div class="usage settings-page">
     <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">Settings</h1>
@@ -43,19 +58,65 @@ export function SettingsPage() {
           class="fact">pi's own files: a pi already running keeps what it read until it restarts</span></div></div>
           </header>
     <div class="usage-body settings-body">
-      ${err && html`<div class="stop error">${err}</div>`}
-      ${!cfg && !err && html`<div class="muted pad">Loading…</div>`}
-      ${cfg && html`
-        <${Alerts} />
-        <${Names} />
-        <${Providers} cfg=${cfg} models=${models} changed=${reload} />
-        <${ModelsSection} cfg=${cfg} models=${models} changed=${reload} />
-        <section class="set-section"><h2>Settings <span class="muted">${cfg.global.path}</span></h2>
-          <${FileError} f=${cfg.global} />
-          <${SettingsForm} cfg=${cfg} scope="" changed=${reload} /></section>
-        <${ProjectSection} cfg=${cfg} cwd=${cwd} projects=${projects} pick=${pick} changed=${reload} />
-        ${cwd && html`<${Resources} cwd=${cwd} rev=${rev} trusted=${!!(cfg.trust && cfg.trust.trusted)} />`}`}
+      <div class="set-layout">
+        <${SettingsNav} q=${q} setQ=${setQ} ready=${!!cfg} />
+        <div class="set-main">
+          ${err && html`<div class="stop error">${err}</div>`}
+          ${!cfg && !err && html`<div class="muted pad">Loading…</div>`}
+          ${cfg && SECTIONS.map(([id]) => html`<div key=${id} id=${'set-' + id} class="set-anchor">${sections[id]()}
+            </div>`)}
+          ${q && html`<p class="muted set-nomatch">No setting matches “${q}”.</p>`}
+        </div></div>
     </div></div>`;
+}
+
+// SettingsNav is the search box and the list of sections (a select on a
+// phone); choosing a section scrolls to it, and the one in view is marked.
+function SettingsNav({ q, setQ, ready }) {
+  const [at, setAt] = useState(() => sectionOf(location.search));
+  useEffect(() => {
+    const body = document.querySelector('.settings-body');
+    if (!body) return undefined;
+    const spy = () => {
+      const top = body.getBoundingClientRect().top + 60;
+      let cur = SECTIONS[0][0];
+      for (const [id] of SECTIONS) {
+        const el = document.getElementById('set-' + id);
+        if (el && el.firstElementChild && el.getBoundingClientRect().top <= top) cur = id;
+      }
+      setAt(cur);
+    };
+    body.addEventListener('scroll', spy, { passive: true });
+    return () => body.removeEventListener('scroll', spy);
+  }, []);
+  useEffect(() => {
+    const want = sectionOf(location.search);
+    if (ready && want !== SECTIONS[0][0]) go(want);
+  }, [ready]);
+  const go = (id) => {
+    setAt(id);
+    const el = document.getElementById('set-' + id);
+    if (el) el.scrollIntoView({ block: 'start' });
+  };
+  return html`<nav class="set-nav" aria-label="Settings sections">
+    <input type="search" class="set-search" placeholder="Search settings" aria-label="Search settings" value=${q}
+      onInput=${(e) => setQ(e.currentTarget.value)} onKeyDown=${(e) => {
+        if (e.key === 'Escape' && q) { e.stopPropagation(); setQ(''); } }} />
+    <ul class="set-nav-list">${SECTIONS.map(([id, label]) => html`<li key=${id}><a href=${'?section=' + id}
+      class=${at === id ? 'on' : ''} aria-current=${at === id ? 'true' : undefined}
+      onClick=${(e) => { e.preventDefault(); go(id); }}>${label}</a></li>`)}</ul>
+    <select class="set-nav-select" aria-label="Settings section" value=${at}
+      onChange=${(e) => go(e.currentTarget.value)}>
+      ${SECTIONS.map(([id, label]) => html`<option key=${id} value=${id}>${label}</option>`)}</select>
+  </nav>`;
+}
+
+// sectionOf is the section a URL's query asks for: ?section=ID, or the
+// providers for an error's ?provider= link.
+function sectionOf(search) {
+  const p = new URLSearchParams(search);
+  const s = p.get('section');
+  return SECTIONS.some(([id]) => id === s) ? s : SECTIONS[0][0];
 }
 
 function FileError({ f }) {
@@ -91,7 +152,7 @@ async function apply(changes, cwd, changed, what) {
 
 const keyOf = (m) => m.provider + '/' + m.id;
 
-function ModelsSection({ cfg, models, changed }) {
+function ModelsSection({ cfg, models, changed, q }) {
   const s = cfg.global.settings || {};
   const list = (models && models.models) || [];
   const enabled = new Set(scoped(list, s.enabledModels).map(keyOf));
@@ -109,139 +170,104 @@ function ModelsSection({ cfg, models, changed }) {
       changed, 'the default model');
   };
   const levels = cfg.schema.find((x) => x.key === 'defaultThinkingLevel');
+  const showDefault = matches(q, 'Default model defaultProvider defaultModel', def);
+  const showThinking = matches(q, 'Default thinking level defaultThinkingLevel', levels.options.join(' '));
+  const offered = matches(q, 'Models offered enabledModels') ? list
+    : list.filter((m) => matches(q, m.name, keyOf(m)));
+  const showCustom = matches(q, 'Custom providers models.json');
+  if (q && !showDefault && !showThinking && !offered.length && !showCustom) return null;
   return html`<section class="set-section set-models"><h2>Models</h2>
     ${models && models.error && html`<div class="stop error">${models.error}</div>`}
-    <div class="set-row"><label class="set-label" for="set-default-model">Default model</label>
-      <select id="set-default-model" class="set-default-model" value=${def}
+    ${showDefault && html`<div class="set-row"><label class="set-label" for="set-default-model"><span
+      class="set-name">Default model</span> <code class="set-pikey">defaultProvider, defaultModel</code></label>
+      <span class="set-control"><select id="set-default-model" class="set-default-model" value=${def}
         onChange=${(e) => setDefault(e.target.value)}>
         ${!def && html`<option value="">(pi's choice)</option>`}
         ${def && !list.some((m) => keyOf(m) === def) && html`<option value=${def}>${def}</option>`}
-        ${list.map((m) => html`<option key=${keyOf(m)} value=${keyOf(m)}>${keyOf(m)}</option>`)}</select></div>
-    <div class="set-row"><label class="set-label" for="set-default-thinking">Default thinking level</label>
-      <select id="set-default-thinking" value=${s.defaultThinkingLevel || ''}
+        ${list.map((m) => html`<option key=${keyOf(m)} value=${keyOf(m)}>${keyOf(m)}</option>`)}</select></span></div>`}
+    ${showThinking && html`<div class="set-row"><label class="set-label" for="set-default-thinking"><span
+      class="set-name">Default thinking level</span> <code class="set-pikey">defaultThinkingLevel</code></label>
+      <span class="set-control"><select id="set-default-thinking" value=${s.defaultThinkingLevel || ''}
         onChange=${(e) => apply([{ key: 'defaultThinkingLevel', value: e.target.value || undefined }], '', changed,
         'the default thinking level')}>
         <option value="">default (${levels.default})</option>
-        ${levels.options.map((o) => html`<option key=${o} value=${o}>${o}</option>`)}</select></div>
-    <p class="muted">Offered in the model pickers (pi's <code>enabledModels</code>; all when none is chosen):</p>
-    ${!list.length && html`<p class="muted">pi lists no models: add an API key above, or a custom provider.</p>`}
-    <ul class="set-model-list">${list.map((m) => html`<li key=${keyOf(m)}><label>
-      <input type="checkbox" class="model-enabled" data-model=${keyOf(m)} checked=${enabled.has(keyOf(m))}
-        onChange=${(e) => toggle(m, e.currentTarget.checked)} />
-      <span class="set-model-name">${m.name || m.id}</span> <span class="muted">${keyOf(m)}</span></label></li>`)}</ul>
-    <div class="set-row"><span class="set-label">Custom providers</span><${ModelsButton} /></div>
+        ${levels.options.map((o) => html`<option key=${o} value=${o}>${o}</option>`)}</select></span></div>`}
+    ${offered.length > 0 && html`<div class="set-row set-offered"><span class="set-label"><span class="set-name">Models
+      offered</span> <code class="set-pikey">enabledModels</code><span class="set-doc muted">in the model pickers; all
+        when none is chosen</span></span>
+      <ul class="set-model-list">${offered.map((m) => html`<li key=${keyOf(m)}><label>
+        <input type="checkbox" class="model-enabled" data-model=${keyOf(m)} checked=${enabled.has(keyOf(m))}
+          onChange=${(e) => toggle(m, e.currentTarget.checked)} />
+        <span class="set-model-name">${m.name || m.id}</span> <span class="muted">${keyOf(m)}</span></label></li>`)}
+        </ul></div>`}
+    ${!q && !list.length && html`<p class="muted">pi lists no models: add an API key under Providers and keys, or a
+      custom provider.</p>`}
+    ${showCustom && html`<div class="set-row"><span class="set-label"><span class="set-name">Custom providers</span>
+      <code class="set-pikey">models.json</code></span><span class="set-control"><${ModelsButton} /></span></div>`}
   </section>`;
 }
 
-// SettingsForm edits the schema's settings other than the model ones, in
-// the global file (scope "") or a project's (scope = its cwd), showing
-// pi's default beside each.
-function SettingsForm({ cfg, scope, changed }) {
-  const file = scope ? cfg.project : cfg.global;
-  const own = (file && file.settings) || {};
-  const global = cfg.global.settings || {};
-  const rows = cfg.schema.filter((st) => !MODEL_KEYS.has(st.key));
-  const disabled = !!scope && !(cfg.trust && cfg.trust.trusted);
-  return html`<div class="set-form">${rows.map((st) => {
-    const name = st.sub ? st.key + '.' + st.sub : st.key;
-    const v = valueOf(own, st);
-    const inherited = scope ? valueOf(global, st) : undefined;
-    const save = (value) => apply([{ key: st.key, sub: st.sub || undefined, value }], scope, changed, name);
-    return html`<div class="set-row" key=${name}>
-      <label class="set-label" for=${'set-' + scope + name} title=${st.doc}>${name}<span class="set-doc muted">${st.doc}
-        </span></label>
-      <span class="set-control"><${Control} id=${'set-' + scope + name} st=${st} value=${v} inherited=${inherited}
-        disabled=${disabled} save=${save} />
-        <span class="muted set-default">${defaultText(st, inherited)}</span>
-        ${v !== undefined && html`<button class="btn-link set-reset" type="button" disabled=${disabled}
-          onClick=${() => save(undefined)}>reset</button>`}</span></div>`;
-  })}</div>`;
+// AgentSection is pi's other settings, each once, with the chosen
+// project's overrides beside them.
+function AgentSection({ cfg, cwd, q, changed, project }) {
+  const rows = agentRows(cfg, q);
+  const showProject = !q || matches(q, 'project overrides trust');
+  if (q && !rows.length && !showProject) return null;
+  return html`<section class="set-section set-agent"><h2>Agent <span class="muted">${cfg.global.path}</span></h2>
+    <${FileError} f=${cfg.global} />
+    ${showProject && project}
+    <${AgentForm} cfg=${cfg} cwd=${cwd} q=${q}
+      apply=${(changes, scope, what) => apply(changes, scope, changed, what)} />
+  </section>`;
 }
 
-const MODEL_KEYS = new Set(['defaultProvider', 'defaultModel', 'defaultThinkingLevel', 'enabledModels']);
-
-function valueOf(obj, st) {
-  const v = obj[st.key];
-  if (!st.sub) return v;
-  return v && typeof v === 'object' ? v[st.sub] : undefined;
-}
-
-function defaultText(st, inherited) {
-  if (inherited !== undefined) return 'global: ' + JSON.stringify(inherited);
-  return st.default !== undefined ? 'default: ' + JSON.stringify(st.default) : '';
-}
-
-function Control({ id, st, value, inherited, disabled, save }) {
-  const cls = 'set-input';
-  if (st.kind === 'bool') {
-    return html`<select id=${id} class=${cls} disabled=${disabled} value=${value === undefined ? '' : String(value)}
-      onChange=${(e) => save(e.target.value === '' ? undefined : e.target.value === 'true')}>
-      <option value="">default</option><option value="true">on</option><option value="false">off</option></select>`;
-  }
-  if (st.kind === 'enum') {
-    return html`<select id=${id} class=${cls} disabled=${disabled} value=${value === undefined ? '' : value}
-      onChange=${(e) => save(e.target.value || undefined)}>
-      <option value="">default</option>${st.options.map((o) => html`<option key=${o} value=${o}>${o}</option>`)}
-        </select>`;
-  }
-  if (st.kind === 'int') {
-    const commit = (e) => {
-      const t = e.currentTarget.value.trim();
-      if (t === (value === undefined ? '' : String(value))) return;
-      save(t === '' ? undefined : Number(t));
-    };
-    return html`<input id=${id} class=${cls + ' num'} type="number" min="0" step="1" inputmode="numeric"
-      disabled=${disabled}
-      value=${value === undefined ? '' : value} placeholder=${inherited !== undefined
-        ? String(inherited) : st.default !== undefined ? String(st.default) : ''}
-      onChange=${commit} onKeyDown=${(e) => { if (e.key === 'Enter') commit(e); }} />`;
-  }
-  return html`<input id=${id} class=${cls} disabled=${disabled} value=${value === undefined ? '' : value}
-    onChange=${(e) => save(e.currentTarget.value || undefined)} />`;
-}
-
-function ProjectSection({ cfg, cwd, projects, pick, changed }) {
-  const t = cfg.trust;
+// ProjectPicker chooses the project whose overrides the Agent section
+// shows beside the global values and whose resources Resources lists,
+// with pi's trust of it.
+function ProjectPicker({ cfg, cwd, projects, pick, changed }) {
+  const t = cfg && cfg.trust;
   const trust = async () => {
     try { await api.trustFolder(cwd); toast('Trusted ' + cwd); } catch (e) { toast('Not trusted: ' + e.message,
       { kind: 'error' }); }
     changed();
   };
-  return html`<section class="set-section set-project"><h2>Project settings</h2>
-    <div class="set-row"><label class="set-label" for="set-project">Project</label>
-      <select id="set-project" class="set-project-select" value=${cwd} onChange=${(e) => pick(e.target.value)}>
-        <option value="">(choose a project)</option>
+  return html`<div class="set-project">
+    <div class="set-row"><label class="set-label"><span class="set-name">Project</span><span class="set-doc muted">its
+      overrides are shown beside the global values; its resources below</span></label>
+      <span class="set-control"><select class="set-project-select" aria-label="Project" value=${cwd}
+        onChange=${(e) => pick(e.target.value)}>
+        <option value="">(no project: global settings only)</option>
         ${cwd && !projects.some((p) => p.cwd === cwd) && html`<option value=${cwd}>${cwd}</option>`}
-        ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></div>
-    ${cwd && cfg.project && html`
+        ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></span></div>
+    ${cwd && cfg && cfg.project && html`
       <p class="muted set-path">${cfg.project.path}${cfg.project.exists ? '' : ' (not created yet)'}</p>
       ${t && html`<div class=${'set-trust ' + (t.trusted ? 'ok' : 'warn')}>
         ${t.trusted ? 'pi trusts this project: it loads its settings and resources.'
-          : 'pi does not trust this project, so it ignores these settings (and refuses to write them). '
+          : 'pi does not trust this project, so it ignores its settings (and refuses to write them). '
             + 'Default for projects: ' + t.default + '.'}
         ${!t.trusted && html` <button class="btn small set-trust-btn" type="button"
           onClick=${trust}>Trust this project</button>`}</div>`}
-      <${FileError} f=${cfg.project} />
-      <${SettingsForm} cfg=${cfg} scope=${cwd} changed=${changed} />`}
-  </section>`;
+      <${FileError} f=${cfg.project} />`}
+  </div>`;
 }
 
 // Names: piweb's own switch (GET/PUT /api/prefs, not pi's settings) for
 // model-made session titles, off by default; serve --model-titles forces
 // it on.
-function Names() {
+function Names({ q }) {
   const [p, setP] = useState(null);
   useEffect(() => { api.getPrefs().then(setP, () => {}); }, []);
-  if (!p) return null;
+  if (!p || !matches(q, 'piweb session names titles written by a model modelTitles')) return null;
   const set = async (on) => {
     try {
       setP(await api.putPrefs({ modelTitles: on }));
       toast(on ? 'New sessions get a title from pi\'s default model' : 'New sessions keep their first line as name');
     } catch (e) { toast('Not saved: ' + e.message, { kind: 'error' }); }
   };
-  return html`<section class="set-section set-names"><h2>Session names <span class="muted">piweb's own preference</span>
-    </h2>
-    <div class="set-row"><label class="set-label" for="set-model-titles">Titles written by a model<span
+  return html`<section class="set-section set-names"><h2>piweb <span class="muted">piweb's own preferences, not
+    pi's</span></h2>
+    <div class="set-row"><label class="set-label" for="set-model-titles"><span class="set-name">Session titles
+      written by a model</span> <code class="set-pikey">modelTitles</code><span
       class="set-doc muted">a new session is named from its first line; with this on, pi's default model then writes a
         short title (one small extra request)</span></label>
       <span class="set-control"><input id="set-model-titles" class="set-model-titles" type="checkbox"
@@ -255,7 +281,7 @@ function Names() {
 // Alerts: the global mute, and Web Push on this device (a closed tab or a
 // phone hears that a run ended), through the service worker's push
 // subscription and piweb's VAPID key.
-function Alerts() {
+function Alerts({ q }) {
   const [sub, setSub] = useState(null); // the PushSubscription, or null
   const [busy, setBusy] = useState(false);
   const [why, setWhy] = useState(''); // why the last Turn on failed, in words
@@ -285,21 +311,24 @@ function Alerts() {
       { kind: 'error' }); }
     setBusy(false);
   };
+  const mute = matches(q, 'alerts mute all toasts sounds notifications pushes');
+  const push = matches(q, 'alerts push to this device web push notifications');
+  if (!mute && !push) return null;
   return html`<section class="set-section set-alerts"><h2>Alerts</h2>
-    <div class="set-row"><span class="set-label">All alerts<span
+    ${mute && html`<div class="set-row"><span class="set-label"><span class="set-name">All alerts</span><span
       class="set-doc muted">toasts, sounds, notifications and pushes when a run ends, fails or waits, on every
         device</span></span>
       <span class="set-control"><button class=${'btn small set-mute' + (globalMute.value ? ' on' : '')} type="button"
         aria-pressed=${globalMute.value} onClick=${() => setGlobalMute(!globalMute.value)}>
-        ${globalMute.value ? 'Muted: turn on' : 'Mute all'}</button></span></div>
-    <div class="set-row"><span class="set-label">Push to this device<span
+        ${globalMute.value ? 'Muted: turn on' : 'Mute all'}</button></span></div>`}
+    ${push && html`<div class="set-row"><span class="set-label"><span class="set-name">Push to this device</span><span
       class="set-doc muted">also when no piweb tab is open (Web Push)</span></span>
       <span class="set-control">
         ${!supported ? html`<span class="muted">This browser has no Web Push here (it needs HTTPS or localhost).</span>`
         : sub ? html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${off}>Turn off</button>`
           : html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${on}>Turn on</button>`}
         ${why && html`<span class="set-push-why muted" role="status">${why}</span>`}
-            </span></div>
+            </span></div>`}
   </section>`;
 }
 

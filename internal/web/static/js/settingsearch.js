@@ -1,0 +1,46 @@
+// settingsearch.js: the settings page's sections, the human names of
+// pi's settings, and the search box's matching, without the DOM (node
+// --test checks them).
+
+// SECTIONS are the settings page's sections, in the navigation's order.
+export const SECTIONS = [
+  ['providers', 'Providers and keys'], ['models', 'Models'], ['agent', 'Agent'], ['resources', 'Resources'],
+  ['alerts', 'Alerts'], ['piweb', 'piweb'],
+];
+
+// LABELS are the human names of pi's settings (key or key.sub).
+const LABELS = {
+  defaultProvider: 'Default provider', defaultModel: 'Default model', defaultThinkingLevel: 'Default thinking level',
+  enabledModels: 'Models offered', steeringMode: 'Steering messages', followUpMode: 'Follow-up messages',
+  'compaction.enabled': 'Compact automatically', 'compaction.reserveTokens': 'Tokens kept free for the answer',
+  'compaction.keepRecentTokens': 'Recent tokens kept by a compaction', 'retry.enabled': 'Retry failed requests',
+  'retry.maxRetries': 'Retries before giving up', 'retry.baseDelayMs': 'First retry delay (ms)',
+  'retry.maxAgentDelayMs': 'Longest retry delay (ms)', hideThinkingBlock: 'Hide thinking blocks',
+  enableSkillCommands: 'Skills as /skill commands', defaultProjectTrust: 'Trust new projects',
+};
+
+// keyName is a setting's key as pi's settings.json writes it.
+export const keyName = (st) => (st.sub ? st.key + '.' + st.sub : st.key);
+
+// labelOf is a setting's human name: ours, else its key in words
+// ("maxTokens" is "Max tokens").
+export function labelOf(st) {
+  const k = keyName(st);
+  if (LABELS[k]) return LABELS[k];
+  const words = k.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// matches reports whether every word of the query is in one of texts,
+// ignoring case (an empty query matches everything).
+export function matches(query, ...texts) {
+  const words = String(query || '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const hay = texts.filter((t) => t != null).join(' \u0000 ').toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+// settingMatches is whether a setting of the schema matches the query:
+// by its name, key, description or choices.
+export const settingMatches = (query, st) => matches(query, labelOf(st), keyName(st), st.doc,
+  (st.options || []).join(' '));
