@@ -6,8 +6,10 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +24,9 @@ import (
 // 30 s. FLEET_BENCH_SESSIONS sets the count (default 2,500; ~16 KB and
 // ~25 entries each), FLEET_BENCH_MAXBYTES a batch's bytes and
 // FLEET_BENCH_CONNS the batches at once (defaults the pusher's); the
-// local index is built before the timer starts.
+// local index is built before the timer starts. It reports the CPU the
+// server's processes and this one used over the push
+// (FLEET_BENCH_CPUPROFILE: this process's CPU profile of it).
 func BenchmarkInitialPush(b *testing.B) {
 	n := envInt("FLEET_BENCH_SESSIONS", 2500)
 	ctx := context.Background()
@@ -37,17 +41,22 @@ func BenchmarkInitialPush(b *testing.B) {
 	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 	before := peakRSS()
 	b.ResetTimer()
-	var total time.Duration
+	var total, server, client time.Duration
 	for i := range b.N {
 		b.StopTimer()
 		d := newFleetDB(b, c)
 		url := d.role(b, fmt.Sprintf("bench%d", i))
 		b.StartTimer()
-		start := time.Now()
+		start, pg, self := time.Now(), c.CPU(), selfCPU()
+		stop := profilePush(b)
 		pushAll(b, url, "bench", cat, len(listed))
+		stop()
 		total += time.Since(start)
+		server, client = server+c.CPU()-pg, client+selfCPU()-self
 	}
 	secs := total.Seconds() / float64(b.N)
+	b.ReportMetric(server.Seconds()/float64(b.N), "server-CPU-s")
+	b.ReportMetric(client.Seconds()/float64(b.N), "client-CPU-s")
 	b.ReportMetric(float64(len(listed))/secs, "sessions/s")
 	b.ReportMetric(float64(st.Entries)/secs, "entries/s")
 	b.ReportMetric(float64(st.Bytes)/secs/(1<<20), "MB/s")
@@ -55,6 +64,33 @@ func BenchmarkInitialPush(b *testing.B) {
 	b.ReportMetric(float64(hwm>>20), "peak-RSS-MB")
 	b.Logf("%d sessions, %d entries, %d MB: %.1f s per initial push; peak RSS while pushing %d MB (the index and the pusher, as serve holds them; %d MB before pushing)",
 		len(listed), st.Entries, st.Bytes>>20, secs, hwm>>20, before>>20)
+}
+
+// profilePush starts a CPU profile of the push alone when
+// FLEET_BENCH_CPUPROFILE names its file (go test's -cpuprofile covers
+// generating and indexing the corpus too); the returned func stops it.
+func profilePush(b *testing.B) func() {
+	name := os.Getenv("FLEET_BENCH_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+// selfCPU is this process's CPU time so far (user and system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRSS is the process's peak resident set (VmHWM), 0 where unknown.

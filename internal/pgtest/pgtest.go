@@ -418,3 +418,54 @@ func (c *Cluster) DDL(t testing.TB, db string) []string {
 	}
 	return out
 }
+
+// CPU is the CPU time the server's processes have used so far: the
+// postmaster's own and that of the children it reaped (utime, stime,
+// cutime, cstime of /proc/PID/stat) plus each live child's. Benchmarks
+// read it before and after to split a run's CPU between the server and
+// the client. 0 where /proc is not there.
+func (c *Cluster) CPU() time.Duration {
+	c.mu.Lock()
+	cmd := c.cmd
+	c.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return 0
+	}
+	pm := cmd.Process.Pid
+	total := procTicks(pm, pm, true)
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		if pid, err := strconv.Atoi(d.Name()); err == nil && pid != pm {
+			total += procTicks(pid, pm, false)
+		}
+	}
+	return time.Duration(total) * time.Second / 100 // USER_HZ
+}
+
+// procTicks is pid's CPU ticks when its parent is parent (or self), with
+// its reaped children's when children.
+func procTicks(pid, parent int, children bool) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command, which is in parentheses: state ppid ...
+	i := strings.LastIndexByte(string(data), ')')
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	if ppid, _ := strconv.Atoi(f[1]); pid != parent && ppid != parent {
+		return 0
+	}
+	n := 2
+	if children {
+		n = 4
+	}
+	var sum int64
+	for _, s := range f[11 : 11+n] { // utime stime cutime cstime
+		v, _ := strconv.ParseInt(s, 10, 64)
+		sum += v
+	}
+	return sum
+}
