@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"piweb/internal/errs"
@@ -74,6 +75,10 @@ type Error struct {
 	Code    string
 	Kind    errs.Kind
 	Message string
+	// Clock is the server's time (RFC 3339) when it refused a fleet
+	// request's proof as out of its time window (the Piweb-Fleet-Clock
+	// header): the two machines' clocks differ. "" otherwise.
+	Clock string
 }
 
 func (e *Error) Error() string {
@@ -158,7 +163,8 @@ func (c *Client) send(ctx context.Context, method, path string, body any) (*http
 }
 
 // Send sends a request with body as it is (nil: none) and the Client's
-// headers, then header's (a "Host" in either is the request's Host), and
+// headers, then header's (a "Host" in either is the request's Host, a
+// "Content-Length" the body's length, else it is sent chunked), and
 // returns the answer for the caller to read and close. A status of 400 or
 // more is an *Error, its body read and closed. Send is the way to
 // requests the typed methods do not make: a body that is not JSON, a
@@ -188,6 +194,10 @@ func (c *Client) request(ctx context.Context, method, path string, body io.Reade
 		req.Host = host
 		req.Header.Del("Host")
 	}
+	if n, err := strconv.ParseInt(req.Header.Get("Content-Length"), 10, 64); err == nil && body != nil && req.ContentLength <= 0 {
+		req.ContentLength = n // a body of the caller's, of known length (a forwarded request's)
+	}
+	req.Header.Del("Content-Length") // the transport writes the request's own
 	return req, nil
 }
 
@@ -218,14 +228,18 @@ func readError(resp *http.Response) error {
 		if !known {
 			k = errs.Internal
 		}
-		return &Error{Status: resp.StatusCode, Code: e.Error.Code, Kind: k, Message: e.Error.Message}
+		return &Error{Status: resp.StatusCode, Code: e.Error.Code, Kind: k, Message: e.Error.Message, Clock: resp.Header.Get(ClockHeader)}
 	}
 	msg := strings.TrimSpace(string(b))
 	if len(msg) > 200 {
 		msg = msg[:200]
 	}
-	return &Error{Status: resp.StatusCode, Kind: errs.Internal, Message: msg}
+	return &Error{Status: resp.StatusCode, Kind: errs.Internal, Message: msg, Clock: resp.Header.Get(ClockHeader)}
 }
+
+// ClockHeader carries the server's time on its refusal of a fleet proof
+// out of its time window (Error.Clock).
+const ClockHeader = "Piweb-Fleet-Clock"
 
 // onMachine is path naming the Client's machine, if any.
 func (c *Client) onMachine(path string) string {

@@ -5,15 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+	"io"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"piweb/internal/access"
+	"piweb/internal/client"
 	"piweb/internal/errs"
 	"piweb/internal/fleet"
 )
@@ -63,12 +64,19 @@ func patientTransport(t *http.Transport) *http.Transport {
 	return p
 }
 
-// transportFor is the transport for a forwarded request.
-func (s *Server) transportFor(r *http.Request) *http.Transport {
+// peerHTTP is the HTTP client for a forwarded request: pi's commands
+// wait as long as pi takes, everything else is bounded.
+func (s *Server) peerHTTP(r *http.Request) *http.Client {
 	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/commands") {
 		return s.patient
 	}
 	return s.peers
+}
+
+// peerHTTPClient is an HTTP client over t that follows no redirect: a
+// peer's answer, whatever it is, goes back to the page as it is.
+func peerHTTPClient(t *http.Transport) *http.Client {
+	return &http.Client{Transport: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // remote forwards a request naming another machine on a forwarded route;
@@ -96,13 +104,15 @@ func (s *Server) remote(next http.Handler) http.Handler {
 	})
 }
 
-// forward sends r to machine's piweb and its answer back.
+// forward sends r to machine's piweb through the typed client and
+// streams its answer back.
 func (s *Server) forward(w http.ResponseWriter, r *http.Request, machine string) error {
 	target, err := s.peerURL(r.Context(), machine)
 	if err != nil {
 		return err
 	}
-	if r.Header.Get("Upgrade") != "" {
+	upgrade := r.Header.Get("Upgrade") != ""
+	if upgrade {
 		// guard checks Origin on state changes only; a WebSocket is one.
 		if !s.originAllowed(r) {
 			return errs.Errorf(errs.Forbidden, "cross-origin request refused")
@@ -110,11 +120,22 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, machine string)
 		// The read deadline covers reading a request; the socket lives on.
 		http.NewResponseController(w).SetReadDeadline(time.Time{})
 	}
-	rp := &httputil.ReverseProxy{Rewrite: s.rewrite(target, machine), Transport: s.transportFor(r),
-		FlushInterval: -1, ModifyResponse: peerAnswer, ErrorHandler: s.peerFailed(machine),
-		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
-	rp.ServeHTTP(w, r)
+	resp, err := s.peerClient(r, target).Send(r.Context(), r.Method, forwardedPath(r), forwardedBody(r), s.forwardedHeader(r, machine))
+	if err != nil {
+		return s.peerFailed(machine, err)
+	}
+	defer resp.Body.Close()
+	if upgrade && resp.StatusCode == http.StatusSwitchingProtocols {
+		return s.pipeUpgrade(w, resp)
+	}
+	copyAnswer(w, resp, s.log)
 	return nil
+}
+
+// peerClient is the typed client of the piweb at target, over the
+// transport r needs (peerHTTP).
+func (s *Server) peerClient(r *http.Request, target *url.URL) *client.Client {
+	return client.New(target.String(), client.Options{HTTPClient: s.peerHTTP(r)})
 }
 
 // canDrive says whether this piweb forwards to other machines at all.
@@ -150,66 +171,69 @@ var strippedHeaders = []string{"Cookie", "Authorization", "Origin", "Referer",
 	"Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Sec-Fetch-User",
 	fleetKeyHeader, fleetMachineHeader, fleetFromHeader}
 
-// rewrite points the request at target without ?machine=, the user's
-// credentials or the browser's page, and with the fleet key.
-func (s *Server) rewrite(target *url.URL, machine string) func(*httputil.ProxyRequest) {
-	return func(pr *httputil.ProxyRequest) {
-		pr.SetURL(target)
-		q := pr.In.URL.Query()
-		q.Del("machine")
-		pr.Out.URL.RawQuery = q.Encode()
-		h := pr.Out.Header
-		for _, k := range strippedHeaders {
-			h.Del(k)
-		}
-		h.Set(fleetKeyHeader, s.opts.FleetKey.Proof(machine, time.Now()))
-		h.Set(fleetMachineHeader, machine)
-		h.Set(fleetFromHeader, s.opts.Fleet.Machine())
+// forwardedHeader is r's header for the peer: without hop-by-hop
+// headers (an upgrade's own put back), the user's credentials or the
+// browser's page, and with the fleet key's proof.
+func (s *Server) forwardedHeader(r *http.Request, machine string) http.Header {
+	h := r.Header.Clone()
+	dropHopHeaders(h)
+	for _, k := range strippedHeaders {
+		h.Del(k)
 	}
+	if up := r.Header.Get("Upgrade"); up != "" {
+		h.Set("Connection", "Upgrade")
+		h.Set("Upgrade", up)
+	}
+	if r.ContentLength > 0 {
+		h.Set("Content-Length", strconv.FormatInt(r.ContentLength, 10))
+	}
+	h.Set(fleetKeyHeader, s.opts.FleetKey.Proof(machine, time.Now()))
+	h.Set(fleetMachineHeader, machine)
+	h.Set(fleetFromHeader, s.opts.Fleet.Machine())
+	return h
 }
 
-// answerHeaders are this server's own (guard set them): the peer's copies
-// would double them, and it sets no cookie on this server's origin.
-var answerHeaders = []string{"Set-Cookie", "Content-Security-Policy", "X-Frame-Options",
-	"X-Content-Type-Options", "Referrer-Policy"}
-
-// errKeyRefused is a peer's 401: only the key can cause it, since the
-// user's credentials are never sent; errClockOff is one whose clock is
-// too far from this machine's for the proof's time window.
-var (
-	errKeyRefused = errors.New("the machine refused this piweb's fleet key")
-	errClockOff   = errors.New("the machine's clock is too far from this one's")
-)
-
-func peerAnswer(res *http.Response) error {
-	for _, k := range answerHeaders {
-		res.Header.Del(k)
+// forwardedPath is r's path and query without ?machine=.
+func forwardedPath(r *http.Request) string {
+	q := r.URL.Query()
+	q.Del("machine")
+	if len(q) == 0 {
+		return r.URL.EscapedPath()
 	}
+	return r.URL.EscapedPath() + "?" + q.Encode()
+}
+
+// forwardedBody is r's body, nil when it has none.
+func forwardedBody(r *http.Request) io.Reader {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 && isSafeMethod(r.Method) {
+		return nil
+	}
+	return r.Body
+}
+
+// peerFailed says why a forwarded request got no answer of the peer's
+// API: a machine that cannot be reached, answers too slowly, refused the
+// key or answers as no piweb does is unavailable (and looked up again
+// next time), the cause in the log only; an error answer of the peer's
+// API (its *client.Error) goes back as it is, with its kind and message.
+func (s *Server) peerFailed(machine string, err error) error {
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Code != "" && ce.Status != http.StatusUnauthorized {
+		return err
+	}
+	s.peerCache.forget(machine) // its address may have changed, or it may be gone
+	msg := "machine " + machine + " does not answer (it may be off or out of reach): its sessions are read-only from the fleet database"
+	var ne net.Error
 	switch {
-	case res.StatusCode == http.StatusUnauthorized && res.Header.Get(fleetClockHeader) != "":
-		return errClockOff
-	case res.StatusCode == http.StatusUnauthorized:
-		return errKeyRefused
+	case ce != nil && ce.Status == http.StatusUnauthorized && ce.Clock != "":
+		msg = fmt.Sprintf("machine %s refused this piweb's request as out of date: the two machines' clocks differ by more than %v (set them by NTP)",
+			machine, access.ProofWindow)
+	case ce != nil && ce.Status == http.StatusUnauthorized:
+		msg = "machine " + machine + " refused this piweb's fleet key: give both machines the same --fleet-key-file"
+	case ce != nil:
+		msg = fmt.Sprintf("machine %s answered with status %d, not as a piweb does: is its --fleet-advertise address right?", machine, ce.Status)
+	case errors.As(err, &ne) && ne.Timeout():
+		msg = "machine " + machine + " does not answer in time (it may be overloaded, off or out of reach): its sessions are read-only from the fleet database"
 	}
-	return nil
-}
-
-// peerFailed answers a machine that cannot be reached, answers too
-// slowly or refused the key as unavailable, the cause in the log only.
-func (s *Server) peerFailed(machine string) func(http.ResponseWriter, *http.Request, error) {
-	return func(w http.ResponseWriter, r *http.Request, err error) {
-		s.peerCache.forget(machine) // its address may have changed, or it may be gone
-		msg := "machine " + machine + " does not answer (it may be off or out of reach): its sessions are read-only from the fleet database"
-		var ne net.Error
-		switch {
-		case errors.Is(err, errKeyRefused):
-			msg = "machine " + machine + " refused this piweb's fleet key: give both machines the same --fleet-key-file"
-		case errors.Is(err, errClockOff):
-			msg = fmt.Sprintf("machine %s refused this piweb's request as out of date: the two machines' clocks differ by more than %v (set them by NTP)",
-				machine, access.ProofWindow)
-		case errors.As(err, &ne) && ne.Timeout():
-			msg = "machine " + machine + " does not answer in time (it may be overloaded, off or out of reach): its sessions are read-only from the fleet database"
-		}
-		s.writeError(w, r, errs.E("server.forward", errs.Unavailable, msg, err))
-	}
+	return errs.E("server.forward", errs.Unavailable, msg, err)
 }

@@ -124,8 +124,8 @@ type Server struct {
 	prefs     *own.PrefsStore
 	order     *own.OrderStore
 	requests  *requestMetrics // nil without Options.Metrics
-	peers     *http.Transport // to the fleet's other machines (proxy.go)
-	patient   *http.Transport // peers without the answer bound, for pi's commands
+	peers     *http.Client    // to the fleet's other machines (proxy.go)
+	patient   *http.Client    // peers without the answer bound, for pi's commands
 	peerCache peerCache       // the fleet database's word on each machine, for a few seconds
 }
 
@@ -141,8 +141,8 @@ func New(opts Options, a *app.App) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.requests = newRequestMetrics(opts.Metrics)
-	s.peers = newPeerTransport(opts.Timeouts.PeerAnswer)
-	s.patient = patientTransport(s.peers)
+	t := newPeerTransport(opts.Timeouts.PeerAnswer)
+	s.peers, s.patient = peerHTTPClient(t), peerHTTPClient(patientTransport(t))
 	s.handler = s.logRequests(s.guard(s.remote(s.routes())))
 	return s
 }
