@@ -121,16 +121,28 @@ func (r *rowsOut) addLine(path string, line int, off int64, raw []byte) {
 // full reports whether the rows held reached the limit.
 func (r *rowsOut) full() bool { return r.bytes >= r.limit }
 
-// flush deletes the replaced files' old rows, then sends the rows held
-// and lets them go.
-func (r *rowsOut) flush(ctx context.Context, tx pgx.Tx) error {
+// take hands over the rows held, with the replaced files whose old rows
+// go first, leaving r empty (nil when it holds nothing).
+func (r *rowsOut) take() *rowsOut {
+	if len(r.replaced) == 0 && r.bytes == 0 {
+		return nil
+	}
+	out := &rowsOut{machine: r.machine, replaced: r.replaced, entries: r.entries, usage: r.usage, lines: r.lines}
+	r.sent.entries += len(r.entries.path)
+	r.sent.usage += len(r.usage.path)
+	r.sent.lines += len(r.lines.path)
+	r.replaced, r.entries, r.usage, r.lines, r.bytes = nil, entryCols{}, usageCols{}, lineCols{}, 0
+	return out
+}
+
+// send deletes the replaced files' old rows, then inserts the rows.
+func (r *rowsOut) send(ctx context.Context, tx pgx.Tx) error {
 	if len(r.replaced) > 0 {
 		for _, table := range []string{"entries", "usage", "lines"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM fleet.`+table+` WHERE machine = $1 AND path = ANY($2)`, r.machine, r.replaced); err != nil {
 				return err
 			}
 		}
-		r.replaced = nil
 	}
 	e, u, l := &r.entries, &r.usage, &r.lines
 	for _, s := range []struct {
@@ -150,9 +162,50 @@ func (r *rowsOut) flush(ctx context.Context, tx pgx.Tx) error {
 			return err
 		}
 	}
-	r.sent.entries += len(e.path)
-	r.sent.usage += len(u.path)
-	r.sent.lines += len(l.path)
-	r.entries, r.usage, r.lines, r.bytes = entryCols{}, usageCols{}, lineCols{}, 0
 	return nil
+}
+
+// sender sends a batch's rows over its transaction on a goroutine of its
+// own, one piece at a time, while the pusher reads and parses the next
+// piece: the server's inserts and the pusher's work overlap, and at most
+// two pieces (the one sent, the one filled) are held per batch.
+type sender struct {
+	ch      chan *rowsOut
+	stopped chan struct{}
+	err     error // why it stopped early; read once stopped is closed
+}
+
+func startSender(ctx context.Context, tx pgx.Tx) *sender {
+	s := &sender{ch: make(chan *rowsOut), stopped: make(chan struct{})}
+	go func() {
+		defer close(s.stopped)
+		for r := range s.ch {
+			if err := r.send(ctx, tx); err != nil {
+				s.err = err
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// send hands r to the sender (nil: nothing to send), waiting while it
+// sends the previous piece; the sender's error once it has failed.
+func (s *sender) send(r *rowsOut) error {
+	if r == nil {
+		return nil
+	}
+	select {
+	case s.ch <- r:
+		return nil
+	case <-s.stopped:
+		return s.err
+	}
+}
+
+// wait waits until every piece handed over is sent, and says why not.
+func (s *sender) wait() error {
+	close(s.ch)
+	<-s.stopped
+	return s.err
 }

@@ -41,20 +41,8 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 		if err != nil {
 			return err
 		}
-		for i, path := range paths {
-			if b.bytes >= p.o.MaxBytes {
-				// The batch is full: the rest waits for the next one.
-				b.more = append(b.more, paths[i:]...)
-				break
-			}
-			if err := p.plan(b, path, have[path]); err != nil {
-				return err
-			}
-			if b.rows.full() {
-				if err := b.rows.flush(ctx, tx); err != nil {
-					return err
-				}
-			}
+		if err := p.planAll(ctx, tx, b, paths, have); err != nil {
+			return err
 		}
 		if err := b.write(ctx, tx); err != nil {
 			return err
@@ -73,6 +61,43 @@ func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) 
 	p.counts.add(b)
 	p.mu.Unlock()
 	return b.more, nil
+}
+
+// planAll adds each file's new rows to b until its byte budget is
+// spent, and sends them over tx as they reach the flush size, on a
+// goroutine of their own: the server inserts one piece while the next
+// is read and parsed.
+func (p *Pusher) planAll(ctx context.Context, tx pgx.Tx, b *batch, paths []string, have map[string]*stored) error {
+	s := startSender(ctx, tx)
+	err := p.planEach(b, paths, have, s)
+	if err == nil {
+		err = s.send(b.rows.take())
+	}
+	if werr := s.wait(); werr != nil {
+		return werr // the sender's failure is the cause of any of ours
+	}
+	return err
+}
+
+// planEach plans paths in order into b, handing its rows to s whenever
+// they are full.
+func (p *Pusher) planEach(b *batch, paths []string, have map[string]*stored, s *sender) error {
+	for i, path := range paths {
+		if b.bytes >= p.o.MaxBytes {
+			// The batch is full: the rest waits for the next one.
+			b.more = append(b.more, paths[i:]...)
+			return nil
+		}
+		if err := p.plan(b, path, have[path]); err != nil {
+			return err
+		}
+		if b.rows.full() {
+			if err := s.send(b.rows.take()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // storable leaves out the paths that are not UTF-8: PostgreSQL text
@@ -164,14 +189,11 @@ func (b *batch) add(c chunk, meta metaRow, have *stored) {
 	}
 }
 
-// write runs the batch's last statements in tx: the rows not yet sent
-// (rowsOut.flush), the sessions' upsert, branch flags of switched
-// sessions recomputed, and gone files marked deleted. The upsert comes
-// after the rows, which is what moves each file's cursor.
+// write runs the batch's last statements in tx, once its rows are sent
+// (planAll): the sessions' upsert, branch flags of switched sessions
+// recomputed, and gone files marked deleted. The upsert comes after the
+// rows, which is what moves each file's cursor.
 func (b *batch) write(ctx context.Context, tx pgx.Tx) error {
-	if err := b.rows.flush(ctx, tx); err != nil {
-		return err
-	}
 	if err := b.sessions.upsert(ctx, tx, b.machine, b.share); err != nil {
 		return err
 	}

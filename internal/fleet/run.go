@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -173,54 +174,88 @@ func (r *runner) step(ctx context.Context) {
 	r.wait(ctx, p.o.Heartbeat, true)
 }
 
-// pushSome pushes the next batches of pending files, up to Conns at
-// once over connections of their own. Each batch is its own transaction
-// over its own files, so one that fails leaves only its files pending.
+// pushSome pushes the next batches of pending files (up to
+// roundBatches per connection), Conns at once over connections of their
+// own, each connection taking the next batch as soon as its last one is
+// committed. Each batch is its own transaction over its own files, so one
+// that fails leaves only its files (and those not yet started) pending.
 func (r *runner) pushSome(ctx context.Context) {
 	p := r.p
 	groups := r.nextBatches()
-	if err := r.connectExtra(ctx, len(groups)-1); err != nil {
+	workers := min(len(groups), p.o.Conns)
+	if err := r.connectExtra(ctx, workers-1); err != nil {
 		r.fail(ctx, err)
 		return
 	}
 	p.setState(StatePushing, nil, len(r.pending))
-	conns := append([]*pgx.Conn{r.conn}, r.extra...)
-	more := make([][]string, len(groups))
-	errs := make([]error, len(groups))
-	var wg sync.WaitGroup
+	res := r.pushGroups(ctx, groups, append([]*pgx.Conn{r.conn}, r.extra...)[:workers])
+	var failed error
 	for i, paths := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			bctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
-			defer cancel()
-			more[i], errs[i] = p.pushBatch(bctx, conns[i], paths)
-		}()
-	}
-	wg.Wait()
-	for i, paths := range groups {
-		if errs[i] != nil {
+		if !res[i].done {
+			failed = cmp.Or(failed, res[i].err)
 			continue
 		}
 		for _, path := range paths {
 			delete(r.pending, path)
 		}
-		for _, path := range more[i] {
+		for _, path := range res[i].more {
 			r.pending[path] = true
 		}
 	}
-	for _, err := range errs {
-		if err != nil {
-			r.fail(ctx, err)
-			return
-		}
+	if failed != nil {
+		r.fail(ctx, failed)
+		return
+	}
+	if ctx.Err() != nil {
+		return
 	}
 	r.retry = p.o.RetryMin
 	p.pushed(len(r.pending))
 }
 
-// nextBatches splits the pending files, in order, into up to Conns
-// batches of up to Batch files.
+// batchResult is what became of one batch of pushGroups.
+type batchResult struct {
+	done bool     // committed
+	more []string // its files with lines left for another batch
+	err  error
+}
+
+// pushGroups pushes groups over conns, one worker per connection taking
+// the next group until none is left or one failed.
+func (r *runner) pushGroups(ctx context.Context, groups [][]string, conns []*pgx.Conn) []batchResult {
+	p := r.p
+	res := make([]batchResult, len(groups))
+	var next atomic.Int64
+	var failed atomic.Bool
+	behind := atomic.Int64{}
+	behind.Store(int64(len(r.pending)))
+	var wg sync.WaitGroup
+	for _, conn := range conns {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(groups) && !failed.Load() && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
+				bctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+				more, err := p.pushBatch(bctx, conn, groups[i])
+				cancel()
+				res[i] = batchResult{done: err == nil, more: more, err: err}
+				if err != nil {
+					failed.Store(true)
+					continue
+				}
+				p.pushed(int(behind.Add(int64(len(more) - len(groups[i])))))
+			}
+		})
+	}
+	wg.Wait()
+	return res
+}
+
+// roundBatches is how many batches per connection one pushSome takes:
+// enough that a connection seldom waits for the others at the round's
+// end, few enough that the status and new changes are seen between.
+const roundBatches = 8
+
+// nextBatches splits the pending files, in order, into up to
+// Conns*roundBatches batches of up to Batch files.
 func (r *runner) nextBatches() [][]string {
 	paths := make([]string, 0, len(r.pending))
 	for path := range r.pending {
@@ -228,7 +263,7 @@ func (r *runner) nextBatches() [][]string {
 	}
 	slices.Sort(paths)
 	var groups [][]string
-	for len(paths) > 0 && len(groups) < r.p.o.Conns {
+	for len(paths) > 0 && len(groups) < r.p.o.Conns*roundBatches {
 		n := min(len(paths), r.p.o.Batch)
 		groups = append(groups, paths[:n:n])
 		paths = paths[n:]
