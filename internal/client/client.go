@@ -1,8 +1,9 @@
 // Package client is a typed Go client for piweb's own HTTP API
 // (docs/api.md): one method per route, the answers of internal/apitype,
 // and every error answer as an *Error carrying the server's errs.Kind.
-// Tests drive the server through it, and so can another piweb (a fleet)
-// that talks to this machine's.
+// Tests drive the server through it, and another piweb of the fleet
+// forwards its user's requests to this machine's through it
+// (server/proxy.go).
 //
 // A Client is safe for concurrent use. It follows the API's contract:
 // request bodies are JSON, answers are JSON, and a failure is

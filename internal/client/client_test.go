@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -120,5 +121,37 @@ func TestEvents(t *testing.T) {
 	f, err := s.Frame()
 	if err != nil || f.Topic != "index" || f.ID != 7 || string(f.Event) != `{"type":"x"}` {
 		t.Errorf("frame %+v, %v", f, err)
+	}
+}
+
+// TestSendAsForwarded: Send passes a body of the caller's with the length
+// its header gives (a forwarded request's), and a fleet refusal's clock
+// comes with the error.
+func TestSendAsForwarded(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/late" {
+			w.Header().Set(ClockHeader, "2026-12-05T07:00:00Z")
+			w.WriteHeader(401)
+			w.Write([]byte(`{"error":{"code":"unauthorized","message":"out of date"}}`))
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "%d %v %s", r.ContentLength, r.TransferEncoding, b)
+	}))
+	defer ts.Close()
+	c := New(ts.URL, Options{})
+	resp, err := c.Send(t.Context(), "POST", "/up", io.NopCloser(strings.NewReader("abc")), http.Header{"Content-Length": {"3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != "3 [] abc" {
+		t.Errorf("the server saw %q, want the body with its length, not chunked", got)
+	}
+	_, err = c.Send(t.Context(), "GET", "/late", nil, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Status != 401 || e.Clock != "2026-12-05T07:00:00Z" {
+		t.Errorf("a refusal with the server's clock: %#v", err)
 	}
 }
