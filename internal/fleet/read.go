@@ -204,15 +204,13 @@ func parseChunk(c chunk) parsed {
 	var out parsed
 	byID := make(map[string]int, len(es))
 	for _, e := range es {
+		f := session.FactsOf(e)
 		row := entryRow{line: c.fromLine + e.Line, id: e.ID, parent: e.ParentID, hasParent: e.HasParent(),
-			typ: e.Type, ts: session.StampMs(e.Timestamp)}
-		if m, ok := e.Message(); ok {
-			row.role = m.Role
-		}
-		s := session.SearchableEntry(e)
+			typ: e.Type, ts: session.StampMs(e.Timestamp), role: f.Role}
+		s := f.Searchable
 		row.text, row.tools, row.searchable = clean(strings.Join(s.Text, "\n")), clean(strings.Join(s.Tools, "\n")), !s.Empty()
-		if ch, ok := session.ChargeOf(e); ok {
-			out.usage = append(out.usage, usageRow{line: row.line, entryID: e.ID, ts: row.ts, charge: ch})
+		if f.Charged {
+			out.usage = append(out.usage, usageRow{line: row.line, entryID: e.ID, ts: row.ts, charge: f.Charge})
 		}
 		if e.ID != "" {
 			byID[e.ID] = len(out.entries)

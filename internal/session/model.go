@@ -665,6 +665,30 @@ type Charge struct {
 // ToolsKey is the breakdown key of tool and summary usage.
 const ToolsKey = "Tools/summaries"
 
+// Facts is what an index of entries reads of one: its message's role,
+// its searchable text (SearchableEntry) and its charge (ChargeOf), the
+// message decoded once rather than by each.
+type Facts struct {
+	Role       string
+	Searchable Searchable
+	Charge     Charge
+	Charged    bool
+}
+
+// FactsOf returns e's Facts.
+func FactsOf(e *Entry) Facts {
+	if e.Type != "message" {
+		c, ok := ChargeOf(e)
+		return Facts{Searchable: SearchableEntry(e), Charge: c, Charged: ok}
+	}
+	m, ok := e.Message()
+	if !ok {
+		return Facts{}
+	}
+	c, charged := m.Charge()
+	return Facts{Role: m.Role, Searchable: m.Searchable(), Charge: c, Charged: charged}
+}
+
 // ChargeOf returns the usage an entry adds to the session's cost, ok false
 // when it adds none.
 func ChargeOf(e *Entry) (c Charge, ok bool) {

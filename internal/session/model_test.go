@@ -143,3 +143,30 @@ func TestSearchable(t *testing.T) {
 		}
 	}
 }
+
+// TestFactsOf: FactsOf says of every entry pi 1.6.0 wrote what
+// Message, SearchableEntry and ChargeOf say of it one by one.
+func TestFactsOf(t *testing.T) {
+	var n, charged int
+	for _, f := range pi16Files(t) {
+		s, err := ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Entries {
+			m, _ := e.Message()
+			c, ok := ChargeOf(e)
+			want := Facts{Role: m.Role, Searchable: SearchableEntry(e), Charge: c, Charged: ok}
+			if diff := cmp.Diff(want, FactsOf(e)); diff != "" {
+				t.Errorf("%s line %d (-one by one +FactsOf):\n%s", f, e.Line, diff)
+			}
+			n++
+			if ok {
+				charged++
+			}
+		}
+	}
+	if n == 0 || charged == 0 {
+		t.Errorf("%d entries, %d charged: the files should have both", n, charged)
+	}
+}
