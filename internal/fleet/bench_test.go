@@ -23,7 +23,8 @@ import (
 // empty fleet database: issue 22 asks for 25,000 sessions in at most
 // 30 s. FLEET_BENCH_SESSIONS sets the count (default 2,500; ~16 KB and
 // ~25 entries each), FLEET_BENCH_MAXBYTES a batch's bytes and
-// FLEET_BENCH_CONNS the batches at once (defaults the pusher's); the
+// FLEET_BENCH_CONNS the batches at once, FLEET_BENCH_FLUSHKB the rows
+// sent in one statement (defaults the pusher's); the
 // local index is built before the timer starts. It reports the CPU the
 // server's processes and this one used over the push
 // (FLEET_BENCH_CPUPROFILE: this process's CPU profile of it).
@@ -142,7 +143,7 @@ func indexedCorpus(b *testing.B, n int, per int64) (*catalog.Catalog, corpus.Sta
 func pushAll(b *testing.B, url, machine string, cat *catalog.Catalog, want int) {
 	b.Helper()
 	p := New(Options{URL: url, Machine: machine, Source: cat, MaxBytes: int64(envInt("FLEET_BENCH_MAXBYTES", 0)),
-		Conns: envInt("FLEET_BENCH_CONNS", 0)})
+		Conns: envInt("FLEET_BENCH_CONNS", 0), flushBytes: envInt("FLEET_BENCH_FLUSHKB", 0) << 10})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
