@@ -59,7 +59,12 @@ type Catalog struct {
 	log         *slog.Logger
 
 	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
-	behind   atomic.Int64
+	// behindSet holds the files whose text is not indexed yet, behind
+	// their number; guarded by reloadMu.
+	behindSet map[string]bool
+	behind    atomic.Int64
+	// lastRead is the number of index rows the latest reload read.
+	lastRead atomic.Int64
 	temp     string // the temporary index dir, removed on Close
 
 	closeOnce sync.Once
@@ -185,44 +190,60 @@ func WatchIndex(ctx context.Context, ix *index.Index) error {
 	return <-errc
 }
 
-// follow reloads the snapshot after the index's changes, at most every
+// follow reloads the files the index's changes name, at most every
 // reloadEvery, until stop.
 func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	defer func() { sub.Close() }()
 	var last time.Time
-	pending := false
+	pending, all := false, false
+	dirty := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
 		select {
 		case <-stop:
 			return
-		case _, open := <-sub.C:
+		case ev, open := <-sub.C:
 			if !open {
 				if !sub.Lagged() {
 					return
 				}
-				// Cut off as too slow: subscribe again and reload, so the
-				// snapshot has every change.
+				// Cut off as too slow: subscribe again and reload all, so
+				// the snapshot has every change.
 				sub = c.ix.Subscribe()
-				pending = true
+				pending, all = true, true
 				timer.Reset(0)
 				continue
 			}
+			dirty[ev.Path] = true
 			if !pending {
 				pending = true
 				timer.Reset(max(10*time.Millisecond, c.reloadEvery-time.Since(last)))
 			}
 		case <-timer.C:
 			if pending {
-				pending = false
-				if err := c.reload(context.Background()); err != nil {
+				if err := c.reloadChanged(context.Background(), dirty, all); err != nil {
 					c.log.Error("catalog: reload", "err", err) // the next change retries
 				}
+				pending, all, dirty = false, false, map[string]bool{}
 				last = time.Now()
 			}
 		}
 	}
+}
+
+// reloadChanged reloads the files at the paths of dirty, or every file
+// when all is set or they are a good part of the listing (reading all
+// rows at once is then cheaper than by path).
+func (c *Catalog) reloadChanged(ctx context.Context, dirty map[string]bool, all bool) error {
+	if all || 4*len(dirty) > c.State().Sessions {
+		return c.reload(ctx)
+	}
+	paths := make([]string, 0, len(dirty))
+	for p := range dirty {
+		paths = append(paths, p)
+	}
+	return c.reloadPaths(ctx, paths)
 }
 
 // Index is the index the catalog lists (nil for Static): the live
@@ -246,26 +267,71 @@ func (c *Catalog) reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.lastRead.Store(int64(len(metas)))
 	seen := make(map[string]bool, len(metas))
-	behind := 0
+	c.behindSet = map[string]bool{}
 	for _, im := range metas {
-		if im.TextBehind {
-			behind++
-		}
-		if !im.Listed || im.Error != "" {
-			continue
-		}
-		m := fromIndex(im)
-		seen[m.Path] = true
-		if old, found := c.ByPath(m.Path); !found || !sameButKey(old, m) {
-			c.Put(m)
+		if c.apply(im) {
+			seen[im.Info.Path] = true
 		}
 	}
 	for _, p := range c.gone(seen) {
 		c.Remove(p)
 	}
-	c.behind.Store(int64(behind))
+	c.behind.Store(int64(len(c.behindSet)))
 	return nil
+}
+
+// reloadPaths is reload for the files at paths only: their rows are read
+// again, and a file the index no longer holds leaves the listing.
+func (c *Catalog) reloadPaths(ctx context.Context, paths []string) error {
+	c.reloadMu.Lock()
+	defer c.reloadMu.Unlock()
+	metas, err := c.ix.SessionsOf(ctx, paths)
+	if err != nil {
+		return err
+	}
+	c.lastRead.Store(int64(len(metas)))
+	held := make(map[string]bool, len(metas))
+	for _, im := range metas {
+		held[im.Info.Path] = true
+		if !c.apply(im) {
+			c.removeListed(im.Info.Path)
+		}
+	}
+	for _, p := range paths {
+		if !held[p] {
+			delete(c.behindSet, p)
+			c.removeListed(p)
+		}
+	}
+	c.behind.Store(int64(len(c.behindSet)))
+	return nil
+}
+
+// apply puts a file's row into the listing if pi lists it (listed) and
+// notes whether its text is indexed. The caller holds reloadMu.
+func (c *Catalog) apply(im index.Meta) (listed bool) {
+	if im.TextBehind {
+		c.behindSet[im.Info.Path] = true
+	} else {
+		delete(c.behindSet, im.Info.Path)
+	}
+	if !im.Listed || im.Error != "" {
+		return false
+	}
+	m := fromIndex(im)
+	if old, found := c.ByPath(m.Path); !found || !sameButKey(old, m) {
+		c.Put(m)
+	}
+	return true
+}
+
+// removeListed removes the file at path from the listing if it is there.
+func (c *Catalog) removeListed(path string) {
+	if _, found := c.ByPath(path); found {
+		c.Remove(path)
+	}
 }
 
 // sameButKey compares listings apart from the key, which Put assigns.
@@ -335,7 +401,7 @@ func (c *Catalog) Refresh(path string) {
 		c.log.Error("catalog: index update", "path", path, "err", err)
 		return
 	}
-	if err := c.reload(ctx); err != nil {
+	if err := c.reloadPaths(ctx, []string{path}); err != nil {
 		c.log.Error("catalog: reload", "err", err)
 	}
 }

@@ -198,6 +198,29 @@ func TestReloadsSerialised(t *testing.T) {
 	}
 }
 
+// TestReloadReadsChanged: a change to one file reloads that file's row,
+// not every row (at 100,000 sessions, reading them all after each change
+// held 700 MB; decision 0036), and the listing follows it.
+func TestReloadReadsChanged(t *testing.T) {
+	c, d := openDemo(t)
+	defer c.Close()
+	first, found := c.ByKey(d.Sessions[0])
+	if !found || len(d.Sessions) < 4 {
+		t.Fatalf("first demo session listed %v, %d sessions", found, len(d.Sessions))
+	}
+	testkit.AppendFile(t, first.Path, `{"type":"session_info","id":"rr000001","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","name":"read alone"}`+"\n")
+	testkit.Eventually(t, func() error {
+		if m, _ := c.ByPath(first.Path); m.Name != "read alone" || c.lastRead.Load() != 1 {
+			return fmt.Errorf("name %q, the last reload read %d rows of %d", m.Name, c.lastRead.Load(), len(d.Sessions))
+		}
+		return nil
+	}, 10*time.Second, "the listing to show the name, reloading that file alone")
+	c.Refresh(first.Path)
+	if n := c.lastRead.Load(); n != 1 {
+		t.Errorf("a refresh of one file read %d rows", n)
+	}
+}
+
 // TestFirstMessageCut checks that the listing keeps at most
 // MaxFirstMessage bytes of a first message, cut at a rune start (issue
 // 21: a 52 MB pasted first message was held twice and sent with every

@@ -233,14 +233,17 @@ func (m Meta) MarshalJSON() ([]byte, error) {
 	return append(append(info[:len(info)-1:len(info)-1], ','), rest[1:]...), nil
 }
 
-// Sessions returns the metadata of every indexed file, newest first, as the
-// index has it (call Sync first for a current answer).
-func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, f.id_raw, f.cwd, f.name, f.has_name, f.parent_raw, f.created,
+// metaSelect reads scanMeta's columns of the files f.
+const metaSelect = `SELECT f.path, f.id_raw, f.cwd, f.name, f.has_name, f.parent_raw, f.created,
 		f.created_str, f.activity, f.msg_count, f.first_message, f.mtime_ns,
 		f.listall, f.listed, f.session_id, f.size, f.meta, f.problems, f.error, f.text_offset < f.offset,
 		coalesce(p.session_id, '')
-		FROM files f LEFT JOIN files p ON p.path = f.parent_path AND f.parent_path != ''`)
+		FROM files f LEFT JOIN files p ON p.path = f.parent_path AND f.parent_path != ''`
+
+// Sessions returns the metadata of every indexed file, newest first, as the
+// index has it (call Sync first for a current answer).
+func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
+	rows, err := ix.db.QueryContext(ctx, metaSelect)
 	if err != nil {
 		return nil, wrap("sessions", err)
 	}
