@@ -142,7 +142,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if _, err := ix.Sync(ctx, true); err != nil {
 		return err
 	}
-	q, ok, err := cliQuery(ctx, e, ix, strings.Join(pos, " "), *tools)
+	q, ok, err := cliQuery(ctx, e, ix, strings.Join(pos, " "))
 	if err != nil {
 		return err
 	}

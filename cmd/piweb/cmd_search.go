@@ -10,29 +10,15 @@ import (
 )
 
 // cliQuery reads the search box's filters out of the search text as the
-// page does (catalog.ParseSearch, dates in the local zone), says what was
-// left out on stderr, and resolves project names over the index's
-// sessions. ok is false when nothing can match (a project no session
-// has, role:tool without a tool index).
-func cliQuery(ctx context.Context, e *env, ix *index.Index, text string, tools bool) (index.Query, bool, error) {
-	sq := catalog.ParseSearch(text, time.Local)
-	var cwds []string
-	if len(sq.Projects) > 0 {
-		metas, err := ix.Sessions(ctx)
-		if err != nil {
-			return index.Query{}, false, err
-		}
-		for _, m := range metas {
-			cwds = append(cwds, m.Info.Cwd)
-		}
+// page does (catalog.QueryOver, dates in the local zone) and says what was
+// left out on stderr. ok is false when nothing can match (a project no
+// session has, role:tool without a tool index).
+func cliQuery(ctx context.Context, e *env, ix *index.Index, text string) (index.Query, bool, error) {
+	q, ok, warnings, err := catalog.QueryOver(ctx, ix, text, time.Local)
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "search:", w)
 	}
-	q, ok, warn := catalog.IndexQuery(sq, tools, func(names []string) []string { return catalog.MatchProjects(cwds, names) })
-	for _, w := range append(sq.Warnings, warn) {
-		if w != "" {
-			fmt.Fprintln(e.stderr, "search:", w)
-		}
-	}
-	return q, ok, nil
+	return q, ok, err
 }
 
 // flagDates applies --since and --until over the text's after: and

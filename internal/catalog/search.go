@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
@@ -174,4 +175,29 @@ func orEmpty(s SearchSummary) SearchSummary {
 		s.Sessions = []SessionCount{}
 	}
 	return s
+}
+
+// QueryOver is text's search for ix as the commands that answer from the
+// index alone run it (piweb search, piweb mcp): the filters read by
+// ParseSearch (dates in loc), project names matched over the indexed
+// sessions' cwds, roles to what ix holds. ok is false when nothing can
+// match; warnings say what of the text was left out, and why.
+func QueryOver(ctx context.Context, ix *index.Index, text string, loc *time.Location) (q index.Query, ok bool, warnings []string, err error) {
+	sq := ParseSearch(text, loc)
+	var cwds []string
+	if len(sq.Projects) > 0 {
+		metas, err := ix.Sessions(ctx)
+		if err != nil {
+			return q, false, nil, err
+		}
+		for _, m := range metas {
+			cwds = append(cwds, m.Info.Cwd)
+		}
+	}
+	q, ok, warn := IndexQuery(sq, ix.Tools(), func(names []string) []string { return MatchProjects(cwds, names) })
+	warnings = sq.Warnings
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	return q, ok, warnings, nil
 }
