@@ -20,7 +20,17 @@ import (
 	"piweb/internal/testkit"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// TestMain runs the tests, or with asPiweb set, is piweb itself: a real
+// client started by a test (pi, from its mcp.json) runs this binary.
+func TestMain(m *testing.M) {
+	if os.Getenv(asPiweb) == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(pgtest.Main(m))
+}
+
+// asPiweb makes the test binary piweb (TestMain).
+const asPiweb = "PIWEB_TEST_AS_PIWEB"
 
 // TestServeFleet: serve --fleet pushes the agent dir's sessions and
 // `piweb fleet status` then finds nothing behind; a database that does
