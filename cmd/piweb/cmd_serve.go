@@ -187,6 +187,9 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 	opts := server.Options{Addr: listenAddr(f.addr, hl.Addr()), Hosts: f.hosts, Proxies: f.proxies, Token: f.token,
 		SignInKeys: keys, Login: needsLogin(f.addr), Web: web.Handler(f.dev, f.webDir), Log: logger, Demo: f.demo,
 		DemoRealDir: realDir, Metrics: newMetrics(cat, parts, fl)}
+	if exe, err := os.Executable(); err == nil {
+		opts.Executable = exe // the mcp.json entry Settings offers runs this binary
+	}
 	if fl != nil {
 		opts.Fleet, opts.FleetKey = fl, f.fleetKey
 		if fl.Reader != nil {

@@ -67,6 +67,34 @@ type ResourceList struct {
 	Installed   []Installed     `json:"installed"`
 	States      *ResourceStates `json:"states,omitempty"`
 	StatesError string          `json:"statesError,omitempty"`
+	// PiwebMCP is the entry that makes this piweb one of pi's MCP
+	// servers (absent when the server does not know its executable).
+	PiwebMCP *PiwebMCP `json:"piwebMcp,omitempty"`
+}
+
+// PiwebMCP is the mcp.json entry Settings offers so that pi sessions can
+// search and read every session through `piweb mcp` (decision 0041):
+// server Name in the agent dir's mcp.json (Path), set to Config; Added
+// says that file has a server of that name or running that command.
+type PiwebMCP struct {
+	Name   string          `json:"name"`
+	Path   string          `json:"path"`
+	Config MCPServerConfig `json:"config"`
+	Added  bool            `json:"added"`
+}
+
+// MCPServerConfig is a stdio server's entry in mcp.json.
+type MCPServerConfig struct {
+	Command  string   `json:"command"`
+	Args     []string `json:"args"`
+	Exposure string   `json:"exposure,omitempty"`
+}
+
+// AddPiwebMCP is POST /api/config/mcp/piweb: add PiwebMCP's entry to the
+// agent dir's mcp.json as `pi mcp add` would; the answer is the installed
+// list after, with Cwd's project part as PUT /api/config/mcp answers.
+type AddPiwebMCP struct {
+	Cwd string `json:"cwd"`
 }
 
 // ResourceToggle is PUT /api/config/resources: enable or disable one

@@ -69,6 +69,12 @@ func (c *Client) PutMCP(ctx context.Context, req apitype.MCPToggle) (a []apitype
 	return a, c.Do(ctx, http.MethodPut, "/api/config/mcp", req, &a)
 }
 
+// AddPiwebMCP is POST /api/config/mcp/piweb; the answer is the installed
+// list after.
+func (c *Client) AddPiwebMCP(ctx context.Context, req apitype.AddPiwebMCP) (a []apitype.Installed, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/config/mcp/piweb", req, &a)
+}
+
 // Package is POST /api/config/packages: pi install or pi remove.
 func (c *Client) Package(ctx context.Context, req apitype.PackageRequest) (a apitype.PackageRun, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/config/packages", req, &a)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/errs"
 	"piweb/internal/piconfig"
 )
@@ -139,6 +140,42 @@ func findResource(st agent.ResourceStates, typ, path string) (agent.ResourceStat
 		}
 	}
 	return agent.ResourceState{}, false
+}
+
+// PiwebMCPName is the server name Settings gives piweb in mcp.json.
+const PiwebMCPName = "piweb"
+
+// PiwebMCP is the mcp.json entry that runs exe (this piweb) as pi's MCP
+// server, exposed directly (four small read-only tools), and whether
+// installed (the agent dir's and project's servers) has it already: a
+// user server of that name, or one running exe mcp.
+func PiwebMCP(agentDir, exe string, installed []piconfig.Installed) *apitype.PiwebMCP {
+	p := &apitype.PiwebMCP{Name: PiwebMCPName, Path: (&piconfig.Store{AgentDir: agentDir}).MCPPath(""),
+		Config: apitype.MCPServerConfig{Command: exe, Args: []string{"mcp"}, Exposure: "direct"}}
+	for _, x := range installed {
+		if x.Kind == "mcp" && x.Scope == "user" && (x.Name == p.Name || x.Detail == exe+" mcp") {
+			p.Added = true
+		}
+	}
+	return p
+}
+
+// AddPiwebMCP writes PiwebMCP's entry into the agent dir's mcp.json and
+// returns the installed list after (cwd's project part when trusted).
+func AddPiwebMCP(agentDir, cwd, exe string) ([]piconfig.Installed, error) {
+	trusted, err := Trusted(agentDir, cwd)
+	if err != nil {
+		return nil, err
+	}
+	pc := &piconfig.Store{AgentDir: agentDir}
+	c := PiwebMCP(agentDir, exe, nil).Config
+	if err := pc.AddMCPServer(PiwebMCPName, c.Command, c.Args, c.Exposure); err != nil {
+		return nil, err
+	}
+	if !trusted {
+		cwd = ""
+	}
+	return pc.Installed(cwd), nil
 }
 
 // SetMCPEnabled enables or disables MCP server name in the mcp.json of

@@ -75,3 +75,33 @@ func fileIndent(text []byte) string {
 	}
 	return "  "
 }
+
+// AddMCPServer sets MCP server name in the agent dir's mcp.json to a
+// stdio server running command with args and the given exposure ("" for
+// pi's default), as pi 1.6.0's `pi mcp add` does (addMcpServerConfig): an
+// entry of that name is replaced whole, a missing file is made, other
+// content is kept, and the file is written as SetMCPEnabled writes it.
+func (s *Store) AddMCPServer(name, command string, args []string, exposure string) error {
+	path := s.MCPPath("")
+	return s.update(path, path, 0o644, false, func(d *doc) ([]byte, error) {
+		servers := d.obj.Value().Get("mcpServers")
+		if k := servers.Kind(); k != jsjson.UndefinedKind && k != jsjson.ObjectKind {
+			return nil, invalidf("mcp.json's mcpServers is not an object")
+		}
+		var entry jsjson.Object
+		entry.Set("command", jsjson.String(command))
+		var as []jsjson.Value
+		for _, a := range args {
+			as = append(as, jsjson.String(a))
+		}
+		entry.Set("args", jsjson.Array(as...))
+		if exposure != "" {
+			entry.Set("exposure", jsjson.String(exposure))
+		}
+		sv := servers.Object()
+		sv.Set(name, entry.Value())
+		d.obj.Set("mcpServers", sv.Value())
+		out := appendIndented(nil, d.obj.Value(), "\n", fileIndent(bytes.TrimPrefix(d.raw, bom)))
+		return append(out, '\n'), nil
+	})
+}

@@ -83,3 +83,34 @@ func piMCPList(t *testing.T, agentDir string) string {
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
+
+// TestAddMCPServerAsPi adds a server with pi 1.6.0's own `pi mcp add`
+// code (addMcpServerConfig) in one copy and with piweb in another: to no
+// file, to a tab-indented file with other content, over an entry of the
+// same name; the files must be byte for byte the same.
+func TestAddMCPServerAsPi(t *testing.T) {
+	node, pkg := pitest.Node(t), pitest.V16.PackageDir(t)
+	for _, tc := range []struct{ name, before string }{
+		{"no file", ""},
+		{"tabs and other content", "{\n\t\"autoEnableCodemode\": true,\n\t\"mcpServers\": {\n\t\t\"files\": {\"command\": \"x\"}\n\t}\n}\n"},
+		{"replaced", `{"mcpServers":{"piweb":{"command":"old","enabled":false},"web":{"url":"http://127.0.0.1:9/mcp"}}}`},
+	} {
+		pi, web := t.TempDir(), t.TempDir()
+		if tc.before != "" {
+			os.WriteFile(filepath.Join(pi, "mcp.json"), []byte(tc.before), 0o644)
+			os.WriteFile(filepath.Join(web, "mcp.json"), []byte(tc.before), 0o644)
+		}
+		config := `{"command":"/usr/bin/piweb","args":["mcp"],"exposure":"direct"}`
+		if out, err := exec.Command(node, filepath.Join("testdata", "pi-mcp-add.mjs"), pkg, filepath.Join(pi, "mcp.json"), "piweb", config).CombinedOutput(); err != nil {
+			t.Fatalf("pi's addMcpServerConfig: %v: %s", err, out)
+		}
+		if err := (&Store{AgentDir: web}).AddMCPServer("piweb", "/usr/bin/piweb", []string{"mcp"}, "direct"); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(filepath.Join(pi, "mcp.json"))
+		got, _ := os.ReadFile(filepath.Join(web, "mcp.json"))
+		if string(got) != string(want) {
+			t.Errorf("%s: piweb wrote\n%s\npi wrote\n%s", tc.name, got, want)
+		}
+	}
+}

@@ -138,3 +138,26 @@ func TestLiveResources(t *testing.T) {
 	_, err := api.Resources(ctx, "relative")
 	wantErr(t, "a relative cwd", err, 400, "")
 }
+
+// TestAddPiwebMCP: POST /api/config/mcp/piweb writes this piweb's entry
+// into the agent dir's mcp.json (keeping the servers there) and answers
+// the servers after; a piweb that does not know its executable refuses.
+func TestAddPiwebMCP(t *testing.T) {
+	r := newRig(t, Options{Executable: "/opt/piweb"})
+	path := filepath.Join(r.d.AgentDir, "mcp.json")
+	os.WriteFile(path, []byte(`{"mcpServers":{"files":{"command":"x"}}}`), 0o644)
+	cwd := r.d.Projects + "/notes"
+	got, err := r.api().AddPiwebMCP(t.Context(), apitype.AddPiwebMCP{Cwd: cwd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := toJSON(t, got); !strings.Contains(s, `"name":"piweb"`) || !strings.Contains(s, `"detail":"/opt/piweb mcp"`) || !strings.Contains(s, `"name":"files"`) {
+		t.Errorf("installed after: %s", s)
+	}
+	b, _ := os.ReadFile(path)
+	if want := "{\n  \"mcpServers\": {\n    \"files\": {\n      \"command\": \"x\"\n    },\n    \"piweb\": {\n      \"command\": \"/opt/piweb\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"exposure\": \"direct\"\n    }\n  }\n}\n"; string(b) != want {
+		t.Errorf("mcp.json:\n%s\nwant\n%s", b, want)
+	}
+	_, err = newRig(t, Options{}).api().AddPiwebMCP(t.Context(), apitype.AddPiwebMCP{Cwd: cwd})
+	wantErr(t, "no executable", err, 404, "")
+}

@@ -32,6 +32,7 @@ type guardFixture struct {
 
 func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 	t.Helper()
+	opts.Executable = "/opt/piweb" // for POST /api/config/mcp/piweb
 	r := newRig(t, opts, cfg)
 	f := &guardFixture{r: r}
 	if cfg.Terminals == nil {
@@ -99,6 +100,7 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 		"POST /api/config/test":                     `{"provider":"fake","modelId":"fake-model"}`,
 		"PUT /api/config/resources":                 `{"cwd":"` + cwd + `","type":"skills","path":"` + cwd + `/skill","enabled":false}`,
 		"PUT /api/config/mcp":                       `{"cwd":"` + cwd + `","scope":"user","name":"guard","enabled":false}`,
+		"POST /api/config/mcp/piweb":                `{"cwd":"` + cwd + `"}`,
 		"POST /api/config/packages":                 `{"cwd":"` + cwd + `","action":"install","source":"npm:guard-test"}`,
 		"PUT /api/prefs":                            `{"modelTitles":false}`,
 		"POST /api/config/signin/{provider}":        `{}`,

@@ -7,6 +7,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/apitype"
+	"piweb/internal/errs"
 	"piweb/internal/ops"
 )
 
@@ -29,6 +30,9 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 		return agent.ErrPiMissing
 	}
 	a, err := ops.Resources(r.Context(), rl, rs, s.agentDir, cwd)
+	if err == nil && s.opts.Executable != "" {
+		a.PiwebMCP = ops.PiwebMCP(s.agentDir, s.opts.Executable, a.Installed)
+	}
 	return answer(w, a, err)
 }
 
@@ -81,6 +85,23 @@ func (o Options) packageTimeout() time.Duration {
 		return o.PackageTimeout
 	}
 	return packageTimeout
+}
+
+// postPiwebMCP makes this piweb one of pi's MCP servers.
+func (s *Server) postPiwebMCP(w http.ResponseWriter, r *http.Request) error {
+	var body apitype.AddPiwebMCP
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return err
+	}
+	cwd, err := trustCwd(body.Cwd)
+	if err != nil {
+		return err
+	}
+	if s.opts.Executable == "" {
+		return errs.E("server.postPiwebMCP", errs.NotFound, "this piweb does not know where its executable is")
+	}
+	installed, err := ops.AddPiwebMCP(s.agentDir, cwd, s.opts.Executable)
+	return answer(w, installed, err)
 }
 
 func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {

@@ -67,6 +67,7 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/config/resources", s.getResources)
 	h("PUT /api/config/resources", s.putResource)
 	h("PUT /api/config/mcp", s.putMCP)
+	h("POST /api/config/mcp/piweb", s.postPiwebMCP)
 	h("POST /api/config/packages", s.postPackage)
 	// Account sign-in through pi's own `pi auth login` on a PTY (login.go).
 	h("POST /api/config/signin/{provider}", s.startSignIn)

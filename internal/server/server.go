@@ -85,6 +85,10 @@ type Options struct {
 	// neither happens.
 	FleetKey access.FleetKey
 	Peers    Peers
+	// Executable is this piweb's binary, for the mcp.json entry Settings
+	// offers (GET /api/config/resources, POST /api/config/mcp/piweb);
+	// "" offers none.
+	Executable string
 	// Metrics, when set, counts every request by route and status and is
 	// served at GET /metrics, with the runtime's profiles at
 	// /debug/pprof/ (metrics.go); nil: neither route exists.

@@ -112,7 +112,7 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "")},
+	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, ""), Executable: "/opt/piweb/piweb"},
 		app.Config{AgentDir: agentDir, Catalog: indexCatalog(t, agentDir), Agent: ag})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {

@@ -87,6 +87,23 @@ func TestSettingsResources(t *testing.T) {
 	waitFile(t, filepath.Join(r.cwd, ".pi", "mcp.json"), "{\n  \"mcpServers\": {\n    \"user-files\": {\n      \"enabled\": false\n    }\n  }\n}\n")
 	waitPi(t, r, userFiles+`.length === 1 && `+userFiles+`[0].innerText.includes('in this project: disabled')`)
 
+	// piweb offered as one of pi's MCP servers, added as `pi mcp add`
+	// writes it, then said to be there.
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp details').open = true)`)
+		for _, w := range []int64{1280, 390} {
+			for _, scheme := range []string{"light", "dark"} {
+				r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
+				eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp').scrollIntoView({block: 'center'}), true)`)
+				r.screenshot(t, fmt.Sprintf("settings-piweb-mcp-%d-%s", w, scheme))
+			}
+		}
+		r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+	}
+	r.click(t, ".set-piweb-mcp-add")
+	waitFile(t, filepath.Join(r.agentDir, "mcp.json"), "\"piweb\": {\n      \"command\": \"/opt/piweb/piweb\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"exposure\": \"direct\"")
+	waitPi(t, r, `document.querySelector('.set-piweb-mcp.added') !== null`)
+
 	typeSource(t, r, pkg)
 	r.click(t, ".set-pkg-install")
 	waitPi(t, r, `!!document.querySelector('.set-pkg-run.ok')`)

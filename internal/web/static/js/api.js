@@ -192,6 +192,7 @@ export const cancelSignIn = (provider) => request('DELETE', signInURL(provider),
 export const listResources = (cwd) => get('/api/config/resources' + q({ cwd }));
 export const setResourceEnabled = (body) => put('/api/config/resources', body);
 export const setMCPEnabled = (body) => put('/api/config/mcp', body);
+export const addPiwebMCP = (body) => post('/api/config/mcp/piweb', body);
 export const packageCommand = (body) => post('/api/config/packages', body);
 // piweb's own preferences (docs/api.md: piweb's preferences).
 export const getPrefs = () => get('/api/prefs');

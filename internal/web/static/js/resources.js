@@ -104,7 +104,8 @@ function Loaded({ res, cwd, trusted, changed, pick }) {
         <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}
           </span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
-        ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>`;
+        ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>
+      ${kind === 'mcp' && pick === everything && res.piwebMcp && html`<${PiwebMCP} p=${res.piwebMcp} cwd=${cwd} changed=${changed} />`}`;
   });
 }
 
@@ -123,6 +124,34 @@ function listedExtensions(res, installed) {
   return (st.project || st.global || []).filter((s) => s.type === 'extensions' && !named.has(s.path))
     .map((s) => ({ kind: 'extension', installed: true, name: displayName(s), path: s.source === 'builtin' ? ''
       : s.path, scope: s.source === 'builtin' ? 'built-in' : s.scope, disabled: !s.enabled }));
+}
+
+// PiwebMCP offers to make piweb one of pi's MCP servers (piweb mcp:
+// search and read every session), written into the agent dir's mcp.json
+// as `pi mcp add` writes it, with the entry to copy instead.
+function PiwebMCP({ p, cwd, changed }) {
+  const [busy, setBusy] = useState(false);
+  const entry = JSON.stringify({ mcpServers: { [p.name]: p.config } }, null, 2);
+  if (p.added) {
+    return html`<p class="set-piweb-mcp added muted">piweb is one of pi's MCP servers: a pi started now can search
+      and read your past sessions (<code>/reload</code> in a running one).</p>`;
+  }
+  const add = async () => {
+    setBusy(true);
+    try {
+      await api.addPiwebMCP({ cwd });
+      toast('Added piweb to ' + p.path);
+    } catch (e) { toast('Not added: ' + e.message, { kind: 'error', ms: 8000 }); }
+    setBusy(false);
+    changed();
+  };
+  return html`<div class="set-piweb-mcp">
+    <p><strong>Let pi look up past sessions.</strong> As an MCP server, piweb lets every pi session search and read
+      all your sessions (how a problem was solved last week, in any project) from piweb's index.</p>
+    <button class="btn small set-piweb-mcp-add" type="button" disabled=${busy} onClick=${add}>Add piweb to pi's MCP
+      servers</button>
+    <details><summary>or add it to <code>${p.path}</code> yourself</summary><pre class="set-piweb-mcp-entry">${entry}
+      </pre></details></div>`;
 }
 
 // OVERRIDES are pi config --local's states of a global resource in one
