@@ -24,7 +24,7 @@ import (
 // client started by a test (pi, from its mcp.json) runs this binary.
 func TestMain(m *testing.M) {
 	if os.Getenv(asPiweb) == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(runProcess())
 	}
 	os.Exit(pgtest.Main(m))
 }

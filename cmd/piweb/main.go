@@ -8,9 +8,12 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(runProcess()) }
+
+// runProcess is piweb run by the process: its arguments, environment and
+// standard files, stopped by SIGINT or SIGTERM.
+func runProcess() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 }

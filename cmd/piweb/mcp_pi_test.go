@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,5 +81,35 @@ func TestMCPClientGone(t *testing.T) {
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("piweb mcp: %v; stderr: %s", err, stderr.String())
+	}
+}
+
+// TestMCPSignal: piweb mcp sent SIGTERM while its client holds stdin
+// open and says nothing exits 0 at once (pi stops a server so when
+// closing stdin did not).
+func TestMCPSignal(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "mcp")
+	cmd.Env = append(os.Environ(), asPiweb+"=1", "PI_CODING_AGENT_DIR="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"))
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"result":{}`) {
+		t.Fatalf("ping: %q, %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("piweb mcp after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("piweb mcp did not exit within 10 s of SIGTERM")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -318,5 +319,17 @@ func TestReadEntry(t *testing.T) {
 	}
 	if text != webLines[1] {
 		t.Errorf("the pages of a long entry make %d bytes, want its %d", len(text), len(webLines[1]))
+	}
+}
+
+// TestServeStopsWithContext: Serve returns when its context ends while
+// the client says nothing (stdin held open).
+func TestServeStopsWithContext(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := New(Options{}).Serve(ctx, r, io.Discard); err != nil {
+		t.Fatal(err)
 	}
 }

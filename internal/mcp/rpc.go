@@ -53,32 +53,60 @@ type rpcError struct {
 var null = json.RawMessage("null")
 
 // Serve answers the messages read from r on w until r ends, ctx ends or a
-// write fails (see the package's contract).
+// write fails (see the package's contract). It returns as soon as ctx
+// ends, even while r blocks (its reader is left to the process's exit).
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
-	for ctx.Err() == nil {
-		line, tooLong, rerr := readLine(br, buf[:0], MaxLine)
-		buf = line
-		var out []byte
-		if tooLong {
-			out = errorLine(null, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes", MaxLine))
-		} else {
-			out = s.handle(ctx, line)
+	frames := make(chan frame)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readFrames(r, frames, stop)
+	for {
+		var f frame
+		select {
+		case <-ctx.Done():
+			return nil
+		case f = <-frames:
+		}
+		out := errorLine(null, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes", MaxLine))
+		if !f.tooLong {
+			out = s.handle(ctx, f.line)
 		}
 		if out != nil {
 			if _, err := w.Write(out); err != nil {
 				return err
 			}
 		}
-		if rerr == io.EOF {
+		if f.err == io.EOF {
 			return nil
 		}
-		if rerr != nil {
-			return rerr
+		if f.err != nil {
+			return f.err
 		}
 	}
-	return nil
+}
+
+// frame is one line read, or the read's end.
+type frame struct {
+	line    []byte
+	tooLong bool
+	err     error
+}
+
+// readFrames sends r's lines on out, one at a time, until r ends or stop
+// closes.
+func readFrames(r io.Reader, out chan<- frame, stop <-chan struct{}) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, nil, MaxLine)
+		select {
+		case out <- frame{line, tooLong, err}:
+		case <-stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // readLine reads the next line into buf, without its newline; tooLong
