@@ -96,6 +96,9 @@ func TestSettingsResources(t *testing.T) {
 				r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
 				eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp').scrollIntoView({block: 'center'}), true)`)
 				r.screenshot(t, fmt.Sprintf("settings-piweb-mcp-%d-%s", w, scheme))
+				if w == 390 {
+					fitsPhone(t, r.browser, "the piweb MCP offer")
+				}
 			}
 		}
 		r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
