@@ -105,7 +105,8 @@ function Loaded({ res, cwd, trusted, changed, pick }) {
           </span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
         ${x.path && html`<span class="muted set-res-path">${x.path}</span>`}</li>`)}</ul>
-      ${kind === 'mcp' && pick === everything && res.piwebMcp && html`<${PiwebMCP} p=${res.piwebMcp} cwd=${cwd} changed=${changed} />`}`;
+      ${kind === 'mcp' && pick === everything && res.piwebMcp && html`<${PiwebMCP} p=${res.piwebMcp} cwd=${cwd}
+        changed=${changed} />`}`;
   });
 }
 
