@@ -20,9 +20,10 @@ import (
 )
 
 // TestMCPWithPi: pi 1.6.0, whose mcp.json starts piweb mcp (this test
-// binary as piweb), declares piweb's tools to the model, and when the
-// model calls the search, the hit from another session of the agent dir
-// reaches the model's next request.
+// binary as piweb), declares piweb's tools to the model; when the model
+// calls the search, the hit from another session of the agent dir
+// reaches the model's next request, and so does that session's context
+// when the model reads it by the start of its id.
 func TestMCPWithPi(t *testing.T) {
 	testkit.Long(t)
 	piBin := pitest.PiBin(t)
@@ -44,7 +45,9 @@ func TestMCPWithPi(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(agent, "mcp.json"), mcpJSON, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv.Enqueue(fakellm.Tools(fakellm.NewCall("mcp__piweb__search", map[string]any{"query": "zanzibar project:api"})), fakellm.Text("Pin the clock."))
+	srv.Enqueue(fakellm.Tools(fakellm.NewCall("mcp__piweb__search", map[string]any{"query": "zanzibar project:api"})),
+		fakellm.Tools(fakellm.NewCall("mcp__piweb__read_context", map[string]any{"sessionId": id[:8], "start": -1})),
+		fakellm.Text("Pin the clock."))
 	cmd := exec.Command(piBin, "--mode", "rpc", "--no-session", "--no-context-files")
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agent, "PI_OFFLINE=1", "XDG_CACHE_HOME="+t.TempDir())
@@ -52,8 +55,8 @@ func TestMCPWithPi(t *testing.T) {
 	p.Call(map[string]any{"type": "prompt", "message": "how did we fix the zanzibar flake?"}, 30*time.Second)
 	p.Until(60*time.Second, func(ev map[string]any) bool { return ev["type"] == "agent_end" })
 	reqs := srv.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d model requests, want 2; stderr:\n%s", len(reqs), p.Stderr())
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3; stderr:\n%s", len(reqs), p.Stderr())
 	}
 	if names := reqs[0].ToolNames(); !slices.Contains(names, "mcp__piweb__search") || !slices.Contains(names, "mcp__piweb__read_context") {
 		t.Errorf("tools declared to the model: %v", names)
@@ -61,6 +64,10 @@ func TestMCPWithPi(t *testing.T) {
 	results := reqs[1].ToolResults()
 	if len(results) != 1 || !strings.Contains(results[0].Text(), `"sessionId":"`+id+`"`) || !strings.Contains(results[0].Text(), "**zanzibar**") {
 		t.Errorf("the search's result in the model's request: %v", results)
+	}
+	if results = reqs[2].ToolResults(); len(results) != 1 || !strings.Contains(results[0].Text(), `"entryId":"e1"`) ||
+		!strings.Contains(results[0].Text(), "the zanzibar flake: pin the clock") {
+		t.Errorf("read_context's result in the model's request: %v", results)
 	}
 }
 

@@ -43,8 +43,9 @@ func New(o Options) *Server {
 // Bounds of the tools' answers.
 const (
 	// DefaultChars and MaxChars bound a read tool's page: its maxChars
-	// argument's default and largest value.
-	DefaultChars = 20_000
+	// argument's default (under pi's 20 KB, past which pi cuts a tool's
+	// text in the middle, with the answer's own fields) and largest value.
+	DefaultChars = 16_000
 	MaxChars     = 100_000
 	// MaxHits bounds a search's hits, MaxQuery its text in bytes.
 	MaxHits  = 50
@@ -64,7 +65,7 @@ type tool struct {
 var readOnly = map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
 
 const sessionArg = `"sessionId": {"type": "string", "description": "the session's id, or a unique prefix of it (4 characters or more), as search and list_sessions give it"}`
-const charsArg = `"maxChars": {"type": "integer", "minimum": 1000, "maximum": 100000, "description": "the most characters of the page (default 20000)"}`
+const charsArg = `"maxChars": {"type": "integer", "minimum": 1000, "maximum": 100000, "description": "the most characters of the page (default 16000)"}`
 
 var toolList = []tool{
 	{"search", "Search pi sessions",
