@@ -110,6 +110,9 @@ type GitStatus struct {
 	// them all.
 	Files []GitFile `json:"files"`
 	Total int       `json:"total"`
+	// State is the operation git has in progress: "merge", "rebase",
+	// "cherry-pick", "revert", or "" for none.
+	State string `json:"state,omitempty"`
 	// IgnoredConfig are the keys of the repository's own config that name
 	// a command (core.fsmonitor, a filter, hooks...), which git ran
 	// without (the panel says so).
@@ -161,4 +164,60 @@ type GitDiff struct {
 	Truncated bool   `json:"truncated"`
 	// Binary is set when git reports binary files differing.
 	Binary bool `json:"binary"`
+}
+
+// GitCommit is one commit of GET /api/sessions/{id}/git/commits, and the
+// answer of POST (the commit just made).
+type GitCommit struct {
+	Hash    string    `json:"hash"`
+	Short   string    `json:"short"`
+	Author  string    `json:"author"`
+	Date    time.Time `json:"date"`
+	Subject string    `json:"subject"`
+}
+
+// GitCommits is GET /api/sessions/{id}/git/commits: the last commits of
+// HEAD, newest first.
+type GitCommits struct {
+	Commits []GitCommit `json:"commits"`
+}
+
+// GitCommitRequest is POST /api/sessions/{id}/git/commits: commit what is
+// staged with Message.
+type GitCommitRequest struct {
+	Message string `json:"message"`
+}
+
+// GitPaths is POST /api/sessions/{id}/git/stage and /git/unstage: files
+// relative to the working tree's top folder (as GitFile.Path).
+type GitPaths struct {
+	Paths []string `json:"paths"`
+}
+
+// GitDiscard is POST /api/sessions/{id}/git/discard: the unstaged changes
+// of Paths are thrown away; an untracked path is deleted, and only with
+// Untracked set (the user confirmed that twice).
+type GitDiscard struct {
+	Paths     []string `json:"paths"`
+	Untracked bool     `json:"untracked"`
+}
+
+// FileMatches is GET /api/sessions/{id}/files/find: the paths of the
+// session's folder matching a fuzzy query, best first, for the composer's
+// "@" completion.
+type FileMatches struct {
+	Matches []FileMatch `json:"matches"`
+	// Files counts the files listed in the folder; Partial says some
+	// are missing from the list (Reason says why: too many, too slow,
+	// folders that could not be read).
+	Files   int    `json:"files"`
+	Partial bool   `json:"partial"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// FileMatch is one path relative to the session's folder; a folder's
+// ends in "/" (Dir).
+type FileMatch struct {
+	Path string `json:"path"`
+	Dir  bool   `json:"dir"`
 }

@@ -17,6 +17,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
+	"piweb/internal/filefind"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/naming"
@@ -111,6 +112,7 @@ type App struct {
 	Cache       *sessionstore.Cache
 	Git         *gitx.Git
 	Repos       *gitx.RepoCache
+	Finder      *filefind.Finder  // the composer's "@" completion
 	Terminals   *terminal.Manager // nil: terminals are off
 	Push        *push.Service     // nil: no Web Push
 	Marks       *own.AttentionStore
@@ -140,6 +142,7 @@ func New(cfg Config) *App {
 	a.defaults()
 	a.Store.Tidy()
 	a.Repos = &gitx.RepoCache{Git: a.Git, TTL: 30 * time.Second}
+	a.Finder = filefind.New(filefind.Options{Git: a.Git})
 	a.Events = a.Agent.Events() // the agent's broker, so each event is numbered and kept once
 	if a.Events == nil {
 		a.Events = agent.SharedBroker(cfg.EventQueue, nil)
@@ -272,6 +275,7 @@ func (a *App) Close() error {
 	a.Live.Close()
 	a.FilePollers.Close()
 	a.GitPollers.Close()
+	a.Finder.Close()
 	a.Attention.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

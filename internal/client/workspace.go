@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"piweb/internal/apitype"
@@ -112,4 +113,44 @@ func (c *Client) CloseTerminal(ctx context.Context, id, tid string) error {
 func (c *Client) TerminalSocketURL(id, tid string) string {
 	u := c.base + c.onMachine(sessionPath(id, "/terminals/"+url.PathEscape(tid)+"/socket"))
 	return "ws" + strings.TrimPrefix(u, "http")
+}
+
+// GitStage is POST /api/sessions/{id}/git/stage; it answers the new state.
+func (c *Client) GitStage(ctx context.Context, id string, paths ...string) (a apitype.GitView, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/git/stage"), apitype.GitPaths{Paths: paths}, &a)
+}
+
+// GitUnstage is POST /api/sessions/{id}/git/unstage.
+func (c *Client) GitUnstage(ctx context.Context, id string, paths ...string) (a apitype.GitView, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/git/unstage"), apitype.GitPaths{Paths: paths}, &a)
+}
+
+// GitDiscard is POST /api/sessions/{id}/git/discard.
+func (c *Client) GitDiscard(ctx context.Context, id string, req apitype.GitDiscard) (a apitype.GitView, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/git/discard"), req, &a)
+}
+
+// GitCommits is GET /api/sessions/{id}/git/commits (limit 0: the server's
+// default).
+func (c *Client) GitCommits(ctx context.Context, id string, limit int) (a apitype.GitCommits, err error) {
+	q := ""
+	if limit > 0 {
+		q = query("limit", strconv.Itoa(limit))
+	}
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/git/commits"+q), nil, &a)
+}
+
+// GitCommit is POST /api/sessions/{id}/git/commits: commit what is staged.
+func (c *Client) GitCommit(ctx context.Context, id, message string) (a apitype.GitCommit, err error) {
+	return a, c.Do(ctx, http.MethodPost, sessionPath(id, "/git/commits"), apitype.GitCommitRequest{Message: message}, &a)
+}
+
+// FindFiles is GET /api/sessions/{id}/files/find: the "@" completion's
+// paths matching q (limit 0: the server's default).
+func (c *Client) FindFiles(ctx context.Context, id, q string, limit int) (a apitype.FileMatches, err error) {
+	l := ""
+	if limit > 0 {
+		l = strconv.Itoa(limit)
+	}
+	return a, c.Do(ctx, http.MethodGet, sessionPath(id, "/files/find"+query("q", q, "limit", l)), nil, &a)
 }

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -77,16 +78,24 @@ func New(opts Options) *Git {
 // limit bytes of it (0: no limit) and whether it was cut there. Exit
 // codes listed in okCodes count as success.
 func (g *Git) run(ctx context.Context, dir string, limit int, args []string, okCodes ...int) ([]byte, bool, error) {
+	out, _, cut, err := g.runFull(ctx, dir, limit, append(slices.Clone(alwaysOff), args...), okCodes...)
+	return out, cut, err
+}
+
+// runFull runs git in dir with args (alwaysOff or askedOff among them)
+// and returns its standard output (at most limit bytes, 0: all), the
+// first 8 KiB of its standard error, and whether the output was cut.
+func (g *Git) runFull(ctx context.Context, dir string, limit int, args []string, okCodes ...int) ([]byte, string, bool, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, false, ErrNoDir
+		return nil, "", false, ErrNoDir
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	full := append(append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false"}, alwaysOff...), args...)
+	full := append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false"}, args...)
 	cmd := exec.CommandContext(ctx, g.opts.Path, full...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_PAGER=cat",
-		"GIT_ASKPASS=", "SSH_ASKPASS=")
+		"GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:", "GIT_MERGE_AUTOEDIT=no")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -95,9 +104,9 @@ func (g *Git) run(ctx context.Context, dir string, limit int, args []string, okC
 	cmd.Stdout, cmd.Stderr = out, &limitedBuf{buf: &stderr, max: 8 << 10}
 	err := cmd.Run()
 	if out.cut {
-		return out.buf.Bytes(), true, nil
+		return out.buf.Bytes(), stderr.String(), true, nil
 	}
-	return out.buf.Bytes(), false, g.classify(ctx, err, stderr.String(), okCodes)
+	return out.buf.Bytes(), stderr.String(), false, g.classify(ctx, err, stderr.String(), okCodes)
 }
 
 func (g *Git) classify(ctx context.Context, err error, stderr string, okCodes []int) error {

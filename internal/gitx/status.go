@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,7 +22,7 @@ type File = apitype.GitFile
 
 // Status runs `git status --porcelain=v2 -z --branch` in dir.
 func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
-	root, err := g.Root(ctx, dir)
+	root, gitDir, err := g.dirs(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +39,32 @@ func (g *Git) Status(ctx context.Context, dir string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Root, st.IgnoredConfig = root, gd.ignored
+	st.Root, st.IgnoredConfig, st.State = root, gd.ignored, stateOf(gitDir)
 	return st, nil
+}
+
+// dirs returns the top folder of the working tree holding dir and its git
+// folder (a worktree's own, where git keeps a merge's or rebase's state).
+func (g *Git) dirs(ctx context.Context, dir string) (root, gitDir string, err error) {
+	out, _, err := g.run(ctx, dir, 0, []string{"rev-parse", "--show-toplevel", "--absolute-git-dir"})
+	if err != nil {
+		return "", "", err
+	}
+	root, gitDir, _ = strings.Cut(strings.TrimRight(string(out), "\n"), "\n")
+	return root, gitDir, nil
+}
+
+// stateOf names the operation git has in progress in gitDir, by the files
+// git keeps while it lasts: "merge", "rebase", "cherry-pick", "revert", or
+// "" for none.
+func stateOf(gitDir string) string {
+	for _, s := range []struct{ file, state string }{{"MERGE_HEAD", "merge"}, {"rebase-merge", "rebase"},
+		{"rebase-apply", "rebase"}, {"CHERRY_PICK_HEAD", "cherry-pick"}, {"REVERT_HEAD", "revert"}} {
+		if _, err := os.Stat(filepath.Join(gitDir, s.file)); err == nil {
+			return s.state
+		}
+	}
+	return ""
 }
 
 // ErrParse is ParseStatus's answer to output it cannot read.

@@ -123,6 +123,18 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 	wt := filepath.Join(filepath.Dir(cwd), "guard-worktree")
 	f.bodies["POST /api/sessions/{id}/worktrees"] = `{"folder":"guard-worktree","branch":"guard"}`
 	f.bodies["POST /api/sessions/{id}/worktrees/remove"] = `{"path":"` + wt + `"}`
+	// And for the git actions: a file to stage and unstage, one to
+	// discard, one staged to commit.
+	gitIn(t, cwd, "config", "user.name", "Guard")
+	gitIn(t, cwd, "config", "user.email", "guard@example.com")
+	for _, n := range []string{"guard-a.txt", "guard-b.txt", "guard-c.txt"} {
+		os.WriteFile(filepath.Join(cwd, n), []byte(n), 0o644)
+	}
+	gitIn(t, cwd, "add", "guard-c.txt")
+	f.bodies["POST /api/sessions/{id}/git/stage"] = `{"paths":["guard-a.txt"]}`
+	f.bodies["POST /api/sessions/{id}/git/unstage"] = `{"paths":["guard-a.txt"]}`
+	f.bodies["POST /api/sessions/{id}/git/discard"] = `{"paths":["guard-b.txt"],"untracked":true}`
+	f.bodies["POST /api/sessions/{id}/git/commits"] = `{"message":"guard"}`
 	f.bodies["POST /api/sessions/{id}/terminals"] = `{"cols":80,"rows":24}`
 	f.bodies["DELETE /api/sessions/{id}/terminals/{tid}"] = `{}`
 	f.bodies["POST /api/sessions/{id}/upload"] = "hi" // raw bytes; the folder and name are in the query (url)

@@ -97,11 +97,17 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/sessions/{id}/files", s.withSession(s.listFiles))
 	h("GET /api/sessions/{id}/file", s.withSession(s.readFile))
 	h("GET /api/sessions/{id}/files/events", s.withSession(s.fileEvents))
+	h("GET /api/sessions/{id}/files/find", s.withSession(s.findFiles))
 	h("POST /api/sessions/{id}/upload", s.withSession(s.upload))
 
 	// Changes: git's view of the session's cwd, and the session's own edits.
 	h("GET /api/sessions/{id}/git/status", s.withSession(s.gitStatus))
 	h("GET /api/sessions/{id}/git/diff", s.withSession(s.gitDiff))
+	h("POST /api/sessions/{id}/git/stage", s.withSession(s.gitStage))
+	h("POST /api/sessions/{id}/git/unstage", s.withSession(s.gitUnstage))
+	h("POST /api/sessions/{id}/git/discard", s.withSession(s.gitDiscard))
+	h("GET /api/sessions/{id}/git/commits", s.withSession(s.gitCommits))
+	h("POST /api/sessions/{id}/git/commits", s.withSession(s.gitCommit))
 	h("GET /api/sessions/{id}/changes", s.sessionChanges)
 	h("GET /api/sessions/{id}/worktrees", s.withSession(s.listWorktrees))
 	h("POST /api/sessions/{id}/worktrees", s.withSession(s.addWorktree))

@@ -18,6 +18,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/filefind"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
 	"piweb/internal/ops"
@@ -122,6 +123,7 @@ type Server struct {
 	ops       *ops.Ops
 	handler   http.Handler
 	git       *gitx.Git
+	find      *filefind.Finder
 	logins    *pilogin.Manager // nil without pi
 	repos     *gitx.RepoCache
 	marks     *own.AttentionStore
@@ -140,7 +142,7 @@ func New(opts Options, a *app.App) *Server {
 		web: opts.Web, log: opts.Log, hosts: access.HostsFor(opts.Addr, opts.Hosts),
 		auth:  newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
 		cache: a.Cache, lists: &catalog.ListCache{}, sse: a.Streams, live: a.Live, ops: a.Ops, git: a.Git,
-		logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order}
+		find: a.Finder, logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -1,12 +1,15 @@
 // Completion in the composer, as pi's editor offers it: "/" at the start
 // completes pi's commands (its built-in ones that work in a browser, then
-// get_commands: extension commands, prompt templates and skills), "@" at the start of a word completes paths in the
-// session's cwd one folder at a time (GET /api/sessions/{id}/files). Up and
-// Down choose, Tab takes the choice, Enter takes it too and, for a command,
-// sends the message (as pi's editor does); Escape closes the list.
+// get_commands: extension commands, prompt templates and skills), "@" at
+// the start of a word completes the paths of the session's folder, fuzzily
+// (GET /api/sessions/{id}/files/find: git's files, .gitignore respected),
+// and inserts them as pi's editor does: @path, or @"path" when it has a
+// space; a folder keeps the caret in it. Up and Down choose, Tab takes the
+// choice, Enter takes it too and, for a command, sends the message (as
+// pi's editor does); Escape closes the list.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
-import { listFiles } from '../js/api.js';
+import { findFiles } from '../js/api.js';
 import { commandsOf } from './store.js';
 import { BUILTINS } from './commands.js';
 
@@ -16,9 +19,8 @@ const MAX = 50; // the list scrolls (chat.css)
 // list to show and a key handler that reports whether it used the key.
 // submit sends a given text.
 export function useCompletion(view, ta, text, setText, submit) {
-  const [list, setList] = useState(null); // {token, items: [{label, insert, hint, dir}]}
+  const [list, setList] = useState(null); // {tok, items: [{label, insert, hint, dir}], note}
   const [sel, setSel] = useState(0);
-  const cache = useRef(new Map()); // "dir:<path>" -> promise of its entries
   const seq = useRef(0);
   const closed = useRef(''); // the text Escape closed the list for
 
@@ -26,9 +28,9 @@ export function useCompletion(view, ta, text, setText, submit) {
     const n = ++seq.current;
     const tok = tokenAt(text, ta.current ? ta.current.selectionStart : text.length);
     if (!tok || closed.current === text) { setList(null); return; }
-    candidates(view.id, tok, cache.current).then((items) => {
+    candidates(view.id, tok).then((items) => {
       if (n !== seq.current) return;
-      setList(items.length ? { tok, items: items.slice(0, MAX) } : null);
+      setList(items.length || items.note ? { tok, items: items.slice(0, MAX), note: items.note } : null);
       setSel(0);
     });
   }, [text]);
@@ -41,8 +43,7 @@ export function useCompletion(view, ta, text, setText, submit) {
   const take = (i, andSend) => {
     const it = list.items[i];
     const t = list.tok;
-    const next = text.slice(0, t.start) + it.insert + (it.dir ? '' : ' ') + text.slice(t.end).replace(/^ /, '');
-    const caret = t.start + it.insert.length + (it.dir ? 0 : 1);
+    const { text: next, caret } = applyItem(text, t, it);
     setList(null);
     if (andSend && t.kind === 'cmd' && !it.needsArg) return submit(next);
     setText(next);
@@ -50,7 +51,7 @@ export function useCompletion(view, ta, text, setText, submit) {
   };
 
   const onKey = (e) => {
-    if (!list) return false;
+    if (!list || !list.items.length) return false;
     const n = list.items.length;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') setSel((s) => (s + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
     else if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) take(sel, e.key === 'Enter');
@@ -64,27 +65,55 @@ export function useCompletion(view, ta, text, setText, submit) {
     ${list.items.map((it, i) => html`<li key=${it.insert}
       role="option" aria-selected=${i === sel} class=${i === sel ? 'sel' : ''}
       onPointerDown=${(e) => { e.preventDefault(); take(i); }}>
-      <span class="c-label">${it.label}</span>${it.hint && html`<span class="muted c-hint">${it.hint}</span>`}</li>`)}
-        </ul>`;
+      <span class="c-label">${it.dirPart && html`<span class="c-dir">${it.dirPart}</span>`}${it.label.slice((it.dirPart
+        || '').length)}</span>${it.hint && html`<span class="muted c-hint">${it.hint}</span>`}</li>`)}
+    ${list.note && html`<li class="c-note muted" role="presentation">${list.note}</li>`}</ul>`;
   return { popup, onKey };
 }
 
 // tokenAt finds what to complete before the caret: a command name when the
-// text so far is "/name", or a path after an "@" that starts a word.
+// text so far is "/name", or a path after an "@" that starts a word, also
+// quoted as pi writes a path with spaces (@"my dir/fi).
 export function tokenAt(text, caret) {
   const before = text.slice(0, caret);
-  const end = caret + (text.slice(caret).match(/^\S*/) || [''])[0].length;
-  if (/^\/\S*$/.test(before)) return { kind: 'cmd', query: before.slice(1), start: 0, end };
-  const m = before.match(/(^|\s)@("?)([^\s"]*)$/);
+  if (/^\/\S*$/.test(before)) return { kind: 'cmd', query: before.slice(1), start: 0, end: caret + restOf(text, caret) };
+  const q = before.match(/(^|\s)@"([^"]*)$/);
+  if (q) {
+    const after = text.slice(caret).match(/^[^"\s]*"?/)[0];
+    return { kind: 'file', path: q[2], quoted: true, start: before.length - q[2].length - 2, end: caret + after.length };
+  }
+  const m = before.match(/(^|\s)@([^\s"]*)$/);
   if (!m) return null;
-  return { kind: 'file', path: m[3], start: before.length - m[2].length - m[3].length - 1, end };
+  return { kind: 'file', path: m[2], start: before.length - m[2].length - 1, end: caret + restOf(text, caret) };
 }
 
-function candidates(id, tok, cache) {
-  return tok.kind === 'cmd' ? commandItems(id, tok.query, cache) : fileItems(id, tok.path, cache);
+const restOf = (text, caret) => (text.slice(caret).match(/^\S*/) || [''])[0].length;
+
+// needsQuotes is pi's rule (pi-tui's autocompleteSeparatorRegex): a path
+// with whitespace or CJK punctuation is quoted.
+const needsQuotes = (p) => /[\s，．：；！？（）［］｛｝“”‘’…—、。「」『』【】《》〈〉]/u.test(p);
+
+// atPath is how pi's editor writes a path reference: @path, or @"path".
+export function atPath(path, quoted = false) {
+  return '@' + (quoted || needsQuotes(path) ? '"' + path + '"' : path);
 }
 
-async function commandItems(id, query, cache) {
+// applyItem puts a chosen item in place of the token: a file or a command
+// with a space after it, a folder without, the caret inside its closing
+// quote, so that typing goes on into the folder (pi's applyCompletion).
+export function applyItem(text, tok, it) {
+  const tail = text.slice(tok.end).replace(it.dir ? /^$/ : /^ /, '');
+  const space = it.dir ? '' : ' ';
+  const next = text.slice(0, tok.start) + it.insert + space + tail;
+  const inQuote = it.dir && it.insert.endsWith('"') ? 1 : 0;
+  return { text: next, caret: tok.start + it.insert.length - inQuote + space.length };
+}
+
+function candidates(id, tok) {
+  return tok.kind === 'cmd' ? commandItems(id, tok.query) : fileItems(id, tok);
+}
+
+async function commandItems(id, query) {
   const own = rank(BUILTINS, (c) => c.name, query).map((c) => ({
     label: '/' + c.name + (c.args ? ' ' + c.args : ''), insert: '/' + c.name, needsArg: c.args.startsWith('<'),
     hint: c.description,
@@ -103,37 +132,31 @@ function isBridge(c) {
   return c.source === 'extension' && /piweb-bridge-[0-9a-f]+\.ts$/.test((c.sourceInfo && c.sourceInfo.path) || '');
 }
 
-async function fileItems(id, path, cache) {
-  const slash = path.lastIndexOf('/');
-  const dir = path.slice(0, slash + 1);
-  const query = path.slice(slash + 1);
-  const entries = (await dirEntries(id, dir, cache)).filter((e) => e.name !== '.git' && (query.startsWith('.')
-    || !e.name.startsWith('.')));
-  return rank(entries, (e) => e.name, query).map((e) => {
-    const isDir = e.type === 'dir';
-    const p = dir + e.name + (isDir ? '/' : '');
-    return { label: p, insert: '@' + (/\s/.test(p) ? '"' + p + '"' : p), dir: isDir, hint: isDir ? 'folder' : '' };
-  });
+// insertAt puts words into text at index at, with a space before and after
+// unless one is there, and says where the caret goes (after them).
+export function insertAt(text, at, words) {
+  const pre = text.slice(0, at);
+  const post = text.slice(at);
+  const ins = (pre && !/\s$/.test(pre) ? ' ' : '') + words + (/^\s/.test(post) ? '' : ' ');
+  return { text: pre + ins + post, caret: pre.length + ins.length };
 }
 
-// dirEntries lists dir ('' or 'a/b/') of the session's cwd. It asks the
-// server only for a folder its parent's listing showed, so that a typed
-// path that does not exist, a '..', or a cwd that is gone costs no request
-// that fails (each would be an error in the browser console).
-function dirEntries(id, dir, cache) {
-  const key = 'dir:' + dir;
-  if (!cache.has(key)) cache.set(key, listedDir(id, dir, cache));
-  return cache.get(key);
+// fileItems asks the server for the paths matching the token; a list cut
+// short (a huge folder, unreadable folders) says so under the items.
+async function fileItems(id, tok) {
+  let r;
+  try { r = await findFiles(id, tok.path, MAX); } catch { return []; }
+  const items = (r.matches || []).map((m) => fileItem(m, tok.quoted));
+  if (r.partial) items.note = 'Partial list: ' + (r.reason || 'not every file was listed') + '.';
+  return items;
 }
 
-async function listedDir(id, dir, cache) {
-  const path = dir.replace(/\/$/, '');
-  if (path) {
-    const slash = path.lastIndexOf('/');
-    const up = await dirEntries(id, path.slice(0, slash + 1), cache);
-    if (!up.some((e) => e.name === path.slice(slash + 1) && e.type === 'dir')) return [];
-  }
-  return listFiles(id, path).then((r) => r.entries || [], () => []);
+// fileItem is one path of the answer: its folder part muted in the label.
+export function fileItem(m, quoted) {
+  const bare = m.path.replace(/\/$/, '');
+  const cut = bare.lastIndexOf('/') + 1;
+  return { label: m.path, dirPart: m.path.slice(0, cut), insert: atPath(m.path, quoted), dir: m.dir,
+    hint: m.dir ? 'folder' : '' };
 }
 
 // rank keeps the names that start with the query (case-insensitively),

@@ -19,7 +19,7 @@ import { parseInput, run } from './commands.js';
 import { fmtTokens, fmtCost, statsParts } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
 import { ExtensionStatus } from './dialogs.js';
-import { useCompletion } from './complete.js';
+import { useCompletion, insertAt } from './complete.js';
 import { glyph, AttachIcon } from '../js/icons.js';
 import { ErrorText } from '../js/errtext.js';
 import { GoneBanner } from './folders.js';
@@ -34,6 +34,13 @@ export function Composer({ view }) {
   const busy = l.busy();
   const gone = view.deleted.value || view.missing.value; // nothing to send to
   view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
+  // insertText puts words at the caret (the Files panel's "Insert @path").
+  view.insertText = (words) => {
+    const el = ta.current;
+    const r = insertAt(el ? el.value : text, el ? el.selectionEnd : text.length, words);
+    setText(r.text);
+    setTimeout(() => { const e = ta.current; if (e) { e.focus(); e.setSelectionRange(r.caret, r.caret); } });
+  };
 
   // send sends the composer's text, or the text a completion just made.
   const send = async (typed) => {

@@ -124,6 +124,9 @@ export const restoreTrash = (trashId) => post(`/api/trash/${enc(trashId)}/restor
 export const exportURL = (id, format, leaf, scope) =>
   sp(id, '/export', { format, leaf, scope });
 export const listFiles = (id, path) => get(sp(id, '/files', { path }));
+// findFiles is the composer's "@" completion: paths of the session's folder
+// matching q fuzzily, best first ({matches: [{path, dir}], partial, reason}).
+export const findFiles = (id, q, limit) => get(sp(id, '/files/find', { q, limit }));
 // uploadFile streams a File (or Blob) as the body, raw bytes, into the
 // folder path of the session's cwd; overwrite is the user's confirmation.
 export async function uploadFile(id, path, name, file, overwrite) {
@@ -141,6 +144,13 @@ export const fileURL = (id, path) => sp(id, '/file', { path });
 // Changes: git's view of the session's cwd and the session's own edits.
 export const gitStatus = (id) => get(sp(id, '/git/status'));
 export const gitDiff = (id, path, which) => get(sp(id, '/git/diff', { path, which }));
+// Stage, unstage and discard answer the new git/status; discarding an
+// untracked path deletes it, and needs untracked (the user confirmed).
+export const gitStage = (id, paths) => post(sp(id, '/git/stage'), { paths });
+export const gitUnstage = (id, paths) => post(sp(id, '/git/unstage'), { paths });
+export const gitDiscard = (id, paths, untracked) => post(sp(id, '/git/discard'), { paths, untracked });
+export const gitCommits = (id, limit) => get(sp(id, '/git/commits', { limit }));
+export const gitCommit = (id, message) => post(sp(id, '/git/commits'), { message });
 export const sessionChanges = (id) => get(sp(id, '/changes'));
 export const listWorktrees = (id) => get(sp(id, '/worktrees'));
 export const addWorktree = (id, folder, branch, base) => post(sp(id, '/worktrees'), { folder, branch,

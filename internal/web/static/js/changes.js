@@ -1,6 +1,7 @@
 // The Changes panel: the git working tree of the session's folder (branch,
 // ahead/behind, staged, unstaged and untracked files, each with its diff),
-// updated live while it is open, and what this session's own write and
+// updated live while it is open, with stage, unstage, discard, commit and
+// the last commits (gitactions.js), and what this session's own write and
 // edit calls changed, each with the diff pi made, so a run can be reviewed
 // without git. Diffs are drawn like the edit tool's cards (message.js).
 import { useEffect, useState } from 'preact/hooks';
@@ -13,6 +14,7 @@ import { capped } from './markdown.js';
 import { editDiff } from './message.js';
 import { plural } from './util.js';
 import { Worktrees } from './worktrees.js';
+import { useGitActions, FileActions, SectionAction, CommitBox, RecentCommits } from './gitactions.js';
 import { glyph } from './icons.js';
 
 export function ChangesPanel({ view }) {
@@ -44,6 +46,7 @@ function GitChanges({ id }) {
     return () => { live = false; };
   }, [id, rev]);
   useEffect(() => api.follow(api.gitTopic(id), (ev) => { if (ev.type === 'git_changed') setRev((n) => n + 1); }), [id]);
+  const acts = useGitActions(id, (d) => { if (d) setSt(d); setRev((n) => n + 1); });
   if (!st) return html`<div class="muted pad">…</div>`;
   if (st.error) return html`<div class="stop error">${st.error}</div>`;
   if (!st.available) return html`<div class="muted pad git-none">${noGit[st.reason] || st.message}</div>`;
@@ -59,12 +62,14 @@ function GitChanges({ id }) {
     ${s.ignoredConfig && html`<div class="muted small pad-s git-ignored-config" title=${s.ignoredConfig.join(', ')}>
       This repository's own git config names commands (${s.ignoredConfig.join(', ')}); piweb ran git
       without them.</div>`}
+    <${CommitBox} id=${id} s=${s} staged=${staged.length} acts=${acts} />
     ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
     ${s.total > s.files.length && html`<div class="muted small pad-s">
       ${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
-    <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} />
-    <${Section} title="Unstaged" files=${unstaged} which="unstaged" id=${id} rev=${rev} />
-    <${Section} title="Untracked" files=${untracked} which="untracked" id=${id} rev=${rev} />
+    <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} acts=${acts} />
+    <${Section} title="Unstaged" files=${unstaged} which="unstaged" id=${id} rev=${rev} acts=${acts} />
+    <${Section} title="Untracked" files=${untracked} which="untracked" id=${id} rev=${rev} acts=${acts} />
+    <${RecentCommits} id=${id} rev=${rev} />
   </div>`;
 }
 
@@ -75,16 +80,18 @@ const noGit = {
   timeout: 'git did not answer in time (a lock or a slow file system?).',
 };
 
-function Section({ title, files, which, id, rev }) {
+function Section({ title, files, which, id, rev, acts }) {
   if (!files.length) return null;
-  return html`<section class="git-section"><h3>${title} <span class="muted">${files.length}</span></h3>
-    ${files.map((f) => html`<${GitFile} key=${which + f.path} f=${f} which=${which} id=${id} rev=${rev} />`)}
+  return html`<section class=${'git-section git-' + which}><h3>${title} <span class="muted">${files.length}</span>
+    <${SectionAction} files=${files} which=${which} acts=${acts} /></h3>
+    ${files.map((f) => html`<${GitFile} key=${which + f.path} f=${f} which=${which} id=${id} rev=${rev}
+      acts=${acts} />`)}
       </section>`;
 }
 
 // GitFile is one changed file; its diff is fetched when it is opened and
 // again when the tree changes while it is open.
-function GitFile({ f, which, id, rev }) {
+function GitFile({ f, which, id, rev, acts }) {
   const [open, setOpen] = useState(false);
   const [d, setD] = useState(null);
   const letter = which === 'staged' ? f.staged : which === 'unstaged' ? f.unstaged : '?';
@@ -97,7 +104,8 @@ function GitFile({ f, which, id, rev }) {
   }, [open, rev, f.path, which]);
   return html`<details class="tool ok change" data-path=${f.path} onToggle=${(e) => setOpen(e.currentTarget.open)}>
     <summary><span class=${'tool-name st-' + letter}>${letter}</span><span class="path">${f.path}</span>
-      ${f.origPath && html`<span class="muted">from ${f.origPath}</span>`}</summary>
+      ${f.origPath && html`<span class="muted">from ${f.origPath}</span>`}
+      <${FileActions} f=${f} which=${which} acts=${acts} /></summary>
     <div class="tool-body">${dir ? html`<div class="muted pad-s">an untracked folder</div>`
       : !d ? html`<div class="muted pad-s">…</div>`
       : d.error ? html`<div class="stop error">${d.error}</div>`

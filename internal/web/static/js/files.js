@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { PanelButtons } from './panelsize.js';
 import * as api from './api.js';
-import { fileRequest, toast, confirm } from './state.js';
+import { fileRequest, toast, confirm, closePanel } from './state.js';
+import { atPath } from '../chat/complete.js';
 import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
@@ -84,7 +85,7 @@ export function FilesPanel({ view }) {
     ${missing ? html`<div class="muted pad files-missing">${missing}</div>` : html`<div class="files-split">
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile}
         onError=${setMissing} /></div>
-      ${file ? html`<${Viewer} key=${file} id=${view.id} path=${file} />` : html`<div
+      ${file ? html`<${Viewer} key=${file} view=${view} path=${file} />` : html`<div
         class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
     </div>`}
   </div>`;
@@ -138,7 +139,16 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
   })}</ul>`;
 }
 
-function Viewer({ id, path }) {
+// insertPath writes @path (as pi's editor would) into the composer; on a
+// phone the panel closes, to show it.
+function insertPath(view, path) {
+  if (!view.insertText) return;
+  view.insertText(atPath(path));
+  if (matchMedia('(max-width: 760px)').matches) closePanel();
+}
+
+function Viewer({ view, path }) {
+  const id = view.id;
   const [text, setText] = useState(null);
   const [rev, setRev] = useState(0);
   const [preview, setPreview] = useState(true);
@@ -167,6 +177,9 @@ function Viewer({ id, path }) {
   }), [id, path]);
   return html`<div class="viewer">
     <div class="viewer-head"><span class="path">${path}</span>
+      <button class="btn ghost small insert-path" type="button" disabled=${!view.insertText}
+        title="Insert a reference to this file into the message (as @path)"
+        onClick=${() => insertPath(view, path)}>Insert @path</button>
       ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>
         ${preview ? 'Source' : 'Preview'}</button>`}</div>
     <div class="viewer-body">
