@@ -76,15 +76,17 @@ export function useCompletion(view, ta, text, setText, submit) {
 // quoted as pi writes a path with spaces (@"my dir/fi).
 export function tokenAt(text, caret) {
   const before = text.slice(0, caret);
-  if (/^\/\S*$/.test(before)) return { kind: 'cmd', query: before.slice(1), start: 0, end: caret + restOf(text, caret) };
+  const end = caret + restOf(text, caret);
+  if (/^\/\S*$/.test(before)) return { kind: 'cmd', query: before.slice(1), start: 0, end };
   const q = before.match(/(^|\s)@"([^"]*)$/);
   if (q) {
     const after = text.slice(caret).match(/^[^"\s]*"?/)[0];
-    return { kind: 'file', path: q[2], quoted: true, start: before.length - q[2].length - 2, end: caret + after.length };
+    const start = before.length - q[2].length - 2;
+    return { kind: 'file', path: q[2], quoted: true, start, end: caret + after.length };
   }
   const m = before.match(/(^|\s)@([^\s"]*)$/);
   if (!m) return null;
-  return { kind: 'file', path: m[2], start: before.length - m[2].length - 1, end: caret + restOf(text, caret) };
+  return { kind: 'file', path: m[2], start: before.length - m[2].length - 1, end };
 }
 
 const restOf = (text, caret) => (text.slice(caret).match(/^\S*/) || [''])[0].length;

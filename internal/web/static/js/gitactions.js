@@ -112,7 +112,8 @@ export function CommitBox({ id, s, staged, acts }) {
 // printed after it as printed.
 function GitError({ text, clear }) {
   const [head, ...rest] = text.split('\n');
-  return html`<div class="git-error" role="alert"><p>${head}</p>${rest.length > 0 && html`<pre>${rest.join('\n')}</pre>`}
+  return html`<div class="git-error" role="alert"><p>${head}</p>
+    ${rest.length > 0 && html`<pre>${rest.join('\n')}</pre>`}
     <button type="button" class="btn-link small" onClick=${clear}>Dismiss</button></div>`;
 }
 
