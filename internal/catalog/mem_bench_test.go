@@ -21,7 +21,9 @@ import (
 // count). The corpus is generated once under $TMPDIR. It reports
 // peak-heap-MB and peak-rss-MB above the start (testkit.StartPeak), and
 // rss-after-MB, the resident set above the start once the text is
-// indexed.
+// indexed; then listing-MB, the size of the whole listing as GET
+// /api/sessions answers the page, and rss-listed-MB, the resident set
+// above the start once it is cached.
 //
 //	go test ./internal/catalog -run '^$' -bench MemManyFiles -benchtime 1x
 func BenchmarkMemManyFiles(b *testing.B) {
@@ -30,7 +32,7 @@ func BenchmarkMemManyFiles(b *testing.B) {
 		n = s
 	}
 	dir := manyFiles(b, n)
-	var heap, rss, after float64
+	var heap, rss, after, body, listed float64
 	for b.Loop() {
 		p := testkit.StartPeak()
 		c, err := Open(context.Background(), Options{AgentDir: dir, Temporary: true})
@@ -48,12 +50,33 @@ func BenchmarkMemManyFiles(b *testing.B) {
 		}, 30*time.Minute, "the index's search text")
 		h, r := p.Stop()
 		heap, rss, after = max(heap, h), max(rss, r), max(after, p.Held())
+		size, held := listAll(b, c)
+		body, listed = max(body, size), max(listed, after+held)
 		c.Close()
 	}
 	b.ReportMetric(float64(n), "sessions")
 	b.ReportMetric(heap, "peak-heap-MB")
 	b.ReportMetric(rss, "peak-rss-MB")
 	b.ReportMetric(after, "rss-after-MB")
+	b.ReportMetric(body, "listing-MB")
+	b.ReportMetric(listed, "rss-listed-MB")
+}
+
+// listAll answers the whole listing once, as GET /api/sessions does for
+// the page's sidebar (cached, gzipped), and returns its size and what it
+// added to the resident set (MB).
+func listAll(b *testing.B, c *Catalog) (size, held float64) {
+	p := testkit.StartPeak()
+	var lc ListCache
+	body, _, err := lc.Get("all", true, ListSource{Gen: func() Gen { return Gen{Catalog: c.Generation()} },
+		List:  func() ([]Meta, int, error) { ms, n := c.list(ListQuery{}, nil); return ms, n, nil },
+		Links: func(Meta) Links { return Links{} }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lc.Wait()
+	p.Stop()
+	return float64(len(body)) / (1 << 20), p.Held()
 }
 
 // manyFiles is a corpus of n sessions of ~16 KB, generated once.
