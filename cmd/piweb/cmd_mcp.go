@@ -46,7 +46,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	defer cancel()
 	fresh := func(ctx context.Context) error { _, err := ix.Sync(ctx, true); return err }
 	wg.Go(func() { _ = fresh(ctx) })
-	srv := mcp.New(mcp.Options{Index: ix, Fresh: fresh, Loc: time.Local, Version: piwebVersion(), Log: log})
+	// A tool call waits for the index at most 20 s: pi gives it 60.
+	srv := mcp.New(mcp.Options{Index: ix, Fresh: fresh, FreshWait: 20 * time.Second, Loc: time.Local,
+		Version: piwebVersion(), Log: log})
 	if err := srv.Serve(ctx, e.stdin, e.stdout); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return err
 	}

@@ -53,5 +53,8 @@
 // Sessions are named by their id or a unique prefix of it (at least 4
 // characters), never by path: only indexed sessions can be read.
 // Before each tool call Options.Fresh brings the index up to date (an
-// incremental sync), so a session written a minute ago is found.
+// incremental sync), so a session written a minute ago is found; a call
+// waits for it Options.FreshWait at most (a first run's whole build can
+// take minutes), then answers from the index as it is with a second text
+// block that says so.
 package mcp

@@ -333,3 +333,18 @@ func TestServeStopsWithContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestIndexBehind: a tool whose index update outlasts FreshWait answers
+// from the index as it is, and says so in a second text block.
+func TestIndexBehind(t *testing.T) {
+	s := testServer(t)
+	callTool(t, s, "list_sessions", nil) // indexed once
+	s.o.Fresh = func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+	s.o.FreshWait = time.Millisecond
+	got := exchange(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_sessions"}}`)
+	content := got[0]["result"].(map[string]any)["content"].([]any)
+	if len(content) != 2 || !strings.Contains(content[0].(map[string]any)["text"].(string), apiID) ||
+		content[1].(map[string]any)["text"] != behindNote {
+		t.Errorf("answer: %v", content)
+	}
+}

@@ -15,8 +15,11 @@ import (
 type Options struct {
 	// Index answers every tool.
 	Index *index.Index
-	// Fresh, when set, brings Index up to date before a tool answers.
-	Fresh func(ctx context.Context) error
+	// Fresh, when set, brings Index up to date before a tool answers;
+	// the tool waits for it FreshWait at most (0: until it is done), then
+	// answers from the index as it is, and says so.
+	Fresh     func(ctx context.Context) error
+	FreshWait time.Duration
 	// Loc is the zone of the search's dates and of the times answered;
 	// nil is UTC.
 	Loc *time.Location
@@ -121,25 +124,48 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	if !ok {
 		return nil, &rpcError{codeInvalidParams, "unknown tool: " + p.Name}
 	}
-	if s.o.Fresh != nil {
-		if err := s.o.Fresh(ctx); err != nil {
-			s.o.Log.Warn("mcp: index update", "err", err)
-		}
-	}
+	behind := !s.fresh(ctx)
 	out, err := run(s, ctx, p.Arguments)
 	if err != nil {
-		return toolResult(err.Error(), true), nil
+		return toolResult(err.Error(), true, behind), nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		s.o.Log.Error("mcp: marshal a tool's answer", "tool", p.Name, "err", err)
-		return toolResult("internal error", true), nil
+		return toolResult("internal error", true, false), nil
 	}
-	return toolResult(string(b), false), nil
+	return toolResult(string(b), false, behind), nil
 }
 
-func toolResult(text string, isError bool) map[string]any {
-	r := map[string]any{"content": []map[string]string{{"type": "text", "text": text}}}
+// fresh brings the index up to date, waiting FreshWait at most; false
+// says it is not (yet).
+func (s *Server) fresh(ctx context.Context) bool {
+	if s.o.Fresh == nil {
+		return true
+	}
+	if s.o.FreshWait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.o.FreshWait)
+		defer cancel()
+	}
+	if err := s.o.Fresh(ctx); err != nil {
+		s.o.Log.Warn("mcp: index update", "err", err)
+		return false
+	}
+	return true
+}
+
+// behindNote is the second text block of an answer from an index that
+// is not up to date.
+const behindNote = "Note: piweb's index is still being brought up to date (on a first run it reads every session): " +
+	"recent or, on a first run, many sessions may be missing from this answer. Ask again in a minute for a complete one."
+
+func toolResult(text string, isError, behind bool) map[string]any {
+	content := []map[string]string{{"type": "text", "text": text}}
+	if behind {
+		content = append(content, map[string]string{"type": "text", "text": behindNote})
+	}
+	r := map[string]any{"content": content}
 	if isError {
 		r["isError"] = true
 	}
