@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -91,7 +92,8 @@ func found(t *testing.T, f *Finder, dir, query string) []string {
 }
 
 // TestFindInRepository: git's list: tracked and untracked files, not the
-// ignored ones, with their folders; from a subfolder, paths relative to it.
+// ignored ones, with their folders; from a subfolder, paths relative to
+// it; more than MaxPaths make a partial list.
 func TestFindInRepository(t *testing.T) {
 	dir := t.TempDir()
 	gitIn(t, dir, "init", "-q")
@@ -106,6 +108,11 @@ func TestFindInRepository(t *testing.T) {
 	}
 	if got := found(t, f, filepath.Join(dir, "src"), ""); !slices.Equal(got, []string{"a.go", "sub/", "sub/b.go"}) {
 		t.Errorf("subfolder: %q", got)
+	}
+	small := New(Options{MaxPaths: 2})
+	defer small.Close()
+	if a, err := small.Find(t.Context(), dir, "", 10); err != nil || !a.Partial || a.Reason != reasonMany || a.Files != 2 {
+		t.Errorf("over MaxPaths: %+v, %v", a, err)
 	}
 }
 
@@ -193,4 +200,25 @@ func TestFindCache(t *testing.T) {
 		}
 		return nil
 	}, 5*time.Second, "the new file after the TTL")
+}
+
+// FuzzMatch: any query against any paths answers without panic, at most
+// limit matches, each a path of the list.
+func FuzzMatch(f *testing.F) {
+	f.Add("src/a.go\nb/c/\nÄrger.txt", "a/", 3)
+	f.Add("x", "", 0)
+	f.Add("日本/語.md\n/abs", "語", 1)
+	f.Fuzz(func(t *testing.T, list, query string, limit int) {
+		limit = limit % 300
+		l := NewList(strings.Split(list, "\n"), "")
+		got := l.Match(query, limit)
+		if len(got) > max(limit, 0) {
+			t.Fatalf("%d matches for limit %d", len(got), limit)
+		}
+		for _, m := range got {
+			if !slices.Contains(l.paths, m.Path) {
+				t.Fatalf("%q is not in the list", m.Path)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,4 +49,18 @@ func TestParseLog(t *testing.T) {
 	if got := ParseLog(nil); len(got) != 0 || got == nil {
 		t.Errorf("empty: %#v", got)
 	}
+}
+
+// FuzzParseLog: any output parses without panic, into commits whose
+// fields hold no separator.
+func FuzzParseLog(f *testing.F) {
+	f.Add([]byte("aaa\x1fa\x1fPi\x1f2026-12-05T07:00:00Z\x1fsubject\x1e\n"))
+	f.Add([]byte("\x1f\x1f\x1f\x1f\x1e\x1e\x1f"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		for _, c := range ParseLog(out) {
+			if strings.ContainsAny(c.Hash+c.Short+c.Author+c.Subject, "\x1e\x1f") {
+				t.Fatalf("a separator in %+v", c)
+			}
+		}
+	})
 }
