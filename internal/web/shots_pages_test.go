@@ -1,8 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"os"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"piweb/internal/fakellm"
 )
@@ -42,12 +46,22 @@ func TestShotsPages(t *testing.T) {
 		r.waitJS(t, `!!document.querySelector('.set-project-select option[value="`+r.cwd+`"]')`)
 		setValue(t, r, ".set-project-select", r.cwd, "change")
 		r.waitJS(t, `!!document.querySelector('.set-form.with-project') && !!document.querySelector('.set-res')`)
-		eval[bool](t, r.browser, `(document.getElementById('set-agent').scrollIntoView(), true)`)
-		shootAll(t, r.browser, "settings-agent")
-		eval[bool](t, r.browser, `(document.getElementById('set-resources').scrollIntoView(), true)`)
-		shootAll(t, r.browser, "settings-resources")
+		shootSection(t, r, "agent")
+		shootSection(t, r, "resources")
 		setValue(t, r, ".set-search", "retry", "input")
 		r.waitJS(t, `!document.querySelector('.set-providers') && !!document.getElementById('set-retry.enabled')`)
 		shootAll(t, r.browser, "settings-search")
 	})
+}
+
+// shootSection photographs a settings section, chosen in the page's own
+// navigation, in every variant.
+func shootSection(t *testing.T, r *chatRig, id string) {
+	for _, v := range shotVariants {
+		r.run(t, chromedp.EmulateViewport(v.w, v.h), emulateScheme(v.scheme))
+		setValue(t, r, ".set-nav-select", id, "change")
+		r.run(t, chromedp.Sleep(350*time.Millisecond))
+		r.screenshot(t, fmt.Sprintf("settings-%s-%d-%s", id, v.w, v.scheme))
+	}
+	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
 }
