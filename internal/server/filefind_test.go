@@ -6,11 +6,10 @@ import (
 	"testing"
 )
 
-// TestFindFilesAPI: "@" completion's paths in a repository (ignored files
-// left out, a name with a space found), and a gone
-// folder not found.
-func TestFindFilesAPI(t *testing.T) {
-	r := newRig(t, Options{})
+// testFindFiles (in TestGitAPI): "@" completion's paths in a repository
+// (ignored files left out, a name with a space found), and a gone folder
+// not found.
+func testFindFiles(t *testing.T, r *rig) {
 	api, ctx := r.api(), t.Context()
 	repo := gitRepo(t)
 	os.MkdirAll(filepath.Join(repo, "src", "web ui"), 0o755)

@@ -52,11 +52,20 @@ func wantSaid(t *testing.T, what string, err error, status int, want string) {
 	}
 }
 
-// TestGitActionsAPI: stage, unstage, discard (an untracked file only when
-// confirmed), commit and the log, with real git; a commit with nothing
-// staged is refused in words.
-func TestGitActionsAPI(t *testing.T) {
+// TestGitAPI: the Changes panel's git actions and the "@" completion's
+// files, with real git, on one rig.
+func TestGitAPI(t *testing.T) {
+	t.Parallel() // its own rig
 	r := newRig(t, Options{})
+	t.Run("actions", func(t *testing.T) { testGitActions(t, r) })
+	t.Run("refusals", func(t *testing.T) { testCommitRefusals(t, r) })
+	t.Run("find", func(t *testing.T) { testFindFiles(t, r) })
+}
+
+// testGitActions: stage, unstage, discard (an untracked file only when
+// confirmed), commit and the log; a commit with nothing staged is
+// refused in words.
+func testGitActions(t *testing.T, r *rig) {
 	api, ctx := r.api(), t.Context()
 	repo := gitRepo(t)
 	id := r.sessionIn(repo)
@@ -105,11 +114,10 @@ func TestGitActionsAPI(t *testing.T) {
 	}
 }
 
-// TestGitCommitRefusals: a rejecting hook (its words shown, the changes
+// testCommitRefusals: a rejecting hook (its words shown, the changes
 // still staged), a detached HEAD and a merge in progress are each said in
 // words, and nothing is lost; an unborn branch has an empty log.
-func TestGitCommitRefusals(t *testing.T) {
-	r := newRig(t, Options{})
+func testCommitRefusals(t *testing.T, r *rig) {
 	api, ctx := r.api(), t.Context()
 	repo := gitRepo(t)
 	id := r.sessionIn(repo)
