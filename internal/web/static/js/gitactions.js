@@ -32,8 +32,8 @@ export function useGitActions(id, onState) {
   };
   return {
     busy, error, clear: () => setError(''),
-    stage: (files) => act(() => api.gitStage(id, files.map((f) => f.path))),
-    unstage: (files) => act(() => api.gitUnstage(id, files.map((f) => f.path))),
+    stage: (files) => act(() => inBatches(files, (paths) => api.gitStage(id, paths))),
+    unstage: (files) => act(() => inBatches(files, (paths) => api.gitUnstage(id, paths))),
     discard: async (files) => {
       const untracked = files.some((f) => f.kind === 'untracked');
       if (!(await confirmDiscard(files, untracked))) return false;
@@ -41,6 +41,14 @@ export function useGitActions(id, onState) {
     },
     commit: (message) => act(async () => { await api.gitCommit(id, message); return null; }),
   };
+}
+
+// inBatches sends the files' paths a thousand at a time (the server's
+// bound for one request) and answers the last state.
+async function inBatches(files, send) {
+  let last = null;
+  for (let i = 0; i < files.length; i += 1000) last = await send(files.slice(i, i + 1000).map((f) => f.path));
+  return last;
 }
 
 // confirmDiscard asks before changes are thrown away, and a second time
