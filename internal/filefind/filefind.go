@@ -28,6 +28,7 @@ const (
 	DefaultMaxPaths = 250_000
 	DefaultBudget   = 3 * time.Second
 	DefaultFolders  = 8
+	DefaultIdle     = 5 * time.Minute
 	DefaultLimit    = 50
 	MaxLimit        = 200
 )
@@ -39,6 +40,7 @@ type Options struct {
 	MaxPaths int           // the most paths a list keeps; beyond, it is partial
 	Budget   time.Duration // the longest one listing (git, then a walk) takes
 	Folders  int           // the lists kept, the least recently used dropped first
+	Idle     time.Duration // a list unused this long is dropped (a 250,000-path list holds about 25 MB)
 	Now      func() time.Time
 }
 
@@ -77,6 +79,9 @@ func New(opts Options) *Finder {
 	if opts.Folders <= 0 {
 		opts.Folders = DefaultFolders
 	}
+	if opts.Idle <= 0 {
+		opts.Idle = DefaultIdle
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -110,6 +115,7 @@ func (f *Finder) Find(ctx context.Context, cwd, query string, limit int) (apityp
 func (f *Finder) list(ctx context.Context, root string) (*List, error) {
 	f.mu.Lock()
 	now := f.opts.Now()
+	f.dropIdle(now)
 	e := f.lists[root]
 	if e == nil {
 		e = &entry{ready: make(chan struct{}), used: now}
@@ -146,6 +152,22 @@ func (f *Finder) start(root string, e *entry) {
 			close(e.ready)
 		}
 	}()
+}
+
+// dropIdle drops the lists unused for Idle; f.mu is held.
+func (f *Finder) dropIdle(now time.Time) {
+	for root, e := range f.lists {
+		if now.Sub(e.used) > f.opts.Idle {
+			delete(f.lists, root)
+		}
+	}
+}
+
+// Folders is the number of lists kept.
+func (f *Finder) Folders() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.lists)
 }
 
 // evict drops the least recently used lists beyond Folders; f.mu is held.

@@ -176,7 +176,8 @@ func TestWalkBounds(t *testing.T) {
 }
 
 // TestFindCache: a list answers from the cache; once older than TTL it
-// still answers while it is listed again, and then the new file shows.
+// still answers while it is listed again, and then the new file shows; a
+// list unused for Idle is dropped.
 func TestFindCache(t *testing.T) {
 	dir := t.TempDir()
 	files(t, dir, "a.txt")
@@ -200,6 +201,19 @@ func TestFindCache(t *testing.T) {
 		}
 		return nil
 	}, 5*time.Second, "the new file after the TTL")
+
+	other := t.TempDir()
+	found(t, f, other, "")
+	if n := f.Folders(); n != 2 {
+		t.Errorf("%d lists kept, want 2", n)
+	}
+	mu.Lock()
+	now = now.Add(DefaultIdle + time.Second)
+	mu.Unlock()
+	found(t, f, other, "")
+	if n := f.Folders(); n != 1 {
+		t.Errorf("%d lists kept after one was idle, want 1", n)
+	}
 }
 
 // FuzzMatch: any query against any paths answers without panic, at most
