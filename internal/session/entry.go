@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"piweb/internal/jsjson"
 )
@@ -61,10 +62,8 @@ func (e *Entry) IsObject() bool { return e.kind == kindObject }
 // record has no such member. For duplicate keys the last one wins, as in
 // JavaScript.
 func (e *Entry) Field(key string) []byte {
-	for i := len(e.members) - 1; i >= 0; i-- {
-		if m := e.members[i]; m.key == key {
-			return e.Raw[m.valueStart:m.valueEnd]
-		}
+	if i := lastMember(e.members, e.Raw, key); i >= 0 {
+		return e.Raw[e.members[i].valueStart:e.members[i].valueEnd]
 	}
 	return nil
 }
@@ -196,25 +195,68 @@ func (e *Entry) messageMembers(msg []member) []member {
 	if len(msg) == 0 {
 		return nil
 	}
-	for i := len(e.members) - 1; i >= 0; i-- {
-		if m := e.members[i]; m.key == "message" {
-			if msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
-				return msg
-			}
-			return nil
+	if i := lastMember(e.members, e.Raw, "message"); i >= 0 {
+		if m := e.members[i]; msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
+			return msg
 		}
 	}
 	return nil
 }
 
-// decodeBase fills the typed base fields from the members.
-// An id and its key share one string ("s" + id), and a plain type
-// is interned, so the base costs three small allocations a line.
+// decodeBase fills the typed base fields from the members. A plain type
+// is interned; on the common line (id, timestamp and a parent that is a
+// string or null, none with escapes) the id and parent keys and the
+// timestamp share one allocation, and an id shares its key's bytes ("s"
+// + id).
 func (e *Entry) decodeBase() {
 	e.Type = plainString(e.Field("type"), true)
-	e.idKey, e.ID = keyAndString(e.Field("id"))
-	e.parent, e.ParentID = keyAndString(e.Field("parentId"))
-	e.Timestamp = plainString(e.Field("timestamp"), false)
+	id, parent, ts := e.Field("id"), e.Field("parentId"), e.Field("timestamp")
+	if e.packBase(id, parent, ts) {
+		return
+	}
+	e.idKey, e.ID = keyAndString(id)
+	e.parent, e.ParentID = keyAndString(parent)
+	e.Timestamp = plainString(ts, false)
+}
+
+// packBase is decodeBase's common case in one string: "s" + id, then the
+// timestamp, then "s" + parent. It reports false, filling nothing, for
+// any other line.
+func (e *Entry) packBase(id, parent, ts []byte) bool {
+	idb, ok1 := plainBody(id)
+	tsb, ok2 := plainBody(ts)
+	pb, ok3 := plainBody(parent)
+	if !ok1 || !ok2 || !ok3 && string(parent) != "null" {
+		return false
+	}
+	n := 1 + len(idb) + len(tsb)
+	if ok3 {
+		n += 1 + len(pb)
+	}
+	buf := make([]byte, 0, n)
+	buf = append(append(append(buf, 's'), idb...), tsb...)
+	if ok3 {
+		buf = append(append(buf, 's'), pb...)
+	}
+	all := unsafe.String(unsafe.SliceData(buf), len(buf))
+	e.idKey, e.Timestamp = all[:1+len(idb)], all[1+len(idb):1+len(idb)+len(tsb)]
+	e.ID = e.idKey[1:]
+	e.parent = keyNull
+	if ok3 {
+		e.parent = all[1+len(idb)+len(tsb):]
+		e.ParentID = e.parent[1:]
+	}
+	return true
+}
+
+// plainBody returns the body of raw when it is a JSON string without
+// escapes.
+func plainBody(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	return body, bytes.IndexByte(body, '\\') < 0
 }
 
 // plainString decodes raw when it is a JSON string, interning it when

@@ -28,10 +28,8 @@ func objectView(raw []byte) msgView {
 
 // field returns the raw JSON of a member, the last one for duplicate keys.
 func (m msgView) field(key string) []byte {
-	for i := len(m.members) - 1; i >= 0; i-- {
-		if mm := m.members[i]; mm.key == key {
-			return m.raw[mm.valueStart:mm.valueEnd]
-		}
+	if i := lastMember(m.members, m.raw, key); i >= 0 {
+		return m.raw[m.members[i].valueStart:m.members[i].valueEnd]
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
@@ -129,17 +128,16 @@ func objectPieces(raw []byte, members []member, set []rawMember, drop string, em
 	var order []string
 	vals := map[string]*kv{}
 	for _, m := range members {
-		end := bytes.IndexByte(raw[m.keyStart+1:], '"') // only for plain keys
-		keyRaw := raw[m.keyStart : m.keyStart+int32(end)+2]
-		if bytes.IndexByte(keyRaw, '\\') >= 0 || m.key == "" {
-			keyRaw = strconv.AppendQuote(nil, m.key)
+		name, keyRaw := m.name(raw), m.quoted(raw)
+		if m.keyEnd < 0 || name == "" {
+			keyRaw = strconv.AppendQuote(nil, name)
 		}
-		if v, ok := vals[m.key]; ok {
+		if v, ok := vals[name]; ok {
 			v.value = raw[m.valueStart:m.valueEnd]
 			continue
 		}
-		order = append(order, m.key)
-		vals[m.key] = &kv{keyRaw, raw[m.valueStart:m.valueEnd]}
+		order = append(order, name)
+		vals[name] = &kv{keyRaw, raw[m.valueStart:m.valueEnd]}
 	}
 	for _, s := range set {
 		if v, ok := vals[s.key]; ok {

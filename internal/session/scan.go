@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 
 	"piweb/internal/jsjson"
 )
@@ -28,12 +30,73 @@ const (
 )
 
 // member is the span of one top-level member of a JSON object, as offsets into
-// the scanned line: the key (quotes included) and the value.
+// the scanned line: the key (quotes included) and the value. It holds no
+// pointer and no decoded key (a file of short entries has a dozen members
+// a line: decoding or interning each name cost a fifth of its parse, and
+// pointers in the member slabs cost the collector). word holds the key's
+// first eight bytes, so a key of up to eight bytes (type, id, parentId,
+// message, role, content, provider, model) is compared without reading
+// the line again; keyEnd's sign bit marks a key with escapes, decoded to
+// compare.
 type member struct {
-	key                  string
-	keyStart, valueStart int32
-	valueEnd             int32
+	keyStart, keyEnd     int32
+	valueStart, valueEnd int32
+	word                 uint64
 }
+
+const escapedKey = math.MinInt32
+
+// keyWord returns the first eight bytes of k, zero-padded, little endian.
+func keyWord[T string | []byte](k T) uint64 {
+	var w [8]byte
+	copy(w[:], k)
+	return binary.LittleEndian.Uint64(w[:])
+}
+
+// wordAt is keyWord(b[i:i+n]), with one load where b has eight bytes there.
+func wordAt(b []byte, i, n int) uint64 {
+	if i+8 > len(b) {
+		return keyWord(b[i : i+n])
+	}
+	w := binary.LittleEndian.Uint64(b[i:])
+	if n < 8 {
+		w &= 1<<(8*n) - 1
+	}
+	return w
+}
+
+// is reports whether the member's key, in the scanned bytes raw, is key.
+func (m member) is(raw []byte, key string) bool {
+	return lastMember([]member{m}, raw, key) == 0
+}
+
+// lastMember returns the index in ms of the last member whose key is
+// key, -1 when there is none: JavaScript's value for repeated keys.
+func lastMember(ms []member, raw []byte, key string) int {
+	w, n := keyWord(key), int32(len(key))
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := ms[i]; m.word == w && m.keyEnd-m.keyStart-2 == n {
+			if n <= 8 || string(raw[m.keyStart+1:m.keyEnd-1]) == key {
+				return i
+			}
+		} else if m.keyEnd < 0 && m.escapedIs(raw, key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// escapedIs reports whether the member's key, which has escapes, is key.
+func (m member) escapedIs(raw []byte, key string) bool { return m.name(raw) == key }
+
+// name returns the member's decoded key.
+func (m member) name(raw []byte) string {
+	s, _ := jsjson.DecodeString(m.quoted(raw))
+	return s
+}
+
+// quoted returns the member's key as it is in raw, quotes included.
+func (m member) quoted(raw []byte) []byte { return raw[m.keyStart : m.keyEnd&math.MaxInt32] }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -138,18 +201,20 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		if i >= len(b) || b[i] != '"' {
 			return members, 0, false
 		}
-		keyEnd, ok := scanString(b, i, mode)
+		keyEnd, escaped, ok := scanKey(b, i, mode)
 		if !ok {
 			return members, 0, false
 		}
-		m := member{keyStart: int32(i)}
-		m.key = internKey(b[i:keyEnd], bytes.IndexByte(b[i:keyEnd], '\\') >= 0)
+		m := member{keyStart: int32(i), keyEnd: int32(keyEnd) | escapedKey}
+		if !escaped {
+			m.keyEnd, m.word = int32(keyEnd), wordAt(b, i+1, keyEnd-i-2)
+		}
 		if i = skipSpace(b, keyEnd); i >= len(b) || b[i] != ':' {
 			return members, 0, false
 		}
 		i = skipSpace(b, i+1)
 		var end int
-		if msg != nil && m.key == "message" && i < len(b) && b[i] == '{' {
+		if msg != nil && i < len(b) && b[i] == '{' && m.is(b, "message") {
 			*msg, end, ok = scanObjectMembers(b, i, (*msg)[:0], mode, nil)
 		} else {
 			end, _, ok = scanValue(b, i, mode)
@@ -173,12 +238,12 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 	}
 }
 
-// internKey returns the decoded key of a quoted JSON string, without
-// allocating for the keys pi writes.
-func internKey(q []byte, escaped bool) string {
-	if escaped {
-		s, _ := jsjson.DecodeString(q)
-		return s
+// scanKey is scanString for a member's key, which also tells whether
+// the key has escapes (in modeTrusted, by looking for a backslash).
+func scanKey(b []byte, i int, mode scanMode) (end int, escaped, ok bool) {
+	if mode == modeTrusted {
+		end = jsjson.ValueEnd(b, i)
+		return end, end >= 0 && bytes.IndexByte(b[i:end], '\\') >= 0, end >= 0
 	}
-	return intern(q[1 : len(q)-1])
+	return jsjson.ScanString(b, i)
 }
