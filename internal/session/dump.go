@@ -30,7 +30,7 @@ func (s *Session) Dump() []string {
 	for _, e := range s.listed {
 		out = append(out, "listed "+line(e))
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.byID)) {
+	for _, k := range slices.Sorted(maps.Keys(s.ids())) {
 		out = append(out, fmt.Sprintf("id %q %d", k, s.byID[k].Line))
 	}
 	c := s.Context("")

@@ -63,7 +63,7 @@ func (s *Session) fork() *Session {
 	c.records = slices.Clip(s.records)
 	c.listed = slices.Clip(s.listed)
 	c.Problems = slices.Clip(s.Problems)
-	c.byID = maps.Clone(s.byID)
+	c.byID = maps.Clone(s.ids())
 	c.info, c.infoDone = InfoBuilder{}, 0
 	return &c
 }

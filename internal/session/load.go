@@ -10,7 +10,7 @@ func Load(path string) (*Session, error) {
 	}
 	if s.Header == nil {
 		s.Entries = nil
-		s.byID = map[string]*Entry{}
+		s.byID, s.indexed = map[string]*Entry{}, 0
 	}
 	return s, nil
 }

@@ -23,10 +23,8 @@ func (s *Session) migrate() {
 			migrateHookMessage(r)
 		}
 	}
-	s.byID = make(map[string]*Entry, len(s.Entries))
-	for _, e := range s.Entries {
-		s.byID[e.idKey] = e
-	}
+	s.byID, s.indexed = make(map[string]*Entry, len(s.Entries)), 0
+	s.ids()
 	s.Migrated = true
 }
 

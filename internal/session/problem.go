@@ -95,7 +95,7 @@ func (s *Session) checkStructure() {
 // one with them.
 func (s *Session) wellLinked() bool {
 	// byID holds the keys of Entries: as many as entries when all differ.
-	if len(s.byID) != len(s.Entries) {
+	if len(s.ids()) != len(s.Entries) {
 		return false
 	}
 	var prev *Entry

@@ -138,9 +138,6 @@ func (r *repairer) fixParents(entries []*Entry) []*Entry {
 // cutCycles makes the entry that closes each parent loop a root.
 func (r *repairer) cutCycles(entries []*Entry) []*Entry {
 	probe := &Session{byID: map[string]*Entry{}, Entries: entries}
-	for _, e := range entries {
-		probe.byID[e.idKey] = e
-	}
 	probe.findCycles()
 	for _, p := range probe.Problems {
 		for i, e := range entries {
