@@ -10,8 +10,11 @@ import (
 // flushBytes bounds the rows a batch holds before sending them: a batch
 // of 32 MB of files no longer sits in memory as its rows, their column
 // arrays and the statement's encoded parameters all at once (the peak
-// RSS of a first push of 25,000 sessions was 664 MB).
-const flushBytes = 4 << 20
+// RSS of a first push of 25,000 sessions was 664 MB). Two pieces per
+// batch are held since they are sent while the next fills (sender): at
+// 2 MB a first push of 25,000 sessions peaked at 229 MB of RSS, at 4 MB
+// at 288 MB, no slower (bench/NOTES.md).
+const flushBytes = 2 << 20
 
 // rowsOut is a batch's new entries, usage and lines as the column arrays
 // of their INSERT statements, sent whenever they reach flushBytes: each
