@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // flushBytes bounds the rows a batch holds before sending them: a batch
@@ -18,12 +17,13 @@ const flushBytes = 2 << 20
 
 // rowsOut is a batch's new entries, usage and lines as the column arrays
 // of their INSERT statements, sent whenever they reach flushBytes: each
-// column one array parameter of a type pgx encodes without reflection
-// (NULLs as "" or 0, made NULL in SQL), since row-level security checks
+// column one array parameter in PostgreSQL's binary format (arrays.go;
+// NULLs as "" or 0, made NULL in SQL), since row-level security checks
 // each row and COPY refuses a table under it. Nothing is staged, so a push
-// leaves no dead rows behind to slow the next one. The rows of a replaced
-// file go before any new row is sent (no foreign keys: a check per
-// inserted row was most of a bulk push's cost on the server).
+// leaves no dead rows behind to slow the next one. A full piece is taken
+// (take) and sent by the batch's sender while the next fills. The rows of
+// a replaced file go before any new row is sent (no foreign keys: a check
+// per inserted row was most of a bulk push's cost on the server).
 type rowsOut struct {
 	machine  string
 	limit    int      // flushBytes unless a test says otherwise
@@ -148,21 +148,30 @@ func (r *rowsOut) send(ctx context.Context, tx pgx.Tx) error {
 		}
 	}
 	e, u, l := &r.entries, &r.usage, &r.lines
+	m := param{oidText, []byte(r.machine)}
 	for _, s := range []struct {
 		n    int
 		sql  string
-		args []any
+		args []param
 	}{
-		{len(e.path), insertEntriesSQL, []any{e.path, e.line, e.id, e.parent, e.hasParent, e.typ, e.role, e.ts, e.onBranch, e.text, e.tools}},
-		{len(u.path), insertUsageSQL, []any{u.path, u.line, u.sessionID, u.entryID, u.ts, u.model, u.answer, u.input, u.output,
-			u.cacheRead, u.cacheWrite, u.cost}},
-		{len(l.path), insertLinesSQL, []any{l.path, l.line, l.off, pgtype.FlatArray[[]byte](l.raw)}},
+		{len(e.path), insertEntriesSQL, []param{m, {oidTextArray, textArray(e.path)}, {oidInt4Array, int4Array(e.line)},
+			{oidTextArray, textArray(e.id)}, {oidTextArray, textArray(e.parent)}, {oidBoolArray, boolArray(e.hasParent)},
+			{oidTextArray, textArray(e.typ)}, {oidTextArray, textArray(e.role)}, {oidInt8Array, int8Array(e.ts)},
+			{oidBoolArray, boolArray(e.onBranch)}, {oidTextArray, textArray(e.text)}, {oidTextArray, textArray(e.tools)}}},
+		{len(u.path), insertUsageSQL, []param{m, {oidTextArray, textArray(u.path)}, {oidInt4Array, int4Array(u.line)},
+			{oidTextArray, textArray(u.sessionID)}, {oidTextArray, textArray(u.entryID)}, {oidInt8Array, int8Array(u.ts)},
+			{oidTextArray, textArray(u.model)}, {oidBoolArray, boolArray(u.answer)}, {oidFloat8Array, float8Array(u.input)},
+			{oidFloat8Array, float8Array(u.output)}, {oidFloat8Array, float8Array(u.cacheRead)},
+			{oidFloat8Array, float8Array(u.cacheWrite)}, {oidFloat8Array, float8Array(u.cost)}}},
+		{len(l.path), insertLinesSQL, []param{m, {oidTextArray, textArray(l.path)}, {oidInt4Array, int4Array(l.line)},
+			{oidInt8Array, int8Array(l.off)}, {oidByteaArray, byteaArray(l.raw)}}},
 	} {
 		if s.n == 0 {
 			continue
 		}
-		if _, err := tx.Exec(ctx, s.sql, append([]any{r.machine}, s.args...)...); err != nil {
-			return err
+		vals, oids, formats := params(s.args...)
+		if res := tx.Conn().PgConn().ExecParams(ctx, s.sql, vals, oids, formats, nil).Read(); res.Err != nil {
+			return res.Err
 		}
 	}
 	return nil
