@@ -171,8 +171,9 @@ func (c *Client) Export(ctx context.Context, id, format, scope string) ([]byte, 
 	return c.Raw(ctx, http.MethodGet, sessionPath(id, "/export"+query("format", format, "scope", scope)), nil)
 }
 
-// ExportMany is POST /api/export: the sessions of ids as one zip, each in
-// format (jsonl, md or html).
+// ExportMany is POST /api/export: the sessions of ids (this machine's
+// ids, other machines' refs ID@MACHINE) as one zip, each in format
+// (jsonl, md or html).
 func (c *Client) ExportMany(ctx context.Context, format string, ids ...string) ([]byte, http.Header, error) {
 	return c.Raw(ctx, http.MethodPost, "/api/export", apitype.ExportRequest{IDs: ids, Format: format})
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"archive/zip"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/export"
 	"piweb/internal/ops"
+	"piweb/internal/session"
 )
 
 // export writes the session for download. format=jsonl (the default) is
@@ -97,10 +99,12 @@ func (s *Server) exportRemote(w http.ResponseWriter, r *http.Request, machine st
 // maxExportIDs bounds the sessions of one zip.
 const maxExportIDs = 1000
 
-// exportMany writes this machine's sessions named in the body as one zip,
-// each as export gives it alone (jsonl: the file byte for byte; md, html:
-// its current branch), under its export name. Every session is found
-// before the answer starts: an unknown one is 404 and nothing is sent.
+// exportMany writes the sessions named in the body as one zip, each as
+// export gives it alone (jsonl: the file byte for byte; md, html: its
+// current branch), under its export name: this machine's by id, another
+// machine's by its ref ID@MACHINE, as pushed to the fleet database. Every
+// session is found before the answer starts: an unknown one is 404 and
+// nothing is sent.
 func (s *Server) exportMany(w http.ResponseWriter, r *http.Request) error {
 	var body apitype.ExportRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
@@ -115,22 +119,22 @@ func (s *Server) exportMany(w http.ResponseWriter, r *http.Request) error {
 	if len(body.IDs) == 0 || len(body.IDs) > maxExportIDs {
 		return errs.Errorf(errs.Invalid, "ids must name 1 to %d sessions", maxExportIDs)
 	}
-	metas := make([]Meta, 0, len(body.IDs))
+	srcs := make([]exportSrc, 0, len(body.IDs))
 	for _, id := range body.IDs {
-		m, err := s.lookupID(id)
+		src, err := s.exportSrcOf(r.Context(), id)
 		if err != nil {
-			return errs.Errorf(errs.NotFound, "session %.80s not found", id)
+			return err
 		}
-		metas = append(metas, m)
+		srcs = append(srcs, src)
 	}
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment",
-		map[string]string{"filename": fmt.Sprintf("pi-sessions-%d.zip", len(metas))}))
+		map[string]string{"filename": fmt.Sprintf("pi-sessions-%d.zip", len(srcs))}))
 	zw := zip.NewWriter(w)
 	names := map[string]bool{}
-	for _, m := range metas {
-		if err := s.zipOne(zw, m, body.Format, names); err != nil {
-			s.log.Warn("bulk export cut short", "session", m.Path, "err", err) // the status is sent
+	for _, src := range srcs {
+		if err := s.zipOne(r.Context(), zw, src, body.Format, names); err != nil {
+			s.log.Warn("bulk export cut short", "session", src.m.Path, "machine", src.machine, "err", err) // the status is sent
 			return nil
 		}
 	}
@@ -138,13 +142,42 @@ func (s *Server) exportMany(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// zipOne adds session m to zw in format, under a name not in names.
-func (s *Server) zipOne(zw *zip.Writer, m Meta, format string, names map[string]bool) error {
+// exportSrc is one session of a bulk export: this machine's, or
+// machine's (its listing as pushed; its lines are read when zipped).
+type exportSrc struct {
+	m            Meta
+	machine, key string
+}
+
+// exportSrcOf finds the session of id, a local id or a ref ID@MACHINE.
+func (s *Server) exportSrcOf(ctx context.Context, id string) (exportSrc, error) {
+	i := strings.IndexByte(id, '@')
+	if i < 0 {
+		m, err := s.lookupID(id)
+		if err != nil {
+			return exportSrc{}, errs.Errorf(errs.NotFound, "session %.80s not found", id)
+		}
+		return exportSrc{m: m}, nil
+	}
+	key, machine := id[:i], id[i+1:]
+	if err := s.checkRef(key, machine); err != nil {
+		return exportSrc{}, err
+	}
+	m, _, err := s.fleetFile(ctx, machine, key)
+	return exportSrc{m: m, machine: machine, key: key}, err
+}
+
+// zipOne adds session src to zw in format, under a name not in names.
+func (s *Server) zipOne(ctx context.Context, zw *zip.Writer, src exportSrc, format string, names map[string]bool) error {
+	m := src.m
 	name := exportName(m)
 	for n := 2; names[name+"."+format]; n++ {
 		name = fmt.Sprintf("%s-%d", exportName(m), n)
 	}
 	names[name+"."+format] = true
+	if src.machine != "" {
+		return s.zipRemote(ctx, zw, src, name+"."+format, format)
+	}
 	if format == "jsonl" {
 		f, err := os.Open(m.Path)
 		if err != nil {
@@ -165,6 +198,25 @@ func (s *Server) zipOne(zw *zip.Writer, m Meta, format string, names map[string]
 	if err != nil {
 		return err
 	}
+	return export.Write(zf, format, ops.Document(m, sess, sess.Leaf()))
+}
+
+// zipRemote adds another machine's session to zw as file, from its lines
+// as pushed to the fleet database, as exportRemote and export give them.
+func (s *Server) zipRemote(ctx context.Context, zw *zip.Writer, src exportSrc, file, format string) error {
+	m, data, err := s.fleetFile(ctx, src.machine, src.key)
+	if err != nil {
+		return err
+	}
+	zf, err := zw.CreateHeader(zipHeader(file, m))
+	if err != nil {
+		return err
+	}
+	if format == "jsonl" {
+		_, err = zf.Write(data)
+		return err
+	}
+	sess := session.Parse(data)
 	return export.Write(zf, format, ops.Document(m, sess, sess.Leaf()))
 }
 

@@ -87,7 +87,12 @@ func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Ses
 // remoteFile is another machine's session's listing and its file's
 // complete lines as pushed to the fleet database.
 func (s *Server) remoteFile(r *http.Request, machine string) (Meta, []byte, error) {
-	m, data, err := s.opts.Fleet.Session(r.Context(), machine, r.PathValue("id"))
+	return s.fleetFile(r.Context(), machine, r.PathValue("id"))
+}
+
+// fleetFile is machine's session key as remoteFile gives it.
+func (s *Server) fleetFile(ctx context.Context, machine, key string) (Meta, []byte, error) {
+	m, data, err := s.opts.Fleet.Session(ctx, machine, key)
 	if errors.Is(err, fleet.ErrNoSession) {
 		return m, nil, errs.Errorf(errs.NotFound, "session not found on machine %s", machine)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/app"
+	"piweb/internal/catalog"
 	"piweb/internal/own"
 )
 
@@ -171,3 +172,42 @@ func keys[V any](m map[string]V) []string {
 }
 
 func sorted(s ...string) []string { slices.Sort(s); return s }
+
+// TestExportManyFleet: a bulk export takes another machine's sessions by
+// their refs ID@MACHINE, from their lines as pushed to the fleet database
+// (never the local file of the same id), beside this machine's; an
+// unknown remote session is 404 before anything is sent, and a ref
+// without the fleet is not found.
+func TestExportManyFleet(t *testing.T) {
+	f := &fakeFleet{}
+	r := newRig(t, Options{Fleet: f})
+	items := r.items()
+	data, err := os.ReadFile(items[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := `{"type":"message","id":"far00001","parentId":null,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"only on the far machine","timestamp":1796378460000}}` + "\n"
+	f.data = append(append([]byte{}, data...), far...)
+	f.meta = catalog.Meta{Key: items[0].ID, ID: items[0].ID, Path: items[0].Path, Cwd: items[0].Cwd}
+	api, ctx := r.api(), t.Context()
+	for _, format := range []string{"jsonl", "md"} {
+		body, _, err := api.ExportMany(ctx, format, items[1].ID, items[0].ID+"@far")
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+		if err != nil || len(zr.File) != 2 {
+			t.Fatalf("%s zip: %v, %v", format, zr, err)
+		}
+		if format == "jsonl" && (zipped(t, zr.File[0]) != fileBytes(t, items[1].Path) || zipped(t, zr.File[1]) != string(f.data)) {
+			t.Errorf("jsonl: the local file and the far lines as pushed, byte for byte")
+		}
+		if got := zipped(t, zr.File[1]); !strings.Contains(got, "only on the far machine") {
+			t.Errorf("%s: the far session without its pushed line: %.200s", format, got)
+		}
+	}
+	_, _, err = api.ExportMany(ctx, "jsonl", items[1].ID, "no-such@far")
+	wantErr(t, "an unknown far session", err, 404, "not_found")
+	_, _, err = newRig(t, Options{}).api().ExportMany(ctx, "jsonl", items[0].ID+"@far")
+	wantErr(t, "a ref without the fleet", err, 404, "not_found")
+}

@@ -147,6 +147,21 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `import('/js/order.js').then((m) => m.setOrder([document.querySelector('.machine[data-machine="beta"] .sess').dataset.id], {pinned: true}))`)
 	b.waitJS(t, `document.querySelector('.machine[data-machine="beta"] .sess .pin-mark') !== null
 		&& fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).some((k) => k.endsWith('@beta')))`)
+	// Selected with one of alpha's, beta's session is exported in the one
+	// zip (from the fleet database) and left alone by Delete, said so.
+	click(t, b, `.select-toggle`)
+	click(t, b, `.sel-row .sess[data-id$="@beta"]`)
+	click(t, b, `.machine[data-machine="alpha"] .sel-row .sess`)
+	b.waitJS(t, `document.querySelector('.bulk-count').textContent === '2 selected'
+		&& document.querySelector('.bulk-note').textContent.startsWith('1 session of other machines: exported, not deleted')
+		&& !document.querySelector('.bulk-export').disabled && !document.querySelector('.bulk-delete').disabled`)
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootSidebar(t, b, "fleet-bulk")
+	}
+	b.waitJS(t, `import('/js/api.js').then((m) => m.exportMany([...document.querySelectorAll('.sel-box:checked')]
+		.map((x) => x.nextElementSibling.dataset.id), 'md')).then((r) => r.name === 'pi-sessions-2.zip'
+		&& r.blob.size > 0)`)
+	click(t, b, `.bulk-x`)
 	b.run(t, chromedp.Click(`.machine[data-machine="beta"] .sess`))
 	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')
 		&& document.querySelector('.conv').textContent.includes('answer to beta asks about beavers')

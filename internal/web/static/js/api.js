@@ -219,8 +219,8 @@ export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted }
 // ref to when.
 export const getOrder = () => get('/api/order');
 export const setOrder = (ids, change) => post('/api/order', { ids, ...change });
-// exportMany downloads sessions of this machine as one zip (jsonl, md or
-// html each).
+// exportMany downloads sessions as one zip (jsonl, md or html each):
+// this machine's by id, another's by ref, as pushed to the fleet.
 export async function exportMany(ids, format) {
   const r = await fetch('/api/export', { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ ids, format }) });

@@ -113,8 +113,9 @@ export function SideTools({ archivedCount }) {
 }
 
 // BulkBar acts on the selected sessions among shown (the refs the sidebar
-// shows, in order): select all of them, pin, archive or restore, export,
-// delete to the trash.
+// shows, in order): select all of them, pin, archive or restore, export
+// (other machines' too, from the fleet), delete to the trash (this
+// machine's only, which it says in words when others are selected).
 export function BulkBar({ shown }) {
   const inView = new Set(shown);
   const ids = [...selected.value].filter((id) => inView.has(id));
@@ -135,15 +136,16 @@ export function BulkBar({ shown }) {
         onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}>${allPinned ? 'Unpin' : 'Pin'}</button>
       <button type="button" class="btn small bulk-archive" disabled=${!n}
         onClick=${done(() => bulkArchive(ids, !arch))}>${arch ? 'Restore' : 'Archive'}</button>
-      <select class="btn small bulk-export" disabled=${!local.length} value="" aria-label="Export as one zip"
-        title="Download this machine's selected sessions as one zip"
-        onChange=${(e) => exportAs(e.currentTarget, local)}>
+      <select class="btn small bulk-export" disabled=${!n} value="" aria-label="Export as one zip"
+        title="Download the selected sessions as one zip (another machine's as pushed to the fleet)"
+        onChange=${(e) => exportAs(e.currentTarget, ids)}>
         <option value="" disabled>Export…</option>
         ${EXPORTS.map(([f, label]) => html`<option value=${f}>${label}</option>`)}</select>
       <button type="button" class="btn small danger bulk-delete" disabled=${!local.length}
         title="Move this machine's selected sessions to the trash (restorable)"
-        onClick=${done(() => bulkDelete(local))}>Delete…</button>
-    </div></div>`;
+        onClick=${done(() => bulkDelete(local, n - local.length))}>Delete…</button>
+    </div>
+    ${n > local.length && html`<p class="bulk-note">${notDeleted(n - local.length)}</p>`}</div>`;
 }
 
 async function bulkArchive(ids, on) {
@@ -178,10 +180,17 @@ async function bulkExport(ids, format) {
   }
 }
 
-// bulkDelete moves sessions to the trash one by one, after a confirmation.
-async function bulkDelete(ids) {
+// notDeleted says that the selected sessions of other machines are left
+// alone by Delete: each is deleted on its own machine (its piweb).
+const notDeleted = (remotes) => `${plural(remotes, 'session')} of other machines: exported, not deleted from here`
+  + ' (delete on their machine)';
+
+// bulkDelete moves this machine's sessions to the trash one by one, after
+// a confirmation that says which selected sessions it leaves alone.
+async function bulkDelete(ids, remotes) {
+  const also = remotes ? ` ${notDeleted(remotes)}.` : '';
   if (!(await confirm(`Delete ${plural(ids.length, 'session')}?`, 'They will be moved to the trash, where each can be'
-    + ' restored.', { ok: 'Delete', danger: true }))) return false;
+    + ' restored.' + also, { ok: 'Delete', danger: true }))) return false;
   const failed = [];
   for (const id of ids) {
     try { await api.deleteSession(id); } catch (e) { failed.push(e.message); }
