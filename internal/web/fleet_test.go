@@ -153,12 +153,12 @@ func TestFleetPage(t *testing.T) {
 	click(t, b, `.sel-row .sess[data-id$="@beta"]`)
 	click(t, b, `.machine[data-machine="alpha"] .sel-row .sess`)
 	b.waitJS(t, `document.querySelector('.bulk-count').textContent === '2 selected'
-		&& document.querySelector('.bulk-note').textContent.startsWith('1 session of other machines: exported, not deleted')
+		&& document.querySelector('.bulk-note').textContent.startsWith('1 session of another machine: exported, not deleted')
 		&& !document.querySelector('.bulk-export').disabled && !document.querySelector('.bulk-delete').disabled`)
 	if os.Getenv("PIWEB_SHOTS") != "" {
-		shootSidebar(t, b, "fleet-bulk")
+		shootBulk(t, b)
 	}
-	b.waitJS(t, `import('/js/api.js').then((m) => m.exportMany([...document.querySelectorAll('.sel-box:checked')]
+	b.waitJS(t, `import('/js/api.js').then((m) => m.exportMany([...document.querySelectorAll('.sel-box:not(.sel-group):checked')]
 		.map((x) => x.nextElementSibling.dataset.id), 'md')).then((r) => r.name === 'pi-sessions-2.zip'
 		&& r.blob.size > 0)`)
 	click(t, b, `.bulk-x`)
@@ -229,6 +229,26 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');
 		return t && t.textContent.includes('alpha') && t.textContent.includes('beta'); })()`)
 	b.noConsoleErrors(t)
+}
+
+// shootBulk photographs the bulk bar at 1280 px and on a phone (the
+// sidebar slid over the page), light and dark.
+func shootBulk(t *testing.T, b *browser) {
+	for _, w := range []int64{1280, 390} {
+		b.run(t, chromedp.EmulateViewport(w, 800))
+		if w == 390 {
+			eval[bool](t, b, `(document.querySelector('button[aria-label=Sessions]').click(), true)`)
+			b.waitJS(t, `document.querySelector('.sidebar.open') !== null`)
+		}
+		for _, scheme := range []string{"light", "dark"} {
+			b.run(t, emulateScheme(scheme))
+			b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
+				|| a.playState !== 'running')`)
+			b.screenshot(t, fmt.Sprintf("fleet-bulk-%d-%s", w, scheme))
+		}
+	}
+	eval[bool](t, b, `(document.querySelector('.scrim').click(), true)`)
+	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
 }
 
 // shoot saves screenshots of the page at 1280 and 390 px wide, light and

@@ -182,8 +182,8 @@ async function bulkExport(ids, format) {
 
 // notDeleted says that the selected sessions of other machines are left
 // alone by Delete: each is deleted on its own machine (its piweb).
-const notDeleted = (remotes) => `${plural(remotes, 'session')} of other machines: exported, not deleted from here`
-  + ' (delete on their machine)';
+const notDeleted = (remotes) => `${plural(remotes, 'session')} of ${remotes === 1 ? 'another machine' : 'other machines'}:`
+  + ' exported, not deleted from here (delete on its own machine)';
 
 // bulkDelete moves this machine's sessions to the trash one by one, after
 // a confirmation that says which selected sessions it leaves alone.
