@@ -182,8 +182,10 @@ async function bulkExport(ids, format) {
 
 // notDeleted says that the selected sessions of other machines are left
 // alone by Delete: each is deleted on its own machine (its piweb).
-const notDeleted = (remotes) => `${plural(remotes, 'session')} of ${remotes === 1 ? 'another machine' : 'other machines'}:`
-  + ' exported, not deleted from here (delete on its own machine)';
+const notDeleted = (remotes) => {
+  const others = remotes === 1 ? 'another machine' : 'other machines';
+  return `${plural(remotes, 'session')} of ${others}: exported, not deleted from here (delete on its own machine)`;
+};
 
 // bulkDelete moves this machine's sessions to the trash one by one, after
 // a confirmation that says which selected sessions it leaves alone.
