@@ -29,8 +29,8 @@ function shell(req) {
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (!shell(req)) return; // the browser fetches it as if there were no worker
-  e.respondWith(fetch(req).then((res) => {
-    if (res.ok && res.type === 'basic' && req.mode !== 'navigate') {
+  e.respondWith(Promise.all([fetch(req), kept(req)]).then(([res, old]) => {
+    if (res.ok && res.type === 'basic' && req.mode !== 'navigate' && !sameTag(res, old)) {
       const copy = res.clone();
       caches.open(CACHE).then((c) => c.put(req, copy));
     }
@@ -40,6 +40,21 @@ self.addEventListener('fetch', (e) => {
     return (await caches.match(req)) || Response.error();
   }));
 });
+
+// kept is the cache's copy of what req fetches, if any (none is looked up
+// for a page, which is never kept).
+function kept(req) {
+  return req.mode === 'navigate' ? undefined : caches.match(req).catch(() => undefined);
+}
+
+// sameTag says whether the cache's copy is the response already (the same
+// ETag): a page load fetches some 80 files, nearly always unchanged, and
+// writing each into the cache again on every load took a fifth of the
+// load's CPU.
+function sameTag(res, old) {
+  const tag = res.headers.get('etag');
+  return Boolean(tag && old && old.headers.get('etag') === tag);
+}
 
 // Web Push (piweb's VAPID keys): show what piweb sent, open the session on
 // click.
