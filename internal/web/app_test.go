@@ -148,14 +148,15 @@ func TestReadingPhone(t *testing.T) {
 	reading(t, []readingCase{{"phone pages fit", testPhonePagesFit}})
 }
 
-// reset puts the browser back to a fresh start page.
+// reset puts the browser back to a fresh start page, loaded when the test
+// first acts on the page, unless it opens another page first.
 func (r *rig) reset(t *testing.T) {
 	t.Helper()
+	r.later = ""
 	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
 	r.open(t, "/offline.html") // a static page of the app's origin: no app to load just to clear its storage
 	eval[bool](t, r.browser, `(localStorage.clear(), sessionStorage.clear(), true)`)
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.sess')`)
+	r.openLater("/", `document.querySelector('.sess')`)
 }
 
 // checkConsole reports the console errors so far and forgets them.

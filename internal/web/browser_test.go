@@ -40,6 +40,11 @@ type browser struct {
 	ctx  context.Context
 	base string
 
+	// later is a page to load before the next action on the tab unless
+	// that action opens a page itself, with a script that is true once it
+	// shows (see rig.reset).
+	later, laterReady string
+
 	mu     sync.Mutex
 	errors []string
 }
@@ -261,6 +266,7 @@ func (b *browser) noConsoleErrors(tb testing.TB) {
 // run runs actions with a timeout, failing the test on error.
 func (b *browser) run(tb testing.TB, actions ...chromedp.Action[chromedp.Void]) {
 	tb.Helper()
+	b.loadLater(tb)
 	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
@@ -273,6 +279,7 @@ func (b *browser) run(tb testing.TB, actions ...chromedp.Action[chromedp.Void]) 
 // its value.
 func eval[T any](tb testing.TB, b *browser, js string) T {
 	tb.Helper()
+	b.loadLater(tb)
 	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
@@ -286,6 +293,7 @@ func eval[T any](tb testing.TB, b *browser, js string) T {
 // waitJS polls until the expression is truthy.
 func (b *browser) waitJS(tb testing.TB, js string) {
 	tb.Helper()
+	b.loadLater(tb)
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	for {
@@ -331,12 +339,32 @@ func navigatedAway(err error) bool {
 
 func (b *browser) open(tb testing.TB, path string) {
 	tb.Helper()
+	b.later = "" // replaced by path
 	b.run(tb, chromedp.Navigate(b.base+path))
+}
+
+// openLater opens path, once ready (a script) is true, before the next
+// action on the tab unless that action opens a page itself: most tests
+// that start from the start page open another first, and each load of the
+// app costs Chromium about half a second of CPU.
+func (b *browser) openLater(path, ready string) { b.later, b.laterReady = path, ready }
+
+// loadLater loads the page openLater left, if any.
+func (b *browser) loadLater(tb testing.TB) {
+	tb.Helper()
+	if b.later == "" {
+		return
+	}
+	path := b.later
+	b.later = ""
+	b.open(tb, path)
+	b.waitJS(tb, b.laterReady)
 }
 
 // screenshot saves a PNG under /tmp/piweb-shots for looking at the design.
 func (b *browser) screenshot(tb testing.TB, name string) {
 	tb.Helper()
+	b.loadLater(tb)
 	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		tb.Fatalf("screenshot: %v", err)
