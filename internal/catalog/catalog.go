@@ -58,11 +58,8 @@ type Catalog struct {
 	refreshWait time.Duration
 	log         *slog.Logger
 
-	reloadMu sync.Mutex // one reload at a time, so an older never overwrites a newer
-	// behindSet holds the files whose text is not indexed yet, behind
-	// their number; guarded by reloadMu.
-	behindSet map[string]bool
-	behind    atomic.Int64
+	reloadMu sync.Mutex   // one reload at a time, so an older never overwrites a newer
+	behind   atomic.Int64 // files whose text is not searchable yet
 	// lastRead is the number of index rows the latest reload read.
 	lastRead atomic.Int64
 	temp     string // the temporary index dir, removed on Close
@@ -199,10 +196,22 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	dirty := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	// The text pass writes no events: while text is behind, it is
+	// counted again now and then.
+	text := time.NewTicker(2 * c.reloadEvery)
+	defer text.Stop()
 	for {
 		select {
 		case <-stop:
 			return
+		case <-text.C:
+			if c.behind.Load() > 0 {
+				c.reloadMu.Lock()
+				if err := c.countBehind(context.Background()); err != nil {
+					c.log.Error("catalog: count the text behind", "err", err)
+				}
+				c.reloadMu.Unlock()
+			}
 		case ev, open := <-sub.C:
 			if !open {
 				if !sub.Lagged() {
@@ -269,8 +278,11 @@ func (c *Catalog) reload(ctx context.Context) error {
 	}
 	c.lastRead.Store(int64(len(metas)))
 	seen := make(map[string]bool, len(metas))
-	c.behindSet = map[string]bool{}
+	behind := 0
 	for _, im := range metas {
+		if im.TextBehind {
+			behind++
+		}
 		if c.apply(im) {
 			seen[im.Info.Path] = true
 		}
@@ -278,7 +290,7 @@ func (c *Catalog) reload(ctx context.Context) error {
 	for _, p := range c.gone(seen) {
 		c.Remove(p)
 	}
-	c.behind.Store(int64(len(c.behindSet)))
+	c.behind.Store(int64(behind))
 	return nil
 }
 
@@ -301,22 +313,25 @@ func (c *Catalog) reloadPaths(ctx context.Context, paths []string) error {
 	}
 	for _, p := range paths {
 		if !held[p] {
-			delete(c.behindSet, p)
 			c.removeListed(p)
 		}
 	}
-	c.behind.Store(int64(len(c.behindSet)))
-	return nil
+	return c.countBehind(ctx)
 }
 
-// apply puts a file's row into the listing if pi lists it (listed) and
-// notes whether its text is indexed. The caller holds reloadMu.
-func (c *Catalog) apply(im index.Meta) (listed bool) {
-	if im.TextBehind {
-		c.behindSet[im.Info.Path] = true
-	} else {
-		delete(c.behindSet, im.Info.Path)
+// countBehind counts the files whose text is not searchable yet. The
+// caller holds reloadMu.
+func (c *Catalog) countBehind(ctx context.Context) error {
+	n, err := c.ix.TextBehind(ctx)
+	if err == nil {
+		c.behind.Store(int64(n))
 	}
+	return err
+}
+
+// apply puts a file's row into the listing if pi lists it (listed). The
+// caller holds reloadMu.
+func (c *Catalog) apply(im index.Meta) (listed bool) {
 	if !im.Listed || im.Error != "" {
 		return false
 	}

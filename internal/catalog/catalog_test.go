@@ -221,6 +221,21 @@ func TestReloadReadsChanged(t *testing.T) {
 	}
 }
 
+// TestReadyAfterTextPass: a catalog opened on files listed but not yet
+// searchable becomes ready once the index's text pass, which publishes no
+// events, has indexed them (it stayed "text behind" until some file
+// changed).
+func TestReadyAfterTextPass(t *testing.T) {
+	c, d := openDemo(t)
+	defer c.Close()
+	testkit.Eventually(t, func() error {
+		if st := c.State(); !st.Ready || st.Sessions != len(d.Sessions) {
+			return fmt.Errorf("%+v", st)
+		}
+		return nil
+	}, 10*time.Second, "the catalog to say the text is indexed")
+}
+
 // TestFirstMessageCut checks that the listing keeps at most
 // MaxFirstMessage bytes of a first message, cut at a rune start (issue
 // 21: a 52 MB pasted first message was held twice and sent with every

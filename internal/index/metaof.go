@@ -46,3 +46,11 @@ func (ix *Index) metasOf(ctx context.Context, q string, args []any) ([]Meta, err
 	}
 	return out, wrap("sessions", rows.Err())
 }
+
+// TextBehind counts the files whose text is not yet searchable (those
+// whose Meta.TextBehind is set), reading no file's metadata.
+func (ix *Index) TextBehind(ctx context.Context) (int, error) {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE text_offset < offset`).Scan(&n)
+	return n, wrap("text behind", err)
+}
