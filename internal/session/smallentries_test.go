@@ -96,3 +96,21 @@ func chainFile(n int, message string) []byte {
 	}
 	return []byte(b.String())
 }
+
+// TestKeyWord: a key's word is its first eight bytes, little endian, the
+// same from the line (wordAt, one load where it can) as from a string.
+func TestKeyWord(t *testing.T) {
+	line := []byte(`{"a":1,"role":2,"parentId":3,"timestamp":4,"":5}`)
+	for _, k := range []string{"a", "role", "parentId", "timestamp", ""} {
+		i := strings.Index(string(line), `"`+k+`"`) + 1
+		if got, want := wordAt(line, i, len(k)), keyWord(k); got != want {
+			t.Errorf("%q: wordAt %x, keyWord %x", k, got, want)
+		}
+		if got, want := keyWord([]byte(k)), keyWord(k); got != want {
+			t.Errorf("%q: keyWord of bytes %x, of string %x", k, got, want)
+		}
+	}
+	if got := keyWord("ab"); got != 0x6261 {
+		t.Errorf("keyWord(ab) = %x, want 6261", got)
+	}
+}
