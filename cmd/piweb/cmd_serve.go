@@ -176,11 +176,12 @@ func serveOnce(ctx context.Context, e *env, f serveFlags, agentDir string, hl *h
 		defer stop()
 		cfg.Fleet = fl // its pushes reach the pages as fleet_changed
 	}
-	if !f.demo { // the demo's marks, preferences, pins and archive stay in memory
+	if !f.demo { // the demo's marks, preferences, pins, archive and share links stay in memory
 		dir := configDir(e)
 		cfg.Marks = openOwn(logger, "read marks and mutes", func() (*own.AttentionStore, error) { return own.OpenAttention(dir, time.Now()) })
 		cfg.Prefs = openOwn(logger, "piweb's preferences", func() (*own.PrefsStore, error) { return own.OpenPrefs(dir) })
 		cfg.Order = openOwn(logger, "pins and archive", func() (*own.OrderStore, error) { return own.OpenOrder(dir) })
+		cfg.Shares = openOwn(logger, "share links", func() (*own.ShareStore, error) { return own.OpenShares(dir) })
 	}
 	parts := app.New(cfg) // the one place piweb's parts are built and started
 	defer parts.Close()

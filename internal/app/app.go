@@ -58,6 +58,8 @@ type Config struct {
 	Prefs *own.PrefsStore
 	// Order keeps the user's pins and archive; nil keeps them in memory.
 	Order *own.OrderStore
+	// Shares keeps the read-only share links; nil keeps them in memory.
+	Shares *own.ShareStore
 	// ModelTitles (serve's --model-titles) forces model-made titles on
 	// whatever the Settings switch (Prefs) says.
 	ModelTitles bool
@@ -118,6 +120,7 @@ type App struct {
 	Marks       *own.AttentionStore
 	Prefs       *own.PrefsStore
 	Order       *own.OrderStore
+	Shares      *own.ShareStore
 	ModelTitles bool // forced on by serve's --model-titles
 	Events      *broker.Broker[broker.Event]
 	Streams     *sse.Streams
@@ -138,7 +141,7 @@ type App struct {
 func New(cfg Config) *App {
 	a := &App{AgentDir: cfg.AgentDir, Catalog: cfg.Catalog, Agent: cfg.Agent, Store: cfg.Store,
 		Cache: sessionstore.NewCache(8, 512<<20), Git: cfg.Git, Terminals: cfg.Terminals, Push: cfg.Push,
-		Marks: cfg.Marks, Prefs: cfg.Prefs, Order: cfg.Order, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
+		Marks: cfg.Marks, Prefs: cfg.Prefs, Order: cfg.Order, Shares: cfg.Shares, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
 	a.defaults()
 	a.Store.Tidy()
 	a.Repos = &gitx.RepoCache{Git: a.Git, TTL: 30 * time.Second}
@@ -199,6 +202,9 @@ func (a *App) defaults() {
 	}
 	if a.Order == nil {
 		a.Order, _ = own.OpenOrder("") // in memory: cannot fail
+	}
+	if a.Shares == nil {
+		a.Shares, _ = own.OpenShares("") // in memory: cannot fail
 	}
 }
 

@@ -170,3 +170,19 @@ func (c *Client) Order(ctx context.Context) (a apitype.Order, err error) {
 func (c *Client) SetOrder(ctx context.Context, req apitype.OrderChange) (a apitype.Order, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/order", req, &a)
 }
+
+// Shares is GET /api/shares: the live read-only share links.
+func (c *Client) Shares(ctx context.Context) (a apitype.Shares, err error) {
+	return a, c.Do(ctx, http.MethodGet, "/api/shares", nil, &a)
+}
+
+// Share is POST /api/shares: a new read-only link to a session or one of
+// its branches (its Path holds the token, given this once).
+func (c *Client) Share(ctx context.Context, req apitype.ShareRequest) (a apitype.NewShare, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/shares", req, &a)
+}
+
+// RevokeShare is DELETE /api/shares/{id}.
+func (c *Client) RevokeShare(ctx context.Context, id string) error {
+	return c.Do(ctx, http.MethodDelete, "/api/shares/"+url.PathEscape(id), struct{}{}, nil)
+}

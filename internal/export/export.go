@@ -30,6 +30,11 @@ type Doc struct {
 	// Created is the session's creation time, zero when unknown.
 	Created  time.Time
 	Messages []session.Message
+	// Live, when not "", is the same-origin address of the script that
+	// keeps a page piweb serves current (a share link's, at version
+	// Version); the page then allows that script and nothing else, and
+	// asks not to be indexed. A document to keep has none.
+	Live, Version string
 }
 
 // totals sums the branch's answers.

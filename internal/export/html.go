@@ -185,7 +185,7 @@ func HTML(w io.Writer, d Doc) error {
 	data := map[string]any{
 		"Title": d.Title, "ID": d.ID, "Cwd": d.Cwd, "Items": items(&d, big),
 		"Messages": t.Messages, "Tokens": fmtTokens(t.Tokens), "Cost": FmtCost(t.Cost), "Models": t.Models,
-		"Created": "", "Exported": time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		"Live": d.Live, "Version": d.Version, "Created": "", "Exported": time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 	}
 	if !d.Created.IsZero() {
 		data["Created"] = d.Created.UTC().Format("2006-01-02 15:04 UTC")

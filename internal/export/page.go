@@ -6,12 +6,21 @@ import "html/template"
 // no script, no frame, no request to any server.
 const csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
+// LiveCSP is a served page's (Doc.Live): its own script may run and ask
+// its own server, nothing else.
+const LiveCSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; " +
+	"base-uri 'none'; form-action 'none'"
+
 var page = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en">
+<html lang="en"{{with .Version}} data-version="{{.}}"{{end}}>
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="` + csp + `">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+{{if .Live}}<meta http-equiv="Content-Security-Policy" content="` + LiveCSP + `">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<script src="{{.Live}}" defer></script>
+{{else}}<meta http-equiv="Content-Security-Policy" content="` + csp + `">
+{{end}}<meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="generator" content="piweb">
 <title>{{.Title}}</title>

@@ -17,6 +17,9 @@
 //   - OrderStore keeps the user's pins and archive (Order) in order.json:
 //     which sessions are listed first in their project, and which are
 //     left out of the sidebar until restored.
+//   - ShareStore keeps the read-only share links in shares.json: each
+//     link's session, scope and expiry, and its token's hash, never the
+//     token.
 //
 // Each store's file is the user's alone (0600, folder 0700), replaced on
 // every change before the change is adopted (a failed write changes

@@ -67,7 +67,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status := kindStatus[kind]
 	if kind != errs.Canceled && (kind == errs.Internal || hasCause(err)) {
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		s.log.Error("request failed", "method", r.Method, "path", logPath(r), "status", status, "err", err)
 	}
 	if rec, tracked := w.(*recorder); tracked && rec.status != 0 {
 		return // the answer started: a second one would corrupt it
@@ -213,7 +213,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			level = slog.LevelDebug
 		}
 		s.log.LogAttrs(r.Context(), level, "request", slog.String("method", r.Method),
-			slog.String("path", r.URL.Path), slog.Int("status", status), slog.Int64("bytes", rec.bytes),
+			slog.String("path", logPath(r)), slog.Int("status", status), slog.Int64("bytes", rec.bytes),
 			slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
 	})
 }

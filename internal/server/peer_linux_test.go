@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"piweb/internal/agent"
+	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/pitest"
 )
@@ -59,7 +60,8 @@ func serveLoopback(t *testing.T, r *rig, network, addr string) string {
 // nothing is started, whatever source address it connects from (Linux
 // delivers a connection to 127.0.0.1 or ::1 from any of the machine's
 // addresses); the owner (this process's uid) needs no credentials, from
-// any source address too.
+// any source address too. A share link's page is the one thing another
+// user gets, with the link (docs/decisions/0042).
 func TestPeerOtherUser(t *testing.T) {
 	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	if os.Geteuid() != 0 {
@@ -68,6 +70,10 @@ func TestPeerOtherUser(t *testing.T) {
 	spy := &spyAgent{Adapter: agent.NoService{}}
 	r := newRig(t, Options{}, app.Config{Agent: spy})
 	id := r.items()[0].ID
+	share, err := r.api().Share(t.Context(), apitype.ShareRequest{Session: id})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bin := copyForNobody(t)
 	v4, v6 := machineAddrs(t)
 	owned := 0
@@ -80,16 +86,16 @@ func TestPeerOtherUser(t *testing.T) {
 		if l.addr == ":0" || l.addr == "localhost:0" { // a dual-stack listener sees IPv4-mapped clients
 			base = "http://127.0.0.1:" + base[strings.LastIndex(base, ":")+1:]
 		}
-		owner := peerRun(t, exec.Command(os.Args[0]), base, id, l.src)
-		if owner != "200 200" {
-			t.Errorf("%s: owner got %q, want 200 200", name, owner)
+		owner := peerRun(t, exec.Command(os.Args[0]), base, id, share.Path, l.src)
+		if owner != "200 200 200" {
+			t.Errorf("%s: owner got %q, want 200 200 200", name, owner)
 		}
 		owned++
 		cmd := exec.Command(bin)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 		before := spy.calls.Load()
-		if got := peerRun(t, cmd, base, id, l.src); got != "403 403" {
-			t.Errorf("%s: another user got %q, want 403 403", name, got)
+		if got := peerRun(t, cmd, base, id, share.Path, l.src); got != "403 403 200" {
+			t.Errorf("%s: another user got %q, want 403 403 200", name, got)
 		}
 		if spy.calls.Load() != before {
 			t.Errorf("%s: another user's command reached the agent", name)
@@ -148,11 +154,13 @@ func copyForNobody(t *testing.T) string {
 	return bin
 }
 
-// peerRun runs the peer client and returns its "READ COMMAND" statuses.
+// peerRun runs the peer client and returns its "READ COMMAND SHARE"
+// statuses.
 // src, when not empty, is the local address the client connects from.
-func peerRun(t *testing.T, cmd *exec.Cmd, base, id, src string) string {
+func peerRun(t *testing.T, cmd *exec.Cmd, base, id, share, src string) string {
 	t.Helper()
-	cmd.Env = append(os.Environ(), "PIWEB_PEER_CLIENT="+base, "PIWEB_PEER_ID="+id, "PIWEB_PEER_SRC="+src)
+	cmd.Env = append(os.Environ(), "PIWEB_PEER_CLIENT="+base, "PIWEB_PEER_ID="+id, "PIWEB_PEER_SRC="+src,
+		"PIWEB_PEER_SHARE="+share)
 	cmd.Dir = "/"
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -161,8 +169,9 @@ func peerRun(t *testing.T, cmd *exec.Cmd, base, id, src string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// peerClient is the child process of peerRun: it reads a session and
-// posts a bash command, and prints both statuses. src, when not empty, is
+// peerClient is the child process of peerRun: it reads a session, posts
+// a bash command and opens the share link of PIWEB_PEER_SHARE, and prints
+// the three statuses. src, when not empty, is
 // the local address it connects from.
 func peerClient(base, id, src string) int {
 	c := http.DefaultClient
@@ -185,6 +194,13 @@ func peerClient(base, id, src string) int {
 	}
 	io.Copy(io.Discard, post.Body)
 	post.Body.Close()
-	fmt.Println(get.StatusCode, post.StatusCode)
+	share, err := c.Get(base + os.Getenv("PIWEB_PEER_SHARE"))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	io.Copy(io.Discard, share.Body)
+	share.Body.Close()
+	fmt.Println(get.StatusCode, post.StatusCode, share.StatusCode)
 	return 0
 }

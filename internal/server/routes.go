@@ -79,6 +79,16 @@ func (s *Server) routes() http.Handler {
 	h("GET /api/prefs", s.getPrefs)
 	h("PUT /api/prefs", s.putPrefs)
 
+	// Read-only share links (shares.go), and what one opens without
+	// sign-in (sharepage.go): these GETs under /s/ and nothing else.
+	h("GET /api/shares", s.listShares)
+	h("POST /api/shares", s.postShare)
+	h("DELETE /api/shares/{shareId}", s.deleteShare)
+	h("GET /s/{token}", s.sharePage)
+	h("GET /s/{token}/version", s.shareVersion)
+	h("GET /s/live.js", s.shareScript)
+	h("GET /s/", s.shareNotFound)
+
 	// Web Push.
 	h("GET /api/push/key", s.getPushKey)
 	h("POST /api/push/subscribe", s.pushSubscribe)

@@ -45,7 +45,7 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 		if v == http.ErrAbortHandler {
 			panic(v)
 		}
-		s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
+		s.logf("panic serving %s %s: %v", r.Method, logPath(r), v)
 		s.writeError(w, r, errs.Errorf(errs.Internal, "internal error"))
 	}
 }
@@ -60,6 +60,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) error {
 	}
 	if r.URL.Path == "/auth" {
 		return nil // the login link checks its own token
+	}
+	if isShareRoute(r) {
+		return nil // a share link's page checks its own token, for anyone (sharepage.go)
 	}
 	if isFleet(r) {
 		return s.checkFleet(w, r) // another machine's, with the fleet key (fleetpeer.go)

@@ -129,6 +129,7 @@ type Server struct {
 	marks     *own.AttentionStore
 	prefs     *own.PrefsStore
 	order     *own.OrderStore
+	shares    *own.ShareStore
 	requests  *requestMetrics // nil without Options.Metrics
 	peers     *http.Client    // to the fleet's other machines (proxy.go)
 	patient   *http.Client    // peers without the answer bound, for pi's commands
@@ -142,7 +143,8 @@ func New(opts Options, a *app.App) *Server {
 		web: opts.Web, log: opts.Log, hosts: access.HostsFor(opts.Addr, opts.Hosts),
 		auth:  newAuth(opts.Token, opts.Login, opts.SignInKeys, opts.Addr),
 		cache: a.Cache, lists: &catalog.ListCache{}, sse: a.Streams, live: a.Live, ops: a.Ops, git: a.Git,
-		find: a.Finder, logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order}
+		find: a.Finder, logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order,
+		shares: a.Shares}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

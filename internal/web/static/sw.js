@@ -19,11 +19,12 @@ self.addEventListener('activate', (e) => {
 });
 
 // shell says whether a request is part of the app shell: same origin, GET,
-// and not the API (session data is never cached).
+// and not the API (session data is never cached) nor a share link's page
+// (its token is a secret: never kept in a cache).
 function shell(req) {
   const u = new URL(req.url);
   return req.method === 'GET' && u.origin === self.location.origin && !u.pathname.startsWith('/api/')
-    && u.pathname !== '/api' && u.pathname !== '/auth';
+    && u.pathname !== '/api' && u.pathname !== '/auth' && !u.pathname.startsWith('/s/');
 }
 
 self.addEventListener('fetch', (e) => {
