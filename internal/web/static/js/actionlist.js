@@ -15,6 +15,7 @@ import { run } from '../chat/commands.js';
 import { LEVELS } from '../chat/controls.js';
 import { liveOf } from '../chat/live.js';
 import { newSessionIn } from '../chat/store.js';
+import { shareAsked, canShare } from './share.js';
 
 // slash is an action that runs pi's slash command name (with arg).
 const slash = (view, label, name, arg = '', extra = {}) => ({ group: 'Session', label, keys: '/' + name
@@ -43,6 +44,8 @@ export function sessionActions(view) {
     slash(view, 'Export HTML', 'export', 'html'),
     slash(view, 'Export Markdown', 'export', 'md'),
     slash(view, 'Export JSONL', 'export', 'jsonl'),
+    ...(canShare(view.id) ? [{ group: 'Session', label: 'Share a read-only link…',
+      run: () => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; } }] : []),
     slash(view, 'Copy the last answer', 'copy'),
     slash(view, 'Session info', 'session'),
     slash(view, 'New session in this folder', 'new'),

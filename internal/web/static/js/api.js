@@ -219,6 +219,11 @@ export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted }
 // ref to when.
 export const getOrder = () => get('/api/order');
 export const setOrder = (ids, change) => post('/api/order', { ids, ...change });
+// Read-only share links (docs/api.md: share links): a new link's path
+// holds its token, given this once.
+export const listShares = () => get('/api/shares');
+export const createShare = (body) => post('/api/shares', body);
+export const revokeShare = (id) => request('DELETE', `/api/shares/${enc(id)}`, {});
 // exportMany downloads sessions as one zip (jsonl, md or html each):
 // this machine's by id, another's by ref, as pushed to the fleet.
 export async function exportMany(ids, format) {

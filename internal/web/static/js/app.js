@@ -24,6 +24,7 @@ import { relTime } from './util.js';
 import { LiveTail } from '../chat/stream.js';
 import { spoken } from '../chat/live.js';
 import { ShortcutsDialog, shortcutsOpen } from './shortcuts.js';
+import { ShareDialog, shareAsked } from './share.js';
 import { useDialogFocus } from './dialogfocus.js';
 import { Starting } from '../chat/starting.js';
 import { Composer } from '../chat/composer.js';
@@ -75,6 +76,8 @@ function App() {
     ${paletteOpen.value && html`<${Palette} />`}
     ${newSessionIn.value && html`<${NewSession} cwd=${newSessionIn.value.cwd} machine=${newSessionIn.value.machine}
       close=${() => { newSessionIn.value = null; }} />`}
+    ${shareAsked.value && html`<${ShareDialog} id=${shareAsked.value.id} leaf=${shareAsked.value.leaf}
+      close=${() => { shareAsked.value = null; }} />`}
     ${dialog.value && html`<${Confirm} d=${dialog.value} />`}
     ${shortcutsOpen.value && html`<${ShortcutsDialog} />`}
     <div class="sr-only" role="status" aria-live="polite">${spoken.value}</div>

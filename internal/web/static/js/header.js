@@ -17,6 +17,7 @@ import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
 import { pinned, archived, togglePin, archive } from './order.js';
 import { usePopover } from './popover.js';
+import { shareAsked, canShare } from './share.js';
 
 export function SessionHeader({ view }) {
   const d = view.detail.value;
@@ -168,6 +169,9 @@ function Menu({ view, s, rename }) {
       <button role="menuitem" type="button" onClick=${act(() => copy('id', api.splitRef(view.id).id))}>Copy id</button>
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}>Copy path</button>
       <div class="menu-sep"></div>
+      ${rename && canShare(view.id) && html`<button role="menuitem" type="button" class="share-item"
+        title="A read-only page of this session for whoever has the link"
+        onClick=${act(() => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; })}>Share…</button>`}
       <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download onClick=${() => setOpen(false)}
         title="One page that reads like this one, to keep or share; opens offline">Export HTML</a>
       <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download

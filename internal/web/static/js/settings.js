@@ -20,6 +20,7 @@ import { Resources } from './resources.js';
 import { pushWhy } from './util.js';
 import { SECTIONS, matches } from './settingsearch.js';
 import { AgentForm, agentRows } from './settingsform.js';
+import { SharesSection } from './share.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -50,6 +51,7 @@ export function SettingsPage() {
     resources: () => html`<${Resources} cwd=${cwd} rev=${rev} trusted=${!!(cfg.trust && cfg.trust.trusted)} q=${q} />`,
     alerts: () => html`<${Alerts} q=${q} />`,
     piweb: () => html`<${Names} q=${q} />`,
+    shares: () => html`<${SharesSection} q=${q} />`,
   };
   return html`<div class="usage settings-page">
     <header class="sess-head"><${SidebarButton} />
