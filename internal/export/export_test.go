@@ -69,6 +69,30 @@ func TestHTMLRunsNothing(t *testing.T) {
 	}
 }
 
+// TestLivePage: a page piweb serves (Doc.Live) has its one script, by
+// address, under the live CSP, asks not to be indexed or to send a
+// Referer, and carries its version; what the session holds still runs
+// nothing.
+func TestLivePage(t *testing.T) {
+	d := doc(t)
+	d.Live, d.Version = "/s/live.js", `12-34"><script>`
+	var b bytes.Buffer
+	if err := HTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "<script"); n != 1 {
+		t.Errorf("%d scripts, want the one", n)
+	}
+	for _, want := range []string{`<script src="/s/live.js" defer></script>`, `content="` + LiveCSP + `"`,
+		`<meta name="robots" content="noindex, nofollow">`, `<meta name="referrer" content="no-referrer">`,
+		`data-version="12-34&#34;&gt;&lt;script&gt;"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("live page lacks %q", want)
+		}
+	}
+}
+
 func TestMarkdownExport(t *testing.T) {
 	var b bytes.Buffer
 	if err := Markdown(&b, doc(t)); err != nil {
