@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 )
 
-// A share link (GET /s/TOKEN) opens one session's read-only page to
+// A share link (GET /share/TOKEN) opens one session's read-only page to
 // whoever holds it: the token is the whole authorization, so it is long
 // (256 bits from crypto/rand) and kept only as its SHA-256, which is what
 // a request's token is looked up by (a map of hashes: how close a guess

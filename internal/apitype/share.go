@@ -3,7 +3,7 @@ package apitype
 import "time"
 
 // Read-only share links (docs/decisions/0042): one session, or one branch
-// of it, served as the HTML export's page at /s/TOKEN to whoever holds
+// of it, served as the HTML export's page at /share/TOKEN to whoever holds
 // the link, until it expires or is revoked. piweb keeps the token's hash
 // only: the link is in the answer that makes it, and nowhere else.
 
@@ -38,7 +38,7 @@ type ShareRequest struct {
 	Hours int `json:"hours,omitempty"`
 }
 
-// NewShare is the answer of POST /api/shares: the link (Path, "/s/TOKEN"
+// NewShare is the answer of POST /api/shares: the link (Path, "/share/TOKEN"
 // on this server's address), shown this once.
 type NewShare struct {
 	Share
@@ -48,7 +48,7 @@ type NewShare struct {
 	LoopbackOnly bool `json:"loopbackOnly"`
 }
 
-// ShareVersion is GET /s/TOKEN/version: the state of the shared session's
+// ShareVersion is GET /share/TOKEN/version: the state of the shared session's
 // file, which the page compares with the one it shows.
 type ShareVersion struct {
 	Version string `json:"version"`

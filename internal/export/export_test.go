@@ -75,7 +75,7 @@ func TestHTMLRunsNothing(t *testing.T) {
 // nothing.
 func TestLivePage(t *testing.T) {
 	d := doc(t)
-	d.Live, d.Version = "/s/live.js", `12-34"><script>`
+	d.Live, d.Version = "/share/live.js", `12-34"><script>`
 	var b bytes.Buffer
 	if err := HTML(&b, d); err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestLivePage(t *testing.T) {
 	if n := strings.Count(out, "<script"); n != 1 {
 		t.Errorf("%d scripts, want the one", n)
 	}
-	for _, want := range []string{`<script src="/s/live.js" defer></script>`, `content="` + LiveCSP + `"`,
+	for _, want := range []string{`<script src="/share/live.js" defer></script>`, `content="` + LiveCSP + `"`,
 		`<meta name="robots" content="noindex, nofollow">`, `<meta name="referrer" content="no-referrer">`,
 		`data-version="12-34&#34;&gt;&lt;script&gt;"`} {
 		if !strings.Contains(out, want) {

@@ -290,9 +290,9 @@ func TestGuardEveryMutation(t *testing.T) {
 // other routes.
 func shareStatus(rt route) int {
 	switch {
-	case rt.path == "/s/live.js":
+	case rt.path == "/share/live.js":
 		return 200
-	case strings.HasPrefix(rt.path, "/s/"):
+	case strings.HasPrefix(rt.path, "/share/"):
 		return 404
 	}
 	return 0

@@ -80,14 +80,14 @@ func (s *Server) routes() http.Handler {
 	h("PUT /api/prefs", s.putPrefs)
 
 	// Read-only share links (shares.go), and what one opens without
-	// sign-in (sharepage.go): these GETs under /s/ and nothing else.
+	// sign-in (sharepage.go): these GETs under /share/ and nothing else.
 	h("GET /api/shares", s.listShares)
 	h("POST /api/shares", s.postShare)
 	h("DELETE /api/shares/{shareId}", s.deleteShare)
-	h("GET /s/{token}", s.sharePage)
-	h("GET /s/{token}/version", s.shareVersion)
-	h("GET /s/live.js", s.shareScript)
-	h("GET /s/", s.shareNotFound)
+	h("GET /share/{token}", s.sharePage)
+	h("GET /share/{token}/version", s.shareVersion)
+	h("GET /share/live.js", s.shareScript)
+	h("GET /share/", s.shareNotFound)
 
 	// Web Push.
 	h("GET /api/push/key", s.getPushKey)

@@ -1,4 +1,4 @@
-// The script of a share link's page (GET /s/TOKEN, docs/decisions/0042):
+// The script of a share link's page (GET /share/TOKEN, docs/decisions/0042):
 // every few seconds it asks whether the session changed and reloads the
 // page when it did (staying at the bottom if the reader was there); when
 // the link was revoked or expired it takes the page's content away. It

@@ -16,13 +16,13 @@ import (
 	"piweb/internal/session"
 )
 
-// What a share link opens (docs/decisions/0042): GET /s/TOKEN is the
+// What a share link opens (docs/decisions/0042): GET /share/TOKEN is the
 // HTML export's page of the shared session or branch, GET
-// /s/TOKEN/version what its script (GET /s/live.js) asks to know when to
+// /share/TOKEN/version what its script (GET /share/live.js) asks to know when to
 // reload. These are the only routes guard lets through without sign-in
 // or the peer check (isShareRoute): the token is the authorization, and
 // it opens nothing else (no cookie is set, no API answers it). Every
-// other path under /s/ is the same 404. A token that is not a live link
+// other path under /share/ is the same 404. A token that is not a live link
 // (guessed, revoked, expired) is one answer whatever the reason, counted
 // as a failed sign-in attempt by the sign-in throttle; over its limit the
 // client's tokens are not looked at until the window passes.
@@ -39,7 +39,7 @@ var shareLiveJS []byte
 // isShareRoute reports whether r is a read of a share page, which guard
 // serves without credentials (the handlers check the token).
 func isShareRoute(r *http.Request) bool {
-	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.HasPrefix(r.URL.Path, "/s/")
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.HasPrefix(r.URL.Path, "/share/")
 }
 
 func (s *Server) sharePage(w http.ResponseWriter, r *http.Request) error {
@@ -48,7 +48,7 @@ func (s *Server) sharePage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	d := ops.Document(m, sess, leaf)
-	d.Live, d.Version = "/s/live.js", fileVersion(m.Path)
+	d.Live, d.Version = "/share/live.js", fileVersion(m.Path)
 	shareHeaders(w, "text/html; charset=utf-8")
 	export.Write(w, "html", d) // started: a failure cannot be answered
 	return nil
@@ -75,7 +75,7 @@ func (s *Server) shareScript(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// shareNotFound answers every other path under /s/ as a wrong token.
+// shareNotFound answers every other path under /share/ as a wrong token.
 func (s *Server) shareNotFound(w http.ResponseWriter, r *http.Request) error {
 	key := s.clientKey(r)
 	if s.auth.throttle.Blocked(key) {
@@ -156,14 +156,14 @@ func shareHeaders(w http.ResponseWriter, ctype string) {
 }
 
 // logPath is the request's path as the log gets it: a share link's token
-// is a secret and stays out ("/s/…").
+// is a secret and stays out ("/share/…").
 func logPath(r *http.Request) string {
-	rest, found := strings.CutPrefix(r.URL.Path, "/s/")
+	rest, found := strings.CutPrefix(r.URL.Path, "/share/")
 	if !found || rest == "live.js" {
 		return r.URL.Path
 	}
 	if _, tail, more := strings.Cut(rest, "/"); more {
-		return "/s/…/" + tail
+		return "/share/…/" + tail
 	}
-	return "/s/…"
+	return "/share/…"
 }

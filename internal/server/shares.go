@@ -56,7 +56,7 @@ func (s *Server) postShare(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.log.Info("share link made", "id", sh.ID, "session", sh.Session, "expires", sh.Expires)
-	return ok(w, apitype.NewShare{Share: sh, Path: "/s/" + token, LoopbackOnly: IsLoopback(s.opts.Addr)})
+	return ok(w, apitype.NewShare{Share: sh, Path: "/share/" + token, LoopbackOnly: IsLoopback(s.opts.Addr)})
 }
 
 // deleteShare revokes a link: its page is refused from the next request

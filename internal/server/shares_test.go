@@ -68,12 +68,12 @@ func TestShareLink(t *testing.T) {
 	if d := sh.Expires.Sub(sh.Created); d != 7*24*time.Hour || sh.LoopbackOnly || sh.Leaf != "" {
 		t.Errorf("new link %+v: want 7 days, beyond loopback, the whole session", sh)
 	}
-	token := strings.TrimPrefix(sh.Path, "/s/")
+	token := strings.TrimPrefix(sh.Path, "/share/")
 	if !access.ShareTokenShape(token) {
 		t.Fatalf("path %q", sh.Path)
 	}
 	status, h, body := r.get(sh.Path, "Accept", "text/html")
-	if status != 200 || !strings.Contains(body, `<script src="/s/live.js" defer>`) || !strings.Contains(body, "noindex") {
+	if status != 200 || !strings.Contains(body, `<script src="/share/live.js" defer>`) || !strings.Contains(body, "noindex") {
 		t.Fatalf("page: %d %.300s", status, body)
 	}
 	wantHeaders(t, h, map[string]string{"Content-Security-Policy": shareCSP, "Cache-Control": "no-store",
@@ -82,7 +82,7 @@ func TestShareLink(t *testing.T) {
 	if status, _, v := r.get(sh.Path + "/version"); status != 200 || version == nil || !strings.Contains(v, version[1]) {
 		t.Errorf("version: %d %s, page at %v", status, v, version)
 	}
-	if status, h, _ := r.get("/s/live.js"); status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/javascript") {
+	if status, h, _ := r.get("/share/live.js"); status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/javascript") {
 		t.Errorf("script: %d %v", status, h)
 	}
 	shareOpensNothingElse(t, r, token, it.ID)
@@ -103,19 +103,19 @@ func shareOpensNothingElse(t *testing.T, r *rig, token, id string) {
 		}
 	}
 	for _, p := range []string{"/", "/?s=" + token, "/settings"} {
-		if status, _, _ := r.get(p, "Accept", "text/html", "Referer", "http://127.0.0.1:30141/s/"+token); status != 401 {
+		if status, _, _ := r.get(p, "Accept", "text/html", "Referer", "http://127.0.0.1:30141/share/"+token); status != 401 {
 			t.Errorf("%s after the page: %d, want 401", p, status)
 		}
 	}
-	for _, p := range []string{"/s/" + token + "/export", "/s/" + token + "/version/x", "/s/"} {
+	for _, p := range []string{"/share/" + token + "/export", "/share/" + token + "/version/x", "/share/"} {
 		if status, _, _ := r.get(p); status != 404 {
 			t.Errorf("%s: %d, want 404", p, status)
 		}
 	}
-	if resp := r.do("POST", "/s/"+token, "{}"); resp.StatusCode != 401 {
+	if resp := r.do("POST", "/share/"+token, "{}"); resp.StatusCode != 401 {
 		t.Errorf("POST to the page: %d, want 401", resp.StatusCode)
 	}
-	if status, _, _ := r.get("/s/"+token, "Host", "evil.example"); status != 403 {
+	if status, _, _ := r.get("/share/"+token, "Host", "evil.example"); status != 403 {
 		t.Errorf("another Host: %d, want 403", status)
 	}
 }
@@ -153,7 +153,7 @@ func TestShareRefusals(t *testing.T) {
 		Expires: now.Add(-time.Hour)}, Hash: hash}, now.Add(-2*time.Hour))
 	guess, _ := access.NewShareToken()
 	bodies := map[string]bool{}
-	for _, p := range []string{"/s/" + guess, revoked.Path, "/s/" + expiredToken, revoked.Path + "/version", "/s/short"} {
+	for _, p := range []string{"/share/" + guess, revoked.Path, "/share/" + expiredToken, revoked.Path + "/version", "/share/short"} {
 		status, _, body := r.get(p, "Accept", "text/html")
 		if status != 404 {
 			t.Errorf("%s: %d, want 404", p, status)
@@ -164,7 +164,7 @@ func TestShareRefusals(t *testing.T) {
 		t.Errorf("the refusals differ: %v", bodies)
 	}
 	for i := 0; i < 20; i++ {
-		if status, _, _ := r.get("/s/guess" + string(rune('a'+i))); status == 429 {
+		if status, _, _ := r.get("/share/guess" + string(rune('a'+i))); status == 429 {
 			break
 		}
 	}
@@ -199,6 +199,12 @@ func TestShareRequests(t *testing.T) {
 	}
 	if status, _, body := r.get(sh.Path); status != 200 || !strings.Contains(body, sh.Title) {
 		t.Errorf("branch page: %d %.200s", status, body)
+	}
+	// The app's own session pages (/s/ID, /s/ID/terminal) stay the app's.
+	for _, p := range []string{"/s/" + id, "/s/" + id + "/terminal"} {
+		if status, _, body := r.get(p, "Accept", "text/html"); status != 200 || strings.Contains(body, "share link") {
+			t.Errorf("%s: %d %.200s", p, status, body)
+		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 // fastSharePoll makes a share page's script ask for its version at once
 // rather than every 4 s (the app's own timers are left alone).
-const fastSharePoll = `if (location.pathname.startsWith('/s/')) {
+const fastSharePoll = `if (location.pathname.startsWith('/share/')) {
   const st = window.setTimeout;
   window.setTimeout = (f, ms, ...a) => st(f, Math.min(ms, 50), ...a);
 }`

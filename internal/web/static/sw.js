@@ -24,7 +24,7 @@ self.addEventListener('activate', (e) => {
 function shell(req) {
   const u = new URL(req.url);
   return req.method === 'GET' && u.origin === self.location.origin && !u.pathname.startsWith('/api/')
-    && u.pathname !== '/api' && u.pathname !== '/auth' && !u.pathname.startsWith('/s/');
+    && u.pathname !== '/api' && u.pathname !== '/auth' && !u.pathname.startsWith('/share/');
 }
 
 self.addEventListener('fetch', (e) => {
