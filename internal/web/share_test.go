@@ -34,7 +34,7 @@ func TestShareLink(t *testing.T) {
 		shootAll(t, b, "share-dialog")
 	}
 	click(t, b, `.share-create`)
-	b.waitJS(t, `/\/s\/[A-Za-z0-9_-]{43}$/.test(document.querySelector('.share-link')?.value || '') && document.querySelector('.share-loopback')`)
+	b.waitJS(t, `/\/share\/[A-Za-z0-9_-]{43}$/.test(document.querySelector('.share-link')?.value || '') && document.querySelector('.share-loopback')`)
 	if shots {
 		shootAll(t, b, "share-made")
 	}

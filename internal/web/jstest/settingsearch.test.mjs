@@ -22,5 +22,5 @@ test('search: every word, any case, over name, key, description and choices', ()
 
 test('the sections, in order', () => {
   assert.deepEqual(SECTIONS.map(([, l]) => l), ['Providers and keys', 'Models', 'Agent', 'Resources', 'Alerts',
-    'piweb', 'Share links']);
+    'piweb']);
 });

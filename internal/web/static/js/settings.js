@@ -50,8 +50,7 @@ export function SettingsPage() {
     agent: () => html`<${AgentSection} cfg=${cfg} cwd=${cwd} q=${q} changed=${reload} project=${project} />`,
     resources: () => html`<${Resources} cwd=${cwd} rev=${rev} trusted=${!!(cfg.trust && cfg.trust.trusted)} q=${q} />`,
     alerts: () => html`<${Alerts} q=${q} />`,
-    piweb: () => html`<${Names} q=${q} />`,
-    shares: () => html`<${SharesSection} q=${q} />`,
+    piweb: () => html`<${Names} q=${q} /><${SharesSection} q=${q} />`,
   };
   return html`<div class="usage settings-page">
     <header class="sess-head"><${SidebarButton} />

@@ -5,7 +5,7 @@
 // SECTIONS are the settings page's sections, in the navigation's order.
 export const SECTIONS = [
   ['providers', 'Providers and keys'], ['models', 'Models'], ['agent', 'Agent'], ['resources', 'Resources'],
-  ['alerts', 'Alerts'], ['piweb', 'piweb'], ['shares', 'Share links'],
+  ['alerts', 'Alerts'], ['piweb', 'piweb'],
 ];
 
 // LABELS are the human names of pi's settings (key or key.sub).
