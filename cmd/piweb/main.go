@@ -15,5 +15,6 @@ func main() { os.Exit(runProcess()) }
 func runProcess() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	limitMemory(os.Getenv)
 	return run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 }
