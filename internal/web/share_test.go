@@ -18,7 +18,7 @@ const fastSharePoll = `if (location.pathname.startsWith('/share/')) {
 // branch shown (the dialog says it opens on this machine only, piweb being
 // on loopback); Settings lists it; a reader with the link sees the
 // export's page, and when the owner revokes it in Settings the reader's
-// open page empties itself. With PIWEB_SHOTS set it photographs the
+// open page empties itself; Settings' search finds the list. With PIWEB_SHOTS set it photographs the
 // dialog and the list at 1280 and 390 px, light and dark.
 func TestShareLink(t *testing.T) {
 	t.Parallel() // its own server and browser contexts
@@ -50,6 +50,9 @@ func TestShareLink(t *testing.T) {
 
 	b.open(t, "/settings")
 	b.waitJS(t, `document.querySelectorAll('.share-row').length === 1 && document.querySelector('.share-row').textContent.includes('one branch')`)
+	// The search box finds the list (and only it) by its name.
+	eval[bool](t, b, `(() => { const e = document.querySelector('.set-search'); e.value = 'share'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+	b.waitJS(t, `document.querySelector('.share-row') && !document.querySelector('.set-names')`)
 	if shots {
 		shootAll(t, b, "share-settings")
 	}
