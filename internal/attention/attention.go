@@ -22,6 +22,7 @@ import (
 	"piweb/internal/naming"
 	"piweb/internal/own"
 	"piweb/internal/push"
+	"piweb/internal/session"
 )
 
 // Event is the index topic's "attention" event.
@@ -154,17 +155,20 @@ func (n *Notifier) pushMessage(ev Event) (push.Message, bool) {
 }
 
 // nameOf is what session id is called: its listed name or first message,
-// else, for a session piweb created whose file is not listed yet (its
-// first answer just came), the message it was created with.
+// else, for a session piweb created whose file is not listed yet or
+// listed before its first message (its first answer just came), the
+// message it was created with.
 func (n *Notifier) nameOf(id string) string {
-	if m, found := n.opts.Catalog.ByKey(id); found {
+	m, found := n.opts.Catalog.ByKey(id)
+	if found && (m.Name != "" || m.FirstMessage != session.NoMessages) {
 		return cmp.Or(m.Name, m.FirstMessage)
 	}
 	if n.opts.Names != nil {
-		msg, _ := n.opts.Names.Message(id)
-		return msg
+		if msg, _ := n.opts.Names.Message(id); msg != "" {
+			return msg
+		}
 	}
-	return ""
+	return m.FirstMessage // "" when not listed
 }
 
 // pushBody is a push's text: the session's name cut to 120 characters

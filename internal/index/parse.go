@@ -78,7 +78,7 @@ func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 	c.body.Dropped = !ok
 	if ok {
 		c.body.MessageCount = info.MessageCount
-		if info.FirstMessage != "(no messages)" {
+		if info.FirstMessage != session.NoMessages {
 			c.body.FirstMessage = info.FirstMessage
 		}
 		c.body.Name, c.body.HasName = info.Name, info.HasName
@@ -191,7 +191,7 @@ func listing(path string, h head, b body, mtime time.Time) (session.Info, bool) 
 	in.MessageCount = b.MessageCount
 	in.FirstMessage = b.FirstMessage
 	if in.FirstMessage == "" {
-		in.FirstMessage = "(no messages)"
+		in.FirstMessage = session.NoMessages
 	}
 	in.Name, in.HasName = b.Name, b.HasName
 	in.Modified = modified(b.Activity, in.Created, h.created, mtime)

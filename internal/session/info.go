@@ -9,6 +9,10 @@ import (
 	"piweb/internal/jsjson"
 )
 
+// NoMessages is pi's first message of a session with no user message
+// yet (its listing writes this placeholder, as pi's does).
+const NoMessages = "(no messages)"
+
 // Info is a session's listing metadata with the semantics of pi's
 // SessionInfo (SessionManager.list and listAll), so that piweb's listing
 // agrees with pi's on every file.
@@ -197,7 +201,7 @@ func (b *InfoBuilder) Info(path string, mtime time.Time) (Info, bool) {
 		in.Modified = float64(mtime.UnixMilli())
 	}
 	if in.FirstMessage == "" {
-		in.FirstMessage = "(no messages)"
+		in.FirstMessage = NoMessages
 	}
 	in.AllMessagesText = strings.Join(b.texts, " ")
 	return in, true

@@ -156,7 +156,10 @@ function notify(ev, tries = 0) {
   if (globalMute.peek() || muted.peek().has(ev.id) || viewing.peek() === ev.id) return;
   const s = sessionById.peek().get(ev.id);
   if (!s && !ev.name && tries < 12) { setTimeout(() => notify(ev, tries + 1), 250); return; }
-  const name = (s && (s.name || s.firstMessage)) || ev.name || 'a session';
+  // A file listed before its first message says '(no messages)' (pi's
+  // placeholder): the server's name, made when the run ended, is better.
+  const listed = s && (s.name || (s.firstMessage !== '(no messages)' && s.firstMessage));
+  const name = listed || ev.name || s?.firstMessage || 'a session';
   const body = ev.kind === 'waiting' || ev.kind === 'failed' ? name.slice(0,
     80) + (ev.title ? ': ' + ev.title : '') : name.slice(0, 80);
   toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: 'Open',
