@@ -168,6 +168,7 @@ func (s *Session) newLine(typ string, members ...rawMember) []byte {
 func (s *Session) Appended(line []byte) *Entry {
 	e := newEntry(line, s.lastLine()+1, s.Size, nil)
 	s.Entries = append(s.Entries, e)
+	s.ids()
 	s.linked = false // its id may repeat one and take the entries' links
 	s.Size += int64(len(line)) + 1
 	return e

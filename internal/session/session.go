@@ -158,6 +158,7 @@ func (p *Parser) parse(data []byte, atEOF bool) int {
 		consumed += adv
 		p.off += int64(adv)
 	}
+	s.ids() // complete before the session is shared: readers never write it
 	return consumed
 }
 
@@ -231,7 +232,13 @@ func (s *Session) addRecord(e *Entry) {
 }
 
 // ids returns the index of ids, after filing the entries not yet in it.
+// A parse files them all before it returns, so on a parsed session ids
+// only reads (a cached session is read by many requests at once); a
+// session built otherwise (repair's probe) files them on first use.
 func (s *Session) ids() map[string]*Entry {
+	if s.indexed == len(s.Entries) {
+		return s.byID
+	}
 	for _, e := range s.Entries[s.indexed:] {
 		s.byID[e.idKey] = e
 	}

@@ -114,3 +114,25 @@ func TestKeyWord(t *testing.T) {
 		t.Errorf("keyWord(ab) = %x, want 6261", got)
 	}
 }
+
+// TestByIDFromManyReaders: a parsed session is read by many requests at
+// once (the cache shares it); looking ids up must not write it (under
+// -race, the lazily filled index of ids was a data race in CI).
+func TestByIDFromManyReaders(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(hdr + "\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, `{"type":"message","id":"e%d","parentId":null,"message":{"role":"user","content":"x"}}`+"\n", i)
+	}
+	s := Parse([]byte(b.String()))
+	s.Appended([]byte(`{"type":"message","id":"late","parentId":"e1","message":{"role":"user","content":"y"}}`))
+	done := make(chan bool)
+	for range 4 {
+		go func() { done <- s.ByID("e49") != nil && s.ByID("late") != nil }()
+	}
+	for range 4 {
+		if !<-done {
+			t.Fatal("an entry was not found by its id")
+		}
+	}
+}
