@@ -243,21 +243,9 @@ const metaSelect = `SELECT f.path, f.id_raw, f.cwd, f.name, f.has_name, f.parent
 // Sessions returns the metadata of every indexed file, newest first, as the
 // index has it (call Sync first for a current answer).
 func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
-	rows, err := ix.db.QueryContext(ctx, metaSelect)
+	out, err := ix.metasOf(ctx, metaSelect, nil)
 	if err != nil {
-		return nil, wrap("sessions", err)
-	}
-	defer rows.Close()
-	var out []Meta
-	for rows.Next() {
-		m, err := scanMeta(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("sessions", err)
+		return nil, err
 	}
 	parentsByName(out)
 	slices.SortFunc(out, func(a, b Meta) int {
