@@ -45,7 +45,22 @@ func corpusBytes(files []string) int64 {
 }
 
 func benchIndex(b *testing.B, dir string) *Index {
-	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(b.TempDir(), "index.db"),
+	return openBenchIndex(b, dir, filepath.Join(b.TempDir(), "index.db"))
+}
+
+// keptIndex opens the index kept in a benchmark corpus's folder dir
+// (built on the first run, reused after) and syncs it.
+func keptIndex(b *testing.B, dir string) *Index {
+	ix := openBenchIndex(b, dir, filepath.Join(dir, "index.db"))
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+// openBenchIndex opens the index at path over dir, closed when b ends.
+func openBenchIndex(b *testing.B, dir, path string) *Index {
+	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: path,
 		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
 	if err != nil {
 		b.Fatal(err)

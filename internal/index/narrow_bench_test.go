@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"piweb/internal/corpus"
-	"piweb/internal/testkit"
 )
 
 // BenchmarkNarrowedSearch is issue 26's figure: a filtered search (the
@@ -75,16 +74,7 @@ func narrowIndex(b *testing.B) *Index {
 			b.Fatal(err)
 		}
 	}
-	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index.db"),
-		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(context.Background(), true); err != nil {
-		b.Fatal(err)
-	}
-	return ix
+	return keptIndex(b, dir)
 }
 
 // BenchmarkSearchBudget shows a search's bound (issue 21): searches that

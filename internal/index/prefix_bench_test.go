@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"piweb/internal/testkit"
 )
 
 // BenchmarkSearchPrefixMerge shows that the budget bounds a prefix that
@@ -68,16 +66,7 @@ func wideVocabIndex(b *testing.B) *Index {
 			b.Fatal(err)
 		}
 	}
-	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index.db"),
-		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(context.Background(), true); err != nil {
-		b.Fatal(err)
-	}
-	return ix
+	return keptIndex(b, dir)
 }
 
 // writeWideVocab writes files sessions of entries messages of 30 words,
