@@ -33,24 +33,17 @@ func arrayHead(oid uint32, n, size int) []byte {
 	return b
 }
 
-func textArray(s []string) []byte {
-	size := 4 * len(s)
-	for _, x := range s {
-		size += len(x)
-	}
-	b := arrayHead(oidText, len(s), size)
-	for _, x := range s {
-		b = append(binary.BigEndian.AppendUint32(b, uint32(len(x))), x...)
-	}
-	return b
-}
+func textArray(s []string) []byte { return bytesArray(oidText, s) }
 
-func byteaArray(s [][]byte) []byte {
+func byteaArray(s [][]byte) []byte { return bytesArray(oidBytea, s) }
+
+// bytesArray is an array of oid's elements, each its length then its bytes.
+func bytesArray[T string | []byte](oid uint32, s []T) []byte {
 	size := 4 * len(s)
 	for _, x := range s {
 		size += len(x)
 	}
-	b := arrayHead(oidBytea, len(s), size)
+	b := arrayHead(oid, len(s), size)
 	for _, x := range s {
 		b = append(binary.BigEndian.AppendUint32(b, uint32(len(x))), x...)
 	}
