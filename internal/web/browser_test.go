@@ -361,7 +361,8 @@ func (b *browser) loadLater(tb testing.TB) {
 	b.waitJS(tb, b.laterReady)
 }
 
-// screenshot saves a PNG under /tmp/piweb-shots for looking at the design.
+// screenshot saves a PNG under $PIWEB_SHOTS_DIR (default /tmp/piweb-shots)
+// for looking at the design.
 func (b *browser) screenshot(tb testing.TB, name string) {
 	tb.Helper()
 	b.loadLater(tb)
@@ -369,7 +370,10 @@ func (b *browser) screenshot(tb testing.TB, name string) {
 	if err != nil {
 		tb.Fatalf("screenshot: %v", err)
 	}
-	dir := "/tmp/piweb-shots"
+	dir := os.Getenv("PIWEB_SHOTS_DIR")
+	if dir == "" {
+		dir = "/tmp/piweb-shots"
+	}
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 }
