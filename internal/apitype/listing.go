@@ -124,9 +124,12 @@ type SearchSummary struct {
 	Warnings []string       `json:"warnings"`
 }
 
-// SessionCount is a session's number of matches.
+// SessionCount is a session's number of matches; in a fleet search,
+// Machine names the machine that holds it (two machines may hold one
+// session id: a copied file).
 type SessionCount struct {
 	SessionID string `json:"sessionId"`
+	Machine   string `json:"machine,omitempty"`
 	Count     int    `json:"count"`
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
 )
@@ -90,6 +91,7 @@ func TestReader(t *testing.T) {
 		t.Errorf("zebras, limit 2: count %d (capped %v) in %d sessions, want %d in %d; the hits' sessions count %d",
 			all.Count, all.CountCapped, all.SessionCount, len(every.Hits), every.SessionCount, sum)
 	}
+	testSharedID(t, every)
 	if pre, err := r.Search(ctx, catalog.SearchQuery{Text: "OKAP* liv*", Limit: 10}); err != nil || len(pre.Hits) == 0 || pre.Hits[0].Session.Path != pb {
 		t.Errorf("prefix search OKAP* liv*: %+v (%v)", pre, err)
 	}
@@ -103,6 +105,23 @@ func TestReader(t *testing.T) {
 	}
 	testFleetFilters(t, r, pb)
 	testFleetBudget(t, r)
+}
+
+// testSharedID: desk and cloud each hold a session of one id (their
+// first files; a copied file does the same): the search summary counts
+// them apart, each with its machine and its own matches (desk 1
+// exchange, cloud 2: a question and its answer each).
+func testSharedID(t *testing.T, every apitype.Search) {
+	t.Helper()
+	got := map[string]int{}
+	for _, sc := range every.Sessions {
+		if strings.HasSuffix(sc.SessionID, "-000000000001") {
+			got[sc.Machine] = sc.Count
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"desk": 2, "cloud": 4}, got); diff != "" {
+		t.Errorf("zebras: the summary's sessions of the shared id by machine (-want +got):\n%s\n%+v", diff, every.Sessions)
+	}
 }
 
 // testFleetBudget: a search whose whole statement outlasts its budget

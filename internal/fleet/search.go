@@ -161,7 +161,9 @@ type matchCounts struct {
 
 // fleetSummary is the summary of a fleet search: every match counted (up
 // to candidates, then "at least"), the sessions of the hits returned in
-// the order of their best hit, each with its number of matches.
+// the order of their best hit, each with its machine and number of
+// matches: a session is its machine and path, as two machines may hold
+// one id.
 func fleetSummary(q catalog.SearchQuery, out apitype.Search, c matchCounts) catalog.SearchSummary {
 	s := catalog.SearchSummary{Count: c.total, CountCapped: c.total >= candidates, Text: q.Text, Filters: []catalog.Filter{},
 		Warnings: q.Warnings, Sessions: []catalog.SessionCount{}, SessionCount: c.sessions}
@@ -170,7 +172,7 @@ func fleetSummary(q catalog.SearchQuery, out apitype.Search, c matchCounts) cata
 		k := [2]string{h.Machine, h.Session.Path}
 		if !seen[k] {
 			seen[k] = true
-			s.Sessions = append(s.Sessions, catalog.SessionCount{SessionID: h.SessionID, Count: c.bySession[k]})
+			s.Sessions = append(s.Sessions, catalog.SessionCount{SessionID: h.SessionID, Machine: h.Machine, Count: c.bySession[k]})
 		}
 	}
 	if q.Filters != nil {

@@ -96,13 +96,17 @@ export const listFleet = (machine, self, limit) => get('/api/sessions' + q({ fle
 export const fleetMachines = () => get('/api/fleet/machines');
 // searchFleet searches every machine's sessions; a hit of another machine
 // names its session by ref.
-export const searchFleet = (text, self, params = {}) => search(text, { ...params, fleet: 1 }).then((r) => {
-  const machine = new Map((r.hits || []).map((h) => [h.sessionId, h.machine]));
-  const ref = (id) => (machine.get(id) === self ? id : sessionRef(id, machine.get(id)));
-  return { ...r, sessions: (r.sessions || []).map((g) => ({ ...g, sessionId: ref(g.sessionId) })),
+export const searchFleet = (text, self, params = {}) => search(text, { ...params, fleet: 1 })
+  .then((r) => fleetRefs(r, self));
+// fleetRefs names a fleet search's sessions and hits of another machine
+// by ref, each by its own machine: two machines may hold one session id
+// (a copied file), and their groups stay apart.
+export function fleetRefs(r, self) {
+  const ref = (id, machine) => (!machine || machine === self ? id : sessionRef(id, machine));
+  return { ...r, sessions: (r.sessions || []).map((g) => ({ ...g, sessionId: ref(g.sessionId, g.machine) })),
     hits: (r.hits || []).map((h) => (h.machine === self ? h
       : { ...h, sessionId: sessionRef(h.sessionId, h.machine), session: refItem(h.session || {}, self) })) };
-});
+}
 
 export const listSessions = (params = {}) =>
   get('/api/sessions' + q(params)).then((d) => d.sessions || []);
