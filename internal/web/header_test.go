@@ -52,6 +52,16 @@ func testHeaderAndComposer(t *testing.T, r *rig) {
 	if want := "true,true,true,false"; got != want {
 		t.Errorf("phone (header one row, first message in the top 150 px, controls one line, panel buttons in the header) = %s, want %s", got, want)
 	}
+	// A pi 1.x session's system prompt is one slim line: its first message
+	// starts in the top 150 px too.
+	pi1 := writePi1Session(t, r)
+	r.open(t, "/s/"+pi1)
+	r.waitJS(t, `document.querySelector('.conv [data-role=user]') && document.querySelector('.system-prompt')`)
+	if top := eval[float64](t, r.browser, `(document.querySelector('.conv').scrollTop = 0, document.querySelector('.conv [data-role=user]').getBoundingClientRect().top)`); top > 150 {
+		t.Errorf("phone: a pi 1.x session's first message starts %.0f px down, want <= 150", top)
+	}
+	r.open(t, "/s/"+basicID)
+	r.waitJS(t, `document.querySelector('.row')`)
 	// The side panels are in the Actions menu.
 	r.click(t, `.sess-menu-btn`)
 	r.waitJS(t, `[...document.querySelectorAll('.menu-pop .panel-item')].some((b) => b.textContent === 'Tree' && b.offsetParent)`)

@@ -13,17 +13,7 @@ import (
 // pi).
 func shootPi1(t *testing.T) {
 	r := newRig(t)
-	b, err := os.ReadFile(filepath.Join("testdata", "chat", "retry-1.6.0.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(r.dir, "sessions", "--home-user-lab-work--")
-	os.MkdirAll(dir, 0o755)
-	const id = "01a23c3a-7a6f-7194-b4a7-c585c347c9f7"
-	if err := os.WriteFile(filepath.Join(dir, "2026-12-03T14-06-35-121Z_"+id+".jsonl"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.waitIndexed(t, id)
+	id := writePi1Session(t, r)
 	r.open(t, "/s/"+id)
 	r.waitJS(t, `document.querySelector('.conv .row.omitted') && document.querySelector('.system-prompt')`)
 	shootAll(t, r.browser, "pi1-retried")
@@ -35,4 +25,24 @@ func shootPi1(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.completions li')`)
 	shootAll(t, r.browser, "pi1-commands")
 	r.expectConsole("status of 503")
+}
+
+// writePi1Session puts the session pi 1.6.0 wrote while retrying a
+// failing prompt (testdata/chat/retry-1.6.0.jsonl: a system message, the
+// prompt, three attempts) into the rig's sessions and returns its id once
+// it is listed.
+func writePi1Session(t *testing.T, r *rig) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "chat", "retry-1.6.0.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.dir, "sessions", "--home-user-lab-work--")
+	os.MkdirAll(dir, 0o755)
+	const id = "01a23c3a-7a6f-7194-b4a7-c585c347c9f7"
+	if err := os.WriteFile(filepath.Join(dir, "2026-12-03T14-06-35-121Z_"+id+".jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.waitIndexed(t, id)
+	return id
 }
