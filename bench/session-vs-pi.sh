@@ -39,12 +39,12 @@ if [ -n "${1:-}" ]; then
 else
 	names=(large small) files=("$(pifile large "${MB:-30}")" "$(pifile small "${SMALL_MB:-60}")")
 fi
-go test -c -o /tmp/piweb-session.test ./internal/session >/dev/null
+go test -c -o /tmp/piweb-session.test ./pisession >/dev/null
 declare -A best_go best_pi
 for r in $(seq "$rounds"); do
 	for i in "${!files[@]}"; do
 		f=${files[$i]} n=${names[$i]}
-		g=$(cd internal/session && PIWEB_BENCH_FILE="$f" /tmp/piweb-session.test -test.run '^$' \
+		g=$(cd pisession && PIWEB_BENCH_FILE="$f" /tmp/piweb-session.test -test.run '^$' \
 			-test.bench 'BenchmarkOpenContext$' -test.benchtime 5x -test.cpu 1 | awk '/MB\/s/ {for (i=1;i<=NF;i++) if ($(i+1)=="MB/s") print $i; exit}')
 		out=$("$node" bench/pi/open-context.mjs "$f" 3)
 		p=$(echo "$out" | sed 's/.*"mbPerSecBest":\([0-9.]*\).*/\1/')

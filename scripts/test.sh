@@ -102,7 +102,7 @@ step "go test -race"
 # The longest packages are named first so that they start first (go test
 # starts packages in the order it lists them; alphabetically the longest
 # came last and ran on alone at the end): by their time alone, web, index,
-# agent, server, sessionstore, then session (short but most of a core),
+# agent, server, sessionstore, then pisession (short but most of a core),
 # ops, export, pitest and cmd/piweb. Four test binaries at a time (-p 4;
 # the default is one per core): most packages use half a core or less,
 # waiting on node (pi, the oracle), Chromium, PostgreSQL and the disk, and
@@ -114,7 +114,7 @@ step "go test -race"
 # piweb's own code: checkptr on SQLite took half of the index's test CPU
 # (docs/decisions/0019-ci-time.md).
 wait "$warm" || true # its errors are go test's to report
-long="./internal/web ./internal/index ./internal/agent ./internal/server ./internal/sessionstore ./internal/session ./internal/ops ./internal/export ./internal/pitest ./cmd/piweb"
+long="./internal/web ./internal/index ./internal/agent ./internal/server ./internal/sessionstore ./pisession ./internal/ops ./internal/export ./internal/pitest ./cmd/piweb"
 # shellcheck disable=SC2086 # $long is a list of packages
 go test -race -count=1 -p 4 -timeout 30m -gcflags="$racegc" $long ./...
 

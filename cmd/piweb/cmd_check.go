@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 func init() {
@@ -34,7 +34,7 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", f, err)
 		}
-		fmt.Fprintf(e.stdout, "%s: migrated to version %d; original kept as %s\n", f, session.CurrentVersion, backup)
+		fmt.Fprintf(e.stdout, "%s: migrated to version %d; original kept as %s\n", f, pisession.CurrentVersion, backup)
 	}
 	return nil
 }
@@ -53,7 +53,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(files) == 0 {
-		files = session.SessionFiles(session.AgentDir(e.getenv))
+		files = pisession.SessionFiles(pisession.AgentDir(e.getenv))
 	}
 	bad := false
 	for _, f := range files {
@@ -70,7 +70,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 }
 
 func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
-	s, err := session.Check(path)
+	s, err := pisession.Check(path)
 	if err != nil {
 		return false, err
 	}
@@ -90,7 +90,7 @@ func checkFile(e *env, path string, repair bool, cwd string) (bool, error) {
 		fmt.Fprintf(e.stdout, "%s: repaired: %s\n", path, c)
 	}
 	fmt.Fprintf(e.stdout, "%s: original kept as %s\n", path, backup)
-	after, err := session.ReadFile(path)
+	after, err := pisession.ReadFile(path)
 	if err != nil {
 		return true, err
 	}

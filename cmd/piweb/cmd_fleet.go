@@ -16,7 +16,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/catalog"
 	"piweb/internal/fleet"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The fleet (issue 22): serve's --fleet flags push this machine's sessions
@@ -143,7 +143,7 @@ func runFleet(ctx context.Context, e *env, args []string) error {
 
 func fleetStatus(ctx context.Context, e *env, f fleetFlags, agentDir string, asJSON bool) error {
 	if agentDir == "" {
-		agentDir = session.AgentDir(e.getenv)
+		agentDir = pisession.AgentDir(e.getenv)
 	}
 	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, Getenv: e.getenv, SyncFor: time.Minute})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"piweb/internal/index"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The index commands: search answers from the session index, index builds
@@ -54,7 +54,7 @@ func openIndex(ctx context.Context, e *env, tools bool) (*index.Index, error) {
 
 // indexOptions are the index options of e's environment.
 func indexOptions(e *env, tools bool) (index.Options, error) {
-	agentDir := session.AgentDir(e.getenv)
+	agentDir := pisession.AgentDir(e.getenv)
 	path, err := index.PathIn(cacheDir(e.getenv), agentDir, tools)
 	return index.Options{
 		AgentDir: agentDir, Getenv: e.getenv, Path: path, Tools: tools,
@@ -64,11 +64,11 @@ func indexOptions(e *env, tools bool) (index.Options, error) {
 
 // listSessions is pi's listAll for ls: from the index, or with scan by
 // reading every file.
-func listSessions(ctx context.Context, e *env, scan bool) ([]session.Info, error) {
+func listSessions(ctx context.Context, e *env, scan bool) ([]pisession.Info, error) {
 	if scan {
-		infos := session.ListAll(session.AgentDir(e.getenv))
+		infos := pisession.ListAll(pisession.AgentDir(e.getenv))
 		if infos == nil {
-			infos = []session.Info{} // pi prints [], not null
+			infos = []pisession.Info{} // pi prints [], not null
 		}
 		return infos, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"piweb/internal/index"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The read-only format commands: each prints what pi computes for a file,
@@ -23,7 +23,7 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := session.Load(pos[0])
+	s, err := pisession.Load(pos[0])
 	if err != nil {
 		return err
 	}
@@ -36,11 +36,11 @@ func runTree(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := session.Load(pos[0])
+	s, err := pisession.Load(pos[0])
 	if err != nil {
 		return err
 	}
-	return writeJSONLine(e.stdout, session.TreeJSON(s.Tree()))
+	return writeJSONLine(e.stdout, pisession.TreeJSON(s.Tree()))
 }
 
 func runLs(ctx context.Context, e *env, args []string) error {

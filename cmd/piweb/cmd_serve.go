@@ -23,9 +23,9 @@ import (
 	"piweb/internal/demo"
 	"piweb/internal/fleet"
 	"piweb/internal/server"
-	"piweb/internal/session"
 	"piweb/internal/terminal"
 	"piweb/internal/web"
+	"piweb/pisession"
 )
 
 // The serve command: `piweb` with no arguments runs it.
@@ -96,9 +96,9 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 func serve(ctx context.Context, e *env, f serveFlags) error {
 	agentDir := f.agentDir
 	if agentDir == "" {
-		agentDir = session.AgentDir(e.getenv)
+		agentDir = pisession.AgentDir(e.getenv)
 	}
-	if !f.demo && f.agentDir == "" && len(session.SessionFiles(agentDir)) == 0 && !demoLeft(e) {
+	if !f.demo && f.agentDir == "" && len(pisession.SessionFiles(agentDir)) == 0 && !demoLeft(e) {
 		// A new user sees a full app instead of an empty one; one who
 		// left the demo does not see it again.
 		fmt.Fprintf(e.stdout, "No pi sessions in %s yet: showing the built-in demo. Chat with pi in a terminal, then switch from the demo's banner.\n", agentDir)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestServeLeaveDemo: with no sessions piweb shows the demo; once the
@@ -29,8 +29,8 @@ func TestServeLeaveDemo(t *testing.T) {
 	// A session of the user's own (a terminal pi), and one started in a
 	// real folder during the demo.
 	work := t.TempDir()
-	mine := testSessionFile(t, filepath.Join(real, "sessions", session.EncodeCwd(work)), work, "written by a terminal pi")
-	kept := testSessionFile(t, filepath.Join(demoDir, "sessions", session.EncodeCwd(work)), work, "started during the demo")
+	mine := testSessionFile(t, filepath.Join(real, "sessions", pisession.EncodeCwd(work)), work, "written by a terminal pi")
+	kept := testSessionFile(t, filepath.Join(demoDir, "sessions", pisession.EncodeCwd(work)), work, "started during the demo")
 
 	if _, err := api(s.url, nil).LeaveDemo(t.Context()); err != nil {
 		t.Fatalf("leave: %v", err)
@@ -65,7 +65,7 @@ func TestServeLeaveDemo(t *testing.T) {
 // returns its id.
 func testSessionFile(t *testing.T, dir, cwd, text string) string {
 	t.Helper()
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	data := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}
 {"type":"message","id":"a1b2c3d4","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":%q}],"timestamp":1764583201000}}
 `, id, cwd, text)

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
-// The commands that write session files. Each goes through internal/session,
+// The commands that write session files. Each goes through internal/sessionstore,
 // which appends with one O_APPEND write per line and never rewrites a file
 // in place.
 
@@ -21,13 +21,13 @@ func init() {
 }
 
 // openForWriting parses a file that piweb is about to write to.
-func openForWriting(path string) (*session.Session, error) {
-	s, err := session.ReadFile(path)
+func openForWriting(path string) (*pisession.Session, error) {
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if s.Header == nil {
-		return nil, fmt.Errorf("%s: %w; run piweb check --repair first", path, session.ErrNoHeader)
+		return nil, fmt.Errorf("%s: %w; run piweb check --repair first", path, pisession.ErrNoHeader)
 	}
 	return s, nil
 }

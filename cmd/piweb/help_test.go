@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestHelp: piweb --help (and -h, help) prints every command and exits 0;
@@ -33,7 +33,7 @@ func TestHelp(t *testing.T) {
 // match, and the text stands apart from the columns before it.
 func TestSearchPrintsSpaces(t *testing.T) {
 	agent := t.TempDir()
-	dir := filepath.Join(agent, "sessions", session.EncodeCwd("/p"))
+	dir := filepath.Join(agent, "sessions", pisession.EncodeCwd("/p"))
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000001.jsonl"), []byte(
 		`{"type":"session","version":3,"id":"01c00000-0000-7000-8000-000000000001","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/p"}`+"\n"+
@@ -54,7 +54,7 @@ func TestSearchPrintsSpaces(t *testing.T) {
 func TestSearchFilters(t *testing.T) {
 	agent := t.TempDir()
 	write := func(cwd, id, role, day, text string) {
-		dir := filepath.Join(agent, "sessions", session.EncodeCwd(cwd))
+		dir := filepath.Join(agent, "sessions", pisession.EncodeCwd(cwd))
 		os.MkdirAll(dir, 0o755)
 		content := fmt.Sprintf("%q", text)
 		if role == "assistant" {

@@ -15,8 +15,8 @@ import (
 
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestMCPWithPi: pi 1.6.0, whose mcp.json starts piweb mcp (this test
@@ -35,7 +35,7 @@ func TestMCPWithPi(t *testing.T) {
 		t.Fatal(err)
 	}
 	const id = "01c00000-0000-7000-8000-00000000beef"
-	dir := filepath.Join(agent, "sessions", session.EncodeCwd("/srv/api"))
+	dir := filepath.Join(agent, "sessions", pisession.EncodeCwd("/srv/api"))
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "2026-12-01T10-00-00-000Z_"+id+".jsonl"), []byte(
 		`{"type":"session","version":3,"id":"`+id+`","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/srv/api"}`+"\n"+

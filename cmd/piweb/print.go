@@ -7,12 +7,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // printInfos prints a human listing: modified time, messages, name or first
 // message, path.
-func printInfos(e *env, infos []session.Info) error {
+func printInfos(e *env, infos []pisession.Info) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, in := range infos {
 		title := in.Name
@@ -31,7 +31,7 @@ func printInfos(e *env, infos []session.Info) error {
 // when formats a JavaScript time value in ms for a listing: "invalid date"
 // for pi's Invalid Date (NaN, or beyond a Date's range).
 func when(ms float64) string {
-	if ms = session.TimeClip(ms); math.IsNaN(ms) {
+	if ms = pisession.TimeClip(ms); math.IsNaN(ms) {
 		return "invalid date"
 	}
 	return time.UnixMilli(int64(ms)).Local().Format("2006-01-02 15:04")

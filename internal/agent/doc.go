@@ -98,7 +98,7 @@
 //
 // While a worker is live, writes go through it (pi keeps its leaf in
 // memory); with none, Supervisor.SetLabel/SetSessionName use
-// Config.Offline, which the server fills from internal/session.
+// Config.Offline, which the server fills from internal/sessionstore.
 //
 // Another process appending to the same file (a terminal pi) is detected by
 // fileTracker (outside.go): while the worker is idle any new line is

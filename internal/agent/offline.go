@@ -4,18 +4,18 @@ import (
 	"context"
 	"fmt"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // SessionFiles is the default OfflineWriter: it appends to the file with
-// internal/session (one O_APPEND write per line, refused when the file
+// internal/sessionstore (one O_APPEND write per line, refused when the file
 // changed between reading and writing).
 type SessionFiles struct{}
 
 // SetLabel appends a label entry after the file's leaf.
 func (SessionFiles) SetLabel(file, entryID, label string) error {
-	s, err := session.Load(file)
+	s, err := pisession.Load(file)
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (SessionFiles) SetLabel(file, entryID, label string) error {
 
 // SetSessionName appends a session_info entry.
 func (SessionFiles) SetSessionName(file, name string) error {
-	s, err := session.Load(file)
+	s, err := pisession.Load(file)
 	if err != nil {
 		return err
 	}

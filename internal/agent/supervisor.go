@@ -75,7 +75,7 @@ type Config struct {
 
 // OfflineWriter writes to a session file directly, for sessions with no
 // live worker (a live pi keeps its own leaf in memory, so writes must then
-// go through it). internal/session provides the implementation.
+// go through it). internal/sessionstore provides the implementation.
 type OfflineWriter interface {
 	SetSessionName(file, name string) error
 	SetLabel(file, entryID, label string) error

@@ -22,7 +22,7 @@ import (
 	"piweb/internal/naming"
 	"piweb/internal/own"
 	"piweb/internal/push"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Event is the index topic's "attention" event.
@@ -160,7 +160,7 @@ func (n *Notifier) pushMessage(ev Event) (push.Message, bool) {
 // message it was created with.
 func (n *Notifier) nameOf(id string) string {
 	m, found := n.opts.Catalog.ByKey(id)
-	if found && (m.Name != "" || m.FirstMessage != session.NoMessages) {
+	if found && (m.Name != "" || m.FirstMessage != pisession.NoMessages) {
 		return cmp.Or(m.Name, m.FirstMessage)
 	}
 	if n.opts.Names != nil {

@@ -16,7 +16,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Options configures Open.
@@ -375,7 +375,7 @@ func apiID(headerID, path string) string {
 	if headerID != "" {
 		return headerID
 	}
-	if id := session.IDFromFileName(path); id != "" {
+	if id := pisession.IDFromFileName(path); id != "" {
 		return id
 	}
 	return keyOf("", path, false)
@@ -436,7 +436,7 @@ func (c *Catalog) Sync(ctx context.Context) error {
 // Tail plans the context at the leaf of the session file at path from
 // the index (index.Tail); ok is false without an index or when it cannot
 // answer exactly.
-func (c *Catalog) Tail(ctx context.Context, path string) (t *session.Tail, done func(), ok bool, err error) {
+func (c *Catalog) Tail(ctx context.Context, path string) (t *pisession.Tail, done func(), ok bool, err error) {
 	if c.ix == nil {
 		return nil, nil, false, nil
 	}
@@ -549,7 +549,7 @@ func ReadMeta(path string) (Meta, bool) {
 	if err != nil {
 		return Meta{}, false
 	}
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return Meta{}, false
 	}

@@ -14,8 +14,8 @@ import (
 
 	"piweb/internal/demo"
 	"piweb/internal/index"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 func meta(path, id string) Meta {
@@ -250,7 +250,7 @@ func TestFirstMessageCut(t *testing.T) {
 		{strings.Repeat("x", 50<<20), MaxFirstMessage},
 		{"x" + strings.Repeat("é", MaxFirstMessage), MaxFirstMessage - 1},
 	} {
-		got := fromIndex(index.Meta{Info: session.Info{Path: "/p.jsonl", FirstMessage: tt.in}}).FirstMessage
+		got := fromIndex(index.Meta{Info: pisession.Info{Path: "/p.jsonl", FirstMessage: tt.in}}).FirstMessage
 		if len(got) != tt.want || !utf8.ValidString(got) || !strings.HasPrefix(tt.in, got) {
 			t.Errorf("first message of %d bytes kept as %d bytes (valid %v), want %d", len(tt.in), len(got), utf8.ValidString(got), tt.want)
 		}

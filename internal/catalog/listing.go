@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"piweb/internal/broker"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // listing is the in-memory snapshot the catalog answers from. Entries are
@@ -174,10 +174,10 @@ func canonical(id string, group []*entry) *entry {
 // rank says how much the file m looks like the original of session id: 2
 // for pi's own place for it, 1 for a file name holding the id, else 0.
 func rank(id string, m Meta) int {
-	if session.IDFromFileName(m.Path) != id {
+	if pisession.IDFromFileName(m.Path) != id {
 		return 0
 	}
-	if filepath.Base(filepath.Dir(m.Path)) == session.EncodeCwd(m.Cwd) {
+	if filepath.Base(filepath.Dir(m.Path)) == pisession.EncodeCwd(m.Cwd) {
 		return 2
 	}
 	return 1
@@ -249,7 +249,7 @@ func (c *listing) parentOf(m Meta) *entry {
 	if e := c.byPath[m.ParentPath]; e != nil {
 		return e
 	}
-	id := session.IDFromFileName(m.ParentPath)
+	id := pisession.IDFromFileName(m.ParentPath)
 	if e := c.byKey[id]; e != nil && e.meta.ID == id && e.meta.Path != m.Path {
 		return e
 	}

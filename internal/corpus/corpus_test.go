@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // digest hashes every file of a tree, names included.
@@ -52,12 +52,12 @@ func TestValidSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := session.SessionFiles(dir)
+	files := pisession.SessionFiles(dir)
 	if len(files) != st.Files {
 		t.Fatalf("%d files listed, %d written", len(files), st.Files)
 	}
 	for _, f := range files {
-		s, err := session.ReadFile(f)
+		s, err := pisession.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestValidSessions(t *testing.T) {
 			t.Errorf("%s: %v", f, d)
 		}
 	}
-	if n := len(session.ListAll(dir)); n != st.Files {
+	if n := len(pisession.ListAll(dir)); n != st.Files {
 		t.Errorf("listing keeps %d of %d files", n, st.Files)
 	}
 }

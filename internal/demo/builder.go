@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // kv is one member of an ordered JSON object: pi writes keys in a fixed
@@ -63,7 +63,7 @@ type file struct {
 }
 
 func newFile(cwd string, start time.Time, parent string) *file {
-	f := &file{id: session.NewSessionID(), cwd: cwd, now: start}
+	f := &file{id: pisession.NewSessionID(), cwd: cwd, now: start}
 	h := obj{{"type", "session"}, {"version", 3}, {"id", f.id}, {"timestamp", iso(start)}, {"cwd", cwd}}
 	if parent != "" {
 		h = append(h, kv{"parentSession", parent})

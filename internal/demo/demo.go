@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 //go:embed projects
@@ -71,7 +71,7 @@ func (d *Demo) seed(now time.Time) error {
 	}
 	pathOf := func(f *file) string { return sessionPath(d.AgentDir, f) }
 	for _, s := range samples(d.Projects, now, pathOf) {
-		dir := filepath.Join(d.AgentDir, "sessions", session.EncodeCwd(s.cwd))
+		dir := filepath.Join(d.AgentDir, "sessions", pisession.EncodeCwd(s.cwd))
 		if _, err := sessionstore.NewFile(dir, s.data); err != nil {
 			return fmt.Errorf("demo: write session: %w", err)
 		}
@@ -80,18 +80,18 @@ func (d *Demo) seed(now time.Time) error {
 	return nil
 }
 
-// sessionPath is where session.NewFile will put f, known in advance so a
+// sessionPath is where pisession.NewFile will put f, known in advance so a
 // fork's header can name its parent.
 func sessionPath(agentDir string, f *file) string {
 	ts := iso(f.now)
 	if len(f.lines) > 0 {
 		ts = headerTimestamp(f)
 	}
-	return filepath.Join(agentDir, "sessions", session.EncodeCwd(f.cwd), session.FileName(ts, f.id))
+	return filepath.Join(agentDir, "sessions", pisession.EncodeCwd(f.cwd), pisession.FileName(ts, f.id))
 }
 
 func headerTimestamp(f *file) string {
-	h := session.Parse(append(append([]byte{}, f.lines[0]...), '\n')).Header
+	h := pisession.Parse(append(append([]byte{}, f.lines[0]...), '\n')).Header
 	if h == nil {
 		return ""
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestSeed checks that every sample is a valid session pi would list, that
@@ -15,13 +15,13 @@ func TestSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	infos := session.ListAll(d.AgentDir)
+	infos := pisession.ListAll(d.AgentDir)
 	if len(infos) != len(d.Sessions) {
 		t.Fatalf("listed %d sessions, seeded %d", len(infos), len(d.Sessions))
 	}
 	parents := 0
 	for _, in := range infos {
-		s, err := session.ReadFile(in.Path)
+		s, err := pisession.ReadFile(in.Path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // KeepUserSessions moves the sessions started during the demo in a real
@@ -19,12 +19,12 @@ import (
 func (d *Demo) KeepUserSessions(dst string) ([]string, error) {
 	var kept []string
 	var errs []error
-	for _, src := range session.SessionFiles(d.AgentDir) {
+	for _, src := range pisession.SessionFiles(d.AgentDir) {
 		cwd := cwdOf(src)
 		if cwd == "" || d.inDemo(cwd) {
 			continue
 		}
-		target := filepath.Join(dst, "sessions", session.EncodeCwd(cwd), filepath.Base(src))
+		target := filepath.Join(dst, "sessions", pisession.EncodeCwd(cwd), filepath.Base(src))
 		err := os.MkdirAll(filepath.Dir(target), 0o700)
 		if err == nil {
 			err = sessionstore.MoveFile(src, target)
@@ -42,7 +42,7 @@ func (d *Demo) KeepUserSessions(dst string) ([]string, error) {
 // UserSessions counts the sessions started during the demo in a real folder.
 func (d *Demo) UserSessions() int {
 	n := 0
-	for _, f := range session.SessionFiles(d.AgentDir) {
+	for _, f := range pisession.SessionFiles(d.AgentDir) {
 		if cwd := cwdOf(f); cwd != "" && !d.inDemo(cwd) {
 			n++
 		}
@@ -58,7 +58,7 @@ func (d *Demo) inDemo(cwd string) bool {
 
 // cwdOf reads the cwd of a session file's header, "" when it has none.
 func cwdOf(path string) string {
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil || s.Header == nil {
 		return ""
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestKeepUserSessions: a session started during the demo in a real
@@ -18,8 +18,8 @@ func TestKeepUserSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	real := t.TempDir()
-	mine := filepath.Join(d.AgentDir, "sessions", session.EncodeCwd("/home/me/work"), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000001.jsonl")
-	sample := filepath.Join(d.AgentDir, "sessions", session.EncodeCwd(filepath.Join(d.Projects, "x")), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000002.jsonl")
+	mine := filepath.Join(d.AgentDir, "sessions", pisession.EncodeCwd("/home/me/work"), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000001.jsonl")
+	sample := filepath.Join(d.AgentDir, "sessions", pisession.EncodeCwd(filepath.Join(d.Projects, "x")), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000002.jsonl")
 	content := `{"type":"session","version":3,"id":"01c00000-0000-7000-8000-000000000001","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/home/me/work"}` + "\n"
 	for p, c := range map[string]string{mine: content, sample: strings.ReplaceAll(content, "/home/me/work", filepath.Join(d.Projects, "x"))} {
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -34,7 +34,7 @@ func TestKeepUserSessions(t *testing.T) {
 	if err != nil || len(kept) != 1 {
 		t.Fatalf("kept %v, %v", kept, err)
 	}
-	want := filepath.Join(real, "sessions", session.EncodeCwd("/home/me/work"), filepath.Base(mine))
+	want := filepath.Join(real, "sessions", pisession.EncodeCwd("/home/me/work"), filepath.Base(mine))
 	if b, err := os.ReadFile(want); err != nil || string(b) != content {
 		t.Fatalf("kept session at %s: %q %v", want, b, err)
 	}
@@ -53,7 +53,7 @@ func TestCloseKeepsUnmovedUserSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(d.AgentDir, "sessions", session.EncodeCwd("/home/me/work"), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000001.jsonl")
+	p := filepath.Join(d.AgentDir, "sessions", pisession.EncodeCwd("/home/me/work"), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000001.jsonl")
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"01c00000-0000-7000-8000-000000000001","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/home/me/work"}`+"\n"), 0o644)
 	if err := d.Close(); err == nil {

@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // A text whose JSON is longer than bigJSON (a pasted log, a dumped file)
@@ -23,14 +23,14 @@ const piece = 64 << 10
 
 // textBlocks is a message content's blocks, string content as one text
 // block, with the JSON of big texts left undecoded (Block.TextJSON).
-func textBlocks(c session.Content) []session.Block {
+func textBlocks(c pisession.Content) []pisession.Block {
 	if !c.IsString() {
 		return c.BlocksUpTo(bigJSON)
 	}
 	if len(c.Raw) > bigJSON {
-		return []session.Block{{Type: "text", TextJSON: c.Raw}}
+		return []pisession.Block{{Type: "text", TextJSON: c.Raw}}
 	}
-	return []session.Block{{Type: "text", Text: c.String()}}
+	return []pisession.Block{{Type: "text", Text: c.String()}}
 }
 
 // writeTrimmed writes the text of JSON string raw without its leading and

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // A tool's output longer than bigJSON is not decoded whole: an export of
@@ -73,7 +73,7 @@ func (o *bigOutput) writeTo(n int, fn func([]byte)) {
 
 // bigOutputOf is c's text joined by newlines (Content.Text("\n")) when c
 // is longer than bigJSON, to be written a piece at a time; nil otherwise.
-func bigOutputOf(c session.Content) *bigOutput {
+func bigOutputOf(c pisession.Content) *bigOutput {
 	if len(c.Raw) <= bigJSON {
 		return nil
 	}

@@ -6,15 +6,15 @@ import (
 	"io"
 	"strings"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Branch is d with the messages of sess's context at leaf (the branch
 // ending there), as the one message model decodes them.
-func Branch(d Doc, sess *session.Session, leaf *session.Entry) Doc {
+func Branch(d Doc, sess *pisession.Session, leaf *pisession.Entry) Doc {
 	d.Messages = nil
 	for _, raw := range sess.ContextAt(leaf).Messages {
-		if msg, ok := session.DecodeMessage(raw); ok {
+		if msg, ok := pisession.DecodeMessage(raw); ok {
 			d.Messages = append(d.Messages, msg)
 		}
 	}
@@ -28,7 +28,7 @@ func Title(name, first, id string) string {
 	if name != "" {
 		return name
 	}
-	if t := session.Clip(strings.Join(strings.Fields(first), " "), 80); t != "" {
+	if t := pisession.Clip(strings.Join(strings.Fields(first), " "), 80); t != "" {
 		return t
 	}
 	return "pi session " + id

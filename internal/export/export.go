@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Doc is what an export shows: the session's facts and the messages of
@@ -29,7 +29,7 @@ type Doc struct {
 	Title, ID, Cwd string
 	// Created is the session's creation time, zero when unknown.
 	Created  time.Time
-	Messages []session.Message
+	Messages []pisession.Message
 	// Live, when not "", is the same-origin address of the script that
 	// keeps a page piweb serves current (a share link's, at version
 	// Version); the page then allows that script and nothing else, and
@@ -52,7 +52,7 @@ func (d *Doc) totals() totals {
 	seen := map[string]bool{}
 	for i := range d.Messages {
 		m := &d.Messages[i]
-		if m.Role != session.RoleAssistant {
+		if m.Role != pisession.RoleAssistant {
 			continue
 		}
 		if name := modelName(m); name != "" && !seen[name] {
@@ -67,7 +67,7 @@ func (d *Doc) totals() totals {
 	return t
 }
 
-func modelName(m *session.Message) string {
+func modelName(m *pisession.Message) string {
 	if m.ResponseModel != "" {
 		return m.ResponseModel
 	}
@@ -76,18 +76,18 @@ func modelName(m *session.Message) string {
 
 // results maps tool call ids to their results, so that a call and its
 // result are shown as one card.
-func results(msgs []session.Message) map[string]*session.Message {
+func results(msgs []pisession.Message) map[string]*pisession.Message {
 	calls := map[string]bool{}
 	for i := range msgs {
 		for _, b := range msgs[i].Content.BlocksUpTo(1) { // no text decoded
-			if msgs[i].Role == session.RoleAssistant && b.Type == "toolCall" {
+			if msgs[i].Role == pisession.RoleAssistant && b.Type == "toolCall" {
 				calls[b.ID] = true
 			}
 		}
 	}
-	out := map[string]*session.Message{}
+	out := map[string]*pisession.Message{}
 	for i := range msgs {
-		if m := &msgs[i]; m.Role == session.RoleToolResult && calls[m.ToolCallID] {
+		if m := &msgs[i]; m.Role == pisession.RoleToolResult && calls[m.ToolCallID] {
 			out[m.ToolCallID] = m
 		}
 	}
@@ -136,7 +136,7 @@ func fmtTokens(n float64) string {
 }
 
 // usageLine is an answer's model, tokens and cost.
-func usageLine(m *session.Message) string {
+func usageLine(m *pisession.Message) string {
 	parts := []string{}
 	if name := modelName(m); name != "" {
 		parts = append(parts, name)
@@ -173,7 +173,7 @@ type tool struct {
 
 type diffLine struct{ Class, Text string }
 
-func newTool(call *session.Block, result *session.Message) tool {
+func newTool(call *pisession.Block, result *pisession.Message) tool {
 	t := tool{State: "pending"}
 	var args map[string]any
 	if call != nil {
@@ -223,7 +223,7 @@ func newTool(call *session.Block, result *session.Message) tool {
 // bigOutput sets t.big to result's output when it is big and its end is
 // short (bigOutput.scan), with bash's exit code when its exit line is
 // there; false leaves the output to be decoded whole.
-func (t *tool) bigOutput(result *session.Message) bool {
+func (t *tool) bigOutput(result *pisession.Message) bool {
 	o := bigOutputOf(result.Content)
 	if o == nil {
 		return false
@@ -241,7 +241,7 @@ func (t *tool) bigOutput(result *session.Message) bool {
 
 // diff is pi's diff of an edit (details.diff), else one built from the
 // edit's arguments.
-func diff(args map[string]any, result *session.Message) []diffLine {
+func diff(args map[string]any, result *pisession.Message) []diffLine {
 	text := ""
 	if result != nil && len(result.Details) > 0 {
 		var d struct {

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
-func msg(t *testing.T, v map[string]any) session.Message {
+func msg(t *testing.T, v map[string]any) pisession.Message {
 	t.Helper()
 	b, _ := json.Marshal(v)
-	m, ok := session.DecodeMessage(b)
+	m, ok := pisession.DecodeMessage(b)
 	if !ok {
 		t.Fatalf("not a message: %s", b)
 	}
@@ -24,7 +24,7 @@ func msg(t *testing.T, v map[string]any) session.Message {
 const evil = `<script>window.pwned=1</script> <img src=x onerror="window.pwned=2"> [a](javascript:window.pwned=3) <a href="javascript:x">b</a> **bold**`
 
 func doc(t *testing.T) Doc {
-	return Doc{Title: "<b>title</b>", ID: "id1", Cwd: "/p", Messages: []session.Message{
+	return Doc{Title: "<b>title</b>", ID: "id1", Cwd: "/p", Messages: []pisession.Message{
 		msg(t, map[string]any{"role": "user", "content": evil, "timestamp": 1764583200000}),
 		msg(t, map[string]any{"role": "assistant", "content": []any{
 			map[string]any{"type": "thinking", "thinking": "pondering " + evil},

@@ -15,7 +15,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // md renders Markdown as CommonMark with GFM tables, strikethrough, task
@@ -51,7 +51,7 @@ var maxMarkdown = 1 << 20 // a variable for tests
 
 // textHTML is markdown of a text block's text; a big one is marked for
 // bigs to write.
-func textHTML(b session.Block, big *bigs) template.HTML {
+func textHTML(b pisession.Block, big *bigs) template.HTML {
 	if b.TextJSON == nil {
 		return markdown(b.Text)
 	}
@@ -95,7 +95,7 @@ type block struct {
 var imageData = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
 var imageType = regexp.MustCompile(`^image/(png|jpeg|gif|webp)$`)
 
-func contentBlocks(m *session.Message, res map[string]*session.Message, big *bigs) []block {
+func contentBlocks(m *pisession.Message, res map[string]*pisession.Message, big *bigs) []block {
 	var out []block
 	for _, b := range textBlocks(m.Content) {
 		switch b.Type {
@@ -126,9 +126,9 @@ func items(d *Doc, big *bigs) []item {
 		m := &d.Messages[i]
 		it := item{Role: m.Role, Time: fmtTime(m.Timestamp)}
 		switch m.Role {
-		case session.RoleUser:
+		case pisession.RoleUser:
 			it.Who, it.Blocks = "You", contentBlocks(m, res, big)
-		case session.RoleAssistant:
+		case pisession.RoleAssistant:
 			it.Who, it.Meta, it.Blocks = "Assistant", usageLine(m), contentBlocks(m, res, big)
 			if m.StopReason == "error" || m.StopReason == "aborted" {
 				it.Error = map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"]
@@ -136,13 +136,13 @@ func items(d *Doc, big *bigs) []item {
 					it.Error += ": " + m.ErrorMessage
 				}
 			}
-		case session.RoleToolResult:
+		case pisession.RoleToolResult:
 			if _, paired := res[m.ToolCallID]; paired {
 				continue
 			}
 			t := newTool(nil, m)
 			it.Who, it.Blocks = "Tool", []block{{Tool: big.output(&t)}}
-		case session.RoleBashExecution:
+		case pisession.RoleBashExecution:
 			t := tool{Name: "!", Summary: "$ " + m.Command, Output: m.Output, State: "ok", Exit: "?"}
 			if m.ExitCode != nil {
 				t.Exit = fmtNumber(*m.ExitCode)
@@ -151,16 +151,16 @@ func items(d *Doc, big *bigs) []item {
 				t.State = "error"
 			}
 			it.Who, it.Blocks = "Shell", []block{{Tool: big.output(&t)}}
-		case session.RoleCustom:
+		case pisession.RoleCustom:
 			if !m.Display {
 				continue
 			}
 			it.Who, it.Blocks = m.CustomType, contentBlocks(m, res, big)
-		case session.RoleBranchSummary:
+		case pisession.RoleBranchSummary:
 			it.Card, it.CardTitle, it.Blocks = "summary", "Branch summary", []block{{MD: markdown(m.Summary)}}
-		case session.RoleCompactionSummary:
+		case pisession.RoleCompactionSummary:
 			it.Card, it.CardTitle, it.Blocks = "compaction", "Compacted: "+fmtTokens(m.TokensBefore)+" tokens before", []block{{MD: markdown(m.Summary)}}
-		case session.RoleSystem:
+		case pisession.RoleSystem:
 			it.Card, it.CardTitle = "system", "System prompt"
 			for _, s := range m.Sections {
 				if s.Text != nil {

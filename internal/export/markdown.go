@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Markdown writes the branch as a Markdown document that reads like the
@@ -46,37 +46,37 @@ func mdItems(d *Doc, b *bufio.Writer) {
 			b.WriteString("\n\n")
 		}
 		switch m.Role {
-		case session.RoleUser:
+		case pisession.RoleUser:
 			head("You", "")
 			mdContent(b, m, res)
-		case session.RoleAssistant:
+		case pisession.RoleAssistant:
 			head("Assistant", usageLine(m))
 			mdContent(b, m, res)
 			if m.StopReason == "error" || m.StopReason == "aborted" {
 				fmt.Fprintf(b, "> **%s** %s\n\n", map[bool]string{true: "Aborted", false: "Error"}[m.StopReason == "aborted"], oneLine(m.ErrorMessage))
 			}
-		case session.RoleToolResult:
+		case pisession.RoleToolResult:
 			if _, paired := res[m.ToolCallID]; paired {
 				continue
 			}
 			head("Tool", "")
 			mdTool(b, newTool(nil, m))
-		case session.RoleBashExecution:
+		case pisession.RoleBashExecution:
 			head("Shell", "")
 			t := tool{Name: "!", Summary: "$ " + m.Command, Output: m.Output}
 			if m.ExitCode != nil {
 				t.Exit = fmtNumber(*m.ExitCode)
 			}
 			mdTool(b, t)
-		case session.RoleCustom:
+		case pisession.RoleCustom:
 			if !m.Display {
 				continue
 			}
 			head(m.CustomType, "")
 			mdContent(b, m, res)
-		case session.RoleBranchSummary, session.RoleCompactionSummary:
+		case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
 			title := "Branch summary"
-			if m.Role == session.RoleCompactionSummary {
+			if m.Role == pisession.RoleCompactionSummary {
 				title = "Compacted: " + fmtTokens(m.TokensBefore) + " tokens before"
 			}
 			fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n%s\n\n</details>\n", title, strings.TrimSpace(m.Summary))
@@ -84,7 +84,7 @@ func mdItems(d *Doc, b *bufio.Writer) {
 	}
 }
 
-func mdContent(b *bufio.Writer, m *session.Message, res map[string]*session.Message) {
+func mdContent(b *bufio.Writer, m *pisession.Message, res map[string]*pisession.Message) {
 	for _, blk := range textBlocks(m.Content) {
 		switch blk.Type {
 		case "text":

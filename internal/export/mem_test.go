@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestHugeTextExport exports a branch whose message is a 4 MB text and
@@ -17,7 +17,7 @@ import (
 // they are rendered.
 func TestHugeTextExport(t *testing.T) {
 	text := strings.Repeat("line *of* `a` [pasted](log) & <more>\n", 4<<20/38)
-	d := Doc{Title: "huge", ID: "id1", Messages: []session.Message{
+	d := Doc{Title: "huge", ID: "id1", Messages: []pisession.Message{
 		msg(t, map[string]any{"role": "user", "content": text, "timestamp": 1764583200000})}}
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	// Markdown held 2.8 to 3.3 times the text before it was written as it was
@@ -75,7 +75,7 @@ func TestBigTextSameBytes(t *testing.T) {
 	}
 	for name, text := range texts {
 		for _, content := range []any{text, []any{map[string]any{"type": "text", "text": text}, map[string]any{"type": "text", "text": "after"}}} {
-			d := Doc{Title: "big", ID: "id1", Messages: []session.Message{
+			d := Doc{Title: "big", ID: "id1", Messages: []pisession.Message{
 				msg(t, map[string]any{"role": "user", "content": content, "timestamp": 1764583200000}),
 				msg(t, map[string]any{"role": "assistant", "content": content, "timestamp": 1764583200000}),
 				msg(t, map[string]any{"role": "toolResult", "toolCallId": "c1", "toolName": "read", "content": content, "timestamp": 1764583200000}),

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // stored is what the database has of one session file: how far it was
@@ -180,7 +180,7 @@ type usageRow struct {
 	line    int
 	entryID string
 	ts      int64
-	charge  session.Charge
+	charge  pisession.Charge
 }
 
 // parsed is a chunk's entries and charges, and the leaf it leaves.
@@ -195,18 +195,18 @@ type parsed struct {
 	rootPath   bool // the new leaf's path reaches a root among the new entries
 }
 
-// parseChunk parses a chunk's lines as pi does (session.Parser), with
+// parseChunk parses a chunk's lines as pi does (pisession.Parser), with
 // searchable text and charges by their one definitions.
 func parseChunk(c chunk) parsed {
-	var p session.Parser
+	var p pisession.Parser
 	p.Feed(c.data, false)
 	es := p.S().Entries
 	var out parsed
 	byID := make(map[string]int, len(es))
 	for _, e := range es {
-		f := session.FactsOf(e)
+		f := pisession.FactsOf(e)
 		row := entryRow{line: c.fromLine + e.Line, id: e.ID, parent: e.ParentID, hasParent: e.HasParent(),
-			typ: e.Type, ts: session.StampMs(e.Timestamp), role: f.Role}
+			typ: e.Type, ts: pisession.StampMs(e.Timestamp), role: f.Role}
 		s := f.Searchable
 		row.text, row.tools, row.searchable = clean(strings.Join(s.Text, "\n")), clean(strings.Join(s.Tools, "\n")), !s.Empty()
 		if f.Charged {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Event tells subscribers that a session changed.
@@ -166,7 +166,7 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update, row rowJSON
 
 // firstSize is the size of the listing's whole first message, which an
 // update that did not read it has from the row.
-func firstSize(in session.Info, b body) int64 {
+func firstSize(in pisession.Info, b body) int64 {
 	if b.FirstStored && b.FirstMessage != "" {
 		return b.FirstSize
 	}
@@ -208,7 +208,7 @@ const saveRowSQL = `INSERT INTO files(path, listall, dev, ino, size, mtime_ns, o
 // infoJSON is the file's element of pi's listing JSON. It depends on the
 // mtime only through pi's last fallback for modified, and a new mtime means
 // the row is written again, so it is always current.
-func infoJSON(in session.Info, listed bool) string {
+func infoJSON(in pisession.Info, listed bool) string {
 	if !listed {
 		return ""
 	}
@@ -221,7 +221,7 @@ const noFirst = `,"firstMessage":""}`
 
 // infoHead is infoJSON up to its firstMessage, which is last: the row
 // keeps the message once (first.go) and infoElem completes the element.
-func infoHead(in session.Info, listed bool) string {
+func infoHead(in pisession.Info, listed bool) string {
 	in.FirstMessage = ""
 	return strings.TrimSuffix(infoJSON(in, listed), noFirst)
 }

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"testing"
 
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // hookFile calls before on the first read of a file.
@@ -191,7 +191,7 @@ func TestConcurrentWriter(t *testing.T) {
 }
 
 // TestEnormousLine indexes a 16 MB line: its listing is whole, and its
-// text is searchable up to session.MaxSearchText (8 MB: FTS5 holds about
+// text is searchable up to pisession.MaxSearchText (8 MB: FTS5 holds about
 // 20 times a row's text while it indexes it, and the index's peak is
 // bounded whatever the corpus, issue 21), not beyond.
 func TestEnormousLine(t *testing.T) {
@@ -200,7 +200,7 @@ func TestEnormousLine(t *testing.T) {
 	proj := filepath.Join(dir, "sessions", "--w--")
 	os.MkdirAll(proj, 0o755)
 	p := filepath.Join(proj, "big.jsonl")
-	pad := strings.Repeat("lorem ipsum dolor ", (session.MaxSearchText-64<<10)/18)
+	pad := strings.Repeat("lorem ipsum dolor ", (pisession.MaxSearchText-64<<10)/18)
 	big := pad + "needle " + pad + "haystack"
 	os.WriteFile(p, []byte(hdr+"\n"+line("b1", "", "user", big, 1)), 0o644)
 	ix := openTest(t, dir)

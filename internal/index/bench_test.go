@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // The benchmarks run on the corpus named by PIWEB_BENCH_CORPUS (an agent
@@ -90,7 +90,7 @@ func BenchmarkColdListing(b *testing.B) {
 // cpu-MB/s beside MB/s.
 func benchCorpusCPU(b *testing.B, prepare func(dir string) (run, done func())) {
 	dir := benchCorpus(b)
-	size := corpusBytes(session.SessionFiles(dir))
+	size := corpusBytes(pisession.SessionFiles(dir))
 	b.SetBytes(size)
 	b.ReportAllocs()
 	var cpu time.Duration
@@ -121,7 +121,7 @@ func cpuTime() time.Duration {
 // peak is reset between them).
 func BenchmarkColdText(b *testing.B) {
 	dir := benchCorpus(b)
-	b.SetBytes(corpusBytes(session.SessionFiles(dir)))
+	b.SetBytes(corpusBytes(pisession.SessionFiles(dir)))
 	b.ReportAllocs()
 	for b.Loop() {
 		ix := benchIndex(b, dir)
@@ -149,7 +149,7 @@ func BenchmarkColdText(b *testing.B) {
 // cpu-MB/s, the peak resident memory (peak-MB, Linux only) and the bytes
 // read over the corpus's size (read-x).
 func BenchmarkColdIndex(b *testing.B) {
-	size := float64(corpusBytes(session.SessionFiles(benchCorpus(b))))
+	size := float64(corpusBytes(pisession.SessionFiles(benchCorpus(b))))
 	var peak, read float64
 	benchCorpusCPU(b, func(dir string) (run, done func()) {
 		ix := benchIndex(b, dir)
@@ -183,12 +183,12 @@ func peakRSS() float64 {
 	return 0
 }
 
-// BenchmarkDirectScan is session.ListAll, the direct scan ls --scan does.
+// BenchmarkDirectScan is pisession.ListAll, the direct scan ls --scan does.
 func BenchmarkDirectScan(b *testing.B) {
 	dir := benchCorpus(b)
-	b.SetBytes(corpusBytes(session.SessionFiles(dir)))
+	b.SetBytes(corpusBytes(pisession.SessionFiles(dir)))
 	for b.Loop() {
-		session.ListAll(dir)
+		pisession.ListAll(dir)
 	}
 }
 
@@ -213,7 +213,7 @@ func BenchmarkWarmList(b *testing.B) {
 // it and the bytes the index read for it.
 func BenchmarkLiveAppend(b *testing.B) {
 	src := benchCorpus(b)
-	files := session.SessionFiles(src)
+	files := pisession.SessionFiles(src)
 	sort.Slice(files, func(i, j int) bool { return fileSize(files[i]) > fileSize(files[j]) })
 	// Work on a copy so the corpus stays as generated.
 	dir := b.TempDir()
@@ -225,7 +225,7 @@ func BenchmarkLiveAppend(b *testing.B) {
 		b.Fatal(err)
 	}
 	os.WriteFile(path, data, 0o644)
-	s := session.Parse(data)
+	s := pisession.Parse(data)
 	leaf := s.Leaf().ID
 	data = nil
 	ix := benchIndex(b, dir)

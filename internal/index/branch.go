@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"slices"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Tail plans the context at the leaf of the indexed file at path from
-// what the index keeps of its branch (session.PlanTail): the entries'
+// what the index keeps of its branch (pisession.PlanTail): the entries'
 // rows and their lines' offsets, so that a page of a huge session reads
 // only that page's lines. The file is opened and checked against its row
 // (same inode, size and mtime, every line indexed, no defect): the plan
@@ -17,7 +17,7 @@ import (
 // file, so an append meanwhile changes nothing it reads. ok is false when
 // the index cannot answer (the caller parses the file); done closes the
 // file once the pages are built.
-func (ix *Index) Tail(ctx context.Context, path string) (t *session.Tail, done func(), ok bool, err error) {
+func (ix *Index) Tail(ctx context.Context, path string) (t *pisession.Tail, done func(), ok bool, err error) {
 	f, err := ix.open(path)
 	if err != nil {
 		return nil, nil, false, nil // the parse reports it
@@ -33,7 +33,7 @@ func (ix *Index) Tail(ctx context.Context, path string) (t *session.Tail, done f
 		return nil, nil, false, err
 	}
 	read := func(off, n int64) ([]byte, error) { return ix.readAt(f, off, off+n) }
-	if t, ok = session.PlanTail(header, rows, read); !ok {
+	if t, ok = pisession.PlanTail(header, rows, read); !ok {
 		f.Close()
 		return nil, nil, false, nil
 	}
@@ -43,7 +43,7 @@ func (ix *Index) Tail(ctx context.Context, path string) (t *session.Tail, done f
 // branchOf returns the header line and branch rows of the file at path
 // when its row says it is indexed as fid is, whole and without defects;
 // nil rows otherwise.
-func (ix *Index) branchOf(ctx context.Context, path string, fid fileID, f readFile) ([]byte, []session.BranchRow, error) {
+func (ix *Index) branchOf(ctx context.Context, path string, fid fileID, f readFile) ([]byte, []pisession.BranchRow, error) {
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, nil, wrap("branch", err)
@@ -72,7 +72,7 @@ func indexedWhole(r *fileRow, fid fileID) bool {
 		return false
 	}
 	for _, p := range r.problems {
-		if p.Kind != string(session.CRLF) {
+		if p.Kind != string(pisession.CRLF) {
 			return false
 		}
 	}
@@ -93,10 +93,10 @@ const (
 )
 
 // branchRows reads the rows of the file's current branch that its
-// context needs (session.PlanTail): every row from the context's first
+// context needs (pisession.PlanTail): every row from the context's first
 // entry to the leaf, and before it the marks and the last assistant
 // message. nil when the rows are not a branch (positions 0...leaf).
-func branchRows(ctx context.Context, tx *sql.Tx, fileID int64, read session.ReadLine) ([]session.BranchRow, error) {
+func branchRows(ctx context.Context, tx *sql.Tx, fileID int64, read pisession.ReadLine) ([]pisession.BranchRow, error) {
 	marks, err := queryRows(ctx, tx, markCols+` AND type IN `+markTypes+` ORDER BY bpos`, fileID)
 	if err != nil {
 		return nil, err
@@ -113,13 +113,13 @@ func branchRows(ctx context.Context, tx *sql.Tx, fileID int64, read session.Read
 	if err != nil || len(suffix) == 0 || suffix[0].Pos != from {
 		return nil, err
 	}
-	var rows []session.BranchRow
+	var rows []pisession.BranchRow
 	for _, r := range append(marks, asst...) {
 		if r.Pos < from {
 			rows = append(rows, r)
 		}
 	}
-	slices.SortFunc(rows, func(a, b session.BranchRow) int { return a.Pos - b.Pos })
+	slices.SortFunc(rows, func(a, b pisession.BranchRow) int { return a.Pos - b.Pos })
 	return append(rows, suffix...), nil
 }
 
@@ -128,7 +128,7 @@ func branchRows(ctx context.Context, tx *sql.Tx, fileID int64, read session.Read
 // with that id), else the compaction, else the root. ok is false when the
 // compaction's id is not unique on the branch (pi cuts at its first) or
 // its line cannot be read.
-func contextStart(ctx context.Context, tx *sql.Tx, fileID int64, marks []session.BranchRow, read session.ReadLine) (int, bool, error) {
+func contextStart(ctx context.Context, tx *sql.Tx, fileID int64, marks []pisession.BranchRow, read pisession.ReadLine) (int, bool, error) {
 	k := -1
 	for i, r := range marks {
 		if r.Type == "compaction" {
@@ -148,7 +148,7 @@ func contextStart(ctx context.Context, tx *sql.Tx, fileID int64, marks []session
 	if err != nil {
 		return 0, false, nil
 	}
-	id, ok := session.FirstKeptID(raw)
+	id, ok := pisession.FirstKeptID(raw)
 	if !ok {
 		return comp.Pos, true, nil
 	}
@@ -165,15 +165,15 @@ func contextStart(ctx context.Context, tx *sql.Tx, fileID int64, marks []session
 }
 
 // queryRows runs a query of branchCols.
-func queryRows(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]session.BranchRow, error) {
+func queryRows(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]pisession.BranchRow, error) {
 	q, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, wrap("branch", err)
 	}
 	defer q.Close()
-	var rows []session.BranchRow
+	var rows []pisession.BranchRow
 	for q.Next() {
-		var r session.BranchRow
+		var r pisession.BranchRow
 		if err := q.Scan(&r.ID, &r.ParentID, &r.Type, &r.Role, &r.Off, &r.Len, &r.Pos); err != nil {
 			return nil, wrap("branch", err)
 		}

@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestTailMatchesParse checks Tail against the full parse for every file
@@ -46,7 +46,7 @@ func TestTailMatchesParse(t *testing.T) {
 	}
 	// A new branch from an early entry: the index must follow it.
 	p := clean[0]
-	s, _ := session.ReadFile(p)
+	s, _ := pisession.ReadFile(p)
 	from := s.Entries[3].ID
 	testkit.AppendFile(t, p, fmt.Sprintf(`{"type":"message","id":"nb1","parentId":%q,"timestamp":"2026-03-01T00:00:00.000Z","message":{"role":"user","content":"a new branch","timestamp":1}}`+"\n", from))
 	if _, _, ok, _ := ix.Tail(context.Background(), p); ok {
@@ -72,7 +72,7 @@ func checkTail(t *testing.T, ix *Index, p string) bool {
 		return false
 	}
 	defer done()
-	s, err := session.ReadFile(p)
+	s, err := pisession.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func checkTail(t *testing.T, ix *Index, p string) bool {
 		Leaf            string
 	}
 	got := plan{tail.Total, tail.System, string(tail.ThinkingLevel), string(tail.Model), tail.LeafID}
-	exp := plan{n, session.SystemMessages(want.Messages), string(want.ThinkingLevel), string(want.Model), s.Leaf().ID}
+	exp := plan{n, pisession.SystemMessages(want.Messages), string(want.ThinkingLevel), string(want.Model), s.Leaf().ID}
 	if diff := cmp.Diff(exp, got); diff != "" {
 		t.Errorf("%s: (-parse +index):\n%s", filepath.Base(p), diff)
 		return true

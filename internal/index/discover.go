@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // root is a directory holding session files.
@@ -40,7 +40,7 @@ func roots(agentDir string, getenv func(string) string, cwds []string) []root {
 		if d == "" {
 			return
 		}
-		d = session.ExpandTilde(d, home)
+		d = pisession.ExpandTilde(d, home)
 		if abs, err := filepath.Abs(d); err == nil {
 			d = abs
 		}
@@ -106,7 +106,7 @@ func projectDir(cwd, home string) string {
 	if d == "" {
 		return ""
 	}
-	if d = session.ExpandTilde(d, home); !filepath.IsAbs(d) {
+	if d = pisession.ExpandTilde(d, home); !filepath.IsAbs(d) {
 		d = filepath.Join(cwd, d)
 	}
 	return d
@@ -140,7 +140,7 @@ type found struct {
 }
 
 // discover lists the session files of the roots. Files of the tree come in
-// the order pi's listAll reads them (session.SessionFiles: folders and
+// the order pi's listAll reads them (pisession.SessionFiles: folders and
 // files by name), which decides the order of sessions with equal modified
 // times. dirs are the folders to watch.
 func discover(rs []root) (files []found, dirs []string) { return scan(rs, false) }

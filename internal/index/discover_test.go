@@ -7,11 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestScan checks that scan lists the tree's files exactly as
-// session.SessionFiles does (pi's order), adds a flat dir's files once,
+// pisession.SessionFiles does (pi's order), adds a flat dir's files once,
 // and that its stats are os.Stat's, symbolic links followed.
 func TestScan(t *testing.T) {
 	agent := t.TempDir()
@@ -42,8 +42,8 @@ func TestScan(t *testing.T) {
 			t.Errorf("%s: scan stat %+v %v, os.Stat %+v %v", f.path, f.fid, f.statOK, idOf(fi), err)
 		}
 	}
-	if diff := cmp.Diff(session.SessionFiles(agent), treePaths); diff != "" {
-		t.Errorf("tree files differ from session.SessionFiles (-want +got):\n%s", diff)
+	if diff := cmp.Diff(pisession.SessionFiles(agent), treePaths); diff != "" {
+		t.Errorf("tree files differ from pisession.SessionFiles (-want +got):\n%s", diff)
 	}
 	if want := []string{filepath.Join(flat, "f.jsonl")}; !cmp.Equal(want, flatPaths) {
 		t.Errorf("flat files %v, want %v (a flat dir that is a project folder adds nothing)", flatPaths, want)

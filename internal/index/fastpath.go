@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // listChunk is parseChunk for the listing pass: the same result (body,
@@ -23,7 +23,7 @@ func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m 
 	rv := records.Get().(*record) // its member lists grow once, not per piece
 	defer records.Put(rv)
 	var m msg
-	var u session.Usage
+	var u pisession.Usage
 	pos := 0
 	for pos < len(data) {
 		end, ok := rv.scan(data, pos)
@@ -41,7 +41,7 @@ func listChunk(data []byte, off int64, line int, atEOF bool, each func(r rec, m 
 		var r rec
 		var isEntry bool
 		if ok {
-			m, u = msg{}, session.Usage{}
+			m, u = msg{}, pisession.Usage{}
 			mp := &m
 			if each == nil {
 				mp = nil // the listing alone: no message fields to fill
@@ -89,7 +89,7 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 // fastLine reads the fields of a valid line (only its validity and the
 // body's part when m is nil: the listing alone). ok is false when the line
 // needs the slow path; isEntry is false for repeated headers.
-func fastLine(rv *record, m *msg, u *session.Usage, b *body) (r rec, isEntry, ok bool) {
+func fastLine(rv *record, m *msg, u *pisession.Usage, b *body) (r rec, isEntry, ok bool) {
 	if hasDupKey(rv.members) {
 		return r, false, false
 	}
@@ -229,7 +229,7 @@ func fastName(raw []byte, b *body) bool {
 
 // fastMessage applies a message entry to the body the way pi's listing
 // does, for messages of the usual shape, and fills m unless it is nil.
-func fastMessage(rv *record, m *msg, u *session.Usage, b *body) bool {
+func fastMessage(rv *record, m *msg, u *pisession.Usage, b *body) bool {
 	var role, content, ts []byte
 	for _, mm := range rv.msg {
 		switch string(mm.key) {
@@ -352,7 +352,7 @@ type rec struct {
 	Usage []byte
 }
 
-func recOf(e *session.Entry) rec {
+func recOf(e *pisession.Entry) rec {
 	r := rec{Type: e.Type, ID: e.ID, ParentID: e.ParentID, Timestamp: e.Timestamp, HasParent: e.HasParent()}
 	r.Provider, _ = e.String("provider")
 	r.ModelID, _ = e.String("modelId")

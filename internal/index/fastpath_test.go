@@ -10,7 +10,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // checkFast compares the fast listing parse with the session parser's.
@@ -27,16 +27,16 @@ func checkFast(t *testing.T, data []byte, atEOF bool) {
 		Body            body
 		Consumed, Lines int
 		Recs            []rec
-		Problems        []session.Problem
+		Problems        []pisession.Problem
 	}
-	var defects []session.Problem
+	var defects []pisession.Problem
 	for _, p := range slow.problems {
 		if !p.IsNote() {
 			defects = append(defects, p)
 		}
 	}
 	w := result{slow.body, slow.consumed, slow.lines, want, defects}
-	var fdefects []session.Problem
+	var fdefects []pisession.Problem
 	for _, p := range fast.problems {
 		if !p.IsNote() {
 			fdefects = append(fdefects, p)
@@ -75,7 +75,7 @@ func TestFastPathCorpus(t *testing.T) {
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 10, Bytes: 1 << 20, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range session.SessionFiles(dir) {
+	for _, f := range pisession.SessionFiles(dir) {
 		b, _ := os.ReadFile(f)
 		checkFast(t, b, false)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestFilterExact compares filtered searches with the plain query that
@@ -41,10 +41,10 @@ func filterCorpus(t *testing.T) *Index {
 	}
 	ix := openTest(t, dir)
 	syncAll(t, ix)
-	files := session.SessionFiles(dir)
+	files := pisession.SessionFiles(dir)
 	for round := range 3 {
 		for i, p := range files[:12] {
-			s, err := session.ReadFile(p)
+			s, err := pisession.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}

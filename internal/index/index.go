@@ -13,12 +13,12 @@ import (
 	"syscall"
 	"time"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Options configures an Index.
 type Options struct {
-	// AgentDir is pi's agent dir; session.AgentDir gives pi's choice.
+	// AgentDir is pi's agent dir; pisession.AgentDir gives pi's choice.
 	AgentDir string
 	// Getenv reads PI_CODING_AGENT_SESSION_DIR and HOME; nil is os.Getenv.
 	Getenv func(string) string
@@ -61,7 +61,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.BudgetFrom = defaultBudgetFrom
 	}
 	if o.AgentDir == "" {
-		o.AgentDir = session.AgentDir(o.Getenv)
+		o.AgentDir = pisession.AgentDir(o.Getenv)
 	}
 	var err error
 	if o.Path == "" {

@@ -12,15 +12,15 @@ import (
 	"strings"
 	"time"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // List returns what pi's SessionManager.listAll returns for the agent dir,
 // in its order: it first brings the listing up to date (a stat per file,
 // reading only what changed), then answers from the index. As in pi 1.6,
 // sessions with equal modified times are in candidate order (file mtime,
-// then name: session.SortCandidates).
-func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
+// then name: pisession.SortCandidates).
+func (ix *Index) List(ctx context.Context) ([]pisession.Info, error) {
 	ix.wmu.Lock()
 	rs, _, err := ix.currentRoots(ctx)
 	if err != nil {
@@ -49,23 +49,23 @@ func (ix *Index) List(ctx context.Context) ([]session.Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]session.Info, 0, len(byPath))
+	out := make([]pisession.Info, 0, len(byPath))
 	for _, f := range files {
 		if in, ok := byPath[f.path]; ok && f.listAll {
 			out = append(out, in)
 		}
 	}
-	mtime := func(path string) float64 { return session.MtimeMsNs(mtimes[path]) }
-	slices.SortStableFunc(out, func(a, b session.Info) int {
-		return session.CompareCandidates(a.Path, mtime(a.Path), b.Path, mtime(b.Path))
+	mtime := func(path string) float64 { return pisession.MtimeMsNs(mtimes[path]) }
+	slices.SortStableFunc(out, func(a, b pisession.Info) int {
+		return pisession.CompareCandidates(a.Path, mtime(a.Path), b.Path, mtime(b.Path))
 	})
-	slices.SortStableFunc(out, func(a, b session.Info) int { return cmp.Compare(b.Modified, a.Modified) })
+	slices.SortStableFunc(out, func(a, b pisession.Info) int { return cmp.Compare(b.Modified, a.Modified) })
 	return out, nil
 }
 
 // listed reads the stat state of every file and the listing of every
 // listed file of the sessions tree.
-func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]session.Info, error) {
+func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]pisession.Info, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT id, dev, ino, size, error != '', text_offset < offset,
 		listall = 1 AND listed = 1 AND error = '',
 		path, id_raw, cwd, name, has_name, parent_raw, created, created_str,
@@ -75,7 +75,7 @@ func (ix *Index) listed(ctx context.Context) (map[string]statRow, map[string]ses
 	}
 	defer rows.Close()
 	known := map[string]statRow{}
-	out := map[string]session.Info{}
+	out := map[string]pisession.Info{}
 	long := map[string]longFirst{} // rows whose first message is longer than its head
 	for rows.Next() {
 		var r statRow
@@ -111,7 +111,7 @@ type longFirst struct {
 
 // wholeFirsts reads the whole first message of the long rows into their
 // listings.
-func (ix *Index) wholeFirsts(ctx context.Context, out map[string]session.Info, long map[string]longFirst) error {
+func (ix *Index) wholeFirsts(ctx context.Context, out map[string]pisession.Info, long map[string]longFirst) error {
 	for path, r := range long {
 		s, err := readFirst(ctx, ix.db, r.id, r.head, r.size)
 		if err != nil {
@@ -127,12 +127,12 @@ func (ix *Index) wholeFirsts(ctx context.Context, out map[string]session.Info, l
 // infoRow is a listing (with the first message's head) with the file's
 // mtime and the first message's size.
 type infoRow struct {
-	session.Info
+	pisession.Info
 	mtimeNs, firstSize int64
 }
 
 func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
-	var in session.Info
+	var in pisession.Info
 	var idRaw, parentRaw sql.NullString
 	var created sql.NullFloat64
 	var createdStr bool
@@ -160,7 +160,7 @@ func scanInfo(rows *sql.Rows, pre ...any) (infoRow, error) {
 // MarshalList returns json.Marshal(infos), pi's listing as JSON, without
 // encoding/json's second pass over every element when no character needs
 // its HTML escaping.
-func MarshalList(infos []session.Info) ([]byte, error) {
+func MarshalList(infos []pisession.Info) ([]byte, error) {
 	b := make([]byte, 0, 256*len(infos)+2)
 	b = append(b, '[')
 	for i, in := range infos {
@@ -183,7 +183,7 @@ func MarshalList(infos []session.Info) ([]byte, error) {
 // Meta is everything the index knows about one session file.
 type Meta struct {
 	// Info is pi's SessionInfo of the file.
-	Info session.Info `json:"-"`
+	Info pisession.Info `json:"-"`
 	// ListAll is true for files pi's listAll reads; Listed is false when
 	// pi's listing would leave the file out.
 	ListAll bool `json:"listAll"`
@@ -201,7 +201,7 @@ type Meta struct {
 	Models      []string          `json:"models,omitempty"`
 	Tokens      Tokens            `json:"tokens"`
 	Cost        float64           `json:"cost"`
-	// LastActivity is pi's modified time as ms (see session.Info), the
+	// LastActivity is pi's modified time as ms (see pisession.Info), the
 	// file's mtime where that is an Invalid Date: always a number.
 	LastActivity float64 `json:"lastActivity"`
 	// ParentSessionID resolves the header's parentSession path to the id of
@@ -218,7 +218,7 @@ type Meta struct {
 	mtimeMs float64 // the file's mtime, for pi's candidate order
 }
 
-// MarshalJSON keeps session.Info's own JSON (pi's field names) and adds the
+// MarshalJSON keeps pisession.Info's own JSON (pi's field names) and adds the
 // index's fields.
 func (m Meta) MarshalJSON() ([]byte, error) {
 	info, err := m.Info.MarshalJSON()
@@ -249,7 +249,7 @@ func (ix *Index) Sessions(ctx context.Context) ([]Meta, error) {
 	}
 	parentsByName(out)
 	slices.SortFunc(out, func(a, b Meta) int {
-		if c := session.CompareCandidates(a.Info.Path, a.mtimeMs, b.Info.Path, b.mtimeMs); c != 0 {
+		if c := pisession.CompareCandidates(a.Info.Path, a.mtimeMs, b.Info.Path, b.mtimeMs); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Info.Path, b.Info.Path)
@@ -278,7 +278,7 @@ func parentsByName(ms []Meta) {
 		if json.Unmarshal(m.Info.ParentSessionPath, &p) != nil {
 			continue
 		}
-		if id := session.IDFromFileName(p); ids[id] && id != m.SessionID {
+		if id := pisession.IDFromFileName(p); ids[id] && id != m.SessionID {
 			m.ParentSessionID = id
 		}
 	}
@@ -309,7 +309,7 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 		m.Info.Created = created.Float64
 	}
 	m.Info.Modified = modified(activity, m.Info.Created, createdStr, time.Unix(0, mtime))
-	m.mtimeMs = session.MtimeMsNs(mtime)
+	m.mtimeMs = pisession.MtimeMsNs(mtime)
 	m.LastActivity = m.Info.Modified
 	if math.IsNaN(m.LastActivity) {
 		m.LastActivity = float64(time.Unix(0, mtime).UnixMilli())

@@ -12,8 +12,8 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // openTest opens an index of agentDir in a temporary file.
@@ -46,7 +46,7 @@ func fixtureAgentDir(t testing.TB) string {
 			return err
 		}
 		rel, _ := filepath.Rel(fixtures, filepath.Dir(p))
-		dst := filepath.Join(dir, "sessions", session.EncodeCwd(rel))
+		dst := filepath.Join(dir, "sessions", pisession.EncodeCwd(rel))
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func fixtureAgentDir(t testing.TB) string {
 	return dir
 }
 
-func listJSON(t testing.TB, infos []session.Info) string {
+func listJSON(t testing.TB, infos []pisession.Info) string {
 	t.Helper()
 	b, err := json.Marshal(infos)
 	if err != nil {
@@ -78,9 +78,9 @@ func checkList(t testing.TB, ix *Index, agentDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := session.ListAll(agentDir)
+	want := pisession.ListAll(agentDir)
 	if want == nil {
-		want = []session.Info{} // pi's listAll gives [], never null
+		want = []pisession.Info{} // pi's listAll gives [], never null
 	}
 	if j, err := ix.ListJSON(context.Background()); err != nil || string(j) != listJSON(t, want) {
 		t.Fatalf("ListJSON differs from the direct scan (%v):\n%s\n%s", err, j, listJSON(t, want))
@@ -122,7 +122,7 @@ func TestListMatchesScanCorpus(t *testing.T) {
 func TestParentSessionID(t *testing.T) {
 	dir := t.TempDir()
 	const pid = "019a2363-2ea9-75ce-baab-54327df9497a"
-	pname := session.FileName("2026-01-02T03:04:05.006Z", pid)
+	pname := pisession.FileName("2026-01-02T03:04:05.006Z", pid)
 	parent := filepath.Join(dir, "sessions", "--a--", pname)
 	forks := []struct{ id, parentPath, want string }{
 		{"019a2363-2ea9-75ce-baab-000000000001", parent, pid},
@@ -147,7 +147,7 @@ func TestParentSessionID(t *testing.T) {
 	write(parent, pid, "")
 	want := map[string]string{pid: ""}
 	for _, f := range forks {
-		write(filepath.Join(dir, "sessions", "--b--", session.FileName("2026-01-02T03:04:05.006Z", f.id)), f.id, f.parentPath)
+		write(filepath.Join(dir, "sessions", "--b--", pisession.FileName("2026-01-02T03:04:05.006Z", f.id)), f.id, f.parentPath)
 		want[f.id] = f.want
 	}
 	ix := openTest(t, dir)

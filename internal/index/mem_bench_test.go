@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // The memory benchmarks of issue 21: what a cold index of damaged files,
@@ -55,7 +55,7 @@ func hugeCorpus(tb testing.TB, size int, role string) string {
 
 // benchMemSync reports the peaks of a cold Sync (listing and text) of dir.
 func benchMemSync(b *testing.B, dir string) {
-	size := float64(corpusBytes(session.SessionFiles(dir))) / (1 << 20)
+	size := float64(corpusBytes(pisession.SessionFiles(dir))) / (1 << 20)
 	var heap, rss float64
 	for b.Loop() {
 		ix := benchIndex(b, dir)

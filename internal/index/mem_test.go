@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestDamagedMemoryBound indexes damaged files with bad lines of up to
@@ -23,7 +23,7 @@ import (
 // is generous: the heap is sampled and garbage not yet collected counts.
 func TestDamagedMemoryBound(t *testing.T) {
 	dir := damagedCorpus(t, 3, 30<<20, 12<<20)
-	_, size, heap := syncPeak(t, dir, session.SessionFiles(dir))
+	_, size, heap := syncPeak(t, dir, pisession.SessionFiles(dir))
 	if limit := 1.5 * size; heap > limit {
 		t.Errorf("indexing %.0f MB of damaged files peaked at %.0f MB of heap, want at most %.0f", size, heap, limit)
 	}
@@ -99,7 +99,7 @@ func hugeFirst(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, _ := session.Parse(data).Info(path, time.Now())
+	in, _ := pisession.Parse(data).Info(path, time.Now())
 	if len(in.FirstMessage) < 16<<20 {
 		t.Fatalf("corpus: first message of %d bytes", len(in.FirstMessage))
 	}

@@ -2,26 +2,26 @@ package index
 
 import (
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // msg is what the index takes from a message entry: the session package's
 // message model (only role, provider, model, responseModel and usage are
 // filled on the listing pass) and, on the text pass, its searchable text.
 type msg struct {
-	session.Message
-	text session.Searchable
+	pisession.Message
+	text pisession.Searchable
 }
 
 // decodeMessage reads a message object. withText also collects the
-// searchable text, as session.Message.Searchable defines it; without
+// searchable text, as pisession.Message.Searchable defines it; without
 // tools, not that of the messages that are only tool text (tool results,
 // shell runs), which an index without --tools does not write: a huge tool
 // output is not decoded for nothing.
 func decodeMessage(raw []byte, withText, tools bool) msg {
 	var m msg
-	m.Message, _ = session.DecodeMessage(raw)
-	toolsOnly := m.Role == session.RoleToolResult || m.Role == session.RoleBashExecution
+	m.Message, _ = pisession.DecodeMessage(raw)
+	toolsOnly := m.Role == pisession.RoleToolResult || m.Role == pisession.RoleBashExecution
 	if withText && (tools || !toolsOnly) {
 		m.text = m.Searchable()
 	}
@@ -31,13 +31,13 @@ func decodeMessage(raw []byte, withText, tools bool) msg {
 // entryMsg decodes what the text pass keeps of an entry: a message, or the
 // searchable text of a summary; nil for other entries.
 // tools is the index's Tools option.
-func entryMsg(e *session.Entry, tools bool) *msg {
+func entryMsg(e *pisession.Entry, tools bool) *msg {
 	switch e.Type {
 	case "message":
 		d := decodeMessage(e.Field("message"), true, tools)
 		return &d
 	case "compaction", "branch_summary":
-		return &msg{text: session.SearchableEntry(e)}
+		return &msg{text: pisession.SearchableEntry(e)}
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // meta is the per-session metadata beyond pi's SessionInfo, folded over the
@@ -31,7 +31,7 @@ type meta struct {
 	fresh map[usageKey]*usageSum
 }
 
-// Tokens sums the usage a session is charged for (session.ChargeOf).
+// Tokens sums the usage a session is charged for (pisession.ChargeOf).
 type Tokens struct {
 	Input      float64 `json:"input"`
 	Output     float64 `json:"output"`
@@ -45,7 +45,7 @@ func (md *meta) add(e rec, m *msg) {
 	md.Entries++
 	md.LeafID = e.ID
 	md.noteLeaf(e)
-	ts := session.StampMs(e.Timestamp)
+	ts := pisession.StampMs(e.Timestamp)
 	if ts > md.LastEntry {
 		md.LastEntry = ts
 	}
@@ -87,17 +87,17 @@ func addSat(a *float64, b float64) {
 	}
 }
 
-// chargeOf is session.ChargeOf for the index's records: what an entry
+// chargeOf is pisession.ChargeOf for the index's records: what an entry
 // adds to the session's cost (answers, usage entries, summaries' and tool
 // results' nested work).
-func chargeOf(e rec, m *msg) (session.Charge, bool) {
+func chargeOf(e rec, m *msg) (pisession.Charge, bool) {
 	if e.Type == "message" {
 		if m == nil {
-			return session.Charge{}, false
+			return pisession.Charge{}, false
 		}
 		return m.Charge()
 	}
-	return session.EntryCharge(e.Type, e.Provider, e.Model, e.Usage)
+	return pisession.EntryCharge(e.Type, e.Provider, e.Model, e.Usage)
 }
 
 // noteLeaf keeps the set of entries without children: the new entry is a
@@ -160,4 +160,4 @@ func modelName(provider, id string) string {
 }
 
 // entryTime returns the entry's timestamp in ms, 0 when it has none.
-func entryTime(e *session.Entry) int64 { return session.StampMs(e.Timestamp) }
+func entryTime(e *pisession.Entry) int64 { return pisession.StampMs(e.Timestamp) }

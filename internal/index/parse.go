@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // A chunk of a file is parsed behind a synthetic header line. pi's listing
-// semantics live in session.InfoBuilder, whose state cannot be saved; so the
+// semantics live in pisession.InfoBuilder, whose state cannot be saved; so the
 // index runs it over each new chunk alone and keeps the part of the result
 // that adds up across chunks (body), while the header's part is taken once
 // from the header line. Behind the synthetic header, the real header (in a
@@ -63,8 +63,8 @@ func (b body) row() body {
 
 // chunk is the result of parsing a range of a file.
 type chunk struct {
-	entries  []*session.Entry // offsets and lines are file positions
-	problems []session.Problem
+	entries  []*pisession.Entry // offsets and lines are file positions
+	problems []pisession.Problem
 	consumed int // bytes of complete lines
 	lines    int // lines consumed
 	body     body
@@ -78,7 +78,7 @@ func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 	c.body.Dropped = !ok
 	if ok {
 		c.body.MessageCount = info.MessageCount
-		if info.FirstMessage != session.NoMessages {
+		if info.FirstMessage != pisession.NoMessages {
 			c.body.FirstMessage = info.FirstMessage
 		}
 		c.body.Name, c.body.HasName = info.Name, info.HasName
@@ -89,8 +89,8 @@ func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 
 // feedChunk is parseChunk without the listing's fold (body.NameSet
 // aside), which the text pass does not need.
-func feedChunk(data []byte, off int64, line int, atEOF bool) (chunk, *session.Parser) {
-	var p session.Parser
+func feedChunk(data []byte, off int64, line int, atEOF bool) (chunk, *pisession.Parser) {
+	var p pisession.Parser
 	p.Feed(synthHeader, false)
 	shift := off - int64(len(synthHeader))
 	n, added := p.Feed(data, atEOF)
@@ -103,7 +103,7 @@ func feedChunk(data []byte, off int64, line int, atEOF bool) (chunk, *session.Pa
 		}
 	}
 	for _, pr := range p.S().Problems {
-		if pr.Kind == session.DuplicateHeader {
+		if pr.Kind == pisession.DuplicateHeader {
 			// The real header behind the synthetic one, or pi's repeated
 			// one; a header equal to the synthetic one byte for byte is
 			// told "header repeated" instead (a fuzz find).
@@ -124,7 +124,7 @@ type head struct {
 	off, len int64
 	hash     []byte
 	ok       bool // pi's listing takes the file (first record is a header)
-	info     session.Info
+	info     pisession.Info
 	idStr    string
 	created  bool // the header timestamp is a string (pi's Modified fallback)
 }
@@ -170,7 +170,7 @@ func falsyJSON(t []byte) bool {
 func headOf(line []byte, off int64) head {
 	sum := sha256.Sum256(line)
 	h := head{off: off, len: int64(len(line)), hash: sum[:]}
-	var p session.Parser
+	var p pisession.Parser
 	p.Feed(append(append([]byte(nil), line...), '\n'), true)
 	h.info, h.ok = p.S().Info("", time.UnixMilli(0))
 	if h.ok {
@@ -182,16 +182,16 @@ func headOf(line []byte, off int64) head {
 }
 
 // listing returns pi's SessionInfo for a file from its header and body.
-func listing(path string, h head, b body, mtime time.Time) (session.Info, bool) {
+func listing(path string, h head, b body, mtime time.Time) (pisession.Info, bool) {
 	if !h.ok || b.Dropped {
-		return session.Info{}, false
+		return pisession.Info{}, false
 	}
 	in := h.info
 	in.Path = path
 	in.MessageCount = b.MessageCount
 	in.FirstMessage = b.FirstMessage
 	if in.FirstMessage == "" {
-		in.FirstMessage = session.NoMessages
+		in.FirstMessage = pisession.NoMessages
 	}
 	in.Name, in.HasName = b.Name, b.HasName
 	in.Modified = modified(b.Activity, in.Created, h.created, mtime)
@@ -203,7 +203,7 @@ func listing(path string, h head, b body, mtime time.Time) (session.Info, bool) 
 func modified(activity, created float64, createdStr bool, mtime time.Time) float64 {
 	switch {
 	case activity > 0:
-		return session.TimeClip(activity) // pi's new Date(lastActivityTime)
+		return pisession.TimeClip(activity) // pi's new Date(lastActivityTime)
 	case createdStr && !math.IsNaN(created):
 		return created
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"piweb/internal/pitest"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestPi16List checks the index's listing (List, ListJSON with and
@@ -17,7 +17,7 @@ import (
 // listAll() of the same files (recorded on Node 22.19): BOM files left
 // out, falsy lines skipped, lone-CR lines, ties by mtime and name.
 func TestPi16List(t *testing.T) {
-	agent := pitest.ListDir(t, filepath.Join("..", "session", "testdata", "pi-1.6.0", "list"))
+	agent := pitest.ListDir(t, filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "list"))
 	ix := openTest(t, agent)
 	checkList(t, ix, agent)
 	checkList(t, ix, agent) // warm, from the snapshot
@@ -29,14 +29,14 @@ func TestPi16List(t *testing.T) {
 		rel, _ := filepath.Rel(filepath.Join(agent, "sessions"), got[i].Path)
 		got[i].Path = filepath.ToSlash(rel)
 	}
-	want, err := os.ReadFile(filepath.Join("..", "session", "testdata", "pi-1.6.0", "list", "listAll.json"))
+	want, err := os.ReadFile(filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "list", "listAll.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff, err := pitest.DiffJSON(want, []byte(listJSON(t, got))); err != nil || diff != "" {
 		t.Errorf("index listing (-pi 1.6.0 +index):\n%s%v", diff, err)
 	}
-	_ = session.ListAll
+	_ = pisession.ListAll
 }
 
 // TestUsageForkFamily counts each answer once across real pi 1.6.0's fork
@@ -47,7 +47,7 @@ func TestUsageForkFamily(t *testing.T) {
 	agent := t.TempDir()
 	dir := filepath.Join(agent, "sessions", "--main--")
 	os.MkdirAll(dir, 0o755)
-	files, _ := filepath.Glob(filepath.Join("..", "session", "testdata", "pi-1.6.0", "main", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "main", "*.jsonl"))
 	if len(files) != 3 {
 		t.Fatalf("want the original, its fork and the fork's clone, have %d files", len(files))
 	}
@@ -59,8 +59,8 @@ func TestUsageForkFamily(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
-		for _, e := range session.Parse(data).Entries {
-			c, ok := session.ChargeOf(e)
+		for _, e := range pisession.Parse(data).Entries {
+			c, ok := pisession.ChargeOf(e)
 			if !ok {
 				continue
 			}
@@ -96,9 +96,9 @@ func TestUsageForkFamily(t *testing.T) {
 	var want float64
 	for _, f := range files[1:] {
 		data, _ := os.ReadFile(f)
-		s := session.Parse(data)
+		s := pisession.Parse(data)
 		for _, e := range s.Entries {
-			if c, ok := session.ChargeOf(e); ok && (f == files[1] || e.Timestamp >= "2026-12-03T14:15:16.598Z") {
+			if c, ok := pisession.ChargeOf(e); ok && (f == files[1] || e.Timestamp >= "2026-12-03T14:15:16.598Z") {
 				want += c.Usage.Input
 			}
 		}
@@ -117,7 +117,7 @@ func TestSearchSkipsSystemMessages(t *testing.T) {
 	dir := filepath.Join(agent, "sessions", "--main--")
 	os.MkdirAll(dir, 0o755)
 	for _, name := range []string{"compact.jsonl", "reopen-new.jsonl"} {
-		data, err := os.ReadFile(filepath.Join("..", "session", "testdata", "pi-1.6.0", name))
+		data, err := os.ReadFile(filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // writeWords writes a session with one user entry per text.
@@ -251,7 +251,7 @@ func TestTextParts(t *testing.T) {
 		textPart = part
 		ix := openTest(t, dir)
 		syncAll(t, ix)
-		for _, p := range session.SessionFiles(dir) {
+		for _, p := range pisession.SessionFiles(dir) {
 			checkBranch(t, ix, p)
 		}
 		var n int

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestTextPassReadsEachByteOnce: after the listing, the text pass reads
@@ -23,7 +23,7 @@ func TestTextPassReadsEachByteOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeBig(t, dir, 10<<20) // two parts of textPart, lines of 1 MB
-	size := corpusBytes(session.SessionFiles(dir))
+	size := corpusBytes(pisession.SessionFiles(dir))
 	ix := openTest(t, dir)
 	if _, err := ix.Sync(context.Background(), false); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestColdIndexReadsEachByteOnce(t *testing.T) {
 	}
 	writeEdgeFiles(t, dir)
 	writeBig(t, dir, 10<<20) // two parts, lines of 1 MB cut by them
-	size := corpusBytes(session.SessionFiles(dir))
+	size := corpusBytes(pisession.SessionFiles(dir))
 	once := openTest(t, dir)
 	syncAll(t, once)
 	if got := once.BytesRead(); got < size || got > size+1<<10 {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"slices"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // A run is a range of consecutive entry rowids of one file with the range
@@ -67,7 +67,7 @@ func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
 
 // entryModel names the model an entry shows the file used, as the
 // metadata does: an assistant message's, or a model change's.
-func entryModel(e *session.Entry, m *msg) string {
+func entryModel(e *pisession.Entry, m *msg) string {
 	if m != nil && e.Type == "message" && m.Role == "assistant" {
 		return modelName(m.Provider, m.Model)
 	}

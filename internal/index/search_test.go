@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // line returns a message entry line.
@@ -135,7 +135,7 @@ func syncAll(t testing.TB, ix *Index) SyncStats {
 // the path pi's loader computes.
 func checkBranch(t testing.TB, ix *Index, path string) {
 	t.Helper()
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestBranchGrowth(t *testing.T) {
 	proj := filepath.Join(dir, "sessions", "--p--")
 	os.MkdirAll(proj, 0o755)
 	ix := openTest(t, dir)
-	for i, f := range session.SessionFiles(src) {
+	for i, f := range pisession.SessionFiles(src) {
 		b, _ := os.ReadFile(f)
 		lines := strings.SplitAfter(string(b), "\n")
 		dst := filepath.Join(proj, fmt.Sprintf("%d.jsonl", i))

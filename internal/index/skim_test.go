@@ -9,8 +9,8 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // skimOptions are the options of an index of agentDir in a temporary file
@@ -33,9 +33,9 @@ func checkSkim(t *testing.T, o Options) []byte {
 	if _, err := os.Stat(o.Path); !os.IsNotExist(err) {
 		t.Fatalf("SkimListJSON made the index file (%v)", err)
 	}
-	want := session.ListAll(o.AgentDir)
+	want := pisession.ListAll(o.AgentDir)
 	if want == nil {
-		want = []session.Info{}
+		want = []pisession.Info{}
 	}
 	if string(got) != listJSON(t, want) {
 		t.Fatalf("skimmed listing differs from the direct scan:\n%s\n%s", got, listJSON(t, want))
@@ -59,7 +59,7 @@ func TestSkimListJSON(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	t.Run("fixtures", func(t *testing.T) { checkSkim(t, skimOptions(t, fixtureAgentDir(t))) })
 	t.Run("pi-1.6.0", func(t *testing.T) {
-		src := filepath.Join("..", "session", "testdata", "pi-1.6.0", "list")
+		src := filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "list")
 		agent := pitest.ListDir(t, src)
 		got := checkSkim(t, skimOptions(t, agent))
 		sessions := filepath.ToSlash(filepath.Join(agent, "sessions")) + "/"

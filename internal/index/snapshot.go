@@ -14,7 +14,7 @@ import (
 	"slices"
 	"syscall"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The listing snapshot is a file beside the index (its path plus ".ls")
@@ -349,7 +349,7 @@ func snapshotHit(es []snapEntry, files []found) bool {
 
 // listOutput lays out ls --json from the entries, before escaping for
 // HTML: pi 1.6's listAll order (modified, newest first, ties in candidate
-// order: session.SortCandidates) of the listed entries, their elements'
+// order: pisession.SortCandidates) of the listed entries, their elements'
 // offsets in the output, and its length.
 func listOutput(es []snapEntry) (order, offs []int, n int) {
 	order = make([]int, 0, len(es))
@@ -359,8 +359,8 @@ func listOutput(es []snapEntry) (order, offs []int, n int) {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return session.CompareCandidates(es[a].path, session.MtimeMsNs(es[a].fid.mtimeNs),
-			es[b].path, session.MtimeMsNs(es[b].fid.mtimeNs))
+		return pisession.CompareCandidates(es[a].path, pisession.MtimeMsNs(es[a].fid.mtimeNs),
+			es[b].path, pisession.MtimeMsNs(es[b].fid.mtimeNs))
 	})
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[b].modified, es[a].modified) })
 	offs = make([]int, len(es))

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -144,7 +144,7 @@ func TestSnapshotManyChanged(t *testing.T) {
 	ix := openTest(t, dir)
 	for round := range 2 {
 		for i := range maxStale + 5 {
-			p := filepath.Join(proj, session.EncodeCwd(string(rune('a'+i%26)))+string(rune('a'+i/26))+".jsonl")
+			p := filepath.Join(proj, pisession.EncodeCwd(string(rune('a'+i%26)))+string(rune('a'+i/26))+".jsonl")
 			if round == 0 {
 				os.WriteFile(p, []byte(edgeFiles["plain"]), 0o644)
 			} else {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Status summarizes the index for piweb index --status.
@@ -23,13 +23,13 @@ type Status struct {
 
 // FileProblem is what is wrong with one file.
 type FileProblem struct {
-	Path     string            `json:"path"`
-	Error    string            `json:"error,omitempty"`
-	Problems []session.Problem `json:"problems,omitempty"`
+	Path     string              `json:"path"`
+	Error    string              `json:"error,omitempty"`
+	Problems []pisession.Problem `json:"problems,omitempty"`
 }
 
 // Status reports the state of the index and the problems of the files.
-// The problems come from session.Check, the finder piweb check uses: the
+// The problems come from pisession.Check, the finder piweb check uses: the
 // index's own record has only what a line shows (it reads growth alone),
 // not the links between lines (orphans, cycles, duplicate ids), so Status
 // reads each indexed file once; it changes nothing.
@@ -65,13 +65,13 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 }
 
 // fileProblem is what is wrong with the file of m: the index's read error,
-// or the problems session.Check finds.
+// or the problems pisession.Check finds.
 func fileProblem(m Meta) FileProblem {
 	p := FileProblem{Path: m.Info.Path, Error: m.Error}
 	if p.Error != "" {
 		return p
 	}
-	s, err := session.Check(p.Path)
+	s, err := pisession.Check(p.Path)
 	if err != nil {
 		p.Error = err.Error()
 		return p

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TestStreamPieces reads every edge file and a small corpus in pieces of a
@@ -21,7 +21,7 @@ func TestStreamPieces(t *testing.T) {
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 6, Bytes: 256 << 10, Seed: 9}); err != nil {
 		t.Fatal(err)
 	}
-	files := session.SessionFiles(dir)
+	files := pisession.SessionFiles(dir)
 	whole := openTest(t, dir)
 	for _, p := range files {
 		if err := whole.Update(context.Background(), p); err != nil {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The text index holds every entry (the tree links are needed to tell
@@ -20,7 +20,7 @@ import (
 
 // branchPos maps entry indexes of u.entries to positions on the current
 // branch, computing it in memory; used when the file has no rows yet.
-func branchPos(entries []*session.Entry) map[int]int {
+func branchPos(entries []*pisession.Entry) map[int]int {
 	byID := make(map[string]int, len(entries))
 	for i, e := range entries {
 		if e.ID != "" {
@@ -58,7 +58,7 @@ type oldEntry struct {
 // current branch. It returns the positions of the new entries on the new
 // branch, the rows of older entries that join it, and the position of the
 // junction (-1 when the new branch shares nothing with the old one).
-func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*session.Entry) (map[int]int, []int64, int, error) {
+func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*pisession.Entry) (map[int]int, []int64, int, error) {
 	byID := make(map[string]int, len(entries))
 	for i, e := range entries {
 		if e.ID != "" {
@@ -212,13 +212,13 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 
 // entryTS returns the entry's time in ms: its timestamp, else its message's
 // numeric timestamp; 0 when neither is a valid Date's time.
-func entryTS(e *session.Entry) int64 {
+func entryTS(e *pisession.Entry) int64 {
 	if t := entryTime(e); t != 0 {
 		return t
 	}
 	if raw := jsjson.Field(e.Field("message"), "timestamp"); len(raw) > 0 {
 		f, _ := strconv.ParseFloat(string(raw), 64)
-		if f = session.TimeClip(f); !math.IsNaN(f) {
+		if f = pisession.TimeClip(f); !math.IsNaN(f) {
 			return int64(f)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // update is the parsed change of one file, computed by a worker and applied
@@ -35,7 +35,7 @@ type update struct {
 	problems     []problemJSON
 
 	// The new complete entries, in file order, and their messages.
-	entries []*session.Entry
+	entries []*pisession.Entry
 	msgs    []*msg
 	// ids are the new entries' ids when entries are not kept (listing only).
 	ids []string
@@ -327,7 +327,7 @@ func (u *update) headFromTail(tail []byte) {
 // missingHeader reports a file pi's listing leaves out; the problem comes
 // first, as line 1 is where it is.
 func (u *update) missingHeader() {
-	p := problemJSON{1, string(session.MissingHeader), "first record is not a session header; pi's listing leaves the file out"}
+	p := problemJSON{1, string(pisession.MissingHeader), "first record is not a session header; pi's listing leaves the file out"}
 	u.problems = append([]problemJSON{p}, u.problems...)
 	if len(u.problems) > maxProblems {
 		u.problems = u.problems[:maxProblems]
@@ -336,7 +336,7 @@ func (u *update) missingHeader() {
 
 const maxProblems = 100
 
-func (u *update) addProblems(ps []session.Problem) {
+func (u *update) addProblems(ps []pisession.Problem) {
 	for _, p := range ps {
 		if len(u.problems) >= maxProblems {
 			return

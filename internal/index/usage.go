@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"piweb/internal/apitype"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Usage totals are kept in the usage table, one row per file, half-hour
@@ -50,7 +50,7 @@ type usageSum struct {
 	messages                                   int64
 }
 
-func (s *usageSum) add(c session.Charge) {
+func (s *usageSum) add(c pisession.Charge) {
 	u := &c.Usage
 	addSat(&s.input, u.Input)
 	addSat(&s.output, u.Output)
@@ -64,7 +64,7 @@ func (s *usageSum) add(c session.Charge) {
 
 // addUsage notes a charge at entry time ts (ms), under its breakdown key
 // (pi's /session: provider/(responseModel ?? model) for answers).
-func (md *meta) addUsage(ts int64, c session.Charge) {
+func (md *meta) addUsage(ts int64, c pisession.Charge) {
 	k := usageKey{slot: -1, model: c.Key, copy: md.forkedAt > 0 && ts < md.forkedAt}
 	if ts > 0 {
 		k.slot = ts / usageSlot.Milliseconds()
@@ -166,7 +166,7 @@ const usageListed = `file_id NOT IN (SELECT id FROM files WHERE listed = 0 OR er
 // copyCounts drops the rows of copied entries whose parent is listed: the
 // file at the parentSession path, or else (files moved or copied, project
 // folder renamed) the session whose id is in that path's file name, as
-// the listing links them (parentsByName, session.IDFromFileName).
+// the listing links them (parentsByName, pisession.IDFromFileName).
 const copyCounts = `(copy = 0 OR file_id NOT IN (SELECT f.id FROM files f JOIN files p ON p.path = f.parent_path
 	WHERE f.parent_path != '' AND p.listed = 1 AND p.error = '') AND file_id NOT IN (SELECT f.id FROM files f
 	JOIN files p ON p.session_id = lower(substr(f.parent_path, -42, 36)) AND p.id != f.id
@@ -322,5 +322,5 @@ func finiteSum(v sql.NullFloat64) float64 {
 	if !v.Valid || math.IsNaN(v.Float64) {
 		return 0
 	}
-	return session.Finite(v.Float64)
+	return pisession.Finite(v.Float64)
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // directUsage computes what Usage should answer by reading every listed
@@ -44,7 +44,7 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 		if !m.Listed || m.Error != "" {
 			continue
 		}
-		s, err := session.ReadFile(m.Info.Path)
+		s, err := pisession.ReadFile(m.Info.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func directUsage(t testing.TB, ix *Index, q UsageQuery) []UsageRow {
 // answer under provider/(responseModel ?? model), a usage entry under
 // provider/model, a tool result's or a summary's usage under
 // "Tools/summaries"; only answers count as messages.
-func directEntry(e *session.Entry, cwd string, q UsageQuery) (string, UsageRow, bool) {
+func directEntry(e *pisession.Entry, cwd string, q UsageQuery) (string, UsageRow, bool) {
 	type usage struct {
 		Input, Output, CacheRead, CacheWrite float64
 		Cost                                 struct{ Total float64 }
@@ -342,7 +342,7 @@ func families(metas []Meta) map[string]string {
 		}
 		if byPath[p] {
 			up[m.Info.Path] = p
-		} else if q, ok := byID[session.IDFromFileName(p)]; ok && q != m.Info.Path {
+		} else if q, ok := byID[pisession.IDFromFileName(p)]; ok && q != m.Info.Path {
 			up[m.Info.Path] = q
 		}
 	}

@@ -19,8 +19,8 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // Agent is what the relay needs of the pi adapter (the server's Agent).
@@ -195,7 +195,7 @@ func (l *Relay) SessionHello(m catalog.Meta) []byte {
 	return b
 }
 
-func entryID(e *session.Entry) *string {
+func entryID(e *pisession.Entry) *string {
 	if e == nil || e.ID == "" {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // pageArgs are the arguments read_context and read_entry share.
@@ -71,7 +71,7 @@ func (s *Server) contextPages(ctx context.Context, path string) (pages, error) {
 			return msgs, ids, nil
 		}, done}, nil
 	}
-	sess, err := session.Load(path)
+	sess, err := pisession.Load(path)
 	if err != nil {
 		return pages{}, err
 	}
@@ -175,7 +175,7 @@ func (s *Server) readEntry(ctx context.Context, args json.RawMessage) (any, erro
 	if a.EntryID == nil {
 		return nil, fmt.Errorf("entryId is required")
 	}
-	sess, err := session.Load(m.Info.Path)
+	sess, err := pisession.Load(m.Info.Path)
 	if err != nil {
 		return nil, err
 	}

@@ -21,9 +21,9 @@ import (
 	"piweb/internal/demo"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // newOps is Ops over the demo's sessions with no pi (the store writes), a
@@ -116,8 +116,8 @@ func TestMutations(t *testing.T) {
 		step   Step
 		target error
 	}{
-		{"fork at no entry", second(o.Fork(m, apitype.ForkRequest{EntryID: "nope"})), StepStore, session.ErrNotFound},
-		{"label no entry", second(o.Label(ctx, m, "nope", "x")), StepAgentStore, session.ErrNotFound},
+		{"fork at no entry", second(o.Fork(m, apitype.ForkRequest{EntryID: "nope"})), StepStore, pisession.ErrNotFound},
+		{"label no entry", second(o.Label(ctx, m, "nope", "x")), StepAgentStore, pisession.ErrNotFound},
 		{"restore twice", second(o.Restore(del.TrashID)), StepRestore, sessionstore.ErrTrashItem},
 		{"rename a gone file", second(o.Rename(ctx, catalog.Meta{Path: m.Path + ".gone"}, "x")), StepAgentStore, fs.ErrNotExist},
 	} {
@@ -208,12 +208,12 @@ func TestHelpers(t *testing.T) {
 	if got := nonNil(nil); got == nil || len(got) != 0 {
 		t.Errorf("nonNil(nil) = %#v", got)
 	}
-	for _, e := range []*session.Entry{nil, {}} {
+	for _, e := range []*pisession.Entry{nil, {}} {
 		if entryID(e) != nil {
 			t.Errorf("entryID(%v) is not nil", e)
 		}
 	}
-	if got := entryID(&session.Entry{ID: "x"}); got == nil || *got != "x" {
+	if got := entryID(&pisession.Entry{ID: "x"}); got == nil || *got != "x" {
 		t.Errorf("entryID = %v", got)
 	}
 	if beforeCursor(0) != nil || *beforeCursor(7) != "7" {

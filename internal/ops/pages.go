@@ -9,7 +9,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/export"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The read side the session page needs: the session's detail, its
@@ -17,7 +17,7 @@ import (
 // sessions.
 
 // Detail is a session's header, tree, labels, lineage and problems.
-func (o *Ops) Detail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
+func (o *Ops) Detail(m catalog.Meta, sess *pisession.Session) apitype.SessionDetail {
 	labels := sess.LabelMap()
 	d := detailOf(sess, labels, o.Cache.Tree(m.Path, sess, labels))
 	d.Session, d.Lineage = o.Live.Item(m), o.Cat.Lineage(m, o.Live.Item)
@@ -27,7 +27,7 @@ func (o *Ops) Detail(m catalog.Meta, sess *session.Session) apitype.SessionDetai
 // RemoteDetail is Detail of another machine's session, read from the
 // fleet database: nothing of this machine (its workers, its listing's
 // forks, its parse cache) applies to it.
-func RemoteDetail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
+func RemoteDetail(m catalog.Meta, sess *pisession.Session) apitype.SessionDetail {
 	labels := sess.LabelMap()
 	d := detailOf(sess, labels, sess.CompactTree(labels))
 	d.Session, d.Lineage = catalog.ItemOf(m, catalog.Links{}), catalog.Lineage{Ancestors: []catalog.Item{}, Children: []catalog.Item{}}
@@ -35,7 +35,7 @@ func RemoteDetail(m catalog.Meta, sess *session.Session) apitype.SessionDetail {
 }
 
 // detailOf is what a session's detail holds of its file.
-func detailOf(sess *session.Session, labels map[string]string, tree []session.TreeNode) apitype.SessionDetail {
+func detailOf(sess *pisession.Session, labels map[string]string, tree []pisession.TreeNode) apitype.SessionDetail {
 	var leaf *string
 	if l := sess.Leaf(); l != nil && l.ID != "" {
 		leaf = &l.ID
@@ -48,7 +48,7 @@ func detailOf(sess *session.Session, labels map[string]string, tree []session.Tr
 }
 
 // problemsOf is what the API says of Parse's findings (never null).
-func problemsOf(ps []session.Problem) []apitype.Problem {
+func problemsOf(ps []pisession.Problem) []apitype.Problem {
 	out := make([]apitype.Problem, len(ps))
 	for i, p := range ps {
 		out[i] = apitype.Problem{Line: p.Line, Kind: string(p.Kind), Message: p.Message}
@@ -58,20 +58,20 @@ func problemsOf(ps []session.Problem) []apitype.Problem {
 
 // ContextPage is the page [start, end) of the messages pi sees at leaf
 // (c, from sess.ContextAt(leaf)), and those messages as they are.
-func ContextPage(sess *session.Session, leaf *session.Entry, c session.Context, start, end int) (apitype.ContextPage, []json.RawMessage) {
+func ContextPage(sess *pisession.Session, leaf *pisession.Entry, c pisession.Context, start, end int) (apitype.ContextPage, []json.RawMessage) {
 	msgs := make([]json.RawMessage, 0, end-start)
 	for _, m := range c.Messages[start:end] {
 		msgs = append(msgs, m)
 	}
 	return apitype.ContextPage{Before: beforeCursor(start), Edits: sess.EditsOnPage(leaf, c, start, end),
 		EntryIDs: nonNil(c.EntryIDs[start:end]), HasMore: start > 0, Leaf: entryID(leaf), Model: rawOrNull(c.Model),
-		Start: start, System: session.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel),
+		Start: start, System: pisession.SystemMessages(c.Messages), ThinkingLevel: rawOrNull(c.ThinkingLevel),
 		Total: len(c.Messages)}, msgs
 }
 
 // EntriesPage is the page [start, end) of path, the entries from the root
 // to leaf, and those entries as they are.
-func EntriesPage(path []*session.Entry, leaf *session.Entry, start, end int) (apitype.EntriesPage, []json.RawMessage) {
+func EntriesPage(path []*pisession.Entry, leaf *pisession.Entry, start, end int) (apitype.EntriesPage, []json.RawMessage) {
 	entries := make([]json.RawMessage, 0, end-start)
 	for _, e := range path[start:end] {
 		entries = append(entries, e.Raw)
@@ -103,7 +103,7 @@ func beforeCursor(start int) *string {
 	return &b
 }
 
-func entryID(e *session.Entry) *string {
+func entryID(e *pisession.Entry) *string {
 	if e == nil || e.ID == "" {
 		return nil
 	}
@@ -126,7 +126,7 @@ func nonNil(ss []string) []string {
 
 // Document is the branch of sess ending at leaf as internal/export shows
 // it, titled by the session's name, else its first message.
-func Document(m catalog.Meta, sess *session.Session, leaf *session.Entry) export.Doc {
+func Document(m catalog.Meta, sess *pisession.Session, leaf *pisession.Entry) export.Doc {
 	name := ""
 	if m.HasName {
 		name = m.Name

@@ -7,15 +7,15 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // ErrRunning is a repair asked of a session whose pi is running.
 var ErrRunning = errs.New(errs.Busy, "the agent is running in this session; stop it first", "the agent is running in this session")
 
 // Repair rewrites a damaged session file as `piweb check --repair` does:
-// atomically, through session.RewriteFile (a synced temp file renamed over
+// atomically, through pisession.RewriteFile (a synced temp file renamed over
 // the original, which is kept as a *.piweb-backup-* hard link), and only
 // if nobody wrote to the file since it was read. A running pi refuses it
 // (ErrRunning); an idle one is stopped first, since it holds the old file
@@ -28,7 +28,7 @@ func (o *Ops) Repair(ctx context.Context, m catalog.Meta) (apitype.RepairResult,
 	if err := o.Agent.Stop(ctx, m.Path); err != nil {
 		return res, fail(StepStop, err)
 	}
-	sess, err := session.ReadFile(m.Path)
+	sess, err := pisession.ReadFile(m.Path)
 	if err != nil {
 		return res, fail(StepStore, err)
 	}

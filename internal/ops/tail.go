@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"piweb/internal/apitype"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // TailPage is ContextPage at the file's leaf answered from the index
@@ -31,7 +31,7 @@ func (o *Ops) TailPage(ctx context.Context, path string, bounds func(n int) (sta
 	for _, m := range page {
 		msgs = append(msgs, m)
 	}
-	return apitype.ContextPage{Before: beforeCursor(start), Edits: []session.ContextEdit{}, EntryIDs: nonNil(ids),
+	return apitype.ContextPage{Before: beforeCursor(start), Edits: []pisession.ContextEdit{}, EntryIDs: nonNil(ids),
 		HasMore: start > 0, Leaf: &t.LeafID, Model: rawOrNull(t.Model), Start: start, System: t.System,
 		ThinkingLevel: rawOrNull(t.ThinkingLevel), Total: t.Total}, msgs, true, nil
 }

@@ -19,8 +19,8 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/cwdfs"
 	"piweb/internal/piconfig"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 func TestListSessions(t *testing.T) {
@@ -51,7 +51,7 @@ func TestListSessions(t *testing.T) {
 		ids = append(ids, it.ID)
 	}
 	var want []string
-	for _, in := range session.ListAll(r.d.AgentDir) {
+	for _, in := range pisession.ListAll(r.d.AgentDir) {
 		var id string
 		json.Unmarshal(in.ID, &id)
 		want = append(want, id)
@@ -87,7 +87,7 @@ func TestGetSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _ := session.ReadFile(flaky.Path)
+	sess, _ := pisession.ReadFile(flaky.Path)
 	if len(out.Tree) != len(sess.Entries) {
 		t.Errorf("tree has %d nodes, file %d entries", len(out.Tree), len(sess.Entries))
 	}
@@ -139,7 +139,7 @@ func TestContextPaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _ := session.ReadFile(s.Path)
+	sess, _ := pisession.ReadFile(s.Path)
 	c := sess.Context("")
 	if len(all.Messages) != len(c.Messages) || all.HasMore || all.Before != nil {
 		t.Fatalf("whole context: %d messages (want %d), hasMore %v", len(all.Messages), len(c.Messages), all.HasMore)
@@ -181,7 +181,7 @@ func TestSearch(t *testing.T) {
 	onBranch := map[bool]int{}
 	for _, h := range out.Hits {
 		onBranch[h.OnCurrentBranch]++
-		sess, _ := session.ReadFile(h.Session.Path)
+		sess, _ := pisession.ReadFile(h.Session.Path)
 		if e := sess.ByID(h.EntryID); e == nil || sess.Header == nil || h.SessionID != h.Session.ID {
 			t.Errorf("hit %v: no such entry in its session", h)
 		}
@@ -378,7 +378,7 @@ func TestForkCloneInto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(r.d.AgentDir, "sessions", session.EncodeCwd(dir)); filepath.Dir(all.Path) != want {
+	if want := filepath.Join(r.d.AgentDir, "sessions", pisession.EncodeCwd(dir)); filepath.Dir(all.Path) != want {
 		t.Errorf("new file %s, want it in %s", all.Path, want)
 	}
 	got, err := api.Session(ctx, all.ID)

@@ -20,8 +20,8 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/errs"
 	"piweb/internal/ops"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // checkErrorBody asserts the uniform error answer: exactly
@@ -286,7 +286,7 @@ func TestDomainErrorTable(t *testing.T) {
 		err  error
 		want errs.Kind
 	}{
-		{sessionstore.ErrChanged, errs.Stale}, {fmt.Errorf("x: %w", session.ErrNotFound), errs.NotFound},
+		{sessionstore.ErrChanged, errs.Stale}, {fmt.Errorf("x: %w", pisession.ErrNotFound), errs.NotFound},
 		{sessionstore.ErrTrashItem, errs.NotFound}, {os.ErrNotExist, errs.NotFound}, {context.Canceled, errs.Canceled},
 		{errors.New("disk on fire"), errs.Internal}, {errs.Errorf(errs.Busy, "busy"), errs.Busy},
 	} {

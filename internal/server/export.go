@@ -17,7 +17,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/export"
 	"piweb/internal/ops"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // export writes the session for download. format=jsonl (the default) is
@@ -216,7 +216,7 @@ func (s *Server) zipRemote(ctx context.Context, zw *zip.Writer, src exportSrc, f
 		_, err = zf.Write(data)
 		return err
 	}
-	sess := session.Parse(data)
+	sess := pisession.Parse(data)
 	return export.Write(zf, format, ops.Document(m, sess, sess.Leaf()))
 }
 

@@ -15,8 +15,8 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // TestFilesMissingCwd: the root listing of a session whose folder is gone
@@ -70,7 +70,7 @@ func TestFilesMissingCwd(t *testing.T) {
 // the demo's "Dark theme" session and waits until the server lists it.
 func (r *rig) sessionIn(cwd string) string {
 	r.t.Helper()
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}`
 	if _, err := sessionstore.NewFile(filepath.Dir(r.item("Dark theme").Path), []byte(header+"\n"+body+"\n")); err != nil {

@@ -10,7 +10,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
 	"piweb/internal/fleet"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The fleet (issue 22, serve --fleet): answers for every machine from the
@@ -76,12 +76,12 @@ func (s *Server) remoteMachine(r *http.Request) (string, error) {
 
 // openRemote reads another machine's session from the fleet database,
 // read-only, parsed by piweb's own parser from its lines as pushed.
-func (s *Server) openRemote(r *http.Request, machine string) (Meta, *session.Session, error) {
+func (s *Server) openRemote(r *http.Request, machine string) (Meta, *pisession.Session, error) {
 	m, data, err := s.remoteFile(r, machine)
 	if err != nil {
 		return m, nil, err
 	}
-	return m, session.Parse(data), nil
+	return m, pisession.Parse(data), nil
 }
 
 // remoteFile is another machine's session's listing and its file's

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // TestDeepNesting: a message nested 100,000 deep (pi's JSON.parse reads
@@ -16,7 +16,7 @@ import (
 func TestDeepNesting(t *testing.T) {
 	r := newRig(t, Options{})
 	dir := filepath.Dir(r.item("Dark theme").Path)
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	lines := []string{
 		fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":"/tmp"}`, id),
@@ -55,7 +55,7 @@ func TestHeaderIDNotString(t *testing.T) {
 			first := "odd header " + id
 			header := `{"type":"session","version":3,"id":` + id + `,"timestamp":"2026-12-01T10:00:00.000Z","cwd":"/tmp"}`
 			body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":` + fmt.Sprintf("%q", first) + `,"timestamp":1}}`
-			name := "2026-12-01T10-00-00-000Z_" + session.NewSessionID() + ".jsonl"
+			name := "2026-12-01T10-00-00-000Z_" + pisession.NewSessionID() + ".jsonl"
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(header+"\n"+body+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}

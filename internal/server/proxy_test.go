@@ -21,9 +21,9 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/client"
 	"piweb/internal/fleet"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // machineFleet is a fleet whose database has nothing but this machine's
@@ -107,7 +107,7 @@ func newTwoMachines(t *testing.T) *twoMachines {
 // farSession writes a session in a folder of its own on r's machine.
 func farSession(t *testing.T, r *rig) string {
 	t.Helper()
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	cwd := t.TempDir()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	dir := filepath.Dir(r.items0(t).Path)

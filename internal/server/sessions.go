@@ -12,7 +12,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/errs"
 	"piweb/internal/ops"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
@@ -28,7 +28,7 @@ func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) error {
 		st.Fleet = &fs
 	}
 	if s.opts.Demo && s.opts.DemoRealDir != "" {
-		n := len(session.SessionFiles(s.opts.DemoRealDir))
+		n := len(pisession.SessionFiles(s.opts.DemoRealDir))
 		st.RealSessions, st.RealAgentDir = &n, s.opts.DemoRealDir
 	}
 	return ok(w, st)
@@ -172,7 +172,7 @@ func (s *Server) lookupID(id string) (Meta, error) {
 }
 
 // load returns the current parse of the session file at path (cached).
-func (s *Server) load(path string) (*session.Session, error) {
+func (s *Server) load(path string) (*pisession.Session, error) {
 	sess, err := s.cache.Load(path)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (s *Server) load(path string) (*session.Session, error) {
 }
 
 // open finds and parses the session named by {id}.
-func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
+func (s *Server) open(r *http.Request) (Meta, *pisession.Session, error) {
 	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
 		if err != nil {
 			return Meta{}, nil, err
@@ -195,7 +195,7 @@ func (s *Server) open(r *http.Request) (Meta, *session.Session, error) {
 	sess, err := s.load(m.Path)
 	if errs.Is(err, errs.NotFound) {
 		if _, pending := s.live.Pending(m.ID); pending {
-			return m, session.Parse(nil), nil // pi has not written it yet
+			return m, pisession.Parse(nil), nil // pi has not written it yet
 		}
 	}
 	if err != nil {
@@ -240,7 +240,7 @@ func pageBounds(r *http.Request, n int) (start, end int, err error) {
 }
 
 // openAt is open with the entry ?leaf= names (default the file's leaf).
-func (s *Server) openAt(r *http.Request) (Meta, *session.Session, *session.Entry, error) {
+func (s *Server) openAt(r *http.Request) (Meta, *pisession.Session, *pisession.Entry, error) {
 	m, sess, err := s.open(r)
 	if err != nil {
 		return m, nil, nil, err
@@ -300,7 +300,7 @@ func (s *Server) getEntries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var path []*session.Entry
+	var path []*pisession.Entry
 	if leaf != nil {
 		path = sess.PathTo(leaf)
 	}

@@ -13,7 +13,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/export"
 	"piweb/internal/ops"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // What a share link opens (docs/decisions/0042): GET /share/TOKEN is the
@@ -101,7 +101,7 @@ func (s *Server) shareOf(r *http.Request) (apitype.Share, error) {
 
 // shareOpen is the shared session and the entry its page ends at. A
 // session gone since (in the trash) is the same 404, but not a failure.
-func (s *Server) shareOpen(r *http.Request) (Meta, *session.Session, *session.Entry, error) {
+func (s *Server) shareOpen(r *http.Request) (Meta, *pisession.Session, *pisession.Entry, error) {
 	sh, err := s.shareOf(r)
 	if err != nil {
 		return Meta{}, nil, nil, err
@@ -126,8 +126,8 @@ func (s *Server) shareOpen(r *http.Request) (Meta, *session.Session, *session.En
 // branchTip is the newest entry of the branch through id: the last in
 // file order that is id or descends from it (the shared branch as it
 // went on); nil when id is gone.
-func branchTip(sess *session.Session, id string) *session.Entry {
-	var tip *session.Entry
+func branchTip(sess *pisession.Session, id string) *pisession.Entry {
+	var tip *pisession.Entry
 	on := map[string]bool{}
 	for _, e := range sess.Entries {
 		if e.ID != "" && (e.ID == id || e.ParentID != "" && on[e.ParentID]) {

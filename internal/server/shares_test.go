@@ -15,7 +15,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/client"
 	"piweb/internal/own"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // syncBuffer is a log sink the server's goroutines may write at once.
@@ -211,7 +211,7 @@ func TestShareRequests(t *testing.T) {
 // TestBranchTip: a branch link follows its branch as it goes on, not the
 // session's other branches.
 func TestBranchTip(t *testing.T) {
-	sess := session.Parse([]byte(`{"type":"session","version":3,"id":"s","cwd":"/"}
+	sess := pisession.Parse([]byte(`{"type":"session","version":3,"id":"s","cwd":"/"}
 {"type":"message","id":"a","parentId":null}
 {"type":"message","id":"b","parentId":"a"}
 {"type":"message","id":"c","parentId":"a"}

@@ -15,8 +15,8 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/client"
 	"piweb/internal/demo"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
+	"piweb/pisession"
 )
 
 // BenchmarkTerminalKeystrokeEcho measures a keystroke's round trip as the
@@ -33,7 +33,7 @@ func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
 	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, b.TempDir())
 	if _, err := sessionstore.NewFile(filepath.Join(d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
 		b.Fatal(err)

@@ -16,8 +16,8 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/client"
 	"piweb/internal/index"
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 func (r *rig) usage(o client.UsageOptions) (rows []UsageRow, tz string) {
@@ -119,7 +119,7 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 	seen := map[string]bool{}
 	groups := map[string]*UsageRow{}
 	for _, m := range metas {
-		sess, err := session.ReadFile(m.Path)
+		sess, err := pisession.ReadFile(m.Path)
 		if err != nil {
 			continue
 		}
@@ -140,8 +140,8 @@ func scanUsage(ctx context.Context, cat *catalog.Catalog, q UsageQuery) ([]Usage
 	return rows, nil
 }
 
-func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *session.Entry) {
-	c, ok := session.ChargeOf(e)
+func addUsage(groups map[string]*UsageRow, q UsageQuery, m Meta, e *pisession.Entry) {
+	c, ok := pisession.ChargeOf(e)
 	if !ok {
 		return
 	}

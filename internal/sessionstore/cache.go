@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Cache keeps the last few parsed sessions, keyed by path and checked on
@@ -35,12 +35,12 @@ type Cache struct {
 type cached struct {
 	mu    sync.Mutex  // held while parsing, so concurrent loads parse once
 	fi    os.FileInfo // the file as parsed: device, inode, size, mtime
-	s     *session.Session
-	g     *session.Growing   // what s was finished from; nil when it cannot grow
-	tail  []byte             // the last bytes read, up to tailLen
-	tree  []session.TreeNode // built on first use for this parse
-	used  time.Time          // guarded by Cache.mu
-	bytes int64              // guarded by Cache.mu
+	s     *pisession.Session
+	g     *pisession.Growing   // what s was finished from; nil when it cannot grow
+	tail  []byte               // the last bytes read, up to tailLen
+	tree  []pisession.TreeNode // built on first use for this parse
+	used  time.Time            // guarded by Cache.mu
+	bytes int64                // guarded by Cache.mu
 }
 
 // tailLen is how many bytes before a parsed file's end must be unchanged
@@ -55,7 +55,7 @@ func NewCache(maxFiles int, maxBytes int64) *Cache {
 
 // Load returns the current parse of the file at path. A missing file is
 // an error wrapping fs.ErrNotExist.
-func (c *Cache) Load(path string) (*session.Session, error) {
+func (c *Cache) Load(path string) (*pisession.Session, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, readErr(err)
@@ -106,11 +106,11 @@ func (it *cached) read(path string) error {
 	if err != nil {
 		return err
 	}
-	g := new(session.Growing)
+	g := new(pisession.Growing)
 	g.Add(data)
 	s, ok := g.Session()
 	if !ok {
-		s, g = session.Parse(data), nil
+		s, g = pisession.Parse(data), nil
 	}
 	return it.set(f, s, g, data)
 }
@@ -160,7 +160,7 @@ func (it *cached) grow(f *os.File) (bool, error) {
 // identity of what was read (the stat of the open file after reading,
 // with the size read, so bytes appended meanwhile make the next use read
 // again).
-func (it *cached) set(f *os.File, s *session.Session, g *session.Growing, last []byte) error {
+func (it *cached) set(f *os.File, s *pisession.Session, g *pisession.Growing, last []byte) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -254,7 +254,7 @@ func (c *Cache) Ready(path string) bool {
 // Tree returns the compact tree of s (the parse Load returned for path),
 // building it once per parse: for a huge session it is the most expensive
 // part of GET /api/sessions/{id}.
-func (c *Cache) Tree(path string, s *session.Session, labels map[string]string) []session.TreeNode {
+func (c *Cache) Tree(path string, s *pisession.Session, labels map[string]string) []pisession.TreeNode {
 	c.mu.Lock()
 	it := c.items[path]
 	c.mu.Unlock()

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // BenchmarkCacheAfterAppend is the cache's answer for a large session
@@ -27,7 +27,7 @@ func BenchmarkCacheAfterAppend(b *testing.B) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	leaf := session.Parse(data).Leaf().ID
+	leaf := pisession.Parse(data).Leaf().ID
 	data = nil
 	c := NewCache(4, 4<<30)
 	if _, err := c.Load(p); err != nil {

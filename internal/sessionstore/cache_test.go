@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestCacheSeesAtomicReplace: a file replaced by rename with the same size
@@ -73,14 +73,14 @@ func TestCacheReadsOnlyAppends(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(p, []byte(sHdr+"\n"+sE1+"\n"), 0o600)
 	c := NewCache(8, 1<<30)
-	load := func(step string) *session.Growing {
+	load := func(step string) *pisession.Growing {
 		t.Helper()
 		s, err := c.Load(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(p)
-		if d := cmp.Diff(session.Parse(data).Dump(), s.Dump()); d != "" {
+		if d := cmp.Diff(pisession.Parse(data).Dump(), s.Dump()); d != "" {
 			t.Fatalf("%s: the cache's parse differs from Parse (-Parse +cache):\n%s", step, d)
 		}
 		return c.items[p].g

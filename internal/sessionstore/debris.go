@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"piweb/internal/apitype"
-	"piweb/internal/session"
+	"piweb/pisession"
 	"slices"
 	"strings"
 	"time"
@@ -33,7 +33,7 @@ const backupTimeLayout = "20060102T150405.000000000Z"
 func (st *Store) sessionFolders() []string {
 	var dirs []string
 	for _, root := range []string{filepath.Join(st.AgentDir, "sessions"), st.trashDir()} {
-		for _, d := range session.DirEntries(root) {
+		for _, d := range pisession.DirEntries(root) {
 			if d.IsDir() {
 				dirs = append(dirs, filepath.Join(root, d.Name()))
 			}
@@ -47,7 +47,7 @@ func (st *Store) sessionFolders() []string {
 func (st *Store) CleanTemp() int {
 	n := 0
 	for _, dir := range st.sessionFolders() {
-		for _, name := range session.DirNames(dir) {
+		for _, name := range pisession.DirNames(dir) {
 			if !strings.HasPrefix(name, ".piweb-tmp-") {
 				continue
 			}
@@ -66,7 +66,7 @@ func (st *Store) CleanTemp() int {
 func (st *Store) Backups() []Backup {
 	var out []Backup
 	for _, dir := range st.sessionFolders() {
-		for _, name := range session.DirNames(dir) {
+		for _, name := range pisession.DirNames(dir) {
 			i := strings.Index(name, ".piweb-backup-")
 			if i < 0 {
 				continue

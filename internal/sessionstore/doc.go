@@ -6,7 +6,7 @@
 // whatever another process appends to the old one; deleting and restoring
 // are journaled in the trash, and Store.Recover completes or undoes a step
 // a crash interrupted. Cache keeps parses keyed on device, inode, size and
-// mtime. What it writes, internal/session makes.
+// mtime. What it writes, piweb/pisession makes.
 //
 // The package has no net/http and no SQL.
 package sessionstore

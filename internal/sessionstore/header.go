@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"piweb/internal/session"
+	"piweb/pisession"
 	"strings"
 )
 
@@ -18,7 +18,7 @@ func SetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := session.WithParent(data, from, to)
+	out, err := pisession.WithParent(data, from, to)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func pruneHeaderBackups(path, keep string) {
 	}
 	_, liveBody, _ := bytes.Cut(live, []byte("\n"))
 	dir, base := filepath.Split(path)
-	for _, name := range session.DirNames(dir) {
+	for _, name := range pisession.DirNames(dir) {
 		b := filepath.Join(dir, name)
 		if b == keep || !strings.HasPrefix(name, base+".piweb-backup-") {
 			continue

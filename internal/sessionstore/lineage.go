@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"piweb/internal/jsjson"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Fork lineage across the trash. Every session file in place names in its
@@ -36,7 +36,7 @@ type trashIndex struct {
 // loadTrash reads every trash record.
 func (st *Store) loadTrash() trashIndex {
 	ix := trashIndex{byOriginal: map[string]TrashItem{}}
-	for _, d := range session.DirEntries(st.trashDir()) {
+	for _, d := range pisession.DirEntries(st.trashDir()) {
 		if it, err := st.readTrash(d.Name()); err == nil {
 			ix.items = append(ix.items, it)
 		}
@@ -120,7 +120,7 @@ func (ix trashIndex) childrenOf(path, id string, dirs []string) []ChildFile {
 	var out []ChildFile
 	seen := map[string]bool{path: true}
 	for _, dir := range dirs {
-		for _, name := range session.DirNames(dir) {
+		for _, name := range pisession.DirNames(dir) {
 			p := filepath.Join(dir, name)
 			if !strings.HasSuffix(name, ".jsonl") || seen[p] {
 				continue
@@ -151,7 +151,7 @@ func namesSession(parent, path, id string) bool {
 	if parent == path {
 		return true
 	}
-	return parent != "" && id != "" && session.IDFromFileName(parent) == id && !exists(parent)
+	return parent != "" && id != "" && pisession.IDFromFileName(parent) == id && !exists(parent)
 }
 
 // relink re-points every in-place child a record lists to the nearest

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"piweb/internal/session"
+	"piweb/pisession"
 	"strings"
 	"testing"
 	"time"
@@ -244,7 +244,7 @@ func quickSetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := session.WithParent(data, from, to)
+	out, err := pisession.WithParent(data, from, to)
 	if err != nil {
 		return err
 	}
@@ -294,7 +294,7 @@ func TestSetParentKeepsBytes(t *testing.T) {
 	head := `{"type":"session","version":3,"id":"a<b>","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x\u2028y","parentSession":"/old/p.jsonl"}`
 	rest := `{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi <&>","timestamp":1}}` + "\n"
 	os.WriteFile(p, []byte(head+"\n"+rest), 0o600)
-	if err := SetParent(p, "/other", "/new"); err != session.ErrParentChanged {
+	if err := SetParent(p, "/other", "/new"); err != pisession.ErrParentChanged {
 		t.Fatalf("wrong from: %v", err)
 	}
 	to := "/new/a\u2028b & <c>.jsonl"

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Store performs piweb's mutations of the session files of one agent dir
@@ -70,7 +70,7 @@ func (st *Store) fault(step string) error {
 
 // Rename appends a session_info entry naming the session at path.
 func (st *Store) Rename(path, name string) error {
-	return appendRetry(path, func(s *session.Session) error {
+	return appendRetry(path, func(s *pisession.Session) error {
 		_, err := AppendName(path, s, name)
 		return err
 	})
@@ -78,7 +78,7 @@ func (st *Store) Rename(path, name string) error {
 
 // Label appends a label entry (an empty label clears it).
 func (st *Store) Label(path, entryID, label string) error {
-	return appendRetry(path, func(s *session.Session) error {
+	return appendRetry(path, func(s *pisession.Session) error {
 		_, err := AppendLabel(path, s, entryID, label)
 		return err
 	})
@@ -87,11 +87,11 @@ func (st *Store) Label(path, entryID, label string) error {
 // appendRetry parses the file afresh (never a shared cached parse, since
 // appending updates the Session it is given) and runs do, up to three
 // times while another writer appends in between.
-func appendRetry(path string, do func(*session.Session) error) error {
+func appendRetry(path string, do func(*pisession.Session) error) error {
 	var err error
 	for range 3 {
-		var s *session.Session
-		if s, err = session.ReadFile(path); err != nil {
+		var s *pisession.Session
+		if s, err = pisession.ReadFile(path); err != nil {
 			return err
 		}
 		if err = do(s); !errors.Is(err, ErrChanged) {
@@ -109,13 +109,13 @@ var ErrNotUserMessage = errs.New(errs.Invalid, "fork needs a user message entry"
 // source (or in cwd: see place) and returns the new file and the
 // message's text.
 func (st *Store) Fork(path, entryID, cwd string) (newPath, text string, err error) {
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return "", "", err
 	}
 	e := s.ByID(entryID)
 	if e == nil {
-		return "", "", session.ErrNotFound
+		return "", "", pisession.ErrNotFound
 	}
 	if e.Role() != "user" {
 		return "", "", ErrNotUserMessage
@@ -125,7 +125,7 @@ func (st *Store) Fork(path, entryID, cwd string) (newPath, text string, err erro
 		return "", "", err
 	}
 	np, err := st.place(path, content, cwd)
-	return np, session.SearchableEntry(e).Join(true), err
+	return np, pisession.SearchableEntry(e).Join(true), err
 }
 
 // Clone writes the branch ending at leafID (default the leaf) beside the
@@ -133,7 +133,7 @@ func (st *Store) Fork(path, entryID, cwd string) (newPath, text string, err erro
 // writes every branch instead, as pi's fork into another folder does
 // (forkFrom), which the session's own folder being gone asks for.
 func (st *Store) Clone(path, leafID, cwd string, all bool) (string, error) {
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -166,8 +166,8 @@ func (st *Store) place(source string, content []byte, cwd string) (string, error
 		if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() || !filepath.IsAbs(cwd) {
 			return "", errs.Errorf(errs.Invalid, "%s is not an existing folder", cwd)
 		}
-		content = session.InCwd(content, cwd)
-		dir = filepath.Join(st.AgentDir, "sessions", session.EncodeCwd(cwd))
+		content = pisession.InCwd(content, cwd)
+		dir = filepath.Join(st.AgentDir, "sessions", pisession.EncodeCwd(cwd))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return "", err
 		}

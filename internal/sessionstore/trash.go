@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // The steps of a delete and of a restore, in order, as the Fault hook
@@ -85,7 +85,7 @@ func (st *Store) trashDir() string { return filepath.Join(st.AgentDir, "trash") 
 // On a failure the session stays (or is put back) where it was, with its
 // children pointing at it.
 func (st *Store) Trash(path string, dirs []string) (TrashItem, error) {
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return TrashItem{}, err
 	}
@@ -116,7 +116,7 @@ func (st *Store) Trash(path string, dirs []string) (TrashItem, error) {
 // lineageDirs are the folders Trash looks for path's forks in.
 func (st *Store) lineageDirs(path string, dirs []string) []string {
 	out := []string{filepath.Dir(path)}
-	for _, d := range session.DirEntries(filepath.Join(st.AgentDir, "sessions")) {
+	for _, d := range pisession.DirEntries(filepath.Join(st.AgentDir, "sessions")) {
 		if d.IsDir() {
 			out = append(out, filepath.Join(st.AgentDir, "sessions", d.Name()))
 		}

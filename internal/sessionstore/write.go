@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Everything piweb writes into a session file goes through this file: one
@@ -25,9 +25,9 @@ var ErrChanged = errs.New(errs.Stale, "the session file changed meanwhile; reloa
 // the new entry. The file is opened O_APPEND and the line written in one
 // write; a file whose last line lacks its newline gets one first, so a
 // torn line is kept apart instead of merged.
-func appendNew(path string, s *session.Session, line func() []byte) (*session.Entry, error) {
+func appendNew(path string, s *pisession.Session, line func() []byte) (*pisession.Entry, error) {
 	if s.Header == nil {
-		return nil, session.ErrNoHeader
+		return nil, pisession.ErrNoHeader
 	}
 	if s.Migrated {
 		if _, err := Migrate(path, s); err != nil {
@@ -111,9 +111,9 @@ func endsWithNewline(f io.ReaderAt, size int64) bool {
 
 // AppendLabel sets (or with an empty label clears) the label of an entry,
 // like pi's appendLabelChange. A clear is written without the label key.
-func AppendLabel(path string, s *session.Session, targetID, label string) (*session.Entry, error) {
+func AppendLabel(path string, s *pisession.Session, targetID, label string) (*pisession.Entry, error) {
 	if s.ByID(targetID) == nil {
-		return nil, fmt.Errorf("%w: %s", session.ErrNotFound, targetID)
+		return nil, fmt.Errorf("%w: %s", pisession.ErrNotFound, targetID)
 	}
 	return appendNew(path, s, func() []byte { return s.LabelLine(targetID, label) })
 }
@@ -121,20 +121,20 @@ func AppendLabel(path string, s *session.Session, targetID, label string) (*sess
 // AppendName names the session as pi 1.6's appendSessionInfo does: runs
 // of CR and LF become one space, then the name is trimmed; an empty name
 // clears it.
-func AppendName(path string, s *session.Session, name string) (*session.Entry, error) {
+func AppendName(path string, s *pisession.Session, name string) (*pisession.Entry, error) {
 	return appendNew(path, s, func() []byte { return s.NameLine(name) })
 }
 
 // Migrate rewrites a file that was read from an older version in its
 // migrated form, as pi does when it opens it, and re-reads it into s. It
 // returns the backup path.
-func Migrate(path string, s *session.Session) (string, error) {
+func Migrate(path string, s *pisession.Session) (string, error) {
 	data := s.Encode()
 	backup, err := RewriteFile(path, data, s.Size)
 	if err != nil {
 		return "", err
 	}
-	*s = *session.Parse(data)
+	*s = *pisession.Parse(data)
 	return backup, nil
 }
 
@@ -205,12 +205,12 @@ func syncDir(dir string) error {
 // NewFile writes the content of a new session into dir under pi's file name
 // (taken from its header) and returns the path.
 func NewFile(dir string, content []byte) (string, error) {
-	h := session.Parse(content).Header
+	h := pisession.Parse(content).Header
 	if h == nil {
-		return "", session.ErrNoHeader
+		return "", pisession.ErrNoHeader
 	}
 	id, _ := h.String("id")
-	path := filepath.Join(dir, session.FileName(h.Timestamp, id))
+	path := filepath.Join(dir, pisession.FileName(h.Timestamp, id))
 	return path, CreateFile(path, content)
 }
 
@@ -219,7 +219,7 @@ func NewFile(dir string, content []byte) (string, error) {
 // since s was read), when s has defects or was migrated. It returns
 // Repair's changes and the backup's path; none and "" when nothing needed
 // repair.
-func RepairFile(path string, s *session.Session, cwd string) (changes []string, backup string, err error) {
+func RepairFile(path string, s *pisession.Session, cwd string) (changes []string, backup string, err error) {
 	if len(s.Defects()) == 0 && !s.Migrated {
 		return nil, "", nil
 	}

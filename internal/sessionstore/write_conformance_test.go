@@ -9,7 +9,7 @@ import (
 
 	"piweb/internal/jsjson"
 	"piweb/internal/pitest"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // Files piweb writes must open in real pi with the context pi would have
@@ -29,14 +29,14 @@ type piOpened struct {
 
 // checkPiOpens opens path in pi and in piweb and checks they agree, that
 // pi did not have to rewrite the file, and returns pi's view.
-func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *session.Session) {
+func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *pisession.Session) {
 	t.Helper()
 	var got piOpened
 	o.CallJSON(t, &got, "open", path)
 	if got.Rewritten {
 		t.Errorf("pi rewrote %s on open", filepath.Base(path))
 	}
-	s, err := session.Load(path)
+	s, err := pisession.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *sessio
 	}
 	ours, _ := s.Context("").MarshalJSON()
 	pitest.CompareJSON(t, got.Context, ours)
-	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), session.FlatTreeJSON(s.Tree()))
+	pitest.CompareJSON(t, o.Call(t, "tree-flat", path), pisession.FlatTreeJSON(s.Tree()))
 	if name := s.Name(); (got.Name == nil) != (name == "") || (got.Name != nil && *got.Name != name) {
 		t.Errorf("name: pi %v, piweb %q", got.Name, name)
 	}
@@ -80,13 +80,13 @@ func writeSources(t *testing.T, o *pitest.Batch) []string {
 
 // eachSource runs check as a subtest, in parallel with the package's
 // other long tests, on a copy of each of writeSources' files, read.
-func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path string, s *session.Session)) {
+func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path string, s *pisession.Session)) {
 	t.Parallel() // one of the package's long tests; they share nothing and run side by side
 	o := pitest.V16.StartOracle(t)
 	for _, src := range writeSources(t, o) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
 			path := copyToTemp(t, src)
-			s, err := session.ReadFile(path)
+			s, err := pisession.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,13 +96,13 @@ func eachSource(t *testing.T, check func(t *testing.T, o *pitest.Batch, path str
 }
 
 func TestPiOpensAppends(t *testing.T) {
-	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *session.Session) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *pisession.Session) {
 		target := s.Entries[len(s.Entries)/2].ID
-		steps := []func() (*session.Entry, error){
-			func() (*session.Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
-			func() (*session.Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
-			func() (*session.Entry, error) { return AppendLabel(path, s, target, "") },
-			func() (*session.Entry, error) { return AppendLabel(path, s, target, "again") },
+		steps := []func() (*pisession.Entry, error){
+			func() (*pisession.Entry, error) { return AppendName(path, s, "  renamed by piweb <&> \u2028 ") },
+			func() (*pisession.Entry, error) { return AppendLabel(path, s, target, "checkpoint") },
+			func() (*pisession.Entry, error) { return AppendLabel(path, s, target, "") },
+			func() (*pisession.Entry, error) { return AppendLabel(path, s, target, "again") },
 		}
 		for _, step := range steps {
 			if _, err := step(); err != nil {
@@ -130,7 +130,7 @@ func TestPiOpensAppends(t *testing.T) {
 }
 
 func TestPiOpensForks(t *testing.T) {
-	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *session.Session) {
+	eachSource(t, func(t *testing.T, o *pitest.Batch, path string, s *pisession.Session) {
 		for _, e := range sampleEntries(s, 6) {
 			checkExtract(t, o, s, path, e)
 		}
@@ -146,8 +146,8 @@ func TestPiOpensForks(t *testing.T) {
 	})
 }
 
-func sampleEntries(s *session.Session, n int) []*session.Entry {
-	var out []*session.Entry
+func sampleEntries(s *pisession.Session, n int) []*pisession.Entry {
+	var out []*pisession.Entry
 	step := max(1, len(s.Entries)/n)
 	for i := len(s.Entries) - 1; i >= 0; i -= step {
 		out = append(out, s.Entries[i])
@@ -157,7 +157,7 @@ func sampleEntries(s *session.Session, n int) []*session.Entry {
 
 // checkExtract: the extracted branch opens in pi with the source's context
 // at that entry, and the source's labels of path entries.
-func checkExtract(t *testing.T, o *pitest.Batch, s *session.Session, src string, e *session.Entry) {
+func checkExtract(t *testing.T, o *pitest.Batch, s *pisession.Session, src string, e *pisession.Entry) {
 	content, err := s.Extract(e.ID, src)
 	got, _ := checkNewFile(t, o, content, err, s.Context(e.ID))
 	if got.Header["parentSession"] != src {
@@ -177,20 +177,20 @@ func checkExtract(t *testing.T, o *pitest.Batch, s *session.Session, src string,
 
 // checkForkBefore: forking at a user message gives the context just before
 // it.
-func checkForkBefore(t *testing.T, o *pitest.Batch, s *session.Session, src string, e *session.Entry) {
+func checkForkBefore(t *testing.T, o *pitest.Batch, s *pisession.Session, src string, e *pisession.Entry) {
 	content, err := s.ForkBefore(e.ID, src)
 	checkNewFile(t, o, content, err, s.ContextAt(s.ByID(e.ParentID)))
 }
 
 // checkClone: a clone of the current branch has its context.
-func checkClone(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
+func checkClone(t *testing.T, o *pitest.Batch, s *pisession.Session, src string) {
 	content, err := s.Clone(src)
 	checkNewFile(t, o, content, err, s.Context(""))
 }
 
 // checkNewFile writes a new session's content and checks pi opens it with
 // the wanted context; it returns what pi and piweb read of it.
-func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want session.Context) (piOpened, *session.Session) {
+func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want pisession.Context) (piOpened, *pisession.Session) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func checkNewFile(t *testing.T, o *pitest.Batch, content []byte, err error, want
 
 // checkForkTo: a fork into another cwd keeps every branch and the context
 // of the last entry.
-func checkForkTo(t *testing.T, o *pitest.Batch, s *session.Session, src string) {
+func checkForkTo(t *testing.T, o *pitest.Batch, s *pisession.Session, src string) {
 	got, back := checkNewFile(t, o, s.ForkTo("/elsewhere/project", src), nil, s.Context(""))
 	if got.Header["cwd"] != "/elsewhere/project" || len(back.Entries) != len(s.Entries) {
 		t.Errorf("fork: cwd %v, %d entries of %d", got.Header["cwd"], len(back.Entries), len(s.Entries))
@@ -215,7 +215,7 @@ func checkForkTo(t *testing.T, o *pitest.Batch, s *session.Session, src string) 
 }
 
 // checkExport: the linear export has the branch's context.
-func checkExport(t *testing.T, o *pitest.Batch, s *session.Session) {
+func checkExport(t *testing.T, o *pitest.Batch, s *pisession.Session) {
 	content, err := s.ExportLinear("")
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestPiOpensRepairs(t *testing.T) {
 
 func checkRepairReopens(t *testing.T, o *pitest.Batch, file string) {
 	path := copyToTemp(t, file)
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"piweb/internal/session"
+	"piweb/pisession"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,13 +31,13 @@ func (f *shortFile) Write(b []byte) (int, error) {
 	return n, syscall.ENOSPC
 }
 
-func writeSession(t *testing.T) (string, *session.Session) {
+func writeSession(t *testing.T) (string, *pisession.Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestAppendFullDisk(t *testing.T) {
 		}
 	}
 	fill.Close()
-	s, err := session.ReadFile(path)
+	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

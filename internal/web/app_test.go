@@ -14,9 +14,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // Ids of the shared fixtures written by real pi 0.73.1.
@@ -244,7 +244,7 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	// A clone of the basic session, written the way pi writes one, must
 	// nest under it.
 	src := r.sessionFile(t, basicID)
-	s, err := session.ReadFile(src)
+	s, err := pisession.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +447,7 @@ func writeSession(t testing.TB, agentDir, cwd string, msgs []map[string]any) str
 		}
 		parent = fmt.Sprintf("%q", eid)
 	}
-	dir := filepath.Join(agentDir, "sessions", session.EncodeCwd(cwd))
+	dir := filepath.Join(agentDir, "sessions", pisession.EncodeCwd(cwd))
 	os.MkdirAll(dir, 0o755)
 	if err := os.WriteFile(filepath.Join(dir, "2026-12-01T10-00-00-000Z_"+id+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)

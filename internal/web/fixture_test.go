@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"piweb/internal/pitest"
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 // agentDir builds a pi agent dir with the shared fixtures (written by real
@@ -32,7 +32,7 @@ func agentDir(tb testing.TB) string {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		s := session.Parse(data)
+		s := pisession.Parse(data)
 		cwd, id := "/unknown", "noid"
 		if s.Header != nil {
 			if c, ok := s.Header.String("cwd"); ok {
@@ -40,7 +40,7 @@ func agentDir(tb testing.TB) string {
 			}
 			id, _ = s.Header.String("id")
 		}
-		proj := filepath.Join(dir, "sessions", session.EncodeCwd(cwd))
+		proj := filepath.Join(dir, "sessions", pisession.EncodeCwd(cwd))
 		os.MkdirAll(proj, 0o755)
 		// pi names files <time>_<id>.jsonl; keep the fixture's name in
 		// front so that tests can find a file by id.
@@ -66,7 +66,7 @@ func writeBig(tb testing.TB, agentDir string, n int) string {
 	tb.Helper()
 	id := "01b00000-0000-7000-8000-00000000b16b"
 	cwd := "/home/user/big"
-	proj := filepath.Join(agentDir, "sessions", session.EncodeCwd(cwd))
+	proj := filepath.Join(agentDir, "sessions", pisession.EncodeCwd(cwd))
 	os.MkdirAll(proj, 0o755)
 	var b strings.Builder
 	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)

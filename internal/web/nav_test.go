@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"piweb/internal/session"
+	"piweb/pisession"
 )
 
 func testTreePanelAndBranches(t *testing.T, r *rig) {
@@ -120,7 +120,7 @@ func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
 
 func testSearchHitInsideCompaction(t *testing.T, r *rig) {
 	file := r.sessionFile(t, compactID)
-	s, err := session.ReadFile(file)
+	s, err := pisession.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

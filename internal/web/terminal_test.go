@@ -18,10 +18,10 @@ import (
 
 	"piweb/internal/app"
 	"piweb/internal/server"
-	"piweb/internal/session"
 	"piweb/internal/sessionstore"
 	"piweb/internal/terminal"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // workspaceRig is the app with terminals on, over an agent dir holding one
@@ -39,12 +39,12 @@ func newWorkspaceRig(t *testing.T) *workspaceRig {
 	t.Helper()
 	requireChromium(t)
 	dir, cwd := t.TempDir(), t.TempDir()
-	id := session.NewSessionID()
+	id := pisession.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, cwd)
 	msg := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"workspace test","timestamp":1}}`
 	call := fmt.Sprintf(`{"type":"message","id":"aa000002","parentId":"aa000001","timestamp":"2026-12-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"call1","name":"read","arguments":{"path":%q}}],"provider":"fake","model":"fake-model","stopReason":"toolUse","timestamp":2}}`, filepath.Join(cwd, "notes.md"))
 	result := `{"type":"message","id":"aa000003","parentId":"aa000002","timestamp":"2026-12-01T10:00:03.000Z","message":{"role":"toolResult","toolCallId":"call1","toolName":"read","content":[{"type":"text","text":"# Notes"}],"isError":false,"timestamp":3}}`
-	if _, err := sessionstore.NewFile(filepath.Join(dir, "sessions", session.EncodeCwd(cwd)), []byte(header+"\n"+msg+"\n"+call+"\n"+result+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(filepath.Join(dir, "sessions", pisession.EncodeCwd(cwd)), []byte(header+"\n"+msg+"\n"+call+"\n"+result+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	terms := terminal.New(terminal.Options{Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + cwd},

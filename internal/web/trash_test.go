@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"piweb/internal/session"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 // TestTrashAndMissing: a session file moved away by another program shows
@@ -20,8 +20,8 @@ func TestTrashAndMissing(t *testing.T) {
 	d, b := demoApp(t)
 	id := d.Sessions[len(d.Sessions)-1]
 	var path string
-	for _, p := range session.SessionFiles(d.AgentDir) {
-		if session.IDFromFileName(p) == id {
+	for _, p := range pisession.SessionFiles(d.AgentDir) {
+		if pisession.IDFromFileName(p) == id {
 			path = p
 		}
 	}

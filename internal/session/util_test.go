@@ -1,5 +1,0 @@
-package session
-
-import "time"
-
-var timeZero time.Time

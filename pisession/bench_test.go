@@ -1,0 +1,55 @@
+package pisession
+
+import (
+	"os"
+	"testing"
+
+	"piweb/internal/corpus"
+)
+
+// benchFile returns a large realistic session file (corpus.BenchFile).
+func benchFile(b *testing.B) string {
+	f, err := corpus.BenchFile(os.Getenv, 100<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkOpenContext reads, parses and builds the context of a large
+// file, the work pi's SessionManager.open plus buildSessionContext does.
+func BenchmarkOpenContext(b *testing.B) {
+	path := benchFile(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	start := cpuTime()
+	defer func() { reportCPU(b, start, st.Size()) }()
+	for b.Loop() {
+		s, err := ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(s.Context("").Messages) == 0 {
+			b.Fatal("empty context")
+		}
+	}
+}
+
+// BenchmarkParse measures parsing alone, from memory.
+func BenchmarkParse(b *testing.B) {
+	data, err := os.ReadFile(benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	start := cpuTime()
+	defer func() { reportCPU(b, start, int64(len(data))) }()
+	for b.Loop() {
+		Parse(data)
+	}
+}

@@ -1,0 +1,55 @@
+package pisession
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// TreeNode is one entry of the compact tree GET /api/sessions/{id}
+// answers: every entry with an id, its place in the tree, its preview and
+// its label.
+type TreeNode struct {
+	ID        string  `json:"id"`
+	ParentID  *string `json:"parentId"`
+	Type      string  `json:"type"`
+	Role      string  `json:"role,omitempty"`
+	Timestamp string  `json:"timestamp"`
+	Text      string  `json:"text"`
+	Label     *string `json:"label"`
+}
+
+// CompactTree lists every entry with an id in file order, labelled from
+// labels (LabelMap's).
+func (s *Session) CompactTree(labels map[string]string) []TreeNode {
+	tree := make([]TreeNode, 0, len(s.Entries))
+	for _, e := range s.Entries {
+		if e.ID == "" {
+			continue
+		}
+		n := TreeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: Preview(e)}
+		if e.HasParent() && e.ParentID != "" {
+			p := e.ParentID
+			n.ParentID = &p
+		}
+		if l, found := labels[e.ID]; found {
+			n.Label = &l
+		}
+		tree = append(tree, n)
+	}
+	return tree
+}
+
+// LabelMap resolves the labels once (Labels), keyed by entry id; labels of
+// targets that are not string ids, and values that are not strings, are
+// left out.
+func (s *Session) LabelMap() map[string]string {
+	labels := map[string]string{}
+	for _, l := range s.Labels() {
+		id, isStr := strings.CutPrefix(l.TargetKey, "s")
+		var v string
+		if isStr && json.Unmarshal(l.Value, &v) == nil {
+			labels[id] = v
+		}
+	}
+	return labels
+}

@@ -1,0 +1,300 @@
+package pisession
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"piweb/internal/jsjson"
+)
+
+// Entry is one record of a session file: the header, an entry of any type,
+// or a JSON value that is not an object (pi keeps those too). Raw holds the
+// line exactly as it is on disk, so an entry nobody changed is written back
+// byte for byte; the typed fields are decoded from it once, on load.
+type Entry struct {
+	// Raw is the line without its terminating newline.
+	Raw []byte
+	// Line is the 1-based line number and Offset the byte offset of the line
+	// in the file.
+	Line   int
+	Offset int64
+
+	// Type, ID, ParentID and Timestamp are the decoded top-level strings;
+	// they are empty when absent or not strings (see IDKey, HasParent).
+	Type      string
+	ID        string
+	ParentID  string
+	Timestamp string
+
+	kind    valueKind // JSON type of the whole record
+	idKey   string    // identity as a JavaScript Map key, see IDKey
+	parent  string    // parentId as a Map key, "" when null/absent
+	members []member  // top-level members of an object record
+	msg     []member  // members of the message object, offsets into Raw
+}
+
+// falsy reports whether the record is a JSON value JavaScript treats as
+// false (null, false, 0, ""), which pi 1.6's loader and listing skip.
+func (e *Entry) falsy() bool {
+	switch e.kind {
+	case kindNull:
+		return true
+	case kindBool:
+		return bytes.HasPrefix(bytes.TrimSpace(e.Raw), []byte("false"))
+	case kindString:
+		s, _ := jsonString(bytes.TrimSpace(e.Raw))
+		return s == ""
+	case kindNumber:
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(e.Raw)), 64)
+		return err == nil && f == 0
+	}
+	return false
+}
+
+// IsObject reports whether the record is a JSON object. pi keeps other JSON
+// values (numbers, strings, arrays) as entries without id; piweb keeps them
+// so that tree and leaf match pi, and reports them as problems.
+func (e *Entry) IsObject() bool { return e.kind == kindObject }
+
+// Field returns the raw JSON of the top-level member key, or nil when the
+// record has no such member. For duplicate keys the last one wins, as in
+// JavaScript.
+func (e *Entry) Field(key string) []byte {
+	if i := lastMember(e.members, e.Raw, key); i >= 0 {
+		return e.Raw[e.members[i].valueStart:e.members[i].valueEnd]
+	}
+	return nil
+}
+
+// String returns the member key decoded as a string; ok is false when the
+// member is absent or not a string.
+func (e *Entry) String(key string) (s string, ok bool) {
+	return jsonString(e.Field(key))
+}
+
+// IDKey identifies the entry the way pi's byId map does: absent ids all share
+// one key, strings are keyed by value and other JSON values by their text.
+func (e *Entry) IDKey() string { return e.idKey }
+
+// HasParent reports whether the entry links to a parent, with pi's truthiness
+// rule: a missing, null or empty parentId ends the path.
+func (e *Entry) HasParent() bool { return truthyKey(e.parent) }
+
+// truthyKey applies JavaScript truthiness to a value key.
+func truthyKey(k string) bool {
+	switch k {
+	case keyUndefined, keyNull, "s", "jfalse":
+		return false
+	}
+	if k[0] == 'j' && (k[1] == '-' || k[1] >= '0' && k[1] <= '9') {
+		f, err := strconv.ParseFloat(k[1:], 64)
+		return err != nil || f != 0
+	}
+	return true
+}
+
+// parentIsNull reports whether parentId is exactly JSON null.
+func (e *Entry) parentIsNull() bool { return e.parent == keyNull }
+
+const (
+	keyUndefined = "u"
+	keyNull      = "n"
+)
+
+// valueKey maps a raw JSON value to a JavaScript Map key: strings by value,
+// everything else by its text; absent values get keyUndefined.
+func valueKey(raw []byte) string {
+	switch {
+	case raw == nil:
+		return keyUndefined
+	case raw[0] == '"':
+		s, _ := jsonString(raw)
+		return "s" + s
+	case string(raw) == "null":
+		return keyNull
+	}
+	return "j" + string(raw)
+}
+
+// jsonString decodes raw as a JSON string (lone surrogates become U+FFFD,
+// invalid UTF-8 is kept), ok false for anything else.
+func jsonString(raw []byte) (string, bool) { return jsjson.DecodeString(raw) }
+
+// newEntry scans one line. It returns nil when the line is not valid JSON.
+func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {
+	if scratch == nil {
+		scratch = new(scratchSpace)
+	}
+	scratch.msg = scratch.msg[:0] // a line without message must not see the last one's
+	members, kind, ok := scanRecord(raw, scratch.members[:0], &scratch.msg)
+	scratch.members = members
+	if !ok {
+		return nil
+	}
+	e := scratch.entry()
+	*e = Entry{Raw: raw, Line: line, Offset: off, kind: kind}
+	if kind == kindObject {
+		e.members = scratch.keep(members)
+		if msg := e.messageMembers(scratch.msg); msg != nil {
+			e.msg = scratch.keep(msg)
+		}
+		e.decodeBase()
+	} else {
+		e.idKey, e.parent = keyUndefined, keyUndefined
+	}
+	return e
+}
+
+// scratchSpace is reused between lines to keep member slices off the heap.
+// A Parser's scratch also hands out entries and their members from slabs
+// (entrySlab, memberSlab at a time), two allocations for many lines
+// instead of three a line; a one-off scratch allocates each on its own.
+type scratchSpace struct {
+	members, msg []member
+	slab         bool
+	entries      []Entry
+	kept         []member
+}
+
+const (
+	entrySlab  = 64
+	memberSlab = 1024
+)
+
+// entry returns a zero Entry for a new record.
+func (sc *scratchSpace) entry() *Entry {
+	if !sc.slab {
+		return new(Entry)
+	}
+	if len(sc.entries) == 0 {
+		sc.entries = make([]Entry, entrySlab)
+	}
+	e := &sc.entries[0]
+	sc.entries = sc.entries[1:]
+	return e
+}
+
+// keep returns a copy of m with no room to grow into a neighbour's.
+func (sc *scratchSpace) keep(m []member) []member {
+	if !sc.slab || len(m) > memberSlab/4 {
+		return append([]member(nil), m...)
+	}
+	if cap(sc.kept)-len(sc.kept) < len(m) {
+		sc.kept = make([]member, 0, memberSlab)
+	}
+	start := len(sc.kept)
+	sc.kept = append(sc.kept, m...)
+	return sc.kept[start:len(sc.kept):len(sc.kept)]
+}
+
+// messageMembers keeps the scanned message members when they belong to
+// the last "message" member, the one JavaScript sees.
+func (e *Entry) messageMembers(msg []member) []member {
+	if len(msg) == 0 {
+		return nil
+	}
+	if i := lastMember(e.members, e.Raw, "message"); i >= 0 {
+		if m := e.members[i]; msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
+			return msg
+		}
+	}
+	return nil
+}
+
+// decodeBase fills the typed base fields from the members. A plain type
+// is interned; on the common line (id, timestamp and a parent that is a
+// string or null, none with escapes) the id and parent keys and the
+// timestamp share one allocation, and an id shares its key's bytes ("s"
+// + id).
+func (e *Entry) decodeBase() {
+	e.Type = plainString(e.Field("type"), true)
+	id, parent, ts := e.Field("id"), e.Field("parentId"), e.Field("timestamp")
+	if e.packBase(id, parent, ts) {
+		return
+	}
+	e.idKey, e.ID = keyAndString(id)
+	e.parent, e.ParentID = keyAndString(parent)
+	e.Timestamp = plainString(ts, false)
+}
+
+// packBase is decodeBase's common case in one string: "s" + id, then the
+// timestamp, then "s" + parent. It reports false, filling nothing, for
+// any other line.
+func (e *Entry) packBase(id, parent, ts []byte) bool {
+	idb, ok1 := plainBody(id)
+	tsb, ok2 := plainBody(ts)
+	pb, ok3 := plainBody(parent)
+	if !ok1 || !ok2 || !ok3 && string(parent) != "null" {
+		return false
+	}
+	n := 1 + len(idb) + len(tsb)
+	if ok3 {
+		n += 1 + len(pb)
+	}
+	buf := make([]byte, 0, n)
+	buf = append(append(append(buf, 's'), idb...), tsb...)
+	if ok3 {
+		buf = append(append(buf, 's'), pb...)
+	}
+	all := unsafe.String(unsafe.SliceData(buf), len(buf))
+	e.idKey, e.Timestamp = all[:1+len(idb)], all[1+len(idb):1+len(idb)+len(tsb)]
+	e.ID = e.idKey[1:]
+	e.parent = keyNull
+	if ok3 {
+		e.parent = all[1+len(idb)+len(tsb):]
+		e.ParentID = e.parent[1:]
+	}
+	return true
+}
+
+// plainBody returns the body of raw when it is a JSON string without
+// escapes.
+func plainBody(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	return body, bytes.IndexByte(body, '\\') < 0
+}
+
+// plainString decodes raw when it is a JSON string, interning it when
+// asked and it has no escapes; "" for anything else, as String.
+func plainString(raw []byte, interned bool) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+		if interned {
+			return intern(body)
+		}
+		return string(body)
+	}
+	s, _ := jsonString(raw)
+	return s
+}
+
+// keyAndString returns valueKey(raw) and, when raw is a string, its value
+// as a substring of the key.
+func keyAndString(raw []byte) (key, s string) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return valueKey(raw), ""
+	}
+	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+		key = "s" + string(body)
+	} else {
+		v, _ := jsonString(raw)
+		key = "s" + v
+	}
+	return key, key[1:]
+}
+
+// rescan re-reads the members after Raw was replaced.
+func (e *Entry) rescan() {
+	var msg []member
+	members, _, _ := scanRecord(e.Raw, nil, &msg)
+	e.members = members
+	e.msg = slices.Clone(e.messageMembers(msg))
+	e.decodeBase()
+}

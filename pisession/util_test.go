@@ -1,0 +1,5 @@
+package pisession
+
+import "time"
+
+var timeZero time.Time
