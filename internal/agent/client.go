@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 )
 
 // Client is one running `pi --mode rpc` process. Commands may be sent from
@@ -178,9 +179,7 @@ func (c *Client) StderrTail() string { return c.stderr.String() }
 // Close stops pi: SIGTERM to its process group, then SIGKILL after grace
 // (DefaultKillGrace when zero) or when ctx ends.
 func (c *Client) Close(ctx context.Context, grace time.Duration) {
-	if grace <= 0 {
-		grace = DefaultKillGrace
-	}
+	opt.Positive(&grace, DefaultKillGrace)
 	select {
 	case <-c.exited:
 		return

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"piweb/internal/broker"
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 	"sync"
 	"time"
 )
@@ -126,24 +127,18 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 		}
 		cfg.Base.Extensions = append(append([]string(nil), cfg.Base.Extensions...), path)
 	}
-	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = DefaultIdleTimeout
-	}
+	opt.Positive(&cfg.IdleTimeout, DefaultIdleTimeout)
 	if cfg.Offline == nil {
 		cfg.Offline = SessionFiles{}
 	}
-	if cfg.MaxLive <= 0 {
-		cfg.MaxLive = DefaultMaxLive
-	}
+	opt.Positive(&cfg.MaxLive, DefaultMaxLive)
 	if cfg.OutsidePoll == 0 {
 		cfg.OutsidePoll = DefaultOutsidePoll
 	}
 	if cfg.Events == nil {
 		cfg.Events = SharedBroker(0, nil)
 	}
-	if cfg.SpareDelay <= 0 {
-		cfg.SpareDelay = DefaultSpareDelay
-	}
+	opt.Positive(&cfg.SpareDelay, DefaultSpareDelay)
 	s := &Supervisor{cfg: cfg, entries: map[string]*entry{}, approved: map[string]bool{}, events: cfg.Events, quit: make(chan struct{})}
 	s.launch = s.launchPi
 	s.wg.Add(1)

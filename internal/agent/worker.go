@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 )
 
 // process is the part of a pi process the supervisor manages; *Client
@@ -56,9 +57,7 @@ type Worker struct {
 }
 
 func newWorker(key string, hub *Hub, uiTimeout time.Duration) *Worker {
-	if uiTimeout <= 0 {
-		uiTimeout = DefaultUITimeout
-	}
+	opt.Positive(&uiTimeout, DefaultUITimeout)
 	return &Worker{key: key, hub: hub, uiTimeout: uiTimeout, phase: PhaseIdle, ownGrace: DefaultOwnGrace,
 		lastUse: time.Now(), dialogs: map[string]*time.Timer{}}
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"piweb/internal/jsjson"
+	"piweb/internal/opt"
 )
 
 // Defaults for Options fields left zero.
@@ -127,18 +128,10 @@ type topic[E Payload[E]] struct {
 
 // New returns a Broker with opts, zero fields defaulted.
 func New[E Payload[E]](opts Options) *Broker[E] {
-	if opts.KeepEvents <= 0 {
-		opts.KeepEvents = DefaultKeepEvents
-	}
-	if opts.KeepBytes <= 0 {
-		opts.KeepBytes = DefaultKeepBytes
-	}
-	if opts.QueueEvents <= 0 {
-		opts.QueueEvents = DefaultQueueEvents
-	}
-	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
-	}
+	opt.Positive(&opts.KeepEvents, DefaultKeepEvents)
+	opt.Positive(&opts.KeepBytes, DefaultKeepBytes)
+	opt.Positive(&opts.QueueEvents, DefaultQueueEvents)
+	opt.Positive(&opts.Idle, DefaultIdle)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

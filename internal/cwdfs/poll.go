@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"piweb/internal/broker"
+	"piweb/internal/opt"
 )
 
 // Pollers publish the changes of the folders and files pages follow in a
@@ -29,9 +30,7 @@ type Pollers struct {
 // NewPollers returns pollers that publish file_changed events on events'
 // topics, looking every every (0: 1 s).
 func NewPollers(events *broker.Broker[broker.Event], every time.Duration) *Pollers {
-	if every <= 0 {
-		every = time.Second
-	}
+	opt.Positive(&every, time.Second)
 	return &Pollers{every: every, bg: broker.NewGroup(), events: events, byPath: map[string]map[string]string{},
 		fresh: map[string]bool{}}
 }

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 	"piweb/internal/gitx"
+	"piweb/internal/opt"
 )
 
 // Defaults of Options' zero values.
@@ -67,21 +68,11 @@ func New(opts Options) *Finder {
 	if opts.Git == nil {
 		opts.Git = gitx.New(gitx.Options{})
 	}
-	if opts.TTL <= 0 {
-		opts.TTL = DefaultTTL
-	}
-	if opts.MaxPaths <= 0 {
-		opts.MaxPaths = DefaultMaxPaths
-	}
-	if opts.Budget <= 0 {
-		opts.Budget = DefaultBudget
-	}
-	if opts.Folders <= 0 {
-		opts.Folders = DefaultFolders
-	}
-	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
-	}
+	opt.Positive(&opts.TTL, DefaultTTL)
+	opt.Positive(&opts.MaxPaths, DefaultMaxPaths)
+	opt.Positive(&opts.Budget, DefaultBudget)
+	opt.Positive(&opts.Folders, DefaultFolders)
+	opt.Positive(&opts.Idle, DefaultIdle)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -94,9 +85,7 @@ func (f *Finder) Close() { f.wg.Wait() }
 // Find answers the paths of cwd matching query, at most limit (0:
 // DefaultLimit; at most MaxLimit), best first.
 func (f *Finder) Find(ctx context.Context, cwd, query string, limit int) (apitype.FileMatches, error) {
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+	opt.Positive(&limit, DefaultLimit)
 	limit = min(limit, MaxLimit)
 	root, _, err := cwdfs.Resolve(cwd, "")
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 )
 
 // Defaults of Options' zero values.
@@ -62,15 +63,9 @@ func New(opts Options) *Git {
 	if opts.Path == "" {
 		opts.Path = "git"
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxDiff <= 0 {
-		opts.MaxDiff = DefaultMaxDiff
-	}
-	if opts.MaxFiles <= 0 {
-		opts.MaxFiles = DefaultMaxFiles
-	}
+	opt.Positive(&opts.Timeout, DefaultTimeout)
+	opt.Positive(&opts.MaxDiff, DefaultMaxDiff)
+	opt.Positive(&opts.MaxFiles, DefaultMaxFiles)
 	return &Git{opts: opts}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"piweb/internal/broker"
+	"piweb/internal/opt"
 )
 
 // Pollers publish git_changed on a session's git topic whenever the git
@@ -27,9 +28,7 @@ type Pollers struct {
 // NewPollers returns pollers that run g and publish on events' topics,
 // looking every every (0: 2 s).
 func NewPollers(g *Git, events *broker.Broker[broker.Event], every time.Duration) *Pollers {
-	if every <= 0 {
-		every = 2 * time.Second
-	}
+	opt.Positive(&every, 2*time.Second)
 	return &Pollers{every: every, bg: broker.NewGroup(), git: g, events: events, running: map[string]bool{}}
 }
 

@@ -7,12 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"piweb/internal/broker"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"piweb/internal/broker"
+	"piweb/internal/opt"
 	"piweb/pisession"
 )
 
@@ -54,9 +55,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	if o.SearchBudget <= 0 {
-		o.SearchBudget = defaultBudget
-	}
+	opt.Positive(&o.SearchBudget, defaultBudget)
 	if o.BudgetFrom == 0 {
 		o.BudgetFrom = defaultBudgetFrom
 	}

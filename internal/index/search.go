@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"piweb/internal/opt"
 )
 
 // Query is a search.
@@ -107,9 +109,7 @@ type searched struct {
 // rankedSearch ranks the newest candidates of the query, read until the
 // deadline, and completes the best.
 func rankedSearch(ctx context.Context, tx *sql.Tx, match string, f *filter, q Query, deadline time.Time) (searched, error) {
-	if q.Limit <= 0 {
-		q.Limit = 20
-	}
+	opt.Positive(&q.Limit, 20)
 	if q.Now.IsZero() {
 		q.Now = time.Now()
 	}

@@ -21,6 +21,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 	"piweb/internal/terminal"
 )
 
@@ -85,9 +86,7 @@ type run struct {
 
 // New returns a Manager with no sign-in running.
 func New(opts Options) *Manager {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
+	opt.Positive(&opts.Timeout, DefaultTimeout)
 	// One sign-in runs per provider (Start checks); the terminal of one
 	// that just ended may still be counted for a moment, hence 2.
 	terms := terminal.New(terminal.Options{PerOwner: 2, Total: 16, Idle: opts.Timeout + time.Minute, Scrollback: 64 << 10})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"piweb/internal/access"
+	"piweb/internal/opt"
 )
 
 // Timeouts bound what a slow or idle client can hold. A request's headers
@@ -31,15 +32,9 @@ const (
 )
 
 func (t Timeouts) withDefaults() Timeouts {
-	if t.Header <= 0 {
-		t.Header = defaultHeaderTimeout
-	}
-	if t.Read <= 0 {
-		t.Read = defaultReadTimeout
-	}
-	if t.Idle <= 0 {
-		t.Idle = defaultIdleTimeout
-	}
+	opt.Positive(&t.Header, defaultHeaderTimeout)
+	opt.Positive(&t.Read, defaultReadTimeout)
+	opt.Positive(&t.Idle, defaultIdleTimeout)
 	return t
 }
 

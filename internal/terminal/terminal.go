@@ -21,6 +21,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 )
 
 // Defaults of Options' zero values.
@@ -64,21 +65,11 @@ func (o Options) withDefaults() Options {
 		o.Env = os.Environ()
 	}
 	o.Env = append(withoutVar(o.Env, "TERM"), "TERM=xterm-256color", "COLORTERM=truecolor")
-	if o.Scrollback <= 0 {
-		o.Scrollback = DefaultScrollback
-	}
-	if o.Idle <= 0 {
-		o.Idle = DefaultIdle
-	}
-	if o.PerOwner <= 0 {
-		o.PerOwner = DefaultPerOwner
-	}
-	if o.Total <= 0 {
-		o.Total = DefaultTotal
-	}
-	if o.KillAfter <= 0 {
-		o.KillAfter = defaultKillAfter
-	}
+	opt.Positive(&o.Scrollback, DefaultScrollback)
+	opt.Positive(&o.Idle, DefaultIdle)
+	opt.Positive(&o.PerOwner, DefaultPerOwner)
+	opt.Positive(&o.Total, DefaultTotal)
+	opt.Positive(&o.KillAfter, defaultKillAfter)
 	return o
 }
 
