@@ -57,13 +57,9 @@ func (s *Server) sharePage(w http.ResponseWriter, r *http.Request) error {
 // shareVersion is what the page's script compares with the version it
 // was rendered at.
 func (s *Server) shareVersion(w http.ResponseWriter, r *http.Request) error {
-	sh, err := s.shareOf(r)
+	_, m, err := s.shareMeta(r)
 	if err != nil {
 		return err
-	}
-	m, err := s.lookupID(sh.Session)
-	if err != nil {
-		return errs.Errorf(errs.NotFound, shareGone)
 	}
 	shareHeaders(w, "application/json")
 	return ok(w, apitype.ShareVersion{Version: fileVersion(m.Path)})
@@ -75,40 +71,49 @@ func (s *Server) shareScript(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// shareNotFound answers every other path under /share/ as a wrong token.
+// shareNotFound answers every other path under /share/ as a wrong token
+// (its pattern has none: a failed attempt like any other).
 func (s *Server) shareNotFound(w http.ResponseWriter, r *http.Request) error {
-	key := s.clientKey(r)
-	if s.auth.throttle.Blocked(key) {
-		return errs.Errorf(errs.Throttled, "too many failed attempts; try again later")
-	}
-	s.auth.throttle.Fail(key)
-	return errs.Errorf(errs.NotFound, shareGone)
+	_, err := s.shareOf(r)
+	return err
 }
 
-// shareOf is the live link of the request's token.
+// shareOf is the live link of the request's token; the one place a
+// token is counted and refused by the sign-in throttle.
 func (s *Server) shareOf(r *http.Request) (apitype.Share, error) {
 	key := s.clientKey(r)
 	if s.auth.throttle.Blocked(key) {
 		return apitype.Share{}, errs.Errorf(errs.Throttled, "too many failed attempts; try again later")
 	}
-	sh, found := s.shares.Lookup(access.ShareHash(r.PathValue("token")), time.Now())
-	if !found {
-		s.auth.throttle.Fail(key)
-		return apitype.Share{}, errs.Errorf(errs.NotFound, shareGone)
+	if token := r.PathValue("token"); token != "" {
+		if sh, found := s.shares.Lookup(access.ShareHash(token), time.Now()); found {
+			return sh, nil
+		}
 	}
-	return sh, nil
+	s.auth.throttle.Fail(key)
+	return apitype.Share{}, errs.Errorf(errs.NotFound, shareGone)
+}
+
+// shareMeta is the live link of the request's token and its session's
+// listing; a session gone since is the same 404, but not a failure.
+func (s *Server) shareMeta(r *http.Request) (apitype.Share, Meta, error) {
+	sh, err := s.shareOf(r)
+	if err != nil {
+		return sh, Meta{}, err
+	}
+	m, err := s.lookupID(sh.Session)
+	if err != nil {
+		return sh, Meta{}, errs.Errorf(errs.NotFound, shareGone)
+	}
+	return sh, m, nil
 }
 
 // shareOpen is the shared session and the entry its page ends at. A
 // session gone since (in the trash) is the same 404, but not a failure.
 func (s *Server) shareOpen(r *http.Request) (Meta, *pisession.Session, *pisession.Entry, error) {
-	sh, err := s.shareOf(r)
+	sh, m, err := s.shareMeta(r)
 	if err != nil {
 		return Meta{}, nil, nil, err
-	}
-	m, err := s.lookupID(sh.Session)
-	if err != nil {
-		return Meta{}, nil, nil, errs.Errorf(errs.NotFound, shareGone)
 	}
 	sess, err := s.load(m.Path)
 	if err != nil {
