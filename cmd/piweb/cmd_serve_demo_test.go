@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -159,17 +158,7 @@ func TestSignalStopsWorkers(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	kids := pitest.SomeChildren(t, cmd.Process.Pid, 30*time.Second)
-	cmd.Process.Signal(syscall.SIGTERM)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("piweb after SIGTERM: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("piweb did not exit within 30 s of SIGTERM")
-	}
+	pitest.Terminate(t, cmd, "piweb", 30*time.Second)
 	for _, k := range kids {
 		pid, _, _ := strings.Cut(k, " ")
 		if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {

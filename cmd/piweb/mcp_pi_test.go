@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -108,15 +107,5 @@ func TestMCPSignal(t *testing.T) {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"result":{}`) {
 		t.Fatalf("ping: %q, %v", line, err)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("piweb mcp after SIGTERM: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("piweb mcp did not exit within 10 s of SIGTERM")
-	}
+	pitest.Terminate(t, cmd, "piweb mcp", 10*time.Second)
 }

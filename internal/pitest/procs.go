@@ -3,8 +3,10 @@ package pitest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,4 +86,22 @@ func SomeChildren(t testing.TB, ppid int, timeout time.Duration) []string {
 		return len(kids) > 0
 	}, timeout, fmt.Sprintf("process %d to start a child", ppid))
 	return kids
+}
+
+// Terminate sends the started cmd SIGTERM and waits up to timeout for it
+// to exit, failing the test unless it exits 0 in time; what names it in
+// the failure.
+func Terminate(t testing.TB, cmd *exec.Cmd, what string, timeout time.Duration) {
+	t.Helper()
+	cmd.Process.Signal(syscall.SIGTERM)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("%s after SIGTERM: %v", what, err)
+		}
+	case <-time.After(timeout):
+		t.Fatalf("%s did not exit within %v of SIGTERM", what, timeout)
+	}
 }
