@@ -334,7 +334,8 @@ func (b *browser) waitHearing(tb testing.TB, topic string) {
 func navigatedAway(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "Cannot find context with specified id") ||
-		strings.Contains(msg, "Execution context was destroyed")
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
 }
 
 func (b *browser) open(tb testing.TB, path string) {

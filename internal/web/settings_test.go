@@ -100,6 +100,7 @@ func TestSettingsPage(t *testing.T) {
 		r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
 		shootSettings(t, r)
 	}
+	testLanguages(t, r.browser, "/s/"+id)
 }
 
 // checkSettingsLayout, with a project chosen (issue 25): the sections'

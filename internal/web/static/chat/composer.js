@@ -23,6 +23,7 @@ import { useCompletion, insertAt } from './complete.js';
 import { glyph, AttachIcon } from '../js/icons.js';
 import { ErrorText } from '../js/errtext.js';
 import { GoneBanner } from './folders.js';
+import { t } from '../js/i18n.js';
 
 export function Composer({ view }) {
   const l = liveOf(view.id);
@@ -33,7 +34,7 @@ export function Composer({ view }) {
   const next = useNextModel(view, l);
   const busy = l.busy();
   const gone = view.deleted.value || view.missing.value; // nothing to send to
-  view.setDraft = (t) => { setText(t); setTimeout(() => ta.current && ta.current.focus()); };
+  view.setDraft = (s) => { setText(s); setTimeout(() => ta.current && ta.current.focus()); };
   // insertText puts words at the caret (the Files panel's "Insert @path").
   view.insertText = (words) => {
     const el = ta.current;
@@ -105,32 +106,34 @@ export function Composer({ view }) {
     <${Picker} />
     <${SessionInfo} view=${view} />
     ${images.length > 0 && html`<div class="composer-images">${images.map((im, i) => html`<span key=${i} class="thumb">
-      <img alt="attached image" src=${'data:' + im.mimeType + ';base64,' + im.data} />
-      <button type="button" class="btn-link x" aria-label="Remove image"
+      <img alt=${t('comp.attachedImage')} src=${'data:' + im.mimeType + ';base64,' + im.data} />
+      <button type="button" class="btn-link x" aria-label=${t('comp.removeImage')}
         onClick=${() => setImages(images.filter((_, j) => j !== i))}>${glyph.close}</button></span>`)}</div>`}
     ${images.length > 0 && next.info && !(next.info.input || []).includes('image') && html`<div
       class="banner warn image-warn" role="alert">
-      <span>${next.info.name || next.info.id} does not take images: pi keeps them in the session but sends the model
-        “(image omitted: model does not support images)” in their place. Choose a model that takes images below,
-        or</span>
-      <button class="btn small image-drop" type="button" onClick=${() => setImages([])}>Remove the images</button>
+      <span>${t('comp.noImages', { model: next.info.name || next.info.id })}</span>
+      <button class="btn small image-drop" type="button" onClick=${() => setImages([])}
+        >${t('comp.removeImages')}</button>
         </div>`}
     <form class="composer" onSubmit=${(e) => { e.preventDefault(); send(); }} onDragOver=${(e) => e.preventDefault()}
       onDrop=${onDrop}>
-      <textarea ref=${ta} rows="1" name="message" aria-label="Message" value=${text} onInput=${onInput}
+      <textarea ref=${ta} rows="1" name="message" aria-label=${t('comp.message')} value=${text} onInput=${onInput}
         onKeyDown=${onKey} onPaste=${onPaste}
-        disabled=${gone} placeholder=${gone ? 'The session file is gone' : placeholder(busy, mode)}></textarea>
+        disabled=${gone} placeholder=${gone ? t('comp.fileGone') : placeholder(busy, mode)}></textarea>
       <div class="composer-actions">
-        <label class="btn ghost small attach" title="Attach images (or paste, or drop them here)"><${AttachIcon} /><span
-          class="sr-only">Attach images</span><input type="file" accept="image/png,image/jpeg,image/gif,image/webp"
+        <label class="btn ghost small attach" title=${t('comp.attachTitle')}><${AttachIcon} /><span
+          class="sr-only">${t('comp.attach')}</span>
+            <input type="file" accept="image/png,image/jpeg,image/gif,image/webp"
           multiple hidden
           onChange=${(e) => { addFiles([...e.target.files]); e.target.value = ''; }} /></label>
-        ${busy && html`<select class="send-mode" aria-label="While running" value=${mode}
+        ${busy && html`<select class="send-mode" aria-label=${t('comp.whileRunning')} value=${mode}
           onChange=${(e) => setMode(e.target.value)}>
-          <option value="steer">Steer</option><option value="followUp">Follow-up</option></select>`}
+          <option value="steer">${t('comp.steer')}</option>
+            <option value="followUp">${t('comp.followUp')}</option></select>`}
         <button class="btn primary send" type="submit" disabled=${gone}>
-          ${busy ? (mode === 'steer' ? 'Steer' : 'Queue') : 'Send'}</button>
-        ${busy && html`<button class="btn danger stop" type="button" title="Stop (Esc)" onClick=${stop}>Stop</button>`}
+          ${t(busy ? (mode === 'steer' ? 'comp.steer' : 'comp.queue') : 'comp.send')}</button>
+        ${busy && html`<button class="btn danger stop" type="button" title=${t('comp.stopTitle')}
+          onClick=${stop}>${t('comp.stop')}</button>`}
       </div>
     </form>
     <${Controls} view=${view} l=${l} next=${next} /></div>`;
@@ -147,7 +150,7 @@ async function continueHere(view, l, entryId) {
     l.workerLeaf.value = view.leaf ? entryId : null;
     return true;
   } catch (e) {
-    addError(l, 'Could not continue from this branch: ' + e.message);
+    addError(l, t('comp.cantContinue', { why: e.message }));
     return false;
   }
 }
@@ -156,8 +159,9 @@ async function continueHere(view, l, entryId) {
 // would take two lines of a one-line box.
 function placeholder(busy, mode) {
   const keys = !matchMedia('(max-width: 600px)').matches;
-  if (busy) return (mode === 'steer' ? 'Steer the agent' : 'Queue a follow-up') + (keys ? ' (Enter)…' : '…');
-  return keys ? 'Message pi (Enter to send, Shift+Enter for a new line)' : 'Message pi…';
+  if (busy) return t(keys ? 'comp.enterDots' : 'comp.dots',
+    { hint: t(mode === 'steer' ? 'comp.steerHint' : 'comp.queueHint') });
+  return t(keys ? 'comp.placeholder' : 'comp.placeholderPhone');
 }
 
 // fitText makes the text box as tall as its text (up to the CSS
@@ -201,7 +205,9 @@ function readImage(f) {
   });
 }
 
-const PHASES = { streaming: 'Working', compacting: 'Compacting', retrying: 'Retrying', settling: 'Finishing' };
+const PHASES = { streaming: t('comp.phaseWorking'), compacting: t('comp.phaseCompacting'),
+  retrying: t('comp.phaseRetrying'),
+  settling: t('comp.phaseFinishing') };
 
 function Status({ view, l }) {
   const phase = l.phase.value;
@@ -212,10 +218,8 @@ function Status({ view, l }) {
   const tools = l.running.value;
   const bash = l.bash.value;
   let line = '';
-  if (bash) line = 'Running ' + (bash.exclude ? '!!' : '!') + bash.command;
-  else if (phase === 'streaming') line = tools.length ? 'Running ' + tools.join(', ') : act === 'thinking'
-    ? 'Thinking' : act === 'writing' ? 'Writing' : act.startsWith('tool') ? 'Preparing a '
-    + act : 'Waiting for the model';
+  if (bash) line = t('comp.running', { what: (bash.exclude ? '!!' : '!') + bash.command });
+  else if (phase === 'streaming') line = streamLine(tools, act);
   else if (PHASES[phase]) line = PHASES[phase];
   askPiStatus(); // this machine's pi: another machine's session runs that machine's
   const pi = piStatus.value;
@@ -224,24 +228,24 @@ function Status({ view, l }) {
     <${GoneBanner} view=${view} />
     ${(view.machine || (pi && pi.found)) && html`<${TrustBanner} view=${view} l=${l} />`}
     ${l.outside.value && html`<div class="banner warn outside-banner" role="alert">
-      <span>This session was also written outside piweb (a terminal pi?). The page shows it: your next message
-        goes on from here. Fork to keep the two apart.</span>
-      <button class="btn small" type="button" onClick=${() => { l.outside.value = false; }}>OK</button>
-      <button class="btn small" type="button" onClick=${() => forkHere(view)}>Fork</button></div>`}
+      <span>${t('comp.outside')}</span>
+      <button class="btn small" type="button" onClick=${() => { l.outside.value = false; }}>${t('comp.ok')}</button>
+      <button class="btn small" type="button" onClick=${() => forkHere(view)}>${t('comp.fork')}</button></div>`}
     <${ExtensionStatus} l=${l} />
     ${retry && html`<${RetryBanner} view=${view} retry=${retry} />`}
     ${comp && html`<div class="banner compacting" role="status"><span class="spinner"></span>
-      <span>Compacting the context${comp.reason ? ' (' + comp.reason + ')' : ''}…</span>
-      <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>Cancel</button></div>`}
+      <span>${comp.reason ? t('comp.compactingWhy', { why: comp.reason }) : t('comp.compacting')}</span>
+      <button class="btn small compact-cancel" type="button" onClick=${() => stopAgent(view, l)}>${
+        t('common.cancel')}</button></div>`}
     ${l.errors.value.map((e) => html`<div key=${e.id} class="banner error inline-error" role="alert"><span>
       <${ErrorText} text=${e.text} /></span>
-      <button class="btn-link x" type="button" aria-label="Dismiss"
+      <button class="btn-link x" type="button" aria-label=${t('comp.dismiss')}
         onClick=${() => { l.errors.value = l.errors.value.filter((x) => x !== e); }}>${glyph.close}</button></div>`)}
     ${(q.steering.length > 0 || q.followUp.length > 0) && html`<ul class="queue">
-      ${q.steering.map((t, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">steer</span> ${t}
-        </li>`)}
-      ${q.followUp.map((t, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">follow-up</span> ${t}
-        </li>`)}</ul>`}
+      ${q.steering.map((s, i) => html`<li key=${'s' + i} class="queued steer"><span class="muted">${
+        t('comp.queuedSteer')}</span> ${s}</li>`)}
+      ${q.followUp.map((s, i) => html`<li key=${'f' + i} class="queued follow"><span class="muted">${
+        t('comp.queuedFollow')}</span> ${s}</li>`)}</ul>`}
     ${line && html`<div class="phase-line" data-phase=${phase}><span class="spinner"></span>${line}…</div>`}
   </div>`;
 }
@@ -251,9 +255,10 @@ function RetryBanner({ view, retry }) {
   const left = Math.max(0, Math.ceil((retry.until - Date.now()) / 1000));
   if (left > 0) setTimeout(() => tick((x) => x + 1), 250);
   return html`<div class="banner warn retry-banner" role="status">
-    <span>Retrying (attempt ${retry.attempt}${retry.maxAttempts ? ' of ' + retry.maxAttempts : ''})${left > 0 ? ' in '
-      + left + ' s' : ''}: ${retry.error}</span>
-    <button class="btn small" type="button" onClick=${() => command(view.id, { type: 'abort_retry' })}>Cancel</button>
+    <span>${t('comp.retrying' + (retry.maxAttempts ? 'Of' : '') + (left > 0 ? 'In' : ''),
+      { attempt: retry.attempt, max: retry.maxAttempts, s: left, error: retry.error })}</span>
+    <button class="btn small" type="button" onClick=${() => command(view.id, { type: 'abort_retry' })}>${
+      t('common.cancel')}</button>
       </div>`;
 }
 
@@ -262,12 +267,12 @@ async function forkHere(view) {
   const items = view.items.peek();
   let at = null;
   for (let i = items.length - 1; i >= 0; i--) if (items[i].m.role === 'user') { at = items[i].id; break; }
-  if (!at) return toast('Nothing to fork from', { kind: 'error' });
+  if (!at) return toast(t('comp.nothingToFork'), { kind: 'error' });
   try {
     const r = await fork(view.id, at);
     navigate(sessionURL(r.id));
   } catch (e) {
-    toast('Fork failed: ' + e.message, { kind: 'error' });
+    toast(t('comp.forkFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -280,7 +285,7 @@ function Picker() {
   return html`<div class="card picker" role="dialog" aria-label=${p.title}
     onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
     <div class="card-head"><strong>${p.title}</strong><button class="btn-link small picker-cancel" type="button"
-      onClick=${close}>Cancel</button></div>
+      onClick=${close}>${t('common.cancel')}</button></div>
     <ul class="picker-list">${p.items.map((it) => html`<li key=${it.key}><button class="btn-link picker-item"
       type="button"
       onClick=${() => { close(); p.pick(it); }}>${it.label}</button></li>`)}</ul></div>`;
@@ -294,22 +299,25 @@ function SessionInfo({ view }) {
   const at = lastShown(view);
   useEffect(() => { // the counts follow the session while the card is open
     if (!open || info.at === at) return undefined;
-    const t = setTimeout(() => loadSessionInfo(view).catch(() => {}), 400);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => loadSessionInfo(view).catch(() => {}), 400);
+    return () => clearTimeout(timer);
   }, [open, at]);
   if (!open) return null;
   const st = info.stats || {};
   const tk = st.tokens || {};
   const rows = [
-    ['File', st.sessionFile || ''], ['ID', st.sessionId || view.id], ['Name', info.session.name || ''],
-    ['Messages', st.totalMessages != null ? statsParts(st) : ''],
-    ['Tool calls', st.toolCalls ?? ''],
-    ['Tokens', `${fmtTokens(tk.input || 0)} in, ${fmtTokens(tk.output || 0)} out, ${fmtTokens(tk.cacheRead
-      || 0)} cache read, ${fmtTokens(tk.cacheWrite || 0)} cache write`],
-    ['Cost', st.cost != null ? fmtCost(st.cost) : ''],
+    [t('comp.infoFile'), st.sessionFile || ''], ['ID', st.sessionId || view.id], [t('comp.infoName'),
+      info.session.name || ''],
+    [t('comp.infoMessages'), st.totalMessages != null ? statsParts(st) : ''],
+    [t('comp.infoToolCalls'), st.toolCalls ?? ''],
+    [t('comp.infoTokens'), t('comp.infoTokensLine', { input: fmtTokens(tk.input || 0),
+      output: fmtTokens(tk.output || 0),
+      cacheRead: fmtTokens(tk.cacheRead || 0), cacheWrite: fmtTokens(tk.cacheWrite || 0) })],
+    [t('comp.infoCost'), st.cost != null ? fmtCost(st.cost) : ''],
   ].filter(([, v]) => v !== '');
   return html`<div class="card session-info" role="status">
-    <div class="card-head"><strong>Session</strong><button class="btn-link x" type="button" aria-label="Close"
+    <div class="card-head"><strong>${t('comp.session')}</strong><button class="btn-link x" type="button"
+      aria-label=${t('common.close')}
       onClick=${() => { sessionInfo.value = null; }}>${glyph.close}</button></div>
     <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl></div>`;
 }
@@ -318,8 +326,8 @@ function SessionInfo({ view }) {
 // still reads.
 function PiMissing() {
   return html`<div class="banner warn pi-missing" role="status">
-    <span>Chatting needs pi: <code>npm install -g @earendil-works/pi-coding-agent</code> (Node 22.19 or newer; piweb
-      supports pi 0.73 through 1.6), then restart piweb.</span></div>`;
+    <span>${t('comp.piMissing')} <code>npm install -g @earendil-works/pi-coding-agent</code> ${
+      t('comp.piMissingAfter')}</span></div>`;
 }
 
 
@@ -331,20 +339,28 @@ function TrustBanner({ view, l }) {
   const [busy, setBusy] = useState(false);
   const d = view.detail.value;
   const cwd = d && d.session && d.session.cwd;
-  const t = cwd ? trustOf(cwd, view.id).value : null;
-  if (!t || !t.skipped) return null;
+  const tr = cwd ? trustOf(cwd, view.id).value : null;
+  if (!tr || !tr.skipped) return null;
   const act = (how) => async () => {
     setBusy(true);
-    try { await how(view.id, cwd); } catch (e) { addError(l, 'Trusting the folder failed: ' + e.message); }
+    try { await how(view.id, cwd); } catch (e) { addError(l, t('comp.trustFailed', { why: e.message })); }
     setBusy(false);
   };
   return html`<div class="banner warn trust-banner" role="status">
-    <span>pi skips this folder's project resources (${(t.resources
-      || []).join(', ')}) until you trust it. Trust it only if you trust its contents: extensions run code.</span>
+    <span>${t('comp.trustSkips', { resources: (tr.resources || []).join(', ') })}</span>
     <button class="btn small trust-folder" type="button" disabled=${busy || l.busy()} onClick=${act(trustFolder)}>
-      ${busy ? 'Trusting…' : 'Trust this folder'}</button>
+      ${t(busy ? 'comp.trusting' : 'comp.trustFolder')}</button>
     <button class="btn ghost small trust-session" type="button" disabled=${busy || l.busy()}
       onClick=${act(trustSession)}
-      title="pi loads them for this session only (--approve); nothing is saved">Trust for this session only</button>
+      title=${t('comp.trustSessionTitle')}>${t('comp.trustSession')}</button>
       </div>`;
+}
+
+// streamLine is the phase line while the model streams: the tools
+// running, else what the model is doing.
+function streamLine(tools, act) {
+  if (tools.length) return t('comp.running', { what: tools.join(', ') });
+  if (act === 'thinking') return t('comp.thinking');
+  if (act === 'writing') return t('comp.writing');
+  return act.startsWith('tool') ? t('comp.preparing', { what: act }) : t('comp.waitingModel');
 }

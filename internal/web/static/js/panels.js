@@ -9,15 +9,15 @@ import { TreePanel } from './tree.js';
 import { FilesPanel } from './files.js';
 import { ChangesPanel } from './changes.js';
 import { TerminalPanel } from './terminal.js';
-
-const changesTitle = "Changes: git's working tree and this session's edits";
-const terminalTitle = "Terminal: a shell in the session's folder";
+import { t } from './i18n.js';
 
 export const panels = [
-  { name: 'tree', label: 'Tree', title: 'Tree (T)', key: 't', Panel: TreePanel, remote: true },
-  { name: 'files', label: 'Files', title: 'Files (F)', key: 'f', Panel: FilesPanel, wide: true },
-  { name: 'changes', label: 'Changes', title: changesTitle, Panel: ChangesPanel, wide: true, perSession: true },
-  { name: 'terminal', label: 'Terminal', title: terminalTitle, Panel: TerminalPanel, wide: true, perSession: true },
+  { name: 'tree', label: t('panel.tree'), title: t('panel.treeTitle'), key: 't', Panel: TreePanel, remote: true },
+  { name: 'files', label: t('panel.files'), title: t('panel.filesTitle'), key: 'f', Panel: FilesPanel, wide: true },
+  { name: 'changes', label: t('panel.changes'), title: t('panel.changesTitle'),
+    Panel: ChangesPanel, wide: true, perSession: true },
+  { name: 'terminal', label: t('panel.terminal'), title: t('panel.terminalTitle'),
+    Panel: TerminalPanel, wide: true, perSession: true },
 ];
 
 // panelNamed is the registry's line for a panel name, or undefined.

@@ -21,6 +21,7 @@ import { pushWhy } from './util.js';
 import { SECTIONS, matches } from './settingsearch.js';
 import { AgentForm, agentRows } from './settingsform.js';
 import { SharesSection } from './share.js';
+import { t, LANGS, choice, localeOf, setLocale } from './i18n.js';
 
 export function SettingsPage() {
   const [cwd, setCwd] = useState(localStorage.getItem('piweb.settings.cwd') || '');
@@ -54,19 +55,19 @@ export function SettingsPage() {
   };
   return html`<div class="usage settings-page">
     <header class="sess-head"><${SidebarButton} />
-      <div class="sess-head-main"><h1 class="sess-name">Settings</h1>
+      <div class="sess-head-main"><h1 class="sess-name">${t('nav.settings')}</h1>
         <div class="sess-facts"><span
-          class="fact">pi's own files: a pi already running keeps what it read until it restarts</span></div></div>
+          class="fact">${t('set.factsLine')}</span></div></div>
           </header>
     <div class="usage-body settings-body">
       <div class="set-layout">
         <${SettingsNav} q=${q} setQ=${setQ} ready=${!!cfg} />
         <div class="set-main">
           ${err && html`<div class="stop error">${err}</div>`}
-          ${!cfg && !err && html`<div class="muted pad">Loading…</div>`}
+          ${!cfg && !err && html`<div class="muted pad">${t('common.loading')}</div>`}
           ${cfg && SECTIONS.map(([id]) => html`<div key=${id} id=${'set-' + id} class="set-anchor">${sections[id]()}
             </div>`)}
-          ${q && html`<p class="muted set-nomatch">No setting matches “${q}”.</p>`}
+          ${q && html`<p class="muted set-nomatch">${t('set.noMatch', { q })}</p>`}
         </div></div>
     </div></div>`;
 }
@@ -99,14 +100,14 @@ function SettingsNav({ q, setQ, ready }) {
     const el = document.getElementById('set-' + id);
     if (el) el.scrollIntoView({ block: 'start' });
   };
-  return html`<nav class="set-nav" aria-label="Settings sections">
-    <input type="search" class="set-search" placeholder="Search settings" aria-label="Search settings" value=${q}
+  return html`<nav class="set-nav" aria-label=${t('set.sections')}>
+    <input type="search" class="set-search" placeholder=${t('set.search')} aria-label=${t('set.search')} value=${q}
       onInput=${(e) => setQ(e.currentTarget.value)} onKeyDown=${(e) => {
         if (e.key === 'Escape' && q) { e.stopPropagation(); setQ(''); } }} />
     <ul class="set-nav-list">${SECTIONS.map(([id, label]) => html`<li key=${id}><a href=${'?section=' + id}
       class=${at === id ? 'on' : ''} aria-current=${at === id ? 'true' : undefined}
       onClick=${(e) => { e.preventDefault(); go(id); }}>${label}</a></li>`)}</ul>
-    <select class="set-nav-select" aria-label="Settings section" value=${at}
+    <select class="set-nav-select" aria-label=${t('set.section')} value=${at}
       onChange=${(e) => go(e.currentTarget.value)}>
       ${SECTIONS.map(([id, label]) => html`<option key=${id} value=${id}>${label}</option>`)}</select>
   </nav>`;
@@ -226,7 +227,7 @@ function AgentSection({ cfg, cwd, q, changed, project }) {
 // shows beside the global values and whose resources Resources lists,
 // with pi's trust of it.
 function ProjectPicker({ cfg, cwd, projects, pick, changed }) {
-  const t = cfg && cfg.trust;
+  const tr = cfg && cfg.trust;
   const trust = async () => {
     try { await api.trustFolder(cwd); toast('Trusted ' + cwd); } catch (e) { toast('Not trusted: ' + e.message,
       { kind: 'error' }); }
@@ -242,41 +243,55 @@ function ProjectPicker({ cfg, cwd, projects, pick, changed }) {
         ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></span></div>
     ${cwd && cfg && cfg.project && html`
       <p class="muted set-path">${cfg.project.path}${cfg.project.exists ? '' : ' (not created yet)'}</p>
-      ${t && html`<div class=${'set-trust ' + (t.trusted ? 'ok' : 'warn')}>
-        ${t.trusted ? 'pi trusts this project: it loads its settings and resources.'
+      ${tr && html`<div class=${'set-trust ' + (tr.trusted ? 'ok' : 'warn')}>
+        ${tr.trusted ? 'pi trusts this project: it loads its settings and resources.'
           : 'pi does not trust this project, so it ignores its settings (and refuses to write them). '
-            + 'Default for projects: ' + t.default + '.'}
-        ${!t.trusted && html` <button class="btn small set-trust-btn" type="button"
+            + 'Default for projects: ' + tr.default + '.'}
+        ${!tr.trusted && html` <button class="btn small set-trust-btn" type="button"
           onClick=${trust}>Trust this project</button>`}</div>`}
       <${FileError} f=${cfg.project} />`}
   </div>`;
 }
 
-// Names: piweb's own switch (GET/PUT /api/prefs, not pi's settings) for
-// model-made session titles, off by default; serve --model-titles forces
-// it on.
+// Names: piweb's own preferences: the page's language (this browser's,
+// i18n.js) and (GET/PUT /api/prefs, not pi's settings) model-made session
+// titles, off by default; serve --model-titles forces them on.
 function Names({ q }) {
   const [p, setP] = useState(null);
   useEffect(() => { api.getPrefs().then(setP, () => {}); }, []);
-  if (!p || !matches(q, 'piweb session names titles written by a model modelTitles')) return null;
+  const lang = matches(q, 'piweb language', t('lang.label'), LANGS.map(([, n]) => n).join(' '));
+  const titles = p && matches(q, 'piweb session names titles written by a model modelTitles', t('set.titlesName'));
+  if (!lang && !titles) return null;
   const set = async (on) => {
     try {
       setP(await api.putPrefs({ modelTitles: on }));
-      toast(on ? 'New sessions get a title from pi\'s default model' : 'New sessions keep their first line as name');
-    } catch (e) { toast('Not saved: ' + e.message, { kind: 'error' }); }
+      toast(t(on ? 'set.titlesOn' : 'set.titlesOff'));
+    } catch (e) { toast(t('common.notSaved', { why: e.message }), { kind: 'error' }); }
   };
-  return html`<section class="set-section set-names"><h2>piweb <span class="muted">piweb's own preferences, not
-    pi's</span></h2>
-    <div class="set-row"><label class="set-label" for="set-model-titles"><span class="set-name">Session titles
-      written by a model</span> <code class="set-pikey">modelTitles</code><span
-      class="set-doc muted">a new session is named from its first line; with this on, pi's default model then writes a
-        short title (one small extra request)</span></label>
+  return html`<section class="set-section set-names"><h2>piweb <span class="muted">${t('set.piwebDoc')}</span></h2>
+    ${lang && html`<${LanguageRow} />`}
+    ${titles && html`<div class="set-row"><label class="set-label" for="set-model-titles"><span class="set-name">${
+      t('set.titlesName')}</span> <code class="set-pikey">modelTitles</code><span
+      class="set-doc muted">${t('set.titlesDoc')}</span></label>
       <span class="set-control"><input id="set-model-titles" class="set-model-titles" type="checkbox"
         checked=${p.modelTitles || p.modelTitlesForced}
         disabled=${p.modelTitlesForced} onChange=${(e) => set(e.currentTarget.checked)} />
-        ${p.modelTitlesForced && html`<span class="muted">on: piweb was started with --model-titles</span>`}</span>
-          </div>
+        ${p.modelTitlesForced && html`<span class="muted">${t('set.titlesForced')}</span>`}</span>
+          </div>`}
   </section>`;
+}
+
+// LanguageRow is the page's language: the browser's, or one chosen here
+// (kept in this browser, as the theme is); a change reloads the page.
+function LanguageRow() {
+  const name = (code) => LANGS.find(([c]) => c === code)[1];
+  return html`<div class="set-row"><label class="set-label" for="set-language"><span class="set-name">${
+    t('lang.label')}</span><span class="set-doc muted">${t('lang.doc')}</span></label>
+    <span class="set-control"><select id="set-language" class="set-language" value=${choice}
+      onChange=${(e) => setLocale(e.currentTarget.value)}>
+      <option value="">${t('lang.browser', { lang: name(localeOf(navigator.languages)) })}</option>
+      ${LANGS.map(([code, n]) => html`<option key=${code} value=${code} lang=${code}>${n}</option>`)}</select></span>
+  </div>`;
 }
 
 // Alerts: the global mute, and Web Push on this device (a closed tab or a

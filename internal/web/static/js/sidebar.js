@@ -6,7 +6,7 @@ import { useState, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen,
   sidebarOpen, toggleSidebar } from './state.js';
-import { relTime, fmtBytes, baseName, fmtDate, plural } from './util.js';
+import { relTime, fmtBytes, baseName, fmtDate } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
 import { signal } from '@preact/signals';
@@ -17,6 +17,7 @@ import { groupSessions, shownIds } from './sorting.js';
 import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
   BulkBar } from './order.js';
 import { ThemeSelect } from './theme.js';
+import { t } from './i18n.js';
 
 // repos maps a project folder to its git repository (GET /api/repos), so
 // that the worktrees of one repository are grouped under it.
@@ -78,34 +79,33 @@ export function Sidebar() {
     <div class="side-top">
       <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}><span
         class="logo">π</span> piweb</a>
-      <button class="btn ghost search-btn" type="button" title="Search all sessions (Ctrl+K)"
+      <button class="btn ghost search-btn" type="button" title=${t('side.searchTitle')}
         onClick=${() => { searchOpen.value = true; }}>
-        Search <kbd>Ctrl K</kbd></button>
+        ${t('side.search')} <kbd>Ctrl K</kbd></button>
       <${HideButton} />
     </div>
     <div class="side-filter">
-      <input type="search" placeholder="Filter sessions" aria-label="Filter sessions" value=${filter.value}
+      <input type="search" placeholder=${t('side.filter')} aria-label=${t('side.filter')} value=${filter.value}
         onInput=${(e) => { filter.value = e.currentTarget.value; }} />
     </div>
     <${SideTools} archivedCount=${archivedCount(remotes)} />
     ${selecting.value && html`<${BulkBar} shown=${shown} />`}
-    <nav class=${'side-list' + (selecting.value ? ' selecting' : '')} aria-label="Sessions">
-      ${archivedView.value && html`<div class="archived-note muted">Archived sessions: hidden from the sidebar and
-        home, still found by search. Restore one from its Actions, or several with Select.</div>`}
-      ${!sessionsLoaded.value && html`<div class="muted pad">Loading…</div>`}
+    <nav class=${'side-list' + (selecting.value ? ' selecting' : '')} aria-label=${t('side.sessions')}>
+      ${archivedView.value && html`<div class="archived-note muted">${t('side.archivedNote')}</div>`}
+      ${!sessionsLoaded.value && html`<div class="muted pad">${t('common.loading')}</div>`}
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">
-        ${filter.value ? 'No match.' : archivedView.value ? 'Nothing archived.' : 'No sessions yet.'}</div>`}
+        ${t(filter.value ? 'side.noMatch' : archivedView.value ? 'side.noneArchived' : 'side.noneYet')}</div>`}
       ${fleet.value ? html`<${FleetList} local=${items} remotes=${remotes}
         count=${groups.reduce((n, g) => n + g.count, 0)} current=${current} />`
         : html`<${LocalList} items=${items} current=${current} />`}
     </nav>
     <div class="side-foot">
       <a href="/usage" class=${route.value.page === 'usage' ? 'active' : ''}
-        onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>Usage</a>
+        onClick=${(e) => { e.preventDefault(); navigate('/usage'); }}>${t('nav.usage')}</a>
       <a href="/trash" class=${route.value.page === 'trash' ? 'active' : ''}
-        onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>Trash</a>
+        onClick=${(e) => { e.preventDefault(); navigate('/trash'); }}>${t('nav.trash')}</a>
       <a href="/settings" class=${route.value.page === 'settings' ? 'active' : ''}
-        onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>Settings</a>
+        onClick=${(e) => { e.preventDefault(); navigate('/settings'); }}>${t('nav.settings')}</a>
       <${AttentionFoot} />
       <${ThemeSelect} />
       <${SignOut} />
@@ -122,8 +122,8 @@ function HideButton() {
     toggleSidebar();
     requestAnimationFrame(() => document.querySelector('.sess-head .side-show')?.focus());
   };
-  return html`<button class="btn ghost icon side-hide" type="button" aria-label="Hide the sidebar"
-    title="Hide the sidebar" onClick=${hide}>${glyph.sidebarHide}</button>`;
+  return html`<button class="btn ghost icon side-hide" type="button" aria-label=${t('side.hide')}
+    title=${t('side.hide')} onClick=${hide}>${glyph.sidebarHide}</button>`;
 }
 
 // remoteGroups is each other machine's sessions grouped as this one's,
@@ -156,7 +156,7 @@ function LocalList({ items, current }) {
     forceOpen=${!!filter.value} />`
     : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
       <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">
-        ${it.groups.length} worktrees</span></div>
+        ${t('side.worktrees', { count: it.groups.length })}</span></div>
       ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value}
         branch=${repos.value[g.cwd].branch} />`)}</section>`);
 }
@@ -179,11 +179,12 @@ function RemoteMachine({ m, groups, current }) {
   const left = r.total - r.sessions.length;
   return html`<${Machine} name=${m.name} m=${m} count=${filter.value ? groups.reduce((n, g) => n + g.count, 0)
     : r.total}>
-    ${!groups.length && html`<div class="muted pad">${filter.value ? 'No match.' : 'No sessions.'}</div>`}
+    ${!groups.length && html`<div class="muted pad">${t(filter.value ? 'side.noMatch' : 'side.noSessions')}</div>`}
     ${groups.map((g) => html`<${Group} key=${g.cwd} g=${g} ckey=${m.name + '\n' + g.cwd} current=${current}
       forceOpen=${!!filter.value} />`)}
-    ${left > 0 && html`<button class="btn-link more" type="button" onClick=${() => moreOf(m.name)}>Show more of
-      ${m.name} (${left} not listed)</button>`}</${Machine}>`;
+    ${left > 0 && html`<button class="btn-link more" type="button" onClick=${() => moreOf(m.name)}>
+      ${t('side.showMoreOf',
+      { machine: m.name, count: left })}</button>`}</${Machine}>`;
 }
 
 // Machine is a machine's collapsible section of the sidebar.
@@ -192,11 +193,12 @@ function Machine({ name, m, self, count, children }) {
   const closed = collapsed.value.has(key);
   return html`<section class="machine" data-machine=${name} data-online=${self || isOnline(m) ? '1' : '0'}>
     <button class="machine-head" type="button" aria-expanded=${!closed} onClick=${() => toggleProject(key)}
-      title=${(self ? 'this machine' : machineState(m)) + (m ? ' · ' + versions(m) : '')}>
+      title=${(self ? t('side.thisMachine') : machineState(m)) + (m ? ' · ' + versions(m) : '')}>
       <span class=${'chev' + (closed ? '' : ' open')}>${glyph.chevron}</span>
-      ${self ? html`<span class="machine-dot on" aria-label="online"></span>` : html`<${MachineDot} m=${m} />`}
+      ${self ? html`<span class="machine-dot on" aria-label=${t('side.online')}></span>`
+        : html`<${MachineDot} m=${m} />`}
       <span class="machine-name">${name}</span>
-      <span class="machine-state">${self ? 'this machine' : machineState(m)}</span>
+      <span class="machine-state">${self ? t('side.thisMachine') : machineState(m)}</span>
       <span class="count">${count}</span>
     </button>
     ${!closed && children}</section>`;
@@ -216,7 +218,8 @@ function FleetFoot() {
   if (!f) return null;
   const bad = f.state === 'paused' || f.state === 'failing';
   return html`<span class=${bad ? 'fleet-state warn' : 'fleet-state muted'} title=${f.error || ''}
-    data-state=${f.state}>Fleet: ${f.machine} ${f.state}${f.behind ? ` (${f.behind} behind)` : ''}${bad && f.error
+    data-state=${f.state}>${t(f.behind ? 'side.fleetBehind' : 'side.fleet', { machine: f.machine, state: f.state,
+      count: f.behind })}${bad && f.error
       ? html`<br />${f.error}` : ''}</span>`;
 }
 
@@ -227,7 +230,8 @@ function SignOut() {
   useEffect(() => { getStatus().then((s) => setOn(!!s.signIn), () => {}); }, []);
   if (!on) return null;
   const out = () => signOut().finally(() => { location.href = '/'; });
-  return html`<button class="btn-link" type="button" title="Sign this browser out" onClick=${out}>Sign out</button>`;
+  return html`<button class="btn-link" type="button" title=${t('side.signOutTitle')}
+    onClick=${out}>${t('side.signOut')}</button>`;
 }
 
 // Group is a project's sessions; ckey names it among the collapsed ones
@@ -249,7 +253,7 @@ function Group({ g, ckey = g.cwd, current, forceOpen, branch }) {
     ${!closed && html`<ul class="sess-list">
       ${roots.map((s) => html`<${Item} key=${s.id} s=${s} kids=${g.kids} current=${current} depth=${0} />`)}
       ${!all && g.roots.length > SHOWN && html`<li><button class="btn-link more" type="button"
-        onClick=${() => setAll(true)}>Show ${g.roots.length - SHOWN} more</button></li>`}
+        onClick=${() => setAll(true)}>${t('side.showMore', { count: g.roots.length - SHOWN })}</button></li>`}
     </ul>`}
   </section>`;
 }
@@ -259,13 +263,13 @@ function GroupBox({ g }) {
   const ids = shownIds([g]);
   const n = ids.filter((id) => selected.value.has(id)).length;
   return html`<input type="checkbox" class="sel-box sel-group" checked=${n > 0 && n === ids.length}
-    indeterminate=${n > 0 && n < ids.length} aria-label=${'Select every session of ' + baseName(g.cwd)}
+    indeterminate=${n > 0 && n < ids.length} aria-label=${t('side.selectGroup', { name: baseName(g.cwd) })}
     onClick=${() => pickAll(ids)} />`;
 }
 
 function Item({ s, kids, current, depth }) {
   const children = kids.get(s.id) || [];
-  const title = (s.name || s.firstMessage || '(empty session)').slice(0, 300);
+  const title = (s.name || s.firstMessage || t('side.empty')).slice(0, 300);
   const sel = selecting.value;
   const go = (e) => {
     if (sel) {
@@ -279,15 +283,17 @@ function Item({ s, kids, current, depth }) {
   };
   const on = sel && selected.value.has(s.id);
   return html`<li class=${sel ? 'sel-row' : ''}>
-    ${sel && html`<input type="checkbox" class="sel-box" checked=${on} aria-label=${'Select ' + title.slice(0, 80)}
+    ${sel && html`<input type="checkbox" class="sel-box" checked=${on}
+      aria-label=${t('side.selectOne', { title: title.slice(0, 80) })}
       onClick=${(e) => pick(s.id, e.shiftKey, shown)} />`}
     <a class=${'sess' + (s.id === current ? ' active' : '') + (depth ? ' fork' : '') + (on ? ' selected' : '')}
       href=${sessionURL(s.id)} onClick=${go} data-id=${s.id} title=${fmtDate(s.modified) + '\n' + title}>
-      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label="fork">${glyph.fork}</span>` : ''}
+      <span class="sess-title">${depth ? html`<span class="fork-icon" aria-label=${t('side.fork')}>
+        ${glyph.fork}</span>` : ''}
         <${Marks} s=${s} />${title}</span>
       <span class="sess-meta">
         <span>${relTime(s.modified)}</span>
-        <span title="messages in the file, all branches">${plural(s.messageCount || 0, 'msg')}</span>
+        <span title=${t('side.msgsTitle')}>${t('side.msgs', { count: s.messageCount || 0 })}</span>
         <span class=${'size' + (s.size >= HUGE ? ' huge' : '')}>${fmtBytes(s.size)}</span>
       </span>
     </a>
@@ -302,12 +308,12 @@ function Item({ s, kids, current, depth }) {
 export function Marks({ s }) {
   const w = waiting.value.get(s.id);
   const unread = isUnread(s);
-  return html`${pinned.value.has(s.id) && html`<span class="pin-mark" title="pinned: first in its project"
-    aria-label="pinned"><${PinIcon} /></span>`}${muted.value.has(s.id) && html`<span class="mute-mark"
-    title="muted: no alerts on any device" aria-label="muted"><${MutedIcon} /></span>`}${s.running && !w
-      && html`<span class="run-dot" title="running"></span>`}${w && html`<span class="wait-mark"
-      title=${'waiting for your answer: ' + w}>?</span>`}
-    ${unread && html`<span class="unread-dot" title="unread activity" aria-label="unread"></span>`}`;
+  return html`${pinned.value.has(s.id) && html`<span class="pin-mark" title=${t('side.pinnedTitle')}
+    aria-label=${t('side.pinned')}><${PinIcon} /></span>`}${muted.value.has(s.id) && html`<span class="mute-mark"
+    title=${t('side.mutedTitle')} aria-label=${t('side.muted')}><${MutedIcon} /></span>`}${s.running && !w
+      && html`<span class="run-dot" title=${t('side.running')}></span>`}${w && html`<span class="wait-mark"
+      title=${t('side.waiting', { what: w })}>?</span>`}
+    ${unread && html`<span class="unread-dot" title=${t('side.unreadTitle')} aria-label=${t('side.unread')}></span>`}`;
 }
 
 // AttentionFoot offers "mark all read" and the global mute.
@@ -315,8 +321,8 @@ function AttentionFoot() {
   const n = unreadCount.value;
   const mute = globalMute.value;
   return html`${n > 0 && html`<button class="btn-link mark-all-read" type="button"
-    onClick=${markAllRead}>Mark ${n} read</button>`}
+    onClick=${markAllRead}>${t('side.markRead', { count: n })}</button>`}
     <button class=${'btn-link global-mute' + (mute ? ' on' : '')} type="button" aria-pressed=${mute}
-      title=${mute ? 'Alerts are muted: click to turn them on' : 'Mute every alert'}
-      onClick=${() => setGlobalMute(!mute)}>${mute ? 'Muted' : 'Mute'}</button>`;
+      title=${t(mute ? 'side.mutedOn' : 'side.muteAll')}
+      onClick=${() => setGlobalMute(!mute)}>${t(mute ? 'side.mutedBtn' : 'side.muteBtn')}</button>`;
 }

@@ -3,8 +3,9 @@
 // it into <html data-theme>, and applies a new choice when told.
 import { signal } from '@preact/signals';
 import { html } from './html.js';
+import { t } from './i18n.js';
 
-export const THEMES = [['system', 'System'], ['light', 'Light'], ['dark', 'Dark']];
+export const THEMES = [['system', t('theme.system')], ['light', t('theme.light')], ['dark', t('theme.dark')]];
 const KEY = 'piweb.theme';
 
 // themeOf is a stored value as a choice: anything unknown is system.
@@ -25,7 +26,7 @@ export const isDark = () => document.documentElement.dataset.theme === 'dark';
 
 // ThemeSelect is the switch: a select named Theme.
 export function ThemeSelect() {
-  return html`<select class="theme-select" aria-label="Theme" title="Theme" value=${theme.value}
+  return html`<select class="theme-select" aria-label=${t('theme.label')} title=${t('theme.label')} value=${theme.value}
     onChange=${(e) => setTheme(e.target.value)}>${THEMES.map(([v, label]) => html`<option value=${v}>${label}
     </option>`)}</select>`;
 }

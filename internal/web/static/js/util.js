@@ -1,24 +1,32 @@
 // Formatting helpers shared by the views.
+import { t, locale, dateFmt } from './i18n.js';
 
 const units = [
   ['y', 365 * 86400e3], ['mo', 30 * 86400e3], ['w', 7 * 86400e3],
   ['d', 86400e3], ['h', 3600e3], ['m', 60e3],
 ];
 
-// relTime says how long ago t (ms or ISO string) was, compactly: "5m", "3d".
-export function relTime(t, now = Date.now()) {
-  const ms = toMs(t);
-  if (!isFinite(ms)) return '';
-  const d = now - ms;
-  if (d < 45e3) return 'now';
-  for (const [u, n] of units) if (d >= n) return Math.floor(d / n) + u;
-  return 'now';
+// relTime says how long ago a time (ms or ISO string) was, compactly: "5m", "3d".
+export function relTime(at, now = Date.now()) {
+  const [u, n] = since(at, now);
+  return u === 'now' ? t('time.now') : u ? t('time.' + u, { n }) : '';
 }
 
-// ago says how long ago t was in words: "5m ago", "just now".
-export function ago(t, now = Date.now()) {
-  const r = relTime(t, now);
-  return r === 'now' ? 'just now' : r ? r + ' ago' : '';
+// since is how long ago a time was, as a unit of units and a count ('now'
+// under 45 seconds, '' when there is no time).
+function since(at, now) {
+  const ms = toMs(at);
+  if (!isFinite(ms)) return [''];
+  const d = now - ms;
+  if (d < 45e3) return ['now'];
+  for (const [u, n] of units) if (d >= n) return [u, Math.floor(d / n)];
+  return ['now'];
+}
+
+// ago says how long ago a time was in words: "5m ago", "just now".
+export function ago(at, now = Date.now()) {
+  const [u] = since(at, now);
+  return u === 'now' ? t('time.justNow') : u ? t('time.ago', { time: relTime(at, now) }) : '';
 }
 
 // toMs reads a time as milliseconds; no time (or 0, which pi never writes
@@ -29,10 +37,13 @@ export function toMs(t) {
   return ms > 0 ? ms : NaN;
 }
 
-export function fmtDate(t) {
-  const ms = toMs(t);
+// fmtDate is a date and time to the minute: 2026-12-05 09:21 in English
+// (unambiguous everywhere), the language's own medium form in the others.
+export function fmtDate(at) {
+  const ms = toMs(at);
   if (!isFinite(ms)) return '';
   const d = new Date(ms);
+  if (locale !== 'en') return dateFmt({ dateStyle: 'medium', timeStyle: 'short' }).format(d);
   const p = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
@@ -84,7 +95,7 @@ export function plural(n, noun) {
 // countLine is the header's: the branch shown, and the file when it holds
 // more.
 export function countLine(branch, file) {
-  return plural(branch, 'message') + (file > branch ? ` on this branch · ${file} in the file` : '');
+  return file > branch ? t('count.branchFile', { count: branch, file }) : t('count.messages', { count: branch });
 }
 
 // statsParts splits pi's /session message count (get_session_stats) into

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// testLanguages: the language chosen in Settings (piweb section) draws the
+// page in it: the sidebar, the header, the composer and <html lang>; a
+// reload keeps it (this browser's choice, in localStorage as the theme's);
+// choosing the browser's language again draws it in English, as the test
+// browser asks. The message catalogs themselves are checked by
+// jstest/i18n.test.mjs.
+func testLanguages(t *testing.T, b *browser, session string) {
+	shots := os.Getenv("PIWEB_SHOTS") != ""
+	if shots {
+		shootLanguage(t, b, session, "lang-en")
+	}
+	chooseLanguage(t, b, "zh-Hans")
+	b.open(t, session)
+	b.waitJS(t, `document.documentElement.lang === 'zh-Hans' && !!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
+	got := eval[string](t, b, `[document.querySelector('.side-filter input').placeholder,
+		document.querySelector('.side-foot a[href="/settings"]').textContent,
+		document.querySelector('.sess-menu-btn').getAttribute('aria-label'),
+		document.querySelector('.composer textarea').getAttribute('aria-label')].join('|')`)
+	if want := "筛选会话|设置|操作|消息"; got != want {
+		t.Errorf("sidebar filter, Settings link, Actions, composer in Simplified Chinese = %q, want %q", got, want)
+	}
+	if shots {
+		shootLanguage(t, b, session, "lang-zh-Hans")
+	}
+	b.open(t, session)
+	b.waitJS(t, `document.documentElement.lang === 'zh-Hans' && document.querySelector('.side-foot a[href="/settings"]')?.textContent === '设置'`)
+	chooseLanguage(t, b, "")
+	b.waitJS(t, `document.querySelector('.side-foot a[href="/settings"]')?.textContent === 'Settings'`)
+	if lang := eval[string](t, b, `document.documentElement.lang`); lang != "en" {
+		t.Errorf("<html lang> = %q back in the browser's language, want en", lang)
+	}
+}
+
+// chooseLanguage picks a language ("" for the browser's) in Settings, which
+// reloads the page in it.
+func chooseLanguage(t *testing.T, b *browser, code string) {
+	t.Helper()
+	b.open(t, "/settings")
+	b.waitJS(t, `!!document.querySelector('.set-language')`)
+	eval[bool](t, b, fmt.Sprintf(`(() => { const s = document.querySelector('.set-language');
+		s.value = %q; s.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, code))
+	want := code
+	if want == "" {
+		want = "en"
+	}
+	b.waitJS(t, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('.set-language')`, want))
+}
+
+// shootLanguage takes the session page and Settings' piweb section in the
+// language shown, at both widths, light and dark.
+func shootLanguage(t *testing.T, b *browser, session, name string) {
+	b.open(t, session)
+	b.waitJS(t, `!!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
+	shootAll(t, b, name+"-session")
+	b.open(t, "/settings?section=piweb")
+	b.waitJS(t, `!!document.querySelector('.set-language')`)
+	shootAll(t, b, name+"-settings")
+}
