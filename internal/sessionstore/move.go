@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"piweb/internal/durable"
 )
 
 // MoveFile moves the file at src to dst, which must not exist: it never
@@ -43,13 +45,13 @@ func moveFile(src, dst string, remove func(string) error) error {
 // removeMoved removes src once dst holds its bytes, and makes both folder
 // changes durable.
 func removeMoved(src, dst string, remove func(string) error) error {
-	if err := syncDir(filepath.Dir(dst)); err != nil {
+	if err := durable.SyncDir(filepath.Dir(dst)); err != nil {
 		return undoMove(dst, fmt.Errorf("move: %w", err))
 	}
 	if err := remove(src); err != nil {
 		return undoMove(dst, fmt.Errorf("move: %w", err))
 	}
-	return syncDir(filepath.Dir(src))
+	return durable.SyncDir(filepath.Dir(src))
 }
 
 // undoMove removes dst, the new place of a move that failed with err; when

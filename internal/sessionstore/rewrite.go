@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"piweb/internal/durable"
 )
 
 // RewriteFile replaces the file at path with data without ever truncating
@@ -35,7 +37,7 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 		read = wantSize
 	}
 	active, _ := openByAnyone(st) // a writer at work (see writerSettle)
-	tmp, err := writeTemp(filepath.Dir(path), data)
+	tmp, err := durable.TempFile(filepath.Dir(path), data)
 	if err != nil {
 		return "", err
 	}
@@ -58,7 +60,7 @@ func rewriteFile(path string, data []byte, wantSize int64, beforeRename func()) 
 	if b := carriedName(backup, carried); b != backup && os.Rename(backup, b) == nil {
 		backup = b
 	}
-	return backup, syncDir(filepath.Dir(path))
+	return backup, durable.SyncDir(filepath.Dir(path))
 }
 
 // A backup's name ends in "+N" (carriedName): N is the offset up to which

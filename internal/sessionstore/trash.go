@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"piweb/internal/durable"
 	"piweb/internal/errs"
 	"piweb/pisession"
 )
@@ -345,7 +346,7 @@ func (st *Store) readTrash(id string) (TrashItem, error) {
 func writeRecord(it TrashItem) error {
 	dir := filepath.Dir(it.File)
 	b, _ := json.MarshalIndent(it, "", "  ")
-	tmp, err := writeTemp(dir, b)
+	tmp, err := durable.TempFile(dir, b)
 	if err != nil {
 		return err
 	}
@@ -353,7 +354,7 @@ func writeRecord(it TrashItem) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write trash record: %w", err)
 	}
-	return syncDir(dir)
+	return durable.SyncDir(dir)
 }
 
 // removeItemDir removes a trash item's folder, record last, so a crash
@@ -372,7 +373,7 @@ func removeItemDir(dir string) error {
 	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return errors.Join(append(failed, err)...)
 	}
-	return syncDir(filepath.Dir(dir))
+	return durable.SyncDir(filepath.Dir(dir))
 }
 
 func randHex(n int) string {

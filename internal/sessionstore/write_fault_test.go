@@ -15,22 +15,6 @@ import (
 	"time"
 )
 
-// shortFile is a file whose next Write writes only half its buffer and
-// then fails as a full disk does; grow, when set, runs in between (another
-// process appending).
-type shortFile struct {
-	*os.File
-	grow func()
-}
-
-func (f *shortFile) Write(b []byte) (int, error) {
-	n, _ := f.File.Write(b[:len(b)/2])
-	if f.grow != nil {
-		f.grow()
-	}
-	return n, syscall.ENOSPC
-}
-
 func writeSession(t *testing.T) (string, *pisession.Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
@@ -42,44 +26,6 @@ func writeSession(t *testing.T) (string, *pisession.Session) {
 		t.Fatal(err)
 	}
 	return path, s
-}
-
-// TestAppendShortWriteUndone: an append that fails half-way (issue 17.8)
-// leaves the file as it was and reports the error.
-func TestAppendShortWriteUndone(t *testing.T) {
-	path, s := writeSession(t)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	err = appendTo(&shortFile{File: f}, s.Size, []byte(`{"type":"custom","id":"x"}`))
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "removed") {
-		t.Errorf("err = %v, want ENOSPC saying the partial line was removed", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != sHdr+"\n" {
-		t.Errorf("file = %q, want it unchanged", got)
-	}
-}
-
-// TestAppendShortWriteKeptWhenGrown: when another process appended after
-// the partial write, nothing is cut (its line must not be lost).
-func TestAppendShortWriteKeptWhenGrown(t *testing.T) {
-	path, s := writeSession(t)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	other := []byte(`{"other":"writer"}` + "\n")
-	grow := func() { appendBytes(t, path, other) }
-	err = appendTo(&shortFile{File: f, grow: grow}, s.Size, []byte(`{"type":"custom","id":"x"}`))
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "remains") {
-		t.Errorf("err = %v, want ENOSPC saying the partial line remains", err)
-	}
-	if got, _ := os.ReadFile(path); !bytes.HasSuffix(got, other) {
-		t.Errorf("file = %q, want the other writer's line kept", got)
-	}
 }
 
 func appendBytes(t testing.TB, path string, b []byte) {
@@ -255,24 +201,6 @@ func carryBackups(path string) int {
 		}
 	}
 	return n
-}
-
-// TestCreateFileSyncFailLeavesNothing: a new session (a fork, a clone)
-// whose folder cannot be synced is reported failed and is not left
-// behind, so that a retry does not make a second copy.
-func TestCreateFileSyncFailLeavesNothing(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "fork.jsonl")
-	err := createFile(path, []byte(sHdr+"\n"), func(string) error { return syscall.EIO })
-	if !errors.Is(err, syscall.EIO) {
-		t.Errorf("err = %v, want EIO", err)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("left behind: %v", ents)
-	}
-	if err := createFile(path, []byte(sHdr+"\n"), syncDir); err != nil {
-		t.Errorf("retry: %v", err)
-	}
 }
 
 // TestMoveUndoFailureSaid: when a failed move cannot remove its new link
