@@ -26,7 +26,7 @@ func (s *Session) CompactTree(labels map[string]string) []TreeNode {
 		if e.ID == "" {
 			continue
 		}
-		n := TreeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: Preview(e)}
+		n := TreeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
 		if e.HasParent() && e.ParentID != "" {
 			p := e.ParentID
 			n.ParentID = &p

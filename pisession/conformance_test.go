@@ -38,6 +38,12 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 		}
 		files = append(files, allSafe(f))
 	}
+	// The examples' session (example_test.go): what they print is pi's.
+	examples, _ := filepath.Glob(filepath.Join("testdata", "example", "sessions", "*", "*.jsonl"))
+	for _, f := range examples {
+		abs, _ := filepath.Abs(f)
+		files = append(files, allSafe(abs))
+	}
 	var generated []string
 	o.CallJSON(t, &generated, "gen", "7", t.TempDir(), "12")
 	for _, f := range generated {

@@ -86,8 +86,8 @@ func (s *Session) lastLine() int {
 	return n
 }
 
-// SanitizeName is pi 1.6's name.replace(/[\r\n]+/g, " ").trim().
-func SanitizeName(name string) string {
+// sanitizeName is pi 1.6's name.replace(/[\r\n]+/g, " ").trim().
+func sanitizeName(name string) string {
 	return strings.TrimFunc(crlfRuns.ReplaceAllString(name, " "), isJSSpace)
 }
 
@@ -151,10 +151,10 @@ func (s *Session) LabelLine(targetID, label string) []byte {
 }
 
 // NameLine is the line of a session_info entry after s's leaf that names
-// the session (SanitizeName; empty clears it), as pi 1.6's
+// the session (sanitizeName; empty clears it), as pi 1.6's
 // appendSessionInfo writes it now.
 func (s *Session) NameLine(name string) []byte {
-	return s.newLine("session_info", rawMember{"name", appendJSString(nil, SanitizeName(name))})
+	return s.newLine("session_info", rawMember{"name", appendJSString(nil, sanitizeName(name))})
 }
 
 // newLine is the line of a new entry of type typ after s's leaf, with a

@@ -253,13 +253,13 @@ func (m *Message) otherMember(key string, v []byte) {
 	case "content":
 		m.Content = Content{Raw: v}
 	case "timestamp":
-		m.Timestamp = Number(v)
+		m.Timestamp = jsonNumber(v)
 	case "durationMs":
-		m.DurationMs = Number(v)
+		m.DurationMs = jsonNumber(v)
 	case "tokensBefore":
-		m.TokensBefore = Number(v)
+		m.TokensBefore = jsonNumber(v)
 	case "usage":
-		m.Usage = DecodeUsage(v)
+		m.Usage = decodeUsage(v)
 	case "isError":
 		m.IsError = isTrue(v)
 	case "cancelled":
@@ -285,8 +285,8 @@ func (m *Message) otherMember(key string, v []byte) {
 	}
 }
 
-// DecodeUsage decodes a usage object, nil when raw is not an object.
-func DecodeUsage(raw []byte) *Usage {
+// decodeUsage decodes a usage object, nil when raw is not an object.
+func decodeUsage(raw []byte) *Usage {
 	var u Usage
 	if !u.Decode(raw) {
 		return nil
@@ -304,19 +304,19 @@ func (u *Usage) Decode(raw []byte) bool {
 	for k, v := range jsjson.Members(raw) {
 		switch string(k) {
 		case `"input"`:
-			u.Input = Number(v)
+			u.Input = jsonNumber(v)
 		case `"output"`:
-			u.Output = Number(v)
+			u.Output = jsonNumber(v)
 		case `"cacheRead"`:
-			u.CacheRead = Number(v)
+			u.CacheRead = jsonNumber(v)
 		case `"cacheWrite"`:
-			u.CacheWrite = Number(v)
+			u.CacheWrite = jsonNumber(v)
 		case `"cacheWrite1h"`:
-			u.CacheWrite1h = Number(v)
+			u.CacheWrite1h = jsonNumber(v)
 		case `"reasoning"`:
-			u.Reasoning = Number(v)
+			u.Reasoning = jsonNumber(v)
 		case `"totalTokens"`:
-			u.TotalTokens = Number(v)
+			u.TotalTokens = jsonNumber(v)
 		case `"cost"`:
 			u.Cost.decode(v)
 		}
@@ -329,15 +329,15 @@ func (c *Cost) decode(raw []byte) {
 	for k, v := range jsjson.Members(raw) {
 		switch string(k) {
 		case `"input"`:
-			c.Input = Number(v)
+			c.Input = jsonNumber(v)
 		case `"output"`:
-			c.Output = Number(v)
+			c.Output = jsonNumber(v)
 		case `"cacheRead"`:
-			c.CacheRead = Number(v)
+			c.CacheRead = jsonNumber(v)
 		case `"cacheWrite"`:
-			c.CacheWrite = Number(v)
+			c.CacheWrite = jsonNumber(v)
 		case `"total"`:
-			c.Total = Number(v)
+			c.Total = jsonNumber(v)
 		case `"totalFromProvider"`:
 			c.TotalFromProvider = isTrue(v)
 		}
@@ -360,9 +360,9 @@ func (u *Usage) Add(o *Usage) {
 	u.Cost.Total += o.Cost.Total
 }
 
-// Number decodes a JSON number, 0 for anything else. Small integers, which
+// jsonNumber decodes a JSON number, 0 for anything else. Small integers, which
 // token counts are, skip strconv.
-func Number(b []byte) float64 {
+func jsonNumber(b []byte) float64 {
 	if len(b) > 0 && len(b) < 16 {
 		n := 0
 		for _, c := range b {
@@ -385,7 +385,7 @@ func numberPtr(b []byte) *float64 {
 	if len(b) == 0 || !(b[0] == '-' || b[0] >= '0' && b[0] <= '9') {
 		return nil
 	}
-	f := Number(b)
+	f := jsonNumber(b)
 	return &f
 }
 
@@ -428,7 +428,7 @@ func decodeNestedCall(raw []byte) NestedCall {
 		case `"error"`:
 			c.Error = str(v)
 		case `"durationMs"`:
-			c.DurationMs = Number(v)
+			c.DurationMs = jsonNumber(v)
 		case `"arguments"`:
 			c.Arguments = v
 		}

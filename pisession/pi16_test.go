@@ -136,8 +136,8 @@ func TestSanitizeName(t *testing.T) {
 		"\n":                         "",
 		" plain ":                    "plain",
 	} {
-		if got := SanitizeName(in); got != want {
-			t.Errorf("SanitizeName(%q) = %q, want %q", in, got, want)
+		if got := sanitizeName(in); got != want {
+			t.Errorf("sanitizeName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

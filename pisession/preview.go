@@ -7,11 +7,11 @@ import (
 	"piweb/internal/jsjson"
 )
 
-// Preview is the one-line text the compact tree shows for an entry: at
+// preview is the one-line text the compact tree shows for an entry: at
 // most 200 runes (and an ellipsis), white space collapsed. It reads only
 // what it shows through jsjson's raw view: the preview of a 150 MB session
 // must not decode every tool output to show 200 characters.
-func Preview(e *Entry) string {
+func preview(e *Entry) string {
 	var text string
 	str := func(k string) string { return prefixString(e.Field(k), 800) }
 	switch e.Type {

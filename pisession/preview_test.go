@@ -22,7 +22,7 @@ func TestPreview(t *testing.T) {
 	}
 	for i, tt := range tests {
 		e := Parse([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" + tt.line + "\n")).Entries[0]
-		got := Preview(e)
+		got := preview(e)
 		if tt.want == "" {
 			if n := len([]rune(got)); n != 201 { // 200 runes and the ellipsis
 				t.Errorf("%d: long preview has %d runes", i, n)
