@@ -6,7 +6,8 @@
 #      postgresql, staticcheck; all but staticcheck in the background,
 #      beside steps 2 and 3 (npm waits on the network and the disk; the
 #      checks want the CPU), its output shown when it ends
-#   2. gofmt -l (every Go file formatted), go vet ./...
+#   2. gofmt -l (every Go file formatted), go vet ./..., and the session
+#      library's example module (examples/pisession-demo) vetted and tested
 #   3. staticcheck ./...
 #   4. go test -race -count=1 ./...   every test, the long ones included
 #      (and started first)
@@ -76,6 +77,10 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# The session library's example module has its own go.mod (./... does not
+# reach it): it imports piweb/pisession as any other program would. Built
+# on what go vet just compiled, it takes about a second.
+(cd examples/pisession-demo && go vet ./... && go test -count=1 ./...)
 
 step staticcheck
 if [ -x tools/bin/staticcheck ]; then
