@@ -89,6 +89,7 @@ func TestSettingsPage(t *testing.T) {
 	os.MkdirAll(filepath.Join(r.agentDir, "prompts"), 0o755)
 	os.WriteFile(filepath.Join(r.agentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
 	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
+	setSetting(t, r, "compaction", map[string]any{"keepRecentTokens": 20017}) // found by its value below
 	r.open(t, "/settings")
 	r.waitJS(t, fmt.Sprintf(`!!document.querySelector('.set-project-select option[value=%q]')`, r.cwd))
 	setValue(t, r, ".set-project-select", r.cwd, "change")
@@ -123,6 +124,8 @@ func checkSettingsLayout(t *testing.T, r *chatRig) {
 	r.waitJS(t, `document.querySelectorAll('.set-row[data-key=steeringMode] select').length === 2 && document.querySelector('.set-row[data-key=steeringMode]').innerText.includes('Steering messages')`)
 	setValue(t, r, ".set-search", "retry", "input")
 	r.waitJS(t, `!document.querySelector('.set-providers') && [...document.querySelectorAll('.set-row[data-key]')].every((e) => e.dataset.key.startsWith('retry.')) && document.querySelectorAll('.set-row[data-key]').length === 4`)
+	setValue(t, r, ".set-search", "20017", "input") // a value, typed in settings.json
+	r.waitJS(t, `[...document.querySelectorAll('.set-row[data-key]')].map((e) => e.dataset.key).join() === 'compaction.keepRecentTokens'`)
 	setValue(t, r, ".set-search", "no such setting at all", "input")
 	r.waitJS(t, `getComputedStyle(document.querySelector('.set-nomatch')).display !== 'none' && !document.querySelector('.set-section:not([hidden])')`)
 	setValue(t, r, ".set-search", "user-prompt", "input") // a resource, by name
@@ -151,6 +154,23 @@ func nestedScrollJS(sel string) string {
 func setValue(t *testing.T, r *chatRig, sel, v, ev string) {
 	t.Helper()
 	eval[bool](t, r.browser, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event(%q, {bubbles: true})); return true; })()`, sel, v, ev))
+}
+
+// setSetting sets a key of pi's settings.json as a person would type it.
+func setSetting(t *testing.T, r *chatRig, key string, v any) {
+	t.Helper()
+	path := filepath.Join(r.agentDir, "settings.json")
+	s := map[string]any{}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s[key] = v
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // waitSettings waits until pi's settings.json satisfies ok.

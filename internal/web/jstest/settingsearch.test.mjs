@@ -20,6 +20,16 @@ test('search: every word, any case, over name, key, description and choices', ()
   assert.equal(matches('a b', 'a', undefined, null, 'B'), true);
 });
 
+test('search: a setting is found by a value it has, global or the project\'s', () => {
+  const st = { key: 'shellCommandPrefix', doc: 'prefix for bash commands' };
+  assert.equal(settingMatches('direnv', st, 'eval "$(direnv export bash)"'), true);
+  assert.equal(settingMatches('direnv', st, undefined, 'direnv exec .'), true);
+  assert.equal(settingMatches('direnv', st), false);
+  assert.equal(settingMatches('7', { key: 'retry', sub: 'maxRetries' }, 7), true);
+  assert.equal(settingMatches('zsh', { key: 'shellPath' }, ['/bin/zsh']), true);
+  assert.equal(settingMatches('true', { key: 'hideThinkingBlock' }, true), false); // a switch: by its name only
+});
+
 test('the sections, in order', () => {
   assert.deepEqual(SECTIONS.map(([, l]) => l), ['Providers and keys', 'Models', 'Agent', 'Resources', 'Alerts',
     'piweb']);

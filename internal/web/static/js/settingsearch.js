@@ -41,6 +41,16 @@ export function matches(query, ...texts) {
 }
 
 // settingMatches is whether a setting of the schema matches the query:
-// by its name, key, description or choices.
-export const settingMatches = (query, st) => matches(query, labelOf(st), keyName(st), st.doc,
-  (st.options || []).join(' '));
+// by its name, key, description or choices, or by a value it has
+// (values: the global one, a project's), as typed (a text, a number, a
+// list's items; an on/off switch is found by its name only).
+export const settingMatches = (query, st, ...values) => matches(query, labelOf(st), keyName(st), st.doc,
+  (st.options || []).join(' '), ...values.map(typed));
+
+// typed is a setting's value as the search reads it.
+function typed(v) {
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return v.map(typed).join(' ');
+  if (v && typeof v === 'object') return JSON.stringify(v);
+  return null;
+}

@@ -9,8 +9,10 @@ import { baseName } from './util.js';
 
 export const MODEL_KEYS = new Set(['defaultProvider', 'defaultModel', 'defaultThinkingLevel', 'enabledModels']);
 
-// agentRows are the settings the Agent section shows for query q.
-export const agentRows = (cfg, q) => cfg.schema.filter((st) => !MODEL_KEYS.has(st.key) && settingMatches(q, st));
+// agentRows are the settings the Agent section shows for query q, found
+// by their values too (the global one, the chosen project's).
+export const agentRows = (cfg, q) => cfg.schema.filter((st) => !MODEL_KEYS.has(st.key) && settingMatches(q, st,
+  valueOf(cfg.global.settings || {}, st), cfg.project ? valueOf(cfg.project.settings || {}, st) : undefined));
 
 export function AgentForm({ cfg, cwd, q, apply }) {
   const rows = agentRows(cfg, q);
