@@ -186,34 +186,81 @@ var usageKeys = map[string]string{
 	"machine": `u.machine`,
 }
 
-// Usage is GET /api/usage?fleet=1: every machine's usage grouped by day
-// (in tz), model, project or machine, since a time (zero: all). An answer
-// copied into forks and clones (same machine, entry id and time) counts
-// once; deleted sessions do not count.
-func (r *Reader) Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error) {
-	key, ok := usageKeys[by]
-	if !ok {
-		return nil, fmt.Errorf("fleet usage: no grouping %q", by)
+// UsageQuery asks for the fleet's usage grouped By day (in TZ), model,
+// project or machine, since a time (zero: all); Split ("model",
+// "project" or "machine", with By "day") splits each day's row by that
+// (UsageRow.Group), as the local usage does for the page's stacked bars.
+type UsageQuery struct {
+	By, Split, TZ string
+	Since         time.Time
+}
+
+// usageRows are the fleet's usage rows as Usage counts them, since $2
+// (NULL: all), with their session's cwd: an answer copied into forks and
+// clones (same machine, entry id and time) counts once; deleted sessions
+// do not count. $1 is the time zone, which the query must use.
+const usageRows = `WITH u AS (
+	SELECT DISTINCT ON (u.machine, CASE WHEN u.entry_id = '' THEN u.path || ':' || u.line ELSE u.entry_id END, u.ts)
+		u.*, s.cwd
+	FROM fleet.usage u JOIN fleet.sessions s ON s.machine = u.machine AND s.path = u.path AND NOT s.deleted
+	WHERE ($2::bigint IS NULL OR u.ts >= $2) AND $1::text IS NOT NULL)`
+
+const usageSums = `sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), count(*) FILTER (WHERE answer)`
+
+// Usage is GET /api/usage?fleet=1: every machine's usage grouped as q
+// asks, sorted by key and group.
+func (r *Reader) Usage(ctx context.Context, q UsageQuery) ([]catalog.UsageRow, error) {
+	key, ok := usageKeys[q.By]
+	group, okSplit := usageKeys[q.Split]
+	if !ok || q.Split != "" && (!okSplit || q.By != "day" || q.Split == "day") {
+		return nil, fmt.Errorf("fleet usage: no grouping %q split by %q", q.By, q.Split)
 	}
-	var from any
-	if !since.IsZero() {
-		from = since.UnixMilli()
+	if q.Split == "" {
+		group = `''`
 	}
-	rows, err := r.pool.Query(ctx, `WITH u AS (
-		SELECT DISTINCT ON (u.machine, CASE WHEN u.entry_id = '' THEN u.path || ':' || u.line ELSE u.entry_id END, u.ts)
-			u.*, s.cwd
-		FROM fleet.usage u JOIN fleet.sessions s ON s.machine = u.machine AND s.path = u.path AND NOT s.deleted
-		WHERE ($2::bigint IS NULL OR u.ts >= $2) AND $1::text IS NOT NULL)
-	SELECT `+key+`, sum(input), sum(output), sum(cache_read), sum(cache_write), sum(cost), count(*) FILTER (WHERE answer)
-	FROM u GROUP BY 1 ORDER BY 1`, tz, from)
+	rows, err := r.pool.Query(ctx, usageRows+` SELECT `+key+`, `+group+`, `+usageSums+`
+	FROM u GROUP BY 1, 2 ORDER BY 1, 2`, q.TZ, since(q.Since))
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (catalog.UsageRow, error) {
 		var u catalog.UsageRow
-		err := row.Scan(&u.Key, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Messages)
+		err := row.Scan(&u.Key, &u.Group, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Messages)
 		return u, err
 	})
+}
+
+// since is a usage query's lower bound in ms, NULL for all.
+func since(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// UsageSessions is GET /api/usage/sessions?fleet=1: the limit sessions
+// of every machine that cost the most since a time (zero: all), counted
+// as Usage counts, the most expensive first, each with its machine.
+func (r *Reader) UsageSessions(ctx context.Context, from time.Time, limit int) ([]apitype.UsageSession, error) {
+	rows, err := r.pool.Query(ctx, usageRows+` SELECT `+itemCols+`, x.i, x.o, x.cr, x.cw, x.c, x.n
+	FROM (SELECT machine, path, sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c,
+		count(*) FILTER (WHERE answer) n FROM u GROUP BY 1, 2) x
+	JOIN fleet.sessions s ON s.machine = x.machine AND s.path = x.path
+	ORDER BY x.c DESC, s.modified DESC, s.machine, s.path LIMIT $3`, "UTC", since(from), limit)
+	if err != nil {
+		return nil, err
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (apitype.UsageSession, error) {
+		var us apitype.UsageSession
+		u := &us.Usage
+		it, err := scanItem(row, &u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Messages)
+		us.Session = it
+		return us, err
+	})
+	if out == nil {
+		out = []apitype.UsageSession{}
+	}
+	return out, err
 }
 
 // ErrNoSession is Session's answer for a session the fleet does not have

@@ -257,8 +257,9 @@ func TestListen(t *testing.T) {
 	}
 }
 
-// TestUsage: the fleet's usage by machine, day and model; a copy of a
-// session (a clone keeps its answers' ids and times) counts once.
+// TestUsage: the fleet's usage by machine, day and model, each day split
+// by machine; a copy of a session (a clone keeps its answers' ids and
+// times) counts once; the costliest sessions with their machine.
 func TestUsage(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	urlA, urlB := d.role(t, "ua"), d.role(t, "ub")
@@ -283,16 +284,19 @@ func TestUsage(t *testing.T) {
 	r := openReader(t, urlA)
 	ctx := context.Background()
 	for _, tc := range []struct {
-		by   string
-		want []catalog.UsageRow
+		by, split string
+		want      []catalog.UsageRow
 	}{
-		{"machine", []catalog.UsageRow{
+		{"machine", "", []catalog.UsageRow{
 			{Key: "cloud", Input: 30, Output: 15, Cost: 0.09, Messages: 3},
 			{Key: "desk", Input: 20, Output: 10, Cost: 0.06, Messages: 2}}},
-		{"day", []catalog.UsageRow{{Key: "2026-12-04", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
-		{"model", []catalog.UsageRow{{Key: "fake/m1", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
+		{"day", "", []catalog.UsageRow{{Key: "2026-12-04", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
+		{"model", "", []catalog.UsageRow{{Key: "fake/m1", Input: 50, Output: 25, Cost: 0.15, Messages: 5}}},
+		{"day", "machine", []catalog.UsageRow{
+			{Key: "2026-12-04", Group: "cloud", Input: 30, Output: 15, Cost: 0.09, Messages: 3},
+			{Key: "2026-12-04", Group: "desk", Input: 20, Output: 10, Cost: 0.06, Messages: 2}}},
 	} {
-		got, err := r.Usage(ctx, tc.by, "Europe/Paris", time.Time{})
+		got, err := r.Usage(ctx, UsageQuery{By: tc.by, Split: tc.split, TZ: "Europe/Paris"})
 		if err != nil {
 			t.Fatalf("by %s: %v", tc.by, err)
 		}
@@ -300,7 +304,11 @@ func TestUsage(t *testing.T) {
 			t.Errorf("by %s (-want +got):\n%s", tc.by, diff)
 		}
 	}
-	if got, err := r.Usage(ctx, "day", "UTC", time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || len(got) != 0 {
+	if got, err := r.Usage(ctx, UsageQuery{By: "day", TZ: "UTC", Since: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)}); err != nil || len(got) != 0 {
 		t.Errorf("usage since 2027: %v (%v), want none", got, err)
+	}
+	list, err := r.UsageSessions(ctx, time.Time{}, 1)
+	if err != nil || len(list) != 1 || list[0].Session.Machine != "cloud" || list[0].Usage.Messages != 3 || list[0].Session.ID == "" {
+		t.Errorf("costliest session = %+v (%v), want cloud's with 3 answers", list, err)
 	}
 }

@@ -47,11 +47,18 @@ func (s *Service) Search(ctx context.Context, q catalog.SearchQuery) (apitype.Se
 	return s.Reader.Search(ctx, q)
 }
 
-func (s *Service) Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error) {
+func (s *Service) Usage(ctx context.Context, q UsageQuery) ([]catalog.UsageRow, error) {
 	if s.Reader == nil {
 		return nil, s.Err
 	}
-	return s.Reader.Usage(ctx, by, tz, since)
+	return s.Reader.Usage(ctx, q)
+}
+
+func (s *Service) UsageSessions(ctx context.Context, since time.Time, limit int) ([]apitype.UsageSession, error) {
+	if s.Reader == nil {
+		return nil, s.Err
+	}
+	return s.Reader.UsageSessions(ctx, since, limit)
 }
 
 func (s *Service) Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error) {

@@ -22,8 +22,12 @@ type Fleet interface {
 	Sessions(ctx context.Context, q catalog.ListQuery, machine string) (apitype.SessionList, error)
 	Search(ctx context.Context, q catalog.SearchQuery) (apitype.Search, error)
 	// Usage groups the fleet's usage by day (in tz), model, project or
-	// machine, since a time (zero: all).
-	Usage(ctx context.Context, by, tz string, since time.Time) ([]catalog.UsageRow, error)
+	// machine, since a time (zero: all), days split by model, project or
+	// machine.
+	Usage(ctx context.Context, q fleet.UsageQuery) ([]catalog.UsageRow, error)
+	// UsageSessions lists the sessions of every machine that cost the
+	// most since a time, the most expensive first.
+	UsageSessions(ctx context.Context, since time.Time, limit int) ([]apitype.UsageSession, error)
 	// Session reads another machine's session (its listing and its file
 	// as pushed) by its API id there; fleet.ErrNoSession when there is none.
 	Session(ctx context.Context, machine, id string) (catalog.Meta, []byte, error)

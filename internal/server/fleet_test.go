@@ -28,7 +28,10 @@ func (f *fakeFleet) Sessions(context.Context, catalog.ListQuery, string) (apityp
 func (f *fakeFleet) Search(context.Context, catalog.SearchQuery) (apitype.Search, error) {
 	return apitype.Search{}, nil
 }
-func (f *fakeFleet) Usage(context.Context, string, string, time.Time) ([]catalog.UsageRow, error) {
+func (f *fakeFleet) Usage(context.Context, fleet.UsageQuery) ([]catalog.UsageRow, error) {
+	return nil, nil
+}
+func (f *fakeFleet) UsageSessions(context.Context, time.Time, int) ([]apitype.UsageSession, error) {
 	return nil, nil
 }
 func (f *fakeFleet) Session(_ context.Context, machine, id string) (catalog.Meta, []byte, error) {

@@ -36,7 +36,10 @@ func (f machineFleet) Sessions(context.Context, catalog.ListQuery, string) (apit
 func (f machineFleet) Search(context.Context, catalog.SearchQuery) (apitype.Search, error) {
 	return apitype.Search{}, nil
 }
-func (f machineFleet) Usage(context.Context, string, string, time.Time) ([]catalog.UsageRow, error) {
+func (f machineFleet) UsageSessions(context.Context, time.Time, int) ([]apitype.UsageSession, error) {
+	return nil, nil
+}
+func (f machineFleet) Usage(context.Context, fleet.UsageQuery) ([]catalog.UsageRow, error) {
 	return nil, nil
 }
 func (f machineFleet) Session(context.Context, string, string) (catalog.Meta, []byte, error) {

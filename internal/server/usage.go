@@ -8,13 +8,14 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
+	"piweb/internal/fleet"
 )
 
 // getUsage answers GET /api/usage?by=day|model|project&tz=Area/City&days=N.
 // Days are counted in tz (the browser's zone) when the server knows it,
 // else in UTC; the answer says which. days keeps the last N calendar days,
 // today included. by=day&split=model|project splits each day by model or
-// project (a row per day and group; the fleet's answer is not split).
+// project (a row per day and group), or under fleet=1 by machine too.
 func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	q, err := usageQuery(r)
 	if err != nil {
@@ -22,7 +23,7 @@ func (s *Server) getUsage(w http.ResponseWriter, r *http.Request) error {
 	}
 	if r.URL.Query().Has("fleet") {
 		return s.fleetAnswer(w, func(f Fleet) (any, error) {
-			rows, err := f.Usage(r.Context(), q.By, q.Loc.String(), q.Since)
+			rows, err := f.Usage(r.Context(), fleet.UsageQuery{By: q.By, Split: q.Split, TZ: q.Loc.String(), Since: q.Since})
 			return apitype.Usage{Rows: rows, TZ: q.Loc.String()}, err
 		})
 	}
@@ -50,8 +51,9 @@ func usageQuery(r *http.Request) (UsageQuery, error) {
 			q.Loc = l
 		}
 	}
-	if q.Split = v.Get("split"); q.Split != "" && (q.By != "day" || q.Split != "model" && q.Split != "project") {
-		return q, errs.Errorf(errs.Invalid, "split must be model or project, with by=day")
+	if q.Split = v.Get("split"); q.Split != "" && (q.By != "day" || q.Split != "model" && q.Split != "project" &&
+		(q.Split != "machine" || !v.Has("fleet"))) {
+		return q, errs.Errorf(errs.Invalid, "split must be model or project (or machine with fleet=1), with by=day")
 	}
 	if d := v.Get("days"); d != "" {
 		n, err := strconv.Atoi(d)

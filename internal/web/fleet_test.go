@@ -228,6 +228,21 @@ func TestFleetPage(t *testing.T) {
 		.click(), true)`)
 	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');
 		return t && t.textContent.includes('alpha') && t.textContent.includes('beta'); })()`)
+	// Its bars split by machine as they split by model locally, and its
+	// costliest sessions link to each on its machine.
+	eval[bool](t, b, `([...document.querySelectorAll('.usage-split button')].find((e) => e.textContent === 'By machine')
+		.click(), true)`)
+	b.waitJS(t, `(() => { const names = [...document.querySelectorAll('.uchart-legend-name')].map((e) => e.textContent);
+		const segs = new Set([...document.querySelectorAll('.uchart[data-metric=cost] .useg')].map((e) => e.className));
+		return names.includes('alpha') && names.includes('beta') && segs.size === 2; })()`)
+	b.waitJS(t, `document.querySelectorAll('.usage-sessions a').length === 3
+		&& [...document.querySelectorAll('.usage-sessions a')].some((a) => a.search === '?machine=beta'
+			&& a.textContent.includes('beta ·'))`)
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shoot(t, b, "usage-fleet")
+	}
+	b.run(t, chromedp.Click(`.usage-sessions a[href*="machine=beta"]`))
+	b.waitJS(t, `location.search === '?machine=beta' && document.querySelector('.conv')?.textContent.includes('answer to beta')`)
 	b.noConsoleErrors(t)
 }
 

@@ -294,6 +294,24 @@ func testUsagePage(t *testing.T, r *rig) {
 	r.waitJS(t, `[...document.querySelectorAll('.grid td.key')].some(td => td.textContent.includes('claude-sonnet-4-5'))`)
 	r.click(t, `.usage-group button:nth-child(3)`)
 	r.waitJS(t, `document.querySelector('.grid th.key-col')?.textContent.startsWith('project') && [...document.querySelectorAll('.grid td.key')].some(td => td.title === '/home/user/proj' && td.innerText.startsWith('proj'))`)
+	// All time longer than 90 days (an answer of March 2, 2026 added to
+	// the server's): a bar per week, the oldest week's included, said so.
+	eval[bool](t, r.browser, `(() => { const f = window.fetch; window.fetch = async (...a) => {
+		const res = await f(...a);
+		if (!String(a[0]).includes('split=')) return res;
+		const j = await res.json();
+		j.rows.unshift({ key: '2026-03-02', group: 'old', input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 1, messages: 1 });
+		return new Response(JSON.stringify(j), { status: res.status, headers: { 'content-type': 'application/json' } });
+	}; return true; })()`)
+	r.click(t, `.usage-period button:first-child`)
+	r.click(t, `.usage-period button:last-child`)
+	// (The fixtures' own answers go back to November 2025.)
+	r.waitJS(t, `(() => { const bars = [...document.querySelectorAll('.uchart[data-metric=cost] .ubar')];
+		const head = document.querySelector('.uchart[data-metric=cost] .uchart-head strong');
+		return bars.length > 0 && bars.length <= 90 && head?.textContent === 'Cost per week'
+			&& bars.every((b) => new Date(b.dataset.day + 'T00:00:00Z').getUTCDay() === 1)
+			&& bars.some((b) => b.dataset.day === '2026-03-02')
+			&& document.querySelector('.uchart-unit')?.textContent.startsWith('One bar is a week, Monday to Sunday'); })()`)
 }
 
 func testNarrowAndDark(t *testing.T, r *rig) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dayKeys, addDays, rankGroups, stackBars, seriesOf, tipSide, OTHER } from '../static/js/usagechart.js';
+import { dayKeys, addDays, rankGroups, stackBars, seriesOf, tipSide, OTHER, bucketOf, chartKeys, inBuckets }
+  from '../static/js/usagechart.js';
 
 test('days: the whole period ending today, or all time from the first day, at most cap', () => {
   assert.equal(addDays('2026-12-31', 1), '2027-01-01');
@@ -49,4 +50,25 @@ test('bars: segments in series order, as shares of the tallest day; empty days s
 test('tips stay inside the chart', () => {
   assert.deepEqual([0, 5, 9].map((i) => tipSide(i, 10)), ['start', 'mid', 'end']);
   assert.equal(tipSide(0, 1), 'mid');
+});
+
+test('long periods: a bar per week, then per month, so that every day is in one', () => {
+  assert.equal(bucketOf('week', '2026-12-05'), '2026-11-30'); // a Saturday: its week's Monday
+  assert.equal(bucketOf('week', '2026-11-30'), '2026-11-30');
+  assert.equal(bucketOf('week', '2026-12-06'), '2026-11-30'); // Sunday ends the week
+  assert.equal(bucketOf('month', '2026-12-05'), '2026-12');
+  assert.deepEqual(chartKeys(['2026-12-01', '2026-12-03'], { days: '', today: '2026-12-05' }),
+    { unit: 'day', keys: ['2026-12-01', '2026-12-02', '2026-12-03'] });
+  // 200 days of all time: weeks, the first and the last day's included.
+  const w = chartKeys(['2026-05-01', '2026-11-16'], { days: '', today: '2026-12-05' });
+  assert.equal(w.unit, 'week');
+  assert.equal(w.keys[0], '2026-04-27');
+  assert.equal(w.keys.at(-1), '2026-11-16');
+  assert.equal(w.keys.length, 30);
+  // Three years: months.
+  const m = chartKeys(['2024-01-15', '2026-12-01'], { days: '', today: '2026-12-05' });
+  assert.deepEqual([m.unit, m.keys[0], m.keys.at(-1), m.keys.length], ['month', '2024-01', '2026-12', 36]);
+  const rows = inBuckets([row('2026-12-01', 'a', 1), row('2026-12-05', 'a', 2), row('', 'a', 4)], 'week');
+  assert.deepEqual(rows.map((r) => r.key), ['2026-11-30', '2026-11-30']);
+  assert.equal(stackBars(rows, ['2026-11-30'], ['a'], 'cost').bars[0].cost, 3);
 });

@@ -174,6 +174,10 @@ export const leaveDemo = () => post('/api/demo/leave');
 export const signOut = () => post('/api/signout');
 export const usage = (by, params = {}) => get('/api/usage' + q({ by, ...params }));
 export const usageSessions = (params = {}) => get('/api/usage/sessions' + q(params));
+// usageSessionsFleet lists every machine's costliest sessions, another
+// machine's named by ref.
+export const usageSessionsFleet = (self, params = {}) => usageSessions({ ...params, fleet: 1 })
+  .then((d) => ({ ...d, sessions: (d.sessions || []).map((x) => ({ ...x, session: refItem(x.session, self) })) }));
 export const listTrash = () => get('/api/trash');
 // Trust is asked of the session's machine (another machine's: sent on to it).
 export const getTrust = (cwd, ref) => get('/api/trust' + q({ cwd, session: splitRef(ref).id,

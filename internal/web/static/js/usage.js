@@ -12,8 +12,9 @@ import { fmtTokens, fmtCost, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
 import { UsageChart, Legend, CostlySessions } from './usagebars.js';
-import { dayKeys, dayKey, rankGroups } from './usagechart.js';
+import { chartKeys, inBuckets, dayKey, rankGroups } from './usagechart.js';
 
+const SPLITS = [['model', 'By model'], ['project', 'By project']];
 const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
 const COLS = [
   ['input', 'input'], ['output', 'output'], ['cacheRead', 'cache read'], ['cacheWrite', 'cache write'],
@@ -43,11 +44,13 @@ export function UsagePage() {
   const [chosen, setBy] = useState(localStorage.getItem('piweb.usage.by') || 'day');
   const by = chosen === 'machine' && !f ? 'day' : chosen;
   const [days, setDays] = useState(localStorage.getItem('piweb.usage.days') ?? '30');
-  const [split, setSplit] = useState(localStorage.getItem('piweb.usage.split') === 'project' ? 'project' : 'model');
+  const [splitChosen, setSplit] = useState(localStorage.getItem('piweb.usage.split') || 'model');
+  const split = SPLITS.some(([k]) => k === splitChosen) || (f && splitChosen === 'machine') ? splitChosen : 'model';
   const [sort, setSort] = useState(null);
   const data = useAnswer(() => api.usage(by, { days, tz: zone(), fleet: f ? 1 : '' }), [by, days, f]);
   const split0 = useAnswer(() => api.usage('day', { days, tz: zone(), split, fleet: f ? 1 : '' }), [days, split, f]);
-  const costly = useAnswer(() => (f ? Promise.resolve(null) : api.usageSessions({ days, tz: zone() })), [days, f]);
+  const costly = useAnswer(() => (f ? api.usageSessionsFleet(fleet.value.self, { days, tz: zone() })
+    : api.usageSessions({ days, tz: zone() })), [days, f]);
   useEffect(() => {
     localStorage.setItem('piweb.usage.by', by);
     localStorage.setItem('piweb.usage.days', days);
@@ -77,16 +80,16 @@ export function UsagePage() {
       ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days
         ? ` in the last ${days} days` : ''}.</div>`}
       ${rows.length > 0 && html`
-        <section class="usage-section usage-charts"><div class="usage-section-head"><h2>Per day</h2>
-          ${!f && pick([['model', 'By model'], ['project', 'By project']], split, setSplit, 'Colour the bars',
+        <section class="usage-section usage-charts"><div class="usage-section-head"><h2>Over time</h2>
+          ${pick([...SPLITS, ...(f ? [['machine', 'By machine']] : [])], split, setSplit, 'Colour the bars',
             'usage-split')}</div>
-          <${Charts} answer=${split0} days=${days} split=${f ? '' : split} /></section>
+          <${Charts} answer=${split0} days=${days} split=${split} /></section>
         <section class="usage-section"><div class="usage-section-head"><h2>Table</h2>
           ${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project'],
             ...(f ? [['machine', 'By machine']] : [])], by, setBy, 'Group', 'usage-group')}</div>
           <${Table} rows=${rows} by=${by} sort=${sort} setSort=${setSort} sum=${sum} /></section>
-        ${!f && html`<section class="usage-section"><div class="usage-section-head"><h2>Most expensive sessions</h2>
-          </div><${CostlySessions} list=${costly} /></section>`}`}
+        <section class="usage-section"><div class="usage-section-head"><h2>Most expensive sessions</h2>
+          </div><${CostlySessions} list=${costly} /></section>`}
     </div></div>`;
 }
 
@@ -106,17 +109,18 @@ function useAnswer(ask, deps) {
 function Charts({ answer, days, split }) {
   if (!answer) return html`<div class="muted pad">Loading…</div>`;
   if (answer.error) return html`<div class="stop error">${answer.error}</div>`;
-  const rows = answer.rows || [];
-  const keys = dayKeys(rows.map((r) => r.key), { days, today: dayKey(new Date()) });
-  const shown = rows.filter((r) => keys.includes(r.key));
+  const day = (answer.rows || []).filter((r) => r.key);
+  const { unit, keys } = chartKeys(day.map((r) => r.key), { days, today: dayKey(new Date()) });
+  const shown = inBuckets(day, unit).filter((r) => keys.includes(r.key));
   const groups = rankGroups(shown);
-  const older = rows.some((r) => r.key && r.key < keys[0]);
+  const older = day.length > 0 && inBuckets(day, unit).some((r) => r.key < keys[0]);
   return html`${split && html`<${Legend} rows=${shown} groups=${groups} split=${split} />`}
     <div class="uchart-pair">
-      <${UsageChart} rows=${shown} keys=${keys} groups=${groups} split=${split} metric="cost" title="Cost per day" />
-      <${UsageChart} rows=${shown} keys=${keys} groups=${groups} split=${split} metric="tokens"
-        title="Tokens per day" /></div>
-    ${older && html`<p class="muted">The bars show the latest ${keys.length} days with usage; the table below has every
+      <${UsageChart} rows=${shown} keys=${keys} unit=${unit} groups=${groups} split=${split} metric="cost" />
+      <${UsageChart} rows=${shown} keys=${keys} unit=${unit} groups=${groups} split=${split} metric="tokens" /></div>
+    ${unit !== 'day' && html`<p class="muted uchart-unit">${unit === 'week' ? 'One bar is a week, Monday to Sunday'
+      : 'One bar is a calendar month'}: the period is longer than 90 days. The table below has every day.</p>`}
+    ${older && html`<p class="muted">The bars show the latest ${keys.length} ${unit}s; the table below has every
       day.</p>`}`;
 }
 

@@ -2,10 +2,11 @@
 // model or project (usagechart.js computes them; drawn with CSS boxes,
 // no chart library), each bar a button whose label and tip give its
 // numbers on hover, focus or tap (←→ move between bars), and the
-// sessions that cost the most, each a link to it.
+// sessions that cost the most, each a link to it (under --fleet, on its
+// machine).
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
-import { fmtTokens, fmtCost, baseName } from './util.js';
+import { fmtTokens, fmtCost, baseName, plural } from './util.js';
 import { navigate, sessionURL } from './state.js';
 import { onArrows } from './roving.js';
 import { stackBars, tipSide, OTHER } from './usagechart.js';
@@ -21,19 +22,29 @@ export function groupName(g, split) {
 const fmtDay = (key) => new Date(key + 'T12:00:00').toLocaleDateString(undefined,
   { weekday: 'short', month: 'short', day: 'numeric' });
 
+// fmtBar names a bar: its day, its week (by its Monday) or its month.
+export function fmtBar(unit, key) {
+  const date = (k, o) => new Date(k + 'T12:00:00').toLocaleDateString(undefined, o);
+  if (unit === 'month') return date(key + '-15', { month: 'long', year: 'numeric' });
+  if (unit === 'week') return 'Week of ' + date(key, { month: 'short', day: 'numeric', year: 'numeric' });
+  return fmtDay(key);
+}
+
 const amount = (metric, v) => (metric === 'cost' ? fmtCost(v) : fmtTokens(v) + ' tokens');
 
 // barLabel is what a bar says to a screen reader (and its tooltip): the
 // day, its totals, and each model's or project's share.
-function barLabel(b, groups, split) {
+function barLabel(b, unit, groups, split) {
   const parts = b.by.map((s, i) => s && groupName(groups[i], split) + ' ' + fmtCost(s.cost) + ', '
     + fmtTokens(s.tokens) + ' tokens').filter(Boolean);
-  return fmtDay(b.key) + ': ' + fmtCost(b.cost) + ', ' + fmtTokens(b.tokens) + ' tokens'
+  return fmtBar(unit, b.key) + ': ' + fmtCost(b.cost) + ', ' + fmtTokens(b.tokens) + ' tokens'
     + (parts.length ? '; ' + parts.join('; ') : '');
 }
 
-// UsageChart draws one metric ("cost" or "tokens") per day of keys.
-export function UsageChart({ rows, keys, groups, split, metric, title }) {
+// UsageChart draws one metric ("cost" or "tokens") per bar of keys, a
+// bar being a day, a week or a month (unit).
+export function UsageChart({ rows, keys, unit = 'day', groups, split, metric }) {
+  const title = (metric === 'cost' ? 'Cost' : 'Tokens') + ' per ' + unit;
   const [active, setActive] = useState(-1);
   const [focus, setFocus] = useState(keys.length - 1);
   const { bars, max } = stackBars(rows, keys, groups, metric);
@@ -42,28 +53,29 @@ export function UsageChart({ rows, keys, groups, split, metric, title }) {
   const show = (i) => { setActive(i); setFocus(i); };
   return html`<figure class="uchart" data-metric=${metric}>
     <figcaption class="uchart-head"><strong>${title}</strong>
-      <span class="muted">tallest day ${amount(metric, max)}</span></figcaption>
-    <div class="uchart-plot" role="group" aria-label=${title + ', one bar per day'}
+      <span class="muted">tallest ${unit} ${amount(metric, max)}</span></figcaption>
+    <div class="uchart-plot" role="group" aria-label=${title + ', one bar per ' + unit}
       onKeyDown=${onArrows('.ubar', 'horizontal')} onMouseLeave=${() => setActive(-1)}>
       ${bars.map((b, i) => html`<button key=${b.key} type="button" data-day=${b.key}
         class=${'ubar' + (i === active ? ' on' : '')} tabindex=${i === tab ? 0 : -1}
-        aria-label=${barLabel(b, groups, split)}
+        aria-label=${barLabel(b, unit, groups, split)}
         onMouseEnter=${() => setActive(i)} onFocus=${() => show(i)} onBlur=${() => setActive(-1)}
         onClick=${() => show(i)}>
         <span class="ubar-stack">${b.segs.map((s) => html`<span key=${s.i} class=${'useg ser-' + s.i}
           style=${{ height: s.pct.toFixed(2) + '%' }}></span>`)}</span></button>`)}
-      ${at && html`<${Tip} b=${at} i=${active} n=${bars.length} groups=${groups} split=${split} metric=${metric} />`}
+      ${at && html`<${Tip} b=${at} i=${active} n=${bars.length} unit=${unit} groups=${groups} split=${split}
+        metric=${metric} />`}
     </div>
-    <div class="uchart-axis muted" aria-hidden="true"><span>${keys.length ? fmtDay(keys[0]) : ''}</span>
-      <span>${keys.length > 1 ? fmtDay(keys[keys.length - 1]) : ''}</span></div>
+    <div class="uchart-axis muted" aria-hidden="true"><span>${keys.length ? fmtBar(unit, keys[0]) : ''}</span>
+      <span>${keys.length > 1 ? fmtBar(unit, keys[keys.length - 1]) : ''}</span></div>
   </figure>`;
 }
 
-function Tip({ b, i, n, groups, split, metric }) {
+function Tip({ b, i, n, unit, groups, split, metric }) {
   const side = tipSide(i, n);
   const x = (100 * (i + 0.5)) / n;
   return html`<div class=${'uchart-tip ' + side} style=${{ left: x.toFixed(2) + '%' }} aria-hidden="true">
-    <div class="uchart-tip-day">${fmtDay(b.key)}</div>
+    <div class="uchart-tip-day">${fmtBar(unit, b.key)}</div>
     <div class="uchart-tip-total"><strong>${fmtCost(b.cost)}</strong>${' · ' + fmtTokens(b.tokens) + ' tokens · '
       + b.messages + ' responses'}</div>
     ${b.by.map((s, k) => s && html`<div key=${k} class="uchart-tip-row"><span class=${'swatch ser-' + k}></span>
@@ -98,8 +110,8 @@ export function CostlySessions({ list }) {
     const url = sessionURL(s.id);
     return html`<li key=${s.id}><a href=${url} onClick=${(e) => go(e, url)} class="usage-sess">
       <span class="usage-sess-name">${s.name || s.firstMessage || '(empty session)'}</span>
-      <span class="muted usage-sess-meta">${baseName(s.cwd)} · ${fmtTokens(u.input + u.output + u.cacheRead
-        + u.cacheWrite)} tokens · ${u.messages} responses</span></a>
+      <span class="muted usage-sess-meta">${s.machine ? s.machine + ' · ' : ''}${baseName(s.cwd)} · ${fmtTokens(
+        u.input + u.output + u.cacheRead + u.cacheWrite)} tokens · ${plural(u.messages, 'response')}</span></a>
       <span class="usage-sess-cost">${fmtCost(u.cost)}</span></li>`;
   })}</ol>
   ${!list.sessions.length && html`<p class="muted">No session used anything in this period.</p>`}

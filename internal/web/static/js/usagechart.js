@@ -41,6 +41,30 @@ export function dayKeys(keys, { days, today, cap = 90 }) {
   return out;
 }
 
+// bucketOf is the key of the bar a day falls in: the day itself, its
+// week's Monday (a week runs Monday to Sunday), or its month (YYYY-MM).
+export function bucketOf(unit, key) {
+  if (unit === 'month') return key.slice(0, 7);
+  if (unit !== 'week') return key;
+  const dow = new Date(key + 'T00:00:00Z').getUTCDay();
+  return addDays(key, -((dow + 6) % 7));
+}
+
+// chartKeys is what a chart's bars are: one per day while the period has
+// at most cap days, else one per week, else one per month, so that every
+// day of a long "all time" is in a bar; at most cap bars, the latest.
+// unit says which; keys lists the bars' keys (bucketOf), oldest first.
+export function chartKeys(keys, { days, today, cap = 90 }) {
+  const all = dayKeys(keys, { days, today, cap: Infinity });
+  const unit = all.length <= cap ? 'day' : all.length <= cap * 7 ? 'week' : 'month';
+  const bars = [...new Set(all.map((k) => bucketOf(unit, k)))];
+  return { unit, keys: bars.slice(-cap) };
+}
+
+// inBuckets re-keys day rows to their bar's key (stackBars adds rows of
+// one key up); rows without a day are left out.
+export const inBuckets = (rows, unit) => rows.filter((r) => r.key).map((r) => ({ ...r, key: bucketOf(unit, r.key) }));
+
 // rankGroups names the groups that get their own colour: the SERIES
 // costliest over rows (by tokens when nothing cost anything), in that
 // order, then OTHER when more are left.
