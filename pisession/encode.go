@@ -8,20 +8,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"piweb/internal/errs"
 	"piweb/internal/jsjson"
 )
 
 // The encoding of new lines and files as pi writes them: its key order,
-// JSON.stringify's escaping, its ids and file names. Pure: the store
-// writes what these make.
-
-// ErrNoHeader is returned when asked to write to a file without a valid
-// header: pi would throw such a file away, so piweb will not add to it.
-var ErrNoHeader error = errs.New(errs.Invalid, "the session file has no valid header", "session file has no valid header")
-
-// ErrNotFound is returned for an entry id that is not in the session.
-var ErrNotFound error = errs.New(errs.NotFound, "entry not found", "entry not found")
+// JSON.stringify's escaping, its ids and file names. Pure: Append and
+// Create (write.go), and piweb's store, write what these make.
 
 // nowISO returns the current time as JavaScript's toISOString writes it.
 func nowISO() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
@@ -173,10 +165,6 @@ func (s *Session) Appended(line []byte) *Entry {
 	s.Size += int64(len(line)) + 1
 	return e
 }
-
-// ErrParentChanged is returned by SetParent when the header no longer
-// names the parent the caller expected.
-var ErrParentChanged error = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "the session's parentSession changed")
 
 // WithParent is a session file's bytes with its header's parentSession
 // changed from from to to.

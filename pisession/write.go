@@ -7,23 +7,12 @@ import (
 	"path/filepath"
 
 	"piweb/internal/durable"
-	"piweb/internal/errs"
 )
 
 // The two writes the library makes, with the guarantees piweb's own writes
 // have: an entry is appended with one O_APPEND write of its whole line,
 // refused when the file is no longer the size it was parsed at; a new
 // session file appears whole or not at all, and never over another file.
-
-// ErrChanged is returned by Append when the file's size is no longer the
-// Size of the parse it was given: another writer (pi) added to it, so the
-// leaf the new entry would follow may not be pi's leaf any more.
-var ErrChanged error = errs.New(errs.Stale, "the session file changed meanwhile; reload and retry", "session file changed since it was read")
-
-// ErrOldVersion is returned by Append for a file of a version older than
-// CurrentVersion (s.Migrated): pi migrates such a file by rewriting it
-// before it adds to it, which Append does not do.
-var ErrOldVersion error = errs.New(errs.Invalid, "the session file is of an older version; open it in pi (or piweb) once to migrate it", "session file needs migrating")
 
 // Append adds line, one entry made for s (LabelLine, NameLine, or the
 // caller's own with its id and s's leaf as parentId), at the end of the

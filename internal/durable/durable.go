@@ -2,7 +2,8 @@
 // whole or not at all: a synced temp file beside the target, a new file
 // linked into place (never over an existing one), a synced folder. The
 // session format library (piweb/pisession) creates new session files with
-// it and internal/sessionstore builds its rewrites, moves and trash on it.
+// it, internal/sessionstore builds its rewrites, moves and trash on it,
+// and internal/own syncs the folder of its whole-file writes.
 package durable
 
 import (

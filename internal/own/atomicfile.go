@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"piweb/internal/durable"
 )
 
 // WriteFile replaces path with data: a temp file beside it
@@ -36,7 +38,7 @@ func WriteFile(path string, data []byte, mode fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return durable.SyncDir(dir)
 }
 
 // WritePrivateJSON replaces path with v as indented JSON and a final
@@ -50,15 +52,6 @@ func WritePrivateJSON(path string, v any) error {
 		return err
 	}
 	return WriteFile(path, append(b, '\n'), 0o600)
-}
-
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // ReadJSON decodes the JSON file at path, as WritePrivateJSON wrote it,
