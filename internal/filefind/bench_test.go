@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"piweb/internal/pitest"
 )
 
 // BenchmarkFind100k is the "@" completion on a repository of 100,000
@@ -25,8 +27,8 @@ func BenchmarkFind100k(b *testing.B) {
 			os.WriteFile(filepath.Join(sub, fmt.Sprintf("file_%05d.go", d*100+i)), nil, 0o644)
 		}
 	}
-	gitIn(b, dir, "init", "-q")
-	gitIn(b, dir, "add", "-A")
+	pitest.Git(b, dir, "init", "-q")
+	pitest.Git(b, dir, "add", "-A")
 	f := New(Options{})
 	defer f.Close()
 	start := time.Now()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,18 +53,6 @@ func TestMatchRanks(t *testing.T) {
 	}
 }
 
-func gitIn(t testing.TB, dir string, args ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		pitest.Missing(t, "git not on PATH")
-	}
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 func files(t testing.TB, dir string, names ...string) {
 	t.Helper()
 	for _, n := range names {
@@ -96,10 +83,10 @@ func found(t *testing.T, f *Finder, dir, query string) []string {
 // it; more than MaxPaths make a partial list.
 func TestFindInRepository(t *testing.T) {
 	dir := t.TempDir()
-	gitIn(t, dir, "init", "-q")
+	pitest.Git(t, dir, "init", "-q")
 	files(t, dir, ".gitignore", "src/a.go", "build/out.bin", "new.txt", "src/sub/b.go")
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\n"), 0o644)
-	gitIn(t, dir, "add", ".gitignore", "src")
+	pitest.Git(t, dir, "add", ".gitignore", "src")
 	f := New(Options{})
 	defer f.Close()
 	want := []string{".gitignore", "new.txt", "src/", "src/a.go", "src/sub/", "src/sub/b.go"}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,29 +14,16 @@ import (
 	"piweb/internal/pitest"
 )
 
-// gitIn runs git in dir for a test's setup.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		pitest.Missing(t, "git not on PATH")
-	}
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 // TestGitChangesAPI: a session in a repository gets its branch, changed
 // files and each file's diff; one in a plain folder or a gone folder is
 // told so; a path out of the repository is refused.
 func TestGitChangesAPI(t *testing.T) {
 	r := newRig(t, Options{})
 	repo := t.TempDir()
-	gitIn(t, repo, "init", "-q", "-b", "trunk")
+	pitest.Git(t, repo, "init", "-q", "-b", "trunk")
 	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "one")
+	pitest.Git(t, repo, "add", ".")
+	pitest.Git(t, repo, "commit", "-qm", "one")
 	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nvar X = 1\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "new file.txt"), []byte("hello\n"), 0o644)
 	id := r.sessionIn(repo)
@@ -74,7 +60,7 @@ func TestGitChangesAPI(t *testing.T) {
 func TestGitTopic(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{GitPoll: 20 * time.Millisecond})
 	repo := t.TempDir()
-	gitIn(t, repo, "init", "-q", "-b", "main")
+	pitest.Git(t, repo, "init", "-q", "-b", "main")
 	id := r.sessionIn(repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -9,18 +9,19 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/client"
+	"piweb/internal/pitest"
 )
 
 // gitRepo makes a repository with one commit of a.txt and a user of its
 // own (so a commit never depends on the machine's git identity).
 func gitRepo(t *testing.T) string {
 	repo := t.TempDir()
-	gitIn(t, repo, "init", "-q", "-b", "main")
-	gitIn(t, repo, "config", "user.name", "Pi User")
-	gitIn(t, repo, "config", "user.email", "pi@example.com")
+	pitest.Git(t, repo, "init", "-q", "-b", "main")
+	pitest.Git(t, repo, "config", "user.name", "Pi User")
+	pitest.Git(t, repo, "config", "user.email", "pi@example.com")
 	write(t, repo, "a.txt", "one\n")
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "first")
+	pitest.Git(t, repo, "add", ".")
+	pitest.Git(t, repo, "commit", "-qm", "first")
 	return repo
 }
 
@@ -134,16 +135,16 @@ func testCommitRefusals(t *testing.T, r *rig) {
 	}
 	os.Remove(hook)
 
-	gitIn(t, repo, "checkout", "-q", "--detach")
+	pitest.Git(t, repo, "checkout", "-q", "--detach")
 	_, err = api.GitCommit(ctx, id, "on nothing")
 	wantSaid(t, "detached HEAD", err, 400, "detached")
-	gitIn(t, repo, "checkout", "-q", "main")
+	pitest.Git(t, repo, "checkout", "-q", "main")
 
-	gitIn(t, repo, "commit", "-qm", "main's a")
-	gitIn(t, repo, "checkout", "-q", "-b", "other", "HEAD~1")
+	pitest.Git(t, repo, "commit", "-qm", "main's a")
+	pitest.Git(t, repo, "checkout", "-q", "-b", "other", "HEAD~1")
 	write(t, repo, "a.txt", "other's a\n")
-	gitIn(t, repo, "commit", "-qam", "other's a")
-	gitIn(t, repo, "checkout", "-q", "main")
+	pitest.Git(t, repo, "commit", "-qam", "other's a")
+	pitest.Git(t, repo, "checkout", "-q", "main")
 	mergeIn(repo, "other") // conflicts: exits 1
 	v, _ := api.GitStatus(ctx, id)
 	if v.Status == nil || v.Status.State != "merge" {
@@ -156,7 +157,7 @@ func testCommitRefusals(t *testing.T, r *rig) {
 	}
 
 	unborn := t.TempDir()
-	gitIn(t, unborn, "init", "-q")
+	pitest.Git(t, unborn, "init", "-q")
 	if log, err := api.GitCommits(ctx, r.sessionIn(unborn), 0); err != nil || len(log.Commits) != 0 {
 		t.Errorf("log before the first commit: %+v, %v", log, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/client"
+	"piweb/internal/pitest"
 )
 
 // guardFixture is a rig with, for every route of routes.go, a request
@@ -120,19 +121,19 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 		t.Fatal(err)
 	}
 	// The session's folder as a git repository, for the worktree routes.
-	gitIn(t, cwd, "init", "-q", "-b", "main")
-	gitIn(t, cwd, "commit", "-q", "--allow-empty", "-m", "start")
+	pitest.Git(t, cwd, "init", "-q", "-b", "main")
+	pitest.Git(t, cwd, "commit", "-q", "--allow-empty", "-m", "start")
 	wt := filepath.Join(filepath.Dir(cwd), "guard-worktree")
 	f.bodies["POST /api/sessions/{id}/worktrees"] = `{"folder":"guard-worktree","branch":"guard"}`
 	f.bodies["POST /api/sessions/{id}/worktrees/remove"] = `{"path":"` + wt + `"}`
 	// And for the git actions: a file to stage and unstage, one to
 	// discard, one staged to commit.
-	gitIn(t, cwd, "config", "user.name", "Guard")
-	gitIn(t, cwd, "config", "user.email", "guard@example.com")
+	pitest.Git(t, cwd, "config", "user.name", "Guard")
+	pitest.Git(t, cwd, "config", "user.email", "guard@example.com")
 	for _, n := range []string{"guard-a.txt", "guard-b.txt", "guard-c.txt"} {
 		os.WriteFile(filepath.Join(cwd, n), []byte(n), 0o644)
 	}
-	gitIn(t, cwd, "add", "guard-c.txt")
+	pitest.Git(t, cwd, "add", "guard-c.txt")
 	f.bodies["POST /api/sessions/{id}/git/stage"] = `{"paths":["guard-a.txt"]}`
 	f.bodies["POST /api/sessions/{id}/git/unstage"] = `{"paths":["guard-a.txt"]}`
 	f.bodies["POST /api/sessions/{id}/git/discard"] = `{"paths":["guard-b.txt"],"untracked":true}`

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"piweb/internal/apitype"
+	"piweb/internal/pitest"
 )
 
 // TestWorktreesAPI: list, create (a folder with a space and non-ASCII
@@ -18,8 +19,8 @@ func TestWorktreesAPI(t *testing.T) {
 	parent := t.TempDir()
 	repo := filepath.Join(parent, "proj")
 	os.Mkdir(repo, 0o755)
-	gitIn(t, repo, "init", "-q", "-b", "main")
-	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "start")
+	pitest.Git(t, repo, "init", "-q", "-b", "main")
+	pitest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "start")
 	id := r.sessionIn(repo)
 	got, err := api.Worktrees(ctx, id)
 	if err != nil || !got.Available || len(got.Worktrees) != 1 {

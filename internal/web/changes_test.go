@@ -2,7 +2,6 @@ package web
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -18,19 +17,12 @@ import (
 func TestChangesPanel(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newPi16Rig(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		pitest.Missing(t, "git not on PATH")
-	}
 	marker := filepath.Join(t.TempDir(), "fsmonitor-ran")
 	hook := filepath.Join(t.TempDir(), "fsmonitor.sh")
 	os.WriteFile(hook, []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "README.md"}, {"commit", "-qm", "start"},
 		{"config", "core.fsmonitor", hook}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		cmd.Dir = r.cwd
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		pitest.Git(t, r.cwd, args...)
 	}
 	os.WriteFile(filepath.Join(r.cwd, "notes.txt"), []byte("scratch\n"), 0o644)
 	edit := fakellm.NewCall("edit", map[string]any{"path": "README.md",

@@ -20,16 +20,9 @@ import (
 func TestWorkspaceShots(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newWorkspaceRig(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		pitest.Missing(t, "git not on PATH")
-	}
 	os.WriteFile(filepath.Join(r.cwd, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"commit", "-qm", "start"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		cmd.Dir = r.cwd
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		pitest.Git(t, r.cwd, args...)
 	}
 	os.WriteFile(filepath.Join(r.cwd, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"a rather long line that goes on and on to see how the diff card handles it\") }\n"), 0o644)
 	os.WriteFile(filepath.Join(r.cwd, "a file with a long name in a folder.txt"), []byte("x\n"), 0o644)

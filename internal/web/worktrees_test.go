@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,15 +20,8 @@ import (
 func TestWorktreesInBrowser(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newPi16Rig(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		pitest.Missing(t, "git not on PATH")
-	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "README.md"}, {"commit", "-qm", "start"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		cmd.Dir = r.cwd
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		pitest.Git(t, r.cwd, args...)
 	}
 	r.llm.Enqueue(fakellm.Text("Hello from main."))
 	mainID := r.startSession(t, "on main")
