@@ -39,25 +39,11 @@ func BenchmarkNarrowedSearch(b *testing.B) {
 	texts := []string{"function", "the", "zqabc", "error config", "conf*"}
 	for _, s := range shapes {
 		b.Run(s.name, func(b *testing.B) {
-			var lat []time.Duration
-			partial := 0
-			for i := 0; b.Loop(); i++ {
+			benchAnswers(b, ix, func(i int) Query {
 				q := Query{Text: texts[i%len(texts)], Now: now, Limit: 51}
 				s.set(&q)
-				t := time.Now()
-				a, err := ix.Answer(context.Background(), q)
-				if err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(t))
-				if a.Partial {
-					partial++
-				}
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64(partial)/float64(len(lat)), "partial")
+				return q
+			})
 		})
 	}
 }
@@ -81,9 +67,17 @@ func narrowIndex(b *testing.B) *Index {
 // read every match of a common word, because a filter passes none of
 // them, over 5,000 sessions, with the default budget and without one
 // (budget=off). It reports the CPU time of a request (hits and count, as
-// GET /api/search answers) and the share of answers that were partial.
+// GET /api/search answers), its latency and the share of answers that were
+// partial.
 func BenchmarkSearchBudget(b *testing.B) {
-	ix := narrowIndex(b)
+	benchBudgets(b, narrowIndex(b), []string{"a", "the", "function"}, func(text string) Query {
+		return Query{Text: text, Limit: 51, Roles: []string{"toolResult", "bashExecution"}}
+	})
+}
+
+// benchBudgets runs the query of each text with the default budget and
+// without one (budget=off), each reported by benchAnswers.
+func benchBudgets(b *testing.B, ix *Index, texts []string, query func(text string) Query) {
 	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
 	for _, budget := range []time.Duration{defaultBudget, time.Hour} {
 		name := "budget=" + budget.String()
@@ -91,22 +85,37 @@ func BenchmarkSearchBudget(b *testing.B) {
 			name = "budget=off"
 		}
 		ix.o.SearchBudget = budget
-		for _, text := range []string{"a", "the", "function"} {
+		for _, text := range texts {
 			b.Run(name+"/q="+text, func(b *testing.B) {
-				q := Query{Text: text, Limit: 51, Roles: []string{"toolResult", "bashExecution"}}
-				partial, c0 := 0, cpuTime()
-				for b.Loop() {
-					a, err := ix.Answer(context.Background(), q)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if a.Partial {
-						partial++
-					}
-				}
-				b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms")
-				b.ReportMetric(float64(partial)/float64(b.N), "partial")
+				benchAnswers(b, ix, func(int) Query { return query(text) })
 			})
 		}
 	}
+}
+
+// benchAnswers answers the i-th query of the loop, reporting a request's
+// CPU time, its p50, p99 and slowest, and the share of answers that
+// stopped at the budget (partial).
+func benchAnswers(b *testing.B, ix *Index, query func(i int) Query) {
+	var lat []time.Duration
+	partial, c0 := 0, cpuTime()
+	for i := 0; b.Loop(); i++ {
+		q := query(i)
+		t := time.Now()
+		a, err := ix.Answer(context.Background(), q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t))
+		if a.Partial {
+			partial++
+		}
+	}
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(cpuTime()-c0)/float64(len(lat)), "cpu-ms")
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	b.ReportMetric(float64(partial)/float64(len(lat)), "partial")
 }

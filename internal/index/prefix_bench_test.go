@@ -1,14 +1,11 @@
 package index
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // BenchmarkSearchPrefixMerge shows that the budget bounds a prefix that
@@ -24,36 +21,9 @@ import (
 //
 //	go test ./internal/index -run '^$' -bench SearchPrefixMerge -benchtime 10x
 func BenchmarkSearchPrefixMerge(b *testing.B) {
-	ix := wideVocabIndex(b)
-	defer func(d time.Duration) { ix.o.SearchBudget = d }(ix.o.SearchBudget)
-	for _, budget := range []time.Duration{defaultBudget, time.Hour} {
-		name := "budget=" + budget.String()
-		if budget == time.Hour {
-			name = "budget=off"
-		}
-		ix.o.SearchBudget = budget
-		for _, text := range []string{"a*", "ab*", "abc*"} {
-			b.Run(name+"/q="+text, func(b *testing.B) {
-				var lat []time.Duration
-				partial, c0 := 0, cpuTime()
-				for b.Loop() {
-					t := time.Now()
-					a, err := ix.Answer(context.Background(), Query{Text: text, Limit: 51})
-					if err != nil {
-						b.Fatal(err)
-					}
-					lat = append(lat, time.Since(t))
-					if a.Partial {
-						partial++
-					}
-				}
-				slices.Sort(lat)
-				b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms")
-				b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
-				b.ReportMetric(float64(partial)/float64(b.N), "partial")
-			})
-		}
-	}
+	benchBudgets(b, wideVocabIndex(b), []string{"a*", "ab*", "abc*"}, func(text string) Query {
+		return Query{Text: text, Limit: 51}
+	})
 }
 
 // wideVocabIndex is BenchmarkSearchPrefixMerge's corpus and its synced
