@@ -15,9 +15,9 @@ import (
 func damagedSession(t *testing.T, agentDir string) (id, file string) {
 	id = writeSession(t, agentDir, "/tmp/damaged", []map[string]any{
 		{"role": "user", "content": "first question", "timestamp": 1764583200000},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "first answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 1764583201000},
+		answer("first answer", 1764583201000),
 		{"role": "user", "content": "second question", "timestamp": 1764583202000},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "second answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 1764583203000},
+		answer("second answer", 1764583203000),
 	})
 	file = sessionPath(t, agentDir, id)
 	testkit.AppendFile(t, file, "{\"type\":\"message\",\"id\":\"bad\n")

@@ -103,6 +103,13 @@ func writeBig(tb testing.TB, agentDir string, n int) string {
 	return id
 }
 
+// answer is an assistant message of one text, as model m of provider x
+// writes it.
+func answer(text string, ts int) map[string]any {
+	return map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}},
+		"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": ts}
+}
+
 func usage() map[string]any {
 	return map[string]any{"input": 1200, "output": 80, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 1280,
 		"cost": map[string]any{"input": 0.0036, "output": 0.0012, "cacheRead": 0, "cacheWrite": 0, "total": 0.0048}}

@@ -21,9 +21,9 @@ import (
 func testLabels(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/tmp/labels", []map[string]any{
 		{"role": "user", "content": "first question", "timestamp": 1},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "first answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		answer("first answer", 2),
 		{"role": "user", "content": "second question", "timestamp": 3},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "second answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 4},
+		answer("second answer", 4),
 	})
 	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
@@ -77,7 +77,7 @@ func testLabels(t *testing.T, r *rig) {
 func branchedSession(t *testing.T, agentDir string) string {
 	id := writeSession(t, agentDir, "/tmp/branched", []map[string]any{
 		{"role": "user", "content": "hello", "timestamp": 1},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "hi"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		answer("hi", 2),
 	})
 	file := sessionPath(t, agentDir, id)
 	for _, l := range []string{
@@ -136,9 +136,9 @@ func testSiblingsAndCopy(t *testing.T, r *rig) {
 func testMessageActions(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/tmp/actions", []map[string]any{
 		{"role": "user", "content": "a question", "timestamp": 1},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "an answer"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		answer("an answer", 2),
 		{"role": "user", "content": " ", "timestamp": 3},
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "to nothing"}}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 4},
+		answer("to nothing", 4),
 	})
 	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
