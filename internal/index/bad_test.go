@@ -148,9 +148,6 @@ func TestReplacedMidParse(t *testing.T) {
 // in pieces that cut lines anywhere, as a reader racing pi would see it.
 func TestConcurrentWriter(t *testing.T) {
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "live.jsonl")
 	var all strings.Builder
 	all.WriteString(hdr + "\n")
 	parent := ""
@@ -160,7 +157,7 @@ func TestConcurrentWriter(t *testing.T) {
 		parent = id
 	}
 	data := all.String()
-	os.WriteFile(p, nil, 0o644)
+	p := writeSession(t, dir, "live", "")
 	ix := openTest(t, dir)
 	done := make(chan bool)
 	go func() {
@@ -197,12 +194,9 @@ func TestConcurrentWriter(t *testing.T) {
 func TestEnormousLine(t *testing.T) {
 	t.Parallel() // the package's longest tests, with an index each, side by side
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "big.jsonl")
 	pad := strings.Repeat("lorem ipsum dolor ", (pisession.MaxSearchText-64<<10)/18)
 	big := pad + "needle " + pad + "haystack"
-	os.WriteFile(p, []byte(hdr+"\n"+line("b1", "", "user", big, 1)), 0o644)
+	writeSession(t, dir, "big", hdr+"\n"+line("b1", "", "user", big, 1))
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	checkList(t, ix, dir)

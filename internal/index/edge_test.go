@@ -41,14 +41,8 @@ var edgeFiles = map[string]string{
 
 func writeEdgeFiles(t *testing.T, dir string) {
 	t.Helper()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	for n, c := range edgeFiles {
-		if err := os.WriteFile(filepath.Join(proj, n+".jsonl"), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeSession(t, dir, n, c)
 	}
 }
 

@@ -2,8 +2,6 @@ package index
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,13 +29,9 @@ func TestMarkLong(t *testing.T) {
 func TestSearchLongText(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
 	long := "zebra " + strings.Repeat("a the ", 1<<20)
 	c := hdr + "\n" + line("u1", "", "user", long, 1) + line("a1", "u1", "assistant", "a short zebra", 2)
-	if err := os.WriteFile(filepath.Join(proj, "long.jsonl"), []byte(c), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSession(t, dir, "long", c)
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	for _, q := range []string{"a", "zebra", "zeb*", "the"} {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,9 +19,6 @@ import (
 // writeWords writes a session with one user entry per text.
 func writeWords(t testing.TB, dir, name string, texts ...string) string {
 	t.Helper()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, name+".jsonl")
 	var b strings.Builder
 	b.WriteString(hdr + "\n")
 	parent := ""
@@ -32,10 +27,7 @@ func writeWords(t testing.TB, dir, name string, texts ...string) string {
 		b.WriteString(line(id, parent, "user", text, i%60))
 		parent = id
 	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeSession(t, dir, name, b.String())
 }
 
 // hitIDs returns the entry ids a query finds, sorted.

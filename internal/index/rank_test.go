@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +25,6 @@ func lineAt(id, parent, text string, t time.Time) string {
 // writeTimed writes a session of user entries with texts and ages.
 func writeTimed(t *testing.T, dir, name string, entries []timedText) {
 	t.Helper()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
 	var b strings.Builder
 	b.WriteString(hdr + "\n")
 	parent := ""
@@ -36,9 +32,7 @@ func writeTimed(t *testing.T, dir, name string, entries []timedText) {
 		b.WriteString(lineAt(e.id, parent, e.text, rankNow.Add(-e.age)))
 		parent = e.id
 	}
-	if err := os.WriteFile(filepath.Join(proj, name+".jsonl"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSession(t, dir, name, b.String())
 }
 
 type timedText struct {

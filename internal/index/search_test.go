@@ -35,16 +35,10 @@ func line(id, parent, role, text string, ts int) string {
 // second one (u3, a3).
 func writeTree(t *testing.T, dir string) string {
 	t.Helper()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "tree.jsonl")
 	c := hdr + "\n" + line("u1", "", "user", "alpha apple", 1) + line("a1", "u1", "assistant", "banana split", 2) +
 		line("u2", "a1", "user", "cherry pie abandoned", 3) + line("u3", "a1", "user", "durian fruit", 4) +
 		line("a3", "u3", "assistant", "elderberry wine", 5)
-	if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeSession(t, dir, "tree", c)
 }
 
 func search(t *testing.T, ix *Index, q Query) map[string]bool {
@@ -197,9 +191,7 @@ func FuzzQuery(f *testing.F) {
 	}
 	dir := f.TempDir()
 	ix := openTest(f, dir)
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	os.WriteFile(filepath.Join(proj, "a.jsonl"), []byte(hdr+"\n"+usr+"\n"+asst+"\n"), 0o644)
+	writeSession(f, dir, "a", hdr+"\n"+usr+"\n"+asst+"\n")
 	syncAll(f, ix)
 	f.Fuzz(func(t *testing.T, q string) {
 		if _, err := ix.Search(context.Background(), Query{Text: q}); err != nil {
@@ -218,16 +210,11 @@ func FuzzQuery(f *testing.F) {
 // whose first branch (u2) was abandoned.
 func TestSearchNarrows(t *testing.T) {
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "kiwi.jsonl")
 	// u2 (the newest, and the most relevant) lies on the abandoned branch.
 	c := hdr + "\n" + line("u1", "", "user", "kiwi aaa", 1) + line("a1", "u1", "assistant", "kiwi bbb", 2) +
 		line("u3", "a1", "user", "kiwi ccc", 3) + line("a3", "u3", "assistant", "kiwi ddd", 4) +
 		line("u2", "a1", "user", "kiwi kiwi", 5) + `{"type":"branch_summary","id":"b1","parentId":"a3","fromId":"a3","summary":"kiwi","timestamp":"2026-01-02T03:06:00.000Z"}` + "\n"
-	if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeSession(t, dir, "kiwi", c)
 	treeNow := time.UnixMilli(1767322800000 + 10*60000)
 	ix := openTest(t, dir)
 	syncAll(t, ix)
@@ -278,13 +265,9 @@ func TestSearchNarrows(t *testing.T) {
 // providers serve keeps both (its SQL has one parameter per model).
 func TestModelOfTwoProviders(t *testing.T) {
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
 	for i, prov := range []string{"prov", "zed"} {
 		c := hdr + "\n" + `{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-02T03:04:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"kiwi"}],"provider":"` + prov + `","model":"mod","timestamp":1767322800000}}` + "\n"
-		if err := os.WriteFile(filepath.Join(proj, prov+".jsonl"), []byte(strings.Replace(c, `"id":"s1"`, `"id":"s`+string(rune('a'+i))+`"`, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeSession(t, dir, prov, strings.Replace(c, `"id":"s1"`, `"id":"s`+string(rune('a'+i))+`"`, 1))
 	}
 	ix := openTest(t, dir)
 	syncAll(t, ix)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -206,12 +205,7 @@ func TestUsageCorpus(t *testing.T) {
 // rewrites the file (its old rows replaced) and deletes it (rows gone).
 func TestUsageFollowsFile(t *testing.T) {
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "s.jsonl")
-	if err := os.WriteFile(p, []byte(hdr+"\n"+usr+"\n"+asst+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeSession(t, dir, "s", hdr+"\n"+usr+"\n"+asst+"\n")
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	want := []UsageRow{{Key: "p/m", Input: 3, Output: 4, Cost: 0.5, Messages: 1}}
@@ -271,8 +265,6 @@ func checkUsageIfAny(t *testing.T, ix *Index) {
 // count them on the wrong day.
 func TestUsageDaysAcrossDST(t *testing.T) {
 	dir := t.TempDir()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
 	lines := []string{hdr, usr}
 	parent := "a1"
 	for i, ts := range []string{"2026-03-28T22:59:00.000Z", "2026-03-28T23:00:00.000Z", "2026-03-29T21:59:00.000Z",
@@ -284,7 +276,7 @@ func TestUsageDaysAcrossDST(t *testing.T) {
 		lines = append(lines, strings.Replace(l, `"input":3`, fmt.Sprintf(`"input":%d`, 1<<i), 1))
 		parent = id
 	}
-	os.WriteFile(filepath.Join(proj, "s.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	writeSession(t, dir, "s", strings.Join(lines, "\n")+"\n")
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	checkUsage(t, ix, "Europe/Berlin", "Australia/Adelaide", "America/New_York", "Asia/Kolkata")
