@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // pkgRig is an agent dir, a project folder and a local pi package with
@@ -29,10 +30,7 @@ func newPkgRig(t *testing.T) *pkgRig {
 		filepath.Join(r.pkg, "prompts", "pkgprompt.md"): "---\ndescription: from pkgx\n---\nP\n",
 		filepath.Join(r.cwd, "README.md"):               "# proj\n",
 	} {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, path, text)
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -22,10 +23,7 @@ func TestKeepUserSessions(t *testing.T) {
 	sample := filepath.Join(d.AgentDir, "sessions", pisession.EncodeCwd(filepath.Join(d.Projects, "x")), "2026-12-01T10-00-00-000Z_01c00000-0000-7000-8000-000000000002.jsonl")
 	content := `{"type":"session","version":3,"id":"01c00000-0000-7000-8000-000000000001","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/home/me/work"}` + "\n"
 	for p, c := range map[string]string{mine: content, sample: strings.ReplaceAll(content, "/home/me/work", filepath.Join(d.Projects, "x"))} {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, p, c)
 	}
 	if n := d.UserSessions(); n != 1 {
 		t.Fatalf("UserSessions = %d, want 1", n)

@@ -56,11 +56,7 @@ func TestMatchRanks(t *testing.T) {
 func files(t testing.TB, dir string, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		p := filepath.Join(dir, filepath.FromSlash(n))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(dir, filepath.FromSlash(n)), "")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // needGit stops a test without git (a failure under CI=true).
@@ -36,15 +37,6 @@ func sh(tb testing.TB, dir string, args ...string) {
 	}
 }
 
-func write(tb testing.TB, dir, name, text string) {
-	tb.Helper()
-	p := filepath.Join(dir, name)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 // newRepo makes a repository with one commit of a.txt, b.txt and
 // "sp ace ü.txt" on branch main.
 func newRepo(tb testing.TB) string {
@@ -52,9 +44,9 @@ func newRepo(tb testing.TB) string {
 	needGit(tb)
 	dir := tb.TempDir()
 	sh(tb, dir, "init", "-q", "-b", "main")
-	write(tb, dir, "a.txt", "one\ntwo\n")
-	write(tb, dir, "b.txt", "bee\n")
-	write(tb, dir, "sp ace ü.txt", "space\n")
+	testkit.WriteFile(tb, filepath.Join(dir, "a.txt"), "one\ntwo\n")
+	testkit.WriteFile(tb, filepath.Join(dir, "b.txt"), "bee\n")
+	testkit.WriteFile(tb, filepath.Join(dir, "sp ace ü.txt"), "space\n")
 	sh(tb, dir, "add", ".")
 	sh(tb, dir, "commit", "-qm", "first")
 	return dir
@@ -64,18 +56,18 @@ func TestStatus(t *testing.T) {
 	t.Parallel()
 	dir := newRepo(t)
 	sh(t, dir, "branch", "base")
-	write(t, dir, "c.txt", "sea\n")
+	testkit.WriteFile(t, filepath.Join(dir, "c.txt"), "sea\n")
 	sh(t, dir, "add", "c.txt")
 	sh(t, dir, "commit", "-qm", "second")
 	sh(t, dir, "branch", "--set-upstream-to=base")
-	write(t, dir, "a.txt", "one\ntwo\nthree\n") // unstaged
-	write(t, dir, "new.txt", "new\n")           // staged add, then unstaged change
+	testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\n") // unstaged
+	testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "new\n")           // staged add, then unstaged change
 	sh(t, dir, "add", "new.txt")
-	write(t, dir, "new.txt", "new\nnewer\n")
-	sh(t, dir, "mv", "sp ace ü.txt", "nom näme.txt") // renamed
-	os.Remove(filepath.Join(dir, "b.txt"))           // deleted, unstaged
-	write(t, dir, "sub/untracked file.txt", "u\n")   // untracked folder
-	write(t, dir, "-dash.txt", "d\n")                // untracked, a leading dash
+	testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "new\nnewer\n")
+	sh(t, dir, "mv", "sp ace ü.txt", "nom näme.txt")                          // renamed
+	os.Remove(filepath.Join(dir, "b.txt"))                                    // deleted, unstaged
+	testkit.WriteFile(t, filepath.Join(dir, "sub/untracked file.txt"), "u\n") // untracked folder
+	testkit.WriteFile(t, filepath.Join(dir, "-dash.txt"), "d\n")              // untracked, a leading dash
 	g := New(Options{})
 	st, err := g.Status(context.Background(), filepath.Join(dir, "sub"))
 	if err != nil {
@@ -125,8 +117,8 @@ func TestDiffCapAndBinaryAndNoHead(t *testing.T) {
 	needGit(t)
 	dir := t.TempDir()
 	sh(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "big.txt", strings.Repeat("a line of text\n", 100000))
-	write(t, dir, "bin.dat", "\x00\x01\x02binary")
+	testkit.WriteFile(t, filepath.Join(dir, "big.txt"), strings.Repeat("a line of text\n", 100000))
+	testkit.WriteFile(t, filepath.Join(dir, "bin.dat"), "\x00\x01\x02binary")
 	sh(t, dir, "add", ".")
 	g := New(Options{MaxDiff: 4096})
 	d, err := g.FileDiff(context.Background(), dir, "big.txt", AgainstHead)
@@ -230,13 +222,13 @@ func BenchmarkStatus10k(b *testing.B) {
 	dir := b.TempDir()
 	sh(b, dir, "init", "-q", "-b", "main")
 	for i := range 10000 {
-		write(b, dir, fmt.Sprintf("d%02d/f%05d.txt", i%100, i), fmt.Sprintf("file %d\n", i))
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("d%02d/f%05d.txt", i%100, i)), fmt.Sprintf("file %d\n", i))
 	}
 	sh(b, dir, "add", ".")
 	sh(b, dir, "commit", "-qm", "10k")
 	for i := range 100 {
-		write(b, dir, fmt.Sprintf("d%02d/f%05d.txt", i%100, i*7), "changed\n")
-		write(b, dir, fmt.Sprintf("new/n%03d.txt", i), "new\n")
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("d%02d/f%05d.txt", i%100, i*7)), "changed\n")
+		testkit.WriteFile(b, filepath.Join(dir, fmt.Sprintf("new/n%03d.txt", i)), "new\n")
 	}
 	g := New(Options{})
 	ctx := context.Background()

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/errs"
+	"piweb/internal/testkit"
 )
 
 // TestRepoConfigRunsNothing: a repository whose own config names
@@ -21,7 +22,7 @@ func TestRepoConfigRunsNothing(t *testing.T) {
 	marks := t.TempDir()
 	script := func(name string) string {
 		p := filepath.Join(marks, name+".sh")
-		write(t, marks, name+".sh", "#!/bin/sh\ntouch '"+filepath.Join(marks, name)+"'\ncat\n")
+		testkit.WriteFile(t, filepath.Join(marks, name+".sh"), "#!/bin/sh\ntouch '"+filepath.Join(marks, name)+"'\ncat\n")
 		os.Chmod(p, 0o755)
 		return p
 	}
@@ -30,9 +31,9 @@ func TestRepoConfigRunsNothing(t *testing.T) {
 	sh(t, dir, "config", "filter.evil.required", "true")
 	sh(t, dir, "config", "diff.external", script("external"))
 	sh(t, dir, "config", "core.hooksPath", marks)
-	write(t, dir, ".git/info/attributes", "* filter=evil\n")
-	write(t, dir, "a.txt", "one\nTWO\n") // same size: git must read it
-	write(t, dir, "new.txt", "new\n")
+	testkit.WriteFile(t, filepath.Join(dir, ".git/info/attributes"), "* filter=evil\n")
+	testkit.WriteFile(t, filepath.Join(dir, "a.txt"), "one\nTWO\n") // same size: git must read it
+	testkit.WriteFile(t, filepath.Join(dir, "new.txt"), "new\n")
 
 	g := New(Options{})
 	ctx := context.Background()
@@ -74,10 +75,10 @@ func TestRepoConfigRunsNothing(t *testing.T) {
 func TestDiffStaysInRepo(t *testing.T) {
 	dir := newRepo(t)
 	outside := t.TempDir()
-	write(t, outside, "secret.txt", "s3cret\n")
+	testkit.WriteFile(t, filepath.Join(outside, "secret.txt"), "s3cret\n")
 	os.Symlink(outside, filepath.Join(dir, "out"))
 	os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "lnk"))
-	write(t, dir, "sub/gone.txt", "gone\n")
+	testkit.WriteFile(t, filepath.Join(dir, "sub/gone.txt"), "gone\n")
 	sh(t, dir, "add", "sub")
 	sh(t, dir, "commit", "-qm", "sub")
 	os.RemoveAll(filepath.Join(dir, "sub"))

@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/agent"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // resolver runs pi's own resolution with the pinned pi.
@@ -28,16 +29,6 @@ type resourceRig struct {
 	rs                  resolver
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func skill(name string) string {
 	return "---\nname: " + name + "\ndescription: the " + name + " skill\n---\nDo " + name + ".\n"
 }
@@ -46,16 +37,16 @@ func newResourceRig(t *testing.T, pi *agent.Pi) *resourceRig {
 	t.Helper()
 	root := t.TempDir()
 	r := &resourceRig{root: root, agentDir: filepath.Join(root, "agent"), cwd: filepath.Join(root, "proj")}
-	write(t, filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md"), skill("alpha"))
-	write(t, filepath.Join(r.agentDir, "prompts", "greet.md"), "---\ndescription: greet\n---\nSay hi\n")
-	write(t, filepath.Join(r.agentDir, "settings.json"), `{"theme":"dark","packages":["../pkg"],"x-unknown":{"kept":true}}`)
-	write(t, filepath.Join(root, "pkg", "package.json"), `{"name":"pkg","version":"1.0.0"}`)
-	write(t, filepath.Join(root, "pkg", "skills", "beta", "SKILL.md"), skill("beta"))
-	write(t, filepath.Join(root, "pkg", "prompts", "pkgp.md"), "---\ndescription: from the package\n---\nP\n")
-	write(t, filepath.Join(root, "pkg2", "package.json"), `{"name":"pkg2","version":"1.0.0"}`)
-	write(t, filepath.Join(root, "pkg2", "skills", "gamma", "SKILL.md"), skill("gamma"))
-	write(t, filepath.Join(r.cwd, ".pi", "prompts", "proj.md"), "---\ndescription: project prompt\n---\nQ\n")
-	write(t, filepath.Join(r.cwd, ".pi", "settings.json"), `{"packages":["../../pkg2"]}`)
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md"), skill("alpha"))
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "prompts", "greet.md"), "---\ndescription: greet\n---\nSay hi\n")
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "settings.json"), `{"theme":"dark","packages":["../pkg"],"x-unknown":{"kept":true}}`)
+	testkit.WriteFile(t, filepath.Join(root, "pkg", "package.json"), `{"name":"pkg","version":"1.0.0"}`)
+	testkit.WriteFile(t, filepath.Join(root, "pkg", "skills", "beta", "SKILL.md"), skill("beta"))
+	testkit.WriteFile(t, filepath.Join(root, "pkg", "prompts", "pkgp.md"), "---\ndescription: from the package\n---\nP\n")
+	testkit.WriteFile(t, filepath.Join(root, "pkg2", "package.json"), `{"name":"pkg2","version":"1.0.0"}`)
+	testkit.WriteFile(t, filepath.Join(root, "pkg2", "skills", "gamma", "SKILL.md"), skill("gamma"))
+	testkit.WriteFile(t, filepath.Join(r.cwd, ".pi", "prompts", "proj.md"), "---\ndescription: project prompt\n---\nQ\n")
+	testkit.WriteFile(t, filepath.Join(r.cwd, ".pi", "settings.json"), `{"packages":["../../pkg2"]}`)
 	if err := agent.TrustProject(r.agentDir, r.cwd); err != nil {
 		t.Fatal(err)
 	}

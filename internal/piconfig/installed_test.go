@@ -11,25 +11,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // installedDirs writes an agent dir and a project with MCP servers,
 // packages and extensions in each.
 func installedDirs(t *testing.T) (agentDir, cwd string) {
 	agentDir, cwd = t.TempDir(), t.TempDir()
-	write := func(path, body string) {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(agentDir, "mcp.json"), `{"mcpServers":{"files":{"command":"piweb-no-such-server","args":["--root","."]},"web":{"url":"http://127.0.0.1:1/mcp"}}}`)
-	write(filepath.Join(agentDir, "settings.json"), `{"packages":["npm:pi-skills-pack",{"source":"git:github.com/x/y"}],"extensions":["builtin:codemode"]}`)
-	write(filepath.Join(agentDir, "extensions", "quiet.ts"), `export default function (pi) {}`)
-	write(filepath.Join(agentDir, "extensions", "notes.md"), `not an extension`)
-	write(filepath.Join(cwd, ".pi", "mcp.json"), `{"mcpServers":{"db":{"command":"piweb-no-such-db"}}}`)
-	write(filepath.Join(cwd, ".pi", "extensions", "local", "index.ts"), `export default function (pi) {}`)
-	write(filepath.Join(cwd, ".pi", "settings.json"), `{not json`)
+	testkit.WriteFile(t, filepath.Join(agentDir, "mcp.json"), `{"mcpServers":{"files":{"command":"piweb-no-such-server","args":["--root","."]},"web":{"url":"http://127.0.0.1:1/mcp"}}}`)
+	testkit.WriteFile(t, filepath.Join(agentDir, "settings.json"), `{"packages":["npm:pi-skills-pack",{"source":"git:github.com/x/y"}],"extensions":["builtin:codemode"]}`)
+	testkit.WriteFile(t, filepath.Join(agentDir, "extensions", "quiet.ts"), `export default function (pi) {}`)
+	testkit.WriteFile(t, filepath.Join(agentDir, "extensions", "notes.md"), `not an extension`)
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "mcp.json"), `{"mcpServers":{"db":{"command":"piweb-no-such-db"}}}`)
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "extensions", "local", "index.ts"), `export default function (pi) {}`)
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "settings.json"), `{not json`)
 	return agentDir, cwd
 }
 

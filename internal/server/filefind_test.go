@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // testFindFiles (in TestGitAPI): "@" completion's paths in a repository
@@ -13,9 +15,9 @@ func testFindFiles(t *testing.T, r *rig) {
 	api, ctx := r.api(), t.Context()
 	repo := gitRepo(t)
 	os.MkdirAll(filepath.Join(repo, "src", "web ui"), 0o755)
-	write(t, repo, "src/web ui/main page.js", "")
-	write(t, repo, "debug.log", "")
-	write(t, repo, ".gitignore", "*.log\n")
+	testkit.WriteFile(t, filepath.Join(repo, "src/web ui/main page.js"), "")
+	testkit.WriteFile(t, filepath.Join(repo, "debug.log"), "")
+	testkit.WriteFile(t, filepath.Join(repo, ".gitignore"), "*.log\n")
 	id := r.sessionIn(repo)
 	a, err := api.FindFiles(ctx, id, "mainpage", 5)
 	if err != nil || len(a.Matches) == 0 || a.Matches[0].Path != "src/web ui/main page.js" || a.Partial || a.Files != 3 {

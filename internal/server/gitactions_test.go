@@ -10,6 +10,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/client"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // gitRepo makes a repository with one commit of a.txt and a user of its
@@ -19,17 +20,10 @@ func gitRepo(t *testing.T) string {
 	pitest.Git(t, repo, "init", "-q", "-b", "main")
 	pitest.Git(t, repo, "config", "user.name", "Pi User")
 	pitest.Git(t, repo, "config", "user.email", "pi@example.com")
-	write(t, repo, "a.txt", "one\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "one\n")
 	pitest.Git(t, repo, "add", ".")
 	pitest.Git(t, repo, "commit", "-qm", "first")
 	return repo
-}
-
-func write(t *testing.T, dir, name, text string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func fileOf(v apitype.GitView, path string) *apitype.GitFile {
@@ -70,8 +64,8 @@ func testGitActions(t *testing.T, r *rig) {
 	api, ctx := r.api(), t.Context()
 	repo := gitRepo(t)
 	id := r.sessionIn(repo)
-	write(t, repo, "a.txt", "two\n")
-	write(t, repo, "new file.txt", "new\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "two\n")
+	testkit.WriteFile(t, filepath.Join(repo, "new file.txt"), "new\n")
 
 	_, err := api.GitCommit(ctx, id, "nothing yet")
 	wantSaid(t, "commit with nothing staged", err, 400, "nothing is staged")
@@ -95,7 +89,7 @@ func testGitActions(t *testing.T, r *rig) {
 		t.Fatalf("log: %+v, %v", log, err)
 	}
 
-	write(t, repo, "a.txt", "scribble\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "scribble\n")
 	_, err = api.GitDiscard(ctx, id, apitype.GitDiscard{Paths: []string{"a.txt", "new file.txt"}})
 	wantSaid(t, "discarding an untracked file unconfirmed", err, 400, "untracked")
 	if b, _ := os.ReadFile(filepath.Join(repo, "a.txt")); string(b) != "scribble\n" {
@@ -125,7 +119,7 @@ func testCommitRefusals(t *testing.T, r *rig) {
 
 	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
 	os.WriteFile(hook, []byte("#!/bin/sh\necho 'lint: 3 problems in a.txt' >&2\nexit 1\n"), 0o755)
-	write(t, repo, "a.txt", "linted?\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "linted?\n")
 	api.GitStage(ctx, id, "a.txt")
 	_, err := api.GitCommit(ctx, id, "try")
 	wantSaid(t, "a hook's refusal", err, 400, "pre-commit hook rejected")
@@ -142,7 +136,7 @@ func testCommitRefusals(t *testing.T, r *rig) {
 
 	pitest.Git(t, repo, "commit", "-qm", "main's a")
 	pitest.Git(t, repo, "checkout", "-q", "-b", "other", "HEAD~1")
-	write(t, repo, "a.txt", "other's a\n")
+	testkit.WriteFile(t, filepath.Join(repo, "a.txt"), "other's a\n")
 	pitest.Git(t, repo, "commit", "-qam", "other's a")
 	pitest.Git(t, repo, "checkout", "-q", "main")
 	mergeIn(repo, "other") // conflicts: exits 1

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -96,6 +97,18 @@ func AppendFile(t testing.TB, path, s string) {
 	}
 	defer f.Close()
 	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// WriteFile writes s to the file at path, making its folders first, for
+// a test's setup.
+func WriteFile(t testing.TB, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
