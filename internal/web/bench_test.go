@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,4 +155,69 @@ func BenchmarkLiveAppend(b *testing.B) {
 	}
 	b.ReportMetric(total/float64(b.N), "ms-append-to-shown")
 	br.noConsoleErrors(b)
+}
+
+// watchSel records, in every new document, the time the selector the
+// test left in sessionStorage.__want first matches (then the next
+// animation frame) in window.__shown.
+const watchSel = `(() => { const sel = sessionStorage.getItem('__want'); if (!sel) return;
+new MutationObserver((_, o) => {
+  if (document.querySelector(sel) && !window.__shown) {
+    o.disconnect();
+    requestAnimationFrame(() => { window.__shown = performance.now(); });
+  }
+}).observe(document, {subtree: true, childList: true}); })()`
+
+// hostileSession writes the session of issue 24's table: 128 KB of
+// "**a " (user), 96 KB of "_a " (assistant) and a 1 MB word (user, the
+// last message), and returns its id and the last entry's.
+func hostileSession(tb testing.TB, dir string) (string, string) {
+	id := writeSession(tb, dir, "/tmp/hostile", []map[string]any{
+		{"role": "user", "content": strings.Repeat("**a ", 128*1024/4), "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": strings.Repeat("_a ", 96*1024/3)}},
+			"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
+		{"role": "user", "content": strings.Repeat("x", 1<<20), "timestamp": 3},
+	})
+	return id, "e0000003"
+}
+
+// BenchmarkOpenHostile opens the hostile session (hostileSession) by
+// navigation and reports ms-to-last-msg: from navigation start until its
+// last message is in the DOM and a frame has been produced (issue 24
+// item 5: at most 1,500; about 600 of it is the page's own start, which
+// ms-to-small-msg shows on a small session written by real pi).
+//
+//	go test ./internal/web -run '^$' -bench OpenHostile -benchtime 5x
+func BenchmarkOpenHostile(b *testing.B) {
+	br, dir := benchRig(b)
+	id, last := hostileSession(b, dir)
+	waitListed(b, br, id)
+	br.run(b, addScript(watchSel))
+	br.open(b, "/")
+	small := func() float64 { return openTimed(b, br, "/s/"+basicID, `.row`) }
+	hostile := func() float64 { return openTimed(b, br, "/s/"+id, "#e-"+last) }
+	small()
+	hostile() // warm the server's cache and the browser's
+	var hs, ss []float64
+	b.ResetTimer()
+	for range b.N {
+		hs = append(hs, hostile())
+		ss = append(ss, small())
+	}
+	b.StopTimer()
+	b.ReportMetric(mean(hs), "ms-to-last-msg")
+	b.ReportMetric(median(hs), "ms-to-last-msg-p50")
+	b.ReportMetric(median(ss), "ms-to-small-msg-p50")
+	b.Logf("hostile: %s ms; small: %s ms", fmtMs(hs), fmtMs(ss))
+	br.noConsoleErrors(b)
+}
+
+// openTimed navigates to path and returns the milliseconds from
+// navigation start until sel matches and the next frame is drawn.
+func openTimed(b *testing.B, br *browser, path, sel string) float64 {
+	b.Helper()
+	eval[bool](b, br, fmt.Sprintf(`sessionStorage.setItem('__want', %q), true`, sel))
+	br.open(b, path)
+	br.waitJS(b, `window.__shown`)
+	return eval[float64](b, br, `window.__shown`)
 }

@@ -48,7 +48,8 @@ func TestInstallable(t *testing.T) {
 		t.Errorf("not installable: %s %+v", e.ErrorID, e.ErrorArguments)
 	}
 	keys := eval[string](t, b, `caches.open('piweb-shell-v1').then((c) => c.keys()).then((ks) => ks.map((r) => new URL(r.url).pathname).join(' '))`)
-	if strings.Contains(" "+keys, " /api/") || !strings.Contains(keys, "/offline.html") || !strings.Contains(keys, "/js/app.js") {
+	if strings.Contains(" "+keys, " /api/") || !strings.Contains(keys, "/offline.html") || !strings.Contains(keys, "/style.css") ||
+		strings.Contains(keys, "?v=") {
 		t.Errorf("cached: %s", keys)
 	}
 

@@ -116,6 +116,9 @@ func TestIndexPreloads(t *testing.T) {
 		body := rec.Body.String()
 		for _, m := range g.order {
 			link := `<link rel="modulepreload" href="` + m + `">`
+			if !dev {
+				link = `<link rel="modulepreload" href="` + m + `?v=`
+			}
 			if (m == g.entry) == strings.Contains(body, link) {
 				t.Errorf("dev=%v: preload of %s: present=%v", dev, m, strings.Contains(body, link))
 			}

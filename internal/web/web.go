@@ -80,9 +80,9 @@ func Handler(dev bool, dir string) http.Handler {
 	if err != nil {
 		panic(fmt.Sprintf("web: embedded static folder: %v", err))
 	}
-	h := &handler{fsys: sub, started: time.Now()}
+	h := &handler{fsys: sub, started: time.Now(), versions: fileVersions(sub)}
 	if index, err := fs.ReadFile(sub, "index.html"); err == nil {
-		h.index = withPreloads(sub, index)
+		h.index = h.versions.index(withPreloads(sub, index))
 	}
 	return h
 }
@@ -92,6 +92,10 @@ type handler struct {
 	dev     bool
 	started time.Time
 	index   []byte // the embedded index.html with its preloads, read once
+
+	// versions tags the embedded scripts and styles (versions.go); nil
+	// with dev, whose files change on disk.
+	versions versions
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -147,10 +151,13 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 		hdr.Set("Cache-Control", "no-store")
 	} else {
 		// Revalidate every time: the ETag makes that a cheap 304, and an
-		// upgraded binary is never mixed with stale modules.
-		sum := sha256.Sum256(data)
-		hdr.Set("ETag", `"`+base64.RawURLEncoding.EncodeToString(sum[:12])+`"`)
+		// upgraded binary is never mixed with stale modules. A versioned
+		// URL of the file as it is (versions.go) never changes: kept.
+		hdr.Set("ETag", `"`+tag(data)+`"`)
 		hdr.Set("Cache-Control", "no-cache")
+		if h.versions.current("/"+name, r.URL.Query().Get("v")) {
+			hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
+		}
 	}
 	hdr.Set("Content-Type", contentType(name))
 	http.ServeContent(w, r, name, h.started, bytes.NewReader(data))

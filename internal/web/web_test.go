@@ -67,17 +67,14 @@ func TestHandlerRoutes(t *testing.T) {
 // TestCSPAllowsOnlyTheImportMap checks that the policy's hash is the
 // import map's, and that index.html has no other inline script.
 func TestCSPAllowsOnlyTheImportMap(t *testing.T) {
-	index, err := os.ReadFile("static/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := get(t, Handler(false, ""), "GET", "/")
+	index, _ := io.ReadAll(res.Body)
 	m := importMapRE.FindSubmatch(index)
 	if m == nil {
 		t.Fatal("no import map in index.html")
 	}
 	sum := sha256.Sum256(m[1])
 	want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	res := get(t, Handler(false, ""), "GET", "/")
 	csp := res.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self' "+want+";") {
 		t.Errorf("CSP %q lacks %s", csp, want)
@@ -104,6 +101,39 @@ func TestRevalidation(t *testing.T) {
 	}
 	if res := get(t, h, "GET", "/js/app.js", "If-None-Match", etag); res.StatusCode != 304 {
 		t.Errorf("revalidation: %d, want 304", res.StatusCode)
+	}
+}
+
+// TestVersionedURLs: the served index names the app's files by versioned
+// URLs, which are kept for good while the file is the same; the import
+// map sends every module's plain path and bare name there too.
+func TestVersionedURLs(t *testing.T) {
+	h := Handler(false, "")
+	body, _ := io.ReadAll(get(t, h, "GET", "/").Body)
+	entry := regexp.MustCompile(`<script type="module" src="(/js/app\.js\?v=([\w-]+))"></script>`).FindSubmatch(body)
+	if entry == nil {
+		t.Fatalf("entry not versioned:\n%s", body)
+	}
+	for _, want := range []string{`href="/style.css?v=`, `src="/theme.js?v=`, `rel="modulepreload" href="/js/api.js?v=`,
+		`"preact": "/vendor/preact.mjs?v=`, `"/js/markdown.js": "/js/markdown.js?v=`, `href="/favicon.svg"`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("index lacks %s", want)
+		}
+	}
+	if strings.Contains(string(body), `"/sw.js"`) {
+		t.Error("the service worker's URL is versioned")
+	}
+	tests := []struct{ path, cache string }{
+		{string(entry[1]), "public, max-age=31536000, immutable"},
+		{"/js/app.js?v=old", "no-cache"},
+		{"/js/app.js", "no-cache"},
+		{"/sw.js", "no-cache"},
+	}
+	for _, tc := range tests {
+		res := get(t, h, "GET", tc.path)
+		if res.StatusCode != 200 || res.Header.Get("Cache-Control") != tc.cache {
+			t.Errorf("%s: %d, Cache-Control %q, want %q", tc.path, res.StatusCode, res.Header.Get("Cache-Control"), tc.cache)
+		}
 	}
 }
 
