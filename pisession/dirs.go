@@ -56,7 +56,7 @@ func EncodeCwd(cwd string) string {
 // readdir sorts names bytewise, and that order decides ties in pi's
 // listing).
 //
-// A warm piweb ls does little else than this and a stat per file, so the
+// A warm listing does little else than this and a stat per file, so the
 // project folders are read for names only, and a path is the clean folder
 // path, a slash and the name (what filepath.Join gives for a plain name).
 func SessionFiles(agentDir string) []string {
@@ -99,7 +99,8 @@ func DirEntries(dir string) []os.DirEntry {
 
 // ListAll reads every session file as pi's SessionManager.listAll does and
 // returns their metadata, newest modified first. Files pi would leave out
-// are left out. It is the direct scan; the index answers the same faster.
+// are left out. It reads every file; an index (as piweb's) answers the
+// same faster.
 func ListAll(agentDir string) []Info {
 	return ListFiles(SessionFiles(agentDir))
 }

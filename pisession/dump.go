@@ -9,8 +9,9 @@ import (
 
 // Dump lists what a parse holds, as text: every record with its fields
 // (unexported ones included), the entries, the listing's records, the
-// ids, problems, context, listing info and tree. Tests compare two parses
-// of one file by it (the cache's growing parse against Parse).
+// ids, problems, context, listing info and tree. It is for tests and
+// debugging, comparing two parses of one file (a growing parse against
+// Parse); its text may change with any version.
 func (s *Session) Dump() []string {
 	line := func(e *Entry) string {
 		if e == nil {

@@ -78,10 +78,10 @@ func jsDateJSON(ms float64) []byte {
 // appendJSString appends s quoted exactly as JSON.stringify quotes it.
 func appendJSString(b []byte, s string) []byte { return jsjson.AppendString(b, s) }
 
-// FlatTreeJSON is a tree in the flat form pi's oracle prints it
-// (internal/pitest's tree-flat): nodes in depth-first pre-order, each
-// listed once, children and roots as indexes. Tests compare piweb's tree
-// with pi's by it.
+// FlatTreeJSON is a tree in a flat form: nodes in depth-first pre-order,
+// each listed once, children and roots as indexes, so that two trees
+// compare as JSON (piweb's tests compare this package's tree with pi's
+// getTree in this form).
 func FlatTreeJSON(roots []*Node) []byte {
 	type flat struct {
 		Entry          json.RawMessage `json:"entry"`

@@ -2,7 +2,7 @@ package pisession
 
 // Load reads a file as pi's SessionManager.open sees it: migrated in memory,
 // and empty when the file has no valid header (pi would replace such a
-// file with a fresh one; piweb only reports it, see Problems).
+// file with a fresh one; Load only reports it, see Problems).
 func Load(path string) (*Session, error) {
 	s, err := ReadFile(path)
 	if err != nil {

@@ -165,10 +165,10 @@ func (s *Session) parentOf(e *Entry) *Entry {
 	return s.byKey(e.parent)
 }
 
-// Check reads the session file at path for its problems: the one finder
-// behind piweb check and piweb index --status, so both report the same
-// list. A path that is no regular file (a FIFO would block the read) is an
-// error, not a parse.
+// Check reads the session file at path for its problems (Session.Problems,
+// Defects); piweb check and piweb index --status both report them. A path
+// that is no regular file (a FIFO would block the read) is an error, not a
+// parse.
 func Check(path string) (*Session, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
