@@ -1,12 +1,15 @@
 package pisession
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"piweb/internal/durable"
+	"piweb/internal/errs"
 )
 
 // The two writes the library makes, with the guarantees piweb's own writes
@@ -25,13 +28,17 @@ import (
 // so that a torn line stays apart. A write that fails half-way (a full
 // disk) is cut back when nothing else was appended meanwhile; the error
 // says what became of it. Files without a valid header (ErrNoHeader) and
-// of an older version (ErrOldVersion) are refused.
+// of an older version (ErrOldVersion) are refused, and so is a line that is
+// not one JSON object without a newline.
 func Append(path string, s *Session, line []byte) (*Entry, error) {
 	if s.Header == nil {
 		return nil, ErrNoHeader
 	}
 	if s.Migrated {
 		return nil, ErrOldVersion
+	}
+	if !oneObject(line) {
+		return nil, errNotOneObject
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
@@ -45,6 +52,16 @@ func Append(path string, s *Session, line []byte) (*Entry, error) {
 	e := s.Appended(line)
 	s.Size += n - int64(len(line)+1) // the newline a torn last line got
 	return e, nil
+}
+
+// errNotOneObject refuses a line that would not be one entry: pi splits
+// lines on \n only, so a newline in it would make two broken lines.
+var errNotOneObject = errs.New(errs.Invalid, "an entry must be one JSON object on one line", "entry line is not one JSON object")
+
+// oneObject reports whether line is a JSON object without a newline.
+func oneObject(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\r")
+	return len(t) > 0 && t[0] == '{' && bytes.IndexByte(line, '\n') < 0 && json.Valid(line)
 }
 
 // appendFile is what an append needs of the file; tests make writes fail.

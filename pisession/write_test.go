@@ -2,6 +2,7 @@ package pisession
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -48,19 +49,23 @@ func TestAppend(t *testing.T) {
 		grow          string // what another writer appends after the parse
 		want          string // the file after the append
 		err           error
+		line          string // what is appended; wMsg2 when ""
 	}{
-		{"after the leaf", wHdr + "\n" + wMsg + "\n", "", wHdr + "\n" + wMsg + "\n" + wMsg2 + "\n", nil},
-		{"torn last line kept apart", wHdr + "\n" + wMsg + "\n{\"type\":", "", wHdr + "\n" + wMsg + "\n{\"type\":\n" + wMsg2 + "\n", nil},
-		{"grown meanwhile", wHdr + "\n" + wMsg + "\n", "{}", wHdr + "\n" + wMsg + "\n{}\n", ErrChanged},
-		{"no header", wMsg + "\n", "", wMsg + "\n", ErrNoHeader},
-		{"older version", strings.Replace(wHdr, `"version":3,`, "", 1) + "\n", "", strings.Replace(wHdr, `"version":3,`, "", 1) + "\n", ErrOldVersion},
+		{"after the leaf", wHdr + "\n" + wMsg + "\n", "", wHdr + "\n" + wMsg + "\n" + wMsg2 + "\n", nil, ""},
+		{"torn last line kept apart", wHdr + "\n" + wMsg + "\n{\"type\":", "", wHdr + "\n" + wMsg + "\n{\"type\":\n" + wMsg2 + "\n", nil, ""},
+		{"grown meanwhile", wHdr + "\n" + wMsg + "\n", "{}", wHdr + "\n" + wMsg + "\n{}\n", ErrChanged, ""},
+		{"no header", wMsg + "\n", "", wMsg + "\n", ErrNoHeader, ""},
+		{"two lines", wHdr + "\n", "", wHdr + "\n", errNotOneObject, wMsg + "\n" + wMsg2},
+		{"not an object", wHdr + "\n", "", wHdr + "\n", errNotOneObject, "[1]"},
+		{"older version", strings.Replace(wHdr, `"version":3,`, "", 1) + "\n", "", strings.Replace(wHdr, `"version":3,`, "", 1) + "\n", ErrOldVersion, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path, s := writeFile(t, tc.content)
 			if tc.grow != "" {
 				growBy(t, path, tc.grow)
 			}
-			e, err := Append(path, s, []byte(wMsg2))
+			line := cmp.Or(tc.line, wMsg2)
+			e, err := Append(path, s, []byte(line))
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
