@@ -38,11 +38,8 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 		}
 		files = append(files, allSafe(f))
 	}
-	// The examples' session (example_test.go): what they print is pi's.
-	examples, _ := filepath.Glob(filepath.Join("testdata", "example", "sessions", "*", "*.jsonl"))
-	for _, f := range examples {
-		abs, _ := filepath.Abs(f)
-		files = append(files, allSafe(abs))
+	for _, f := range exampleFiles(t) {
+		files = append(files, allSafe(f))
 	}
 	var generated []string
 	o.CallJSON(t, &generated, "gen", "7", t.TempDir(), "12")
@@ -69,6 +66,32 @@ func conformanceFiles(t *testing.T, o *pitest.Batch) []conformanceFile {
 		files = append(files, cf)
 	}
 	return files
+}
+
+// exampleFiles are the examples' session (example_test.go), so what they
+// print is pi's, and what the library's writes make of it: a copy with a
+// label appended (Append) and a fork of its other branch (Fork).
+func exampleFiles(t *testing.T) []string {
+	src, _ := filepath.Glob(filepath.Join("testdata", "example", "sessions", "*", "*.jsonl"))
+	if len(src) != 1 {
+		t.Fatalf("example sessions: %v, want one", src)
+	}
+	data, err := os.ReadFile(src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	appended := filepath.Join(t.TempDir(), "example-appended.jsonl")
+	os.WriteFile(appended, data, 0o644)
+	s := Parse(data)
+	if _, err := Append(appended, s, s.LabelLine("a0000002", "license")); err != nil {
+		t.Fatal(err)
+	}
+	forked, err := Fork(appended, s, "a0000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(src[0])
+	return []string{abs, appended, forked}
 }
 
 // TestConformance asks pi 1.6.0 about every file, and pi 0.73.1 about the
