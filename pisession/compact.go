@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// TreeNode is one entry of the compact tree GET /api/sessions/{id}
-// answers: every entry with an id, its place in the tree, its preview and
-// its label.
+// TreeNode is one entry of a compact, flat tree (CompactTree; piweb's API
+// answers it for a session): every entry with an id, its parent, its
+// one-line preview (Text) and its label, the JSON keys as tagged; a nil
+// ParentID is a root, a nil Label none.
 type TreeNode struct {
 	ID        string  `json:"id"`
 	ParentID  *string `json:"parentId"`

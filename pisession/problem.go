@@ -30,15 +30,17 @@ const (
 
 // Problem is one finding of Parse, tied to a 1-based line number.
 type Problem struct {
-	Line    int         `json:"line"`
-	Kind    ProblemKind `json:"kind"`
-	Message string      `json:"message"`
+	Line int         `json:"line"`
+	Kind ProblemKind `json:"kind"`
+	// Message says what is wrong in words; its text is not promised.
+	Message string `json:"message"`
 }
 
 // IsNote reports whether the problem is harmless: pi reads the file the same
 // with or without it.
 func (p Problem) IsNote() bool { return p.Kind == CRLF }
 
+// String is the problem as a report line: "line N: kind: message".
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message) }
 
 // clipLen is the most of a line's value a problem quotes: a report on a
