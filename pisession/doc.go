@@ -34,10 +34,11 @@
 // at a leaf, with the model and thinking level in effect, compactions,
 // branch summaries and context edits applied as pi 1.6 applies them.
 // Session.Tree is pi's getTree, Session.Name the session's name,
-// Session.Labels and LabelOf its bookmarks, Session.PathTo the branch to
-// an entry. ListAll and ListFiles are pi's SessionManager.listAll: an Info
-// for each session, newest first, with pi's counts and dates. Message,
-// Content and Block are the one model of a message's fields.
+// Session.Labels and Session.LabelOf its bookmarks, Session.PathTo the
+// branch to an entry. ListAll and ListFiles are pi's
+// SessionManager.listAll: an Info for each session, newest first, with
+// pi's counts and dates. Message, Content and Block are the one model of
+// a message's fields.
 //
 // # Writing
 //
