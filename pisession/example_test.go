@@ -156,3 +156,20 @@ func ExampleFork() {
 	// user: Add a LICENSE too
 	// assistant: LICENSE added.
 }
+
+func ExampleParse() {
+	data := []byte(`{"type":"session","version":3,"id":"s1","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":"hi",  "timestamp":1}}
+{"type":"message","id":"a1","parentId":"u1","timest`)
+	s := pisession.Parse(data)
+	for _, p := range s.Problems {
+		fmt.Println(p.Line, p.Kind)
+	}
+	// Lossless: the entry keeps its line as written, spaces included.
+	fmt.Println(string(s.Entries[0].Raw[len(s.Entries[0].Raw)-32:]))
+	fmt.Println(len(s.Context("").Messages), "message in the context")
+	// Output:
+	// 3 truncated
+	// "content":"hi",  "timestamp":1}}
+	// 1 message in the context
+}
