@@ -20,8 +20,10 @@ const (
 
 // fleetPatterns are the forwarded routes: driving pi (prompts, steer,
 // abort and model switches are commands), its event streams, fork and
-// clone, files, Changes, Terminal, and new sessions in a known folder.
+// clone, files, Changes, Terminal, new sessions in a known folder, and a
+// share link made where the session is (decision 0046).
 var fleetPatterns = []string{
+	"POST /api/shares",
 	"POST /api/sessions/{id}/commands",
 	"GET /api/sessions/{id}/events",
 	"GET /api/stream",

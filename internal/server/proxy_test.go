@@ -346,3 +346,30 @@ func TestForwardNewSession(t *testing.T) {
 		t.Errorf("a new session on far in a known folder: %v, want far's 503 for a missing pi", err)
 	}
 }
+
+// TestForwardShare: a share link to another machine's session is made on
+// that machine (decision 0046): it is listed there, not here, and its page
+// opens there to a client with no credential.
+func TestForwardShare(t *testing.T) {
+	m := newTwoMachines(t)
+	ctx := t.Context()
+	sh, err := m.near.api().On("far").Share(ctx, apitype.ShareRequest{Session: m.farID, Hours: 1})
+	if err != nil || sh.Session != m.farID || !strings.HasPrefix(sh.Path, "/share/") {
+		t.Fatalf("a link to far's session through near: %+v (%v)", sh, err)
+	}
+	farList, err := m.far.apiAs("Authorization", "Bearer a-token-only-the-far-user-has").Shares(ctx)
+	if err != nil || len(farList.Shares) != 1 || farList.Shares[0].ID != sh.ID {
+		t.Errorf("far's links: %+v (%v), want the one made", farList, err)
+	}
+	if nearList, err := m.near.api().Shares(ctx); err != nil || len(nearList.Shares) != 0 {
+		t.Errorf("near's links: %+v (%v), want none", nearList, err)
+	}
+	if status, _, body := m.far.get(sh.Path, "Accept", "text/html"); status != 200 || !strings.Contains(body, "/share/live.js") {
+		t.Errorf("the link's page on far: %d %.200s", status, body)
+	}
+	if log := m.farLog.String(); !strings.Contains(log, `msg="share link made"`) || !strings.Contains(log, "from=near") {
+		t.Errorf("far's log does not say near asked for the link:\n%s", log)
+	}
+	_, err = m.near.api().Share(ctx, apitype.ShareRequest{Session: m.farID + "@far"})
+	wantErr(t, "a ref instead of ?machine=", err, 400, "invalid")
+}

@@ -30,7 +30,9 @@ func (s *Server) listShares(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postShare makes a link to a session of this machine, or to the branch
-// ending at one of its entries.
+// ending at one of its entries; asked by another machine of the fleet
+// too (its user shares this machine's session there: decision 0046), as
+// the link opens here, on this machine's address.
 func (s *Server) postShare(w http.ResponseWriter, r *http.Request) error {
 	var body apitype.ShareRequest
 	if err := decodeBody(w, r, &body, 16<<10); err != nil {
@@ -55,7 +57,7 @@ func (s *Server) postShare(w http.ResponseWriter, r *http.Request) error {
 	if err := s.shares.Add(own.ShareLink{Share: sh, Hash: hash}, now); err != nil {
 		return err
 	}
-	s.log.Info("share link made", "id", sh.ID, "session", sh.Session, "expires", sh.Expires)
+	s.log.Info("share link made", "id", sh.ID, "session", sh.Session, "expires", sh.Expires, "from", r.Header.Get(fleetFromHeader))
 	return ok(w, apitype.NewShare{Share: sh, Path: "/share/" + token, LoopbackOnly: IsLoopback(s.opts.Addr)})
 }
 
@@ -81,13 +83,13 @@ func shareHours(h int) (int, error) {
 }
 
 // shareTarget is the session a link is asked for: one of this machine's
-// (another machine's is shared by its own piweb).
+// (another machine's is asked of that machine, through the fleet proxy).
 func (s *Server) shareTarget(id string) (Meta, error) {
 	if id == "" || len(id) > 512 {
 		return Meta{}, errs.Errorf(errs.Invalid, "say which session to share")
 	}
 	if strings.Contains(id, "@") {
-		return Meta{}, errs.Errorf(errs.Invalid, "share another machine's session from its own piweb")
+		return Meta{}, errs.Errorf(errs.Invalid, "name another machine's session by its id and ?machine=, which sends the request on to it")
 	}
 	m, err := s.lookupID(id)
 	if err != nil {

@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,6 +107,7 @@ func TestFleetDriveInBrowser(t *testing.T) {
 	chat.waitText(t, "Beavers build their dams of sticks and mud.")
 	chat.waitText(t, "how do beavers build?")
 	chat.waitIdle(t)
+	shareOnBeta(t, b, beta)
 	newSessionOnBeta(t, b, beta)
 
 	// Its terminal is a shell on beta.
@@ -153,4 +156,29 @@ func newSessionOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 	b.waitJS(t, `document.querySelector('.conv')?.textContent.includes('A new session on beta.')`)
 	(&rig{browser: b}).click(t, `.machine[data-machine="beta"] a.sess[href^="/s/0199aaaa-bbbb-7ccc-8ddd-000000000001"]`)
 	b.waitJS(t, `location.pathname.endsWith('-000000000001') && document.querySelector('.conv')?.textContent.includes('Beavers build')`)
+}
+
+// shareOnBeta: Share… in beta's session makes the link on beta (decision
+// 0046): the dialog shows it on beta's advertised address, where a reader
+// with no credential opens the page.
+func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
+	t.Helper()
+	click(t, b, `.sess-head .menu > button`)
+	click(t, b, `.menu-pop .share-item`)
+	click(t, b, `.share-create`)
+	b.waitJS(t, fmt.Sprintf(`(document.querySelector('.share-link')?.value || '').startsWith(%q) && document.querySelector('.share-remote')`,
+		beta.http.URL+"/share/"))
+	shoot(t, b, "fleet-share")
+	link := eval[string](t, b, `document.querySelector('.share-link').value`)
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "beavers") {
+		t.Errorf("the link on beta: %d %.200s", resp.StatusCode, body)
+	}
+	click(t, b, `.share-dialog .dialog-actions .btn`)
+	b.waitJS(t, `!document.querySelector('.share-dialog')`)
 }

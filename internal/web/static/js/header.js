@@ -173,7 +173,7 @@ function Menu({ view, s, rename }) {
       <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}
         >${t('head.copyPath')}</button>
       <div class="menu-sep"></div>
-      ${rename && canShare(view.id) && html`<button role="menuitem" type="button" class="share-item"
+      ${canShare(view.id) && html`<button role="menuitem" type="button" class="share-item"
         title=${t('head.shareTip')}
         onClick=${act(() => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; })}
           >${t('head.share')}</button>`}

@@ -10,14 +10,26 @@ import { toast, confirm, navigate, sessionURL } from './state.js';
 import { useDialogFocus } from './dialogfocus.js';
 import { copyText, fmtDate } from './util.js';
 import { matches } from './settingsearch.js';
+import { drives, machineOf } from './fleet.js';
 
 // shareAsked is the session to share ({ id, leaf }: the branch shown), or
 // null; the app draws the dialog while it is set.
 export const shareAsked = signal(null);
 
 // canShare says whether a session can be shared from this piweb: one of
-// this machine's (another machine's is shared from its own piweb).
-export const canShare = (id) => !api.splitRef(id).machine;
+// this machine's, or one of a machine this piweb drives, whose piweb
+// makes the link and serves it (decision 0046).
+export const canShare = (id) => {
+  const { machine } = api.splitRef(id);
+  return !machine || drives(machine);
+};
+
+// shareLink is a new link in full: on this piweb's address, or on the
+// address the owning machine advertises to the fleet, where it was made.
+export function shareLink(path, machine) {
+  const m = machine && machineOf(machine);
+  return (m && m.advertise ? m.advertise.replace(/\/+$/, '') : location.origin) + path;
+}
 
 export const EXPIRIES = [['1 hour', 1], ['1 day', 24], ['7 days', 168], ['30 days', 720], ['90 days', 2160]];
 
@@ -45,8 +57,8 @@ export function ShareDialog({ id, leaf, close }) {
       <h2 id="share-title">Share a read-only link</h2>
       <p class="muted share-what">Whoever has the link can read this session as it goes on, until the link expires
         or you revoke it in Settings. Nothing else of piweb opens to them.</p>
-      ${made ? html`<${Made} made=${made} close=${close} />` : html`<${Choose} f=${f} setF=${setF} err=${err}
-        busy=${busy} close=${close} />`}
+      ${made ? html`<${Made} made=${made} machine=${api.splitRef(id).machine} close=${close} />`
+        : html`<${Choose} f=${f} setF=${setF} err=${err} busy=${busy} close=${close} />`}
     </form></div>`;
 }
 
@@ -66,8 +78,8 @@ function Choose({ f, setF, err, busy, close }) {
         ${busy ? 'Creating…' : 'Create link'}</button></div>`;
 }
 
-function Made({ made, close }) {
-  const link = location.origin + made.path;
+function Made({ made, machine, close }) {
+  const link = shareLink(made.path, machine);
   const ref = useRef(null);
   useEffect(() => { ref.current?.select(); }, []);
   const copy = async () => toast((await copyText(link)) ? 'Copied the link' : 'Copy failed');
@@ -76,7 +88,10 @@ function Made({ made, close }) {
       <button class="btn primary share-copy" type="button" onClick=${copy}>Copy</button></span></label>
     <p class="muted share-expires">${made.leaf ? 'This branch' : 'The whole session'}, until ${fmtDate(made.expires)
       }. piweb shows the link only now: it keeps a fingerprint of it, not the link.</p>
-    ${made.loopbackOnly && html`<p class="share-loopback" role="note">piweb listens on this machine only
+    ${machine && html`<p class="share-remote" role="note">The link was made on ${machine}, where the session is,
+      and opens at the address ${machine} gives the fleet. It is listed and revoked in the Settings of ${
+      machine}'s piweb.</p>`}
+    ${made.loopbackOnly && !machine && html`<p class="share-loopback" role="note">piweb listens on this machine only
       (loopback), so the link opens here alone. To share it on your network, start piweb
       with <code>--addr</code> beyond loopback.</p>`}
     <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Done</button></div>`;
