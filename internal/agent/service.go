@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,7 +31,19 @@ type Service struct {
 	models json.RawMessage
 	at     time.Time
 	gen    uint64 // bumped by ForgetModels: a fetch begun before is not cached
+	fresh  time.Duration
+	behind sync.WaitGroup // the background refresh of the models, if any
+	ending context.Context
+	end    context.CancelFunc
 }
+
+// DefaultModelsFresh is Config.ModelsFresh's default. Every change piweb
+// makes (a sign-in, models.json, settings, a package) drops the list at
+// once (ForgetModels); the refresh behind catches the user's own edits
+// and sign-ins in a terminal. A list is asked of a short-lived pi (~1.5 s
+// of a core), so another machine's page opening its picker (forwarded
+// here) waited for one every minute before.
+const DefaultModelsFresh = 10 * time.Minute
 
 // NewService starts a supervisor built from cfg; cfg.Base.Pi is the
 // located executable (its absence is reported by NoService instead).
@@ -43,7 +56,9 @@ func NewService(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the agent supervisor: %w", err)
 	}
-	return &Service{sup: sup, base: cfg.Base, status: st}, nil
+	ending, end := context.WithCancel(context.Background())
+	return &Service{sup: sup, base: cfg.Base, status: st, fresh: cmp.Or(cfg.ModelsFresh, DefaultModelsFresh),
+		ending: ending, end: end}, nil
 }
 
 // Events is the broker the workers publish to (Config.Events): the server
@@ -91,7 +106,11 @@ func (a *Service) Stop(ctx context.Context, path string) error {
 	return nil
 }
 
-func (a *Service) Close(ctx context.Context) error { return a.sup.Close(ctx) }
+func (a *Service) Close(ctx context.Context) error {
+	a.end()
+	a.behind.Wait()
+	return a.sup.Close(ctx)
+}
 
 // Approve is Supervisor.Approve: the session's pi loads its project
 // resources for this session only (--approve).
@@ -289,17 +308,50 @@ func answerUI(w *Worker, f map[string]json.RawMessage) error {
 	return w.AnswerUI(u.RequestID, UIAnswer{Value: u.Value, Confirmed: u.Confirmed, Cancelled: u.Cancelled})
 }
 
-// Models asks pi for its available models, through a live worker when
-// there is one or a short-lived pi otherwise, cached for a minute.
+// Models asks pi for its available models through a short-lived pi, and
+// keeps the list: fresh (Config.ModelsFresh) it is the answer; older it
+// is the answer too while one pi refreshes it behind, so that only the
+// first request waits for a pi.
 func (a *Service) Models(ctx context.Context) (json.RawMessage, error) {
-	if m := a.cachedModels(); m != nil {
+	if m, fresh := a.cachedModels(); m != nil {
+		if !fresh {
+			a.refreshModels()
+		}
 		return m, nil
 	}
+	return a.fetchModels(ctx)
+}
+
+// refreshModels fetches the models behind, unless a fetch runs already.
+func (a *Service) refreshModels() {
+	if a.ending.Err() != nil || !a.fetch.TryLock() {
+		return // closing, or a fetch runs: it brings the new list
+	}
+	a.behind.Add(1)
+	go func() {
+		defer a.behind.Done()
+		defer a.fetch.Unlock()
+		ctx, cancel := context.WithTimeout(a.ending, 2*time.Minute)
+		defer cancel()
+		a.fetchModelsLocked(ctx) // a failure keeps the old list; the next request tries again
+	}()
+}
+
+// fetchModels asks a short-lived pi for the models, one fetch at a time:
+// requests arriving together (the app's tabs opening) start one pi, and
+// the others answer the list it brought.
+func (a *Service) fetchModels(ctx context.Context) (json.RawMessage, error) {
 	a.fetch.Lock()
 	defer a.fetch.Unlock()
-	if m := a.cachedModels(); m != nil {
+	if m, _ := a.cachedModels(); m != nil {
 		return m, nil // another request fetched them meanwhile
 	}
+	return a.fetchModelsLocked(ctx)
+}
+
+// fetchModelsLocked asks pi, holding a.fetch, and keeps the answer
+// unless ForgetModels ran meanwhile.
+func (a *Service) fetchModelsLocked(ctx context.Context) (json.RawMessage, error) {
 	a.mu.Lock()
 	gen := a.gen
 	a.mu.Unlock()
@@ -323,15 +375,12 @@ func (a *Service) Models(ctx context.Context) (json.RawMessage, error) {
 	return b, nil
 }
 
-// cachedModels returns the model list fetched less than a minute ago, or
-// nil.
-func (a *Service) cachedModels() json.RawMessage {
+// cachedModels returns the model list kept, if any, and whether it is
+// fresh.
+func (a *Service) cachedModels() (json.RawMessage, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.models != nil && time.Since(a.at) < time.Minute {
-		return a.models
-	}
-	return nil
+	return a.models, time.Since(a.at) < a.fresh
 }
 
 // ForgetModels drops the cached model list (after models.json changed).

@@ -60,6 +60,10 @@ type Config struct {
 	// SpareDelay is the pause before starting the next spare after one was
 	// taken (DefaultSpareDelay when zero).
 	SpareDelay time.Duration
+	// ModelsFresh is how long Service.Models answers its last list
+	// without asking pi again (DefaultModelsFresh when zero); an older
+	// list is still answered at once while one pi refreshes it behind.
+	ModelsFresh time.Duration
 	// Offline performs writes for sessions without a live worker
 	// (SessionFiles when nil).
 	Offline OfflineWriter

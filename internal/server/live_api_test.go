@@ -17,6 +17,7 @@ import (
 	"piweb/internal/fakellm"
 	"piweb/internal/piconfig"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // waitFor reads events until one satisfies ok and returns it.
@@ -272,7 +273,9 @@ func childProcesses(t *testing.T) []string { return pitest.ChildProcesses(t, os.
 
 // TestLiveModelsOnePi: requests for the models that arrive together start
 // one pi between them (counted by a script that logs each start of the
-// real pi and runs it).
+// real pi and runs it). A list no longer fresh (ModelsFresh, 1 ns here)
+// is still the answer, and one pi refreshes it behind, for requests that
+// arrive together again.
 func TestLiveModelsOnePi(t *testing.T) {
 	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	starts := filepath.Join(t.TempDir(), "starts")
@@ -283,24 +286,42 @@ func TestLiveModelsOnePi(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Base.Pi = &agent.Pi{Path: wrapper, Version: c.Base.Pi.Version}
+		c.ModelsFresh = time.Nanosecond
 	})
 	const n = 4
-	done := make(chan error, n)
-	for range n {
-		go func() {
-			_, err := r.api().Models(t.Context())
-			done <- err
-		}()
-	}
-	for range n {
-		if err := <-done; err != nil {
-			t.Error(err)
+	lists := make(chan string, n)
+	ask := func() {
+		for range n {
+			go func() {
+				list, err := r.api().Models(t.Context())
+				if err != nil {
+					t.Error(err)
+				}
+				lists <- jsonOf(list.Models)
+			}()
 		}
 	}
-	b, _ := os.ReadFile(starts)
-	if got := strings.Count(string(b), "--mode rpc"); got != 1 {
-		t.Errorf("%d pi started for %d requests:\n%s", got, n, b)
+	started := func() int {
+		b, _ := os.ReadFile(starts)
+		return strings.Count(string(b), "--mode rpc")
 	}
+	ask()
+	first := <-lists
+	for range n - 1 {
+		if l := <-lists; l != first {
+			t.Errorf("requests together answered %s and %s", first, l)
+		}
+	}
+	if got := started(); got != 1 {
+		t.Errorf("%d pi started for %d requests", got, n)
+	}
+	ask()
+	for range n {
+		if l := <-lists; l != first {
+			t.Errorf("the kept list answered %s, want %s", l, first)
+		}
+	}
+	testkit.Eventually(t, func() bool { return started() == 2 }, 30*time.Second, "one pi refreshing the list behind")
 }
 
 // TestLiveCreateOptions: the model, thinking level and tools given to POST
