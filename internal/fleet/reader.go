@@ -22,8 +22,6 @@ type Reader struct {
 	// search that ran out of it reads again (budget.go).
 	budget time.Duration
 	window int
-	// stall, for tests, makes a search's whole statement sleep first.
-	stall time.Duration
 }
 
 // NewReader returns a reader of the fleet at url; it connects on first
