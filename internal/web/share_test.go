@@ -8,10 +8,13 @@ import (
 )
 
 // fastSharePoll makes a share page's script ask for its version at once
-// rather than every 4 s (the app's own timers are left alone).
+// rather than every 4 s (the app's own timers are left alone, and so are
+// the page's others: chromedp's wait times itself out with setTimeout,
+// and at 50 ms a wait for the revoked page failed unless it was emptied
+// already).
 const fastSharePoll = `if (location.pathname.startsWith('/share/')) {
   const st = window.setTimeout;
-  window.setTimeout = (f, ms, ...a) => st(f, Math.min(ms, 50), ...a);
+  window.setTimeout = (f, ms, ...a) => st(f, ms === 4000 ? 50 : ms, ...a);
 }`
 
 // TestShareLink: a session's Actions menu makes a read-only link to the
