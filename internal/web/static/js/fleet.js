@@ -38,21 +38,35 @@ export async function startFleet() {
 }
 
 // loadMachines reads the machines, and the listing of each other machine
-// not listed yet.
+// not listed yet. Readings may overlap (a push's notice, the 30 s timer):
+// only the newest asked is kept, or an older answer coming last would
+// bring back a machine as it was (online after its heartbeat went old).
+let machinesAsked = 0;
 async function loadMachines() {
+  const asked = ++machinesAsked;
   try {
     const f = await api.fleetMachines();
+    if (asked !== machinesAsked) return;
     fleet.value = f;
     for (const m of f.machines || []) if (m.name !== f.self && !remote.peek().has(m.name)) loadMachine(m.name);
   } catch { /* the status in the sidebar's foot says why the fleet does not answer */ }
 }
 
+// asking is the newest reading asked of each machine: only its answer
+// is kept (as loadMachines'), and it asks for the most sessions any
+// reading asked for. name -> { seq, n }
+const asking = new Map();
+
 // loadMachine reads the newest sessions of a machine (limit: how many).
 export async function loadMachine(name, limit) {
   const had = remote.peek().get(name);
-  const n = limit || (had && had.limit) || PAGE;
+  const prev = asking.get(name) || { seq: 0, n: 0 };
+  const n = limit || Math.max((had && had.limit) || PAGE, prev.n);
+  const seq = prev.seq + 1;
+  asking.set(name, { seq, n });
   try {
     const d = await api.listFleet(name, fleet.peek().self, n);
+    if (asking.get(name).seq !== seq) return; // a newer reading was asked meanwhile
     const m = new Map(remote.peek());
     m.set(name, { ...d, limit: n });
     remote.value = m;
