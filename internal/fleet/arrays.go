@@ -15,9 +15,10 @@ import (
 
 // The element types' OIDs, and their arrays' for the parameters' types.
 const (
-	oidBool, oidBytea, oidInt8, oidInt4, oidText, oidFloat8 = 16, 17, 20, 23, 25, 701
+	oidBool, oidBytea, oidInt8, oidInt4, oidText, oidFloat8, oidTsvector = 16, 17, 20, 23, 25, 701, 3614
 
 	oidBoolArray, oidByteaArray, oidTextArray, oidInt4Array, oidInt8Array, oidFloat8Array = 1000, 1001, 1009, 1007, 1016, 1022
+	oidTsvectorArray                                                                      = 3643
 )
 
 // arrayHead starts an array of n elements of type oid whose elements

@@ -304,3 +304,32 @@ func TestStalledDatabase(t *testing.T) {
 	}
 	eventually(t, func() error { return converged(ctx, admin, cat, "stall", path) }, "the push after the lock")
 }
+
+// TestMachineOnOlderSchema: a machine's role on a database at schema 2,
+// which it may not migrate, pushes as the piwebs of schema 2 do (the
+// server makes the tsvectors; decision 0046), and says why in its log.
+func TestMachineOnOlderSchema(t *testing.T) {
+	d := newFleetDB(t, pgtest.Shared(t))
+	ctx := context.Background()
+	owner := connectAs(t, d.role(t, "owner"))
+	tx, err := owner.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sql := range []string{`SET LOCAL ROLE ` + OwnerRole, migrations[0].sql, migrations[1].sql, grantsTo(OwnerRole), grantsTo(MachineRole),
+		`INSERT INTO fleet.meta (schema_version, min_writer, upgrade_to) VALUES (2, 1, 'piweb 2')`} {
+		if _, err := tx.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, path, cat := oneDir(t, 2)
+	p := startPusher(t, Options{URL: d.machineRole(t, "m"), Machine: "m", Source: cat})
+	admin := d.admin(t)
+	eventually(t, func() error { return converged(ctx, admin, cat, "m", path) }, "the push to schema 2")
+	if s := p.Status(); s.State != StateCurrent || p.lexes.Load() {
+		t.Errorf("status %+v, sending tsvectors %v; want current, sending none", s, p.lexes.Load())
+	}
+}

@@ -212,11 +212,13 @@ func converged(ctx context.Context, conn *pgx.Conn, cat *catalog.Catalog, machin
 	var raw []byte
 	var deleted bool
 	var offset int64
-	var msgs int
+	var msgs, wrongTsv int
 	err = conn.QueryRow(ctx, `SELECT s.deleted, s.pushed_offset, s.message_count,
 		coalesce((SELECT string_agg(raw || '\x0a'::bytea, ''::bytea ORDER BY line) FROM fleet.lines l
-			WHERE l.machine = s.machine AND l.path = s.path), ''::bytea)
-		FROM fleet.sessions s WHERE machine = $1 AND path = $2`, machine, path).Scan(&deleted, &offset, &msgs, &raw)
+			WHERE l.machine = s.machine AND l.path = s.path), ''::bytea),
+		(SELECT count(*) FROM fleet.entries e WHERE e.machine = s.machine AND e.path = s.path
+			AND e.tsv IS DISTINCT FROM to_tsvector('simple', coalesce(e.text, '')))
+		FROM fleet.sessions s WHERE machine = $1 AND path = $2`, machine, path).Scan(&deleted, &offset, &msgs, &raw, &wrongTsv)
 	if err != nil {
 		return fmt.Errorf("session row: %w", err)
 	}
@@ -228,6 +230,8 @@ func converged(ctx context.Context, conn *pgx.Conn, cat *catalog.Catalog, machin
 		return fmt.Errorf("lines: pushed %d bytes up to %d, the file has %d", len(raw), offset, len(data))
 	case msgs != m.MessageCount:
 		return fmt.Errorf("message count %d, local %d", msgs, m.MessageCount)
+	case wrongTsv > 0: // sent by the pusher (lexemes.go) or made by the trigger
+		return fmt.Errorf("%d entries' tsvector is not to_tsvector('simple', text)", wrongTsv)
 	}
 	return nil
 }

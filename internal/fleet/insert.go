@@ -26,6 +26,7 @@ const flushBytes = 2 << 20
 // per inserted row was most of a bulk push's cost on the server).
 type rowsOut struct {
 	machine  string
+	lex      bool     // send plain texts' tsvectors (Pusher.lexes)
 	limit    int      // flushBytes unless a test says otherwise
 	replaced []string // replaced files whose old rows are not yet deleted
 	entries  entryCols
@@ -38,8 +39,9 @@ type rowsOut struct {
 type entryCols struct {
 	path, id, parent, typ, role, text, tools []string
 	line                                     []int32
-	hasParent, onBranch                      []bool
+	hasParent, onBranch, lexed               []bool
 	ts                                       []int64
+	tsv                                      [][]byte // tsvectorOf(text) when lexed
 }
 
 type usageCols struct {
@@ -63,6 +65,15 @@ SELECT $1, u.path, u.line, u.entry_id, CASE WHEN u.has_parent THEN u.parent_id E
 FROM unnest($2::text[], $3::integer[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::bigint[],
 	$10::boolean[], $11::text[], $12::text[])
 	AS u(path, line, entry_id, parent_id, has_parent, type, role, ts, on_branch, text, tools)`
+
+// insertLexedSQL is insertEntriesSQL with the plain texts' tsvectors
+// (schema 3): the others' are NULL, which the trigger makes.
+const insertLexedSQL = `INSERT INTO fleet.entries (machine, path, line, entry_id, parent_id, type, role, ts, on_branch, text, tools, tsv)
+SELECT $1, u.path, u.line, u.entry_id, CASE WHEN u.has_parent THEN u.parent_id END, u.type, u.role, NULLIF(u.ts, 0),
+	u.on_branch, NULLIF(u.text, ''), NULLIF(u.tools, ''), CASE WHEN u.lexed THEN u.tsv END
+FROM unnest($2::text[], $3::integer[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::bigint[],
+	$10::boolean[], $11::text[], $12::text[], $13::boolean[], $14::tsvector[])
+	AS u(path, line, entry_id, parent_id, has_parent, type, role, ts, on_branch, text, tools, lexed, tsv)`
 
 const insertUsageSQL = `INSERT INTO fleet.usage (machine, path, line, session_id, entry_id, ts, model, answer, input, output,
 	cache_read, cache_write, cost)
@@ -93,7 +104,19 @@ func (r *rowsOut) addEntry(path string, e entryRow) {
 	c.text = append(c.text, text)
 	c.tools = append(c.tools, tools)
 	r.bytes += 64 + len(e.id) + len(e.parent) + len(text) + len(tools)
+	if r.lex {
+		tsv, lexed := tsvectorOf(text)
+		if !lexed {
+			tsv = emptyTsvector // not used: the server makes it
+		}
+		c.tsv = append(c.tsv, tsv)
+		c.lexed = append(c.lexed, lexed)
+		r.bytes += len(tsv)
+	}
 }
+
+// emptyTsvector is a tsvector of no lexemes, in the binary format.
+var emptyTsvector = []byte{0, 0, 0, 0}
 
 func (r *rowsOut) addUsage(path, sessionID string, u usageRow) {
 	c, ch := &r.usage, u.charge
@@ -130,7 +153,7 @@ func (r *rowsOut) take() *rowsOut {
 	if len(r.replaced) == 0 && r.bytes == 0 {
 		return nil
 	}
-	out := &rowsOut{machine: r.machine, replaced: r.replaced, entries: r.entries, usage: r.usage, lines: r.lines}
+	out := &rowsOut{machine: r.machine, lex: r.lex, replaced: r.replaced, entries: r.entries, usage: r.usage, lines: r.lines}
 	r.sent.entries += len(r.entries.path)
 	r.sent.usage += len(r.usage.path)
 	r.sent.lines += len(r.lines.path)
@@ -149,15 +172,20 @@ func (r *rowsOut) send(ctx context.Context, tx pgx.Tx) error {
 	}
 	e, u, l := &r.entries, &r.usage, &r.lines
 	m := param{oidText, []byte(r.machine)}
+	entries, entriesSQL := []param{m, {oidTextArray, textArray(e.path)}, {oidInt4Array, int4Array(e.line)},
+		{oidTextArray, textArray(e.id)}, {oidTextArray, textArray(e.parent)}, {oidBoolArray, boolArray(e.hasParent)},
+		{oidTextArray, textArray(e.typ)}, {oidTextArray, textArray(e.role)}, {oidInt8Array, int8Array(e.ts)},
+		{oidBoolArray, boolArray(e.onBranch)}, {oidTextArray, textArray(e.text)}, {oidTextArray, textArray(e.tools)}}, insertEntriesSQL
+	if r.lex {
+		entries = append(entries, param{oidBoolArray, boolArray(e.lexed)}, param{oidTsvectorArray, bytesArray(oidTsvector, e.tsv)})
+		entriesSQL = insertLexedSQL
+	}
 	for _, s := range []struct {
 		n    int
 		sql  string
 		args []param
 	}{
-		{len(e.path), insertEntriesSQL, []param{m, {oidTextArray, textArray(e.path)}, {oidInt4Array, int4Array(e.line)},
-			{oidTextArray, textArray(e.id)}, {oidTextArray, textArray(e.parent)}, {oidBoolArray, boolArray(e.hasParent)},
-			{oidTextArray, textArray(e.typ)}, {oidTextArray, textArray(e.role)}, {oidInt8Array, int8Array(e.ts)},
-			{oidBoolArray, boolArray(e.onBranch)}, {oidTextArray, textArray(e.text)}, {oidTextArray, textArray(e.tools)}}},
+		{len(e.path), entriesSQL, entries},
 		{len(u.path), insertUsageSQL, []param{m, {oidTextArray, textArray(u.path)}, {oidInt4Array, int4Array(u.line)},
 			{oidTextArray, textArray(u.sessionID)}, {oidTextArray, textArray(u.entryID)}, {oidInt8Array, int8Array(u.ts)},
 			{oidTextArray, textArray(u.model)}, {oidBoolArray, boolArray(u.answer)}, {oidFloat8Array, float8Array(u.input)},

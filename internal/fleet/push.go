@@ -28,7 +28,7 @@ type batch struct {
 // database has, then the rows the files add. It returns the paths that
 // need another batch (a file longer than the byte budget).
 func (p *Pusher) pushBatch(ctx context.Context, conn *pgx.Conn, paths []string) (more []string, err error) {
-	b := &batch{machine: p.o.Machine, share: p.o.Share, rows: rowsOut{machine: p.o.Machine, limit: p.o.flushBytes}}
+	b := &batch{machine: p.o.Machine, share: p.o.Share, rows: rowsOut{machine: p.o.Machine, lex: p.lexes.Load(), limit: p.o.flushBytes}}
 	paths = p.storable(paths)
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		// The database is the only cursor: a commit lost to a server crash

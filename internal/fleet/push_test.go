@@ -51,9 +51,14 @@ func testPushConverges(t *testing.T, flush int) {
 		t.Errorf("%d usage rows, want one per answer (6)", n)
 	}
 
-	appendExchange(t, p1, "x1", "s1-1a", "appended giraffe")
+	appendExchange(t, p1, "x1", "s1-1a", "appended giraffe, read-only: see e.g. /usr/share/giraffe.txt")
 	eventually(t, all, "an append")
 	wantBranch(t, conn, p1, []string{"s1-0u", "s1-0a", "s1-1u", "s1-1a", "x1u", "x1a"})
+	// A text only the server tokenizes (a path, a hyphenated word) gets its
+	// tsvector from the schema's trigger; plain ones came from the pusher.
+	if n := count(t, conn, `SELECT count(*) FROM fleet.entries WHERE tsv @@ to_tsquery('simple', '/usr/share/giraffe.txt & read-only')`); n != 2 {
+		t.Errorf("%d entries match the path and the hyphenated word, want the question and its answer", n)
+	}
 
 	appendExchange(t, p1, "x2", "s1-0a", "a new branch from the first answer")
 	eventually(t, all, "a branch switch")

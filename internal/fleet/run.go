@@ -22,6 +22,8 @@ package fleet
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -112,6 +114,9 @@ type Pusher struct {
 	// and before its commit, one batch at a time (hookMu).
 	midBatch func()
 	hookMu   sync.Mutex
+	// lexes says whether the database makes plain texts' tsvectors as
+	// tsvectorOf does (serverLexes): then pushes send them.
+	lexes, lexWarned, olderWarned atomic.Bool
 }
 
 // New returns a pusher; nothing connects before Run.
@@ -407,15 +412,41 @@ func (p *Pusher) connect(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Migrate(cctx, conn, p.o.Version); err != nil {
+	older, err := p.migrate(cctx, conn)
+	if err == nil {
+		err = claim(cctx, conn, p.machine())
+	}
+	same := false
+	if err == nil && !older {
+		same, err = serverLexes(cctx, conn)
+	}
+	if err != nil {
 		conn.Close(ctx)
 		return nil, err
 	}
-	if err := claim(cctx, conn, p.machine()); err != nil {
-		conn.Close(ctx)
-		return nil, err
+	if !same && !older && !p.lexWarned.Swap(true) {
+		p.log.Warn("fleet: the database's 'simple' text search configuration or lower case differs from PostgreSQL's default; it makes every entry's tsvector itself")
 	}
+	p.lexes.Store(same)
 	return conn, nil
+}
+
+// migrate migrates the schema when it is older than this piweb knows;
+// older says it stays older (this machine's role may not migrate it) but
+// this piweb still pushes to it (minPushSchema), as the piwebs of its
+// version do.
+func (p *Pusher) migrate(ctx context.Context, conn *pgx.Conn) (older bool, err error) {
+	err = Migrate(ctx, conn, p.o.Version)
+	var cannot *ErrCannotMigrate
+	if !errors.As(err, &cannot) || cannot.Have < minPushSchema {
+		return false, err
+	}
+	if !p.olderWarned.Swap(true) {
+		p.log.Warn(fmt.Sprintf("fleet: the database's schema is at version %d and this machine's role may not migrate it to %d; "+
+			"pushing as the piwebs of that schema do (slower: the server makes every tsvector) until piweb fleet migrate runs with a role of %s",
+			cannot.Have, cannot.Want, OwnerRole))
+	}
+	return true, nil
 }
 
 func (p *Pusher) machine() Machine {

@@ -14,9 +14,13 @@ import (
 // above Writer was migrated by a newer piweb that no longer accepts this
 // one's rows: pushing pauses (ErrTooOld) while the local page goes on.
 const (
-	SchemaVersion = 2
+	SchemaVersion = 3
 	Writer        = 1
 )
+
+// minPushSchema is the oldest schema this piweb pushes to when it may not
+// migrate it: at 2 it sends no tsvectors (the column is generated there).
+const minPushSchema = 2
 
 // OwnerRole owns the fleet's tables when it exists and the migrating role
 // is a member of it (the README's set-up); without it the migrating role
@@ -44,7 +48,22 @@ type migration struct {
 
 // migrations are applied in order; a step is never edited once released,
 // only new ones appended (additive: new tables, columns, indexes).
-var migrations = []migration{{version: 1, minWriter: 1, sql: schemaV1}, {version: 2, minWriter: 1, sql: schemaV2}}
+var migrations = []migration{{version: 1, minWriter: 1, sql: schemaV1}, {version: 2, minWriter: 1, sql: schemaV2},
+	{version: 3, minWriter: 1, sql: schemaV3}}
+
+// schemaV3: a writer may send an entry's tsvector, made as the server
+// would make it (lexemes.go; half of a first push's server CPU was the
+// server making it), so the column is no longer generated; a row that
+// comes without one (a writer of schema 2, or a text only the server
+// tokenizes) gets it from the trigger, as the generated column made it,
+// and so does a row whose text changes.
+const schemaV3 = `ALTER TABLE fleet.entries ALTER COLUMN tsv DROP EXPRESSION;
+CREATE FUNCTION fleet.entries_tsv() RETURNS trigger LANGUAGE plpgsql AS
+	$$ BEGIN NEW.tsv := to_tsvector('simple', coalesce(NEW.text, '')); RETURN NEW; END $$;
+CREATE TRIGGER entries_tsv BEFORE INSERT ON fleet.entries FOR EACH ROW WHEN (NEW.tsv IS NULL)
+	EXECUTE FUNCTION fleet.entries_tsv();
+CREATE TRIGGER entries_text BEFORE UPDATE OF text ON fleet.entries FOR EACH ROW
+	EXECUTE FUNCTION fleet.entries_tsv();`
 
 // schemaV2: the fleet's search takes the newest matching entries; for a
 // common word, walking the entries newest first finds them without
