@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"slices"
@@ -42,13 +43,6 @@ const (
 	beforeBlank = "+-./~&<"
 )
 
-// lexemes are a text's words in order, lower-cased, each with its
-// positions, sorted as PostgreSQL sorts a tsvector's lexemes.
-type lexeme struct {
-	word string
-	pos  []uint16
-}
-
 // tsvectorOf is to_tsvector('simple', text) in tsvector's binary format,
 // or false when text is not plain.
 func tsvectorOf(text string) ([]byte, bool) {
@@ -56,23 +50,33 @@ func tsvectorOf(text string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return encodeTsvector(lexemesOf(toks)), true
+	// Lower case keeps an ASCII text's offsets: the lexemes are read from
+	// the lower-cased copy.
+	return encodeTsvector(strings.ToLower(text), toks), true
+}
+
+// token is one of the parser's tokens: where it is in the text and its
+// position (from 1, clamped at maxPos). No pointers: sorting them moves
+// no pointer the collector must see.
+type token struct {
+	at, end int32
+	pos     uint16
 }
 
 // plainTokens splits a plain text into the parser's tokens in order, or
 // says that it is not plain.
-func plainTokens(text string) ([]string, bool) {
+func plainTokens(text string) ([]token, bool) {
 	if len(text) > maxLexedText {
 		return nil, false
 	}
-	var toks []string
+	toks := make([]token, 0, len(text)/6)
 	for i := 0; i <= len(text); {
 		if i < len(text) && isAlnum(text[i]) {
-			end, words, ok := compound(text, i)
+			end, ok := compound(text, i, &toks)
 			if !ok {
 				return nil, false
 			}
-			toks, i = append(toks, words...), end
+			i = end
 			continue
 		}
 		if !plainSeparator(text, i) {
@@ -84,37 +88,42 @@ func plainTokens(text string) ([]string, bool) {
 }
 
 // compound reads the run of letters and digits at start and the runs
-// joined to it by single hyphens: the parser's tokens of it (a word; or
-// a hyphenated word, then each of its parts, when each starts with a
-// letter) and where it ends.
-func compound(text string, start int) (end int, toks []string, ok bool) {
-	var parts []string
-	for i := start; ; {
+// joined to it by single hyphens, adding the parser's tokens of it to
+// toks (a word; or a hyphenated word, then each of its parts, when each
+// starts with a letter); end is where it ends.
+func compound(text string, start int, toks *[]token) (end int, ok bool) {
+	add := func(from, to int) {
+		*toks = append(*toks, token{at: int32(from), end: int32(to), pos: uint16(min(len(*toks)+1, maxPos))})
+	}
+	j := start
+	for j < len(text) && isAlnum(text[j]) {
+		j++
+	}
+	if j+1 >= len(text) || text[j] != '-' || !isAlnum(text[j+1]) {
+		add(start, j)
+		return j, plainRun(text[start:j])
+	}
+	end = j
+	for end+1 < len(text) && text[end] == '-' && isAlnum(text[end+1]) {
+		for end++; end < len(text) && isAlnum(text[end]); end++ {
+		}
+	}
+	if end-start >= maxLexeme {
+		return 0, false
+	}
+	add(start, end)
+	for i := start; i < end; {
+		if !isLetter(text[i]) {
+			return 0, false // a number: signed, or a version
+		}
 		j := i
-		for j < len(text) && isAlnum(text[j]) {
+		for j < end && text[j] != '-' {
 			j++
 		}
-		parts = append(parts, text[i:j])
-		if j+1 < len(text) && text[j] == '-' && isAlnum(text[j+1]) {
-			i = j + 1
-			continue
-		}
-		end = j
-		break
+		add(i, j)
+		i = j + 1
 	}
-	if len(parts) == 1 {
-		return end, parts, plainRun(parts[0])
-	}
-	whole := text[start:end]
-	if len(whole) >= maxLexeme {
-		return 0, nil, false
-	}
-	for _, p := range parts {
-		if !isLetter(p[0]) {
-			return 0, nil, false // a number: signed, or a version
-		}
-	}
-	return end, append([]string{whole}, parts...), true
+	return end, true
 }
 
 // plainRun says whether the parser reads a run of letters and digits as
@@ -151,53 +160,50 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// lexemesOf gives each lower-cased token its positions from 1, clamped
-// at maxPos, at most maxPositions each, as PostgreSQL's uniqueWORD keeps
-// them.
-func lexemesOf(words []string) []lexeme {
-	at := make(map[string]int, len(words))
-	var out []lexeme
-	for i, w := range words {
-		w = strings.ToLower(w)
-		pos := uint16(min(i+1, maxPos))
-		j, seen := at[w]
-		if !seen {
-			at[w] = len(out)
-			out = append(out, lexeme{word: w, pos: []uint16{pos}})
-			continue
+// encodeTsvector is tsvectorsend's format of the tokens: the number of
+// lexemes, then each lexeme (sorted as PostgreSQL sorts them: bytes, then
+// length) NUL-terminated, its number of positions and the positions
+// (weight D: the top two bits 0). A lexeme keeps at most maxPositions,
+// none after one at maxPos and none twice, as PostgreSQL's uniqueWORD.
+func encodeTsvector(low string, toks []token) []byte {
+	word := func(t token) string { return low[t.at:t.end] }
+	slices.SortFunc(toks, func(a, b token) int { return cmp.Or(strings.Compare(word(a), word(b)), cmp.Compare(a.pos, b.pos)) })
+	b := make([]byte, 4, 4+len(toks)*8)
+	n := 0
+	for i := 0; i < len(toks); {
+		j := i + 1
+		for j < len(toks) && word(toks[j]) == word(toks[i]) {
+			j++
 		}
-		l := &out[j]
-		if last := l.pos[len(l.pos)-1]; len(l.pos) < maxPositions && last != maxPos && last != pos {
-			l.pos = append(l.pos, pos)
-		}
+		b = encodeLexeme(b, word(toks[i]), toks[i:j])
+		n, i = n+1, j
 	}
-	slices.SortFunc(out, func(a, b lexeme) int { return strings.Compare(a.word, b.word) })
-	return out
+	binary.BigEndian.PutUint32(b, uint32(n))
+	return b
 }
 
-// encodeTsvector is tsvectorsend's format: the number of lexemes, then
-// each lexeme NUL-terminated, its number of positions and the positions
-// (weight D, the top two bits 0).
-func encodeTsvector(ls []lexeme) []byte {
-	size := 4
-	for _, l := range ls {
-		size += len(l.word) + 3 + 2*len(l.pos)
-	}
-	b := binary.BigEndian.AppendUint32(make([]byte, 0, size), uint32(len(ls)))
-	for _, l := range ls {
-		b = append(append(b, l.word...), 0)
-		b = binary.BigEndian.AppendUint16(b, uint16(len(l.pos)))
-		for _, p := range l.pos {
-			b = binary.BigEndian.AppendUint16(b, p)
+// encodeLexeme appends one lexeme, w: same are its tokens in position
+// order.
+func encodeLexeme(b []byte, w string, same []token) []byte {
+	b = append(append(b, w...), 0)
+	count := len(b)
+	b = append(b, 0, 0)
+	n, last := 0, uint16(0)
+	for _, t := range same {
+		if n > 0 && (n >= maxPositions || last == maxPos || t.pos == last) {
+			continue
 		}
+		b = binary.BigEndian.AppendUint16(b, t.pos)
+		n, last = n+1, t.pos
 	}
+	binary.BigEndian.PutUint16(b[count:], uint16(n))
 	return b
 }
 
 // lexProbe holds every letter in both cases, digits and blanks: a
 // database whose 'simple' configuration was changed (stop words) or whose
 // lower case differs (a Turkish locale's I) makes it another tsvector.
-const lexProbe = "The QUICK brown fox, the lazy DOG: ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 a1 it's; I i the end."
+const lexProbe = "The QUICK brown fox, the lazy DOG: ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 a1 it's; I i read-only the end."
 
 // serverLexes says whether conn's database makes plain texts' tsvectors
 // as tsvectorOf does.

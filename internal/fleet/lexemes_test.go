@@ -61,3 +61,15 @@ func TestLexemesMatchServer(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTsvectorOf: the pusher's cost of an entry's tsvector (a
+// 300-character answer of plain words, as the benchmark corpus writes).
+func BenchmarkTsvectorOf(b *testing.B) {
+	text := strings.Repeat("the deadline transaction the docker to of the channel, to extract the buffer. ", 4)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, ok := tsvectorOf(text); !ok {
+			b.Fatal("not plain")
+		}
+	}
+}
