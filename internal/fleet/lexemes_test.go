@@ -16,13 +16,13 @@ import (
 func TestLexemesMatchServer(t *testing.T) {
 	conn := connectAs(t, pgtest.Shared(t).URL("postgres", pgtest.Superuser, ""))
 	texts := []string{"", "  ", "Hello, World! hello", "The end.", "a - b", "x ~", "1 22 333", "x1y2 Z9", "read-only Read-Only",
-		"a-b-c d1-e2 -- x- y",
+		"a-b-c d1-e2 -- x- y", "a@b-c x_y-z _a-b a-b_c a-b@c it's-a a-b'c (a-b) [x-y]: a-b, q-r; s-t! u-v?",
 		"it's a \"quote\" (and) [more] {braces} @at #hash $d %p ^c *s _u `b` |p \\ = ? : ; > ,",
 		strings.Repeat("the ", 300) + "end", strings.Repeat("w ", maxPos+50) + "last w",
 		strings.Repeat("x", maxLexeme-1) + " y", strings.Repeat("x", maxLexeme-3) + "-yz y"}
 	r := rand.New(rand.NewPCG(22, 46))
 	const alphabet = "abcdefghijKLMNOPe0123459abcdefghij                \n\t\r----" + plainPunct + beforeBlank
-	for range 3000 {
+	for range 6000 {
 		b := make([]byte, r.IntN(160))
 		for i := range b {
 			b[i] = alphabet[r.IntN(len(alphabet))]
