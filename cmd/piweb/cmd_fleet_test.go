@@ -42,16 +42,11 @@ func TestServeFleet(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	agentDir := t.TempDir()
 	dir := filepath.Join(agentDir, "sessions", "--work--")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	id := "0199aaaa-bbbb-7ccc-8ddd-000000000001"
 	body := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-12-04T10:00:00.000Z","cwd":"/work"}` + "\n" +
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"hello fleet","timestamp":1796378460000}}` + "\n" +
 		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-12-04T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"provider":"fake","model":"m1","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.01,"output":0.02,"cacheRead":0,"cacheWrite":0,"total":0.03}},"stopReason":"stop","timestamp":1796378461000}}` + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), body)
 	s := startServeEnv(t, nil, "--addr", "127.0.0.1:0", "--agent-dir", agentDir, "--pi", "/nonexistent/pi",
 		"--fleet", url, "--machine", "box")
 	status := func(args ...string) (string, int) {
@@ -111,12 +106,9 @@ func TestServeFleet(t *testing.T) {
 	// Another machine's session reads from the database, read-only.
 	other := t.TempDir()
 	odir := filepath.Join(other, "sessions", "--srv--")
-	os.MkdirAll(odir, 0o755)
 	oid := "0199aaaa-bbbb-7ccc-8ddd-000000000002"
 	obody := strings.ReplaceAll(strings.ReplaceAll(body, id, oid), "hello fleet", "hello from the other machine")
-	if err := os.WriteFile(filepath.Join(odir, "2026-12-04T10-00-00-000Z_"+oid+".jsonl"), []byte(obody), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(odir, "2026-12-04T10-00-00-000Z_"+oid+".jsonl"), obody)
 	startServeEnv(t, nil, "--addr", "127.0.0.1:0", "--agent-dir", other, "--pi", "/nonexistent/pi",
 		"--fleet", url, "--machine", "other")
 	var ctxAnswer apitype.Context

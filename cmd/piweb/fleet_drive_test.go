@@ -58,14 +58,9 @@ func startFleetMachine(t *testing.T, name, ip, url, keyFile, llm string, extra .
 		t.Fatal(err)
 	}
 	dir := filepath.Join(agentDir, "sessions", "--project--")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	id := fmt.Sprintf("0199aaaa-bbbb-7ccc-8ddd-0000000000%02d", len(name))
 	body := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-12-04T10:00:00.000Z","cwd":"` + m.project + `"}` + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(dir, "2026-12-04T10-00-00-000Z_"+id+".jsonl"), body)
 	args := append([]string{"--addr", m.addr, "--agent-dir", agentDir, "--pi", pitest.PiBin(t), "--fleet", url,
 		"--machine", name, "--fleet-advertise", m.base(), "--fleet-key-file", keyFile}, extra...)
 	m.run = startServeEnv(t, nil, args...)

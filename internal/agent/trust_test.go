@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // TestLiveProjectTrust is issue 12.5 against real pi: a folder with a
@@ -16,12 +18,7 @@ func TestLiveProjectTrust(t *testing.T) {
 	if !r.pi.Version.AtLeast(Version{0, 79, 0}) {
 		t.Skip("pi before 0.79 has no project trust")
 	}
-	if err := os.MkdirAll(filepath.Join(r.work, ".pi", "prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.work, ".pi", "prompts", "hello.md"), []byte("Say hello.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(r.work, ".pi", "prompts", "hello.md"), "Say hello.\n")
 	pt, err := CheckProjectTrust(r.agentDir, r.work)
 	if err != nil || !pt.Skipped || pt.Trusted || pt.Decision != nil || !slices.Contains(pt.Resources, filepath.Join(".pi", "prompts")) {
 		t.Fatalf("before trusting: %+v %v", pt, err)
@@ -106,12 +103,7 @@ func jsonString(s string) []byte { b, _ := appendJSONString(nil, s); return b }
 // trust.json stays as it was; a new session can start approved too.
 func TestLiveApprove(t *testing.T) {
 	r := newRig(t)
-	if err := os.MkdirAll(filepath.Join(r.work, ".pi", "prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.work, ".pi", "prompts", "hello.md"), []byte("Say hello.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(r.work, ".pi", "prompts", "hello.md"), "Say hello.\n")
 	s := r.supervisor(func(c *Config) { c.Base.Args = []string{"--no-context-files"} })
 	ctx := ctxT(t)
 	file := r.seedSession(s)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 const (
@@ -66,9 +68,7 @@ func TestGrowByteByByte(t *testing.T) {
 			p := filepath.Join(proj, "f.jsonl")
 			ix := openTest(t, dir)
 			for i := 0; i <= len(c); i += 37 {
-				if err := os.WriteFile(p, []byte(c[:min(i, len(c))]), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testkit.WriteFile(t, p, c[:min(i, len(c))])
 				checkList(t, ix, dir)
 			}
 			os.WriteFile(p, []byte(c), 0o644)

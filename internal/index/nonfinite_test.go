@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // A JSON number beyond a double's range (1e400) is Infinity to JSON.parse,
@@ -49,13 +50,8 @@ func writeNonFinite(t *testing.T) string {
 	dir := t.TempDir()
 	for name, data := range nonFiniteFiles {
 		proj := filepath.Join(dir, "sessions", "--"+name+"--")
-		if err := os.MkdirAll(proj, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		f := filepath.Join(proj, "2026-01-02T03-04-05-006Z_0b0e0f00-0000-4000-8000-000000000001.jsonl")
-		if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, f, data)
 	}
 	return dir
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 // fixture is a file in testdata/fixtures/pi-0.73.1.
@@ -312,9 +314,7 @@ func TestDeepTree(t *testing.T) {
 		parent = strconv.Quote(id)
 	}
 	file := filepath.Join(t.TempDir(), "linear.jsonl")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, file, b.String())
 	o := StartOracle(t)
 	if tree := o.Call(t, "tree", file); !bytes.HasPrefix(tree, []byte(`[{"entry":`)) || bytes.Count(tree, []byte(`"children"`)) != n {
 		t.Errorf("tree: %d bytes, %d nodes", len(tree), bytes.Count(tree, []byte(`"children"`)))

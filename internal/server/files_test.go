@@ -16,6 +16,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/errs"
 	"piweb/internal/sessionstore"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -98,9 +99,7 @@ func TestSpecialFiles(t *testing.T) {
 		}
 		special = append(special, "zero")
 	}
-	if err := os.WriteFile(filepath.Join(cwd, "ok.txt"), []byte("fine"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(cwd, "ok.txt"), "fine")
 	id := r.sessionIn(cwd)
 	api, ctx := r.api(), t.Context()
 	for _, name := range special {

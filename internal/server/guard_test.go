@@ -17,6 +17,7 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/client"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // guardFixture is a rig with, for every route of routes.go, a request
@@ -117,9 +118,7 @@ func newGuardFixture(t *testing.T, opts Options, cfg app.Config) *guardFixture {
 		"POST /api/export":                          `{"ids":["` + f.id + `"]}`,
 	}
 	// An MCP server for PUT /api/config/mcp to switch.
-	if err := os.WriteFile(filepath.Join(r.srv.agentDir, "mcp.json"), []byte(`{"mcpServers":{"guard":{"command":"guard"}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(r.srv.agentDir, "mcp.json"), `{"mcpServers":{"guard":{"command":"guard"}}}`)
 	// The session's folder as a git repository, for the worktree routes.
 	pitest.Git(t, cwd, "init", "-q", "-b", "main")
 	pitest.Git(t, cwd, "commit", "-q", "--allow-empty", "-m", "start")

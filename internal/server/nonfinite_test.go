@@ -3,10 +3,11 @@ package server
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // TestNonFiniteNumbers: sessions holding numbers beyond a double's range
@@ -26,11 +27,8 @@ func TestNonFiniteNumbers(t *testing.T) {
 		user := `{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-02T03:04:06.000Z","message":{"role":"user","content":"hello infinity","timestamp":` + c.msgTime + `}}`
 		asst := `{"type":"message","id":"a1","parentId":"u1","timestamp":` + c.entryTime + `,"message":{"role":"assistant","content":[{"type":"text","text":"big"}],"provider":"p","model":"m","usage":{"input":` + c.tokens + `,"output":` + c.tokens + `,"cacheRead":0,"cacheWrite":0,"totalTokens":` + c.tokens + `,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":` + c.cost + `}},"stopReason":"stop","timestamp":1767323047000}}`
 		dir := filepath.Join(r.d.AgentDir, "sessions", "--w--")
-		os.MkdirAll(dir, 0o755)
 		f := filepath.Join(dir, "2026-01-02T03-04-05-006Z_"+id+".jsonl")
-		if err := os.WriteFile(f, []byte(hdr+"\n"+user+"\n"+asst+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, f, hdr+"\n"+user+"\n"+asst+"\n")
 	}
 	r.sync()
 	paths := []string{"/api/sessions", "/api/projects", "/api/search?q=infinity", "/api/usage"}

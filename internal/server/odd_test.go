@@ -2,12 +2,12 @@ package server
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"piweb/internal/sessionstore"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -56,9 +56,7 @@ func TestHeaderIDNotString(t *testing.T) {
 			header := `{"type":"session","version":3,"id":` + id + `,"timestamp":"2026-12-01T10:00:00.000Z","cwd":"/tmp"}`
 			body := `{"type":"message","id":"aa000001","parentId":null,"timestamp":"2026-12-01T10:00:01.000Z","message":{"role":"user","content":` + fmt.Sprintf("%q", first) + `,"timestamp":1}}`
 			name := "2026-12-01T10-00-00-000Z_" + pisession.NewSessionID() + ".jsonl"
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(header+"\n"+body+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testkit.WriteFile(t, filepath.Join(dir, name), header+"\n"+body+"\n")
 			r.sync()
 			s := r.item(first)
 			sid := s.ID

@@ -57,12 +57,7 @@ func TestLiveTrustSession(t *testing.T) {
 	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, llm := liveRig(t)
 	cwd := r.d.Projects + "/notes"
-	if err := os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cwd, ".pi", "prompts", "hello.md"), []byte("Say hello.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "prompts", "hello.md"), "Say hello.\n")
 	llm.Enqueue(fakellm.Text("Hi."))
 	api, ctx := r.api(), t.Context()
 	id := create(t, api, agent.CreateRequest{Cwd: cwd, Message: "hi"})

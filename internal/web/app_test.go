@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -448,10 +447,7 @@ func writeSession(t testing.TB, agentDir, cwd string, msgs []map[string]any) str
 		parent = fmt.Sprintf("%q", eid)
 	}
 	dir := filepath.Join(agentDir, "sessions", pisession.EncodeCwd(cwd))
-	os.MkdirAll(dir, 0o755)
-	if err := os.WriteFile(filepath.Join(dir, "2026-12-01T10-00-00-000Z_"+id+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(dir, "2026-12-01T10-00-00-000Z_"+id+".jsonl"), strings.Join(lines, "\n")+"\n")
 	return id
 }
 

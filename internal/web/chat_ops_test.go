@@ -1,7 +1,6 @@
 package web
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -31,13 +30,8 @@ func TestChatRetryAndCompaction(t *testing.T) {
 // banner.
 func testRetryCancel(t *testing.T, r *chatRig) {
 	slow := filepath.Join(filepath.Dir(r.cwd), "slow-retry")
-	if err := os.MkdirAll(filepath.Join(slow, ".pi"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	settings := `{"retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 30000, "provider": {"maxRetries": 0}}}`
-	if err := os.WriteFile(filepath.Join(slow, ".pi", "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(slow, ".pi", "settings.json"), settings)
 	r.llm.Enqueue(fakellm.Text("Ready to fail."))
 	id := r.create(t, apitype.CreateRequest{Cwd: slow, Message: "retry base", Approve: true})
 	r.open(t, "/s/"+id)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // TestChatPi1 checks the page against what real pi 1.x sends and writes:
@@ -22,12 +23,7 @@ func TestChatPi1(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newPi16Rig(t)
 	// A project prompt, which pi 1.x loads only from a trusted folder.
-	if err := os.MkdirAll(filepath.Join(r.cwd, ".pi", "prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.cwd, ".pi", "prompts", "hello.md"), []byte("---\ndescription: Say hello\n---\nSay hello to $1.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, filepath.Join(r.cwd, ".pi", "prompts", "hello.md"), "---\ndescription: Say hello\n---\nSay hello to $1.\n")
 	r.llm.Enqueue(fakellm.Text("First answer."))
 	id := r.startSession(t, "pi one point x")
 	r.waitAnswer(t, "First answer.")

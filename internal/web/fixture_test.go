@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -97,9 +98,7 @@ func writeBig(tb testing.TB, agentDir string, n int) string {
 		b.WriteByte('\n')
 		parent = fmt.Sprintf("%q", eid)
 	}
-	if err := os.WriteFile(filepath.Join(proj, "2026-11-01T09-00-00-000Z_"+id+".jsonl"), []byte(b.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
+	testkit.WriteFile(tb, filepath.Join(proj, "2026-11-01T09-00-00-000Z_"+id+".jsonl"), b.String())
 	return id
 }
 

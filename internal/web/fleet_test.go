@@ -58,9 +58,7 @@ func newFleetMachineWith(t *testing.T, url, name string, o fleetOpts, questions 
 		head := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-04T10:00:0%d.000Z","cwd":%q}`+"\n", id, i, o.cwd)
 		body := head + fleetExchange(fmt.Sprintf("e%d", i), "", q)
 		path := filepath.Join(folder, fmt.Sprintf("2026-12-04T10-00-0%d-000Z_%s.jsonl", i, id))
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, path, body)
 	}
 	fm.cat = indexCatalog(t, fm.dir)
 	fm.pusher = fleet.New(fleet.Options{URL: url, Machine: name, Version: "piweb-test", Source: fm.cat,
