@@ -59,8 +59,7 @@ func problemsOf(t *testing.T, ix *Index, path string) FileProblem {
 // open bad, one of them.
 func withUnreadable(t *testing.T) (ix *Index, dir, bad string) {
 	dir = t.TempDir()
-	writeEdgeFiles(t, dir)
-	bad = filepath.Join(dir, "sessions", "--w--", "plain.jsonl")
+	bad = filepath.Join(writeEdgeFiles(t, dir), "plain.jsonl")
 	ix = openTest(t, dir)
 	ix.open = func(p string) (readFile, error) {
 		if p == bad {
@@ -96,8 +95,7 @@ func TestUnreadable(t *testing.T) {
 
 func TestNotRegular(t *testing.T) {
 	dir := t.TempDir()
-	writeEdgeFiles(t, dir)
-	proj := filepath.Join(dir, "sessions", "--w--")
+	proj := writeEdgeFiles(t, dir)
 	fifo := filepath.Join(proj, "fifo.jsonl")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no fifo:", err)
@@ -115,8 +113,7 @@ func TestNotRegular(t *testing.T) {
 
 func TestDeletedMidParse(t *testing.T) {
 	dir := t.TempDir()
-	writeEdgeFiles(t, dir)
-	p := filepath.Join(dir, "sessions", "--w--", "named.jsonl")
+	p := filepath.Join(writeEdgeFiles(t, dir), "named.jsonl")
 	ix := openTest(t, dir)
 	hookOpen(ix, p, func() { os.Remove(p) })
 	syncAll(t, ix)
@@ -126,8 +123,7 @@ func TestDeletedMidParse(t *testing.T) {
 
 func TestReplacedMidParse(t *testing.T) {
 	dir := t.TempDir()
-	writeEdgeFiles(t, dir)
-	proj := filepath.Join(dir, "sessions", "--w--")
+	proj := writeEdgeFiles(t, dir)
 	p := filepath.Join(proj, "named.jsonl")
 	ix := openTest(t, dir)
 	syncAll(t, ix)

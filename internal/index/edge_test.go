@@ -41,11 +41,14 @@ var edgeFiles = map[string]string{
 	"unicode":       hdr + "\n" + strings.Replace(usr, "hello world", `h\u00e9llo \ud83d\ude00 <b>&amp;</b>`, 1) + "\n",
 }
 
-func writeEdgeFiles(t *testing.T, dir string) {
+// writeEdgeFiles writes edgeFiles as sessions of project /w in dir and
+// returns that project's folder.
+func writeEdgeFiles(t *testing.T, dir string) string {
 	t.Helper()
 	for n, c := range edgeFiles {
 		writeSession(t, dir, n, c)
 	}
+	return filepath.Join(dir, "sessions", "--w--")
 }
 
 func TestListEdgeFiles(t *testing.T) {

@@ -95,8 +95,7 @@ func TestSkimListJSON(t *testing.T) {
 // search) lists the same from that snapshot.
 func TestSkimChanges(t *testing.T) {
 	dir := t.TempDir()
-	writeEdgeFiles(t, dir)
-	proj := filepath.Join(dir, "sessions", "--w--")
+	proj := writeEdgeFiles(t, dir)
 	o := skimOptions(t, dir)
 	checkSkim(t, o)
 	for _, s := range edgeChanges(t, dir) {
