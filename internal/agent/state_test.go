@@ -3,7 +3,6 @@ package agent
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,12 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // transcriptLine is one item of a recorded real pi 0.73.1 RPC session.
 type transcriptLine struct {
@@ -132,7 +128,7 @@ func TestMachineTranscripts(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			checkGolden(t, filepath.Join("testdata", "phases", name+".txt"), replay(t, name, nil))
+			testkit.Golden(t, filepath.Join("testdata", "phases", name+".txt"), replay(t, name, nil))
 		})
 	}
 }
@@ -153,25 +149,8 @@ func TestMachineTranscripts16(t *testing.T) {
 		name := filepath.Base(filepath.Dir(path))
 		t.Run(name, func(t *testing.T) {
 			got := replayLines(t, name, readTranscriptFile(t, path), nil)
-			checkGolden(t, filepath.Join("testdata", "phases-1.6.0", name+".txt"), got)
+			testkit.Golden(t, filepath.Join("testdata", "phases-1.6.0", name+".txt"), got)
 		})
-	}
-}
-
-// checkGolden compares got with the golden file (rewritten with -update).
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		os.MkdirAll(filepath.Dir(golden), 0o755)
-		os.WriteFile(golden, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("transitions (-want +got):\n%s", diff)
 	}
 }
 

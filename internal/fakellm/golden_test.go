@@ -1,16 +1,12 @@
 package fakellm
 
 import (
-	"flag"
 	"io"
-	"os"
 	"regexp"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"piweb/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // TestStreamGolden pins the exact SSE bytes of a reply that uses every part
 // (thinking, text, two tool calls, usage), as documentation of the wire
@@ -22,19 +18,7 @@ func TestStreamGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := regexp.MustCompile(`"created":\d+`).ReplaceAll(b, []byte(`"created":0`))
-	const path = "testdata/stream.golden"
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("stream (-want +got):\n%s", diff)
-	}
+	testkit.Golden(t, "testdata/stream.golden", string(got))
 }
 
 func FuzzDecodeRequest(f *testing.F) {

@@ -10,11 +10,14 @@ package testkit
 
 import (
 	"errors"
+	"flag"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Condition is what Eventually polls: a func() bool that reports whether
@@ -110,6 +113,27 @@ func WriteFile(t testing.TB, path, s string) {
 	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// update has Golden rewrite the golden files instead of comparing
+// (go test -update).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// Golden compares got with the golden file at path, or, run with
+// -update, rewrites it.
+func Golden(t testing.TB, path, got string) {
+	t.Helper()
+	if *update {
+		WriteFile(t, path, got)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // renderHighlight is JavaScript that renders highlight.js's output for
@@ -62,7 +64,7 @@ func testHighlightGolden(t *testing.T, r *rig) {
 		if h.Others != 0 || h.Spans == 0 {
 			t.Errorf("%s: %d spans, %d other elements", f, h.Spans, h.Others)
 		}
-		checkGolden(t, f+".golden.html", h.HTML+"\n")
+		testkit.Golden(t, f+".golden.html", h.HTML+"\n")
 		checkSafe(t, f, h.HTML)
 	}
 	if n < 15 {

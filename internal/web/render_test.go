@@ -1,16 +1,15 @@
 package web
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
+	"piweb/internal/testkit"
+)
 
 // testRendering checks the browser-side renderers (markdown.js and
 // highlight.js) in Chromium: golden files under testdata (go test -run
@@ -22,22 +21,6 @@ func testRendering(t *testing.T, r *rig) {
 	t.Run("markdown is linear", func(t *testing.T) { testMarkdownHostile(t, r) })
 	t.Run("highlight", func(t *testing.T) { testHighlightGolden(t, r) })
 	t.Run("highlight bounds", func(t *testing.T) { testHighlightBounds(t, r) })
-}
-
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		os.WriteFile(golden, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n%s", golden, got)
-	}
 }
 
 // checkSafe fails for markup from the input that became elements.
@@ -71,7 +54,7 @@ func testMarkdownGolden(t *testing.T, r *rig) {
 			return el.innerHTML.replace(/></g, '>\n<');
 		})`, mustJSON(string(src)))
 		got := eval[string](t, r.browser, js) + "\n"
-		checkGolden(t, strings.TrimSuffix(f, ".md")+".html", got)
+		testkit.Golden(t, strings.TrimSuffix(f, ".md")+".html", got)
 		checkSafe(t, f, got)
 	}
 }
