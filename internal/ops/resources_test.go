@@ -102,6 +102,15 @@ func (r *resourceRig) settings(t *testing.T) (global, project string) {
 	return string(g), string(p)
 }
 
+// resource is how pi names the resource rel of type typ in r: its path
+// under r's root, or rel itself for a built-in extension.
+func (r *resourceRig) resource(typ, rel string) string {
+	if typ == "extensions" {
+		return rel
+	}
+	return filepath.Join(r.root, rel)
+}
+
 func stateOf(st agent.ResourceStates, typ, path string) (agent.ResourceState, bool) {
 	for _, list := range [][]agent.ResourceState{st.Project, st.Global} {
 		for _, s := range list {
@@ -134,17 +143,12 @@ func TestSetResourceEnabledAsPiConfig(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
+			opath, wpath := oracle.resource(c.typ, c.rel), web.resource(c.typ, c.rel)
 			for _, want := range []bool{false, true} {
-				path := func(r *resourceRig) string {
-					if c.typ == "extensions" {
-						return c.rel
-					}
-					return filepath.Join(r.root, c.rel)
-				}
-				if got := piConfigToggle(t, oracle, c.scope, c.typ, path(oracle)); got != want {
+				if got := piConfigToggle(t, oracle, c.scope, c.typ, opath); got != want {
 					t.Fatalf("pi config turned it to %v, want %v", got, want)
 				}
-				st, err := SetResourceEnabled(ctx, web.rs, web.agentDir, web.cwd, c.typ, path(web), want)
+				st, err := SetResourceEnabled(ctx, web.rs, web.agentDir, web.cwd, c.typ, wpath, want)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +157,7 @@ func TestSetResourceEnabledAsPiConfig(t *testing.T) {
 				if og != wg || op != wp {
 					t.Fatalf("enabled=%v: settings differ from pi config's\npi global:  %s\npiweb:      %s\npi project: %s\npiweb:      %s", want, og, wg, op, wp)
 				}
-				if s, found := stateOf(st, c.typ, path(web)); !found || s.Enabled != want {
+				if s, found := stateOf(st, c.typ, wpath); !found || s.Enabled != want {
 					t.Fatalf("enabled=%v: pi resolves %+v (found %v)", want, s, found)
 				}
 			}
@@ -185,18 +189,13 @@ func TestSetProjectOverrideAsPiConfig(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
-			path := func(r *resourceRig) string {
-				if c.typ == "extensions" {
-					return c.rel
-				}
-				return filepath.Join(r.root, c.rel)
-			}
+			opath, wpath := oracle.resource(c.typ, c.rel), web.resource(c.typ, c.rel)
 			for _, want := range c.states {
-				enabled, state := piConfigPress(t, oracle, "project", c.typ, path(oracle))
+				enabled, state := piConfigPress(t, oracle, "project", c.typ, opath)
 				if state != want {
 					t.Fatalf("pi config went to %q, want %q", state, want)
 				}
-				st, err := SetProjectOverride(ctx, web.rs, web.agentDir, web.cwd, c.typ, path(web), want)
+				st, err := SetProjectOverride(ctx, web.rs, web.agentDir, web.cwd, c.typ, wpath, want)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -209,7 +208,7 @@ func TestSetProjectOverrideAsPiConfig(t *testing.T) {
 				}
 				var got *agent.ResourceState
 				for i := range st.Project {
-					if st.Project[i].Type == c.typ && st.Project[i].Path == path(web) {
+					if st.Project[i].Type == c.typ && st.Project[i].Path == wpath {
 						got = &st.Project[i]
 					}
 				}
