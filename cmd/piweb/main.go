@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"piweb/internal/memlimit"
 )
 
 func main() { os.Exit(runProcess()) }
@@ -15,6 +17,6 @@ func main() { os.Exit(runProcess()) }
 func runProcess() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	limitMemory(os.Getenv)
+	memlimit.Set(os.Getenv)
 	return run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 }

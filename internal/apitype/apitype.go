@@ -94,6 +94,10 @@ type Leave struct {
 type SessionList struct {
 	Sessions []Item `json:"sessions"`
 	Total    int    `json:"total"`
+	// With archived= (the page's sidebar): the matching sessions of each
+	// folder, and how many matching sessions are archived.
+	Projects map[string]int `json:"projects,omitempty"`
+	Archived int            `json:"archived,omitempty"`
 }
 
 // ProjectList is GET /api/projects.

@@ -450,20 +450,24 @@ func (c *Catalog) Tail(ctx context.Context, path string) (t *pisession.Tail, don
 // List filters, sorts and pages the listing; text also matches through
 // the index's full-text search.
 func (c *Catalog) List(ctx context.Context, q ListQuery) ([]Meta, int, error) {
+	l, err := c.Page(ctx, q)
+	return l.Metas, l.Total, err
+}
+
+// Page is List with the counts a page of the sidebar shows.
+func (c *Catalog) Page(ctx context.Context, q ListQuery) (Listed, error) {
 	if q.Text == "" || c.ix == nil {
-		metas, total := c.list(q, nil)
-		return metas, total, nil
+		return c.list(q, nil), nil
 	}
 	hits, err := c.ix.Search(ctx, index.Query{Text: q.Text, Cwd: q.Project, Limit: 1000})
 	if err != nil {
-		return nil, 0, errs.E("catalog.List", errs.Internal, "cannot list sessions", err)
+		return Listed{}, errs.E("catalog.List", errs.Internal, "cannot list sessions", err)
 	}
 	paths := make(map[string]bool, len(hits))
 	for _, h := range hits {
 		paths[h.Path] = true
 	}
-	metas, total := c.list(q, func(e *entry) bool { return paths[e.meta.Path] })
-	return metas, total, nil
+	return c.list(q, func(e *entry) bool { return paths[e.meta.Path] }), nil
 }
 
 func hitOf(m Meta, h index.Hit) Hit {

@@ -101,8 +101,8 @@ func TestCopiesShareHeaderID(t *testing.T) {
 	if m, _ := c.ByPath(cp2); m.Key != id {
 		t.Errorf("after the original went, %s has key %q, want %q", cp2, m.Key, id)
 	}
-	if n, _ := c.list(ListQuery{}, nil); len(n) != 3 {
-		t.Errorf("listing has %d sessions", len(n))
+	if l := c.list(ListQuery{}, nil); len(l.Metas) != 3 {
+		t.Errorf("listing has %d sessions", len(l.Metas))
 	}
 }
 

@@ -21,13 +21,6 @@ type Links struct {
 	ParentID *string
 }
 
-func (l Links) equal(o Links) bool {
-	if l.Running != o.Running || (l.ParentID == nil) != (o.ParentID == nil) {
-		return false
-	}
-	return l.ParentID == nil || *l.ParentID == *o.ParentID
-}
-
 // ItemOf builds the Item of m.
 func ItemOf(m Meta, l Links) Item {
 	it := Item{

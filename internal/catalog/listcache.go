@@ -1,44 +1,49 @@
 package catalog
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"io"
 	"strconv"
 	"sync"
 )
 
-// ListCache keeps encoded listings ({"sessions":[Item…],"total":N}) until
-// their generation changes: the sidebar asks for the same listing on
-// every change event. A request must not pay for a whole listing when one
-// session changed (5,000 sessions are ~3 MB of JSON; encoding them all
-// took 0.2-1 s on a loaded 2-core machine), so a rebuild reuses the
-// encoded item of every session whose listing did not change, and
-// compresses in the background (clients get the identity body until the
-// gzipped one is ready). The zero value is ready; Wait ends with the
+// ListCache keeps encoded pages of the listing
+// ({"sessions":[Item…],"total":N}) until their generation changes: the
+// sidebar asks for the same page after a reconnection, on every tab. A
+// cached page is gzipped in the background (clients get the identity body
+// until the gzipped one is ready). Pages are small (the sidebar asks for
+// a few hundred sessions); the whole listing is not kept (at 100,000
+// sessions it was 68 MB of JSON, and as much again of encoded items):
+// StreamList writes it as it encodes it. The cache holds at most
+// maxCached bytes. The zero value is ready; Wait ends with the
 // background compressions.
 type ListCache struct {
 	build sync.Mutex // one build at a time; the others wait for it
-	items itemCache  // guarded by build
 
 	mu     sync.RWMutex
 	bodies map[string]*cachedList
+	held   int // bytes of bodies
 	bg     sync.WaitGroup
 
 	// NoGzip leaves compression out, for benchmarks of the rebuild alone.
 	NoGzip bool
 }
 
-// Gen is what a cached listing depends on: the catalog's generation and
-// the workers' running state's.
-type Gen struct{ Catalog, Running uint64 }
+// Gen is what a cached listing depends on: the catalog's generation, the
+// workers' running state's and the page's order's (pins and archive).
+type Gen struct{ Catalog, Running, Order uint64 }
 
-// ListSource produces one listing: the sessions, their total, and each
-// session's Links.
+// ListSource produces one listing: the sessions, their total and counts,
+// and each session's Links; Archived, when set, is the "archived" count
+// the answer adds.
 type ListSource struct {
-	Gen   func() Gen
-	List  func() ([]Meta, int, error)
-	Links func(Meta) Links
+	Gen      func() Gen
+	List     func() (Listed, error)
+	Links    func(Meta) Links
+	Archived func(Listed) int
 }
 
 type cachedList struct {
@@ -48,8 +53,11 @@ type cachedList struct {
 }
 
 // gzipOver is the size above which a cached listing is also kept
-// gzipped: 5,000 sessions are ~3 MB of JSON and ~10x less compressed.
-const gzipOver = 64 << 10
+// gzipped; maxCached bounds the bytes of the cached bodies.
+const (
+	gzipOver  = 64 << 10
+	maxCached = 8 << 20
+)
 
 // Get returns the body of the listing key (and its gzipped form, if
 // ready), cached when cacheable, built from src otherwise or when stale.
@@ -63,11 +71,13 @@ const gzipOver = 64 << 10
 // pays for one rebuild.
 func (c *ListCache) Get(key string, cacheable bool, src ListSource) ([]byte, []byte, error) {
 	if !cacheable {
-		metas, total, err := src.List()
+		l, err := src.List()
 		if err != nil {
 			return nil, nil, err
 		}
-		return encodeList(metas, total, src.Links, nil), nil, nil
+		var buf bytes.Buffer
+		writeList(&buf, l, src)
+		return buf.Bytes(), nil, nil
 	}
 	want := src.Gen()
 	if e, gz, ok := c.fresh(key, want); ok {
@@ -96,22 +106,28 @@ func (c *ListCache) fresh(key string, want Gen) (*cachedList, []byte, bool) {
 // covers reports whether a listing of generation g holds every change of
 // generation want: generations only grow.
 func (g Gen) covers(want Gen) bool {
-	return g.Catalog >= want.Catalog && g.Running >= want.Running
+	return g.Catalog >= want.Catalog && g.Running >= want.Running && g.Order >= want.Order
 }
 
 // rebuild encodes the listing key again; c.build is held.
 func (c *ListCache) rebuild(key string, src ListSource) ([]byte, []byte, error) {
 	gen := src.Gen()
-	metas, total, err := src.List()
+	l, err := src.List()
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &cachedList{gen: gen, body: encodeList(metas, total, src.Links, &c.items)}
+	var buf bytes.Buffer
+	writeList(&buf, l, src)
+	e := &cachedList{gen: gen, body: buf.Bytes()}
 	c.mu.Lock()
-	if c.bodies == nil || len(c.bodies) > 64 {
-		c.bodies = map[string]*cachedList{}
+	if old := c.bodies[key]; old != nil {
+		c.held -= len(old.body) + len(old.gz)
+	}
+	if c.bodies == nil || c.held+len(e.body) > maxCached {
+		c.bodies, c.held = map[string]*cachedList{}, 0
 	}
 	c.bodies[key] = e
+	c.held += len(e.body)
 	c.mu.Unlock()
 	if len(e.body) > gzipOver && !c.NoGzip {
 		c.bg.Go(func() { c.compress(e) })
@@ -130,53 +146,52 @@ func (c *ListCache) compress(e *cachedList) {
 	zw.Close()
 	c.mu.Lock()
 	e.gz = buf.Bytes()
+	c.held += len(e.gz)
 	c.mu.Unlock()
 }
 
-// encodeList writes {"sessions":[…],"total":N} and a newline, the bytes
-// json.Marshal would write, taking unchanged items from items (nil: no
-// cache).
-func encodeList(metas []Meta, total int, links func(Meta) Links, items *itemCache) []byte {
-	buf := make([]byte, 0, 64+len(metas)*600)
-	buf = append(buf, `{"sessions":[`...)
-	for i, m := range metas {
+// StreamList writes the listing of src to w as it encodes it, gzipped
+// when gz (w then gets the compressed bytes): nothing of it is kept.
+// begin is called once the listing is read, before the first byte.
+func StreamList(w io.Writer, gz bool, src ListSource, begin func()) error {
+	l, err := src.List()
+	if err != nil {
+		return err
+	}
+	begin()
+	bw := bufio.NewWriterSize(w, 32<<10)
+	if !gz {
+		writeList(bw, l, src)
+		return bw.Flush()
+	}
+	zw, _ := gzip.NewWriterLevel(bw, gzip.BestSpeed)
+	writeList(zw, l, src)
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeList writes {"sessions":[…],"total":N} (and "projects" and
+// "archived" when l and src have them) and a newline, the bytes
+// json.Marshal would write.
+func writeList(w io.Writer, l Listed, src ListSource) {
+	io.WriteString(w, `{"sessions":[`)
+	for i, m := range l.Metas {
 		if i > 0 {
-			buf = append(buf, ',')
+			io.WriteString(w, ",")
 		}
-		buf = append(buf, items.encode(m, links(m))...)
+		b, _ := json.Marshal(ItemOf(m, src.Links(m)))
+		w.Write(b)
 	}
-	buf = append(buf, `],"total":`...)
-	buf = strconv.AppendInt(buf, int64(total), 10)
-	return append(buf, "}\n"...)
-}
-
-// itemCache keeps each session's encoded item with what it was made from.
-type itemCache struct {
-	m     map[string]encodedItem
-	built int // encodes since the map was last emptied
-}
-
-type encodedItem struct {
-	meta  Meta
-	links Links
-	b     []byte
-}
-
-// encode returns the JSON of the item of m, reusing the last encoding
-// when neither its Meta nor its links changed.
-func (c *itemCache) encode(m Meta, l Links) []byte {
-	if c != nil {
-		if e, found := c.m[m.Path]; found && Same(e.meta, m) && e.links.equal(l) {
-			return e.b
-		}
+	io.WriteString(w, `],"total":`+strconv.Itoa(l.Total))
+	if l.Projects != nil {
+		b, _ := json.Marshal(l.Projects)
+		io.WriteString(w, `,"projects":`)
+		w.Write(b)
 	}
-	b, _ := json.Marshal(ItemOf(m, l))
-	if c != nil {
-		if c.m == nil || c.built > 4*len(c.m)+10000 {
-			c.m, c.built = map[string]encodedItem{}, 0 // forget removed sessions now and then
-		}
-		c.m[m.Path] = encodedItem{meta: m, links: l, b: b}
-		c.built++
+	if src.Archived != nil {
+		io.WriteString(w, `,"archived":`+strconv.Itoa(src.Archived(l)))
 	}
-	return b
+	io.WriteString(w, "}\n")
 }

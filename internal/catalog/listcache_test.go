@@ -27,7 +27,7 @@ func TestListCacheNeverOlderThanRequest(t *testing.T) {
 			}
 			return Gen{Catalog: gen}
 		},
-		List: func() ([]Meta, int, error) {
+		List: func() (Listed, error) {
 			mu.Lock()
 			m := Meta{ID: "a", Path: "/a", FirstMessage: name}
 			lists++
@@ -37,7 +37,7 @@ func TestListCacheNeverOlderThanRequest(t *testing.T) {
 				close(entered)
 				<-release
 			}
-			return []Meta{m}, 1, nil
+			return Listed{Metas: []Meta{m}, Total: 1}, nil
 		},
 		Links: func(Meta) Links { return Links{} },
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"piweb/internal/broker"
 	"piweb/pisession"
@@ -28,7 +29,6 @@ type listing struct {
 
 type entry struct {
 	meta Meta
-	text string // lower-cased name and first message, for the list filter
 }
 
 func newListing() *listing {
@@ -44,7 +44,7 @@ func (c *listing) Generation() uint64 { return c.gen.Load() }
 // subscribers. The catalog's reload calls it; tests use it to fill a
 // catalog without an index.
 func (c *listing) Put(m Meta) {
-	c.put(m.Path, &entry{meta: m, text: strings.ToLower(m.Name + " " + m.FirstMessage)})
+	c.put(m.Path, &entry{meta: m})
 }
 
 // Remove drops the file at path from the listing and tells subscribers.
@@ -140,7 +140,7 @@ func (c *listing) rekey(old, e *entry) []Change {
 			if x.meta.Key == key {
 				continue
 			}
-			nx := &entry{meta: x.meta, text: x.text}
+			nx := &entry{meta: x.meta}
 			nx.meta.Key = key
 			if c.byKey[x.meta.Key] == x {
 				delete(c.byKey, x.meta.Key)
@@ -276,41 +276,107 @@ func (c *listing) Children(path string) []Meta {
 	return out
 }
 
-// List filters, sorts and pages the sessions. It sorts pointers (a Meta
+// list filters, sorts and pages the sessions. It sorts pointers (a Meta
 // is ~150 bytes to swap) and copies out only the page. match, when not
 // nil, keeps the sessions it accepts besides those whose name or first
 // message contains q.Text.
-func (c *listing) list(q ListQuery, match func(*entry) bool) ([]Meta, int) {
+func (c *listing) list(q ListQuery, match func(*entry) bool) Listed {
 	text := strings.ToLower(q.Text)
+	var counts map[string]int
+	left := 0
+	if q.Counts {
+		counts = map[string]int{}
+	}
 	c.mu.RLock()
 	sel := make([]*entry, 0, len(c.byPath))
 	for _, e := range c.byPath {
 		if q.Project != "" && e.meta.Cwd != q.Project {
 			continue
 		}
-		if text != "" && !strings.Contains(e.text, text) && (match == nil || !match(e)) {
+		if text != "" && !e.matches(text) && (match == nil || !match(e)) {
+			continue
+		}
+		if q.Keep != nil && !q.Keep(e.meta) {
+			left++
 			continue
 		}
 		sel = append(sel, e)
+		if counts != nil {
+			counts[e.meta.Cwd]++
+		}
 	}
 	c.mu.RUnlock()
-	sortEntries(sel, q.Sort, q.Asc)
+	sortEntries(sel, q.Sort, q.Asc, q.First)
 	total := len(sel)
 	sel = Page(sel, q.Offset, q.Limit)
 	out := make([]Meta, len(sel))
 	for i, e := range sel {
 		out[i] = e.meta
 	}
-	return out, total
+	return Listed{Metas: out, Total: total, Projects: counts, Left: left}
 }
 
-// sortEntries orders sessions; ties break on path so pages are stable.
-func sortEntries(es []*entry, by string, asc bool) {
+// matches says whether the session's name, first message or folder
+// holds text (lower case), in any case, or its id starts with it. The listing keeps no lower-cased
+// copy of them: at 100,000 sessions that copy was 20 MB held for a filter
+// typed now and then.
+func (e *entry) matches(text string) bool {
+	return containsLower(e.meta.Name, text) || containsLower(e.meta.FirstMessage, text) ||
+		containsLower(e.meta.Cwd, text) || strings.HasPrefix(e.meta.Key, text)
+}
+
+// containsLower says whether s holds t (lower case) in any case: ASCII
+// without allocating, other text through strings.ToLower.
+func containsLower(s, t string) bool {
+	if t == "" {
+		return true
+	}
+	for i := range len(t) {
+		if t[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), t)
+		}
+	}
+	for i := 0; i+len(t) <= len(s); i++ {
+		if lowerASCII(s[i]) == t[0] && asciiEqualLower(s[i:i+len(t)], t) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiEqualLower(s, t string) bool {
+	for i := range len(t) {
+		if lowerASCII(s[i]) != t[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// sortEntries orders sessions, those first accepts (when set) before
+// the others; ties break on path so pages are stable.
+func sortEntries(es []*entry, by string, asc bool, first func(Meta) bool) {
 	var names map[*entry]string
 	if by == "name" {
 		names = make(map[*entry]string, len(es))
 		for _, e := range es {
 			names[e] = strings.ToLower(DisplayName(e.meta))
+		}
+	}
+	var firsts map[*entry]bool
+	if first != nil {
+		firsts = map[*entry]bool{}
+		for _, e := range es {
+			if first(e.meta) {
+				firsts[e] = true
+			}
 		}
 	}
 	key := func(a, b *Meta) int {
@@ -325,6 +391,9 @@ func sortEntries(es []*entry, by string, asc bool) {
 		return cmp.Compare(a.Modified, b.Modified)
 	}
 	slices.SortFunc(es, func(a, b *entry) int {
+		if fa, fb := firsts[a], firsts[b]; fa != fb {
+			return -cmp.Compare(b2i(fa), b2i(fb))
+		}
 		var r int
 		if names != nil {
 			r = cmp.Compare(names[a], names[b])

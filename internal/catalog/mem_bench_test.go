@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"testing"
 	"time"
 
 	"piweb/internal/corpus"
+	"piweb/internal/memlimit"
 	"piweb/internal/testkit"
 )
 
@@ -22,16 +25,22 @@ import (
 // peak-heap-MB and peak-rss-MB above the start (testkit.StartPeak), and
 // rss-after-MB, the resident set above the start once the text is
 // indexed; then listing-MB, the size of the whole listing as GET
-// /api/sessions answers the page, and rss-listed-MB, the resident set
-// above the start once it is cached.
+// /api/sessions answers it, and rss-listed-MB, the resident set above the
+// start once the sidebar's first page is cached and the whole listing
+// written (listAll).
 //
 //	go test ./internal/catalog -run '^$' -bench MemManyFiles -benchtime 1x
+//
+// It runs under the soft memory limit serve sets (internal/memlimit),
+// unless GOMEMLIMIT sets one. PIWEB_BENCH_HEAP names a folder for heap
+// profiles (open.pprof, listed.pprof; go tool pprof -top).
 func BenchmarkMemManyFiles(b *testing.B) {
 	n := 25000
 	if s, err := strconv.Atoi(os.Getenv("PIWEB_BENCH_SESSIONS")); err == nil && s > 0 {
 		n = s
 	}
 	dir := manyFiles(b, n)
+	memlimit.Set(os.Getenv) // as serve does
 	var heap, rss, after, body, listed float64
 	for b.Loop() {
 		p := testkit.StartPeak()
@@ -49,9 +58,11 @@ func BenchmarkMemManyFiles(b *testing.B) {
 			return nil
 		}, 30*time.Minute, "the index's search text")
 		h, r := p.Stop()
+		heapProfile(b, "open")
 		heap, rss, after = max(heap, h), max(rss, r), max(after, p.Held())
 		size, held := listAll(b, c)
 		body, listed = max(body, size), max(listed, after+held)
+		heapProfile(b, "listed")
 		c.Close()
 	}
 	b.ReportMetric(float64(n), "sessions")
@@ -62,22 +73,41 @@ func BenchmarkMemManyFiles(b *testing.B) {
 	b.ReportMetric(listed, "rss-listed-MB")
 }
 
-// listAll answers the whole listing once, as GET /api/sessions does for
-// the page's sidebar (cached, gzipped), and returns its size and what it
-// added to the resident set (MB).
+// listAll answers the listing as serve answers the page's sidebar: its
+// first page (cached, gzipped), and the whole listing once, streamed as
+// GET /api/sessions without a limit writes it. It returns the whole
+// listing's size and what both added to the resident set (MB).
 func listAll(b *testing.B, c *Catalog) (size, held float64) {
 	p := testkit.StartPeak()
 	var lc ListCache
-	body, _, err := lc.Get("all", true, ListSource{Gen: func() Gen { return Gen{Catalog: c.Generation()} },
-		List:  func() ([]Meta, int, error) { ms, n := c.list(ListQuery{}, nil); return ms, n, nil },
-		Links: func(Meta) Links { return Links{} }})
-	if err != nil {
+	archived := map[string]bool{}
+	src := ListSource{Gen: func() Gen { return Gen{Catalog: c.Generation()} },
+		List: func() (Listed, error) {
+			return c.list(ListQuery{Sort: "modified", Limit: sidebarPage, Counts: true,
+				Keep: func(m Meta) bool { return !archived[m.Key] }}, nil), nil
+		},
+		Links: func(Meta) Links { return Links{} }, Archived: func(l Listed) int { return l.Left }}
+	if _, _, err := lc.Get("page", true, src); err != nil {
 		b.Fatal(err)
 	}
 	lc.Wait()
+	var n countWriter
+	src.List = func() (Listed, error) { return c.list(ListQuery{Sort: "modified"}, nil), nil }
+	if err := StreamList(&n, false, src, func() {}); err != nil {
+		b.Fatal(err)
+	}
 	p.Stop()
-	return float64(len(body)) / (1 << 20), p.Held()
+	return float64(n) / (1 << 20), p.Held()
 }
+
+// sidebarPage is how many sessions the page's sidebar asks for at first
+// (PAGE in internal/web/static/js/state.js).
+const sidebarPage = 200
+
+// countWriter counts what is written to it.
+type countWriter int
+
+func (w *countWriter) Write(b []byte) (int, error) { *w += countWriter(len(b)); return len(b), nil }
 
 // manyFiles is a corpus of n sessions of ~16 KB, generated once.
 func manyFiles(tb testing.TB, n int) string {
@@ -94,4 +124,19 @@ func manyFiles(tb testing.TB, n int) string {
 		tb.Fatal(err)
 	}
 	return d
+}
+
+// heapProfile writes the live heap to $PIWEB_BENCH_HEAP/name.pprof.
+func heapProfile(b *testing.B, name string) {
+	d := os.Getenv("PIWEB_BENCH_HEAP")
+	if d == "" {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(filepath.Join(d, name+".pprof"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pprof.WriteHeapProfile(f)
+	f.Close()
 }

@@ -46,11 +46,29 @@ type Meta struct {
 // ListQuery selects and orders sessions for GET /api/sessions.
 type ListQuery struct {
 	Project string // exact cwd, "" for all
-	Text    string // case-insensitive filter over names and message text
+	Text    string // case-insensitive filter over names, message text, folders and id prefixes
 	Sort    string // modified, created, name, messages, size
 	Asc     bool
 	Limit   int // 0 for all
 	Offset  int
+	// Keep, when set, leaves out the sessions it refuses (the page's
+	// archive); First, when set, puts the sessions it accepts before the
+	// others, each part in the sort's order (the page's pins), so that a
+	// page of the listing holds all of them.
+	Keep, First func(Meta) bool
+	// Counts asks for Listed.Projects.
+	Counts bool
+}
+
+// Listed is one page of the listing: its sessions, how many matched
+// before paging, and, when asked (ListQuery.Counts), how many of them
+// each folder holds.
+type Listed struct {
+	Metas    []Meta
+	Total    int
+	Projects map[string]int
+	// Left counts the sessions that matched but Keep left out.
+	Left int
 }
 
 // SearchQuery is a full-text query for GET /api/search: the words of Text

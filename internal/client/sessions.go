@@ -20,11 +20,24 @@ type ListOptions struct {
 	Asc     bool
 	Limit   int
 	Offset  int
+	// Archived is "hide" (the archive of GET /api/order left out) or
+	// "only"; PinsFirst puts the pins before the others. With Archived the
+	// answer counts Projects and Archived (the page's sidebar).
+	Archived  string
+	PinsFirst bool
 	// Fleet lists every machine's sessions from the fleet database
 	// (serve --fleet), each Item with its Machine; Machine then narrows
 	// it to one machine's.
 	Fleet   bool
 	Machine string
+}
+
+// first is "first" when b, else "" (the parameter is left out).
+func first(b bool) string {
+	if b {
+		return "first"
+	}
+	return ""
 }
 
 // flag is "1" when b, else "" (the parameter is left out).
@@ -106,7 +119,8 @@ func (c *Client) Sessions(ctx context.Context, o ListOptions) (a apitype.Session
 		order = "asc"
 	}
 	q := query("project", o.Project, "q", o.Text, "sort", o.Sort, "order", order,
-		"limit", itoa(o.Limit), "offset", itoa(o.Offset), "fleet", flag(o.Fleet), "machine", o.Machine)
+		"limit", itoa(o.Limit), "offset", itoa(o.Offset), "archived", o.Archived, "pinned", first(o.PinsFirst),
+		"fleet", flag(o.Fleet), "machine", o.Machine)
 	return a, c.Do(ctx, http.MethodGet, "/api/sessions"+q, nil, &a)
 }
 

@@ -2,6 +2,7 @@ package own
 
 import (
 	"maps"
+	"sync/atomic"
 	"time"
 
 	"piweb/internal/apitype"
@@ -15,7 +16,8 @@ type Order = apitype.Order
 // methods are safe for concurrent use; each change is on disk before it
 // returns.
 type OrderStore struct {
-	f jsonFile[Order]
+	f   jsonFile[Order]
+	gen atomic.Uint64
 }
 
 // OpenOrder loads the pins and archive kept in dir, or none; dir "" keeps
@@ -46,10 +48,15 @@ func cloneOrder(st Order) Order {
 // State is a copy of the pins and archive.
 func (s *OrderStore) State() Order { return s.f.get() }
 
+// Generation changes whenever the pins or the archive may have, so
+// listings built from them can be cached.
+func (s *OrderStore) Generation() uint64 { return s.gen.Load() }
+
 // Set pins or unpins (pinned non-nil) and archives or restores (archived
 // non-nil) every session of ids at once; a session pinned or archived
 // already keeps its time.
 func (s *OrderStore) Set(ids []string, pinned, archived *bool, now time.Time) (Order, error) {
+	defer s.gen.Add(1)
 	return s.f.change(func(next *Order) {
 		mark(next.Pinned, ids, pinned, now)
 		mark(next.Archived, ids, archived, now)

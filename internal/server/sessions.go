@@ -91,9 +91,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if q.Has("fleet") {
 		return s.fleetAnswer(w, func(f Fleet) (any, error) { return f.Sessions(r.Context(), lq, q.Get("machine")) })
 	}
-	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", s.listSource(func() ([]Meta, int, error) {
-		return s.cat.List(r.Context(), lq)
-	}))
+	src, err := s.pageSource(r, &lq)
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,19 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Encoding")
-	if gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+	gzipOK := strings.Contains(r.Header.Get("Accept-Encoding"), "gzip")
+	if lq.Limit == 0 { // the whole listing: written as it is encoded, kept nowhere
+		return catalog.StreamList(w, gzipOK, src, func() {
+			if gzipOK {
+				h.Set("Content-Encoding", "gzip")
+			}
+		})
+	}
+	body, gz, err := s.lists.Get(r.URL.RawQuery, lq.Text == "", src)
+	if err != nil {
+		return err
+	}
+	if gz != nil && gzipOK {
 		h.Set("Content-Encoding", "gzip")
 		body = gz
 	}
@@ -110,10 +120,38 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// pageSource reads the sidebar's parameters of GET /api/sessions into lq
+// (archived=hide|only, pinned=first: the pins and archive of GET
+// /api/order) and returns the listing's source.
+func (s *Server) pageSource(r *http.Request, lq *ListQuery) (catalog.ListSource, error) {
+	q := r.URL.Query()
+	src := s.listSource(func() (catalog.Listed, error) { return s.cat.Page(r.Context(), *lq) })
+	mode, pins := q.Get("archived"), q.Get("pinned")
+	if mode == "" && pins == "" {
+		return src, nil
+	}
+	if mode != "" && mode != "hide" && mode != "only" || pins != "" && pins != "first" {
+		return src, errs.Errorf(errs.Invalid, "archived must be hide or only, pinned first")
+	}
+	order := s.order.State()
+	if mode != "" {
+		only := mode == "only"
+		lq.Keep = func(m Meta) bool { _, a := order.Archived[m.Key]; return a == only }
+		lq.Counts = true
+		src.Archived = func(l catalog.Listed) int { return map[bool]int{true: l.Total, false: l.Left}[only] }
+	}
+	if pins != "" {
+		lq.First = func(m Meta) bool { _, p := order.Pinned[m.Key]; return p }
+	}
+	return src, nil
+}
+
 // listSource is a listing of the catalog for the list cache.
-func (s *Server) listSource(list func() ([]Meta, int, error)) catalog.ListSource {
+func (s *Server) listSource(list func() (catalog.Listed, error)) catalog.ListSource {
 	return catalog.ListSource{List: list, Links: s.live.Links,
-		Gen: func() catalog.Gen { return catalog.Gen{Catalog: s.cat.Generation(), Running: s.live.RunGen()} }}
+		Gen: func() catalog.Gen {
+			return catalog.Gen{Catalog: s.cat.Generation(), Running: s.live.RunGen(), Order: s.order.Generation()}
+		}}
 }
 
 // listProjects lists the folders of the sessions, newest first, each

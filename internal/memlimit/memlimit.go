@@ -1,8 +1,11 @@
-package main
+// Package memlimit is the Go runtime's soft memory limit of a piweb
+// process (issue 21 item 11), in one place for the process and for the
+// benchmarks that measure what serve holds.
+package memlimit
 
 import "runtime/debug"
 
-// memoryLimit is the Go runtime's soft memory limit in a piweb process
+// Soft is the Go runtime's soft memory limit in a piweb process
 // unless GOMEMLIMIT sets one (issue 21 item 11: at most 300 MB whatever
 // the corpus). At GOGC 100 alone the heap grows to twice what is live
 // before a collection: a cold open of 100,000 sessions (143 MB live, the
@@ -10,14 +13,14 @@ import "runtime/debug"
 // page's whole listing added 388 MB; under this limit, 422 MB at the
 // peak, 340 after and 351 with the listing, in less time (decision 0036).
 // It is soft: a live heap above it is collected more often, not refused.
-const memoryLimit = 256 << 20
+const Soft = 256 << 20
 
-// limitMemory sets memoryLimit unless GOMEMLIMIT is set (the runtime read
-// that at start); it returns the limit it set, or -1.
-func limitMemory(getenv func(string) string) int64 {
+// Set sets Soft unless GOMEMLIMIT is set (the runtime read that at
+// start); it returns the limit it set, or -1.
+func Set(getenv func(string) string) int64 {
 	if getenv("GOMEMLIMIT") != "" {
 		return -1
 	}
-	debug.SetMemoryLimit(memoryLimit)
-	return memoryLimit
+	debug.SetMemoryLimit(Soft)
+	return Soft
 }

@@ -1,4 +1,4 @@
-package main
+package memlimit
 
 import (
 	"math"
@@ -6,19 +6,19 @@ import (
 	"testing"
 )
 
-// TestLimitMemory: a piweb process sets a soft memory limit unless
+// TestSet: a piweb process sets a soft memory limit unless
 // GOMEMLIMIT sets one (decision 0036).
-func TestLimitMemory(t *testing.T) {
+func TestSet(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	for _, tc := range []struct {
 		env        string
 		set, limit int64
 	}{
-		{"", memoryLimit, memoryLimit},
+		{"", Soft, Soft},
 		{"1GiB", -1, math.MaxInt64},
 	} {
 		debug.SetMemoryLimit(math.MaxInt64)
-		set := limitMemory(func(k string) string {
+		set := Set(func(k string) string {
 			if k == "GOMEMLIMIT" {
 				return tc.env
 			}
