@@ -171,6 +171,7 @@ export default {
   "side.sessions": "Sessions",
   "side.showMore": "Show {count} more",
   "side.showMoreOf": "Show more of {machine} ({count} not listed)",
+  "side.showMoreHere": "Show more ({count} not listed)",
   "side.signOut": "Sign out",
   "side.signOutTitle": "Sign this browser out",
   "side.thisMachine": "this machine",

@@ -171,6 +171,7 @@ export default {
   "side.sessions": "Sesiones",
   "side.showMore": "Mostrar {count} más",
   "side.showMoreOf": "Mostrar más de {machine} ({count} sin listar)",
+  "side.showMoreHere": "Mostrar más ({count} sin listar)",
   "side.signOut": "Cerrar sesión",
   "side.signOutTitle": "Cerrar la sesión de este navegador",
   "side.thisMachine": "esta máquina",

@@ -171,6 +171,7 @@ export default {
   "side.sessions": "セッション",
   "side.showMore": "さらに {count} 件表示",
   "side.showMoreOf": "{machine} をさらに表示（未表示 {count} 件）",
+  "side.showMoreHere": "さらに表示（未表示 {count} 件）",
   "side.signOut": "サインアウト",
   "side.signOutTitle": "このブラウザーをサインアウト",
   "side.thisMachine": "このマシン",

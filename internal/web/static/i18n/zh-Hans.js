@@ -171,6 +171,7 @@ export default {
   "side.sessions": "会话",
   "side.showMore": "再显示 {count} 个",
   "side.showMoreOf": "显示 {machine} 的更多会话（还有 {count} 个未列出）",
+  "side.showMoreHere": "显示更多会话（还有 {count} 个未列出）",
   "side.signOut": "退出登录",
   "side.signOutTitle": "让此浏览器退出登录",
   "side.thisMachine": "本机",

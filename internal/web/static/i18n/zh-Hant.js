@@ -171,6 +171,7 @@ export default {
   "side.sessions": "會話",
   "side.showMore": "再顯示 {count} 個",
   "side.showMoreOf": "顯示 {machine} 的更多會話（還有 {count} 個未列出）",
+  "side.showMoreHere": "顯示更多會話（還有 {count} 個未列出）",
   "side.signOut": "登出",
   "side.signOutTitle": "讓此瀏覽器登出",
   "side.thisMachine": "本機",

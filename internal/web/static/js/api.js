@@ -108,8 +108,10 @@ export function fleetRefs(r, self) {
       : { ...h, sessionId: sessionRef(h.sessionId, h.machine), session: refItem(h.session || {}, self) })) };
 }
 
-export const listSessions = (params = {}) =>
-  get('/api/sessions' + q(params)).then((d) => d.sessions || []);
+// listSessions is a page of the listing ({sessions, total}; with archived=,
+// also projects and archived: counts).
+export const listSessions = (params = {}) => get('/api/sessions' + q(params))
+  .then((d) => ({ ...d, sessions: d.sessions || [], total: d.total || 0, archived: d.archived || 0 }));
 export const getSession = (id, after) => request('GET', sp(id), undefined, after);
 export const getContext = (id, { leaf, before, limit } = {}) =>
   get(sp(id, '/context', { leaf, before, limit }));

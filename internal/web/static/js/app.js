@@ -5,7 +5,7 @@ import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
 import { route, searchOpen, sidebarOpen, sidebarHidden, panel, setPanel, closePanel, toasts, dismissToast, dialog,
   loadSessions, watchIndex, sessions, sessionsLoaded, sessionById, navigate, sessionURL, sessionOf,
-  connected } from './state.js';
+  connected, listed } from './state.js';
 import { Sidebar, Marks } from './sidebar.js';
 import { DemoBanner } from './demo.js';
 import { SessionHeader } from './header.js';
@@ -34,7 +34,7 @@ import { FolderPicker } from '../chat/folders.js';
 import { glyph } from './icons.js';
 import { ErrorText } from './errtext.js';
 import { startFleet, readOnly, fleet, remote, sessionCount } from './fleet.js';
-import { startOrder, archived, selecting, stopSelecting } from './order.js';
+import { startOrder, archived, archivedHere, selecting, stopSelecting } from './order.js';
 
 function App() {
   const r = route.value;
@@ -128,20 +128,22 @@ function SessionPage({ view }) {
 // machine's name.
 function recent(n) {
   const f = fleet.value;
-  const kept = (list) => list.filter((s) => !archived.value.has(s.id)).slice(0, n);
-  if (!f) return kept(sessions.value);
-  const all = kept(sessions.value).map((s) => ({ ...s, machine: f.self }));
+  const newest = (a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0);
+  // The listing puts the pins first: the newest are sorted out of it.
+  const kept = (list) => list.filter((s) => !archived.value.has(s.id)).sort(newest).slice(0, n);
+  if (!f) return kept([...sessions.value]);
+  const all = kept([...sessions.value]).map((s) => ({ ...s, machine: f.self }));
   for (const r of remote.value.values()) all.push(...kept(r.sessions));
-  return all.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0)).slice(0, n);
+  return all.sort(newest).slice(0, n);
 }
 
 function Home() {
   const list = recent(12);
-  const arch = sessions.value.filter((s) => archived.value.has(s.id)).length;
+  const arch = archivedHere.value;
   return html`<div class="home">
     <header class="sess-head"><${SidebarButton} />
       <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
-        ${sessionCount(sessions.value.length)}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
+        ${sessionCount(listed.value.all)}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
         search</span></span></div></div>
       <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>

@@ -7,7 +7,7 @@
 import { signal } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
-import { fleetEvent } from './state.js';
+import { fleetEvent, PAGE } from './state.js';
 import { ago, fmtDate, plural } from './util.js';
 
 // fleet is GET /api/fleet/machines ({self, drive, machines}) under serve
@@ -19,7 +19,7 @@ export const remote = signal(new Map());
 // sent on to it (502), until their next heartbeat.
 export const unreachable = signal(new Map()); // name -> lastHeartbeat when it failed
 
-const PAGE = 200; // sessions listed per machine until the user asks for more
+// PAGE (state.js) sessions are listed per machine until the user asks for more.
 
 // startFleet learns whether the fleet is on and, when it is, loads it and
 // follows its changes.

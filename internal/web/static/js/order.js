@@ -5,10 +5,11 @@
 // device; a change anywhere comes back as an "order_state" event. The sort
 // is this browser's; the selection this tab's. The order itself is
 // sorting.js's (pure).
-import { signal, effect } from '@preact/signals';
+import { signal, effect, computed } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
-import { orderEvent, toast, confirm, navigate, loadSessions } from './state.js';
+import { orderEvent, toast, confirm, navigate, loadSessions, loadArchived, archivedView, archivedList, PAGE,
+  listed, sessions } from './state.js';
 import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
 import { plural } from './util.js';
 import { glyph } from './icons.js';
@@ -17,12 +18,29 @@ import { glyph } from './icons.js';
 export const pinned = signal(new Map());
 export const archived = signal(new Map());
 export const sortBy = signal(validSort(localStorage.getItem('piweb.sort')));
-// archivedView lists the archived sessions in the sidebar instead.
-export const archivedView = signal(false);
+// archivedView lists the archived sessions in the sidebar instead (state.js
+// asks the server for them).
+export { archivedView };
 // selecting shows the checkboxes; selected holds the refs checked.
 export const selecting = signal(false);
 export const selected = signal(new Set());
 let anchor = '';
+
+// archivedHere is how many of this machine's sessions are archived: as the
+// listing counted them, and the changes made in this page since.
+export const archivedHere = computed(() => {
+  const a = archived.value;
+  const restored = archivedView.value ? archivedList.value.sessions.filter((s) => !a.has(s.id)).length : 0;
+  return Math.max(0, listed.value.archived + sessions.value.filter((s) => a.has(s.id)).length - restored);
+});
+
+// switchView shows the archived sessions (on) or the others.
+function switchView(on) {
+  if (on) archivedList.value = { sessions: [], total: 0, projects: {} };
+  archivedView.value = on;
+  selected.value = new Set();
+  if (on) loadArchived(PAGE);
+}
 
 export function setSort(by) {
   sortBy.value = validSort(by);
@@ -107,7 +125,7 @@ export function SideTools({ archivedCount }) {
       onClick=${() => (sel ? stopSelecting() : (selecting.value = true))}>Select</button>
     <button type="button" class=${'btn ghost small archived-toggle' + (arch ? ' on' : '')} aria-pressed=${arch}
       title=${arch ? 'Back to the sessions' : 'The archived sessions'}
-      onClick=${() => { archivedView.value = !arch; selected.value = new Set(); }}>Archived${archivedCount
+      onClick=${() => switchView(!arch)}>Archived${archivedCount
         ? html` <span class="count">${archivedCount}</span>` : ''}</button>
   </div>`;
 }

@@ -2,10 +2,10 @@
 // the order the user chose (order.js, sorting.js: pinned first, by last
 // activity, creation or name; archived ones apart), forks nested under the
 // session they came from; Select puts a checkbox on each for bulk actions.
-import { useState, useEffect } from 'preact/hooks';
+import { useState, useEffect, useRef } from 'preact/hooks';
 import { html } from './html.js';
 import { sessions, sessionsLoaded, filter, collapsed, toggleProject, route, navigate, sessionURL, searchOpen,
-  sidebarOpen, toggleSidebar } from './state.js';
+  sidebarOpen, toggleSidebar, listed, filtered, complete, moreSessions, view } from './state.js';
 import { relTime, fmtBytes, baseName, fmtDate } from './util.js';
 import { getStatus, signOut, listRepos } from './api.js';
 import { isUnread, waiting, markAllRead, unreadCount, globalMute, setGlobalMute, muted } from './attention.js';
@@ -14,7 +14,7 @@ import { glyph, MutedIcon, PinIcon } from './icons.js';
 import { fleet, remote, machineOf, machineState, isOnline, moreOf, MachineDot, sessionCount, versions }
   from './fleet.js';
 import { groupSessions, shownIds } from './sorting.js';
-import { pinned, archived, archivedView, sortBy, selecting, selected, pick, pickAll, SideTools,
+import { pinned, archived, archivedView, archivedHere, sortBy, selecting, selected, pick, pickAll, SideTools,
   BulkBar } from './order.js';
 import { ThemeSelect } from './theme.js';
 import { t } from './i18n.js';
@@ -63,7 +63,11 @@ const orderOpts = () => ({ by: sortBy.value, pinned: pinned.value, archived: arc
 let shown = [];
 
 export function Sidebar() {
-  const groups = groupSessions(sessions.value, filter.value, orderOpts());
+  const f = filtered.value;
+  const v = view();
+  const counts = f ? f.projects : !filter.value && v.projects;
+  const groups = withCounts(f ? groupSessions(f.sessions, '', orderOpts())
+    : groupSessions(v.sessions, filter.value, orderOpts()), counts);
   const remotes = remoteGroups();
   const open = (key) => (g) => !!filter.value || !collapsed.value.has(key(g));
   shown = [...shownIds(groups, (g) => !open((x) => x.cwd)(g)),
@@ -96,7 +100,8 @@ export function Sidebar() {
       ${sessionsLoaded.value && !groups.length && html`<div class="muted pad">
         ${t(filter.value ? 'side.noMatch' : archivedView.value ? 'side.noneArchived' : 'side.noneYet')}</div>`}
       ${fleet.value ? html`<${FleetList} local=${items} remotes=${remotes}
-        count=${groups.reduce((n, g) => n + g.count, 0)} current=${current} />`
+        count=${f ? f.total : filter.value ? groups.reduce((n, g) => n + g.count, 0) : v.total}
+        current=${current} />`
         : html`<${LocalList} items=${items} current=${current} />`}
     </nav>
     <div class="side-foot">
@@ -110,7 +115,7 @@ export function Sidebar() {
       <${ThemeSelect} />
       <${SignOut} />
       <${FleetFoot} />
-      <span class="muted side-count">${sessionCount(sessions.value.length)}</span>
+      <span class="muted side-count">${sessionCount(listed.value.all)}</span>
     </div>
   </aside>`;
 }
@@ -140,10 +145,35 @@ function remoteGroups() {
   return out;
 }
 
+// withCounts gives each group the number of its sessions the server
+// counted (counts: per folder), when the page holds only part of them.
+function withCounts(groups, counts) {
+  if (!counts) return groups;
+  return groups.map((g) => ({ ...g, count: Math.max(g.count, counts[g.cwd] || 0) }));
+}
+
+// More loads the next page of this machine's sessions when the user
+// scrolls to it (or clicks it), while the page holds only part of them.
+function More() {
+  const ref = useRef(null);
+  const v = view();
+  const left = v.total - v.sessions.length;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    const io = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) moreSessions(); });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [v.sessions]);
+  if (filtered.value || complete() || left <= 0) return null;
+  return html`<button ref=${ref} class="btn-link more side-more" type="button" onClick=${() => moreSessions()}>
+    ${t('side.showMoreHere', { count: left })}</button>`;
+}
+
 // archivedCount is how many listed sessions (every machine's) are archived.
 function archivedCount(remotes) {
   const a = archived.value;
-  let n = sessions.value.filter((s) => a.has(s.id)).length;
+  let n = archivedHere.value;
   for (const name of remotes.keys()) n += ((remote.value.get(name) || {}).sessions || []).filter((s) => a.has(s.id))
     .length;
   return n;
@@ -152,13 +182,13 @@ function archivedCount(remotes) {
 // LocalList is this machine's sessions: by project, a repository's
 // worktrees together.
 function LocalList({ items, current }) {
-  return items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current}
+  return html`${items.map((it) => it.group ? html`<${Group} key=${it.group.cwd} g=${it.group} current=${current}
     forceOpen=${!!filter.value} />`
     : html`<section class="repo-group" key=${'repo:' + it.repo.common} data-repo=${it.repo.name}>
       <div class="repo-head" title=${it.repo.common}>${glyph.branch} ${it.repo.name}<span class="muted">
         ${t('side.worktrees', { count: it.groups.length })}</span></div>
       ${it.groups.map((g) => html`<${Group} key=${g.cwd} g=${g} current=${current} forceOpen=${!!filter.value}
-        branch=${repos.value[g.cwd].branch} />`)}</section>`);
+        branch=${repos.value[g.cwd].branch} />`)}</section>`)}<${More} />`;
 }
 
 // FleetList is the fleet's sessions by machine (serve --fleet): this

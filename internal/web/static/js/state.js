@@ -1,6 +1,6 @@
 // App-wide state as signals, and the URL router. The URL is the source of
 // truth for what is shown: /s/{id}?leaf=ID#entry, /usage, /trash, /settings, /.
-import { signal, computed } from '@preact/signals';
+import { signal, computed, effect, untracked } from '@preact/signals';
 import * as api from './api.js';
 import { debounce } from './util.js';
 
@@ -116,17 +116,47 @@ export function dismissToast(id) {
 export const connected = signal(api.connected);
 window.addEventListener('piweb-connection', (e) => { connected.value = e.detail.connected; });
 
-export async function loadSessions() {
+// The sidebar's listing is paged (issue 21: 100,000 sessions are 68 MB of
+// JSON): the first PAGE sessions by last activity, pins first and the
+// archive left out, then PAGE more each time the user scrolls to the end
+// (moreSessions), as each other machine's under serve --fleet (fleet.js).
+// sessions holds them; listed what the server counted: total (those
+// sessions), projects (per folder), archived, and all (every session, the
+// archive included). The Archived view pages the archive alone the same
+// way (archivedList).
+export const PAGE = 200;
+export const archivedView = signal(false);
+export const listed = signal({ total: 0, projects: {}, archived: 0, all: 0 });
+export const archivedList = signal({ sessions: [], total: 0, projects: {} });
+let listLimit = PAGE;
+let archivedLimit = PAGE;
+
+// view is the listing the sidebar shows: {sessions, total, projects}.
+export const view = () => (archivedView.value ? archivedList.value
+  : { sessions: sessions.value, total: listed.value.total, projects: listed.value.projects });
+
+// complete says whether the page holds every session of the sidebar's
+// listing, so that filters and counts can be the page's own.
+export const complete = () => { const v = view(); return v.sessions.length >= v.total; };
+
+const params = (archived, limit) => ({ archived: archived ? 'only' : 'hide', pinned: 'first', limit });
+
+// loadSessions reads the listing again, limit sessions of it (default: as
+// many as shown), and the archive's in the Archived view.
+export async function loadSessions(limit = listLimit) {
+  if (archivedView.peek()) loadArchived();
   const mine = ++loads;
   for (let tries = 0; ; tries++) {
     const seen = changesSeen;
     try {
-      const list = await api.listSessions();
+      const d = await api.listSessions(params(false, limit));
       if (mine !== loads) return; // a later load answers
       // A change that came while the list was on its way may be newer
       // than the list: applying the list would undo it.
       if (changesSeen !== seen && tries < 3) continue;
-      sessions.value = list;
+      listLimit = limit;
+      listed.value = { total: d.total, projects: d.projects || {}, archived: d.archived, all: d.total + d.archived };
+      sessions.value = d.sessions;
     } catch (e) {
       toast('Could not list sessions: ' + e.message, { kind: 'error' });
     }
@@ -134,6 +164,47 @@ export async function loadSessions() {
   }
   sessionsLoaded.value = true;
 }
+
+// loadArchived reads limit sessions of the archive (default: as many as
+// shown).
+export async function loadArchived(limit = archivedLimit) {
+  try {
+    const d = await api.listSessions(params(true, limit));
+    archivedLimit = limit;
+    archivedList.value = { sessions: d.sessions, total: d.total, projects: d.projects || {} };
+  } catch (e) {
+    toast('Could not list the archive: ' + e.message, { kind: 'error' });
+  }
+}
+
+// moreSessions lists PAGE more sessions of the sidebar's listing, unless
+// a load is on its way.
+let more = null;
+export function moreSessions() {
+  if (more || complete()) return more;
+  more = (archivedView.peek() ? loadArchived(archivedLimit + PAGE) : loadSessions(listLimit + PAGE))
+    .finally(() => { more = null; });
+  return more;
+}
+
+// filtered is the server's answer to the sidebar's filter while the page
+// holds only part of the listing ({text, sessions, total, projects}),
+// else null: the filter then looks at the sessions of the page.
+export const filtered = signal(null);
+const filterOnServer = debounce(async (text) => {
+  try {
+    const d = await api.listSessions({ ...params(archivedView.peek(), PAGE), q: text });
+    if (filter.peek() === text) filtered.value = { text, ...d };
+  } catch (e) {
+    toast('Could not filter sessions: ' + e.message, { kind: 'error' });
+  }
+}, 250);
+effect(() => {
+  const text = filter.value.trim();
+  archivedView.value; // a filter of the other view
+  if (!text || untracked(complete)) filtered.value = null;
+  else filterOnServer(text);
+});
 
 // loads numbers the calls of loadSessions (the latest one's answer wins);
 // changesSeen counts the index topic's changes applied to the list.
@@ -154,16 +225,27 @@ export function removeSession(id) {
 
 const reload = debounce(loadSessions, 300);
 
+// count adds n to the counts of the listing, for a session added or
+// removed since it was read (the next read counts again).
+function count(n) {
+  const l = listed.peek();
+  listed.value = { ...l, total: l.total + (archivedView.peek() ? 0 : n), all: l.all + n };
+}
+
 // watchIndex follows the index topic so that the sidebar stays current.
 export function watchIndex() {
   api.follow(api.indexTopic, (ev) => {
     if (/^session_|^running$/.test(ev.type)) changesSeen++;
     switch (ev.type) {
       case 'session_added':
+        count(1);
+        if (ev.session) upsertSession(ev.session);
+        break;
       case 'session_updated':
         if (ev.session) upsertSession(ev.session);
         break;
       case 'session_removed':
+        count(-1);
         removeSession(ev.id);
         break;
       case 'running':
@@ -177,6 +259,7 @@ export function watchIndex() {
         break;
       case 'order_state': // pins or the archive changed, on any device (js/order.js)
         orderEvent.value = ev;
+        reload(); // the listing leaves the archive out and puts the pins first
         break;
       case 'fleet_changed': // a machine of the fleet pushed (js/fleet.js reacts)
         fleetEvent.value = ev;
