@@ -91,7 +91,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	}
 
 	// Muted in a: b stays quiet for the next run.
-	a.run(t, chromedp.Click(".chat-controls .chat-more-btn"), chromedp.Click(".chat-controls .mute-session"))
+	a.run(t, chromedp.Click(".chat-controls .chat-more-btn"), chromedp.Click(".chat-controls .act-mute"))
 	b.waitJS(t, `!!document.querySelector('`+row+` .mute-mark')`)
 	eval[bool](t, b, `(window.testToasts = [], true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))

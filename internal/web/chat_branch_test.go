@@ -53,7 +53,7 @@ func testBranch(t *testing.T, r *chatRig) {
 	t.Run("clone", func(t *testing.T) {
 		r.open(t, "/s/"+id)
 		r.waitText(t, "Second reply.")
-		r.click(t, ".chat-controls .clone")
+		r.click(t, ".chat-controls .act-clone")
 		r.waitJS(t, fmt.Sprintf(`location.pathname.startsWith('/s/') && location.pathname !== '/s/%s'`, id))
 		r.waitText(t, "Second reply.")
 	})

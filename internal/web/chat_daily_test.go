@@ -176,7 +176,7 @@ func testCompactionInView(t *testing.T, r *chatRig) {
 	r.exchange(t, "tell me a lot", "A long paragraph")
 
 	r.llm.Enqueue(fakellm.Error(400, "summary exploded"))
-	r.click(t, ".chat-controls .compact")
+	r.click(t, ".chat-controls .act-compact")
 	r.click(t, ".compact-go")
 	r.waitJS(t, `[...document.querySelectorAll('.inline-error')].some((e) => e.innerText.includes('summary exploded'))`)
 	errs := eval[string](t, r.browser, `[...document.querySelectorAll('.inline-error')].map((e) => e.innerText).join('\n')`)
@@ -187,7 +187,7 @@ func testCompactionInView(t *testing.T, r *chatRig) {
 	eval[bool](t, r.browser, `([...document.querySelectorAll('.inline-error .x')].forEach((b) => b.click()), true)`)
 
 	r.llm.Enqueue(fakellm.Text(fakellm.DefaultSummary))
-	r.click(t, ".chat-controls .compact")
+	r.click(t, ".chat-controls .act-compact")
 	r.click(t, ".compact-go")
 	r.waitJS(t, toastShown("Compacted:"))
 	r.waitJS(t, `document.querySelector('.conv .card.compaction')`)

@@ -28,7 +28,7 @@ func testModelsEditor(t *testing.T, r *chatRig) {
 		r.startAnswered(t, "models base", "Models base.")
 	}
 
-	r.click(t, ".chat-controls .edit-models")
+	r.click(t, ".chat-controls .act-models")
 	r.waitJS(t, `document.querySelectorAll('.models-dialog .models-table tbody tr').length === 2`)
 	if eval[bool](t, r.browser, fmt.Sprintf(`document.querySelector('.models-dialog').outerHTML.includes(%q) || [...document.querySelectorAll('.models-dialog input')].some((i) => i.value.includes(%q))`, fakellm.APIKey, fakellm.APIKey)) {
 		t.Fatal("the stored API key reached the page")

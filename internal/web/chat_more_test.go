@@ -64,7 +64,7 @@ func testRetryCompactOutside(t *testing.T, r *chatRig) {
 		r.waitJS(t, `!document.querySelector('.outside-banner')`)
 	})
 	t.Run("compact", func(t *testing.T) {
-		r.click(t, ".chat-controls .compact")
+		r.click(t, ".chat-controls .act-compact")
 		r.waitJS(t, `document.querySelector('.compact-instructions')`)
 		eval[bool](t, r.browser, `(() => { const i = document.querySelector('.compact-instructions'); i.value = 'keep the names'; i.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 		r.waitJS(t, `document.querySelector('.compact-instructions').value === 'keep the names'`)

@@ -65,7 +65,7 @@ func testCompactionShownAndStopped(t *testing.T, r *chatRig) {
 	for _, how := range []string{".banner.compacting .compact-cancel", ".composer .stop"} {
 		hold := make(chan struct{})
 		r.llm.Enqueue(fakellm.Text(fakellm.DefaultSummary).WithHold(hold, 1))
-		r.click(t, ".chat-controls .compact")
+		r.click(t, ".chat-controls .act-compact")
 		r.click(t, ".compact-go")
 		r.waitJS(t, `document.querySelector('.banner.compacting')`)
 		// Stop only once pi asked for the summary: stopped earlier, the

@@ -24,7 +24,7 @@ func testHeaderAndComposer(t *testing.T, r *rig) {
 		return [head <= 50, Math.abs((name.top + name.bottom) - (brief.top + brief.bottom)) < 8,
 			document.querySelector('.sess-more .project').textContent, v('.sess-facts'),
 			v('.chat-controls .model-select'), v('.chat-controls .thinking-select'), v('.chat-controls .chat-more-btn'),
-			['.compact', '.clone', '.edit-models', '.alert-select', '.mute-session'].some((s) => v('.chat-controls ' + s)),
+			['.act-compact', '.act-clone', '.act-models', '.alert-select', '.act-mute'].some((s) => v('.chat-controls ' + s)),
 			document.querySelector('.chat-controls').getBoundingClientRect().height <= 30].join(); })()`)
 	if want := "true,true,proj,false,true,true,true,false,true"; got != want {
 		t.Errorf("desktop header and composer (short, one line, project, details shown, model, thinking, more, menu items shown, controls one row) =\n%s, want\n%s", got, want)
@@ -35,7 +35,7 @@ func testHeaderAndComposer(t *testing.T, r *rig) {
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	r.waitJS(t, `!document.querySelector('.sess-facts').offsetParent`)
 	r.click(t, `.chat-more-btn`)
-	r.waitJS(t, `['.compact', '.clone', '.edit-models', '.alert-select', '.mute-session'].every((s) => document.querySelector('.chat-menu ' + s)?.offsetParent)`)
+	r.waitJS(t, `['.act-compact', '.act-clone', '.act-models', '.alert-select', '.act-mute'].every((s) => document.querySelector('.chat-menu ' + s)?.offsetParent)`)
 	eval[bool](t, r.browser, `(document.querySelector('.chat-more-btn').focus(), true)`)
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	r.waitJS(t, `!document.querySelector('.chat-menu').offsetParent`)

@@ -49,7 +49,7 @@ func TestKeepInOrder(t *testing.T) {
 	// Its page says it is archived; its Actions unpin it.
 	click(t, b, `.sidebar .sess[data-id="`+gone+`"]`)
 	click(t, b, `.sess-head .menu > button`)
-	click(t, b, `.menu-pop .pin-item`)
+	click(t, b, `.menu-pop .act-pin`)
 	b.waitJS(t, `document.querySelector('.archived-fact') && fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).length === 2)`)
 	if shots {
 		shootAll(t, b, "order-session")

@@ -1,6 +1,9 @@
 package web
 
 import (
+	"fmt"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -16,7 +19,7 @@ func testPalette(t *testing.T, r *rig) {
 	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
 	const open = `(document.dispatchEvent(new KeyboardEvent('keydown', {key: 'P', ctrlKey: true, shiftKey: true, bubbles: true})), true)`
 	for _, c := range []struct{ typed, first, keys, after string }{
-		{"pan tre", "Open Tree", "T", `document.querySelector('.side-panel .tree')`},
+		{"pan tre", "Tree", "T", `document.querySelector('.side-panel .tree')`},
 		{"renam", "Rename…", "/name", `document.querySelector('.sess-head .rename input')`},
 	} {
 		eval[bool](t, r.browser, open)
@@ -38,6 +41,7 @@ func testPalette(t *testing.T, r *rig) {
 	}
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`)
+	testMenusAreThePalettes(t, r)
 	// Off a session page the page's actions are there: a new session.
 	r.open(t, "/")
 	r.waitJS(t, `document.querySelector('.home .recent li')`)
@@ -61,6 +65,48 @@ func testPalette(t *testing.T, r *rig) {
 	r.click(t, `.phone-palette`)
 	r.waitJS(t, `document.querySelectorAll('.palette .hit.cmd').length > 10`)
 	r.screenshot(t, "palette-390-dark")
+	// On a phone the palette opens the shortcuts, which list the phone's
+	// buttons, the keys folded away for a keyboard.
+	r.run(t, chromedp.SendKeys(`.palette input`, "shortcuts"))
+	eval[bool](t, r.browser, `(document.querySelector('.palette input').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})), true)`)
+	r.waitJS(t, `!document.querySelector('.palette') && document.querySelector('.shortcuts-dialog')`)
+	got := eval[string](t, r.browser, `(() => { const d = document.querySelector('.shortcuts-dialog');
+		const seen = [...d.querySelectorAll('kbd')].filter((k) => k.offsetParent).map((k) => k.textContent);
+		return [d.querySelector('h2').textContent, seen.includes('⌘'), seen.includes('Ctrl+K'), !!d.querySelector('details.keys-more:not([open])')].join(); })()`)
+	if want := "Buttons and shortcuts,true,false,true"; got != want {
+		t.Errorf("phone shortcuts (title, ⌘ listed, Ctrl+K shown, keys folded) = %s, want %s", got, want)
+	}
+	if os.Getenv("PIWEB_SHOTS") != "" {
+		shootAll(t, r.browser, "shortcuts-phone")
+	}
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	r.waitJS(t, `!document.querySelector('.shortcuts-dialog')`)
+}
+
+// testMenusAreThePalettes: the Actions menu and the composer's More menu
+// are drawn from the palette's action list: each of their items is a
+// command of the palette with the same label and shortcut.
+func testMenusAreThePalettes(t *testing.T, r *rig) {
+	t.Helper()
+	r.click(t, `.sess-menu-btn`)
+	r.waitJS(t, `document.querySelector('.menu-pop [role=menuitem]')`)
+	const items = `[...document.querySelectorAll(%s)].filter((e) => e.offsetParent).map((e) => e.textContent.trim() + '|' + (e.dataset.keys || ''))`
+	menu := eval[[]string](t, r.browser, fmt.Sprintf(items, "'.menu-pop [role^=menuitem], .chat-menu [role^=menuitem]'"))
+	r.run(t, chromedp.KeyEvent(kb.Escape))
+	eval[bool](t, r.browser, `(document.querySelector('.chat-menu').hidden = false, true)`) // shown as its button does
+	menu = append(menu, eval[[]string](t, r.browser, fmt.Sprintf(items, "'.chat-menu [role^=menuitem]'"))...)
+	eval[bool](t, r.browser, `(document.querySelector('.chat-menu').hidden = true, true)`)
+	eval[bool](t, r.browser, `(document.dispatchEvent(new KeyboardEvent('keydown', {key: 'P', ctrlKey: true, shiftKey: true, bubbles: true})), true)`)
+	r.waitJS(t, `document.querySelectorAll('.palette .hit.cmd').length > 10`)
+	palette := eval[[]string](t, r.browser, `[...document.querySelectorAll('.palette .hit.cmd')].map((e) => e.querySelector('.cmd-label').textContent + '|' + (e.querySelector('.cmd-keys')?.textContent || ''))`)
 	r.run(t, chromedp.KeyEvent(kb.Escape))
 	r.waitJS(t, `!document.querySelector('.palette')`)
+	if len(menu) < 12 {
+		t.Fatalf("the menus have %d items: %q", len(menu), menu)
+	}
+	for _, m := range menu {
+		if !slices.Contains(palette, m) {
+			t.Errorf("menu item %q (label|shortcut) is not the palette's (%q)", m, palette)
+		}
+	}
 }

@@ -30,7 +30,7 @@ func TestShareLink(t *testing.T) {
 	b.open(t, "/")
 	click(t, b, `.recent li a`)
 	click(t, b, `.sess-head .menu > button`)
-	click(t, b, `.menu-pop .share-item`)
+	click(t, b, `.menu-pop .act-share`)
 	b.waitJS(t, `document.querySelector('.share-dialog input[value=session]').checked`)
 	click(t, b, `.share-dialog input[value=branch]`)
 	if shots {

@@ -201,7 +201,7 @@ func shootChat(t *testing.T) {
 	})
 	t.Run("models editor", func(t *testing.T) {
 		r.open(t, "/s/"+id)
-		r.click(t, ".chat-controls .edit-models")
+		r.click(t, ".chat-controls .act-models")
 		r.waitJS(t, `document.querySelectorAll('.models-dialog .models-table tbody tr').length > 0`)
 		shootAll(t, r.browser, "models")
 		r.key(t, "\x1b")

@@ -18,6 +18,7 @@ import { takeDraft, picker, sessionInfo, loadSessionInfo, lastShown, piStatus, a
 import { parseInput, run } from './commands.js';
 import { fmtTokens, fmtCost, statsParts } from '../js/util.js';
 import { Controls, useNextModel } from './controls.js';
+import { sessionActions } from '../js/actionlist.js';
 import { ExtensionStatus } from './dialogs.js';
 import { useCompletion, insertAt } from './complete.js';
 import { glyph, AttachIcon } from '../js/icons.js';
@@ -136,7 +137,7 @@ export function Composer({ view }) {
           onClick=${stop}>${t('comp.stop')}</button>`}
       </div>
     </form>
-    <${Controls} view=${view} l=${l} next=${next} /></div>`;
+    <${Controls} view=${view} l=${l} next=${next} actions=${sessionActions(view)} /></div>`;
 }
 
 // continueHere moves pi to the entry the view shows last, so that a

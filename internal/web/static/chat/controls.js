@@ -8,12 +8,12 @@ import { html } from '../js/html.js';
 import { command, getConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
 import { fmtTokens, fmtCost, whyNoCompact } from '../js/util.js';
-import { cloneBranch } from './actions.js';
 import { addError } from './live.js';
 import { ALERTS, alertMode, setAlertMode } from './notify.js';
 import { ModelsEditor } from './models.js';
-import { models, modelsRev, scoped } from './store.js';
-import { muted, toggleMuted } from '../js/attention.js';
+import { models, modelsRev, scoped, compactAsked, modelsAsked } from './store.js';
+import { muted } from '../js/attention.js';
+import { MenuItems } from '../js/menuitems.js';
 import { usePopover } from '../js/popover.js';
 import { onArrows } from '../js/roving.js';
 import { glyph, MutedIcon } from '../js/icons.js';
@@ -22,10 +22,15 @@ export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
 const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
 
-export function Controls({ view, l, next }) {
-  const [compacting, setCompacting] = useState(false);
+// MORE is the "More" menu's part of the session's action list
+// (js/actionlist.js), in its order; the alert choice follows it.
+const MORE = ['compact', 'clone', 'models', '-', 'mute'];
+
+// Controls draws the row; actions is the session's action list.
+export function Controls({ view, l, next, actions }) {
+  const compacting = compactAsked.value === view.id;
+  const setCompacting = (on) => { compactAsked.value = on ? view.id : ''; };
   const [instr, setInstr] = useState('');
-  const [editModels, setEditModels] = useState(false);
   const [menu, setMenu] = usePopover();
   const phase = l.phase.value;
   const [ctxUse, setCtxUse] = useState(null);
@@ -41,7 +46,6 @@ export function Controls({ view, l, next }) {
     setCompacting(false);
     return compactNow(view, l, instr);
   };
-  const act = (f) => () => { setMenu(false); f(); };
   const isMuted = muted.value.has(view.id);
   const t = view.totals.value;
   return html`<div class="chat-controls">
@@ -64,22 +68,12 @@ export function Controls({ view, l, next }) {
         aria-expanded=${menu.on} title="Compact, clone, models, alerts" onClick=${() => setMenu(!menu.on)}>
         ${isMuted ? html`<${MutedIcon} /> ` : ''}More ${glyph.menuOpen}</button>
       <div class="chat-menu" role="menu" hidden=${!menu.on} onKeyDown=${onArrows('[role^=menuitem]')}>
-        <button role="menuitem" class="compact" type="button"
-          disabled=${phase === 'streaming' || phase === 'compacting'}
-          onClick=${act(() => setCompacting(true))}>Compact…</button>
-        <button role="menuitem" class="clone" type="button" title="A new session with this branch"
-          onClick=${act(() => cloneBranch(view))}>Clone</button>
-        <button role="menuitem" class="edit-models" type="button" title="Edit custom models (models.json)"
-          onClick=${act(() => setEditModels(true))}>Models…</button>
-        <div class="menu-sep"></div>
+        <${MenuItems} actions=${actions} layout=${MORE} done=${() => setMenu(false)} />
         <label class="menu-field">When pi finishes elsewhere<select class="alert-select"
           aria-label="When pi finishes elsewhere" value=${alertMode.value}
           onChange=${(e) => setAlertMode(e.target.value)}>
           ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}
           </select></label>
-        <button role="menuitemcheckbox" class=${'mute-session' + (isMuted ? ' on' : '')} type="button"
-          aria-checked=${isMuted} title="No alerts for this session"
-          onClick=${act(() => toggleMuted(view.id))}>${isMuted ? 'Unmute this session' : 'Mute this session'}</button>
       </div></span>
     ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · '
       + fmtCost(t.cost) : ''}</span>`}
@@ -88,7 +82,7 @@ export function Controls({ view, l, next }) {
       + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10
       ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
   </div>
-  ${editModels && html`<${ModelsEditor} close=${() => setEditModels(false)} />`}`;
+  ${modelsAsked.value && html`<${ModelsEditor} close=${() => { modelsAsked.value = false; }} />`}`;
 }
 
 // useNextModel is what the next message is sent with, for the pickers

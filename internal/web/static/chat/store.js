@@ -111,6 +111,12 @@ export async function loadSessionInfo(view) {
 // does; null when closed.
 export const newSessionIn = signal(null);
 
+// compactAsked is the id of the session whose composer shows the
+// compaction form (its optional instructions), asked from a menu or the
+// palette; modelsAsked opens the custom models editor.
+export const compactAsked = signal('');
+export const modelsAsked = signal(false);
+
 // starting holds, by session id, what a session just started from the
 // new-session dialog was started with ({message, cwd, model}): pi writes
 // the file only with its first answer, and until then the page shows the

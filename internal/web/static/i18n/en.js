@@ -99,7 +99,7 @@ export default {
   "head.notNamed": "Not named yet: its first message stands in. Click to name it.",
   "head.pin": "Pin",
   "head.pinTip": "A pinned session is listed first in its project",
-  "head.rename": "Rename",
+  "head.rename": "Rename…",
   "head.renameFailed": "Rename failed: {why}",
   "head.renamed": "Renamed",
   "head.restore": "Restore",

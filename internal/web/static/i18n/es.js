@@ -99,7 +99,7 @@ export default {
   "head.notNamed": "Aún sin nombre: se muestra su primer mensaje. Haz clic para ponerle uno.",
   "head.pin": "Fijar",
   "head.pinTip": "Una sesión fijada aparece primera en su proyecto",
-  "head.rename": "Renombrar",
+  "head.rename": "Renombrar…",
   "head.renameFailed": "No se pudo renombrar: {why}",
   "head.renamed": "Renombrada",
   "head.restore": "Restaurar",

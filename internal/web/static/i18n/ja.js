@@ -99,7 +99,7 @@ export default {
   "head.notNamed": "まだ名前がありません（最初のメッセージで代用）。クリックして名前を付けます。",
   "head.pin": "ピン留め",
   "head.pinTip": "ピン留めしたセッションはプロジェクト内で先頭に表示されます",
-  "head.rename": "名前を変更",
+  "head.rename": "名前を変更…",
   "head.renameFailed": "名前を変更できませんでした: {why}",
   "head.renamed": "名前を変更しました",
   "head.restore": "復元",

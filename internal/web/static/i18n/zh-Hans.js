@@ -99,7 +99,7 @@ export default {
   "head.notNamed": "尚未命名：暂以第一条消息代替。点击命名。",
   "head.pin": "置顶",
   "head.pinTip": "置顶的会话在其项目中排在最前",
-  "head.rename": "重命名",
+  "head.rename": "重命名…",
   "head.renameFailed": "重命名失败：{why}",
   "head.renamed": "已重命名",
   "head.restore": "恢复",

@@ -99,7 +99,7 @@ export default {
   "head.notNamed": "尚未命名：暫以第一則訊息代替。點擊命名。",
   "head.pin": "釘選",
   "head.pinTip": "釘選的會話在其專案中排在最前",
-  "head.rename": "重新命名",
+  "head.rename": "重新命名…",
   "head.renameFailed": "重新命名失敗：{why}",
   "head.renamed": "已重新命名",
   "head.restore": "還原",

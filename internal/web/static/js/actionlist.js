@@ -1,8 +1,12 @@
-// actionlist.js: the registry of what the command palette (Ctrl/Cmd+Shift+P)
-// offers on the current page and session. Each action is a label, a group,
-// the shortcut that does the same elsewhere (a key or a slash command) and
-// run(); the session's actions run through the composer's slash commands
-// (chat/commands.js run) and the header's own functions, so each action
+// actionlist.js: the one list of what can be done on the current page and
+// session. The command palette (Ctrl/Cmd+Shift+P) offers all of it; the
+// session's Actions menu and the composer's "More" menu are drawn from it
+// (js/menuitems.js, by id), so a label, a shortcut or whether an action
+// is available is said once. Each action is an id, a group, a label, the
+// shortcut that does the same elsewhere (keys: a key or a slash command),
+// a title, whether it is unavailable now (disabled), run() or, for a
+// download, href; the session's actions run through the composer's slash
+// commands (chat/commands.js run) and the header's own functions, so each
 // has one implementation whichever way it is asked for.
 import { navigate, setPanel, searchOpen, toggleSidebar, renameAsked, toast, confirm, loadSessions, removeSession,
   sessionURL, sessionOf } from './state.js';
@@ -11,14 +15,17 @@ import { copyText } from './util.js';
 import { panels } from './panels.js';
 import { readOnly } from './fleet.js';
 import { pinned, archived, togglePin, archive } from './order.js';
+import { muted, toggleMuted } from './attention.js';
 import { run } from '../chat/commands.js';
 import { LEVELS } from '../chat/controls.js';
 import { liveOf } from '../chat/live.js';
-import { newSessionIn } from '../chat/store.js';
+import { newSessionIn, compactAsked, modelsAsked } from '../chat/store.js';
+import { cloneBranch } from '../chat/actions.js';
 import { shareAsked, canShare } from './share.js';
+import { t } from './i18n.js';
 
 // slash is an action that runs pi's slash command name (with arg).
-const slash = (view, label, name, arg = '', extra = {}) => ({ group: 'Session', label, keys: '/' + name
+const slash = (view, id, label, name, arg = '', extra = {}) => ({ id, group: 'Session', label, keys: '/' + name
   + (arg ? ' ' + arg : ''), run: () => run(view, liveOf(view.id), { kind: 'builtin', name, arg }), ...extra });
 
 // sessionActions are the actions on an open session; view is null on
@@ -26,35 +33,73 @@ const slash = (view, label, name, arg = '', extra = {}) => ({ group: 'Session', 
 export function sessionActions(view) {
   if (!view) return [];
   const ro = readOnly(view);
-  const open = panels.filter((p) => !ro || p.remote).map((p) => ({ group: 'Panel', label: 'Open ' + p.label,
-    keys: p.key ? p.key.toUpperCase() : '', run: () => setPanel(p.name) }));
-  const marks = [
-    { group: 'Session', label: pinned.value.has(view.id) ? 'Unpin' : 'Pin', run: () => togglePin(view.id) },
-    { group: 'Session', label: archived.value.has(view.id) ? 'Restore from the archive' : 'Archive',
-      run: () => archive(view.id, !archived.value.has(view.id)) },
-  ];
-  if (ro) return [...open, ...marks];
-  return [
-    slash(view, 'Fork from a message…', 'fork'),
-    slash(view, 'Clone this branch', 'clone'),
-    slash(view, 'Compact the context', 'compact'),
-    { group: 'Session', label: 'Rename…', keys: '/name', run: () => { renameAsked.value = true; } },
-    slash(view, 'Switch model…', 'model'),
-    ...LEVELS.map((lv) => slash(view, 'Thinking: ' + lv, 'thinking', lv)),
-    slash(view, 'Export HTML', 'export', 'html'),
-    slash(view, 'Export Markdown', 'export', 'md'),
-    slash(view, 'Export JSONL', 'export', 'jsonl'),
-    ...(canShare(view.id) ? [{ group: 'Session', label: 'Share a read-only link…',
-      run: () => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; } }] : []),
-    slash(view, 'Copy the last answer', 'copy'),
-    slash(view, 'Session info', 'session'),
-    slash(view, 'New session in this folder', 'new'),
-    ...marks,
-    { group: 'Session', label: 'Copy id', run: () => copy('id', api.splitRef(view.id).id) },
-    { group: 'Session', label: 'Copy path', run: () => copy('path', sessionOf(view).path || '') },
-    { group: 'Session', label: 'Delete…', run: () => remove(view, sessionOf(view)) },
+  const open = panels.filter((p) => !ro || p.remote).map((p) => ({ id: 'panel-' + p.name, group: 'Panel',
+    label: p.label, title: p.title, keys: p.key ? p.key.toUpperCase() : '', run: () => setPanel(p.name) }));
+  const reading = [
     ...open,
+    { id: 'pin', group: 'Session', label: t(pinned.value.has(view.id) ? 'head.unpin' : 'head.pin'),
+      title: t('head.pinTip'), run: () => togglePin(view.id) },
+    { id: 'archive', group: 'Session', label: t(archived.value.has(view.id) ? 'head.unarchive' : 'head.archive'),
+      title: t('head.archiveTip'), run: () => archive(view.id, !archived.value.has(view.id)) },
+    { id: 'copy-id', group: 'Session', label: t('head.copyId'), run: () => copy('id', api.splitRef(view.id).id) },
+    { id: 'copy-path', group: 'Session', label: t('head.copyPath'),
+      run: () => copy('path', sessionOf(view).path || '') },
+    // Another machine's session is shared by that machine when this piweb drives it (decision 0046).
+    ...(canShare(view.id) ? [{ id: 'share', group: 'Session', label: t('head.share'), title: t('head.shareTip'),
+      run: () => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; } }] : []),
+    ...exports(view, ro),
   ];
+  if (ro) return reading;
+  const phase = liveOf(view.id).phase.value;
+  return [
+    slash(view, 'fork', 'Fork from a message…', 'fork'),
+    { id: 'clone', group: 'Session', label: 'Clone this branch', keys: '/clone',
+      title: 'A new session with this branch', run: () => cloneBranch(view) },
+    { id: 'compact', group: 'Session', label: 'Compact…', keys: '/compact',
+      disabled: phase === 'streaming' || phase === 'compacting',
+      title: 'Summarize the context, with instructions if you like', run: () => { compactAsked.value = view.id; } },
+    { id: 'rename', group: 'Session', label: t('head.rename'), keys: '/name',
+      run: () => { renameAsked.value = true; } },
+    slash(view, 'model', 'Switch model…', 'model'),
+    ...LEVELS.map((lv) => slash(view, 'thinking-' + lv, 'Thinking: ' + lv, 'thinking', lv)),
+    { id: 'models', group: 'Session', label: 'Custom models…', title: 'Edit custom models (models.json)',
+      run: () => { modelsAsked.value = true; } },
+    slash(view, 'copy', 'Copy the last answer', 'copy'),
+    slash(view, 'info', 'Session info', 'session'),
+    slash(view, 'new', 'New session in this folder', 'new'),
+    { id: 'mute', group: 'Session', label: muted.value.has(view.id) ? 'Unmute this session' : 'Mute this session',
+      checked: muted.value.has(view.id), title: 'No alerts for this session', run: () => toggleMuted(view.id) },
+    ...reading,
+    { id: 'delete', group: 'Session', label: t('head.deleteDots'), danger: true,
+      run: () => remove(view, sessionOf(view)) },
+  ];
+}
+
+// exports are the session's downloads: the page as HTML or Markdown, the
+// file, the branch as pi's /export writes it; of the branch shown.
+function exports(view, ro) {
+  const leaf = view.leaf || undefined;
+  const dl = (id, label, href, keys, title) => ({ id, group: 'Export', label, href, keys: ro ? '' : keys, title,
+    run: () => download(href) });
+  return [
+    dl('export-html', t('head.exportHtml'), api.exportURL(view.id, 'html', leaf), '/export html',
+      t('head.exportHtmlTip')),
+    dl('export-md', t('head.exportMd'), api.exportURL(view.id, 'md', leaf), '/export md'),
+    dl('export-jsonl', t('head.exportJsonl'), api.exportURL(view.id, 'jsonl'), '/export jsonl',
+      t('head.exportJsonlTip')),
+    dl('export-branch', t('head.exportBranch'), api.exportURL(view.id, 'jsonl', leaf, 'branch'), '',
+      t('head.exportBranchTip')),
+  ];
+}
+
+// download fetches href as a file.
+function download(href) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = '';
+  document.body.append(a);
+  a.click();
+  a.remove();
 }
 
 // pageActions are the actions on every page.
@@ -68,9 +113,10 @@ export function pageActions() {
   ];
 }
 
-// allActions is the palette's list for the page showing view (or null).
+// allActions is the palette's list for the page showing view (or null):
+// what can be done now.
 export function allActions(view) {
-  const s = sessionActions(view);
+  const s = sessionActions(view).filter((a) => !a.disabled);
   // On a session page "New session in this folder" stands for the dialog.
   const p = pageActions().filter((a) => !(s.length && !readOnly(view) && a.label === 'New session…'));
   return [...s, ...p];

@@ -9,15 +9,15 @@ import * as api from './api.js';
 import { toast, navigate, setPanel, panel, searchOpen, upsertSession,
   sessionById, sessionOf, sessionURL, renameAsked } from './state.js';
 import { paletteOpen } from './palette.js';
-import { remove, copy } from './actionlist.js';
+import { sessionActions } from './actionlist.js';
+import { MenuItems } from './menuitems.js';
 import { DamageBanner } from './damage.js';
 import { panels } from './panels.js';
 import { fmtDate, ago, fmtTokens, fmtCost, fmtBytes, shortId, countLine, baseName } from './util.js';
 import { glyph } from './icons.js';
 import { RemoteBanner, readOnly } from './fleet.js';
-import { pinned, archived, togglePin, archive } from './order.js';
+import { archived, archive } from './order.js';
 import { usePopover } from './popover.js';
-import { shareAsked, canShare } from './share.js';
 import { t } from './i18n.js';
 
 export function SessionHeader({ view }) {
@@ -66,7 +66,7 @@ export function SessionHeader({ view }) {
       ${panels.filter((p) => !ro || p.remote).map((p) => html`<button type="button"
         class=${'btn ghost panel-btn' + (panel.value === p.name ? ' on' : '')} data-panel=${p.name}
         aria-pressed=${panel.value === p.name} onClick=${() => setPanel(p.name)} title=${p.title}>${p.label}</button>`)}
-      <${Menu} view=${view} s=${s} rename=${ro ? null : () => setEditing(true)} />
+      <${Menu} view=${view} />
     </div>
   </header>`;
 }
@@ -129,7 +129,13 @@ function RenameForm({ view, name, done }) {
 }
 
 
-function Menu({ view, s, rename }) {
+// ACTIONS is the Actions menu's part of the action list (actionlist.js),
+// in its order; on a phone the side panels are here too.
+const ACTIONS = [{ prefix: 'panel-', cls: 'only-mobile panel-item' }, { sep: 'only-mobile' }, 'rename', 'pin',
+  'archive', '-', 'copy-id', 'copy-path', '-', 'share', 'export-html', 'export-md', 'export-jsonl', 'export-branch',
+  '-', 'delete'];
+
+function Menu({ view }) {
   const [open, setOpen] = useState(false);
   const ref = useRef(null);
   useLayoutEffect(() => { // at once: a key pressed right after opening closes it
@@ -150,45 +156,12 @@ function Menu({ view, s, rename }) {
       document.removeEventListener('keydown', esc, true);
     };
   }, [open]);
-  const act = (fn) => () => { setOpen(false); fn(); };
-  const leaf = view.leaf || undefined;
   return html`<div class="menu" ref=${ref}>
     <button class="btn ghost sess-menu-btn" type="button" aria-haspopup="menu" aria-expanded=${open}
       aria-label=${t('head.actions')} onClick=${() => setOpen(!open)}><span class="menu-label">${t('head.actions')} ${
           glyph.menuOpen}
         </span><span class="menu-icon" aria-hidden="true">${glyph.more}</span></button>
     ${open && html`<div class="menu-pop" role="menu" onKeyDown=${onArrows('[role=menuitem]')}>
-      ${panels.filter((p) => !readOnly(view) || p.remote).map((p) => html`<button role="menuitem" type="button"
-        class="only-mobile panel-item" onClick=${act(() => setPanel(p.name))}>${p.label}</button>`)}
-      <div class="menu-sep only-mobile"></div>
-      ${rename && html`<button role="menuitem" type="button" onClick=${act(rename)}>${t('head.rename')}</button>`}
-      <button role="menuitem" type="button" class="pin-item" onClick=${act(() => togglePin(view.id))}
-        title=${t('head.pinTip')}>${t(pinned.value.has(view.id) ? 'head.unpin' : 'head.pin')}</button>
-      <button role="menuitem" type="button" class="archive-item" title=${t('head.archiveTip')}
-        onClick=${act(() => archive(view.id, !archived.value.has(view.id)))}>${t(archived.value.has(view.id)
-          ? 'head.unarchive' : 'head.archive')}</button>
-      <div class="menu-sep"></div>
-      <button role="menuitem" type="button" onClick=${act(() => copy('id', api.splitRef(view.id).id))}
-        >${t('head.copyId')}</button>
-      <button role="menuitem" type="button" onClick=${act(() => copy('path', s.path || ''))}
-        >${t('head.copyPath')}</button>
-      <div class="menu-sep"></div>
-      ${canShare(view.id) && html`<button role="menuitem" type="button" class="share-item"
-        title=${t('head.shareTip')}
-        onClick=${act(() => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; })}
-          >${t('head.share')}</button>`}
-      <a role="menuitem" href=${api.exportURL(view.id, 'html', leaf)} download onClick=${() => setOpen(false)}
-        title=${t('head.exportHtmlTip')}>${t('head.exportHtml')}</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'md', leaf)} download
-        onClick=${() => setOpen(false)}>${t('head.exportMd')}</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl')} download onClick=${() => setOpen(false)}
-        title=${t('head.exportJsonlTip')}>${t('head.exportJsonl')}</a>
-      <a role="menuitem" href=${api.exportURL(view.id, 'jsonl', leaf, 'branch')} download
-        onClick=${() => setOpen(false)}
-        title=${t('head.exportBranchTip')}>${t('head.exportBranch')}</a>
-      ${rename && html`<div class="menu-sep"></div>
-      <button role="menuitem" class="danger" type="button" onClick=${act(() => remove(view, s))}
-        >${t('head.deleteDots')}</button>`}
-    </div>`}
+      <${MenuItems} actions=${sessionActions(view)} layout=${ACTIONS} done=${() => setOpen(false)} /></div>`}
   </div>`;
 }
