@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestDisconnectedRetrying: when piweb stops, the page says so at once,
@@ -41,6 +43,12 @@ func TestDisconnectedRetrying(t *testing.T) {
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		shootAll(t, b, "disconnected")
 	}
+	// On a phone it stays clear of the header, whose buttons still work.
+	b.run(t, chromedp.EmulateViewport(390, 844))
+	b.waitJS(t, `(() => { const p = document.querySelector('.conn-lost').getBoundingClientRect();
+		const heads = [...document.querySelectorAll('header')].filter((h) => h.offsetParent);
+		return heads.length > 0 && heads.every((h) => h.getBoundingClientRect().bottom <= p.top); })()`)
+	b.run(t, chromedp.EmulateViewport(1280, 800))
 	// A request that fails meanwhile is no toast: the banner says why.
 	eval[bool](t, b, `import('/js/state.js').then((m) => m.loadSessions()).then(() => true)`)
 	if txt := eval[string](t, b, `document.querySelector('.sess .sess-title')?.innerText + ' | ' + [...document.querySelectorAll('.toast')].map((e) => e.innerText).join(' / ')`); txt != "still readable | " {

@@ -28,6 +28,19 @@ export const shortcuts = [
   ] },
 ];
 
+// phoneControls are what a phone has instead of keys (the page's phone
+// layout, up to 760 px wide, shows these buttons), which the ? dialog
+// lists first there.
+export const phoneControls = [
+  ['☰', 'The session list'],
+  ['⌕', 'Search all sessions'],
+  ['⌘', 'Commands: every action on the page and the session'],
+  ['⋯', 'Actions on the session (top right): panels, rename, pin, export, delete'],
+  ['⋯ on a message', 'Copy, label, edit from here, retry, fork'],
+  ['More ▾', 'Compact, clone, custom models, alerts, mute'],
+  ['Tap outside', 'Close a menu, dialog or the session list'],
+];
+
 // trapNext is the index of the element Tab (or Shift+Tab, back) moves to
 // among n focusable elements when element at is focused (-1: none of
 // them): it wraps at both ends, so the focus never leaves the dialog.

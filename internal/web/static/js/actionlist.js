@@ -23,6 +23,7 @@ import { newSessionIn, compactAsked, modelsAsked } from '../chat/store.js';
 import { cloneBranch } from '../chat/actions.js';
 import { shareAsked, canShare } from './share.js';
 import { t } from './i18n.js';
+import { shortcutsOpen } from './shortcuts.js';
 
 // slash is an action that runs pi's slash command name (with arg).
 const slash = (view, id, label, name, arg = '', extra = {}) => ({ id, group: 'Session', label, keys: '/' + name
@@ -109,6 +110,7 @@ export function pageActions() {
     { group: 'Page', label: 'New session…', run: () => { newSessionIn.value = { cwd: '', machine: '' }; } },
     { group: 'Page', label: 'Search all sessions', keys: 'Ctrl+K', run: () => { searchOpen.value = true; } },
     { group: 'Page', label: 'Toggle the sidebar', run: toggleSidebar },
+    { group: 'Page', label: 'Shortcuts and buttons', keys: '?', run: () => { shortcutsOpen.value = true; } },
     go('All sessions', '/'), go('Settings', '/settings'), go('Usage', '/usage'), go('Trash', '/trash'),
   ];
 }

@@ -1,8 +1,10 @@
-// shortcuts.js: the dialog ? opens, listing the app's keys (a11y.js).
+// shortcuts.js: the dialog ? (or the palette) opens, listing the app's
+// keys (a11y.js); on a phone, its buttons first and the keys, for a
+// keyboard, folded.
 import { useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { html } from './html.js';
-import { shortcuts } from './a11y.js';
+import { shortcuts, phoneControls } from './a11y.js';
 import { useDialogFocus } from './dialogfocus.js';
 
 export const shortcutsOpen = signal(false);
@@ -11,13 +13,23 @@ export function ShortcutsDialog() {
   const box = useRef(null);
   useDialogFocus(box);
   const close = () => { shortcutsOpen.value = false; };
+  const groups = shortcuts.map((g) => html`<section key=${g.group}><h3>${g.group}</h3>
+    <${Keys} keys=${g.keys} group=${g.group} /></section>`);
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
     <div class="dialog shortcuts-dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" ref=${box}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-      ${shortcuts.map((g) => html`<section key=${g.group}><h3>${g.group}</h3><dl class="keys-list">
-        ${g.keys.map(([k, what]) => html`<div key=${g.group + k}><dt><kbd>${k}</kbd></dt><dd>${what}</dd></div>`)}
-      </dl></section>`)}
+      <h2 id="shortcuts-title">${phone() ? 'Buttons and shortcuts' : 'Keyboard shortcuts'}</h2>
+      ${phone() ? html`<section><h3>On this screen</h3><${Keys} keys=${phoneControls} group="phone" /></section>
+        <details class="keys-more"><summary>With a keyboard</summary>${groups}</details>` : groups}
       <div class="dialog-actions"><button class="btn primary" type="button" onClick=${close}>Close</button></div>
     </div></div>`;
 }
+
+function Keys({ keys, group }) {
+  return html`<dl class="keys-list">${keys.map(([k, what]) => html`<div key=${group + k}><dt><kbd>${k}</kbd></dt>
+    <dd>${what}</dd></div>`)}</dl>`;
+}
+
+// phone is whether the page has its phone layout (as style.css: up to
+// 760 px), whose buttons stand for most keys.
+const phone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches;
