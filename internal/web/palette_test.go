@@ -71,7 +71,7 @@ func testPalette(t *testing.T, r *rig) {
 	eval[bool](t, r.browser, `(document.querySelector('.palette input').dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})), true)`)
 	r.waitJS(t, `!document.querySelector('.palette') && document.querySelector('.shortcuts-dialog')`)
 	got := eval[string](t, r.browser, `(() => { const d = document.querySelector('.shortcuts-dialog');
-		const seen = [...d.querySelectorAll('kbd')].filter((k) => k.offsetParent).map((k) => k.textContent);
+		const seen = [...d.querySelectorAll('kbd')].filter((k) => k.checkVisibility()).map((k) => k.textContent);
 		return [d.querySelector('h2').textContent, seen.includes('⌘'), seen.includes('Ctrl+K'), !!d.querySelector('details.keys-more:not([open])')].join(); })()`)
 	if want := "Buttons and shortcuts,true,false,true"; got != want {
 		t.Errorf("phone shortcuts (title, ⌘ listed, Ctrl+K shown, keys folded) = %s, want %s", got, want)

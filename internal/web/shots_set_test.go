@@ -77,6 +77,8 @@ func shootReading(t *testing.T) {
 		{"search-partial", "/", partialSearches + `; document.querySelector('.search-btn').click()`, `document.querySelector('.dialog.search input')`},
 		{"files", "/s/" + rich, `document.querySelector('.sess-actions button[title^=Files]').click()`, `document.querySelector('.fnode')`},
 		{"usage", "/usage", "", `document.querySelector('.grid tbody tr')`},
+		{"actions-menu", "/s/" + basicID, `document.querySelector('.sess-menu-btn').click()`, `document.querySelector('.menu-pop')`},
+		{"more-menu", "/s/" + basicID, `document.querySelector('.chat-more-btn').click()`, `document.querySelector('.chat-menu:not([hidden])')`},
 	}
 	for _, s := range scenes {
 		t.Run(s.name, func(t *testing.T) {
