@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/corpus"
+	"piweb/internal/testkit"
 )
 
 // BenchmarkNarrowedSearch is issue 26's figure: a filtered search (the
@@ -49,7 +50,9 @@ func BenchmarkNarrowedSearch(b *testing.B) {
 }
 
 // narrowIndex is the 5,000-session corpus (about 200 MB, 50 projects)
-// and its synced index, both kept between runs.
+// and its synced index, both kept between runs; with PIWEB_BENCH_TOOLS
+// set, an index that holds tool output too (piweb index --tools), where
+// role:tool has hits.
 func narrowIndex(b *testing.B) *Index {
 	dir := os.Getenv("PIWEB_BENCH_5000")
 	if dir == "" {
@@ -60,7 +63,19 @@ func narrowIndex(b *testing.B) *Index {
 			b.Fatal(err)
 		}
 	}
-	return keptIndex(b, dir)
+	if os.Getenv("PIWEB_BENCH_TOOLS") == "" {
+		return keptIndex(b, dir)
+	}
+	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index-tools.db"), Tools: true,
+		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(context.Background(), true); err != nil {
+		b.Fatal(err)
+	}
+	return ix
 }
 
 // BenchmarkSearchBudget shows a search's bound (issue 21): searches that
