@@ -164,7 +164,7 @@ func newSessionOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 	t.Helper()
 	click(t, b, `.sess-head .menu > button`)
-	click(t, b, `.menu-pop .share-item`)
+	click(t, b, `.menu-pop .act-share`)
 	click(t, b, `.share-create`)
 	b.waitJS(t, fmt.Sprintf(`(document.querySelector('.share-link')?.value || '').startsWith(%q) && document.querySelector('.share-remote')`,
 		beta.http.URL+"/share/"))
