@@ -2,47 +2,26 @@ package pisession
 
 import (
 	"bytes"
-	"flag"
 	"go/ast"
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var updateAPI = flag.Bool("update-api", false, "rewrite testdata/api.txt with the package's exported API")
+	"piweb/internal/testkit"
+)
 
 // TestAPI holds the package to its compatibility promise (CHANGELOG.md):
 // testdata/api.txt lists every exported name with its signature, and any
-// difference fails. A removed or changed line is a breaking change (a new
-// major version); an added one is new API, to be written in the changelog.
-// Either way: go test ./pisession -run TestAPI -update-api, and say it in
-// CHANGELOG.md.
+// difference fails. A line the diff shows removed or changed is a breaking
+// change (a new major version); an added one is new API, to be written in
+// the changelog. Either way: go test ./pisession -run TestAPI -update, and
+// say it in CHANGELOG.md.
 func TestAPI(t *testing.T) {
-	got := exportedAPI(t, ".")
-	golden := filepath.Join("testdata", "api.txt")
-	if *updateAPI {
-		os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644)
-	}
-	data, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	for _, l := range want {
-		if !slices.Contains(got, l) {
-			t.Errorf("breaking change (needs a new major version): gone or changed: %s", l)
-		}
-	}
-	for _, l := range got {
-		if !slices.Contains(want, l) {
-			t.Errorf("new API, not in testdata/api.txt nor, presumably, in CHANGELOG.md: %s", l)
-		}
-	}
+	testkit.Golden(t, filepath.Join("testdata", "api.txt"), strings.Join(exportedAPI(t, "."), "\n")+"\n")
 }
 
 // exportedAPI lists the exported declarations of the package in dir, one

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // The conformance tests ask real pi 0.73.1 (tools/pi, through the pitest
@@ -81,7 +82,7 @@ func exampleFiles(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	appended := filepath.Join(t.TempDir(), "example-appended.jsonl")
-	os.WriteFile(appended, data, 0o644)
+	testkit.WriteFile(t, appended, string(data))
 	s := Parse(data)
 	if _, err := Append(appended, s, s.LabelLine("a0000002", "license")); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 const (
@@ -21,9 +23,7 @@ const (
 func writeFile(t *testing.T, content string) (string, *Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, path, content)
 	s, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

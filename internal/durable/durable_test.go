@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // TestCreateSyncFailLeavesNothing: a new file (a fork, a clone) whose
@@ -32,7 +34,7 @@ func TestCreateSyncFailLeavesNothing(t *testing.T) {
 func TestCreateNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
-	os.WriteFile(path, []byte("mine\n"), 0o600)
+	testkit.WriteFile(t, path, "mine\n")
 	if err := Create(path, []byte("other\n")); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("err = %v, want ErrExist", err)
 	}
