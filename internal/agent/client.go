@@ -403,7 +403,8 @@ func commandLine(id, typ string, args any) ([]byte, error) {
 	return append(line, '}', '\n'), nil
 }
 
-// tail keeps the last max bytes written to it.
+// tail keeps the last max bytes written to it (a pi's stderr, a package
+// command's output).
 type tail struct {
 	mu  sync.Mutex
 	max int

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -239,13 +238,13 @@ func RunPackageCommand(ctx context.Context, o Options, cwd, verb, source string,
 	}
 	o.Cwd = cwd
 	cmd := o.piCommand(pi, args, false)
-	out := &tailBuffer{max: maxPackageOutput}
+	out := newTail(maxPackageOutput)
 	cmd.Stdout, cmd.Stderr = out, out
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res := PackageRun{Command: "pi " + strings.Join(args, " ")}
 	err = runGroup(runCtx, cmd)
-	res.Output = out.String()
+	res.Output = strings.ToValidUTF8(out.String(), "\uFFFD")
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -257,27 +256,4 @@ func RunPackageCommand(ctx context.Context, o Options, cwd, verb, source string,
 		return res, err
 	}
 	return res, nil
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	max int
-	b   []byte
-	mu  sync.Mutex
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.ToValidUTF8(string(t.b), "\uFFFD")
 }
