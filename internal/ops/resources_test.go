@@ -111,17 +111,6 @@ func (r *resourceRig) resource(typ, rel string) string {
 	return filepath.Join(r.root, rel)
 }
 
-func stateOf(st agent.ResourceStates, typ, path string) (agent.ResourceState, bool) {
-	for _, list := range [][]agent.ResourceState{st.Project, st.Global} {
-		for _, s := range list {
-			if s.Type == typ && s.Path == path {
-				return s, true
-			}
-		}
-	}
-	return agent.ResourceState{}, false
-}
-
 // TestSetResourceEnabledAsPiConfig toggles each kind of resource off and
 // on again with pi's own `pi config` component in one copy and with
 // piweb in another: the settings files must be byte for byte the same,
@@ -157,7 +146,7 @@ func TestSetResourceEnabledAsPiConfig(t *testing.T) {
 				if og != wg || op != wp {
 					t.Fatalf("enabled=%v: settings differ from pi config's\npi global:  %s\npiweb:      %s\npi project: %s\npiweb:      %s", want, og, wg, op, wp)
 				}
-				if s, found := stateOf(st, c.typ, wpath); !found || s.Enabled != want {
+				if s, found := findResource(st, c.typ, wpath); !found || s.Enabled != want {
 					t.Fatalf("enabled=%v: pi resolves %+v (found %v)", want, s, found)
 				}
 			}
