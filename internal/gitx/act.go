@@ -65,22 +65,23 @@ func specs(paths []string) ([]string, error) {
 // Stage adds the files at paths to the index as they are in the working
 // tree (a deleted file's deletion too).
 func (g *Git) Stage(ctx context.Context, root string, paths []string) error {
-	ps, err := specs(paths)
-	if err != nil {
-		return err
-	}
-	_, err = g.asked(ctx, root, append([]string{"add", "-A", "--"}, ps...)...)
-	return err
+	return g.onPaths(ctx, root, paths, "add", "-A")
 }
 
 // Unstage puts the index entries of paths back as HEAD has them (or
 // removes them before the first commit); the working tree is untouched.
 func (g *Git) Unstage(ctx context.Context, root string, paths []string) error {
+	return g.onPaths(ctx, root, paths, "reset", "-q")
+}
+
+// onPaths runs the git command cmd the user asked for on paths, checked
+// and made literal pathspecs by specs.
+func (g *Git) onPaths(ctx context.Context, root string, paths []string, cmd ...string) error {
 	ps, err := specs(paths)
 	if err != nil {
 		return err
 	}
-	_, err = g.asked(ctx, root, append([]string{"reset", "-q", "--"}, ps...)...)
+	_, err = g.asked(ctx, root, append(append(cmd, "--"), ps...)...)
 	return err
 }
 
