@@ -21,10 +21,7 @@ import (
 // append, the answer waits for the index and then follows the new branch.
 func TestTailMatchesParse(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 30, Bytes: 6 << 20, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 30, Bytes: 6 << 20, Seed: 11})
 	bad := filepath.Join(t.TempDir(), "bad")
 	if _, err := corpus.Damaged(bad, corpus.DamageOptions{Files: 8, Bytes: 2 << 20, HugeLine: 32 << 10, Seed: 11}); err != nil {
 		t.Fatal(err)
@@ -114,10 +111,7 @@ func checkTail(t *testing.T, ix *Index, p string) bool {
 // 40 MB file read less than a fiftieth of it.
 func TestTailReadsThePage(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 1, Bytes: 40 << 20, BigFiles: 1, BigBytes: 40 << 20, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 1, Bytes: 40 << 20, BigFiles: 1, BigBytes: 40 << 20, Seed: 5})
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))

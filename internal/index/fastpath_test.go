@@ -71,10 +71,7 @@ func TestFastPathEdgeFiles(t *testing.T) {
 }
 
 func TestFastPathCorpus(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 10, Bytes: 1 << 20, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 10, Bytes: 1 << 20, Seed: 5})
 	for _, f := range pisession.SessionFiles(dir) {
 		b, _ := os.ReadFile(f)
 		checkFast(t, b, false)

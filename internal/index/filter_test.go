@@ -35,10 +35,7 @@ func TestFilterExact(t *testing.T) {
 // filterCorpus indexes a generated corpus of 40 files, 12 of which then
 // grow by one entry at a time, each in a sync of its own, in three rounds.
 func filterCorpus(t *testing.T) *Index {
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 40, Bytes: 8 << 20, Projects: 8, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 40, Bytes: 8 << 20, Projects: 8, Seed: 3})
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	files := pisession.SessionFiles(dir)

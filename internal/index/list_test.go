@@ -104,10 +104,7 @@ func TestListMatchesScanFixtures(t *testing.T) {
 
 func TestListMatchesScanCorpus(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 60, Bytes: 3 << 20, BigFiles: 1, BigBytes: 512 << 10, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 60, Bytes: 3 << 20, BigFiles: 1, BigBytes: 512 << 10, Seed: 3})
 	ix := openTest(t, dir)
 	checkList(t, ix, dir)
 	if _, err := ix.Sync(context.Background(), true); err != nil {

@@ -185,10 +185,7 @@ func FuzzASCIIWords(f *testing.F) {
 // leaves FTS5's settings as they were.
 func TestBulkPass(t *testing.T) {
 	// Not parallel: it sets bulkBytes, which every other test's text pass reads.
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 12, Bytes: 2 << 20, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 12, Bytes: 2 << 20, Seed: 5})
 	defer func(b int64) { bulkBytes = b }(bulkBytes)
 	bulkBytes = 1
 	ix := openTest(t, dir)
@@ -233,10 +230,7 @@ func TestBulkPass(t *testing.T) {
 // TestTextParts checks that reading files in parts of a few lines gives the
 // branch flags pi computes and the same text as whole files.
 func TestTextParts(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 6, Bytes: 1 << 20, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 6, Bytes: 1 << 20, Seed: 11})
 	counts := map[int64]string{}
 	for _, part := range []int64{textPart, 700} {
 		defer func(p int64) { textPart = p }(textPart)

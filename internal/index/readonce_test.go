@@ -18,10 +18,7 @@ import (
 // last line (it read a 64 KB probe for the part's first line end, then
 // the part, before: 2.9x the corpus for a cold index of small files).
 func TestTextPassReadsEachByteOnce(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 20, Bytes: 1 << 20, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 20, Bytes: 1 << 20, Seed: 3})
 	writeBig(t, dir, 10<<20) // two parts of textPart, lines of 1 MB
 	size := corpusBytes(pisession.SessionFiles(dir))
 	ix := openTest(t, dir)
@@ -44,10 +41,7 @@ func TestTextPassReadsEachByteOnce(t *testing.T) {
 // read does), and builds the index the listing-first passes of Watch
 // build, row for row.
 func TestColdIndexReadsEachByteOnce(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 30, Bytes: 2 << 20, Seed: 4}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 30, Bytes: 2 << 20, Seed: 4})
 	writeEdgeFiles(t, dir)
 	writeBig(t, dir, 10<<20) // two parts, lines of 1 MB cut by them
 	size := corpusBytes(pisession.SessionFiles(dir))
@@ -113,10 +107,7 @@ func dumpIndex(t *testing.T, ix *Index) []string {
 func TestColdIndexInSmallParts(t *testing.T) {
 	defer func(p int64) { textPart = p }(textPart)
 	textPart = 700
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 8, Bytes: 256 << 10, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 8, Bytes: 256 << 10, Seed: 5})
 	writeEdgeFiles(t, dir)
 	once := openTest(t, dir)
 	syncAll(t, once)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"piweb/internal/corpus"
 	"piweb/internal/testkit"
 )
 
@@ -14,4 +15,15 @@ func writeSession(t testing.TB, agentDir, name, content string) string {
 	p := filepath.Join(agentDir, "sessions", "--w--", name+".jsonl")
 	testkit.WriteFile(t, p, content)
 	return p
+}
+
+// genCorpus generates the sessions of o in a new temporary agent dir and
+// returns it.
+func genCorpus(t testing.TB, o corpus.Options) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -163,10 +163,7 @@ func checkBranch(t testing.TB, ix *Index, path string) {
 // lines at a time and checks the flags after each step.
 func TestBranchGrowth(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	src := t.TempDir()
-	if _, err := corpus.Generate(src, corpus.Options{Files: 4, Bytes: 400 << 10, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
+	src := genCorpus(t, corpus.Options{Files: 4, Bytes: 400 << 10, Seed: 9})
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "sessions", "--p--")
 	os.MkdirAll(proj, 0o755)

@@ -73,10 +73,7 @@ func TestSkimListJSON(t *testing.T) {
 		}
 	})
 	t.Run("corpus", func(t *testing.T) {
-		dir := t.TempDir()
-		if _, err := corpus.Generate(dir, corpus.Options{Files: 40, Bytes: 2 << 20, BigFiles: 1, BigBytes: 512 << 10, Seed: 5}); err != nil {
-			t.Fatal(err)
-		}
+		dir := genCorpus(t, corpus.Options{Files: 40, Bytes: 2 << 20, BigFiles: 1, BigBytes: 512 << 10, Seed: 5})
 		checkSkim(t, skimOptions(t, dir))
 	})
 	t.Run("index exists", func(t *testing.T) {

@@ -192,10 +192,7 @@ func TestUsageFixtures(t *testing.T) {
 
 func TestUsageCorpus(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	dir := t.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 60, Bytes: 6 << 20, Projects: 4, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
+	dir := genCorpus(t, corpus.Options{Files: 60, Bytes: 6 << 20, Projects: 4, Seed: 7})
 	ix := openTest(t, dir)
 	syncAll(t, ix)
 	checkUsage(t, ix, "Pacific/Auckland", "America/St_Johns")

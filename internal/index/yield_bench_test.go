@@ -16,10 +16,7 @@ import (
 // which the update waited for when the pass held the writer throughout
 // (means over the iterations).
 func BenchmarkUpdateDuringTextPass(b *testing.B) {
-	dir := b.TempDir()
-	if _, err := corpus.Generate(dir, corpus.Options{Files: 2, Bytes: 48 << 20, Seed: 3}); err != nil {
-		b.Fatal(err)
-	}
+	dir := genCorpus(b, corpus.Options{Files: 2, Bytes: 48 << 20, Seed: 3})
 	small := writeWords(b, dir, "small", "a live session")
 	var updates, syncs time.Duration
 	n := 0
