@@ -111,16 +111,11 @@ func (w *countWriter) Write(b []byte) (int, error) { *w += countWriter(len(b)); 
 
 // manyFiles is a corpus of n sessions of ~16 KB, generated once.
 func manyFiles(tb testing.TB, n int) string {
-	d := filepath.Join(os.TempDir(), "piweb-bench-many-"+strconv.Itoa(n))
-	if _, err := os.Stat(d); err == nil {
-		return d
-	}
-	tmp := d + ".tmp"
-	os.RemoveAll(tmp)
-	if _, err := corpus.Generate(tmp, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22}); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.Rename(tmp, d); err != nil {
+	d, err := corpus.Kept("piweb-bench-many-"+strconv.Itoa(n), func(dir string) error {
+		_, err := corpus.Generate(dir, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22})
+		return err
+	})
+	if err != nil {
 		tb.Fatal(err)
 	}
 	return d

@@ -188,6 +188,22 @@ func writeFile(plans []filePlan, i int, seed uint64) (int64, int, error) {
 	return g.n, g.entries, f.Close()
 }
 
+// Kept returns the folder name under the temp dir, first made by write
+// (into name.tmp, renamed once whole) unless an earlier run left it
+// there: benchmarks keep their corpora between runs.
+func Kept(name string, write func(dir string) error) (string, error) {
+	d := filepath.Join(os.TempDir(), name)
+	if _, err := os.Stat(d); err == nil {
+		return d, nil
+	}
+	tmp := d + ".tmp"
+	os.RemoveAll(tmp)
+	if err := write(tmp); err != nil {
+		return "", err
+	}
+	return d, os.Rename(tmp, d)
+}
+
 // BenchFile returns a large realistic session file for benchmarks: the
 // file $PIWEB_BENCH_FILE names (read through getenv), or one of size
 // bytes generated once (deterministically) under the temp dir. The

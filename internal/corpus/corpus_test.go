@@ -69,3 +69,26 @@ func TestValidSessions(t *testing.T) {
 		t.Errorf("listing keeps %d of %d files", n, st.Files)
 	}
 }
+
+// TestKept: a kept folder is written once, whole (a failed write leaves
+// nothing under the name), and found by the next run.
+func TestKept(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	writes := 0
+	write := func(dir string) error {
+		writes++
+		return os.MkdirAll(filepath.Join(dir, "sessions"), 0o755)
+	}
+	if _, err := Kept("k", func(string) error { return os.ErrPermission }); err == nil {
+		t.Fatal("a failed write kept")
+	}
+	for range 2 {
+		d, err := Kept("k", write)
+		if err != nil || d != filepath.Join(os.TempDir(), "k") {
+			t.Fatalf("Kept = %q, %v", d, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(os.TempDir(), "k", "sessions")); err != nil || writes != 1 {
+		t.Errorf("written %d times, %v", writes, err)
+	}
+}

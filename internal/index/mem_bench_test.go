@@ -23,32 +23,26 @@ import (
 
 // damagedCorpus is the 90 MB of damaged files, generated once.
 func damagedCorpus(tb testing.TB, files int, bytes int64, huge int) string {
-	d := filepath.Join(os.TempDir(), "piweb-bench-damaged-"+strconv.Itoa(files)+"-"+strconv.Itoa(int(bytes>>20))+"-"+strconv.Itoa(huge>>20))
-	if _, err := os.Stat(d); err != nil {
-		tmp := d + ".tmp"
-		os.RemoveAll(tmp)
-		if _, err := corpus.Damaged(tmp, corpus.DamageOptions{Files: files, Bytes: bytes, HugeLine: huge, Seed: 1}); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.Rename(tmp, d); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return d
+	return kept(tb, "piweb-bench-damaged-"+strconv.Itoa(files)+"-"+strconv.Itoa(int(bytes>>20))+"-"+strconv.Itoa(huge>>20),
+		func(dir string) error {
+			_, err := corpus.Damaged(dir, corpus.DamageOptions{Files: files, Bytes: bytes, HugeLine: huge, Seed: 1})
+			return err
+		})
 }
 
 // hugeCorpus is one session whose message line is size bytes.
 func hugeCorpus(tb testing.TB, size int, role string) string {
-	d := filepath.Join(os.TempDir(), "piweb-bench-huge-"+role+"-"+strconv.Itoa(size>>20))
-	if _, err := os.Stat(d); err != nil {
-		tmp := d + ".tmp"
-		os.RemoveAll(tmp)
-		if _, err := corpus.Huge(tmp, corpus.HugeOptions{Bytes: size, Role: role, Seed: 1}); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.Rename(tmp, d); err != nil {
-			tb.Fatal(err)
-		}
+	return kept(tb, "piweb-bench-huge-"+role+"-"+strconv.Itoa(size>>20), func(dir string) error {
+		_, err := corpus.Huge(dir, corpus.HugeOptions{Bytes: size, Role: role, Seed: 1})
+		return err
+	})
+}
+
+// kept is corpus.Kept, failing tb when the corpus cannot be written.
+func kept(tb testing.TB, name string, write func(dir string) error) string {
+	d, err := corpus.Kept(name, write)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return d
 }
@@ -104,18 +98,10 @@ func BenchmarkMemManyFiles(b *testing.B) {
 	if s, err := strconv.Atoi(os.Getenv("PIWEB_BENCH_SESSIONS")); err == nil && s > 0 {
 		n = s
 	}
-	d := filepath.Join(os.TempDir(), "piweb-bench-many-"+strconv.Itoa(n))
-	if _, err := os.Stat(d); err != nil {
-		tmp := d + ".tmp"
-		os.RemoveAll(tmp)
-		if _, err := corpus.Generate(tmp, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22}); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.Rename(tmp, d); err != nil {
-			b.Fatal(err)
-		}
-	}
-	benchMemSync(b, d)
+	benchMemSync(b, kept(b, "piweb-bench-many-"+strconv.Itoa(n), func(dir string) error {
+		_, err := corpus.Generate(dir, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22})
+		return err
+	}))
 }
 
 // BenchmarkSearchShort times one-letter searches over sessions with huge

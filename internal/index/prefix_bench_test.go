@@ -3,7 +3,6 @@ package index
 import (
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,14 +28,10 @@ func BenchmarkSearchPrefixMerge(b *testing.B) {
 // wideVocabIndex is BenchmarkSearchPrefixMerge's corpus and its synced
 // index, both kept between runs.
 func wideVocabIndex(b *testing.B) *Index {
-	dir := filepath.Join(os.TempDir(), "piweb-bench-wide-vocab")
-	if _, err := os.Stat(filepath.Join(dir, "sessions")); err != nil {
-		writeWideVocab(b, dir+".tmp", 3000, 500)
-		if err := os.Rename(dir+".tmp", dir); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return keptIndex(b, dir)
+	return keptIndex(b, kept(b, "piweb-bench-wide-vocab", func(dir string) error {
+		writeWideVocab(b, dir, 3000, 500)
+		return nil
+	}))
 }
 
 // writeWideVocab writes files sessions of entries messages of 30 words,
