@@ -218,13 +218,7 @@ func TestManyEntries(t *testing.T) {
 
 // writeMany writes a session of n entries in one chain.
 func writeMany(t testing.TB, dir string, n int) string {
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "many.jsonl")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, p := createSession(t, dir, "many")
 	defer f.Close()
 	w := io.Writer(f)
 	fmt.Fprintln(w, hdr)

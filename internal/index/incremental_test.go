@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,13 +12,7 @@ import (
 // writeBig writes a session of about size bytes made of large tool results.
 func writeBig(t testing.TB, dir string, size int) (string, string) {
 	t.Helper()
-	proj := filepath.Join(dir, "sessions", "--w--")
-	os.MkdirAll(proj, 0o755)
-	p := filepath.Join(proj, "big.jsonl")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, p := createSession(t, dir, "big")
 	defer f.Close()
 	fmt.Fprintln(f, hdr)
 	f.WriteString(line("u0", "", "user", "read the big file", 0))

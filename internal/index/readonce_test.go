@@ -50,12 +50,19 @@ func TestColdIndexReadsEachByteOnce(t *testing.T) {
 	if got := once.BytesRead(); got < size || got > size+1<<10 {
 		t.Errorf("cold index read %d bytes of a %d-byte corpus, want each once (and under 1 KB of checks)", got, size)
 	}
+	checkAsListingFirst(t, once, dir, "one read")
+}
+
+// checkAsListingFirst compares once's index of dir, row for row, with the
+// one the listing-first passes of Watch build (what names once's way).
+func checkAsListingFirst(t *testing.T, once *Index, dir, what string) {
+	t.Helper()
 	twice := openTest(t, dir)
 	if _, err := twice.sync(context.Background(), true, false); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(dumpIndex(t, twice), dumpIndex(t, once)); diff != "" {
-		t.Errorf("one read vs listing first (-want +got):\n%s", diff)
+		t.Errorf("%s vs listing first (-want +got):\n%s", what, diff)
 	}
 	checkList(t, once, dir)
 }
@@ -116,12 +123,5 @@ func TestColdIndexInSmallParts(t *testing.T) {
 	if behind != 0 {
 		t.Errorf("%d files' text behind after a cold sync", behind)
 	}
-	twice := openTest(t, dir)
-	if _, err := twice.sync(context.Background(), true, false); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(dumpIndex(t, twice), dumpIndex(t, once)); diff != "" {
-		t.Errorf("one read in parts vs listing first (-want +got):\n%s", diff)
-	}
-	checkList(t, once, dir)
+	checkAsListingFirst(t, once, dir, "one read in parts")
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,6 +16,18 @@ func writeSession(t testing.TB, agentDir, name, content string) string {
 	p := filepath.Join(agentDir, "sessions", "--w--", name+".jsonl")
 	testkit.WriteFile(t, p, content)
 	return p
+}
+
+// createSession creates the session file name.jsonl of the project "/w"
+// in agentDir for the caller to write and close.
+func createSession(t testing.TB, agentDir, name string) (*os.File, string) {
+	t.Helper()
+	p := writeSession(t, agentDir, name, "")
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, p
 }
 
 // genCorpus generates the sessions of o in a new temporary agent dir and
