@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -62,8 +61,7 @@ func TestGitTopic(t *testing.T) {
 	repo := t.TempDir()
 	pitest.Git(t, repo, "init", "-q", "-b", "main")
 	id := r.sessionIn(repo)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	api := r.api()
 	stream, err := api.OpenStream(ctx)
 	if err != nil {

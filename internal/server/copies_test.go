@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -100,8 +99,7 @@ func TestDeletedOutside(t *testing.T) {
 	r := newRig(t, Options{})
 	s := r.item("Dark theme")
 	path := s.Path
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(r.api().SessionEvents(ctx, s.ID, ""))
 	if hello := next(t, ch); hello.data["type"] != "hello" {
 		t.Fatalf("first event %+v", hello)

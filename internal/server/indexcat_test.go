@@ -102,8 +102,7 @@ func TestIndexCatalog(t *testing.T) {
 		t.Errorf("rename answer %+v, %v", out.Session, err)
 	}
 	// An outside append reaches the session stream through the watcher.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(api.SessionEvents(ctx, s.ID, ""))
 	hello := next(t, ch)
 	testkit.AppendFile(t, s.Path, fmt.Sprintf(`{"type":"session_info","id":"feed0001","parentId":%q,"timestamp":"2026-01-01T00:00:00.000Z","name":"Outside"}`+"\n", hello.data["leaf"]))

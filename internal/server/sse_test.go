@@ -115,8 +115,7 @@ func TestSSEResume(t *testing.T) {
 
 func TestSSEHeartbeat(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{Heartbeat: 20 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(r.api().IndexEvents(ctx, ""))
 	deadline := time.After(5 * time.Second)
 	for {
@@ -136,8 +135,7 @@ func TestSSEHeartbeat(t *testing.T) {
 func TestSessionAppend(t *testing.T) {
 	r := newRig(t, Options{})
 	s := r.item("Dark theme")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(r.api().SessionEvents(ctx, s.ID, ""))
 	hello := next(t, ch)
 	if hello.data["type"] != "hello" || hello.data["leaf"] == nil {
@@ -280,8 +278,7 @@ func firstLook(t *testing.T, ch <-chan sseEvent, path string) {
 func TestFileEvents(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{FilesPoll: 20 * time.Millisecond})
 	s := r.item("Dark theme")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(r.api().FileEvents(ctx, s.ID, "src", ""))
 	next(t, ch) // hello
 	firstLook(t, ch, "src")
@@ -336,8 +333,7 @@ func TestIndexEvents(t *testing.T) {
 	r := newRig(t, Options{})
 	s := r.item("Dark theme")
 	id := s.ID
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	ch := listen(t)(r.api().IndexEvents(ctx, ""))
 	next(t, ch) // hello
 	expect := func(typ string, ok func(map[string]any) bool) {
@@ -382,8 +378,7 @@ func TestSSEReplayTimes(t *testing.T) {
 	time.Sleep(30 * time.Millisecond)
 	r.srv.live.Publish(st, []byte(`{"type":"tool_execution_start","toolCallId":"b"}`))
 	third := r.srv.live.Publish(st, []byte(`{"type":"tool_execution_end","toolCallId":"b"}`)).Seq
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 
 	ch := listen(t)(r.api().SessionEvents(ctx, dark.ID, fmt.Sprint(first)))
 	hello := next(t, ch)

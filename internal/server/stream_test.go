@@ -22,8 +22,7 @@ func TestStreamTopics(t *testing.T) {
 	bt := live.SessionTopic(dark.Path) // the broker's: its file's
 	first := r.srv.live.Publish(bt, []byte(`{"type":"agent_start"}`)).Seq
 	r.srv.live.Publish(bt, []byte(`{"type":"message_start"}`))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	api := r.api()
 	stream, err := api.OpenStream(ctx)
 	if err != nil || stream.ID == "" {
