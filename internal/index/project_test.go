@@ -36,8 +36,7 @@ func TestProjectSessionDir(t *testing.T) {
 		}
 	}
 	runPi()
-	os.MkdirAll(filepath.Join(work, ".pi"), 0o755)
-	os.WriteFile(filepath.Join(work, ".pi", "settings.json"), []byte(`{"sessionDir": "project-sessions"}`), 0o644)
+	testkit.WriteFile(t, filepath.Join(work, ".pi", "settings.json"), `{"sessionDir": "project-sessions"}`)
 	runPi()
 	flat, _ := filepath.Glob(filepath.Join(work, "project-sessions", "*.jsonl"))
 	tree, _ := filepath.Glob(filepath.Join(agent, "sessions", "*", "*.jsonl"))

@@ -101,8 +101,7 @@ func edgeChanges(t *testing.T, dir string) []edgeChange {
 		}},
 		{"new file", func() { os.WriteFile(filepath.Join(proj, "new.jsonl"), []byte(edgeFiles["named"]), 0o644) }},
 		{"new project", func() {
-			os.MkdirAll(filepath.Join(dir, "sessions", "--v--"), 0o755)
-			os.WriteFile(filepath.Join(dir, "sessions", "--v--", "v.jsonl"), []byte(edgeFiles["plain"]), 0o644)
+			testkit.WriteFile(t, filepath.Join(dir, "sessions", "--v--", "v.jsonl"), edgeFiles["plain"])
 		}},
 		{"remove", func() { os.Remove(filepath.Join(proj, "crlf.jsonl")) }},
 		{"rewrite", func() {

@@ -11,6 +11,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/fakellm"
 	"piweb/internal/piconfig"
+	"piweb/internal/testkit"
 )
 
 // TestConfigAPI: settings and keys through the API land in pi's files,
@@ -105,12 +106,9 @@ func TestLiveResources(t *testing.T) {
 	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
 	r, _ := liveRig(t)
 	cwd := r.d.Projects + "/notes"
-	os.MkdirAll(filepath.Join(cwd, ".pi", "prompts"), 0o755)
-	os.WriteFile(filepath.Join(cwd, ".pi", "prompts", "proj-prompt.md"), []byte("---\ndescription: a project prompt\n---\nDo it.\n"), 0o644)
-	os.MkdirAll(filepath.Join(r.d.AgentDir, "prompts"), 0o755)
-	os.WriteFile(filepath.Join(r.d.AgentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
-	os.MkdirAll(filepath.Join(r.d.AgentDir, "extensions"), 0o755)
-	os.WriteFile(filepath.Join(r.d.AgentDir, "extensions", "quiet.ts"), []byte("export default function (pi) {}\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "prompts", "proj-prompt.md"), "---\ndescription: a project prompt\n---\nDo it.\n")
+	testkit.WriteFile(t, filepath.Join(r.d.AgentDir, "prompts", "user-prompt.md"), "---\ndescription: a user prompt\n---\nDo it.\n")
+	testkit.WriteFile(t, filepath.Join(r.d.AgentDir, "extensions", "quiet.ts"), "export default function (pi) {}\n")
 	os.WriteFile(filepath.Join(cwd, ".pi", "mcp.json"), []byte(`{"mcpServers":{"proj-db":{"command":"piweb-no-such-db"}}}`), 0o644)
 	api, ctx := r.api(), t.Context()
 	resources := func() string {

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // gitSetup makes the workspace rig's folder a repository with main.go
@@ -34,8 +35,7 @@ func gitSetup(t *testing.T, r *workspaceRig) {
 		[]byte("#!/bin/sh\nif grep -q WIP \"$1\"; then echo 'commit-msg: no WIP commits on main' >&2; exit 1; fi\n"), 0o755)
 	os.WriteFile(filepath.Join(r.cwd, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(r.cwd, "scratch.txt"), []byte("tmp\n"), 0o644)
-	os.MkdirAll(filepath.Join(r.cwd, "docs"), 0o755)
-	os.WriteFile(filepath.Join(r.cwd, "docs", "read me.md"), []byte("# Read me\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(r.cwd, "docs", "read me.md"), "# Read me\n")
 }
 
 // setValue types text into the element sel as an input event.
