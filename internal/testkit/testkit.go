@@ -6,6 +6,9 @@
 // may sleep to synchronise: a sleep is either too short on a loaded machine
 // (a flaky test) or too long everywhere (a slow suite). Timers a test
 // controls belong in testing/synctest instead.
+//
+// A test writes the files of its setup with WriteFile, and checks output
+// against a golden file with Golden (go test -update rewrites them).
 package testkit
 
 import (
