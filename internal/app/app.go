@@ -20,6 +20,7 @@ import (
 	"piweb/internal/filefind"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
+	"piweb/internal/memlimit"
 	"piweb/internal/naming"
 	"piweb/internal/ops"
 	"piweb/internal/own"
@@ -143,6 +144,9 @@ func New(cfg Config) *App {
 		Cache: sessionstore.NewCache(8, 512<<20), Git: cfg.Git, Terminals: cfg.Terminals, Push: cfg.Push,
 		Marks: cfg.Marks, Prefs: cfg.Prefs, Order: cfg.Order, Shares: cfg.Shares, ModelTitles: cfg.ModelTitles, Log: cfg.Log}
 	a.defaults()
+	// The soft memory limit (set by piweb's process) rises by what the
+	// parse cache holds within its budget.
+	a.Cache.OnHeld(memlimit.Hold)
 	a.Store.Tidy()
 	a.Repos = &gitx.RepoCache{Git: a.Git, TTL: 30 * time.Second}
 	a.Finder = filefind.New(filefind.Options{Git: a.Git})

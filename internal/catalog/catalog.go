@@ -62,7 +62,8 @@ type Catalog struct {
 	behind   atomic.Int64 // files whose text is not searchable yet
 	// lastRead is the number of index rows the latest reload read.
 	lastRead atomic.Int64
-	temp     string // the temporary index dir, removed on Close
+	cwds     map[string]string // interned folders; guarded by reloadMu
+	temp     string            // the temporary index dir, removed on Close
 
 	closeOnce sync.Once
 	stops     []func() // run by Close before waiting
@@ -336,10 +337,25 @@ func (c *Catalog) apply(im index.Meta) (listed bool) {
 		return false
 	}
 	m := fromIndex(im)
+	m.Cwd = c.intern(m.Cwd)
 	if old, found := c.ByPath(m.Path); !found || !sameButKey(old, m) {
 		c.Put(m)
 	}
 	return true
+}
+
+// intern returns the one copy of cwd the listing keeps: thousands of
+// sessions share a folder, and each row read from SQLite brings its own
+// copy. The caller holds reloadMu.
+func (c *Catalog) intern(cwd string) string {
+	if v, ok := c.cwds[cwd]; ok {
+		return v
+	}
+	if c.cwds == nil {
+		c.cwds = map[string]string{}
+	}
+	c.cwds[cwd] = cwd
+	return cwd
 }
 
 // removeListed removes the file at path from the listing if it is there.
@@ -381,9 +397,16 @@ func apiID(headerID, path string) string {
 	return keyOf("", path, false)
 }
 
+// fromIndex is the listing of an index row. Its id is a part of its path
+// when the path holds it (pi names files <time>_<id>.jsonl): one string
+// less per session.
 func fromIndex(im index.Meta) Meta {
 	in := im.Info
-	m := Meta{ID: apiID(im.SessionID, in.Path), Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
+	id := apiID(im.SessionID, in.Path)
+	if i := strings.LastIndex(in.Path, id); i >= 0 {
+		id = in.Path[i : i+len(id)]
+	}
+	m := Meta{ID: id, Path: in.Path, Cwd: in.Cwd, Name: in.Name, HasName: in.HasName,
 		Created: in.Created, Modified: in.Modified, MessageCount: in.MessageCount,
 		FirstMessage: firstMessage(in.FirstMessage), Size: im.Size}
 	if in.ParentSessionPath != nil {

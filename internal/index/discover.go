@@ -155,21 +155,7 @@ type folder struct {
 // read, and their files stat'd relative to them, on a few goroutines: a
 // warm ls does little else, and the system calls are most of its time.
 func scan(rs []root, stat bool) (files []found, dirs []string) {
-	var folders []folder
-	for _, r := range rs {
-		dirs = append(dirs, r.dir)
-		if !r.tree {
-			folders = append(folders, folder{r.dir, false})
-			continue
-		}
-		ents, _ := os.ReadDir(r.dir) // sorted by name, as pi's readdir
-		for _, d := range ents {
-			if d.IsDir() || d.Type()&os.ModeSymlink != 0 { // pi 1.6 follows symlinks
-				dirs = append(dirs, filepath.Join(r.dir, d.Name()))
-				folders = append(folders, folder{dirs[len(dirs)-1], true})
-			}
-		}
-	}
+	folders, dirs := foldersOf(rs)
 	lists := make([][]found, len(folders))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -196,6 +182,27 @@ func scan(rs []root, stat bool) (files []found, dirs []string) {
 		}
 	}
 	return files, dirs
+}
+
+// foldersOf lists the folders of the roots whose *.jsonl files are
+// session files, and every folder to watch (the roots too), without
+// reading the folders.
+func foldersOf(rs []root) (folders []folder, dirs []string) {
+	for _, r := range rs {
+		dirs = append(dirs, r.dir)
+		if !r.tree {
+			folders = append(folders, folder{r.dir, false})
+			continue
+		}
+		ents, _ := os.ReadDir(r.dir) // sorted by name, as pi's readdir
+		for _, d := range ents {
+			if d.IsDir() || d.Type()&os.ModeSymlink != 0 { // pi 1.6 follows symlinks
+				dirs = append(dirs, filepath.Join(r.dir, d.Name()))
+				folders = append(folders, folder{dirs[len(dirs)-1], true})
+			}
+		}
+	}
+	return folders, dirs
 }
 
 // readFolder lists the *.jsonl files of a folder by name, stat'ing them

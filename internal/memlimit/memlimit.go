@@ -3,7 +3,10 @@
 // benchmarks that measure what serve holds.
 package memlimit
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"sync"
+)
 
 // Soft is the Go runtime's soft memory limit in a piweb process
 // unless GOMEMLIMIT sets one (issue 21 item 11: at most 300 MB whatever
@@ -21,6 +24,32 @@ func Set(getenv func(string) string) int64 {
 	if getenv("GOMEMLIMIT") != "" {
 		return -1
 	}
-	debug.SetMemoryLimit(Soft)
-	return Soft
+	mu.Lock()
+	defer mu.Unlock()
+	ours = true
+	debug.SetMemoryLimit(Soft + held)
+	return Soft + held
+}
+
+// The limit is the runtime's, one per process: so is what Set and Hold
+// keep of it.
+var (
+	mu   sync.Mutex
+	ours bool  // Set set the limit (GOMEMLIMIT did not)
+	held int64 // what the session cache holds, by Hold
+)
+
+// Hold says how many bytes the session cache holds within its own budget
+// (sessionstore.Cache.OnHeld): the limit is Soft plus that, so that a huge
+// session's parse the cache is allowed to keep is not collected against a
+// limit meant for the rest of serve (the catalog, the index), which would
+// have the collector run all the time (Go caps it at half the CPU). It
+// changes nothing when GOMEMLIMIT set the limit or Set was not called.
+func Hold(n int64) {
+	mu.Lock()
+	defer mu.Unlock()
+	held = max(n, 0)
+	if ours {
+		debug.SetMemoryLimit(Soft + held)
+	}
 }

@@ -29,3 +29,25 @@ func TestSet(t *testing.T) {
 		}
 	}
 }
+
+// TestHold: the limit rises by what the session cache holds, and falls
+// back when it holds less; under GOMEMLIMIT it is left alone.
+func TestHold(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func() { mu.Lock(); ours, held = false, 0; mu.Unlock() }()
+	Set(func(string) string { return "" })
+	for _, n := range []int64{1 << 30, 0, -5} {
+		Hold(n)
+		if got, want := debug.SetMemoryLimit(-1), Soft+max(n, 0); got != want {
+			t.Errorf("Hold(%d): limit %d, want %d", n, got, want)
+		}
+	}
+	mu.Lock()
+	ours = false // as under GOMEMLIMIT
+	mu.Unlock()
+	debug.SetMemoryLimit(math.MaxInt64)
+	Hold(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("under GOMEMLIMIT the limit became %d", got)
+	}
+}

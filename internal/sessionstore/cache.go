@@ -28,8 +28,10 @@ type Cache struct {
 	maxFiles int
 	maxBytes int64
 
-	mu    sync.Mutex
-	items map[string]*cached
+	mu      sync.Mutex
+	items   map[string]*cached
+	reading int64       // bytes of the files being parsed
+	held    func(int64) // told what the cache holds (OnHeld)
 }
 
 type cached struct {
@@ -66,7 +68,10 @@ func (c *Cache) Load(path string) (*pisession.Session, error) {
 	if it.s != nil && sameFile(it.fi, st) {
 		return it.s, nil
 	}
-	if err := it.read(path); err != nil {
+	c.parsing(st.Size())
+	err = it.read(path)
+	c.parsing(-st.Size())
+	if err != nil {
 		return nil, readErr(err)
 	}
 	c.mu.Lock()
@@ -74,6 +79,38 @@ func (c *Cache) Load(path string) (*pisession.Session, error) {
 	c.mu.Unlock()
 	c.evict(path)
 	return it.s, nil
+}
+
+// OnHeld has f told how many bytes the cache holds (the MemSize of its
+// parses, and the size of each file being parsed) whenever that changes:
+// serve's soft memory limit rises by it (internal/memlimit), so that a
+// parse the cache's own budget allows (a 1 GB session's) is not collected
+// against a limit meant for the rest of serve.
+func (c *Cache) OnHeld(f func(int64)) {
+	c.mu.Lock()
+	c.held = f
+	c.report()
+	c.mu.Unlock()
+}
+
+// parsing counts n more bytes of files being parsed (less when negative).
+func (c *Cache) parsing(n int64) {
+	c.mu.Lock()
+	c.reading += n
+	c.report()
+	c.mu.Unlock()
+}
+
+// report tells OnHeld's function what the cache holds. c.mu is held.
+func (c *Cache) report() {
+	if c.held == nil {
+		return
+	}
+	total := c.reading
+	for _, it := range c.items {
+		total += it.bytes
+	}
+	c.held(total)
 }
 
 // readErr is a failure to read a session file: not found when the file
@@ -215,6 +252,7 @@ func (c *Cache) evict(keep string) {
 			}
 		}
 		if oldest == "" || (len(c.items) <= c.maxFiles && total <= c.maxBytes) {
+			c.report()
 			return
 		}
 		delete(c.items, oldest)
@@ -225,6 +263,7 @@ func (c *Cache) evict(keep string) {
 func (c *Cache) Forget(path string) {
 	c.mu.Lock()
 	delete(c.items, path)
+	c.report()
 	c.mu.Unlock()
 }
 

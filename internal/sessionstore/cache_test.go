@@ -133,3 +133,24 @@ func TestCacheReady(t *testing.T) {
 		t.Error("ready for a file grown since its parse")
 	}
 }
+
+// TestCacheTellsWhatItHolds: OnHeld hears the file's size while it is
+// parsed, what the parse holds once it is cached, and nothing once it is
+// forgotten (serve's soft memory limit follows it, internal/memlimit).
+func TestCacheTellsWhatItHolds(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	head := `{"type":"session","version":3,"id":"aaaa","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	os.WriteFile(p, []byte(head), 0o600)
+	c := NewCache(8, 1<<30)
+	var heard []int64
+	c.OnHeld(func(n int64) { heard = append(heard, n) })
+	s, err := c.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Forget(p)
+	want := []int64{0, int64(len(head)), 0, s.MemSize(), 0}
+	if diff := cmp.Diff(want, heard); diff != "" {
+		t.Errorf("held (-want +got):\n%s", diff)
+	}
+}
