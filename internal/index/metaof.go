@@ -31,20 +31,35 @@ func (ix *Index) SessionsOf(ctx context.Context, paths []string) ([]Meta, error)
 }
 
 func (ix *Index) metasOf(ctx context.Context, q string, args []any) ([]Meta, error) {
+	var out []Meta
+	err := ix.eachMeta(ctx, q, args, func(m Meta) error { out = append(out, m); return nil })
+	return out, err
+}
+
+// EachSession calls fn with the Meta of every indexed file, in no order,
+// as it reads them: a caller that keeps part of each (the catalog's
+// reload) holds one row at a time, not 100,000 (Sessions sorts them and
+// links forks by name, and needs them all). An error of fn ends the read.
+func (ix *Index) EachSession(ctx context.Context, fn func(Meta) error) error {
+	return ix.eachMeta(ctx, metaSelect, nil, fn)
+}
+
+func (ix *Index) eachMeta(ctx context.Context, q string, args []any, fn func(Meta) error) error {
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, wrap("sessions", err)
+		return wrap("sessions", err)
 	}
 	defer rows.Close()
-	var out []Meta
 	for rows.Next() {
 		m, err := scanMeta(rows)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, m)
+		if err := fn(m); err != nil {
+			return err
+		}
 	}
-	return out, wrap("sessions", rows.Err())
+	return wrap("sessions", rows.Err())
 }
 
 // TextBehind counts the files whose text is not yet searchable (those
