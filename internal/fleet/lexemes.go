@@ -56,11 +56,42 @@ func tsvectorOf(text string) ([]byte, bool) {
 }
 
 // token is one of the parser's tokens: where it is in the text and its
-// position (from 1, clamped at maxPos). No pointers: sorting them moves
-// no pointer the collector must see.
+// position (from 1, clamped at maxPos); key is its first 8 bytes lower-
+// cased, big-endian, zero-padded, which orders most tokens without
+// reading the text (a word holds no NUL). No pointers: sorting them
+// moves no pointer the collector must see.
 type token struct {
+	key     uint64
 	at, end int32
 	pos     uint16
+}
+
+// keyOf is the key of low[at:end].
+func keyOf(low string, at, end int32) uint64 {
+	var k uint64
+	for i := range 8 {
+		k <<= 8
+		if at+int32(i) < end {
+			k |= uint64(low[at+int32(i)])
+		}
+	}
+	return k
+}
+
+// compareTokens orders tokens as PostgreSQL orders lexemes (their bytes,
+// then their length), then by position.
+func compareTokens(low string) func(a, b token) int {
+	return func(a, b token) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		if a.end-a.at > 8 || b.end-b.at > 8 {
+			if c := strings.Compare(low[min(a.at+8, a.end):a.end], low[min(b.at+8, b.end):b.end]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.pos, b.pos)
+	}
 }
 
 // plainTokens splits a plain text into the parser's tokens in order, or
@@ -167,7 +198,10 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // none after one at maxPos and none twice, as PostgreSQL's uniqueWORD.
 func encodeTsvector(low string, toks []token) []byte {
 	word := func(t token) string { return low[t.at:t.end] }
-	slices.SortFunc(toks, func(a, b token) int { return cmp.Or(strings.Compare(word(a), word(b)), cmp.Compare(a.pos, b.pos)) })
+	for i := range toks {
+		toks[i].key = keyOf(low, toks[i].at, toks[i].end)
+	}
+	slices.SortFunc(toks, compareTokens(low))
 	b := make([]byte, 4, 4+len(toks)*8)
 	n := 0
 	for i := 0; i < len(toks); {
