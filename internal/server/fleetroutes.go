@@ -20,10 +20,13 @@ const (
 
 // fleetPatterns are the forwarded routes: driving pi (prompts, steer,
 // abort and model switches are commands), its event streams, fork and
-// clone, files, Changes, Terminal, new sessions in a known folder, and a
-// share link made where the session is (decision 0046).
+// clone, files, Changes, Terminal, new sessions in a known folder, and
+// share links made, listed and revoked where the session is (decision
+// 0046).
 var fleetPatterns = []string{
 	"POST /api/shares",
+	"GET /api/shares",
+	"DELETE /api/shares/{shareId}",
 	"POST /api/sessions/{id}/commands",
 	"GET /api/sessions/{id}/events",
 	"GET /api/stream",

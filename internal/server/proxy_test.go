@@ -349,7 +349,8 @@ func TestForwardNewSession(t *testing.T) {
 
 // TestForwardShare: a share link to another machine's session is made on
 // that machine (decision 0046): it is listed there, not here, and its page
-// opens there to a client with no credential.
+// opens there to a client with no credential; near lists and revokes it
+// there.
 func TestForwardShare(t *testing.T) {
 	m := newTwoMachines(t)
 	ctx := t.Context()
@@ -372,4 +373,14 @@ func TestForwardShare(t *testing.T) {
 	}
 	_, err = m.near.api().Share(ctx, apitype.ShareRequest{Session: m.farID + "@far"})
 	wantErr(t, "a ref instead of ?machine=", err, 400, "invalid")
+	// Listed and revoked through near too.
+	if list, err := m.near.api().On("far").Shares(ctx); err != nil || len(list.Shares) != 1 || list.Shares[0].ID != sh.ID {
+		t.Errorf("far's links through near: %+v (%v)", list, err)
+	}
+	if err := m.near.api().On("far").RevokeShare(ctx, sh.ID); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, _ := m.far.get(sh.Path, "Accept", "text/html"); status != 404 {
+		t.Errorf("the revoked link's page on far: %d, want 404", status)
+	}
 }

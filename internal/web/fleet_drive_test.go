@@ -160,7 +160,8 @@ func newSessionOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 
 // shareOnBeta: Share… in beta's session makes the link on beta (decision
 // 0046): the dialog shows it on beta's advertised address, where a reader
-// with no credential opens the page.
+// with no credential opens the page; alpha's Settings lists it as beta's
+// and revokes it.
 func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 	t.Helper()
 	click(t, b, `.sess-head .menu > button`)
@@ -181,4 +182,24 @@ func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 	}
 	click(t, b, `.share-dialog .dialog-actions .btn`)
 	b.waitJS(t, `!document.querySelector('.share-dialog')`)
+	// Settings lists it as beta's and revokes it there; then beta's
+	// session again.
+	b.open(t, "/settings")
+	b.waitJS(t, `document.querySelector('.share-row[data-machine="beta"]')?.textContent.includes('on beta')`)
+	b.expectConsole("/api/config/signin/") // Settings asks alpha's pi, which this test has not, for its sign-ins
+	eval[bool](t, b, `(() => { const e = document.querySelector('.set-search'); e.value = 'share';
+		e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+	b.waitJS(t, `document.querySelector('.share-row[data-machine="beta"]') && !document.querySelector('.set-names')`)
+	shoot(t, b, "fleet-share-settings")
+	click(t, b, `.share-row[data-machine="beta"] .share-revoke`)
+	click(t, b, `.dialog.confirm .primary`)
+	b.waitJS(t, `document.querySelector('.share-row') === null`)
+	if resp, err := http.Get(link); err != nil || resp.StatusCode != 404 {
+		t.Errorf("the revoked link on beta: %v (%v), want 404", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	b.expectConsole("/api/config/signin/")
+	b.open(t, "/s/0199aaaa-bbbb-7ccc-8ddd-000000000001?machine=beta")
+	b.waitJS(t, `document.querySelector('.composer textarea') !== null && document.querySelector('.conv')?.textContent.includes('Beavers build')`)
 }

@@ -231,14 +231,16 @@ export const getOrder = () => get('/api/order');
 export const setOrder = (ids, change) => post('/api/order', { ids, ...change });
 // Read-only share links (docs/api.md: share links): a new link's path
 // holds its token, given this once.
-export const listShares = () => get('/api/shares');
+// listShares and revokeShare take a machine this piweb drives too (its
+// links, made there: decision 0046).
+export const listShares = (machine) => get('/api/shares' + q({ machine }));
 // createShare asks another machine's session's link of that machine
 // (decision 0046): the link opens there.
 export const createShare = (body) => {
   const { id, machine } = splitRef(body.session);
   return post('/api/shares' + q({ machine }), { ...body, session: id });
 };
-export const revokeShare = (id) => request('DELETE', `/api/shares/${enc(id)}`, {});
+export const revokeShare = (id, machine) => request('DELETE', `/api/shares/${enc(id)}` + q({ machine }), {});
 // exportMany downloads sessions as one zip (jsonl, md or html each):
 // this machine's by id, another's by ref, as pushed to the fleet.
 export async function exportMany(ids, format) {

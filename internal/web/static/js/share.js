@@ -10,7 +10,7 @@ import { toast, confirm, navigate, sessionURL } from './state.js';
 import { useDialogFocus } from './dialogfocus.js';
 import { copyText, fmtDate } from './util.js';
 import { matches } from './settingsearch.js';
-import { drives, machineOf } from './fleet.js';
+import { fleet, drives, machineOf } from './fleet.js';
 
 // shareAsked is the session to share ({ id, leaf }: the branch shown), or
 // null; the app draws the dialog while it is set.
@@ -89,12 +89,28 @@ function Made({ made, machine, close }) {
     <p class="muted share-expires">${made.leaf ? 'This branch' : 'The whole session'}, until ${fmtDate(made.expires)
       }. piweb shows the link only now: it keeps a fingerprint of it, not the link.</p>
     ${machine && html`<p class="share-remote" role="note">The link was made on ${machine}, where the session is,
-      and opens at the address ${machine} gives the fleet. It is listed and revoked in the Settings of ${
-      machine}'s piweb.</p>`}
+      and opens at the address ${machine} gives the fleet. Settings lists it while ${machine} is online.</p>`}
     ${made.loopbackOnly && !machine && html`<p class="share-loopback" role="note">piweb listens on this machine only
       (loopback), so the link opens here alone. To share it on your network, start piweb
       with <code>--addr</code> beyond loopback.</p>`}
     <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Done</button></div>`;
+}
+
+// drivenMachines names the other machines this piweb drives: their
+// links are listed and revoked here too.
+function drivenMachines() {
+  const f = fleet.value;
+  return f ? (f.machines || []).map((m) => m.name).filter((n) => n !== f.self && drives(n)) : [];
+}
+
+// listAll lists this machine's links and those of each machine it drives
+// (a session of another machine named by its ref), newest first.
+async function listAll(machines) {
+  const mine = api.listShares().then((d) => d.shares || []);
+  const theirs = machines.map((m) => api.listShares(m).then((d) => (d.shares || [])
+    .map((s) => ({ ...s, machine: m, session: api.sessionRef(s.session, m) })), () => []));
+  const all = (await Promise.all([mine, ...theirs])).flat();
+  return all.sort((a, b) => String(b.created).localeCompare(String(a.created)));
 }
 
 // SharesSection is Settings' list of the live links, newest first (all
@@ -102,13 +118,14 @@ function Made({ made, machine, close }) {
 // whose title it matches).
 export function SharesSection({ q }) {
   const [list, setList] = useState(null);
-  const load = () => api.listShares().then((d) => setList(d.shares || []), () => setList([]));
-  useEffect(() => { load(); }, []);
+  const machines = drivenMachines();
+  const load = () => listAll(machines).then(setList, () => setList([]));
+  useEffect(() => { load(); }, [machines.join()]);
   const revoke = async (s) => {
     if (!(await confirm('Revoke this link?', `"${s.title.slice(0, 80)}" stops opening for everyone who has the link,
       an open page included.`, { ok: 'Revoke', danger: true }))) return;
     try {
-      await api.revokeShare(s.id);
+      await api.revokeShare(s.id, s.machine);
       toast('Link revoked');
     } catch (e) { toast('Not revoked: ' + e.message, { kind: 'error' }); }
     load();
@@ -120,10 +137,10 @@ export function SharesSection({ q }) {
   return html`<section class="set-section set-shares"><h2>Share links <span class="muted">read-only links to a
     session, made from its Actions menu</span></h2>
     ${list && !list.length && html`<p class="muted share-none">No live links.</p>`}
-    ${shown.map((s) => html`<div class="set-row share-row" key=${s.id}>
+    ${shown.map((s) => html`<div class="set-row share-row" key=${(s.machine || '') + s.id} data-machine=${s.machine}>
       <span class="share-row-main"><a href=${sessionURL(s.session)} onClick=${(e) => open(e, s)}>${s.title}</a>
-        <span class="muted">${s.leaf ? 'one branch' : 'whole session'} · made ${fmtDate(s.created)} · expires ${
-          fmtDate(s.expires)}</span></span>
+        <span class="muted">${s.machine ? `on ${s.machine} · ` : ''}${s.leaf ? 'one branch' : 'whole session'
+          } · made ${fmtDate(s.created)} · expires ${fmtDate(s.expires)}</span></span>
       <button class="btn small danger share-revoke" type="button" onClick=${() => revoke(s)}
         aria-label=${'Revoke the link to ' + s.title}>Revoke</button></div>`)}
   </section>`;
