@@ -221,3 +221,57 @@ func openTimed(b *testing.B, br *browser, path, sel string) float64 {
 	br.waitJS(b, `window.__shown`)
 	return eval[float64](b, br, `window.__shown`)
 }
+
+// toEndJS scrolls the session's long output to its end (after its Show
+// all, where a cap stops it) and resolves with the milliseconds until
+// its last line is drawn (and the next frame) and the characters of the
+// output then in the DOM.
+const toEndJS = `new Promise((resolve) => {
+  const out = document.querySelector('pre.out'), t0 = performance.now();
+  out.querySelector('.show-all button')?.click();
+  const step = () => {
+    out.scrollTop = out.scrollHeight;
+    if (!out.textContent.includes('line %d of')) return requestAnimationFrame(step);
+    requestAnimationFrame(() => resolve([performance.now() - t0, out.textContent.length]));
+  };
+  requestAnimationFrame(step);
+})`
+
+// BenchmarkLongOutput opens a session whose last message is a bash
+// output of 50,000 lines (1.4 MB) and reports ms-to-last-msg (from
+// navigation until that message is drawn), ms-to-end (from the output
+// scrolled to its end, after its Show all if it has one, until its last
+// line is drawn) and dom-KB, the output's characters then in the DOM
+// (issue 24 item 5: long outputs drawn lazily, only what is on screen).
+//
+//	go test ./internal/web -run '^$' -bench LongOutput -benchtime 5x
+func BenchmarkLongOutput(b *testing.B) {
+	const n = 50000
+	br, dir := benchRig(b)
+	id := writeSession(b, dir, "/tmp/long-output", []map[string]any{
+		{"role": "user", "content": "count", "timestamp": 1},
+		{"role": "assistant", "content": []any{map[string]any{"type": "toolCall", "id": "c1", "name": "bash",
+			"arguments": map[string]any{"command": "seq 50000"}}},
+			"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "toolUse", "timestamp": 2},
+		{"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []any{map[string]any{"type": "text",
+			"text": manyLines(n)}}, "isError": false, "timestamp": 3},
+	})
+	waitListed(b, br, id)
+	br.run(b, addScript(watchSel))
+	br.open(b, "/")
+	openTimed(b, br, "/s/"+id, "#e-e0000002 pre.out") // warm the caches
+	var shown, end, kb []float64
+	b.ResetTimer()
+	for range b.N {
+		shown = append(shown, openTimed(b, br, "/s/"+id, "#e-e0000002 pre.out"))
+		r := eval[[]float64](b, br, fmt.Sprintf(toEndJS, n))
+		end = append(end, r[0])
+		kb = append(kb, r[1]/1024)
+	}
+	b.StopTimer()
+	b.ReportMetric(median(shown), "ms-to-last-msg-p50")
+	b.ReportMetric(median(end), "ms-to-end-p50")
+	b.ReportMetric(median(kb), "dom-KB")
+	b.Logf("shown: %s ms; to the end: %s ms", fmtMs(shown), fmtMs(end))
+	br.noConsoleErrors(b)
+}

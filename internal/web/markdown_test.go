@@ -115,7 +115,8 @@ func BenchmarkMarkdownHostile(b *testing.B) {
 // testLongTexts opens a session with a 1 MB word (user), a 200 KB answer,
 // a 1 MB word of thinking and 1 MB of one-line tool output: each draws at
 // most the cap with a "Show all" button, nothing overflows sideways, and
-// "Show all" draws the whole word, broken to the column's width.
+// "Show all" draws the whole word, broken to the column's width. A
+// 20,000-line output is drawn lazily (testLazyOutput).
 func testLongTexts(t *testing.T, r *rig) {
 	word := strings.Repeat("x", 1<<20)
 	answer := strings.Repeat("A paragraph of an answer that goes on. ", 50) + "\n\n"
@@ -125,8 +126,10 @@ func testLongTexts(t *testing.T, r *rig) {
 			map[string]any{"type": "thinking", "thinking": word},
 			map[string]any{"type": "text", "text": strings.Repeat(answer, 200*1024/len(answer))},
 			map[string]any{"type": "toolCall", "id": "c1", "name": "bash", "arguments": map[string]any{"command": "yes"}},
+			map[string]any{"type": "toolCall", "id": "c2", "name": "bash", "arguments": map[string]any{"command": "seq 20000"}},
 		}, "api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "toolUse", "timestamp": 2},
 		{"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []any{map[string]any{"type": "text", "text": word}}, "isError": false, "timestamp": 3},
+		{"role": "toolResult", "toolCallId": "c2", "toolName": "bash", "content": []any{map[string]any{"type": "text", "text": manyLines(20000)}}, "isError": false, "timestamp": 4},
 	})
 	r.waitIndexed(t, id)
 	r.open(t, "/s/"+id)
@@ -143,5 +146,50 @@ func testLongTexts(t *testing.T, r *rig) {
 	r.waitJS(t, `document.querySelector('.row[data-role=user] .md').textContent.length === 1048576`)
 	if eval[bool](t, r.browser, sideways) {
 		t.Error("the whole word overflows sideways")
+	}
+	testLazyOutput(t, r)
+}
+
+// manyLines is n numbered lines of output, "line 1" to "line n".
+func manyLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d of a long output\n", i)
+	}
+	return b.String()
+}
+
+// lazyState describes the open session's lazily drawn output: its chunks,
+// how many are drawn, the characters in the DOM and whether its first and
+// last lines are among them.
+const lazyState = `(() => { const l = document.querySelector('.lazy'); if (!l) return null;
+	const cs = [...l.querySelectorAll('.lazy-chunk')];
+	return {chunks: cs.length, drawn: cs.filter((c) => c.textContent).length, chars: l.textContent.length,
+		first: l.textContent.includes('line 1 of'), last: l.textContent.includes('line 20000 of'),
+		bar: l.querySelector('.lazy-bar').textContent}; })()`
+
+type lazyInfo struct {
+	Chunks, Drawn, Chars int
+	First, Last          bool
+	Bar                  string
+}
+
+// testLazyOutput: the 20,000-line output of testLongTexts's session draws
+// only the chunks near the screen (its first once scrolled to), says so,
+// and draws its end (and drops its start) once scrolled there.
+func testLazyOutput(t *testing.T, r *rig) {
+	r.waitJS(t, `document.querySelector('.lazy')`)
+	eval[bool](t, r.browser, `(document.querySelector('.lazy').closest('.out').scrollIntoView(), true)`)
+	r.waitJS(t, `document.querySelector('.lazy').textContent.includes('line 1 of')`)
+	got := eval[lazyInfo](t, r.browser, lazyState)
+	if got.Chunks != 100 || got.Drawn > 3 || !got.First || got.Last || got.Chars > 20000 ||
+		!strings.HasPrefix(got.Bar, "20,000 lines, drawn as they scroll into view") {
+		t.Errorf("before scrolling: %+v", got)
+	}
+	eval[bool](t, r.browser, `(() => { const o = document.querySelector('.lazy').closest('.out');
+		o.scrollTop = o.scrollHeight; return true; })()`)
+	r.waitJS(t, `document.querySelector('.lazy').textContent.includes('line 20000 of')`)
+	if got := eval[lazyInfo](t, r.browser, lazyState); got.First || got.Drawn > 4 {
+		t.Errorf("scrolled to the end: %+v", got)
 	}
 }

@@ -20,6 +20,7 @@
 // paired with results), rowactions.js (the line under each message:
 // sibling branches < 1/2 >, copy, label, and the chat's actions), labels.js
 // (set, change, clear a label from a message or the tree), markdown.js,
+// lazylines.js (an output of thousands of lines as a virtual list),
 // highlight.js (with its languages in langs.js), sidebar.js, tree.js,
 // search.js, header.js, files.js, terminal.js (the Terminal panel and page,
 // xterm.js loaded on first use) with cspstyle.js (its inline styles through

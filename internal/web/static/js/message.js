@@ -2,6 +2,7 @@
 // tool calls paired with their results.
 import { html } from './html.js';
 import { markdown, CodeBlock, capped } from './markdown.js';
+import { lazy } from './lazylines.js';
 import { diffLines, langOf } from './highlight.js';
 import { fmtTime, fmtDate, fmtTokens, fmtCost, textOf, plural } from './util.js';
 import { ToolTime, ToolOutput } from '../chat/toolrun.js';
@@ -120,7 +121,7 @@ function Thinking({ b }) {
   return html`<details class="thinking">
     <summary>${b.redacted ? 'Thinking (redacted)' : 'Thinking'} <span class="muted">${text.length} chars</span>
       </summary>
-    <div class="thinking-body">${capped(text)}</div></details>`;
+    <div class="thinking-body">${lazy(text)}</div></details>`;
 }
 
 const exitRE = /Command exited with code (-?\d+)\s*$/;
@@ -144,32 +145,32 @@ export function Tool({ call, result }) {
       const code = m ? +m[1] : result ? (err ? '?' : 0) : '';
       summary = html`<code class="cmd">$ ${args.command}</code>
         ${result && html`<span class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>`}`;
-      body = result && html`<pre class="out">${capped(m ? out.replace(exitRE, '').trimEnd() : out)}</pre>`;
+      body = result && html`<pre class="out">${lazy(m ? out.replace(exitRE, '').trimEnd() : out)}</pre>`;
       break;
     }
     case 'read':
       summary = html`<${PathLink} path=${args.path} />${args.offset ? html`<span class="muted">:${args.offset}
         ${args.limit ? '+' + args.limit : ''}</span>` : ''}${result && !err && html`<span class="muted lines-n">
         ${plural(lineCount(out), 'line')}</span>`}`;
-      body = result && (err ? html`<pre class="out">${capped(out)}</pre>` : html`<${CodeView} code=${out}
+      body = result && (err ? html`<pre class="out">${lazy(out)}</pre>` : html`<${CodeView} code=${out}
         lang=${args.path} />`);
       break;
     case 'write':
       summary = html`<${PathLink} path=${args.path} /><span class="muted">
         ${plural(lineCount(String(args.content || '')), 'line')}</span>`;
       body = html`<${CodeView} code=${args.content || ''} lang=${args.path} />
-        ${err && html`<pre class="out">${capped(out)}</pre>`}`;
+        ${err && html`<pre class="out">${lazy(out)}</pre>`}`;
       break;
     case 'edit':
       summary = html`<${PathLink} path=${args.path} />`;
-      body = html`<pre class="diff">${capped(editDiff(args, result), (s) => diffLines(s, args.path))}</pre>
-        ${err && html`<pre class="out">${capped(out)}</pre>`}`;
+      body = html`<pre class="diff">${lazy(editDiff(args, result), (s) => diffLines(s, args.path))}</pre>
+        ${err && html`<pre class="out">${lazy(out)}</pre>`}`;
       break;
     default:
       summary = html`<span class="muted args">${JSON.stringify(args).slice(0, 160)}</span>`;
       body = html`<details class="args-full"><summary>arguments</summary><pre class="out">
         ${capped(JSON.stringify(args, null, 2))}</pre></details>
-        ${result && html`<pre class="out">${capped(out)}</pre>`}`;
+        ${result && html`<pre class="out">${lazy(out)}</pre>`}`;
   }
   // A running tool of an extension may stream output: its card is open.
   const open = state === 'error' || name === 'edit' || name === 'bash' || (!result && !['read',
@@ -215,7 +216,7 @@ function Bash({ m }) {
       <div class="tool-sum"><span class="tool-name">!</span><code class="cmd">$ ${m.command}</code><span
         class=${'exit' + (code === 0 ? '' : ' bad')}>exit ${code}</span>
         ${m.truncated && html`<span class="tag">truncated</span>`}</div>
-      <div class="tool-body"><pre class="out">${capped(m.output)}</pre></div></div></div>`;
+      <div class="tool-body"><pre class="out">${lazy(m.output)}</pre></div></div></div>`;
 }
 
 function Custom({ m }) {
