@@ -29,6 +29,9 @@ func testLanguages(t *testing.T, b *browser, session string) {
 	}
 	if shots {
 		shootLanguage(t, b, session, "lang-zh-Hans")
+		chooseLanguage(t, b, "es") // the longest words, for what overflows
+		shootLanguage(t, b, session, "lang-es")
+		chooseLanguage(t, b, "zh-Hans")
 	}
 	b.open(t, session)
 	b.waitJS(t, `document.documentElement.lang === 'zh-Hans' && document.querySelector('.side-foot a[href="/settings"]')?.textContent === '设置'`)
@@ -54,13 +57,17 @@ func chooseLanguage(t *testing.T, b *browser, code string) {
 	b.waitJS(t, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('.set-language')`, want))
 }
 
-// shootLanguage takes the session page and Settings' piweb section in the
-// language shown, at both widths, light and dark.
+// shootLanguage takes the session page and Settings' piweb section (the
+// search box narrowed to it) in the language shown, at both widths, light
+// and dark.
 func shootLanguage(t *testing.T, b *browser, session, name string) {
 	b.open(t, session)
 	b.waitJS(t, `!!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
 	shootAll(t, b, name+"-session")
-	b.open(t, "/settings?section=piweb")
+	b.open(t, "/settings")
 	b.waitJS(t, `!!document.querySelector('.set-language')`)
+	eval[bool](t, b, `(() => { const s = document.querySelector('.set-search'); s.value = 'piweb';
+		s.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`)
+	b.waitJS(t, `!document.querySelector('.set-agent') && !!document.querySelector('.set-language')`)
 	shootAll(t, b, name+"-settings")
 }

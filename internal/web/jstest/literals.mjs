@@ -1,6 +1,7 @@
 // literals.mjs: finds the user-visible English a page module writes
 // itself instead of taking it from the message catalogs (js/i18n.js):
-// the text between the tags of its htm templates, the static values of
+// the text between the tags of its htm templates (not a <code>'s: a key,
+// a command), the static values of
 // title, aria-label, placeholder and alt attributes, and a literal first
 // argument of toast() and confirm(). A small JS scanner (strings,
 // templates, comments, regular expressions) finds the html`` templates,
@@ -31,7 +32,8 @@ function template(parts, start, lineAt, out) {
   for (const m of s.matchAll(ATTRS)) {
     if (visible(m[3])) out.push({ line, kind: m[1], text: m[3] });
   }
-  const text = s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<[^>]*>/g, '\u0001');
+  const text = s.replace(/<!--[\s\S]*?-->/g, ' ').replace(/<code\b[^>]*>[^<]*<\/code>/g, '\u0001')
+    .replace(/<[^>]*>/g, '\u0001');
   for (const piece of text.split('\u0001')) {
     const t = piece.replace(/\s+/g, ' ').trim();
     if (visible(t)) out.push({ line, kind: 'text', text: t });

@@ -10,6 +10,7 @@ import { navigate, sessionURL, toast } from '../js/state.js';
 import { liveOf } from './live.js';
 import { drafts } from './store.js';
 import { folderGone, goOn } from './folders.js';
+import { t } from '../js/i18n.js';
 
 // leafOf is the file's leaf as the page shows it.
 export function leafOf(view) {
@@ -30,14 +31,14 @@ async function navigateTo(view, entryId) {
 }
 
 export async function editFrom(view, entryId) {
-  if (liveOf(view.id).busy()) return toast('Stop the agent first', { kind: 'error' });
+  if (liveOf(view.id).busy()) return toast(t('act.stopFirst'), { kind: 'error' });
   try {
     const d = await navigateTo(view, entryId);
     if (!d) return;
     drafts.set(view.id, d.editorText || '');
     moved(view, d.leaf);
   } catch (e) {
-    toast('Edit from here failed: ' + e.message, { kind: 'error' });
+    toast(t('act.editFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -47,7 +48,7 @@ export async function editFrom(view, entryId) {
 // branch of the old one (switch between them with < 1/2 >).
 export async function retryFrom(view, entryId, m) {
   const l = liveOf(view.id);
-  if (l.busy()) return toast('Stop the agent first', { kind: 'error' });
+  if (l.busy()) return toast(t('act.stopFirst'), { kind: 'error' });
   try {
     const d = await navigateTo(view, entryId);
     if (!d) return;
@@ -61,7 +62,7 @@ export async function retryFrom(view, entryId, m) {
     l.workerLeaf.value = null;
     navigate(sessionURL(view.id), { replace: true });
   } catch (e) {
-    toast('Retry failed: ' + e.message, { kind: 'error' });
+    toast(t('act.retryFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -72,7 +73,7 @@ export async function forkAt(view, entryId) {
     drafts.set(r.id, r.text || '');
     navigate(sessionURL(r.id));
   } catch (e) {
-    toast('Fork failed: ' + e.message, { kind: 'error' });
+    toast(t('comp.forkFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -83,7 +84,7 @@ export async function cloneBranch(view) {
     const r = await api.clone(view.id, body);
     navigate(sessionURL(r.id));
   } catch (e) {
-    toast('Clone failed: ' + e.message, { kind: 'error' });
+    toast(t('act.cloneFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -111,16 +112,16 @@ export function ContinueBar({ view }) {
       const r = await api.command(view.id, body);
       if (!(r.data && r.data.cancelled)) moved(view, r.data && r.data.leaf);
     } catch (e) {
-      toast('Continue failed: ' + e.message, { kind: 'error' });
+      toast(t('act.continueFailed', { why: e.message }), { kind: 'error' });
     }
     setBusy(false);
   };
   return html`<div class="banner continue-bar">
-    <span>You are reading another branch.</span>
+    <span>${t('act.otherBranch')}</span>
     <label><input type="checkbox" class="summarize" checked=${summarize}
-      onChange=${(e) => setSummarize(e.target.checked)} /> summarize the branch left behind</label>
-    ${summarize && html`<input class="summary-instructions" placeholder="Summary instructions (optional)"
+      onChange=${(e) => setSummarize(e.target.checked)} /> ${t('act.summarize')}</label>
+    ${summarize && html`<input class="summary-instructions" placeholder=${t('act.summaryInstr')}
       value=${instructions} onInput=${(e) => setInstructions(e.target.value)} />`}
     <button class="btn small primary continue-here" type="button" disabled=${busy} onClick=${go}>
-      ${busy ? 'Continuing…' : 'Continue from here'}</button></div>`;
+      ${t(busy ? 'act.continuing' : 'act.continueHere')}</button></div>`;
 }

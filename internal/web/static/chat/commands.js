@@ -13,6 +13,7 @@ import { addError } from './live.js';
 import { cloneBranch, forkAt } from './actions.js';
 import { LEVELS, compactNow, setSessionModel, setThinking } from './controls.js';
 import { forgetCommands, newSessionIn, picker, loadSessionInfo, trustFolder } from './store.js';
+import { t } from '../js/i18n.js';
 
 // BUILTINS are the built-in commands the composer lists and runs, with
 // pi's descriptions. args: '' none, '[x]' optional, '<x>' required.
@@ -57,7 +58,7 @@ export async function run(view, l, cmd) {
     if (cmd.kind === 'bash') return await bash(view, l, cmd);
     return await (actions[cmd.name] || (() => false))(view, l, cmd.arg);
   } catch (e) {
-    addError(l, `/${cmd.name || 'bash'} failed: ${e.message}`);
+    addError(l, t('cmd.failed', { name: cmd.name || 'bash', why: e.message }));
     return true;
   }
 }
@@ -72,7 +73,7 @@ async function bash(view, l, { command, exclude }) {
     if (exclude) body.excludeFromContext = true;
     const r = await api.command(view.id, body);
     const d = r.data || {};
-    if (d.cancelled) toast('Command cancelled');
+    if (d.cancelled) toast(t('cmd.cancelled'));
   } finally {
     l.bash.value = null;
   }
@@ -86,22 +87,22 @@ const actions = {
   },
   async model(view, l, arg) {
     if (!arg) return focus('.model-select');
-    if (!arg.includes('/')) throw new Error('give the model as provider/model');
+    if (!arg.includes('/')) throw new Error(t('cmd.modelAs'));
     await setSessionModel(view, l, arg);
     return true;
   },
   async thinking(view, l, arg) {
     if (!arg) return focus('.thinking-select');
-    if (!LEVELS.includes(arg)) throw new Error('the level is one of ' + LEVELS.join(', '));
+    if (!LEVELS.includes(arg)) throw new Error(t('cmd.levelOneOf', { levels: LEVELS.join(', ') }));
     await setThinking(view, l, arg);
     return true;
   },
   async name(view, l, arg) {
-    if (!arg) { toast('Usage: /name <name>'); return false; }
+    if (!arg) { toast(t('cmd.nameUsage')); return false; }
     const r = await api.rename(view.id, arg);
     view.setSession({ ...(r.session || {}), name: arg.replace(/[\r\n]+/g, ' ').trim() });
     if (r.session) upsertSession(r.session);
-    toast('Renamed');
+    toast(t('head.renamed'));
     return true;
   },
   tree() {
@@ -111,9 +112,9 @@ const actions = {
   async fork(view) {
     const r = await api.command(view.id, { type: 'get_fork_messages' });
     const msgs = ((r.data && r.data.messages) || []).slice().reverse();
-    if (!msgs.length) { toast('No user message to fork from'); return true; }
+    if (!msgs.length) { toast(t('cmd.noUserMsg')); return true; }
     picker.value = {
-      title: 'Fork from a message',
+      title: t('cmd.forkFrom'),
       items: msgs.map((m) => ({ key: m.entryId, label: m.text })),
       pick: (it) => forkAt(view, it.key),
     };
@@ -134,7 +135,7 @@ const actions = {
   },
   export(view, l, arg) {
     const format = arg.replace(/^\./, '').toLowerCase() || 'html';
-    if (!['html', 'md', 'jsonl'].includes(format)) throw new Error('export as html, md or jsonl');
+    if (!['html', 'md', 'jsonl'].includes(format)) throw new Error(t('cmd.exportAs'));
     const a = document.createElement('a');
     a.href = api.exportURL(view.id, format, view.leaf || undefined);
     a.download = '';
@@ -145,8 +146,8 @@ const actions = {
   },
   async copy(view) {
     const text = lastAnswer(view);
-    if (text === null) { toast('No agent message to copy'); return true; }
-    toast((await copyText(text)) ? 'Copied the last answer' : 'The browser did not allow copying', { kind: '' });
+    if (text === null) { toast(t('cmd.noAgentMsg')); return true; }
+    toast(t((await copyText(text)) ? 'cmd.copied' : 'cmd.copyDenied'), { kind: '' });
     return true;
   },
   async session(view) {
@@ -156,15 +157,15 @@ const actions = {
   async trust(view) {
     const d = view.detail.value;
     const cwd = d && d.session && d.session.cwd;
-    if (!cwd) throw new Error('the session has no folder');
-    const t = await trustFolder(view.id, cwd);
-    toast(t.trusted ? 'pi trusts ' + cwd + ' and loads its project resources' : 'pi still does not trust ' + cwd);
+    if (!cwd) throw new Error(t('cmd.noFolder'));
+    const tr = await trustFolder(view.id, cwd);
+    toast(t(tr.trusted ? 'cmd.trusts' : 'cmd.distrusts', { cwd }));
     return true;
   },
   async reload(view) {
     await api.command(view.id, { type: 'reload' });
     forgetCommands(view.id);
-    toast('pi reloads extensions, skills, prompts and context files');
+    toast(t('cmd.reloads'));
     return true;
   },
 };

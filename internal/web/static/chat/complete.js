@@ -12,6 +12,7 @@ import { html } from '../js/html.js';
 import { findFiles } from '../js/api.js';
 import { commandsOf } from './store.js';
 import { BUILTINS } from './commands.js';
+import { t } from '../js/i18n.js';
 
 const MAX = 50; // the list scrolls (chat.css)
 
@@ -61,7 +62,7 @@ export function useCompletion(view, ta, text, setText, submit) {
     return true;
   };
 
-  const popup = list && html`<ul class="completions" role="listbox" aria-label="Completions">
+  const popup = list && html`<ul class="completions" role="listbox" aria-label=${t('complete.label')}>
     ${list.items.map((it, i) => html`<li key=${it.insert}
       role="option" aria-selected=${i === sel} class=${i === sel ? 'sel' : ''}
       onPointerDown=${(e) => { e.preventDefault(); take(i); }}>
@@ -149,7 +150,7 @@ async function fileItems(id, tok) {
   let r;
   try { r = await findFiles(id, tok.path, MAX); } catch { return []; }
   const items = (r.matches || []).map((m) => fileItem(m, tok.quoted));
-  if (r.partial) items.note = 'Partial list: ' + (r.reason || 'not every file was listed') + '.';
+  if (r.partial) items.note = t('complete.partial', { why: r.reason || t('complete.notEvery') });
   return items;
 }
 

@@ -17,10 +17,12 @@ import { MenuItems } from '../js/menuitems.js';
 import { usePopover } from '../js/popover.js';
 import { onArrows } from '../js/roving.js';
 import { glyph, MutedIcon } from '../js/icons.js';
+import { t } from '../js/i18n.js';
 
 export const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 // A select is as wide as its longest option: these keep the alert choice short.
-const ALERT_LABELS = { off: 'none', sound: 'sound', notify: 'notification', both: 'both' };
+const ALERT_LABELS = { off: t('ctl.alertOff'), sound: t('ctl.alertSound'), notify: t('ctl.alertNotify'),
+  both: t('ctl.alertBoth') };
 
 // MORE is the "More" menu's part of the session's action list
 // (js/actionlist.js), in its order; the alert choice follows it.
@@ -47,40 +49,42 @@ export function Controls({ view, l, next, actions }) {
     return compactNow(view, l, instr);
   };
   const isMuted = muted.value.has(view.id);
-  const t = view.totals.value;
+  const tot = view.totals.value;
   return html`<div class="chat-controls">
-    <select class="chip model-select" aria-label="Model" title="Model" value=${cur}
+    <select class="chip model-select" aria-label=${t('ctl.model')} title=${t('ctl.model')} value=${cur}
       onChange=${(e) => setModel(e.target.value)}>
-      ${!cur && html`<option value="">model…</option>`}
+      ${!cur && html`<option value="">${t('ctl.modelDots')}</option>`}
       ${cur && !list.some((m) => m.provider + '/' + m.id === cur) && html`<option value=${cur} title=${cur}>
         ${next.model.modelId}</option>`}
       ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
         </option>`)}</select>
-    <select class="chip thinking-select" aria-label="Thinking level" title="Thinking level"
+    <select class="chip thinking-select" aria-label=${t('ctl.thinkingLevel')} title=${t('ctl.thinkingLevel')}
       value=${next.thinkingLevel || ''} onChange=${(e) => setLevel(e.target.value)}>
-      ${LEVELS.map((x) => html`<option key=${x} value=${x}>thinking: ${x}</option>`)}</select>
+      ${LEVELS.map((x) => html`<option key=${x} value=${x}>${t('ctl.thinkingIs', { level: x })}</option>`)}</select>
     ${compacting && html`<span class="compact-form"><input class="compact-instructions"
-      placeholder="Compaction instructions (optional)" value=${instr} onInput=${(e) => setInstr(e.target.value)} />
-      <button class="btn small compact-go" type="button" onClick=${compact}>Compact</button>
-      <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>Cancel</button></span>`}
+      placeholder=${t('ctl.compactInstr')} value=${instr} onInput=${(e) => setInstr(e.target.value)} />
+      <button class="btn small compact-go" type="button" onClick=${compact}>${t('ctl.compact')}</button>
+      <button class="btn-link small" type="button" onClick=${() => setCompacting(false)}>${
+        t('common.cancel')}</button></span>`}
     <span class="chat-more" ref=${menu.ref}>
       <button class=${'chip chat-more-btn' + (isMuted ? ' on' : '')} type="button" aria-haspopup="menu"
-        aria-expanded=${menu.on} title="Compact, clone, models, alerts" onClick=${() => setMenu(!menu.on)}>
-        ${isMuted ? html`<${MutedIcon} /> ` : ''}More ${glyph.menuOpen}</button>
+        aria-expanded=${menu.on} title=${t('ctl.moreTitle')} onClick=${() => setMenu(!menu.on)}>
+        ${isMuted ? html`<${MutedIcon} /> ` : ''}${t('ctl.more')} ${glyph.menuOpen}</button>
       <div class="chat-menu" role="menu" hidden=${!menu.on} onKeyDown=${onArrows('[role^=menuitem]')}>
         <${MenuItems} actions=${actions} layout=${MORE} done=${() => setMenu(false)} />
-        <label class="menu-field">When pi finishes elsewhere<select class="alert-select"
-          aria-label="When pi finishes elsewhere" value=${alertMode.value}
+        <label class="menu-field">${t('ctl.whenElsewhere')}<select class="alert-select"
+          aria-label=${t('ctl.whenElsewhere')} value=${alertMode.value}
           onChange=${(e) => setAlertMode(e.target.value)}>
-          ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>alert: ${ALERT_LABELS[k]}</option>`)}
+          ${Object.keys(ALERTS).map((k) => html`<option key=${k} value=${k}>${
+            t('ctl.alertIs', { how: ALERT_LABELS[k] })}</option>`)}
           </select></label>
       </div></span>
-    ${t && html`<span class="muted live-usage">${fmtTokens(t.input)} in · ${fmtTokens(t.output)} out${t.cost ? ' · '
-      + fmtCost(t.cost) : ''}</span>`}
+    ${tot && html`<span class="muted live-usage">${t('ctl.usage', { input: fmtTokens(tot.input),
+      output: fmtTokens(tot.output) })}${tot.cost ? ' · ' + fmtCost(tot.cost) : ''}</span>`}
     ${ctxUse && ctxUse.percent != null && html`<span class="muted ctx-usage"
-      title=${ctxUse.tokens + ' of ' + ctxUse.contextWindow
-      + ' tokens of context in use'}>context ${ctxUse.percent.toFixed(ctxUse.percent < 10
-      ? 1 : 0)}% of ${fmtTokens(ctxUse.contextWindow)}</span>`}
+      title=${t('ctl.ctxTitle', { tokens: ctxUse.tokens, window: ctxUse.contextWindow })}>${t('ctl.ctx',
+        { percent: ctxUse.percent.toFixed(ctxUse.percent < 10 ? 1 : 0),
+          window: fmtTokens(ctxUse.contextWindow) })}</span>`}
   </div>
   ${modelsAsked.value && html`<${ModelsEditor} close=${() => { modelsAsked.value = false; }} />`}`;
 }
@@ -169,11 +173,11 @@ export async function compactNow(view, l, instructions = '') {
   try {
     await command(view.id, body);
   } catch (e) {
-    if (l.compactionStopped) toast('Compaction cancelled'); // the user's own doing, not a failure
+    if (l.compactionStopped) toast(t('ctl.compactCancelled')); // the user's own doing, not a failure
     // The same failure comes as compaction_end's errorMessage (live.js):
     // without the server's "pi refused compact: " the two read alike and
     // show once.
-    else addError(l, 'Compaction failed: ' + e.message.replace(/^pi refused compact: /, ''));
+    else addError(l, t('ctl.compactFailed', { why: e.message.replace(/^pi refused compact: /, '') }));
   }
   l.compactionStopped = false;
 }

@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../js/html.js';
 import { command } from '../js/api.js';
+import { t } from '../js/i18n.js';
 
 export function ExtensionStatus({ l }) {
   const st = Object.entries(l.status.value).filter(([, v]) => v);
@@ -41,9 +42,9 @@ function Card({ view, l, d }) {
     else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)
       && d.method === 'editor') { e.preventDefault(); answer({ value }); }
   };
-  return html`<section class="card ext-card" role="dialog" aria-label=${d.title || 'Extension'} ref=${box}
+  return html`<section class="card ext-card" role="dialog" aria-label=${d.title || t('dlg.extension')} ref=${box}
     onKeyDown=${onKey}>
-    <div class="card-head"><span class="card-icon">?</span><strong>${d.title || 'Extension'}</strong>
+    <div class="card-head"><span class="card-icon">?</span><strong>${d.title || t('dlg.extension')}</strong>
       ${d.timeout > 0 && html`<${Countdown} until=${d.received + d.timeout} />`}</div>
     ${d.message && html`<div class="ext-message">${d.message}</div>`}
     ${(d.method === 'input' || d.method === 'editor') && (d.method === 'input'
@@ -55,12 +56,13 @@ function Card({ view, l, d }) {
       ${d.method === 'select' && (d.options || []).map((o) => html`<button key=${o} class="btn small ext-option"
         type="button" onClick=${() => answer({ value: o })}>${o}</button>`)}
       ${d.method === 'confirm' && html`<button class="btn small primary ext-yes" type="button"
-        onClick=${() => answer({ confirmed: true })}>Yes</button>
-        <button class="btn small ext-no" type="button" onClick=${() => answer({ confirmed: false })}>No</button>`}
+        onClick=${() => answer({ confirmed: true })}>${t('dlg.yes')}</button>
+        <button class="btn small ext-no" type="button" onClick=${() => answer({ confirmed: false })}>${t('dlg.no')}
+          </button>`}
       ${(d.method === 'input' || d.method === 'editor') && html`<button class="btn small primary ext-ok" type="button"
-        onClick=${() => answer({ value })}>OK</button>`}
+        onClick=${() => answer({ value })}>${t('dlg.ok')}</button>`}
       <button class="btn-link small ext-cancel" type="button"
-        onClick=${() => answer({ cancelled: true })}>Cancel</button>
+        onClick=${() => answer({ cancelled: true })}>${t('common.cancel')}</button>
     </div></section>`;
 }
 
@@ -68,6 +70,6 @@ function Card({ view, l, d }) {
 function Countdown({ until }) {
   const [, tick] = useState(0);
   const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-  useEffect(() => { const t = setInterval(() => tick((x) => x + 1), 500); return () => clearInterval(t); }, []);
-  return html`<span class="muted ext-countdown">closes in ${left} s</span>`;
+  useEffect(() => { const iv = setInterval(() => tick((x) => x + 1), 500); return () => clearInterval(iv); }, []);
+  return html`<span class="muted ext-countdown">${t('dlg.closesIn', { s: left })}</span>`;
 }

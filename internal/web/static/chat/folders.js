@@ -11,6 +11,7 @@ import { useDialogFocus } from '../js/dialogfocus.js';
 import * as api from '../js/api.js';
 import { navigate, sessionURL, toast } from '../js/state.js';
 import { drafts, trustOf } from './store.js';
+import { t } from '../js/i18n.js';
 
 // folderPick is the open picker: {title, text, action, pick(cwd)} or null.
 export const folderPick = signal(null);
@@ -33,8 +34,8 @@ export function useFolderCheck(path) {
     setOk(null);
     if (!path || !path.startsWith('/')) return undefined;
     let live = true;
-    const t = setTimeout(() => api.getTrust(path, '').then((r) => live && setOk(!r.missing), () => {}), 250);
-    return () => { live = false; clearTimeout(t); };
+    const timer = setTimeout(() => api.getTrust(path, '').then((r) => live && setOk(!r.missing), () => {}), 250);
+    return () => { live = false; clearTimeout(timer); };
   }, [path]);
   return ok;
 }
@@ -50,12 +51,11 @@ export async function existingProjects() {
 // session (how 'all': pi's fork into a folder), of the branch shown
 // ('branch'), or before a user message (an entry id), then opens it.
 export function goOn(view, how) {
-  const what = how === 'all' ? 'Continue in another folder' : how === 'branch' ? 'Clone this branch into a folder'
-    : 'Fork into a folder';
+  const what = t(how === 'all' ? 'fold.continueTitle' : how === 'branch' ? 'fold.cloneTitle' : 'fold.forkTitle');
   folderPick.value = {
     title: what,
-    text: 'A new session in the folder you pick holds this one\'s history; this session stays as it is.',
-    action: how === 'all' ? 'Continue there' : how === 'branch' ? 'Clone there' : 'Fork there',
+    text: t('fold.text'),
+    action: t(how === 'all' ? 'fold.continueThere' : how === 'branch' ? 'fold.cloneThere' : 'fold.forkThere'),
     pick: async (cwd) => {
       const r = how === 'all' ? await api.clone(view.id, { cwd, all: true })
         : how === 'branch' ? await api.clone(view.id, view.leaf ? { cwd, leaf: view.leaf } : { cwd })
@@ -83,7 +83,9 @@ export function FolderPicker() {
   const close = () => { folderPick.value = null; };
   const go = async (cwd) => {
     setBusy(true);
-    try { await p.pick(cwd); close(); } catch (e) { toast(p.title + ' failed: ' + e.message, { kind: 'error' }); }
+    try { await p.pick(cwd); close(); } catch (e) {
+      toast(t('fold.failed', { what: p.title, why: e.message }), { kind: 'error' });
+    }
     setBusy(false);
   };
   const submit = (e) => { e.preventDefault(); if (ok) go(path.trim()); };
@@ -93,15 +95,15 @@ export function FolderPicker() {
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
       <h2>${p.title}</h2>
       <p class="muted">${p.text}</p>
-      <label>Folder<input name="folder" value=${path} placeholder="/path/to/a/folder" autofocus
+      <label>${t('fold.folder')}<input name="folder" value=${path} placeholder=${t('fold.placeholder')} autofocus
         onInput=${(e) => setPath(e.target.value)} /></label>
       ${path.trim() && ok === false && html`<p class="stop error folder-missing" role="alert">
-        No folder ${path.trim()} here: pick an existing one.</p>`}
-      ${recent && recent.length > 0 && html`<div class="folder-recent"><span class="muted">Recent folders</span>
+        ${t('fold.noFolder', { path: path.trim() })}</p>`}
+      ${recent && recent.length > 0 && html`<div class="folder-recent"><span class="muted">${t('fold.recent')}</span>
         <ul>${recent.slice(0, 8).map((r) => html`<li key=${r.cwd}><button class="btn-link folder-choice"
           type="button" data-cwd=${r.cwd} disabled=${busy} onClick=${() => go(r.cwd)}>${r.cwd}</button></li>`)}</ul>
         </div>`}
-      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>${t('common.cancel')}</button>
         <button class="btn primary" type="submit" disabled=${busy || !ok}>${p.action}</button></div>
     </form></div>`;
 }
@@ -112,10 +114,9 @@ export function GoneBanner({ view }) {
   const cwd = folderGone(view);
   if (!cwd) return null;
   return html`<div class="banner warn gone-banner" role="status">
-    <span>This session's folder ${cwd} does not exist here, so pi cannot run it there. Go on in another folder;
-      this session stays as it is.</span>
+    <span>${t('fold.gone', { cwd })}</span>
     <button class="btn small go-on" type="button" onClick=${() => goOn(view, 'all')}>
-      Continue in another folder…</button>
+      ${t('fold.continueDots')}</button>
     <button class="btn ghost small clone-into" type="button" onClick=${() => goOn(view, 'branch')}>
-      Clone this branch into…</button></div>`;
+      ${t('fold.cloneDots')}</button></div>`;
 }

@@ -7,6 +7,7 @@
 import { batch, signal } from '@preact/signals';
 import { toast } from '../js/state.js';
 import { spokenAnswer } from '../js/a11y.js';
+import { t } from '../js/i18n.js';
 
 // spoken is what the page's polite live region says: an answer once it
 // has ended (not each delta), so a screen reader reads it whole.
@@ -195,7 +196,7 @@ const handlers = {
   compaction_start(l, ev) { l.compaction.value = { reason: ev.reason || '' }; },
   compaction_end(l, ev) {
     l.compaction.value = null;
-    if (ev.errorMessage) addError(l, 'Compaction failed: ' + ev.errorMessage);
+    if (ev.errorMessage) addError(l, t('ctl.compactFailed', { why: ev.errorMessage }));
   },
   extension_error(l, ev) { addError(l, 'Extension error: ' + (ev.error || ev.message || '')); },
   agent_end(l) { l.partial.value = null; }, // alerts are notify.js's

@@ -12,14 +12,15 @@ import { getModelsConfig, putModelsConfig } from '../js/api.js';
 import { toast } from '../js/state.js';
 import { refreshModels } from './store.js';
 import { glyph } from '../js/icons.js';
+import { t } from '../js/i18n.js';
 
 const MASKED = '***';
 const APIS = ['openai-completions', 'openai-responses', 'anthropic-messages', 'google-generative-ai'];
 
 export function ModelsButton() {
   const [open, setOpen] = useState(false);
-  return html`<button class="btn ghost small edit-models" type="button" title="Edit custom models (models.json)"
-    onClick=${() => setOpen(true)}>Models…</button>
+  return html`<button class="btn ghost small edit-models" type="button" title=${t('ctl.modelsTitle')}
+    onClick=${() => setOpen(true)}>${t('ctl.modelsDots')}</button>
     ${open && html`<${ModelsEditor} close=${() => setOpen(false)} />`}`;
 }
 
@@ -51,9 +52,9 @@ export function ModelsEditor({ close }) {
     setBusy(true);
     try {
       await putModelsConfig(config);
-      toast('Saved models.json. A pi already running keeps its models until it restarts.', { ms: 8000 });
+      toast(t('mod.saved'), { ms: 8000 });
       const missing = await notLoaded(config);
-      if (missing.length) toast('pi did not load: ' + missing.join(', ') + ' (see pi\'s models.json rules)',
+      if (missing.length) toast(t('mod.notLoaded', { names: missing.join(', ') }),
         { kind: 'error', ms: 10000 });
       close();
     } catch (x) {
@@ -62,21 +63,23 @@ export function ModelsEditor({ close }) {
     setBusy(false);
   };
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <form class="dialog models-dialog" role="dialog" aria-modal="true" aria-label="Models" ref=${box} onSubmit=${save}
+    <form class="dialog models-dialog" role="dialog" aria-modal="true" aria-label=${t('mod.title')} ref=${box}
+      onSubmit=${save}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <h2>Models <span class="muted">models.json</span></h2>
-      <p class="muted small">Custom providers and models for pi. A stored key shows as dots and stays on the server;
-        type a new one to replace it.
-        An ALL_CAPS value is read from that environment variable, and <code>!command</code> runs a command.</p>
-      ${!provs ? html`<p class="muted">Loading…</p>` : provs.map((x, i) => html`<${Provider} key=${i} x=${x}
-        set=${(f) => change(i, f)} remove=${() => setProvs(provs.filter((_, j) => j !== i))} />`)}
+      <h2>${t('mod.title')} <span class="muted">models.json</span></h2>
+      <p class="muted small">${intro()}</p>
+      ${!provs ? html`<p class="muted">${t('common.loading')}</p>`
+        : provs.map((x, i) => html`<${Provider} key=${i} x=${x}
+        set=${(f) => change(i, f)} remove=${() =>
+          setProvs(provs.filter((_, j) => j !== i))} />`)}
       ${provs && html`<button class="btn small add-provider" type="button"
         onClick=${() => setProvs([...provs, { name: '', p: { baseUrl: '', api: 'openai-completions', apiKey: '',
-        models: [{ id: '' }] } }])}>Add provider</button>`}
+        models: [{ id: '' }] } }])}>${t('mod.addProvider')}</button>`}
       ${errors.length > 0 && html`<ul class="stop error models-errors" role="alert">
         ${errors.map((m) => html`<li key=${m}>${m}</li>`)}</ul>`}
-      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
-        <button class="btn primary save-models" type="submit" disabled=${busy || !provs}>${busy ? 'Saving…' : 'Save'}
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>${t('common.cancel')}</button>
+        <button class="btn primary save-models" type="submit" disabled=${busy || !provs}>${
+          t(busy ? 'mod.saving' : 'common.save')}
           </button></div>
     </form></div>`;
 }
@@ -88,25 +91,27 @@ function Provider({ x, set, remove }) {
   const masked = p.apiKey === MASKED;
   return html`<fieldset class="provider">
     <div class="prov-row">
-      <label>Provider<input name="provider" value=${x.name} onInput=${(e) => set((y) => ({ ...y,
+      <label>${t('mod.provider')}<input name="provider" value=${x.name} onInput=${(e) => set((y) => ({ ...y,
         name: e.target.value }))} /></label>
-      <label>Base URL<input name="baseUrl" value=${p.baseUrl || ''} placeholder="https://…/v1"
+      <label>${t('mod.baseUrl')}<input name="baseUrl" value=${p.baseUrl || ''} placeholder="https://…/v1"
         onInput=${(e) => setP('baseUrl', e.target.value)} /></label>
-      <label>API<select name="api" value=${p.api || ''} onChange=${(e) => setP('api', e.target.value)}>
-        <option value="">(per model / built-in)</option>${APIS.map((a) => html`<option key=${a} value=${a}>${a}
+      <label>${t('mod.api')}<select name="api" value=${p.api || ''} onChange=${(e) => setP('api', e.target.value)}>
+        <option value="">${t('mod.perModel')}</option>${APIS.map((a) => html`<option key=${a} value=${a}>${a}
           </option>`)}</select></label>
-      <label>API key<input name="apiKey" type=${masked || isLiteral(p.apiKey) ? 'password' : 'text'}
+      <label>${t('mod.apiKey')}<input name="apiKey" type=${masked || isLiteral(p.apiKey) ? 'password' : 'text'}
         autocomplete="off" value=${masked ? '' : p.apiKey || ''}
-        placeholder=${masked ? '•••••• stored' : 'key, ENV_NAME or !command'}
+        placeholder=${t(masked ? 'mod.stored' : 'mod.keyHint')}
         onInput=${(e) => setP('apiKey', e.target.value || (x.stored ? MASKED : ''))} /></label>
-      <button class="btn-link small remove-provider" type="button" onClick=${remove}>Remove</button>
+      <button class="btn-link small remove-provider" type="button" onClick=${remove}>${t('prov.remove')}</button>
     </div>
-    <table class="models-table"><thead><tr><th>Model id</th><th>Name</th><th>Reasoning</th><th>Images</th>
-      <th>Context</th><th>Max out</th><th></th></tr></thead>
+    <table class="models-table"><thead><tr><th>${t('mod.modelId')}</th><th>${t('mod.name')}</th><th>${
+      t('mod.reasoning')}</th><th>${t('mod.images')}</th><th>${t('mod.context')}</th>
+        <th>${t('mod.maxOut')}</th><th></th>
+      </tr></thead>
       <tbody>${(p.models || []).map((m, i) => html`<${ModelRow} key=${i} m=${m} set=${(v) => setModel(i, v)}
         remove=${() => setP('models', p.models.filter((_, j) => j !== i))} />`)}</tbody></table>
     <button class="btn-link small add-model" type="button" onClick=${() => setP('models', [...(p.models || []),
-      { id: '' }])}>Add model</button>
+      { id: '' }])}>${t('mod.addModel')}</button>
   </fieldset>`;
 }
 
@@ -119,19 +124,24 @@ function ModelRow({ m, set, remove }) {
   };
   const images = (m.input || ['text']).includes('image');
   return html`<tr>
-    <td data-label="Model id"><input name="id" aria-label="Model id" value=${m.id || ''}
+    <td data-label=${t('mod.modelId')}><input name="id" aria-label=${t('mod.modelId')} value=${m.id || ''}
       onInput=${(e) => set({ ...m, id: e.target.value })} /></td>
-    <td data-label="Name"><input name="name" aria-label="Name" value=${m.name || ''} placeholder=${m.id || ''}
+    <td data-label=${t('mod.name')}><input name="name" aria-label=${t('mod.name')} value=${m.name || ''}
+      placeholder=${m.id || ''}
       onInput=${(e) => { const n = { ...m, name: e.target.value }; if (!n.name) delete n.name; set(n); }} /></td>
-    <td class="check" data-label="Reasoning"><input name="reasoning" aria-label="Reasoning" type="checkbox"
+    <td class="check" data-label=${t('mod.reasoning')}><input name="reasoning" aria-label=${t('mod.reasoning')}
+      type="checkbox"
       checked=${!!m.reasoning} onChange=${(e) => set({ ...m, reasoning: e.target.checked })} /></td>
-    <td class="check" data-label="Images"><input name="images" aria-label="Images" type="checkbox" checked=${images}
+    <td class="check" data-label=${t('mod.images')}><input name="images" aria-label=${t('mod.images')} type="checkbox"
+      checked=${images}
       onChange=${(e) => set({ ...m, input: e.target.checked ? ['text', 'image'] : ['text'] })} /></td>
-    <td data-label="Context"><input name="contextWindow" aria-label="Context window" inputmode="numeric"
+    <td data-label=${t('mod.context')}><input name="contextWindow" aria-label=${t('mod.contextWindow')}
+      inputmode="numeric"
       value=${m.contextWindow ?? ''} placeholder="128000" onInput=${num('contextWindow')} /></td>
-    <td data-label="Max out"><input name="maxTokens" aria-label="Max output tokens" inputmode="numeric"
+    <td data-label=${t('mod.maxOut')}><input name="maxTokens"
+      aria-label=${t('mod.maxOutTokens')} inputmode="numeric"
       value=${m.maxTokens ?? ''} placeholder="16384" onInput=${num('maxTokens')} /></td>
-    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label="Remove model"
+    <td class="remove"><button class="btn-link x remove-model" type="button" aria-label=${t('mod.removeModel')}
       onClick=${remove}>${glyph.close}</button></td></tr>`;
 }
 
@@ -147,24 +157,25 @@ export function check(provs) {
   const names = new Set();
   for (const { name, p } of provs) {
     const n = name.trim();
-    if (!n) { errs.push('A provider needs a name.'); continue; }
-    if (names.has(n)) errs.push(`Provider ${n} is listed twice.`);
+    if (!n) { errs.push(t('mod.errName')); continue; }
+    if (names.has(n)) errs.push(t('mod.errTwice', { name: n }));
     names.add(n);
     const models = p.models || [];
     if (!models.length && !p.baseUrl && !p.headers && !p.compat
-      && !p.modelOverrides) errs.push(`Provider ${n}: give a base URL or at least one model.`);
+      && !p.modelOverrides) errs.push(t('mod.errUrlOrModel', { name: n }));
     if (models.length && (!p.baseUrl
-      || !p.api)) errs.push(`Provider ${n}: a base URL and an API are needed with models.`);
-    if (models.length && !p.apiKey) errs.push(`Provider ${n}: an API key (or ENV_NAME) is needed with models.`);
+      || !p.api)) errs.push(t('mod.errUrlApi', { name: n }));
+    if (models.length && !p.apiKey) errs.push(t('mod.errKey', { name: n }));
     const ids = new Set();
     models.forEach((m, i) => {
       const id = (m.id || '').trim();
-      if (!id) errs.push(`Provider ${n}: model ${i + 1} needs an id.`);
-      else if (ids.has(id)) errs.push(`Provider ${n}: model ${id} is listed twice.`);
+      if (!id) errs.push(t('mod.errNoId', { name: n, n: i + 1 }));
+      else if (ids.has(id)) errs.push(t('mod.errIdTwice', { name: n, id }));
       ids.add(id);
       for (const k of ['contextWindow', 'maxTokens']) {
-        if (m[k] !== undefined && !(Number.isFinite(m[k]) && m[k] > 0)) errs.push(`Provider ${n}, model ${id || i
-          + 1}: ${k} must be a positive number.`);
+        if (m[k] !== undefined && !(Number.isFinite(m[k]) && m[k] > 0)) {
+          errs.push(t('mod.errPositive', { name: n, id: id || i + 1, key: k }));
+        }
       }
     });
   }
@@ -192,4 +203,10 @@ async function notLoaded(config) {
   } catch {
     return [];
   }
+}
+
+// intro is the editor's help line, "!command" as code.
+function intro() {
+  const [before, after] = t('mod.intro').split('{command}');
+  return html`${before}<code>!command</code>${after}`;
 }

@@ -11,13 +11,15 @@ import { navigate, sessionURL } from '../js/state.js';
 import { fleet, drives, whenPushed } from '../js/fleet.js';
 import { models, scoped, starting } from './store.js';
 import { useFolderCheck } from './folders.js';
+import { t } from '../js/i18n.js';
 
 const LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 const PRESETS = ['default', 'read-only', 'none', 'all'];
 
 export function NewSessionButton() {
   const [open, setOpen] = useState(false);
-  return html`<button class="btn primary new-session" type="button" onClick=${() => setOpen(true)}>New session</button>
+  return html`<button class="btn primary new-session" type="button"
+    onClick=${() => setOpen(true)}>${t('ns.button')}</button>
     ${open && html`<${NewSession} close=${() => setOpen(false)} />`}`;
 }
 
@@ -51,9 +53,9 @@ export function NewSession({ close, cwd = '', machine = '' }) {
   const pick = (e) => setF({ ...f, machine: e.target.value, cwd: '', model: '' });
   const submit = async (e) => {
     e.preventDefault();
-    if (!f.cwd.startsWith('/')) return setErr('The working directory must be an absolute path.');
-    if (exists === false) return setErr(`There is no folder ${f.cwd} on this machine.`);
-    if (!f.message.trim()) return setErr('Write the first message.');
+    if (!f.cwd.startsWith('/')) return setErr(t('ns.absolute'));
+    if (exists === false) return setErr(t('ns.noFolder', { cwd: f.cwd }));
+    if (!f.message.trim()) return setErr(t('ns.writeFirst'));
     const body = { cwd: f.cwd, message: f.message.trim(), tools: f.tools };
     if (f.model) body.model = f.model;
     if (f.thinkingLevel) body.thinkingLevel = f.thinkingLevel;
@@ -71,36 +73,36 @@ export function NewSession({ close, cwd = '', machine = '' }) {
     }
   };
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <form class="dialog new-session-dialog" role="dialog" aria-modal="true" aria-label="New session" ref=${box}
+    <form class="dialog new-session-dialog" role="dialog" aria-modal="true" aria-label=${t('ns.button')} ref=${box}
       onSubmit=${submit}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <h2>New session</h2>
+      <h2>${t('ns.button')}</h2>
       <${MachinePicker} value=${f.machine} onChange=${pick} />
-      ${f.machine ? html`<label>Working directory<select name="cwd" value=${f.cwd} onChange=${set('cwd')} required>
+      ${f.machine ? html`<label>${t('ns.cwd')}<select name="cwd" value=${f.cwd} onChange=${set('cwd')} required>
         ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></label>`
-      : html`<label>Working directory<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')}
+      : html`<label>${t('ns.cwd')}<input name="cwd" list="ns-projects" value=${f.cwd} onInput=${set('cwd')}
         required /></label>
-      ${f.cwd.trim() && exists === false && html`<p class="stop error ns-folder-missing" role="alert">There is no
-        folder ${f.cwd.trim()} on this machine: pi cannot start there. Pick or type one that exists.</p>`}
+      ${f.cwd.trim() && exists === false && html`<p class="stop error ns-folder-missing" role="alert">${
+        t('ns.folderMissing', { cwd: f.cwd.trim() })}</p>`}
       <datalist id="ns-projects">${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd} />`)}</datalist>`}
-      <label>Model<select name="model" value=${f.model} onChange=${set('model')}><option value="">pi's default</option>
+      <label>${t('ns.model')}<select name="model" value=${f.model} onChange=${set('model')}><option value="">${
+        t('ns.piDefault')}</option>
         ${list.map((m) => html`<option key=${m.provider + '/' + m.id} value=${m.provider + '/' + m.id}>${m.name || m.id}
           </option>`)}</select></label>
-      <label>Thinking<select name="thinkingLevel" value=${f.thinkingLevel} onChange=${set('thinkingLevel')}><option
-        value="">pi's default</option>
+      <label>${t('ns.thinking')}<select name="thinkingLevel" value=${f.thinkingLevel}
+        onChange=${set('thinkingLevel')}><option value="">${t('ns.piDefault')}</option>
         ${LEVELS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
-      <label>Tools<select name="tools" value=${f.tools} onChange=${set('tools')}>
+      <label>${t('ns.tools')}<select name="tools" value=${f.tools} onChange=${set('tools')}>
         ${PRESETS.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></label>
-      <label>First message<textarea name="message" rows="4" value=${f.message} onInput=${set('message')}
+      <label>${t('ns.first')}<textarea name="message" rows="4" value=${f.message} onInput=${set('message')}
         onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e); }}></textarea></label>
       ${err && html`<p class="stop error ns-error" role="alert">${err}</p>`}
       ${busy && html`<p class="muted ns-starting"
-        role="status">Starting pi in ${f.cwd}${f.machine ? ' on ' + f.machine : ''}: it loads its settings,
-          extensions and models, then sends your message to ${f.model || "pi's default model"}. The first start can
-          take several seconds.</p>`}
-      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
+        role="status">${t(f.machine ? 'ns.startingOn' : 'ns.starting', { cwd: f.cwd, machine: f.machine,
+          model: f.model || t('ns.piDefaultModel') })}</p>`}
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>${t('common.cancel')}</button>
         <button class="btn primary" type="submit" disabled=${busy || exists === false}>
-          ${busy ? 'Starting…' : 'Start'}</button></div>
+          ${t(busy ? 'ns.startingBtn' : 'ns.start')}</button></div>
     </form></div>`;
 }
 
@@ -112,7 +114,7 @@ function MachinePicker({ value, onChange }) {
   const others = fl ? (fl.machines || []).filter((m) => m.name !== fl.self && drives(m.name)).map((m) => m.name) : [];
   if (!others.length && !value) return null;
   if (value && !others.includes(value)) others.push(value);
-  return html`<label>Machine<select name="machine" value=${value} onChange=${onChange}>
-    <option value="">${fl ? fl.self + ' (this machine)' : 'this machine'}</option>
+  return html`<label>${t('ns.machine')}<select name="machine" value=${value} onChange=${onChange}>
+    <option value="">${fl ? t('ns.thisMachineNamed', { name: fl.self }) : t('side.thisMachine')}</option>
     ${others.map((n) => html`<option key=${n} value=${n}>${n}</option>`)}</select></label>`;
 }

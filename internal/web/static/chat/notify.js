@@ -5,6 +5,7 @@
 // localStorage; notifications ask the browser's permission when chosen.
 import { signal } from '@preact/signals';
 import { navigate, sessionURL, toast } from '../js/state.js';
+import { t } from '../js/i18n.js';
 
 export const ALERTS = { off: 'no alert', sound: 'sound', notify: 'notification', both: 'sound + notification' };
 export const alertMode = signal(localStorage.getItem('piweb.alert') || 'off');
@@ -19,7 +20,7 @@ export async function setAlertMode(mode) {
   if (mode === 'sound' || mode === 'both') unlockAudio();
   if ((mode === 'notify' || mode === 'both') && window.Notification && Notification.permission !== 'granted') {
     const p = await Notification.requestPermission();
-    if (p !== 'granted') toast('The browser did not allow notifications', { kind: 'error' });
+    if (p !== 'granted') toast(t('notify.denied'), { kind: 'error' });
   }
 }
 

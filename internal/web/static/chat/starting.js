@@ -6,6 +6,7 @@ import { html } from '../js/html.js';
 import { markdown } from '../js/markdown.js';
 import { starting } from './store.js';
 import { liveOf } from './live.js';
+import { t } from '../js/i18n.js';
 
 export function Starting({ view }) {
   const s = starting.get(view.id);
@@ -17,8 +18,8 @@ export function Starting({ view }) {
   }
   const streaming = liveOf(view.id).phase.value === 'streaming';
   return html`<article class="row starting-msg" aria-busy="true">
-    <div class="msg user"><div class="msg-head"><span class="who u">You</span></div>
+    <div class="msg user"><div class="msg-head"><span class="who u">${t('msg.you')}</span></div>
       <div class="bubble"><div class="md">${markdown(s.message)}</div></div></div>
     ${!streaming && html`<div class="phase-line starting-line" role="status"><span class="spinner"></span>${
-      `Starting pi in ${s.cwd}${s.model ? ' with ' + s.model : ''}…`}</div>`}</article>`;
+      t(s.model ? 'start.lineWith' : 'start.line', { cwd: s.cwd, model: s.model })}</div>`}</article>`;
 }

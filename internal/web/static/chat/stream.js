@@ -13,6 +13,7 @@ import { html } from '../js/html.js';
 import { Tool } from '../js/message.js';
 import { blockTimes, liveOf } from './live.js';
 import { ExtensionDialogs } from './dialogs.js';
+import { t } from '../js/i18n.js';
 
 export const activity = signal(''); // what the streamed message is doing: thinking, writing, tool call
 
@@ -120,7 +121,8 @@ export class LiveTail extends Component {
       if (b.type === 'thinking') {
         if (at) s.start = at.start;
         if (!open && !s.end) s.end = (at && at.end) || Date.now();
-        s.label.textContent = (open ? 'Thinking… ' : 'Thought for ') + secs((s.end || Date.now()) - s.start);
+        const time = secs((s.end || Date.now()) - s.start);
+        s.label.textContent = t(open ? 'stream.thinking' : 'stream.thought', { time });
       }
     } else if (b.type === 'toolCall') {
       const key = b.id + ' ' + b.name + ' ' + JSON.stringify(b.arguments || {});

@@ -1,30 +1,31 @@
 // a11y.js: the pure side of keyboard and screen-reader support: the list
 // of the app's shortcuts (the ? dialog shows it), where Tab goes inside a
 // dialog that holds the focus, and what is said when an answer ends.
+import { t } from './i18n.js';
 
 // shortcuts are the app's keys, in the groups the ? dialog shows.
 export const shortcuts = [
-  { group: 'Anywhere', keys: [
-    ['Ctrl+K', 'Search all sessions'],
-    ['Ctrl+Shift+P', 'Commands: every action on the page and the session'],
-    ['/', 'Filter the session list'],
-    ['?', 'Show these shortcuts'],
-    ['Esc', 'Close the innermost menu, dialog or panel'],
+  { group: t('keys.anywhere'), keys: [
+    ['Ctrl+K', t('keys.search')],
+    ['Ctrl+Shift+P', t('keys.commands')],
+    ['/', t('keys.filter')],
+    ['?', t('keys.help')],
+    ['Esc', t('keys.esc')],
   ] },
-  { group: 'Session', keys: [
-    ['j / k', 'Next / previous message'],
-    ['t', 'Tree panel'],
-    ['f', 'Files panel'],
+  { group: t('keys.session'), keys: [
+    ['j / k', t('keys.nextPrev')],
+    ['t', t('keys.tree')],
+    ['f', t('keys.files')],
   ] },
-  { group: 'Composer', keys: [
-    ['Enter', 'Send'],
-    ['Shift+Enter', 'New line'],
-    ['Esc', 'Stop the answer being streamed'],
-    ['Tab', 'Take a completion'],
+  { group: t('keys.composer'), keys: [
+    ['Enter', t('keys.send')],
+    ['Shift+Enter', t('keys.newLine')],
+    ['Esc', t('keys.stop')],
+    ['Tab', t('keys.complete')],
   ] },
-  { group: 'Terminal', keys: [
-    ['Ctrl+Shift+C', 'Copy the selection'],
-    ['Ctrl+Shift+V', 'Paste'],
+  { group: t('keys.terminal'), keys: [
+    ['Ctrl+Shift+C', t('keys.copy')],
+    ['Ctrl+Shift+V', t('keys.paste')],
   ] },
 ];
 
@@ -32,13 +33,13 @@ export const shortcuts = [
 // layout, up to 760 px wide, shows these buttons), which the ? dialog
 // lists first there.
 export const phoneControls = [
-  ['☰', 'The session list'],
-  ['⌕', 'Search all sessions'],
-  ['⌘', 'Commands: every action on the page and the session'],
-  ['⋯', 'Actions on the session (top right): panels, rename, pin, export, delete'],
-  ['⋯ on a message', 'Copy, label, edit from here, retry, fork'],
-  ['More ▾', 'Compact, clone, custom models, alerts, mute'],
-  ['Tap outside', 'Close a menu, dialog or the session list'],
+  ['☰', t('keys.p.sessions')],
+  ['⌕', t('keys.search')],
+  ['⌘', t('keys.commands')],
+  ['⋯', t('keys.p.actions')],
+  [t('keys.p.onMessage'), t('keys.p.msgActions')],
+  [t('keys.p.more'), t('keys.p.moreWhat')],
+  [t('keys.p.tapOutside'), t('keys.p.close')],
 ];
 
 // trapNext is the index of the element Tab (or Shift+Tab, back) moves to
@@ -60,7 +61,7 @@ export function spokenAnswer(m) {
   if (!m || m.role !== 'assistant' || m.stopReason === 'error' || m.stopReason === 'aborted') return '';
   const text = (m.content || []).filter((b) => b && b.type === 'text').map((b) => b.text || '').join('\n').trim();
   if (!text) return '';
-  return 'pi answered: ' + (text.length > sayMax ? text.slice(0, sayMax) + '…' : text);
+  return t('keys.spoken', { text: text.length > sayMax ? text.slice(0, sayMax) + '…' : text });
 }
 
 const nextKey = { vertical: 'ArrowDown', horizontal: 'ArrowRight' };

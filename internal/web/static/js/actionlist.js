@@ -26,7 +26,8 @@ import { t } from './i18n.js';
 import { shortcutsOpen } from './shortcuts.js';
 
 // slash is an action that runs pi's slash command name (with arg).
-const slash = (view, id, label, name, arg = '', extra = {}) => ({ id, group: 'Session', label, keys: '/' + name
+const slash = (view, id, label, name, arg = '', extra = {}) => ({ id, group: t('pal.groupSession'), label,
+  keys: '/' + name
   + (arg ? ' ' + arg : ''), run: () => run(view, liveOf(view.id), { kind: 'builtin', name, arg }), ...extra });
 
 // sessionActions are the actions on an open session; view is null on
@@ -34,44 +35,46 @@ const slash = (view, id, label, name, arg = '', extra = {}) => ({ id, group: 'Se
 export function sessionActions(view) {
   if (!view) return [];
   const ro = readOnly(view);
-  const open = panels.filter((p) => !ro || p.remote).map((p) => ({ id: 'panel-' + p.name, group: 'Panel',
+  const open = panels.filter((p) => !ro || p.remote).map((p) => ({ id: 'panel-' + p.name,
+    group: t('pal.groupPanel'),
     label: p.label, title: p.title, keys: p.key ? p.key.toUpperCase() : '', run: () => setPanel(p.name) }));
+  const S = t('pal.groupSession');
   const reading = [
     ...open,
-    { id: 'pin', group: 'Session', label: t(pinned.value.has(view.id) ? 'head.unpin' : 'head.pin'),
+    { id: 'pin', group: S, label: t(pinned.value.has(view.id) ? 'head.unpin' : 'head.pin'),
       title: t('head.pinTip'), run: () => togglePin(view.id) },
-    { id: 'archive', group: 'Session', label: t(archived.value.has(view.id) ? 'head.unarchive' : 'head.archive'),
+    { id: 'archive', group: S, label: t(archived.value.has(view.id) ? 'head.unarchive' : 'head.archive'),
       title: t('head.archiveTip'), run: () => archive(view.id, !archived.value.has(view.id)) },
-    { id: 'copy-id', group: 'Session', label: t('head.copyId'), run: () => copy('id', api.splitRef(view.id).id) },
-    { id: 'copy-path', group: 'Session', label: t('head.copyPath'),
+    { id: 'copy-id', group: S, label: t('head.copyId'), run: () => copy('id', api.splitRef(view.id).id) },
+    { id: 'copy-path', group: S, label: t('head.copyPath'),
       run: () => copy('path', sessionOf(view).path || '') },
     // Another machine's session is shared by that machine when this piweb drives it (decision 0046).
-    ...(canShare(view.id) ? [{ id: 'share', group: 'Session', label: t('head.share'), title: t('head.shareTip'),
+    ...(canShare(view.id) ? [{ id: 'share', group: S, label: t('head.share'), title: t('head.shareTip'),
       run: () => { shareAsked.value = { id: view.id, leaf: view.leaf || '' }; } }] : []),
     ...exports(view, ro),
   ];
   if (ro) return reading;
   const phase = liveOf(view.id).phase.value;
   return [
-    slash(view, 'fork', 'Fork from a message…', 'fork'),
-    { id: 'clone', group: 'Session', label: 'Clone this branch', keys: '/clone',
-      title: 'A new session with this branch', run: () => cloneBranch(view) },
-    { id: 'compact', group: 'Session', label: 'Compact…', keys: '/compact',
+    slash(view, 'fork', t('pal.forkFrom'), 'fork'),
+    { id: 'clone', group: S, label: t('pal.clone'), keys: '/clone',
+      title: t('ctl.cloneTitle'), run: () => cloneBranch(view) },
+    { id: 'compact', group: S, label: t('pal.compactDots'), keys: '/compact',
       disabled: phase === 'streaming' || phase === 'compacting',
-      title: 'Summarize the context, with instructions if you like', run: () => { compactAsked.value = view.id; } },
-    { id: 'rename', group: 'Session', label: t('head.rename'), keys: '/name',
+      title: t('pal.compactTitle'), run: () => { compactAsked.value = view.id; } },
+    { id: 'rename', group: S, label: t('head.rename'), keys: '/name',
       run: () => { renameAsked.value = true; } },
-    slash(view, 'model', 'Switch model…', 'model'),
-    ...LEVELS.map((lv) => slash(view, 'thinking-' + lv, 'Thinking: ' + lv, 'thinking', lv)),
-    { id: 'models', group: 'Session', label: 'Custom models…', title: 'Edit custom models (models.json)',
+    slash(view, 'model', t('pal.model'), 'model'),
+    ...LEVELS.map((lv) => slash(view, 'thinking-' + lv, t('pal.thinking', { level: lv }), 'thinking', lv)),
+    { id: 'models', group: S, label: t('pal.customModels'), title: t('ctl.modelsTitle'),
       run: () => { modelsAsked.value = true; } },
-    slash(view, 'copy', 'Copy the last answer', 'copy'),
-    slash(view, 'info', 'Session info', 'session'),
-    slash(view, 'new', 'New session in this folder', 'new'),
-    { id: 'mute', group: 'Session', label: muted.value.has(view.id) ? 'Unmute this session' : 'Mute this session',
-      checked: muted.value.has(view.id), title: 'No alerts for this session', run: () => toggleMuted(view.id) },
+    slash(view, 'copy', t('pal.copyAnswer'), 'copy'),
+    slash(view, 'info', t('pal.info'), 'session'),
+    slash(view, 'new', t('pal.newHere'), 'new'),
+    { id: 'mute', group: S, label: t(muted.value.has(view.id) ? 'ctl.unmute' : 'ctl.mute'),
+      checked: muted.value.has(view.id), title: t('ctl.muteTitle'), run: () => toggleMuted(view.id) },
     ...reading,
-    { id: 'delete', group: 'Session', label: t('head.deleteDots'), danger: true,
+    { id: 'delete', group: S, label: t('head.deleteDots'), danger: true,
       run: () => remove(view, sessionOf(view)) },
   ];
 }
@@ -80,7 +83,8 @@ export function sessionActions(view) {
 // file, the branch as pi's /export writes it; of the branch shown.
 function exports(view, ro) {
   const leaf = view.leaf || undefined;
-  const dl = (id, label, href, keys, title) => ({ id, group: 'Export', label, href, keys: ro ? '' : keys, title,
+  const dl = (id, label, href, keys, title) => ({ id, group: t('pal.groupExport'),
+    label, href, keys: ro ? '' : keys, title,
     run: () => download(href) });
   return [
     dl('export-html', t('head.exportHtml'), api.exportURL(view.id, 'html', leaf), '/export html',
@@ -105,13 +109,15 @@ function download(href) {
 
 // pageActions are the actions on every page.
 export function pageActions() {
-  const go = (label, url) => ({ group: 'Go to', label, run: () => navigate(url) });
+  const go = (label, url) => ({ group: t('pal.groupGo'), label, run: () => navigate(url) });
+  const P = t('pal.groupPage');
   return [
-    { group: 'Page', label: 'New session…', run: () => { newSessionIn.value = { cwd: '', machine: '' }; } },
-    { group: 'Page', label: 'Search all sessions', keys: 'Ctrl+K', run: () => { searchOpen.value = true; } },
-    { group: 'Page', label: 'Toggle the sidebar', run: toggleSidebar },
-    { group: 'Page', label: 'Shortcuts and buttons', keys: '?', run: () => { shortcutsOpen.value = true; } },
-    go('All sessions', '/'), go('Settings', '/settings'), go('Usage', '/usage'), go('Trash', '/trash'),
+    { group: P, label: t('pal.newSession'), run: () => { newSessionIn.value = { cwd: '', machine: '' }; } },
+    { group: P, label: t('head.searchAll'), keys: 'Ctrl+K', run: () => { searchOpen.value = true; } },
+    { group: P, label: t('pal.toggleSidebar'), run: toggleSidebar },
+    { group: P, label: t('pal.shortcuts'), keys: '?', run: () => { shortcutsOpen.value = true; } },
+    go(t('app.allSessions'), '/'), go(t('nav.settings'), '/settings'), go(t('nav.usage'), '/usage'),
+    go(t('nav.trash'), '/trash'),
   ];
 }
 
@@ -120,40 +126,40 @@ export function pageActions() {
 export function allActions(view) {
   const s = sessionActions(view).filter((a) => !a.disabled);
   // On a session page "New session in this folder" stands for the dialog.
-  const p = pageActions().filter((a) => !(s.length && !readOnly(view) && a.label === 'New session…'));
+  const p = pageActions().filter((a) => !(s.length && !readOnly(view) && a.label === t('pal.newSession')));
   return [...s, ...p];
 }
 
 // copy puts v on the clipboard and says so.
-export const copy = (what, v) => copyText(v).then((ok) => toast(ok ? `Copied ${what}` : 'Copy failed'));
+export const copy = (what, v) => copyText(v).then((ok) => toast(t(ok ? 'al.copied.' + what : 'share.copyFailed')));
 
 // remove moves the session to the trash, after asking, with an Undo.
 export async function remove(view, s) {
   const name = s.name || s.firstMessage || view.id;
-  if (!(await confirm('Delete session?', `"${name.slice(0, 80)}" will be moved to the trash. You can undo this.`,
-    { ok: 'Delete', danger: true }))) return;
+  if (!(await confirm(t('al.deleteTitle'), t('al.deleteText', { name: name.slice(0, 80) }),
+    { ok: t('common.delete'), danger: true }))) return;
   if (view.unsub) view.unsub(); // the stream ends with the file; do not reconnect to a 404
   view.unsub = null;
   try {
     const r = await api.deleteSession(view.id);
     removeSession(view.id);
     navigate('/');
-    toast('Session moved to the trash', {
-      action: 'Undo', ms: 10000,
+    toast(t('al.moved'), {
+      action: t('order.undo'), ms: 10000,
       onAction: async () => {
         try {
           await api.restoreTrash(r.trashId || (await trashIdOf(view.id)));
           await loadSessions();
           navigate(sessionURL(view.id));
-          toast('Session restored');
+          toast(t('trash.restored'));
         } catch (e) {
-          toast('Restore failed: ' + e.message, { kind: 'error' });
+          toast(t('trash.restoreFailed', { why: e.message }), { kind: 'error' });
         }
       },
     });
   } catch (e) {
     view.watch();
-    toast('Delete failed: ' + e.message, { kind: 'error' });
+    toast(t('trash.deleteFailed', { why: e.message }), { kind: 'error' });
   }
 }
 

@@ -21,6 +21,7 @@ import { SettingsPage } from './settings.js';
 import { withBadge, badge } from './attention.js';
 import { current, show, closeView } from './view.js';
 import { relTime } from './util.js';
+import { t } from './i18n.js';
 import { LiveTail } from '../chat/stream.js';
 import { spoken } from '../chat/live.js';
 import { ShortcutsDialog, shortcutsOpen } from './shortcuts.js';
@@ -83,12 +84,13 @@ function App() {
     <div class="sr-only" role="status" aria-live="polite">${spoken.value}</div>
     <${FolderPicker} />
     ${!connected.value && html`<div class="conn-lost" role="status"><span class="spinner"></span>
-      Disconnected from piweb, retrying…</div>`}
-    <div class="toasts" aria-live="polite">${toasts.value.map((t) => html`<div key=${t.id} class=${'toast ' + t.kind}>
-      <span>${t.kind === 'error' ? html`<${ErrorText} text=${t.text} />` : t.text}</span>
-      ${t.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(t.id); t.onAction(); }}>
-        ${t.action}</button>`}
-      <button class="btn-link x" type="button" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>${glyph.close}
+      ${t('app.disconnected')}</div>`}
+    <div class="toasts" aria-live="polite">${toasts.value.map((o) => html`<div key=${o.id} class=${'toast ' + o.kind}>
+      <span>${o.kind === 'error' ? html`<${ErrorText} text=${o.text} />` : o.text}</span>
+      ${o.action && html`<button class="btn-link" type="button" onClick=${() => { dismissToast(o.id); o.onAction(); }}>
+        ${o.action}</button>`}
+      <button class="btn-link x" type="button" aria-label=${t('comp.dismiss')} onClick=${() => dismissToast(o.id)}>${
+        glyph.close}
         </button></div>`)}</div>
   </div>`;
 }
@@ -112,12 +114,12 @@ function shownPanel(view) {
 function SessionPage({ view }) {
   const err = view.error.value;
   if (err) {
-    return html`<div class="page-msg"><h2>${err.status === 404 ? 'Session not found' : 'Could not open the session'}
+    return html`<div class="page-msg"><h2>${t(err.status === 404 ? 'app.notFound' : 'app.cantOpen')}
       </h2>
       <p class="muted">${err.message}</p><a href="/"
-        onClick=${(e) => { e.preventDefault(); navigate('/'); }}>Back to all sessions</a></div>`;
+        onClick=${(e) => { e.preventDefault(); navigate('/'); }}>${t('app.backToAll')}</a></div>`;
   }
-  if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">Loading…</div>`;
+  if (!view.detail.value && !view.loaded.value) return html`<div class="page-msg muted">${t('common.loading')}</div>`;
   return html`<div class="session"><${SessionHeader} view=${view} /><${Conversation} view=${view}
     tail=${html`<${Starting} view=${view} /><${LiveTail} view=${view} />`} />${readOnly(view) ? ''
       : html`<${Composer} view=${view} />`}</div>`;
@@ -142,21 +144,22 @@ function Home() {
   const arch = archivedHere.value;
   return html`<div class="home">
     <header class="sess-head"><${SidebarButton} />
-      <div class="sess-head-main"><h1 class="sess-name">All sessions</h1><div class="sess-facts"><span class="fact">
-        ${sessionCount(listed.value.all)}${arch ? ` (${arch} archived)` : ''}<span class="keys"> · Ctrl+K to
-        search</span></span></div></div>
-      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label="Search all sessions"
+      <div class="sess-head-main"><h1 class="sess-name">${t('app.allSessions')}</h1>
+        <div class="sess-facts"><span class="fact">
+        ${sessionCount(listed.value.all)}${arch ? t('app.archivedCount', { count: arch }) : ''}<span
+          class="keys">${t('app.ctrlK')}</span></span></div></div>
+      <button class="btn ghost icon only-mobile phone-search" type="button" aria-label=${t('head.searchAll')}
         onClick=${() => { searchOpen.value = true; }}>${glyph.search}</button><${NewSessionButton} /></header>
     <div class="home-body">
-      ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>No sessions yet.</p>
-        <p>Start one with New session, or run <code>pi</code> in a terminal: its sessions show here as they are
-          written.</p></div>`}
-      ${list.length > 0 && html`<h2>Recent</h2>`}
+      ${sessionsLoaded.value && !list.length && html`<div class="empty-home muted"><p>${t('side.noneYet')}</p>
+        <p>${emptyHome()}</p></div>`}
+      ${list.length > 0 && html`<h2>${t('app.recent')}</h2>`}
       <ul class="recent">${list.map((s) => html`<li key=${s.id}><a href=${sessionURL(s.id)}
         onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}>
-        <span class="sess-title"><${Marks} s=${s} />${s.name || s.firstMessage || '(empty session)'}</span>
+        <span class="sess-title"><${Marks} s=${s} />${s.name || s.firstMessage || t('side.empty')}</span>
         <span class="muted">${s.machine && html`<span class="recent-machine">${s.machine}</span> · `}${
-          `${s.cwd} · ${relTime(s.modified)} · ${s.messageCount} msgs`}</span></a></li>`)}</ul>
+          t('app.recentLine', { cwd: s.cwd, when: relTime(s.modified),
+            count: s.messageCount || 0 })}</span></a></li>`)}</ul>
     </div></div>`;
 }
 
@@ -167,7 +170,8 @@ function Confirm({ d }) {
     <div class="dialog confirm" role="alertdialog" aria-modal="true" aria-label=${d.title} ref=${box}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); d.resolve(false); } }}>
       <h2>${d.title}</h2><p>${d.text}</p>
-      <div class="dialog-actions"><button class="btn" type="button" onClick=${() => d.resolve(false)}>Cancel</button>
+      <div class="dialog-actions"><button class="btn" type="button" onClick=${() => d.resolve(false)}
+        >${t('common.cancel')}</button>
         <button class=${'btn primary' + (d.danger ? ' danger' : '')} type="button" autofocus
           onClick=${() => d.resolve(true)}>
           ${d.ok}</button></div>
@@ -258,3 +262,9 @@ if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').cat
 
 if (route.value.page === 'session') show(route.value.id, route.value.leaf, route.value.entry);
 render(html`<${App} />`, document.getElementById('app'));
+
+// emptyHome says how to start a session, "pi" as code.
+function emptyHome() {
+  const [before, after] = t('app.emptyHome').split('{pi}');
+  return html`${before}<code>pi</code>${after}`;
+}

@@ -16,6 +16,7 @@ import { sessions, sessionById, attentionEvent, marksEvent, route, navigate, ses
 import { alertUser } from '../chat/notify.js';
 import * as api from './api.js';
 import { faviconURL } from './icons.js';
+import { t as tr } from './i18n.js';
 
 // since is when the server's marks began: older activity counts as read.
 const since = signal(Infinity);
@@ -90,7 +91,7 @@ let sendTimer = 0;
 function sendMarks() {
   const ids = [...toSend];
   toSend.clear();
-  if (ids.length) api.markRead(ids).then(adopt, (e) => toast('Could not save the read marks: ' + e.message,
+  if (ids.length) api.markRead(ids).then(adopt, (e) => toast(tr('att.marksFailed', { why: e.message }),
     { kind: 'error' }));
 }
 
@@ -99,7 +100,7 @@ export function markAllRead() {
 }
 
 function saveMute(id, on) {
-  api.setMuted(id, on).then(adopt, (e) => { toast('Could not save the mute: ' + e.message,
+  api.setMuted(id, on).then(adopt, (e) => { toast(tr('att.muteFailed', { why: e.message }),
     { kind: 'error' }); loadMarks(); });
 }
 
@@ -147,7 +148,7 @@ function repeated(ev) {
   return was !== undefined && now - was < 1000;
 }
 
-const TEXT = { done: 'pi finished', failed: 'pi failed', waiting: 'pi is waiting for your answer' };
+const TEXT = { done: tr('att.done'), failed: tr('att.failed'), waiting: tr('att.waiting') };
 
 // notify alerts the user of ev. The server names the session in the
 // event (ev.name); a session it could not name yet (a new one's attention
@@ -159,10 +160,10 @@ function notify(ev, tries = 0) {
   // A file listed before its first message says '(no messages)' (pi's
   // placeholder): the server's name, made when the run ended, is better.
   const listed = s && (s.name || (s.firstMessage !== '(no messages)' && s.firstMessage));
-  const name = listed || ev.name || s?.firstMessage || 'a session';
+  const name = listed || ev.name || s?.firstMessage || tr('att.aSession');
   const body = ev.kind === 'waiting' || ev.kind === 'failed' ? name.slice(0,
     80) + (ev.title ? ': ' + ev.title : '') : name.slice(0, 80);
-  toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: 'Open',
+  toast(TEXT[ev.kind] + ' · ' + body, { kind: ev.kind === 'failed' ? 'error' : '', action: tr('trash.open'),
     onAction: () => navigate(sessionURL(ev.id)), ms: 10000 });
   alertUser(TEXT[ev.kind], body, ev.id);
 }

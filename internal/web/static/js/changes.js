@@ -12,7 +12,7 @@ import * as api from './api.js';
 import { diffLines } from './highlight.js';
 import { capped } from './markdown.js';
 import { editDiff } from './message.js';
-import { plural } from './util.js';
+import { t } from './i18n.js';
 import { Worktrees } from './worktrees.js';
 import { useGitActions, FileActions, SectionAction, CommitBox, RecentCommits } from './gitactions.js';
 import { glyph } from './icons.js';
@@ -20,14 +20,14 @@ import { glyph } from './icons.js';
 export function ChangesPanel({ view }) {
   const [tab, setTab] = useState('git');
   return html`<div class="changes-panel">
-    <div class="panel-head"><strong>Changes</strong>
+    <div class="panel-head"><strong>${t('panel.changes')}</strong>
       <div class="seg" role="tablist" onKeyDown=${onArrows('[role=tab]', 'horizontal')}>
         <button type="button" role="tab" class=${tab === 'git' ? 'on' : ''} aria-selected=${tab === 'git'}
-          onClick=${() => setTab('git')}>Working tree</button>
+          onClick=${() => setTab('git')}>${t('chg.workingTree')}</button>
         <button type="button" role="tab" class=${tab === 'session' ? 'on' : ''} aria-selected=${tab === 'session'}
-          onClick=${() => setTab('session')}>This session</button>
+          onClick=${() => setTab('session')}>${t('chg.thisSession')}</button>
         <button type="button" role="tab" class=${tab === 'worktrees' ? 'on' : ''} aria-selected=${tab === 'worktrees'}
-          onClick=${() => setTab('worktrees')}>Worktrees</button></div>
+          onClick=${() => setTab('worktrees')}>${t('chg.worktrees')}</button></div>
       <${PanelButtons} />
         </div>
     <div class="changes-body">${tab === 'git' ? html`<${GitChanges}
@@ -55,29 +55,29 @@ function GitChanges({ id }) {
   const unstaged = s.files.filter((f) => f.kind !== 'untracked' && f.unstaged !== '.');
   const untracked = s.files.filter((f) => f.kind === 'untracked');
   return html`<div class="git-changes">
-    <div class="git-branch"><span class="branch">${glyph.branch} ${s.branch || '(detached HEAD)'}</span>
-      ${s.upstream && html`<span class="muted" title=${'upstream ' + s.upstream}>${glyph.up}${s.ahead} ${glyph.down}
+    <div class="git-branch"><span class="branch">${glyph.branch} ${s.branch || t('chg.detached')}</span>
+      ${s.upstream && html`<span class="muted"
+        title=${t('chg.upstream', { name: s.upstream })}>${glyph.up}${s.ahead} ${glyph.down}
         ${s.behind} ${s.upstream}</span>`}
-      <span class="muted">${s.head ? s.head.slice(0, 8) : 'no commits yet'}</span></div>
+      <span class="muted">${s.head ? s.head.slice(0, 8) : t('chg.noCommits')}</span></div>
     ${s.ignoredConfig && html`<div class="muted small pad-s git-ignored-config" title=${s.ignoredConfig.join(', ')}>
-      This repository's own git config names commands (${s.ignoredConfig.join(', ')}); piweb ran git
-      without them.</div>`}
+      ${t('chg.ignoredConfig', { names: s.ignoredConfig.join(', ') })}</div>`}
     <${CommitBox} id=${id} s=${s} staged=${staged.length} acts=${acts} />
-    ${!s.total && html`<div class="muted pad">No changes: the working tree matches HEAD.</div>`}
+    ${!s.total && html`<div class="muted pad">${t('chg.clean')}</div>`}
     ${s.total > s.files.length && html`<div class="muted small pad-s">
-      ${plural(s.total, 'changed file')}; the first ${s.files.length} are listed.</div>`}
-    <${Section} title="Staged" files=${staged} which="staged" id=${id} rev=${rev} acts=${acts} />
-    <${Section} title="Unstaged" files=${unstaged} which="unstaged" id=${id} rev=${rev} acts=${acts} />
-    <${Section} title="Untracked" files=${untracked} which="untracked" id=${id} rev=${rev} acts=${acts} />
+      ${t('chg.firstListed', { count: s.total, listed: s.files.length })}</div>`}
+    <${Section} title=${t('chg.staged')} files=${staged} which="staged" id=${id} rev=${rev} acts=${acts} />
+    <${Section} title=${t('chg.unstaged')} files=${unstaged} which="unstaged" id=${id} rev=${rev} acts=${acts} />
+    <${Section} title=${t('chg.untracked')} files=${untracked} which="untracked" id=${id} rev=${rev} acts=${acts} />
     <${RecentCommits} id=${id} rev=${rev} />
   </div>`;
 }
 
 const noGit = {
-  not_repo: "This session's folder is not in a git repository.",
-  no_git: 'git is not installed: install git to see changes here.',
-  no_dir: "This session's folder does not exist on this machine (moved or deleted).",
-  timeout: 'git did not answer in time (a lock or a slow file system?).',
+  not_repo: t('chg.notRepo'),
+  no_git: t('chg.noGit'),
+  no_dir: t('chg.noDir'),
+  timeout: t('chg.timeout'),
 };
 
 function Section({ title, files, which, id, rev, acts }) {
@@ -104,14 +104,14 @@ function GitFile({ f, which, id, rev, acts }) {
   }, [open, rev, f.path, which]);
   return html`<details class="tool ok change" data-path=${f.path} onToggle=${(e) => setOpen(e.currentTarget.open)}>
     <summary><span class=${'tool-name st-' + letter}>${letter}</span><span class="path">${f.path}</span>
-      ${f.origPath && html`<span class="muted">from ${f.origPath}</span>`}
+      ${f.origPath && html`<span class="muted">${t('chg.from', { path: f.origPath })}</span>`}
       <${FileActions} f=${f} which=${which} acts=${acts} /></summary>
-    <div class="tool-body">${dir ? html`<div class="muted pad-s">an untracked folder</div>`
+    <div class="tool-body">${dir ? html`<div class="muted pad-s">${t('chg.untrackedFolder')}</div>`
       : !d ? html`<div class="muted pad-s">…</div>`
       : d.error ? html`<div class="stop error">${d.error}</div>`
-      : d.binary ? html`<div class="muted pad-s">binary file</div>`
+      : d.binary ? html`<div class="muted pad-s">${t('chg.binary')}</div>`
       : html`<${Hunks} text=${d.text} path=${f.path} />${d.truncated && html`<div
-        class="muted small pad-s">The diff is cut: it is over 512 KiB.</div>`}`}</div>
+        class="muted small pad-s">${t('chg.cut')}</div>`}`}</div>
   </details>`;
 }
 
@@ -171,10 +171,10 @@ function SessionChanges({ view }) {
   }, [view.id, meta, items]);
   if (!list) return html`<div class="muted pad">…</div>`;
   if (list.error) return html`<div class="stop error">${list.error}</div>`;
-  if (!list.length) return html`<div class="muted pad">This session has not written or edited any file.</div>`;
+  if (!list.length) return html`<div class="muted pad">${t('chg.noneWritten')}</div>`;
   const files = new Set(list.map((c) => c.path));
   return html`<div class="session-changes"><div class="muted small pad-s">
-    ${plural(list.length, 'change')} to ${plural(files.size, 'file')}, in order</div>
+    ${t('chg.inOrder', { changes: t('chg.changes', { count: list.length }), count: files.size })}</div>
     ${list.map((c) => html`<${SessionChange} key=${c.callId} c=${c} />`)}</div>`;
 }
 
@@ -185,6 +185,6 @@ function SessionChange({ c }) {
     : String(c.content || '').replace(/\n$/, '').split('\n').map((l) => '+' + l).join('\n');
   return html`<details class=${'tool change ' + state} open data-path=${c.path}>
     <summary><span class="tool-name">${c.tool}</span><span class="path">${c.path}</span>
-      ${c.error && html`<span class="exit bad">failed</span>`}</summary>
+      ${c.error && html`<span class="exit bad">${t('chg.failed')}</span>`}</summary>
     <div class="tool-body"><pre class="diff">${capped(text, (s) => diffLines(s, c.path))}</pre></div></details>`;
 }

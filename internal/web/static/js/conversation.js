@@ -9,6 +9,7 @@ import { Message, hidden } from './message.js';
 import { markdown } from './markdown.js';
 import { PAGE } from './view.js';
 import { fmtTokens, fmtTime, fmtDate, toMs } from './util.js';
+import { t, dateFmt } from './i18n.js';
 import { RowActions } from './rowactions.js';
 import { EditedNote, omittedNote } from './system.js';
 import { glyph } from './icons.js';
@@ -151,15 +152,15 @@ export function Conversation({ view, tail }) {
   return html`<div class="conv" ref=${scroller} onScroll=${onScroll} onClickCapture=${onClickCapture} tabIndex="-1">
     <div class="conv-inner">
       ${view.before.value != null ? html`<div class="load-earlier">
-        ${loading ? 'Loading earlier messages…' : html`<button class="btn ghost" type="button"
-        onClick=${earlier}>Load earlier (${start} more)</button>`}</div>`
-        : items.length ? html`<div class="conv-start muted">Start of conversation</div>` : null}
+        ${loading ? t('conv.loadingEarlier') : html`<button class="btn ghost" type="button"
+        onClick=${earlier}>${t('conv.loadEarlier', { count: start })}</button>`}</div>`
+        : items.length ? html`<div class="conv-start muted">${t('conv.start')}</div>` : null}
       ${pages}
       ${!view.leafOmitted.value ? null : view.leafOmitted.value.map((o) => html`<${Omitted} key=${o.id} o=${o}
         ctx=${ctx} />`)}
       ${tail}
-      ${!items.length && !loading && !starting.has(view.id) && html`<div class="empty muted">No messages on this
-        branch.</div>`}
+      ${!items.length && !loading && !starting.has(view.id) && html`<div class="empty muted">${
+        t('conv.noMessages')}</div>`}
     </div>
   </div>`;
 }
@@ -191,7 +192,7 @@ function dayOf(t) {
 // start of the conversation), since message headers show only the time.
 function DaySep({ t }) {
   const d = new Date(toMs(t));
-  const text = d.toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
+  const text = dateFmt({ weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }).format(d);
   return html`<div class="day-sep" role="separator"><span>${text}</span></div>`;
 }
 
@@ -280,24 +281,25 @@ function Compaction({ it, view }) {
   const ctx = useMemo(() => pairing(x ? x.items : []), [x, x && x.items]);
   return html`<div class=${'card compaction' + (x ? ' open' : '')}>
     <div class="card-head">
-      <span class="card-icon">${glyph.compacted}</span><strong>Compacted</strong>
-      <span class="muted">${fmtTokens(m.tokensBefore)} tokens before</span>
+      <span class="card-icon">${glyph.compacted}</span><strong>${t('conv.compacted')}</strong>
+      <span class="muted">${t('conv.tokensBefore', { tokens: fmtTokens(m.tokensBefore) })}</span>
       <time class="ts" title=${fmtDate(m.timestamp)}>${fmtTime(m.timestamp)}</time>
       <button class="btn ghost small" type="button" onClick=${() => (x ? view.collapse(it.id) : view.expand(it.id))}>
-        ${x ? 'Hide earlier history' : 'Show earlier history'}</button>
+        ${t(x ? 'conv.hideHistory' : 'conv.showHistory')}</button>
     </div>
-    <details class="card-summary"><summary>Summary</summary><div class="md">${markdown(m.summary)}</div></details>
+    <details class="card-summary"><summary>${t('conv.summary')}</summary>
+      <div class="md">${markdown(m.summary)}</div></details>
     ${x && html`<div class="hidden-history">
-      ${x.loading && html`<div class="muted">Loading…</div>`}
+      ${x.loading && html`<div class="muted">${t('common.loading')}</div>`}
       ${x.error && html`<div class="stop error">${x.error}</div>`}
-      ${!x.loading && !x.items.length && !x.error && html`<div class="muted">Nothing before this compaction.</div>`}
+      ${!x.loading && !x.items.length && !x.error && html`<div class="muted">${t('conv.nothingBefore')}</div>`}
       ${x.items.map((h) => hidden(h.m, ctx) ? null : html`<article key=${h.id} class="row" id=${'e-' + h.id}
         data-entry=${h.id} data-role=${h.m.role}>
         ${h.m.role === 'compactionSummary' ? html`<div class="card compaction"><div class="card-head">
-          <strong>Earlier compaction</strong></div><div class="md">${markdown(h.m.summary)}</div>
+          <strong>${t('conv.earlierCompaction')}</strong></div><div class="md">${markdown(h.m.summary)}</div>
           </div>` : html`<${Message} item=${h} ctx=${ctx} />`}</article>`)}
       ${x.items.length > 0 && html`<div
-        class="muted hidden-end">— end of compacted history; the summary above replaced it —</div>`}
+        class="muted hidden-end">${t('conv.endCompacted')}</div>`}
     </div>`}
   </div>`;
 }

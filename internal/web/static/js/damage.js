@@ -5,21 +5,12 @@
 import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm, upsertSession } from './state.js';
+import { t } from './i18n.js';
 
 // what says in words what a kind of problem does to the session.
-const what = {
-  truncated: 'cut short (an interrupted write)',
-  malformed: 'not valid JSON',
-  'null-line': 'a null line (pi cannot open the file)',
-  'non-object': 'not an entry',
-  'missing-header': 'no valid session header',
-  'duplicate-header': 'a second session header',
-  'unknown-version': 'a format version pi does not know',
-  orphan: 'an entry whose parent is missing',
-  cycle: 'parent links that loop',
-  'duplicate-id': 'an id used twice',
-  'missing-id': 'an entry without an id',
-};
+const what = Object.fromEntries(['truncated', 'malformed', 'null-line', 'non-object', 'missing-header',
+  'duplicate-header', 'unknown-version',
+    'orphan', 'cycle', 'duplicate-id', 'missing-id'].map((k) => [k, t('dmg.' + k)]));
 
 // defects are the problems that change what pi reads (not BOM or CRLF).
 export function defects(view) {
@@ -33,28 +24,24 @@ export function DamageBanner({ view }) {
   if (!ps.length) return null;
   const shown = ps.slice(0, 4);
   return html`<div class="banner error damage" role="alert">
-    <span><strong>This session file is damaged.</strong> ${shown.map((p,
-      i) => html`${i ? '; ' : ' '}line ${p.line}: ${what[p.kind] || p.kind}`)}
-      ${ps.length > shown.length ? `; and ${ps.length - shown.length} more` : ''}.
-      What these lines held is not shown; pi reads the file the same way.</span>
-    <button class="btn small repair" type="button" onClick=${() => repair(view, ps)}>Repair…</button></div>`;
+    <span><strong>${t('dmg.damaged')}</strong> ${shown.map((p,
+      i) => html`${i ? '; ' : ' '}${t('dmg.line', { line: p.line, what: what[p.kind] || p.kind })}`)}${
+      ps.length > shown.length ? t('dmg.more', { count: ps.length - shown.length }) : ''}. ${t('dmg.notShown')}</span>
+    <button class="btn small repair" type="button" onClick=${() => repair(view, ps)}>${t('dmg.repairDots')}</button>
+      </div>`;
 }
 
 async function repair(view, ps) {
-  const ok = await confirm('Repair this session file?',
-    'piweb rewrites the file as "piweb check --repair" does: ' +
-    `unreadable lines (${ps.map((p) => p.line).join(', ')}) are dropped, ` +
-    'entries whose parent is missing are linked to the entry before them, duplicate ids get fresh ones. ' +
-    'The original file is kept beside it as a backup (*.piweb-backup-*).', { ok: 'Repair' });
+  const ok = await confirm(t('dmg.repairTitle'), t('dmg.repairText', { lines: ps.map((p) => p.line).join(', ') }),
+    { ok: t('dmg.repair') });
   if (!ok) return;
   try {
     const r = await api.repairSession(view.id);
     if (r.session) upsertSession(r.session);
     const n = (r.changes || []).length;
-    toast(n ? `Repaired (${n} change${n === 1
-      ? '' : 's'}); the original is kept as ${r.backup.split('/').pop()}` : 'Nothing to repair', { ms: 8000 });
+    toast(n ? t('dmg.repaired', { count: n, backup: r.backup.split('/').pop() }) : t('dmg.nothing'), { ms: 8000 });
     await view.reload();
   } catch (e) {
-    toast('Repair failed: ' + e.message, { kind: 'error' });
+    toast(t('dmg.failed', { why: e.message }), { kind: 'error' });
   }
 }

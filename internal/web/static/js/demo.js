@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
+import { t } from './i18n.js';
 
 const POLL = 5000; // ms between status checks while in the demo
 const SWITCH_POLL = 300; // ms between checks while piweb switches
@@ -41,25 +42,23 @@ export function DemoBanner() {
       location.assign('/'); // every view, stream and cache starts afresh
     } catch (e) {
       api.resumeStream();
-      setLeaving('Could not leave the demo: ' + e.message);
+      setLeaving(t('demo.leaveFailed', { why: e.message }));
     }
   };
   const what = real
     ? html`<span
-      class="demo-switch">Your own pi sessions are here now (${st.realSessions} in ${st.realAgentDir}).</span>`
-    : html`<span>Sample sessions in a throwaway folder and a built-in demo model, no real answers. The samples are
-      deleted when you leave the demo; a session you start in a real folder is kept.</span>`;
+      class="demo-switch">${t('demo.real', { count: st.realSessions, dir: st.realAgentDir })}</span>`
+    : html`<span>${t('demo.samples')}</span>`;
   return html`<div class=${'demo-banner' + (real ? ' real' : '')} role="status">
-    <strong>Demo</strong>
-    ${leaving === 'switching' ? html`<span class="demo-leaving">Switching to your own sessions…</span>`
-      : ask ? html`<span class="demo-confirm">Leave the demo? The samples are deleted; sessions you started in a real
-        folder move to ${st.realAgentDir || 'your pi folder'}.</span>
+    <strong>${t('demo.demo')}</strong>
+    ${leaving === 'switching' ? html`<span class="demo-leaving">${t('demo.switching')}</span>`
+      : ask ? html`<span class="demo-confirm">${t('demo.confirm', { dir: st.realAgentDir || t('demo.yourPi') })}</span>
           <span class="demo-actions"><button class="btn small primary demo-leave-go" type="button"
-            onClick=${leave}>Leave the demo</button>
-          <button class="btn-link small" type="button" onClick=${() => setAsk(false)}>Stay</button></span>`
+            onClick=${leave}>${t('demo.leave')}</button>
+          <button class="btn-link small" type="button" onClick=${() => setAsk(false)}>${t('demo.stay')}</button></span>`
       : html`${what}${st.canLeave && html`<span class="demo-actions"><button class="btn small demo-leave" type="button"
         onClick=${() => setAsk(true)}>
-          ${real ? 'Switch to your sessions' : 'Leave the demo'}</button></span>`}`}
+          ${t(real ? 'demo.switch' : 'demo.leave')}</button></span>`}`}
     ${leaving && leaving !== 'switching' && html`<span class="error demo-error" role="alert">${leaving}</span>`}
   </div>`;
 }

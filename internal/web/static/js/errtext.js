@@ -3,6 +3,7 @@
 import { html } from './html.js';
 import { navigate } from './state.js';
 import { noKeyProvider } from './util.js';
+import { t } from './i18n.js';
 
 // keyURL is the Settings page at a provider's key ('' for the list).
 export const keyURL = (provider) => '/settings' + (provider ? '?provider=' + encodeURIComponent(provider) : '');
@@ -15,6 +16,6 @@ export function ErrorText({ text }) {
     e.preventDefault();
     navigate(keyURL(p));
   };
-  return html`${text} <a class="nokey-link" href=${keyURL(p)} onClick=${go}>${p ? `Set the ${p} key in Settings`
-    : 'Set an API key in Settings'}</a>`;
+  return html`${text} <a class="nokey-link" href=${keyURL(p)} onClick=${go}>${p ? t('err.setKey', { provider: p })
+    : t('err.setAnyKey')}</a>`;
 }

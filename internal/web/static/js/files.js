@@ -10,6 +10,7 @@ import { highlight, langOf } from './highlight.js';
 import { markdown, capped } from './markdown.js';
 import { fmtBytes } from './util.js';
 import { glyph } from './icons.js';
+import { t } from './i18n.js';
 
 const imageRE = /\.(png|jpe?g|gif|webp|svg)$/i;
 const pdfRE = /\.pdf$/i;
@@ -29,9 +30,9 @@ function relPath(p, cwd) {
 // upload sends a dropped or picked file into the cwd, asking before it
 // replaces a file of the same name; it returns the uploaded path.
 async function upload(id, file) {
-  if (file.size > maxUpload) throw new Error(`${file.name} is over ${fmtBytes(maxUpload)}`);
-  const ask = () => confirm('Replace ' + file.name + '?',
-    'A file of that name is in the folder. Uploading replaces it.', { ok: 'Replace', danger: true });
+  if (file.size > maxUpload) throw new Error(t('files.tooBig', { name: file.name, size: fmtBytes(maxUpload) }));
+  const ask = () => confirm(t('files.replaceTitle', { name: file.name }), t('files.replaceText'),
+    { ok: t('set.replace'), danger: true });
   // Ask first when the folder has the name; the server refuses it anyway
   // (409 exists) when it appeared meanwhile, and then we ask.
   const listed = ((await api.listFiles(id, '')).entries || []).some((e) => e.name === file.name);
@@ -57,7 +58,7 @@ export function FilesPanel({ view }) {
   useEffect(() => {
     if (!req) return;
     const rel = relPath(req.path, cwd);
-    if (rel == null) toast(req.path + ' is outside the session\'s folder', { kind: 'error' });
+    if (rel == null) toast(t('files.outside', { path: req.path }), { kind: 'error' });
     else setFile(rel);
   }, [req && req.n]);
   const send = async (files) => {
@@ -65,9 +66,9 @@ export function FilesPanel({ view }) {
       const chosen = choices.current;
       try {
         const p = await upload(view.id, f);
-        if (p) { toast('Uploaded ' + p); if (choices.current === chosen) setFile(p); }
+        if (p) { toast(t('files.uploaded', { path: p })); if (choices.current === chosen) setFile(p); }
       } catch (e) {
-        toast('Upload failed: ' + e.message, { kind: 'error' });
+        toast(t('files.uploadFailed', { why: e.message }), { kind: 'error' });
       }
     }
   };
@@ -76,9 +77,9 @@ export function FilesPanel({ view }) {
         && [...e.dataTransfer.types].includes('Files')) { e.preventDefault(); setDrag(true); } }}
       onDragLeave=${(e) => { if (e.currentTarget === e.target) setDrag(false); }}
       onDrop=${(e) => { e.preventDefault(); setDrag(false); if (!missing) send([...e.dataTransfer.files]); }}>
-    <div class="panel-head"><strong>Files</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
+    <div class="panel-head"><strong>${t('panel.files')}</strong><span class="muted path-ell" title=${cwd}>${cwd}</span>
       ${!missing && html`<label class="btn ghost small upload-btn"
-        title="Upload into this folder (or drop files here)">Upload<input type="file" multiple hidden
+        title=${t('files.uploadTitle')}>${t('files.upload')}<input type="file" multiple hidden
         onChange=${(e) => { send([...e.target.files]); e.target.value = ''; }} /></label>`}
       <${PanelButtons} />
         </div>
@@ -86,7 +87,7 @@ export function FilesPanel({ view }) {
       <div class="files-tree"><${Dir} id=${view.id} path="" depth=${0} sel=${file} onOpen=${setFile}
         onError=${setMissing} /></div>
       ${file ? html`<${Viewer} key=${file} view=${view} path=${file} />` : html`<div
-        class="viewer muted pad">Choose a file to view it; it reloads when it changes.</div>`}
+        class="viewer muted pad">${t('files.choose')}</div>`}
     </div>`}
   </div>`;
 }
@@ -124,7 +125,7 @@ function Dir({ id, path, depth, sel, onOpen, onError }) {
   }, [id, path]);
   if (!list) return html`<div class="muted small pad-s">…</div>`;
   if (list.error) return html`<div class="muted small pad-s">${list.error}</div>`;
-  if (!list.length) return html`<div class="muted small pad-s files-empty">empty folder</div>`;
+  if (!list.length) return html`<div class="muted small pad-s files-empty">${t('files.emptyFolder')}</div>`;
   return html`<ul class="ftree">${list.map((e) => {
     const p = path ? path + '/' + e.name : e.name;
     const pad = { paddingLeft: 6 + depth * 12 + 'px' };
@@ -178,10 +179,10 @@ function Viewer({ view, path }) {
   return html`<div class="viewer">
     <div class="viewer-head"><span class="path">${path}</span>
       <button class="btn ghost small insert-path" type="button" disabled=${!view.insertText}
-        title="Insert a reference to this file into the message (as @path)"
-        onClick=${() => insertPath(view, path)}>Insert @path</button>
+        title=${t('files.insertTitle')}
+        onClick=${() => insertPath(view, path)}>${t('files.insert')}</button>
       ${isMd && html`<button class="btn ghost small" type="button" onClick=${() => setPreview(!preview)}>
-        ${preview ? 'Source' : 'Preview'}</button>`}</div>
+        ${t(preview ? 'files.source' : 'files.preview')}</button>`}</div>
     <div class="viewer-body">
       ${isImage ? html`<img class="file-img" alt=${path} src=${api.fileURL(id, path) + '&r=' + rev} />`
         : media === 'pdf' ? html`<iframe class="file-pdf" title=${path} src=${api.fileURL(id, path) + '&r=' + rev}>
@@ -190,7 +191,7 @@ function Viewer({ view, path }) {
           </audio>`
         : media === 'video' ? html`<video class="file-media" controls src=${api.fileURL(id, path) + '&r=' + rev}>
           </video>`
-        : !text ? html`<div class="muted pad">Loading…</div>`
+        : !text ? html`<div class="muted pad">${t('common.loading')}</div>`
         : text.error ? html`<div class="stop error">${text.error}</div>`
         : isMd && preview ? html`<div class="md pad">${markdown(text.body)}</div>`
         : capped(text.body, (s) => html`<${Lines} code=${s} lang=${langOf(path)} />`)}

@@ -8,7 +8,8 @@ import { signal } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
 import { fleetEvent, PAGE } from './state.js';
-import { ago, fmtDate, plural } from './util.js';
+import { ago, fmtDate } from './util.js';
+import { t } from './i18n.js';
 
 // fleet is GET /api/fleet/machines ({self, drive, machines}) under serve
 // --fleet, else null.
@@ -111,8 +112,8 @@ export async function whenPushed(ref, machine) {
     await new Promise((resolve) => {
       let first = true; // subscribe calls back at once with the latest event, an old one
       let un = null;
-      const done = () => { clearTimeout(t); if (un) un(); resolve(); };
-      const t = setTimeout(done, 1000);
+      const done = () => { clearTimeout(timer); if (un) un(); resolve(); };
+      const timer = setTimeout(done, 1000);
       un = fleetEvent.subscribe((ev) => {
         if (first) { first = false; return; }
         if (ev && (!ev.machine || ev.machine === machine)) done();
@@ -127,14 +128,14 @@ export async function whenPushed(ref, machine) {
 // GET /api/fleet/machines gave), and on how many machines.
 export function sessionCount(local) {
   const f = fleet.value;
-  if (!f) return plural(local, 'session');
+  if (!f) return t('fleet.sessions', { count: local });
   let n = local;
   const others = (f.machines || []).filter((m) => m.name !== f.self);
   for (const m of others) {
     const r = remote.value.get(m.name);
     n += r ? r.total : m.sessions || 0;
   }
-  return plural(n, 'session') + ' on ' + plural(others.length + 1, 'machine');
+  return t('fleet.sessionsOn', { count: n, machines: others.length + 1 });
 }
 
 // machineOf is what the fleet says of a machine, or null.
@@ -174,25 +175,26 @@ export function markUnreachable(name) {
 // machineState says in words how a machine is: online, or since when it
 // is offline.
 export function machineState(m) {
-  if (!m) return 'not in the fleet';
-  if (isOnline(m)) return 'online';
-  if (m.online) return 'not answering';
-  return 'offline · last seen ' + ago(m.lastHeartbeat);
+  if (!m) return t('fleet.notInFleet');
+  if (isOnline(m)) return t('fleet.online');
+  if (m.online) return t('fleet.notAnswering');
+  return t('fleet.offline', { when: ago(m.lastHeartbeat) });
 }
 
 // versions says which piweb and pi a machine runs (the fleet records
 // both at each push: machines of different versions share one fleet).
 export function versions(m) {
   if (!m) return '';
-  return `piweb ${m.piwebVersion || 'unknown'} · pi ${m.piVersion || 'not found'}`;
+  return t('fleet.versions', { piweb: m.piwebVersion || t('fleet.unknown'), pi: m.piVersion || t('fleet.notFound') });
 }
 
 // MachineDot is a machine's online/offline mark.
 export function MachineDot({ m }) {
   const on = isOnline(m);
-  return html`<span class=${'machine-dot ' + (on ? 'on' : 'off')} aria-label=${on ? 'online' : 'offline'}
-    title=${m ? `last heartbeat ${fmtDate(m.lastHeartbeat)}` + (m.lastPush ? `\nlast push ${fmtDate(m.lastPush)}`
-      : '') : ''}></span>`;
+  return html`<span class=${'machine-dot ' + (on ? 'on' : 'off')}
+    aria-label=${t(on ? 'fleet.online' : 'fleet.offlineWord')}
+    title=${m ? t(m.lastPush ? 'fleet.heartbeatPush' : 'fleet.heartbeat', { when: fmtDate(m.lastHeartbeat),
+      push: fmtDate(m.lastPush) }) : ''}></span>`;
 }
 
 // RemoteBanner says that an open session is another machine's, read from
@@ -202,12 +204,10 @@ export function RemoteBanner({ view }) {
   const m = machineOf(name);
   const f = fleet.value;
   let why;
-  if (!m) why = `Machine ${name} is not in the fleet.`;
-  else if (!isOnline(m)) why = `Machine ${name} is ${machineState(m)}: this is its last push, read from the fleet`
-    + ' database.';
-  else if (!f || !f.drive || !m.advertise) why = `This session is on ${name}: this piweb reads it from the fleet`
-    + ' database and does not drive it there.';
+  if (!m) why = t('fleet.notInFleetMachine', { name });
+  else if (!isOnline(m)) why = t('fleet.lastPush', { name, state: machineState(m) });
+  else if (!f || !f.drive || !m.advertise) why = t('fleet.noDrive', { name });
   else return null;
   return html`<div class="banner remote-banner" role="status" data-machine=${name}><${MachineDot} m=${m} />
-    <span><strong>Read-only.</strong> ${why}</span></div>`;
+    <span><strong>${t('fleet.readOnly')}</strong> ${why}</span></div>`;
 }

@@ -8,7 +8,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
 import { confirm } from './state.js';
-import { ago, plural } from './util.js';
+import { ago } from './util.js';
+import { t } from './i18n.js';
 
 const drafts = new Map(); // session id -> the commit message being written
 
@@ -54,15 +55,13 @@ async function inBatches(files, send) {
 // confirmDiscard asks before changes are thrown away, and a second time
 // before an untracked file (or folder) is deleted.
 async function confirmDiscard(files, untracked) {
-  const what = files.length === 1 ? files[0].path : plural(files.length, 'file');
+  const what = files.length === 1 ? files[0].path : t('git.files', { count: files.length });
   if (!untracked) {
-    return confirm('Discard the changes to ' + what + '?', 'Each file goes back to what is staged (or committed). '
-      + 'The unstaged changes cannot be brought back.', { ok: 'Discard', danger: true });
+    return confirm(t('git.discardTitle', { what }), t('git.discardText'), { ok: t('git.discard'), danger: true });
   }
-  if (!(await confirm('Delete ' + what + '?', 'It is untracked: git has no copy of it, so discarding deletes it.',
-    { ok: 'Delete', danger: true }))) return false;
-  return confirm('Delete ' + what + ' for good?', 'Nothing can bring an untracked file back. Delete it?',
-    { ok: 'Delete for good', danger: true });
+  if (!(await confirm(t('git.deleteTitle', { what }), t('git.deleteText'),
+    { ok: t('common.delete'), danger: true }))) return false;
+  return confirm(t('git.goodTitle', { what }), t('git.goodText'), { ok: t('git.good'), danger: true });
 }
 
 // FileActions are one file's buttons in its section (which: staged,
@@ -71,25 +70,25 @@ export function FileActions({ f, which, acts }) {
   const on = (run) => (e) => { e.preventDefault(); e.stopPropagation(); run([f]); };
   return html`<span class="git-acts">
     ${which === 'staged' ? html`<button type="button" class="btn ghost small git-unstage" disabled=${acts.busy}
-      title="Unstage: keep the change in the working tree only" onClick=${on(acts.unstage)}>Unstage</button>`
+      title=${t('git.unstageTitle')} onClick=${on(acts.unstage)}>${t('git.unstage')}</button>`
     : html`<button type="button" class="btn ghost small git-discard" disabled=${acts.busy}
-      title=${which === 'untracked' ? 'Delete this untracked file' : 'Discard the unstaged changes'}
-      onClick=${on(acts.discard)}>${which === 'untracked' ? 'Delete' : 'Discard'}</button>
-      <button type="button" class="btn ghost small git-stage" disabled=${acts.busy} title="Stage for the next commit"
-        onClick=${on(acts.stage)}>Stage</button>`}</span>`;
+      title=${t(which === 'untracked' ? 'git.deleteUntracked' : 'git.discardUnstaged')}
+      onClick=${on(acts.discard)}>${t(which === 'untracked' ? 'common.delete' : 'git.discard')}</button>
+      <button type="button" class="btn ghost small git-stage" disabled=${acts.busy}
+        title=${t('git.stageTitle')} onClick=${on(acts.stage)}>${t('git.stage')}</button>`}</span>`;
 }
 
 // SectionAction is a section's button for all its files.
 export function SectionAction({ files, which, acts }) {
   const all = which === 'staged' ? acts.unstage : acts.stage;
   return html`<button type="button" class=${'btn-link small git-all git-all-' + which} disabled=${acts.busy}
-    onClick=${() => all(files)}>${which === 'staged' ? 'Unstage all' : 'Stage all'}</button>`;
+    onClick=${() => all(files)}>${t(which === 'staged' ? 'git.unstageAll' : 'git.stageAll')}</button>`;
 }
 
 // blocked says why nothing can be committed now, or ''.
 function blocked(s) {
-  if (s.state) return `A ${s.state} is in progress: finish or abort it in a terminal before committing here.`;
-  if (!s.branch && s.head) return 'HEAD is detached (no branch checked out): check out a branch to commit here.';
+  if (s.state) return t('git.inProgress', { state: s.state });
+  if (!s.branch && s.head) return t('git.detached');
   return '';
 }
 
@@ -103,15 +102,15 @@ export function CommitBox({ id, s, staged, acts }) {
   const commit = async () => { if (can && (await acts.commit(msg))) setMsg(''); };
   return html`<div class="git-commit">
     ${why && html`<div class="banner warn git-state" role="status">${why}</div>`}
-    <textarea class="commit-msg" rows="2" aria-label="Commit message" value=${msg} disabled=${!!why}
-      placeholder=${staged ? 'Commit message (Ctrl+Enter commits)' : 'Stage changes, then write a commit message'}
+    <textarea class="commit-msg" rows="2" aria-label=${t('git.message')} value=${msg} disabled=${!!why}
+      placeholder=${t(staged ? 'git.messageHint' : 'git.stageFirst')}
       onInput=${(e) => setMsg(e.target.value)}
       onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); commit(); } }}>
       </textarea>
-    <div class="git-commit-row"><span class="muted small">${staged ? plural(staged, 'file') + ' staged'
-      : 'Nothing staged'}</span>
+    <div class="git-commit-row"><span class="muted small">${staged ? t('git.nStaged', { count: staged })
+      : t('git.nothingStaged')}</span>
       <button type="button" class="btn primary small commit-btn" disabled=${!can} onClick=${commit}>
-        ${acts.busy ? 'Working…' : 'Commit'}</button></div>
+        ${t(acts.busy ? 'git.working' : 'git.commit')}</button></div>
     ${acts.error && html`<${GitError} text=${acts.error} clear=${acts.clear} />`}
   </div>`;
 }
@@ -122,7 +121,7 @@ function GitError({ text, clear }) {
   const [head, ...rest] = text.split('\n');
   return html`<div class="git-error" role="alert"><p>${head}</p>
     ${rest.length > 0 && html`<pre>${rest.join('\n')}</pre>`}
-    <button type="button" class="btn-link small" onClick=${clear}>Dismiss</button></div>`;
+    <button type="button" class="btn-link small" onClick=${clear}>${t('comp.dismiss')}</button></div>`;
 }
 
 // RecentCommits lists HEAD's last commits, read again when the tree
@@ -135,8 +134,9 @@ export function RecentCommits({ id, rev }) {
     return () => { live = false; };
   }, [id, rev]);
   if (!list || !list.length) return null;
-  return html`<section class="git-section git-log"><h3>Recent commits</h3><ul>
+  return html`<section class="git-section git-log"><h3>${t('git.recent')}</h3><ul>
     ${list.map((c) => html`<li key=${c.hash} title=${c.hash}><code class="muted">${c.short}</code>
       <span class="git-subject">${c.subject}</span>
-      <span class="muted small git-by">${c.author}, ${ago(c.date)}</span></li>`)}</ul></section>`;
+      <span class="muted small git-by">${t('git.by', { author: c.author, when: ago(c.date) })}</span></li>`)}</ul>
+    </section>`;
 }

@@ -8,6 +8,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast } from './state.js';
 import { glyph } from './icons.js';
+import { t } from './i18n.js';
 
 // labelOf is the label of entry id in the view, '' when none.
 export function labelOf(view, id) {
@@ -22,7 +23,7 @@ export async function saveLabel(view, id, label) {
     view.setLabels(r.labels || {}, id);
     return true;
   } catch (e) {
-    toast('Label failed: ' + e.message, { kind: 'error' });
+    toast(t('label.failed', { why: e.message }), { kind: 'error' });
     return false;
   }
 }
@@ -40,8 +41,8 @@ export function LabelEdit({ view, id, onDone }) {
     e.stopPropagation();
     if (await saveLabel(view, id, text)) onDone();
   };
-  return html`<span class="label-edit"><input ref=${ref} value=${text} maxlength="200" aria-label="Label"
-      placeholder="Label (empty clears)" onInput=${(e) => setText(e.target.value)} onKeyDown=${onKey}
+  return html`<span class="label-edit"><input ref=${ref} value=${text} maxlength="200" aria-label=${t('label.label')}
+      placeholder=${t('label.placeholder')} onInput=${(e) => setText(e.target.value)} onKeyDown=${onKey}
         onBlur=${() => onDone()} /></span>`;
 }
 
@@ -51,8 +52,9 @@ export function LabelChip({ view, id, editing, setEditing }) {
   const label = labelOf(view, id);
   if (editing) return html`<${LabelEdit} view=${view} id=${id} onDone=${() => setEditing(false)} />`;
   if (!label) return null;
-  return html`<span class="msg-label"><button type="button" class="label-text" title="Change the label"
+  return html`<span class="msg-label"><button type="button" class="label-text" title=${t('label.change')}
     onClick=${() => setEditing(true)}>${label}</button>
-    <button type="button" class="btn-link x label-clear" aria-label="Clear the label" title="Clear the label"
+    <button type="button" class="btn-link x label-clear" aria-label=${t('label.clear')}
+      title=${t('label.clear')}
       onClick=${() => saveLabel(view, id, '')}>${glyph.close}</button></span>`;
 }

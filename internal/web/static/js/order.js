@@ -11,7 +11,7 @@ import * as api from './api.js';
 import { orderEvent, toast, confirm, navigate, loadSessions, loadArchived, archivedView, archivedList, PAGE,
   listed, sessions } from './state.js';
 import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
-import { plural } from './util.js';
+import { t } from './i18n.js';
 import { glyph } from './icons.js';
 
 // pinned and archived map a session's ref to when it was pinned or archived.
@@ -78,7 +78,7 @@ export async function setOrder(ids, change) {
     adopt(await api.setOrder(ids, change));
     return true;
   } catch (e) {
-    toast('Could not save: ' + e.message, { kind: 'error' });
+    toast(t('order.saveFailed', { why: e.message }), { kind: 'error' });
     loadOrder();
     return false;
   }
@@ -89,8 +89,8 @@ export const togglePin = (id) => setOrder([id], { pinned: !pinned.peek().has(id)
 // archive archives or restores one session, with an Undo.
 export async function archive(id, on) {
   if (!(await setOrder([id], { archived: on }))) return;
-  toast(on ? 'Archived: hidden from the sidebar and home' : 'Restored to the sidebar',
-    { action: 'Undo', onAction: () => setOrder([id], { archived: !on }) });
+  toast(t(on ? 'order.archivedOne' : 'order.restoredOne'),
+    { action: t('order.undo'), onAction: () => setOrder([id], { archived: !on }) });
 }
 
 // pick is a click on a session's checkbox (with shift: a range of the
@@ -117,15 +117,15 @@ export function SideTools({ archivedCount }) {
   const sel = selecting.value;
   const arch = archivedView.value;
   return html`<div class="side-tools">
-    <select class="side-sort" aria-label="Sort sessions by" title="Sort sessions by" value=${sortBy.value}
+    <select class="side-sort" aria-label=${t('order.sortBy')} title=${t('order.sortBy')} value=${sortBy.value}
       onChange=${(e) => setSort(e.currentTarget.value)}>
       ${SORTS.map(([k, label]) => html`<option value=${k}>${label}</option>`)}</select>
     <button type="button" class=${'btn ghost small select-toggle' + (sel ? ' on' : '')} aria-pressed=${sel}
-      title="Select sessions to pin, archive, export or delete together (shift-click: a range)"
-      onClick=${() => (sel ? stopSelecting() : (selecting.value = true))}>Select</button>
+      title=${t('order.selectTip')}
+      onClick=${() => (sel ? stopSelecting() : (selecting.value = true))}>${t('order.select')}</button>
     <button type="button" class=${'btn ghost small archived-toggle' + (arch ? ' on' : '')} aria-pressed=${arch}
-      title=${arch ? 'Back to the sessions' : 'The archived sessions'}
-      onClick=${() => switchView(!arch)}>Archived${archivedCount
+      title=${t(arch ? 'order.backToSessions' : 'order.archivedSessions')}
+      onClick=${() => switchView(!arch)}>${t('order.archived')}${archivedCount
         ? html` <span class="count">${archivedCount}</span>` : ''}</button>
   </div>`;
 }
@@ -143,39 +143,41 @@ export function BulkBar({ shown }) {
   const arch = archivedView.value;
   const all = shown.length > 0 && n === shown.length;
   const done = (fn) => async () => { if (await fn()) stopSelecting(); };
-  return html`<div class="bulk-bar" role="toolbar" aria-label="Selected sessions">
-    <span class="bulk-count">${n ? `${n} selected` : 'Select sessions'}</span>
-    <button type="button" class="btn-link bulk-all" onClick=${() => pickAll(shown)}>${all ? 'None'
-      : `All ${shown.length}`}</button>
-    <button type="button" class="btn-link bulk-x" aria-label="Stop selecting" onClick=${stopSelecting}>${glyph.close}
+  return html`<div class="bulk-bar" role="toolbar" aria-label=${t('order.selected')}>
+    <span class="bulk-count">${n ? t('order.nSelected', { count: n }) : t('order.selectSessions')}</span>
+    <button type="button" class="btn-link bulk-all" onClick=${() => pickAll(shown)}>${all ? t('order.none')
+      : t('order.all', { count: shown.length })}</button>
+    <button type="button" class="btn-link bulk-x" aria-label=${t('order.stopSelecting')}
+      onClick=${stopSelecting}>${glyph.close}
       </button>
     <div class="bulk-actions">
       <button type="button" class="btn small bulk-pin" disabled=${!n}
-        onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}>${allPinned ? 'Unpin' : 'Pin'}</button>
+        onClick=${done(() => setOrder(ids, { pinned: !allPinned }))}
+          >${t(allPinned ? 'head.unpin' : 'head.pin')}</button>
       <button type="button" class="btn small bulk-archive" disabled=${!n}
-        onClick=${done(() => bulkArchive(ids, !arch))}>${arch ? 'Restore' : 'Archive'}</button>
-      <select class="btn small bulk-export" disabled=${!n} value="" aria-label="Export as one zip"
-        title="Download the selected sessions as one zip (another machine's as pushed to the fleet)"
+        onClick=${done(() => bulkArchive(ids, !arch))}>${t(arch ? 'head.restore' : 'head.archive')}</button>
+      <select class="btn small bulk-export" disabled=${!n} value="" aria-label=${t('order.exportZip')}
+        title=${t('order.exportTip')}
         onChange=${(e) => exportAs(e.currentTarget, ids)}>
-        <option value="" disabled>Export…</option>
+        <option value="" disabled>${t('order.exportDots')}</option>
         ${EXPORTS.map(([f, label]) => html`<option value=${f}>${label}</option>`)}</select>
       <button type="button" class="btn small danger bulk-delete" disabled=${!local.length}
-        title="Move this machine's selected sessions to the trash (restorable)"
-        onClick=${done(() => bulkDelete(local, n - local.length))}>Delete…</button>
+        title=${t('order.deleteTip')}
+        onClick=${done(() => bulkDelete(local, n - local.length))}>${t('head.deleteDots')}</button>
     </div>
     ${n > local.length && html`<p class="bulk-note">${notDeleted(n - local.length)}</p>`}</div>`;
 }
 
 async function bulkArchive(ids, on) {
   if (!(await setOrder(ids, { archived: on }))) return false;
-  toast(`${plural(ids.length, 'session')} ${on ? 'archived' : 'restored'}`,
-    { action: 'Undo', onAction: () => setOrder(ids, { archived: !on }) });
+  toast(t(on ? 'order.bulkArchived' : 'order.bulkRestored', { count: ids.length }),
+    { action: t('order.undo'), onAction: () => setOrder(ids, { archived: !on }) });
   return true;
 }
 
 // EXPORTS are the formats of a bulk export: the files as they are, or
 // each session's current branch as a document.
-const EXPORTS = [['jsonl', 'JSONL files (as they are)'], ['md', 'Markdown'], ['html', 'HTML pages']];
+const EXPORTS = [['jsonl', t('order.exportJsonl')], ['md', t('order.exportMd')], ['html', t('order.exportHtml')]];
 
 // exportAs exports ids in the format the menu el was set to, and sets it
 // back to its title.
@@ -194,31 +196,28 @@ async function bulkExport(ids, format) {
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 60000);
   } catch (e) {
-    toast('Export failed: ' + e.message, { kind: 'error' });
+    toast(t('order.exportFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
 // notDeleted says that the selected sessions of other machines are left
 // alone by Delete: each is deleted on its own machine (its piweb).
-const notDeleted = (remotes) => {
-  const others = remotes === 1 ? 'another machine' : 'other machines';
-  return `${plural(remotes, 'session')} of ${others}: exported, not deleted from here (delete on its own machine)`;
-};
+const notDeleted = (remotes) => t(remotes === 1 ? 'order.notDeletedOne' : 'order.notDeletedMany', { count: remotes });
 
 // bulkDelete moves this machine's sessions to the trash one by one, after
 // a confirmation that says which selected sessions it leaves alone.
 async function bulkDelete(ids, remotes) {
-  const also = remotes ? ` ${notDeleted(remotes)}.` : '';
-  if (!(await confirm(`Delete ${plural(ids.length, 'session')}?`, 'They will be moved to the trash, where each can be'
-    + ' restored.' + also, { ok: 'Delete', danger: true }))) return false;
+  const text = remotes ? t('order.deleteTextAlso', { also: notDeleted(remotes) }) : t('order.deleteText');
+  const ok = { ok: t('common.delete'), danger: true };
+  if (!(await confirm(t('order.deleteTitle', { count: ids.length }), text, ok))) return false;
   const failed = [];
   for (const id of ids) {
     try { await api.deleteSession(id); } catch (e) { failed.push(e.message); }
   }
   await loadSessions();
   const moved = ids.length - failed.length;
-  if (failed.length) toast(`${failed.length} not deleted: ${failed[0]}`, { kind: 'error' });
-  if (moved) toast(`${plural(moved, 'session')} moved to the trash`, { action: 'Open the trash', ms: 10000,
+  if (failed.length) toast(t('order.notDeletedErr', { count: failed.length, why: failed[0] }), { kind: 'error' });
+  if (moved) toast(t('order.movedToTrash', { count: moved }), { action: t('order.openTrash'), ms: 10000,
     onAction: () => navigate('/trash') });
   return !failed.length;
 }

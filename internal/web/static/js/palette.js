@@ -10,6 +10,7 @@ import { route } from './state.js';
 import { allActions } from './actionlist.js';
 import { rankActions } from './fuzzy.js';
 import { useDialogFocus } from './dialogfocus.js';
+import { t } from './i18n.js';
 
 export const paletteOpen = signal(false);
 
@@ -33,17 +34,18 @@ export function Palette() {
   const outside = (e) => { if (e.target === e.currentTarget) paletteOpen.value = false; };
   return html`<div class="overlay" onPointerDown=${outside}>
     <div class="dialog search palette" role="dialog" aria-modal="true"
-      aria-label="Command palette" ref=${box}>
-      <div class="search-box"><input autofocus value=${q} aria-label="Command" placeholder="Type a command…"
+      aria-label=${t('pal.dialog')} ref=${box}>
+      <div class="search-box"><input autofocus value=${q} aria-label=${t('pal.command')}
+        placeholder=${t('pal.placeholder')}
         role="combobox" aria-expanded="true" aria-controls="palette-list"
         onInput=${(e) => { setQ(e.target.value); setSel(0); }} onKeyDown=${onKey} /></div>
       <ul class="hits" role="listbox" id="palette-list">
-        ${!list.length && html`<li class="muted pad">No command matches “${q}”.</li>`}
+        ${!list.length && html`<li class="muted pad">${t('pal.noMatch', { q })}</li>`}
         ${list.map((a, i) => html`<li key=${a.group + a.label} role="option" aria-selected=${i === at}
           class=${'hit cmd' + (i === at ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => pick(a)}>
           <span class="cmd-group muted">${a.group}</span><span class="cmd-label">${a.label}</span>
           ${a.keys && html`<kbd class="cmd-keys">${a.keys}</kbd>`}</li>`)}
       </ul>
-      <div class="dialog-foot muted"><span class="keys">↑↓ to move · Enter to run · Esc to close</span></div>
+      <div class="dialog-foot muted"><span class="keys">${t('pal.keys')}</span></div>
     </div></div>`;
 }

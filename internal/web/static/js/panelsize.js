@@ -8,6 +8,7 @@ import { html } from './html.js';
 import { closePanel, sidebarHidden } from './state.js';
 import { glyph } from './icons.js';
 import { panelFit, clampWidth } from './panelfit.js';
+import { t } from './i18n.js';
 
 const WIDTHS = 'piweb.panelWidths';
 const FULL = 'piweb.panelFull';
@@ -70,14 +71,15 @@ export function PanelGrip({ p }) {
     setWidth(p.name, w + d, true);
   };
   return html`<div class="panel-grip" role="separator" aria-orientation="vertical" tabindex="0"
-    aria-label="Panel width (drag, or the arrow keys)" aria-valuenow=${w} aria-valuemin="260"
-    title="Drag to resize" onPointerDown=${down} onKeyDown=${key}></div>`;
+    aria-label=${t('psize.grip')} aria-valuenow=${w} aria-valuemin="260"
+    title=${t('psize.drag')} onPointerDown=${down} onKeyDown=${key}></div>`;
 }
 
 // PanelButtons end every panel's header: full width on and off, and close.
 export function PanelButtons() {
   return html`<button class="btn ghost icon panel-full-btn" type="button" aria-pressed=${full.value}
-    aria-label="Full width" title=${full.value ? 'Back beside the conversation' : 'Full width'}
+    aria-label=${t('psize.full')} title=${t(full.value ? 'psize.back' : 'psize.full')}
     onClick=${() => setFull(!full.value)}>${full.value ? glyph.unwiden : glyph.widen}</button>
-    <button class="btn ghost icon" type="button" aria-label="Close" onClick=${closePanel}>${glyph.close}</button>`;
+    <button class="btn ghost icon" type="button" aria-label=${t('common.close')}
+      onClick=${closePanel}>${glyph.close}</button>`;
 }

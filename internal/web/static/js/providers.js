@@ -8,6 +8,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
 import { SignIns } from './signin.js';
+import { t } from './i18n.js';
 import { matches } from './settingsearch.js';
 
 export function Providers({ cfg, models, changed, q }) {
@@ -24,16 +25,16 @@ export function Providers({ cfg, models, changed, q }) {
   const want = new URLSearchParams(location.search).get('provider') || '';
   // The search box shows the providers it names, and the forms when it
   // asks for them.
-  const all = matches(q, 'providers and keys api auth.json');
+  const all = matches(q, 'providers and keys api auth.json', t('prov.title'));
   const shown = all ? ids : ids.filter((id) => matches(q, id));
   const adding = all || matches(q, 'add an api key provider', ...others);
   const signing = all || matches(q, 'sign in subscription account login');
   if (!shown.length && !adding && !signing) return null;
-  return html`<section class="set-section set-providers"><h2>Providers and keys <span class="muted">${cfg.auth.path}
+  return html`<section class="set-section set-providers"><h2>${t('prov.title')} <span class="muted">${cfg.auth.path}
     </span></h2>
     ${cfg.auth.error && html`<div class="stop error set-file-error">
-      ${cfg.auth.error}. pi cannot read its keys; piweb replaces the file only when you confirm, keeping a copy.</div>`}
-    ${!ids.length && html`<p class="muted">No provider is configured yet: add an API key below.</p>`}
+      ${t('prov.authError', { error: cfg.auth.error })}</div>`}
+    ${!ids.length && html`<p class="muted">${t('prov.none')}</p>`}
     <ul class="set-prov-list">${shown.map((id) => html`<${ProviderRow} key=${id} id=${id} models=${byProv.get(id) || []}
       cred=${creds.get(id)} info=${known.get(id)} changed=${changed} wanted=${want === id} />`)}</ul>
     ${adding && html`<${AddKey} ids=${[...others, ...ids]} known=${known} changed=${changed}
@@ -51,27 +52,29 @@ function ProviderRow({ id, models, cred, info, changed, wanted }) {
     try { setTest(await api.testModel(id, models[0].id)); } catch (e) { setTest({ ok: false, error: e.message }); }
   };
   const remove = async () => {
-    if (!(await confirm('Remove the key?', `pi will no longer use the ${id} key stored in auth.json.`, { ok: 'Remove',
-      danger: true }))) return;
-    try { await api.removeKey(id); toast('Removed the ' + id + ' key'); } catch (e) { toast('Not removed: ' + e.message,
-      { kind: 'error' }); }
+    const ok = { ok: t('prov.remove'), danger: true };
+    if (!(await confirm(t('prov.removeTitle'), t('prov.removeText', { id }), ok))) return;
+    try { await api.removeKey(id); toast(t('prov.removed', { id })); } catch (e) {
+      toast(t('prov.notRemoved', { why: e.message }), { kind: 'error' });
+    }
     changed();
   };
   return html`<li class=${'set-prov' + (wanted ? ' wanted' : '')} data-provider=${id} ref=${ref}>
     <div class="set-prov-main"><strong>${id}</strong>
-      <span class="muted">${models.length ? models.length + (models.length === 1
-        ? ' model' : ' models') : 'no models listed'}</span>
-      ${cred && html`<span class="set-key muted">${cred.type === 'api_key' ? 'key ' + (cred.masked || '') : 'signed in'}
-        </span>`}
-      ${!cred && models.length > 0 && html`<span class="muted">(key from the environment or models.json)</span>`}
+      <span class="muted">${models.length ? t('prov.models', { count: models.length }) : t('prov.noModels')}</span>
+      ${cred && html`<span class="set-key muted">${cred.type === 'api_key'
+        ? t('prov.keyIs', { masked: cred.masked || '' })
+        : t('prov.signedIn')}</span>`}
+      ${!cred && models.length > 0 && html`<span class="muted">${t('prov.envKey')}</span>`}
       ${test && html`<span class=${'set-test ' + (test.busy ? 'muted' : test.ok ? 'ok' : 'bad')}>
-        ${test.busy ? 'testing…' : test.ok ? 'works (' + test.ms + ' ms)' : test.error}</span>`}</div>
+        ${test.busy ? t('prov.testing') : test.ok ? t('prov.works', { ms: test.ms }) : test.error}</span>`}</div>
     <div class="set-prov-actions">
       ${models.length > 0 && html`<button class="btn small set-test-btn" type="button" disabled=${test && test.busy}
-        title=${'Send one tiny request to ' + models[0].id} onClick=${runTest}>Test</button>`}
+        title=${t('prov.testTitle', { model: models[0].id })} onClick=${runTest}>${t('prov.test')}</button>`}
       ${(!info || !info.ambient) && html`<button class="btn small" type="button" onClick=${() => setKeyOpen(!keyOpen)}>
-        ${cred && cred.type === 'api_key' ? 'Replace key' : 'Set key'}</button>`}
-      ${cred && html`<button class="btn small danger" type="button" onClick=${remove}>Remove</button>`}</div>
+        ${t(cred && cred.type === 'api_key' ? 'prov.replaceKey' : 'prov.setKey')}</button>`}
+      ${cred && html`<button class="btn small danger" type="button"
+        onClick=${remove}>${t('prov.remove')}</button>`}</div>
     ${keyOpen && html`<${KeyForm} id=${id} changed=${() => { setKeyOpen(false); changed(); }} />`}
   </li>`;
 }
@@ -89,14 +92,15 @@ function AddKey({ ids, known, changed, wanted }) {
   const ref = useWanted(!!wanted);
   const info = known.get(id);
   return html`<div class=${'set-add-key' + (wanted ? ' wanted' : '')} ref=${ref}>
-    <div class="set-row"><label class="set-label" for="set-add-provider">Add a key for</label>
+    <div class="set-row"><label class="set-label" for="set-add-provider">${t('prov.addFor')}</label>
       <select id="set-add-provider" class="set-add-provider" value=${id} onChange=${(e) => setId(e.target.value)}>
-        <option value="">(choose a provider)</option>
+        <option value="">${t('prov.choose')}</option>
         ${ids.map((x) => html`<option key=${x} value=${x}>${x}</option>`)}</select></div>
-    ${info && info.env && html`<p class="muted">pi also reads it from ${info.env.map((e, i) => html`${i ? ' or ' : ''}
+    ${info && info.env && html`<p class="muted">${t('prov.alsoReads')} ${
+      info.env.map((e, i) => html`${i ? t('prov.or') : ''}
       <code>${e}</code>`)}.</p>`}
-    ${info && info.signIn && html`<p class="muted">Or sign in with a subscription below.</p>`}
-    ${info && info.ambient && html`<p class="muted">${id} is configured outside pi (cloud credentials).</p>`}
+    ${info && info.signIn && html`<p class="muted">${t('prov.orSignIn')}</p>`}
+    ${info && info.ambient && html`<p class="muted">${t('prov.ambient', { id })}</p>`}
     ${id && !(info && info.ambient) && html`<${KeyForm} id=${id} changed=${() => { setId(''); changed(); }} />`}
   </div>`;
 }
@@ -107,18 +111,17 @@ function KeyForm({ id, changed }) {
   const [err, setErr] = useState('');
   const save = async (e) => {
     e.preventDefault();
-    if (/[\r\n]/.test(key)) return setErr('The key has a line break: paste it on one line.');
+    if (/[\r\n]/.test(key)) return setErr(t('prov.lineBreak'));
     let replace = false;
     for (;;) {
       try {
         await api.setKey(id, key.trim(), replace);
-        toast('Saved the ' + id + ' key in auth.json');
+        toast(t('prov.savedKey', { id }));
         setKey('');
         return changed();
       } catch (x) {
-        if (x.code === 'corrupt' && !replace && (await confirm('Replace auth.json?',
-          x.message + '. Replace it with only this key? A copy of the broken file is kept beside it.', { ok: 'Replace',
-          danger: true }))) {
+        if (x.code === 'corrupt' && !replace && (await confirm(t('prov.replaceAuthTitle'),
+          t('prov.replaceAuthText', { error: x.message }), { ok: t('set.replace'), danger: true }))) {
           replace = true;
           continue;
         }
@@ -128,10 +131,10 @@ function KeyForm({ id, changed }) {
   };
   return html`<form class="set-key-form" onSubmit=${save}>
     <input type="password" class="set-key-input" name="key" autocomplete="off" spellcheck="false"
-      aria-label=${'API key for ' + id}
-      placeholder=${'API key for ' + id} value=${key}
+      aria-label=${t('prov.keyFor', { id })}
+      placeholder=${t('prov.keyFor', { id })} value=${key}
         onInput=${(e) => { setKey(e.currentTarget.value); setErr(''); }} />
-    <button class="btn small primary" type="submit" disabled=${!key.trim()}>Save key</button>
+    <button class="btn small primary" type="submit" disabled=${!key.trim()}>${t('prov.saveKey')}</button>
     ${err && html`<div class="stop error">${err}</div>`}
   </form>`;
 }

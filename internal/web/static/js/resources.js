@@ -10,6 +10,7 @@ import { html } from './html.js';
 import * as api from './api.js';
 import { toast, confirm } from './state.js';
 import { matches } from './settingsearch.js';
+import { t } from './i18n.js';
 
 // Under a search (q) that does not name resources, only the ones it
 // names are listed, and the section hides when there are none; it stays
@@ -27,14 +28,16 @@ export function Resources({ cwd, rev, trusted, q }) {
   }, [cwd, rev, n]);
   const reload = () => setN((x) => x + 1);
   const toProject = () => document.querySelector('.set-project-select')?.focus();
-  const all = matches(q, 'resources extensions skills prompt templates themes mcp servers packages commands');
+  const all = matches(q, 'resources extensions skills prompt templates themes mcp servers packages commands',
+    t('res.title'));
   const pick = all ? everything : (x) => matches(q, x.name, x.path, x.description, x.detail);
   const hidden = !all && !(res && !res.error && resourceItems(res).some(pick));
-  return html`<section class="set-section set-resources" hidden=${hidden}><h2>Resources <span class="muted">${cwd
-    ? 'what pi loads in ' + cwd : ''}</span></h2>
-    ${!cwd && html`<p class="muted">What pi loads depends on the project: <button class="btn-link" type="button"
-      onClick=${toProject}>choose one under Agent</button>.</p>`}
-    ${cwd && !res && html`<p class="muted">Asking pi…</p>`}
+  return html`<section class="set-section set-resources" hidden=${hidden}><h2>${t('res.title')} <span
+    class="muted">${cwd
+    ? t('res.loadsIn', { cwd }) : ''}</span></h2>
+    ${!cwd && html`<p class="muted">${t('res.dependsOn')} <button class="btn-link" type="button"
+      onClick=${toProject}>${t('res.chooseOne')}</button>.</p>`}
+    ${cwd && !res && html`<p class="muted">${t('res.asking')}</p>`}
     ${res && res.error && html`<div class="stop error">${res.error}</div>`}
     ${res && !res.error && html`
       <${Loaded} res=${res} cwd=${cwd} trusted=${trusted} changed=${reload} pick=${pick} />
@@ -44,9 +47,8 @@ export function Resources({ cwd, rev, trusted, q }) {
   </section>`;
 }
 
-const GROUPS = [['skill', 'Skills'], ['prompt', 'Prompt templates'], ['extension', 'Extension commands'],
-  ['installed-extension', 'Extensions'],
-  ['mcp', 'MCP servers'], ['package', 'pi packages']];
+const GROUPS = ['skill', 'prompt', 'extension', 'installed-extension', 'mcp', 'package']
+  .map((k) => [k, t('res.g.' + k)]);
 
 // Loaded lists what pi loads, by kind, with where each comes from; an MCP
 // server has a switch, which writes its mcp.json as pi's /mcp does.
@@ -55,9 +57,9 @@ function Loaded({ res, cwd, trusted, changed, pick }) {
     try {
       await api.setMCPEnabled({ cwd, scope: inProject ? 'project' : x.scope, name: x.name, enabled,
         override: inProject || undefined });
-      toast((enabled ? 'Enabled ' : 'Disabled ') + 'MCP server ' + x.name + (inProject ? ' in this project' : ' in '
-        + x.path));
-    } catch (e) { toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 }); }
+      const key = (enabled ? 'res.mcpEnabled' : 'res.mcpDisabled') + (inProject ? 'Here' : 'In');
+      toast(t(key, { name: x.name, path: x.path }));
+    } catch (e) { toast(t('res.notChanged', { why: e.message }), { kind: 'error', ms: 8000 }); }
     changed();
   };
   // pi's /mcp offers a global server "Enable (or Disable) in this
@@ -78,8 +80,7 @@ function Loaded({ res, cwd, trusted, changed, pick }) {
   };
   const projectState = (x) => {
     const o = overrideOf(x);
-    return o ? html`<span class="muted mcp-here">in this project: ${o.disabled
-      ? 'disabled' : 'enabled'} (.pi/mcp.json)</span>` : '';
+    return o ? html`<span class="muted mcp-here">${t(o.disabled ? 'res.hereDisabled' : 'res.hereEnabled')}</span>` : '';
   };
   const stateHere = (x) => { const o = overrideOf(x); return o ? !o.disabled : !x.disabled; };
   const all = [...(res.resources || []), ...installed.filter((x) => !folded(x)).map((x) => ({ ...x,
@@ -89,18 +90,18 @@ function Loaded({ res, cwd, trusted, changed, pick }) {
     const items = all.filter((x) => kindOf(x) === kind && pick(x));
     if (!items.length && pick !== everything) return null;
     return html`<h3 key=${kind}>${title} <span class="muted">${items.length}</span></h3>
-      ${!items.length && html`<p class="muted">None.</p>`}
+      ${!items.length && html`<p class="muted">${t('res.none')}</p>`}
       <ul class="set-res-list">${items.map((x) => html`<li key=${x.name + x.path} class="set-res" data-kind=${kind}>
         ${kind === 'mcp' && html`<input type="checkbox" class="mcp-enabled" data-name=${x.name} data-scope=${x.scope}
-          aria-label=${'Enable ' + x.name}
+          aria-label=${t('res.enable', { name: x.name })}
           checked=${!x.disabled} onChange=${(e) => mcp(x, e.currentTarget.checked)} />`}
         <span class="set-res-name">${kind === 'extension' || kind === 'prompt' ? '/' : ''}${x.name}</span>
         ${x.detail && html`<code class="set-res-detail">${x.detail}</code>`}
-        ${x.override && html`<span class="muted">overrides the global server</span>`}
-        ${x.disabled && html`<span class="set-off">disabled</span>`}
+        ${x.override && html`<span class="muted">${t('res.overrides')}</span>`}
+        ${x.disabled && html`<span class="set-off">${t('res.disabled')}</span>`}
         ${projectState(x)}
         ${inProject(x) && html`<button class="btn small mcp-project" type="button" data-name=${x.name}
-          onClick=${() => flipInProject(x)}>${stateHere(x) ? 'Disable' : 'Enable'} in this project</button>`}
+          onClick=${() => flipInProject(x)}>${t(stateHere(x) ? 'res.disableHere' : 'res.enableHere')}</button>`}
         <span class="muted set-res-from">${x.scope || ''}${x.source && x.source !== 'local' ? ' · ' + x.source : ''}
           </span>
         ${x.description && html`<span class="set-res-doc">${x.description}</span>`}
@@ -134,32 +135,33 @@ function PiwebMCP({ p, cwd, changed }) {
   const [busy, setBusy] = useState(false);
   const entry = JSON.stringify({ mcpServers: { [p.name]: p.config } }, null, 2);
   if (p.added) {
-    return html`<p class="set-piweb-mcp added muted">piweb is one of pi's MCP servers: a pi started now can search
-      and read your past sessions (<code>/reload</code> in a running one).</p>`;
+    const reload = html`<code>/reload</code>`;
+    return html`<p class="set-piweb-mcp added muted">${split(t('res.piwebAdded'), 'reload', reload)}</p>`;
   }
   const add = async () => {
     setBusy(true);
     try {
       await api.addPiwebMCP({ cwd });
-      toast('Added piweb to ' + p.path);
-    } catch (e) { toast('Not added: ' + e.message, { kind: 'error', ms: 8000 }); }
+      toast(t('res.piwebAddedTo', { path: p.path }));
+    } catch (e) { toast(t('res.notAdded', { why: e.message }), { kind: 'error', ms: 8000 }); }
     setBusy(false);
     changed();
   };
   return html`<div class="set-piweb-mcp">
-    <p><strong>Let pi look up past sessions.</strong> As an MCP server, piweb lets every pi session search and read
-      all your sessions (how a problem was solved last week, in any project) from piweb's index.</p>
-    <button class="btn small set-piweb-mcp-add" type="button" disabled=${busy} onClick=${add}>Add piweb to pi's MCP
-      servers</button>
-    <details><summary>or add it to <code>${p.path}</code> yourself</summary><pre class="set-piweb-mcp-entry">${entry}
+    <p><strong>${t('res.letPi')}</strong> ${t('res.letPiDoc')}</p>
+    <button class="btn small set-piweb-mcp-add" type="button" disabled=${busy} onClick=${add}>${t('res.addPiweb')}
+      </button>
+    <details><summary>${split(t('res.orAdd'), 'path', html`<code>${p.path}</code>`)}</summary><pre
+      class="set-piweb-mcp-entry">${entry}
       </pre></details></div>`;
 }
 
 // OVERRIDES are pi config --local's states of a global resource in one
 // project (project settings; the global switch stays as it is).
-const OVERRIDES = { inherit: 'as global', load: 'load', unload: 'unload' };
+const OVERRIDES = { inherit: t('res.ov.inherit'), load: t('res.ov.load'), unload: t('res.ov.unload') };
 
-const TYPE_LABELS = { extensions: 'Extensions', skills: 'Skills', prompts: 'Prompts', themes: 'Themes' };
+const TYPE_LABELS = { extensions: t('res.t.extensions'), skills: t('res.t.skills'), prompts: t('res.t.prompts'),
+  themes: t('res.t.themes') };
 
 // groupLabel is pi config's getGroupLabel.
 function groupLabel(s) {
@@ -187,7 +189,7 @@ function displayName(s) {
 // override for this project.
 function Switches({ cwd, res, setStates, pick }) {
   const [busy, setBusy] = useState('');
-  if (res.statesError) return html`<div class="stop error">pi config's list is not available: ${res.statesError}</div>`;
+  if (res.statesError) return html`<div class="stop error">${t('res.listNA', { why: res.statesError })}</div>`;
   const st = res.states || {};
   const list = st.project || st.global || [];
   const groups = [];
@@ -204,18 +206,18 @@ function Switches({ cwd, res, setStates, pick }) {
       setStates(await api.setResourceEnabled({ cwd, type: s.type, path: s.path, ...body }));
       toast(done);
     } catch (e) {
-      toast('Not changed: ' + e.message, { kind: 'error', ms: 8000 });
+      toast(t('res.notChanged', { why: e.message }), { kind: 'error', ms: 8000 });
     }
     setBusy('');
   };
-  const flip = (s, enabled) => change(s, { enabled },
-    (enabled ? 'Enabled ' : 'Disabled ') + displayName(s) + ' in ' + (s.scope === 'project' ? cwd
-      + '/.pi/settings.json' : 'settings.json'));
-  const override = (s, project) => change(s, { project }, displayName(s) + ' in this project: ' + OVERRIDES[project]);
-  return html`<h3 class="set-res-switches">Enabled resources <span class="muted">as <code>pi config</code> sets them: a
-    pi started now loads the checked ones</span></h3>
+  const flip = (s, enabled) => change(s, { enabled }, t(enabled ? 'res.enabledIn' : 'res.disabledIn',
+    { name: displayName(s), file: s.scope === 'project' ? cwd + '/.pi/settings.json' : 'settings.json' }));
+  const override = (s, project) => change(s, { project },
+    t('res.overrideDone', { name: displayName(s), state: OVERRIDES[project] }));
+  return html`<h3 class="set-res-switches">${t('res.enabledRes')} <span class="muted">${
+    split(t('res.asPiConfig'), 'cmd', html`<code>pi config</code>`)}</span></h3>
     ${(st.installFailures || []).map((f) => html`<div class="stop error" key=${f}>${f}</div>`)}
-    ${!list.length && html`<p class="muted">pi lists none.</p>`}
+    ${!list.length && html`<p class="muted">${t('res.listsNone')}</p>`}
     ${groups.map((g) => html`<div class="set-res-group" key=${g.label}><h4>${g.label}</h4>
       <ul class="set-res-list">${g.items.map((s) => html`<li key=${s.type + s.path} class="set-res set-toggle"
         data-type=${s.type}>
@@ -224,13 +226,13 @@ function Switches({ cwd, res, setStates, pick }) {
           checked=${s.enabled} disabled=${busy === s.type + s.path}
             onChange=${(e) => flip(s, e.currentTarget.checked)} />
           <span class="set-res-name">${displayName(s)}</span> <span class="muted">${TYPE_LABELS[s.type]}</span>
-          ${!s.enabled && html`<span class="set-off">disabled</span>`}</label>
+          ${!s.enabled && html`<span class="set-off">${t('res.disabled')}</span>`}</label>
         ${st.project && s.inherited && html`<select class="res-override" data-path=${s.path} data-type=${s.type}
-          aria-label=${'In this project: ' + displayName(s)}
+          aria-label=${t('res.inProjectOf', { name: displayName(s) })}
           value=${s.override || 'inherit'} disabled=${busy === s.type + s.path}
             onChange=${(e) => override(s, e.currentTarget.value)}>
-          ${Object.entries(OVERRIDES).map(([v, label]) => html`<option key=${v} value=${v}>in this project: ${label}
-            </option>`)}</select>`}
+          ${Object.entries(OVERRIDES).map(([v, label]) => html`<option key=${v} value=${v}>${
+            t('res.inProjectOpt', { state: label })}</option>`)}</select>`}
         <span class="muted set-res-path">${s.path}</span></li>`)}</ul></div>`)}`;
 }
 
@@ -246,9 +248,10 @@ function Packages({ cwd, res, trusted, changed }) {
     try {
       const r = await api.packageCommand({ cwd, action, source: src, local: isLocal });
       setRun(r);
-      if (r.exitCode === 0) { toast((action === 'install' ? 'Installed ' : 'Removed ')
-        + src); if (action === 'install') setSource(''); }
-      else toast('pi ' + action + ' failed' + (r.timedOut ? ' (timed out)' : ''), { kind: 'error', ms: 8000 });
+      if (r.exitCode === 0) {
+        toast(t(action === 'install' ? 'res.installed' : 'res.removed', { src }));
+        if (action === 'install') setSource('');
+      } else toast(t(r.timedOut ? 'res.cmdTimedOut' : 'res.cmdFailed', { action }), { kind: 'error', ms: 8000 });
     } catch (e) {
       setRun({ command: 'pi ' + action + ' ' + src, output: e.message, exitCode: -1 });
     }
@@ -256,32 +259,48 @@ function Packages({ cwd, res, trusted, changed }) {
   };
   const remove = async (x) => {
     const src = x.resolved || x.detail;
-    if (await confirm('Remove ' + x.name + '?', 'Runs pi remove ' + src + (x.scope === 'project' ? ' -l' : '')
-      + ': pi drops it from ' + x.path + '.', { ok: 'Remove', danger: true })) {
+    const cmd = 'pi remove ' + src + (x.scope === 'project' ? ' -l' : '');
+    if (await confirm(t('res.removeTitle', { name: x.name }), t('res.removeText', { cmd, path: x.path }),
+      { ok: t('prov.remove'), danger: true })) {
       go('remove', src, x.scope === 'project');
     }
   };
   const submit = (e) => { e.preventDefault(); if (source.trim()) go('install', source.trim(), local); };
-  return html`<h3>pi packages <span class="muted">through pi's own <code>pi install</code> and <code>pi remove</code>
-    </span></h3>
+  return html`<h3>${t('res.pkgs')} <span class="muted">${through()}</span></h3>
     <ul class="set-res-list set-pkg-list">${pkgs.map((x) => html`<li key=${x.scope + x.detail} class="set-res set-pkg">
       <span class="set-res-name">${x.name}</span> <span class="muted">${x.scope}</span>
       <button class="btn small set-pkg-remove" type="button" disabled=${run && run.running}
-        onClick=${() => remove(x)}>Remove</button>
+        onClick=${() => remove(x)}>${t('prov.remove')}</button>
       <span class="muted set-res-path">${x.resolved || x.detail}</span></li>`)}</ul>
-    ${!pkgs.length && html`<p class="muted">No packages installed.</p>`}
+    ${!pkgs.length && html`<p class="muted">${t('res.noPkgs')}</p>`}
     <form class="set-pkg-form" onSubmit=${submit}>
-      <input class="set-pkg-source" placeholder="npm:@scope/name, git:github.com/user/repo, or a local path"
-        aria-label="Package source"
+      <input class="set-pkg-source" placeholder=${t('res.pkgHint')}
+        aria-label=${t('res.pkgSource')}
         value=${source} onInput=${(e) => setSource(e.currentTarget.value)} />
-      <label class="set-pkg-local" title=${trusted ? '' : 'pi writes project settings only once it trusts the project'}>
+      <label class="set-pkg-local" title=${trusted ? '' : t('res.trustFirst')}>
         <input type="checkbox" checked=${local} disabled=${!trusted}
-          onChange=${(e) => setLocal(e.currentTarget.checked)} /> this project only (-l)</label>
+          onChange=${(e) => setLocal(e.currentTarget.checked)} /> ${t('res.localOnly')}</label>
       <button class="btn small set-pkg-install" type="submit"
-        disabled=${!source.trim() || (run && run.running)}>Install</button></form>
-    <p class="muted">A local path is resolved from ${cwd}.</p>
+        disabled=${!source.trim() || (run && run.running)}>${t('res.install')}</button></form>
+    <p class="muted">${t('res.localFrom', { cwd })}</p>
     ${run && html`<div class=${'set-pkg-run' + (run.running ? '' : run.exitCode === 0 ? ' ok' : ' bad')}>
-      <div class="set-pkg-cmd"><code>${run.command}</code> ${run.running ? html`<span class="muted">running…</span>`
-        : html`<span class="set-pkg-exit">${run.timedOut ? 'timed out' : 'exit ' + run.exitCode}</span>`}</div>
-      ${!run.running && html`<pre class="set-pkg-output">${run.output || '(no output)'}</pre>`}</div>`}`;
+      <div class="set-pkg-cmd"><code>${run.command}</code> ${run.running
+        ? html`<span class="muted">${t('res.running')}</span>`
+        : html`<span class="set-pkg-exit">${run.timedOut ? t('res.timedOut') : t('res.exit', { code: run.exitCode })}
+          </span>`}
+        </div>
+      ${!run.running && html`<pre class="set-pkg-output">${run.output || t('res.noOutput')}</pre>`}</div>`}`;
+}
+
+// split puts el where msg has {name}: a sentence with a code element inside.
+function split(msg, name, el) {
+  const [before, after = ''] = msg.split('{' + name + '}');
+  return html`${before}${el}${after}`;
+}
+
+// through names the commands pi packages go through, as code.
+function through() {
+  const [a, rest = ''] = t('res.through').split('{install}');
+  const [b, c = ''] = rest.split('{remove}');
+  return html`${a}<code>pi install</code>${b}<code>pi remove</code>${c}`;
 }

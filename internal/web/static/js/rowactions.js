@@ -13,6 +13,7 @@ import { LabelChip, labelOf } from './labels.js';
 import { editFrom, retryFrom, forkAt } from '../chat/actions.js';
 import { glyph, msgIcon } from './icons.js';
 import { readOnly } from './fleet.js';
+import { t } from './i18n.js';
 
 const NONE = [];
 const trees = new WeakMap(); // the view's tree nodes -> their index
@@ -52,11 +53,11 @@ function showSibling(view, s, j) {
 function Siblings({ view, id }) {
   const s = siblings(view, id);
   if (!s) return null;
-  return html`<span class="siblings" role="group" aria-label="Branches here">
-    <button type="button" class="btn-link sib-prev" aria-label="Previous branch" disabled=${s.i <= 0}
+  return html`<span class="siblings" role="group" aria-label=${t('row.branches')}>
+    <button type="button" class="btn-link sib-prev" aria-label=${t('row.prev')} disabled=${s.i <= 0}
       onClick=${() => showSibling(view, s, s.i - 1)}>${glyph.prev}</button>
     <span class="sib-pos">${s.i + 1}/${s.list.length}</span>
-    <button type="button" class="btn-link sib-next" aria-label="Next branch" disabled=${s.i >= s.list.length - 1}
+    <button type="button" class="btn-link sib-next" aria-label=${t('row.next')} disabled=${s.i >= s.list.length - 1}
       onClick=${() => showSibling(view, s, s.i + 1)}>${glyph.next}</button></span>`;
 }
 
@@ -75,7 +76,7 @@ async function copyAs(row, m, kind) {
   let s = markdownOf(m);
   if (kind === 'text' && row) s = [...row.querySelectorAll(':scope .md')].map((e) => e.innerText.trim()).join('\n\n')
     || s;
-  toast((await copyText(s)) ? (kind === 'text' ? 'Copied the text' : 'Copied the Markdown') : 'Copy failed',
+  toast(t((await copyText(s)) ? (kind === 'text' ? 'row.copiedText' : 'row.copiedMd') : 'share.copyFailed'),
     { ms: 2000 });
 }
 
@@ -92,10 +93,12 @@ function Copy({ m }) {
   const [open, setOpen] = useState(false);
   const pick = (e, kind) => { setOpen(false); copyAs(e.currentTarget.closest('.row'), m, kind); };
   return html`<span class="copy-menu">
-    <${Tool} cls="copy-msg" label="Copy" icon=${msgIcon.copy()} expanded=${open} onClick=${() => setOpen(!open)} />
+    <${Tool} cls="copy-msg" label=${t('row.copy')} icon=${msgIcon.copy()}
+      expanded=${open} onClick=${() => setOpen(!open)} />
     ${open && html`<span class="copy-pop"><button type="button" class="btn-link small copy-text"
-      onClick=${(e) => pick(e, 'text')}>Copy as text</button>
-      <button type="button" class="btn-link small copy-md" onClick=${(e) => pick(e, 'md')}>Copy as Markdown</button>
+      onClick=${(e) => pick(e, 'text')}>${t('row.copyText')}</button>
+      <button type="button" class="btn-link small copy-md"
+        onClick=${(e) => pick(e, 'md')}>${t('row.copyMd')}</button>
         </span>`}</span>`;
 }
 
@@ -115,16 +118,18 @@ function Actions({ view, it, setEditing }) {
   const user = m.role === 'user' && !ro;
   const onKey = (e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); } };
   return html`<div class=${'msg-tools' + (open ? ' open' : '')} ref=${ref} onKeyDown=${onKey}>
-    <button type="button" class="msg-tool msg-more" aria-label="Message actions" title="Message actions"
+    <button type="button" class="msg-tool msg-more" aria-label=${t('row.actions')} title=${t('row.actions')}
       aria-expanded=${open} onClick=${() => setOpen(!open)}><span aria-hidden="true">${glyph.more}</span></button>
-    <span class="msg-actions" role="group" aria-label="Message actions">
+    <span class="msg-actions" role="group" aria-label=${t('row.actions')}>
       <${Copy} m=${m} />
-      ${!ro && html`<${Tool} cls="label-btn" label="Label" icon=${msgIcon.label()}
+      ${!ro && html`<${Tool} cls="label-btn" label=${t('row.label')} icon=${msgIcon.label()}
         onClick=${() => { setOpen(false); setEditing(true); }} />`}
-      ${user && html`<${Tool} cls="edit-here" label="Edit from here" icon=${msgIcon.edit()}
+      ${user && html`<${Tool} cls="edit-here" label=${t('row.edit')} icon=${msgIcon.edit()}
         onClick=${() => editFrom(view, it.id)} />
-      <${Tool} cls="retry-here" label="Retry" icon=${msgIcon.retry()} onClick=${() => retryFrom(view, it.id, m)} />
-      <${Tool} cls="fork-here" label="Fork: a new session with the history before this message" text="Fork"
+      <${Tool} cls="retry-here" label=${t('row.retry')} icon=${msgIcon.retry()}
+        onClick=${() => retryFrom(view, it.id, m)} />
+      <${Tool} cls="fork-here" label=${t('row.forkLabel')}
+        text=${t('row.fork')}
         icon=${msgIcon.fork()}
         onClick=${() => forkAt(view, it.id)} />`}
     </span></div>`;

@@ -13,6 +13,7 @@ import { glyph } from './icons.js';
 import { useDialogFocus } from './dialogfocus.js';
 import { fleet } from './fleet.js';
 import { archived } from './order.js';
+import { t } from './i18n.js';
 
 // openHit navigates to the hit on its own branch, which may be an
 // abandoned one.
@@ -21,11 +22,11 @@ export async function openHit(hit) {
   if (!hit.onCurrentBranch) {
     try {
       const d = await fetchDetail(hit.sessionId);
-      const t = buildTree(d.tree);
-      leaf = tipOf(t, hit.entryId, pathSet(t, d.leaf), d.leaf);
+      const tr = buildTree(d.tree);
+      leaf = tipOf(tr, hit.entryId, pathSet(tr, d.leaf), d.leaf);
       if (leaf === d.leaf) leaf = '';
     } catch (e) {
-      toast('Could not open the hit: ' + e.message, { kind: 'error' });
+      toast(t('search.openFailed', { why: e.message }), { kind: 'error' });
       return;
     }
   }
@@ -50,10 +51,10 @@ const PAGE = 50; // hits asked for at a time
 // QUICK are the filters offered as chips while the box has none of their
 // key (the server reads them; the chips only edit the text).
 const QUICK = [
-  { key: 'branch', token: 'branch:current', label: 'current branch' },
-  { key: 'branch', token: 'branch:abandoned', label: 'abandoned branches' },
-  { key: 'role', token: 'role:user', label: 'user' },
-  { key: 'role', token: 'role:assistant', label: 'assistant' },
+  { key: 'branch', token: 'branch:current', label: t('search.qCurrent') },
+  { key: 'branch', token: 'branch:abandoned', label: t('search.qAbandoned') },
+  { key: 'role', token: 'role:user', label: t('search.qUser') },
+  { key: 'role', token: 'role:assistant', label: t('search.qAssistant') },
 ];
 
 // groupHits groups hits by session in the order of their best hit, each
@@ -74,9 +75,10 @@ function Chips({ q, res, setQ }) {
   const filters = res.filters || [];
   const keys = new Set(filters.map((f) => f.key));
   const quick = QUICK.filter((c) => !keys.has(c.key));
-  return html`<div class="search-chips" aria-label="Filters">
+  return html`<div class="search-chips" aria-label=${t('search.filters')}>
     ${filters.map((f) => html`<span class="chip on" key=${f.raw} data-key=${f.key}>${f.key}: ${f.value}<button
-      type="button" class="chip-x" aria-label=${'Remove filter ' + f.raw} title="Remove"
+      type="button" class="chip-x" aria-label=${t('search.removeFilter', { filter: f.raw })}
+      title=${t('search.remove')}
       onClick=${() => setQ(withoutToken(q, f.raw))}>×</button></span>`)}
     ${quick.map((c) => html`<button type="button" class="chip add" key=${c.token} data-key=${c.key}
       data-token=${c.token} onClick=${() => setQ((q.trim() + ' ' + c.token).trim())}>+ ${c.label}</button>`)}
@@ -88,21 +90,21 @@ function HitRow({ h, i, sel, setSel }) {
     data-session=${h.sessionId} data-entry=${h.entryId}
     class=${'hit' + (i === sel ? ' sel' : '')} onPointerEnter=${() => setSel(i)} onClick=${() => openHit(h)}>
     <div class="hit-snip"><span class=${'role ' + h.role}>${h.role}</span> <${Snippet} text=${h.snippet || ''}
-      marks=${h.highlights} />${!h.onCurrentBranch && html` <span class="tag">other branch</span>`}</div>
+      marks=${h.highlights} />${!h.onCurrentBranch && html` <span class="tag">${t('search.otherBranch')}</span>`}</div>
     <div class="hit-meta muted">${h.machine && html`<span class="hit-machine">${h.machine}</span> · `}<span
       title=${h.session && h.session.cwd}>${baseName(h.session && h.session.cwd)}
       </span> · <span title=${fmtDate(h.timestamp)}>${ago(h.timestamp)}</span></div>
   </li>`;
 }
 
-const matches = (n) => `${n} ${n === 1 ? 'match' : 'matches'}`;
+const matches = (n) => t('search.matches', { count: n });
 
 function Group({ g, sel, setSel }) {
   const s = g.session || {};
   const title = s.name || s.firstMessage || g.id;
   return html`<li class="hit-group" role="group" aria-label=${title} data-session=${g.id}>
     <div class="hit-top" aria-hidden="true"><span class="hit-title">${title}</span>${archived.value.has(g.id)
-      && html`<span class="tag archived-tag">archived</span>`}
+      && html`<span class="tag archived-tag">${t('search.archived')}</span>`}
       <span class="group-count muted">${matches(Math.max(g.count, g.hits.length))}</span></div>
     <ul class="group-hits" role="presentation">${g.hits.map(({ h, i }) => html`<${HitRow} key=${h.sessionId + h.entryId}
       h=${h} i=${i} sel=${sel} setSel=${setSel} />`)}</ul>
@@ -124,7 +126,7 @@ export function SearchDialog() {
     const text = q.trim();
     if (!text) { setRes({ hits: [], total: 0, q: '' }); return; }
     const n = ++seq.current;
-    const t = setTimeout(async () => {
+    const timer = setTimeout(async () => {
       setBusy(true);
       try {
         const f = fleet.peek(); // serve --fleet: every machine's sessions
@@ -135,7 +137,7 @@ export function SearchDialog() {
       }
       if (n === seq.current) setBusy(false);
     }, 120);
-    return () => clearTimeout(t);
+    return () => clearTimeout(timer);
   }, [q, limit]);
   const edit = (v) => { setQ(v); setLimit(PAGE); };
   const chipEdit = (v) => { edit(v); input.current && input.current.focus(); };
@@ -157,13 +159,13 @@ export function SearchDialog() {
   const filtersOnly = res.q && res.text === '' && (res.filters || []).length > 0;
   return html`<div class="overlay"
     onPointerDown=${(e) => { if (e.target === e.currentTarget) searchOpen.value = false; }}>
-    <div class="dialog search" role="dialog" aria-modal="true" aria-label="Search" ref=${box}>
+    <div class="dialog search" role="dialog" aria-modal="true" aria-label=${t('search.dialog')} ref=${box}>
       <div class="search-box">
         <span class="search-icon">${glyph.search}</span>
-        <input ref=${input} type="search" value=${q} aria-label="Search text"
-          placeholder="Search all sessions (project: after: before: role: model: branch:)"
+        <input ref=${input} type="search" value=${q} aria-label=${t('search.text')}
+          placeholder=${t('search.placeholder')}
           onInput=${onInput} onKeyDown=${onKey} />
-        ${busy && html`<span class="spin" aria-label="searching"></span>`}
+        ${busy && html`<span class="spin" aria-label=${t('search.searching')}></span>`}
       </div>
       <${Chips} q=${q} res=${res} setQ=${chipEdit} />
       ${(res.warnings || []).length > 0 && html`<div class="search-warn" role="status">${res.warnings.map((w) =>
@@ -171,17 +173,18 @@ export function SearchDialog() {
       ${res.partial && html`<div class="search-warn search-partial" role="status">${partialText(res)}</div>`}
       <ul class="hits" role="listbox">
         ${res.error && html`<li class="muted pad">${res.error}</li>`}
-        ${filtersOnly && html`<li class="muted pad">Type words to search for within these filters.</li>`}
+        ${filtersOnly && html`<li class="muted pad">${t('search.filtersOnly')}</li>`}
         ${res.q && !res.hits.length && !res.error && !busy && !filtersOnly && !res.partial
-          && html`<li class="muted pad">No match for “${res.q}”.</li>`}
+          && html`<li class="muted pad">${t('search.noMatch', { q: res.q })}</li>`}
         ${groupHits(res).map((g) => html`<${Group} key=${g.id} g=${g} sel=${sel} setSel=${setSel} />`)}
         ${more && html`<li class="more-hits"><button class="btn ghost small" type="button"
-          onClick=${() => setLimit(limit + PAGE)}>Show ${left > 0 ? Math.min(PAGE, left) + ' ' : ''}more</button>
-          <span class="muted">${res.hits.length} shown</span></li>`}
+          onClick=${() => setLimit(limit + PAGE)}>${left > 0 ? t('search.showNMore', { count: Math.min(PAGE, left) })
+            : t('search.showMore')}</button>
+          <span class="muted">${t('search.shown', { count: res.hits.length })}</span></li>`}
       </ul>
       <div class="dialog-foot muted">${res.q && !res.error
         ? html`<span class="hit-count">${countText(res)}</span>` : ''}<span
-        class="keys"> · ↑↓ to move · Enter to open · Esc to close</span></div>
+        class="keys">${t('search.keys')}</span></div>
     </div>
   </div>`;
 }

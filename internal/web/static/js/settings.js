@@ -123,7 +123,7 @@ function sectionOf(search) {
 
 function FileError({ f }) {
   return f.error ? html`<div class="stop error set-file-error">
-    ${f.error}. pi ignores it; piweb replaces it only when you confirm, keeping a copy.</div>` : null;
+    ${t('set.fileError', { error: f.error })}</div>` : null;
 }
 
 // save writes changes to settings.json (cwd: a project's), asking before
@@ -134,8 +134,7 @@ export async function saveSettings(changes, cwd = '') {
     return await api.putSettings(body);
   } catch (e) {
     if (e.code !== 'corrupt') throw e;
-    const ok = await confirm('Replace the settings file?', e.message
-      + '. Replace it with only this change? A copy of the broken file is kept beside it.', { ok: 'Replace',
+    const ok = await confirm(t('set.replaceTitle'), t('set.replaceText', { error: e.message }), { ok: t('set.replace'),
       danger: true });
     if (!ok) throw e;
     return api.putSettings({ ...body, replaceCorrupt: true });
@@ -145,9 +144,9 @@ export async function saveSettings(changes, cwd = '') {
 async function apply(changes, cwd, changed, what) {
   try {
     await saveSettings(changes, cwd);
-    toast('Saved ' + what + ' in ' + (cwd ? cwd + '/.pi/settings.json' : 'settings.json'));
+    toast(t('set.saved', { what, file: cwd ? cwd + '/.pi/settings.json' : 'settings.json' }));
   } catch (e) {
-    toast('Not saved: ' + e.message, { kind: 'error', ms: 8000 });
+    toast(t('common.notSaved', { why: e.message }), { kind: 'error', ms: 8000 });
   }
   changed();
 }
@@ -160,51 +159,53 @@ function ModelsSection({ cfg, models, changed, q }) {
   const enabled = new Set(scoped(list, s.enabledModels).map(keyOf));
   const toggle = (m, on) => {
     const next = list.filter((x) => (x === m ? on : enabled.has(keyOf(x)))).map(keyOf);
-    if (!next.length) return toast('Keep at least one model offered', { kind: 'error' });
+    if (!next.length) return toast(t('set.keepOne'), { kind: 'error' });
     const all = next.length === list.length;
     apply([{ key: 'enabledModels', value: all ? undefined : next }], '', changed,
-      all ? 'all models offered' : 'the models offered');
+      t(all ? 'set.whatAllModels' : 'set.whatModels'));
   };
   const def = s.defaultProvider && s.defaultModel ? s.defaultProvider + '/' + s.defaultModel : '';
   const setDefault = (k) => {
     const i = k.indexOf('/');
     apply([{ key: 'defaultProvider', value: k.slice(0, i) }, { key: 'defaultModel', value: k.slice(i + 1) }], '',
-      changed, 'the default model');
+      changed, t('set.whatDefaultModel'));
   };
   const levels = cfg.schema.find((x) => x.key === 'defaultThinkingLevel');
-  const showDefault = matches(q, 'Default model defaultProvider defaultModel', def);
-  const showThinking = matches(q, 'Default thinking level defaultThinkingLevel', levels.options.join(' '));
-  const offered = matches(q, 'Models offered enabledModels') ? list
+  const showDefault = matches(q, t('set.defaultModel'), 'Default model defaultProvider defaultModel', def);
+  const showThinking = matches(q, t('set.defaultThinking'), 'Default thinking level defaultThinkingLevel',
+    levels.options.join(' '));
+  const offered = matches(q, t('set.modelsOffered'), 'Models offered enabledModels') ? list
     : list.filter((m) => matches(q, m.name, keyOf(m)));
-  const showCustom = matches(q, 'Custom providers models.json');
+  const showCustom = matches(q, t('set.customProviders'), 'Custom providers models.json');
   if (q && !showDefault && !showThinking && !offered.length && !showCustom) return null;
-  return html`<section class="set-section set-models"><h2>Models</h2>
+  return html`<section class="set-section set-models"><h2>${t('set.models')}</h2>
     ${models && models.error && html`<div class="stop error">${models.error}</div>`}
     ${showDefault && html`<div class="set-row"><label class="set-label" for="set-default-model"><span
-      class="set-name">Default model</span> <code class="set-pikey">defaultProvider, defaultModel</code></label>
+      class="set-name">${t('set.defaultModel')}</span> <code
+        class="set-pikey">defaultProvider, defaultModel</code></label>
       <span class="set-control"><select id="set-default-model" class="set-default-model" value=${def}
         onChange=${(e) => setDefault(e.target.value)}>
-        ${!def && html`<option value="">(pi's choice)</option>`}
+        ${!def && html`<option value="">${t('set.piChoice')}</option>`}
         ${def && !list.some((m) => keyOf(m) === def) && html`<option value=${def}>${def}</option>`}
         ${list.map((m) => html`<option key=${keyOf(m)} value=${keyOf(m)}>${keyOf(m)}</option>`)}</select></span></div>`}
     ${showThinking && html`<div class="set-row"><label class="set-label" for="set-default-thinking"><span
-      class="set-name">Default thinking level</span> <code class="set-pikey">defaultThinkingLevel</code></label>
+      class="set-name">${t('set.defaultThinking')}</span> <code class="set-pikey">defaultThinkingLevel</code></label>
       <span class="set-control"><select id="set-default-thinking" value=${s.defaultThinkingLevel || ''}
         onChange=${(e) => apply([{ key: 'defaultThinkingLevel', value: e.target.value || undefined }], '', changed,
-        'the default thinking level')}>
-        <option value="">default (${levels.default})</option>
+        t('set.whatDefaultThinking'))}>
+        <option value="">${t('set.defaultIs', { value: levels.default })}</option>
         ${levels.options.map((o) => html`<option key=${o} value=${o}>${o}</option>`)}</select></span></div>`}
-    ${offered.length > 0 && html`<div class="set-row set-offered"><span class="set-label"><span class="set-name">Models
-      offered</span> <code class="set-pikey">enabledModels</code><span class="set-doc muted">in the model pickers; all
-        when none is chosen</span></span>
+    ${offered.length > 0 && html`<div class="set-row set-offered"><span class="set-label"><span class="set-name">${
+      t('set.modelsOffered')}</span> <code class="set-pikey">enabledModels</code><span class="set-doc muted">${
+        t('set.modelsOfferedDoc')}</span></span>
       <ul class="set-model-list">${offered.map((m) => html`<li key=${keyOf(m)}><label>
         <input type="checkbox" class="model-enabled" data-model=${keyOf(m)} checked=${enabled.has(keyOf(m))}
           onChange=${(e) => toggle(m, e.currentTarget.checked)} />
         <span class="set-model-name">${m.name || m.id}</span> <span class="muted">${keyOf(m)}</span></label></li>`)}
         </ul></div>`}
-    ${!q && !list.length && html`<p class="muted">pi lists no models: add an API key under Providers and keys, or a
-      custom provider.</p>`}
-    ${showCustom && html`<div class="set-row"><span class="set-label"><span class="set-name">Custom providers</span>
+    ${!q && !list.length && html`<p class="muted">${t('set.noModels')}</p>`}
+    ${showCustom && html`<div class="set-row"><span class="set-label">
+      <span class="set-name">${t('set.customProviders')}</span>
       <code class="set-pikey">models.json</code></span><span class="set-control"><${ModelsButton} /></span></div>`}
   </section>`;
 }
@@ -215,7 +216,8 @@ function AgentSection({ cfg, cwd, q, changed, project }) {
   const rows = agentRows(cfg, q);
   const showProject = !q || matches(q, 'project overrides trust');
   if (q && !rows.length && !showProject) return null;
-  return html`<section class="set-section set-agent"><h2>Agent <span class="muted">${cfg.global.path}</span></h2>
+  return html`<section class="set-section set-agent"><h2>${t('set.agent')} <span
+    class="muted">${cfg.global.path}</span></h2>
     <${FileError} f=${cfg.global} />
     ${showProject && project}
     <${AgentForm} cfg=${cfg} cwd=${cwd} q=${q}
@@ -229,26 +231,25 @@ function AgentSection({ cfg, cwd, q, changed, project }) {
 function ProjectPicker({ cfg, cwd, projects, pick, changed }) {
   const tr = cfg && cfg.trust;
   const trust = async () => {
-    try { await api.trustFolder(cwd); toast('Trusted ' + cwd); } catch (e) { toast('Not trusted: ' + e.message,
-      { kind: 'error' }); }
+    try { await api.trustFolder(cwd); toast(t('set.trusted', { cwd })); } catch (e) {
+      toast(t('set.notTrusted', { why: e.message }), { kind: 'error' });
+    }
     changed();
   };
   return html`<div class="set-project">
-    <div class="set-row"><label class="set-label"><span class="set-name">Project</span><span class="set-doc muted">its
-      overrides are shown beside the global values; its resources below</span></label>
-      <span class="set-control"><select class="set-project-select" aria-label="Project" value=${cwd}
+    <div class="set-row"><label class="set-label"><span class="set-name">${
+      t('set.project')}</span><span class="set-doc muted">${t('set.projectDoc')}</span></label>
+      <span class="set-control"><select class="set-project-select" aria-label=${t('set.project')} value=${cwd}
         onChange=${(e) => pick(e.target.value)}>
-        <option value="">(no project: global settings only)</option>
+        <option value="">${t('set.noProject')}</option>
         ${cwd && !projects.some((p) => p.cwd === cwd) && html`<option value=${cwd}>${cwd}</option>`}
         ${projects.map((p) => html`<option key=${p.cwd} value=${p.cwd}>${p.cwd}</option>`)}</select></span></div>
     ${cwd && cfg && cfg.project && html`
-      <p class="muted set-path">${cfg.project.path}${cfg.project.exists ? '' : ' (not created yet)'}</p>
+      <p class="muted set-path">${cfg.project.path}${cfg.project.exists ? '' : t('set.notCreated')}</p>
       ${tr && html`<div class=${'set-trust ' + (tr.trusted ? 'ok' : 'warn')}>
-        ${tr.trusted ? 'pi trusts this project: it loads its settings and resources.'
-          : 'pi does not trust this project, so it ignores its settings (and refuses to write them). '
-            + 'Default for projects: ' + tr.default + '.'}
+        ${tr.trusted ? t('set.trustsProject') : t('set.distrustsProject', { default: tr.default })}
         ${!tr.trusted && html` <button class="btn small set-trust-btn" type="button"
-          onClick=${trust}>Trust this project</button>`}</div>`}
+          onClick=${trust}>${t('set.trustProject')}</button>`}</div>`}
       <${FileError} f=${cfg.project} />`}
   </div>`;
 }
@@ -310,15 +311,15 @@ function Alerts({ q }) {
     setWhy('');
     try {
       if (Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
-        throw new Error('the browser did not allow notifications');
+        throw new Error(t('set.pushDenied'));
       }
       const { publicKey } = await api.pushKey();
       const reg = await navigator.serviceWorker.ready;
       const s = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64(publicKey) });
       await api.pushSubscribe(s.toJSON());
       setSub(s);
-      toast('Push notifications are on for this device');
-    } catch (e) { setWhy('Not turned on: ' + pushWhy(e)); }
+      toast(t('set.pushOn'));
+    } catch (e) { setWhy(t('set.notTurnedOn', { why: pushWhy(e) })); }
     setBusy(false);
   };
   const off = async () => {
@@ -327,22 +328,23 @@ function Alerts({ q }) {
       { kind: 'error' }); }
     setBusy(false);
   };
-  const mute = matches(q, 'alerts mute all toasts sounds notifications pushes');
-  const push = matches(q, 'alerts push to this device web push notifications');
+  const mute = matches(q, 'alerts mute all toasts sounds notifications pushes', t('set.allAlerts'), t('set.alerts'));
+  const push = matches(q, 'alerts push to this device web push notifications', t('set.pushHere'), t('set.alerts'));
   if (!mute && !push) return null;
-  return html`<section class="set-section set-alerts"><h2>Alerts</h2>
-    ${mute && html`<div class="set-row"><span class="set-label"><span class="set-name">All alerts</span><span
-      class="set-doc muted">toasts, sounds, notifications and pushes when a run ends, fails or waits, on every
-        device</span></span>
+  return html`<section class="set-section set-alerts"><h2>${t('set.alerts')}</h2>
+    ${mute && html`<div class="set-row"><span class="set-label"><span class="set-name">${t('set.allAlerts')}</span><span
+      class="set-doc muted">${t('set.allAlertsDoc')}</span></span>
       <span class="set-control"><button class=${'btn small set-mute' + (globalMute.value ? ' on' : '')} type="button"
         aria-pressed=${globalMute.value} onClick=${() => setGlobalMute(!globalMute.value)}>
-        ${globalMute.value ? 'Muted: turn on' : 'Mute all'}</button></span></div>`}
-    ${push && html`<div class="set-row"><span class="set-label"><span class="set-name">Push to this device</span><span
-      class="set-doc muted">also when no piweb tab is open (Web Push)</span></span>
+        ${t(globalMute.value ? 'set.mutedTurnOn' : 'set.muteAll')}</button></span></div>`}
+    ${push && html`<div class="set-row"><span class="set-label"><span class="set-name">${t('set.pushHere')}</span><span
+      class="set-doc muted">${t('set.pushHereDoc')}</span></span>
       <span class="set-control">
-        ${!supported ? html`<span class="muted">This browser has no Web Push here (it needs HTTPS or localhost).</span>`
-        : sub ? html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${off}>Turn off</button>`
-          : html`<button class="btn small set-push" type="button" disabled=${busy} onClick=${on}>Turn on</button>`}
+        ${!supported ? html`<span class="muted">${t('set.noPush')}</span>`
+        : sub ? html`<button class="btn small set-push" type="button" disabled=${busy}
+          onClick=${off}>${t('set.turnOff')}</button>`
+          : html`<button class="btn small set-push" type="button" disabled=${busy}
+            onClick=${on}>${t('set.turnOn')}</button>`}
         ${why && html`<span class="set-push-why muted" role="status">${why}</span>`}
             </span></div>`}
   </section>`;

@@ -2,22 +2,19 @@
 // pi's settings, and the search box's matching, without the DOM (node
 // --test checks them).
 
+import { t } from './i18n.js';
+
 // SECTIONS are the settings page's sections, in the navigation's order.
 export const SECTIONS = [
-  ['providers', 'Providers and keys'], ['models', 'Models'], ['agent', 'Agent'], ['resources', 'Resources'],
-  ['alerts', 'Alerts'], ['piweb', 'piweb'],
+  ['providers', t('set.sec.providers')], ['models', t('set.sec.models')], ['agent', t('set.sec.agent')],
+  ['resources', t('set.sec.resources')], ['alerts', t('set.sec.alerts')], ['piweb', 'piweb'],
 ];
 
 // LABELS are the human names of pi's settings (key or key.sub).
-const LABELS = {
-  defaultProvider: 'Default provider', defaultModel: 'Default model', defaultThinkingLevel: 'Default thinking level',
-  enabledModels: 'Models offered', steeringMode: 'Steering messages', followUpMode: 'Follow-up messages',
-  'compaction.enabled': 'Compact automatically', 'compaction.reserveTokens': 'Tokens kept free for the answer',
-  'compaction.keepRecentTokens': 'Recent tokens kept by a compaction', 'retry.enabled': 'Retry failed requests',
-  'retry.maxRetries': 'Retries before giving up', 'retry.baseDelayMs': 'First retry delay (ms)',
-  'retry.maxAgentDelayMs': 'Longest retry delay (ms)', hideThinkingBlock: 'Hide thinking blocks',
-  enableSkillCommands: 'Skills as /skill commands', defaultProjectTrust: 'Trust new projects',
-};
+const LABELS = Object.fromEntries(['defaultProvider', 'defaultModel', 'defaultThinkingLevel', 'enabledModels',
+  'steeringMode', 'followUpMode', 'compaction.enabled', 'compaction.reserveTokens', 'compaction.keepRecentTokens',
+  'retry.enabled', 'retry.maxRetries', 'retry.baseDelayMs', 'retry.maxAgentDelayMs', 'hideThinkingBlock',
+  'enableSkillCommands', 'defaultProjectTrust'].map((k) => [k, t('set.label.' + k)]));
 
 // keyName is a setting's key as pi's settings.json writes it.
 export const keyName = (st) => (st.sub ? st.key + '.' + st.sub : st.key);

@@ -6,6 +6,7 @@
 import { html } from './html.js';
 import { keyName, labelOf, settingMatches } from './settingsearch.js';
 import { baseName } from './util.js';
+import { t } from './i18n.js';
 
 export const MODEL_KEYS = new Set(['defaultProvider', 'defaultModel', 'defaultThinkingLevel', 'enabledModels']);
 
@@ -20,28 +21,29 @@ export function AgentForm({ cfg, cwd, q, apply }) {
   const project = cwd && cfg.project ? cfg.project.settings || {} : null;
   const locked = !!project && !(cfg.trust && cfg.trust.trusted);
   const head = project && html`<div class="set-row set-cols muted" aria-hidden="true"><span class="set-label"></span>
-    <span class="set-control">everywhere <code>settings.json</code></span>
-    <span class="set-control set-override">in ${baseName(cwd)} <code>.pi/settings.json</code></span></div>`;
+    <span class="set-control">${t('form.everywhere')} <code>settings.json</code></span>
+    <span class="set-control set-override">${t('form.inProject', { name: baseName(cwd) })} <code
+      >.pi/settings.json</code></span></div>`;
   return html`<div class=${'set-form' + (project ? ' with-project' : '')}>${head}${rows.map((st) => {
     const name = keyName(st);
     const g = valueOf(global, st);
     const p = project ? valueOf(project, st) : undefined;
     const save = (scope) => (value) => apply([{ key: st.key, sub: st.sub || undefined, value }], scope,
-      labelOf(st) + ' (' + name + ')');
+      t('form.what', { label: labelOf(st), key: name }));
     return html`<div class="set-row" key=${name} data-key=${name}>
       <label class="set-label" for=${'set-' + name}><span class="set-name">${labelOf(st)}</span>
         <code class="set-pikey">${name}</code><span class="set-doc muted">${st.doc}</span></label>
-      <span class="set-control"><span class="set-scope muted">everywhere</span>
+      <span class="set-control"><span class="set-scope muted">${t('form.everywhere')}</span>
         <${Control} id=${'set-' + name} st=${st} value=${g} save=${save('')} label=${labelOf(st)} />
         <span class="muted set-default">${defaultText(st)}</span>
         ${g !== undefined && html`<button class="btn-link set-reset" type="button"
-          onClick=${() => save('')(undefined)}>reset</button>`}</span>
+          onClick=${() => save('')(undefined)}>${t('form.reset')}</button>`}</span>
       ${project && html`<span class=${'set-control set-override' + (p !== undefined ? ' set' : '')}>
-        <span class="set-scope muted">in ${baseName(cwd)}</span>
+        <span class="set-scope muted">${t('form.inProject', { name: baseName(cwd) })}</span>
         <${Control} id=${'set-' + cwd + name} st=${st} value=${p} inherited=${g !== undefined ? g : st.default}
-          disabled=${locked} save=${save(cwd)} label=${labelOf(st) + ' in ' + cwd} />
+          disabled=${locked} save=${save(cwd)} label=${t('form.labelIn', { label: labelOf(st), cwd })} />
         ${p !== undefined && html`<button class="btn-link set-reset" type="button" disabled=${locked}
-          onClick=${() => save(cwd)(undefined)}>as global</button>`}</span>`}
+          onClick=${() => save(cwd)(undefined)}>${t('form.asGlobalBtn')}</button>`}</span>`}
     </div>`;
   })}</div>`;
 }
@@ -52,22 +54,23 @@ function valueOf(obj, st) {
   return v && typeof v === 'object' ? v[st.sub] : undefined;
 }
 
-const shown = (st, v) => (st.kind === 'bool' ? (v ? 'on' : 'off') : String(v));
+const shown = (st, v) => (st.kind === 'bool' ? t(v ? 'common.on' : 'common.off') : String(v));
 
 function defaultText(st) {
-  return st.default !== undefined ? 'default: ' + shown(st, st.default) : '';
+  return st.default !== undefined ? t('form.defaultIs', { value: shown(st, st.default) }) : '';
 }
 
 // Control edits one value; inherited (a project's control) is what
 // applies when it is left unset, named in its empty choice.
 function Control({ id, st, value, inherited, disabled, save, label }) {
   const cls = 'set-input';
-  const unset = inherited !== undefined ? 'as global (' + shown(st, inherited) + ')' : 'default';
+  const unset = inherited !== undefined ? t('form.asGlobal', { value: shown(st, inherited) }) : t('form.default');
   if (st.kind === 'bool') {
     return html`<select id=${id} class=${cls} disabled=${disabled} aria-label=${label}
       value=${value === undefined ? '' : String(value)}
       onChange=${(e) => save(e.target.value === '' ? undefined : e.target.value === 'true')}>
-      <option value="">${unset}</option><option value="true">on</option><option value="false">off</option></select>`;
+      <option value="">${unset}</option><option value="true">${t('common.on')}</option><option value="false">${
+        t('common.off')}</option></select>`;
   }
   if (st.kind === 'enum') {
     return html`<select id=${id} class=${cls} disabled=${disabled} aria-label=${label}
@@ -77,9 +80,9 @@ function Control({ id, st, value, inherited, disabled, save, label }) {
   }
   if (st.kind === 'int') {
     const commit = (e) => {
-      const t = e.currentTarget.value.trim();
-      if (t === (value === undefined ? '' : String(value))) return;
-      save(t === '' ? undefined : Number(t));
+      const v = e.currentTarget.value.trim();
+      if (v === (value === undefined ? '' : String(value))) return;
+      save(v === '' ? undefined : Number(v));
     };
     return html`<input id=${id} class=${cls + ' num'} type="number" min="0" step="1" inputmode="numeric"
       disabled=${disabled} aria-label=${label}

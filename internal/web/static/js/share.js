@@ -11,6 +11,7 @@ import { useDialogFocus } from './dialogfocus.js';
 import { copyText, fmtDate } from './util.js';
 import { matches } from './settingsearch.js';
 import { fleet, drives, machineOf } from './fleet.js';
+import { t } from './i18n.js';
 
 // shareAsked is the session to share ({ id, leaf }: the branch shown), or
 // null; the app draws the dialog while it is set.
@@ -31,7 +32,8 @@ export function shareLink(path, machine) {
   return (m && m.advertise ? m.advertise.replace(/\/+$/, '') : location.origin) + path;
 }
 
-export const EXPIRIES = [['1 hour', 1], ['1 day', 24], ['7 days', 168], ['30 days', 720], ['90 days', 2160]];
+export const EXPIRIES = [[t('share.1h'), 1], [t('share.1d'), 24], [t('share.7d'), 168], [t('share.30d'), 720],
+  [t('share.90d'), 2160]];
 
 export function ShareDialog({ id, leaf, close }) {
   const [f, setF] = useState({ scope: 'session', hours: 168 });
@@ -54,9 +56,8 @@ export function ShareDialog({ id, leaf, close }) {
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
     <form class="dialog share-dialog" role="dialog" aria-modal="true" aria-labelledby="share-title" ref=${box}
       onSubmit=${create} onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <h2 id="share-title">Share a read-only link</h2>
-      <p class="muted share-what">Whoever has the link can read this session as it goes on, until the link expires
-        or you revoke it in Settings. Nothing else of piweb opens to them.</p>
+      <h2 id="share-title">${t('share.title')}</h2>
+      <p class="muted share-what">${t('share.what')}</p>
       ${made ? html`<${Made} made=${made} machine=${api.splitRef(id).machine} close=${close} />`
         : html`<${Choose} f=${f} setF=${setF} err=${err} busy=${busy} close=${close} />`}
     </form></div>`;
@@ -66,34 +67,34 @@ function Choose({ f, setF, err, busy, close }) {
   const radio = (value, label, hint) => html`<label class="share-radio"><input type="radio" name="scope"
     value=${value} checked=${f.scope === value} onChange=${() => setF({ ...f, scope: value })} />
     <span>${label} <span class="muted">${hint}</span></span></label>`;
-  return html`<fieldset class="share-scope"><legend>What to share</legend>
-      ${radio('session', 'The whole session', 'its latest branch, as it grows')}
-      ${radio('branch', 'Only this branch', 'the messages shown, and what follows them')}</fieldset>
-    <label class="share-field">Expires after<select name="hours" value=${f.hours}
+  return html`<fieldset class="share-scope"><legend>${t('share.whatToShare')}</legend>
+      ${radio('session', t('share.whole'), t('share.wholeHint'))}
+      ${radio('branch', t('share.branch'), t('share.branchHint'))}</fieldset>
+    <label class="share-field">${t('share.expiresAfter')}<select name="hours" value=${f.hours}
       onChange=${(e) => setF({ ...f, hours: e.target.value })}>
       ${EXPIRIES.map(([label, h]) => html`<option key=${h} value=${h}>${label}</option>`)}</select></label>
     ${err && html`<p class="stop error share-error" role="alert">${err}</p>`}
-    <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Cancel</button>
+    <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>${t('common.cancel')}</button>
       <button class="btn primary share-create" type="submit" disabled=${busy}>
-        ${busy ? 'Creating…' : 'Create link'}</button></div>`;
+        ${t(busy ? 'share.creating' : 'share.create')}</button></div>`;
 }
 
 function Made({ made, machine, close }) {
   const link = shareLink(made.path, machine);
   const ref = useRef(null);
   useEffect(() => { ref.current?.select(); }, []);
-  const copy = async () => toast((await copyText(link)) ? 'Copied the link' : 'Copy failed');
-  return html`<label class="share-field">Link<span class="share-link-row"><input ref=${ref} class="share-link"
+  const copy = async () => toast(t((await copyText(link)) ? 'share.copied' : 'share.copyFailed'));
+  return html`<label class="share-field">${t('share.link')}<span class="share-link-row"><input ref=${ref}
+      class="share-link"
       readonly value=${link} onFocus=${(e) => e.target.select()} />
-      <button class="btn primary share-copy" type="button" onClick=${copy}>Copy</button></span></label>
-    <p class="muted share-expires">${made.leaf ? 'This branch' : 'The whole session'}, until ${fmtDate(made.expires)
-      }. piweb shows the link only now: it keeps a fingerprint of it, not the link.</p>
-    ${machine && html`<p class="share-remote" role="note">The link was made on ${machine}, where the session is,
-      and opens at the address ${machine} gives the fleet. Settings lists it while ${machine} is online.</p>`}
-    ${made.loopbackOnly && !machine && html`<p class="share-loopback" role="note">piweb listens on this machine only
-      (loopback), so the link opens here alone. To share it on your network, start piweb
-      with <code>--addr</code> beyond loopback.</p>`}
-    <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>Done</button></div>`;
+      <button class="btn primary share-copy" type="button" onClick=${copy}>${t('share.copy')}</button></span>
+      </label>
+    <p class="muted share-expires">${t(made.leaf ? 'share.madeBranch' : 'share.madeWhole',
+      { until: fmtDate(made.expires) })}</p>
+    ${machine && html`<p class="share-remote" role="note">${t('share.remote2', { machine })}</p>`}
+    ${made.loopbackOnly && !machine && html`<p class="share-loopback" role="note">${t('share.loopback')} <code
+      >--addr</code> ${t('share.loopbackAfter')}</p>`}
+    <div class="dialog-actions"><button class="btn" type="button" onClick=${close}>${t('share.done')}</button></div>`;
 }
 
 // drivenMachines names the other machines this piweb drives: their
@@ -122,26 +123,33 @@ export function SharesSection({ q }) {
   const load = () => listAll(machines).then(setList, () => setList([]));
   useEffect(() => { load(); }, [machines.join()]);
   const revoke = async (s) => {
-    if (!(await confirm('Revoke this link?', `"${s.title.slice(0, 80)}" stops opening for everyone who has the link,
-      an open page included.`, { ok: 'Revoke', danger: true }))) return;
+    const ok = { ok: t('share.revoke'), danger: true };
+    if (!(await confirm(t('share.revokeTitle'), t('share.revokeText', { title: s.title.slice(0, 80) }), ok))) return;
     try {
       await api.revokeShare(s.id, s.machine);
-      toast('Link revoked');
-    } catch (e) { toast('Not revoked: ' + e.message, { kind: 'error' }); }
+      toast(t('share.revoked'));
+    } catch (e) { toast(t('share.notRevoked', { why: e.message }), { kind: 'error' }); }
     load();
   };
   const open = (e, s) => { e.preventDefault(); navigate(sessionURL(s.session)); };
-  const all = matches(q, 'share links read-only revoke');
+  const all = matches(q, 'share links read-only revoke', t('share.links'));
   const shown = (list || []).filter((s) => all || matches(q, s.title));
   if (!all && !shown.length) return null;
-  return html`<section class="set-section set-shares"><h2>Share links <span class="muted">read-only links to a
-    session, made from its Actions menu</span></h2>
-    ${list && !list.length && html`<p class="muted share-none">No live links.</p>`}
+  return html`<section class="set-section set-shares"><h2>${t('share.links')} <span class="muted">${
+    t('share.linksDoc')}</span></h2>
+    ${list && !list.length && html`<p class="muted share-none">${t('share.none')}</p>`}
     ${shown.map((s) => html`<div class="set-row share-row" key=${(s.machine || '') + s.id} data-machine=${s.machine}>
       <span class="share-row-main"><a href=${sessionURL(s.session)} onClick=${(e) => open(e, s)}>${s.title}</a>
-        <span class="muted">${s.machine ? `on ${s.machine} · ` : ''}${s.leaf ? 'one branch' : 'whole session'
-          } · made ${fmtDate(s.created)} · expires ${fmtDate(s.expires)}</span></span>
+        <span class="muted">${rowFacts(s)}</span></span>
       <button class="btn small danger share-revoke" type="button" onClick=${() => revoke(s)}
-        aria-label=${'Revoke the link to ' + s.title}>Revoke</button></div>`)}
+        aria-label=${t('share.revokeLabel', { title: s.title })}>${t('share.revoke')}</button></div>`)}
   </section>`;
+}
+
+// rowFacts says of a live link what it opens, when it was made and when
+// it expires, and on which machine when not this one.
+function rowFacts(s) {
+  const rest = t(s.leaf ? 'share.rowBranch' : 'share.rowWhole',
+    { made: fmtDate(s.created), expires: fmtDate(s.expires) });
+  return s.machine ? t('share.onMachine', { machine: s.machine, rest }) : rest;
 }

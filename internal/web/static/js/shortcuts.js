@@ -6,6 +6,7 @@ import { signal } from '@preact/signals';
 import { html } from './html.js';
 import { shortcuts, phoneControls } from './a11y.js';
 import { useDialogFocus } from './dialogfocus.js';
+import { t } from './i18n.js';
 
 export const shortcutsOpen = signal(false);
 
@@ -19,10 +20,11 @@ export function ShortcutsDialog() {
   return html`<div class="overlay" onPointerDown=${(e) => { if (e.target === e.currentTarget) close(); }}>
     <div class="dialog shortcuts-dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" ref=${box}
       onKeyDown=${(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
-      <h2 id="shortcuts-title">${phone ? 'Buttons and shortcuts' : 'Keyboard shortcuts'}</h2>
-      ${phone ? html`<section><h3>On this screen</h3><${Keys} keys=${phoneControls} group="phone" /></section>
-        <details class="keys-more"><summary>With a keyboard</summary>${groups}</details>` : groups}
-      <div class="dialog-actions"><button class="btn primary" type="button" onClick=${close}>Close</button></div>
+      <h2 id="shortcuts-title">${t(phone ? 'keys.buttonsTitle' : 'keys.title')}</h2>
+      ${phone ? html`<section><h3>${t('keys.onScreen')}</h3><${Keys} keys=${phoneControls} group="phone" /></section>
+        <details class="keys-more"><summary>${t('keys.withKeyboard')}</summary>${groups}</details>` : groups}
+      <div class="dialog-actions"><button class="btn primary" type="button" onClick=${close}>${t('common.close')}
+        </button></div>
     </div></div>`;
 }
 

@@ -5,6 +5,7 @@
 import { html } from './html.js';
 import { sidebarHidden, toggleSidebar } from './state.js';
 import { glyph } from './icons.js';
+import { t } from './i18n.js';
 
 export function SidebarButton() {
   const show = () => {
@@ -12,6 +13,6 @@ export function SidebarButton() {
     // The focus goes on to the sidebar's own button, which the click showed.
     if (!sidebarHidden.value) requestAnimationFrame(() => document.querySelector('.side-hide')?.focus());
   };
-  return html`<button class="btn ghost icon only-mobile side-show" type="button" aria-label="Sessions"
-    title="Show the sidebar" onClick=${show}>${glyph.menu}</button>`;
+  return html`<button class="btn ghost icon only-mobile side-show" type="button" aria-label=${t('side.sessions')}
+    title=${t('sb.show')} onClick=${show}>${glyph.menu}</button>`;
 }

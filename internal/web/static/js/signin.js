@@ -7,15 +7,15 @@
 import { useState, useEffect, useRef } from 'preact/hooks';
 import { html } from './html.js';
 import * as api from './api.js';
+import { t } from './i18n.js';
 
 export function SignIns({ cfg, changed }) {
   const ids = cfg.providers.filter((p) => p.signIn).map((p) => p.id);
   const creds = new Map((cfg.auth.credentials || []).map((c) => [c.provider, c]));
   const cmd = cfg.loginCommand || 'pi auth login';
-  return html`<div class="set-signins"><h3>Sign in with a subscription</h3>
-    <p class="muted">piweb runs pi's own sign-in: open the page pi names, sign in there, and paste the code you get back
-      here.
-      Or run <code class="set-login">${cmd + ' <provider>'}</code> in a terminal.</p>
+  const [before, after] = t('sign.intro').split('{command}');
+  return html`<div class="set-signins"><h3>${t('sign.title')}</h3>
+    <p class="muted">${before}<code class="set-login">${cmd + ' <provider>'}</code>${after}</p>
     <ul class="set-prov-list">${ids.map((id) => html`<${SignInRow} key=${id} id=${id} cmd=${cmd}
       signedIn=${(creds.get(id) || {}).type === 'oauth'} changed=${changed} />`)}</ul></div>`;
 }
@@ -58,12 +58,12 @@ function SignInRow({ id, cmd, signedIn, changed }) {
   const running = st && st.running;
   return html`<li class="set-prov set-signin" data-provider=${id}>
     <div class="set-prov-main"><strong>${id}</strong>
-      ${signedIn && html`<span class="set-test ok">signed in</span>`}</div>
+      ${signedIn && html`<span class="set-test ok">${t('sign.signedIn')}</span>`}</div>
     <div class="set-prov-actions">
       ${running ? html`<button class="btn small danger set-signin-cancel" type="button"
-        onClick=${cancel}>Cancel</button>`
+        onClick=${cancel}>${t('common.cancel')}</button>`
         : html`<button class="btn small set-signin-start" type="button" onClick=${start}>
-          ${signedIn ? 'Sign in again' : 'Sign in'}</button>`}</div>
+          ${t(signedIn ? 'sign.again' : 'sign.in')}</button>`}</div>
     ${err && html`<div class="stop error set-signin-error">${err}</div>`}
     ${((st && (st.running || st.result)) || err) && html`<${SignInPanel} st=${st || {}} code=${code} setCode=${setCode}
       send=${send}
@@ -72,30 +72,30 @@ function SignInRow({ id, cmd, signedIn, changed }) {
 }
 
 const results = {
-  signed_in: ['ok', 'Signed in: pi saved the credentials in its auth.json.'],
-  cancelled: ['muted', 'Cancelled: pi was stopped.'],
-  timed_out: ['bad', 'Timed out: pi was stopped.'],
+  signed_in: ['ok', t('sign.ok')],
+  cancelled: ['muted', t('sign.cancelled')],
+  timed_out: ['bad', t('sign.timedOut')],
 };
 
 function SignInPanel({ st, code, setCode, send, command }) {
   const url = st.running ? webURL(st.url) : '';
-  const [cls, msg] = st.result === 'failed' ? ['bad', st.error || 'pi could not sign in.'] : results[st.result] || [];
+  const [cls, msg] = st.result === 'failed' ? ['bad', st.error || t('sign.failed')] : results[st.result] || [];
   return html`<div class="set-signin-panel">
     ${url && html`<p class="set-signin-step">1. <a class="set-signin-url" href=${url} target="_blank"
-      rel="noopener noreferrer">Open the sign-in page</a>
+      rel="noopener noreferrer">${t('sign.open')}</a>
       <span class="set-signin-host muted">${new URL(url).host}</span>
-        ${st.userCode && html` and enter the code <code class="set-signin-code">${st.userCode}</code>`}</p>`}
+        ${st.userCode && html`${t('sign.enterCode')} <code class="set-signin-code">${st.userCode}</code>`}</p>`}
     ${st.running && st.prompt && html`<form class="set-key-form set-signin-form" onSubmit=${send}>
       <label class="set-signin-prompt" for=${'signin-answer-' + st.provider}>${url ? '2. ' : ''}${st.prompt}</label>
       <input id=${'signin-answer-' + st.provider} class="set-key-input set-signin-answer" autocomplete="off"
         spellcheck="false"
         value=${code} onInput=${(e) => setCode(e.currentTarget.value)} />
-      <button class="btn small primary" type="submit">Send to pi</button></form>`}
-    ${st.running && !st.prompt && html`<p class="muted set-signin-wait">pi is working…</p>`}
+      <button class="btn small primary" type="submit">${t('sign.send')}</button></form>`}
+    ${st.running && !st.prompt && html`<p class="muted set-signin-wait">${t('sign.working')}</p>`}
     ${msg && html`<div class=${'set-signin-result set-test ' + cls}>${msg}</div>`}
-    <p class="muted set-signin-fallback">In a terminal instead: <code class="set-login">${command}</code></p>
+    <p class="muted set-signin-fallback">${t('sign.terminal')} <code class="set-login">${command}</code></p>
     ${st.lines && st.lines.length > 0 && html`<details class="set-signin-log"><summary
-      class="muted">pi's output</summary>
+      class="muted">${t('sign.output')}</summary>
       <pre>${st.lines.join('\n')}</pre></details>`}
   </div>`;
 }

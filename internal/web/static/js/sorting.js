@@ -3,9 +3,10 @@
 // name, pinned ones first in their project, archived ones apart; and the
 // selection of many sessions (a click, a shift-click range, all of a
 // project or of the filter).
+import { t } from './i18n.js';
 
 // SORTS are the sidebar's sorts: [key, label].
-export const SORTS = [['activity', 'Last activity'], ['created', 'Created'], ['name', 'Name']];
+export const SORTS = [['activity', t('sort.activity')], ['created', t('sort.created')], ['name', t('sort.name')]];
 export const validSort = (by) => (SORTS.some(([k]) => k === by) ? by : 'activity');
 
 const time = (x) => Date.parse(x || 0) || 0;

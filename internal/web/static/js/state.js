@@ -3,6 +3,7 @@
 import { signal, computed, effect, untracked } from '@preact/signals';
 import * as api from './api.js';
 import { debounce } from './util.js';
+import { t } from './i18n.js';
 
 export const sessions = signal([]);
 export const sessionsLoaded = signal(false);
@@ -158,7 +159,7 @@ export async function loadSessions(limit = listLimit) {
       listed.value = { total: d.total, projects: d.projects || {}, archived: d.archived, all: d.total + d.archived };
       sessions.value = d.sessions;
     } catch (e) {
-      toast('Could not list sessions: ' + e.message, { kind: 'error' });
+      toast(t('state.listFailed', { why: e.message }), { kind: 'error' });
     }
     break;
   }
@@ -173,7 +174,7 @@ export async function loadArchived(limit = archivedLimit) {
     archivedLimit = limit;
     archivedList.value = { sessions: d.sessions, total: d.total, projects: d.projects || {} };
   } catch (e) {
-    toast('Could not list the archive: ' + e.message, { kind: 'error' });
+    toast(t('state.archiveFailed', { why: e.message }), { kind: 'error' });
   }
 }
 
@@ -196,7 +197,7 @@ const filterOnServer = debounce(async (text) => {
     const d = await api.listSessions({ ...params(archivedView.peek(), PAGE), q: text });
     if (filter.peek() === text) filtered.value = { text, ...d };
   } catch (e) {
-    toast('Could not filter sessions: ' + e.message, { kind: 'error' });
+    toast(t('state.filterFailed', { why: e.message }), { kind: 'error' });
   }
 }, 250);
 effect(() => {
@@ -306,7 +307,7 @@ export const dialog = signal(null);
 
 // confirm asks in an in-page dialog (never window.confirm, which blocks
 // the page) and resolves to true when the user agrees.
-export function confirm(title, text, { ok = 'OK', danger = false } = {}) {
+export function confirm(title, text, { ok = t('dlg.ok'), danger = false } = {}) {
   return new Promise((resolve) => {
     dialog.value = { title, text, ok, danger, resolve: (v) => { dialog.value = null; resolve(v); } };
   });

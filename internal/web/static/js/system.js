@@ -8,7 +8,8 @@
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
 import { capped } from './markdown.js';
-import { fmtTime, fmtDate, textOf, plural } from './util.js';
+import { fmtTime, fmtDate, textOf } from './util.js';
+import { t } from './i18n.js';
 import { glyph } from './icons.js';
 
 // SystemPrompt shows a system message collapsed: its sections as text, its
@@ -20,11 +21,11 @@ export function SystemPrompt({ m, full }) {
   const added = Array.isArray(m.toolsAdded) ? m.toolsAdded : [];
   const removed = Array.isArray(m.toolsRemoved) ? m.toolsRemoved : [];
   const text = textOf(m.content);
-  const what = full ? 'System prompt' : 'System prompt changed';
+  const what = t(full ? 'sys.prompt' : 'sys.changed');
   const facts = [
-    sections.length && plural(sections.length, 'section'),
-    added.length && (full ? plural(added.length, 'tool') : '+' + plural(added.length, 'tool')),
-    removed.length && '−' + plural(removed.length, 'tool'),
+    sections.length && t('sys.sections', { count: sections.length }),
+    added.length && t(full ? 'sys.tools' : 'sys.toolsAdded', { count: added.length }),
+    removed.length && t('sys.toolsRemoved', { count: removed.length }),
   ].filter(Boolean).join(' · ');
   return html`<details class=${'card system-prompt' + (full ? '' : ' patch')}>
     <summary><span class="card-icon">${glyph.settings}</span> <strong>${what}</strong> <span class="muted">${facts}
@@ -33,13 +34,14 @@ export function SystemPrompt({ m, full }) {
     <div class="sys-body">
       ${text && html`<pre class="sys-text">${capped(text)}</pre>`}
       ${sections.map(([name, body]) => html`<section key=${name} class="sys-section">
-        <h4>${name}${body === null ? html` <span class="muted">removed</span>` : ''}</h4>
+        <h4>${name}${body === null ? html` <span class="muted">${t('sys.removed')}</span>` : ''}</h4>
         ${body !== null && html`<pre class="sys-text">${capped(String(body))}</pre>`}</section>`)}
-      ${added.length > 0 && html`<section class="sys-section"><h4>${full ? 'Tools' : 'Tools added'}</h4>
-        <ul class="sys-tools">${added.map((t) => html`<li key=${t.name}><code>${t.name}</code> <span class="muted">
-          ${firstLine(t.description)}</span></li>`)}</ul></section>`}
-      ${removed.length > 0 && html`<section class="sys-section"><h4>Tools removed</h4>
-        <ul class="sys-tools">${removed.map((t) => html`<li key=${t.name}><code>${t.name}</code></li>`)}</ul>
+      ${added.length > 0 && html`<section class="sys-section">
+        <h4>${t(full ? 'sys.toolsHead' : 'sys.toolsAddedHead')}</h4>
+        <ul class="sys-tools">${added.map((x) => html`<li key=${x.name}><code>${x.name}</code> <span class="muted">
+          ${firstLine(x.description)}</span></li>`)}</ul></section>`}
+      ${removed.length > 0 && html`<section class="sys-section"><h4>${t('sys.toolsRemovedHead')}</h4>
+        <ul class="sys-tools">${removed.map((x) => html`<li key=${x.name}><code>${x.name}</code></li>`)}</ul>
           </section>`}
     </div></details>`;
 }
@@ -52,8 +54,8 @@ function firstLine(s) {
 // each failed attempt it retried with a context_edit.
 export function omittedNote(m) {
   return m && m.role === 'assistant' && m.stopReason === 'error'
-    ? 'retried, not sent to the model'
-    : 'left out, not sent to the model';
+    ? t('sys.retried')
+    : t('sys.leftOut');
 }
 
 // EditedNote marks content the model sees replaced, with the file's
@@ -61,8 +63,8 @@ export function omittedNote(m) {
 export function EditedNote({ original, render }) {
   const [open, setOpen] = useState(false);
   return html`<div class="edited-note muted">
-    <span class="tag">edited for the model</span> What the model sees is shown.
+    <span class="tag">${t('sys.edited')}</span> ${t('sys.editedShown')}
     ${original && html`<button class="btn-link small show-original" type="button" onClick=${() => setOpen(!open)}>
-      ${open ? 'Hide original' : 'Show original'}</button>`}
+      ${t(open ? 'sys.hideOriginal' : 'sys.showOriginal')}</button>`}
     ${open && html`<div class="original">${render(original)}</div>`}</div>`;
 }

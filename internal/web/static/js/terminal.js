@@ -14,6 +14,7 @@ import { adoptInlineStyles } from './cspstyle.js';
 import { glyph } from './icons.js';
 import { isDark } from './theme.js';
 import { BAR, keyBytes, withCtrl } from './termkeys.js';
+import { t } from './i18n.js';
 
 let xtermLoad = null;
 function loadXterm() {
@@ -37,12 +38,12 @@ export function TerminalPanel({ id, full }) {
   useEffect(() => { load(); }, [id]);
   const start = async () => {
     try {
-      const t = await api.startTerminal(id, 80, 24);
-      setFresh(t.id); // before its XTerm is first drawn
+      const term = await api.startTerminal(id, 80, 24);
+      setFresh(term.id); // before its XTerm is first drawn
       await load();
-      setSel(t.id);
+      setSel(term.id);
     } catch (e) {
-      toast('Could not start a terminal: ' + e.message, { kind: 'error' });
+      toast(t('term.startFailed', { why: e.message }), { kind: 'error' });
     }
   };
   const close = async (tid) => {
@@ -51,28 +52,30 @@ export function TerminalPanel({ id, full }) {
   };
   const ts = (list && list.terminals) || [];
   return html`<div class=${'term-panel' + (full ? ' full' : '')}>
-    <div class="panel-head term-head"><strong>Terminal</strong>
+    <div class="panel-head term-head"><strong>${t('panel.terminal')}</strong>
       <div class="term-tabs" role="tablist"
-        onKeyDown=${onArrows('[role=tab]', 'horizontal')}>${ts.map((t, i) => html`<span key=${t.id}
-        class=${'term-tab' + (t.id === sel ? ' on' : '')}>
-        <button type="button" role="tab" aria-selected=${t.id === sel} onClick=${() => setSel(t.id)}>${i + 1}</button>
-        <button type="button" class="x" aria-label=${'Close terminal ' + (i + 1)} title="Close (ends the shell)"
-          onClick=${() => close(t.id)}>${glyph.close}</button></span>`)}
-        ${list && list.enabled && html`<button class="btn ghost small term-new" type="button" title="New terminal"
-          onClick=${start}>+ New</button>`}</div>
+        onKeyDown=${onArrows('[role=tab]', 'horizontal')}>${ts.map((x, i) => html`<span key=${x.id}
+        class=${'term-tab' + (x.id === sel ? ' on' : '')}>
+        <button type="button" role="tab" aria-selected=${x.id === sel} onClick=${() => setSel(x.id)}>${i + 1}</button>
+        <button type="button" class="x" aria-label=${t('term.close', { n: i + 1 })}
+          title=${t('term.closeTitle')}
+          onClick=${() => close(x.id)}>${glyph.close}</button></span>`)}
+        ${list && list.enabled && html`<button class="btn ghost small term-new" type="button"
+          title=${t('term.newTitle')}
+          onClick=${start}>${t('term.new')}</button>`}</div>
       ${full ? html`<a class="btn ghost small" href=${sessionURL(id)}
-        onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>Conversation</a>`
-        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title="Full page"
+        onClick=${(e) => { e.preventDefault(); navigate(sessionURL(id)); }}>${t('term.conversation')}</a>`
+        : html`<a class="btn ghost small only-wide" href=${api.terminalPageURL(id)} title=${t('term.fullPage')}
           onClick=${(e) => { e.preventDefault(); navigate(api.terminalPageURL(id)); }}>${glyph.fullPage}</a>
         <${PanelButtons} />`}
     </div>
     ${!list ? html`<div class="muted pad">…</div>`
       : list.error ? html`<div class="stop error">${list.error}</div>`
-      : !list.enabled ? html`<div class="muted pad">Terminals are off: piweb was started with --no-terminal.</div>`
+      : !list.enabled ? html`<div class="muted pad">${t('term.off')}</div>`
       : !ts.length ? html`<div class="muted pad term-empty">
-        <p>A shell in this session's folder. What you type here goes to the shell, not to pi.</p>
-          <button class="btn primary" type="button" onClick=${start}>Start a terminal</button></div>`
-      : ts.map((t) => html`<${XTerm} key=${t.id} id=${id} tid=${t.id} shown=${t.id === sel} focus=${t.id === fresh}
+        <p>${t('term.intro')}</p>
+          <button class="btn primary" type="button" onClick=${start}>${t('term.start')}</button></div>`
+      : ts.map((x) => html`<${XTerm} key=${x.id} id=${id} tid=${x.id} shown=${x.id === sel} focus=${x.id === fresh}
         onExit=${load} />`)}
   </div>`;
 }
@@ -177,7 +180,8 @@ function KeyBar({ s, ctrl }) {
     else input(s, new TextEncoder().encode(keyBytes(k, s.term.modes.applicationCursorKeysMode)));
     s.term.focus();
   };
-  return html`<div class="term-keys only-mobile" role="toolbar" aria-label="Terminal keys">${BAR.map((k) => html`<button
+  return html`<div class="term-keys only-mobile"
+    role="toolbar" aria-label=${t('term.keys')}>${BAR.map((k) => html`<button
     key=${k} type="button" class=${'btn small term-key' + (k === 'Ctrl' && ctrl ? ' on' : '')} data-key=${k}
     aria-pressed=${k === 'Ctrl' ? ctrl : undefined} onPointerDown=${(e) => press(e, k)}>${k}</button>`)}</div>`;
 }

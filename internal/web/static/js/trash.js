@@ -7,6 +7,7 @@ import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
 import { confirm, toast, navigate, sessionURL, loadSessions } from './state.js';
 import { relTime, fmtBytes, baseName } from './util.js';
+import { t } from './i18n.js';
 
 export function TrashPage() {
   const [data, setData] = useState(null);
@@ -14,7 +15,7 @@ export function TrashPage() {
   useEffect(() => {
     let live = true;
     Promise.all([api.listTrash(), api.listBackups()]).then(
-      ([t, b]) => live && setData({ items: t.items || [], backups: b.backups || [], maxAgeDays: b.maxAgeDays }),
+      ([tr, b]) => live && setData({ items: tr.items || [], backups: b.backups || [], maxAgeDays: b.maxAgeDays }),
       (e) => live && setData({ error: e.message }));
     return () => { live = false; };
   }, [rev]);
@@ -23,44 +24,48 @@ export function TrashPage() {
     try {
       const r = await api.restoreTrash(it.trashId);
       await loadSessions();
-      toast('Session restored', { action: 'Open', onAction: () => r.session && navigate(sessionURL(r.session.id)) });
-    } catch (e) { toast('Restore failed: ' + e.message, { kind: 'error' }); }
+      toast(t('trash.restored'), { action: t('trash.open'),
+        onAction: () => r.session && navigate(sessionURL(r.session.id)) });
+    } catch (e) { toast(t('trash.restoreFailed', { why: e.message }), { kind: 'error' }); }
     reload();
   };
   const forget = async (it) => {
     const name = title(it.session);
-    if (!(await confirm('Delete forever?', `"${name.slice(0, 80)}" will be deleted for good. This cannot be undone.`,
-      { ok: 'Delete forever', danger: true }))) return;
-    try { await api.deleteTrash(it.trashId); } catch (e) { toast('Delete failed: ' + e.message, { kind: 'error' }); }
+    if (!(await confirm(t('trash.foreverTitle'), t('trash.foreverText', { name: name.slice(0, 80) }),
+      { ok: t('trash.forever'), danger: true }))) return;
+    try { await api.deleteTrash(it.trashId); } catch (e) {
+      toast(t('trash.deleteFailed', { why: e.message }), { kind: 'error' });
+    }
     reload();
   };
   return html`<div class="usage trash">
     <header class="sess-head"><${SidebarButton} />
-      <div class="sess-head-main"><h1 class="sess-name">Trash</h1>
+      <div class="sess-head-main"><h1 class="sess-name">${t('nav.trash')}</h1>
         <div class="sess-facts">${data && !data.error && html`<span class="fact">
-          ${data.items.length} deleted · ${data.backups.length} backups</span>`}</div></div></header>
+          ${t('trash.facts', { deleted: data.items.length,
+            backups: data.backups.length })}</span>`}</div></div></header>
     <div class="usage-body">
-      ${!data && html`<div class="muted pad">Loading…</div>`}
+      ${!data && html`<div class="muted pad">${t('common.loading')}</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
       ${data && !data.error && html`
-        <h2>Deleted sessions</h2>
-        ${!data.items.length && html`<p class="muted">The trash is empty.</p>`}
+        <h2>${t('trash.deletedSessions')}</h2>
+        ${!data.items.length && html`<p class="muted">${t('trash.empty')}</p>`}
         <ul class="trash-list">${data.items.map((it) => html`<li key=${it.trashId} class="trash-item">
           <div class="trash-main"><span class="sess-title">${title(it.session)}</span>
-            <span class="muted">${(it.session && it.session.cwd) || ''} · deleted ${relTime(it.deleted)}</span></div>
+            <span class="muted">${t('trash.deletedAgo', { cwd: (it.session && it.session.cwd) || '',
+              when: relTime(it.deleted) })}</span></div>
           <div class="trash-actions"><button class="btn small" type="button"
-            onClick=${() => restore(it)}>Restore</button>
-            <button class="btn small danger" type="button" onClick=${() => forget(it)}>Delete forever</button></div>
+            onClick=${() => restore(it)}>${t('head.restore')}</button>
+            <button class="btn small danger" type="button" onClick=${() => forget(it)}>${t('trash.forever')}</button>
+              </div>
               </li>`)}</ul>
-        <h2>Backups</h2>
-        <p class="muted backup-rule">When piweb rewrites a session file (a repair, or a fork re-pointed after its parent
-          was deleted), it keeps the previous file beside it as a backup, which may hold content you deleted. Backups
-          older than ${data.maxAgeDays} days are removed when piweb starts.</p>
-        ${!data.backups.length && html`<p class="muted">No backups.</p>`}
+        <h2>${t('trash.backups')}</h2>
+        <p class="muted backup-rule">${t('trash.backupRule', { days: data.maxAgeDays })}</p>
+        ${!data.backups.length && html`<p class="muted">${t('trash.noBackups')}</p>`}
         <ul class="trash-list">${data.backups.map((b) => html`<li key=${b.path} class="trash-item">
           <div class="trash-main"><span class="sess-title">${baseName(b.session)}</span>
             <span class="muted" title=${b.path}>${relTime(b.time)} · ${fmtBytes(b.size)}</span></div></li>`)}</ul>`}
     </div></div>`;
 }
 
-const title = (s) => (s && (s.name || s.firstMessage)) || '(empty session)';
+const title = (s) => (s && (s.name || s.firstMessage)) || t('side.empty');

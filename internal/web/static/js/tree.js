@@ -10,6 +10,7 @@ import { navigate, sessionURL } from './state.js';
 import { relTime, shortId } from './util.js';
 import { LabelEdit } from './labels.js';
 import { glyph, treeGlyph } from './icons.js';
+import { t as tr } from './i18n.js';
 
 // buildTree indexes the compact nodes: children in file order.
 export function buildTree(nodes) {
@@ -95,9 +96,10 @@ export function TreePanel({ view }) {
     navigate(sessionURL(view.id, tip === fileLeaf ? '' : tip, n.id)); // on a phone this closes the panel
   };
   return html`<div class="tree-panel">
-    <div class="panel-head"><strong>Tree</strong><span class="muted">${nodes.length} entries</span>
+    <div class="panel-head"><strong>${tr('tree.title')}</strong><span class="muted">${
+      tr('tree.entries', { count: nodes.length })}</span>
       <label class="check"><input type="checkbox" checked=${all}
-        onChange=${(e) => setAll(e.currentTarget.checked)} /> all</label>
+        onChange=${(e) => setAll(e.currentTarget.checked)} /> ${tr('tree.all')}</label>
       <${PanelButtons} />
         </div>
     <${Lineage} lineage=${d.lineage} />
@@ -111,13 +113,13 @@ export function TreePanel({ view }) {
           <span class=${'ticon ' + (n.role || n.type)}>${treeGlyph(n)}</span>
           <span class="ttext">${nodeText(n)}</span>
           ${labels[n.id] && html`<span class="tlabel">${labels[n.id]}</span>`}
-          ${branch && html`<span class="tbranch" title="branch point">${glyph.branch}</span>`}
-          ${skipped > 0 && html`<span class="tskip" title=${skipped + ' entries in between'}>+${skipped}</span>`}
-          ${n.id === fileLeaf && html`<span class="tcur" title="the file's current leaf">${glyph.current}</span>`}
+          ${branch && html`<span class="tbranch" title=${tr('tree.branchPoint')}>${glyph.branch}</span>`}
+          ${skipped > 0 && html`<span class="tskip" title=${tr('tree.between', { count: skipped })}>+${skipped}</span>`}
+          ${n.id === fileLeaf && html`<span class="tcur" title=${tr('tree.fileLeaf')}>${glyph.current}</span>`}
         </button>
         <button type="button" class="btn-link tnode-label-btn"
-          title=${labels[n.id] ? 'Change or clear the label' : 'Label this entry'} onClick=${() => setEditing(n.id)}>
-          ${labels[n.id] ? 'relabel' : 'label'}</button>
+          title=${tr(labels[n.id] ? 'tree.relabelTitle' : 'tree.labelTitle')} onClick=${() => setEditing(n.id)}>
+          ${tr(labels[n.id] ? 'tree.relabel' : 'tree.label')}</button>
         ${editing === n.id && html`<${LabelEdit} view=${view} id=${n.id} onDone=${() => setEditing(null)} />`}</li>`)}
     </ol>
   </div>`;
@@ -132,9 +134,9 @@ function Lineage({ lineage }) {
     onClick=${(e) => { e.preventDefault(); navigate(sessionURL(s.id)); }}
     title=${s.cwd}>${s.name || s.firstMessage || shortId(s.id)}</a> <span class="muted">${relTime(s.modified)}</span>`;
   return html`<div class="lineage">
-    ${anc.length > 0 && html`<div><span class="muted">Forked from</span><ul>
+    ${anc.length > 0 && html`<div><span class="muted">${tr('tree.forkedFrom')}</span><ul>
       ${anc.slice().reverse().map((s) => html`<li key=${s.id}>${link(s)}</li>`)}</ul></div>`}
-    ${kids.length > 0 && html`<div><span class="muted">Forks of this session</span><ul>
+    ${kids.length > 0 && html`<div><span class="muted">${tr('tree.forks')}</span><ul>
       ${kids.map((s) => html`<li key=${s.id}>${glyph.fork} ${link(s)}</li>`)}</ul></div>`}
   </div>`;
 }

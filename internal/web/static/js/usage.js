@@ -13,13 +13,11 @@ import { glyph } from './icons.js';
 import { fleet } from './fleet.js';
 import { UsageChart, Legend, CostlySessions } from './usagebars.js';
 import { chartKeys, inBuckets, dayKey, rankGroups } from './usagechart.js';
+import { t } from './i18n.js';
 
-const SPLITS = [['model', 'By model'], ['project', 'By project']];
-const RANGES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'All time']];
-const COLS = [
-  ['input', 'input'], ['output', 'output'], ['cacheRead', 'cache read'], ['cacheWrite', 'cache write'],
-  ['messages', 'responses'], ['cost', 'cost'],
-];
+const SPLITS = [['model', t('use.byModel')], ['project', t('use.byProject')]];
+const RANGES = [['7', t('use.7')], ['30', t('use.30')], ['90', t('use.90')], ['', t('use.all')]];
+const COLS = ['input', 'output', 'cacheRead', 'cacheWrite', 'messages', 'cost'].map((k) => [k, t('use.col.' + k)]);
 const zone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch { return ''; } };
 
 // sortRows orders rows by a column; days default to newest first, models
@@ -67,28 +65,28 @@ export function UsagePage() {
       onClick=${() => { set(k); setSort(null); }}>${text}</button>`)}</div>`;
   return html`<div class="usage">
     <header class="sess-head"><${SidebarButton} />
-      <div class="sess-head-main"><h1 class="sess-name">Usage</h1>
+      <div class="sess-head-main"><h1 class="sess-name">${t('nav.usage')}</h1>
         <div class="sess-facts"><span class="fact total-cost">${fmtCost(sum.cost)}</span><span class="fact">
-          ${fmtTokens(tokens(sum))} tokens</span>
-          <span class="fact">${sum.messages} responses</span>
-            ${data && data.tz && html`<span class="fact muted" title="days are counted in this time zone">${data.tz}
+          ${t('use.tokens', { tokens: fmtTokens(tokens(sum)) })}</span>
+          <span class="fact">${t('use.responses', { count: sum.messages })}</span>
+            ${data && data.tz && html`<span class="fact muted" title=${t('use.tzTitle')}>${data.tz}
             </span>`}</div></div>
-      <div class="usage-controls">${pick(RANGES, days, setDays, 'Period', 'usage-period')}</div></header>
+      <div class="usage-controls">${pick(RANGES, days, setDays, t('use.period'), 'usage-period')}</div></header>
     <div class="usage-body">
-      ${!data && html`<div class="muted pad">Loading…</div>`}
+      ${!data && html`<div class="muted pad">${t('common.loading')}</div>`}
       ${data && data.error && html`<div class="stop error">${data.error}</div>`}
-      ${data && !data.error && !rows.length && html`<div class="muted pad">No usage recorded${days
-        ? ` in the last ${days} days` : ''}.</div>`}
+      ${data && !data.error && !rows.length && html`<div class="muted pad">${days
+        ? t('use.noneDays', { days }) : t('use.none')}</div>`}
       ${rows.length > 0 && html`
-        <section class="usage-section usage-charts"><div class="usage-section-head"><h2>Over time</h2>
-          ${pick([...SPLITS, ...(f ? [['machine', 'By machine']] : [])], split, setSplit, 'Colour the bars',
+        <section class="usage-section usage-charts"><div class="usage-section-head"><h2>${t('use.overTime')}</h2>
+          ${pick([...SPLITS, ...(f ? [['machine', t('use.byMachine')]] : [])], split, setSplit, t('use.colour'),
             'usage-split')}</div>
           <${Charts} answer=${split0} days=${days} split=${split} /></section>
-        <section class="usage-section"><div class="usage-section-head"><h2>Table</h2>
-          ${pick([['day', 'By day'], ['model', 'By model'], ['project', 'By project'],
-            ...(f ? [['machine', 'By machine']] : [])], by, setBy, 'Group', 'usage-group')}</div>
+        <section class="usage-section"><div class="usage-section-head"><h2>${t('use.table')}</h2>
+          ${pick([['day', t('use.byDay')], ['model', t('use.byModel')], ['project', t('use.byProject')],
+            ...(f ? [['machine', t('use.byMachine')]] : [])], by, setBy, t('use.group'), 'usage-group')}</div>
           <${Table} rows=${rows} by=${by} sort=${sort} setSort=${setSort} sum=${sum} /></section>
-        <section class="usage-section"><div class="usage-section-head"><h2>Most expensive sessions</h2>
+        <section class="usage-section"><div class="usage-section-head"><h2>${t('use.costly')}</h2>
           </div><${CostlySessions} list=${costly} /></section>`}
     </div></div>`;
 }
@@ -107,7 +105,7 @@ function useAnswer(ask, deps) {
 }
 
 function Charts({ answer, days, split }) {
-  if (!answer) return html`<div class="muted pad">Loading…</div>`;
+  if (!answer) return html`<div class="muted pad">${t('common.loading')}</div>`;
   if (answer.error) return html`<div class="stop error">${answer.error}</div>`;
   const day = (answer.rows || []).filter((r) => r.key);
   const { unit, keys } = chartKeys(day.map((r) => r.key), { days, today: dayKey(new Date()) });
@@ -118,10 +116,8 @@ function Charts({ answer, days, split }) {
     <div class="uchart-pair">
       <${UsageChart} rows=${shown} keys=${keys} unit=${unit} groups=${groups} split=${split} metric="cost" />
       <${UsageChart} rows=${shown} keys=${keys} unit=${unit} groups=${groups} split=${split} metric="tokens" /></div>
-    ${unit !== 'day' && html`<p class="muted uchart-unit">${unit === 'week' ? 'One bar is a week, Monday to Sunday'
-      : 'One bar is a calendar month'}: the period is longer than 90 days. The table below has every day.</p>`}
-    ${older && html`<p class="muted">The bars show the latest ${keys.length} ${unit}s; the table below has every
-      day.</p>`}`;
+    ${unit !== 'day' && html`<p class="muted uchart-unit">${t(unit === 'week' ? 'use.weekBar' : 'use.monthBar')}</p>`}
+    ${older && html`<p class="muted">${t('use.latest', { count: keys.length, unit: t('use.unit.' + unit) })}</p>`}`;
 }
 
 function Table({ rows, by, sort, setSort, sum }) {
@@ -137,7 +133,8 @@ function Table({ rows, by, sort, setSort, sum }) {
     <thead><tr>${head('key', by, 'key-col')}${COLS.map(([k, label]) => head(k, label, 'num col-' + k))}<th
       class="bar-col"></th></tr></thead>
     <tbody>${rows.map((r) => html`<${Row} key=${r.key} r=${r} by=${by} scale=${scale} />`)}</tbody>
-    <tfoot><tr><td class="key">total</td>${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}
+    <tfoot><tr><td class="key">${t('use.total')}</td>
+      ${COLS.map(([k]) => html`<td class=${'num col-' + k}>${cell(k, sum[k])}
       </td>`)}<td class="bar-col"></td></tr></tfoot>
   </table>`;
 }
@@ -146,7 +143,7 @@ const cell = (k, v) => (k === 'cost' ? fmtCost(v) : k === 'messages' ? String(v)
 
 function Row({ r, by, scale }) {
   const w = scale.cost > 0 ? (r.cost || 0) / scale.cost : tokens(r) / scale.tokens;
-  const label = !r.key ? html`<span class="muted">${by === 'day' ? '(no time)' : '(none)'}</span>`
+  const label = !r.key ? html`<span class="muted">${t(by === 'day' ? 'use.noTime' : 'use.noneKey')}</span>`
     : by === 'project' ? html`<strong>${baseName(r.key)}</strong> <span class="muted">${r.key}</span>` : r.key;
   return html`<tr><td class="key" title=${r.key}>${label}</td>
     ${COLS.map(([k]) => html`<td class=${'num col-' + k} title=${k === 'cost' ? '$' + (r.cost

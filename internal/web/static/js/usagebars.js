@@ -6,45 +6,46 @@
 // machine).
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
-import { fmtTokens, fmtCost, baseName, plural } from './util.js';
+import { fmtTokens, fmtCost, baseName } from './util.js';
+import { t, dateFmt } from './i18n.js';
 import { navigate, sessionURL } from './state.js';
 import { onArrows } from './roving.js';
 import { stackBars, tipSide, OTHER } from './usagechart.js';
 
 // groupName is how a model or project is shown.
 export function groupName(g, split) {
-  if (!split) return 'all';
-  if (g === OTHER) return 'other';
-  if (!g) return split === 'project' ? '(no project)' : '(no model)';
+  if (!split) return t('use.allGroup');
+  if (g === OTHER) return t('use.other');
+  if (!g) return t(split === 'project' ? 'use.noProject' : 'use.noModel');
   return split === 'project' ? baseName(g) : g;
 }
 
-const fmtDay = (key) => new Date(key + 'T12:00:00').toLocaleDateString(undefined,
-  { weekday: 'short', month: 'short', day: 'numeric' });
+const fmtDay = (key) => dateFmt({ weekday: 'short', month: 'short', day: 'numeric' })
+  .format(new Date(key + 'T12:00:00'));
 
 // fmtBar names a bar: its day, its week (by its Monday) or its month.
 export function fmtBar(unit, key) {
-  const date = (k, o) => new Date(k + 'T12:00:00').toLocaleDateString(undefined, o);
+  const date = (k, o) => dateFmt(o).format(new Date(k + 'T12:00:00'));
   if (unit === 'month') return date(key + '-15', { month: 'long', year: 'numeric' });
-  if (unit === 'week') return 'Week of ' + date(key, { month: 'short', day: 'numeric', year: 'numeric' });
+  if (unit === 'week') return t('use.weekOf', { date: date(key, { month: 'short', day: 'numeric', year: 'numeric' }) });
   return fmtDay(key);
 }
 
-const amount = (metric, v) => (metric === 'cost' ? fmtCost(v) : fmtTokens(v) + ' tokens');
+const amount = (metric, v) => (metric === 'cost' ? fmtCost(v) : t('use.tokens', { tokens: fmtTokens(v) }));
 
 // barLabel is what a bar says to a screen reader (and its tooltip): the
 // day, its totals, and each model's or project's share.
 function barLabel(b, unit, groups, split) {
-  const parts = b.by.map((s, i) => s && groupName(groups[i], split) + ' ' + fmtCost(s.cost) + ', '
-    + fmtTokens(s.tokens) + ' tokens').filter(Boolean);
-  return fmtBar(unit, b.key) + ': ' + fmtCost(b.cost) + ', ' + fmtTokens(b.tokens) + ' tokens'
+  const parts = b.by.map((s, i) => s && t('use.barShare', { name: groupName(groups[i], split), cost: fmtCost(s.cost),
+    tokens: fmtTokens(s.tokens) })).filter(Boolean);
+  return t('use.barLabel', { bar: fmtBar(unit, b.key), cost: fmtCost(b.cost), tokens: fmtTokens(b.tokens) })
     + (parts.length ? '; ' + parts.join('; ') : '');
 }
 
 // UsageChart draws one metric ("cost" or "tokens") per bar of keys, a
 // bar being a day, a week or a month (unit).
 export function UsageChart({ rows, keys, unit = 'day', groups, split, metric }) {
-  const title = (metric === 'cost' ? 'Cost' : 'Tokens') + ' per ' + unit;
+  const title = t((metric === 'cost' ? 'use.costPer.' : 'use.tokensPer.') + unit);
   const [active, setActive] = useState(-1);
   const [focus, setFocus] = useState(keys.length - 1);
   const { bars, max } = stackBars(rows, keys, groups, metric);
@@ -53,8 +54,8 @@ export function UsageChart({ rows, keys, unit = 'day', groups, split, metric }) 
   const show = (i) => { setActive(i); setFocus(i); };
   return html`<figure class="uchart" data-metric=${metric}>
     <figcaption class="uchart-head"><strong>${title}</strong>
-      <span class="muted">tallest ${unit} ${amount(metric, max)}</span></figcaption>
-    <div class="uchart-plot" role="group" aria-label=${title + ', one bar per ' + unit}
+      <span class="muted">${t('use.tallest.' + unit, { amount: amount(metric, max) })}</span></figcaption>
+    <div class="uchart-plot" role="group" aria-label=${t('use.oneBarPer.' + unit, { title })}
       onKeyDown=${onArrows('.ubar', 'horizontal')} onMouseLeave=${() => setActive(-1)}>
       ${bars.map((b, i) => html`<button key=${b.key} type="button" data-day=${b.key}
         class=${'ubar' + (i === active ? ' on' : '')} tabindex=${i === tab ? 0 : -1}
@@ -76,8 +77,8 @@ function Tip({ b, i, n, unit, groups, split, metric }) {
   const x = (100 * (i + 0.5)) / n;
   return html`<div class=${'uchart-tip ' + side} style=${{ left: x.toFixed(2) + '%' }} aria-hidden="true">
     <div class="uchart-tip-day">${fmtBar(unit, b.key)}</div>
-    <div class="uchart-tip-total"><strong>${fmtCost(b.cost)}</strong>${' · ' + fmtTokens(b.tokens) + ' tokens · '
-      + b.messages + ' responses'}</div>
+    <div class="uchart-tip-total"><strong>${fmtCost(b.cost)}</strong>${t('use.tipTotal',
+      { tokens: fmtTokens(b.tokens), responses: t('use.responses', { count: b.messages }) })}</div>
     ${b.by.map((s, k) => s && html`<div key=${k} class="uchart-tip-row"><span class=${'swatch ser-' + k}></span>
       <span class="uchart-tip-name">${groupName(groups[k], split)}</span>
       <span class="num">${metric === 'cost' ? fmtCost(s.cost) : fmtTokens(s.tokens)}</span></div>`)}
@@ -98,7 +99,7 @@ export function Legend({ rows, groups, split }) {
 // each a link to it; ten at first.
 export function CostlySessions({ list }) {
   const [all, setAll] = useState(false);
-  if (!list) return html`<p class="muted">Loading…</p>`;
+  if (!list) return html`<p class="muted">${t('common.loading')}</p>`;
   if (list.error) return html`<div class="stop error">${list.error}</div>`;
   const shown = all ? list.sessions : list.sessions.slice(0, 10);
   const go = (e, url) => {
@@ -109,12 +110,14 @@ export function CostlySessions({ list }) {
   return html`<ol class="usage-sessions">${shown.map(({ session: s, usage: u }) => {
     const url = sessionURL(s.id);
     return html`<li key=${s.id}><a href=${url} onClick=${(e) => go(e, url)} class="usage-sess">
-      <span class="usage-sess-name">${s.name || s.firstMessage || '(empty session)'}</span>
-      <span class="muted usage-sess-meta">${s.machine ? s.machine + ' · ' : ''}${baseName(s.cwd)} · ${fmtTokens(
-        u.input + u.output + u.cacheRead + u.cacheWrite)} tokens · ${plural(u.messages, 'response')}</span></a>
+      <span class="usage-sess-name">${s.name || s.firstMessage || t('side.empty')}</span>
+      <span class="muted usage-sess-meta">${t('use.sessMeta',
+        { where: (s.machine ? s.machine + ' · ' : '') + baseName(s.cwd),
+        tokens: fmtTokens(u.input + u.output + u.cacheRead + u.cacheWrite),
+        responses: t('use.responses', { count: u.messages }) })}</span></a>
       <span class="usage-sess-cost">${fmtCost(u.cost)}</span></li>`;
   })}</ol>
-  ${!list.sessions.length && html`<p class="muted">No session used anything in this period.</p>`}
+  ${!list.sessions.length && html`<p class="muted">${t('use.noSession')}</p>`}
   ${!all && list.sessions.length > 10 && html`<button class="btn small" type="button" onClick=${() => setAll(true)}>
-    Show ${list.sessions.length - 10} more</button>`}`;
+    ${t('use.showMore', { count: list.sessions.length - 10 })}</button>`}`;
 }

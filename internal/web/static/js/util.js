@@ -171,14 +171,13 @@ export function noKeyProvider(text) {
 // ends with a compaction has nothing new ("Already compacted").
 export function whyNoCompact(items, keep) {
   const last = items.length ? items[items.length - 1].m : null;
-  if (last && last.role === 'compactionSummary') return 'Already compacted: nothing new since the last compaction.';
+  if (last && last.role === 'compactionSummary') return t('util.compacted');
   const answers = items.filter((it) => it.m.role === 'assistant' && it.m.usage);
-  if (!answers.length) return 'Nothing to compact yet: the session has no answer.';
+  if (!answers.length) return t('util.noAnswer');
   const u = answers[answers.length - 1].m.usage;
   const tokens = u.totalTokens || (u.input || 0) + (u.output || 0) + (u.cacheRead || 0) + (u.cacheWrite || 0);
   if (tokens >= keep) return '';
-  return `Too small to compact: pi keeps the last ${fmtTokens(keep)} tokens as they are, and the whole context `
-    + `is ${fmtTokens(tokens)}.`;
+  return t('util.tooSmall', { keep: fmtTokens(keep), tokens: fmtTokens(tokens) });
 }
 
 // pushWhy says in words why Web Push could not be turned on, from the
@@ -188,11 +187,10 @@ export function whyNoCompact(items, keep) {
 export function pushWhy(e) {
   const msg = (e && e.message) || String(e || '');
   if ((e && e.name === 'NotAllowedError') || /permission|not allow|denied/i.test(msg)) {
-    return 'the browser does not allow notifications for this site (its site settings can).';
+    return t('util.pushDenied');
   }
   if ((e && e.name === 'AbortError') || /push service|registration failed/i.test(msg)) {
-    return 'this browser cannot reach its push service (a browser without one, such as a plain Chromium, or a '
-      + 'network that blocks it). Alerts still come while a piweb tab is open.';
+    return t('util.pushService');
   }
   return msg;
 }

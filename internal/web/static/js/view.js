@@ -6,6 +6,7 @@ import { toast, fleetEvent } from './state.js';
 import { fmtTokens } from './util.js';
 import { onLiveEvent } from '../chat/live.js';
 import { drives } from './fleet.js';
+import { t } from './i18n.js';
 
 export const PAGE = 60;
 export const current = signal(null); // a View
@@ -118,7 +119,7 @@ export class View {
       const ctx = await api.getContext(this.id, { leaf: this.leaf || undefined, before: this.before.peek(), limit });
       if (!this.closed) this.setPage(ctx, false);
     } catch (e) {
-      toast('Could not load earlier messages: ' + e.message, { kind: 'error' });
+      toast(t('view.earlierFailed', { why: e.message }), { kind: 'error' });
     }
     this.loading.value = false;
     return true;
@@ -309,7 +310,7 @@ export class View {
     if (!this.leaf && comp) {
       await this.reload();
       this.target.value = comp.id;
-      toast(`Compacted: a summary now stands for ${fmtTokens(comp.tokensBefore)} tokens of earlier history`);
+      toast(t('view.compacted', { tokens: fmtTokens(comp.tokensBefore) }));
     } else if (!this.leaf) await this.refreshTail(entries.length);
   }
 
@@ -335,7 +336,7 @@ export class View {
       });
       this.addTotals(edited ? null : added);
     } catch (e) {
-      toast('Live update failed: ' + e.message, { kind: 'error' });
+      toast(t('view.liveFailed', { why: e.message }), { kind: 'error' });
     }
   }
 

@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { toast, confirm } from './state.js';
 import { NewSession } from '../chat/newsession.js';
 import { glyph } from './icons.js';
+import { t } from './i18n.js';
 
 export function Worktrees({ id }) {
   const [d, setD] = useState(null);
@@ -21,33 +22,31 @@ export function Worktrees({ id }) {
   if (d.error) return html`<div class="stop error">${d.error}</div>`;
   if (!d.available) return html`<div class="muted pad">${d.message}</div>`;
   const remove = async (wt) => {
-    if (!(await confirm('Remove this worktree?', `${wt.path} is deleted from disk; its branch ${wt.branch
-      || ''} stays.`, { ok: 'Remove', danger: true }))) return;
+    const text = t('wt.removeText', { path: wt.path, branch: wt.branch || '' });
+    if (!(await confirm(t('wt.removeTitle'), text, { ok: t('prov.remove'), danger: true }))) return;
     try {
       const a = await api.removeWorktree(id, wt.path, false);
       if (a.dirty) {
-        if (!(await confirm('It has uncommitted changes',
-          'Remove the worktree anyway? Its modified and untracked files are lost.', { ok: 'Remove and lose them',
-          danger: true }))) return;
+        if (!(await confirm(t('wt.dirtyTitle'), t('wt.dirtyText'), { ok: t('wt.loseThem'), danger: true }))) return;
         await api.removeWorktree(id, wt.path, true);
       }
     } catch (e) {
       return toast(e.message, { kind: 'error' });
     }
-    toast('Removed ' + wt.path);
+    toast(t('wt.removed', { path: wt.path }));
     setRev((n) => n + 1);
   };
   return html`<div class="worktrees">
-    <div class="muted small pad-s">Repository <strong>${d.repo.name}</strong></div>
+    <div class="muted small pad-s">${t('wt.repository')} <strong>${d.repo.name}</strong></div>
     <ul class="wt-list">${d.worktrees.map((wt) => html`<li key=${wt.path} class="wt" data-path=${wt.path}>
-      <div class="wt-main"><span class="branch">${glyph.branch} ${wt.branch || '(detached)'}</span>
-        ${wt.main && html`<span class="tag" title="the repository's main worktree">main worktree</span>`}
-        ${wt.path === d.repo.root && html`<span class="tag">this session</span>`}
+      <div class="wt-main"><span class="branch">${glyph.branch} ${wt.branch || t('wt.detached')}</span>
+        ${wt.main && html`<span class="tag" title=${t('wt.mainTitle')}>${t('wt.main')}</span>`}
+        ${wt.path === d.repo.root && html`<span class="tag">${t('wt.thisSession')}</span>`}
         <div class="muted small wt-path" title=${wt.path}>${wt.path}</div></div>
       <div class="wt-actions"><button class="btn ghost small wt-new" type="button"
-        onClick=${() => setStart(wt.path)}>New session</button>
+        onClick=${() => setStart(wt.path)}>${t('ns.button')}</button>
         ${!wt.main && html`<button class="btn ghost small wt-remove" type="button"
-          onClick=${() => remove(wt)}>Remove</button>`}</div>
+          onClick=${() => remove(wt)}>${t('prov.remove')}</button>`}</div>
     </li>`)}</ul>
     <${AddForm} id=${id} repo=${d.repo} done=${() => setRev((n) => n + 1)} />
     ${start && html`<${NewSession} cwd=${start} close=${() => setStart('')} />`}
@@ -64,7 +63,7 @@ function AddForm({ id, repo, done }) {
     setBusy(true);
     try {
       const wt = await api.addWorktree(id, folder, branch.trim(), '');
-      toast('Made ' + wt.path);
+      toast(t('wt.made', { path: wt.path }));
       setBranch('');
       done();
     } catch (x) {
@@ -73,9 +72,9 @@ function AddForm({ id, repo, done }) {
     setBusy(false);
   };
   return html`<form class="wt-add" onSubmit=${submit}>
-    <label>New worktree on a new branch<input name="branch" placeholder="branch name" value=${branch}
+    <label>${t('wt.newOnBranch')}<input name="branch" placeholder=${t('wt.branchName')} value=${branch}
       onInput=${(e) => setBranch(e.target.value)} /></label>
-    ${folder && html`<div class="muted small">in the folder ${folder} beside ${repo.name}</div>`}
-    <button class="btn small" type="submit" disabled=${busy || !branch.trim()}>Create</button>
+    ${folder && html`<div class="muted small">${t('wt.inFolder', { folder, repo: repo.name })}</div>`}
+    <button class="btn small" type="submit" disabled=${busy || !branch.trim()}>${t('wt.create')}</button>
   </form>`;
 }
