@@ -17,7 +17,7 @@ func testSearchBudget(t *testing.T, ix *Index) {
 	ctx := context.Background()
 	defer func(d time.Duration, from int) { ix.o.SearchBudget, ix.o.BudgetFrom = d, from }(ix.o.SearchBudget, ix.o.BudgetFrom)
 	ix.o.BudgetFrom = -1
-	for _, q := range []Query{{Text: "the"}, {Text: "the", Roles: []string{"toolResult"}}, {Text: "conf*", Branch: Abandoned}} {
+	for _, q := range []Query{{Text: "the"}, {Text: "the", Roles: []string{"user"}, Branch: Abandoned}, {Text: "conf*", Branch: Abandoned}} {
 		q.Limit, q.Now = 30, time.UnixMilli(1<<40)
 		ix.o.SearchBudget = time.Hour
 		a, err := ix.Answer(ctx, q)
@@ -43,6 +43,23 @@ func testSearchBudget(t *testing.T, ix *Index) {
 		if _, err := ix.Search(ctx, q); err != nil {
 			t.Errorf("%+v, budget 1 ns: Search: %v", q, err)
 		}
+	}
+}
+
+// testToolRolesWithoutTools (on TestFilterExact's corpus, indexed without
+// tool output): a search for tool output alone answers at once, whole and
+// empty, even with no budget left: its text is not in the index, so no
+// match is read for nothing.
+func testToolRolesWithoutTools(t *testing.T, ix *Index) {
+	if ix.Tools() {
+		t.Skip("the corpus index holds tool output")
+	}
+	defer func(d time.Duration, from int) { ix.o.SearchBudget, ix.o.BudgetFrom = d, from }(ix.o.SearchBudget, ix.o.BudgetFrom)
+	ix.o.SearchBudget, ix.o.BudgetFrom = time.Nanosecond, -1
+	a, err := ix.Answer(context.Background(), Query{Text: "the", Roles: []string{"toolResult", "bashExecution"}, Limit: 30})
+	if err != nil || a.Partial || len(a.Hits) != 0 || a.Counts.Total != 0 {
+		t.Errorf("tool output on an index without it: %d hits, total %d, partial %v, error %v; want none at once",
+			len(a.Hits), a.Counts.Total, a.Partial, err)
 	}
 }
 

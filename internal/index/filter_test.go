@@ -30,6 +30,7 @@ func TestFilterExact(t *testing.T) {
 	}
 	t.Run("budget", func(t *testing.T) { testSearchBudget(t, ix) })
 	t.Run("count-fallback", func(t *testing.T) { testCountFallback(t, ix) })
+	t.Run("tool-roles-without-tools", func(t *testing.T) { testToolRolesWithoutTools(t, ix) })
 }
 
 // filterCorpus indexes a generated corpus of 40 files, 12 of which then

@@ -21,11 +21,16 @@ type msg struct {
 func decodeMessage(raw []byte, withText, tools bool) msg {
 	var m msg
 	m.Message, _ = pisession.DecodeMessage(raw)
-	toolsOnly := m.Role == pisession.RoleToolResult || m.Role == pisession.RoleBashExecution
-	if withText && (tools || !toolsOnly) {
+	if withText && (tools || !toolOutput(m.Role)) {
 		m.text = m.Searchable()
 	}
 	return m
+}
+
+// toolOutput says whether a message role is tool output, whose text only
+// an index with Tools holds.
+func toolOutput(role string) bool {
+	return role == pisession.RoleToolResult || role == pisession.RoleBashExecution
 }
 
 // entryMsg decodes what the text pass keeps of an entry: a message, or the

@@ -127,8 +127,12 @@ func rankedSearch(ctx context.Context, tx *sql.Tx, match string, f *filter, q Qu
 
 // readSearch calls fn in one read transaction with q's FTS5 expression,
 // its filter and the deadline of its scans (budget.go); not when nothing
-// can match.
+// can match (as when q asks only for roles whose text the index does not
+// hold).
 func (ix *Index) readSearch(ctx context.Context, op string, q Query, fn func(tx *sql.Tx, match string, f *filter, deadline time.Time) error) error {
+	if !ix.o.Tools && len(q.Roles) > 0 && !slices.ContainsFunc(q.Roles, func(r string) bool { return !toolOutput(r) }) {
+		return nil // only tool output, whose text this index does not hold: every match would be read for none
+	}
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return wrap(op, err)
