@@ -11,12 +11,13 @@ import (
 // Soft is the Go runtime's soft memory limit in a piweb process
 // unless GOMEMLIMIT sets one (issue 21 item 11: at most 300 MB whatever
 // the corpus). At GOGC 100 alone the heap grows to twice what is live
-// before a collection: a cold open of 100,000 sessions (143 MB live, the
-// passes' garbage on top) peaked at 596 MB of RSS and kept it, and the
-// page's whole listing added 388 MB; under this limit, 422 MB at the
-// peak, 340 after and 351 with the listing, in less time (decision 0036).
-// It is soft: a live heap above it is collected more often, not refused.
-const Soft = 256 << 20
+// before a collection, and the runtime keeps what it freed up to its
+// limit: at 100,000 sessions a cold open peaked at 596 MB of RSS with no
+// limit, 319 MB under 256 MiB (its live heap 70-110 MB, SQLite's page
+// caches beside it), 271 MB under 192 MiB for the same CPU time (decisions
+// 0036, 0045). It is soft: a live heap above it is collected more often,
+// not refused; and it rises by what the parse cache holds (Hold).
+const Soft = 192 << 20
 
 // Set sets Soft unless GOMEMLIMIT is set (the runtime read that at
 // start); it returns the limit it set, or -1.
