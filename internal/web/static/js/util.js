@@ -104,9 +104,9 @@ export function countLine(branch, file) {
 export function statsParts(st) {
   const n = (k) => Number(st[k]) || 0;
   const other = n('totalMessages') - n('userMessages') - n('assistantMessages') - n('toolResults');
-  return [n('userMessages') + ' user', n('assistantMessages') + ' assistant',
-    plural(n('toolResults'), 'tool result'), ...(other > 0 ? [other + ' other'] : [])].join(' + ')
-    + ' = ' + n('totalMessages');
+  return [t('stats.user', { count: n('userMessages') }), t('stats.assistant', { count: n('assistantMessages') }),
+    t('stats.toolResults', { count: n('toolResults') }), ...(other > 0 ? [t('stats.other', { count: other })] : [])]
+    .join(' + ') + ' = ' + n('totalMessages');
 }
 
 // withoutToken is q without the whole token raw (a search chip's filter,
