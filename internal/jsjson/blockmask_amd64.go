@@ -1,6 +1,6 @@
 package jsjson
 
-// blockMask is blockMaskGo in SSE2, which every amd64 has.
+// blockMasks is blockMasksGo in SSE2, which every amd64 has.
 //
 //go:noescape
-func blockMask(b *[64]byte) uint64
+func blockMasks(b *[64]byte) (q, bs, ctl uint64)

@@ -1,11 +1,11 @@
 #include "textflag.h"
 
-// func blockMask(b *[64]byte) uint64
+// func blockMasks(b *[64]byte) (q, bs, ctl uint64)
 //
-// For each 16 bytes: a byte is special when it equals '"' (0x22) or '\\'
-// (0x5C), or when it is at most 0x1F (saturating subtraction of 0x1F
-// leaves zero). PMOVMSKB gathers the 16 results into bits.
-TEXT ·blockMask(SB), NOSPLIT, $0-16
+// For each 16 bytes: PCMPEQB against '"' (0x22) and '\\' (0x5C); a byte is
+// a control character when it is at most 0x1F (saturating subtraction of
+// 0x1F leaves zero). PMOVMSKB gathers each of the three results into bits.
+TEXT ·blockMasks(SB), NOSPLIT, $0-32
 	MOVQ b+0(FP), SI
 	MOVQ $0x2222222222222222, AX
 	MOVQ AX, X13
@@ -18,6 +18,8 @@ TEXT ·blockMask(SB), NOSPLIT, $0-16
 	PUNPCKLQDQ X15, X15
 	PXOR X12, X12
 	XORQ DX, DX
+	XORQ R8, R8
+	XORQ R9, R9
 	MOVQ $0, CX
 
 loop:
@@ -26,15 +28,21 @@ loop:
 	PCMPEQB X13, X1
 	MOVO X0, X2
 	PCMPEQB X14, X2
-	POR X2, X1
 	PSUBUSB X15, X0
 	PCMPEQB X12, X0
-	POR X0, X1
 	PMOVMSKB X1, AX
 	SHLQ CX, AX
 	ORQ AX, DX
+	PMOVMSKB X2, AX
+	SHLQ CX, AX
+	ORQ AX, R8
+	PMOVMSKB X0, AX
+	SHLQ CX, AX
+	ORQ AX, R9
 	ADDQ $16, CX
 	CMPQ CX, $64
 	JB loop
-	MOVQ DX, ret+8(FP)
+	MOVQ DX, q+8(FP)
+	MOVQ R8, bs+16(FP)
+	MOVQ R9, ctl+24(FP)
 	RET

@@ -2,4 +2,4 @@
 
 package jsjson
 
-func blockMask(b *[64]byte) uint64 { return blockMaskGo(b) }
+func blockMasks(b *[64]byte) (q, bs, ctl uint64) { return blockMasksGo(b) }

@@ -84,47 +84,77 @@ func special(w uint64) uint64 {
 // strBlocks validates string bytes from b[i], 64 at a time, while 64
 // remain. It returns the offset after the closing quote, or, when it ran
 // out of whole blocks inside the string, -1-i for the offset i to go on
-// from; esc tells whether it saw escapes. Each block is one mask of its
-// special bytes; in tool output nearly all are backslashes, so the branches
-// below are well predicted, and an escaped quote or backslash is cleared
-// from the mask before it is looked at.
+// from; esc tells whether it saw escapes.
+//
+// Each block is three masks (quotes, backslashes, control characters), and
+// which characters are escaped is found for the whole block at once
+// (escapedBits), so a run of backslashes costs no branch: the closing quote
+// is the first quote not escaped, no control character may come before it,
+// and only the escaped characters other than a quote or a backslash (\n,
+// \t, \u...) are looked at one by one, with no dependence between them.
 func strBlocks(b []byte, i int) (end int, esc, ok bool) {
-	escaped := uint64(0) // bit 0: b[i] is escaped by the previous block
+	carry := uint64(0) // 1: b[i] is escaped by a backslash of the previous block
 	for ; i+64 <= len(b); i += 64 {
-		m := blockMask((*[64]byte)(b[i:i+64])) &^ escaped
-		escaped = 0
-		for m != 0 {
-			p := bits.TrailingZeros64(m)
-			if c := b[i+p]; c != '\\' {
-				return i + p + 1, esc, c == '"'
+		q, bs, ctl := blockMasks((*[64]byte)(b[i : i+64]))
+		var e uint64
+		e, carry = escapedBits(bs, carry)
+		in := ^uint64(0) // the bits inside the string
+		stop := q &^ e
+		if stop != 0 {
+			in = stop&-stop - 1
+		}
+		if ctl&in != 0 {
+			return 0, esc, false
+		}
+		esc = esc || bs&in != 0
+		for x := e & in &^ (q | bs); x != 0; x &= x - 1 {
+			p := i + bits.TrailingZeros64(x)
+			if !shortEscape[b[p]] && !unicodeEscape(b, p-1) {
+				return 0, esc, false
 			}
-			esc = true
-			if i+p+1 >= len(b) || !shortEscape[b[i+p+1]] {
-				if !unicodeEscape(b, i+p) {
-					return 0, esc, false
-				}
-			}
-			if p == 63 {
-				escaped = 1
-			}
-			m &= ^uint64(0) << (p + 2)
+		}
+		if stop != 0 {
+			return i + bits.TrailingZeros64(stop) + 1, esc, true
 		}
 	}
-	if escaped != 0 { // the first byte of the rest is an escaped character
+	if carry != 0 { // the first byte of the rest is an escaped character
+		if i >= len(b) || !shortEscape[b[i]] && !unicodeEscape(b, i-1) {
+			return 0, esc, false
+		}
 		i++
 	}
 	return -1 - i, esc, true
 }
 
-// blockMaskGo returns one bit per byte of the 64 bytes of b, set for the
-// special bytes (quote, backslash, control character). blockMask is this,
-// in SSE2 on amd64 (blockmask_amd64.s), where it measured a tenth of the
-// index's cold listing time in Go.
-func blockMaskGo(b *[64]byte) (m uint64) {
+// escapedBits returns the bits of the characters of a 64-byte block that a
+// backslash escapes, given the block's backslashes bs and carry, 1 when
+// the block's first byte is escaped by the previous one; and the carry for
+// the next block. A run of backslashes escapes every second character
+// after its start, and the one after the run when the run is odd: the
+// addition sends a carry through each run that starts on an odd bit, which
+// flips the parity it is read with (the method of simdjson's stage 1).
+func escapedBits(bs, carry uint64) (escaped, next uint64) {
+	const even = 0x5555555555555555
+	bs &^= carry
+	follows := bs<<1 | carry
+	seq, next := bits.Add64(bs&^even&^follows, bs, 0)
+	return (even ^ seq<<1) & follows, next
+}
+
+// blockMasksGo returns the bits of the quotes, backslashes and control
+// characters of the 64 bytes of b. blockMasks is this in SSE2 on amd64
+// (blockmask_amd64.s), where it measured a tenth of the index's cold
+// listing time in Go.
+func blockMasksGo(b *[64]byte) (q, bs, ctl uint64) {
+	const low7 = ones * 0x7F
 	for k := 0; k < 64; k += 8 {
-		m |= compact(special(binary.LittleEndian.Uint64(b[k:]))) << k
+		w := binary.LittleEndian.Uint64(b[k:])
+		x, y := w^(ones*'"'), w^(ones*'\\')
+		q |= compact(^((x&low7+low7)|x)&highs) << k
+		bs |= compact(^((y&low7+low7)|y)&highs) << k
+		ctl |= compact(^((w&low7+ones*0x60)|w)&highs) << k
 	}
-	return m
+	return q, bs, ctl
 }
 
 // unicodeEscape reports whether a \uXXXX escape starts at b[i]. It is
