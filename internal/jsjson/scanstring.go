@@ -96,8 +96,13 @@ func strBlocks(b []byte, i int) (end int, esc, ok bool) {
 	carry := uint64(0) // 1: b[i] is escaped by a backslash of the previous block
 	for ; i+64 <= len(b); i += 64 {
 		q, bs, ctl := blockMasks((*[64]byte)(b[i : i+64]))
+		if q|bs|ctl|carry == 0 { // most blocks of a long string
+			continue
+		}
 		var e uint64
-		e, carry = escapedBits(bs, carry)
+		if bs|carry != 0 {
+			e, carry = escapedBits(bs, carry)
+		}
 		in := ^uint64(0) // the bits inside the string
 		stop := q &^ e
 		if stop != 0 {
