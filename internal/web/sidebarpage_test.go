@@ -53,4 +53,14 @@ func TestSidebarPages(t *testing.T) {
 	eval[bool](t, b, `(() => { const f = document.querySelector('.side-filter input'); f.value = 'number 007';
 		f.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 	b.waitJS(t, shown+` === 1 && document.querySelector('.sess').textContent.includes('task number 007')`)
+
+	// Sorted by name, the page holds the first names of the whole listing
+	// (the oldest sessions here), not the newest sessions' names sorted.
+	b.open(t, "/")
+	b.waitJS(t, shown+` === 200`)
+	eval[bool](t, b, `(() => { const s = document.querySelector('.side-sort'); s.value = 'name';
+		s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
+	b.waitJS(t, shown+` === 200 && [...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 000'))
+		&& ![...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 449'))`)
+	eval[bool](t, b, `(localStorage.removeItem('piweb.sort'), true)`)
 }

@@ -9,7 +9,7 @@ import { signal, effect, computed } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
 import { orderEvent, toast, confirm, navigate, loadSessions, loadArchived, archivedView, archivedList, PAGE,
-  listed, sessions } from './state.js';
+  listed, sessions, orderListing } from './state.js';
 import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
 import { t } from './i18n.js';
 import { glyph } from './icons.js';
@@ -42,9 +42,12 @@ function switchView(on) {
   if (on) loadArchived(PAGE);
 }
 
+orderListing(sortBy.peek());
+
 export function setSort(by) {
   sortBy.value = validSort(by);
   localStorage.setItem('piweb.sort', sortBy.value);
+  orderListing(sortBy.value);
 }
 
 function adopt(st) {

@@ -140,7 +140,23 @@ export const view = () => (archivedView.value ? archivedList.value
 // listing, so that filters and counts can be the page's own.
 export const complete = () => { const v = view(); return v.sessions.length >= v.total; };
 
-const params = (archived, limit) => ({ archived: archived ? 'only' : 'hide', pinned: 'first', limit });
+// listOrder is the sidebar's sort as the server names it (order.js sets
+// it through orderListing), so that a page holds the first sessions of
+// that order, not of the newest activity.
+const SERVER_SORTS = {
+  activity: { sort: 'modified' }, created: { sort: 'created' }, name: { sort: 'name', order: 'asc' },
+};
+let listOrder = SERVER_SORTS.activity;
+const params = (archived, limit) => ({ archived: archived ? 'only' : 'hide', pinned: 'first', limit, ...listOrder });
+
+// orderListing lists the sidebar in sort by (a key of sorting.js's SORTS),
+// reading it again (a page of it holds that order's first sessions).
+export function orderListing(by) {
+  const o = SERVER_SORTS[by] || SERVER_SORTS.activity;
+  if (o === listOrder) return;
+  listOrder = o;
+  if (sessionsLoaded.peek()) loadSessions();
+}
 
 // loadSessions reads the listing again, limit sessions of it (default: as
 // many as shown), and the archive's in the Archived view.
