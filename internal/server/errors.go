@@ -138,18 +138,33 @@ type errorDetail struct {
 
 // writeJSON writes v as the JSON answer with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	sw := &statusWriter{w: w, status: status}
+	if err := json.NewEncoder(sw).Encode(v); err != nil && !sw.started {
 		return fmt.Errorf("encode answer: %w", err)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, err = w.Write(append(b, '\n'))
-	if err != nil {
-		return nil // the client went away; nothing to report to it
+	return nil // written, or the client went away: nothing to report to it
+}
+
+// statusWriter writes the status before the first bytes of an answer.
+// json.Encoder encodes the whole value before it writes (so an encoding
+// error leaves the answer unstarted), then writes its buffer as it is: no
+// copy of a large answer (a 1 GB session's detail is 75 MB), where
+// json.Marshal returns one and appending the newline may make another.
+type statusWriter struct {
+	w       http.ResponseWriter
+	status  int
+	started bool
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if !s.started {
+		s.started = true
+		s.w.WriteHeader(s.status)
 	}
-	return nil
+	return s.w.Write(b)
 }
 
 // ok writes a 200 JSON answer.

@@ -250,9 +250,9 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if machine, _ := s.remoteMachine(r); machine != "" {
 		d := ops.RemoteDetail(m, sess)
 		d.Session.Machine = machine // an Item of the fleet says its machine
-		return ok(w, d)
+		return writeDetail(w, d)
 	}
-	return ok(w, s.ops.Detail(m, sess))
+	return writeDetail(w, s.ops.Detail(m, sess))
 }
 
 // pageBounds computes a backwards page over n items: the items before
