@@ -135,9 +135,10 @@ func testAbort(t *testing.T, r *chatRig) {
 		// Its output so far streams inside the call's own card.
 		r.waitJS(t, `document.querySelector('.phase-line')?.innerText.includes('Running bash') && `+
 			cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('started'))`)
-		if n := eval[int](t, r.browser, cards+`.length`); n != 1 {
-			t.Errorf("%d cards for the running call", n)
-		}
+		// One card for the call: the streamed message's copy of it goes
+		// once pi's stored message is drawn, which under load may come a
+		// frame after the output (a copy that stays fails here).
+		r.waitJS(t, cards+`.length === 1`)
 		if n := eval[int](t, r.browser, `document.querySelectorAll('.live-tool').length`); n != 0 {
 			t.Errorf("the run has %d cards of its own besides its call's", n)
 		}
