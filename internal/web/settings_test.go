@@ -132,6 +132,13 @@ func checkSettingsLayout(t *testing.T, r *chatRig) {
 	r.waitJS(t, `!document.querySelector('.set-agent') && !document.querySelector('.set-resources').hidden && [...document.querySelectorAll('.set-res')].every((e) => e.innerText.includes('user-prompt'))`)
 	setValue(t, r, ".set-search", "", "input")
 	r.waitJS(t, `!!document.querySelector('.set-providers') && [...document.querySelectorAll('.set-resources h3')].some((h) => h.innerText.startsWith('Extensions '))`)
+	// At the top of the page, a search that leaves one section marks it in
+	// the navigation (nothing scrolls, so the scroll spy alone did not).
+	eval[bool](t, r.browser, `(document.querySelector('.settings-body').scrollTop = 0, true)`)
+	r.waitJS(t, `document.querySelector('.set-nav-list a.on')?.getAttribute('href') === '?section=providers'`)
+	setValue(t, r, ".set-search", "modelTitles", "input")
+	r.waitJS(t, `!document.querySelector('.set-providers') && document.querySelector('.set-nav-list a.on')?.getAttribute('href') === '?section=piweb'`)
+	setValue(t, r, ".set-search", "", "input")
 	ext := eval[[]int](t, r.browser, `[Number(([...document.querySelectorAll('.set-resources h3')].find((h) => h.innerText.startsWith('Extensions '))?.querySelector('.muted').innerText)), document.querySelectorAll('.set-res[data-kind=installed-extension]').length]`)
 	if ext[0] != ext[1] || ext[0] == 0 {
 		t.Errorf("Extensions says %d, lists %d (pi has built-in ones)", ext[0], ext[1])

@@ -73,24 +73,18 @@ export function SettingsPage() {
 }
 
 // SettingsNav is the search box and the list of sections (a select on a
-// phone); choosing a section scrolls to it, and the one in view is marked.
+// phone); choosing a section scrolls to it, and the one in view is marked
+// (of those the search leaves shown).
 function SettingsNav({ q, setQ, ready }) {
   const [at, setAt] = useState(() => sectionOf(location.search));
+  const spy = () => setAt(sectionInView() || SECTIONS[0][0]);
   useEffect(() => {
     const body = document.querySelector('.settings-body');
     if (!body) return undefined;
-    const spy = () => {
-      const top = body.getBoundingClientRect().top + 60;
-      let cur = SECTIONS[0][0];
-      for (const [id] of SECTIONS) {
-        const el = document.getElementById('set-' + id);
-        if (el && el.firstElementChild && el.getBoundingClientRect().top <= top) cur = id;
-      }
-      setAt(cur);
-    };
     body.addEventListener('scroll', spy, { passive: true });
     return () => body.removeEventListener('scroll', spy);
   }, []);
+  useEffect(() => { if (ready) spy(); }, [q, ready]);
   useEffect(() => {
     const want = sectionOf(location.search);
     if (ready && want !== SECTIONS[0][0]) go(want);
@@ -111,6 +105,21 @@ function SettingsNav({ q, setQ, ready }) {
       onChange=${(e) => go(e.currentTarget.value)}>
       ${SECTIONS.map(([id, label]) => html`<option key=${id} value=${id}>${label}</option>`)}</select>
   </nav>`;
+}
+
+// sectionInView is the last shown section whose top has passed the top of
+// the page's scroll area, else the first shown ('' when none is shown).
+function sectionInView() {
+  const body = document.querySelector('.settings-body');
+  if (!body) return '';
+  const top = body.getBoundingClientRect().top + 60;
+  let cur = '';
+  for (const [id] of SECTIONS) {
+    const sec = document.getElementById('set-' + id)?.firstElementChild;
+    if (!sec || sec.hidden) continue;
+    if (!cur || sec.getBoundingClientRect().top <= top) cur = id;
+  }
+  return cur;
 }
 
 // sectionOf is the section a URL's query asks for: ?section=ID, or the
