@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,7 +13,8 @@ import (
 )
 
 // TestWriteDetailAsOk: a detail written a tree node at a time is the
-// bytes ok writes for it, whatever its parts hold.
+// answer ok writes for it (the same JSON, its tree last), whatever its
+// parts hold.
 func TestWriteDetailAsOk(t *testing.T) {
 	parent, label, leaf := "a1", "start <here>", "b2"
 	tree := []pisession.TreeNode{
@@ -35,8 +37,18 @@ func TestWriteDetailAsOk(t *testing.T) {
 			if err := writeDetail(got, d); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want.Body.String(), got.Body.String()); diff != "" {
-				t.Errorf("body (-ok +writeDetail):\n%s", diff)
+			var wantJSON, gotJSON any
+			if err := json.Unmarshal(want.Body.Bytes(), &wantJSON); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(got.Body.Bytes(), &gotJSON); err != nil {
+				t.Fatalf("writeDetail wrote no JSON: %v\n%s", err, got.Body)
+			}
+			if diff := cmp.Diff(wantJSON, gotJSON); diff != "" {
+				t.Errorf("answer (-ok +writeDetail):\n%s", diff)
+			}
+			if d.Tree != nil && !strings.HasSuffix(got.Body.String(), "]}\n") {
+				t.Errorf("the tree is not the answer's last member:\n%s", got.Body)
 			}
 			if diff := cmp.Diff(want.Header(), got.Header()); diff != "" || got.Code != want.Code {
 				t.Errorf("status %d, want %d; headers (-ok +writeDetail):\n%s", got.Code, want.Code, diff)

@@ -17,6 +17,13 @@ import (
 // answer: a page may hold a message of tens of MB, which the parse cache
 // holds already (issue 21).
 func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawMessage) error {
+	return okStreamed(w, fields, key, len(items), func(i int) ([]byte, error) { return items[i], nil })
+}
+
+// okStreamed writes a 200 JSON answer as okVerbatim does, its n items
+// made one at a time by item as they are written: no answer is held
+// whole. An item that fails ends the answer there (its status is sent).
+func okStreamed(w http.ResponseWriter, fields any, key string, n int, item func(int) ([]byte, error)) error {
 	head, err := json.Marshal(fields)
 	if err != nil {
 		return fmt.Errorf("encode answer: %w", err)
@@ -27,9 +34,13 @@ func okVerbatim(w http.ResponseWriter, fields any, key string, items []json.RawM
 	w.WriteHeader(http.StatusOK)
 	open := jsjson.AppendWithArray(nil, head, key, [][]byte{})
 	w.Write(open[:len(open)-2]) // the head and key, without "]}"
-	for i, it := range items {
+	for i := range n {
 		if i > 0 {
 			w.Write([]byte{','})
+		}
+		it, err := item(i)
+		if err != nil {
+			return nil
 		}
 		if _, err := w.Write(it); err != nil {
 			return nil // the client went away; the status is sent
