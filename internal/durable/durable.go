@@ -8,6 +8,8 @@ package durable
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -15,11 +17,29 @@ import (
 // TempFile writes data to a new synced temp file in dir (named
 // .piweb-tmp-*, which no session listing takes) and returns its path.
 func TempFile(dir string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, ".piweb-tmp-*")
+	name, err := WriteTemp(dir, ".piweb-tmp-*", 0o600, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
 		return "", fmt.Errorf("write temp file: %w", err)
 	}
-	_, err = f.Write(data)
+	return name, nil
+}
+
+// WriteTemp makes a new file in dir named by pattern (as os.CreateTemp
+// does), gives it mode, has fill write it, syncs and closes it, and
+// returns its path; on any failure the file is removed and the error
+// returned as it is.
+func WriteTemp(dir, pattern string, mode fs.FileMode, fill func(io.Writer) error) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	err = f.Chmod(mode)
+	if err == nil {
+		err = fill(f)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -28,7 +48,7 @@ func TempFile(dir string, data []byte) (string, error) {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return "", fmt.Errorf("write temp file: %w", err)
+		return "", err
 	}
 	return f.Name(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,26 +17,15 @@ import (
 // path, and the folder is synced. The folder must exist.
 func WriteFile(path string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".piweb-tmp-"+filepath.Base(path)+"-*")
+	name, err := durable.WriteTemp(dir, ".piweb-tmp-"+filepath.Base(path)+"-*", mode, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	defer os.Remove(name) // after a successful rename there is nothing to remove
-	err = tmp.Chmod(mode)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
 		return err
 	}
 	return durable.SyncDir(dir)

@@ -71,22 +71,16 @@ func copyInto(src, dst string) (int64, error) {
 		return 0, fmt.Errorf("move: %w", err)
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".piweb-tmp-*")
+	var n int64
+	tmp, err := durable.WriteTemp(filepath.Dir(dst), ".piweb-tmp-*", 0o600, func(w io.Writer) (err error) {
+		n, err = io.Copy(w, in)
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("move: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, in)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(tmp.Name(), dst)
-	}
-	if err != nil {
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, dst); err != nil {
 		return 0, fmt.Errorf("move: %w", err)
 	}
 	return n, nil
