@@ -16,7 +16,9 @@
 #          file reads, MB megabytes (default 30);
 #   small: gen-small, a long chat of short entries (prompts, answers with
 #          thinking and tool calls, short tool results; about 830 bytes an
-#          entry), SMALL_MB megabytes (default 60): the per-entry cost.
+#          entry), SMALL_MB megabytes (default 60): the per-entry cost;
+#   mid:   one session of piweb's generated corpus (gencorpus, about 2 KB an
+#          entry), MID_MB megabytes (default 2): issue 24's mid-sized row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
@@ -34,10 +36,20 @@ pifile() {
 	ls "$dir"/*.jsonl | head -1
 }
 
+# midfile MB: the path of one generated session of MB megabytes.
+midfile() {
+	local dir=${TMPDIR:-/tmp}/piweb-bench-gen-mid-$1mb
+	if ! find "$dir" -name '*.jsonl' 2>/dev/null | grep -q .; then
+		go run ./internal/corpus/cmd/gencorpus -out "$dir" -files 1 -bytes "$1MB" -big 0 -seed 1 >&2
+	fi
+	find "$dir" -name '*.jsonl' | head -1
+}
+
 if [ -n "${1:-}" ]; then
 	names=(file) files=("$1")
 else
-	names=(large small) files=("$(pifile large "${MB:-30}")" "$(pifile small "${SMALL_MB:-60}")")
+	names=(large small mid)
+	files=("$(pifile large "${MB:-30}")" "$(pifile small "${SMALL_MB:-60}")" "$(midfile "${MID_MB:-2}")")
 fi
 go test -c -o /tmp/piweb-session.test ./pisession >/dev/null
 declare -A best_go best_pi
