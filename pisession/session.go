@@ -3,7 +3,6 @@ package pisession
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -57,7 +56,7 @@ type Session struct {
 
 // ReadFile reads and parses a whole session file.
 func ReadFile(path string) (*Session, error) {
-	data, err := os.ReadFile(path)
+	data, err := readAll(path)
 	if err != nil {
 		return nil, fmt.Errorf("read session: %w", err)
 	}
