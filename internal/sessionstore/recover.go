@@ -18,6 +18,11 @@ const StepRecoverRecord = "recover.record"
 // cannot do (a record it cannot write, a file it cannot remove) is
 // logged: the item stays for the next start or a person.
 func (st *Store) Recover() {
+	unlock, err := st.lockTrash()
+	if err != nil {
+		return
+	}
+	defer unlock()
 	ds, err := os.ReadDir(st.trashDir())
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"piweb/internal/errs"
@@ -32,6 +33,8 @@ type Store struct {
 	// setParent replaces SetParent in tests of the lineage alone (nil:
 	// SetParent, whose rewrite waits for late writers).
 	setParent func(path, from, to string) error
+	// trashMu serializes the trash's operations (trash.go's lock).
+	trashMu sync.Mutex
 }
 
 func (st *Store) log() *slog.Logger {

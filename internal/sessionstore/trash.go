@@ -34,6 +34,9 @@ const (
 	StepRestoreMove    = "restore.move"
 	StepRestoreRepoint = "restore.repoint"
 	StepRestoreCommit  = "restore.commit"
+	// StepTrashWait is the Fault step of an operation on the trash that
+	// must wait for another one to finish (see lockTrash).
+	StepTrashWait = "trash.wait"
 )
 
 // The states of a trash record.
@@ -79,6 +82,23 @@ var ErrTrashItem = errs.New(errs.NotFound, "trash item not found", "trash item n
 
 func (st *Store) trashDir() string { return filepath.Join(st.AgentDir, "trash") }
 
+// lockTrash makes Trash, Restore, DeleteForever and Recover run one at a
+// time: each reads trash records (its own and its lineage's) and rewrites
+// some from what it read, so one running between another's steps would
+// have its rewrite overwritten, or would write a record naming a session
+// the other deleted for good. Readers (ListTrash) need no lock: a record
+// is replaced whole by a rename. The Fault hook is called with
+// StepTrashWait when the operation has to wait.
+func (st *Store) lockTrash() (unlock func(), err error) {
+	if !st.trashMu.TryLock() {
+		if err := st.fault(StepTrashWait); err != nil {
+			return nil, err
+		}
+		st.trashMu.Lock()
+	}
+	return st.trashMu.Unlock, nil
+}
+
 // Trash moves the session file at path into the trash and re-points its
 // forks to its nearest in-place ancestor, journaled so that a crash at any
 // step is completed or undone by Recover. The forks are found in the
@@ -86,6 +106,11 @@ func (st *Store) trashDir() string { return filepath.Join(st.AgentDir, "trash") 
 // On a failure the session stays (or is put back) where it was, with its
 // children pointing at it.
 func (st *Store) Trash(path string, dirs []string) (TrashItem, error) {
+	unlock, err := st.lockTrash()
+	if err != nil {
+		return TrashItem{}, err
+	}
+	defer unlock()
 	s, err := pisession.ReadFile(path)
 	if err != nil {
 		return TrashItem{}, err
@@ -159,6 +184,11 @@ func (st *Store) trash(it *TrashItem) error {
 // it at its nearest in-place ancestor and its forks back at it, journaled
 // like Trash.
 func (st *Store) Restore(trashID string) (TrashItem, error) {
+	unlock, err := st.lockTrash()
+	if err != nil {
+		return TrashItem{}, err
+	}
+	defer unlock()
 	it, err := st.readTrash(trashID)
 	if err != nil {
 		return TrashItem{}, err
@@ -256,6 +286,11 @@ func (st *Store) finishRestore(it *TrashItem, forward bool) error {
 // record when that is trashed too, and trashed children's records name the
 // parent. The record says "purging" meanwhile, which Recover completes.
 func (st *Store) DeleteForever(trashID string) error {
+	unlock, err := st.lockTrash()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	it, err := st.readTrash(trashID)
 	if err != nil {
 		return err
