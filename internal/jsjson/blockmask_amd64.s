@@ -46,3 +46,142 @@ loop:
 	MOVQ R8, bs+16(FP)
 	MOVQ R9, ctl+24(FP)
 	RET
+
+// func skipBlocksAVX2(p *byte, n int, carry uint64) (k int, next uint64, esc bool)
+//
+// skipBlocks in AVX2: 64 bytes a block, as two 32-byte halves. For each
+// block it finds the quotes, backslashes, control characters and the
+// characters a short escape may name that are frequent (" \ / n r t),
+// then the escaped characters (escapedBits: the carry of an addition sent
+// through each run of backslashes that starts on an odd bit). It stops at
+// the first block with an unescaped quote, a control character or an
+// escaped character other than those, and returns its offset and carry.
+TEXT ·skipBlocksAVX2(SB), NOSPLIT, $0-41
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), DI
+	MOVQ carry+16(FP), CX
+	XORQ BX, BX // offset of the current block
+	XORQ R12, R12 // the backslashes of the blocks skipped
+	MOVQ $0x2222222222222222, AX
+	MOVQ AX, X8
+	VPBROADCASTQ X8, Y8 // '"'
+	MOVQ $0x5C5C5C5C5C5C5C5C, AX
+	MOVQ AX, X9
+	VPBROADCASTQ X9, Y9 // '\\'
+	MOVQ $0x1F1F1F1F1F1F1F1F, AX
+	MOVQ AX, X10
+	VPBROADCASTQ X10, Y10 // the largest control character
+	MOVQ $0x6E6E6E6E6E6E6E6E, AX
+	MOVQ AX, X11
+	VPBROADCASTQ X11, Y11 // 'n'
+	MOVQ $0x7474747474747474, AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12 // 't'
+	MOVQ $0x7272727272727272, AX
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13 // 'r'
+	MOVQ $0x2F2F2F2F2F2F2F2F, AX
+	MOVQ AX, X14
+	VPBROADCASTQ X14, Y14 // '/'
+	MOVQ $0x5555555555555555, R15 // the even bits
+
+loop:
+	LEAQ 64(BX), AX
+	CMPQ AX, DI
+	JGT done
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU 32(SI)(BX*1), Y1
+
+	// quotes: R8
+	VPCMPEQB Y8, Y0, Y2
+	VPCMPEQB Y8, Y1, Y3
+	VPMOVMSKB Y2, R8
+	VPMOVMSKB Y3, AX
+	SHLQ $32, AX
+	ORQ AX, R8
+
+	// backslashes: R9
+	VPCMPEQB Y9, Y0, Y4
+	VPCMPEQB Y9, Y1, Y5
+	VPMOVMSKB Y4, R9
+	VPMOVMSKB Y5, AX
+	SHLQ $32, AX
+	ORQ AX, R9
+
+	// characters a short escape may name: R11
+	VPOR Y2, Y4, Y4
+	VPOR Y3, Y5, Y5
+	VPCMPEQB Y11, Y0, Y6
+	VPOR Y6, Y4, Y4
+	VPCMPEQB Y12, Y0, Y6
+	VPOR Y6, Y4, Y4
+	VPCMPEQB Y13, Y0, Y6
+	VPOR Y6, Y4, Y4
+	VPCMPEQB Y14, Y0, Y6
+	VPOR Y6, Y4, Y4
+	VPCMPEQB Y11, Y1, Y6
+	VPOR Y6, Y5, Y5
+	VPCMPEQB Y12, Y1, Y6
+	VPOR Y6, Y5, Y5
+	VPCMPEQB Y13, Y1, Y6
+	VPOR Y6, Y5, Y5
+	VPCMPEQB Y14, Y1, Y6
+	VPOR Y6, Y5, Y5
+	VPMOVMSKB Y4, R11
+	VPMOVMSKB Y5, AX
+	SHLQ $32, AX
+	ORQ AX, R11
+
+	// control characters (max(c, 0x1F) == 0x1F): R10
+	VPMAXUB Y10, Y0, Y6
+	VPCMPEQB Y10, Y6, Y6
+	VPMAXUB Y10, Y1, Y7
+	VPCMPEQB Y10, Y7, Y7
+	VPMOVMSKB Y6, R10
+	VPMOVMSKB Y7, AX
+	SHLQ $32, AX
+	ORQ AX, R10
+
+	// escaped characters: R13; the next block's carry: DX
+	MOVQ R9, R14
+	MOVQ CX, AX
+	NOTQ AX
+	ANDQ AX, R14 // bs &^ carry
+	MOVQ R14, DX
+	SHLQ $1, DX
+	ORQ CX, DX // follows
+	MOVQ R15, AX
+	ORQ DX, AX
+	NOTQ AX
+	ANDQ R14, AX // bs &^ even &^ follows
+	ADDQ R14, AX // seq
+	SETCS R14
+	SHLQ $1, AX
+	XORQ R15, AX
+	ANDQ DX, AX // escaped
+	MOVQ AX, R13
+	MOVBQZX R14, DX
+
+	// stop at an unescaped quote, a control character or another escape
+	MOVQ R13, AX
+	NOTQ AX
+	ANDQ R8, AX // q &^ escaped
+	ORQ R10, AX
+	MOVQ R11, R14
+	NOTQ R14
+	ANDQ R13, R14
+	ORQ R14, AX
+	JNZ done
+
+	ORQ R9, R12
+	MOVQ DX, CX
+	ADDQ $64, BX
+	JMP loop
+
+done:
+	VZEROUPPER
+	MOVQ BX, k+24(FP)
+	MOVQ CX, next+32(FP)
+	TESTQ R12, R12
+	SETNE esc+40(FP)
+	RET

@@ -95,6 +95,13 @@ func special(w uint64) uint64 {
 func strBlocks(b []byte, i int) (end int, esc, ok bool) {
 	carry := uint64(0) // 1: b[i] is escaped by a backslash of the previous block
 	for ; i+64 <= len(b); i += 64 {
+		k, next, skipped := skipBlocks(b[i:], carry)
+		if k > 0 {
+			i, carry, esc = i+k, next, esc || skipped
+			if i+64 > len(b) {
+				break
+			}
+		}
 		q, bs, ctl := blockMasks((*[64]byte)(b[i : i+64]))
 		if q|bs|ctl|carry == 0 { // most blocks of a long string
 			continue

@@ -2,6 +2,8 @@ package jsjson
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,11 +42,65 @@ func FuzzScanString(f *testing.F) {
 		for _, b := range [][]byte{in, bytes.Repeat(in, 1+300/(len(in)+1))} {
 			b = append(append([]byte(strings.Repeat("p", int(pad%70))), '"'), b...)
 			at := int(pad % 70)
-			end, esc, ok := ScanString(b, at)
 			wEnd, wEsc, wOK := strRef(b, at)
-			if ok != wOK || ok && (end != wEnd || esc != wEsc) {
-				t.Fatalf("ScanString(%q) = %d %v %v, want %d %v %v", b, end, esc, ok, wEnd, wEsc, wOK)
+			for _, simd := range []bool{hasAVX2, false} {
+				end, esc, ok := scanWith(simd, b, at)
+				if ok != wOK || ok && (end != wEnd || esc != wEsc) {
+					t.Fatalf("ScanString(%q) (AVX2 %v) = %d %v %v, want %d %v %v", b, simd, end, esc, ok, wEnd, wEsc, wOK)
+				}
 			}
+		}
+	})
+}
+
+// scanWith is ScanString with skipBlocksAVX2 used or not.
+func scanWith(simd bool, b []byte, i int) (int, bool, bool) {
+	defer func(old bool) { hasAVX2 = old }(hasAVX2)
+	hasAVX2 = simd
+	return ScanString(b, i)
+}
+
+// skipRef is skipBlocks in Go: the blocks it skips are those strBlocks
+// needs nothing of but their carry and whether they have backslashes.
+func skipRef(b []byte, carry uint64) (k int, next uint64, esc bool) {
+	for ; k+64 <= len(b); k += 64 {
+		q, bs, ctl := masksRef((*[64]byte)(b[k : k+64]))
+		e, n := escapedBits(bs, carry)
+		named := uint64(0)
+		for j, c := range b[k : k+64] {
+			if strings.IndexByte(`"\/nrt`, c) >= 0 {
+				named |= 1 << j
+			}
+		}
+		if q&^e != 0 || ctl != 0 || e&^named != 0 {
+			break
+		}
+		esc, carry = esc || bs != 0, n
+	}
+	return k, carry, esc
+}
+
+// FuzzSkipBlocks compares skipBlocks (AVX2 when the CPU has it) with
+// skipRef on the input repeated over several blocks.
+func FuzzSkipBlocks(f *testing.F) {
+	f.Add([]byte(`ab\n\t\"x\\`), uint8(0), false)
+	f.Add([]byte(`\u00e9 \/`), uint8(3), true)
+	f.Fuzz(func(t *testing.T, in []byte, off uint8, carry bool) {
+		if len(in) == 0 {
+			return
+		}
+		b := bytes.Repeat(in, 1+600/len(in))[off%64:]
+		c := uint64(0)
+		if carry {
+			c = 1
+		}
+		k, n, esc := skipBlocks(b, c)
+		wk, wn, wesc := skipRef(b, c)
+		if !hasAVX2 {
+			wk, wn, wesc = 0, c, false
+		}
+		if k != wk || n != wn || esc != wesc {
+			t.Fatalf("skipBlocks(%q, %d) = %d %d %v, want %d %d %v", b, c, k, n, esc, wk, wn, wesc)
 		}
 	})
 }
@@ -100,5 +156,37 @@ func TestBlockMaskEveryByte(t *testing.T) {
 			}
 		}
 		checkMasks(t, &b)
+	}
+}
+
+// TestSkipBlocksRandom checks skipBlocks and ScanString, with and
+// without AVX2, on strings of pieces that matter to them (escapes, runs of
+// backslashes, quotes, control characters), in proportions where long
+// runs of clean blocks occur.
+func TestSkipBlocksRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	plain := []string{"a", "b c", "xyz!", `\n`, `\t`, `\\`, `\\\\`, `\"`, `\/`, `\r`}
+	for _, rare := range [][]string{nil, {`"`}, {`\u00e9`}, {"\x01"}, {`\`}, {`\b`, `\f`, `\u12G4`}} {
+		pieces := append(slices.Repeat(plain, 20), rare...)
+		for range 1000 {
+			var b []byte
+			for n := 64 + r.IntN(400); len(b) < n; {
+				b = append(b, pieces[r.IntN(len(pieces))]...)
+			}
+			c := uint64(r.IntN(2))
+			k, n, esc := skipBlocks(b, c)
+			wk, wn, wesc := skipRef(b, c)
+			if hasAVX2 && (k != wk || n != wn || esc != wesc) {
+				t.Fatalf("skipBlocks(%q, %d) = %d %d %v, want %d %d %v", b, c, k, n, esc, wk, wn, wesc)
+			}
+			b = append([]byte{'"'}, b...)
+			wEnd, wEsc, wOK := strRef(b, 0)
+			for _, simd := range []bool{hasAVX2, false} {
+				end, esc, ok := scanWith(simd, b, 0)
+				if ok != wOK || ok && (end != wEnd || esc != wEsc) {
+					t.Fatalf("ScanString(%q) (AVX2 %v) = %d %v %v, want %d %v %v", b, simd, end, esc, ok, wEnd, wEsc, wOK)
+				}
+			}
+		}
 	}
 }
