@@ -133,12 +133,48 @@ func newEntry(raw []byte, line int, off int64, scratch *scratchSpace) *Entry {
 	if !ok {
 		return nil
 	}
-	e := scratch.entry()
+	return scratch.newEntry(raw, line, off, kind)
+}
+
+// compactEntry scans the object at the start of rest, a line and what
+// follows it, when it is written as JSON.stringify writes (no whitespace
+// between tokens, modeCompact) and its line ends right after it (LF, CR
+// LF, or the end of the data at EOF): the line's end is then known
+// without searching for it. It returns the entry and the bytes its line
+// takes with its end, or nil, having filed nothing, for any other line,
+// which the caller parses with newEntry.
+func compactEntry(rest []byte, atEOF bool, line int, off int64, sc *scratchSpace) (*Entry, int) {
+	if len(rest) == 0 || rest[0] != '{' {
+		return nil, 0
+	}
+	sc.msg = sc.msg[:0]
+	members, end, ok := scanObjectMembers(rest, 0, sc.members[:0], modeCompact, &sc.msg)
+	sc.members = members
+	if !ok {
+		return nil, 0
+	}
+	n, adv := end, end+1 // the line's length, and with its end
+	switch {
+	case end < len(rest) && rest[end] == '\n':
+	case end+1 < len(rest) && rest[end] == '\r' && rest[end+1] == '\n':
+		n, adv = end+1, end+2
+	case end == len(rest) && atEOF:
+		adv = end
+	default:
+		return nil, 0
+	}
+	return sc.newEntry(rest[:n], line, off, kindObject), adv
+}
+
+// newEntry makes the entry of the scanned record raw, whose members are
+// in sc.members and sc.msg.
+func (sc *scratchSpace) newEntry(raw []byte, line int, off int64, kind valueKind) *Entry {
+	e := sc.entry()
 	*e = Entry{Raw: raw, Line: line, Offset: off, kind: kind}
 	if kind == kindObject {
-		e.members = scratch.keep(members)
-		if msg := e.messageMembers(scratch.msg); msg != nil {
-			e.msg = scratch.keep(msg)
+		e.members = sc.keep(sc.members)
+		if msg := e.messageMembers(sc.msg); msg != nil {
+			e.msg = sc.keep(msg)
 		}
 		e.decodeBase()
 	} else {

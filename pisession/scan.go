@@ -129,7 +129,19 @@ const (
 	modeFast scanMode = iota
 	// modeTrusted only finds value ends, in bytes already validated.
 	modeTrusted
+	// modeCompact validates as modeFast but refuses whitespace between
+	// tokens (jsjson.CompactEnd), so that what it accepts holds no line
+	// end: the parser scans a record before it knows where its line ends.
+	modeCompact
 )
+
+// space skips the whitespace at b[i], none in modeCompact.
+func space(b []byte, i int, mode scanMode) int {
+	if mode == modeCompact {
+		return i
+	}
+	return skipSpace(b, i)
+}
 
 // scanValue validates the JSON value starting at b[i] (no leading space)
 // with jsjson.ValidEnd, or in modeTrusted only finds its end with
@@ -147,6 +159,8 @@ func scanValue(b []byte, i int, mode scanMode) (int, valueKind, bool) {
 		if end, ok = scanString(b, i, mode); !ok {
 			end = -1
 		}
+	case mode == modeCompact:
+		end = jsjson.CompactEnd(b, i)
 	default:
 		end = jsjson.ValidEnd(b, i)
 	}
@@ -193,7 +207,7 @@ func scanRecord(b []byte, members []member, msg *[]member) ([]member, valueKind,
 // appended to it too, so that readers of a message's role or model need no
 // second scan.
 func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]member) ([]member, int, bool) {
-	i = skipSpace(b, i+1)
+	i = space(b, i+1, mode)
 	if i < len(b) && b[i] == '}' {
 		return members, i + 1, true
 	}
@@ -209,10 +223,10 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		if !escaped {
 			m.keyEnd, m.word = int32(keyEnd), wordAt(b, i+1, keyEnd-i-2)
 		}
-		if i = skipSpace(b, keyEnd); i >= len(b) || b[i] != ':' {
+		if i = space(b, keyEnd, mode); i >= len(b) || b[i] != ':' {
 			return members, 0, false
 		}
-		i = skipSpace(b, i+1)
+		i = space(b, i+1, mode)
 		var end int
 		if msg != nil && i < len(b) && b[i] == '{' && m.is(b, "message") {
 			*msg, end, ok = scanObjectMembers(b, i, (*msg)[:0], mode, nil)
@@ -224,14 +238,14 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		}
 		m.valueStart, m.valueEnd = int32(i), int32(end)
 		members = append(members, m)
-		if i = skipSpace(b, end); i >= len(b) {
+		if i = space(b, end, mode); i >= len(b) {
 			return members, 0, false
 		}
 		switch b[i] {
 		case '}':
 			return members, i + 1, true
 		case ',':
-			i = skipSpace(b, i+1)
+			i = space(b, i+1, mode)
 		default:
 			return members, 0, false
 		}

@@ -93,6 +93,7 @@ type Parser struct {
 	off     int64
 	line    int
 	scratch scratchSpace
+	byLine  bool // tests: every line through addLine, none through addCompact
 }
 
 // S returns the session parsed so far.
@@ -140,6 +141,10 @@ func (p *Parser) parse(data []byte, atEOF bool) int {
 	consumed := 0
 	for consumed < len(data) {
 		rest := data[consumed:]
+		if adv := p.compact(rest, atEOF); adv > 0 {
+			consumed += adv
+			continue
+		}
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 && !atEOF {
 			break
@@ -187,6 +192,37 @@ func (s *Session) addLine(line []byte, n int, off int64, last bool, scratch *scr
 		s.addRecord(e)
 	}
 	s.addListed(line, e, n, off)
+}
+
+// compact parses the line at the start of rest with addCompact, and
+// returns the bytes it consumed, 0 when addLine must parse it.
+func (p *Parser) compact(rest []byte, atEOF bool) int {
+	if p.byLine {
+		return 0
+	}
+	adv := p.s.addCompact(rest, atEOF, p.line+1, p.off, &p.scratch)
+	if adv > 0 {
+		p.line++
+		p.off += int64(adv)
+	}
+	return adv
+}
+
+// addCompact is addLine for a line as JSON.stringify writes it, found
+// and parsed in one scan (compactEntry): such a line is an object and
+// holds no CR but maybe the one before its LF. It returns the bytes the
+// line takes with its end, 0 for any other line, which addLine parses.
+func (s *Session) addCompact(rest []byte, atEOF bool, n int, off int64, scratch *scratchSpace) int {
+	e, adv := compactEntry(rest, atEOF, n, off, scratch)
+	if e == nil {
+		return 0
+	}
+	if e.Raw[len(e.Raw)-1] == '\r' {
+		s.note(n, CRLF, "line ends with CR LF")
+	}
+	s.addRecord(e)
+	s.listed = append(s.listed, e)
+	return adv
 }
 
 // addListed adds what pi's listing reads of a line: Node's readline

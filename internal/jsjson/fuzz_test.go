@@ -31,6 +31,9 @@ func FuzzParse(f *testing.F) {
 		if valid := jsjson.Valid(in); valid != (err == nil) {
 			t.Fatalf("Valid = %v, Parse error = %v", valid, err)
 		}
+		if e := jsjson.CompactEnd(in, 0); e >= 0 && (jsjson.ValidEnd(in, 0) != e || bytes.ContainsAny(in[:e], "\n\r")) {
+			t.Fatalf("CompactEnd = %d, ValidEnd = %d", e, jsjson.ValidEnd(in, 0))
+		}
 		if err != nil {
 			if jsjson.IsCanonical(in) {
 				t.Fatalf("IsCanonical accepts invalid input")
@@ -38,6 +41,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		out := jsjson.Stringify(v)
+		if e := jsjson.CompactEnd(out, 0); e != len(out) {
+			t.Fatalf("CompactEnd(Stringify(v) = %q) = %d", out, e)
+		}
 		if !jsjson.IsCanonical(out) {
 			t.Fatalf("IsCanonical(Stringify(v)) = false for %q", out)
 		}

@@ -24,11 +24,36 @@ func ValidEnd(b []byte, i int) int {
 	if c := b[i]; c != '{' && c != '[' {
 		return skipScalar(b, i) // most members are short scalars
 	}
-	return validContainerEnd(b, i)
+	return validContainerEnd(b, i, false)
 }
 
-// validContainerEnd is ValidEnd for the object or array at b[i].
-func validContainerEnd(b []byte, i int) int {
+// CompactEnd is ValidEnd for a value with no whitespace between its
+// tokens (JSON.stringify's output without indent): whitespace anywhere
+// outside a string makes it -1, even where JSON.parse would accept it. A
+// value CompactEnd accepts therefore holds no raw line feed or carriage
+// return (JSON.parse refuses them inside strings), so a line parser may
+// scan a record before knowing where its line ends.
+func CompactEnd(b []byte, i int) int {
+	if i < 0 || i >= len(b) {
+		return -1
+	}
+	if c := b[i]; c != '{' && c != '[' {
+		return skipScalar(b, i)
+	}
+	return validContainerEnd(b, i, true)
+}
+
+// ws skips the whitespace at b[i], none when compact.
+func ws(b []byte, i int, compact bool) int {
+	if compact {
+		return i
+	}
+	return skipWS(b, i)
+}
+
+// validContainerEnd is ValidEnd for the object or array at b[i]; compact
+// for CompactEnd.
+func validContainerEnd(b []byte, i int, compact bool) int {
 	var stackBuf [64]byte
 	stack := stackBuf[:0] // closing bracket of each open container
 	for {
@@ -37,17 +62,17 @@ func validContainerEnd(b []byte, i int) int {
 		}
 		switch b[i] {
 		case '{':
-			if i = skipWS(b, i+1); i < len(b) && b[i] == '}' {
+			if i = ws(b, i+1, compact); i < len(b) && b[i] == '}' {
 				i++
 				break
 			}
-			if i = skipKey(b, i); i < 0 {
+			if i = skipKey(b, i, compact); i < 0 {
 				return -1
 			}
 			stack = append(stack, '}')
 			continue
 		case '[':
-			if i = skipWS(b, i+1); i < len(b) && b[i] == ']' {
+			if i = ws(b, i+1, compact); i < len(b) && b[i] == ']' {
 				i++
 				break
 			}
@@ -60,7 +85,7 @@ func validContainerEnd(b []byte, i int) int {
 		}
 		// A value ended at i: close containers until the next value.
 		for len(stack) > 0 {
-			if i = skipWS(b, i); i >= len(b) {
+			if i = ws(b, i, compact); i >= len(b) {
 				return -1
 			}
 			top := stack[len(stack)-1]
@@ -72,8 +97,8 @@ func validContainerEnd(b []byte, i int) int {
 			if b[i] != ',' {
 				return -1
 			}
-			if i = skipWS(b, i+1); top == '}' {
-				if i = skipKey(b, i); i < 0 {
+			if i = ws(b, i+1, compact); top == '}' {
+				if i = skipKey(b, i, compact); i < 0 {
 					return -1
 				}
 			}
@@ -85,19 +110,19 @@ func validContainerEnd(b []byte, i int) int {
 	}
 }
 
-// skipKey skips `"key" :` and the whitespace after it, returning -1 on
-// error.
-func skipKey(b []byte, i int) int {
+// skipKey skips `"key" :` and the whitespace after it (none when
+// compact), returning -1 on error.
+func skipKey(b []byte, i int, compact bool) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
 	if i = skipString(b, i); i < 0 {
 		return -1
 	}
-	if i = skipWS(b, i); i >= len(b) || b[i] != ':' {
+	if i = ws(b, i, compact); i >= len(b) || b[i] != ':' {
 		return -1
 	}
-	return skipWS(b, i+1)
+	return ws(b, i+1, compact)
 }
 
 func skipWS(b []byte, i int) int {
