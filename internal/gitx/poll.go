@@ -4,7 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"sync"
+	"maps"
+	"slices"
 	"time"
 
 	"piweb/internal/broker"
@@ -12,83 +13,52 @@ import (
 )
 
 // Pollers publish git_changed on a session's git topic whenever the git
-// state of its cwd changes, one poller per topic, each ending at its
-// first tick without subscribers. Create them with NewPollers and Close
-// them.
+// state of its cwd changes: one poller per cwd, however many sessions'
+// topics follow it, each ending at its first tick without subscribers.
+// Create them with NewPollers and Close them.
 type Pollers struct {
-	every  time.Duration
-	bg     *broker.Group
-	git    *Git
-	events *broker.Broker[broker.Event]
-
-	mu      sync.Mutex
-	running map[string]bool // topics with a poller
+	*broker.Pollers[struct{}]
 }
 
 // NewPollers returns pollers that run g and publish on events' topics,
 // looking every every (0: 2 s).
 func NewPollers(g *Git, events *broker.Broker[broker.Event], every time.Duration) *Pollers {
 	opt.Positive(&every, 2*time.Second)
-	return &Pollers{every: every, bg: broker.NewGroup(), git: g, events: events, running: map[string]bool{}}
+	return &Pollers{broker.NewPollers(events, every, func(cwd string) broker.Look[struct{}] {
+		return looker(g, events, cwd)
+	})}
 }
-
-// Every is how often a followed session's git state is looked at.
-func (p *Pollers) Every() time.Duration { return p.every }
-
-// Close stops every poller and waits for them.
-func (p *Pollers) Close() { p.bg.Close() }
 
 // Watch has topic hear git_changed whenever the git state of cwd
 // changes, starting its poller unless it runs. Callers subscribe first.
-func (p *Pollers) Watch(topic, cwd string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.running[topic] {
-		return
-	}
-	p.running[topic] = true
-	p.bg.Go(func() { p.poll(topic, cwd) })
-}
-
-// idle ends the topic's poller when nobody follows it any more.
-func (p *Pollers) idle(topic string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.events.Subscribers(topic) > 0 {
-		return false
-	}
-	delete(p.running, topic)
-	p.events.Drop(topic)
-	return true
-}
+func (p *Pollers) Watch(topic, cwd string) { p.Pollers.Watch(topic, cwd, struct{}{}) }
 
 // gitChanged is the git topic's event.
 var gitChanged = broker.Event{Raw: []byte(`{"type":"git_changed"}`)}
 
-// poll publishes git_changed on the topic whenever the session's git
-// state differs from the last look, until nobody follows it. It also
-// publishes one after its first look: a change between a page's
-// subscription and that look would otherwise be missed.
-func (p *Pollers) poll(topic, cwd string) {
-	last := p.digest(cwd)
-	p.events.Publish(topic, gitChanged)
-	p.bg.Tick(p.every, func() bool {
-		if p.idle(topic) {
-			return false
+// looker publishes git_changed on the topics that follow cwd whenever its
+// git state differs from the last look, and on each topic after its first
+// look: a change between a page's subscription and that look would
+// otherwise be missed.
+func looker(g *Git, events *broker.Broker[broker.Event], cwd string) broker.Look[struct{}] {
+	var last [32]byte
+	return func(topics map[string]struct{}, fresh []string) {
+		now := digest(g, cwd)
+		if now != last { // every topic hears it, not only the fresh
+			fresh = slices.Collect(maps.Keys(topics))
 		}
-		if now := p.digest(cwd); now != last {
-			last = now
-			p.events.Publish(topic, gitChanged)
+		for _, topic := range fresh {
+			events.Publish(topic, gitChanged)
 		}
-		return true
-	})
+		last = now
+	}
 }
 
 // digest sums what the Changes panel shows of cwd.
-func (p *Pollers) digest(cwd string) [32]byte {
+func digest(g *Git, cwd string) [32]byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	a, _ := p.git.View(ctx, cwd)
+	a, _ := g.View(ctx, cwd)
 	b, _ := json.Marshal(a)
 	return sha256.Sum256(b)
 }
