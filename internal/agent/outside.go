@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"piweb/internal/ctxwait"
 	"piweb/internal/errs"
 )
 
@@ -370,7 +371,7 @@ func (w *Worker) judgeNow(ctx context.Context) (*fileTracker, error) {
 		return nil, nil
 	}
 	if d := t.pending(); d > 0 {
-		if err := sleepCtx(ctx, d); err != nil {
+		if err := ctxwait.Sleep(ctx, d); err != nil {
 			return nil, err
 		}
 		if err := w.CheckOutside(); err != nil {
@@ -406,17 +407,6 @@ func fileLeaf(path string) string {
 		return ""
 	}
 	return fieldString(lastLine(f, st.Size()), "id")
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // noteOwnWrite absorbs what a bridge operation wrote and moves the chain

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"piweb/internal/ctxwait"
 )
 
 // Rule computes a reply for a request. It returns false to fall through to
@@ -178,7 +180,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		s.opts.Log.Debug("fakellm: request", "id", id, "kind", req.Kind(), "model", req.Model,
 			"messages", len(req.Messages), "reply", describe(reply))
 	}
-	if err := sleep(r.Context(), reply.Latency); err != nil {
+	if err := ctxwait.Sleep(r.Context(), reply.Latency); err != nil {
 		return
 	}
 	if reply.Status != 0 {

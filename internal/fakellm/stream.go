@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"piweb/internal/ctxwait"
 )
 
 // chunk is an OpenAI chat.completion.chunk.
@@ -91,7 +93,7 @@ func (s *streamer) delta(d delta) error {
 	if err := s.hold(); err != nil {
 		return err
 	}
-	if err := sleep(s.ctx, s.reply.Delay); err != nil {
+	if err := ctxwait.Sleep(s.ctx, s.reply.Delay); err != nil {
 		return err
 	}
 	s.sent++
@@ -232,18 +234,4 @@ func split(s string, n, def int) []string {
 		out = append(out, b.String())
 	}
 	return out
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

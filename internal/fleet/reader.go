@@ -11,6 +11,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
+	"piweb/internal/ctxwait"
 )
 
 // Reader answers the fleet-wide listing and search from the database:
@@ -49,20 +50,15 @@ func NewReader(url string) (*Reader, error) {
 // during a reconnection are not replayed: changed gets "" once listening
 // again, for callers to reload.
 func (r *Reader) Listen(ctx context.Context, retry time.Duration, changed func(machine string)) {
-	wait := retry
+	backoff := retry
 	for ctx.Err() == nil {
 		err := r.listen(ctx, changed)
 		if ctx.Err() != nil {
 			return
 		}
-		_ = err // the push's status says why the database is unreachable
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
-		wait = min(2*wait, time.Minute)
+		_ = err                         // the push's status says why the database is unreachable
+		_ = ctxwait.Sleep(ctx, backoff) // the loop ends when ctx does
+		backoff = min(2*backoff, time.Minute)
 		changed("")
 	}
 }
