@@ -187,17 +187,9 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 		query = `SELECT model, ` + usageSums + ` FROM usage WHERE slot >= ? AND ` + usageListed + ` GROUP BY 1`
 		args = []any{q.fromSlot()}
 	case "project":
-		query = `SELECT f.cwd, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
-			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
-			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
-			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
-		args = []any{q.fromSlot()}
+		query, args = byFileQuery("f.cwd"), []any{q.fromSlot()}
 	case "session":
-		query = `SELECT f.path, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
-			sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
-			FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
-			WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
-		args = []any{q.fromSlot()}
+		query, args = byFileQuery("f.path"), []any{q.fromSlot()}
 	case "day":
 		day, dargs, err := ix.dayExpr(ctx, q.Loc, q.fromSlot())
 		if err != nil {
@@ -208,6 +200,15 @@ func (ix *Index) Usage(ctx context.Context, q UsageQuery) ([]UsageRow, error) {
 		return nil, fmt.Errorf("index: usage by %q: want day, model, project or session", q.By)
 	}
 	return ix.usageRows(ctx, q.By == "day" && q.Split != "", query, args...)
+}
+
+// byFileQuery groups by the files' column col (the project or the
+// session) after a first sum per file that follows the table's order.
+func byFileQuery(col string) string {
+	return `SELECT ` + col + `, sum(i), sum(o), sum(cr), sum(cw), sum(c), sum(n) FROM (SELECT file_id,
+		sum(input) i, sum(output) o, sum(cache_read) cr, sum(cache_write) cw, sum(cost) c, sum(messages) n
+		FROM usage WHERE slot >= ? AND ` + copyCounts + ` GROUP BY file_id) JOIN files f ON f.id = file_id
+		WHERE f.listed = 1 AND f.error = '' GROUP BY 1`
 }
 
 // daySplitQuery groups by the day expression day, and by model or
