@@ -13,7 +13,11 @@ import (
 // other byte of the file is kept: the header's other members keep their
 // bytes and order, and the new value is written as JSON.stringify writes
 // it. The rewrite is RewriteFile's (temp file, fsync, rename, backup).
-func SetParent(path, from, to string) error {
+func SetParent(path, from, to string) error { return setParent(path, from, to, rewriteHeader) }
+
+// setParent re-points the header of the session at path as SetParent
+// says and has write put the new content in place (was: the bytes read).
+func setParent(path, from, to string, write func(path string, out []byte, was int64) error) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -22,7 +26,13 @@ func SetParent(path, from, to string) error {
 	if err != nil {
 		return err
 	}
-	backup, err := RewriteFile(path, out, int64(len(data)))
+	return write(path, out, int64(len(data)))
+}
+
+// rewriteHeader is SetParent's write: RewriteFile, then the backups of
+// earlier re-points pruned.
+func rewriteHeader(path string, out []byte, was int64) error {
+	backup, err := RewriteFile(path, out, was)
 	if err == nil {
 		pruneHeaderBackups(path, backup)
 	}

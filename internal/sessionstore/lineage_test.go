@@ -240,19 +240,13 @@ func fastTempDir(t testing.TB) string {
 // quickSetParent is SetParent without its wait for late writers (a
 // rename of a temp file): these tests check the lineage, not the rewrite.
 func quickSetParent(path, from, to string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := pisession.WithParent(data, from, to)
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, out, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return setParent(path, from, to, func(path string, out []byte, _ int64) error {
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, out, 0o600); err != nil {
+			return err
+		}
+		return os.Rename(tmp, path)
+	})
 }
 
 // TestRepointKeepsOneBackup is issue 21.4's backups: cycles of deleting
