@@ -67,15 +67,22 @@ func (p *Pusher) pushed(behind int) {
 	p.status.Behind, p.status.LastPush, p.status.Error = behind, time.Now(), ""
 }
 
-// stateOf tells a pause (a person must act) from a failure to retry.
-func stateOf(err error) string {
+// refused is one of the fleet's own refusals, which say in their words
+// what a person must do: a writer too old, a name taken, a role that
+// may not migrate.
+func refused(err error) bool {
 	var old *ErrTooOld
 	var taken *ErrNameTaken
 	var cannot *ErrCannotMigrate
+	return errors.As(err, &old) || errors.As(err, &taken) || errors.As(err, &cannot)
+}
+
+// stateOf tells a pause (a person must act) from a failure to retry.
+func stateOf(err error) string {
 	var pg *pgconn.PgError
 	var perr *pgconn.ParseConfigError
 	switch {
-	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &perr), errors.As(err, &cannot):
+	case refused(err), errors.As(err, &perr):
 		return StatePaused
 	case errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "28") || pg.Code == "42501" || pg.Code == "3D000"):
 		return StatePaused
@@ -86,16 +93,13 @@ func stateOf(err error) string {
 // Explain words an error of the fleet for a person: what is wrong and
 // what to do.
 func Explain(err error) string {
-	var old *ErrTooOld
-	var taken *ErrNameTaken
-	var cannot *ErrCannotMigrate
 	var pg *pgconn.PgError
 	var cerr *pgconn.ConnectError
 	var perr *pgconn.ParseConfigError
 	switch {
 	case err == nil:
 		return ""
-	case errors.As(err, &old), errors.As(err, &taken), errors.As(err, &cannot):
+	case refused(err):
 		return err.Error()
 	case errors.As(err, &perr):
 		return "the fleet URL is not valid (postgres://USER:PASSWORD@HOST:PORT/DATABASE): " + perr.Error()
