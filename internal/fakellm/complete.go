@@ -33,14 +33,24 @@ type completionChoice struct {
 	FinishReason string            `json:"finish_reason"`
 }
 
-type completionBody struct {
-	ID      string             `json:"id"`
-	Object  string             `json:"object"`
-	Created int64              `json:"created"`
-	Model   string             `json:"model"`
-	Choices []completionChoice `json:"choices"`
-	Usage   *Usage             `json:"usage,omitempty"`
+// body is an OpenAI chat completion answer: a whole chat.completion
+// (C a completionChoice) or one chat.completion.chunk of a stream (C a
+// chunkChoice).
+type body[C any] struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	Choices []C    `json:"choices"`
+	Usage   *Usage `json:"usage,omitempty"`
 }
+
+// newBody is an answer of kind object to the request id, created now.
+func newBody[C any](id, object, model string) body[C] {
+	return body[C]{ID: id, Object: object, Created: time.Now().Unix(), Model: model}
+}
+
+type completionBody = body[completionChoice]
 
 // completion builds the non-streaming chat.completion body. pi never asks
 // for one, but other OpenAI clients (curl, scripts) do.
@@ -54,9 +64,7 @@ func completion(id, model string, r Reply, usage *Usage) completionBody {
 		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Type: "function",
 			Function: FunctionCall{Name: c.Name, Arguments: c.Arguments}})
 	}
-	return completionBody{
-		ID: id, Object: "chat.completion", Created: time.Now().Unix(), Model: model,
-		Choices: []completionChoice{{Message: msg, FinishReason: finishReason(r)}},
-		Usage:   usage,
-	}
+	a := newBody[completionChoice](id, "chat.completion", model)
+	a.Choices, a.Usage = []completionChoice{{Message: msg, FinishReason: finishReason(r)}}, usage
+	return a
 }

@@ -6,21 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"piweb/internal/ctxwait"
 )
 
 // chunk is an OpenAI chat.completion.chunk.
-type chunk struct {
-	ID      string        `json:"id"`
-	Object  string        `json:"object"`
-	Created int64         `json:"created"`
-	Model   string        `json:"model"`
-	Choices []chunkChoice `json:"choices"`
-	Usage   *Usage        `json:"usage,omitempty"`
-}
+type chunk = body[chunkChoice]
 
 type chunkChoice struct {
 	Index        int     `json:"index"`
@@ -61,7 +53,7 @@ type streamer struct {
 func newStreamer(ctx context.Context, w http.ResponseWriter, id, model string, reply Reply) *streamer {
 	return &streamer{
 		ctx: ctx, w: w, rc: http.NewResponseController(w), reply: reply,
-		base: chunk{ID: id, Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: model},
+		base: newBody[chunkChoice](id, "chat.completion.chunk", model),
 	}
 }
 
