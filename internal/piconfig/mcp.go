@@ -58,12 +58,19 @@ func (s *Store) SetMCPEnabled(cwd string, trusted bool, name string, enabled, ov
 		} else {
 			so.Set("enabled", jsjson.Bool(enabled))
 		}
-		sv := servers.Object()
-		sv.Set(name, so.Value())
-		d.obj.Set("mcpServers", sv.Value())
-		out := appendIndented(nil, d.obj.Value(), "\n", fileIndent(bytes.TrimPrefix(d.raw, bom)))
-		return append(out, '\n'), nil
+		return d.withServer(servers, name, so.Value()), nil
 	})
+}
+
+// withServer is the file d with servers (its mcpServers) holding server
+// under name, written as pi writes mcp.json: indented as the file was
+// (two spaces when it has none), with a final newline.
+func (d *doc) withServer(servers jsjson.Value, name string, server jsjson.Value) []byte {
+	sv := servers.Object()
+	sv.Set(name, server)
+	d.obj.Set("mcpServers", sv.Value())
+	out := appendIndented(nil, d.obj.Value(), "\n", fileIndent(bytes.TrimPrefix(d.raw, bom)))
+	return append(out, '\n')
 }
 
 var indentRE = regexp.MustCompile(`(?m)^([ \t]+)\S`)
@@ -98,10 +105,6 @@ func (s *Store) AddMCPServer(name, command string, args []string, exposure strin
 		if exposure != "" {
 			entry.Set("exposure", jsjson.String(exposure))
 		}
-		sv := servers.Object()
-		sv.Set(name, entry.Value())
-		d.obj.Set("mcpServers", sv.Value())
-		out := appendIndented(nil, d.obj.Value(), "\n", fileIndent(bytes.TrimPrefix(d.raw, bom)))
-		return append(out, '\n'), nil
+		return d.withServer(servers, name, entry.Value()), nil
 	})
 }
