@@ -1,13 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,26 +13,9 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/client"
 	"piweb/internal/own"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
-
-// syncBuffer is a log sink the server's goroutines may write at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // get sends a GET with no credential at all and returns status, headers
 // and body.
@@ -51,7 +32,7 @@ func (r *rig) get(path string, hdr ...string) (int, http.Header, string) {
 // the log.
 func TestShareLink(t *testing.T) {
 	t.Parallel() // its own rig
-	logs := &syncBuffer{}
+	logs := &testkit.Output{}
 	r := newRig(t, Options{Token: "the-owners-token", Addr: "0.0.0.0:30141",
 		Log: slog.New(slog.NewTextHandler(logs, nil))})
 	owner := r.apiAs("Authorization", "Bearer the-owners-token")
