@@ -20,6 +20,7 @@ import (
 	"piweb/internal/cwdfs"
 	"piweb/internal/piconfig"
 	"piweb/internal/sessionstore"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -247,28 +248,12 @@ func TestDeleteRestore(t *testing.T) {
 	t.Run("same file system", func(t *testing.T) { testDeleteRestore(t, newRig(t, Options{})) })
 	t.Run("trash on another file system", func(t *testing.T) {
 		r := newRig(t, Options{})
-		elsewhere := otherFS(t, r.d.AgentDir)
+		elsewhere := testkit.OtherFS(t, r.d.AgentDir)
 		if err := os.Symlink(elsewhere, filepath.Join(r.d.AgentDir, "trash")); err != nil {
 			t.Fatal(err)
 		}
 		testDeleteRestore(t, r)
 	})
-}
-
-// otherFS returns a folder on another file system than dir (tmpfs under
-// /dev/shm), or skips when there is none.
-func otherFS(t *testing.T, dir string) string {
-	t.Helper()
-	other, err := os.MkdirTemp("/dev/shm", "piweb-trash-")
-	if err != nil {
-		t.Skipf("no /dev/shm: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(other) })
-	var a, b syscall.Stat_t
-	if syscall.Stat(other, &a) != nil || syscall.Stat(dir, &b) != nil || a.Dev == b.Dev {
-		t.Skip("/dev/shm is on the agent dir's file system")
-	}
-	return other
 }
 
 func testDeleteRestore(t *testing.T, r *rig) {

@@ -5,25 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-)
 
-// otherFS returns a folder on another file system than dir (tmpfs under
-// /dev/shm), or skips: the copy path of MoveFile needs two file systems.
-func otherFS(t *testing.T, dir string) string {
-	t.Helper()
-	other, err := os.MkdirTemp("/dev/shm", "piweb-move-")
-	if err != nil {
-		t.Skipf("no /dev/shm: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(other) })
-	var a, b syscall.Stat_t
-	if syscall.Stat(other, &a) != nil || syscall.Stat(dir, &b) != nil || a.Dev == b.Dev {
-		t.Skip("/dev/shm is on the same file system")
-	}
-	return other
-}
+	"piweb/internal/testkit"
+)
 
 func TestMoveFile(t *testing.T) {
 	data := []byte(`{"type":"session","version":3,"id":"x","timestamp":"t","cwd":"/"}` + "\n")
@@ -33,7 +18,7 @@ func TestMoveFile(t *testing.T) {
 		dst  string
 	}{
 		{"same file system", t.TempDir()},
-		{"another file system", otherFS(t, src)},
+		{"another file system", testkit.OtherFS(t, src)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			from, to := filepath.Join(src, "a.jsonl"), filepath.Join(tc.dst, "a.jsonl")
