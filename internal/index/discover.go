@@ -61,21 +61,9 @@ func roots(agentDir string, getenv func(string) string, cwds []string) []root {
 // cwds of the indexed sessions, and those cwds; they become ix's roots,
 // which Watch reads.
 func (ix *Index) currentRoots(ctx context.Context) ([]root, []string, error) {
-	rows, err := ix.wdb.QueryContext(ctx, `SELECT DISTINCT cwd FROM files WHERE cwd != '' ORDER BY cwd`)
+	cwds, err := texts(ctx, ix.wdb, "cwds", `SELECT DISTINCT cwd FROM files WHERE cwd != '' ORDER BY cwd`)
 	if err != nil {
-		return nil, nil, wrap("cwds", err)
-	}
-	defer rows.Close()
-	var cwds []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, nil, wrap("cwds", err)
-		}
-		cwds = append(cwds, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, wrap("cwds", err)
+		return nil, nil, err
 	}
 	rs := roots(ix.o.AgentDir, ix.o.Getenv, cwds)
 	ix.rootsMu.Lock()

@@ -132,22 +132,8 @@ func inList(vs []string) (string, []any) {
 // matchingModels returns the model names of the index that a model filter
 // names: "provider/id" itself, or any provider's "id".
 func matchingModels(ctx context.Context, tx *sql.Tx, want string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT model FROM file_models`)
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
-			return nil, wrap("search", err)
-		}
-		if m == want || strings.HasSuffix(m, "/"+want) {
-			out = append(out, m)
-		}
-	}
-	return out, wrap("search", rows.Err())
+	models, err := texts(ctx, tx, "search", `SELECT DISTINCT model FROM file_models`)
+	return slices.DeleteFunc(models, func(m string) bool { return m != want && !strings.HasSuffix(m, "/"+want) }), err
 }
 
 // candidates returns up to n of the newest matches of the MATCH

@@ -89,20 +89,26 @@ func WideNote(prefix string) string {
 // prefix p.
 func completions(ctx context.Context, q querier, p string) ([]string, error) {
 	end := p[:len(p)-1] + string(p[len(p)-1]+1)
-	rows, err := q.QueryContext(ctx, `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?`, p, end, maxExpand+1)
+	return texts(ctx, q, "vocab", `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?`, p, end, maxExpand+1)
+}
+
+// texts runs query, whose rows are one text each, and returns them in
+// order; its errors say op.
+func texts(ctx context.Context, q querier, op, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, wrap("vocab", err)
+		return nil, wrap(op, err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
-		var w string
-		if err := rows.Scan(&w); err != nil {
-			return nil, wrap("vocab", err)
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, wrap(op, err)
 		}
-		out = append(out, w)
+		out = append(out, s)
 	}
-	return out, wrap("vocab", rows.Err())
+	return out, wrap(op, rows.Err())
 }
 
 // setVocab records whether the vocabulary is complete.
