@@ -171,6 +171,15 @@ func (b *browser) checkConsole(t *testing.T) {
 // started (the index picks files up by watching).
 func (r *rig) waitIndexed(t *testing.T, id string) { waitListed(t, r.browser, id) }
 
+// openSession waits until the session id is listed, opens its page and
+// waits until ready (a JavaScript expression) holds.
+func (b *browser) openSession(tb testing.TB, id, ready string) {
+	tb.Helper()
+	waitListed(tb, b, id)
+	b.open(tb, "/s/"+id)
+	b.waitJS(tb, ready)
+}
+
 func waitListed(tb testing.TB, b *browser, id string) {
 	tb.Helper()
 	testkit.Eventually(tb, func() error {
@@ -511,9 +520,7 @@ func testToolsImagesAndHidden(t *testing.T, r *rig) {
 		result("c4", "screenshot", "here", false, img),
 		{"role": "assistant", "content": []any{}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "aborted", "errorMessage": "Request was aborted", "timestamp": 6},
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-role=assistant] .tool')`)
+	r.openSession(t, id, `document.querySelector('.row[data-role=assistant] .tool')`)
 	if n := r.count(t, `.row[data-role=user] img.msg-img[src^="data:image/png;base64,"]`); n != 1 {
 		t.Errorf("user image: %d", n)
 	}

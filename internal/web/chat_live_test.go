@@ -79,12 +79,8 @@ const longText = "Alpha bravo charlie delta echo foxtrot golf hotel india juliet
 
 func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 	t.Run("steer", func(t *testing.T) {
-		r.llm.Reset()
-		reply, release := holdReply(longText)
+		_, release := r.startStreaming(t, "write a long answer", fakellm.Text("Steered answer."))
 		defer release()
-		r.llm.Enqueue(reply, fakellm.Text("Steered answer."))
-		r.startSession(t, "write a long answer")
-		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
 		r.waitJS(t, `document.querySelector('.composer .send')?.textContent === 'Steer'`)
 		r.send(t, "change course now")
 		r.waitJS(t, `document.querySelector('.queue .steer') && document.querySelector('.queue').innerText.includes('change course now')`)
@@ -98,11 +94,8 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 		}
 	})
 	t.Run("follow-up", func(t *testing.T) {
-		r.llm.Reset()
-		reply, release := holdReply(longText)
+		_, release := r.startStreaming(t, "another long one", fakellm.Text("Follow-up answer."))
 		defer release()
-		r.llm.Enqueue(reply, fakellm.Text("Follow-up answer."))
-		r.startSession(t, "another long one")
 		r.waitJS(t, `document.querySelector('.send-mode')`)
 		eval[bool](t, r.browser, `(() => { const s = document.querySelector('.send-mode'); s.value = 'followUp'; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
 		r.waitJS(t, `document.querySelector('.composer .send')?.textContent === 'Queue'`)
@@ -115,12 +108,8 @@ func testSteerAndFollowUp(t *testing.T, r *chatRig) {
 
 func testAbort(t *testing.T, r *chatRig) {
 	t.Run("abort stream", func(t *testing.T) {
-		r.llm.Reset()
-		reply, release := holdReply(longText)
+		_, release := r.startStreaming(t, "stream then stop")
 		defer release()
-		r.llm.Enqueue(reply)
-		r.startSession(t, "stream then stop")
-		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
 		r.waitJS(t, `document.querySelector('.composer .stop')`)
 		eval[bool](t, r.browser, `(document.querySelector('.composer textarea').focus(), true)`)
 		r.key(t, kb.Escape) // Esc stops, as in pi's editor
@@ -163,12 +152,8 @@ func testAbort(t *testing.T, r *chatRig) {
 
 func testResume(t *testing.T, r *chatRig) {
 	t.Run("reload mid-stream", func(t *testing.T) {
-		r.llm.Reset()
-		reply, release := holdReply(longText)
+		id, release := r.startStreaming(t, "stream across a reload")
 		defer release()
-		r.llm.Enqueue(reply)
-		id := r.startSession(t, "stream across a reload")
-		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
 		before := eval[string](t, r.browser, `document.querySelector('.live-msg .live-blocks').innerText`)
 		r.open(t, "/s/"+id)
 		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)

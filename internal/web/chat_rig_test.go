@@ -156,6 +156,27 @@ func (r *chatRig) startSession(t testing.TB, msg string) string {
 	return id
 }
 
+// startStreaming starts a session with msg on a fresh fake LLM whose
+// first reply, longText, streams until release is called (later replies
+// answer the turns after), opens it and waits until the reply's first
+// word shows. Callers defer release.
+func (r *chatRig) startStreaming(t testing.TB, msg string, later ...fakellm.Reply) (id string, release func()) {
+	t.Helper()
+	r.llm.Reset()
+	reply, release := holdReply(longText)
+	started := false
+	defer func() {
+		if !started { // a failed start leaves nothing held
+			release()
+		}
+	}()
+	r.llm.Enqueue(append([]fakellm.Reply{reply}, later...)...)
+	id = r.startSession(t, msg)
+	r.waitJS(t, `document.querySelector('.live-msg')?.innerText.includes('Alpha')`)
+	started = true
+	return id, release
+}
+
 // startAnswered starts a session with msg on a fresh fake LLM whose
 // first reply is text (later replies answer the turns after), opens it
 // and waits until the reply shows and pi is idle.

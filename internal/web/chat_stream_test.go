@@ -95,12 +95,8 @@ func lastAnswer(t testing.TB, r *chatRig) string {
 // testLostConnection: the server drops every connection while pi
 // streams; the page reconnects and the answer ends whole, once.
 func testLostConnection(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	reply, release := holdReply(longText)
+	_, release := r.startStreaming(t, "stream across a lost connection")
 	defer release()
-	r.llm.Enqueue(reply)
-	r.startSession(t, "stream across a lost connection")
-	r.waitJS(t, `document.querySelector('.live-msg')?.innerText.includes('Alpha')`)
 	r.http.CloseClientConnections()
 	release() // the rest streams while the page is cut off
 	r.waitAnswer(t, "tango.")

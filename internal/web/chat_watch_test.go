@@ -117,12 +117,8 @@ const stubAlerts = `(() => {
 // testAlerts: with alerts on, a turn that ends in a session the user is
 // not looking at beeps and notifies; one that ends in view does not.
 func testAlerts(t *testing.T, r *chatRig) {
-	r.llm.Reset()
-	reply, release := holdReply(longText)
+	id, release := r.startStreaming(t, "alert me when done")
 	defer release()
-	r.llm.Enqueue(reply)
-	id := r.startSession(t, "alert me when done")
-	r.waitJS(t, `document.querySelector('.live-msg')?.innerText.includes('Alpha')`)
 	eval[bool](t, r.browser, stubAlerts)
 	r.choose(t, ".alert-select", "both")
 	r.waitJS(t, `localStorage.getItem('piweb.alert') === 'both'`)

@@ -34,9 +34,7 @@ func damagedSession(t *testing.T, agentDir string) (id, file string) {
 func testDamagedFile(t *testing.T, r *rig) {
 	id, file := damagedSession(t, r.dir)
 	orig, _ := os.ReadFile(file)
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.damage') && document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.damage') && document.querySelector('.row')`)
 	banner := r.text(t, `.damage`)
 	for _, want := range []string{"line 6: not valid JSON", "line 7: an entry whose parent is missing", "line 8: an entry whose parent is missing", "line 9: cut short"} {
 		if !strings.Contains(banner, want) {

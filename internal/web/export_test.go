@@ -34,9 +34,7 @@ func exportSession(t *testing.T, agentDir string) string {
 // loads nothing and runs nothing.
 func testExports(t *testing.T, r *rig) {
 	id := exportSession(t, r.dir)
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.row')`)
 	hrefs := map[string]string{}
 	for _, name := range []string{"Export HTML", "Export Markdown", "Export JSONL (whole file)", "Export this branch as JSONL"} {
 		r.click(t, `.menu > button`)

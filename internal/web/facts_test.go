@@ -43,9 +43,7 @@ func testOpeningKeepsPlace(t *testing.T, r *rig) {
 // append from outside, as the sidebar does.
 func testHeaderFollowsFile(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/tmp/facts", []map[string]any{{"role": "user", "content": "first", "timestamp": 1764583200000}})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
+	r.openSession(t, id, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
 	size := r.text(t, `.sess-facts .count`)
 	testkit.AppendFile(t, r.sessionFile(t, id), fmt.Sprintf(`{"type":"message","id":"f0000002","parentId":"e0000001","timestamp":"2026-12-01T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an answer long enough to change the size shown"}],"api":"x","provider":"p","model":"model-b","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.00012}},"stopReason":"stop","timestamp":%d}}`+"\n", 1764583205000))
 	r.waitJS(t, `document.querySelector('.conv').innerText.includes('an answer long enough')`)

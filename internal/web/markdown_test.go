@@ -131,9 +131,7 @@ func testLongTexts(t *testing.T, r *rig) {
 		{"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []any{map[string]any{"type": "text", "text": word}}, "isError": false, "timestamp": 3},
 		{"role": "toolResult", "toolCallId": "c2", "toolName": "bash", "content": []any{map[string]any{"type": "text", "text": manyLines(20000)}}, "isError": false, "timestamp": 4},
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelectorAll('.show-all').length >= 4`)
+	r.openSession(t, id, `document.querySelectorAll('.show-all').length >= 4`)
 	const sideways = `(() => { const c = document.querySelector('.conv');
 		return document.documentElement.scrollWidth > innerWidth || c.scrollWidth > c.clientWidth; })()`
 	if eval[bool](t, r.browser, sideways) {

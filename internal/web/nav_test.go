@@ -156,9 +156,7 @@ func testHeaderActions(t *testing.T, r *rig) {
 		{"role": "user", "content": "header actions", "timestamp": 1},
 		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "ok"}}, "api": "x", "provider": "p", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": 2},
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.row')`)
 	// Rename inline.
 	r.click(t, `.sess-name`)
 	r.waitJS(t, `document.activeElement && document.activeElement.matches('.rename input')`)
@@ -239,9 +237,7 @@ func testFilesPanel(t *testing.T, r *rig) {
 	png, _ := base64.StdEncoding.DecodeString(onePixel)
 	os.WriteFile(filepath.Join(cwd, "dot.png"), png, 0o644)
 	id := writeSession(t, r.dir, cwd, []map[string]any{{"role": "user", "content": "hi", "timestamp": 1}})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Files]`)
 	r.waitJS(t, `[...document.querySelectorAll('.fnode')].some(b => b.textContent === 'main.go')`)
 	eval[bool](t, r.browser, `([...document.querySelectorAll('.fnode')].find(b => b.textContent === 'main.go').click(), true)`)

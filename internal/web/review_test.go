@@ -40,9 +40,7 @@ func testDaySeparators(t *testing.T, r *rig) {
 		{"role": "user", "content": "monday noon", "timestamp": day(2, 13)},
 		{"role": "user", "content": "tuesday", "timestamp": day(3, 12)},
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelectorAll('.row').length === 3`)
+	r.openSession(t, id, `document.querySelectorAll('.row').length === 3`)
 	got := eval[[]string](t, r.browser, `[...document.querySelectorAll('.page > *')].map(e => e.classList.contains('day-sep') ? 'sep ' + e.textContent : e.dataset.entry)`)
 	want := []string{"sep", "e0000001", "e0000002", "sep", "e0000003"}
 	if len(got) != len(want) {
@@ -63,9 +61,7 @@ func testDaySeparators(t *testing.T, r *rig) {
 // error for it (the server answers missing, not 404).
 func testFilesMissingDir(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/nonexistent/piweb-gone", []map[string]any{{"role": "user", "content": "gone", "timestamp": 1}})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Files]`)
 	r.waitJS(t, `document.querySelector('.files-missing')`)
 	if got := r.text(t, `.files-missing`); !strings.Contains(got, "does not exist") {

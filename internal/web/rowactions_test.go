@@ -25,9 +25,7 @@ func testLabels(t *testing.T, r *rig) {
 		{"role": "user", "content": "second question", "timestamp": 3},
 		answer("second answer", 4),
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-entry=e0000002]')`)
+	r.openSession(t, id, `document.querySelector('.row[data-entry=e0000002]')`)
 	setLabel := func(sel, text string) {
 		t.Helper()
 		r.click(t, sel)
@@ -140,9 +138,7 @@ func testMessageActions(t *testing.T, r *rig) {
 		{"role": "user", "content": " ", "timestamp": 3},
 		answer("to nothing", 4),
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-entry=e0000004]')`)
+	r.openSession(t, id, `document.querySelector('.row[data-entry=e0000004]')`)
 	const shown = `((sel) => { const e = document.querySelector(sel); const s = e && getComputedStyle(e); return !!s && s.display !== 'none' && s.opacity === '1'; })`
 	got := eval[string](t, r.browser, `(() => {
 		const row = document.querySelector('.row[data-entry=e0000001]');

@@ -69,9 +69,7 @@ func testMarkdownIsSafe(t *testing.T, r *rig) {
 		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "the end"}}, "api": "x", "provider": "x", "model": "m",
 			"usage": usage(), "stopReason": "error", "errorMessage": evil(25), "timestamp": 7},
 	})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-role=assistant] strong') && document.querySelector('.sess-name')?.innerText.includes('pwned')`)
+	r.openSession(t, id, `document.querySelector('.row[data-role=assistant] strong') && document.querySelector('.sess-name')?.innerText.includes('pwned')`)
 	eval[bool](t, r.browser, `(document.querySelectorAll('.conv details').forEach((d) => { d.open = true; }), true)`)
 	r.click(t, `.card.compaction .card-head button`)
 	r.waitJS(t, `document.querySelector('.hidden-history')`)

@@ -29,9 +29,7 @@ func testSmallItems(t *testing.T, r *rig) {
 			{"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "content": []any{map[string]any{"type": "text", "text": "ok"}}, "isError": false, "timestamp": day(3)},
 			{"role": "user", "content": "days later", "timestamp": day(5)},
 		})
-		r.waitIndexed(t, id)
-		r.open(t, "/s/"+id)
-		r.waitJS(t, `document.querySelector('.conv')?.innerText.includes('days later')`)
+		r.openSession(t, id, `document.querySelector('.conv')?.innerText.includes('days later')`)
 		got := eval[string](t, r.browser, `[...document.querySelectorAll('.page > *')].map(e => e.classList.contains('day-sep') ? 'sep' : e.dataset.entry).join(' ')`)
 		if got != "sep e0000001 e0000002 sep e0000004" {
 			t.Errorf("conversation %q, want one separator per shown day", got)
@@ -42,9 +40,7 @@ func testSmallItems(t *testing.T, r *rig) {
 			{"role": "user", "content": "before the branch", "timestamp": 1764583200000},
 			{"type": "branch_summary", "fromId": "e0000001", "summary": "What the other branch did."},
 		})
-		r.waitIndexed(t, id)
-		r.open(t, "/s/"+id)
-		r.waitJS(t, `document.querySelector('details.card.summary > summary')`)
+		r.openSession(t, id, `document.querySelector('details.card.summary > summary')`)
 		marker := `getComputedStyle(document.querySelector('details.card.summary > summary'), '::before')`
 		if got := eval[string](t, r.browser, marker+`.content`); got != `"▸"` {
 			t.Errorf("branch summary marker %s, want ▸", got)
@@ -93,9 +89,7 @@ func testSmallItems(t *testing.T, r *rig) {
 		})
 		testkit.AppendFile(t, r.sessionFile(t, id), `{"type":"message","id":"f0000009","parentId":"e0000001","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"the new branch","timestamp":1764583260000}}`+"\n")
 		r.waitIndexed(t, one)
-		r.waitIndexed(t, id)
-		r.open(t, "/s/"+id)
-		r.waitJS(t, `document.querySelector('.conv')?.innerText.includes('the new branch')`)
+		r.openSession(t, id, `document.querySelector('.conv')?.innerText.includes('the new branch')`)
 		r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('2 messages on this branch · 4 in the file ·')`)
 		row := func(id string) string {
 			return eval[string](t, r.browser, fmt.Sprintf(`(() => { const s = document.querySelector('.sess[data-id=%q] .sess-meta'); return s ? s.innerText : ''; })()`, id))

@@ -29,9 +29,7 @@ func TestSixConnections(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprint("f", i, ".txt")), []byte("x\n"), 0o644)
 	}
 	id := writeSession(t, r.dir, cwd, []map[string]any{{"role": "user", "content": "hello connections", "timestamp": 1}})
-	r.waitIndexed(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openSession(t, id, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Files]`)
 	for i := range 8 {
 		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.fnode.dir')].some(b => b.textContent.endsWith('d%d'))`, i))
