@@ -362,6 +362,14 @@ func (b *browser) loadLater(tb testing.TB) {
 	b.waitJS(tb, b.laterReady)
 }
 
+// needShots skips a test that takes screenshots unless PIWEB_SHOTS is set.
+func needShots(t *testing.T) {
+	t.Helper()
+	if os.Getenv("PIWEB_SHOTS") == "" {
+		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
+	}
+}
+
 // screenshot saves a PNG under $PIWEB_SHOTS_DIR (default /tmp/piweb-shots)
 // for looking at the design.
 func (b *browser) screenshot(tb testing.TB, name string) {

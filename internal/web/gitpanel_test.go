@@ -101,9 +101,7 @@ func TestGitPanelActions(t *testing.T) {
 // commits) at 1280 and 390 px, light and dark, in /tmp/piweb-shots
 // (PIWEB_SHOTS set; else skipped).
 func TestGitPanelShots(t *testing.T) {
-	if os.Getenv("PIWEB_SHOTS") == "" {
-		t.Skip("PIWEB_SHOTS not set")
-	}
+	needShots(t)
 	r := newWorkspaceRig(t)
 	gitSetup(t, r)
 	os.WriteFile(filepath.Join(r.cwd, "main_test.go"), []byte("package main\n"), 0o644)

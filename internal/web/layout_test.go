@@ -2,8 +2,6 @@ package web
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -140,21 +138,11 @@ func testPanelSize(t *testing.T, r *rig) {
 // TestLayoutShots photographs the layout (PIWEB_SHOTS set; else skipped):
 // at 1280 px the session page with the sidebar collapsed and the Tree
 // open, and with Files over the conversation; at 390 px the Tree and the
-// drawer with the theme switch; light and dark, in /tmp/shots-layout.
+// drawer with the theme switch; light and dark, in $PIWEB_SHOTS_DIR.
 func TestLayoutShots(t *testing.T) {
-	if os.Getenv("PIWEB_SHOTS") == "" {
-		t.Skip("PIWEB_SHOTS not set")
-	}
+	needShots(t)
 	r := newRig(t)
-	dir := "/tmp/shots-layout"
-	os.MkdirAll(dir, 0o755)
-	shot := func(name string) {
-		png, err := chromedp.Run(r.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-	}
+	shot := func(name string) { r.screenshot(t, name) }
 	for _, scheme := range []string{"light", "dark"} {
 		r.reset(t)
 		eval[bool](t, r.browser, `(localStorage.setItem('piweb.theme', '`+scheme+`'), localStorage.setItem('piweb.sidebar', 'hidden'),

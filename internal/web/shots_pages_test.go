@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -18,9 +17,7 @@ import (
 //
 //	PIWEB_SHOTS=1 go test ./internal/web -run TestShotsPages -count=1
 func TestShotsPages(t *testing.T) {
-	if os.Getenv("PIWEB_SHOTS") == "" {
-		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
-	}
+	needShots(t)
 	t.Run("usage", func(t *testing.T) {
 		r := newRig(t)
 		r.open(t, "/usage")

@@ -44,9 +44,7 @@ func shootAll(t testing.TB, b *browser, name string) {
 //
 //	PIWEB_SHOTS=1 go test ./internal/web -run TestShotSet -count=1
 func TestShotSet(t *testing.T) {
-	if os.Getenv("PIWEB_SHOTS") == "" {
-		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
-	}
+	needShots(t)
 	t.Run("reading", shootReading)
 	t.Run("chat", shootChat)
 	t.Run("pi1", shootPi1)

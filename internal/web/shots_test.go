@@ -12,9 +12,7 @@ import (
 // for a human to look at, when PIWEB_SHOTS is set (paths separated by
 // spaces, default a standard set); PIWEB_BASE points at a running server.
 func TestShots(t *testing.T) {
-	if os.Getenv("PIWEB_SHOTS") == "" {
-		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
-	}
+	needShots(t)
 	base := os.Getenv("PIWEB_BASE")
 	b := newBrowser(t, base)
 	if os.Getenv("PIWEB_DARK") != "" {
