@@ -154,9 +154,12 @@ type PushUnsubscribe struct {
 	Endpoint string `json:"endpoint"`
 }
 
-// ReadRequest is POST /api/attention/read: the sessions to mark read.
+// ReadRequest is POST /api/attention/read: the sessions to mark read, or
+// with All every session of the sidebar's listing (the archive left out)
+// with activity after its mark, loaded in the page or not.
 type ReadRequest struct {
 	IDs []string `json:"ids"`
+	All bool     `json:"all,omitempty"`
 }
 
 // MuteRequest is POST /api/attention/mute: one session's mute, or every
@@ -166,10 +169,19 @@ type MuteRequest struct {
 	Muted bool   `json:"muted"`
 }
 
+// AttentionAnswer is GET /api/attention and the answer of its POSTs: the
+// marks, and how many sessions of the sidebar's listing (the archive left
+// out) had activity after their mark when it was answered, so that a page
+// holding part of the listing (decision 0045) counts them all.
+type AttentionAnswer struct {
+	Attention
+	Unread int `json:"unread"`
+}
+
 // AttentionState is the index topic's "attention_state" event.
 type AttentionState struct {
 	Type string `json:"type"` // "attention_state"
-	Attention
+	AttentionAnswer
 }
 
 // Prefs is GET and PUT /api/prefs: piweb's own preferences, and whether

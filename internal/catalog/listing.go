@@ -216,6 +216,16 @@ func (c *listing) ByKey(key string) (Meta, bool) {
 	return Meta{}, false
 }
 
+// Each calls f with every listed session, under the listing's read lock
+// (f must not call the catalog).
+func (c *listing) Each(f func(Meta)) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, e := range c.byPath {
+		f(e.meta)
+	}
+}
+
 // ByPath finds a session by file path.
 func (c *listing) ByPath(path string) (Meta, bool) {
 	c.mu.RLock()

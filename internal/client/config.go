@@ -145,18 +145,24 @@ func (c *Client) PushUnsubscribe(ctx context.Context, endpoint string) error {
 }
 
 // Attention is GET /api/attention: the read marks and mutes.
-func (c *Client) Attention(ctx context.Context) (a apitype.Attention, err error) {
+func (c *Client) Attention(ctx context.Context) (a apitype.AttentionAnswer, err error) {
 	return a, c.Do(ctx, http.MethodGet, "/api/attention", nil, &a)
 }
 
 // MarkRead is POST /api/attention/read.
-func (c *Client) MarkRead(ctx context.Context, ids ...string) (a apitype.Attention, err error) {
+func (c *Client) MarkRead(ctx context.Context, ids ...string) (a apitype.AttentionAnswer, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/read", apitype.ReadRequest{IDs: ids}, &a)
+}
+
+// MarkAllRead is POST /api/attention/read with all: every unread session
+// of the sidebar's listing.
+func (c *Client) MarkAllRead(ctx context.Context) (a apitype.AttentionAnswer, err error) {
+	return a, c.Do(ctx, http.MethodPost, "/api/attention/read", apitype.ReadRequest{All: true}, &a)
 }
 
 // Mute is POST /api/attention/mute: one session's, or with id "" every
 // session's.
-func (c *Client) Mute(ctx context.Context, id string, muted bool) (a apitype.Attention, err error) {
+func (c *Client) Mute(ctx context.Context, id string, muted bool) (a apitype.AttentionAnswer, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/mute", apitype.MuteRequest{ID: id, Muted: muted}, &a)
 }
 

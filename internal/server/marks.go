@@ -13,13 +13,16 @@ import (
 // The user's read marks and mutes (internal/own), kept on the
 // server so they follow the user across browsers and devices; every
 // change goes to the index topic as "attention_state" for the other tabs.
+// Each answer counts the unread sessions of the sidebar's listing, which
+// the page holds only part of (decision 0045).
 
 func (s *Server) getAttention(w http.ResponseWriter, r *http.Request) error {
-	return ok(w, s.marks.State())
+	return ok(w, s.attentionAnswer(s.marks.State()))
 }
 
 // postRead marks sessions read up to now, or up to their last activity
-// when that is later (the file's clock may run ahead of piweb's).
+// when that is later (the file's clock may run ahead of piweb's): those
+// named, or with all every unread one of the sidebar's listing.
 func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
 	var body apitype.ReadRequest
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
@@ -28,18 +31,61 @@ func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
 	now := time.Now()
 	marks := make(map[string]time.Time, len(body.IDs))
 	for _, id := range body.IDs {
-		m, found := s.cat.ByKey(id)
-		if !found {
-			continue
+		if m, found := s.cat.ByKey(id); found {
+			marks[id] = readAt(m, now)
 		}
-		at := now
-		if mod := time.UnixMilli(int64(m.Modified)); !math.IsNaN(m.Modified) && mod.After(at) {
-			at = mod
-		}
-		marks[id] = at
+	}
+	if body.All {
+		st := s.marks.State()
+		s.eachListed(func(m Meta) {
+			if unread(st, m) {
+				marks[m.Key] = readAt(m, now)
+			}
+		})
 	}
 	st, err := s.marks.MarkRead(marks, func(id string) bool { _, found := s.cat.ByKey(id); return found })
 	return s.marksChanged(w, st, err)
+}
+
+// readAt is the mark of session m read now: now, or its last activity if
+// later.
+func readAt(m Meta, now time.Time) time.Time {
+	if mod := time.UnixMilli(int64(m.Modified)); !math.IsNaN(m.Modified) && mod.After(now) {
+		return mod
+	}
+	return now
+}
+
+// unread reports whether session m had activity after its read mark, or
+// after the marks began: the page's isUnread (js/attention.js), in ms.
+func unread(st own.Attention, m Meta) bool {
+	seen := st.Since
+	if at := st.Read[m.Key]; at.After(seen) {
+		seen = at
+	}
+	return !math.IsNaN(m.Modified) && int64(m.Modified) > seen.UnixMilli()
+}
+
+// eachListed calls f with every session of the sidebar's listing: the
+// catalog's, the archive left out.
+func (s *Server) eachListed(f func(Meta)) {
+	archived := s.order.State().Archived
+	s.cat.Each(func(m Meta) {
+		if _, a := archived[m.Key]; !a {
+			f(m)
+		}
+	})
+}
+
+// attentionAnswer is st with the count of the listing's unread sessions.
+func (s *Server) attentionAnswer(st own.Attention) apitype.AttentionAnswer {
+	n := 0
+	s.eachListed(func(m Meta) {
+		if unread(st, m) {
+			n++
+		}
+	})
+	return apitype.AttentionAnswer{Attention: st, Unread: n}
 }
 
 // postMute mutes or unmutes one session, or every session when the id
@@ -63,6 +109,7 @@ func (s *Server) marksChanged(w http.ResponseWriter, st own.Attention, err error
 	if err != nil {
 		return err
 	}
-	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", Attention: st})
-	return ok(w, st)
+	a := s.attentionAnswer(st)
+	s.live.PublishJSON(live.IndexTopic, apitype.AttentionState{Type: "attention_state", AttentionAnswer: a})
+	return ok(w, a)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/own"
 )
@@ -47,5 +48,47 @@ func TestMarksFollowTheUser(t *testing.T) {
 	}
 	if !got.Read[id].Equal(read[id]) {
 		t.Errorf("read marks %v, want %v", got.Read, read)
+	}
+}
+
+// TestUnreadCountsTheListing: the marks' answers count every unread
+// session of the sidebar's listing (the archive left out), not only the
+// page's, and "mark all read" marks every one of them, leaving the
+// archive's as they were.
+func TestUnreadCountsTheListing(t *testing.T) {
+	marks, err := own.OpenAttention("", time.UnixMilli(0)) // every session unread
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, Options{}, app.Config{Marks: marks})
+	items := r.items()
+	if len(items) < 3 {
+		t.Fatalf("%d sessions", len(items))
+	}
+	api, ctx := r.api(), t.Context()
+	yes := true
+	if _, err := api.SetOrder(ctx, apitype.OrderChange{IDs: []string{items[0].ID}, Archived: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	unread := func(a apitype.AttentionAnswer, err error) int {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Unread
+	}
+	n := len(items) - 1
+	if got := unread(api.Attention(ctx)); got != n {
+		t.Errorf("unread %d, want %d (every session but the archived one)", got, n)
+	}
+	if got := unread(api.MarkRead(ctx, items[1].ID)); got != n-1 {
+		t.Errorf("after one read: unread %d, want %d", got, n-1)
+	}
+	a, err := api.MarkAllRead(ctx)
+	if got := unread(a, err); got != 0 {
+		t.Errorf("after mark all read: unread %d", got)
+	}
+	if _, marked := a.Read[items[0].ID]; marked || len(a.Read) != n {
+		t.Errorf("marks %v: want the %d listed sessions, not the archived one", a.Read, n)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"testing"
+	"time"
 
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/own"
 	"piweb/internal/server"
 )
 
@@ -15,7 +17,9 @@ import (
 // the sidebar lists the newest 200, counts every session and each
 // project's, loads the next page when the user scrolls to its end, and
 // its filter finds a session it has not loaded (issue 21 item 11: the
-// page no longer takes the whole listing at once).
+// page no longer takes the whole listing at once). Its unread count and
+// "Mark N read" are the whole listing's, not the page's (every session is
+// unread here: the marks began before them).
 func TestSidebarPages(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	cat := catalog.Static()
@@ -25,8 +29,12 @@ func TestSidebarPages(t *testing.T) {
 			FirstMessage: fmt.Sprintf("task number %03d", i), Created: float64(1_700_000_000_000 + i*1000),
 			Modified: float64(1_700_000_000_000 + i*1000), MessageCount: 2, Size: 100})
 	}
+	marks, err := own.OpenAttention("", time.UnixMilli(0))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "static")},
-		app.Config{AgentDir: t.TempDir(), Catalog: cat})
+		app.Config{AgentDir: t.TempDir(), Catalog: cat, Marks: marks})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	b := newBrowser(t, ts.URL)
@@ -63,4 +71,13 @@ func TestSidebarPages(t *testing.T) {
 	b.waitJS(t, shown+` === 200 && [...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 000'))
 		&& ![...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 449'))`)
 	eval[bool](t, b, `(localStorage.removeItem('piweb.sort'), true)`)
+
+	// Mark all read marks the sessions the page has not loaded too.
+	b.open(t, "/")
+	b.waitJS(t, shown+` === 200 && document.querySelector('.mark-all-read')?.textContent === 'Mark 450 read'`)
+	eval[bool](t, b, `(document.querySelector('.mark-all-read').click(), true)`)
+	b.waitJS(t, `!document.querySelector('.mark-all-read') && !document.querySelector('.unread-dot')`)
+	if n := eval[float64](t, b, `fetch('/api/attention').then((r) => r.json()).then((a) => a.unread)`); n != 0 {
+		t.Errorf("after Mark all read the server counts %v unread", n)
+	}
 }

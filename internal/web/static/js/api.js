@@ -223,6 +223,8 @@ export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { end
 // The user's read marks and mutes, kept by the server for every device.
 export const attentionState = () => get('/api/attention');
 export const markRead = (ids) => post('/api/attention/read', { ids });
+// markAllRead marks every unread session of the sidebar's listing read.
+export const markAllRead = () => post('/api/attention/read', { ids: [], all: true });
 export const setMuted = (id, muted) => post('/api/attention/mute', { id, muted });
 // The user's pins and archive, kept by the server for every device
 // (docs/api.md: pins and archive): pinned and archived map a session's

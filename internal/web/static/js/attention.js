@@ -10,9 +10,12 @@
 // (GET /api/attention), so they follow the user across browsers and
 // devices; a change anywhere comes back as an "attention_state" event. A
 // session is unread when its last activity (the listing's modified) is
-// newer than when it was last seen, or than when the marks began.
-import { signal, computed, effect } from '@preact/signals';
-import { sessions, sessionById, attentionEvent, marksEvent, route, navigate, sessionURL, toast } from './state.js';
+// newer than when it was last seen, or than when the marks began. The
+// page holds the first pages of the listing only (decision 0045), so the
+// server counts the listing's unread sessions and marks them all read.
+import { signal, computed, effect, untracked } from '@preact/signals';
+import { sessions, sessionById, attentionEvent, marksEvent, route, navigate, sessionURL, toast, listed }
+  from './state.js';
 import { alertUser } from '../chat/notify.js';
 import * as api from './api.js';
 import { faviconURL } from './icons.js';
@@ -27,6 +30,9 @@ export const readAt = signal({});
 export const waiting = signal(new Map());
 export const globalMute = signal(false);
 export const muted = signal(new Set());
+// counted is the server's count of the listing's unread sessions (the
+// archive left out) and the marks it counted with, or null.
+const counted = signal(null);
 // visible is whether this tab is in view.
 export const visible = signal(!document.hidden);
 document.addEventListener('visibilitychange', () => { visible.value = !document.hidden; });
@@ -40,6 +46,7 @@ function adopt(st) {
   readAt.value = read;
   globalMute.value = !!st.globalMute;
   muted.value = new Set(st.muted || []);
+  counted.value = typeof st.unread === 'number' ? { unread: st.unread, since: t(st.since), read: st.read || {} } : null;
 }
 
 async function loadMarks() {
@@ -68,22 +75,49 @@ export function isUnread(s) {
   return t(s.modified) > Math.max(since.value, t(readAt.value[s.id]));
 }
 
-export const unreadCount = computed(() => sessions.value.filter(isUnread).length);
+// partial says whether the page holds part of the sidebar's listing.
+const partial = () => sessions.value.length < listed.value.total;
+
+// unreadCount counts the listing's unread sessions: the page's own when it
+// holds the whole listing, else the server's count, in which the page's
+// sessions count as the page sees them now (the one in view, marks not
+// confirmed yet, activity since).
+export const unreadCount = computed(() => {
+  const mine = sessions.value.filter(isUnread).length;
+  const c = counted.value;
+  if (!c || !partial()) return mine;
+  const theirs = sessions.value.filter((s) => t(s.modified) > Math.max(c.since, t(c.read[s.id]))).length;
+  return Math.max(mine, c.unread - theirs + mine);
+});
+
+// The server counts again when the listing changes (activity in sessions
+// the page does not hold), at most once a second.
+let recount = 0;
+effect(() => {
+  sessions.value;
+  if (recount || !counted.peek() || !untracked(partial)) return;
+  recount = setTimeout(() => { recount = 0; loadMarks(); }, 1000);
+});
 
 // markRead records that the user has seen sessions ids: at once in this
 // page, then on the server (which marks them up to its own now, or their
 // last activity if later), in one request per burst.
 export function markRead(...ids) {
+  see(ids);
+  for (const id of ids) toSend.add(id);
+  clearTimeout(sendTimer);
+  sendTimer = setTimeout(sendMarks, 200);
+}
+
+// see marks sessions ids read in this page.
+function see(ids) {
   const next = { ...readAt.peek() };
   const now = Date.now();
   for (const id of ids) {
     const s = sessionById.peek().get(id);
     next[id] = new Date(Math.max(now, s ? t(s.modified) : 0)).toISOString();
-    toSend.add(id);
   }
   readAt.value = next;
-  clearTimeout(sendTimer);
-  sendTimer = setTimeout(sendMarks, 200);
 }
 
 const toSend = new Set();
@@ -91,12 +125,22 @@ let sendTimer = 0;
 function sendMarks() {
   const ids = [...toSend];
   toSend.clear();
-  if (ids.length) api.markRead(ids).then(adopt, (e) => toast(tr('att.marksFailed', { why: e.message }),
-    { kind: 'error' }));
+  if (ids.length) api.markRead(ids).then(adopt, marksFailed);
 }
 
+const marksFailed = (e) => toast(tr('att.marksFailed', { why: e.message }), { kind: 'error' });
+
+// markAllRead marks every unread session of the listing read: the server
+// marks those the page does not hold.
 export function markAllRead() {
-  markRead(...sessions.peek().filter(isUnread).map((s) => s.id));
+  const ids = sessions.peek().filter(isUnread).map((s) => s.id);
+  if (!counted.peek() || !untracked(partial)) {
+    markRead(...ids);
+    return;
+  }
+  see(ids);
+  counted.value = null; // the page's count until the server's answer
+  api.markAllRead().then(adopt, marksFailed);
 }
 
 function saveMute(id, on) {
