@@ -27,17 +27,23 @@ func (s *Session) CompactTree(labels map[string]string) []TreeNode {
 		if e.ID == "" {
 			continue
 		}
-		n := TreeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
-		if e.HasParent() && e.ParentID != "" {
-			p := e.ParentID
-			n.ParentID = &p
-		}
+		n := nodeOf(e)
 		if l, found := labels[e.ID]; found {
 			n.Label = &l
 		}
 		tree = append(tree, n)
 	}
 	return tree
+}
+
+// nodeOf is e's node, without label.
+func nodeOf(e *Entry) TreeNode {
+	n := TreeNode{ID: e.ID, Type: e.Type, Role: e.Role(), Timestamp: e.Timestamp, Text: preview(e)}
+	if e.HasParent() && e.ParentID != "" {
+		p := e.ParentID
+		n.ParentID = &p
+	}
+	return n
 }
 
 // LabelMap resolves the labels once (Labels), keyed by entry id; labels of

@@ -1,0 +1,159 @@
+package pisession
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// TreeScan is what a session's detail takes from a file that parses
+// without a problem, read a line at a time (ScanTree): a huge session's
+// detail then holds its compact tree, not its parse (issue 24 item 4).
+type TreeScan struct {
+	// Header is the header's line, as Parse's Header.Raw.
+	Header []byte
+	// Leaf is the id of the last entry (Parse's Leaf), "" for none.
+	Leaf string
+	// Tree is CompactTree(Labels) of the parse.
+	Tree []TreeNode
+	// Labels is the parse's LabelMap.
+	Labels map[string]string
+}
+
+// ScanTree reads a session file from r a line at a time and returns what
+// Parse of its bytes would give the detail: header, leaf, tree and labels.
+// ok is false, and the scan stops there, at the first thing that would
+// make the parse differ from a plain list of lines: any problem Parse
+// would report (a bad line, a missing or repeated header, an id used
+// twice, a parent not on an earlier line) and a header of an older
+// version (Parse migrates it); the caller parses the file then. A file
+// the scan takes has no problems.
+func ScanTree(r io.Reader) (t *TreeScan, ok bool, err error) {
+	sc := treeScanner{seen: map[string]struct{}{}, t: TreeScan{Tree: []TreeNode{}}}
+	lines := lineReader{r: bufio.NewReaderSize(r, 256<<10)}
+	for n := 1; ; n++ {
+		line, last, err := lines.next()
+		if err != nil {
+			return nil, false, err
+		}
+		if line == nil {
+			break
+		}
+		if !sc.add(line, n, last) {
+			return nil, false, nil
+		}
+	}
+	return sc.result()
+}
+
+// treeScanner holds what ScanTree keeps of the lines read so far.
+type treeScanner struct {
+	t       TreeScan
+	labels  []*Entry
+	seen    map[string]struct{} // the ids so far
+	scratch scratchSpace
+}
+
+// add takes line n (last: the file's final line, without newline);
+// false when the parse would report a problem or migrate.
+func (sc *treeScanner) add(line []byte, n int, last bool) bool {
+	if isJSBlank(line) {
+		return true
+	}
+	if n == 1 && bytes.HasPrefix(line, bom) || bytes.HasSuffix(line, []byte("\r")) {
+		return false
+	}
+	e := newEntry(line, n, 0, &sc.scratch)
+	if e == nil || e.falsy() || e.kind != kindObject {
+		return false
+	}
+	if sc.t.Header == nil {
+		return sc.header(e)
+	}
+	if e.Type == "session" {
+		return false // another header
+	}
+	return sc.entry(e)
+}
+
+// header takes the first record: a header of the current version.
+func (sc *treeScanner) header(e *Entry) bool {
+	if _, ok := e.String("id"); !ok || e.Type != "session" || headerVersion(e) != CurrentVersion {
+		return false
+	}
+	sc.t.Header = bytes.Clone(e.Raw)
+	return true
+}
+
+// entry takes an entry: a string id not used before, and a parent (if
+// any) among the ids before it, as wellLinked wants.
+func (sc *treeScanner) entry(e *Entry) bool {
+	if e.idKey[0] != 's' {
+		return false
+	}
+	if _, dup := sc.seen[e.ID]; dup {
+		return false
+	}
+	if e.HasParent() {
+		if _, found := sc.seen[e.ParentID]; e.parent[0] != 's' || !found {
+			return false
+		}
+	}
+	sc.seen[e.ID] = struct{}{}
+	if e.ID != "" {
+		sc.t.Tree = append(sc.t.Tree, nodeOf(e))
+	}
+	if e.Type == "label" {
+		sc.labels = append(sc.labels, newEntry(bytes.Clone(e.Raw), e.Line, 0, nil))
+	}
+	sc.t.Leaf = e.ID
+	return true
+}
+
+// result labels the tree once every label is known.
+func (sc *treeScanner) result() (*TreeScan, bool, error) {
+	if sc.t.Header == nil {
+		return nil, false, nil // no header: the parse says what the file is
+	}
+	sc.t.Labels = (&Session{Entries: sc.labels}).LabelMap()
+	for i := range sc.t.Tree {
+		if l, found := sc.t.Labels[sc.t.Tree[i].ID]; found {
+			sc.t.Tree[i].Label = &l
+		}
+	}
+	return &sc.t, true, nil
+}
+
+// lineReader splits a reader's bytes into lines as Parser does: at each
+// newline, the final line without one marked last.
+type lineReader struct {
+	r    *bufio.Reader
+	long []byte // a line longer than r's buffer, gathered
+}
+
+// next returns the next line without its newline, valid until the next
+// call; nil at the end.
+func (lr *lineReader) next() (line []byte, last bool, err error) {
+	lr.long = lr.long[:0]
+	for {
+		part, err := lr.r.ReadSlice('\n')
+		switch {
+		case err == nil && len(lr.long) == 0:
+			return part[:len(part)-1], false, nil
+		case err == nil:
+			lr.long = append(lr.long, part[:len(part)-1]...)
+			return lr.long, false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			lr.long = append(lr.long, part...)
+		case errors.Is(err, io.EOF):
+			lr.long = append(lr.long, part...)
+			if len(lr.long) == 0 {
+				return nil, false, nil
+			}
+			return lr.long, true, nil
+		default:
+			return nil, false, err
+		}
+	}
+}

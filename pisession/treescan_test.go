@@ -1,0 +1,116 @@
+package pisession
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// checkScan compares ScanTree of data with the parse's detail parts; it
+// reports whether the scan took the file.
+func checkScan(t *testing.T, name string, data []byte) bool {
+	t.Helper()
+	got, ok, err := ScanTree(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	s := Parse(data)
+	if !ok {
+		if s.Header != nil && len(s.Problems) == 0 && s.linked && !s.Migrated {
+			t.Errorf("%s: the scan refused a file the parse finds nothing wrong with", name)
+		}
+		return false
+	}
+	if len(s.Problems) > 0 || s.Migrated || s.Header == nil {
+		t.Fatalf("%s: the scan took a file the parse finds %v (migrated %v)", name, s.Problems, s.Migrated)
+	}
+	labels := s.LabelMap()
+	want := TreeScan{Header: s.Header.Raw, Tree: s.CompactTree(labels), Labels: labels}
+	if l := s.Leaf(); l != nil {
+		want.Leaf = l.ID
+	}
+	if d := cmp.Diff(want, *got); d != "" {
+		t.Errorf("%s: scan differs from the parse (-parse +scan):\n%s", name, d)
+	}
+	return true
+}
+
+// TestScanTreeMatchesParse checks ScanTree against the parse on every
+// session file under the repository's testdata (real pi's, damaged ones).
+func TestScanTreeMatchesParse(t *testing.T) {
+	var taken, all int
+	for _, root := range []string{"testdata", "../internal/pitest/testdata", "../cmd/piweb/testdata", "../internal/server/testdata"} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all++
+			if checkScan(t, path, data) {
+				taken++
+			}
+			return nil
+		})
+	}
+	if taken < 20 || taken == all {
+		t.Errorf("the scan took %d of %d files: want most of them, not the damaged ones", taken, all)
+	}
+	t.Logf("the scan took %d of %d files", taken, all)
+}
+
+// TestScanTreeShapes checks the lines a scan must read as Parse does:
+// longer than its buffer, blank, without final newline, labels set and
+// cleared; and the ones it must refuse.
+func TestScanTreeShapes(t *testing.T) {
+	h := `{"type":"session","version":3,"id":"h","timestamp":"t","cwd":"/"}`
+	m := func(id, parent, text string) string {
+		return `{"type":"message","id":"` + id + `","parentId":` + parent + `,"timestamp":"t","message":{"role":"user","content":"` + text + `"}}`
+	}
+	lb := func(id, target, label string) string {
+		return `{"type":"label","id":"` + id + `","parentId":"a","timestamp":"t","targetId":"` + target + `","label":` + label + `}`
+	}
+	long := strings.Repeat("word ", 120_000) // 600 KB: longer than the reader's buffer
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		taken bool
+	}{
+		{"plain", []string{h, m("a", "null", "hi"), m("b", `"a"`, "there")}, true},
+		{"long line", []string{h, m("a", "null", long), m("b", `"a"`, long)}, true},
+		{"blank lines", []string{"", h, "  ", m("a", "null", "hi"), ""}, true},
+		{"labels", []string{h, m("a", "null", "hi"), lb("l1", "a", `"one"`), lb("l2", "a", `""`), lb("l3", "a", `"two"`)}, true},
+		{"no final newline", []string{h, m("a", "null", "hi") + "\x00"}, true},
+		{"crlf", []string{h + "\r", m("a", "null", "hi")}, false},
+		{"bad line", []string{h, m("a", "null", "hi"), "{"}, false},
+		{"duplicate id", []string{h, m("a", "null", "hi"), m("a", `"a"`, "hi")}, false},
+		{"parent later", []string{h, m("a", `"b"`, "hi"), m("b", "null", "hi")}, false},
+		{"old version", []string{strings.Replace(h, `"version":3`, `"version":2`, 1), m("a", "null", "hi")}, false},
+		{"no header", []string{m("a", "null", "hi")}, false},
+		{"empty", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := strings.Join(tc.lines, "\n") + "\n"
+			data = strings.ReplaceAll(data, "\x00\n", "") // the line left without newline
+			if got := checkScan(t, tc.name, []byte(data)); got != tc.taken {
+				t.Errorf("taken = %v, want %v", got, tc.taken)
+			}
+		})
+	}
+}
+
+// FuzzScanTree checks that whatever ScanTree takes, it reads as Parse.
+func FuzzScanTree(f *testing.F) {
+	f.Add([]byte(hdr + "\n" + e1 + "\n" + e2 + "\n"))
+	f.Add([]byte(`{"type":"session","version":3,"id":"x"}` + "\n" + `{"type":"label","id":"l","targetId":"l","label":"x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkScan(t, "fuzz", data)
+	})
+}
