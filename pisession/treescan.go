@@ -3,8 +3,10 @@ package pisession
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"io"
+	"math"
 )
 
 // TreeScan is what a session's detail takes from a file that parses
@@ -21,7 +23,7 @@ type TreeScan struct {
 	Labels map[string]string
 }
 
-// ScanTree reads a session file from r a line at a time and returns what
+// ScanTree reads a session file from r (its start to its end) a line at a time and returns what
 // Parse of its bytes would give the detail: header, leaf, tree and labels.
 // ok is false, and the scan stops there, at the first thing that would
 // make the parse differ from a plain list of lines: any problem Parse
@@ -29,9 +31,9 @@ type TreeScan struct {
 // twice, a parent not on an earlier line) and a header of an older
 // version (Parse migrates it); the caller parses the file then. A file
 // the scan takes has no problems.
-func ScanTree(r io.Reader) (t *TreeScan, ok bool, err error) {
+func ScanTree(r io.ReaderAt) (t *TreeScan, ok bool, err error) {
 	sc := treeScanner{seen: map[string]struct{}{}, t: TreeScan{Tree: []TreeNode{}}}
-	lines := lineReader{r: bufio.NewReaderSize(r, 256<<10)}
+	lines := newLineReader(r)
 	for n := 1; ; n++ {
 		line, last, err := lines.next()
 		if err != nil {
@@ -125,35 +127,60 @@ func (sc *treeScanner) result() (*TreeScan, bool, error) {
 	return &sc.t, true, nil
 }
 
-// lineReader splits a reader's bytes into lines as Parser does: at each
-// newline, the final line without one marked last.
+// lineReader splits a file's bytes into lines as Parser does: at each
+// newline, the final line without one marked last. A line longer than
+// its buffer is read again whole, into a buffer of its size: gathering
+// it as it comes would grow a buffer to twice a huge line.
 type lineReader struct {
-	r    *bufio.Reader
-	long []byte // a line longer than r's buffer, gathered
+	ra   io.ReaderAt
+	r    *bufio.Reader // reads ra from its start
+	off  int64         // the file offset of r's next byte
+	long []byte        // the last line longer than r's buffer
+}
+
+func newLineReader(ra io.ReaderAt) *lineReader {
+	return &lineReader{ra: ra, r: bufio.NewReaderSize(io.NewSectionReader(ra, 0, math.MaxInt64), 256<<10)}
 }
 
 // next returns the next line without its newline, valid until the next
 // call; nil at the end.
 func (lr *lineReader) next() (line []byte, last bool, err error) {
-	lr.long = lr.long[:0]
-	for {
-		part, err := lr.r.ReadSlice('\n')
-		switch {
-		case err == nil && len(lr.long) == 0:
-			return part[:len(part)-1], false, nil
-		case err == nil:
-			lr.long = append(lr.long, part[:len(part)-1]...)
-			return lr.long, false, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			lr.long = append(lr.long, part...)
-		case errors.Is(err, io.EOF):
-			lr.long = append(lr.long, part...)
-			if len(lr.long) == 0 {
-				return nil, false, nil
-			}
-			return lr.long, true, nil
-		default:
-			return nil, false, err
-		}
+	start := lr.off
+	part, err := lr.r.ReadSlice('\n')
+	lr.off += int64(len(part))
+	switch {
+	case err == nil:
+		return part[:len(part)-1], false, nil
+	case errors.Is(err, io.EOF) && len(part) == 0:
+		return nil, false, nil
+	case errors.Is(err, io.EOF):
+		return part, true, nil
+	case !errors.Is(err, bufio.ErrBufferFull):
+		return nil, false, err
 	}
+	for errors.Is(err, bufio.ErrBufferFull) {
+		part, err = lr.r.ReadSlice('\n')
+		lr.off += int64(len(part))
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	return lr.reread(start, err != nil)
+}
+
+// reread reads the line at start again whole; last: it has no newline.
+func (lr *lineReader) reread(start int64, last bool) ([]byte, bool, error) {
+	n := lr.off - start
+	if !last {
+		n--
+	}
+	if int64(cap(lr.long)) < n {
+		lr.long = nil // the last one's buffer goes before the new one comes
+		lr.long = make([]byte, n)
+	}
+	lr.long = lr.long[:n]
+	if k, err := lr.ra.ReadAt(lr.long, start); int64(k) < n {
+		return nil, false, cmp.Or(err, io.ErrUnexpectedEOF)
+	}
+	return lr.long, last, nil
 }

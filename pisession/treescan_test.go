@@ -88,6 +88,8 @@ func TestScanTreeShapes(t *testing.T) {
 		{"blank lines", []string{"", h, "  ", m("a", "null", "hi"), ""}, true},
 		{"labels", []string{h, m("a", "null", "hi"), lb("l1", "a", `"one"`), lb("l2", "a", `""`), lb("l3", "a", `"two"`)}, true},
 		{"no final newline", []string{h, m("a", "null", "hi") + "\x00"}, true},
+		{"long, no final newline", []string{h, m("a", "null", long), m("b", `"a"`, long) + "\x00"}, true},
+		{"long, cut short", []string{h, m("a", "null", long), m("b", `"a"`, long)[:400_000] + "\x00"}, false},
 		{"crlf", []string{h + "\r", m("a", "null", "hi")}, false},
 		{"bad line", []string{h, m("a", "null", "hi"), "{"}, false},
 		{"duplicate id", []string{h, m("a", "null", "hi"), m("a", `"a"`, "hi")}, false},
