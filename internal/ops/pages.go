@@ -9,6 +9,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/export"
+	"piweb/internal/sessionstore"
 	"piweb/pisession"
 )
 
@@ -136,4 +137,22 @@ func Document(m catalog.Meta, sess *pisession.Session, leaf *pisession.Entry) ex
 		d.Created, _ = time.Parse(time.RFC3339Nano, *c)
 	}
 	return export.Branch(d, sess, leaf)
+}
+
+// ScanDetail is Detail of a session from a scan of its file
+// (sessionstore.ScanTree), for a session whose parse is not cached: the
+// same answer, without parsing the file or keeping anything of it. ok is
+// false when the file needs the parse (Detail).
+func (o *Ops) ScanDetail(m catalog.Meta) (apitype.SessionDetail, bool) {
+	t, ok := sessionstore.ScanTree(m.Path)
+	if !ok {
+		return apitype.SessionDetail{}, false
+	}
+	var leaf *string
+	if t.Leaf != "" {
+		leaf = &t.Leaf
+	}
+	d := apitype.SessionDetail{Header: t.Header, Leaf: leaf, Tree: t.Tree, Labels: t.Labels, Problems: []apitype.Problem{}}
+	d.Session, d.Lineage = o.Live.Item(m), o.Cat.Lineage(m, o.Live.Item)
+	return d, true
 }

@@ -243,6 +243,9 @@ func (s *Server) open(r *http.Request) (Meta, *pisession.Session, error) {
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	if d, ok := s.scanDetail(r); ok {
+		return writeDetail(w, d)
+	}
 	m, sess, err := s.open(r)
 	if err != nil {
 		return err
@@ -253,6 +256,22 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		return writeDetail(w, d)
 	}
 	return writeDetail(w, s.ops.Detail(m, sess))
+}
+
+// scanDetail is the detail of a local session whose parse is not cached,
+// from a scan of its file (ops.ScanDetail): opening a huge session then
+// parses nothing (its context's page comes from the index, tailContext).
+// ok is false when the parse answers (a cached one, or a file the scan
+// does not take).
+func (s *Server) scanDetail(r *http.Request) (apitype.SessionDetail, bool) {
+	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
+		return apitype.SessionDetail{}, false
+	}
+	m, err := s.lookupID(r.PathValue("id"))
+	if err != nil || s.cache.Ready(m.Path) {
+		return apitype.SessionDetail{}, false
+	}
+	return s.ops.ScanDetail(m)
 }
 
 // pageBounds computes a backwards page over n items: the items before

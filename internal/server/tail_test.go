@@ -52,7 +52,7 @@ func TestContextFromIndex(t *testing.T) {
 			if srv.cache.Cached(m.Path) {
 				t.Fatalf("%s: parsed the file", route)
 			}
-			body("/api/sessions/" + m.Key) // the detail parses and caches it
+			body("/api/sessions/" + m.Key + "/context") // the whole context parses and caches it
 			if !srv.cache.Ready(m.Path) {
 				t.Fatalf("%s: no parse cached", route)
 			}
