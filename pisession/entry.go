@@ -187,11 +187,17 @@ func (sc *scratchSpace) newEntry(raw []byte, line int, off int64, kind valueKind
 // A Parser's scratch also hands out entries and their members from slabs
 // (entrySlab, memberSlab at a time), two allocations for many lines
 // instead of three a line; a one-off scratch allocates each on its own.
+//
+// The first slabs are small and each is twice the last up to those sizes,
+// so that a parse of one line (the listing's header, headOf in the index)
+// does not allocate and zero 36 KB for it.
 type scratchSpace struct {
 	members, msg []member
 	slab         bool
 	entries      []Entry
 	kept         []member
+	// entrySlabs and memberSlabs count the slabs handed out, up to 4.
+	entrySlabs, memberSlabs uint8
 }
 
 const (
@@ -199,13 +205,23 @@ const (
 	memberSlab = 1024
 )
 
+// grown returns the size of the next slab: a sixteenth of full for the
+// first, doubling up to full; *n counts the slabs.
+func grown(full int, n *uint8) int {
+	size := full >> (4 - *n)
+	if *n < 4 {
+		*n++
+	}
+	return size
+}
+
 // entry returns a zero Entry for a new record.
 func (sc *scratchSpace) entry() *Entry {
 	if !sc.slab {
 		return new(Entry)
 	}
 	if len(sc.entries) == 0 {
-		sc.entries = make([]Entry, entrySlab)
+		sc.entries = make([]Entry, grown(entrySlab, &sc.entrySlabs))
 	}
 	e := &sc.entries[0]
 	sc.entries = sc.entries[1:]
@@ -218,7 +234,7 @@ func (sc *scratchSpace) keep(m []member) []member {
 		return append([]member(nil), m...)
 	}
 	if cap(sc.kept)-len(sc.kept) < len(m) {
-		sc.kept = make([]member, 0, memberSlab)
+		sc.kept = make([]member, 0, max(grown(memberSlab, &sc.memberSlabs), len(m)))
 	}
 	start := len(sc.kept)
 	sc.kept = append(sc.kept, m...)
