@@ -9,9 +9,9 @@ import (
 	"math"
 )
 
-// TreeScan is what a session's detail takes from a file that parses
-// without a problem, read a line at a time (ScanTree): a huge session's
-// detail then holds its compact tree, not its parse (issue 24 item 4).
+// TreeScan is what a session's detail takes from a file whose lines all
+// parse, read a line at a time (ScanTree): a huge session's detail then
+// holds its compact tree, not its parse (issue 24 item 4).
 type TreeScan struct {
 	// Header is the header's line, as Parse's Header.Raw.
 	Header []byte
@@ -21,18 +21,20 @@ type TreeScan struct {
 	Tree []TreeNode
 	// Labels is the parse's LabelMap.
 	Labels map[string]string
+	// Problems are the parse's: the structural ones (ids missing or used
+	// twice, orphans, cycles), the only ones a file the scan takes has.
+	Problems []Problem
 }
 
-// ScanTree reads a session file from r (its start to its end) a line at a time and returns what
-// Parse of its bytes would give the detail: header, leaf, tree and labels.
-// ok is false, and the scan stops there, at the first thing that would
-// make the parse differ from a plain list of lines: any problem Parse
-// would report (a bad line, a missing or repeated header, an id used
-// twice, a parent not on an earlier line) and a header of an older
-// version (Parse migrates it); the caller parses the file then. A file
-// the scan takes has no problems.
+// ScanTree reads a session file from r (its start to its end) a line at
+// a time and returns what Parse of its bytes would give a view of its
+// tree: header, leaf, compact tree, labels and problems. ok is false,
+// and the scan stops there, at a line Parse would report (not JSON, not
+// an object, a missing or repeated header, a CR LF end, a byte order
+// mark) or a header of an older version (Parse migrates it); the caller
+// parses the file then.
 func ScanTree(r io.ReaderAt) (t *TreeScan, ok bool, err error) {
-	sc := treeScanner{seen: map[string]struct{}{}, t: TreeScan{Tree: []TreeNode{}}}
+	sc := treeScanner{seen: map[string]int{}, linked: true, t: TreeScan{Tree: []TreeNode{}}}
 	lines := newLineReader(r)
 	for n := 1; ; n++ {
 		line, last, err := lines.next()
@@ -53,12 +55,14 @@ func ScanTree(r io.ReaderAt) (t *TreeScan, ok bool, err error) {
 type treeScanner struct {
 	t       TreeScan
 	labels  []*Entry
-	seen    map[string]struct{} // the ids so far
+	links   []link         // every entry's, for the structural check
+	seen    map[string]int // the id keys so far, and the last line of each
+	linked  bool           // wellLinked so far
 	scratch scratchSpace
 }
 
 // add takes line n (last: the file's final line, without newline);
-// false when the parse would report a problem or migrate.
+// false when the parse would report a problem of the line or migrate.
 func (sc *treeScanner) add(line []byte, n int, last bool) bool {
 	if isJSBlank(line) {
 		return true
@@ -76,7 +80,8 @@ func (sc *treeScanner) add(line []byte, n int, last bool) bool {
 	if e.Type == "session" {
 		return false // another header
 	}
-	return sc.entry(e)
+	sc.entry(e)
+	return true
 }
 
 // header takes the first record: a header of the current version.
@@ -88,21 +93,22 @@ func (sc *treeScanner) header(e *Entry) bool {
 	return true
 }
 
-// entry takes an entry: a string id not used before, and a parent (if
-// any) among the ids before it, as wellLinked wants.
-func (sc *treeScanner) entry(e *Entry) bool {
-	if e.idKey[0] != 's' {
-		return false
-	}
-	if _, dup := sc.seen[e.ID]; dup {
-		return false
-	}
+// entry takes an entry: its node, its link, and whether the file is
+// still well linked (a string id not used before, a parent among the
+// ids before it).
+func (sc *treeScanner) entry(e *Entry) {
+	l := link{key: e.idKey, line: e.Line}
+	_, dup := sc.seen[e.idKey]
 	if e.HasParent() {
-		if _, found := sc.seen[e.ParentID]; e.parent[0] != 's' || !found {
-			return false
+		l.parent = e.parent
+		if _, found := sc.seen[e.parent]; !found {
+			l.orphan = clip(e.Field("parentId")) // unless it comes later
+			sc.linked = false
 		}
 	}
-	sc.seen[e.ID] = struct{}{}
+	sc.linked = sc.linked && !dup && e.idKey[0] == 's'
+	sc.seen[e.idKey] = e.Line
+	sc.links = append(sc.links, l)
 	if e.ID != "" {
 		sc.t.Tree = append(sc.t.Tree, nodeOf(e))
 	}
@@ -110,10 +116,10 @@ func (sc *treeScanner) entry(e *Entry) bool {
 		sc.labels = append(sc.labels, newEntry(bytes.Clone(e.Raw), e.Line, 0, nil))
 	}
 	sc.t.Leaf = e.ID
-	return true
 }
 
-// result labels the tree once every label is known.
+// result labels the tree once every label is known, and finds the
+// structural problems as the parse does when the file is not well linked.
 func (sc *treeScanner) result() (*TreeScan, bool, error) {
 	if sc.t.Header == nil {
 		return nil, false, nil // no header: the parse says what the file is
@@ -123,6 +129,9 @@ func (sc *treeScanner) result() (*TreeScan, bool, error) {
 		if l, found := sc.t.Labels[sc.t.Tree[i].ID]; found {
 			sc.t.Tree[i].Label = &l
 		}
+	}
+	if !sc.linked {
+		sc.t.Problems = linkDefects(sc.links)
 	}
 	return &sc.t, true, nil
 }

@@ -152,7 +152,7 @@ func (o *Ops) ScanDetail(m catalog.Meta) (apitype.SessionDetail, bool) {
 	if t.Leaf != "" {
 		leaf = &t.Leaf
 	}
-	d := apitype.SessionDetail{Header: t.Header, Leaf: leaf, Tree: t.Tree, Labels: t.Labels, Problems: []apitype.Problem{}}
+	d := apitype.SessionDetail{Header: t.Header, Leaf: leaf, Tree: t.Tree, Labels: t.Labels, Problems: problemsOf(t.Problems)}
 	d.Session, d.Lineage = o.Live.Item(m), o.Cat.Lineage(m, o.Live.Item)
 	return d, true
 }

@@ -16,8 +16,8 @@ import (
 
 // TestScanDetailAsParse: a session's detail read by a scan of its file
 // (a session whose parse is not cached) is byte for byte the parse's, on
-// real pi's sessions and damaged ones (which the scan leaves to the
-// parse), freshly indexed and after lines appended behind the index's
+// real pi's sessions and damaged ones (the scan finds the structural
+// problems, ids and parents, and leaves bad lines to the parse), freshly indexed and after lines appended behind the index's
 // back (the scan reads the file, never the index).
 func TestScanDetailAsParse(t *testing.T) {
 	agentDir := filepath.Join(t.TempDir(), "agent")
@@ -99,9 +99,6 @@ func compareDetail(t *testing.T, srv *Server, m Meta) (parsed string, scanned bo
 	}
 	if !ok {
 		return want.Body.String(), false
-	}
-	if len(sess.Problems) > 0 {
-		t.Errorf("%s: the scan took a file with problems %v", m.Path, sess.Problems)
 	}
 	got := httptest.NewRecorder()
 	if err := writeDetail(got, sd); err != nil {
