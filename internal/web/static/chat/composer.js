@@ -79,6 +79,7 @@ export function Composer({ view }) {
   };
 
   const bottom = useRef(null);
+  const hint = usePlaceholder(ta, placeholders(busy, mode));
   useLayoutEffect(() => fitText(ta.current), [text]);
   useEffect(() => followHeight(bottom.current), []);
   const comp = useCompletion(view, ta, text, setText, send);
@@ -120,7 +121,7 @@ export function Composer({ view }) {
       onDrop=${onDrop}>
       <textarea ref=${ta} rows="1" name="message" aria-label=${t('comp.message')} value=${text} onInput=${onInput}
         onKeyDown=${onKey} onPaste=${onPaste}
-        disabled=${gone} placeholder=${gone ? t('comp.fileGone') : placeholder(busy, mode)}></textarea>
+        disabled=${gone} placeholder=${gone ? t('comp.fileGone') : hint}></textarea>
       <div class="composer-actions">
         <label class="btn ghost small attach" title=${t('comp.attachTitle')}><${AttachIcon} /><span
           class="sr-only">${t('comp.attach')}</span>
@@ -156,13 +157,39 @@ async function continueHere(view, l, entryId) {
   }
 }
 
-// placeholder says what Enter does, except on a phone, where the hint
-// would take two lines of a one-line box.
-function placeholder(busy, mode) {
-  const keys = !matchMedia('(max-width: 600px)').matches;
-  if (busy) return t(keys ? 'comp.enterDots' : 'comp.dots',
-    { hint: t(mode === 'steer' ? 'comp.steerHint' : 'comp.queueHint') });
-  return t(keys ? 'comp.placeholder' : 'comp.placeholderPhone');
+// placeholders are the text box's hints, longest first: what sending
+// does now (message, steer or queue) and, where it fits, what Enter does.
+function placeholders(busy, mode) {
+  if (!busy) return [t('comp.placeholder'), t('comp.placeholderPhone')];
+  const hint = t(mode === 'steer' ? 'comp.steerHint' : 'comp.queueHint');
+  return [t('comp.enterDots', { hint }), t('comp.dots', { hint })];
+}
+
+// usePlaceholder is the longest of texts that fits on one line of the
+// text box ta (else the last), following the box's width as the window
+// turns or panels open: a hint chosen for another width was cut off on
+// a phone.
+function usePlaceholder(ta, texts) {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ta.current;
+    const set = () => setWidth(el.clientWidth);
+    set();
+    const ro = window.ResizeObserver ? new ResizeObserver(set) : null;
+    if (ro) ro.observe(el);
+    return () => ro && ro.disconnect();
+  }, []);
+  if (!width) return texts[texts.length - 1];
+  return texts.find((x) => textWidth(ta.current, x) <= width) ?? texts[texts.length - 1];
+}
+
+let measure = null;
+// textWidth is how wide text is on one line of el, with its padding.
+function textWidth(el, text) {
+  measure ||= document.createElement('canvas').getContext('2d');
+  const s = getComputedStyle(el);
+  measure.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+  return measure.measureText(text).width + parseFloat(s.paddingLeft) + parseFloat(s.paddingRight);
 }
 
 // fitText makes the text box as tall as its text (up to the CSS
