@@ -77,7 +77,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 		return ev, ix.saveError(ctx, tx, u)
 	}
 	if u.full && u.old != nil {
-		if err := clearEntries(ctx, tx, u.old.id); err != nil {
+		if err := ix.clearEntries(ctx, tx, u.old.id); err != nil {
 			return ev, err
 		}
 	}
@@ -104,7 +104,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, u *update) (Event, error
 }
 
 func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
-	if err := clearEntries(ctx, tx, r.id); err != nil {
+	if err := ix.clearEntries(ctx, tx, r.id); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM firsts WHERE file_id = ?`, r.id); err != nil {
@@ -114,7 +114,13 @@ func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
 	return wrap("remove", err)
 }
 
-func clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
+// clearEntries deletes a file's entries, text and usage; the text rows
+// held for the transaction's end are written first, since some may be the
+// file's (a big file's earlier part).
+func (ix *Index) clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	if err := ix.textW.writeHeld(ctx, tx); err != nil {
+		return err
+	}
 	if err := clearText(ctx, tx, fileID); err != nil {
 		return err
 	}

@@ -295,8 +295,14 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		if tx == nil {
 			return
 		}
-		if err := tx.Commit(); err != nil && first == nil {
-			first = wrap("commit", err)
+		err := ix.textW.flush(ctx, tx)
+		if err == nil {
+			err = wrap("commit", tx.Commit())
+		} else {
+			tx.Rollback()
+		}
+		if err != nil && first == nil {
+			first = err
 		}
 		for _, ev := range pending {
 			ix.publish(ev)
@@ -320,12 +326,14 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 				reply(next, nil)
 				continue
 			}
+			ix.textW.hold()
 		}
 		ev, err := ix.applySafe(ctx, tx, u)
 		u.budget.release(u.held)
 		size += u.offset - u.textFrom
 		u.done()
 		if err != nil {
+			ix.textW.flush(ctx, nil)
 			tx.Rollback()
 			tx, first = nil, err
 			reply(next, nil)
@@ -338,7 +346,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		if ev.Path != "" {
 			pending = append(pending, ev)
 		}
-		if count++; count >= 500 || size >= 256<<20 {
+		if count++; count >= 500 || size >= 256<<20 || ix.textW.full() {
 			commit()
 		}
 		if yield {

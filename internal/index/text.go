@@ -198,7 +198,7 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 	if err := w.entries.exec(ctx, tx, entryArgs); err != nil {
 		return wrap("insert entries", err)
 	}
-	if err := w.text.exec(ctx, tx, textArgs); err != nil {
+	if err := w.insertText(ctx, tx, textArgs); err != nil {
 		return wrap("insert text", err)
 	}
 	if err := r.save(ctx, tx, fileID); err != nil {
