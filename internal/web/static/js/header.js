@@ -1,7 +1,7 @@
 // The session header, one line: name (renamed inline), project, model,
 // tokens and cost, with the rest on demand (folder, every model, dates,
 // messages and size), the side panels and the actions on the session.
-import { useState, useRef, useEffect, useLayoutEffect } from 'preact/hooks';
+import { useState, useRef, useEffect } from 'preact/hooks';
 import { html } from './html.js';
 import { onArrows } from './roving.js';
 import { SidebarButton } from './sidebarbutton.js';
@@ -136,26 +136,7 @@ const ACTIONS = [{ prefix: 'panel-', cls: 'only-mobile panel-item' }, { sep: 'on
   '-', 'delete'];
 
 function Menu({ view }) {
-  const [open, setOpen] = useState(false);
-  const ref = useRef(null);
-  useLayoutEffect(() => { // at once: a key pressed right after opening closes it
-    if (!open) return;
-    ref.current?.querySelector('[role=menuitem]')?.focus(); // as a menu button's menu does: ↑↓ move from there
-    const close = (e) => { if (!ref.current || !ref.current.contains(e.target)) setOpen(false); };
-    // Escape closes the menu (and only the menu) and gives focus back to its button.
-    const esc = (e) => {
-      if (e.key !== 'Escape') return;
-      e.stopPropagation();
-      setOpen(false);
-      ref.current?.querySelector('button')?.focus();
-    };
-    document.addEventListener('pointerdown', close);
-    document.addEventListener('keydown', esc, true);
-    return () => {
-      document.removeEventListener('pointerdown', close);
-      document.removeEventListener('keydown', esc, true);
-    };
-  }, [open]);
+  const [{ on: open, ref }, setOpen] = usePopover({ menu: true });
   return html`<div class="menu" ref=${ref}>
     <button class="btn ghost sess-menu-btn" type="button" aria-haspopup="menu" aria-expanded=${open}
       aria-label=${t('head.actions')} onClick=${() => setOpen(!open)}><span class="menu-label">${t('head.actions')} ${
