@@ -319,7 +319,7 @@ func (c Context) MarshalJSON() ([]byte, error) {
 	} else {
 		b = append(b, c.Model...)
 	}
-	return wellFormed(append(b, '}')), nil
+	return jsjson.WellFormedBytes(append(b, '}')), nil
 }
 
 // buildObject appends a JSON object of raw members to dst, in the given key

@@ -11,10 +11,13 @@ import (
 
 // TreeJSON writes the tree as pi's getTree result would be stringified:
 // nodes {entry, children, label, labelTimestamp}, undefined keys left out.
+// Entries keep their raw bytes; the JSON handed to others has invalid UTF-8
+// replaced as Node's decoder, which pi reads files with, replaces it
+// (jsjson.WellFormedBytes), so that they see what pi sees.
 func TreeJSON(roots []*Node) []byte {
 	var b bytes.Buffer
 	writeNodes(&b, roots)
-	return wellFormed(b.Bytes())
+	return jsjson.WellFormedBytes(b.Bytes())
 }
 
 func writeNodes(b *bytes.Buffer, nodes []*Node) {
@@ -122,5 +125,5 @@ func FlatTreeJSON(roots []*Node) []byte {
 		out.Nodes = append(out.Nodes, f)
 	}
 	b, _ := json.Marshal(out)
-	return wellFormed(b)
+	return jsjson.WellFormedBytes(b)
 }

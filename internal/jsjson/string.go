@@ -167,6 +167,16 @@ func wellFormed(s string) string {
 	return string(appendWellFormed(make([]byte, 0, len(s)+8), s))
 }
 
+// WellFormedBytes returns b with every maximal ill-formed UTF-8
+// subsequence replaced by U+FFFD, as Node's decoder reads it (where Go
+// would replace every invalid byte); b itself when it is valid.
+func WellFormedBytes(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return appendWellFormed(make([]byte, 0, len(b)+16), string(b))
+}
+
 // appendWellFormed appends s to dst with WHATWG replacement of invalid
 // UTF-8.
 func appendWellFormed(dst []byte, s string) []byte {

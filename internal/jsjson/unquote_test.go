@@ -58,3 +58,21 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+
+// TestWellFormedBytes: each maximal ill-formed subsequence is one U+FFFD
+// (WHATWG), as in a string the parser reads; valid bytes come back as they
+// are.
+func TestWellFormedBytes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain é", "plain é"},
+		{"a\xffb", "a\uFFFDb"},
+		{"\xe0\xa0", "\uFFFD"},                 // a truncated three-byte sequence is one
+		{"\xe0\x80", "\uFFFD\uFFFD"},           // 0x80 may not follow 0xE0: two
+		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"}, // a surrogate is not UTF-8
+		{"\xf4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"},
+	} {
+		if got := string(WellFormedBytes([]byte(c.in))); got != c.want {
+			t.Errorf("WellFormedBytes(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
