@@ -254,38 +254,23 @@ func (c *Context) add(id string, msgs ...[]byte) {
 // to the first position with the last value, the key keeps its place or
 // goes last, and a nil val leaves it out (undefined).
 func setMember(obj []byte, key string, val []byte) []byte {
-	type kv struct {
-		key string
-		val []byte
-	}
-	var members []kv
+	var members []rawMember
 	pos := map[string]int{}
 	for k, v := range jsjson.Members(obj) {
 		name, _ := jsjson.DecodeString(k)
 		if i, ok := pos[name]; ok {
-			members[i].val = v
+			members[i].value = v
 			continue
 		}
 		pos[name] = len(members)
-		members = append(members, kv{name, v})
+		members = append(members, rawMember{name, v})
 	}
 	if i, ok := pos[key]; ok {
-		members[i].val = val
+		members[i].value = val
 	} else {
-		members = append(members, kv{key, val})
+		members = append(members, rawMember{key, val})
 	}
-	out := []byte{'{'}
-	for _, m := range members {
-		if m.val == nil {
-			continue
-		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = jsjson.AppendString(out, m.key)
-		out = append(append(out, ':'), m.val...)
-	}
-	return append(out, '}')
+	return encodeMembers(members)
 }
 
 // buildArray returns a JSON array of raw elements.
