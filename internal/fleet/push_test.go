@@ -70,7 +70,7 @@ func testPushConverges(t *testing.T, flush int) {
 		if err := all(); err != nil {
 			return err
 		}
-		return wantName(ctx, conn, p1, "Zebra talk")
+		return wantColumn(ctx, conn, "name", p1, "Zebra talk")
 	}, "a rename")
 
 	saved, err := os.ReadFile(p2)
@@ -78,12 +78,12 @@ func testPushConverges(t *testing.T, flush int) {
 		t.Fatal(err)
 	}
 	os.Remove(p2)
-	eventually(t, func() error { return wantDeleted(ctx, conn, p2, true) }, "a delete marked")
+	eventually(t, func() error { return wantColumn(ctx, conn, "deleted", p2, true) }, "a delete marked")
 	if err := os.WriteFile(p2, saved, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, func() error {
-		if err := wantDeleted(ctx, conn, p2, false); err != nil {
+		if err := wantColumn(ctx, conn, "deleted", p2, false); err != nil {
 			return err
 		}
 		return all()
@@ -146,24 +146,14 @@ func wantBranch(t *testing.T, conn pgxConn, path string, want []string) {
 	}
 }
 
-func wantName(ctx context.Context, conn pgxConn, path, want string) error {
-	var name string
-	if err := conn.QueryRow(ctx, `SELECT name FROM fleet.sessions WHERE path = $1`, path).Scan(&name); err != nil {
+// wantColumn checks column col of the pushed session at path.
+func wantColumn[T comparable](ctx context.Context, conn pgxConn, col, path string, want T) error {
+	var got T
+	if err := conn.QueryRow(ctx, `SELECT `+col+` FROM fleet.sessions WHERE path = $1`, path).Scan(&got); err != nil {
 		return err
 	}
-	if name != want {
-		return fmt.Errorf("name %q, want %q", name, want)
-	}
-	return nil
-}
-
-func wantDeleted(ctx context.Context, conn pgxConn, path string, want bool) error {
-	var deleted bool
-	if err := conn.QueryRow(ctx, `SELECT deleted FROM fleet.sessions WHERE path = $1`, path).Scan(&deleted); err != nil {
-		return err
-	}
-	if deleted != want {
-		return fmt.Errorf("deleted = %v, want %v", deleted, want)
+	if got != want {
+		return fmt.Errorf("%s = %#v, want %#v", col, got, want)
 	}
 	return nil
 }
