@@ -47,6 +47,15 @@ func waitFor(t *testing.T, m *Manager, provider string, ok func(State) bool, wha
 	return st
 }
 
+// startAsked starts provider's sign-in and waits until pi asks its question.
+func startAsked(t *testing.T, m *Manager, provider string) {
+	t.Helper()
+	if _, err := m.Start(context.Background(), provider); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, provider, func(s State) bool { return s.Prompt != "" }, "pi's question")
+}
+
 func TestSignInFailsWithPisWords(t *testing.T) {
 	t.Parallel()
 	m, signed := newManager(t, fakePi, time.Minute)
@@ -83,10 +92,7 @@ func TestSignInFailsWithPisWords(t *testing.T) {
 func TestSignInSucceeds(t *testing.T) {
 	t.Parallel()
 	m, signed := newManager(t, fakePi, time.Minute)
-	if _, err := m.Start(context.Background(), "xai"); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, m, "xai", func(s State) bool { return s.Prompt != "" }, "pi's question")
+	startAsked(t, m, "xai")
 	if err := m.Answer("xai", "ok-code"); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +111,7 @@ func TestSignInSucceeds(t *testing.T) {
 func TestSignInCancelAndTimeoutKill(t *testing.T) {
 	t.Parallel()
 	m, _ := newManager(t, fakePi, time.Minute)
-	if _, err := m.Start(context.Background(), "a"); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, m, "a", func(s State) bool { return s.Prompt != "" }, "pi's question")
+	startAsked(t, m, "a")
 	pid := m.runs["a"].term.Info().PID
 	if err := m.Cancel("a"); err != nil {
 		t.Fatal(err)
@@ -133,10 +136,7 @@ func TestSignInCancelAndTimeoutKill(t *testing.T) {
 func TestCloseKillsSignIns(t *testing.T) {
 	t.Parallel()
 	m, _ := newManager(t, fakePi, time.Minute)
-	if _, err := m.Start(context.Background(), "a"); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, m, "a", func(s State) bool { return s.Prompt != "" }, "pi's question")
+	startAsked(t, m, "a")
 	term := m.runs["a"].term
 	m.Close()
 	select {
