@@ -1,7 +1,6 @@
 package access
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"testing"
@@ -14,22 +13,7 @@ import (
 func TestPeerLookups(t *testing.T) {
 	for _, l := range []struct{ network, listen, dial string }{
 		{"tcp4", "127.0.0.1:0", "127.0.0.1"}, {"tcp6", "[::1]:0", "::1"}, {"tcp", ":0", "127.0.0.1"}} {
-		ln, err := net.Listen(l.network, l.listen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		port := ln.Addr().(*net.TCPAddr).Port
-		c, err := net.Dial("tcp", net.JoinHostPort(l.dial, fmt.Sprint(port)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		srv, err := ln.Accept()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Close()
+		srv := acceptedConn(t, l.network, l.listen, l.dial)
 		client, server := srv.RemoteAddr().(*net.TCPAddr), srv.LocalAddr().(*net.TCPAddr)
 		if uid, found, err := diagOwner(client, server); err != nil || !found || uid != os.Geteuid() {
 			t.Errorf("%s: sock_diag: uid %d found %v err %v", l.listen, uid, found, err)
