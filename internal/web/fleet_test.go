@@ -213,9 +213,7 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `document.querySelector('.sidebar.open') !== null`)
 	for _, scheme := range []string{"light", "dark"} {
 		b.run(t, emulateScheme(scheme))
-		b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
-			|| a.playState !== 'running')`)
-		b.screenshot(t, "fleet-sidebar-390-"+scheme)
+		b.shotStill(t, "fleet-sidebar-390-"+scheme)
 	}
 	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
 
@@ -255,9 +253,7 @@ func shootBulk(t *testing.T, b *browser) {
 		}
 		for _, scheme := range []string{"light", "dark"} {
 			b.run(t, emulateScheme(scheme))
-			b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
-				|| a.playState !== 'running')`)
-			b.screenshot(t, fmt.Sprintf("fleet-bulk-%d-%s", w, scheme))
+			b.shotStill(t, fmt.Sprintf("fleet-bulk-%d-%s", w, scheme))
 		}
 	}
 	eval[bool](t, b, `(document.querySelector('.scrim').click(), true)`)
@@ -271,12 +267,19 @@ func shoot(t *testing.T, b *browser, name string) {
 	for _, scheme := range []string{"light", "dark"} {
 		for _, w := range []int64{1280, 390} {
 			b.run(t, emulateScheme(scheme), chromedp.EmulateViewport(w, 800))
-			b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
-				|| a.playState !== 'running')`) // the sidebar slides away on a phone
-			b.screenshot(t, fmt.Sprintf("%s-%d-%s", name, w, scheme))
+			b.shotStill(t, fmt.Sprintf("%s-%d-%s", name, w, scheme)) // the sidebar slides away on a phone
 		}
 	}
 	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
+}
+
+// shotStill takes the screenshot name once no animation but an endless
+// one runs (a sidebar sliding in or away would be caught midway).
+func (b *browser) shotStill(t *testing.T, name string) {
+	t.Helper()
+	b.waitJS(t, `document.getAnimations().every((a) => a.effect.getTiming().iterations === Infinity
+		|| a.playState !== 'running')`)
+	b.screenshot(t, name)
 }
 
 // TestFleetPaused: a piweb older than the fleet database keeps its page
