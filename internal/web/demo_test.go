@@ -1,19 +1,16 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"piweb/internal/app"
 	"piweb/internal/demo"
 	"piweb/internal/server"
-	"piweb/internal/testkit"
 )
 
 // TestDemoBanner: the demo says it is one on every page, once the user's
@@ -60,20 +57,10 @@ func TestDemoBanner(t *testing.T) {
 	r.click(t, ".demo-banner .demo-leave-go")
 	// The page reloads itself: wait across the navigation.
 	const home = `location.pathname === '/' && !document.querySelector('.demo-banner') && document.querySelectorAll('.sess').length === 1 && document.querySelector('.sess').textContent.includes('mine')`
-	testkit.Eventually(t, func() bool {
-		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
-		defer cancel()
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](home))
-		return err == nil && ok
-	}, 20*time.Second, "the page to show the user's own sessions")
+	b.waitJS(t, home)
 	// The other tab follows by itself instead of showing a demo session
 	// that is gone.
-	testkit.Eventually(t, func() bool {
-		ctx, cancel := context.WithTimeout(other.ctx, 2*time.Second)
-		defer cancel()
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](home))
-		return err == nil && ok
-	}, 20*time.Second, "the other tab to show the user's own sessions")
+	other.waitJS(t, home)
 	if other.logged("status of 404") {
 		other.expectConsole("status of 404") // its stream asked the new server for a demo session's topic
 	}
