@@ -3,8 +3,11 @@
 // ("failed"), or waits for an answer to an extension dialog ("waiting";
 // "resumed" once answered or timed out). Its events go to the index topic
 // beside "running", so the sidebar of any tab sees them; the page decides
-// what to show (js/attention.js). A session piweb created is named when
-// its first run ends (internal/naming).
+// what to show (js/attention.js). Web Push is decided when a worker's
+// note is published (a tap on the workers topic), not when the relay
+// hands it over, so a note evicted while the relay was cut off is pushed
+// all the same. A session piweb created is named when its first run ends
+// (internal/naming).
 package attention
 
 import (
@@ -58,13 +61,24 @@ type Notifier struct {
 	opts   Options
 	recent recentAttention
 	bg     sync.WaitGroup
+	untap  func()
 }
 
-// New returns a Notifier.
-func New(o Options) *Notifier { return &Notifier{opts: o} }
+// New returns a Notifier, which pushes the workers' notes on Events as
+// they are published.
+func New(o Options) *Notifier {
+	n := &Notifier{opts: o, untap: func() {}}
+	if o.Events != nil {
+		n.untap = o.Events.Tap(agent.WorkersTopic, n.pushNote)
+	}
+	return n
+}
 
-// Close waits for the pushes and namings under way.
-func (n *Notifier) Close() { n.bg.Wait() }
+// Close stops the pushes and waits for the pushes and namings under way.
+func (n *Notifier) Close() {
+	n.untap()
+	n.bg.Wait()
+}
 
 // Note announces what a worker's event means for the attention of
 // session id: its kind and title (agent.AttentionOf).
@@ -85,14 +99,13 @@ func (n *Notifier) Note(id, kind, title string) {
 	ev := Event{Type: "attention", ID: id, Kind: kind, Title: title, Name: n.nameOf(id)}
 	b, _ := json.Marshal(ev)
 	n.opts.Events.Publish(live.IndexTopic, broker.Event{Raw: b})
-	n.push(ev)
 	if kind == "done" && n.opts.Names != nil {
 		n.bg.Go(func() { n.opts.Names.FirstRunEnded(id) })
 	}
 }
 
 // recentAttention remembers when each (session, kind) was last announced,
-// so that one event is announced (and pushed) once.
+// so that one event is announced once (pushes are decided apart: pushNote).
 type recentAttention struct {
 	mu   sync.Mutex
 	last map[string]time.Time
@@ -129,8 +142,32 @@ func (r *recentAttention) forget(id string) {
 
 var pushTitles = map[string]string{"done": "pi finished", "failed": "pi failed", "waiting": "pi is waiting for your answer"}
 
+// pushNote pushes what a worker's note (a workers topic event) means for
+// the attention of its session, as the note is published.
+func (n *Notifier) pushNote(e broker.Event) {
+	note, ok := e.Value.(agent.WorkerNote)
+	if _, wanted := pushTitles[note.Attention]; !ok || !wanted {
+		return
+	}
+	id := n.keyOf(note.Topic)
+	if id == "" {
+		return
+	}
+	n.push(Event{Type: "attention", ID: id, Kind: note.Attention, Title: note.Title, Name: n.nameOf(id)})
+}
+
+// keyOf is the API id of the session whose file's topic is topic: the
+// listed one's, else, for a session piweb created that the index does not
+// list yet, its header id, which its file's name holds.
+func (n *Notifier) keyOf(topic string) string {
+	if m, found := n.opts.Catalog.ByPath(topic); found {
+		return m.Key
+	}
+	return pisession.IDFromFileName(topic)
+}
+
 // push sends an event to every push subscription, in the background (a
-// slow push service never holds the workers' relay).
+// slow push service never holds the worker that published the note).
 func (n *Notifier) push(ev Event) {
 	msg, send := n.pushMessage(ev)
 	if !send {

@@ -1,15 +1,19 @@
 package attention
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"piweb/internal/agent"
+	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/naming"
 	"piweb/internal/own"
 	"piweb/internal/push"
+	"piweb/internal/push/pushtest"
 	"piweb/internal/testkit"
 )
 
@@ -107,5 +111,50 @@ func TestAttentionNames(t *testing.T) {
 		if got := n.nameOf(id); got != want {
 			t.Errorf("nameOf(%q) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestPushAsPublished: a worker's note is pushed when it is published on
+// the workers topic, not when the workers' relay hands it over (here no
+// relay reads the topic at all, as while one is cut off and the note is
+// evicted before it resumes): a listed session by its id, a session piweb
+// created and the index does not list yet by the id in its file's name.
+func TestPushAsPublished(t *testing.T) {
+	p, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), AllowLocal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := p.PublicKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := pushtest.NewSubscriber(t)
+	svc := pushtest.New(t, key, sub)
+	if err := p.Subscribe(t.Context(), sub.Subscription(svc.URL+"/sub/1")); err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.Static()
+	listed := "/home/u/.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
+	cat.Put(catalog.Meta{ID: "11111111-1111-4111-8111-111111111111", Path: listed, Cwd: "/p", Name: "listed one"})
+	m, _ := cat.ByPath(listed)
+	created := "/home/u/.pi/agent/sessions/--p--/2026-01-01T00-00-01-000Z_22222222-2222-4222-8222-222222222222.jsonl"
+	events := agent.SharedBroker(0, nil)
+	n := New(Options{Catalog: cat, Events: events, Push: p})
+	for _, note := range []agent.WorkerNote{
+		{Topic: listed, Type: agent.EvAgentEnd, Attention: "done"},
+		{Topic: created, Type: agent.EvAgentEnd, Attention: "failed", Title: "quota"},
+		{Topic: listed, Type: agent.EvState}, // no attention: not pushed
+	} {
+		events.Publish(agent.WorkersTopic, broker.Event{Type: "worker_changed", Value: note})
+	}
+	n.Close() // waits for the pushes
+	var got []string
+	for _, msg := range svc.Messages(t) {
+		got = append(got, msg.Title+" "+msg.URL+" "+msg.Body)
+	}
+	slices.Sort(got)
+	want := []string{"pi failed /s/22222222-2222-4222-8222-222222222222 : quota", "pi finished /s/" + m.Key + " listed one"}
+	if !slices.Equal(got, want) {
+		t.Errorf("pushed %q, want %q", got, want)
 	}
 }

@@ -112,6 +112,7 @@ type Broker[E Payload[E]] struct {
 	mu     sync.Mutex
 	high   uint64 // highest sequence number ever issued by any topic
 	topics map[string]*topic[E]
+	taps   map[string][]*tap[E] // by topic, replaced on change (tap.go)
 	closed bool
 }
 
@@ -156,17 +157,31 @@ func (b *Broker[E]) topicLocked(name string) *topic[E] {
 
 // Publish numbers an event, keeps it for replay and offers it to every
 // subscriber of the topic without blocking; a subscriber with a full queue
-// is cut off. It returns the event as stored (unstamped when the topic
-// or the broker is closed and the event was dropped).
+// is cut off. Then it calls the topic's taps (Tap) with it. It returns the
+// event as stored (unstamped when the topic or the broker is closed and
+// the event was dropped).
 func (b *Broker[E]) Publish(name string, e E) E {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	e, ok := b.publishLocked(name, e)
+	taps := b.taps[name]
+	b.mu.Unlock()
+	if ok {
+		for _, tp := range taps {
+			tp.f(e)
+		}
+	}
+	return e
+}
+
+// publishLocked is Publish's work under the lock; ok is false when the
+// event was dropped.
+func (b *Broker[E]) publishLocked(name string, e E) (_ E, ok bool) {
 	if b.closed {
-		return e
+		return e, false
 	}
 	t := b.topicLocked(name)
 	if t.closed {
-		return e
+		return e, false
 	}
 	t.seq++
 	b.high = max(b.high, t.seq)
@@ -182,7 +197,7 @@ func (b *Broker[E]) Publish(name string, e E) E {
 			b.cutLocked(s)
 		}
 	}
-	return e
+	return e, true
 }
 
 // keep appends e to the topic's ring and evicts the oldest events beyond
