@@ -53,3 +53,48 @@ func BenchmarkParse(b *testing.B) {
 		Parse(data)
 	}
 }
+
+// BenchmarkDetailTree compares what a session's detail costs of a large
+// file: the parse with its compact tree (way=parse), and ScanTree (a line
+// at a time, nothing kept; way=scan), both from the file.
+func BenchmarkDetailTree(b *testing.B) {
+	path := benchFile(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, tree func() int) {
+		b.SetBytes(st.Size())
+		b.ReportAllocs()
+		start := cpuTime()
+		defer func() { reportCPU(b, start, st.Size()) }()
+		for b.Loop() {
+			if tree() == 0 {
+				b.Fatal("no tree")
+			}
+		}
+	}
+	b.Run("way=parse", func(b *testing.B) {
+		run(b, func() int {
+			s, err := ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return len(s.CompactTree(s.LabelMap()))
+		})
+	})
+	b.Run("way=scan", func(b *testing.B) {
+		run(b, func() int {
+			f, err := os.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			t, ok, err := ScanTree(f)
+			if err != nil || !ok {
+				b.Fatalf("scan refused: %v", err)
+			}
+			return len(t.Tree)
+		})
+	})
+}

@@ -112,7 +112,8 @@ func benchOpen(b *testing.B, src string) {
 }
 
 // BenchmarkOpenHugePage opens a huge linear session as the page does: its
-// detail (GET /api/sessions/{id}: header, tree, lineage; the parse) and
+// detail (GET /api/sessions/{id}: header, tree, lineage; a scan of the
+// file since decision 0049, the parse before) and
 // its context's newest page, the answers read and dropped, the parse
 // cache emptied before each open,
 // under the soft memory limit serve sets (internal/memlimit; GOMEMLIMIT=off
