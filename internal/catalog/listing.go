@@ -216,13 +216,14 @@ func (c *listing) ByKey(key string) (Meta, bool) {
 	return Meta{}, false
 }
 
-// Each calls f with every listed session, under the listing's read lock
-// (f must not call the catalog).
-func (c *listing) Each(f func(Meta)) {
+// Each calls f with every listed session, under the listing's read lock:
+// f must not call the catalog, change m or keep it (a copy of *m is
+// the caller's).
+func (c *listing) Each(f func(m *Meta)) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, e := range c.byPath {
-		f(e.meta)
+		f(&e.meta)
 	}
 }
 

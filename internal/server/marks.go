@@ -36,12 +36,7 @@ func (s *Server) postRead(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if body.All {
-		st := s.marks.State()
-		s.eachListed(func(m Meta) {
-			if unread(st, m) {
-				marks[m.Key] = readAt(m, now)
-			}
-		})
+		s.eachUnread(s.marks.State(), func(m Meta) { marks[m.Key] = readAt(m, now) })
 	}
 	st, err := s.marks.MarkRead(marks, func(id string) bool { _, found := s.cat.ByKey(id); return found })
 	return s.marksChanged(w, st, err)
@@ -56,23 +51,24 @@ func readAt(m Meta, now time.Time) time.Time {
 	return now
 }
 
-// unread reports whether session m had activity after its read mark, or
-// after the marks began: the page's isUnread (js/attention.js), in ms.
-func unread(st own.Attention, m Meta) bool {
-	seen := st.Since
-	if at := st.Read[m.Key]; at.After(seen) {
-		seen = at
-	}
-	return !math.IsNaN(m.Modified) && int64(m.Modified) > seen.UnixMilli()
-}
-
-// eachListed calls f with every session of the sidebar's listing: the
-// catalog's, the archive left out.
-func (s *Server) eachListed(f func(Meta)) {
+// eachUnread calls f with every unread session of the sidebar's listing
+// (the catalog's, the archive left out): activity after its read mark, or
+// after the marks began, in ms as the page's isUnread (js/attention.js).
+// Activity before the marks began, most sessions', is read without a
+// look at the marks.
+func (s *Server) eachUnread(st own.Attention, f func(Meta)) {
+	since := st.Since.UnixMilli()
 	archived := s.order.State().Archived
-	s.cat.Each(func(m Meta) {
+	s.cat.Each(func(m *Meta) {
+		mod := int64(m.Modified)
+		if math.IsNaN(m.Modified) || mod <= since {
+			return
+		}
+		if at, marked := st.Read[m.Key]; marked && mod <= at.UnixMilli() {
+			return
+		}
 		if _, a := archived[m.Key]; !a {
-			f(m)
+			f(*m)
 		}
 	})
 }
@@ -80,11 +76,7 @@ func (s *Server) eachListed(f func(Meta)) {
 // attentionAnswer is st with the count of the listing's unread sessions.
 func (s *Server) attentionAnswer(st own.Attention) apitype.AttentionAnswer {
 	n := 0
-	s.eachListed(func(m Meta) {
-		if unread(st, m) {
-			n++
-		}
-	})
+	s.eachUnread(st, func(Meta) { n++ })
 	return apitype.AttentionAnswer{Attention: st, Unread: n}
 }
 
