@@ -98,10 +98,15 @@ func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stal
 }
 
 // skim reads one file for its snapshot entry, as prepare and saveRow
-// would make it, without the index's metadata.
+// would make it, without the index's metadata; a file of mapMin bytes or
+// more is mapped rather than read.
 func (ix *Index) skim(path string, listAll bool) snapEntry {
+	return ix.skimFrom(path, listAll, mapMin)
+}
+
+// skimFrom is skim mapping the files of at least minMap bytes.
+func (ix *Index) skimFrom(path string, listAll bool, minMap int64) snapEntry {
 	e := snapEntry{path: path}
-	u := &update{path: path, listAll: listAll, full: true, listOnly: true}
 	f, err := ix.open(path)
 	if err != nil {
 		return snapEntry{path: path, bad: true}
@@ -111,9 +116,18 @@ func (ix *Index) skim(path string, listAll bool) snapEntry {
 	if err != nil {
 		return snapEntry{path: path, bad: true}
 	}
-	u.fid = idOf(fi)
-	if !u.fid.regular || ix.stream(f, u, 0) != nil {
-		return snapEntry{path: path, fid: u.fid, bad: true}
+	fid := idOf(fi)
+	if !fid.regular {
+		return snapEntry{path: path, fid: fid, bad: true}
+	}
+	fresh := func() *update {
+		return &update{path: path, listAll: listAll, full: true, listOnly: true, fid: fid}
+	}
+	u := fresh()
+	if fid.size < minMap || !ix.foldMapped(f, u) {
+		if u = fresh(); ix.stream(f, u, 0) != nil {
+			return snapEntry{path: path, fid: u.fid, bad: true}
+		}
 	}
 	e.fid = u.fid
 	in, listed := listing(path, u.h, u.listBody, time.Unix(0, u.fid.mtimeNs))
