@@ -41,7 +41,8 @@ func BenchmarkMemManyFiles(b *testing.B) {
 	}
 	dir := manyFiles(b, n)
 	memlimit.Set(os.Getenv) // as serve does
-	var heap, rss, after, body, listed float64
+	var peaks testkit.Peaks
+	var after, body, listed float64
 	for b.Loop() {
 		p := testkit.StartPeak()
 		c, err := Open(context.Background(), Options{AgentDir: dir, Temporary: true})
@@ -57,17 +58,16 @@ func BenchmarkMemManyFiles(b *testing.B) {
 			}
 			return nil
 		}, 30*time.Minute, "the index's search text")
-		h, r := p.Stop()
+		peaks.Note(p.Stop())
 		heapProfile(b, "open")
-		heap, rss, after = max(heap, h), max(rss, r), max(after, p.Held())
+		after = max(after, p.Held())
 		size := listAll(b, c)
 		body, listed = max(body, size), max(listed, p.Held())
 		heapProfile(b, "listed")
 		c.Close()
 	}
 	b.ReportMetric(float64(n), "sessions")
-	b.ReportMetric(heap, "peak-heap-MB")
-	b.ReportMetric(rss, "peak-rss-MB")
+	peaks.Report(b)
 	b.ReportMetric(after, "rss-after-MB")
 	b.ReportMetric(body, "listing-MB")
 	b.ReportMetric(listed, "rss-listed-MB")

@@ -50,7 +50,7 @@ func kept(tb testing.TB, name string, write func(dir string) error) string {
 // benchMemSync reports the peaks of a cold Sync (listing and text) of dir.
 func benchMemSync(b *testing.B, dir string) {
 	size := float64(corpusBytes(pisession.SessionFiles(dir))) / (1 << 20)
-	var heap, rss float64
+	var peaks testkit.Peaks
 	for b.Loop() {
 		ix := benchIndex(b, dir)
 		ix.o.Log = slog.New(slog.DiscardHandler)
@@ -58,14 +58,12 @@ func benchMemSync(b *testing.B, dir string) {
 		if _, err := ix.Sync(context.Background(), true); err != nil {
 			b.Fatal(err)
 		}
-		h, r := p.Stop()
-		heap, rss = max(heap, h), max(rss, r)
+		peaks.Note(p.Stop())
 		ix.Close()
 	}
 	b.ReportMetric(size, "corpus-MB")
-	b.ReportMetric(heap, "peak-heap-MB")
-	b.ReportMetric(rss, "peak-rss-MB")
-	b.ReportMetric(heap/size, "heap-per-file-MB")
+	peaks.Report(b)
+	b.ReportMetric(peaks.Heap/size, "heap-per-file-MB")
 }
 
 // BenchmarkMemDamaged indexes 90 MB of damaged sessions (issue 21: 1.54

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
+	"piweb/internal/testkit"
 )
 
 // BenchmarkMemHugeSession measures what the session page's reads hold of
@@ -24,17 +25,16 @@ func benchMemHuge(b *testing.B, role string) {
 	for _, route := range []string{"", "/context?limit=50", "/entries?limit=50", "/export?format=md",
 		"/export?format=html", "/export?format=jsonl&scope=branch"} {
 		b.Run("route="+route, func(b *testing.B) {
-			var heap, rss float64
+			var peaks testkit.Peaks
 			for b.Loop() {
 				hp, rs, _, err := h.read(route)
 				if err != nil {
 					b.Fatalf("%s: %v", route, err)
 				}
-				heap, rss = max(heap, hp), max(rss, rs)
+				peaks.Note(hp, rs)
 			}
-			b.ReportMetric(heap, "peak-heap-MB")
-			b.ReportMetric(rss, "peak-rss-MB")
-			b.ReportMetric(heap/h.mb, "heap-per-file-MB")
+			peaks.Report(b)
+			b.ReportMetric(peaks.Heap/h.mb, "heap-per-file-MB")
 		})
 	}
 }

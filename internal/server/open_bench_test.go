@@ -82,7 +82,8 @@ func benchOpen(b *testing.B, src string) {
 	api := client.New(ts.URL, client.Options{})
 	all := []Meta{m}
 	route := "/api/sessions/" + all[0].Key + "/context?limit=60"
-	var heap, rss, after float64
+	var peaks testkit.Peaks
+	var after float64
 	var answer int64
 	for b.Loop() {
 		b.StopTimer()
@@ -101,12 +102,10 @@ func benchOpen(b *testing.B, src string) {
 		}
 		answer = n
 		after = max(after, p.Held())
-		hp, rs := p.Stop()
-		heap, rss = max(heap, hp), max(rss, rs)
+		peaks.Note(p.Stop())
 		b.StartTimer()
 	}
-	b.ReportMetric(heap, "peak-heap-MB")
-	b.ReportMetric(rss, "peak-rss-MB")
+	peaks.Report(b)
 	b.ReportMetric(after, "rss-after-MB")
 	b.ReportMetric(float64(answer)/1024, "answer-KB")
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
+	"testing"
 	"time"
 )
 
@@ -67,6 +68,21 @@ func (p *Peak) Stop() (heapMB, rssMB float64) {
 		}
 	}
 	return heapMB, rssMB
+}
+
+// Peaks are the highest peaks a benchmark's loops measured, in MB.
+type Peaks struct{ Heap, RSS float64 }
+
+// Note keeps the peaks of one loop (Peak.Stop's) where they are higher.
+func (ps *Peaks) Note(heapMB, rssMB float64) {
+	ps.Heap, ps.RSS = max(ps.Heap, heapMB), max(ps.RSS, rssMB)
+}
+
+// Report reports the peaks as the benchmarks' peak-heap-MB and
+// peak-rss-MB.
+func (ps Peaks) Report(b *testing.B) {
+	b.ReportMetric(ps.Heap, "peak-heap-MB")
+	b.ReportMetric(ps.RSS, "peak-rss-MB")
 }
 
 func heapNow() uint64 {
