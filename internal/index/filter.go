@@ -261,38 +261,17 @@ func (f *filter) rangeStmt(ctx context.Context, tx *sql.Tx, fwd bool) (*sql.Stmt
 // rangeCands runs a range query; on an error, with the rows read.
 func rangeCands(ctx context.Context, stmt *sql.Stmt, args []any) ([]cand, error) {
 	rows, err := stmt.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	defer rows.Close()
-	var out []cand
-	for rows.Next() {
-		var c cand
-		if err := rows.Scan(&c.rowid, &c.ts, &c.on, &c.marked); err != nil {
-			return out, wrap("search", err)
-		}
-		out = append(out, c)
-	}
-	return out, wrap("search", rows.Err())
+	return collect(rows, err, "search", func(r *sql.Rows, c *cand) error {
+		return r.Scan(&c.rowid, &c.ts, &c.on, &c.marked)
+	})
 }
 
 // runRanges returns the ranges of the runs that pass cond, newest first.
 func runRanges(ctx context.Context, tx *sql.Tx, cond string, args []any) ([]rowRange, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT lo, hi FROM runs r WHERE `+cond+` ORDER BY lo`, args...)
+	runs, err := collect(rows, err, "search", func(r *sql.Rows, rr *rowRange) error { return r.Scan(&rr.lo, &rr.hi) })
 	if err != nil {
-		return nil, wrap("search", err)
-	}
-	defer rows.Close()
-	var runs []rowRange
-	for rows.Next() {
-		var r rowRange
-		if err := rows.Scan(&r.lo, &r.hi); err != nil {
-			return nil, wrap("search", err)
-		}
-		runs = append(runs, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("search", err)
+		return nil, err
 	}
 	merged := mergeRuns(runs, maxRanges, minGap)
 	slices.Reverse(merged)

@@ -264,30 +264,27 @@ func (ix *Index) dayExpr(ctx context.Context, loc *time.Location, from int64) (s
 // grouped, the second column is the row's Group.
 func (ix *Index) usageRows(ctx context.Context, grouped bool, query string, args ...any) ([]UsageRow, error) {
 	rows, err := ix.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, wrap("usage", err)
-	}
-	defer rows.Close()
-	var out []UsageRow
-	for rows.Next() {
+	out, err := collect(rows, err, "usage", func(rows *sql.Rows, r *UsageRow) error {
 		var k any
-		var r UsageRow
 		var sums [5]sql.NullFloat64
 		dest := []any{&k, &sums[0], &sums[1], &sums[2], &sums[3], &sums[4], &r.Messages}
 		if grouped {
 			dest = slices.Insert(dest, 1, any(&r.Group))
 		}
 		if err := rows.Scan(dest...); err != nil {
-			return nil, wrap("usage", err)
+			return err
 		}
 		for i, f := range []*float64{&r.Input, &r.Output, &r.CacheRead, &r.CacheWrite, &r.Cost} {
 			*f = finiteSum(sums[i])
 		}
 		r.Key = usageKeyString(k)
-		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b UsageRow) int { return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.Group, b.Group)) })
-	return out, wrap("usage", rows.Err())
+	return out, nil
 }
 
 // usageKeyString turns a grouped column into a key: a day number becomes

@@ -96,17 +96,23 @@ func completions(ctx context.Context, q querier, p string) ([]string, error) {
 // order; its errors say op.
 func texts(ctx context.Context, q querier, op, query string, args ...any) ([]string, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
+	return collect(rows, err, op, func(r *sql.Rows, s *string) error { return r.Scan(s) })
+}
+
+// collect reads every row of a query's rows (err its error) with scan and
+// closes them; its errors say op, and come with the rows read before.
+func collect[T any](rows *sql.Rows, err error, op string, scan func(*sql.Rows, *T) error) ([]T, error) {
 	if err != nil {
 		return nil, wrap(op, err)
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, wrap(op, err)
+		var v T
+		if err := scan(rows, &v); err != nil {
+			return out, wrap(op, err)
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
 	return out, wrap(op, rows.Err())
 }
