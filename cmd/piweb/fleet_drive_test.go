@@ -98,20 +98,7 @@ func sseData(ctx context.Context, t *testing.T, url string) <-chan map[string]an
 // waitEvent reads ch until an event satisfies ok.
 func waitEvent(t *testing.T, ch <-chan map[string]any, what string, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
-	for {
-		select {
-		case d, open := <-ch:
-			if !open {
-				t.Fatalf("the stream ended before %s", what)
-			}
-			if ok(d) {
-				return d
-			}
-		case <-deadline:
-			t.Fatalf("no %s within 60 s", what)
-		}
-	}
+	return testkit.Await(t, ch, 60*time.Second, what, ok)
 }
 
 func eventType(typ string) func(map[string]any) bool {

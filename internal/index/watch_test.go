@@ -17,17 +17,7 @@ import (
 // target is measured by BenchmarkLiveAppend) for an event about path.
 func waitEvent(t *testing.T, ch <-chan Event, path string) Event {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case ev := <-ch:
-			if ev.Path == path {
-				return ev
-			}
-		case <-deadline:
-			t.Fatalf("no event for %s", path)
-		}
-	}
+	return testkit.Await(t, ch, 10*time.Second, "event for "+path, func(ev Event) bool { return ev.Path == path })
 }
 
 func TestWatch(t *testing.T) {

@@ -23,20 +23,7 @@ import (
 // waitFor reads events until one satisfies ok and returns it.
 func waitFor(t *testing.T, ch <-chan sseEvent, what string, ok func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev, open := <-ch:
-			if !open {
-				t.Fatalf("stream ended before %s", what)
-			}
-			if ok(ev.data) {
-				return ev.data
-			}
-		case <-deadline:
-			t.Fatalf("no %s within 30 s", what)
-		}
-	}
+	return testkit.Await(t, ch, 30*time.Second, what, func(ev sseEvent) bool { return ok(ev.data) }).data
 }
 
 func isType(typ string) func(map[string]any) bool {

@@ -117,17 +117,7 @@ func TestSSEHeartbeat(t *testing.T) {
 	r := newRig(t, Options{}, app.Config{Heartbeat: 20 * time.Millisecond})
 	ctx := t.Context()
 	ch := listen(t)(r.api().IndexEvents(ctx, ""))
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case ev := <-ch:
-			if ev.data["type"] == "ping" {
-				return
-			}
-		case <-deadline:
-			t.Fatal("no heartbeat")
-		}
-	}
+	testkit.Await(t, ch, 5*time.Second, "heartbeat", func(ev sseEvent) bool { return ev.data["type"] == "ping" })
 }
 
 // TestSessionAppend: a line another process appends shows up on the

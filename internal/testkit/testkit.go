@@ -163,6 +163,27 @@ func Drain[T any](ch <-chan T) []T {
 	}
 }
 
+// Await reads ch until a value satisfies ok and returns it, failing the
+// test (t.Fatalf) when ch closes or timeout passes first; what names the
+// awaited value. The values before it are dropped.
+func Await[T any](t testing.TB, ch <-chan T, timeout time.Duration, what string, ok func(T) bool) T {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case v, open := <-ch:
+			if !open {
+				t.Fatalf("the stream ended before %s", what)
+			}
+			if ok(v) {
+				return v
+			}
+		case <-deadline:
+			t.Fatalf("no %s within %v", what, timeout)
+		}
+	}
+}
+
 // CompareFloat orders a and b as cmp.Compare does, except that a NaN is
 // equal to everything: a stable sort keeps the order of what has no
 // value (a session without a valid time).

@@ -85,3 +85,17 @@ func TestDrainAndCompareFloat(t *testing.T) {
 		t.Error("CompareFloat")
 	}
 }
+
+// TestAwait: Await drops the values before the first that satisfies ok.
+func TestAwait(t *testing.T) {
+	ch := make(chan int, 3)
+	ch <- 1
+	ch <- 2
+	ch <- 3
+	if got := Await(t, ch, time.Minute, "an even number", func(v int) bool { return v%2 == 0 }); got != 2 {
+		t.Errorf("Await = %d, want 2", got)
+	}
+	if left := Drain(ch); len(left) != 1 || left[0] != 3 {
+		t.Errorf("left %v, want [3]", left)
+	}
+}
