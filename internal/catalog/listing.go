@@ -208,9 +208,15 @@ func (c *listing) Changes() *broker.Sub[Change] {
 
 // ByKey finds a session by its API id.
 func (c *listing) ByKey(key string) (Meta, bool) {
+	return c.lookup(func() *entry { return c.byKey[key] })
+}
+
+// lookup is the session of the entry find returns under the read lock;
+// false when it returns none.
+func (c *listing) lookup(find func() *entry) (Meta, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if e := c.byKey[key]; e != nil {
+	if e := find(); e != nil {
 		return e.meta, true
 	}
 	return Meta{}, false
@@ -229,22 +235,12 @@ func (c *listing) Each(f func(m *Meta)) {
 
 // ByPath finds a session by file path.
 func (c *listing) ByPath(path string) (Meta, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if e := c.byPath[path]; e != nil {
-		return e.meta, true
-	}
-	return Meta{}, false
+	return c.lookup(func() *entry { return c.byPath[path] })
 }
 
 // Parent finds the session m was forked or cloned from.
 func (c *listing) Parent(m Meta) (Meta, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if e := c.parentOf(m); e != nil {
-		return e.meta, true
-	}
-	return Meta{}, false
+	return c.lookup(func() *entry { return c.parentOf(m) })
 }
 
 // parentOf is the one place that links a fork to its parent: the session
