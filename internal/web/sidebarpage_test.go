@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,10 +23,15 @@ import (
 // unread here: the marks began before them).
 func TestSidebarPages(t *testing.T) {
 	t.Parallel() // its own server and browser context
-	cat := catalog.Static()
+	cat, agentDir := catalog.Static(), t.TempDir()
+	oldest := oldestSession(t, agentDir) // opened below: a file of its own
 	for i := range 450 {
+		path := fmt.Sprintf("/nowhere/s%03d.jsonl", i)
+		if i == 0 {
+			path = oldest
+		}
 		cat.Put(catalog.Meta{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i),
-			Path: fmt.Sprintf("/nowhere/s%03d.jsonl", i), Cwd: fmt.Sprintf("/home/u/p%02d", i%30),
+			Path: path, Cwd: fmt.Sprintf("/home/u/p%02d", i%30),
 			FirstMessage: fmt.Sprintf("task number %03d", i), Created: float64(1_700_000_000_000 + i*1000),
 			Modified: float64(1_700_000_000_000 + i*1000), MessageCount: 2, Size: 100})
 	}
@@ -34,7 +40,7 @@ func TestSidebarPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := newServer(t, server.Options{Addr: "127.0.0.1:0", Web: Handler(false, "static")},
-		app.Config{AgentDir: t.TempDir(), Catalog: cat, Marks: marks})
+		app.Config{AgentDir: agentDir, Catalog: cat, Marks: marks})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	b := newBrowser(t, ts.URL)
@@ -72,12 +78,30 @@ func TestSidebarPages(t *testing.T) {
 		&& ![...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 449'))`)
 	eval[bool](t, b, `(localStorage.removeItem('piweb.sort'), true)`)
 
-	// Mark all read marks the sessions the page has not loaded too.
+	// A session the page has not loaded, opened, is read; Mark all read
+	// marks the others the page has not loaded too.
+	b.open(t, "/s/00000000-0000-4000-8000-000000000000")
+	b.waitJS(t, `document.querySelector('.mark-all-read')?.textContent === 'Mark 449 read'`)
 	b.open(t, "/")
-	b.waitJS(t, shown+` === 200 && document.querySelector('.mark-all-read')?.textContent === 'Mark 450 read'`)
+	b.waitJS(t, shown+` === 200 && document.querySelector('.mark-all-read')?.textContent === 'Mark 449 read'`)
 	eval[bool](t, b, `(document.querySelector('.mark-all-read').click(), true)`)
 	b.waitJS(t, `!document.querySelector('.mark-all-read') && !document.querySelector('.unread-dot')`)
 	if n := eval[float64](t, b, `fetch('/api/attention').then((r) => r.json()).then((a) => a.unread)`); n != 0 {
 		t.Errorf("after Mark all read the server counts %v unread", n)
 	}
+}
+
+// oldestSession writes the file of TestSidebarPages's oldest session.
+func oldestSession(t *testing.T, agentDir string) string {
+	dir := filepath.Join(agentDir, "sessions", "--home-u-p00--")
+	path := filepath.Join(dir, "2023-11-14T22-13-20-000Z_00000000-0000-4000-8000-000000000000.jsonl")
+	lines := `{"type":"session","version":3,"id":"00000000-0000-4000-8000-000000000000","timestamp":"2023-11-14T22:13:20.000Z","cwd":"/home/u/p00"}` + "\n" +
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2023-11-14T22:13:20.000Z","message":{"role":"user","content":"task number 000","timestamp":1700000000000}}` + "\n"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -161,11 +161,18 @@ export function toggleMuted(id) {
   saveMute(id, on);
 }
 
-// The session in view is read as its activity comes in.
+// The session in view is read as its activity comes in; one the page
+// does not hold (opened from search or a link) once, since the server
+// counts it.
+const seenUnheld = new Set();
 effect(() => {
   const id = viewing.value;
   const s = id && sessionById.value.get(id);
   if (s && t(s.modified) > t(readAt.peek()[id])) markRead(id);
+  else if (id && !s && !seenUnheld.has(id) && counted.value) {
+    seenUnheld.add(id);
+    markRead(id);
+  }
 });
 
 // Attention events: waiting state, then the alerts.
