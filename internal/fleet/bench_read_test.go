@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
+	"piweb/internal/testkit"
 )
 
 // BenchmarkFleetRead times what a fleet page asks most: a search over
@@ -97,11 +97,8 @@ func benchFleetBudget(b *testing.B, r *Reader) {
 
 // report adds the median and p99 of ds as metrics and to the log.
 func report(b *testing.B, what string, ds []time.Duration) {
-	slices.Sort(ds)
-	p50, p99 := ds[len(ds)/2], ds[min(len(ds)-1, len(ds)*99/100)]
-	b.ReportMetric(float64(p50.Microseconds())/1000, what+"-p50-ms")
-	b.ReportMetric(float64(p99.Microseconds())/1000, what+"-p99-ms")
-	b.Logf("%s: median %v, p99 %v, max %v over %d", what, p50, p99, ds[len(ds)-1], len(ds))
+	testkit.ReportLatencies(b, what+"-", ds) // sorts ds
+	b.Logf("%s: median %v, p99 %v, max %v over %d", what, ds[len(ds)/2], ds[len(ds)*99/100], ds[len(ds)-1], len(ds))
 }
 
 func envInt(name string, def int) int {

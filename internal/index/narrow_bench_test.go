@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -128,11 +127,9 @@ func benchAnswers(b *testing.B, ix *Index, query func(i int) Query) {
 			partial++
 		}
 	}
-	slices.Sort(lat)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(cpuTime()-c0)/float64(len(lat)), "cpu-ms")
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	testkit.ReportLatencies(b, "", lat)
 	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
 	b.ReportMetric(float64(partial)/float64(len(lat)), "partial")
 }

@@ -3,9 +3,10 @@ package index
 import (
 	"context"
 	"os"
-	"slices"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // searchShapes are the kinds of query issue 3 asks to be fast, each with a
@@ -88,9 +89,7 @@ func BenchmarkSearch(b *testing.B) {
 				lat = append(lat, time.Since(t))
 				hits += len(h)
 			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+			testkit.ReportLatencies(b, "", lat)
 			b.ReportMetric(float64(hits)/float64(len(lat)), "hits/op")
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/sessionstore"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -74,7 +75,5 @@ func benchEcho(b *testing.B, url string) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	testkit.ReportLatencies(b, "", lat)
 }

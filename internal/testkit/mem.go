@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -83,6 +84,15 @@ func (ps *Peaks) Note(heapMB, rssMB float64) {
 func (ps Peaks) Report(b *testing.B) {
 	b.ReportMetric(ps.Heap, "peak-heap-MB")
 	b.ReportMetric(ps.RSS, "peak-rss-MB")
+}
+
+// ReportLatencies sorts lat and reports its median and 99th percentile,
+// in milliseconds, as the benchmark's prefix+"p50-ms" and prefix+"p99-ms".
+func ReportLatencies(b *testing.B, prefix string, lat []time.Duration) {
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(lat[len(lat)/2]), prefix+"p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), prefix+"p99-ms")
 }
 
 func heapNow() uint64 {
