@@ -176,7 +176,7 @@ func (sc *scratchSpace) newEntry(raw []byte, line int, off int64, kind valueKind
 		if msg := e.messageMembers(sc.msg); msg != nil {
 			e.msg = sc.keep(msg)
 		}
-		e.decodeBase()
+		e.decodeBase(sc)
 	} else {
 		e.idKey, e.parent = keyUndefined, keyUndefined
 	}
@@ -196,13 +196,16 @@ type scratchSpace struct {
 	slab         bool
 	entries      []Entry
 	kept         []member
-	// entrySlabs and memberSlabs count the slabs handed out, up to 4.
-	entrySlabs, memberSlabs uint8
+	text         []byte // bytes for the entries' base strings (packBase)
+	// entrySlabs, memberSlabs and textSlabs count the slabs handed out,
+	// up to 4.
+	entrySlabs, memberSlabs, textSlabs uint8
 }
 
 const (
 	entrySlab  = 64
 	memberSlab = 1024
+	textSlab   = 16 << 10
 )
 
 // grown returns the size of the next slab: a sixteenth of full for the
@@ -241,6 +244,22 @@ func (sc *scratchSpace) keep(m []member) []member {
 	return sc.kept[start:len(sc.kept):len(sc.kept)]
 }
 
+// bytes returns an empty slice with room for n bytes that nothing else
+// will use: from a slab of text when sc has slabs (one allocation for
+// hundreds of entries' ids instead of one each), its own otherwise. What
+// is written into it must never change, as it becomes strings.
+func (sc *scratchSpace) bytes(n int) []byte {
+	if sc == nil || !sc.slab || n > textSlab/16 {
+		return make([]byte, 0, n)
+	}
+	if cap(sc.text)-len(sc.text) < n {
+		sc.text = make([]byte, 0, grown(textSlab, &sc.textSlabs))
+	}
+	start := len(sc.text)
+	sc.text = sc.text[:start+n]
+	return sc.text[start : start : start+n]
+}
+
 // messageMembers keeps the scanned message members when they belong to
 // the last "message" member, the one JavaScript sees.
 func (e *Entry) messageMembers(msg []member) []member {
@@ -260,10 +279,10 @@ func (e *Entry) messageMembers(msg []member) []member {
 // string or null, none with escapes) the id and parent keys and the
 // timestamp share one allocation, and an id shares its key's bytes ("s"
 // + id).
-func (e *Entry) decodeBase() {
+func (e *Entry) decodeBase(sc *scratchSpace) {
 	e.Type = plainString(e.Field("type"), true)
 	id, parent, ts := e.Field("id"), e.Field("parentId"), e.Field("timestamp")
-	if e.packBase(id, parent, ts) {
+	if e.packBase(id, parent, ts, sc) {
 		return
 	}
 	e.idKey, e.ID = keyAndString(id)
@@ -272,9 +291,9 @@ func (e *Entry) decodeBase() {
 }
 
 // packBase is decodeBase's common case in one string: "s" + id, then the
-// timestamp, then "s" + parent. It reports false, filling nothing, for
-// any other line.
-func (e *Entry) packBase(id, parent, ts []byte) bool {
+// timestamp, then "s" + parent, from sc's slab of bytes when it has one.
+// It reports false, filling nothing, for any other line.
+func (e *Entry) packBase(id, parent, ts []byte, sc *scratchSpace) bool {
 	idb, ok1 := plainBody(id)
 	tsb, ok2 := plainBody(ts)
 	pb, ok3 := plainBody(parent)
@@ -285,7 +304,7 @@ func (e *Entry) packBase(id, parent, ts []byte) bool {
 	if ok3 {
 		n += 1 + len(pb)
 	}
-	buf := make([]byte, 0, n)
+	buf := sc.bytes(n)
 	buf = append(append(append(buf, 's'), idb...), tsb...)
 	if ok3 {
 		buf = append(append(buf, 's'), pb...)
@@ -348,5 +367,5 @@ func (e *Entry) rescan() {
 	members, _, _ := scanRecord(e.Raw, nil, &msg)
 	e.members = members
 	e.msg = slices.Clone(e.messageMembers(msg))
-	e.decodeBase()
+	e.decodeBase(nil)
 }
