@@ -2,6 +2,7 @@ package pisession
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"piweb/internal/jsjson"
@@ -16,7 +17,7 @@ func preview(e *Entry) string {
 	str := func(k string) string { return prefixString(e.Field(k), 800) }
 	switch e.Type {
 	case "message":
-		text = messagePreview(e.Field("message"))
+		text = messagePreview(messageField(e))
 	case "compaction", "branch_summary":
 		text = str("summary")
 	case "session_info":
@@ -32,25 +33,103 @@ func preview(e *Entry) string {
 	case "custom":
 		text = str("customType")
 	}
-	return Clip(strings.Join(strings.Fields(text), " "), 200)
+	return Clip(collapseSpace(text), 200)
 }
 
-// messagePreview is the preview text of a message object by its role.
-func messagePreview(m []byte) string {
-	switch role := prefixString(jsjson.Field(m, "role"), 40); role {
+// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass and
+// one allocation (none when s has nothing to collapse): the fields and
+// their join were a fifth of a huge session's tree.
+func collapseSpace(s string) string {
+	if !needsCollapse(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // white space since the last field
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		switch {
+		case unicode.IsSpace(r):
+			gap = b.Len() > 0
+		default:
+			if gap {
+				b.WriteByte(' ')
+				gap = false
+			}
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// needsCollapse reports whether s has white space other than single
+// spaces between fields.
+func needsCollapse(s string) bool {
+	prevSpace := true // a space at the start is collapsed
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		space := unicode.IsSpace(r)
+		if space && (r != ' ' || prevSpace) {
+			return true
+		}
+		prevSpace = space
+		i += n
+	}
+	return prevSpace && len(s) > 0
+}
+
+// messageField reads a member of e's message: through the members the
+// parse recorded when it has them (reading the message again for each
+// member was a sixth of a huge session's tree), else from its JSON.
+func messageField(e *Entry) func(key string) []byte {
+	if e.msg != nil {
+		return messageOf(e).field
+	}
+	m := e.Field("message")
+	return func(key string) []byte { return jsjson.Field(m, key) }
+}
+
+// messagePreview is the preview text of a message object by its role,
+// field reading its members.
+func messagePreview(field func(key string) []byte) string {
+	switch role := prefixString(field("role"), 40); role {
 	case "toolResult":
-		return prefixString(jsjson.Field(m, "toolName"), 100)
+		return prefixString(field("toolName"), 100)
 	case "bashExecution":
-		return prefixString(jsjson.Field(m, "command"), 800)
+		return prefixString(field("command"), 800)
 	case "compactionSummary", "branchSummary":
-		return prefixString(jsjson.Field(m, "summary"), 800)
+		return prefixString(field("summary"), 800)
 	default:
-		return previewText(jsjson.Field(m, "content"), 800)
+		return previewText(field("content"), 800)
 	}
 }
 
 // Clip cuts s to at most n runes, marking a cut with an ellipsis.
 func Clip(s string, n int) string {
+	cut, runes := 0, 0
+	for cut < len(s) && runes < n {
+		r, size := utf8.DecodeRuneInString(s[cut:])
+		if r == utf8.RuneError && size == 1 {
+			return clipRunes(s, n) // an invalid byte becomes U+FFFD in []rune
+		}
+		cut += size
+		runes++
+	}
+	if cut == len(s) {
+		return s
+	}
+	return s[:cut] + "…"
+}
+
+// clipRunes is Clip through []rune, for a string that is not UTF-8.
+func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1,6 +1,7 @@
 package pisession
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -48,6 +49,44 @@ func FuzzRawJSON(f *testing.F) {
 			var want string
 			if json.Unmarshal(b, &want) == nil && utf8.Valid(b) && got != want {
 				t.Fatalf("prefixString(%q) = %q, want %q", b, got, want)
+			}
+		}
+	})
+}
+
+// FuzzCollapseClip checks the one-pass white space collapse and Clip
+// against the forms they replace (strings.Fields and Join, a cut through
+// []rune), invalid UTF-8 included.
+func FuzzCollapseClip(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " a  b\t\nc ", "\u00a0x\u2028y\u0085", "é\xffz  \xed\xa0\x80 w", "abc\xff", strings.Repeat("ab ", 150)} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		want := strings.Join(strings.Fields(s), " ")
+		if got := collapseSpace(s); got != want {
+			t.Fatalf("collapseSpace(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := Clip(s, int(n)), clipRunes(s, int(n)); got != want {
+			t.Fatalf("Clip(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	})
+}
+
+// FuzzMessageField checks that a message's members read through the
+// parse's recorded members are the ones its JSON holds.
+func FuzzMessageField(f *testing.F) {
+	f.Add([]byte(e1))
+	f.Add([]byte(e2))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":"a","role":"toolResult","toolName":"x"},"message":{"ro\u006ce":"bashExecution","command":"ls"}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e := newEntry(line, 1, 0, nil)
+		if e == nil || e.Type != "message" {
+			return
+		}
+		m, field := e.Field("message"), messageField(e)
+		for _, k := range []string{"role", "toolName", "command", "summary", "content"} {
+			if got, want := field(k), jsjson.Field(m, k); !bytes.Equal(got, want) {
+				t.Fatalf("member %s of %s: %q, its JSON has %q", k, line, got, want)
 			}
 		}
 	})
