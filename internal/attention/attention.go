@@ -62,6 +62,8 @@ type Notifier struct {
 	recent recentAttention
 	bg     sync.WaitGroup
 	untap  func()
+	mu     sync.Mutex
+	closed bool // no more background work: Close waits for bg
 }
 
 // New returns a Notifier, which pushes the workers' notes on Events as
@@ -77,7 +79,19 @@ func New(o Options) *Notifier {
 // Close stops the pushes and waits for the pushes and namings under way.
 func (n *Notifier) Close() {
 	n.untap()
+	n.mu.Lock()
+	n.closed = true // a publish that took the tap before untap starts nothing now
+	n.mu.Unlock()
 	n.bg.Wait()
+}
+
+// background runs f in the background unless the Notifier is closed.
+func (n *Notifier) background(f func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.closed {
+		n.bg.Go(f)
+	}
 }
 
 // Note announces what a worker's event means for the attention of
@@ -100,7 +114,7 @@ func (n *Notifier) Note(id, kind, title string) {
 	b, _ := json.Marshal(ev)
 	n.opts.Events.Publish(live.IndexTopic, broker.Event{Raw: b})
 	if kind == "done" && n.opts.Names != nil {
-		n.bg.Go(func() { n.opts.Names.FirstRunEnded(id) })
+		n.background(func() { n.opts.Names.FirstRunEnded(id) })
 	}
 }
 
@@ -173,7 +187,7 @@ func (n *Notifier) push(ev Event) {
 	if !send {
 		return
 	}
-	n.bg.Go(func() {
+	n.background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		n.opts.Push.Send(ctx, msg)
