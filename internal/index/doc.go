@@ -111,11 +111,12 @@
 // of 8 MB, each indexed as an append is (oneread.go). Later changes to a
 // file do both in one read. ls only needs the listing. The text pass
 // reads big files in parts of 8 MB, each taking over the bytes the one
-// before read past its last line (textpass.go), and writes rows in
-// multi-row INSERTs (batch.go). A text backlog of 32 MB or more is
-// a bulk pass: FTS5 keeps 64 MB of text in memory per segment and merges
-// nothing until one 'optimize' at the end, and the word list of prefix
-// search is rebuilt from FTS5's own after it (vocab.go).
+// before read past its last line (textpass.go), and writes entries rows
+// in multi-row INSERTs and a transaction's text rows at its end, one by
+// one, so that FTS5 makes one segment of them (batch.go). A text backlog
+// of 32 MB or more is a bulk pass: FTS5 merges nothing until one
+// 'optimize' at the end, and the word list of prefix search is rebuilt
+// from FTS5's own after it (vocab.go).
 //
 // # Metadata
 //
