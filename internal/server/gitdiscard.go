@@ -1,8 +1,8 @@
 package server
 
 import (
+	"context"
 	"net/http"
-
 	"piweb/internal/apitype"
 )
 
@@ -11,16 +11,7 @@ import (
 // deleted, only when the request says the user confirmed it (the page
 // asks twice). Answers the tree's state after it.
 func (s *Server) gitDiscard(w http.ResponseWriter, r *http.Request, m Meta) error {
-	var req apitype.GitDiscard
-	if err := decodeBody(w, r, &req, maxBody); err != nil {
-		return err
-	}
-	root, err := s.git.Root(r.Context(), m.Cwd)
-	if err != nil {
-		return err
-	}
-	if err := s.git.Discard(r.Context(), root, req.Paths, req.Untracked); err != nil {
-		return err
-	}
-	return s.gitStatus(w, r, m)
+	return changeTree(s, w, r, m, func(ctx context.Context, root string, req apitype.GitDiscard) error {
+		return s.git.Discard(ctx, root, req.Paths, req.Untracked)
+	})
 }

@@ -12,18 +12,22 @@ import (
 // tree's new state, as GET git/status does.
 
 func (s *Server) gitStage(w http.ResponseWriter, r *http.Request, m Meta) error {
-	return s.changeIndex(w, r, m, s.git.Stage)
+	return changeTree(s, w, r, m, func(ctx context.Context, root string, req apitype.GitPaths) error {
+		return s.git.Stage(ctx, root, req.Paths)
+	})
 }
 
 func (s *Server) gitUnstage(w http.ResponseWriter, r *http.Request, m Meta) error {
-	return s.changeIndex(w, r, m, s.git.Unstage)
+	return changeTree(s, w, r, m, func(ctx context.Context, root string, req apitype.GitPaths) error {
+		return s.git.Unstage(ctx, root, req.Paths)
+	})
 }
 
-// changeIndex runs change on the paths the body names, in the working
+// changeTree decodes the body as a T, runs change with it in the working
 // tree's top folder, and answers the tree's state after it.
-func (s *Server) changeIndex(w http.ResponseWriter, r *http.Request, m Meta,
-	change func(ctx context.Context, root string, paths []string) error) error {
-	var req apitype.GitPaths
+func changeTree[T any](s *Server, w http.ResponseWriter, r *http.Request, m Meta,
+	change func(ctx context.Context, root string, req T) error) error {
+	var req T
 	if err := decodeBody(w, r, &req, maxBody); err != nil {
 		return err
 	}
@@ -31,7 +35,7 @@ func (s *Server) changeIndex(w http.ResponseWriter, r *http.Request, m Meta,
 	if err != nil {
 		return err
 	}
-	if err := change(r.Context(), root, req.Paths); err != nil {
+	if err := change(r.Context(), root, req); err != nil {
 		return err
 	}
 	return s.gitStatus(w, r, m)
