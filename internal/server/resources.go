@@ -37,11 +37,7 @@ func (s *Server) getResources(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.ResourceToggle
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	cwd, err := trustCwd(body.Cwd)
+	body, cwd, err := cwdRequest(w, r, func(b apitype.ResourceToggle) string { return b.Cwd })
 	if err != nil {
 		return err
 	}
@@ -59,11 +55,7 @@ func (s *Server) putResource(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) postPackage(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.PackageRequest
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	cwd, err := trustCwd(body.Cwd)
+	body, cwd, err := cwdRequest(w, r, func(b apitype.PackageRequest) string { return b.Cwd })
 	if err != nil {
 		return err
 	}
@@ -89,11 +81,7 @@ func (o Options) packageTimeout() time.Duration {
 
 // postPiwebMCP makes this piweb one of pi's MCP servers.
 func (s *Server) postPiwebMCP(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.AddPiwebMCP
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	cwd, err := trustCwd(body.Cwd)
+	_, cwd, err := cwdRequest(w, r, func(b apitype.AddPiwebMCP) string { return b.Cwd })
 	if err != nil {
 		return err
 	}
@@ -105,11 +93,7 @@ func (s *Server) postPiwebMCP(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) putMCP(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.MCPToggle
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	cwd, err := trustCwd(body.Cwd)
+	body, cwd, err := cwdRequest(w, r, func(b apitype.MCPToggle) string { return b.Cwd })
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,18 @@ func trustCwd(cwd string) (string, error) {
 	return cwd, nil
 }
 
+// cwdRequest decodes the body as a T and checks the folder cwdOf reads
+// from it (trustCwd): the start of a request about a folder's pi
+// configuration, as sessionRequest is of one about a session.
+func cwdRequest[T any](w http.ResponseWriter, r *http.Request, cwdOf func(T) string) (T, string, error) {
+	var body T
+	if err := decodeBody(w, r, &body, maxBody); err != nil {
+		return body, "", err
+	}
+	cwd, err := trustCwd(cwdOf(body))
+	return body, cwd, err
+}
+
 // getTrust answers whether pi loads the project resources of ?cwd=, for
 // the session ?session= when given (approved for itself, or not).
 // A folder that does not exist (a session whose folder is gone) is not an
@@ -46,11 +58,7 @@ func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
 // with a session, for that session only: its pi starts with --approve
 // (its idle worker is stopped so that the next command starts one).
 func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
-	var body apitype.TrustRequest
-	if err := decodeBody(w, r, &body, maxBody); err != nil {
-		return err
-	}
-	cwd, err := trustCwd(body.Cwd)
+	body, cwd, err := cwdRequest(w, r, func(b apitype.TrustRequest) string { return b.Cwd })
 	if err != nil {
 		return err
 	}
