@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,14 +27,11 @@ func TestSidebarPages(t *testing.T) {
 	cat, agentDir := catalog.Static(), t.TempDir()
 	oldest := oldestSession(t, agentDir) // opened below: a file of its own
 	for i := range 450 {
-		path := fmt.Sprintf("/nowhere/s%03d.jsonl", i)
+		m := pagedSession(i, 1_700_000_000_000+float64(i*1000))
 		if i == 0 {
-			path = oldest
+			m.Path = oldest
 		}
-		cat.Put(catalog.Meta{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i),
-			Path: path, Cwd: fmt.Sprintf("/home/u/p%02d", i%30),
-			FirstMessage: fmt.Sprintf("task number %03d", i), Created: float64(1_700_000_000_000 + i*1000),
-			Modified: float64(1_700_000_000_000 + i*1000), MessageCount: 2, Size: 100})
+		cat.Put(m)
 	}
 	marks, err := own.OpenAttention("", time.UnixMilli(0))
 	if err != nil {
@@ -87,6 +85,32 @@ func TestSidebarPages(t *testing.T) {
 	if n := eval[float64](t, b, `fetch('/api/attention').then((r) => r.json()).then((a) => a.unread)`); n != 0 {
 		t.Errorf("after Mark all read the server counts %v unread", n)
 	}
+
+	// Activity in an archived session leaves the sidebar's list (the
+	// archive left out) and its unread count alone; activity in another
+	// (its event comes after) counts.
+	archived := pagedSession(449, 0).ID
+	eval[bool](t, b, `import('/js/order.js').then((m) => m.setOrder(['`+archived+`'], {archived: true}))`)
+	eval[bool](t, b, `import('/js/state.js').then((m) => (window.testState = m, true))`)
+	held := `window.testState.sessionById.value.has('` + archived + `')`
+	b.waitJS(t, "!"+held) // the list read again without it
+	now := float64(time.Now().UnixMilli())
+	cat.Put(pagedSession(449, now))
+	cat.Put(pagedSession(448, now))
+	b.waitJS(t, `!!document.querySelector('.sess .unread-dot')`)
+	if eval[bool](t, b, held) || !strings.HasPrefix(eval[string](t, b, `document.title`), "(1) ") {
+		t.Errorf("after activity in an archived session and another: the list holds the archived one %v, title %q",
+			eval[bool](t, b, held), eval[string](t, b, `document.title`))
+	}
+}
+
+// pagedSession is TestSidebarPages's session i, last active at modified
+// (Unix ms).
+func pagedSession(i int, modified float64) catalog.Meta {
+	return catalog.Meta{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i),
+		Path: fmt.Sprintf("/nowhere/s%03d.jsonl", i), Cwd: fmt.Sprintf("/home/u/p%02d", i%30),
+		FirstMessage: fmt.Sprintf("task number %03d", i), Created: float64(1_700_000_000_000 + i*1000),
+		Modified: modified, MessageCount: 2, Size: 100}
 }
 
 // oldestSession writes the file of TestSidebarPages's oldest session.

@@ -127,6 +127,9 @@ window.addEventListener('piweb-connection', (e) => { connected.value = e.detail.
 // way (archivedList).
 export const PAGE = 200;
 export const archivedView = signal(false);
+// archived maps the ref of each archived session to when it was archived
+// (order.js keeps it, from the server's order).
+export const archived = signal(new Map());
 export const listed = signal({ total: 0, projects: {}, archived: 0, all: 0 });
 export const archivedList = signal({ sessions: [], total: 0, projects: {} });
 let listLimit = PAGE;
@@ -228,12 +231,27 @@ effect(() => {
 let loads = 0;
 let changesSeen = 0;
 
-// upsertSession applies an index event to the list without a refetch.
+// upsertSession applies an index event to the list without a refetch:
+// the sidebar's list leaves the archive out (as the listing the server
+// gives it, and its unread count), so an archived session's change goes
+// to the Archived view's list instead, while it is shown. One the page
+// already holds (archived here, the list not read again yet) is updated.
 export function upsertSession(item) {
-  const list = sessions.value.filter((s) => s.id !== item.id);
-  list.push(item);
-  list.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
-  sessions.value = list;
+  const inArchive = archived.peek().has(item.id);
+  const held = (list) => list.some((s) => s.id === item.id);
+  if (!inArchive || held(sessions.peek())) sessions.value = upserted(sessions.peek(), item);
+  const a = archivedList.peek();
+  if (archivedView.peek() && (inArchive || held(a.sessions))) {
+    archivedList.value = { ...a, sessions: upserted(a.sessions, item) };
+  }
+}
+
+// upserted is list with item in it, replacing the one of its id, by last
+// activity.
+function upserted(list, item) {
+  const next = list.filter((s) => s.id !== item.id);
+  next.push(item);
+  return next.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
 }
 
 export function removeSession(id) {
