@@ -1,8 +1,10 @@
 package index
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,4 +113,15 @@ func FuzzListChunk(f *testing.F) {
 		checkFast(t, b, false)
 		checkFast(t, b, true)
 	})
+}
+
+func TestParseNumber(t *testing.T) {
+	for _, in := range []string{"0", "7", "1767624729790", "999999999999999", "1000000000000000", "12345678901234567890",
+		"-1", "-0", "1.5", "1e3", "1E+2", "0.1", "123456789012345.5", ""} {
+		got, err := parseNumber([]byte(in))
+		want, werr := strconv.ParseFloat(in, 64)
+		if got != want || (err == nil) != (werr == nil) || math.Signbit(got) != math.Signbit(want) {
+			t.Errorf("parseNumber(%q) = %v, %v; want %v, %v", in, got, err, want, werr)
+		}
+	}
 }
