@@ -178,6 +178,14 @@ type AttentionAnswer struct {
 	Unread int `json:"unread"`
 }
 
+// UnreadCount is GET /api/attention?only=unread: the count of
+// AttentionAnswer without the marks, for a page that asks again as the
+// listing changes (it has the marks, which "attention_state" events keep
+// current).
+type UnreadCount struct {
+	Unread int `json:"unread"`
+}
+
 // AttentionState is the index topic's "attention_state" event.
 type AttentionState struct {
 	Type string `json:"type"` // "attention_state"

@@ -149,6 +149,13 @@ func (c *Client) Attention(ctx context.Context) (a apitype.AttentionAnswer, err 
 	return a, c.Do(ctx, http.MethodGet, "/api/attention", nil, &a)
 }
 
+// UnreadCount is GET /api/attention?only=unread: the count of unread
+// sessions of the sidebar's listing, without the marks.
+func (c *Client) UnreadCount(ctx context.Context) (n int, err error) {
+	var a apitype.UnreadCount
+	return a.Unread, c.Do(ctx, http.MethodGet, "/api/attention?only=unread", nil, &a)
+}
+
 // MarkRead is POST /api/attention/read.
 func (c *Client) MarkRead(ctx context.Context, ids ...string) (a apitype.AttentionAnswer, err error) {
 	return a, c.Do(ctx, http.MethodPost, "/api/attention/read", apitype.ReadRequest{IDs: ids}, &a)

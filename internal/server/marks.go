@@ -16,8 +16,15 @@ import (
 // Each answer counts the unread sessions of the sidebar's listing, which
 // the page holds only part of (decision 0045).
 
+// getAttention answers the marks and the count, or with only=unread the
+// count alone: a page holding part of the listing asks again as it
+// changes, up to once a second, and the marks can be thousands.
 func (s *Server) getAttention(w http.ResponseWriter, r *http.Request) error {
-	return ok(w, s.attentionAnswer(s.marks.State()))
+	a := s.attentionAnswer(s.marks.State())
+	if r.URL.Query().Get("only") == "unread" {
+		return ok(w, apitype.UnreadCount{Unread: a.Unread})
+	}
+	return ok(w, a)
 }
 
 // postRead marks sessions read up to now, or up to their last activity

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -85,6 +86,13 @@ func TestUnreadCountsTheListing(t *testing.T) {
 	}
 	if got := unread(api.MarkRead(ctx, items[1].ID)); got != n-1 {
 		t.Errorf("after one read: unread %d, want %d", got, n-1)
+	}
+	// The page's repeated ask (js/attention.js) is the count alone.
+	if got := r.json("GET", "/api/attention?only=unread", nil, 200); !maps.Equal(got, map[string]any{"unread": float64(n - 1)}) {
+		t.Errorf("count only: %v, want unread %d alone", got, n-1)
+	}
+	if got, err := api.UnreadCount(ctx); err != nil || got != n-1 {
+		t.Errorf("UnreadCount %d, %v, want %d", got, err, n-1)
 	}
 	a, err := api.MarkAllRead(ctx)
 	if got := unread(a, err); got != 0 {

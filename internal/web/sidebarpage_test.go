@@ -102,6 +102,9 @@ func TestSidebarPages(t *testing.T) {
 		t.Errorf("after activity in an archived session and another: the list holds the archived one %v, title %q",
 			eval[bool](t, b, held), eval[string](t, b, `document.title`))
 	}
+	// The page asks the server to count again (it holds part of the
+	// listing): the count alone, not the marks, which can be thousands.
+	b.waitJS(t, `performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/attention?only=unread'))`)
 }
 
 // pagedSession is TestSidebarPages's session i, last active at modified

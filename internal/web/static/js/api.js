@@ -222,6 +222,9 @@ export const pushSubscribe = (subscription) => post('/api/push/subscribe', subsc
 export const pushUnsubscribe = (endpoint) => post('/api/push/unsubscribe', { endpoint });
 // The user's read marks and mutes, kept by the server for every device.
 export const attentionState = () => get('/api/attention');
+// unreadCount is the count of attentionState alone ({unread}), without the
+// marks: asked again as the listing changes.
+export const unreadCount = () => get('/api/attention?only=unread');
 export const markRead = (ids) => post('/api/attention/read', { ids });
 // markAllRead marks every unread session of the sidebar's listing read.
 export const markAllRead = () => post('/api/attention/read', { ids: [], all: true });

@@ -91,13 +91,25 @@ export const unreadCount = computed(() => {
 });
 
 // The server counts again when the listing changes (activity in sessions
-// the page does not hold), at most once a second.
+// the page does not hold), at most once a second: the count alone, with
+// the marks the page has ("attention_state" events bring their changes).
 let recount = 0;
 effect(() => {
   sessions.value;
   if (recount || !counted.peek() || !untracked(partial)) return;
-  recount = setTimeout(() => { recount = 0; loadMarks(); }, 1000);
+  recount = setTimeout(() => { recount = 0; countAgain(); }, 1000);
 });
+
+async function countAgain() {
+  const was = counted.peek();
+  try {
+    const { unread } = await api.unreadCount();
+    // An answer with marks that came meanwhile counted with them.
+    if (was && counted.peek() === was) counted.value = { ...was, unread };
+  } catch (e) {
+    // the next change counts again
+  }
+}
 
 // markRead records that the user has seen sessions ids: at once in this
 // page, then on the server (which marks them up to its own now, or their
