@@ -202,7 +202,7 @@ func (n *Notifier) pushMessage(ev Event) (push.Message, bool) {
 	if n.opts.Push == nil || !wanted || (n.opts.Marks != nil && n.opts.Marks.Silenced(ev.ID)) {
 		return push.Message{}, false
 	}
-	return push.Message{Title: title, Body: pushBody(ev.Name, ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
+	return push.Message{Title: title, Body: pushBody(pushName(ev), ev.Title), URL: "/s/" + ev.ID, Tag: "piweb-" + ev.ID}, true
 }
 
 // nameOf is what session id is called: its listed name or first message,
@@ -220,6 +220,21 @@ func (n *Notifier) nameOf(id string) string {
 		}
 	}
 	return m.FirstMessage // "" when not listed
+}
+
+// pushName is what a push calls the session of ev: its name (nameOf),
+// else, for one not listed and not named (no naming service) or listed
+// before its first message, "session" and the start of its id, as a body
+// ": title" told nothing.
+func pushName(ev Event) string {
+	if ev.Name != "" && ev.Name != pisession.NoMessages {
+		return ev.Name
+	}
+	id := ev.ID
+	if len(id) > 8 {
+		id = id[:8] // a UUID's first group
+	}
+	return "session " + id
 }
 
 // pushBody is a push's text: the session's name cut to 120 characters

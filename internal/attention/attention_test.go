@@ -15,6 +15,7 @@ import (
 	"piweb/internal/push"
 	"piweb/internal/push/pushtest"
 	"piweb/internal/testkit"
+	"piweb/pisession"
 )
 
 func TestAttentionRepeated(t *testing.T) {
@@ -97,6 +98,24 @@ func TestPushBodyCut(t *testing.T) {
 	}
 }
 
+// TestPushName: a push names its session by the event's name, else (not
+// listed, no naming service, or listed before its first message) by its
+// id; its body never starts with ": ".
+func TestPushName(t *testing.T) {
+	n := New(Options{Push: &push.Service{}, Catalog: catalog.Static()})
+	for _, c := range []struct{ name, id, title, want string }{
+		{"fix the build", "11111111-1111-4111-8111-111111111111", "quota", "fix the build: quota"},
+		{"", "22222222-2222-4222-8222-222222222222", "quota", "session 22222222: quota"},
+		{pisession.NoMessages, "33333333-3333-4333-8333-333333333333", "", "session 33333333"},
+		{"", "short", "", "session short"},
+	} {
+		msg, _ := n.pushMessage(Event{ID: c.id, Kind: "failed", Name: c.name, Title: c.title})
+		if msg.Body != c.want {
+			t.Errorf("name %q, id %q: body %q, want %q", c.name, c.id, msg.Body, c.want)
+		}
+	}
+}
+
 // TestAttentionNames: an event names its session by the listing (name,
 // else first message), else, for a session piweb just created and not
 // listed yet, by the message it was created with.
@@ -153,7 +172,7 @@ func TestPushAsPublished(t *testing.T) {
 		got = append(got, msg.Title+" "+msg.URL+" "+msg.Body)
 	}
 	slices.Sort(got)
-	want := []string{"pi failed /s/22222222-2222-4222-8222-222222222222 : quota", "pi finished /s/" + m.Key + " listed one"}
+	want := []string{"pi failed /s/22222222-2222-4222-8222-222222222222 session 22222222: quota", "pi finished /s/" + m.Key + " listed one"}
 	if !slices.Equal(got, want) {
 		t.Errorf("pushed %q, want %q", got, want)
 	}
