@@ -98,3 +98,19 @@ func BenchmarkDetailTree(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkContext builds the context of a parsed file, the part of
+// BenchmarkOpenContext after the parse (MB/s of the file).
+func BenchmarkContext(b *testing.B) {
+	s, err := ReadFile(benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(s.Size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(s.Context("").Messages) == 0 {
+			b.Fatal("empty context")
+		}
+	}
+}

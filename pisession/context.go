@@ -65,14 +65,21 @@ func (s *Session) ContextAt(leaf *Entry) Context {
 		return c
 	}
 	path := s.PathTo(leaf)
-	c.applySettings(path)
-	entries := contextEntries(path)
+	t := typesOn(path)
+	c.settings(path, t.level)
+	entries := path
+	if t.compaction {
+		entries = contextEntries(path)
+	}
 	c.Messages = make([][]byte, 0, len(entries))
 	c.EntryIDs = make([]string, 0, len(entries))
-	edits := map[string]*Entry{}
-	for _, e := range entries {
-		if e.Type == "context_edit" {
-			edits[valueKey(e.Field("targetId"))] = e
+	var edits map[string]*Entry
+	if t.edit {
+		edits = map[string]*Entry{}
+		for _, e := range entries {
+			if e.Type == "context_edit" {
+				edits[valueKey(e.Field("targetId"))] = e
+			}
 		}
 	}
 	for i, e := range entries {
@@ -82,6 +89,26 @@ func (s *Session) ContextAt(leaf *Entry) Context {
 		c.project(e, edits[e.idKey])
 	}
 	return c
+}
+
+// pathTypes tells which of the entry types that make the context more
+// than the path's messages a path holds: ContextAt makes no pass over a
+// long path for those it lacks (most paths have none).
+type pathTypes struct{ compaction, edit, level bool }
+
+// typesOn returns the pathTypes of path.
+func typesOn(path []*Entry) (t pathTypes) {
+	for _, e := range path {
+		switch e.Type {
+		case "compaction":
+			t.compaction = true
+		case "context_edit":
+			t.edit = true
+		case "thinking_level_change":
+			t.level = true
+		}
+	}
+	return t
 }
 
 // contextEntries is pi's buildContextEntries: the path, or with a
@@ -115,8 +142,12 @@ func contextEntries(path []*Entry) []*Entry {
 // of the path: the last change of each wins, and an assistant message
 // counts as a model change. It looks from the end, so a long path costs
 // only the entries after the last of each.
-func (c *Context) applySettings(path []*Entry) {
-	level, model := false, false
+func (c *Context) applySettings(path []*Entry) { c.settings(path, true) }
+
+// settings is applySettings; hasLevel false says that the path holds no
+// thinking level change, so that the walk stops at the last model.
+func (c *Context) settings(path []*Entry, hasLevel bool) {
+	level, model := !hasLevel, false
 	for i := len(path) - 1; i >= 0 && !(level && model); i-- {
 		e := path[i]
 		switch e.Type {
