@@ -94,6 +94,8 @@ func TestChatPiMissing(t *testing.T) {
 			t.Errorf("pi missing banner %q lacks %q", got, want)
 		}
 	}
+	// The text box says so too, not "Message pi…".
+	r.waitJS(t, `document.querySelector('.composer textarea').placeholder === 'Chatting needs pi (see above)'`)
 	cr.send(t, "hello?")
 	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('npm install -g @earendil-works/pi-coding-agent')`)
 	r.waitJS(t, `document.querySelector('.inline-error')?.innerText.includes('Node >= 22.19')`)

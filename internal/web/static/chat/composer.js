@@ -79,7 +79,9 @@ export function Composer({ view }) {
   };
 
   const bottom = useRef(null);
-  const hint = usePlaceholder(ta, placeholders(busy, mode));
+  const pi = piStatus.value; // the Status below asks for it
+  const hint = usePlaceholder(ta, pi && !pi.found && !view.machine ? [t('comp.placeholderNoPi')]
+    : placeholders(busy, mode));
   useLayoutEffect(() => fitText(ta.current), [text]);
   useEffect(() => followHeight(bottom.current), []);
   const comp = useCompletion(view, ta, text, setText, send);

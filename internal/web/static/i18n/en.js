@@ -111,6 +111,7 @@ export default {
   "comp.piMissing": "Chatting needs pi:",
   "comp.piMissingAfter": "(Node 22.19 or newer; piweb supports pi 0.73 through 1.6), then restart piweb.",
   "comp.placeholder": "Message pi (Enter to send, Shift+Enter for a new line)",
+  "comp.placeholderNoPi": "Chatting needs pi (see above)",
   "comp.placeholderPhone": "Message pi…",
   "comp.preparing": "Preparing a {what}",
   "comp.queue": "Queue",

@@ -111,6 +111,7 @@ export default {
   "comp.piMissing": "Para chatear hace falta pi:",
   "comp.piMissingAfter": "(Node 22.19 o más reciente; piweb admite pi de 0.73 a 1.6), y reinicia piweb.",
   "comp.placeholder": "Escribe a pi (Enter para enviar, Mayús+Enter para otra línea)",
+  "comp.placeholderNoPi": "Para chatear hace falta pi (ver arriba)",
   "comp.placeholderPhone": "Escribe a pi…",
   "comp.preparing": "Preparando un {what}",
   "comp.queue": "Encolar",

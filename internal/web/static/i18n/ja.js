@@ -111,6 +111,7 @@ export default {
   "comp.piMissing": "チャットには pi が必要です:",
   "comp.piMissingAfter": "（Node 22.19 以降。piweb は pi 0.73〜1.6 に対応）の後、piweb を再起動してください。",
   "comp.placeholder": "pi へのメッセージ（Enter で送信、Shift+Enter で改行）",
+  "comp.placeholderNoPi": "チャットには pi が必要です（上記参照）",
   "comp.placeholderPhone": "pi へのメッセージ…",
   "comp.preparing": "{what} を準備中",
   "comp.queue": "キューに追加",

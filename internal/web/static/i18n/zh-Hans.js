@@ -111,6 +111,7 @@ export default {
   "comp.piMissing": "聊天需要 pi：",
   "comp.piMissingAfter": "（需要 Node 22.19 或更高版本；piweb 支持 pi 0.73 至 1.6），然后重启 piweb。",
   "comp.placeholder": "给 pi 发消息（Enter 发送，Shift+Enter 换行）",
+  "comp.placeholderNoPi": "聊天需要 pi（见上方）",
   "comp.placeholderPhone": "给 pi 发消息…",
   "comp.preparing": "正在准备 {what}",
   "comp.queue": "排队",

@@ -111,6 +111,7 @@ export default {
   "comp.piMissing": "聊天需要 pi：",
   "comp.piMissingAfter": "（需要 Node 22.19 或更新版本；piweb 支援 pi 0.73 至 1.6），然後重新啟動 piweb。",
   "comp.placeholder": "傳訊息給 pi（Enter 傳送，Shift+Enter 換行）",
+  "comp.placeholderNoPi": "聊天需要 pi（見上方）",
   "comp.placeholderPhone": "傳訊息給 pi…",
   "comp.preparing": "正在準備 {what}",
   "comp.queue": "排入佇列",
