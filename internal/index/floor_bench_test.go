@@ -59,7 +59,7 @@ func touchFile(path string, buf []byte, mapped bool) error {
 		return err
 	}
 	if mapped {
-		data, err := mapOpen(f, int(fi.Size()))
+		data, err := mapOpen(f, 0, fi.Size())
 		if err != nil {
 			return err
 		}

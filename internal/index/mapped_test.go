@@ -12,8 +12,9 @@ import (
 	"piweb/pisession"
 )
 
-// TestSkimMappedAsRead checks that a file mapped (foldMapped) gives the
-// snapshot entry of the same file read (stream), on every file of the
+// TestSkimMappedAsRead checks that a file mapped (foldMapped), whole or a
+// window at a time (windows of 4 KB send long lines back to the read),
+// gives the snapshot entry of the same file read (stream), on every file of the
 // fixtures, of pi 1.6.0's listing corpus, of the edge cases and of a
 // generated corpus.
 func TestSkimMappedAsRead(t *testing.T) {
@@ -26,9 +27,12 @@ func TestSkimMappedAsRead(t *testing.T) {
 	n := 0
 	for _, dir := range dirs {
 		for _, p := range pisession.SessionFiles(dir) {
-			read, mapped := ix.skimFrom(p, true, 1<<62), ix.skimFrom(p, true, 1)
-			if diff := cmp.Diff(read, mapped, cmp.AllowUnexported(snapEntry{}, fileID{})); diff != "" {
-				t.Errorf("%s: mapped differs from read (-read +mapped):\n%s", p, diff)
+			read := ix.skimFrom(p, true, 1<<62, 0)
+			for _, window := range []int64{mapWindow, 64 << 10, 4096} {
+				mapped := ix.skimFrom(p, true, 1, window)
+				if diff := cmp.Diff(read, mapped, cmp.AllowUnexported(snapEntry{}, fileID{})); diff != "" {
+					t.Errorf("%s: mapped %d bytes at a time differs from read (-read +mapped):\n%s", p, window, diff)
+				}
 			}
 			n++
 		}
@@ -58,7 +62,7 @@ func TestFoldMappedShrunk(t *testing.T) {
 	}
 	ix := &Index{open: openFile, wmu: newWriteLock()}
 	u := &update{path: p, listAll: true, full: true, listOnly: true, fid: idOf(fi)}
-	if ix.foldMapped(f, u) {
+	if ix.foldMapped(f, u, mapWindow) {
 		t.Fatal("foldMapped read a file that shrank under it")
 	}
 }

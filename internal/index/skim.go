@@ -101,11 +101,12 @@ func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stal
 // would make it, without the index's metadata; a file of mapMin bytes or
 // more is mapped rather than read.
 func (ix *Index) skim(path string, listAll bool) snapEntry {
-	return ix.skimFrom(path, listAll, mapMin)
+	return ix.skimFrom(path, listAll, mapMin, mapWindow)
 }
 
-// skimFrom is skim mapping the files of at least minMap bytes.
-func (ix *Index) skimFrom(path string, listAll bool, minMap int64) snapEntry {
+// skimFrom is skim mapping the files of at least minMap bytes, window
+// bytes at a time.
+func (ix *Index) skimFrom(path string, listAll bool, minMap, window int64) snapEntry {
 	e := snapEntry{path: path}
 	f, err := ix.open(path)
 	if err != nil {
@@ -124,7 +125,7 @@ func (ix *Index) skimFrom(path string, listAll bool, minMap int64) snapEntry {
 		return &update{path: path, listAll: listAll, full: true, listOnly: true, fid: fid}
 	}
 	u := fresh()
-	if fid.size < minMap || !ix.foldMapped(f, u) {
+	if fid.size < minMap || !ix.foldMapped(f, u, window) {
 		if u = fresh(); ix.stream(f, u, 0) != nil {
 			return snapEntry{path: path, fid: u.fid, bad: true}
 		}
