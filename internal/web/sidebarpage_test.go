@@ -105,6 +105,14 @@ func TestSidebarPages(t *testing.T) {
 	// The page asks the server to count again (it holds part of the
 	// listing): the count alone, not the marks, which can be thousands.
 	b.waitJS(t, `performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/attention?only=unread'))`)
+
+	// The archived session's file goes: the archive counts one less, the
+	// list as many as before.
+	cat.Remove(pagedSession(449, 0).Path)
+	b.waitJS(t, `window.testState.listed.value.all === 449`)
+	if l := eval[map[string]any](t, b, `window.testState.listed.value`); l["total"] != float64(449) || l["archived"] != float64(0) {
+		t.Errorf("after the archived session's removal: listed %v, want total 449, archived 0", l)
+	}
 }
 
 // pagedSession is TestSidebarPages's session i, last active at modified

@@ -254,17 +254,26 @@ function upserted(list, item) {
   return next.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
 }
 
+// removeSession drops session id from the lists.
 export function removeSession(id) {
   sessions.value = sessions.value.filter((s) => s.id !== id);
+  const a = archivedList.peek();
+  if (a.sessions.some((s) => s.id === id)) {
+    archivedList.value = { ...a, sessions: a.sessions.filter((s) => s.id !== id), total: a.total - 1 };
+  }
 }
 
 const reload = debounce(loadSessions, 300);
 
-// count adds n to the counts of the listing, for a session added or
-// removed since it was read (the next read counts again).
-function count(n) {
+// count adds n to the counts of the listing, for session id added or
+// removed since it was read (the next read counts again): to the
+// archive's when it is archived (unless the list holds it: archived here,
+// the list not read again yet), else to the sidebar list's.
+function count(id, n) {
   const l = listed.peek();
-  listed.value = { ...l, total: l.total + (archivedView.peek() ? 0 : n), all: l.all + n };
+  const inArchive = archived.peek().has(id) && !sessionById.peek().has(id);
+  listed.value = { ...l, total: l.total + (inArchive ? 0 : n), archived: l.archived + (inArchive ? n : 0),
+    all: l.all + n };
 }
 
 // watchIndex follows the index topic so that the sidebar stays current.
@@ -273,14 +282,14 @@ export function watchIndex() {
     if (/^session_|^running$/.test(ev.type)) changesSeen++;
     switch (ev.type) {
       case 'session_added':
-        count(1);
+        count(ev.session?.id, 1);
         if (ev.session) upsertSession(ev.session);
         break;
       case 'session_updated':
         if (ev.session) upsertSession(ev.session);
         break;
       case 'session_removed':
-        count(-1);
+        count(ev.id, -1);
         removeSession(ev.id);
         break;
       case 'running':
