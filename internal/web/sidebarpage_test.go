@@ -102,10 +102,6 @@ func TestSidebarPages(t *testing.T) {
 		t.Errorf("after activity in an archived session and another: the list holds the archived one %v, title %q",
 			eval[bool](t, b, held), eval[string](t, b, `document.title`))
 	}
-	// The page asks the server to count again (it holds part of the
-	// listing): the count alone, not the marks, which can be thousands.
-	b.waitJS(t, `performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/attention?only=unread'))`)
-
 	// The archived session's file goes: the archive counts one less, the
 	// list as many as before.
 	cat.Remove(pagedSession(449, 0).Path)
@@ -113,6 +109,10 @@ func TestSidebarPages(t *testing.T) {
 	if l := eval[map[string]any](t, b, `window.testState.listed.value`); l["total"] != float64(449) || l["archived"] != float64(0) {
 		t.Errorf("after the archived session's removal: listed %v, want total 449, archived 0", l)
 	}
+
+	// The page asks the server to count again (it holds part of the
+	// listing): the count alone, not the marks, which can be thousands.
+	b.waitJS(t, `performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/attention?only=unread'))`)
 }
 
 // pagedSession is TestSidebarPages's session i, last active at modified
