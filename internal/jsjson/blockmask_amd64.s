@@ -56,7 +56,11 @@ loop:
 // through each run of backslashes that starts on an odd bit). It stops at
 // the first block with an unescaped quote, a control character or an
 // escaped character other than those, and returns its offset and carry.
-TEXT ·skipBlocksAVX2(SB), NOSPLIT, $0-41
+// When that block closes the string (an unescaped quote with no control
+// character and no other escape before it), closed is set and k is the
+// offset after the quote, with esc telling of backslashes before it: the
+// masks are at hand, and the string's end needs no second look.
+TEXT ·skipBlocksAVX2(SB), NOSPLIT, $0-42
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), DI
 	MOVQ carry+16(FP), CX
@@ -171,14 +175,39 @@ loop:
 	NOTQ R14
 	ANDQ R13, R14
 	ORQ R14, AX
-	JNZ done
+	JNZ stopped
 
 	ORQ R9, R12
 	MOVQ DX, CX
 	ADDQ $64, BX
 	JMP loop
 
+stopped:
+	// in: the bits before the first unescaped quote, if any
+	MOVQ R13, AX
+	NOTQ AX
+	ANDQ R8, AX // q &^ escaped
+	JZ done
+	LEAQ -1(AX), R15
+	MOVQ AX, R14
+	NOTQ R14
+	ANDQ R14, R15 // in
+	NOTQ R11
+	ANDQ R13, R11 // escapes other than the frequent ones
+	ORQ R10, R11
+	TESTQ R15, R11
+	JNZ done
+	ANDQ R15, R9
+	ORQ R9, R12
+	BSFQ AX, AX
+	LEAQ 1(BX)(AX*1), BX
+	MOVB $1, closed+41(FP)
+	JMP ret
+
 done:
+	MOVB $0, closed+41(FP)
+
+ret:
 	VZEROUPPER
 	MOVQ BX, k+24(FP)
 	MOVQ CX, next+32(FP)

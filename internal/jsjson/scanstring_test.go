@@ -2,6 +2,7 @@ package jsjson
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -61,8 +62,10 @@ func scanWith(simd bool, b []byte, i int) (int, bool, bool) {
 }
 
 // skipRef is skipBlocks in Go: the blocks it skips are those strBlocks
-// needs nothing of but their carry and whether they have backslashes.
-func skipRef(b []byte, carry uint64) (k int, next uint64, esc bool) {
+// needs nothing of but their carry and whether they have backslashes; the
+// block it stops at closes the string when its first unescaped quote
+// comes before any control character and any escape but the frequent ones.
+func skipRef(b []byte, carry uint64) (k int, next uint64, esc, closed bool) {
 	for ; k+64 <= len(b); k += 64 {
 		q, bs, ctl := masksRef((*[64]byte)(b[k : k+64]))
 		e, n := escapedBits(bs, carry)
@@ -72,12 +75,16 @@ func skipRef(b []byte, carry uint64) (k int, next uint64, esc bool) {
 				named |= 1 << j
 			}
 		}
-		if q&^e != 0 || ctl != 0 || e&^named != 0 {
+		if stop := q &^ e; stop != 0 || ctl != 0 || e&^named != 0 {
+			in := stop&-stop - 1
+			if stop != 0 && (ctl|e&^named)&in == 0 {
+				return k + bits.TrailingZeros64(stop) + 1, carry, esc || bs&in != 0, true
+			}
 			break
 		}
 		esc, carry = esc || bs != 0, n
 	}
-	return k, carry, esc
+	return k, carry, esc, false
 }
 
 // FuzzSkipBlocks compares skipBlocks (AVX2 when the CPU has it) with
@@ -94,13 +101,13 @@ func FuzzSkipBlocks(f *testing.F) {
 		if carry {
 			c = 1
 		}
-		k, n, esc := skipBlocks(b, c)
-		wk, wn, wesc := skipRef(b, c)
+		k, n, esc, cl := skipBlocks(b, c)
+		wk, wn, wesc, wcl := skipRef(b, c)
 		if !hasAVX2 {
-			wk, wn, wesc = 0, c, false
+			wk, wn, wesc, wcl = 0, c, false, false
 		}
-		if k != wk || n != wn || esc != wesc {
-			t.Fatalf("skipBlocks(%q, %d) = %d %d %v, want %d %d %v", b, c, k, n, esc, wk, wn, wesc)
+		if k != wk || n != wn || esc != wesc || cl != wcl {
+			t.Fatalf("skipBlocks(%q, %d) = %d %d %v %v, want %d %d %v %v", b, c, k, n, esc, cl, wk, wn, wesc, wcl)
 		}
 	})
 }
@@ -174,10 +181,10 @@ func TestSkipBlocksRandom(t *testing.T) {
 				b = append(b, pieces[r.IntN(len(pieces))]...)
 			}
 			c := uint64(r.IntN(2))
-			k, n, esc := skipBlocks(b, c)
-			wk, wn, wesc := skipRef(b, c)
-			if hasAVX2 && (k != wk || n != wn || esc != wesc) {
-				t.Fatalf("skipBlocks(%q, %d) = %d %d %v, want %d %d %v", b, c, k, n, esc, wk, wn, wesc)
+			k, n, esc, cl := skipBlocks(b, c)
+			wk, wn, wesc, wcl := skipRef(b, c)
+			if hasAVX2 && (k != wk || n != wn || esc != wesc || cl != wcl) {
+				t.Fatalf("skipBlocks(%q, %d) = %d %d %v %v, want %d %d %v %v", b, c, k, n, esc, cl, wk, wn, wesc, wcl)
 			}
 			b = append([]byte{'"'}, b...)
 			wEnd, wEsc, wOK := strRef(b, 0)
