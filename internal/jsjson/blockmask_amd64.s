@@ -62,33 +62,24 @@ loop:
 // masks are at hand, and the string's end needs no second look. A block
 // of plain text (no quote, backslash or control character, and no carry)
 // is passed on three compares a half, without the masks.
+// skipBytes are the bytes skipBlocksAVX2 compares with, each broadcast
+// from memory in one instruction (it runs once a long string).
+DATA skipBytes<>+0(SB)/8, $0x002F72746E1F5C22
+GLOBL skipBytes<>(SB), RODATA|NOPTR, $8
+
 TEXT ·skipBlocksAVX2(SB), NOSPLIT, $0-42
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), DI
 	MOVQ carry+16(FP), CX
 	XORQ BX, BX // offset of the current block
 	XORQ R12, R12 // the backslashes of the blocks skipped
-	MOVQ $0x2222222222222222, AX
-	MOVQ AX, X8
-	VPBROADCASTQ X8, Y8 // '"'
-	MOVQ $0x5C5C5C5C5C5C5C5C, AX
-	MOVQ AX, X9
-	VPBROADCASTQ X9, Y9 // '\\'
-	MOVQ $0x1F1F1F1F1F1F1F1F, AX
-	MOVQ AX, X10
-	VPBROADCASTQ X10, Y10 // the largest control character
-	MOVQ $0x6E6E6E6E6E6E6E6E, AX
-	MOVQ AX, X11
-	VPBROADCASTQ X11, Y11 // 'n'
-	MOVQ $0x7474747474747474, AX
-	MOVQ AX, X12
-	VPBROADCASTQ X12, Y12 // 't'
-	MOVQ $0x7272727272727272, AX
-	MOVQ AX, X13
-	VPBROADCASTQ X13, Y13 // 'r'
-	MOVQ $0x2F2F2F2F2F2F2F2F, AX
-	MOVQ AX, X14
-	VPBROADCASTQ X14, Y14 // '/'
+	VPBROADCASTB skipBytes<>+0(SB), Y8 // '"'
+	VPBROADCASTB skipBytes<>+1(SB), Y9 // '\\'
+	VPBROADCASTB skipBytes<>+2(SB), Y10 // the largest control character
+	VPBROADCASTB skipBytes<>+3(SB), Y11 // 'n'
+	VPBROADCASTB skipBytes<>+4(SB), Y12 // 't'
+	VPBROADCASTB skipBytes<>+5(SB), Y13 // 'r'
+	VPBROADCASTB skipBytes<>+6(SB), Y14 // '/'
 	MOVQ $0x5555555555555555, R15 // the even bits
 
 loop:
