@@ -154,7 +154,11 @@ func testPhoneComposer(t *testing.T, r *rig) {
 
 	// The placeholder fits the box on one line, and follows its width when
 	// the phone turns or the window grows, without the page being opened
-	// again (a hint chosen at another width was cut off).
+	// again (a hint chosen at another width was cut off). This rig runs no
+	// pi, whose one hint says so (TestChatPiMissing): the page is told pi
+	// was found, so that the composer offers its hints of every width.
+	eval[bool](t, r.browser, `(import('/chat/store.js').then((m) => { m.piStatus.value = {...m.piStatus.value, found: true}; }), true)`)
+	r.waitJS(t, box+`.placeholder.startsWith('Message pi')`)
 	if !eval[bool](t, r.browser, placeholderFitsJS) {
 		t.Errorf("the placeholder %q does not fit the box", eval[string](t, r.browser, box+`.placeholder`))
 	}
