@@ -47,8 +47,9 @@ func ChildProcesses(t testing.TB, ppid int) []string {
 }
 
 // LoginPis lists this test process's children that lead a terminal
-// session: the pis running `pi auth login` on a PTY (pi renames its
-// process "pi"; agents' pis lead no session).
+// session and run node: the pis running `pi auth login` on a PTY (pi
+// renames its process "pi"; agents' pis lead no session). The shells of
+// terminal tests running beside it lead sessions too, and are not listed.
 func LoginPis(t testing.TB) []string {
 	t.Helper()
 	var out []string
@@ -56,7 +57,7 @@ func LoginPis(t testing.TB) []string {
 		pid := strings.Fields(kid)[0]
 		stat, _ := os.ReadFile("/proc/" + pid + "/stat")
 		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])) // state ppid pgrp session ...
-		if len(f) > 3 && f[3] == pid {
+		if comm := strings.Fields(kid)[1]; len(f) > 3 && f[3] == pid && (comm == "pi" || comm == "node") {
 			out = append(out, kid)
 		}
 	}
