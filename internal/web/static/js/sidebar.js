@@ -158,14 +158,17 @@ function More() {
   const ref = useRef(null);
   const v = view();
   const left = v.total - v.sessions.length;
+  const hidden = !!filtered.value || complete() || left <= 0;
+  // Watched again whenever the button comes back (a total that arrives
+  // after the sessions shows it without a new page of them).
   useEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
     const io = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) moreSessions(); });
     io.observe(el);
     return () => io.disconnect();
-  }, [v.sessions]);
-  if (filtered.value || complete() || left <= 0) return null;
+  }, [v.sessions, hidden]);
+  if (hidden) return null;
   return html`<button ref=${ref} class="btn-link more side-more" type="button" onClick=${() => moreSessions()}>
     ${t('side.showMoreHere', { count: left })}</button>`;
 }
