@@ -11,7 +11,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { SidebarButton } from './sidebarbutton.js';
 import * as api from './api.js';
-import { toast, confirm } from './state.js';
+import { toast, confirm, listed } from './state.js';
 import { globalMute, setGlobalMute } from './attention.js';
 import { ModelsButton } from '../chat/models.js';
 import { refreshModels, scoped } from '../chat/store.js';
@@ -31,7 +31,10 @@ export function SettingsPage() {
   const [err, setErr] = useState('');
   const [rev, setRev] = useState(0);
   const [q, setQ] = useState('');
-  useEffect(() => { api.listProjects().then((d) => setProjects(d.projects || []), () => {}); }, []);
+  // Asked again when the listing gains or loses a folder (a session just
+  // started in a new one), not only when the page opens.
+  const folders = Object.keys(listed.value.projects).length;
+  useEffect(() => { api.listProjects().then((d) => setProjects(d.projects || []), () => {}); }, [folders]);
   useEffect(() => {
     let live = true;
     api.getConfig(cwd).then((c) => live && (setCfg(c), setErr('')), (e) => live && setErr(e.message));
