@@ -143,15 +143,7 @@ func TestPushAsPublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := p.PublicKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub := pushtest.NewSubscriber(t)
-	svc := pushtest.New(t, key, sub)
-	if err := p.Subscribe(t.Context(), sub.Subscription(svc.URL+"/sub/1")); err != nil {
-		t.Fatal(err)
-	}
+	svc := pushtest.Subscribed(t, p, "/sub/1")
 	cat := catalog.Static()
 	listed := "/home/u/.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_11111111-1111-4111-8111-111111111111.jsonl"
 	cat.Put(catalog.Meta{ID: "11111111-1111-4111-8111-111111111111", Path: listed, Cwd: "/p", Name: "listed one"})

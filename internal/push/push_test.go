@@ -25,15 +25,8 @@ func TestPushDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := s.PublicKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub := pushtest.NewSubscriber(t)
-	fake := pushtest.New(t, key, sub)
-	if err := s.Subscribe(t.Context(), sub.Subscription(fake.URL+"/push/abc")); err != nil {
-		t.Fatal(err)
-	}
+	fake := pushtest.Subscribed(t, s, "/push/abc")
+	key, _ := s.PublicKey()
 	want := push.Message{Title: "pi finished", Body: "fix the parser", URL: "/s/123", Tag: "piweb-123"}
 	s.Send(t.Context(), want)
 	if got := fake.Messages(t); len(got) != 1 || got[0] != want {

@@ -32,8 +32,6 @@ import (
 
 var b64 = base64.RawURLEncoding
 
-// browser is a push subscriber: the keys a browser makes for a
-// subscription, which decrypt what is pushed to it.
 // Subscriber is a browser's side of a subscription: the keys that
 // decrypt what is pushed to it.
 type Subscriber struct {
@@ -172,6 +170,23 @@ func New(t testing.TB, key string, sub *Subscriber) *Service {
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
 	return f
+}
+
+// Subscribed subscribes a new subscriber to s through a new local push
+// service, at path on it, as a page does when its user allows
+// notifications, and returns the service, which gets what s pushes.
+func Subscribed(t testing.TB, s *push.Service, path string) *Service {
+	t.Helper()
+	key, err := s.PublicKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := NewSubscriber(t)
+	svc := New(t, key, sub)
+	if err := s.Subscribe(t.Context(), sub.Subscription(svc.URL+path)); err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 func (f *Service) serve(w http.ResponseWriter, r *http.Request) {
