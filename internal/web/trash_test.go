@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"piweb/internal/client"
 	"piweb/internal/testkit"
 	"piweb/pisession"
 )
@@ -44,8 +46,15 @@ func TestTrashAndMissing(t *testing.T) {
 	}
 	b.waitJS(t, `!document.querySelector('.session-missing') && !document.querySelector('textarea[name=message]').disabled`)
 
+	// The catalog may not list the file put back yet (the page follows the
+	// file itself): each delete waits until it does, through the API client
+	// (a refused fetch in the page would be a console error).
+	api := client.New(b.base, client.Options{})
 	del := func(id string) {
-		eval[bool](t, b, `fetch('/api/sessions/`+id+`', {method: 'DELETE', headers: {'Content-Type': 'application/json'}, body: '{}'}).then(r => r.ok)`)
+		testkit.Eventually(t, func() error { _, err := api.Session(t.Context(), id); return err }, 20*time.Second, "listed")
+		if _, err := api.Delete(t.Context(), id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	del(d.Sessions[0]) // has a fork: re-pointing leaves a backup
 	del(id)
