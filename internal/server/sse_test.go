@@ -241,18 +241,19 @@ func TestSSEManyClients(t *testing.T) {
 	for _, c := range slow {
 		c.Close()
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	r.ts.Client().CloseIdleConnections() // keep-alive readers are not leaks
-	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before+2 {
-		buf := make([]byte, 1<<20)
-		t.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
-	}
-	if n := r.srv.app.Events.Subscribers(live.IndexTopic); n != 0 {
-		t.Errorf("%d subscribers left", n)
-	}
+	// A stream's goroutines end and its subscription is dropped as its
+	// handler returns, not in one step: both are waited for.
+	testkit.Eventually(t, func() error {
+		if n := runtime.NumGoroutine(); n > before+2 {
+			buf := make([]byte, 1<<20)
+			return fmt.Errorf("goroutines %d, before %d:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+		}
+		if n := r.srv.app.Events.Subscribers(live.IndexTopic); n != 0 {
+			return fmt.Errorf("%d subscribers left", n)
+		}
+		return nil
+	}, 10*time.Second, "every stream's goroutines and subscription to end")
 }
 
 // firstLook reads a files topic's first event after its hello: the
