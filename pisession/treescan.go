@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
+	"unsafe"
 )
 
 // TreeScan is what a session's detail takes from a file whose lines all
@@ -34,21 +36,89 @@ type TreeScan struct {
 // mark) or a header of an older version (Parse migrates it); the caller
 // parses the file then.
 func ScanTree(r io.ReaderAt) (t *TreeScan, ok bool, err error) {
-	sc := treeScanner{seen: map[string]int{}, linked: true, t: TreeScan{Tree: []TreeNode{}}}
-	lines := newLineReader(r)
-	for n := 1; ; n++ {
+	s := NewTreeScanner()
+	if ok, err := s.Read(r); !ok || err != nil {
+		return nil, false, err
+	}
+	return s.Result()
+}
+
+// TreeScanner is ScanTree kept between reads of a file that only grows:
+// Read goes on from where the last one ended, so a session followed live
+// costs its appended lines, not its size, per detail.
+type TreeScanner struct {
+	sc    treeScanner
+	lines int   // the lines read so far
+	off   int64 // the bytes read so far (Size)
+	whole bool  // the bytes read end with a newline: the next line starts at off
+	spent bool  // a line the scan does not take was read
+}
+
+// NewTreeScanner returns a scanner at the start of a file.
+func NewTreeScanner() *TreeScanner {
+	return &TreeScanner{sc: treeScanner{seen: map[string]int{}, linked: true, t: TreeScan{Tree: []TreeNode{}}}, whole: true}
+}
+
+// Size is how many bytes of the file the scanner has read.
+func (s *TreeScanner) Size() int64 { return s.off }
+
+// Resumable reports whether Read can go on with bytes appended after
+// Size: the scan took every line so far and the last ended with a
+// newline (else an appended byte would continue it).
+func (s *TreeScanner) Resumable() bool { return s.whole && !s.spent }
+
+// Read reads r from Size to its end, as ScanTree does; ok is false when
+// the file needs the parse (the scanner is spent then), or when it cannot
+// resume (Resumable).
+func (s *TreeScanner) Read(r io.ReaderAt) (ok bool, err error) {
+	if !s.Resumable() {
+		return false, nil
+	}
+	lines := newLineReader(r, s.off)
+	for {
 		line, last, err := lines.next()
 		if err != nil {
-			return nil, false, err
+			s.spent = true
+			return false, err
 		}
 		if line == nil {
-			break
+			return true, nil
 		}
-		if !sc.add(line, n, last) {
-			return nil, false, nil
+		s.lines++
+		s.off, s.whole = lines.off, !last
+		if !s.sc.add(line, s.lines, last) {
+			s.spent = true
+			return false, nil
 		}
 	}
-	return sc.result()
+}
+
+// Result is what ScanTree returns of the bytes read so far. Each call
+// returns a tree and labels of its own: the scanner keeps reading.
+func (s *TreeScanner) Result() (*TreeScan, bool, error) {
+	if s.spent {
+		return nil, false, nil
+	}
+	return s.sc.result()
+}
+
+// MemSize estimates the memory the scanner holds, for a cache's budget.
+func (s *TreeScanner) MemSize() int64 {
+	n := int64(len(s.sc.t.Header)) + int64(cap(s.sc.t.Tree))*int64(unsafe.Sizeof(TreeNode{}))
+	for _, t := range s.sc.t.Tree {
+		n += int64(len(t.ID) + len(t.Type) + len(t.Role) + len(t.Timestamp) + len(t.Text))
+		if t.ParentID != nil {
+			n += int64(len(*t.ParentID)) + 16
+		}
+	}
+	n += int64(cap(s.sc.links)) * int64(unsafe.Sizeof(link{}))
+	for _, l := range s.sc.links {
+		n += int64(len(l.key)+len(l.orphan)) + 48 // its key, and the seen map's entry
+	}
+	for _, e := range s.sc.labels {
+		n += int64(len(e.Raw)) + int64(unsafe.Sizeof(*e))
+	}
+	return n
 }
 
 // treeScanner holds what ScanTree keeps of the lines read so far.
@@ -124,16 +194,17 @@ func (sc *treeScanner) result() (*TreeScan, bool, error) {
 	if sc.t.Header == nil {
 		return nil, false, nil // no header: the parse says what the file is
 	}
-	sc.t.Labels = (&Session{Entries: sc.labels}).LabelMap()
-	for i := range sc.t.Tree {
-		if l, found := sc.t.Labels[sc.t.Tree[i].ID]; found {
-			sc.t.Tree[i].Label = &l
+	t := TreeScan{Header: sc.t.Header, Leaf: sc.t.Leaf, Tree: slices.Clone(sc.t.Tree)}
+	t.Labels = (&Session{Entries: sc.labels}).LabelMap()
+	for i := range t.Tree {
+		if l, found := t.Labels[t.Tree[i].ID]; found {
+			t.Tree[i].Label = &l
 		}
 	}
 	if !sc.linked {
-		sc.t.Problems = linkDefects(sc.links)
+		t.Problems = linkDefects(sc.links)
 	}
-	return &sc.t, true, nil
+	return &t, true, nil
 }
 
 // lineReader splits a file's bytes into lines as Parser does: at each
@@ -147,8 +218,9 @@ type lineReader struct {
 	long []byte        // the last line longer than r's buffer
 }
 
-func newLineReader(ra io.ReaderAt) *lineReader {
-	return &lineReader{ra: ra, r: bufio.NewReaderSize(io.NewSectionReader(ra, 0, math.MaxInt64), 256<<10)}
+// newLineReader reads ra from off, the start of a line.
+func newLineReader(ra io.ReaderAt, off int64) *lineReader {
+	return &lineReader{ra: ra, off: off, r: bufio.NewReaderSize(io.NewSectionReader(ra, off, math.MaxInt64-off), 256<<10)}
 }
 
 // next returns the next line without its newline, valid until the next

@@ -128,3 +128,32 @@ func FuzzScanTree(f *testing.F) {
 		checkScan(t, "fuzz", data)
 	})
 }
+
+// TestTreeScannerResumes: a TreeScanner that read a file up to any line's
+// end and then goes on with the rest answers as ScanTree of the whole.
+func TestTreeScannerResumes(t *testing.T) {
+	h := `{"type":"session","version":3,"id":"h","timestamp":"t","cwd":"/"}`
+	data := []byte(h + "\n" + e1 + "\n" + `{"type":"label","id":"l","parentId":"a","timestamp":"t","targetId":"a","label":"x"}` + "\n" + e2 + "\n" +
+		`{"type":"message","id":"c","parentId":"zz","timestamp":"t","message":{"role":"user","content":"late"}}` + "\n")
+	want, ok, err := ScanTree(bytes.NewReader(data))
+	if !ok || err != nil {
+		t.Fatalf("ScanTree: %v %v", ok, err)
+	}
+	for i, b := range data {
+		if b != '\n' {
+			continue
+		}
+		s := NewTreeScanner()
+		if ok, err := s.Read(bytes.NewReader(data[:i+1])); !ok || err != nil || s.Size() != int64(i+1) || !s.Resumable() {
+			t.Fatalf("prefix %d: %v %v, size %d", i+1, ok, err, s.Size())
+		}
+		s.Result() // a result in between changes nothing
+		if ok, err := s.Read(bytes.NewReader(data)); !ok || err != nil {
+			t.Fatalf("rest after %d: %v %v", i+1, ok, err)
+		}
+		got, _, _ := s.Result()
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("resumed after %d bytes (-whole +resumed):\n%s", i+1, d)
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/export"
-	"piweb/internal/sessionstore"
 	"piweb/pisession"
 )
 
@@ -140,11 +139,12 @@ func Document(m catalog.Meta, sess *pisession.Session, leaf *pisession.Entry) ex
 }
 
 // ScanDetail is Detail of a session from a scan of its file
-// (sessionstore.ScanTree), for a session whose parse is not cached: the
-// same answer, without parsing the file or keeping anything of it. ok is
-// false when the file needs the parse (Detail).
+// (sessionstore.Cache.ScanTree), for a session whose parse is not cached: the
+// same answer, without parsing the file; the scan is kept, so a file that
+// only grew has only its appended bytes read. ok is false when the file
+// needs the parse (Detail).
 func (o *Ops) ScanDetail(m catalog.Meta) (apitype.SessionDetail, bool) {
-	t, ok := sessionstore.ScanTree(m.Path)
+	t, ok := o.Cache.ScanTree(m.Path)
 	if !ok {
 		return apitype.SessionDetail{}, false
 	}

@@ -32,6 +32,8 @@ type Cache struct {
 	items   map[string]*cached
 	reading int64       // bytes of the files being parsed
 	held    func(int64) // told what the cache holds (OnHeld)
+	// countRead, when set, is told the bytes each scan reads (ScanTree).
+	countRead func(int64)
 }
 
 type cached struct {
@@ -41,8 +43,11 @@ type cached struct {
 	g     *pisession.Growing   // what s was finished from; nil when it cannot grow
 	tail  []byte               // the last bytes read, up to tailLen
 	tree  []pisession.TreeNode // built on first use for this parse
+	scan  *scanned             // the last scan of the file (ScanTree)
 	used  time.Time            // guarded by Cache.mu
-	bytes int64                // guarded by Cache.mu
+	bytes int64                // guarded by Cache.mu: the parse's MemSize
+	// scanBytes is the scan's MemSize, guarded by Cache.mu.
+	scanBytes int64
 }
 
 // tailLen is how many bytes before a parsed file's end must be unchanged
@@ -108,7 +113,7 @@ func (c *Cache) report() {
 	}
 	total := c.reading
 	for _, it := range c.items {
-		total += it.bytes
+		total += it.bytes + it.scanBytes
 	}
 	c.held(total)
 }
@@ -246,7 +251,7 @@ func (c *Cache) evict(keep string) {
 		var total int64
 		var oldest string
 		for p, it := range c.items {
-			total += it.bytes
+			total += it.bytes + it.scanBytes
 			if p != keep && (oldest == "" || it.used.Before(c.items[oldest].used)) {
 				oldest = p
 			}
@@ -271,8 +276,8 @@ func (c *Cache) Forget(path string) {
 func (c *Cache) Cached(path string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, found := c.items[path]
-	return found
+	it := c.items[path]
+	return it != nil && it.bytes > 0
 }
 
 // Ready reports whether a current parse of path is kept, without waiting
