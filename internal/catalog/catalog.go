@@ -66,8 +66,9 @@ type Catalog struct {
 	temp     string            // the temporary index dir, removed on Close
 
 	closeOnce sync.Once
-	stops     []func() // run by Close before waiting
-	owned     func()   // closes what Open opened, after the goroutines end
+	stops     []func()           // run by Close before waiting
+	settle    chan chan struct{} // Settle's requests to follow (nil for Static)
+	owned     func()             // closes what Open opened, after the goroutines end
 	wg        sync.WaitGroup
 }
 
@@ -133,7 +134,7 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log)}
+		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log), settle: make(chan chan struct{})}
 	// Subscribed before the first load: a change the index makes between
 	// the two is then reloaded, not missed.
 	sub := ix.Subscribe()
@@ -230,15 +231,56 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 				pending = true
 				timer.Reset(max(10*time.Millisecond, c.reloadEvery-time.Since(last)))
 			}
+		case done := <-c.settle:
+			// The events already queued are the ones a caller may have
+			// heard of elsewhere: they are applied too.
+			for range len(sub.C) {
+				if ev, open := <-sub.C; open {
+					dirty[ev.Path], pending = true, true
+				}
+			}
+			if pending { // the timer's tick, if set, finds nothing pending
+				c.flush(dirty, all)
+				pending, all, dirty = false, false, map[string]bool{}
+				last = time.Now()
+			}
+			close(done)
 		case <-timer.C:
 			if pending {
-				if err := c.reloadChanged(context.Background(), dirty, all); err != nil {
-					c.log.Error("catalog: reload", "err", err) // the next change retries
-				}
+				c.flush(dirty, all)
 				pending, all, dirty = false, false, map[string]bool{}
 				last = time.Now()
 			}
 		}
+	}
+}
+
+// flush reloads the changed files (reloadChanged), logging a failure: the
+// next change retries.
+func (c *Catalog) flush(dirty map[string]bool, all bool) {
+	if err := c.reloadChanged(context.Background(), dirty, all); err != nil {
+		c.log.Error("catalog: reload", "err", err)
+	}
+}
+
+// Settle lists at once the index's changes the catalog holds back (it
+// reloads at most every Options.ReloadEvery), returning when they are
+// listed or ctx ends: for a request that missed a session which the
+// index's events, followed elsewhere, already announced. A Static catalog
+// has nothing to settle.
+func (c *Catalog) Settle(ctx context.Context) {
+	if c.settle == nil {
+		return
+	}
+	done := make(chan struct{})
+	select {
+	case c.settle <- done:
+	case <-ctx.Done():
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 

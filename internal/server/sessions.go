@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"os"
@@ -204,6 +205,14 @@ func (s *Server) lookupID(id string) (Meta, error) {
 	}
 	if m, found := s.live.Pending(id); found {
 		m.Key = m.ID // a new session, not indexed yet: no copy shares its id
+		return m, nil
+	}
+	// A page may ask as soon as the live events said the file is back,
+	// before the catalog reloaded it: it is asked to catch up, once.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	s.cat.Settle(ctx)
+	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}
 	return Meta{}, errs.Errorf(errs.NotFound, "session not found")
