@@ -198,6 +198,18 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 	dirty := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	// flush reloads what is pending; a failure is logged and the next
+	// change retries.
+	flush := func() {
+		if !pending {
+			return
+		}
+		if err := c.reloadChanged(context.Background(), dirty, all); err != nil {
+			c.log.Error("catalog: reload", "err", err)
+		}
+		pending, all, dirty = false, false, map[string]bool{}
+		last = time.Now()
+	}
 	// The text pass writes no events: while text is behind, it is
 	// counted again now and then.
 	text := time.NewTicker(2 * c.reloadEvery)
@@ -239,27 +251,11 @@ func (c *Catalog) follow(sub *index.Subscription, stop <-chan struct{}) {
 					dirty[ev.Path], pending = true, true
 				}
 			}
-			if pending { // the timer's tick, if set, finds nothing pending
-				c.flush(dirty, all)
-				pending, all, dirty = false, false, map[string]bool{}
-				last = time.Now()
-			}
+			flush() // the timer's tick, if set, then finds nothing pending
 			close(done)
 		case <-timer.C:
-			if pending {
-				c.flush(dirty, all)
-				pending, all, dirty = false, false, map[string]bool{}
-				last = time.Now()
-			}
+			flush()
 		}
-	}
-}
-
-// flush reloads the changed files (reloadChanged), logging a failure: the
-// next change retries.
-func (c *Catalog) flush(dirty map[string]bool, all bool) {
-	if err := c.reloadChanged(context.Background(), dirty, all); err != nil {
-		c.log.Error("catalog: reload", "err", err)
 	}
 }
 
