@@ -239,45 +239,60 @@ func (s *Server) open(r *http.Request) (Meta, *pisession.Session, error) {
 	if err != nil {
 		return m, nil, err
 	}
+	sess, err := s.loadMeta(m)
+	return m, sess, err
+}
+
+// loadMeta parses the local session m (cached); a new session pi has not
+// written yet is empty.
+func (s *Server) loadMeta(m Meta) (*pisession.Session, error) {
 	sess, err := s.load(m.Path)
 	if errs.Is(err, errs.NotFound) {
 		if _, pending := s.live.Pending(m.ID); pending {
-			return m, pisession.Parse(nil), nil // pi has not written it yet
+			return pisession.Parse(nil), nil // pi has not written it yet
 		}
 	}
 	if err != nil {
-		return m, nil, err
+		return nil, err
 	}
-	return m, sess, nil
+	return sess, nil
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
-	if d, ok := s.scanDetail(r); ok {
-		return writeDetail(w, d)
-	}
-	m, sess, err := s.open(r)
+	machine, err := s.remoteMachine(r)
 	if err != nil {
 		return err
 	}
-	if machine, _ := s.remoteMachine(r); machine != "" {
+	if machine != "" {
+		m, sess, err := s.openRemote(r, machine)
+		if err != nil {
+			return err
+		}
 		d := ops.RemoteDetail(m, sess)
 		d.Session.Machine = machine // an Item of the fleet says its machine
 		return writeDetail(w, d)
 	}
+	m, err := s.lookupID(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if d, ok := s.scanDetail(m); ok {
+		return writeDetail(w, d)
+	}
+	sess, err := s.loadMeta(m)
+	if err != nil {
+		return err
+	}
 	return writeDetail(w, s.ops.Detail(m, sess))
 }
 
-// scanDetail is the detail of a local session whose parse is not cached,
+// scanDetail is the detail of the local session m if its parse is not cached,
 // from a scan of its file (ops.ScanDetail): opening a huge session then
 // parses nothing (its context's page comes from the index, tailContext).
 // ok is false when the parse answers (a cached one, or a file the scan
 // does not take).
-func (s *Server) scanDetail(r *http.Request) (apitype.SessionDetail, bool) {
-	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
-		return apitype.SessionDetail{}, false
-	}
-	m, err := s.lookupID(r.PathValue("id"))
-	if err != nil || s.cache.Ready(m.Path) {
+func (s *Server) scanDetail(m Meta) (apitype.SessionDetail, bool) {
+	if s.cache.Ready(m.Path) {
 		return apitype.SessionDetail{}, false
 	}
 	return s.ops.ScanDetail(m)
