@@ -153,7 +153,7 @@ type exportSrc struct {
 func (s *Server) exportSrcOf(ctx context.Context, id string) (exportSrc, error) {
 	i := strings.IndexByte(id, '@')
 	if i < 0 {
-		m, err := s.lookupID(id)
+		m, err := s.lookupID(ctx, id)
 		if err != nil {
 			return exportSrc{}, errs.Errorf(errs.NotFound, "session %.80s not found", id)
 		}

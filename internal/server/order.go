@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ func (s *Server) postOrder(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(w, r, &body, maxBody); err != nil {
 		return err
 	}
-	if err := s.checkOrder(body); err != nil {
+	if err := s.checkOrder(r.Context(), body); err != nil {
 		return err
 	}
 	st, err := s.order.Set(body.IDs, body.Pinned, body.Archived, time.Now())
@@ -43,7 +44,7 @@ func (s *Server) postOrder(w http.ResponseWriter, r *http.Request) error {
 	return ok(w, st)
 }
 
-func (s *Server) checkOrder(c apitype.OrderChange) error {
+func (s *Server) checkOrder(ctx context.Context, c apitype.OrderChange) error {
 	switch {
 	case c.Pinned == nil && c.Archived == nil:
 		return errs.Errorf(errs.Invalid, "say pinned or archived")
@@ -54,7 +55,7 @@ func (s *Server) checkOrder(c apitype.OrderChange) error {
 	}
 	adds := c.Pinned != nil && *c.Pinned || c.Archived != nil && *c.Archived
 	for _, id := range c.IDs {
-		if err := s.checkOrderID(id, adds); err != nil {
+		if err := s.checkOrderID(ctx, id, adds); err != nil {
 			return err
 		}
 	}
@@ -64,7 +65,7 @@ func (s *Server) checkOrder(c apitype.OrderChange) error {
 // checkOrderID refuses a key that is empty or long, and, when it is to be
 // pinned or archived, a local session not listed or a remote ref without
 // the fleet (refs are checked for shape, not against the fleet database).
-func (s *Server) checkOrderID(id string, adds bool) error {
+func (s *Server) checkOrderID(ctx context.Context, id string, adds bool) error {
 	if id == "" || len(id) > 512 {
 		return errs.Errorf(errs.Invalid, "bad session id %.40q", id)
 	}
@@ -74,7 +75,7 @@ func (s *Server) checkOrderID(id string, adds bool) error {
 	if i := strings.IndexByte(id, '@'); i >= 0 {
 		return s.checkRef(id[:i], id[i+1:])
 	}
-	if _, err := s.lookupID(id); err != nil {
+	if _, err := s.lookupID(ctx, id); err != nil {
 		return errs.Errorf(errs.NotFound, "session %.80s not found", id)
 	}
 	return nil

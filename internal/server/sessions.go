@@ -180,7 +180,7 @@ func (s *Server) lookup(r *http.Request) (Meta, error) {
 	if machine != "" {
 		return Meta{}, errs.Errorf(errs.Forbidden, "read-only: this session is on machine %s, whose piweb does not take it from here", machine)
 	}
-	return s.lookupID(r.PathValue("id"))
+	return s.lookupID(r.Context(), r.PathValue("id"))
 }
 
 // sessionHandler is a handler of a route under /api/sessions/{id} that
@@ -198,8 +198,13 @@ func (s *Server) withSession(h sessionHandler) handlerFunc {
 	}
 }
 
-// lookupID finds the session with the given id.
-func (s *Server) lookupID(id string) (Meta, error) {
+// settleWait bounds how long a lookup that missed waits for the catalog
+// to list the changes it holds back (see Catalog.Settle).
+const settleWait = 2 * time.Second
+
+// lookupID finds the session with the given id; a miss waits for the
+// catalog to catch up while ctx lasts.
+func (s *Server) lookupID(ctx context.Context, id string) (Meta, error) {
 	if m, found := s.cat.ByKey(id); found {
 		return m, nil
 	}
@@ -208,8 +213,9 @@ func (s *Server) lookupID(id string) (Meta, error) {
 		return m, nil
 	}
 	// A page may ask as soon as the live events said the file is back,
-	// before the catalog reloaded it: it is asked to catch up, once.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// before the catalog reloaded it: it is asked to catch up, once, for
+	// as long as the request lasts (at most settleWait).
+	ctx, cancel := context.WithTimeout(ctx, settleWait)
 	defer cancel()
 	s.cat.Settle(ctx)
 	if m, found := s.cat.ByKey(id); found {
@@ -272,7 +278,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 		d.Session.Machine = machine // an Item of the fleet says its machine
 		return writeDetail(w, d)
 	}
-	m, err := s.lookupID(r.PathValue("id"))
+	m, err := s.lookupID(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -365,7 +371,7 @@ func (s *Server) tailContext(w http.ResponseWriter, r *http.Request) (done bool,
 	if machine, err := s.remoteMachine(r); err != nil || machine != "" {
 		return false, nil
 	}
-	m, err := s.lookupID(r.PathValue("id"))
+	m, err := s.lookupID(r.Context(), r.PathValue("id"))
 	if err != nil || s.cache.Ready(m.Path) {
 		return false, nil
 	}

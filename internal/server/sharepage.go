@@ -101,7 +101,7 @@ func (s *Server) shareMeta(r *http.Request) (apitype.Share, Meta, error) {
 	if err != nil {
 		return sh, Meta{}, err
 	}
-	m, err := s.lookupID(sh.Session)
+	m, err := s.lookupID(r.Context(), sh.Session)
 	if err != nil {
 		return sh, Meta{}, errs.Errorf(errs.NotFound, shareGone)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/base64"
 	"net/http"
 	"strings"
@@ -42,7 +43,7 @@ func (s *Server) postShare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.shareTarget(body.Session)
+	m, err := s.shareTarget(r.Context(), body.Session)
 	if err != nil {
 		return err
 	}
@@ -84,14 +85,14 @@ func shareHours(h int) (int, error) {
 
 // shareTarget is the session a link is asked for: one of this machine's
 // (another machine's is asked of that machine, through the fleet proxy).
-func (s *Server) shareTarget(id string) (Meta, error) {
+func (s *Server) shareTarget(ctx context.Context, id string) (Meta, error) {
 	if id == "" || len(id) > 512 {
 		return Meta{}, errs.Errorf(errs.Invalid, "say which session to share")
 	}
 	if strings.Contains(id, "@") {
 		return Meta{}, errs.Errorf(errs.Invalid, "name another machine's session by its id and ?machine=, which sends the request on to it")
 	}
-	m, err := s.lookupID(id)
+	m, err := s.lookupID(ctx, id)
 	if err != nil {
 		return Meta{}, errs.Errorf(errs.NotFound, "session %.80s not found", id)
 	}

@@ -36,7 +36,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 	if !s.sse.Has(req.Stream) {
 		return sse.ErrNoStream // before the topic's checks, as ever
 	}
-	t, err := s.live.ResolveTopic(req.Topic, s.lookupID)
+	t, err := s.live.ResolveTopic(req.Topic, func(id string) (Meta, error) { return s.lookupID(r.Context(), id) })
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
 	if err := absCwd(cwd); err != nil {
 		return err
 	}
-	return s.answerTrust(w, cwd, r.URL.Query().Get("session"))
+	return s.answerTrust(r.Context(), w, cwd, r.URL.Query().Get("session"))
 }
 
 // postTrust records the user's decision, only ever on the user's request:
@@ -63,7 +64,7 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.Session != "" {
-		m, err := s.lookupID(body.Session)
+		m, err := s.lookupID(r.Context(), body.Session)
 		if err != nil {
 			return err
 		}
@@ -73,12 +74,12 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 	} else if err := agent.TrustProject(s.agentDir, cwd); err != nil {
 		return errs.E("agent.TrustProject", errs.Internal, "cannot write pi's trust.json", err)
 	}
-	return s.answerTrust(w, cwd, body.Session)
+	return s.answerTrust(r.Context(), w, cwd, body.Session)
 }
 
 // answerTrust writes the folder's trust, as the session id (if any) sees
 // it: an approved session's pi loads the resources whatever trust.json says.
-func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
+func (s *Server) answerTrust(ctx context.Context, w http.ResponseWriter, cwd, id string) error {
 	pt, err := agent.CheckProjectTrust(s.agentDir, cwd)
 	if err != nil {
 		return errs.E("agent.CheckProjectTrust", errs.Internal, "cannot read pi's trust.json", err)
@@ -87,7 +88,7 @@ func (s *Server) answerTrust(w http.ResponseWriter, cwd, id string) error {
 		pt.Missing = true
 	}
 	if id != "" {
-		if m, err := s.lookupID(id); err == nil && s.agent.Approved(m.Path) {
+		if m, err := s.lookupID(ctx, id); err == nil && s.agent.Approved(m.Path) {
 			pt.Approved, pt.Trusted, pt.Skipped = true, true, false
 		}
 	}
