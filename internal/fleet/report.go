@@ -15,27 +15,25 @@ import (
 // Report is `piweb fleet status`: what the database has of this machine,
 // what is behind and why.
 type Report struct {
-	URL            string    `json:"url"` // password hidden
-	Machine        string    `json:"machine"`
-	Schema         int       `json:"schema"`
-	MinWriter      int       `json:"minWriter"`
-	Paused         string    `json:"paused,omitempty"` // why this piweb may not push
-	Claimed        bool      `json:"claimed"`          // the machine has pushed before
-	Role           string    `json:"role,omitempty"`
-	PiwebVersion   string    `json:"piwebVersion,omitempty"`
-	PiVersion      string    `json:"piVersion,omitempty"`
-	Share          string    `json:"share,omitempty"`
-	LastPush       time.Time `json:"lastPush,omitzero"`
-	LastHeartbeat  time.Time `json:"lastHeartbeat,omitzero"`
-	Local          int       `json:"local"`   // sessions listed here
-	Pushed         int       `json:"pushed"`  // of them, current in the database
-	Deleted        int       `json:"deleted"` // marked deleted in the database
-	Entries, Lines int       `json:"-"`
-	New            int       `json:"new"`   // listed here, not in the database
-	Grown          int       `json:"grown"` // in the database, changed here since
-	Gone           int       `json:"gone"`  // deleted here, not yet marked
-	Why            string    `json:"why,omitempty"`
-	RoleWarning    string    `json:"roleWarning,omitempty"` // this connection's role may lift row-level security
+	URL       string `json:"url"` // password hidden
+	Machine   string `json:"machine"`
+	Schema    int    `json:"schema"`
+	MinWriter int    `json:"minWriter"`
+	Paused    string `json:"paused,omitempty"` // why this piweb may not push
+	Claimed   bool   `json:"claimed"`          // the machine has pushed before
+	Role      string `json:"role,omitempty"`
+	// Self is this machine's row, as Machines lists it (zero when it is
+	// not in the fleet yet).
+	Self           MachineInfo `json:"self,omitzero"`
+	Local          int         `json:"local"`   // sessions listed here
+	Pushed         int         `json:"pushed"`  // of them, current in the database
+	Deleted        int         `json:"deleted"` // marked deleted in the database
+	Entries, Lines int         `json:"-"`
+	New            int         `json:"new"`   // listed here, not in the database
+	Grown          int         `json:"grown"` // in the database, changed here since
+	Gone           int         `json:"gone"`  // deleted here, not yet marked
+	Why            string      `json:"why,omitempty"`
+	RoleWarning    string      `json:"roleWarning,omitempty"` // this connection's role may lift row-level security
 	// Machines are the fleet's machines: the versions each runs, online
 	// or not.
 	Machines []MachineInfo `json:"machines"`
@@ -71,6 +69,7 @@ func Check(ctx context.Context, url, machine string, local []catalog.Meta, now t
 	if r.Machines, err = machines(ctx, conn, now); err != nil {
 		return r, err
 	}
+	r.Self = r.self()
 	if err := r.checkRole(ctx, conn); err != nil {
 		return r, err
 	}
@@ -81,11 +80,11 @@ func Check(ctx context.Context, url, machine string, local []catalog.Meta, now t
 	return r, nil
 }
 
+// readMachine reads who claimed this machine's name, if anyone.
 func (r *Report) readMachine(ctx context.Context, conn *pgx.Conn) error {
-	var lastPush *time.Time
 	var mine bool
-	err := conn.QueryRow(ctx, `SELECT role, role = current_user, piweb_version, pi_version, share, last_push, last_heartbeat
-		FROM fleet.machines WHERE name = $1`, r.Machine).Scan(&r.Role, &mine, &r.PiwebVersion, &r.PiVersion, &r.Share, &lastPush, &r.LastHeartbeat)
+	err := conn.QueryRow(ctx, `SELECT role, role = current_user FROM fleet.machines WHERE name = $1`, r.Machine).
+		Scan(&r.Role, &mine)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -93,13 +92,20 @@ func (r *Report) readMachine(ctx context.Context, conn *pgx.Conn) error {
 		return err
 	}
 	r.Claimed = true
-	if lastPush != nil {
-		r.LastPush = *lastPush
-	}
 	if !mine && r.Paused == "" {
 		r.Paused = (&ErrNameTaken{Name: r.Machine, Role: r.Role}).Error()
 	}
 	return nil
+}
+
+// self is this machine's row among Machines (zero when none).
+func (r *Report) self() MachineInfo {
+	for _, m := range r.Machines {
+		if m.Name == r.Machine {
+			return m
+		}
+	}
+	return MachineInfo{}
 }
 
 // checkRole warns when this connection's role may lift the row-level
@@ -180,8 +186,8 @@ func (r Report) why(now time.Time) string {
 		return ""
 	case !r.Claimed:
 		return "this machine has not pushed yet: start piweb serve --fleet on it"
-	case now.Sub(r.LastHeartbeat) > heartbeatLate:
-		return fmt.Sprintf("no piweb serve --fleet is pushing from this machine (last heartbeat %s ago)", now.Sub(r.LastHeartbeat).Round(time.Second))
+	case now.Sub(r.Self.LastHeartbeat) > heartbeatLate:
+		return fmt.Sprintf("no piweb serve --fleet is pushing from this machine (last heartbeat %s ago)", now.Sub(r.Self.LastHeartbeat).Round(time.Second))
 	}
 	return "piweb serve --fleet is pushing from this machine and catching up"
 }
@@ -191,8 +197,8 @@ func (r Report) Text(now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fleet database: %s (schema %d, accepts piweb fleet writers %d and newer)\n", r.URL, r.Schema, r.MinWriter)
 	if r.Claimed {
-		fmt.Fprintf(&b, "machine %s: role %s, %s, pi %s, shares %s\n", r.Machine, r.Role, r.PiwebVersion, orNone(r.PiVersion), r.Share)
-		fmt.Fprintf(&b, "last push: %s; last heartbeat: %s\n", ago(r.LastPush, now), ago(r.LastHeartbeat, now))
+		fmt.Fprintf(&b, "machine %s: role %s, %s, pi %s, shares %s\n", r.Machine, r.Role, r.Self.PiwebVersion, orNone(r.Self.PiVersion), r.Self.Share)
+		fmt.Fprintf(&b, "last push: %s; last heartbeat: %s\n", ago(r.Self.LastPush, now), ago(r.Self.LastHeartbeat, now))
 	} else {
 		fmt.Fprintf(&b, "machine %s: not in the fleet yet\n", r.Machine)
 	}

@@ -90,6 +90,9 @@ func TestCheck(t *testing.T) {
 	if r.Pushed != 2 || r.Behind() != 0 || !strings.Contains(r.Text(now), "behind: nothing") {
 		t.Errorf("after the push:\n%s", r.Text(now))
 	}
+	if r.Self.Name != "desk" || r.Self.PiwebVersion != "piweb test" || !r.Self.Online || r.Self.Sessions != 2 {
+		t.Errorf("this machine's row: %+v", r.Self)
+	}
 	// desk pushes as an owner, as fleets set up before MachineRole did:
 	// warned; a machine's own role is not.
 	if !strings.Contains(r.Text(now), "warning: role "+d.name+"_desk may lift row-level security") {
@@ -98,6 +101,9 @@ func TestCheck(t *testing.T) {
 	lap, err := Check(context.Background(), d.machineRole(t, "lap"), "lap", nil, now)
 	if err != nil || lap.RoleWarning != "" {
 		t.Errorf("a machine's own role: %v, warning %q", err, lap.RoleWarning)
+	}
+	if lap.Claimed || lap.Self != (MachineInfo{}) {
+		t.Errorf("a machine not in the fleet yet has a row: %+v", lap.Self)
 	}
 	if text := lap.Text(now); !strings.Contains(text, "machines:\n  desk: piweb piweb test, pi unknown, ") {
 		t.Errorf("the fleet's machines and their versions are not listed:\n%s", text)
