@@ -183,7 +183,7 @@ func canonicalEscape(b []byte, i int) int {
 	default:
 		return -1
 	}
-	cu, ok := lowerHex4(b, i+2)
+	cu, ok := hex4(b, i+2, true)
 	switch {
 	case !ok:
 		return -1
@@ -195,7 +195,7 @@ func canonicalEscape(b []byte, i int) int {
 		// A high surrogate followed by a low one is a pair, which
 		// JSON.stringify writes as raw UTF-8.
 		if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-			if lo, ok := hex4(string(b[i+8:i+12]), 0); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			if lo, ok := hex4(b, i+8, false); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 				return -1
 			}
 		}
@@ -204,26 +204,6 @@ func canonicalEscape(b []byte, i int) int {
 		return -1
 	}
 	return i + 6
-}
-
-// lowerHex4 decodes four lowercase hex digits.
-func lowerHex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // number checks that the number at c.i is in JavaScript's shortest form.

@@ -381,14 +381,14 @@ func (p *parser) escape(buf []byte, i int) ([]byte, int, error) {
 	case 't':
 		return append(buf, '\t'), i + 2, nil
 	case 'u':
-		cu, ok := hex4(s, i+2)
+		cu, ok := hex4(s, i+2, false)
 		if !ok {
 			p.i = i
 			return nil, 0, p.errorf("invalid \\u escape")
 		}
 		i += 6
 		if cu >= 0xD800 && cu <= 0xDBFF && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-			if lo, ok := hex4(s, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			if lo, ok := hex4(s, i+2, false); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 				r := 0x10000 + (cu-0xD800)<<10 + (lo - 0xDC00)
 				return utf8.AppendRune(buf, r), i + 6, nil
 			}
@@ -402,19 +402,21 @@ func (p *parser) escape(buf []byte, i int) ([]byte, int, error) {
 	return nil, 0, p.errorf("invalid escape")
 }
 
-// hex4 decodes four hex digits (either case) at s[i:].
-func hex4(s string, i int) (rune, bool) {
+// hex4 decodes four hex digits at s[i:], of either case, or lowercase
+// only with lower (the escapes JSON.stringify writes).
+func hex4[T string | []byte](s T, i int, lower bool) (rune, bool) {
 	if i+4 > len(s) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range []byte(s[i : i+4]) {
+	for j := i; j < i+4; j++ {
+		c := s[j]
 		switch {
 		case c >= '0' && c <= '9':
 			c -= '0'
 		case c >= 'a' && c <= 'f':
 			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
+		case c >= 'A' && c <= 'F' && !lower:
 			c -= 'A' - 10
 		default:
 			return 0, false

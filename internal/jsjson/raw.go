@@ -337,9 +337,9 @@ func appendDecoded(out, s []byte) []byte {
 // surrogate escape when it is a high surrogate, and returns the rune (U+FFFD
 // for a lone surrogate) and the bytes read.
 func decodeU(s []byte, i int) (rune, int) {
-	r, _ := hex4(string(s[i+2:i+6]), 0)
+	r, _ := hex4(s, i+2, false)
 	if r >= 0xD800 && r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
-		if lo, _ := hex4(string(s[i+8:i+12]), 0); lo >= 0xDC00 && lo < 0xE000 {
+		if lo, _ := hex4(s, i+8, false); lo >= 0xDC00 && lo < 0xE000 {
 			return (r-0xD800)<<10 + (lo - 0xDC00) + 0x10000, 12
 		}
 	}
@@ -385,7 +385,7 @@ func pieceEnd(body []byte, i, n int) int {
 		j--
 	}
 	for j+6 <= len(body) && j >= i+6 && body[j] == '\\' && body[j+1] == 'u' && body[j-6] == '\\' && body[j-5] == 'u' {
-		if r, _ := hex4(string(body[j-4:j]), 0); r < 0xD800 || r >= 0xDC00 {
+		if r, _ := hex4(body, j-4, false); r < 0xD800 || r >= 0xDC00 {
 			break
 		}
 		j += 6 // the low half joins its high half (or is decoded alone, as DecodeString would)
