@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pgtest"
+	"piweb/internal/testkit"
 )
 
 // TestPushConverges follows one machine through appends, a branch switch,
@@ -89,7 +90,7 @@ func testPushConverges(t *testing.T, flush int) {
 		return all()
 	}, "a restore")
 
-	rewritten := strings.Replace(string(mustRead(t, p3)), "question 1 about zebras", "question 1 about lemurs", 1)
+	rewritten := strings.Replace(string(testkit.ReadFile(t, p3)), "question 1 about zebras", "question 1 about lemurs", 1)
 	if err := os.WriteFile(p3+".tmp", []byte(rewritten), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -117,15 +118,6 @@ func appendLine(t *testing.T, path, line string) {
 	if _, err := f.WriteString(line + "\n"); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // wantBranch checks the entries flagged on the current branch.
@@ -193,7 +185,7 @@ func TestNonUTF8Path(t *testing.T) {
 	a := newAgentDir(t)
 	good := a.create(t, 1)
 	bad := strings.Replace(good, "_0199", "_\xff0199", 1)
-	if err := os.WriteFile(bad, mustRead(t, good), 0o644); err != nil {
+	if err := os.WriteFile(bad, testkit.ReadFile(t, good), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cat := openCatalog(t, a)

@@ -15,6 +15,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/catalog"
 	"piweb/internal/pgtest"
+	"piweb/internal/testkit"
 )
 
 // TestReader: two machines push; the fleet's listing and search answer
@@ -267,7 +268,7 @@ func TestUsage(t *testing.T) {
 	urlA, urlB := d.role(t, "ua"), d.role(t, "ub")
 	a, b := newAgentDir(t), newAgentDir(t)
 	orig := a.create(t, 2)
-	if err := os.WriteFile(strings.TrimSuffix(orig, ".jsonl")+"-copy.jsonl", mustRead(t, orig), 0o644); err != nil {
+	if err := os.WriteFile(strings.TrimSuffix(orig, ".jsonl")+"-copy.jsonl", testkit.ReadFile(t, orig), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.create(t, 3)

@@ -139,11 +139,11 @@ func TestWritesMatchPi(t *testing.T) {
 			}
 			startPi(t, piDir).call(tc.rpc)
 			piPath := filepath.Join(piDir, "settings.json")
-			testkit.Eventually(t, func() bool { return read(t, piPath) != settingsFixture }, 10*time.Second, "pi's write")
+			testkit.Eventually(t, func() bool { return string(testkit.ReadFile(t, piPath)) != settingsFixture }, 10*time.Second, "pi's write")
 			if err := (&Store{AgentDir: ourDir}).UpdateSettings("", true, []Change{tc.change}, false); err != nil {
 				t.Fatal(err)
 			}
-			if want, got := read(t, piPath), read(t, filepath.Join(ourDir, "settings.json")); want != got {
+			if want, got := string(testkit.ReadFile(t, piPath)), string(testkit.ReadFile(t, filepath.Join(ourDir, "settings.json"))); want != got {
 				t.Errorf("pi wrote:\n%s\npiweb wrote:\n%s", want, got)
 			}
 		})

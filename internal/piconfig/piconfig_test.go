@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 func newStore(t *testing.T) *Store {
@@ -25,15 +27,6 @@ func write(t *testing.T, path, s string, mode os.FileMode) {
 	if err := os.WriteFile(path, []byte(s), mode); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func read(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // The expected texts are what pi 1.6.0's persistScopedSettings writes for
@@ -71,10 +64,10 @@ func TestUpdateSettings(t *testing.T) {
 			if err := s.UpdateSettings("", true, tc.changes, false); err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, read(t, s.SettingsPath())); d != "" {
+			if d := cmp.Diff(tc.want, string(testkit.ReadFile(t, s.SettingsPath()))); d != "" {
 				t.Errorf("settings.json (-want +got):\n%s", d)
 			}
-			if tc.before != "" && read(t, s.SettingsPath()+".bak") != tc.before {
+			if tc.before != "" && string(testkit.ReadFile(t, s.SettingsPath()+".bak")) != tc.before {
 				t.Errorf("backup differs from the previous content")
 			}
 		})
@@ -120,13 +113,13 @@ func TestCorruptNeverOverwritten(t *testing.T) {
 	if err := s.UpdateSettings("", true, ch, false); !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want a CorruptError", err)
 	}
-	if read(t, s.SettingsPath()) != bad {
+	if string(testkit.ReadFile(t, s.SettingsPath())) != bad {
 		t.Fatal("corrupt file overwritten")
 	}
 	if err := s.UpdateSettings("", true, ch, true); err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, s.SettingsPath()+".corrupt-20261203T180000Z"); got != bad {
+	if got := string(testkit.ReadFile(t, s.SettingsPath()+".corrupt-20261203T180000Z")); got != bad {
 		t.Errorf("corrupt copy = %q", got)
 	}
 	write(t, s.AuthPath(), "[1]", 0o600)
@@ -145,7 +138,7 @@ func TestAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "{\n  \"anthropic\": {\n    \"type\": \"oauth\",\n    \"access\": \"a\",\n    \"refresh\": \"r\",\n    \"expires\": 1\n  },\n  \"openai\": {\n    \"type\": \"api_key\",\n    \"key\": \"sk-proj-abcdefghijklmnop\"\n  },\n  \"fake\": {\n    \"type\": \"api_key\",\n    \"key\": \"fake-key-123456789\"\n  }\n}"
-	if d := cmp.Diff(want, read(t, s.AuthPath())); d != "" {
+	if d := cmp.Diff(want, string(testkit.ReadFile(t, s.AuthPath()))); d != "" {
 		t.Errorf("auth.json (-want +got):\n%s", d)
 	}
 	for _, p := range []string{s.AuthPath(), s.AuthPath() + ".bak"} {
@@ -164,7 +157,7 @@ func TestAuth(t *testing.T) {
 	if err := s.RemoveCredential("openai"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(read(t, s.AuthPath()), "openai") {
+	if strings.Contains(string(testkit.ReadFile(t, s.AuthPath())), "openai") {
 		t.Errorf("openai not removed")
 	}
 }
@@ -230,7 +223,7 @@ func TestModels(t *testing.T) {
 	if err := s.WriteModels(f.Config); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(read(t, s.ModelsPath()), "sk-literal") {
+	if !strings.Contains(string(testkit.ReadFile(t, s.ModelsPath())), "sk-literal") {
 		t.Errorf("stored key lost")
 	}
 	for _, bad := range []string{`{"providers":[]}`, `{"providers":{"p":{"api":1}}}`, `{"providers":{"p":{"models":[{"id":""}]}}}`, `[]`} {

@@ -38,15 +38,6 @@ func withoutKey(t *testing.T, data []byte, key string) []byte {
 	return out
 }
 
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
 // TestPinned checks every pinned pi: its launcher, the version it reports,
 // and the version the oracle loads for it, all on the pinned node.
 func TestPinned(t *testing.T) {
@@ -120,9 +111,9 @@ func TestContextFixtures(t *testing.T) {
 func testContextFixtures(t *testing.T, v Version) {
 	file := fixture(t, "v3-basic-0.73.1.jsonl")
 	o := v.StartOracle(t)
-	CompareJSON(t, readFile(t, fixture(t, "v3-basic-0.73.1.context.json")), o.Call(t, "context", file))
+	CompareJSON(t, testkit.ReadFile(t, fixture(t, "v3-basic-0.73.1.context.json")), o.Call(t, "context", file))
 
-	atError := readFile(t, fixture(t, "v3-basic-0.73.1.context-at-error-entry.json"))
+	atError := testkit.ReadFile(t, fixture(t, "v3-basic-0.73.1.context-at-error-entry.json"))
 	var leaf struct{ LeafID string }
 	if err := json.Unmarshal(atError, &leaf); err != nil || leaf.LeafID == "" {
 		t.Fatalf("fixture has no leafId: %v", err)
@@ -134,7 +125,7 @@ func testContextFixtures(t *testing.T, v Version) {
 // the same folder, taken elsewhere: paths are compared by base name.
 func TestListFixtures(t *testing.T) {
 	var want, got []map[string]any
-	if err := json.Unmarshal(readFile(t, fixture(t, "list-0.73.1.json")), &want); err != nil {
+	if err := json.Unmarshal(testkit.ReadFile(t, fixture(t, "list-0.73.1.json")), &want); err != nil {
 		t.Fatal(err)
 	}
 	V073.OracleJSON(t, &got, "list", filepath.Dir(fixture(t, "list-0.73.1.json")))
@@ -157,7 +148,7 @@ func TestListFixtures(t *testing.T) {
 func TestOpenLeavesFileAlone(t *testing.T) {
 	src := filepath.Join(FixturesDir(t), "pi-mono-v1", "before-compaction.jsonl")
 	file := filepath.Join(t.TempDir(), "v1.jsonl")
-	orig := readFile(t, src)
+	orig := testkit.ReadFile(t, src)
 	if err := os.WriteFile(file, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +164,7 @@ func TestOpenLeavesFileAlone(t *testing.T) {
 		} `json:"entries"`
 	}
 	OracleJSON(t, &got, "open", file)
-	if !bytes.Equal(readFile(t, file), orig) {
+	if !bytes.Equal(testkit.ReadFile(t, file), orig) {
 		t.Fatal("oracle modified the file it was given")
 	}
 	if !got.Rewritten || got.Header.Version != 3 || got.RewrittenText == "" {
@@ -206,7 +197,7 @@ func testGenDeterministic(t *testing.T, v Version) {
 			t.Fatalf("gen wrote %d files, want 5", len(files))
 		}
 		for _, f := range files {
-			data := bytes.ReplaceAll(readFile(t, f), []byte(dir), []byte("DIR"))
+			data := bytes.ReplaceAll(testkit.ReadFile(t, f), []byte(dir), []byte("DIR"))
 			all = append(all, idPattern.ReplaceAll(data, []byte("ID"))...)
 		}
 		return all
@@ -335,7 +326,7 @@ func TestGen(t *testing.T) {
 		t.Fatalf("Gen wrote %d files", len(files))
 	}
 	for _, f := range files {
-		if data := readFile(t, f); !bytes.HasPrefix(data, []byte(`{"type":"session","version":3,`)) {
+		if data := testkit.ReadFile(t, f); !bytes.HasPrefix(data, []byte(`{"type":"session","version":3,`)) {
 			t.Errorf("%s starts %.60q", f, data)
 		}
 	}
@@ -348,7 +339,7 @@ func TestGenCoversPi16(t *testing.T) {
 	kinds := func(files []string) map[string]int {
 		seen := map[string]int{}
 		for _, f := range files {
-			for line := range bytes.Lines(readFile(t, f)) {
+			for line := range bytes.Lines(testkit.ReadFile(t, f)) {
 				for _, k := range lineKinds(t, line) {
 					seen[k]++
 				}

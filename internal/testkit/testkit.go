@@ -107,6 +107,17 @@ func AppendFile(t testing.TB, path, s string) {
 	}
 }
 
+// ReadFile returns the content of the file at path, failing the test
+// when it cannot be read.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // WriteFile writes s to the file at path, making its folders first, for
 // a test's setup.
 func WriteFile(t testing.TB, path, s string) {
