@@ -1,9 +1,10 @@
 package agent
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
+
+	"piweb/internal/pitest"
 )
 
 // TestLiveDialogOwnTimeout: a dialog the extension asked with a timeout
@@ -11,7 +12,7 @@ import (
 // browsers drop its card and the worker is no longer held busy by it.
 func TestLiveDialogOwnTimeout(t *testing.T) {
 	r := newRig(t)
-	ext, _ := filepath.Abs("testdata/ext/timed.ts")
+	ext := pitest.Extension(t, "timed")
 	s := r.supervisor(func(c *Config) {
 		c.Base.Extensions = []string{ext}
 		c.UITimeout = time.Minute

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/pitest"
 )
 
 func slowText(n int) fakellm.Reply {
@@ -285,7 +286,7 @@ func TestLiveSupervisorCwdGone(t *testing.T) {
 
 func TestLiveExtensionDialog(t *testing.T) {
 	r := newRig(t)
-	ext, _ := filepath.Abs("testdata/ext/dialog.ts")
+	ext := pitest.Extension(t, "ask")
 	s := r.supervisor(func(c *Config) {
 		c.Base.Extensions = []string{ext}
 		c.UITimeout = 2 * time.Second

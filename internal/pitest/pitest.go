@@ -243,6 +243,19 @@ func FixturesDir(t testing.TB) string {
 	return dir
 }
 
+// Extension is the absolute path of the test extension name.ts in
+// internal/pitest/testdata/ext, for a pi started with it (--extension):
+// ask.ts opens a confirm and a select dialog (/ask), timed.ts a confirm pi
+// cancels itself (/timed MS).
+func Extension(t testing.TB, name string) string {
+	t.Helper()
+	path := filepath.Join(ModuleRoot(t), "internal", "pitest", "testdata", "ext", name+".ts")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("pitest: no test extension %s: %v", name, err)
+	}
+	return path
+}
+
 // oracleCmd is the command running oracle.mjs on v's SessionManager with
 // the pinned node.
 func (v Version) oracleCmd(t testing.TB, ctx context.Context, args ...string) *exec.Cmd {

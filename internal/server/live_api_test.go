@@ -95,7 +95,7 @@ func TestLiveAgentAPI(t *testing.T) {
 // command; a second answer to the same dialog is 404.
 func TestLiveDialogAPI(t *testing.T) {
 	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
-	ext, _ := filepath.Abs("testdata/ext/ask.ts")
+	ext := pitest.Extension(t, "ask")
 	r, _ := liveRigWith(t, fakellm.Options{}, func(c *agent.Config) {
 		c.Base.Extensions = append(c.Base.Extensions, ext)
 	})
