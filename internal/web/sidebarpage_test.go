@@ -74,6 +74,18 @@ func TestSidebarPages(t *testing.T) {
 		s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
 	b.waitJS(t, shown+` === 200 && [...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 000'))
 		&& ![...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 449'))`)
+	// Live, a session lands where the sort puts it: 449, active again, is
+	// past the page's names and left to a later page; 010, renamed, stays
+	// (its event comes after 449's).
+	now := float64(time.Now().UnixMilli())
+	cat.Put(pagedSession(449, now))
+	renamed := pagedSession(10, now)
+	renamed.Name, renamed.HasName = "aaa renamed", true
+	cat.Put(renamed)
+	b.waitJS(t, `[...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('aaa renamed'))`)
+	if n, has := eval[int](t, b, shown), eval[bool](t, b, `document.querySelector('.sidebar').textContent.includes('task number 449')`); n != 200 || has {
+		t.Errorf("by name, a session active again past the page joined it: %d shown, 449 among them %v", n, has)
+	}
 	eval[bool](t, b, `(localStorage.removeItem('piweb.sort'), true)`)
 
 	// A session the page has not loaded, opened, is read; Mark all read
@@ -94,7 +106,7 @@ func TestSidebarPages(t *testing.T) {
 	eval[bool](t, b, `import('/js/state.js').then((m) => (window.testState = m, true))`)
 	held := `window.testState.sessionById.value.has('` + archived + `')`
 	b.waitJS(t, "!"+held) // the list read again without it
-	now := float64(time.Now().UnixMilli())
+	now = float64(time.Now().UnixMilli())
 	cat.Put(pagedSession(449, now))
 	cat.Put(pagedSession(448, now))
 	b.waitJS(t, `!!document.querySelector('.sess .unread-dot')`)

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareBy, groupSessions, shownIds, pick, toggleAll, validSort } from '../static/js/sorting.js';
+import { compareBy, groupSessions, shownIds, pick, toggleAll, validSort, placed } from '../static/js/sorting.js';
 
 const s = (id, cwd, modified, created, name, extra = {}) => ({ id, cwd, modified, created, name, firstMessage: '',
   ...extra });
@@ -74,4 +74,33 @@ test('compareBy breaks ties by id; validSort falls back to activity', () => {
   assert.deepEqual([...same].sort(compareBy('name')).map((x) => x.id), ['x', 'y']);
   assert.equal(validSort('created'), 'created');
   assert.equal(validSort(null), 'activity');
+});
+
+test('placed puts a new or changed session where the page\'s order puts it, or leaves it to a later page', () => {
+  const [a, b, c, d] = list; // zeta, alpha, item 10, item 9
+  const pinned = new Set(['a']);
+  const byName = [a, b, c]; // a pinned first, then by name: a page of a longer listing
+  const beta = s('n', '/p/api', '2026-12-06T00:00:00Z', '2026-12-06T00:00:00Z', 'beta');
+  const omega = s('o', '/p/api', '2026-12-06T00:00:00Z', '2026-12-06T00:00:00Z', 'omega');
+  const later = { modified: '2026-12-06T00:00:00Z' };
+  for (const [what, page, item, opts, want] of [
+    ['new, within the page', byName, beta, { by: 'name', pinned, partial: true }, ['zeta', 'alpha', 'beta', 'item 10']],
+    ['new, after the page: a later page brings it', byName, omega, { by: 'name', pinned, partial: true },
+      ['zeta', 'alpha', 'item 10']],
+    ['new, after the page, in view', byName, omega, { by: 'name', pinned, partial: true, keep: true },
+      ['zeta', 'alpha', 'item 10', 'omega']],
+    ['new, the page holds the whole listing', byName, omega, { by: 'name', pinned },
+      ['zeta', 'alpha', 'item 10', 'omega']],
+    ['renamed, moves', byName, { ...b, name: 'item 2' }, { by: 'name', pinned, partial: true },
+      ['zeta', 'item 2', 'item 10']],
+    ['renamed past the page, leaves it', byName, { ...b, name: 'zz' }, { by: 'name', pinned, partial: true },
+      ['zeta', 'item 10']],
+    ['active again, by activity: first after the pins', [a, b, c], { ...c, ...later },
+      { by: 'activity', pinned, partial: true }, ['zeta', 'item 10', 'alpha']],
+    ['an old one active again, by creation: past the page', [b, c], { ...d, ...later },
+      { by: 'created', partial: true }, ['alpha', 'item 10']],
+    ['a new one, by creation: first', [b, c], omega, { by: 'created', partial: true }, ['omega', 'alpha', 'item 10']],
+  ]) {
+    assert.deepEqual(placed(page, item, opts).map((x) => x.name), want, what);
+  }
 });

@@ -89,8 +89,10 @@ function sp(ref, rest = '', params = {}) {
 // parent's as refs, its own id as localId.
 const refItem = (s, self) => (s.machine === self ? s : { ...s, localId: s.id, id: sessionRef(s.id, s.machine),
   parentSessionId: s.parentSessionId ? sessionRef(s.parentSessionId, s.machine) : s.parentSessionId });
-// listFleet lists one machine's sessions as pushed to the fleet database.
-export const listFleet = (machine, self, limit) => get('/api/sessions' + q({ fleet: 1, machine, limit }))
+// listFleet lists one machine's sessions as pushed to the fleet database,
+// the first limit of them in order ({sort, order}; default newest first).
+export const listFleet = (machine, self, limit, order = {}) => get('/api/sessions'
+  + q({ fleet: 1, machine, limit, ...order }))
   .then((d) => ({ total: d.total || 0, sessions: (d.sessions || []).map((s) => refItem(s, self)) }));
 // fleetMachines lists the fleet's machines, online by their heartbeat.
 export const fleetMachines = () => get('/api/fleet/machines');

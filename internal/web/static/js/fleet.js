@@ -7,7 +7,7 @@
 import { signal } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
-import { fleetEvent, PAGE } from './state.js';
+import { fleetEvent, PAGE, listSort } from './state.js';
 import { ago, fmtDate } from './util.js';
 import { t } from './i18n.js';
 
@@ -34,6 +34,8 @@ export async function startFleet() {
   if (!st.fleet) return;
   await loadMachines();
   fleetEvent.subscribe((ev) => { if (ev) changed(ev.machine); });
+  let sort = listSort.peek(); // subscribe calls back at once: only a new sort reads the pages again
+  listSort.subscribe((o) => { if (o !== sort) { sort = o; changed(''); } }); // pages of its first sessions
   window.addEventListener('piweb-unavailable', (e) => markUnreachable(e.detail));
   setInterval(loadMachines, 30000); // a machine that stops its heartbeats turns offline
 }
@@ -58,7 +60,8 @@ async function loadMachines() {
 // reading asked for. name -> { seq, n }
 const asking = new Map();
 
-// loadMachine reads the newest sessions of a machine (limit: how many).
+// loadMachine reads the first sessions of a machine in the sidebar's sort
+// (limit: how many).
 export async function loadMachine(name, limit) {
   const had = remote.peek().get(name);
   const prev = asking.get(name) || { seq: 0, n: 0 };
@@ -66,7 +69,7 @@ export async function loadMachine(name, limit) {
   const seq = prev.seq + 1;
   asking.set(name, { seq, n });
   try {
-    const d = await api.listFleet(name, fleet.peek().self, n);
+    const d = await api.listFleet(name, fleet.peek().self, n, listSort.peek());
     if (asking.get(name).seq !== seq) return; // a newer reading was asked meanwhile
     const m = new Map(remote.peek());
     m.set(name, { ...d, limit: n });

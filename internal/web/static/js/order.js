@@ -9,18 +9,17 @@ import { signal, effect, computed } from '@preact/signals';
 import { html } from './html.js';
 import * as api from './api.js';
 import { orderEvent, toast, confirm, navigate, loadSessions, loadArchived, archivedView, archivedList, PAGE,
-  listed, sessions, orderListing, archived } from './state.js';
+  listed, sessions, orderListing, archived, pinned } from './state.js';
 import { SORTS, validSort, toggleAll, pick as pickOne } from './sorting.js';
 import { t } from './i18n.js';
 import { glyph } from './icons.js';
 
 // pinned and archived map a session's ref to when it was pinned or archived
-// (archived is state.js's: the live list follows it).
-export const pinned = signal(new Map());
+// (state.js's: the live list follows them).
 export const sortBy = signal(validSort(localStorage.getItem('piweb.sort')));
 // archivedView lists the archived sessions in the sidebar instead (state.js
 // asks the server for them).
-export { archivedView, archived };
+export { archivedView, archived, pinned };
 // selecting shows the checkboxes; selected holds the refs checked.
 export const selecting = signal(false);
 export const selected = signal(new Set());

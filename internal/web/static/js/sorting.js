@@ -24,6 +24,28 @@ export function compareBy(by) {
   return (a, b) => key(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+// pageOrder orders a page of the sidebar's listing as the server gives
+// it: the pinned sessions first, each part in the sort's order.
+export function pageOrder(by, pinned = new Set()) {
+  const cmp = compareBy(by);
+  return (a, b) => (pinned.has(b.id) - pinned.has(a.id)) || cmp(a, b);
+}
+
+// placed is a page of the listing (list, in pageOrder) with item in it,
+// replacing the one of its id, where the order puts it. A page that holds
+// only part of the listing (partial) leaves out an item the order puts
+// after its last session, which a later page brings, unless keep (the
+// session in view). opts: by, pinned (as pageOrder's), partial, keep.
+export function placed(list, item, opts = {}) {
+  const { by = 'activity', pinned, partial = false, keep = false } = opts;
+  const cmp = pageOrder(by, pinned);
+  const rest = list.filter((s) => s.id !== item.id);
+  if (partial && !keep && rest.length && cmp(item, rest.reduce((a, b) => (cmp(a, b) > 0 ? a : b))) > 0) return rest;
+  const at = rest.findIndex((s) => cmp(item, s) < 0);
+  rest.splice(at < 0 ? rest.length : at, 0, item);
+  return rest;
+}
+
 // parentOf is the id of the session a fork came from: the server's, which
 // it finds by the header's parentSession path, else the id in that path's
 // file name (pi names files <time>_<id>.jsonl), for sessions whose folder

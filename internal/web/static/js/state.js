@@ -3,6 +3,7 @@
 import { signal, computed, effect, untracked } from '@preact/signals';
 import * as api from './api.js';
 import { debounce } from './util.js';
+import { placed } from './sorting.js';
 import { t } from './i18n.js';
 
 export const sessions = signal([]);
@@ -127,8 +128,9 @@ window.addEventListener('piweb-connection', (e) => { connected.value = e.detail.
 // way (archivedList).
 export const PAGE = 200;
 export const archivedView = signal(false);
-// archived maps the ref of each archived session to when it was archived
-// (order.js keeps it, from the server's order).
+// pinned and archived map the ref of each pinned or archived session to
+// when it was (order.js keeps them, from the server's order).
+export const pinned = signal(new Map());
 export const archived = signal(new Map());
 export const listed = signal({ total: 0, projects: {}, archived: 0, all: 0 });
 export const archivedList = signal({ sessions: [], total: 0, projects: {} });
@@ -150,6 +152,9 @@ const SERVER_SORTS = {
   activity: { sort: 'modified' }, created: { sort: 'created' }, name: { sort: 'name', order: 'asc' },
 };
 let listOrder = SERVER_SORTS.activity;
+let listBy = 'activity';
+// listSort is listOrder for the other machines' listings (fleet.js).
+export const listSort = signal(listOrder);
 const params = (archived, limit) => ({ archived: archived ? 'only' : 'hide', pinned: 'first', limit, ...listOrder });
 
 // orderListing lists the sidebar in sort by (a key of sorting.js's SORTS),
@@ -158,6 +163,8 @@ export function orderListing(by) {
   const o = SERVER_SORTS[by] || SERVER_SORTS.activity;
   if (o === listOrder) return;
   listOrder = o;
+  listBy = by;
+  listSort.value = o;
   if (sessionsLoaded.peek()) loadSessions();
 }
 
@@ -236,22 +243,21 @@ let changesSeen = 0;
 // gives it, and its unread count), so an archived session's change goes
 // to the Archived view's list instead, while it is shown. One the page
 // already holds (archived here, the list not read again yet) is updated.
-export function upsertSession(item) {
+// The session lands where the sidebar's sort puts it; past the end of a
+// page that holds part of the listing, the next page brings it (unless
+// it is in view). total is the listing's count without item when new.
+export function upsertSession(item, total = listed.peek().total) {
   const inArchive = archived.peek().has(item.id);
   const held = (list) => list.some((s) => s.id === item.id);
-  if (!inArchive || held(sessions.peek())) sessions.value = upserted(sessions.peek(), item);
+  const r = route.peek();
+  const opts = (list, n) => ({ by: listBy, pinned: pinned.peek(), partial: list.length < n,
+    keep: r.page === 'session' && r.id === item.id });
+  const l = sessions.peek();
+  if (!inArchive || held(l)) sessions.value = placed(l, item, opts(l, total));
   const a = archivedList.peek();
   if (archivedView.peek() && (inArchive || held(a.sessions))) {
-    archivedList.value = { ...a, sessions: upserted(a.sessions, item) };
+    archivedList.value = { ...a, sessions: placed(a.sessions, item, opts(a.sessions, a.total)) };
   }
-}
-
-// upserted is list with item in it, replacing the one of its id, by last
-// activity.
-function upserted(list, item) {
-  const next = list.filter((s) => s.id !== item.id);
-  next.push(item);
-  return next.sort((a, b) => Date.parse(b.modified || 0) - Date.parse(a.modified || 0));
 }
 
 // removeSession drops session id from the lists.
@@ -282,8 +288,8 @@ export function watchIndex() {
     if (/^session_|^running$/.test(ev.type)) changesSeen++;
     switch (ev.type) {
       case 'session_added':
+        if (ev.session) upsertSession(ev.session, listed.peek().total); // counted after: the page had all or part
         count(ev.session?.id, 1);
-        if (ev.session) upsertSession(ev.session);
         break;
       case 'session_updated':
         if (ev.session) upsertSession(ev.session);
