@@ -145,6 +145,22 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `import('/js/order.js').then((m) => m.setOrder([document.querySelector('.machine[data-machine="beta"] .sess').dataset.id], {pinned: true}))`)
 	b.waitJS(t, `document.querySelector('.machine[data-machine="beta"] .sess .pin-mark') !== null
 		&& fetch('/api/order').then((r) => r.json()).then((o) => Object.keys(o.pinned).some((k) => k.endsWith('@beta')))`)
+	// Archived elsewhere (a request, as another device's), it leaves the
+	// sidebar live as one of this machine's does, beta's count with it;
+	// restored, it is back.
+	archive := func(on bool) string {
+		return fmt.Sprintf(`fetch('/api/order', {method: 'POST', headers: {'Content-Type': 'application/json'},
+			body: JSON.stringify({ids: [window.betaRef], archived: %t})}).then((r) => r.ok)`, on)
+	}
+	eval[bool](t, b, `(window.betaRef = document.querySelector('.machine[data-machine="beta"] .sess').dataset.id, true)`)
+	b.waitJS(t, archive(true))
+	b.waitJS(t, `!document.querySelector('.machine[data-machine="beta"] .sess')
+		&& document.querySelector('.machine[data-machine="beta"] .machine-head .count').textContent === '0'
+		&& document.querySelector('.archived-toggle .count')?.textContent === '1'`)
+	b.waitJS(t, archive(false))
+	b.waitJS(t, `!!document.querySelector('.machine[data-machine="beta"] .sess')
+		&& document.querySelector('.machine[data-machine="beta"] .machine-head .count').textContent === '1'
+		&& !document.querySelector('.archived-toggle .count')`)
 	// Selected with one of alpha's, beta's session is exported in the one
 	// zip (from the fleet database) and left alone by Delete, said so.
 	click(t, b, `.select-toggle`)

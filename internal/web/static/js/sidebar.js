@@ -206,12 +206,16 @@ function FleetList({ local, remotes, count, current }) {
       current=${current} />`)}`;
 }
 
-// RemoteMachine is another machine's section: its sessions by project.
+// RemoteMachine is another machine's section: its sessions by project,
+// counted as this machine's are: its archived ones (this piweb's archive,
+// of the sessions read) apart.
 function RemoteMachine({ m, groups, current }) {
   const r = remote.value.get(m.name) || { sessions: [], total: 0 };
   const left = r.total - r.sessions.length;
+  const a = archived.value;
+  const arch = r.sessions.filter((s) => a.has(s.id)).length;
   return html`<${Machine} name=${m.name} m=${m} count=${filter.value ? groups.reduce((n, g) => n + g.count, 0)
-    : r.total}>
+    : archivedView.value ? arch : r.total - arch}>
     ${!groups.length && html`<div class="muted pad">${t(filter.value ? 'side.noMatch' : 'side.noSessions')}</div>`}
     ${groups.map((g) => html`<${Group} key=${g.cwd} g=${g} ckey=${m.name + '\n' + g.cwd} current=${current}
       forceOpen=${!!filter.value} />`)}
