@@ -228,6 +228,10 @@ type Attention struct {
 	Muted []string `json:"muted"`
 	// GlobalMute silences every session.
 	GlobalMute bool `json:"globalMute"`
+	// Rev counts the changes: two changes made at once may reach a page
+	// (each answer, each event) in either order, and it keeps the state
+	// of the highest Rev it has.
+	Rev int64 `json:"rev"`
 }
 
 // PushSubscription is a browser's PushSubscription.toJSON().

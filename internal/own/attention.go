@@ -55,7 +55,7 @@ func cloneAttention(st Attention) Attention {
 // time; a mark never moves back. Marks of sessions for which listed
 // reports false are forgotten (listed nil keeps them all).
 func (s *AttentionStore) MarkRead(marks map[string]time.Time, listed func(id string) bool) (Attention, error) {
-	return s.f.change(func(st *Attention) {
+	return s.change(func(st *Attention) {
 		for id, at := range marks {
 			if at.After(st.Read[id]) {
 				st.Read[id] = at
@@ -73,7 +73,7 @@ func (s *AttentionStore) MarkRead(marks map[string]time.Time, listed func(id str
 
 // SetMuted mutes or unmutes one session.
 func (s *AttentionStore) SetMuted(id string, on bool) (Attention, error) {
-	return s.f.change(func(st *Attention) {
+	return s.change(func(st *Attention) {
 		st.Muted = slices.DeleteFunc(st.Muted, func(x string) bool { return x == id })
 		if on {
 			st.Muted = append(st.Muted, id)
@@ -84,7 +84,15 @@ func (s *AttentionStore) SetMuted(id string, on bool) (Attention, error) {
 
 // SetGlobalMute silences every session, or ends that.
 func (s *AttentionStore) SetGlobalMute(on bool) (Attention, error) {
-	return s.f.change(func(st *Attention) { st.GlobalMute = on })
+	return s.change(func(st *Attention) { st.GlobalMute = on })
+}
+
+// change applies c and counts the change in Rev.
+func (s *AttentionStore) change(c func(*Attention)) (Attention, error) {
+	return s.f.change(func(st *Attention) {
+		c(st)
+		st.Rev++
+	})
 }
 
 // Silenced reports whether a session's alerts are muted, by itself or

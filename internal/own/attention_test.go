@@ -53,7 +53,7 @@ func TestStoreKeepsMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Attention{Since: t0, Read: map[string]time.Time{"a": t2, "b": t1}, Muted: []string{"b"}, GlobalMute: true}
+	want := Attention{Since: t0, Read: map[string]time.Time{"a": t2, "b": t1}, Muted: []string{"b"}, GlobalMute: true, Rev: 6}
 	if d := cmp.Diff(want, again.State()); d != "" {
 		t.Errorf("reopened state (-want +got):\n%s", d)
 	}

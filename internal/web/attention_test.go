@@ -81,7 +81,10 @@ func TestAttentionTwoTabs(t *testing.T) {
 	}
 	r.command(t, id, map[string]any{"type": "prompt", "message": "now fail"})
 	b.waitJS(t, toastShown("pi failed"))
-	a.waitJS(t, `!!document.querySelector('.stop')`) // the error shows in the conversation
+	// The error shows in the conversation, and the run is over in a too
+	// (its composer's Stop, also a .stop, gone), so that the clicks
+	// below do not meet the controls as the run ends.
+	a.waitJS(t, `!!document.querySelector('.conv .stop.error') && !document.querySelector('.composer .stop')`)
 	b.waitJS(t, `!document.querySelector('`+row+` .run-dot')`)
 	if n := eval[int](t, b, `window.testToasts.filter((t) => t.textContent.includes('pi failed')).length`); n != 1 {
 		t.Errorf("a run that failed after pi's two retries was announced %d times, want once (when pi gave up)", n)
@@ -92,6 +95,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 
 	// Muted in a: b stays quiet for the next run.
 	a.run(t, chromedp.Click(".chat-controls .chat-more-btn"), chromedp.Click(".chat-controls .act-mute"))
+	a.waitJS(t, `!!document.querySelector('.chat-more-btn.on')`) // muted in a, at once
 	b.waitJS(t, `!!document.querySelector('`+row+` .mute-mark')`)
 	eval[bool](t, b, `(window.testToasts = [], true)`)
 	r.llm.Enqueue(fakellm.Text("Quiet now."))

@@ -37,9 +37,19 @@ const counted = signal(null);
 export const visible = signal(!document.hidden);
 document.addEventListener('visibilitychange', () => { visible.value = !document.hidden; });
 
-// adopt takes the server's marks; a mark this page set meanwhile and the
-// server has not confirmed yet is kept.
+// rev is the Rev of the marks adopted last: two changes made at once (a
+// read mark sent by this page, a mute made in another) may reach the page
+// in either order, their answers and events alike, and an older state
+// coming last would undo the newer one (-1: any, after a reconnection,
+// when a restarted server may count again from 0).
+let rev = -1;
+
+// adopt takes the server's marks, unless they are older than those it
+// has; a mark this page set meanwhile and the server has not confirmed yet
+// is kept.
 function adopt(st) {
+  if ((st.rev || 0) < rev) return;
+  rev = st.rev || 0;
   since.value = t(st.since);
   const read = { ...(st.read || {}) };
   for (const [id, at] of Object.entries(readAt.peek())) if (t(at) > t(read[id])) read[id] = at;
@@ -61,7 +71,10 @@ loadMarks();
 effect(() => {
   const ev = marksEvent.value;
   if (!ev) return;
-  if (ev.type === 'reload') loadMarks(); else adopt(ev);
+  if (ev.type === 'reload') {
+    rev = -1;
+    loadMarks();
+  } else adopt(ev);
 });
 
 // viewing is the id of the session this tab shows while in view.
