@@ -29,15 +29,18 @@ func samples(root string, now time.Time, pathOf func(*file) string) []sample {
 	return ss
 }
 
-func settings(f *file) {
+// newSession starts a sample as pi starts a session: the header, then the
+// model and the thinking level.
+func newSession(cwd string, t time.Time) *file {
+	f := newFile(cwd, t, "")
 	f.entry("model_change", kv{"provider", "fake"}, kv{"modelId", "fake-model"})
 	f.entry("thinking_level_change", kv{"thinkingLevel", "off"})
+	return f
 }
 
 // flakyTest: a tool loop (read, bash, edit, bash) ending in a fix.
 func flakyTest(cwd string, t time.Time) *file {
-	f := newFile(cwd, t, "")
-	settings(f)
+	f := newSession(cwd, t)
 	f.user("The due-date test fails when I run it late in the evening. Can you find out why and fix it?")
 	f.assistant("toolUse", 812, 64, text("Let me look at the code first."),
 		call("call_1", "read", obj{{"path", "src/due.js"}}))
@@ -73,8 +76,7 @@ func forkOf(src *file, srcPath string, t time.Time) *file {
 
 // darkMode: two branches from one answer, the current one last.
 func darkMode(cwd string, t time.Time) *file {
-	f := newFile(cwd, t, "")
-	settings(f)
+	f := newSession(cwd, t)
 	f.user("Add a dark theme to the app.")
 	a := f.assistant("stop", 300, 90, text("Two options:\n\n1. A toggle stored in `localStorage`.\n2. Follow the system with `prefers-color-scheme`.\n\nWhich do you prefer?"))
 	f.user("A toggle, please.")
@@ -89,8 +91,7 @@ func darkMode(cwd string, t time.Time) *file {
 // notesSession: a longer chat with a thinking block, a bash execution and
 // a compaction in the middle.
 func notesSession(cwd string, t time.Time) *file {
-	f := newFile(cwd, t, "")
-	settings(f)
+	f := newSession(cwd, t)
 	f.user("Read ideas.md and tell me which idea is the quickest win.")
 	f.assistant("toolUse", 500, 30, call("call_1", "read", obj{{"path", "ideas.md"}}))
 	f.result("call_1", "read", "# Ideas\n\n1. Recurring tasks (\"every Monday\").\n2. A dark theme that follows the system setting.\n3. Export the list as Markdown.\n", false)
@@ -111,8 +112,7 @@ func notesSession(cwd string, t time.Time) *file {
 
 // retried: an error answer, then the successful retry.
 func retried(cwd string, t time.Time) *file {
-	f := newFile(cwd, t, "")
-	settings(f)
+	f := newSession(cwd, t)
 	f.user("Summarize README.md in one line.")
 	f.tick(3 * time.Second)
 	f.message(obj{{"role", "assistant"}, {"content", []any{}}, {"api", "openai-completions"}, {"provider", "fake"},
