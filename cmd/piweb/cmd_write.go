@@ -68,12 +68,19 @@ func runFork(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-func runRename(ctx context.Context, e *env, args []string) error {
-	pos, err := parseArgs(newFlags("rename", e), args, 2, 2, commands["rename"].usage)
+// appendArgs reads the arguments of a command that appends to the
+// session FILE, its first (least to most in all), and parses the file.
+func appendArgs(e *env, name string, args []string, least, most int) ([]string, *pisession.Session, error) {
+	pos, err := parseArgs(newFlags(name, e), args, least, most, commands[name].usage)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	s, err := openForWriting(pos[0])
+	return pos, s, err
+}
+
+func runRename(ctx context.Context, e *env, args []string) error {
+	pos, s, err := appendArgs(e, "rename", args, 2, 2)
 	if err != nil {
 		return err
 	}
@@ -82,11 +89,7 @@ func runRename(ctx context.Context, e *env, args []string) error {
 }
 
 func runLabel(ctx context.Context, e *env, args []string) error {
-	pos, err := parseArgs(newFlags("label", e), args, 2, 3, commands["label"].usage)
-	if err != nil {
-		return err
-	}
-	s, err := openForWriting(pos[0])
+	pos, s, err := appendArgs(e, "label", args, 2, 3)
 	if err != nil {
 		return err
 	}
