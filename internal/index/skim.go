@@ -56,9 +56,52 @@ func SkimListJSON(ctx context.Context, o Options) (out []byte, ok bool, err erro
 	return outputJSON(s.out, s.escape), true, nil
 }
 
-// skimAll fills the entries of the stale paths (diffSnapshot), reading the files on GOMAXPROCS goroutines, biggest first so
-// that a few large files do not end the pass on one core.
+// skimAll fills the entries of the stale paths (diffSnapshot), reading
+// the files on GOMAXPROCS goroutines, biggest first, a mapped file in
+// parts that any worker takes (mapped.go), so that a few large files do
+// not end the pass on one core.
 func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stale []string) error {
+	ix := &Index{o: o, open: openFile, wmu: newWriteLock()} // a reader only: no database
+	items := skimItems(ix, files, es, stale)
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Each worker takes the next item itself: a channel would wake a
+	// parked worker per item.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := next.Add(1) - 1; k < int64(len(items)) && ctx.Err() == nil; k = next.Add(1) - 1 {
+				it := items[k]
+				if it.s == nil {
+					es[it.i] = ix.skim(files[it.i].path, files[it.i].listAll)
+				} else if e, done := it.s.scan(it.part); done {
+					es[it.i] = e
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, it := range items {
+		if it.s != nil && it.part == 0 && it.s.left.Load() > 0 && it.s.owned {
+			it.s.f.Close() // cancelled before its last part
+		}
+	}
+	return ctx.Err()
+}
+
+// skimItem is a file to read (s nil) or a part of a mapped file.
+type skimItem struct {
+	i    int // in files
+	s    *split
+	part int
+}
+
+// skimItems are the reads and parts that fill the entries of the stale
+// paths, biggest files first.
+func skimItems(ix *Index, files []found, es []snapEntry, stale []string) []skimItem {
 	isStale := make(map[string]bool, len(stale))
 	for _, p := range stale {
 		isStale[p] = true
@@ -76,38 +119,31 @@ func skimAll(ctx context.Context, o Options, files []found, es []snapEntry, stal
 		}
 	}
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(files[b].fid.size, files[a].fid.size) })
-	ix := &Index{o: o, open: openFile, wmu: newWriteLock()} // a reader only: no database
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	items := make([]skimItem, 0, len(todo))
+	for _, i := range todo {
+		f := files[i]
+		if !f.statOK || !f.fid.regular || f.fid.size < mapMin {
+			items = append(items, skimItem{i: i})
+			continue
+		}
+		s := ix.newSplit(f.path, f.listAll, f.fid.size, mapPart)
+		for k := range s.parts {
+			items = append(items, skimItem{i: i, s: s, part: k})
+		}
 	}
-	// Each worker takes the next file itself: a channel would wake a
-	// parked worker per file.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for k := next.Add(1) - 1; k < int64(len(todo)) && ctx.Err() == nil; k = next.Add(1) - 1 {
-				i := todo[k]
-				es[i] = ix.skim(files[i].path, files[i].listAll)
-			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
+	return items
 }
 
 // skim reads one file for its snapshot entry, as prepare and saveRow
 // would make it, without the index's metadata; a file of mapMin bytes or
 // more is mapped rather than read.
 func (ix *Index) skim(path string, listAll bool) snapEntry {
-	return ix.skimFrom(path, listAll, mapMin, mapWindow)
+	return ix.skimFrom(path, listAll, mapMin, mapPart)
 }
 
-// skimFrom is skim mapping the files of at least minMap bytes, window
-// bytes at a time.
-func (ix *Index) skimFrom(path string, listAll bool, minMap, window int64) snapEntry {
-	e := snapEntry{path: path}
+// skimFrom is skim mapping the files of at least minMap bytes, in parts
+// of part bytes.
+func (ix *Index) skimFrom(path string, listAll bool, minMap, part int64) snapEntry {
 	f, err := ix.open(path)
 	if err != nil {
 		return snapEntry{path: path, bad: true}
@@ -121,22 +157,27 @@ func (ix *Index) skimFrom(path string, listAll bool, minMap, window int64) snapE
 	if !fid.regular {
 		return snapEntry{path: path, fid: fid, bad: true}
 	}
-	fresh := func() *update {
-		return &update{path: path, listAll: listAll, full: true, listOnly: true, fid: fid}
+	if of, ok := f.(*os.File); ok && fid.size >= minMap {
+		s := ix.newSplit(path, listAll, fid.size, part)
+		s.use(of, fid)
+		return s.scanAll()
 	}
-	u := fresh()
-	if fid.size < minMap || !ix.foldMapped(f, u, window) {
-		if u = fresh(); ix.stream(f, u, 0) != nil {
-			return snapEntry{path: path, fid: u.fid, bad: true}
-		}
+	u := &update{path: path, listAll: listAll, full: true, listOnly: true, fid: fid}
+	if ix.stream(f, u, 0) != nil {
+		return snapEntry{path: path, fid: u.fid, bad: true}
 	}
-	e.fid = u.fid
-	in, listed := listing(path, u.h, u.listBody, time.Unix(0, u.fid.mtimeNs))
+	return entryOf(u)
+}
+
+// entryOf is the snapshot entry of a file folded whole into u.
+func entryOf(u *update) snapEntry {
+	e := snapEntry{path: u.path, fid: u.fid}
+	in, listed := listing(u.path, u.h, u.listBody, time.Unix(0, u.fid.mtimeNs))
 	if !listed {
 		in = u.h.info
 	}
 	e.modified = in.Modified
-	if listAll && listed {
+	if u.listAll && listed {
 		e.elem = []byte(infoJSON(in, true))
 	}
 	return e
