@@ -97,6 +97,26 @@ func TestSplitEveryCut(t *testing.T) {
 	}
 }
 
+// FuzzSplit lists a file in three parts cut anywhere, the last first,
+// and compares the entry with the file read whole.
+func FuzzSplit(f *testing.F) {
+	for _, files := range []map[string]string{splitFiles, edgeFiles} {
+		for _, c := range files {
+			f.Add([]byte(c), uint16(len(c)/3), uint16(len(c)/2))
+		}
+	}
+	ix := &Index{o: Options{}, open: openFile, wmu: newWriteLock()}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte, a, c uint16) {
+		p := writeSession(t, dir, "f", string(b))
+		cuts := []int64{0, int64(min(a, c)) + 1, int64(max(a, c)) + 2}
+		read := ix.skimFrom(p, true, 1<<62, 0)
+		if diff := cmp.Diff(read, splitBackwards(t, ix, p, cuts), cmp.AllowUnexported(snapEntry{}, fileID{})); diff != "" {
+			t.Fatalf("in parts from %v (-read +parts):\n%s", cuts, diff)
+		}
+	})
+}
+
 // splitBackwards lists the file at path in parts from starts, the last
 // part first.
 func splitBackwards(t *testing.T, ix *Index, path string, starts []int64) snapEntry {
