@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,20 +24,16 @@ func BenchmarkBigSession(b *testing.B) {
 	if err := os.Link(big, dst); err != nil {
 		b.Fatal(err)
 	}
-	cat := openCatalog(b, agentDir)
-	srv := newServer(b, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	r := &rig{t: &testing.T{}, srv: srv, ts: ts, cat: cat}
+	r := serveRig(b, agentDir, Options{Addr: "127.0.0.1:1"}, app.Config{})
 	id := ""
-	all, _, _ := cat.List(context.Background(), ListQuery{})
+	all, _, _ := r.cat.List(context.Background(), ListQuery{})
 	for _, m := range all {
 		id = m.Key
 	}
 	for _, route := range []string{"/context?limit=50", "", "/entries?limit=50", "/events"} {
 		b.Run("route="+route, func(b *testing.B) {
 			for i := range b.N {
-				srv.cache.Forget(dst)
+				r.srv.cache.Forget(dst)
 				if route == "/events" {
 					continue
 				}

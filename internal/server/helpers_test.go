@@ -24,7 +24,7 @@ import (
 
 // rig is a server over the demo's sample sessions, without pi.
 type rig struct {
-	t   *testing.T
+	t   testing.TB
 	srv *Server
 	ts  *httptest.Server
 	cat *catalog.Catalog
@@ -34,25 +34,37 @@ type rig struct {
 
 // newRig serves the demo's sessions with opts and the parts of cfg (at
 // most one; its AgentDir and Catalog are the rig's).
-func newRig(t *testing.T, opts Options, cfg ...app.Config) *rig {
+func newRig(t testing.TB, opts Options, cfg ...app.Config) *rig {
 	t.Helper()
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := openCatalog(t, d.AgentDir)
 	c := app.Config{}
 	if len(cfg) > 0 {
 		c = cfg[0]
 	}
-	c.AgentDir, c.Catalog = d.AgentDir, cat
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:30141"
 	}
-	srv := newServer(t, opts, c)
+	r := serveRig(t, d.AgentDir, opts, c)
+	r.d = d
+	return r
+}
+
+// serveRig serves the sessions of agentDir with opts and the parts of cfg
+// (its AgentDir is agentDir; its Catalog, unless set, one opened on
+// agentDir) over httptest, until tb ends.
+func serveRig(tb testing.TB, agentDir string, opts Options, cfg app.Config) *rig {
+	tb.Helper()
+	if cfg.Catalog == nil {
+		cfg.Catalog = openCatalog(tb, agentDir)
+	}
+	cfg.AgentDir = agentDir
+	srv := newServer(tb, opts, cfg)
 	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return &rig{t: t, srv: srv, ts: ts, cat: cat, d: d}
+	tb.Cleanup(ts.Close)
+	return &rig{t: tb, srv: srv, ts: ts, cat: cfg.Catalog}
 }
 
 // newServer builds cfg's parts as serve does (internal/app) and a Server

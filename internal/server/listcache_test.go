@@ -29,10 +29,8 @@ func TestListCache(t *testing.T) {
 	for i := range 400 {
 		put(meta(i, strings.Repeat("<é&\u2028> ", 40)+fmt.Sprint(i)))
 	}
-	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: t.TempDir(), Catalog: cat})
-	t.Cleanup(func() { srv.Close() })
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	r := serveRig(t, t.TempDir(), Options{Addr: "127.0.0.1:1"}, app.Config{Catalog: cat})
+	srv, ts := r.srv, r.ts
 	queries := map[string]ListQuery{"": {Sort: "modified"}, "limit=50&offset=10": {Sort: "modified", Limit: 50, Offset: 10},
 		"sort=name&order=asc": {Sort: "name", Asc: true}, "project=%2Fp%2F3": {Sort: "modified", Project: "/p/3"}}
 	check := func(step string) {

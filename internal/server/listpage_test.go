@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,10 +22,8 @@ func TestListSessionsPages(t *testing.T) {
 	for i := range 30 {
 		cat.Put(meta(i, fmt.Sprintf("message %02d", i)))
 	}
-	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: t.TempDir(), Catalog: cat})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	ctx, api := t.Context(), client.New(ts.URL, client.Options{})
+	r := serveRig(t, t.TempDir(), Options{Addr: "127.0.0.1:1"}, app.Config{Catalog: cat})
+	ctx, api := t.Context(), r.api()
 	yes := true
 	// meta(i) is older as i grows: 29 and 28 are the oldest.
 	if _, err := api.SetOrder(ctx, apitype.OrderChange{IDs: []string{"id-029", "id-028"}, Pinned: &yes}); err != nil {

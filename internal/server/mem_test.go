@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"io"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -32,12 +31,9 @@ func newHugeSession(tb testing.TB, o corpus.HugeOptions) hugeSession {
 		tb.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
-	cat := openCatalog(tb, agentDir)
-	srv := newServer(tb, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	tb.Cleanup(ts.Close)
-	all, _, _ := cat.List(context.Background(), ListQuery{})
-	return hugeSession{srv: srv, api: client.New(ts.URL, client.Options{}), id: all[0].Key, path: path,
+	r := serveRig(tb, agentDir, Options{Addr: "127.0.0.1:1"}, app.Config{})
+	all, _, _ := r.cat.List(context.Background(), ListQuery{})
+	return hugeSession{srv: r.srv, api: r.api(), id: all[0].Key, path: path,
 		mb: float64(fi.Size()) / (1 << 20)}
 }
 

@@ -66,15 +66,12 @@ func hugeServer(b *testing.B, src string) (*Server, *httptest.Server, Meta) {
 	if err := os.Symlink(src, dst); err != nil {
 		b.Fatal(err)
 	}
-	cat := openCatalog(b, agentDir)
-	srv := newServer(b, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	b.Cleanup(ts.Close)
-	all, _, _ := cat.List(context.Background(), ListQuery{})
+	r := serveRig(b, agentDir, Options{Addr: "127.0.0.1:1"}, app.Config{})
+	all, _, _ := r.cat.List(context.Background(), ListQuery{})
 	if len(all) != 1 {
 		b.Fatalf("%d sessions listed", len(all))
 	}
-	return srv, ts, all[0]
+	return r.srv, r.ts, all[0]
 }
 
 func benchOpen(b *testing.B, src string) {

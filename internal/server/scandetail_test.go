@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"piweb/internal/app"
-	"piweb/internal/client"
 )
 
 // TestScanDetailAsParse: a session's detail read by a scan of its file
@@ -22,15 +21,13 @@ import (
 func TestScanDetailAsParse(t *testing.T) {
 	agentDir := filepath.Join(t.TempDir(), "agent")
 	copyFixtures(t, filepath.Join(agentDir, "sessions", "--fx--"))
-	cat := openCatalog(t, agentDir)
-	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	metas, _, err := cat.List(context.Background(), ListQuery{})
+	r := serveRig(t, agentDir, Options{Addr: "127.0.0.1:1"}, app.Config{})
+	srv := r.srv
+	metas, _, err := r.cat.List(context.Background(), ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := client.New(ts.URL, client.Options{})
+	api := r.api()
 	for i, m := range metas {
 		parsed, scanned := compareDetail(t, srv, m)
 		srv.cache.Forget(m.Path)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 
@@ -24,11 +23,8 @@ func TestContextFromIndex(t *testing.T) {
 	if _, err := corpus.Generate(agentDir, corpus.Options{Files: 12, Bytes: 3 << 20, Seed: 4}); err != nil {
 		t.Fatal(err)
 	}
-	cat := openCatalog(t, agentDir)
-	srv := newServer(t, Options{Addr: "127.0.0.1:1"}, app.Config{AgentDir: agentDir, Catalog: cat})
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	r := &rig{t: t, srv: srv, ts: ts, cat: cat}
+	r := serveRig(t, agentDir, Options{Addr: "127.0.0.1:1"}, app.Config{})
+	srv, cat := r.srv, r.cat
 	all, _, _ := cat.List(context.Background(), ListQuery{})
 	if len(all) != 12 {
 		t.Fatalf("%d sessions listed", len(all))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -13,8 +12,6 @@ import (
 	"github.com/coder/websocket"
 
 	"piweb/internal/app"
-	"piweb/internal/client"
-	"piweb/internal/demo"
 	"piweb/internal/sessionstore"
 	"piweb/internal/testkit"
 	"piweb/pisession"
@@ -25,28 +22,20 @@ import (
 // echo, and the echo back over the socket (loopback TCP). It reports the
 // median (p50-ms) and p99 (p99-ms) besides the mean.
 func BenchmarkTerminalKeystrokeEcho(b *testing.B) {
-	d, err := demo.Seed(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	cat := openCatalog(b, d.AgentDir)
-	srv := newServer(b, Options{Addr: "127.0.0.1:30141"}, app.Config{AgentDir: d.AgentDir, Catalog: cat, Terminals: testTerminals(b)})
-	defer srv.Close()
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	r := newRig(b, Options{}, app.Config{Terminals: testTerminals(b)})
 	id := pisession.NewSessionID()
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":"2026-12-01T10:00:00.000Z","cwd":%q}`, id, b.TempDir())
-	if _, err := sessionstore.NewFile(filepath.Join(d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
+	if _, err := sessionstore.NewFile(filepath.Join(r.d.AgentDir, "sessions", "bench"), []byte(header+"\n")); err != nil {
 		b.Fatal(err)
 	}
-	if err := cat.Sync(context.Background()); err != nil {
+	if err := r.cat.Sync(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	t, err := srv.app.Terminals.Start(id, b.TempDir(), 80, 24)
+	t, err := r.srv.app.Terminals.Start(id, b.TempDir(), 80, 24)
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchEcho(b, client.New(ts.URL, client.Options{}).TerminalSocketURL(id, t.Info().ID))
+	benchEcho(b, r.api().TerminalSocketURL(id, t.Info().ID))
 }
 
 func benchEcho(b *testing.B, url string) {
