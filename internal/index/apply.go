@@ -114,14 +114,9 @@ func (ix *Index) remove(ctx context.Context, tx *sql.Tx, r *fileRow) error {
 	return wrap("remove", err)
 }
 
-// clearEntries deletes a file's entries, text and usage; the text rows
-// held for the transaction's end are written first, since some may be the
-// file's (a big file's earlier part).
+// clearEntries deletes a file's entries, text and usage.
 func (ix *Index) clearEntries(ctx context.Context, tx *sql.Tx, fileID int64) error {
-	if err := ix.textW.writeHeld(ctx, tx); err != nil {
-		return err
-	}
-	if err := clearText(ctx, tx, fileID); err != nil {
+	if err := ix.clearText(ctx, tx, fileID); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM usage WHERE file_id = ?`, fileID)

@@ -16,7 +16,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Any other value, including
 // a newer one, means the file is deleted and rebuilt: the index is derived
 // data and is never migrated.
-const schemaVersion = 11
+const schemaVersion = 12
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -78,20 +78,9 @@ var schema = []string{
 		cost REAL NOT NULL, messages INTEGER NOT NULL,
 		PRIMARY KEY(file_id, slot, model, copy)
 	) WITHOUT ROWID`,
-	// columnsize=0: FTS5 keeps no size of each row's text (its docsize
-	// table, a B-tree row per text row), which only its bm25() and rank
-	// read; search ranks in Go from highlight()'s text (search.go). The
-	// cold index writes ~4% faster (BenchmarkColdIndex, 453 MB).
-	`CREATE VIRTUAL TABLE fts USING fts5(text, columnsize=0, ` + tokenizer + `)`,
-	// Pages of 16 KB instead of 4 KB: FTS5 seeks backwards through a long
-	// word's list page by page, and a search newest first from a rowid deep
-	// in the list (a filter's range) costs 15 ms with 4 KB pages, 1 ms here.
-	`INSERT INTO fts(fts, rank) VALUES('pgsz', 16000)`,
-	// Search's helpers: fts_terms reads FTS5's word list, vocab keeps it
-	// for prefix queries (vocab.go); runs and file_models turn filters
-	// into rowid ranges (runs.go, filter.go).
-	`CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, row)`,
-	`CREATE TABLE vocab(term TEXT PRIMARY KEY) WITHOUT ROWID`,
+	// Search's helpers: runs and file_models turn filters into rowid
+	// ranges (runs.go, filter.go). The text itself is in the text file
+	// (textdb.go).
 	`CREATE TABLE runs(lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL, file_id INTEGER NOT NULL,
 		ts_lo INTEGER NOT NULL, ts_hi INTEGER NOT NULL)`,
 	`CREATE INDEX runs_file ON runs(file_id, hi)`,
@@ -129,19 +118,23 @@ func PathIn(cacheDir, agentDir string, tools bool) (string, error) {
 	return filepath.Join(cacheDir, "piweb", name+".db"), nil
 }
 
-// openDB opens the index file, deleting and recreating it when it is of
-// another schema version or cannot be read: the index is never trusted.
-func openDB(ctx context.Context, path, agentDir string) (*sql.DB, error) {
+// openDB opens the index file and its text file (textdb.go) on one
+// writer connection each, deleting and recreating both when either is of
+// another schema version, cannot be read, or is not the other's: the index
+// is never trusted.
+func openDB(ctx context.Context, path, agentDir string) (wdb, tdb *sql.DB, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return nil, nil, fmt.Errorf("index: %w", err)
 	}
-	db, err := tryOpen(ctx, path, agentDir)
+	wdb, tdb, err = tryOpen(ctx, path, agentDir)
 	if err == nil {
-		return db, nil
+		return wdb, tdb, nil
 	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		if rerr := os.Remove(path + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			return nil, fmt.Errorf("index: remove bad index: %w (after %v)", rerr, err)
+	for _, p := range []string{path, textPath(path)} {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			if rerr := os.Remove(p + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				return nil, nil, fmt.Errorf("index: remove bad index: %w (after %v)", rerr, err)
+			}
 		}
 	}
 	return tryOpen(ctx, path, agentDir)
@@ -165,64 +158,88 @@ func dsn(path string) string {
 		"&_pragma=mmap_size(0)"
 }
 
-func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, error) {
+func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, error) {
+	wdb, err := openWriter(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, created, err := prepare(ctx, wdb, agentDir)
+	if err != nil {
+		wdb.Close()
+		return nil, nil, err
+	}
+	tdb, err := openWriter(textPath(path))
+	if err == nil {
+		if err = prepareText(ctx, tdb, id, created); err != nil {
+			tdb.Close()
+		}
+	}
+	if err != nil {
+		wdb.Close()
+		return nil, nil, err
+	}
+	return wdb, tdb, nil
+}
+
+// openWriter opens a writer's pool of one connection on the file at path.
+func openWriter(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("index: open: %w", err)
 	}
-	if err := prepare(ctx, db, agentDir); err != nil {
-		db.Close()
-		return nil, err
-	}
+	db.SetMaxOpenConns(1)
 	return db, nil
 }
 
 // prepare checks the schema version and the agent dir, creating the schema
-// in an empty file.
-func prepare(ctx context.Context, db *sql.DB, agentDir string) error {
+// in an empty file. It returns the id the text file must carry (textid),
+// and whether the file was created now.
+func prepare(ctx context.Context, db *sql.DB, agentDir string) (id string, created bool, err error) {
 	var v int
 	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
-		return fmt.Errorf("index: read version: %w", err)
+		return "", false, fmt.Errorf("index: read version: %w", err)
 	}
 	if v == schemaVersion {
 		var dir string
-		err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'agentDir'`).Scan(&dir)
+		err := db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'agentDir'), (SELECT value FROM meta WHERE key = 'textid')`).Scan(&dir, &id)
 		if err != nil || dir != agentDir {
-			return fmt.Errorf("index: belongs to agent dir %q, not %q (%v)", dir, agentDir, err)
+			return "", false, fmt.Errorf("index: belongs to agent dir %q, not %q (%v)", dir, agentDir, err)
 		}
 		// A cheap probe of each table instead of quick_check, which reads
 		// the whole file and would make every warm start slow.
-		for _, q := range []string{`SELECT count(*) FROM (SELECT id FROM files LIMIT 1)`,
-			`SELECT count(*) FROM (SELECT rowid FROM fts LIMIT 1)`} {
-			if err := db.QueryRowContext(ctx, q).Scan(new(int)); err != nil {
-				return fmt.Errorf("index: corrupt: %w", err)
-			}
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT id FROM files LIMIT 1)`).Scan(new(int)); err != nil {
+			return "", false, fmt.Errorf("index: corrupt: %w", err)
 		}
-		return nil
+		return id, false, nil
 	}
 	if v != 0 {
-		return fmt.Errorf("index: schema version %d, want %d", v, schemaVersion)
+		return "", false, fmt.Errorf("index: schema version %d, want %d", v, schemaVersion)
 	}
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil || n != 0 {
-		return fmt.Errorf("index: unversioned non-empty file (%v)", err)
+		return "", false, fmt.Errorf("index: unversioned non-empty file (%v)", err)
 	}
-	return createSchema(ctx, db, agentDir)
+	id = newTextID()
+	return id, true, createSchema(ctx, db, schema, "meta", map[string]string{"agentDir": agentDir, "textid": id, "nextrow": "1"})
 }
 
-func createSchema(ctx context.Context, db *sql.DB, agentDir string) error {
+// createSchema creates the tables of stmts and the rows kv of its table
+// meta in an empty file, and stamps it with the schema version.
+func createSchema(ctx context.Context, db *sql.DB, stmts []string, meta string, kv map[string]string) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, q := range schema {
+	for _, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("index: create schema: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('agentDir', ?)`, agentDir); err != nil {
-		return fmt.Errorf("index: %w", err)
+	for k, v := range kv {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+meta+`(key, value) VALUES(?, ?)`, k, v); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return fmt.Errorf("index: %w", err)

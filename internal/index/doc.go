@@ -6,14 +6,18 @@
 //
 // One SQLite file (modernc.org/sqlite, pure Go, FTS5) per agent dir under
 // os.UserCacheDir()/piweb/, named by a hash of the absolute agent dir (and
-// apart when tool text is indexed, Options.Tools). It is derived data:
-// PRAGMA user_version holds the schema version, and a file of another
-// version, of another agent dir, or that fails a cheap probe of its tables
-// is deleted and rebuilt, never migrated or trusted. (A full integrity
-// check would read the whole file on every start, which a warm ls cannot
-// afford.) WAL mode; all writes go through one connection, one transaction
-// at a time (Sync and Update hold the writer lock, and in Watch a single
-// goroutine does all updates); readers use a separate read-only pool.
+// apart when tool text is indexed, Options.Tools), and beside it its text
+// file (the same name plus ".text": FTS5 and its word list, textdb.go). It
+// is derived data: PRAGMA user_version holds the schema version, and a
+// file of another version, of another agent dir, a text file of another
+// index, or one that fails a cheap probe of its tables is deleted and
+// rebuilt, never migrated or trusted. (A full integrity check would read
+// the whole file on every start, which a warm ls cannot afford.) WAL
+// mode; all writes go through one connection a file, one transaction at a
+// time (Sync and Update hold the writer lock, and in Watch a single
+// goroutine does all updates; the text file's connection is driven by it,
+// on a goroutine of its own, textwriter.go); readers use a separate
+// read-only pool, with the text file attached.
 //
 // Tables: files (one row per session file: dev, inode, size, mtime, the
 // offset and line number after the last complete line parsed, offset,
@@ -25,7 +29,7 @@
 // branch with its position on it: Tail reads a huge session's newest page
 // of context from these, branch.go)
 // fts (FTS5, unicode61 with diacritics removed, 16 KB pages, rowid =
-// entries rowid) with its word list (vocab), runs and file_models, which
+// entries rowid; in the text file) with its word list (vocab), runs and file_models, which
 // turn search filters into rowid ranges, and usage (assistant tokens and
 // cost per file, half-hour slot of the entry time and model, added to as
 // files grow; usage.go).

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// TestHeldText: the text rows of a transaction are written at its end, so
-// that FTS5 makes one segment of them, not one per statement (batch.go);
-// rows held when a file's entries are cleared are written first, so that
-// none is left without its entry.
+// TestHeldText: the text rows of a transaction are written a row a
+// statement by the text writer, so that FTS5 makes one segment of them,
+// not one per statement (textwriter.go); rows sent before a file's
+// entries are cleared are cleared too, so that none is left without its
+// entry.
 func TestHeldText(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -29,7 +30,6 @@ func TestHeldText(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tx.Rollback()
-			ix.textW.hold()
 			for i := range 5 { // rows of file 1, batchSmall at a time, as insertEntries writes them
 				var entries, texts []any
 				for j := range batchSmall {
@@ -37,22 +37,17 @@ func TestHeldText(t *testing.T) {
 					entries = append(entries, id, 1, fmt.Sprint("e", id), "", "message", "user", 0, "", false, -1, 0, 0)
 					texts = append(texts, id, fmt.Sprintf("word%d common", id))
 				}
-				if err := ix.textW.entries.exec(ctx, tx, entries); err != nil {
+				if err := ix.entryIns.exec(ctx, tx, entries); err != nil {
 					t.Fatal(err)
 				}
-				if err := ix.textW.insertText(ctx, tx, texts); err != nil {
-					t.Fatal(err)
-				}
+				ix.textW.insertText(ctx, texts)
 			}
 			if tc.clear {
 				if err := ix.clearEntries(ctx, tx, 1); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := ix.textW.flush(ctx, tx); err != nil {
-				t.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
+			if err := ix.commit(ctx, tx); err != nil {
 				t.Fatal(err)
 			}
 			var data, texts, orphans int

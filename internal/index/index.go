@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -84,10 +85,15 @@ type Index struct {
 
 	wmu       *writeLock
 	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
-	textW     *textWriter // the text pass's prepared inserts (batch.go)
+	textW     *textWriter // the text file's writer (textwriter.go)
+	entryIns  batchInsert // the entries rows' inserts (batch.go)
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
 	afterPart func()                         // tests: called after each text pass update is written
+	// crashAfterText, in tests, is called once the text file committed a
+	// transaction; true makes the index's own commit not happen, as if
+	// the process died there (TestCrashBetweenCommits).
+	crashAfterText func() bool
 
 	events *broker.Broker[Event] // change events (events.go)
 
@@ -119,27 +125,33 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		return nil, err
 	}
 	path := o.Path
-	wdb, err := openDB(ctx, path, o.AgentDir)
+	wdb, tdb, err := openDB(ctx, path, o.AgentDir)
 	if err != nil {
 		return nil, err
 	}
-	wdb.SetMaxOpenConns(1)
-	db, err := sql.Open("sqlite", dsn(path)+"&_pragma=query_only(1)")
+	if err := repairText(ctx, wdb, tdb); err != nil {
+		wdb.Close()
+		tdb.Close()
+		return nil, err
+	}
+	textW, err := startTextWriter(ctx, tdb)
 	if err != nil {
 		wdb.Close()
-		return nil, fmt.Errorf("index: %w", err)
+		tdb.Close()
+		return nil, err
 	}
 	// Each reader connection holds its own page cache and file handles:
 	// requests beyond the bound wait for one instead of opening more.
+	db := readers(path)
 	db.SetMaxOpenConns(maxReaders)
 	db.SetMaxIdleConns(maxReaders)
-	ix := &Index{o: o, db: db, wdb: wdb, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents(), wmu: newWriteLock()}
+	ix := &Index{o: o, db: db, wdb: wdb, textW: textW, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents(), wmu: newWriteLock()}
 	ix.open = openFile
 	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
 		ix.Close()
 		return nil, wrap("prepare", err)
 	}
-	if ix.textW, err = prepareText(ctx, wdb); err != nil {
+	if ix.entryIns, err = prepareEntries(ctx, wdb); err != nil {
 		ix.Close()
 		return nil, err
 	}
@@ -152,11 +164,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 
 // Close closes the database.
 func (ix *Index) Close() error {
-	err := ix.db.Close()
-	if werr := ix.wdb.Close(); err == nil {
-		err = werr
-	}
-	return err
+	return errors.Join(ix.db.Close(), ix.textW.close(), ix.wdb.Close())
 }
 
 // Path returns the index file.

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -43,7 +42,7 @@ func (ix *Index) plan(ctx context.Context, changed []found, isNew []bool, once b
 	if backlog < bulkBytes {
 		return order, false, nil
 	}
-	if err := ix.batch(ctx, func(tx *sql.Tx) error { return startBulk(ctx, tx) }); err != nil {
+	if err := ix.startBulk(ctx); err != nil {
 		return nil, false, err
 	}
 	ix.bulkText = true

@@ -85,7 +85,7 @@ func TestSearchPrefix(t *testing.T) {
 		t.Fatalf("vocabulary not complete after sync: %v %v", ok, err)
 	}
 	check("vocabulary")
-	if err := ix.batch(context.Background(), func(tx *sql.Tx) error { return setVocab(context.Background(), tx, false) }); err != nil {
+	if err := ix.textOnly(context.Background(), func(tx *sql.Tx) error { return setVocab(context.Background(), tx, false) }); err != nil {
 		t.Fatal(err)
 	}
 	check("FTS5 prefixes")

@@ -79,10 +79,31 @@ func entryModel(e *pisession.Entry, m *msg) string {
 	return ""
 }
 
-// clearText deletes a file's entries, text, runs and models.
-func clearText(ctx context.Context, tx *sql.Tx, fileID int64) error {
+// clearText deletes a file's entries, runs and models, and sends the
+// deletion of its text to the text writer, a row a statement (as
+// textWriter.insertText writes them).
+func (ix *Index) clearText(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT rowid FROM entries WHERE file_id = ?`, fileID)
+	ids, err := collect(rows, err, "clear entries", func(r *sql.Rows, v *int64) error { return r.Scan(v) })
+	if err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		ix.textW.run(ctx, func(ttx *sql.Tx) error {
+			stmt, err := ttx.PrepareContext(ctx, `DELETE FROM fts WHERE rowid = ?`)
+			if err != nil {
+				return wrap("clear text", err)
+			}
+			defer stmt.Close()
+			for _, id := range ids {
+				if _, err := stmt.ExecContext(ctx, id); err != nil {
+					return wrap("clear text", err)
+				}
+			}
+			return nil
+		})
+	}
 	for _, q := range []string{
-		`DELETE FROM fts WHERE rowid IN (SELECT rowid FROM entries WHERE file_id = ?)`,
 		`DELETE FROM entries WHERE file_id = ?`,
 		`DELETE FROM runs WHERE file_id = ?`,
 		`DELETE FROM file_models WHERE file_id = ?`,

@@ -10,7 +10,7 @@ import (
 // Status summarizes the index for piweb index --status.
 type Status struct {
 	Path    string `json:"path"`
-	DBBytes int64  `json:"dbBytes"`
+	DBBytes int64  `json:"dbBytes"` // the index and text files, with their WALs
 	Files   int    `json:"files"`
 	// Listed counts the files pi's listing shows; TextBehind those whose
 	// text is not yet searchable.
@@ -35,11 +35,10 @@ type FileProblem struct {
 // reads each indexed file once; it changes nothing.
 func (ix *Index) Status(ctx context.Context) (Status, error) {
 	st := Status{Path: ix.path}
-	if fi, err := os.Stat(ix.path); err == nil {
-		st.DBBytes = fi.Size()
-	}
-	if wal, err := os.Stat(ix.path + "-wal"); err == nil {
-		st.DBBytes += wal.Size()
+	for _, p := range []string{ix.path, ix.path + "-wal", textPath(ix.path), textPath(ix.path) + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			st.DBBytes += fi.Size()
+		}
 	}
 	ms, err := ix.Sessions(ctx)
 	if err != nil {

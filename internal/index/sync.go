@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"time"
@@ -251,6 +252,9 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			// CPU profiles tell the parse, the writer and the text
+			// writer apart by this label (idx).
+			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("idx", "parse")))
 			emit := func(u *update) { out <- u }
 			for i := range work {
 				ix.prepSafe(func() { prep(i, b, emit) })
@@ -268,7 +272,9 @@ func (ix *Index) runEach(ctx context.Context, n int, yield bool, prep func(i int
 		}
 	}()
 	go func() { wg.Wait(); close(out) }()
-	return ix.applyAll(ctx, out, yield)
+	var err error
+	pprof.Do(ctx, pprof.Labels("idx", "writer"), func(ctx context.Context) { err = ix.applyAll(ctx, out, yield) })
+	return err
 }
 
 // prepSafe runs one work item's preparation: a panic (a fault of piweb's,
@@ -295,13 +301,7 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 		if tx == nil {
 			return
 		}
-		err := ix.textW.flush(ctx, tx)
-		if err == nil {
-			err = wrap("commit", tx.Commit())
-		} else {
-			tx.Rollback()
-		}
-		if err != nil && first == nil {
+		if err := ix.commit(ctx, tx); err != nil && first == nil {
 			first = err
 		}
 		for _, ev := range pending {
@@ -326,15 +326,13 @@ func (ix *Index) applyAll(ctx context.Context, ch <-chan *update, yield bool) er
 				reply(next, nil)
 				continue
 			}
-			ix.textW.hold()
 		}
 		ev, err := ix.applySafe(ctx, tx, u)
 		u.budget.release(u.held)
 		size += u.offset - u.textFrom
 		u.done()
 		if err != nil {
-			ix.textW.flush(ctx, nil)
-			tx.Rollback()
+			ix.rollback(tx)
 			tx, first = nil, err
 			reply(next, nil)
 			continue
@@ -384,8 +382,38 @@ func (ix *Index) batch(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return wrap("begin", err)
 	}
 	if err := fn(tx); err != nil {
+		ix.rollback(tx)
+		return err
+	}
+	return ix.commit(ctx, tx)
+}
+
+// commit commits the text file's transaction, then tx: a crash between
+// the two leaves text rows above the entries rows, which repairText
+// deletes (textdb.go).
+func (ix *Index) commit(ctx context.Context, tx *sql.Tx) error {
+	if err := ix.textW.commit(); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return wrap("commit", tx.Commit())
+	if ix.crashAfterText != nil && ix.crashAfterText() {
+		tx.Rollback()
+		return errCrashed
+	}
+	err := tx.Commit()
+	if err != nil {
+		if rerr := repairText(ctx, ix.wdb, ix.textW.tdb); rerr != nil {
+			ix.o.Log.Error("index: text rows of a failed commit left", "err", rerr)
+		}
+	}
+	return wrap("commit", err)
+}
+
+// errCrashed is a commit that crashAfterText stopped.
+var errCrashed = errors.New("index: crashed between the commits (test)")
+
+// rollback drops tx and the text file's transaction.
+func (ix *Index) rollback(tx *sql.Tx) {
+	ix.textW.rollback()
+	tx.Rollback()
 }

@@ -159,12 +159,11 @@ func moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPath []int64, 
 }
 
 func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u *update, pos map[int]int) error {
-	w := ix.textW
 	// Rowids are given, not taken from each insert, so that rows go in
-	// batches; with one writer, max+1 is what SQLite would choose.
-	var next int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) + 1 FROM entries`).Scan(&next); err != nil {
-		return wrap("insert entries", err)
+	// batches, and never given twice (textdb.go: repairText).
+	next, err := takeRowids(ctx, tx, len(u.entries))
+	if err != nil {
+		return err
 	}
 	var r run
 	var texts []string
@@ -195,19 +194,29 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 			texts = append(texts, text)
 		}
 	}
-	if err := w.entries.exec(ctx, tx, entryArgs); err != nil {
+	if err := ix.entryIns.exec(ctx, tx, entryArgs); err != nil {
 		return wrap("insert entries", err)
 	}
-	if err := w.insertText(ctx, tx, textArgs); err != nil {
-		return wrap("insert text", err)
-	}
+	ix.textW.insertText(ctx, textArgs)
 	if err := r.save(ctx, tx, fileID); err != nil {
 		return err
 	}
-	if ix.bulkText {
-		return nil
+	if !ix.bulkText && len(texts) > 0 {
+		ix.textW.run(ctx, func(ttx *sql.Tx) error { return addVocab(ctx, ttx, texts) })
 	}
-	return addVocab(ctx, tx, texts)
+	return nil
+}
+
+// takeRowids gives out n entries rowids, above every one given before:
+// meta's nextrow, which only grows (deleted rows' rowids are not given
+// again, so that a text row is never taken for another entry's).
+func takeRowids(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
+	var next int64
+	err := tx.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextrow'`).Scan(&next)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'nextrow'`, next+int64(n))
+	}
+	return next, wrap("insert entries", err)
 }
 
 // entryTS returns the entry's time in ms: its timestamp, else its message's

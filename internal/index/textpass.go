@@ -154,12 +154,17 @@ func (ix *Index) syncText(ctx context.Context, bulk bool) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ok, err := vocabOK(ctx, ix.wdb)
+	var ok bool
+	err = ix.textW.read(func(q querier) error {
+		var err error
+		ok, err = vocabOK(ctx, q)
+		return err
+	})
 	if err != nil {
 		return 0, err
 	}
 	if !bulk && backlog >= bulkBytes {
-		if err := ix.batch(ctx, func(tx *sql.Tx) error { return startBulk(ctx, tx) }); err != nil {
+		if err := ix.startBulk(ctx); err != nil {
 			return 0, err
 		}
 		bulk = true
@@ -224,11 +229,13 @@ func setFTS(ctx context.Context, tx *sql.Tx, settings [][2]any) error {
 }
 
 // startBulk marks the vocabulary stale and sets FTS5 up for a bulk pass.
-func startBulk(ctx context.Context, tx *sql.Tx) error {
-	if err := setVocab(ctx, tx, false); err != nil {
-		return err
-	}
-	return setFTS(ctx, tx, bulkFTS)
+func (ix *Index) startBulk(ctx context.Context) error {
+	return ix.textOnly(ctx, func(tx *sql.Tx) error {
+		if err := setVocab(ctx, tx, false); err != nil {
+			return err
+		}
+		return setFTS(ctx, tx, bulkFTS)
+	})
 }
 
 // finishBulk merges the FTS5 index into one segment after a bulk pass,
@@ -236,8 +243,9 @@ func startBulk(ctx context.Context, tx *sql.Tx) error {
 // restores FTS5's settings (also after an interrupted pass) and lists the
 // index's words.
 func (ix *Index) finishBulk(ctx context.Context) error {
-	return ix.batch(ctx, func(tx *sql.Tx) error {
-		if ix.bulkText {
+	bulk := ix.bulkText
+	return ix.textOnly(ctx, func(tx *sql.Tx) error {
+		if bulk {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES('optimize')`); err != nil {
 				return wrap("optimize", err)
 			}
@@ -247,4 +255,14 @@ func (ix *Index) finishBulk(ctx context.Context) error {
 		}
 		return rebuildVocab(ctx, tx)
 	})
+}
+
+// textOnly runs fn in a transaction of the text file alone, as the index's
+// writer (which holds no transaction).
+func (ix *Index) textOnly(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := ix.textW.wait(ctx, fn); err != nil {
+		ix.textW.rollback()
+		return err
+	}
+	return ix.textW.commit()
 }

@@ -21,7 +21,8 @@ import (
 // bulk text pass, and kept current after that by tokenizing newly indexed
 // text with the same tokenizer in a temporary table (addVocab). meta key
 // "vocab" is "ok" while it is complete; while it is not (during and after
-// an interrupted bulk pass), prefixes go to FTS5 as they are. Words of
+// an interrupted bulk pass), prefixes go to FTS5 as they are. All of it
+// is in the text file (textdb.go; meta is its tmeta). Words of
 // deleted text stay listed until the next rebuild: their completions then
 // match nothing, which costs a lookup.
 
@@ -33,7 +34,7 @@ const maxExpand = 256
 // vocabOK reports whether the vocabulary lists every indexed word.
 func vocabOK(ctx context.Context, q querier) (bool, error) {
 	var v string
-	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'vocab'`).Scan(&v)
+	err := q.QueryRowContext(ctx, `SELECT value FROM tmeta WHERE key = 'vocab'`).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -123,7 +124,7 @@ func setVocab(ctx context.Context, tx *sql.Tx, ok bool) error {
 	if ok {
 		v = "ok"
 	}
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('vocab', ?)`, v)
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tmeta(key, value) VALUES('vocab', ?)`, v)
 	return wrap("vocab", err)
 }
 
