@@ -120,15 +120,8 @@ func FuzzSplit(f *testing.F) {
 // splitBackwards lists the file at path in parts from starts, the last
 // part first.
 func splitBackwards(t *testing.T, ix *Index, path string, starts []int64) snapEntry {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, fi := openStat(t, path)
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := ix.splitAt(path, true, starts)
 	s.use(f, idOf(fi))
 	for i := len(s.parts) - 1; i >= 0; i-- {
@@ -141,6 +134,21 @@ func splitBackwards(t *testing.T, ix *Index, path string, starts []int64) snapEn
 	}
 	t.Fatal("never done")
 	return snapEntry{}
+}
+
+// openStat opens the file at path, for the caller to close, and stats it.
+func openStat(t *testing.T, path string) (*os.File, os.FileInfo) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	return f, fi
 }
 
 // splitFiles are crafted for TestSplitEveryCut: what one part sees
@@ -164,15 +172,8 @@ var splitFiles = map[string]string{
 func TestSplitShrunk(t *testing.T) {
 	dir := t.TempDir()
 	p, _ := writeBig(t, dir, 2<<20)
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, fi := openStat(t, p)
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.Truncate(p, 4096); err != nil {
 		t.Fatal(err)
 	}
