@@ -51,12 +51,7 @@ func testCrashMidPush(t *testing.T, conns int) {
 	if s := p.Status(); s.Pushed.Batches > 2 || s.Pushed.Batches < 3-conns || s.Pushed.Sessions == 0 || s.Pushed.Sessions >= 60 {
 		t.Fatalf("%+v committed before the crash, want two batches (one or two of two at once), part of the sessions", s.Pushed)
 	}
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StateFailing {
-			return fmt.Errorf("state %s (%s), want failing", s.State, s.Error)
-		}
-		return nil
-	}, "the pusher to notice")
+	awaitStatus(t, p, "the pusher to notice", func(s Status) bool { return s.State == StateFailing })
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -171,12 +166,9 @@ func TestMachineCannotMigrate(t *testing.T) {
 	url := d.machineRole(t, "m")
 	_, path, cat := oneDir(t, 1)
 	p := startPusher(t, Options{URL: url, Machine: "m", Source: cat})
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StatePaused || !strings.Contains(s.Error, "piweb fleet migrate") {
-			return fmt.Errorf("status %+v, want paused, saying to run piweb fleet migrate", s)
-		}
-		return nil
-	}, "the machine's pause")
+	awaitStatus(t, p, "the machine's pause", func(s Status) bool {
+		return s.State == StatePaused && strings.Contains(s.Error, "piweb fleet migrate")
+	})
 	migrateAs(t, d.role(t, "owner"))
 	admin := d.admin(t)
 	eventually(t, func() error { return converged(context.Background(), admin, cat, "m", path) }, "the push once migrated")
@@ -206,12 +198,7 @@ func TestOldWriterRefused(t *testing.T) {
 	a := newAgentDir(t)
 	a.create(t, 1)
 	p := startPusher(t, Options{URL: url, Machine: "old", Source: openCatalog(t, a)})
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StatePaused || s.Error != want {
-			return fmt.Errorf("status %s: %s", s.State, s.Error)
-		}
-		return nil
-	}, "the pause")
+	awaitStatus(t, p, "the pause", func(s Status) bool { return s.State == StatePaused && s.Error == want })
 	if n := count(t, admin, `SELECT count(*) FROM fleet.sessions`); n != 0 {
 		t.Errorf("an old writer pushed %d sessions", n)
 	}
@@ -259,12 +246,7 @@ func TestShareMeta(t *testing.T) {
 	_, path, cat := oneDir(t, 3)
 	p := startPusher(t, Options{URL: url, Machine: "meta", Source: cat, Share: ShareMeta})
 	admin := d.admin(t)
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StateCurrent || s.Pushed.Sessions == 0 {
-			return fmt.Errorf("status %+v", s)
-		}
-		return nil
-	}, "the push")
+	awaitStatus(t, p, "the push", func(s Status) bool { return s.State == StateCurrent && s.Pushed.Sessions != 0 })
 	for _, want := range []struct {
 		table string
 		n     int
@@ -293,12 +275,9 @@ func TestStalledDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startPusher(t, Options{URL: url, Machine: "stall", Source: cat, Timeout: 200 * time.Millisecond})
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StateFailing || !strings.Contains(s.Error, "did not answer in time") {
-			return fmt.Errorf("status %s: %s", s.State, s.Error)
-		}
-		return nil
-	}, "the timeout")
+	awaitStatus(t, p, "the timeout", func(s Status) bool {
+		return s.State == StateFailing && strings.Contains(s.Error, "did not answer in time")
+	})
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -242,6 +242,17 @@ func eventually(t *testing.T, cond func() error, what string) {
 	testkit.Eventually(t, cond, 20*time.Second, what)
 }
 
+// awaitStatus waits until the pusher's status is as ok wants it.
+func awaitStatus(t *testing.T, p *Pusher, what string, ok func(Status) bool) {
+	t.Helper()
+	eventually(t, func() error {
+		if s := p.Status(); !ok(s) {
+			return fmt.Errorf("status %+v", s)
+		}
+		return nil
+	}, what)
+}
+
 // count runs a count query.
 func count(t *testing.T, conn *pgx.Conn, sql string, args ...any) int {
 	t.Helper()

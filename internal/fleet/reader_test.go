@@ -211,12 +211,7 @@ func TestListen(t *testing.T) {
 	url := d.role(t, "listen")
 	_, path, cat := oneDir(t, 1)
 	p := startPusher(t, Options{URL: url, Machine: "box", Source: cat})
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StateCurrent {
-			return fmt.Errorf("state %s", s.State)
-		}
-		return nil
-	}, "the first push")
+	awaitStatus(t, p, "the first push", func(s Status) bool { return s.State == StateCurrent })
 	r := openReader(t, url)
 	heard := make(chan string, 100)
 	ctx, cancel := context.WithCancel(context.Background())

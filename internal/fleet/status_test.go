@@ -73,12 +73,7 @@ func TestCheck(t *testing.T) {
 	p := New(Options{URL: url, Machine: "desk", Source: cat, Version: "piweb test"})
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()
-	eventually(t, func() error {
-		if s := p.Status(); s.State != StateCurrent {
-			return fmt.Errorf("state %s", s.State)
-		}
-		return nil
-	}, "the push")
+	awaitStatus(t, p, "the push", func(s Status) bool { return s.State == StateCurrent })
 	cancel()
 	<-done
 	local, _, _ := cat.List(context.Background(), catalog.ListQuery{})
