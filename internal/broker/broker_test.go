@@ -235,10 +235,11 @@ func TestRetainedNewestFirst(t *testing.T) {
 	}
 }
 
-// BenchmarkPublishFanout publishes a 2 KB event to 8 subscribers that
-// drain concurrently.
+// BenchmarkPublishFanout publishes a 2 KB event to 1 to 100 subscribers
+// that drain concurrently: with 100, a busy piweb's SSE fan-out without
+// the network.
 func BenchmarkPublishFanout(b *testing.B) {
-	for _, n := range []int{1, 8, 64} {
+	for _, n := range []int{1, 8, 64, 100} {
 		b.Run(fmt.Sprint(n, "subs"), func(b *testing.B) {
 			br := New[Event](Options{})
 			line := make([]byte, 2000)

@@ -5,10 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"piweb/internal/agent"
-	"piweb/internal/broker"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -162,29 +158,4 @@ func indexingBehind(ix *index.Index, path string) bool {
 		}
 	}
 	return true
-}
-
-// BenchmarkHubFanout publishes 1 KiB events to 100 subscribers that drain
-// their queues, the SSE fan-out without the network.
-func BenchmarkHubFanout(b *testing.B) {
-	h := agent.SharedBroker(0, nil)
-	const subs = 100
-	var wg sync.WaitGroup
-	for range subs {
-		sub := h.NewSub()
-		sub.Follow("t")
-		wg.Go(func() {
-			for range sub.C {
-			}
-		})
-	}
-	data := []byte(`{"type":"message_update","pad":"` + strings.Repeat("x", 1000) + `"}`)
-	b.SetBytes(int64(len(data)) * subs)
-	b.ReportAllocs()
-	for b.Loop() {
-		h.Publish("t", broker.Event{Raw: data})
-	}
-	b.StopTimer()
-	h.Close()
-	wg.Wait()
 }
