@@ -194,13 +194,9 @@ type Meta struct {
 	Entries   int    `json:"entries"`
 	// Branches counts the leaves of the entry tree; LeafID is pi's leaf
 	// after loading (the last entry).
-	Branches    int               `json:"branches"`
-	LeafID      string            `json:"leafId"`
-	Compactions int               `json:"compactions"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Models      []string          `json:"models,omitempty"`
-	Tokens      Tokens            `json:"tokens"`
-	Cost        float64           `json:"cost"`
+	Branches int    `json:"branches"`
+	LeafID   string `json:"leafId"`
+	Totals
 	// LastActivity is pi's modified time as ms (see pisession.Info), the
 	// file's mtime where that is an Invalid Date: always a number.
 	LastActivity float64 `json:"lastActivity"`
@@ -318,8 +314,7 @@ func scanMeta(rows *sql.Rows) (Meta, error) {
 	if err := unmarshalAll(metaJ, &md, probJ, &m.Problems); err != nil {
 		return m, wrap("sessions", err)
 	}
-	m.Entries, m.Branches, m.LeafID, m.Compactions = md.Entries, len(md.Leaves), md.LeafID, md.Compactions
-	m.Labels, m.Models, m.Tokens, m.Cost = md.Labels, md.Models, md.Tokens, md.Cost
+	m.Entries, m.Branches, m.LeafID, m.Totals = md.Entries, len(md.Leaves), md.LeafID, md.Totals
 	return m, nil
 }
 

@@ -10,14 +10,10 @@ import (
 // meta is the per-session metadata beyond pi's SessionInfo, folded over the
 // entries in file order and saved so that appends only add to it.
 type meta struct {
-	Entries     int               `json:"entries"`
-	LeafID      string            `json:"leafId"`
-	Leaves      []string          `json:"leaves"`
-	Compactions int               `json:"compactions"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Models      []string          `json:"models,omitempty"`
-	Tokens      Tokens            `json:"tokens"`
-	Cost        float64           `json:"cost"`
+	Entries int      `json:"entries"`
+	LeafID  string   `json:"leafId"`
+	Leaves  []string `json:"leaves"`
+	Totals
 	// LastEntry is the latest entry timestamp in ms.
 	LastEntry int64 `json:"lastEntry,omitempty"`
 
@@ -29,6 +25,17 @@ type meta struct {
 	// fresh sums the usage of the entries added since the meta was loaded,
 	// by time slot and model, for the usage table (usage.go).
 	fresh map[usageKey]*usageSum
+}
+
+// Totals is what a session's entries add up to beyond its tree: the
+// compactions, the labels by entry, the models used, the tokens charged
+// and their cost. The saved meta and the listing's Meta carry it alike.
+type Totals struct {
+	Compactions int               `json:"compactions"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Models      []string          `json:"models,omitempty"`
+	Tokens      Tokens            `json:"tokens"`
+	Cost        float64           `json:"cost"`
 }
 
 // Tokens sums the usage a session is charged for (pisession.ChargeOf).
