@@ -14,6 +14,10 @@ import "time"
 type Order struct {
 	Pinned   map[string]time.Time `json:"pinned"`
 	Archived map[string]time.Time `json:"archived"`
+	// Rev counts the changes, as Attention.Rev: a page keeps the order of
+	// the highest Rev it has, whatever order two changes' answers and
+	// events reach it in.
+	Rev int64 `json:"rev"`
 }
 
 // OrderChange is POST /api/order: pin or unpin, archive or restore the

@@ -42,7 +42,7 @@ func fillOrder(st *Order) {
 }
 
 func cloneOrder(st Order) Order {
-	return Order{Pinned: maps.Clone(st.Pinned), Archived: maps.Clone(st.Archived)}
+	return Order{Pinned: maps.Clone(st.Pinned), Archived: maps.Clone(st.Archived), Rev: st.Rev}
 }
 
 // State is a copy of the pins and archive.
@@ -60,6 +60,7 @@ func (s *OrderStore) Set(ids []string, pinned, archived *bool, now time.Time) (O
 	return s.f.change(func(next *Order) {
 		mark(next.Pinned, ids, pinned, now)
 		mark(next.Archived, ids, archived, now)
+		next.Rev++
 	})
 }
 

@@ -38,7 +38,7 @@ func TestOrderKeepsPinsAndArchive(t *testing.T) {
 		}
 	}
 	want := Order{Pinned: map[string]time.Time{"a": t0, "c": t0, "x@m2": t1},
-		Archived: map[string]time.Time{"a": t1, "x@m2": t1}}
+		Archived: map[string]time.Time{"a": t1, "x@m2": t1}, Rev: 5}
 	again, err := OpenOrder(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -49,7 +49,15 @@ export function setSort(by) {
   orderListing(sortBy.value);
 }
 
+// rev is the Rev of the order adopted last: two changes' answers and
+// events may reach the page in either order, and an older one coming last
+// would undo the newer (-1: any, after a reconnection, when a restarted
+// server may count again from 0).
+let rev = -1;
+
 function adopt(st) {
+  if ((st.rev || 0) < rev) return;
+  rev = st.rev || 0;
   pinned.value = new Map(Object.entries(st.pinned || {}));
   archived.value = new Map(Object.entries(st.archived || {}));
 }
@@ -61,7 +69,10 @@ export function startOrder() {
   loadOrder();
   effect(() => {
     const ev = orderEvent.value;
-    if (ev) ev.type === 'reload' ? loadOrder() : adopt(ev);
+    if (ev && ev.type === 'reload') {
+      rev = -1;
+      loadOrder();
+    } else if (ev) adopt(ev);
   });
 }
 
