@@ -271,15 +271,26 @@ export function removeSession(id) {
 
 const reload = debounce(loadSessions, 300);
 
-// count adds n to the counts of the listing, for session id added or
-// removed since it was read (the next read counts again): to the
-// archive's when it is archived (unless the list holds it: archived here,
-// the list not read again yet), else to the sidebar list's.
-function count(id, n) {
+// count adds n to the counts of the listing, for session id (in folder
+// cwd, when known) added or removed since it was read (the next read
+// counts again): to the archive's when it is archived (unless the list
+// holds it: archived here, the list not read again yet), else to the
+// sidebar list's and its folder's (a new folder is listed at once: the
+// settings page offers it).
+function count(id, n, cwd) {
   const l = listed.peek();
   const inArchive = archived.peek().has(id) && !sessionById.peek().has(id);
-  listed.value = { ...l, total: l.total + (inArchive ? 0 : n), archived: l.archived + (inArchive ? n : 0),
+  const projects = inArchive || !cwd ? l.projects : withFolder(l.projects, cwd, n);
+  listed.value = { ...l, projects, total: l.total + (inArchive ? 0 : n), archived: l.archived + (inArchive ? n : 0),
     all: l.all + n };
+}
+
+// withFolder is projects (folder -> sessions) with n added to cwd's.
+function withFolder(projects, cwd, n) {
+  const p = { ...projects };
+  const c = (p[cwd] || 0) + n;
+  if (c > 0) p[cwd] = c; else delete p[cwd];
+  return p;
 }
 
 // watchIndex follows the index topic so that the sidebar stays current.
@@ -289,13 +300,13 @@ export function watchIndex() {
     switch (ev.type) {
       case 'session_added':
         if (ev.session) upsertSession(ev.session, listed.peek().total); // counted after: the page had all or part
-        count(ev.session?.id, 1);
+        count(ev.session?.id, 1, ev.session?.cwd);
         break;
       case 'session_updated':
         if (ev.session) upsertSession(ev.session);
         break;
       case 'session_removed':
-        count(ev.id, -1);
+        count(ev.id, -1, sessionById.peek().get(ev.id)?.cwd);
         removeSession(ev.id);
         break;
       case 'running':
