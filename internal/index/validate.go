@@ -126,7 +126,13 @@ func (v *validator) objectRec(i int, members []span, top, record bool) ([]span, 
 			return members, 0, false
 		}
 		if record {
-			members = append(members, span{key, v.b[i:end]})
+			// Grown, then set field by field: append(members, span{...})
+			// built the span on the stack and copied it with 16-byte
+			// loads of 8-byte stores, a store-forwarding stall that was a
+			// quarter of objectRec's time.
+			members = append(members, span{})
+			sp := &members[len(members)-1]
+			sp.key, sp.val = key, v.b[i:end]
 		}
 		if i = v.ws(end); i >= len(v.b) {
 			return members, 0, false
