@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
+	"piweb/internal/testkit"
 )
 
 // benchFile returns a large realistic session file (corpus.BenchFile).
@@ -41,10 +42,7 @@ func BenchmarkOpenContext(b *testing.B) {
 
 // BenchmarkParse measures parsing alone, from memory.
 func BenchmarkParse(b *testing.B) {
-	data, err := os.ReadFile(benchFile(b))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testkit.ReadFile(b, benchFile(b))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	start := cpuTime()

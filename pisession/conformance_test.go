@@ -77,10 +77,7 @@ func exampleFiles(t *testing.T) []string {
 	if len(src) != 1 {
 		t.Fatalf("example sessions: %v, want one", src)
 	}
-	data, err := os.ReadFile(src[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, src[0])
 	appended := filepath.Join(t.TempDir(), "example-appended.jsonl")
 	testkit.WriteFile(t, appended, string(data))
 	s := Parse(data)
@@ -194,10 +191,7 @@ func conformanceListing(t *testing.T, o *pitest.Batch) {
 	dir := filepath.Join(agent, "sessions", "--conformance--")
 	os.MkdirAll(dir, 0o755)
 	for i, f := range conformanceFiles(t, o) {
-		data, err := os.ReadFile(f.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, f.path)
 		os.WriteFile(filepath.Join(dir, filepath.Base(f.path)), data, 0o644)
 		_ = i
 	}

@@ -2,10 +2,11 @@ package pisession
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 // TestContextEdits: in a file pi 1.6.0 wrote while retrying a failing
@@ -14,10 +15,7 @@ import (
 // before the context entry that followed it, or after the last one, on the
 // page that holds that place, with the file's message.
 func TestContextEdits(t *testing.T) {
-	b, err := os.ReadFile("testdata/retry-1.6.0.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, "testdata/retry-1.6.0.jsonl")
 	sess := Parse(b)
 	leaf := sess.Leaf()
 	c := sess.ContextAt(leaf)

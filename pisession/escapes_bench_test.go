@@ -1,8 +1,9 @@
 package pisession
 
 import (
-	"os"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // checkEscapesLoop validates a string body one byte at a time, the
@@ -36,10 +37,7 @@ func checkEscapesLoop(body []byte) bool {
 // escapeStrings returns up to 20,000 strings of the large file, quotes
 // included.
 func escapeStrings(b *testing.B) ([][]byte, int64) {
-	data, err := os.ReadFile(benchFile(b))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testkit.ReadFile(b, benchFile(b))
 	var strs [][]byte
 	var n int64
 	for i := 0; i < len(data) && len(strs) < 20000; {

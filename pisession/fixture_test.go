@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // sharedFixtures returns every session file under pitest.FixturesDir (the
@@ -49,10 +50,7 @@ func TestFixtureContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"v3-basic-0.73.1.context.json", "v3-basic-0.73.1.context-at-error-entry.json"} {
-		raw, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := testkit.ReadFile(t, filepath.Join(dir, name))
 		want := decodeJSON(t, raw).(map[string]any)
 		leaf, _ := want["leafId"].(string)
 		delete(want, "leafId")
@@ -67,10 +65,7 @@ func TestFixtureContext(t *testing.T) {
 // byte for byte when nothing changed.
 func TestRoundTrip(t *testing.T) {
 	for _, f := range sharedFixtures(t) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, f)
 		s := parseRecords(data)
 		for _, p := range s.Problems {
 			t.Logf("%s: %v", f, p) // s09 has two writers' headers: real pi output
@@ -85,10 +80,7 @@ func TestRoundTrip(t *testing.T) {
 // pi ran on another machine, so paths are compared by base name.
 func TestListFixtures(t *testing.T) {
 	dir := filepath.Join(pitest.FixturesDir(t), "pi-0.73.1")
-	raw, err := os.ReadFile(filepath.Join(dir, "list-0.73.1.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testkit.ReadFile(t, filepath.Join(dir, "list-0.73.1.json"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	got, _ := json.Marshal(ListFiles(files))
 	byName := func(v any) map[string]any {

@@ -1,12 +1,13 @@
 package pisession
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 // sameAsParse fails unless g's Session is what Parse makes of data: the
@@ -39,10 +40,7 @@ func TestGrowingMatchesParse(t *testing.T) {
 		t.Fatalf("testdata has %d session files", len(files))
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, f)
 		// Each check parses the prefix again: about 60 checks a cut size.
 		for _, step := range []int{1, 7, 97, len(data)} {
 			var g Growing

@@ -3,7 +3,6 @@ package pisession
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // TestMigrationMatchesPi migrates the v1 fixture and compares it with the
@@ -25,10 +25,7 @@ func TestMigrationMatchesPi(t *testing.T) {
 	if !s.Migrated || s.Version != 1 {
 		t.Fatalf("migrated = %v, version %d", s.Migrated, s.Version)
 	}
-	want, err := os.ReadFile(filepath.Join(fx, "pi-0.73.1", "v1-large-session-migrated-by-0.73.1.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testkit.ReadFile(t, filepath.Join(fx, "pi-0.73.1", "v1-large-session-migrated-by-0.73.1.jsonl"))
 	got := normalizeIDs(t, s.Encode())
 	if diff := cmp.Diff(normalizeIDs(t, want), got); diff != "" {
 		t.Errorf("migration differs from pi's (-pi +piweb):\n%s", diff)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // TestPi16Goldens compares piweb with pi 1.6.0's answers about the files
@@ -149,10 +150,7 @@ func TestSanitizeName(t *testing.T) {
 // message), names and the order of ties (file mtime, then base name).
 func TestPi16ListAll(t *testing.T) {
 	agent := pitest.ListDir(t, filepath.Join("testdata", "pi-1.6.0", "list"))
-	want, err := os.ReadFile(filepath.Join("testdata", "pi-1.6.0", "list", "listAll.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testkit.ReadFile(t, filepath.Join("testdata", "pi-1.6.0", "list", "listAll.json"))
 	got, _ := json.Marshal(relPaths(t, filepath.Join(agent, "sessions"), ListAll(agent)))
 	if diff, err := pitest.DiffJSON(want, got); err != nil || diff != "" {
 		t.Errorf("listAll (-pi +piweb):\n%s%v", diff, err)

@@ -2,15 +2,13 @@ package pisession
 
 import (
 	"bytes"
-	"os"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 func benchLines(b *testing.B) ([][]byte, int64) {
-	data, err := os.ReadFile(benchFile(b))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testkit.ReadFile(b, benchFile(b))
 	return bytes.Split(data, []byte("\n")), int64(len(data))
 }
 

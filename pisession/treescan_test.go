@@ -3,13 +3,14 @@ package pisession
 import (
 	"bytes"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"piweb/internal/testkit"
 )
 
 // checkScan compares ScanTree of data with the parse's detail parts; it
@@ -55,10 +56,7 @@ func TestScanTreeMatchesParse(t *testing.T) {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
 				return nil
 			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := testkit.ReadFile(t, path)
 			all++
 			if checkScan(t, path, data) {
 				taken++

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 type fileEntry struct {
@@ -26,10 +27,7 @@ type fileEntry struct {
 
 func readEntries(t *testing.T, file string) []fileEntry {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, file)
 	var out []fileEntry
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
 		var e fileEntry

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"piweb/internal/testkit"
 )
 
 // transcriptOut returns the stdout lines of a recorded real pi session,
@@ -141,10 +143,7 @@ func BenchmarkMemory(b *testing.B) {
 }
 
 func rssMB(t testing.TB, pid int) float64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, "/proc/"+strconv.Itoa(pid)+"/status")
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
 			kb, _ := strconv.Atoi(strings.Fields(v)[0])

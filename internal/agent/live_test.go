@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/fakellm"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 func slowText(n int) fakellm.Reply {
@@ -219,10 +220,7 @@ type header struct {
 
 func readHeader(t *testing.T, file string) header {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, file)
 	line, _, _ := strings.Cut(string(b), "\n")
 	var h header
 	json.Unmarshal([]byte(line), &h)

@@ -144,10 +144,7 @@ func (e *piEnv) sessionEntries(t *testing.T) []event {
 	if len(files) != 1 {
 		t.Fatalf("session files: %v", files)
 	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, files[0])
 	var out []event
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var ev event

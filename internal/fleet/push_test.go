@@ -74,10 +74,7 @@ func testPushConverges(t *testing.T, flush int) {
 		return wantColumn(ctx, conn, "name", p1, "Zebra talk")
 	}, "a rename")
 
-	saved, err := os.ReadFile(p2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved := testkit.ReadFile(t, p2)
 	os.Remove(p2)
 	eventually(t, func() error { return wantColumn(ctx, conn, "deleted", p2, true) }, "a delete marked")
 	if err := os.WriteFile(p2, saved, 0o644); err != nil {

@@ -220,10 +220,7 @@ func BenchmarkLiveAppend(b *testing.B) {
 	proj := filepath.Join(dir, "sessions", "--p--")
 	os.MkdirAll(proj, 0o755)
 	path := filepath.Join(proj, "big.jsonl")
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testkit.ReadFile(b, files[0])
 	os.WriteFile(path, data, 0o644)
 	s := pisession.Parse(data)
 	leaf := s.Leaf().ID

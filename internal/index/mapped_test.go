@@ -12,6 +12,7 @@ import (
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -65,10 +66,7 @@ func TestSplitEveryCut(t *testing.T) {
 	}}
 	for _, p := range pisession.SessionFiles(dir) {
 		read := ix.skimFrom(p, true, 1<<62, 0)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testkit.ReadFile(t, p)
 		fi, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)

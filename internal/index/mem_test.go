@@ -95,10 +95,7 @@ func TestHugeFirstMessage(t *testing.T) {
 // hugeFirst is the first user message of the file, as the session parser
 // reads it.
 func hugeFirst(t *testing.T, path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, path)
 	in, _ := pisession.Parse(data).Info(path, time.Now())
 	if len(in.FirstMessage) < 16<<20 {
 		t.Fatalf("corpus: first message of %d bytes", len(in.FirstMessage))

@@ -29,10 +29,7 @@ func TestPi16List(t *testing.T) {
 		rel, _ := filepath.Rel(filepath.Join(agent, "sessions"), got[i].Path)
 		got[i].Path = filepath.ToSlash(rel)
 	}
-	want, err := os.ReadFile(filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "list", "listAll.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testkit.ReadFile(t, filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", "list", "listAll.json"))
 	if diff, err := pitest.DiffJSON(want, []byte(listJSON(t, got))); err != nil || diff != "" {
 		t.Errorf("index listing (-pi 1.6.0 +index):\n%s%v", diff, err)
 	}
@@ -54,10 +51,7 @@ func TestUsageForkFamily(t *testing.T) {
 	seen := map[string]bool{}
 	var once, naive float64
 	for _, f := range files { // the original's name sorts first
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, f)
 		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
 		for _, e := range pisession.Parse(data).Entries {
 			c, ok := pisession.ChargeOf(e)
@@ -117,10 +111,7 @@ func TestSearchSkipsSystemMessages(t *testing.T) {
 	dir := filepath.Join(agent, "sessions", "--main--")
 	os.MkdirAll(dir, 0o755)
 	for _, name := range []string{"compact.jsonl", "reopen-new.jsonl"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, filepath.Join("..", "..", "pisession", "testdata", "pi-1.6.0", name))
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
 	for _, tools := range []bool{false, true} {

@@ -64,10 +64,7 @@ func TestSkimListJSON(t *testing.T) {
 		got := checkSkim(t, skimOptions(t, agent))
 		sessions := filepath.ToSlash(filepath.Join(agent, "sessions")) + "/"
 		rel := bytes.ReplaceAll(got, []byte(`"path":"`+sessions), []byte(`"path":"`))
-		want, err := os.ReadFile(filepath.Join(src, "listAll.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := testkit.ReadFile(t, filepath.Join(src, "listAll.json"))
 		if diff, err := pitest.DiffJSON(want, rel); err != nil || diff != "" {
 			t.Errorf("skimmed listing (-pi 1.6.0 +skim):\n%s%v", diff, err)
 		}

@@ -3,12 +3,12 @@ package jsjson_test
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"piweb/internal/jsjson"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // benchLines returns the lines of the two pi-mono v1 sessions (3.3 MB of
@@ -17,10 +17,7 @@ func benchLines(b *testing.B) [][]byte {
 	b.Helper()
 	var lines [][]byte
 	for _, name := range []string{"pi-mono-v1/before-compaction.jsonl", "pi-mono-v1/large-session.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(pitest.FixturesDir(b), name))
-		if err != nil {
-			b.Fatal(err)
-		}
+		data := testkit.ReadFile(b, filepath.Join(pitest.FixturesDir(b), name))
 		lines = append(lines, bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))...)
 	}
 	return lines

@@ -127,10 +127,7 @@ func TestSpecialFiles(t *testing.T) {
 // procCounts returns this process's OS threads and open fds.
 func procCounts(t testing.TB) (threads, fds int) {
 	t.Helper()
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
+	status := testkit.ReadFile(t, "/proc/self/status")
 	for line := range strings.SplitSeq(string(status), "\n") {
 		if v, found := strings.CutPrefix(line, "Threads:"); found {
 			threads, _ = strconv.Atoi(strings.TrimSpace(v))

@@ -12,6 +12,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/client"
 	"piweb/internal/fleet"
+	"piweb/internal/testkit"
 )
 
 // fakeFleet is a fleet whose other machine, "far", has one session: a
@@ -54,10 +55,7 @@ func TestRemoteSession(t *testing.T) {
 	f := &fakeFleet{}
 	r := newRig(t, Options{Fleet: f})
 	local := r.items()[0]
-	data, err := os.ReadFile(local.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, local.Path)
 	leaf := lastID(t, r, local.ID)
 	extra := `{"type":"message","id":"far00001","parentId":"` + leaf + `","timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"only on the far machine","timestamp":1796378460000}}` + "\n"
 	f.data = append(append([]byte{}, data...), extra...)

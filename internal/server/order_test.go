@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/own"
+	"piweb/internal/testkit"
 )
 
 // TestOrderFollowsTheUser: pins and archive are set many at once, told to
@@ -153,10 +153,7 @@ func zipped(t *testing.T, f *zip.File) string {
 func fileBytes(t *testing.T, paths ...string) string {
 	var all []byte
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testkit.ReadFile(t, p)
 		all = append(all, b...)
 	}
 	return string(all)
@@ -182,10 +179,7 @@ func TestExportManyFleet(t *testing.T) {
 	f := &fakeFleet{}
 	r := newRig(t, Options{Fleet: f})
 	items := r.items()
-	data, err := os.ReadFile(items[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, items[0].Path)
 	far := `{"type":"message","id":"far00001","parentId":null,"timestamp":"2026-12-04T10:01:00.000Z","message":{"role":"user","content":"only on the far machine","timestamp":1796378460000}}` + "\n"
 	f.data = append(append([]byte{}, data...), far...)
 	f.meta = catalog.Meta{Key: items[0].ID, ID: items[0].ID, Path: items[0].Path, Cwd: items[0].Cwd}
@@ -206,7 +200,7 @@ func TestExportManyFleet(t *testing.T) {
 			t.Errorf("%s: the far session without its pushed line: %.200s", format, got)
 		}
 	}
-	_, _, err = api.ExportMany(ctx, "jsonl", items[1].ID, "no-such@far")
+	_, _, err := api.ExportMany(ctx, "jsonl", items[1].ID, "no-such@far")
 	wantErr(t, "an unknown far session", err, 404, "not_found")
 	_, _, err = newRig(t, Options{}).api().ExportMany(ctx, "jsonl", items[0].ID+"@far")
 	wantErr(t, "a ref without the fleet", err, 404, "not_found")

@@ -19,6 +19,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // nobody is the uid and gid of the second user the peer tests connect as.
@@ -140,10 +141,7 @@ func copyForNobody(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	data, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, os.Args[0])
 	bin := filepath.Join(dir, "client")
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)

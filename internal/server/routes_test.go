@@ -4,12 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // route is one registration of routes.go: a method ("" for any) and a
@@ -78,10 +79,7 @@ var docRoute = regexp.MustCompile("`(GET|HEAD|POST|PUT|PATCH|DELETE) (/[^`?\\s]*
 // routes.go, and documents no route that does not exist, so the contract
 // outside checks read cannot drift from the code.
 func TestAPIDocMatchesRoutes(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/api.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := testkit.ReadFile(t, "../../docs/api.md")
 	routes := apiRoutes(t)
 	documented := map[string]bool{}
 	for _, m := range docRoute.FindAllStringSubmatch(string(doc), -1) {

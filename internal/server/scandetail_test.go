@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"piweb/internal/app"
+	"piweb/internal/testkit"
 )
 
 // TestScanDetailAsParse: a session's detail read by a scan of its file
@@ -70,10 +71,7 @@ func copyFixtures(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testkit.ReadFile(t, f)
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d_%s", i, filepath.Base(f))), data, 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"piweb/internal/corpus"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -19,10 +20,7 @@ func BenchmarkCacheAfterAppend(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testkit.ReadFile(b, src)
 	p := filepath.Join(b.TempDir(), "s.jsonl")
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -16,10 +17,7 @@ import (
 // old entry, a new branch), and answers as a fresh parse; a rewrite is
 // scanned whole again.
 func TestScanTreeKept(t *testing.T) {
-	data, err := os.ReadFile("../../pisession/testdata/pi-1.6.0/compact.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, "../../pisession/testdata/pi-1.6.0/compact.jsonl")
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
@@ -70,10 +68,7 @@ func appendTo(path, s string) error {
 
 // parsedTree is what a fresh parse of the file at path gives a detail.
 func parsedTree(t *testing.T, path string) pisession.TreeScan {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, path)
 	s := pisession.Parse(data)
 	labels := s.LabelMap()
 	want := pisession.TreeScan{Header: s.Header.Raw, Tree: s.CompactTree(labels), Labels: labels, Problems: s.Problems}

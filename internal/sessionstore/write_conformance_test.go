@@ -9,6 +9,7 @@ import (
 
 	"piweb/internal/jsjson"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 )
 
@@ -54,10 +55,7 @@ func checkPiOpens(t *testing.T, o *pitest.Batch, path string) (piOpened, *pisess
 
 func copyToTemp(t *testing.T, src string) string {
 	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, src)
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	if err := os.WriteFile(dst, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"piweb/internal/testkit"
 	"piweb/pisession"
 	"strings"
 	"sync"
@@ -168,11 +169,8 @@ func TestRewriteConcurrentWriter(t *testing.T) {
 		}
 	})
 	for range 15 {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = RewriteFile(path, data, int64(len(data)))
+		data := testkit.ReadFile(t, path)
+		_, err := RewriteFile(path, data, int64(len(data)))
 		if err != nil && !errors.Is(err, ErrChanged) {
 			t.Fatal(err)
 		}

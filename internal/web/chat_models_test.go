@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/testkit"
 )
 
 // testModelsEditor: the models.json editor never shows a stored key,
@@ -19,10 +20,7 @@ import (
 // does not edit.
 func testModelsEditor(t *testing.T, r *chatRig) {
 	file := filepath.Join(r.agentDir, "models.json")
-	before, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := testkit.ReadFile(t, file)
 	defer os.WriteFile(file, before, 0o644)                                      // other tests use the fake's two models
 	if !eval[bool](t, r.browser, `!!document.querySelector('.chat-controls')`) { // else the last test's session serves
 		r.startAnswered(t, "models base", "Models base.")

@@ -341,10 +341,7 @@ func installChatExtras(t testing.TB, agentDir string) {
 		"review.md":         "prompts/review.md",
 		"tidy/SKILL.md":     "skills/tidy/SKILL.md",
 	} {
-		b, err := os.ReadFile(filepath.Join("testdata", "chat", src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testkit.ReadFile(t, filepath.Join("testdata", "chat", src))
 		dst = filepath.Join(agentDir, dst)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)

@@ -29,10 +29,7 @@ func agentDir(tb testing.TB) string {
 		tb.Fatalf("no fixtures under %s", fixtures)
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		data := testkit.ReadFile(tb, f)
 		s := pisession.Parse(data)
 		cwd, id := "/unknown", "noid"
 		if s.Header != nil {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,10 +48,7 @@ func testHighlightGolden(t *testing.T, r *rig) {
 			continue
 		}
 		n++
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := testkit.ReadFile(t, f)
 		h := highlightIn(t, r, string(src), filepath.Base(f))
 		text := string(src)
 		if strings.HasSuffix(f, "diff") { // one block per line, without the last newline

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -44,10 +43,7 @@ func testMarkdownGolden(t *testing.T, r *rig) {
 		t.Fatal("no markdown test files")
 	}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := testkit.ReadFile(t, f)
 		js := fmt.Sprintf(`Promise.all([import('/js/markdown.js'), import('preact')]).then(([md, p]) => {
 			const el = document.createElement('div');
 			p.render(p.h('div', null, md.markdown(%s)), el);

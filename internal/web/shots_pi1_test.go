@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 // shootPi1 photographs what pi 1.x writes, read from a file pi 1.6.0 wrote
@@ -33,10 +35,7 @@ func shootPi1(t *testing.T) {
 // it is listed.
 func writePi1Session(t *testing.T, r *rig) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "chat", "retry-1.6.0.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.ReadFile(t, filepath.Join("testdata", "chat", "retry-1.6.0.jsonl"))
 	dir := filepath.Join(r.dir, "sessions", "--home-user-lab-work--")
 	os.MkdirAll(dir, 0o755)
 	const id = "01a23c3a-7a6f-7194-b4a7-c585c347c9f7"

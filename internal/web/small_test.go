@@ -117,10 +117,7 @@ func testSmallItems(t *testing.T, r *rig) {
 func testCopiesInPage(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/tmp/copied", []map[string]any{{"role": "user", "content": "the original text", "timestamp": 1764583200000}})
 	orig := r.sessionFile(t, id)
-	data, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testkit.ReadFile(t, orig)
 	data = append(data, `{"type":"message","id":"f0000009","parentId":"e0000001","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"only in the backup","timestamp":1764583260000}}`+"\n"...)
 	if err := os.WriteFile(filepath.Join(filepath.Dir(orig), "backup of it.jsonl"), data, 0o600); err != nil {
 		t.Fatal(err)

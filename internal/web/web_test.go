@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"piweb/internal/testkit"
 )
 
 func get(t *testing.T, h http.Handler, method, path string, hdr ...string) *http.Response {
@@ -158,14 +160,8 @@ func TestDevServesFromDisk(t *testing.T) {
 // TestVendoredFilesMatchLock checks that static/vendor holds the versions
 // package-lock.json pins, so a forgotten refresh.sh is caught without Node.
 func TestVendoredFilesMatchLock(t *testing.T) {
-	lock, err := os.ReadFile("vendor/package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	versions, err := os.ReadFile("static/vendor/VERSIONS")
-	if err != nil {
-		t.Fatal(err)
-	}
+	lock := testkit.ReadFile(t, "vendor/package-lock.json")
+	versions := testkit.ReadFile(t, "static/vendor/VERSIONS")
 	for _, line := range strings.Split(strings.TrimSpace(string(versions)), "\n") {
 		name, ver, _ := strings.Cut(line, " ")
 		re := regexp.MustCompile(`"node_modules/` + regexp.QuoteMeta(name) + `":\s*\{\s*"version":\s*"` + regexp.QuoteMeta(ver) + `"`)
