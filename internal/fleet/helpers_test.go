@@ -104,9 +104,7 @@ func (a *agentDir) create(t *testing.T, exchanges int) string {
 	for i := range exchanges {
 		parent = writeExchange(&b, fmt.Sprintf("s%d-%d", a.n, i), parent, fmt.Sprintf("question %d about zebras", i))
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, path, b.String())
 	return path
 }
 

@@ -88,9 +88,7 @@ func testPushConverges(t *testing.T, flush int) {
 	}, "a restore")
 
 	rewritten := strings.Replace(string(testkit.ReadFile(t, p3)), "question 1 about zebras", "question 1 about lemurs", 1)
-	if err := os.WriteFile(p3+".tmp", []byte(rewritten), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, p3+".tmp", rewritten)
 	if err := os.Rename(p3+".tmp", p3); err != nil {
 		t.Fatal(err)
 	}

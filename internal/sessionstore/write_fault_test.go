@@ -19,9 +19,7 @@ import (
 func writeSession(t *testing.T) (string, *pisession.Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, path, sHdr+"\n")
 	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,9 +48,7 @@ func TestAppendFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	path := filepath.Join(dir, "s.jsonl")
-	if err := os.WriteFile(path, []byte(sHdr+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, path, sHdr+"\n")
 	fill, err := os.Create(filepath.Join(dir, "fill"))
 	if err != nil {
 		t.Fatal(err)
