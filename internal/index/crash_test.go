@@ -17,7 +17,8 @@ import (
 // TestCrashBetweenCommits: a write transaction commits the text file's
 // transaction first, then the index's (textdb.go). A crash between the
 // two, at any commit of a sync (a cold one, with a big file in parts; an
-// append; a rewrite; a removal), loses no text and doubles none: the next
+// append; a rewrite; a removal), loses no text and doubles none (nor the
+// branch index a cold pass drops until its end): the next
 // Open deletes the text rows above the entries rows, and the next Sync
 // reads again what the lost transaction had read, so that the index ends
 // as the one of a run without the crash, row for row.
@@ -31,7 +32,8 @@ func TestCrashBetweenCommits(t *testing.T) {
 		at     int  // the commit that crashes
 		noText bool // the crashed transaction wrote no text rows
 	}{
-		{name: "cold, first commit", at: 1},
+		{name: "cold, before any text", at: 1, noText: true}, // the branch index dropped (dropBranchIndex)
+		{name: "cold, first text", at: 2},
 		{name: "cold, in the big file", at: 3},
 		{name: "cold, last commit", at: -1},
 		{name: "append", at: 1, change: func(t *testing.T, dir, big string) {
@@ -68,6 +70,10 @@ func TestCrashBetweenCommits(t *testing.T) {
 			}
 			if n := orphanTexts(t, ix); n != 0 {
 				t.Errorf("%d text rows without entries rows after the reopen", n)
+			}
+			var idx int
+			if ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name = 'entries_branch'`).Scan(&idx); idx != 1 {
+				t.Error("no branch index after the reopen")
 			}
 			syncAll(t, ix)
 			if diff := cmp.Diff(roundFloats(dumpIndex(t, ref)), roundFloats(dumpIndex(t, ix))); diff != "" {

@@ -66,7 +66,7 @@ var schema = []string{
 		off INTEGER NOT NULL, len INTEGER NOT NULL
 	)`,
 	`CREATE INDEX entries_id ON entries(file_id, eid)`,
-	`CREATE INDEX entries_branch ON entries(file_id, on_branch, bpos)`,
+	branchIndex,
 	// entries_marks finds the few branch entries that decide a context's
 	// start and settings without reading the branch (Tail, branch.go).
 	`CREATE INDEX entries_marks ON entries(file_id, bpos) WHERE on_branch = 1 AND type IN ` + markTypes,
@@ -87,6 +87,11 @@ var schema = []string{
 	`CREATE TABLE file_models(model TEXT NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY(model, file_id)) WITHOUT ROWID`,
 	`CREATE INDEX file_models_file ON file_models(file_id)`,
 }
+
+// branchIndex finds a file's branch rows in order (branch.go, moveBranch).
+// A cold index of a fresh file creates it at the end instead, in one sorted
+// pass (dropBranchIndex), and Open creates it when a crash left it out.
+const branchIndex = `CREATE INDEX IF NOT EXISTS entries_branch ON entries(file_id, on_branch, bpos)`
 
 // tokenizer is the FTS5 tokenizer of the text index, also used to list the
 // words of new text (vocab.go).

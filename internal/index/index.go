@@ -129,7 +129,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := repairText(ctx, wdb, tdb); err != nil {
+	if err := recoverDB(ctx, wdb, tdb); err != nil {
 		wdb.Close()
 		tdb.Close()
 		return nil, err

@@ -89,6 +89,17 @@ func prepareText(ctx context.Context, tdb *sql.DB, id string, created bool) erro
 	return nil
 }
 
+// recoverDB takes up what a crash left: the text rows of an index
+// transaction not committed (repairText) and the branch index a bulk pass
+// dropped (dropBranchIndex).
+func recoverDB(ctx context.Context, wdb, tdb *sql.DB) error {
+	if err := repairText(ctx, wdb, tdb); err != nil {
+		return err
+	}
+	_, err := wdb.ExecContext(ctx, branchIndex)
+	return wrap("create index", err)
+}
+
 // repairText deletes the text rows of entries rows that were never
 // committed (at or above the committed rowid counter): a crash or a
 // failed commit between the text file's commit and the index's.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -241,10 +242,11 @@ func (ix *Index) startBulk(ctx context.Context) error {
 // finishBulk merges the FTS5 index into one segment after a bulk pass,
 // which makes every query cheaper (each segment is a lookup per word),
 // restores FTS5's settings (also after an interrupted pass) and lists the
-// index's words.
+// index's words, on the text writer, while this goroutine creates the
+// branch index a bulk pass may have dropped (dropBranchIndex).
 func (ix *Index) finishBulk(ctx context.Context) error {
 	bulk := ix.bulkText
-	return ix.textOnly(ctx, func(tx *sql.Tx) error {
+	ix.textW.run(ctx, func(tx *sql.Tx) error {
 		if bulk {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES('optimize')`); err != nil {
 				return wrap("optimize", err)
@@ -255,6 +257,8 @@ func (ix *Index) finishBulk(ctx context.Context) error {
 		}
 		return rebuildVocab(ctx, tx)
 	})
+	_, err := ix.wdb.ExecContext(ctx, branchIndex)
+	return errors.Join(wrap("create index", err), ix.textW.commit())
 }
 
 // textOnly runs fn in a transaction of the text file alone, as the index's
