@@ -78,10 +78,7 @@ func TestGetSession(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	flaky := r.item("Fix the flaky")
-	out, err := api.Session(ctx, flaky.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := r.detail(flaky.ID)
 	sess, _ := pisession.ReadFile(flaky.Path)
 	if len(out.Tree) != len(sess.Entries) {
 		t.Errorf("tree has %d nodes, file %d entries", len(out.Tree), len(sess.Entries))
@@ -215,10 +212,7 @@ func TestRenameLabel(t *testing.T) {
 	if !strings.HasPrefix(string(after), string(before)) {
 		t.Error("rename did not append")
 	}
-	d, err := api.Session(ctx, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(s.ID)
 	leaf, choice := d.Tree[2].ID, "choice"
 	labelled, err := api.Label(ctx, s.ID, leaf, &choice)
 	if err != nil || labelled.Labels[leaf] != "choice" {

@@ -42,10 +42,7 @@ func testDeleteRestore(t *testing.T, r *rig) {
 	flaky := r.item("Fix the flaky")
 	id, path := flaky.ID, flaky.Path
 	before, _ := os.ReadFile(path)
-	d, err := api.Session(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(id)
 	child := d.Lineage.Children[0]
 	out, err := api.Delete(ctx, id) // as the web app sends it: {}
 	if err != nil || out.TrashID == "" || out.Session.ID != id {
@@ -86,10 +83,7 @@ func TestForkClone(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	id := r.item("Dark theme").ID
-	d, err := api.Session(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(id)
 	var userIDs []string
 	for _, n := range d.Tree {
 		if n.Role == "user" {
@@ -134,10 +128,7 @@ func TestForkCloneInto(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	id := r.item("Dark theme").ID
-	orig, err := api.Session(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig := r.detail(id)
 	before, _ := os.ReadFile(orig.Session.Path)
 	dir := t.TempDir()
 	all, err := api.CloneAs(ctx, id, apitype.CloneRequest{Cwd: dir, All: true})
@@ -192,10 +183,7 @@ func TestDeleteRepointsEveryFolder(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	flaky := r.item("Fix the flaky")
-	d, err := api.Session(ctx, flaky.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(flaky.ID)
 	mid := d.Lineage.Children[0]
 	midPath := mid.Path
 	notes := r.item("Read ideas.md")
@@ -274,13 +262,10 @@ func TestDeleteFailureKeepsChildren(t *testing.T) {
 		return nil
 	}
 	flaky := r.item("Fix the flaky")
-	d, err := api.Session(ctx, flaky.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(flaky.ID)
 	child := d.Lineage.Children[0]
 	childBefore, _ := os.ReadFile(child.Path)
-	_, err = api.Delete(ctx, flaky.ID)
+	_, err := api.Delete(ctx, flaky.ID)
 	wantErr(t, "delete", err, 500, "internal")
 	if _, err := os.Stat(flaky.Path); err != nil {
 		t.Errorf("the session is gone: %v", err)

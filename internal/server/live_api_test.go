@@ -68,10 +68,7 @@ func TestLiveAgentAPI(t *testing.T) {
 		s, _ := d["session"].(map[string]any)
 		return (d["type"] == "session_added" || d["type"] == "session_updated") && s["id"] == id
 	})
-	d, err := api.Session(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := r.detail(id)
 	path := d.Session.Path
 
 	sup := r.srv.agent.(*agent.Service).Supervisor()
