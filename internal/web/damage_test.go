@@ -13,12 +13,8 @@ import (
 // (line 6), orphan entries (lines 7 and 8: their parents do not exist;
 // line 8 without a time) and a last line cut short (line 9).
 func damagedSession(t *testing.T, agentDir string) (id, file string) {
-	id = writeSession(t, agentDir, "/tmp/damaged", []map[string]any{
-		{"role": "user", "content": "first question", "timestamp": 1764583200000},
-		answer("first answer", 1764583201000),
-		{"role": "user", "content": "second question", "timestamp": 1764583202000},
-		answer("second answer", 1764583203000),
-	})
+	id = writeSession(t, agentDir, "/tmp/damaged",
+		exchanges(1764583200000, 1000, "first question", "first answer", "second question", "second answer"))
 	file = sessionPath(t, agentDir, id)
 	testkit.AppendFile(t, file, "{\"type\":\"message\",\"id\":\"bad\n")
 	testkit.AppendFile(t, file, `{"type":"message","id":"o0000001","parentId":"gone0000","timestamp":"2026-12-01T10:05:00.000Z","message":{"role":"user","content":"orphan question","timestamp":1764583500000}}`+"\n")

@@ -101,6 +101,21 @@ func writeBig(tb testing.TB, agentDir string, n int) string {
 
 // answer is an assistant message of one text, as model m of provider x
 // writes it.
+// exchanges are the messages of a chat for writeSession: texts alternate
+// a user's question and the answer, timed start, start+step and on.
+func exchanges(start, step int, texts ...string) []map[string]any {
+	var msgs []map[string]any
+	for i, text := range texts {
+		ts := start + i*step
+		if i%2 == 0 {
+			msgs = append(msgs, map[string]any{"role": "user", "content": text, "timestamp": ts})
+		} else {
+			msgs = append(msgs, answer(text, ts))
+		}
+	}
+	return msgs
+}
+
 func answer(text string, ts int) map[string]any {
 	return map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}},
 		"api": "x", "provider": "x", "model": "m", "usage": usage(), "stopReason": "stop", "timestamp": ts}

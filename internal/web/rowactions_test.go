@@ -19,12 +19,7 @@ import (
 // tree panel; each change is written to the file (a label entry) and
 // shown in both places.
 func testLabels(t *testing.T, r *rig) {
-	id := writeSession(t, r.dir, "/tmp/labels", []map[string]any{
-		{"role": "user", "content": "first question", "timestamp": 1},
-		answer("first answer", 2),
-		{"role": "user", "content": "second question", "timestamp": 3},
-		answer("second answer", 4),
-	})
+	id := writeSession(t, r.dir, "/tmp/labels", exchanges(1, 1, "first question", "first answer", "second question", "second answer"))
 	r.openSession(t, id, `document.querySelector('.row[data-entry=e0000002]')`)
 	setLabel := func(sel, text string) {
 		t.Helper()
@@ -73,10 +68,7 @@ func testLabels(t *testing.T, r *rig) {
 // user messages share the first answer as parent; the file's leaf is on
 // the second.
 func branchedSession(t *testing.T, agentDir string) string {
-	id := writeSession(t, agentDir, "/tmp/branched", []map[string]any{
-		{"role": "user", "content": "hello", "timestamp": 1},
-		answer("hi", 2),
-	})
+	id := writeSession(t, agentDir, "/tmp/branched", exchanges(1, 1, "hello", "hi"))
 	file := sessionPath(t, agentDir, id)
 	for _, l := range []string{
 		`{"type":"message","id":"b0000003","parentId":"e0000002","timestamp":"2026-12-01T10:01:00.000Z","message":{"role":"user","content":"first try","timestamp":3}}`,
@@ -132,12 +124,7 @@ func testSiblingsAndCopy(t *testing.T, r *rig) {
 // a phone they wait behind one "more" button (Escape closes them). An
 // empty user message is named, not an empty bubble.
 func testMessageActions(t *testing.T, r *rig) {
-	id := writeSession(t, r.dir, "/tmp/actions", []map[string]any{
-		{"role": "user", "content": "a question", "timestamp": 1},
-		answer("an answer", 2),
-		{"role": "user", "content": " ", "timestamp": 3},
-		answer("to nothing", 4),
-	})
+	id := writeSession(t, r.dir, "/tmp/actions", exchanges(1, 1, "a question", "an answer", " ", "to nothing"))
 	r.openSession(t, id, `document.querySelector('.row[data-entry=e0000004]')`)
 	const shown = `((sel) => { const e = document.querySelector(sel); const s = e && getComputedStyle(e); return !!s && s.display !== 'none' && s.opacity === '1'; })`
 	got := eval[string](t, r.browser, `(() => {
