@@ -111,6 +111,19 @@ func (r *resourceRig) resource(typ, rel string) string {
 	return filepath.Join(r.root, rel)
 }
 
+// setting is SetResourceEnabled or SetProjectOverride, with its state.
+type setting[V any] func(ctx context.Context, rs Resolver, agentDir, cwd, typ, path string, v V) (agent.ResourceStates, error)
+
+// set makes a change with piweb in r and returns pi's resolution after it.
+func set[V any](t *testing.T, r *resourceRig, change setting[V], typ, path string, v V) agent.ResourceStates {
+	t.Helper()
+	st, err := change(context.Background(), r.rs, r.agentDir, r.cwd, typ, path, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // TestSetResourceEnabledAsPiConfig toggles each kind of resource off and
 // on again with pi's own `pi config` component in one copy and with
 // piweb in another: the settings files must be byte for byte the same,
@@ -130,17 +143,13 @@ func TestSetResourceEnabledAsPiConfig(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
 			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
 			opath, wpath := oracle.resource(c.typ, c.rel), web.resource(c.typ, c.rel)
 			for _, want := range []bool{false, true} {
 				if got := piConfigToggle(t, oracle, c.scope, c.typ, opath); got != want {
 					t.Fatalf("pi config turned it to %v, want %v", got, want)
 				}
-				st, err := SetResourceEnabled(ctx, web.rs, web.agentDir, web.cwd, c.typ, wpath, want)
-				if err != nil {
-					t.Fatal(err)
-				}
+				st := set(t, web, SetResourceEnabled, c.typ, wpath, want)
 				og, op := oracle.settings(t)
 				wg, wp := web.settings(t)
 				if og != wg || op != wp {
@@ -176,7 +185,6 @@ func TestSetProjectOverrideAsPiConfig(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
 			oracle, web := newResourceRig(t, pi), newResourceRig(t, pi)
 			opath, wpath := oracle.resource(c.typ, c.rel), web.resource(c.typ, c.rel)
 			for _, want := range c.states {
@@ -184,10 +192,7 @@ func TestSetProjectOverrideAsPiConfig(t *testing.T) {
 				if state != want {
 					t.Fatalf("pi config went to %q, want %q", state, want)
 				}
-				st, err := SetProjectOverride(ctx, web.rs, web.agentDir, web.cwd, c.typ, wpath, want)
-				if err != nil {
-					t.Fatal(err)
-				}
+				st := set(t, web, SetProjectOverride, c.typ, wpath, want)
 				_, op := oracle.settings(t)
 				_, wp := web.settings(t)
 				// An inherited file is named by its absolute path.
