@@ -142,15 +142,8 @@ func TestServeNonLoopbackNeedsToken(t *testing.T) {
 	if got := getStatus(t, &http.Client{Jar: &cookieJar{}}, u); got != 401 {
 		t.Errorf("the link used a second time: %d", got)
 	}
-	var next string
-	for next == "" {
-		select {
-		case line := <-lines:
-			next = regexp.MustCompile(`http://\S+`).FindString(line)
-		case <-time.After(10 * time.Second):
-			t.Fatal("no new link printed after the first was used")
-		}
-	}
+	link := regexp.MustCompile(`http://\S+`)
+	next := link.FindString(testkit.Await(t, lines, 10*time.Second, "a new link printed after the first was used", link.MatchString))
 	second := &http.Client{Jar: &cookieJar{}}
 	getStatus(t, second, next)
 	if got := listStatus(t, api(u, second)); got != 200 || next == u {

@@ -64,13 +64,8 @@ func TestLiveAbortCompaction(t *testing.T) {
 				t.Fatalf("abort: %+v %v", res, err)
 			}
 			if !tt.auto {
-				select {
-				case err := <-done:
-					if err == nil {
-						t.Error("the compact command succeeded")
-					}
-				case <-time.After(10 * time.Second):
-					t.Fatal("the compact command did not return")
+				if err := testkit.Recv(t, done, 10*time.Second, "the compact command's return"); err == nil {
+					t.Error("the compact command succeeded")
 				}
 			}
 			if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {

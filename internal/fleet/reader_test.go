@@ -238,13 +238,8 @@ func TestListen(t *testing.T) {
 		}
 		start := time.Now()
 		appendExchange(t, path, fmt.Sprintf("n%d", i), "", "notified")
-		select {
-		case m := <-heard:
-			if m != "box" {
-				t.Fatalf("heard %q, want box", m)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("no notification within 10 s of an append")
+		if m := testkit.Recv(t, heard, 10*time.Second, "a notification of the append"); m != "box" {
+			t.Fatalf("heard %q, want box", m)
 		}
 		took = append(took, time.Since(start))
 	}

@@ -217,13 +217,8 @@ func TestServeShutdown(t *testing.T) {
 	}
 
 	stop()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Serve did not return within 30 s")
+	if err := testkit.Recv(t, served, 30*time.Second, "Serve's return"); err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 	if err := lv.srv.app.Close(); err != nil {
 		t.Errorf("closing the parts: %v", err)

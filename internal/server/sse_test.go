@@ -57,19 +57,7 @@ func listen(t testing.TB) func(*client.Events, error) <-chan sseEvent {
 // next waits for the next event that is not a ping.
 func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 	t.Helper()
-	for {
-		select {
-		case ev, open := <-ch:
-			if !open {
-				t.Fatal("stream ended")
-			}
-			if ev.data["type"] != "ping" {
-				return ev
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("no event within 10 s")
-		}
-	}
+	return testkit.Await(t, ch, 10*time.Second, "an event", func(ev sseEvent) bool { return ev.data["type"] != "ping" })
 }
 
 func TestSSEResume(t *testing.T) {

@@ -263,13 +263,8 @@ func TestSlowSubscriber(t *testing.T) {
 	g.mu.Lock()
 	close(g.open)
 	g.mu.Unlock()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the stream did not end")
+	if err := testkit.Recv(t, done, 10*time.Second, "the stream's end"); err != nil {
+		t.Fatal(err)
 	}
 	if n := strings.Count(rec.Body.String(), "data: "); n != 1+1+4 {
 		t.Errorf("%d events written, want hello, the first event and the 4 queued:\n%s", n, rec.Body.String())

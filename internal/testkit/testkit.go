@@ -195,6 +195,13 @@ func Await[T any](t testing.TB, ch <-chan T, timeout time.Duration, what string,
 	}
 }
 
+// Recv is the next value of ch, failing the test (t.Fatalf) when ch
+// closes or timeout passes first; what names the awaited value.
+func Recv[T any](t testing.TB, ch <-chan T, timeout time.Duration, what string) T {
+	t.Helper()
+	return Await(t, ch, timeout, what, func(T) bool { return true })
+}
+
 // CompareFloat orders a and b as cmp.Compare does, except that a NaN is
 // equal to everything: a stable sort keeps the order of what has no
 // value (a session without a valid time).

@@ -95,7 +95,10 @@ func TestAwait(t *testing.T) {
 	if got := Await(t, ch, time.Minute, "an even number", func(v int) bool { return v%2 == 0 }); got != 2 {
 		t.Errorf("Await = %d, want 2", got)
 	}
-	if left := Drain(ch); len(left) != 1 || left[0] != 3 {
-		t.Errorf("left %v, want [3]", left)
+	if got := Recv(t, ch, time.Minute, "the next number"); got != 3 {
+		t.Errorf("Recv = %d, want 3", got)
+	}
+	if left := Drain(ch); len(left) != 0 {
+		t.Errorf("left %v, want none", left)
 	}
 }

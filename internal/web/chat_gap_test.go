@@ -68,13 +68,7 @@ func holdStreams(t *testing.T, b *browser, pattern string) *heldStreams {
 // next waits for a paused request.
 func (h *heldStreams) next(t *testing.T) fetch.RequestID {
 	t.Helper()
-	select {
-	case id := <-h.paused:
-		return id
-	case <-time.After(20 * time.Second):
-		t.Fatal("no request paused")
-		return ""
-	}
+	return testkit.Recv(t, h.paused, 20*time.Second, "a paused request")
 }
 
 // release lets the request through and stops pausing others.
