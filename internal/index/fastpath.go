@@ -207,12 +207,26 @@ func isASCIIBlank(l []byte) bool {
 	return true
 }
 
+// hasDupKey reports whether two members have the same key. Keys are
+// compared only when a key of their length came before (a record's keys
+// mostly have lengths of their own).
 func hasDupKey(ms []span) bool {
+	var lens uint64 // bit n: a key of length n mod 64 was seen
 	for i := range ms {
-		for j := i + 1; j < len(ms); j++ {
-			if bytes.Equal(ms[i].key, ms[j].key) {
-				return true
-			}
+		bit := uint64(1) << (len(ms[i].key) & 63)
+		if lens&bit != 0 && keyBefore(ms, i) {
+			return true
+		}
+		lens |= bit
+	}
+	return false
+}
+
+// keyBefore reports whether a member before ms[i] has its key.
+func keyBefore(ms []span, i int) bool {
+	for j := range i {
+		if bytes.Equal(ms[j].key, ms[i].key) {
+			return true
 		}
 	}
 	return false

@@ -125,3 +125,30 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestHasDupKey(t *testing.T) {
+	long := strings.Repeat("k", 65) // its length is 1 mod 64, as "a"'s
+	for _, tc := range []struct {
+		keys []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"type"}, false},
+		{[]string{"type", "id", "parentId", "timestamp", "message"}, false},
+		{[]string{"model", "usage", "stopReason", "responseId"}, false}, // same lengths, other keys
+		{[]string{"type", "id", "type"}, true},
+		{[]string{"model", "usage", "model"}, true},
+		{[]string{"a", "b", "c", "d", "usage", "x", "usage"}, true},
+		{[]string{"a", long}, false},
+		{[]string{long, "a", long}, true},
+		{[]string{"", "x", ""}, true},
+	} {
+		var ms []span
+		for _, k := range tc.keys {
+			ms = append(ms, span{key: []byte(k)})
+		}
+		if got := hasDupKey(ms); got != tc.want {
+			t.Errorf("hasDupKey(%q) = %v, want %v", tc.keys, got, tc.want)
+		}
+	}
+}
