@@ -133,9 +133,7 @@ func New[E Payload[E]](opts Options) *Broker[E] {
 	opt.Positive(&opts.KeepBytes, DefaultKeepBytes)
 	opt.Positive(&opts.QueueEvents, DefaultQueueEvents)
 	opt.Positive(&opts.Idle, DefaultIdle)
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opt.Clock(&opts.Now)
 	return &Broker[E]{opts: opts, high: opts.Base, topics: map[string]*topic[E]{}}
 }
 

@@ -73,9 +73,7 @@ func New(opts Options) *Finder {
 	opt.Positive(&opts.Budget, DefaultBudget)
 	opt.Positive(&opts.Folders, DefaultFolders)
 	opt.Positive(&opts.Idle, DefaultIdle)
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opt.Clock(&opts.Now)
 	return &Finder{opts: opts, lists: map[string]*entry{}}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"piweb/internal/opt"
 )
 
 // RepoCache answers which repository each of many folders belongs to (the
@@ -60,10 +62,7 @@ func (c *RepoCache) Repos(ctx context.Context, dirs []string) map[string]*Repo {
 }
 
 func (c *RepoCache) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
+	return opt.Now(c.Now)
 }
 
 func (c *RepoCache) cached(d string) (*Repo, bool) {

@@ -3,10 +3,28 @@
 // above zero taking the package's default.
 package opt
 
+import "time"
+
 // Positive sets *p to d when *p is not above zero (a count, a size or a
 // duration the caller left unset).
 func Positive[T ~int | ~int64](p *T, d T) {
 	if *p <= 0 {
 		*p = d
 	}
+}
+
+// Clock sets *now to time.Now when the caller left the clock nil.
+func Clock(now *func() time.Time) {
+	if *now == nil {
+		*now = time.Now
+	}
+}
+
+// Now is the time by clock, or by time.Now when clock is nil: for a type
+// whose exported clock field may be left nil.
+func Now(clock func() time.Time) time.Time {
+	if clock != nil {
+		return clock()
+	}
+	return time.Now()
 }

@@ -14,3 +14,17 @@ func TestPositive(t *testing.T) {
 		}
 	}
 }
+
+func TestClock(t *testing.T) {
+	fixed := func() time.Time { return time.Unix(7, 0) }
+	var unset func() time.Time
+	Clock(&unset)
+	set := fixed
+	Clock(&set)
+	if unset == nil || set().Unix() != 7 {
+		t.Errorf("Clock: unset %v, set %v", unset == nil, set())
+	}
+	if Now(fixed).Unix() != 7 || Now(nil).Before(time.Unix(7, 0)) {
+		t.Errorf("Now(fixed) = %v, Now(nil) = %v", Now(fixed), Now(nil))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 )
 
 // Store reads and writes the config files of one pi agent dir.
@@ -42,10 +43,7 @@ func (s *Store) lockWait() time.Duration {
 }
 
 func (s *Store) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
+	return opt.Now(s.Now)
 }
 
 // SettingsPath is the global settings.json.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 	"piweb/pisession"
 )
 
@@ -49,10 +50,7 @@ func (st *Store) log() *slog.Logger {
 var ErrCrash = errors.New("simulated crash")
 
 func (st *Store) now() time.Time {
-	if st.Now != nil {
-		return st.Now()
-	}
-	return time.Now()
+	return opt.Now(st.Now)
 }
 
 // repoint is SetParent, or the test's replacement.
