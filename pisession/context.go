@@ -86,7 +86,7 @@ func (s *Session) ContextAt(leaf *Entry) Context {
 		if e.Type == "compaction" && i > 0 {
 			continue // an older compaction inside the kept range
 		}
-		c.project(e, edits[e.idKey])
+		c.project(e, edits[e.idK()])
 	}
 	return c
 }
@@ -126,11 +126,11 @@ func contextEntries(path []*Entry) []*Entry {
 	if comp == nil {
 		return path
 	}
-	k := slices.IndexFunc(path, func(e *Entry) bool { return e.idKey == comp.idKey })
+	k := slices.IndexFunc(path, func(e *Entry) bool { return e.idK() == comp.idK() })
 	out := []*Entry{comp}
 	keep, found := valueKey(comp.Field("firstKeptEntryId")), false
 	for _, e := range path[:k] {
-		found = found || e.idKey == keep
+		found = found || e.idK() == keep
 		if found && e.Role() != RoleSystem {
 			out = append(out, e)
 		}

@@ -17,8 +17,8 @@ func (s *Session) Dump() []string {
 		if e == nil {
 			return "nil"
 		}
-		return fmt.Sprintf("%d@%d %d %q %q %q %v %v %s", e.Line, e.Offset, e.kind, e.idKey, e.parent, e.Type+"|"+e.ID+"|"+e.ParentID+"|"+e.Timestamp,
-			e.members, e.msg, e.Raw)
+		return fmt.Sprintf("%d@%d %d %q %q %q %v %v %s", e.Line, e.Offset, e.kind, e.idK(), e.parentK(), e.Type+"|"+e.ID+"|"+e.ParentID+"|"+e.Timestamp,
+			e.top(), e.msg(), e.Raw)
 	}
 	out := []string{fmt.Sprintf("header %s v%d migrated=%v size=%d bom=%s", line(s.Header), s.Version, s.Migrated, s.Size, line(s.bomHeader))}
 	out = append(out, fmt.Sprintf("problems %v", s.Problems))
@@ -28,11 +28,15 @@ func (s *Session) Dump() []string {
 	for _, e := range s.Entries {
 		out = append(out, fmt.Sprintf("entry %d", e.Line))
 	}
-	for _, e := range s.listed {
+	for _, e := range s.listing() {
 		out = append(out, "listed "+line(e))
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.ids())) {
-		out = append(out, fmt.Sprintf("id %q %d", k, s.byID[k].Line))
+	last := map[string]*Entry{}
+	for _, e := range s.Entries {
+		last[e.idK()] = e
+	}
+	for _, k := range slices.Sorted(maps.Keys(last)) {
+		out = append(out, fmt.Sprintf("id %q %d", k, s.byKey(k).Line))
 	}
 	c := s.Context("")
 	out = append(out, fmt.Sprintf("context %q %q %s %s %v", c.Messages, c.EntryIDs, c.ThinkingLevel, c.Model, c.Edits))

@@ -2,7 +2,6 @@ package pisession
 
 import (
 	"bytes"
-	"slices"
 	"strconv"
 	"unsafe"
 
@@ -28,11 +27,43 @@ type Entry struct {
 	ParentID  string
 	Timestamp string
 
-	kind    valueKind // JSON type of the whole record
-	idKey   string    // identity as a JavaScript Map key, see IDKey
-	parent  string    // parentId as a Map key, "" when null/absent
-	members []member  // top-level members of an object record
-	msg     []member  // members of the message object, offsets into Raw
+	// The private fields hold four pointers between them (the collector
+	// marks every pointer of every entry, and a store of one while it
+	// marks takes a write barrier: on a file of 2 KB entries parsed
+	// between collections, each pointer an entry cost about 1 %).
+	kind valueKind // JSON type of the whole record
+	nKey int32     // keys[:nKey] is the id's key, keys[nKey:] the parent's
+	nTop int32     // members[:nTop] are the record's, the rest its message's
+	// keys is the id as a JavaScript Map key (see IDKey) followed by
+	// parentId as one (keyNull or keyUndefined when not a string).
+	keys string
+	// members are the spans of the top-level members of an object
+	// record, then those of its message object (offsets into Raw).
+	members []member
+}
+
+// idK is the id's key (IDKey).
+func (e *Entry) idK() string { return e.keys[:e.nKey] }
+
+// parentK is the key of parentId: "s" + a string parent, keyNull,
+// keyUndefined or "j" + another value's text.
+func (e *Entry) parentK() string { return e.keys[e.nKey:] }
+
+// top returns the spans of the record's top-level members.
+func (e *Entry) top() []member { return e.members[:e.nTop] }
+
+// msg returns the spans of the members of the record's message object,
+// nil when it has none (no message, not an object, or an empty one).
+func (e *Entry) msg() []member {
+	if int(e.nTop) == len(e.members) {
+		return nil
+	}
+	return e.members[e.nTop:]
+}
+
+// setKeys sets the id's and the parent's keys.
+func (e *Entry) setKeys(id, parent string) {
+	e.keys, e.nKey = id+parent, int32(len(id))
 }
 
 // falsy reports whether the record is a JSON value JavaScript treats as
@@ -62,7 +93,7 @@ func (e *Entry) IsObject() bool { return e.kind == kindObject }
 // record has no such member. For duplicate keys the last one wins, as in
 // JavaScript.
 func (e *Entry) Field(key string) []byte {
-	if i := lastMember(e.members, e.Raw, key); i >= 0 {
+	if i := lastMember(e.top(), e.Raw, key); i >= 0 {
 		return e.Raw[e.members[i].valueStart:e.members[i].valueEnd]
 	}
 	return nil
@@ -76,11 +107,11 @@ func (e *Entry) String(key string) (s string, ok bool) {
 
 // IDKey identifies the entry the way pi's byId map does: absent ids all share
 // one key, strings are keyed by value and other JSON values by their text.
-func (e *Entry) IDKey() string { return e.idKey }
+func (e *Entry) IDKey() string { return e.idK() }
 
 // HasParent reports whether the entry links to a parent, with pi's truthiness
 // rule: a missing, null or empty parentId ends the path.
-func (e *Entry) HasParent() bool { return truthyKey(e.parent) }
+func (e *Entry) HasParent() bool { return truthyKey(e.parentK()) }
 
 // truthyKey applies JavaScript truthiness to a value key.
 func truthyKey(k string) bool {
@@ -96,7 +127,7 @@ func truthyKey(k string) bool {
 }
 
 // parentIsNull reports whether parentId is exactly JSON null.
-func (e *Entry) parentIsNull() bool { return e.parent == keyNull }
+func (e *Entry) parentIsNull() bool { return e.parentK() == keyNull }
 
 const (
 	keyUndefined = "u"
@@ -175,13 +206,10 @@ func (sc *scratchSpace) newEntry(raw []byte, line int, off int64, kind valueKind
 	e := sc.entry()
 	e.Raw, e.Line, e.Offset, e.kind = raw, line, off, kind
 	if kind == kindObject {
-		e.members = sc.keep(sc.members)
-		if msg := e.messageMembers(sc.msg); msg != nil {
-			e.msg = sc.keep(msg)
-		}
+		e.keepMembers(sc.members, sc.msg, sc)
 		e.decodeBase(sc)
 	} else {
-		e.idKey, e.parent = keyUndefined, keyUndefined
+		e.keys, e.nKey = keyUndefined+keyUndefined, 1
 	}
 	return e
 }
@@ -234,17 +262,28 @@ func (sc *scratchSpace) entry() *Entry {
 	return e
 }
 
-// keep returns a copy of m with no room to grow into a neighbour's.
-func (sc *scratchSpace) keep(m []member) []member {
-	if !sc.slab || len(m) > memberSlab/4 {
-		return append([]member(nil), m...)
+// keep returns top followed by msg in one slice with no room to grow
+// into a neighbour's, from sc's slab of members when it has one.
+func (sc *scratchSpace) keep(top, msg []member) []member {
+	n := len(top) + len(msg)
+	if sc == nil || !sc.slab || n > memberSlab/4 {
+		return append(append(make([]member, 0, n), top...), msg...)
 	}
-	if cap(sc.kept)-len(sc.kept) < len(m) {
-		sc.kept = make([]member, 0, max(grown(memberSlab, &sc.memberSlabs), len(m)))
+	if cap(sc.kept)-len(sc.kept) < n {
+		sc.kept = make([]member, 0, max(grown(memberSlab, &sc.memberSlabs), n))
 	}
 	start := len(sc.kept)
-	sc.kept = append(sc.kept, m...)
+	sc.kept = append(append(sc.kept, top...), msg...)
 	return sc.kept[start:len(sc.kept):len(sc.kept)]
+}
+
+// keepMembers keeps the scanned spans of a record: its members top, and
+// msg when they are its message's (messageMembers).
+func (e *Entry) keepMembers(top, msg []member, sc *scratchSpace) {
+	if !msgOfTop(top, e.Raw, msg) {
+		msg = nil
+	}
+	e.members, e.nTop = sc.keep(top, msg), int32(len(top))
 }
 
 // bytes returns an empty slice with room for n bytes that nothing else
@@ -263,18 +302,17 @@ func (sc *scratchSpace) bytes(n int) []byte {
 	return sc.text[start : start : start+n]
 }
 
-// messageMembers keeps the scanned message members when they belong to
-// the last "message" member, the one JavaScript sees.
-func (e *Entry) messageMembers(msg []member) []member {
+// msgOfTop reports whether the scanned message members msg belong to
+// the last "message" member of top, the one JavaScript sees.
+func msgOfTop(top []member, raw []byte, msg []member) bool {
 	if len(msg) == 0 {
-		return nil
+		return false
 	}
-	if i := lastMember(e.members, e.Raw, "message"); i >= 0 {
-		if m := e.members[i]; msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd {
-			return msg
-		}
+	if i := lastMember(top, raw, "message"); i >= 0 {
+		m := top[i]
+		return msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd
 	}
-	return nil
+	return false
 }
 
 // decodeBase fills the typed base fields from the members. A plain type
@@ -288,13 +326,16 @@ func (e *Entry) decodeBase(sc *scratchSpace) {
 	if e.packBase(id, parent, ts, sc) {
 		return
 	}
-	e.idKey, e.ID = keyAndString(id)
-	e.parent, e.ParentID = keyAndString(parent)
+	idKey, idStr := keyAndString(id)
+	parentKey, parentStr := keyAndString(parent)
+	e.setKeys(idKey, parentKey)
+	e.ID, e.ParentID = idStr, parentStr
 	e.Timestamp = plainString(ts, false)
 }
 
-// packBase is decodeBase's common case in one string: "s" + id, then the
-// timestamp, then "s" + parent, from sc's slab of bytes when it has one.
+// packBase is decodeBase's common case in one string: "s" + id, then
+// "s" + parent (or keyNull), then the timestamp, from sc's slab of bytes
+// when it has one.
 // It reports false, filling nothing, for any other line.
 func (e *Entry) packBase(id, parent, ts []byte, sc *scratchSpace) bool {
 	idb, ok1 := plainBody(id)
@@ -303,22 +344,23 @@ func (e *Entry) packBase(id, parent, ts []byte, sc *scratchSpace) bool {
 	if !ok1 || !ok2 || !ok3 && string(parent) != "null" {
 		return false
 	}
-	n := 1 + len(idb) + len(tsb)
+	nk := 1 + len(idb) + 1 // the keys, keyNull for a null parent
 	if ok3 {
-		n += 1 + len(pb)
+		nk += len(pb)
 	}
-	buf := sc.bytes(n)
-	buf = append(append(append(buf, 's'), idb...), tsb...)
+	buf := sc.bytes(nk + len(tsb))
+	buf = append(append(buf, 's'), idb...)
 	if ok3 {
 		buf = append(append(buf, 's'), pb...)
+	} else {
+		buf = append(buf, keyNull...)
 	}
+	buf = append(buf, tsb...)
 	all := unsafe.String(unsafe.SliceData(buf), len(buf))
-	e.idKey, e.Timestamp = all[:1+len(idb)], all[1+len(idb):1+len(idb)+len(tsb)]
-	e.ID = e.idKey[1:]
-	e.parent = keyNull
+	e.keys, e.nKey, e.Timestamp = all[:nk], int32(1+len(idb)), all[nk:]
+	e.ID = all[1 : 1+len(idb)]
 	if ok3 {
-		e.parent = all[1+len(idb)+len(tsb):]
-		e.ParentID = e.parent[1:]
+		e.ParentID = all[2+len(idb) : nk]
 	}
 	return true
 }
@@ -368,7 +410,6 @@ func keyAndString(raw []byte) (key, s string) {
 func (e *Entry) rescan() {
 	var msg []member
 	members, _, _ := scanRecord(e.Raw, nil, &msg)
-	e.members = members
-	e.msg = slices.Clone(e.messageMembers(msg))
+	e.keepMembers(members, msg, nil)
 	e.decodeBase(nil)
 }

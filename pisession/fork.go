@@ -33,7 +33,7 @@ func (s *Session) Extract(leafID, sourcePath string) ([]byte, error) {
 		out = appendLine2(out, e.Raw)
 	}
 	parent := []byte("null")
-	if last := path[len(path)-1]; last.Field("id") != nil && truthyKey(last.idKey) {
+	if last := path[len(path)-1]; last.Field("id") != nil && truthyKey(last.idK()) {
 		parent = last.Field("id")
 	}
 	taken := func(id string) bool { return inPath["s"+id] }
@@ -62,7 +62,7 @@ func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
 	replacement := map[string][]byte{} // dropped label's id key -> next kept entry's id
 	for _, e := range full {
 		if e.Type == "label" {
-			pending = append(pending, e.idKey)
+			pending = append(pending, e.idK())
 			continue
 		}
 		for _, l := range pending {
@@ -72,7 +72,7 @@ func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
 		set := []rawMember{member3("parentId", parent)}
 		if e.Type == "compaction" {
 			keep := valueKey(e.Field("firstKeptEntryId"))
-			if r, ok := replacement[keep]; ok && keep != e.idKey {
+			if r, ok := replacement[keep]; ok && keep != e.idK() {
 				set = append(set, member3("firstKeptEntryId", r))
 			}
 		}
@@ -82,7 +82,7 @@ func withoutLabels(full []*Entry) ([]*Entry, map[string]bool) {
 			e = &c
 		}
 		path = append(path, e)
-		inPath[e.idKey] = true
+		inPath[e.idK()] = true
 		parent = e.Field("id")
 	}
 	return path, inPath
@@ -164,7 +164,7 @@ func (s *Session) WriteLinear(w io.Writer, leafID string) error {
 	ew := &errWriter{w: w}
 	parent := []byte("null")
 	for _, e := range s.PathTo(leaf) {
-		objectPieces(e.Raw, e.members, []rawMember{member3("parentId", parent)}, "", ew.write)
+		objectPieces(e.Raw, e.top(), []rawMember{member3("parentId", parent)}, "", ew.write)
 		ew.write(newline)
 		parent = e.Field("id")
 	}

@@ -1,9 +1,6 @@
 package pisession
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Growing parses a file that only grows at its end (pi appends), so that
 // each look at it after an append parses the new bytes only. It keeps the
@@ -63,7 +60,7 @@ func (s *Session) fork() *Session {
 	c.records = slices.Clip(s.records)
 	c.listed = slices.Clip(s.listed)
 	c.Problems = slices.Clip(s.Problems)
-	c.byID = maps.Clone(s.ids())
+	c.byID = s.ids().clone()
 	c.info, c.infoDone = InfoBuilder{}, 0
 	return &c
 }

@@ -10,7 +10,7 @@ func Load(path string) (*Session, error) {
 	}
 	if s.Header == nil {
 		s.Entries = nil
-		s.byID, s.indexed = map[string]*Entry{}, 0
+		s.byID, s.indexed = idTable{}, 0
 	}
 	return s, nil
 }

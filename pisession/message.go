@@ -11,8 +11,8 @@ type msgView struct {
 
 // messageOf returns a view of the entry's message member.
 func messageOf(e *Entry) msgView {
-	if e.msg != nil {
-		return msgView{raw: e.Raw, members: e.msg, object: true}
+	if msg := e.msg(); msg != nil {
+		return msgView{raw: e.Raw, members: msg, object: true}
 	}
 	return objectView(e.Field("message"))
 }

@@ -23,7 +23,7 @@ func (s *Session) migrate() {
 			migrateHookMessage(r)
 		}
 	}
-	s.byID, s.indexed = make(map[string]*Entry, len(s.Entries)), 0
+	s.byID, s.indexed = idTable{}, 0
 	s.ids()
 	s.Migrated = true
 }
@@ -93,7 +93,7 @@ func member3(key string, value []byte) rawMember { return rawMember{key, value} 
 // setMembers assigns members like JavaScript property assignment: an
 // existing key keeps its position, a new key goes last.
 func (e *Entry) setMembers(set ...rawMember) {
-	e.Raw = rebuildObject(e.Raw, e.members, set, "")
+	e.Raw = rebuildObject(e.Raw, e.top(), set, "")
 	e.rescan()
 }
 
@@ -102,7 +102,7 @@ func (e *Entry) dropMember(key string, cond bool) {
 	if !cond {
 		return
 	}
-	e.Raw = rebuildObject(e.Raw, e.members, nil, key)
+	e.Raw = rebuildObject(e.Raw, e.top(), nil, key)
 	e.rescan()
 }
 

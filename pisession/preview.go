@@ -89,7 +89,7 @@ func needsCollapse(s string) bool {
 // parse recorded when it has them (reading the message again for each
 // member was a sixth of a huge session's tree), else from its JSON.
 func messageField(e *Entry) func(key string) []byte {
-	if e.msg != nil {
+	if e.msg() != nil {
 		return messageOf(e).field
 	}
 	m := e.Field("message")

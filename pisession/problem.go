@@ -97,18 +97,18 @@ func (s *Session) checkStructure() {
 // one with them.
 func (s *Session) wellLinked() bool {
 	// byID holds the keys of Entries: as many as entries when all differ.
-	if len(s.ids()) != len(s.Entries) {
+	if s.ids().keys() != len(s.Entries) {
 		return false
 	}
 	var prev *Entry
 	for _, e := range s.Entries {
-		if e.kind != kindObject || e.idKey[0] != 's' {
+		if e.kind != kindObject || e.idK()[0] != 's' {
 			return false
 		}
 		if e.HasParent() {
 			p := prev // usually the parent: no lookup
-			if p == nil || p.idKey != e.parent {
-				p = s.byKey(e.parent)
+			if p == nil || p.idK() != e.parentK() {
+				p = s.byKey(e.parentK())
 			}
 			if p == nil || p.Line >= e.Line {
 				return false
@@ -126,13 +126,13 @@ func (s *Session) findDefects() {
 		if !e.IsObject() {
 			continue
 		}
-		if e.idKey[0] != 's' {
+		if e.idK()[0] != 's' {
 			s.problem(e.Line, MissingID, "entry has no string id")
-		} else if line, dup := seen[e.idKey]; dup {
+		} else if line, dup := seen[e.idK()]; dup {
 			s.problem(e.Line, DuplicateID, fmt.Sprintf("id %q already used on line %d", clip(e.ID), line))
 		}
-		seen[e.idKey] = e.Line
-		if e.HasParent() && s.byKey(e.parent) == nil {
+		seen[e.idK()] = e.Line
+		if e.HasParent() && s.byKey(e.parentK()) == nil {
 			s.problem(e.Line, Orphan, fmt.Sprintf("parent %s not found", clip(e.Field("parentId"))))
 		}
 	}
@@ -164,7 +164,7 @@ func (s *Session) parentOf(e *Entry) *Entry {
 	if !e.HasParent() {
 		return nil
 	}
-	return s.byKey(e.parent)
+	return s.byKey(e.parentK())
 }
 
 // Check reads the session file at path for its problems (Session.Problems,

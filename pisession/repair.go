@@ -87,11 +87,11 @@ func (r *repairer) keptEntries() []*Entry {
 		if !e.IsObject() {
 			continue
 		}
-		if prev, ok := seen[e.idKey]; ok && bytes.Equal(prev.Raw, e.Raw) {
+		if prev, ok := seen[e.idK()]; ok && bytes.Equal(prev.Raw, e.Raw) {
 			r.note("line %d: dropped (repeats line %d)", e.Line, prev.Line)
 			continue
 		}
-		seen[e.idKey] = e
+		seen[e.idK()] = e
 		out = append(out, e)
 	}
 	return out
@@ -103,11 +103,11 @@ func (r *repairer) fixIDs(entries []*Entry) []*Entry {
 	last := map[string]int{}
 	taken := map[string]bool{}
 	for i, e := range entries {
-		last[e.idKey] = i
+		last[e.idK()] = i
 		taken[e.ID] = true
 	}
 	for i, e := range entries {
-		if e.idKey[0] == 's' && last[e.idKey] == i {
+		if e.idK()[0] == 's' && last[e.idK()] == i {
 			continue
 		}
 		id := NewEntryID(func(id string) bool { return taken[id] })
@@ -122,11 +122,11 @@ func (r *repairer) fixIDs(entries []*Entry) []*Entry {
 func (r *repairer) fixParents(entries []*Entry) []*Entry {
 	ids := map[string]bool{}
 	for _, e := range entries {
-		ids[e.idKey] = true
+		ids[e.idK()] = true
 	}
 	prev := []byte("null")
 	for i, e := range entries {
-		if !e.parentIsNull() && !ids[e.parent] {
+		if !e.parentIsNull() && !ids[e.parentK()] {
 			entries[i] = withMember(e, "parentId", prev)
 			r.note("line %d: parent %s is missing; linked to the entry before it", e.Line, orAbsent(e.Field("parentId")))
 		}
@@ -137,7 +137,7 @@ func (r *repairer) fixParents(entries []*Entry) []*Entry {
 
 // cutCycles makes the entry that closes each parent loop a root.
 func (r *repairer) cutCycles(entries []*Entry) []*Entry {
-	probe := &Session{byID: map[string]*Entry{}, Entries: entries}
+	probe := &Session{Entries: entries}
 	probe.findCycles()
 	for _, p := range probe.Problems {
 		for i, e := range entries {

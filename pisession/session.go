@@ -3,6 +3,7 @@ package pisession
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -44,14 +45,24 @@ type Session struct {
 	// It is filled after the lines are parsed, in one tight loop whose
 	// cache misses overlap (filled a line at a time, they cost a tenth of
 	// the parse of a file of short entries).
-	byID    map[string]*Entry
+	byID    idTable
 	indexed int
 	records []*Entry // every record in file order, headers included
 	// bomHeader is the first line without its byte order mark, for repair.
 	bomHeader *Entry
-	// listed are the records pi's listing reads: the same as records,
-	// except that readline also splits lines at a lone CR.
-	listed []*Entry
+	// listed are the records pi's listing reads when they differ from
+	// records (readline also splits lines at a lone CR, see listing);
+	// nil, and not kept, until a line makes them differ.
+	listed    []*Entry
+	ownListed bool
+}
+
+// listing returns the records pi's listing reads.
+func (s *Session) listing() []*Entry {
+	if s.ownListed {
+		return s.listed
+	}
+	return s.records
 }
 
 // ReadFile reads and parses a whole session file.
@@ -99,7 +110,7 @@ type Parser struct {
 // S returns the session parsed so far.
 func (p *Parser) S() *Session {
 	if p.s == nil {
-		p.s = &Session{Version: 1, byID: map[string]*Entry{}}
+		p.s = &Session{Version: 1}
 	}
 	return p.s
 }
@@ -118,8 +129,8 @@ func (p *Parser) presize(data []byte) {
 		return
 	}
 	n := int(min(int64(lines)*int64(len(data))/int64(len(head)), int64(len(data))/256, 1<<20))
-	p.s = &Session{Version: 1, byID: make(map[string]*Entry, n),
-		Entries: make([]*Entry, 0, n), records: make([]*Entry, 0, n), listed: make([]*Entry, 0, n)}
+	p.s = &Session{Version: 1, Entries: make([]*Entry, 0, n), records: make([]*Entry, 0, n)}
+	p.s.byID.grow(nil, n)
 }
 
 // Offset returns the file offset up to which lines have been consumed.
@@ -221,7 +232,9 @@ func (s *Session) addCompact(rest []byte, atEOF bool, n int, off int64, scratch 
 		s.note(n, CRLF, "line ends with CR LF")
 	}
 	s.addRecord(e)
-	s.listed = append(s.listed, e)
+	if s.ownListed {
+		s.listed = append(s.listed, e)
+	}
 	return adv
 }
 
@@ -232,10 +245,17 @@ func (s *Session) addCompact(rest []byte, atEOF bool, n int, off int64, scratch 
 func (s *Session) addListed(line []byte, e *Entry, n int, off int64) {
 	body := bytes.TrimSuffix(line, []byte("\r"))
 	if bytes.IndexByte(body, '\r') < 0 {
-		if e != nil && !e.falsy() {
+		if e != nil && !e.falsy() && s.ownListed {
 			s.listed = append(s.listed, e)
 		}
 		return
+	}
+	if !s.ownListed { // the records so far, without this line's
+		n := len(s.records)
+		if e != nil && !e.falsy() {
+			n--
+		}
+		s.listed, s.ownListed = slices.Clone(s.records[:n]), true
 	}
 	var scratch scratchSpace
 	for part := range bytes.SplitSeq(body, []byte("\r")) {
@@ -270,15 +290,18 @@ func (s *Session) addRecord(e *Entry) {
 // A parse files them all before it returns, so on a parsed session ids
 // only reads (a cached session is read by many requests at once); a
 // session built otherwise (repair's probe) files them on first use.
-func (s *Session) ids() map[string]*Entry {
+func (s *Session) ids() *idTable {
 	if s.indexed == len(s.Entries) {
-		return s.byID
+		return &s.byID
 	}
-	for _, e := range s.Entries[s.indexed:] {
-		s.byID[e.idKey] = e
+	if s.indexed > len(s.Entries) { // Entries was cut: file them again
+		s.byID, s.indexed = idTable{}, 0
+	}
+	for i := s.indexed; i < len(s.Entries); i++ {
+		s.byID.add(s.Entries, i)
 	}
 	s.indexed = len(s.Entries)
-	return s.byID
+	return &s.byID
 }
 
 func (s *Session) addHeader(e *Entry, first bool) {
@@ -335,19 +358,20 @@ func (s *Session) needsMigration() bool {
 // It is computed on first use and then kept current incrementally, so
 // parsing for other purposes does not pay for it.
 func (s *Session) Info(path string, mtime time.Time) (Info, bool) {
-	for _, r := range s.listed[s.infoDone:] {
+	listed := s.listing()
+	for _, r := range listed[s.infoDone:] {
 		s.info.Add(r)
 	}
-	s.infoDone = len(s.listed)
+	s.infoDone = len(listed)
 	return s.info.Info(path, mtime)
 }
 
 // ByID returns the entry with the given id, the last one in file order when
 // ids repeat, as pi's index does.
-func (s *Session) ByID(id string) *Entry { return s.ids()["s"+id] }
+func (s *Session) ByID(id string) *Entry { return s.byKey("s" + id) }
 
 // byKey returns the entry for a value key.
-func (s *Session) byKey(k string) *Entry { return s.ids()[k] }
+func (s *Session) byKey(k string) *Entry { return s.ids().get(s.Entries, k) }
 
 // Leaf returns the entry pi's leaf points at after loading the file: the
 // last entry in file order, whatever its type. It is nil for an empty file.
@@ -404,7 +428,7 @@ func (s *Session) MemSize() int64 {
 	const perMember = int64(unsafe.Sizeof(member{}))
 	n := s.Size
 	for _, e := range s.records {
-		n += perRecord + perMember*int64(cap(e.members)+cap(e.msg)) + int64(len(e.idKey)+len(e.parent))
+		n += perRecord + perMember*int64(cap(e.members)) + int64(len(e.keys))
 	}
 	return n
 }

@@ -16,8 +16,8 @@ func TestMessageNotObjectAfterMessage(t *testing.T) {
 	if got := s.ByID("a").Role(); got != "user" {
 		t.Errorf("first entry's role = %q, want user", got)
 	}
-	if b := s.ByID("b"); b.Role() != "" || b.msg != nil {
-		t.Errorf("a message that is a string has role %q and members %v, want none", b.Role(), b.msg)
+	if b := s.ByID("b"); b.Role() != "" || b.msg() != nil {
+		t.Errorf("a message that is a string has role %q and members %v, want none", b.Role(), b.msg())
 	}
 }
 

@@ -137,10 +137,10 @@ func (t *Tail) readEntry(r BranchRow) *Entry {
 		return nil
 	}
 	e := newEntry(raw, 0, r.Off, nil)
-	if e == nil || e.kind != kindObject || e.idKey != "s"+r.ID || e.Type != r.Type || e.Role() != r.Role {
+	if e == nil || e.kind != kindObject || e.idK() != "s"+r.ID || e.Type != r.Type || e.Role() != r.Role {
 		return nil
 	}
-	if e.HasParent() != (r.ParentID != "") || (r.ParentID != "" && e.parent != "s"+r.ParentID) {
+	if e.HasParent() != (r.ParentID != "") || (r.ParentID != "" && e.parentK() != "s"+r.ParentID) {
 		return nil
 	}
 	return e

@@ -19,7 +19,7 @@ func (s *Session) PathTo(leaf *Entry) []*Entry {
 			return s.pathToLooping(leaf)
 		}
 		path = append(path, cur)
-		if j > 0 && s.Entries[j-1].idKey == cur.parent && cur.HasParent() {
+		if j > 0 && s.Entries[j-1].idK() == cur.parentK() && cur.HasParent() {
 			j-- // ids are unique (linked): the entry before is the parent
 			cur = s.Entries[j]
 			continue
@@ -130,17 +130,17 @@ func (s *Session) Tree() []*Node {
 	nodes := make(map[string]*Node, len(s.Entries))
 	for _, e := range s.Entries {
 		n := &Node{Entry: e}
-		if l, ok := labels[e.idKey]; ok {
+		if l, ok := labels[e.idK()]; ok {
 			n.Label, n.LabelTimestamp = l.Value, l.Timestamp
 		}
-		nodes[e.idKey] = n
+		nodes[e.idK()] = n
 	}
 	var roots []*Node
 	for _, e := range s.Entries {
-		n := nodes[e.idKey]
-		if e.parentIsNull() || e.parent == e.idKey {
+		n := nodes[e.idK()]
+		if e.parentIsNull() || e.parentK() == e.idK() {
 			roots = append(roots, n)
-		} else if p := nodes[e.parent]; p != nil {
+		} else if p := nodes[e.parentK()]; p != nil {
 			p.Children = append(p.Children, n)
 		} else {
 			roots = append(roots, n)

@@ -167,17 +167,17 @@ func (sc *treeScanner) header(e *Entry) bool {
 // still well linked (a string id not used before, a parent among the
 // ids before it).
 func (sc *treeScanner) entry(e *Entry) {
-	l := link{key: e.idKey, line: e.Line}
-	_, dup := sc.seen[e.idKey]
+	l := link{key: e.idK(), line: e.Line}
+	_, dup := sc.seen[e.idK()]
 	if e.HasParent() {
-		l.parent = e.parent
-		if _, found := sc.seen[e.parent]; !found {
+		l.parent = e.parentK()
+		if _, found := sc.seen[e.parentK()]; !found {
 			l.orphan = clip(e.Field("parentId")) // unless it comes later
 			sc.linked = false
 		}
 	}
-	sc.linked = sc.linked && !dup && e.idKey[0] == 's'
-	sc.seen[e.idKey] = e.Line
+	sc.linked = sc.linked && !dup && e.idK()[0] == 's'
+	sc.seen[e.idK()] = e.Line
 	sc.links = append(sc.links, l)
 	if e.ID != "" {
 		sc.t.Tree = append(sc.t.Tree, nodeOf(e))
