@@ -23,6 +23,7 @@ import (
 	"piweb/internal/memlimit"
 	"piweb/internal/naming"
 	"piweb/internal/ops"
+	"piweb/internal/opt"
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
 	"piweb/internal/push"
@@ -182,9 +183,7 @@ func (a *App) relayFleet(f FleetNotices) {
 
 // defaults fills what the caller left nil.
 func (a *App) defaults() {
-	if a.Log == nil {
-		a.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&a.Log)
 	if a.Catalog == nil {
 		a.Catalog = a.ownCatalog()
 	}

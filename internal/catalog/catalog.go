@@ -16,6 +16,7 @@ import (
 	"piweb/internal/errs"
 	"piweb/internal/index"
 	"piweb/internal/jsjson"
+	"piweb/internal/opt"
 	"piweb/pisession"
 )
 
@@ -76,11 +77,12 @@ type Catalog struct {
 // place is unusable), lists what it can within o.SyncFor, and keeps the
 // index and the listing current until Close.
 func Open(ctx context.Context, o Options) (*Catalog, error) {
+	opt.Positive(&o.SyncFor, 3*time.Second)
 	ix, temp, err := openIndex(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, cmpOr(o.SyncFor, 3*time.Second))
+	sctx, cancel := context.WithTimeout(ctx, o.SyncFor)
 	ix.Sync(sctx, false)
 	cancel()
 	c, err := New(ctx, ix, o)
@@ -108,14 +110,15 @@ func Open(ctx context.Context, o Options) (*Catalog, error) {
 
 // openIndex opens the index at its place, or in a new temporary dir.
 func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
-	io := index.Options{AgentDir: o.AgentDir, Path: o.IndexPath, Getenv: o.Getenv, Log: orDiscard(o.Log),
+	opt.Log(&o.Log)
+	io := index.Options{AgentDir: o.AgentDir, Path: o.IndexPath, Getenv: o.Getenv, Log: o.Log,
 		Rescan: o.Rescan, Debounce: o.Debounce}
 	if !o.Temporary {
 		ix, err := index.Open(ctx, io)
 		if err == nil {
 			return ix, "", nil
 		}
-		orDiscard(o.Log).Warn("catalog: index unusable, keeping it in a temporary dir", "err", err)
+		o.Log.Warn("catalog: index unusable, keeping it in a temporary dir", "err", err)
 	}
 	temp, err := os.MkdirTemp("", "piweb-index-")
 	if err != nil {
@@ -133,8 +136,11 @@ func openIndex(ctx context.Context, o Options) (*index.Index, string, error) {
 // New builds the listing over ix, which the caller keeps current (Sync or
 // Watch) and closes after the Catalog.
 func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
-	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: cmpOr(o.ReloadEvery, time.Second),
-		refreshWait: cmpOr(o.RefreshWait, 3*time.Second), log: orDiscard(o.Log), settle: make(chan chan struct{})}
+	opt.Positive(&o.ReloadEvery, time.Second)
+	opt.Positive(&o.RefreshWait, 3*time.Second)
+	opt.Log(&o.Log)
+	c := &Catalog{listing: newListing(), ix: ix, reloadEvery: o.ReloadEvery, refreshWait: o.RefreshWait, log: o.Log,
+		settle: make(chan chan struct{})}
 	// Subscribed before the first load: a change the index makes between
 	// the two is then reloaded, not missed.
 	sub := ix.Subscribe()
@@ -151,7 +157,7 @@ func New(ctx context.Context, ix *index.Index, o Options) (*Catalog, error) {
 // Static is a catalog without an index, filled with Put: searches find
 // nothing and usage is empty. Tests use it for exact contents.
 func Static() *Catalog {
-	return &Catalog{listing: newListing(), reloadEvery: time.Second, log: orDiscard(nil)}
+	return &Catalog{listing: newListing(), reloadEvery: time.Second, log: opt.Logger(nil)}
 }
 
 // Close stops following the index and every goroutine of the catalog, and
@@ -594,20 +600,6 @@ func (c *Catalog) UsageBySession(ctx context.Context, q UsageQuery, limit int) (
 }
 
 func tokensOf(r UsageRow) float64 { return r.Input + r.Output + r.CacheRead + r.CacheWrite }
-
-func cmpOr(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
-}
-
-func orDiscard(l *slog.Logger) *slog.Logger {
-	if l == nil {
-		return slog.New(slog.DiscardHandler)
-	}
-	return l
-}
 
 // ReadMeta reads the listing of a session file the index does not list
 // (a trashed file), by parsing it.

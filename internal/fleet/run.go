@@ -35,6 +35,7 @@ import (
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
 	"piweb/internal/index"
+	"piweb/internal/opt"
 )
 
 // What a machine shares (--fleet-share).
@@ -97,9 +98,7 @@ func (o Options) withDefaults() Options {
 	o.Heartbeat = cmp.Or(o.Heartbeat, 30*time.Second)
 	o.Timeout = cmp.Or(o.Timeout, 2*time.Minute)
 	o.flushBytes = cmp.Or(o.flushBytes, flushBytes)
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&o.Log)
 	return o
 }
 

@@ -19,6 +19,7 @@ import (
 	"piweb/internal/catalog"
 	"piweb/internal/cwdfs"
 	"piweb/internal/gitx"
+	"piweb/internal/opt"
 	"piweb/internal/sessionstore"
 	"piweb/pisession"
 )
@@ -76,9 +77,7 @@ type Relay struct {
 func New(o Options) *Relay {
 	o.Janitor = positiveOr(o.Janitor, time.Minute)
 	o.FollowIdle = positiveOr(o.FollowIdle, 10*time.Minute)
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&o.Log)
 	l := &Relay{opts: o, cat: o.Catalog, agent: o.Agent, events: o.Events, bg: broker.NewGroup()}
 	l.follows.m = map[string]*follow{}
 	l.pending.m = map[string]catalog.Meta{}

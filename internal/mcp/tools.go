@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"piweb/internal/index"
+	"piweb/internal/opt"
 )
 
 // Options configures a Server.
@@ -37,9 +38,7 @@ func New(o Options) *Server {
 	if o.Loc == nil {
 		o.Loc = time.UTC
 	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&o.Log)
 	return &Server{o: o}
 }
 

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"piweb/internal/catalog"
+	"piweb/internal/opt"
 	"piweb/internal/sessionstore"
 )
 
@@ -48,9 +49,7 @@ type Namer struct {
 
 // New returns a Namer.
 func New(o Options) *Namer {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&o.Log)
 	return &Namer{o: o}
 }
 

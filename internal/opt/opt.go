@@ -3,7 +3,10 @@
 // above zero taking the package's default.
 package opt
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
 
 // Positive sets *p to d when *p is not above zero (a count, a size or a
 // duration the caller left unset).
@@ -27,4 +30,18 @@ func Now(clock func() time.Time) time.Time {
 		return clock()
 	}
 	return time.Now()
+}
+
+// Log sets *log to a logger that discards everything when the caller left
+// it nil.
+func Log(log **slog.Logger) {
+	*log = Logger(*log)
+}
+
+// Logger is log, or a logger that discards everything when log is nil.
+func Logger(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return log
 }

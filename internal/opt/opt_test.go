@@ -1,6 +1,7 @@
 package opt
 
 import (
+	"log/slog"
 	"testing"
 	"time"
 )
@@ -26,5 +27,15 @@ func TestClock(t *testing.T) {
 	}
 	if Now(fixed).Unix() != 7 || Now(nil).Before(time.Unix(7, 0)) {
 		t.Errorf("Now(fixed) = %v, Now(nil) = %v", Now(fixed), Now(nil))
+	}
+}
+
+func TestLog(t *testing.T) {
+	var unset *slog.Logger
+	Log(&unset)
+	set := slog.Default()
+	Log(&set)
+	if unset == nil || unset.Enabled(t.Context(), slog.LevelError) || set != slog.Default() || Logger(set) != set {
+		t.Errorf("Log: unset %v, set %v", unset, set)
 	}
 }

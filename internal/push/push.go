@@ -37,6 +37,7 @@ import (
 
 	"piweb/internal/apitype"
 	"piweb/internal/errs"
+	"piweb/internal/opt"
 	"piweb/internal/own"
 )
 
@@ -85,9 +86,7 @@ type keyPair struct {
 // nothing is written until the keys are first asked for (PublicKey) or a
 // browser subscribes.
 func Open(dir string, o Options) (*Service, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&o.Log)
 	if o.LookupIP == nil {
 		o.LookupIP = func(ctx context.Context, host string) ([]netip.Addr, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)

@@ -10,8 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"piweb/internal/metrics"
-	"piweb/internal/sessionstore"
 	"time"
 
 	"piweb/internal/access"
@@ -21,9 +19,12 @@ import (
 	"piweb/internal/filefind"
 	"piweb/internal/gitx"
 	"piweb/internal/live"
+	"piweb/internal/metrics"
 	"piweb/internal/ops"
+	"piweb/internal/opt"
 	"piweb/internal/own"
 	"piweb/internal/pilogin"
+	"piweb/internal/sessionstore"
 	"piweb/internal/sse"
 )
 
@@ -145,9 +146,7 @@ func New(opts Options, a *app.App) *Server {
 		cache: a.Cache, lists: &catalog.ListCache{}, sse: a.Streams, live: a.Live, ops: a.Ops, git: a.Git,
 		find: a.Finder, logins: a.Logins, repos: a.Repos, marks: a.Marks, prefs: a.Prefs, order: a.Order,
 		shares: a.Shares}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log(&s.log)
 	s.requests = newRequestMetrics(opts.Metrics)
 	t := newPeerTransport(opts.Timeouts.PeerAnswer)
 	s.peers, s.patient = peerHTTPClient(t), peerHTTPClient(patientTransport(t))

@@ -39,10 +39,7 @@ type Store struct {
 }
 
 func (st *Store) log() *slog.Logger {
-	if st.Log == nil {
-		return slog.New(slog.DiscardHandler)
-	}
-	return st.Log
+	return opt.Logger(st.Log)
 }
 
 // ErrCrash, returned by a Fault hook, stops an operation as if the process
