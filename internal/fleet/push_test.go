@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 
 	"piweb/internal/pgtest"
 	"piweb/internal/testkit"
@@ -122,11 +123,9 @@ func wantBranch(t *testing.T, conn pgxConn, path string, want []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		got = append(got, id)
+	got, err := pgx.AppendRows([]string(nil), rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("entries on the branch (-want +got):\n%s", diff)
