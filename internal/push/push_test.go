@@ -19,12 +19,19 @@ import (
 	"piweb/internal/testkit"
 )
 
-func TestPushDelivered(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "piweb")
-	s, err := push.Open(dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
+// open opens the push service kept in dir with o; an error stops the test.
+func open(t *testing.T, dir string, o push.Options) *push.Service {
+	t.Helper()
+	s, err := push.Open(dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestPushDelivered(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "piweb")
+	s := open(t, dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
 	fake := pushtest.Subscribed(t, s, "/push/abc")
 	key, _ := s.PublicKey()
 	want := push.Message{Title: "pi finished", Body: "fix the parser", URL: "/s/123", Tag: "piweb-123"}
@@ -38,10 +45,7 @@ func TestPushDelivered(t *testing.T) {
 			t.Errorf("%s: %v, want %v (%v)", p, fi.Mode(), mode, err)
 		}
 	}
-	again, err := push.Open(dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := open(t, dir, push.Options{Log: testkit.Log(t), AllowLocal: true})
 	if k, _ := again.PublicKey(); k != key || again.Count() != 1 {
 		t.Errorf("reopened: key kept %v, %d subscriptions", k == key, again.Count())
 	}
@@ -49,10 +53,7 @@ func TestPushDelivered(t *testing.T) {
 
 func TestPushExpiredAndUnreachable(t *testing.T) {
 	var logged strings.Builder
-	s, err := push.Open(t.TempDir(), push.Options{Log: slog.New(slog.NewTextHandler(&logged, nil)), AllowLocal: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, t.TempDir(), push.Options{Log: slog.New(slog.NewTextHandler(&logged, nil)), AllowLocal: true})
 	key, _ := s.PublicKey()
 	sub := pushtest.NewSubscriber(t)
 	gone := pushtest.New(t, key, sub)
@@ -97,10 +98,7 @@ func TestPushPublicOnly(t *testing.T) {
 		}
 		return nil, errors.New("no such host")
 	}
-	s, err := push.Open(t.TempDir(), push.Options{Log: testkit.Log(t), LookupIP: lookup})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, t.TempDir(), push.Options{Log: testkit.Log(t), LookupIP: lookup})
 	sub := pushtest.NewSubscriber(t)
 	for _, c := range []struct {
 		endpoint string
@@ -138,11 +136,8 @@ func TestPushRebindingRefused(t *testing.T) {
 	public := func(context.Context, string) ([]netip.Addr, error) {
 		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
 	}
-	s, err := push.Open(t.TempDir(), push.Options{LookupIP: public,
+	s := open(t, t.TempDir(), push.Options{LookupIP: public,
 		Log: slog.New(slog.NewTextHandler(&logged, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.PublicKey()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
