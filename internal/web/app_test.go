@@ -174,8 +174,7 @@ func (r *rig) waitIndexed(t *testing.T, id string) { waitListed(t, r.browser, id
 func (b *browser) openSession(tb testing.TB, id, ready string) {
 	tb.Helper()
 	waitListed(tb, b, id)
-	b.open(tb, "/s/"+id)
-	b.waitJS(tb, ready)
+	b.openReady(tb, "/s/"+id, ready)
 }
 
 func waitListed(tb testing.TB, b *browser, id string) {

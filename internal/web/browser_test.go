@@ -344,6 +344,13 @@ func (b *browser) open(tb testing.TB, path string) {
 	b.run(tb, chromedp.Navigate(b.base+path))
 }
 
+// openReady opens path and waits until the script ready is true.
+func (b *browser) openReady(tb testing.TB, path, ready string) {
+	tb.Helper()
+	b.open(tb, path)
+	b.waitJS(tb, ready)
+}
+
 // openLater opens path, once ready (a script) is true, before the next
 // action on the tab unless that action opens a page itself: most tests
 // that start from the start page open another first, and each load of the
@@ -358,8 +365,7 @@ func (b *browser) loadLater(tb testing.TB) {
 	}
 	path := b.later
 	b.later = ""
-	b.open(tb, path)
-	b.waitJS(tb, b.laterReady)
+	b.openReady(tb, path, b.laterReady)
 }
 
 // needShots skips a test that takes screenshots unless PIWEB_SHOTS is set.

@@ -155,8 +155,7 @@ func testResume(t *testing.T, r *chatRig) {
 		id, release := r.startStreaming(t, "stream across a reload")
 		defer release()
 		before := eval[string](t, r.browser, `document.querySelector('.live-msg .live-blocks').innerText`)
-		r.open(t, "/s/"+id)
-		r.waitJS(t, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
+		r.openReady(t, "/s/"+id, `document.querySelector('.live-msg') && document.querySelector('.live-msg').innerText.includes('Alpha')`)
 		after := eval[string](t, r.browser, `document.querySelector('.live-msg .live-blocks').innerText`)
 		if after != before {
 			t.Errorf("after reload the partial is %q, was %q", after, before)
@@ -192,8 +191,7 @@ func testReloadMidThinking(t *testing.T, r *chatRig) {
 	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
 	seen := r.clock.Now()
 	r.clock.Skip(2500 * time.Millisecond) // the server's clock, as if 2.5 s passed
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `/^Thinking/.test(`+label+`)`)
+	r.openReady(t, "/s/"+id, `/^Thinking/.test(`+label+`)`)
 	if got := eval[string](t, r.browser, label); clockSecs(t, got) < r.clock.Since(seen).Seconds()-0.5 {
 		t.Errorf("after a reload %.1f s into the thinking, it shows %q", r.clock.Since(seen).Seconds(), got)
 	}
@@ -216,8 +214,7 @@ func testReloadMidTool(t *testing.T, r *chatRig) {
 	r.waitJS(t, cards+`.some((c) => c.querySelector('.live-out')?.textContent.includes('slow-start'))`)
 	seen := r.clock.Now()                 // the tool started before this
 	r.clock.Skip(2500 * time.Millisecond) // the server's clock, as if 2.5 s passed
-	r.open(t, "/s/"+id)
-	r.waitJS(t, cards+`.some((c) => /^running /.test(c.querySelector('.tool-dur')?.textContent || ''))`)
+	r.openReady(t, "/s/"+id, cards+`.some((c) => /^running /.test(c.querySelector('.tool-dur')?.textContent || ''))`)
 	clock := eval[string](t, r.browser, cards+`[0].querySelector('.tool-dur').textContent`)
 	if s := clockSecs(t, clock); s < r.clock.Since(seen).Seconds()-0.5 {
 		t.Errorf("after a reload %.1f s into the tool, its clock shows %q", r.clock.Since(seen).Seconds(), clock)

@@ -179,8 +179,7 @@ func testGoneFolder(t *testing.T, r *chatRig) {
 		r.waitJS(t, `!!document.querySelector('.ns-folder-missing')`)
 		shootAll(t, r.browser, "new-session-missing-folder")
 	}
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `!!document.querySelector('.gone-banner')`)
+	r.openReady(t, "/s/"+id, `!!document.querySelector('.gone-banner')`)
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		shootAll(t, r.browser, "gone-folder")
 	}

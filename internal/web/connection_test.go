@@ -35,8 +35,7 @@ func TestDisconnectedRetrying(t *testing.T) {
 	}
 	hs := serve(ln)
 	b := newBrowser(t, "http://"+addr)
-	b.open(t, "/")
-	b.waitJS(t, `document.querySelector('.sess')?.innerText.includes('still readable')`)
+	b.openReady(t, "/", `document.querySelector('.sess')?.innerText.includes('still readable')`)
 
 	hs.Close() // piweb stops: the event stream and every connection end
 	b.waitJS(t, `document.querySelector('.conn-lost')?.innerText.includes('retrying')`)

@@ -38,11 +38,9 @@ func TestDemoBanner(t *testing.T) {
 		LeaveDemo: leave}, app.Config{AgentDir: d.AgentDir, Catalog: indexCatalog(t, d.AgentDir)})
 	cur.Store(srv)
 	b := newBrowser(t, hs.URL)
-	b.open(t, "/")
-	b.waitJS(t, `document.querySelector('.demo-banner')?.textContent.includes('Sample sessions in a throwaway folder')`)
+	b.openReady(t, "/", `document.querySelector('.demo-banner')?.textContent.includes('Sample sessions in a throwaway folder')`)
 	b.waitJS(t, `document.querySelector('.demo-banner .demo-leave')?.textContent.includes('Leave the demo')`)
-	b.open(t, "/s/"+d.Sessions[0])
-	b.waitJS(t, `document.querySelector('.demo-banner') && document.querySelector('.row')`)
+	b.openReady(t, "/s/"+d.Sessions[0], `document.querySelector('.demo-banner') && document.querySelector('.row')`)
 	writeSession(t, real, "/home/me/work", []map[string]any{{"role": "user", "content": "mine", "timestamp": 1}})
 	b.waitJS(t, `document.querySelector('.demo-banner.real')?.textContent.includes('Your own pi sessions are here now (1')`)
 	other := newBrowser(t, hs.URL) // a second tab on a demo session

@@ -15,8 +15,7 @@ import (
 // stays where it was instead of jumping to the new bottom.
 func testOpeningKeepsPlace(t *testing.T, r *rig) {
 	r.run(t, chromedp.EmulateViewport(1280, 500))
-	r.open(t, "/s/"+compactID)
-	r.waitJS(t, `document.querySelector('.card.compaction .card-head button')`)
+	r.openReady(t, "/s/"+compactID, `document.querySelector('.card.compaction .card-head button')`)
 	r.run(t, chromedp.Sleep(500e6)) // the rest of the window is drawn after the newest messages
 	eval[bool](t, r.browser, `(document.querySelector('.card.compaction').scrollIntoView({block: 'start'}), true)`)
 	r.run(t, chromedp.Sleep(300e6))
@@ -55,13 +54,11 @@ func testHeaderFollowsFile(t *testing.T, r *rig) {
 // (no keyboard hints), and a tree panel remembered on a wide screen does
 // not open sessions full-screen on the tree.
 func testPhoneSearchAndPanel(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, `document.querySelector('.side-panel .tree') && localStorage.getItem('piweb.panel') === 'tree'`)
 	r.run(t, chromedp.EmulateViewport(375, 800))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	if n := r.count(t, `.side-panel`); n != 0 {
 		t.Error("a remembered panel covers the session on a phone")
 	}
@@ -103,8 +100,7 @@ func testSearchMore(t *testing.T, r *rig) {
 // is happening, not only "Starting…"; then the session's page shows the
 // message sent and that pi starts until pi writes the file.
 func testStartingSaysWhat(t *testing.T, r *rig) {
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.new-session')`)
+	r.openReady(t, "/", `document.querySelector('.new-session')`)
 	// The server's answer is held back, as a slow pi start would, then
 	// names a session whose file pi has not written a message to yet.
 	fresh := writeSession(t, r.dir, "/tmp", nil)

@@ -184,8 +184,7 @@ func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 	b.waitJS(t, `!document.querySelector('.share-dialog')`)
 	// Settings lists it as beta's and revokes it there; then beta's
 	// session again.
-	b.open(t, "/settings")
-	b.waitJS(t, `document.querySelector('.share-row[data-machine="beta"]')?.textContent.includes('on beta')`)
+	b.openReady(t, "/settings", `document.querySelector('.share-row[data-machine="beta"]')?.textContent.includes('on beta')`)
 	b.expectConsole("/api/config/signin/") // Settings asks alpha's pi, which this test has not, for its sign-ins
 	eval[bool](t, b, `(() => { const e = document.querySelector('.set-search'); e.value = 'share';
 		e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
@@ -200,6 +199,5 @@ func shareOnBeta(t *testing.T, b *browser, beta *drivenMachine) {
 		resp.Body.Close()
 	}
 	b.expectConsole("/api/config/signin/")
-	b.open(t, "/s/0199aaaa-bbbb-7ccc-8ddd-000000000001?machine=beta")
-	b.waitJS(t, `document.querySelector('.composer textarea') !== null && document.querySelector('.conv')?.textContent.includes('Beavers build')`)
+	b.openReady(t, "/s/0199aaaa-bbbb-7ccc-8ddd-000000000001?machine=beta", `document.querySelector('.composer textarea') !== null && document.querySelector('.conv')?.textContent.includes('Beavers build')`)
 }

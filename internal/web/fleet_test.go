@@ -234,8 +234,7 @@ func TestFleetPage(t *testing.T) {
 	b.run(t, emulateScheme("light"), chromedp.EmulateViewport(1280, 800))
 
 	// Usage covers the fleet, by machine too.
-	b.open(t, "/usage")
-	b.waitJS(t, `[...document.querySelectorAll('.usage-group button')].some((e) => e.textContent === 'By machine')`)
+	b.openReady(t, "/usage", `[...document.querySelectorAll('.usage-group button')].some((e) => e.textContent === 'By machine')`)
 	eval[bool](t, b, `([...document.querySelectorAll('.usage-group button')].find((e) => e.textContent === 'By machine')
 		.click(), true)`)
 	b.waitJS(t, `(() => { const t = document.querySelector('.usage-body table');

@@ -14,8 +14,7 @@ import (
 // alerts and mute. On a phone the header is one row, the controls one
 // line, and the first message starts in the top 150 px.
 func testHeaderAndComposer(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.sess-more .spend') && document.querySelector('.chat-controls .model-select')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.sess-more .spend') && document.querySelector('.chat-controls .model-select')`)
 	const visible = `((sel) => { const e = document.querySelector(sel); return !!e && !!e.offsetParent; })`
 	got := eval[string](t, r.browser, `(() => {
 		const head = document.querySelector('.sess-head').getBoundingClientRect().height;
@@ -42,8 +41,7 @@ func testHeaderAndComposer(t *testing.T, r *rig) {
 
 	r.run(t, chromedp.EmulateViewport(390, 844))
 	defer r.run(t, chromedp.EmulateViewport(1280, 800))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
 	got = eval[string](t, r.browser, `(() => {
 		const top = document.querySelector('.conv .row').getBoundingClientRect().top;
 		return [document.querySelector('.sess-head').getBoundingClientRect().height <= 56, top < 150,
@@ -55,13 +53,11 @@ func testHeaderAndComposer(t *testing.T, r *rig) {
 	// A pi 1.x session's system prompt is one slim line: its first message
 	// starts in the top 150 px too.
 	pi1 := writePi1Session(t, r)
-	r.open(t, "/s/"+pi1)
-	r.waitJS(t, `document.querySelector('.conv [data-role=user]') && document.querySelector('.system-prompt')`)
+	r.openReady(t, "/s/"+pi1, `document.querySelector('.conv [data-role=user]') && document.querySelector('.system-prompt')`)
 	if top := eval[float64](t, r.browser, `(document.querySelector('.conv').scrollTop = 0, document.querySelector('.conv [data-role=user]').getBoundingClientRect().top)`); top > 150 {
 		t.Errorf("phone: a pi 1.x session's first message starts %.0f px down, want <= 150", top)
 	}
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	// The side panels are in the Actions menu.
 	r.click(t, `.sess-menu-btn`)
 	r.waitJS(t, `[...document.querySelectorAll('.menu-pop .panel-item')].some((b) => b.textContent === 'Tree' && b.offsetParent)`)

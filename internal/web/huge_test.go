@@ -17,8 +17,7 @@ import (
 func testWindowedHugeSession(t *testing.T, r *rig) {
 	writeBig(t, r.dir, 10000)
 	r.waitIndexed(t, bigID)
-	r.open(t, "/s/"+bigID)
-	r.waitJS(t, `document.querySelectorAll('.row').length > 0`)
+	r.openReady(t, "/s/"+bigID, `document.querySelectorAll('.row').length > 0`)
 	// Newest first: the last message is on screen.
 	r.waitJS(t, `(() => { const c = document.querySelector('.conv'); return c.scrollHeight - c.scrollTop - c.clientHeight < 50; })()`)
 	if got := r.text(t, `.row:last-of-type`); got == "" {
@@ -49,8 +48,7 @@ func testHugeBadgeAndLabels(t *testing.T, r *rig) {
 	// A label set through the API shows in the tree at once (live). First:
 	// the huge file below keeps the index's writer busy for a while, and
 	// the tree hears of the label through it.
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, `document.querySelector('.tnode[data-id=f202c394]')`)
 	code := eval[int](t, r.browser, fmt.Sprintf(`fetch('/api/sessions/%s/label', {method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -66,6 +64,5 @@ func testHugeBadgeAndLabels(t *testing.T, r *rig) {
 	}
 	hugeID := writeSession(t, r.dir, "/tmp/huge", msgs)
 	r.waitIndexed(t, hugeID)
-	r.open(t, "/")
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
+	r.openReady(t, "/", fmt.Sprintf(`document.querySelector('.sess[data-id=%q] .size.huge')`, hugeID))
 }

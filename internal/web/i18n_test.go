@@ -18,8 +18,7 @@ func testLanguages(t *testing.T, b *browser, session string) {
 		shootLanguage(t, b, session, "lang-en")
 	}
 	chooseLanguage(t, b, "zh-Hans")
-	b.open(t, session)
-	b.waitJS(t, `document.documentElement.lang === 'zh-Hans' && !!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
+	b.openReady(t, session, `document.documentElement.lang === 'zh-Hans' && !!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
 	got := eval[string](t, b, `[document.querySelector('.side-filter input').placeholder,
 		document.querySelector('.side-foot a[href="/settings"]').textContent,
 		document.querySelector('.sess-menu-btn').getAttribute('aria-label'),
@@ -44,8 +43,7 @@ func testLanguages(t *testing.T, b *browser, session string) {
 // reloads the page in it.
 func chooseLanguage(t *testing.T, b *browser, code string) {
 	t.Helper()
-	b.open(t, "/settings")
-	b.waitJS(t, `!!document.querySelector('.set-language')`)
+	b.openReady(t, "/settings", `!!document.querySelector('.set-language')`)
 	eval[bool](t, b, fmt.Sprintf(`(() => { const s = document.querySelector('.set-language');
 		s.value = %q; s.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, code))
 	want := code
@@ -59,11 +57,9 @@ func chooseLanguage(t *testing.T, b *browser, code string) {
 // search box narrowed to it) in the language shown, at both widths, light
 // and dark.
 func shootLanguage(t *testing.T, b *browser, session, name string) {
-	b.open(t, session)
-	b.waitJS(t, `!!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
+	b.openReady(t, session, `!!document.querySelector('.row') && !!document.querySelector('.composer textarea')`)
 	shootAll(t, b, name+"-session")
-	b.open(t, "/settings")
-	b.waitJS(t, `!!document.querySelector('.set-language')`)
+	b.openReady(t, "/settings", `!!document.querySelector('.set-language')`)
 	eval[bool](t, b, `(() => { const s = document.querySelector('.set-search'); s.value = 'piweb';
 		s.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`)
 	b.waitJS(t, `!document.querySelector('.set-agent') && !!document.querySelector('.set-language')`)

@@ -31,8 +31,7 @@ func TestThemeBeforePaint(t *testing.T) {
 // the page at once, is remembered across a reload, and System follows the
 // system again.
 func testThemeSwitch(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.theme-select')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.theme-select')`)
 	bg := `getComputedStyle(document.body).backgroundColor`
 	light := eval[string](t, r.browser, bg)
 	pick := func(v string) {
@@ -59,14 +58,12 @@ func testThemeSwitch(t *testing.T, r *rig) {
 // follows each button. On a phone the remembered collapse changes nothing:
 // the sidebar is the drawer the header's button opens.
 func testSidebarCollapse(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-hide')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.side-hide')`)
 	r.click(t, `.side-hide`)
 	hidden := `getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden' &&
 		document.querySelector('.main').getBoundingClientRect().left < 2 && document.activeElement.matches('.sess-head .side-show')`
 	r.waitJS(t, hidden)
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.waitJS(t, `getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden' && localStorage.getItem('piweb.sidebar') === 'hidden'`)
 	eval[bool](t, r.browser, `(document.querySelector('.sess-head .side-show').focus(), true)`)
 	r.run(t, chromedp.KeyEvent(kb.Enter))
@@ -78,8 +75,7 @@ func testSidebarCollapse(t *testing.T, r *rig) {
 
 	r.run(t, chromedp.EmulateViewport(390, 844))
 	defer r.run(t, chromedp.EmulateViewport(1280, 800))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.click(t, `.sess-head .side-show`)
 	r.waitJS(t, `document.querySelector('.sidebar.open') && document.querySelector('.sidebar').getBoundingClientRect().left >= 0`)
 	r.click(t, `.side-hide`)
@@ -92,8 +88,7 @@ func testSidebarCollapse(t *testing.T, r *rig) {
 // conversation readable it lies over the conversation, which keeps its
 // width; Full width covers the conversation beside the sidebar, and back.
 func testPanelSize(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("f"))
 	r.waitJS(t, `document.querySelector('.side-panel .panel-grip')`)
 	const state = `(() => { const a = document.querySelector('.app'), p = document.querySelector('.side-panel').getBoundingClientRect();
@@ -128,8 +123,7 @@ func testPanelSize(t *testing.T, r *rig) {
 		t.Errorf("full width (mode, left, width, conversation) = %s, want %s", got, want)
 	}
 	r.click(t, `.panel-full-btn`)
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-panel .panel-grip')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.side-panel .panel-grip')`)
 	if got, want := eval[string](t, r.browser, state), "over,524,756,996"; got != want {
 		t.Errorf("after a reload (mode, left, width, conversation) = %s, want %s", got, want)
 	}
@@ -147,17 +141,14 @@ func TestLayoutShots(t *testing.T) {
 		r.reset(t)
 		eval[bool](t, r.browser, `(localStorage.setItem('piweb.theme', '`+scheme+`'), localStorage.setItem('piweb.sidebar', 'hidden'),
 			localStorage.setItem('piweb.panel', 'tree'), true)`)
-		r.open(t, "/s/"+basicID)
-		r.waitJS(t, `document.querySelector('.row') && document.querySelector('.side-panel .tree')`)
+		r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.side-panel .tree')`)
 		shot("layout-1280-" + scheme + "-collapsed-tree")
 		eval[bool](t, r.browser, `(localStorage.removeItem('piweb.sidebar'), localStorage.setItem('piweb.panel', 'files'),
 			localStorage.setItem('piweb.panelWidths', '{"files":640}'), true)`)
-		r.open(t, "/s/"+basicID)
-		r.waitJS(t, `document.querySelector('.row') && document.querySelector('.app.panel-over .files-panel')`)
+		r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.app.panel-over .files-panel')`)
 		shot("layout-1280-" + scheme + "-files-over")
 		r.run(t, chromedp.EmulateViewport(390, 844))
-		r.open(t, "/s/"+basicID)
-		r.waitJS(t, `document.querySelector('.row')`)
+		r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 		r.run(t, chromedp.KeyEvent("t"))
 		r.waitJS(t, `document.querySelector('.side-panel .tree')`)
 		shot("layout-390-" + scheme + "-tree")

@@ -19,8 +19,7 @@ import (
 )
 
 func testTreePanelAndBranches(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Tree]`)
 	r.waitJS(t, `document.querySelector('.tree .tnode')`)
 	// Labels show, the current path is highlighted, linear runs compressed.
@@ -59,8 +58,7 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 		if shared {
 			eval[bool](t, r.browser, `(localStorage.clear(), true)`)
 		}
-		r.open(t, url)
-		r.waitJS(t, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1.flash')`)
+		r.openReady(t, url, `document.querySelector('.card.compaction') && document.querySelector('#e-efd166e1.flash')`)
 		if got := eval[string](t, r.browser, `location.pathname + location.search + location.hash`); got != url {
 			t.Errorf("reloaded at %s, now %s", url, got)
 		}
@@ -78,8 +76,7 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 		{piFork1, "/s/" + piForkRoot + " /s/" + piFork2},
 	} {
 		eval[bool](t, r.browser, `(localStorage.setItem('piweb.panel', 'tree'), true)`)
-		r.open(t, "/s/"+c.id)
-		r.waitJS(t, fmt.Sprintf(`[...document.querySelectorAll('.lineage a')].map((a) => a.getAttribute('href')).join(' ') === %q`, c.links))
+		r.openReady(t, "/s/"+c.id, fmt.Sprintf(`[...document.querySelectorAll('.lineage a')].map((a) => a.getAttribute('href')).join(' ') === %q`, c.links))
 	}
 	if got := r.text(t, `.lineage`); !strings.Contains(got, "Forked from") || !strings.Contains(got, "Forks of this session") {
 		t.Errorf("lineage of %s reads %q", piFork1, got)
@@ -87,8 +84,7 @@ func testTreePanelAndBranches(t *testing.T, r *rig) {
 }
 
 func testSearchOpensHitOnItsBranch(t *testing.T, r *rig) {
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.sess')`)
+	r.openReady(t, "/", `document.querySelector('.sess')`)
 	cases := []struct{ query, session, entry string }{
 		{"after branch", basicID, "dd05f903"},    // current branch
 		{"second question", basicID, "efd166e1"}, // abandoned branch
@@ -135,12 +131,10 @@ func testSearchHitInsideCompaction(t *testing.T, r *rig) {
 	if hidden == "" {
 		t.Fatal("fixture has no compacted user message")
 	}
-	r.open(t, "/s/"+compactID+"#"+hidden)
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.hidden-history #e-%s.flash')`, hidden))
+	r.openReady(t, "/s/"+compactID+"#"+hidden, fmt.Sprintf(`document.querySelector('.hidden-history #e-%s.flash')`, hidden))
 	// The same through search, from another page.
 	text := eval[string](t, r.browser, fmt.Sprintf(`document.querySelector('#e-%s .bubble').innerText`, hidden))
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.sess')`)
+	r.openReady(t, "/", `document.querySelector('.sess')`)
 	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	r.run(t, chromedp.SendKeys(`.dialog.search input`, text))
 	sel := fmt.Sprintf(`.hit[data-session=%q][data-entry=%q]`, compactID, hidden)
@@ -208,8 +202,7 @@ func testLiveAppend(t *testing.T, r *rig) {
 	id := writeSession(t, r.dir, "/tmp/live", []map[string]any{{"role": "user", "content": "before the append", "timestamp": 1}})
 	r.waitIndexed(t, id)
 	file := r.sessionFile(t, id)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.group .sess')`)
+	r.openReady(t, "/s/"+id, `document.querySelector('.row') && document.querySelector('.group .sess')`)
 	if first := eval[string](t, r.browser, `document.querySelector('.group .sess').dataset.id`); first == id {
 		t.Fatal("the session is already first in the sidebar")
 	}
@@ -312,8 +305,7 @@ func testUsagePage(t *testing.T, r *rig) {
 
 func testNarrowAndDark(t *testing.T, r *rig) {
 	r.run(t, chromedp.EmulateViewport(375, 740))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	if w := eval[int](t, r.browser, `document.documentElement.scrollWidth`); w > 375 {
 		t.Errorf("page is %d px wide at 375", w)
 	}
@@ -360,8 +352,7 @@ const lowContrastJS = `(() => {
 // and f toggle the panels, / goes to the filter (where j is typed, not a
 // move), Ctrl+K opens search and Esc closes what is open.
 func testKeyboard(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	focused := func() int {
 		return eval[int](t, r.browser, `[...document.querySelectorAll('.row')].findIndex(e => e.classList.contains('focus'))`)
 	}

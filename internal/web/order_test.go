@@ -15,8 +15,7 @@ import (
 func TestKeepInOrder(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	_, b := demoApp(t)
-	b.open(t, "/")
-	b.waitJS(t, `document.querySelectorAll('.sidebar .sess').length >= 4 && document.querySelector('.recent li')`)
+	b.openReady(t, "/", `document.querySelectorAll('.sidebar .sess').length >= 4 && document.querySelector('.recent li')`)
 	shots := os.Getenv("PIWEB_SHOTS") != ""
 
 	click(t, b, `.select-toggle`)

@@ -15,8 +15,7 @@ import (
 // Enter runs the first (a panel opens, the rename field shows). On a phone
 // a header button opens it and the header stays one row.
 func testPalette(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.chat-controls .model-select')`)
 	const open = `(document.dispatchEvent(new KeyboardEvent('keydown', {key: 'P', ctrlKey: true, shiftKey: true, bubbles: true})), true)`
 	for _, c := range []struct{ typed, first, keys, after string }{
 		{"pan tre", "Tree", "T", `document.querySelector('.side-panel .tree')`},
@@ -43,8 +42,7 @@ func testPalette(t *testing.T, r *rig) {
 	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`)
 	testMenusAreThePalettes(t, r)
 	// Off a session page the page's actions are there: a new session.
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.home .recent li')`)
+	r.openReady(t, "/", `document.querySelector('.home .recent li')`)
 	eval[bool](t, r.browser, open)
 	r.waitJS(t, `document.activeElement === document.querySelector('.palette input')`)
 	r.run(t, chromedp.SendKeys(`.palette input`, "new sess"))
@@ -55,8 +53,7 @@ func testPalette(t *testing.T, r *rig) {
 
 	r.run(t, chromedp.EmulateViewport(390, 844))
 	defer r.run(t, chromedp.EmulateViewport(1280, 800))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.phone-palette')?.offsetParent`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.phone-palette')?.offsetParent`)
 	if !eval[bool](t, r.browser, `document.querySelector('.sess-head').getBoundingClientRect().height <= 56`) {
 		t.Error("phone header wraps with the palette button")
 	}

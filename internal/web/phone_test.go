@@ -86,8 +86,7 @@ type phoneScreen struct{ name, path, ready, do string }
 func (s phoneScreen) fits(t *testing.T, r *rig, what string, targets bool) {
 	t.Helper()
 	eval[bool](t, r.browser, `(localStorage.removeItem('piweb.panel'), true)`) // one screen's panel at a time
-	r.open(t, s.path)
-	r.waitJS(t, fmt.Sprintf(`document.querySelector(%q)`, s.ready))
+	r.openReady(t, s.path, fmt.Sprintf(`document.querySelector(%q)`, s.ready))
 	if s.do != "" {
 		eval[bool](t, r.browser, `(() => { `+s.do+`; return true; })()`)
 	}
@@ -121,8 +120,7 @@ func (s phoneScreen) fits(t *testing.T, r *rig, what string, targets bool) {
 // shrinks back, and a toast stands clear of its buttons. The browser is
 // at 375x800 already.
 func testPhoneComposer(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.composer textarea') && document.querySelector('.chat-controls select')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.composer textarea') && document.querySelector('.chat-controls select')`)
 	r.run(t, chromedp.Sleep(200e6))
 	// The composer and its controls (wrapped to two rows, all visible: no
 	// hidden sideways scroll), not counting a status banner above them

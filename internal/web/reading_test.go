@@ -34,8 +34,7 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 	}
 	cloneID := strings.TrimSuffix(filepath.Base(clone)[strings.Index(filepath.Base(clone), "_")+1:], ".jsonl")
 	r.waitIndexed(t, cloneID)
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelectorAll('.sess').length >= 20`)
+	r.openReady(t, "/", `document.querySelectorAll('.sess').length >= 20`)
 	groups := eval[[]string](t, r.browser, `[...document.querySelectorAll('.group-name')].map(e => e.textContent)`)
 	for _, want := range []string{"proj", "work", "other"} {
 		if !contains(groups, want) {
@@ -55,14 +54,11 @@ func testSidebarGroupsAndForks(t *testing.T, r *rig) {
 		}
 	}
 	// The tree panel shows the lineage both ways.
-	r.open(t, "/s/"+cloneID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+cloneID, `document.querySelector('.row')`)
 	r.run(t, chromedp.KeyEvent("t"))
 	r.waitJS(t, fmt.Sprintf(`document.querySelector('.lineage a[href="/s/%s"]')`, basicID))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, fmt.Sprintf(`document.querySelector('.lineage a[href="/s/%s"]')`, cloneID))
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelectorAll('.sess').length >= 20`)
+	r.openReady(t, "/s/"+basicID, fmt.Sprintf(`document.querySelector('.lineage a[href="/s/%s"]')`, cloneID))
+	r.openReady(t, "/", `document.querySelectorAll('.sess').length >= 20`)
 	// Sessions are newest first within a group.
 	ok := eval[bool](t, r.browser, `[...document.querySelectorAll('.group')].every(g => {
 		const ts = [...g.querySelectorAll(':scope > .sess-list > li > .sess')].map(a => a.title.slice(0, 16));
@@ -97,8 +93,7 @@ func contains(list []string, s string) bool {
 }
 
 func testMessagesRender(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row[data-role=user]')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row[data-role=user]')`)
 	// HTML-looking text is text.
 	if got := r.text(t, `.row[data-role=user]`); !strings.Contains(got, "Read src/a.ts <please> &") {
 		t.Errorf("user text = %q", got)
@@ -140,8 +135,7 @@ func testMessagesRender(t *testing.T, r *rig) {
 		t.Errorf("read of a one-line file says %q", got)
 	}
 	// The branch with the compaction and the error message.
-	r.open(t, "/s/"+basicID+"?leaf=5653d4de")
-	r.waitJS(t, `document.querySelector('.row .stop')`)
+	r.openReady(t, "/s/"+basicID+"?leaf=5653d4de", `document.querySelector('.row .stop')`)
 	if got := r.text(t, `.row .stop`); !strings.Contains(got, "Error") {
 		t.Errorf("error message = %q", got)
 	}

@@ -21,8 +21,7 @@ import (
 // choosing a node closes it and shows that branch.
 func testPhoneTree(t *testing.T, r *rig) {
 	r.run(t, chromedp.EmulateViewport(375, 740))
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 	r.click(t, `.sess-actions button[title^=Tree]`)
 	r.click(t, `.tnode[data-id=efd166e1] button`)
 	r.waitJS(t, `!document.querySelector('.tree-panel') && document.querySelector('#e-efd166e1')`)
@@ -101,8 +100,7 @@ func (b *browser) press(t *testing.T, k rune) {
 func testUsageZoneAndOrder(t *testing.T, r *rig) {
 	r.run(t, cdpCall(emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}))
 	defer r.run(t, cdpCall(emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{}))
-	r.open(t, "/usage")
-	r.waitJS(t, `document.querySelectorAll('.grid tbody tr').length > 0`)
+	r.openReady(t, "/usage", `document.querySelectorAll('.grid tbody tr').length > 0`)
 	if got := r.text(t, `.sess-facts`); !strings.Contains(got, "Asia/Tokyo") {
 		t.Errorf("usage facts %q do not name the zone", got)
 	}
@@ -167,8 +165,7 @@ func sortedAsc(c []string) bool {
 // nothing closed it; a dozen quick switches used up the browser's six
 // connections to the server and the app hung on "Loading…".
 func testClosedViewOpensNoStream(t *testing.T, r *rig) {
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.conv .row')`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.conv .row')`)
 	streams := eval[int](t, r.browser, fmt.Sprintf(`(async (id) => {
 		const { View } = await import('/js/view.js');
 		const opened = [];

@@ -60,8 +60,7 @@ func testLabels(t *testing.T, r *rig) {
 	r.waitJS(t, `!document.querySelector('.tnode[data-id=e0000003] .tlabel') && !document.querySelector('.row[data-entry=e0000003] .msg-label')`)
 	// After a reload the labels are read from the file.
 	setLabel(`.tnode[data-id=e0000001] .tnode-label-btn`, "kept")
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `(document.querySelector('.row[data-entry=e0000001] .msg-label .label-text')||{}).textContent === 'kept'`)
+	r.openReady(t, "/s/"+id, `(document.querySelector('.row[data-entry=e0000001] .msg-label .label-text')||{}).textContent === 'kept'`)
 }
 
 // branchedSession writes a session whose first answer was retried: two
@@ -148,8 +147,7 @@ func testMessageActions(t *testing.T, r *rig) {
 	// A phone: one "more" button, the row no taller.
 	r.run(t, chromedp.EmulateViewport(390, 844))
 	defer r.run(t, chromedp.EmulateViewport(1280, 800))
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.row[data-entry=e0000004]')`)
+	r.openReady(t, "/s/"+id, `document.querySelector('.row[data-entry=e0000004]')`)
 	row := `document.querySelector('.row[data-entry=e0000001]')`
 	if got := eval[string](t, r.browser, `[getComputedStyle(`+row+`.querySelector('.msg-actions')).display, getComputedStyle(`+row+`.querySelector('.msg-more')).display !== 'none'].join()`); got != "none,true" {
 		t.Errorf("phone actions (row, more) display = %s", got)

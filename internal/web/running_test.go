@@ -35,8 +35,7 @@ func TestRunningDot(t *testing.T) {
 	}
 	// Both run at once. A reload reads the marks from the listing, not
 	// only from the stream.
-	r.open(t, "/")
-	r.waitJS(t, items[0]+` && `+dots[0]+` && `+dots[1])
+	r.openReady(t, "/", items[0]+` && `+dots[0]+` && `+dots[1])
 	if n := r.count(t, `.side-list .run-dot`); n != 2 { // the home page marks them too
 		t.Errorf("%d running dots, want 2", n)
 	}
@@ -55,8 +54,7 @@ func testCopyIDAndPath(t *testing.T, r *rig) {
 			Permission: &cdpbrowser.PermissionDescriptor{Name: p, AllowWithoutSanitization: true},
 			Setting:    cdpbrowser.PermissionSettingGranted, Origin: r.base}))
 	}
-	r.open(t, "/s/"+basicID)
-	r.waitJS(t, `document.querySelector('.row') && document.querySelector('.sess-facts .cwd').textContent`)
+	r.openReady(t, "/s/"+basicID, `document.querySelector('.row') && document.querySelector('.sess-facts .cwd').textContent`)
 	for _, c := range []struct{ item, want string }{{"Copy id", basicID}, {"Copy path", r.sessionFile(t, basicID)}} {
 		eval[bool](t, r.browser, `(window.testToasts = [], navigator.clipboard.writeText('').then(() => true))`)
 		r.click(t, `.menu > button`)

@@ -26,8 +26,7 @@ func testSearchNarrows(t *testing.T, r *rig) {
 	b := writeSession(t, r.dir, "/tmp/savanna", []map[string]any{
 		{"role": "user", "content": "a zebra question", "timestamp": 1764583300000}, answer("zebra answer one"), answer("zebra answer two")})
 	waitSearchable(t, r.browser, "zebra", 63)
-	r.open(t, "/")
-	r.waitJS(t, `document.querySelector('.sess')`)
+	r.openReady(t, "/", `document.querySelector('.sess')`)
 	r.run(t, chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	r.waitJS(t, `document.querySelector('.dialog.search input')`)
 	r.run(t, chromedp.SendKeys(`.dialog.search input`, "zebra"))

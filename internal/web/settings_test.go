@@ -34,8 +34,7 @@ func TestSettingsPage(t *testing.T) {
 
 	// Opened from an error's "No API key" link: the form adding fake's key
 	// is chosen and marked.
-	r.open(t, "/settings?provider=fake")
-	r.waitJS(t, `!!document.querySelector('.set-add-provider option[value=fake]')`)
+	r.openReady(t, "/settings?provider=fake", `!!document.querySelector('.set-add-provider option[value=fake]')`)
 	r.waitJS(t, `document.querySelector('.set-add-key.wanted .set-add-provider')?.value === 'fake' && !!document.querySelector('.set-add-key .set-key-input')`)
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		shootAll(t, r.browser, "settings-no-key")
@@ -74,8 +73,7 @@ func TestSettingsPage(t *testing.T) {
 
 	// A setting: steering mode "all" lands in settings.json and the next
 	// pi runs with it.
-	r.open(t, "/settings")
-	r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
+	r.openReady(t, "/settings", `!!document.getElementById('set-steeringMode')`)
 	setValue(t, r, "#set-steeringMode", "all", "change")
 	waitSettings(t, r, func(s map[string]any) bool { return s["steeringMode"] == "all" })
 	r.llm.Enqueue(fakellm.Text("Steering checked."))
@@ -90,15 +88,13 @@ func TestSettingsPage(t *testing.T) {
 	os.WriteFile(filepath.Join(r.agentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
 	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
 	setSetting(t, r, "compaction", map[string]any{"keepRecentTokens": 20017}) // found by its value below
-	r.open(t, "/settings")
-	r.waitJS(t, fmt.Sprintf(`!!document.querySelector('.set-project-select option[value=%q]')`, r.cwd))
+	r.openReady(t, "/settings", fmt.Sprintf(`!!document.querySelector('.set-project-select option[value=%q]')`, r.cwd))
 	setValue(t, r, ".set-project-select", r.cwd, "change")
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('user-prompt') && e.innerText.includes('user'))`)
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('user-files') && e.innerText.includes('piweb-no-such-server'))`)
 	checkSettingsLayout(t, r)
 	if os.Getenv("PIWEB_SHOTS") != "" {
-		r.open(t, "/settings")
-		r.waitJS(t, `!!document.getElementById('set-steeringMode')`)
+		r.openReady(t, "/settings", `!!document.getElementById('set-steeringMode')`)
 		shootSettings(t, r)
 	}
 	testLanguages(t, r.browser, "/s/"+id)

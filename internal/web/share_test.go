@@ -51,8 +51,7 @@ func TestShareLink(t *testing.T) {
 	reader.noConsoleErrors(t) // its CSP lets its script run (then its last question is a 404)
 	b.noConsoleErrors(t)      // before Settings, which asks a pi this test has not for its sign-ins
 
-	b.open(t, "/settings")
-	b.waitJS(t, `document.querySelectorAll('.share-row').length === 1 && document.querySelector('.share-row').textContent.includes('one branch')`)
+	b.openReady(t, "/settings", `document.querySelectorAll('.share-row').length === 1 && document.querySelector('.share-row').textContent.includes('one branch')`)
 	// The search box finds the list (and only it) by its name.
 	eval[bool](t, b, `(() => { const e = document.querySelector('.set-search'); e.value = 'share'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 	b.waitJS(t, `document.querySelector('.share-row') && !document.querySelector('.set-names')`)

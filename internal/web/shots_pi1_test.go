@@ -16,8 +16,7 @@ import (
 func shootPi1(t *testing.T) {
 	r := newRig(t)
 	id := writePi1Session(t, r)
-	r.open(t, "/s/"+id)
-	r.waitJS(t, `document.querySelector('.conv .row.omitted') && document.querySelector('.system-prompt')`)
+	r.openReady(t, "/s/"+id, `document.querySelector('.conv .row.omitted') && document.querySelector('.system-prompt')`)
 	shootAll(t, r.browser, "pi1-retried")
 	eval[bool](t, r.browser, `(document.querySelector('.system-prompt').open = true, true)`)
 	shootAll(t, r.browser, "pi1-system")

@@ -81,8 +81,7 @@ func shootReading(t *testing.T) {
 	for _, s := range scenes {
 		t.Run(s.name, func(t *testing.T) {
 			r.reset(t)
-			r.open(t, s.path)
-			r.waitJS(t, `document.querySelector('.conv .row, .recent li, .grid tbody tr')`)
+			r.openReady(t, s.path, `document.querySelector('.conv .row, .recent li, .grid tbody tr')`)
 			if s.do != "" {
 				eval[any](t, r.browser, `(() => { `+s.do+`; return true; })()`)
 			}
@@ -111,8 +110,7 @@ func shootReading(t *testing.T) {
 		id, _ := damagedSession(t, r.dir)
 		r.waitIndexed(t, id)
 		r.reset(t)
-		r.open(t, "/s/"+id)
-		r.waitJS(t, `document.querySelector('.damage') && document.querySelector('.row')`)
+		r.openReady(t, "/s/"+id, `document.querySelector('.damage') && document.querySelector('.row')`)
 		shootAll(t, r.browser, "damaged")
 		r.checkConsole(t)
 	})
@@ -121,8 +119,7 @@ func shootReading(t *testing.T) {
 		r.waitIndexed(t, gone)
 		r.reset(t)
 		eval[bool](t, r.browser, `fetch('/api/sessions/`+gone+`', {method: 'DELETE', headers: {'Content-Type': 'application/json'}, body: '{}'}).then((r) => r.ok)`)
-		r.open(t, "/trash")
-		r.waitJS(t, `document.querySelector('.trash-item .trash-actions')`)
+		r.openReady(t, "/trash", `document.querySelector('.trash-item .trash-actions')`)
 		shootAll(t, r.browser, "trash")
 		r.checkConsole(t)
 	})
@@ -137,8 +134,7 @@ func shootReading(t *testing.T) {
 	})
 	t.Run("drawer", func(t *testing.T) {
 		r.reset(t)
-		r.open(t, "/s/"+basicID)
-		r.waitJS(t, `document.querySelector('.row')`)
+		r.openReady(t, "/s/"+basicID, `document.querySelector('.row')`)
 		for _, scheme := range []string{"light", "dark"} {
 			r.run(t, chromedp.EmulateViewport(390, 844), emulateScheme(scheme))
 			r.click(t, `.sess-head .only-mobile`)
@@ -224,8 +220,7 @@ func shootChat(t *testing.T) {
 		hs := httptest.NewServer(srv)
 		t.Cleanup(hs.Close)
 		b := newBrowser(t, hs.URL)
-		b.open(t, "/s/"+d.Sessions[0])
-		b.waitJS(t, `document.querySelector('.demo-banner .demo-leave') && document.querySelector('.row')`)
+		b.openReady(t, "/s/"+d.Sessions[0], `document.querySelector('.demo-banner .demo-leave') && document.querySelector('.row')`)
 		shootAll(t, b, "demo")
 		eval[bool](t, b, `(document.querySelector('.demo-banner .demo-leave').click(), true)`)
 		b.waitJS(t, `document.querySelector('.demo-confirm')`)

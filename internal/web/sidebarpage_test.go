@@ -60,16 +60,14 @@ func TestSidebarPages(t *testing.T) {
 	b.waitJS(t, shown+` === 450 && !document.querySelector('.side-more')`)
 
 	// A filter while part of the listing is loaded asks the server.
-	b.open(t, "/")
-	b.waitJS(t, shown+` === 200`)
+	b.openReady(t, "/", shown+` === 200`)
 	eval[bool](t, b, `(() => { const f = document.querySelector('.side-filter input'); f.value = 'number 007';
 		f.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 	b.waitJS(t, shown+` === 1 && document.querySelector('.sess').textContent.includes('task number 007')`)
 
 	// Sorted by name, the page holds the first names of the whole listing
 	// (the oldest sessions here), not the newest sessions' names sorted.
-	b.open(t, "/")
-	b.waitJS(t, shown+` === 200`)
+	b.openReady(t, "/", shown+` === 200`)
 	eval[bool](t, b, `(() => { const s = document.querySelector('.side-sort'); s.value = 'name';
 		s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
 	b.waitJS(t, shown+` === 200 && [...document.querySelectorAll('.sess')].some((e) => e.textContent.includes('task number 000'))
@@ -90,8 +88,7 @@ func TestSidebarPages(t *testing.T) {
 
 	// A session the page has not loaded, opened, is read; Mark all read
 	// marks the others the page has not loaded too.
-	b.open(t, "/s/00000000-0000-4000-8000-000000000000")
-	b.waitJS(t, shown+` === 200 && document.querySelector('.mark-all-read')?.textContent === 'Mark 449 read'`)
+	b.openReady(t, "/s/00000000-0000-4000-8000-000000000000", shown+` === 200 && document.querySelector('.mark-all-read')?.textContent === 'Mark 449 read'`)
 	eval[bool](t, b, `(document.querySelector('.mark-all-read').click(), true)`)
 	b.waitJS(t, `!document.querySelector('.mark-all-read') && !document.querySelector('.unread-dot')`)
 	if n := eval[float64](t, b, `fetch('/api/attention').then((r) => r.json()).then((a) => a.unread)`); n != 0 {

@@ -24,8 +24,7 @@ func TestSettingsSignIn(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newPi16Rig(t)
 	const row = `.set-signin[data-provider=anthropic]`
-	r.open(t, "/settings")
-	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-start')`)
+	r.openReady(t, "/settings", `!!document.querySelector('`+row+` .set-signin-start')`)
 	if got := eval[string](t, r.browser, `document.querySelector('.set-signins .set-login').innerText`); !strings.HasSuffix(got, "pi auth login <provider>") {
 		t.Errorf("terminal command shown: %q", got)
 	}
@@ -63,8 +62,7 @@ func TestSettingsSignIn(t *testing.T) {
 	}
 	// A reloaded page finds the running sign-in (one per provider: it could
 	// not start another) and can cancel it.
-	r.open(t, "/settings")
-	r.waitJS(t, `!!document.querySelector('`+row+` .set-signin-cancel') && !!document.querySelector('`+row+` a.set-signin-url')`)
+	r.openReady(t, "/settings", `!!document.querySelector('`+row+` .set-signin-cancel') && !!document.querySelector('`+row+` a.set-signin-url')`)
 	r.click(t, row+" .set-signin-cancel")
 	r.waitJS(t, `(document.querySelector('`+row+` .set-signin-result')||{innerText:''}).innerText.includes('Cancelled')`)
 	testkit.Eventually(t, func() error {

@@ -101,8 +101,7 @@ func testSmallItems(t *testing.T, r *rig) {
 		if got := row(one); !strings.Contains(got, "1 msg") || strings.Contains(got, "1 msgs") {
 			t.Errorf("sidebar row %q, want 1 msg", got)
 		}
-		r.open(t, "/s/"+one)
-		r.waitJS(t, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
+		r.openReady(t, "/s/"+one, `document.querySelector('.sess-facts .count')?.textContent.startsWith('1 message ·')`)
 		// Unnamed: the first message stands in as the title, alone.
 		r.waitJS(t, `document.querySelector('.sess-name')?.innerText === 'only one message'`)
 		if got := r.text(t, `.sess-head`); strings.Contains(got, "unnamed") {

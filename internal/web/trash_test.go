@@ -27,8 +27,7 @@ func TestTrashAndMissing(t *testing.T) {
 			path = p
 		}
 	}
-	b.open(t, "/s/"+id)
-	b.waitJS(t, `document.querySelector('.row') && document.querySelector('textarea[name=message]')`)
+	b.openReady(t, "/s/"+id, `document.querySelector('.row') && document.querySelector('textarea[name=message]')`)
 	// An outside append shown proves the page follows the file.
 	leaf := eval[string](t, b, `fetch('/api/sessions/`+id+`').then(r => r.json()).then(d => d.leaf)`)
 	testkit.AppendFile(t, path, `{"type":"message","id":"feedf00d","parentId":"`+leaf+`","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"ping from the test","timestamp":1}}`+"\n")
@@ -58,8 +57,7 @@ func TestTrashAndMissing(t *testing.T) {
 	}
 	del(d.Sessions[0]) // has a fork: re-pointing leaves a backup
 	del(id)
-	b.open(t, "/trash")
-	b.waitJS(t, `document.querySelectorAll('.trash-item .trash-actions').length === 2`)
+	b.openReady(t, "/trash", `document.querySelectorAll('.trash-item .trash-actions').length === 2`)
 	b.waitJS(t, `document.querySelector('.backup-rule').textContent.includes('older than 30 days') && document.querySelectorAll('.trash-item:not(:has(.trash-actions))').length === 1`)
 	click(t, b, `.trash-item .trash-actions .btn:not(.danger)`)
 	b.waitJS(t, `document.querySelectorAll('.trash-item .trash-actions').length === 1`)

@@ -50,8 +50,7 @@ func TestWorktreesInBrowser(t *testing.T) {
 	r.screenshot(t, "worktrees-sidebar")
 
 	os.WriteFile(filepath.Join(wt, "wip.txt"), []byte("unsaved\n"), 0o644)
-	r.open(t, "/s/"+mainID)
-	r.waitJS(t, `document.querySelector('.sess-actions button[title^="Changes"]')`)
+	r.openReady(t, "/s/"+mainID, `document.querySelector('.sess-actions button[title^="Changes"]')`)
 	eval[bool](t, r.browser, `(document.querySelector('.changes-panel') || document.querySelector('.sess-actions button[title^="Changes"]').click(), true)`)
 	r.click(t, `.changes-panel .seg button:nth-child(3)`)
 	r.waitJS(t, `document.querySelectorAll('.wt').length === 2`)
