@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 	"piweb/pisession"
@@ -26,13 +26,8 @@ import (
 func TestMCPWithPi(t *testing.T) {
 	testkit.Long(t)
 	piBin := pitest.PiBin(t)
-	srv := fakellm.New(fakellm.Options{Log: testkit.Log(t)})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
 	agent := t.TempDir()
-	if err := fakellm.SetupAgentDir(agent, ts.URL+"/v1"); err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := fakellmtest.Serve(t, agent, fakellm.Options{Log: testkit.Log(t)})
 	const id = "01c00000-0000-7000-8000-00000000beef"
 	dir := filepath.Join(agent, "sessions", pisession.EncodeCwd("/srv/api"))
 	os.MkdirAll(dir, 0o755)

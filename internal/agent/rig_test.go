@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
@@ -42,15 +42,10 @@ func newRigLLM(t testing.TB, o fakellm.Options) *rig {
 // newRigPi is newRigLLM with pi.
 func newRigPi(t testing.TB, pi *Pi, o fakellm.Options) *rig {
 	t.Helper()
-	llm := fakellm.New(o)
-	ts := httptest.NewServer(llm)
-	t.Cleanup(ts.Close)
 	dir := t.TempDir()
-	r := &rig{t: t, pi: pi, llm: llm, url: ts.URL + "/v1",
-		agentDir: filepath.Join(dir, "agent"), work: filepath.Join(dir, "work"), sessions: filepath.Join(dir, "sessions")}
-	if err := fakellm.SetupAgentDir(r.agentDir, r.url); err != nil {
-		t.Fatal(err)
-	}
+	r := &rig{t: t, pi: pi, agentDir: filepath.Join(dir, "agent"), work: filepath.Join(dir, "work"),
+		sessions: filepath.Join(dir, "sessions")}
+	r.llm, r.url = fakellmtest.Serve(t, r.agentDir, o)
 	os.MkdirAll(r.work, 0o755)
 	return r
 }

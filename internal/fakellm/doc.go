@@ -13,7 +13,7 @@
 // "<status> <message>", which pi's retry classifier (5xx, 429) and overflow
 // detector (pi-ai utils/overflow.js) match.
 //
-// Typical test:
+// Typical test (fakellmtest.Serve does the first four lines):
 //
 //	srv := fakellm.New(fakellm.Options{})
 //	ts := httptest.NewServer(srv)

@@ -17,6 +17,7 @@ import (
 	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pitest"
 )
 
@@ -101,12 +102,7 @@ func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), part
 	if err != nil {
 		t.Fatal(err)
 	}
-	llm := fakellm.New(o)
-	ts := httptest.NewServer(llm)
-	t.Cleanup(ts.Close)
-	if err := fakellm.SetupAgentDir(d.AgentDir, ts.URL+"/v1"); err != nil {
-		t.Fatal(err)
-	}
+	llm, _ := fakellmtest.Serve(t, d.AgentDir, o)
 	if err := fakellm.KeepRecent(d.AgentDir, 1); err != nil { // a short session has something to compact
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/client"
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pitest"
 	"piweb/internal/server"
 	"piweb/internal/testkit"
@@ -89,12 +90,7 @@ func newChatRigOn(t testing.TB, v pitest.Version, cfg agent.Config, llmOpts fake
 	}
 	os.WriteFile(filepath.Join(cwd, "README.md"), []byte("# proj\n"), 0o644)
 	installChatExtras(t, agentDir)
-	llm := fakellm.New(llmOpts)
-	ts := httptest.NewServer(llm)
-	t.Cleanup(ts.Close)
-	if err := fakellm.SetupAgentDir(agentDir, ts.URL+"/v1"); err != nil {
-		t.Fatal(err)
-	}
+	llm, _ := fakellmtest.Serve(t, agentDir, llmOpts)
 	if err := fakellm.KeepRecent(agentDir, 1); err != nil { // a short session has something to compact
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"piweb/internal/agent"
 	"piweb/internal/app"
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pgtest"
 	"piweb/internal/pitest"
 	"piweb/internal/terminal"
@@ -40,12 +41,7 @@ func newDrivenMachine(t *testing.T, url, name string, key access.FleetKey, quest
 	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	cwd := t.TempDir()
 	fm := newFleetMachineWith(t, url, name, fleetOpts{cwd: cwd, advertise: "http://" + hs.Listener.Addr().String()}, question)
-	llm := fakellm.New(fakellm.Options{})
-	ls := httptest.NewServer(llm)
-	t.Cleanup(ls.Close)
-	if err := fakellm.SetupAgentDir(fm.dir, ls.URL+"/v1"); err != nil {
-		t.Fatal(err)
-	}
+	llm, _ := fakellmtest.Serve(t, fm.dir, fakellm.Options{})
 	pi, err := agent.Find(context.Background(), pitest.PiBinVersion(t, rigPi))
 	if err != nil {
 		t.Fatal(err)
