@@ -256,9 +256,9 @@ func messageEntryMessages(e *Entry) [][]byte {
 // missing content normalised as pi 1.6 does: "" for system messages, []
 // for user, assistant and tool results.
 func messageEntryMessage(e *Entry) []byte {
-	m := e.Field("message")
-	if m == nil {
-		return nil
+	m := e.message()
+	if m == nil || e.contentSet {
+		return m
 	}
 	mv := messageOf(e)
 	content := mv.field("content")

@@ -32,8 +32,15 @@ type Entry struct {
 	// marks takes a write barrier: on a file of 2 KB entries parsed
 	// between collections, each pointer an entry cost about 1 %).
 	kind valueKind // JSON type of the whole record
-	nKey int32     // keys[:nKey] is the id's key, keys[nKey:] the parent's
-	nTop int32     // members[:nTop] are the record's, the rest its message's
+	// contentSet: the message is an object whose content is there and
+	// not null (the context then takes the message as it is).
+	contentSet bool
+	nKey       int32 // keys[:nKey] is the id's key, keys[nKey:] the parent's
+	nTop       int32 // members[:nTop] are the record's, the rest its message's
+	// msgStart and msgEnd are Raw's span of the last "message" member's
+	// value (msgEnd 0: none), so that the context, walking a path of
+	// thousands of entries, reads no member spans for it.
+	msgStart, msgEnd int32
 	// keys is the id as a JavaScript Map key (see IDKey) followed by
 	// parentId as one (keyNull or keyUndefined when not a string).
 	keys string
@@ -59,6 +66,14 @@ func (e *Entry) msg() []member {
 		return nil
 	}
 	return e.members[e.nTop:]
+}
+
+// message is Field("message").
+func (e *Entry) message() []byte {
+	if e.msgEnd == 0 {
+		return nil
+	}
+	return e.Raw[e.msgStart:e.msgEnd]
 }
 
 // setKeys sets the id's and the parent's keys.
@@ -278,10 +293,21 @@ func (sc *scratchSpace) keep(top, msg []member) []member {
 }
 
 // keepMembers keeps the scanned spans of a record: its members top, and
-// msg when they are its message's (messageMembers).
+// msg when they are its message's (the last "message" member's, the one
+// JavaScript sees).
 func (e *Entry) keepMembers(top, msg []member, sc *scratchSpace) {
-	if !msgOfTop(top, e.Raw, msg) {
+	e.msgStart, e.msgEnd, e.contentSet = 0, 0, false
+	if i := lastMember(top, e.Raw, "message"); i >= 0 {
+		m := top[i]
+		e.msgStart, e.msgEnd = m.valueStart, m.valueEnd
+		if len(msg) == 0 || msg[0].keyStart <= m.valueStart || msg[0].keyStart >= m.valueEnd {
+			msg = nil
+		}
+	} else {
 		msg = nil
+	}
+	if c := lastMember(msg, e.Raw, "content"); c >= 0 {
+		e.contentSet = string(e.Raw[msg[c].valueStart:msg[c].valueEnd]) != "null"
 	}
 	e.members, e.nTop = sc.keep(top, msg), int32(len(top))
 }
@@ -300,19 +326,6 @@ func (sc *scratchSpace) bytes(n int) []byte {
 	start := len(sc.text)
 	sc.text = sc.text[:start+n]
 	return sc.text[start : start : start+n]
-}
-
-// msgOfTop reports whether the scanned message members msg belong to
-// the last "message" member of top, the one JavaScript sees.
-func msgOfTop(top []member, raw []byte, msg []member) bool {
-	if len(msg) == 0 {
-		return false
-	}
-	if i := lastMember(top, raw, "message"); i >= 0 {
-		m := top[i]
-		return msg[0].keyStart > m.valueStart && msg[0].keyStart < m.valueEnd
-	}
-	return false
 }
 
 // decodeBase fills the typed base fields from the members. A plain type
