@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"piweb/internal/pgtest"
 )
 
@@ -18,11 +16,7 @@ func TestMigrateTogether(t *testing.T) {
 	d := newFleetDB(t, pgtest.Shared(t))
 	url := d.role(t, "together")
 	ctx := context.Background()
-	first, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.Close(ctx)
+	first := connectAs(t, url)
 	tx, err := first.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -31,11 +25,7 @@ func TestMigrateTogether(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey); err != nil {
 		t.Fatal(err)
 	}
-	second, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.Close(ctx)
+	second := connectAs(t, url)
 	done := make(chan error, 1)
 	go func() { done <- Migrate(ctx, second, "piweb second") }()
 	// The second waits for the lock, having found no schema.
