@@ -60,13 +60,7 @@ func keptIndex(b *testing.B, dir string) *Index {
 
 // openBenchIndex opens the index at path over dir, closed when b ends.
 func openBenchIndex(b *testing.B, dir, path string) *Index {
-	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: path,
-		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close() })
-	return ix
+	return openWith(b, Options{AgentDir: dir, Path: path, Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
 }
 
 // BenchmarkColdListing is the first pass of a cold start: every file read

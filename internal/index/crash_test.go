@@ -106,11 +106,7 @@ func crashSync(t *testing.T, ix *Index, dir string, at int) (*Index, int) {
 	}
 	left := orphanTexts(t, ix)
 	ix.Close()
-	again, err := Open(ctx, ix.o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { again.Close() })
+	again := openWith(t, ix.o)
 	return again, left
 }
 

@@ -19,7 +19,7 @@ import (
 // openTest opens an index of agentDir in a temporary file.
 func openTest(t testing.TB, agentDir string) *Index {
 	t.Helper()
-	ix, err := Open(context.Background(), Options{
+	return openWith(t, Options{
 		AgentDir: agentDir,
 		Path:     filepath.Join(t.TempDir(), "index.db"),
 		Getenv:   func(string) string { return "" },
@@ -28,10 +28,17 @@ func openTest(t testing.TB, agentDir string) *Index {
 		// machine: the budget is tested on purpose (budget_test.go).
 		SearchBudget: time.Hour,
 	})
+}
+
+// openWith opens an index with o, closed when tb ends; an error stops the
+// test.
+func openWith(tb testing.TB, o Options) *Index {
+	tb.Helper()
+	ix, err := Open(context.Background(), o)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { ix.Close() })
+	tb.Cleanup(func() { ix.Close() })
 	return ix
 }
 

@@ -65,12 +65,8 @@ func narrowIndex(b *testing.B) *Index {
 	if os.Getenv("PIWEB_BENCH_TOOLS") == "" {
 		return keptIndex(b, dir)
 	}
-	ix, err := Open(context.Background(), Options{AgentDir: dir, Path: filepath.Join(dir, "index-tools.db"), Tools: true,
+	ix := openWith(b, Options{AgentDir: dir, Path: filepath.Join(dir, "index-tools.db"), Tools: true,
 		Getenv: func(string) string { return "" }, Log: testkit.Log(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ix.Close() })
 	if _, err := ix.Sync(context.Background(), true); err != nil {
 		b.Fatal(err)
 	}
