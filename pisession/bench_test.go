@@ -100,10 +100,7 @@ func BenchmarkDetailTree(b *testing.B) {
 // BenchmarkContext builds the context of a parsed file, the part of
 // BenchmarkOpenContext after the parse (MB/s of the file).
 func BenchmarkContext(b *testing.B) {
-	s, err := ReadFile(benchFile(b))
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := readSession(b, benchFile(b))
 	b.SetBytes(s.Size)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -14,6 +14,16 @@ import (
 	"piweb/internal/testkit"
 )
 
+// readSession is ReadFile of path; an error stops the test.
+func readSession(tb testing.TB, path string) *Session {
+	tb.Helper()
+	s, err := ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // sharedFixtures returns every session file under pitest.FixturesDir (the
 // RPC transcripts are JSON lines too, but no sessions).
 func sharedFixtures(t testing.TB) []string {
@@ -45,10 +55,7 @@ func decodeJSON(t testing.TB, b []byte) any {
 // fixture, at the loaded leaf and at the error message.
 func TestFixtureContext(t *testing.T) {
 	dir := filepath.Join(pitest.FixturesDir(t), "pi-0.73.1")
-	s, err := ReadFile(filepath.Join(dir, "v3-basic-0.73.1.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := readSession(t, filepath.Join(dir, "v3-basic-0.73.1.jsonl"))
 	for _, name := range []string{"v3-basic-0.73.1.context.json", "v3-basic-0.73.1.context-at-error-entry.json"} {
 		raw := testkit.ReadFile(t, filepath.Join(dir, name))
 		want := decodeJSON(t, raw).(map[string]any)

@@ -18,10 +18,7 @@ import (
 // in both, so each id is replaced by the line that defines it.
 func TestMigrationMatchesPi(t *testing.T) {
 	fx := pitest.FixturesDir(t)
-	s, err := ReadFile(filepath.Join(fx, "pi-mono-v1", "large-session.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := readSession(t, filepath.Join(fx, "pi-mono-v1", "large-session.jsonl"))
 	if !s.Migrated || s.Version != 1 {
 		t.Fatalf("migrated = %v, version %d", s.Migrated, s.Version)
 	}

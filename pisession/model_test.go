@@ -34,10 +34,7 @@ func TestMessageModelPi16(t *testing.T) {
 	roles, blocks := map[string]int{}, map[string]int{}
 	var durations, thinking, sections, tools, charges int
 	for _, f := range pi16Files(t) {
-		s, err := ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := readSession(t, f)
 		for _, e := range s.Entries {
 			if _, ok := ChargeOf(e); ok {
 				charges++
@@ -149,10 +146,7 @@ func TestSearchable(t *testing.T) {
 func TestFactsOf(t *testing.T) {
 	var n, charged int
 	for _, f := range pi16Files(t) {
-		s, err := ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := readSession(t, f)
 		for _, e := range s.Entries {
 			m, _ := e.Message()
 			c, ok := ChargeOf(e)

@@ -24,10 +24,7 @@ func writeFile(t *testing.T, content string) (string, *Session) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	testkit.WriteFile(t, path, content)
-	s, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := readSession(t, path)
 	return path, s
 }
 
@@ -143,10 +140,7 @@ func TestFork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := ReadFile(forked)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := readSession(t, forked)
 	if filepath.Dir(forked) != filepath.Dir(path) || IDFromFileName(forked) != mustString(f.Header, "id") {
 		t.Errorf("fork at %s, id %s: want pi's file name beside %s", forked, mustString(f.Header, "id"), path)
 	}
