@@ -74,10 +74,7 @@ func testFilterExact(t *testing.T, ix *Index) {
 			{Text: text, Cwd: cwd, Roles: []string{"toolResult"}, Branch: CurrentBranch},
 		} {
 			q.Now, q.Limit = now, 30
-			got, err := ix.Search(context.Background(), q)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := searchOK(t, ix, q)
 			if diff := cmp.Diff(plainSearch(t, ix, q), got); diff != "" {
 				t.Errorf("%+v (-plain +search):\n%s", q, diff)
 			}

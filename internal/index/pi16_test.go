@@ -122,10 +122,7 @@ func TestSearchSkipsSystemMessages(t *testing.T) {
 		}
 		syncAll(t, ix)
 		for q, want := range map[string]bool{"harness": false, "echo": true, "Goal": true} {
-			hits, err := ix.Search(context.Background(), Query{Text: q})
-			if err != nil {
-				t.Fatal(err)
-			}
+			hits := searchOK(t, ix, Query{Text: q})
 			if (len(hits) > 0) != want {
 				t.Errorf("tools %v: search %q: %d hits, want hits: %v", tools, q, len(hits), want)
 			}

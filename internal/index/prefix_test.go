@@ -33,10 +33,7 @@ func writeWords(t testing.TB, dir, name string, texts ...string) string {
 // hitIDs returns the entry ids a query finds, sorted.
 func hitIDs(t *testing.T, ix *Index, text string) []string {
 	t.Helper()
-	hits, err := ix.Search(context.Background(), Query{Text: text, Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	hits := searchOK(t, ix, Query{Text: text, Limit: 100})
 	var ids []string
 	for _, h := range hits {
 		ids = append(ids, h.EntryID)

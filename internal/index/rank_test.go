@@ -1,7 +1,6 @@
 package index
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -43,10 +42,7 @@ type timedText struct {
 func rankedIDs(t *testing.T, ix *Index, q Query) []string {
 	t.Helper()
 	q.Now = rankNow
-	hits, err := ix.Search(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hits := searchOK(t, ix, q)
 	var ids []string
 	for _, h := range hits {
 		ids = append(ids, h.EntryID)

@@ -41,12 +41,19 @@ func writeTree(t *testing.T, dir string) string {
 	return writeSession(t, dir, "tree", c)
 }
 
-func search(t *testing.T, ix *Index, q Query) map[string]bool {
+// searchOK is ix.Search of q; an error stops the test.
+func searchOK(t *testing.T, ix *Index, q Query) []Hit {
 	t.Helper()
 	hits, err := ix.Search(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return hits
+}
+
+func search(t *testing.T, ix *Index, q Query) map[string]bool {
+	t.Helper()
+	hits := searchOK(t, ix, q)
 	got := map[string]bool{}
 	for _, h := range hits {
 		got[h.EntryID] = h.OnBranch
@@ -232,10 +239,7 @@ func TestSearchNarrows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.q.Now = treeNow
-			hits, err := ix.Search(context.Background(), tt.q)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hits := searchOK(t, ix, tt.q)
 			var got []string
 			for _, h := range hits {
 				got = append(got, h.EntryID)
