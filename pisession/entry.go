@@ -221,8 +221,12 @@ func (sc *scratchSpace) newEntry(raw []byte, line int, off int64, kind valueKind
 	e := sc.entry()
 	e.Raw, e.Line, e.Offset, e.kind = raw, line, off, kind
 	if kind == kindObject {
-		e.keepMembers(sc.members, sc.msg, sc)
-		e.decodeBase(sc)
+		b, ok := findBase(sc.members, raw)
+		if !ok {
+			b = lookupBase(sc.members, raw)
+		}
+		e.keepMembers(sc.members, sc.msg, b, sc)
+		e.decodeBase(b, sc)
 	} else {
 		e.keys, e.nKey = keyUndefined+keyUndefined, 1
 	}
@@ -295,9 +299,9 @@ func (sc *scratchSpace) keep(top, msg []member) []member {
 // keepMembers keeps the scanned spans of a record: its members top, and
 // msg when they are its message's (the last "message" member's, the one
 // JavaScript sees).
-func (e *Entry) keepMembers(top, msg []member, sc *scratchSpace) {
+func (e *Entry) keepMembers(top, msg []member, b baseSpans, sc *scratchSpace) {
 	e.msgStart, e.msgEnd, e.contentSet = 0, 0, false
-	if i := lastMember(top, e.Raw, "message"); i >= 0 {
+	if i := b.msg; i >= 0 {
 		m := top[i]
 		e.msgStart, e.msgEnd = m.valueStart, m.valueEnd
 		if len(msg) == 0 || msg[0].keyStart <= m.valueStart || msg[0].keyStart >= m.valueEnd {
@@ -306,7 +310,7 @@ func (e *Entry) keepMembers(top, msg []member, sc *scratchSpace) {
 	} else {
 		msg = nil
 	}
-	if c := lastMember(msg, e.Raw, "content"); c >= 0 {
+	if c := lastContent(msg, e.Raw); c >= 0 {
 		e.contentSet = string(e.Raw[msg[c].valueStart:msg[c].valueEnd]) != "null"
 	}
 	e.members, e.nTop = sc.keep(top, msg), int32(len(top))
@@ -333,9 +337,10 @@ func (sc *scratchSpace) bytes(n int) []byte {
 // string or null, none with escapes) the id and parent keys and the
 // timestamp share one allocation, and an id shares its key's bytes ("s"
 // + id).
-func (e *Entry) decodeBase(sc *scratchSpace) {
-	e.Type = plainString(e.Field("type"), true)
-	id, parent, ts := e.Field("id"), e.Field("parentId"), e.Field("timestamp")
+func (e *Entry) decodeBase(b baseSpans, sc *scratchSpace) {
+	top := e.top()
+	e.Type = plainString(value(top, e.Raw, b.typ), true)
+	id, parent, ts := value(top, e.Raw, b.id), value(top, e.Raw, b.parent), value(top, e.Raw, b.ts)
 	if e.packBase(id, parent, ts, sc) {
 		return
 	}
@@ -423,6 +428,7 @@ func keyAndString(raw []byte) (key, s string) {
 func (e *Entry) rescan() {
 	var msg []member
 	members, _, _ := scanRecord(e.Raw, nil, &msg)
-	e.keepMembers(members, msg, nil)
-	e.decodeBase(nil)
+	b := lookupBase(members, e.Raw)
+	e.keepMembers(members, msg, b, nil)
+	e.decodeBase(b, nil)
 }

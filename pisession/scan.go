@@ -66,11 +66,6 @@ func wordAt(b []byte, i, n int) uint64 {
 	return w
 }
 
-// is reports whether the member's key, in the scanned bytes raw, is key.
-func (m member) is(raw []byte, key string) bool {
-	return lastMember([]member{m}, raw, key) == 0
-}
-
 // lastMember returns the index in ms of the last member whose key is
 // key, -1 when there is none: JavaScript's value for repeated keys.
 func lastMember(ms []member, raw []byte, key string) int {
@@ -229,7 +224,7 @@ func scanObjectMembers(b []byte, i int, members []member, mode scanMode, msg *[]
 		}
 		i = space(b, i+1, mode)
 		var end int
-		if msg != nil && i < len(b) && b[i] == '{' && (member{keyStart: keyStart, keyEnd: int32(keyEnd) | keyFlag, word: word}).is(b, "message") {
+		if msg != nil && i < len(b) && b[i] == '{' && isMessage(b, keyStart, int32(keyEnd)|keyFlag, word) {
 			*msg, end, ok = scanObjectMembers(b, i, (*msg)[:0], mode, nil)
 		} else {
 			end, _, ok = scanValue(b, i, mode)
