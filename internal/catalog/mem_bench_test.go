@@ -1,16 +1,16 @@
-package catalog
+package catalog_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"testing"
-	"time"
 
+	"piweb/internal/catalog"
+	"piweb/internal/catalog/catalogtest"
 	"piweb/internal/corpus"
 	"piweb/internal/memlimit"
 	"piweb/internal/testkit"
@@ -45,19 +45,14 @@ func BenchmarkMemManyFiles(b *testing.B) {
 	var after, body, listed float64
 	for b.Loop() {
 		p := testkit.StartPeak()
-		c, err := Open(context.Background(), Options{AgentDir: dir, Temporary: true})
+		c, err := catalog.Open(context.Background(), catalog.Options{AgentDir: dir, Temporary: true})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if err := c.Sync(context.Background()); err != nil {
 			b.Fatal(err)
 		}
-		testkit.Eventually(b, func() error {
-			if st := c.State(); !st.Ready {
-				return fmt.Errorf("%d files' text not indexed", st.TextBehind)
-			}
-			return nil
-		}, 30*time.Minute, "the index's search text")
+		catalogtest.AwaitText(b, c)
 		peaks.Note(p.Stop())
 		heapProfile(b, "open")
 		after = max(after, p.Held())
@@ -77,22 +72,24 @@ func BenchmarkMemManyFiles(b *testing.B) {
 // first page (cached, gzipped), and the whole listing once, streamed as
 // GET /api/sessions without a limit writes it. It returns the whole
 // listing's size (MB).
-func listAll(b *testing.B, c *Catalog) (size float64) {
-	var lc ListCache
+func listAll(b *testing.B, c *catalog.Catalog) (size float64) {
+	var lc catalog.ListCache
 	archived := map[string]bool{}
-	src := ListSource{Gen: func() Gen { return Gen{Catalog: c.Generation()} },
-		List: func() (Listed, error) {
-			return c.list(ListQuery{Sort: "modified", Limit: sidebarPage, Counts: true,
-				Keep: func(m Meta) bool { return !archived[m.Key] }}, nil), nil
+	ctx := context.Background()
+	src := catalog.ListSource{Gen: func() catalog.Gen { return catalog.Gen{Catalog: c.Generation()} },
+		List: func() (catalog.Listed, error) {
+			return c.Page(ctx, catalog.ListQuery{Sort: "modified", Limit: sidebarPage, Counts: true,
+				Keep: func(m catalog.Meta) bool { return !archived[m.Key] }})
 		},
-		Links: func(Meta) Links { return Links{} }, Archived: func(l Listed) int { return l.Left }}
+		Links:    func(catalog.Meta) catalog.Links { return catalog.Links{} },
+		Archived: func(l catalog.Listed) int { return l.Left }}
 	if _, _, err := lc.Get("page", true, src); err != nil {
 		b.Fatal(err)
 	}
 	lc.Wait()
 	var n countWriter
-	src.List = func() (Listed, error) { return c.list(ListQuery{Sort: "modified"}, nil), nil }
-	if err := StreamList(&n, false, src, func() {}); err != nil {
+	src.List = func() (catalog.Listed, error) { return c.Page(ctx, catalog.ListQuery{Sort: "modified"}) }
+	if err := catalog.StreamList(&n, false, src, func() {}); err != nil {
 		b.Fatal(err)
 	}
 	return float64(n) / (1 << 20)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"piweb/internal/catalog"
+	"piweb/internal/catalog/catalogtest"
 	"piweb/internal/corpus"
 	"piweb/internal/pgtest"
 	"piweb/internal/testkit"
@@ -118,23 +119,8 @@ func indexedCorpus(b *testing.B, n int, per int64) (*catalog.Catalog, corpus.Sta
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: dir, Temporary: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cat.Close() })
-	if err := cat.Sync(ctx); err != nil {
-		b.Fatal(err)
-	}
-	// The search text is indexed beside the listing after Sync returns: a
-	// push timed while it runs shares the CPU and the peak RSS with it.
-	testkit.Eventually(b, func() error {
-		if st := cat.State(); !st.Ready {
-			return fmt.Errorf("%d files' text not indexed", st.TextBehind)
-		}
-		return nil
-	}, 30*time.Minute, "the index's search text")
+	cat := catalogtest.Open(b, catalog.Options{AgentDir: dir})
+	catalogtest.AwaitText(b, cat)
 	return cat, st
 }
 

@@ -17,6 +17,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/broker"
 	"piweb/internal/catalog"
+	"piweb/internal/catalog/catalogtest"
 	"piweb/internal/cwdfs"
 	"piweb/internal/demo"
 	"piweb/internal/gitx"
@@ -34,15 +35,7 @@ func newOps(t *testing.T) (*Ops, catalog.Meta) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: d.AgentDir, Temporary: true, Log: testkit.Log(t), SyncFor: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	if err := cat.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
+	cat := catalogtest.Open(t, catalog.Options{AgentDir: d.AgentDir, Log: testkit.Log(t), SyncFor: time.Minute})
 	ag := agent.NoService{}
 	store := &sessionstore.Store{AgentDir: d.AgentDir}
 	cache := sessionstore.NewCache(4, 64<<20)
@@ -50,7 +43,7 @@ func newOps(t *testing.T) (*Ops, catalog.Meta) {
 	files, git := cwdfs.NewPollers(events, 0), gitx.NewPollers(gitx.New(gitx.Options{}), events, 0)
 	rl := live.New(live.Options{Catalog: cat, Agent: ag, Events: events, Cache: cache, Files: files, Git: git})
 	t.Cleanup(func() { rl.Close(); files.Close(); git.Close(); events.Close() })
-	metas, _, err := cat.List(ctx, catalog.ListQuery{Sort: "modified"})
+	metas, _, err := cat.List(context.Background(), catalog.ListQuery{Sort: "modified"})
 	if err != nil || len(metas) == 0 {
 		t.Fatalf("no demo sessions: %v", err)
 	}

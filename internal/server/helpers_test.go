@@ -16,6 +16,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/catalog/catalogtest"
 	"piweb/internal/client"
 	"piweb/internal/demo"
 	"piweb/internal/index"
@@ -305,16 +306,8 @@ func (r *rig) item(prefix string) catalog.Item {
 // live, closed when the test ends.
 func openCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
 	tb.Helper()
-	cat, err := catalog.Open(context.Background(), catalog.Options{AgentDir: agentDir, Temporary: true,
+	return catalogtest.Open(tb, catalog.Options{AgentDir: agentDir,
 		Log: testkit.Log(tb), Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { cat.Close() })
-	if err := cat.Sync(context.Background()); err != nil {
-		tb.Fatal(err)
-	}
-	return cat
 }
 
 // sync makes the catalog see files the test changed behind its back.

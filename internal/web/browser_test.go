@@ -24,6 +24,7 @@ import (
 
 	"piweb/internal/app"
 	"piweb/internal/catalog"
+	"piweb/internal/catalog/catalogtest"
 	"piweb/internal/demo"
 	"piweb/internal/pgtest"
 	"piweb/internal/server"
@@ -453,15 +454,6 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 // indexCatalog opens the SQLite index of agentDir in a temporary dir,
 // indexes everything (text too, for search) and keeps it current.
 func indexCatalog(tb testing.TB, agentDir string) *catalog.Catalog {
-	ctx := context.Background()
-	cat, err := catalog.Open(ctx, catalog.Options{AgentDir: agentDir, Temporary: true,
+	return catalogtest.Open(tb, catalog.Options{AgentDir: agentDir,
 		Getenv: func(string) string { return "" }, Log: testkit.Log(tb), Rescan: 200 * time.Millisecond, SyncFor: time.Minute})
-	if err != nil {
-		tb.Fatalf("open catalog: %v", err)
-	}
-	tb.Cleanup(func() { cat.Close() })
-	if err := cat.Sync(ctx); err != nil {
-		tb.Fatalf("index: %v", err)
-	}
-	return cat
 }
