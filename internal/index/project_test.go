@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"piweb/internal/fakellm"
+	"piweb/internal/fakellm/fakellmtest"
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
@@ -21,12 +21,8 @@ import (
 // cwd of the first, while ls lists only the first, as pi's listAll does.
 func TestProjectSessionDir(t *testing.T) {
 	t.Parallel() // long under -race; shares nothing (TestFilterExact, which sets the tunables, is not parallel)
-	srv := httptest.NewServer(fakellm.New(fakellm.Options{Log: testkit.Log(t)}))
-	t.Cleanup(srv.Close)
 	agent, work := t.TempDir(), t.TempDir()
-	if err := fakellm.SetupAgentDir(agent, srv.URL+"/v1"); err != nil {
-		t.Fatal(err)
-	}
+	fakellmtest.Serve(t, agent, fakellm.Options{Log: testkit.Log(t)})
 	runPi := func() {
 		cmd := exec.Command(pitest.PiBin(t), "--no-context-files", "-p", "hello")
 		cmd.Dir = work

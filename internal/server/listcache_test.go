@@ -23,7 +23,7 @@ import (
 // running-state changes, and its gzipped form (made in the background)
 // inflates to the same bytes.
 func TestListCache(t *testing.T) {
-	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
+	t.Parallel() // its own rig (a static catalog and a server; no pi); shares nothing with other tests
 	cat := catalog.Static()
 	put := cat.Put
 	for i := range 400 {

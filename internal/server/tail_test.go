@@ -18,7 +18,7 @@ import (
 // the parse gives, for the newest page and an earlier one, on generated
 // sessions with branches and compactions.
 func TestContextFromIndex(t *testing.T) {
-	t.Parallel() // its own rig (server, index, pi); shares nothing with other tests
+	t.Parallel() // its own rig (a generated agent dir, its catalog and a server; no pi); shares nothing with other tests
 	agentDir := filepath.Join(t.TempDir(), "agent")
 	if _, err := corpus.Generate(agentDir, corpus.Options{Files: 12, Bytes: 3 << 20, Seed: 4}); err != nil {
 		t.Fatal(err)
