@@ -9,15 +9,10 @@ import (
 	"piweb/pisession"
 )
 
-func init() {
-	commands["check"] = command{"check [--repair] [--cwd DIR] FILE...  report (and repair) damaged session files", runCheck}
-	commands["migrate"] = command{"migrate FILE...            rewrite version 1 and 2 files as version 3, keeping backups", runMigrate}
-}
-
 // runMigrate upgrades old files the way pi does when it opens them, but only
 // on request and with a backup of each original.
 func runMigrate(ctx context.Context, e *env, args []string) error {
-	files, err := parseArgs(newFlags("migrate", e), args, 1, -1, commands["migrate"].usage)
+	files, err := parseArgs(newFlags("migrate", e), args, 1, -1, usages["migrate"])
 	if err != nil {
 		return err
 	}

@@ -22,10 +22,6 @@ import (
 // The fleet (issue 22): serve's --fleet flags push this machine's sessions
 // into a shared PostgreSQL database; `piweb fleet status` reports on it.
 
-func init() {
-	commands["fleet"] = command{"fleet status --fleet URL [--machine NAME] [--agent-dir DIR] [--json]   what this machine pushed to the fleet database, what is behind and why; fleet migrate --fleet URL   create or upgrade the fleet's schema, as a role of piweb_fleet", runFleet}
-}
-
 // fleetFlags are serve's fleet flags, also read by `piweb fleet status`.
 type fleetFlags struct {
 	url, machine, share, advertise, keyFile string
@@ -117,7 +113,7 @@ func runFleet(ctx context.Context, e *env, args []string) error {
 		return fleetMigrate(ctx, e, args[1:])
 	}
 	if len(args) == 0 || args[0] != "status" {
-		return fmt.Errorf("usage: piweb %s", commands["fleet"].usage)
+		return fmt.Errorf("usage: piweb %s", usages["fleet"])
 	}
 	var f fleetFlags
 	var agentDir string
@@ -126,7 +122,7 @@ func runFleet(ctx context.Context, e *env, args []string) error {
 	addFleetFlags(fs, &f)
 	fs.StringVar(&agentDir, "agent-dir", "", "pi's agent `dir` (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	if _, err := parseArgs(fs, args[1:], 0, 0, commands["fleet"].usage); err != nil {
+	if _, err := parseArgs(fs, args[1:], 0, 0, usages["fleet"]); err != nil {
 		return err
 	}
 	if f.url == "" {

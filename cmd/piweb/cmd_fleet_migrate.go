@@ -18,7 +18,7 @@ func fleetMigrate(ctx context.Context, e *env, args []string) error {
 	var url string
 	fs := newFlags("fleet migrate", e)
 	fs.StringVar(&url, "fleet", "", "the fleet's PostgreSQL `URL`, as a role of "+fleet.OwnerRole)
-	if _, err := parseArgs(fs, args, 0, 0, commands["fleet"].usage); err != nil {
+	if _, err := parseArgs(fs, args, 0, 0, usages["fleet"]); err != nil {
 		return err
 	}
 	if url == "" {

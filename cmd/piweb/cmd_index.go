@@ -22,11 +22,6 @@ import (
 // it and reports its problems. Both bring the index up to date first, so a
 // first run on many sessions takes a while and later runs are quick.
 
-func init() {
-	commands["search"] = command{"search QUERY [--cwd DIR] [--model M] [--since D] [--until D] [--json] [--tools]   full-text search; QUERY may hold the page's filters (project: after: before: role: model: branch:)", runSearch}
-	commands["index"] = command{"index [--status] [--json] [--tools]   update the session index, or report its state", runIndex}
-}
-
 // cacheDir is os.UserCacheDir read through the command's environment.
 func cacheDir(getenv func(string) string) string {
 	if d := getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
@@ -129,7 +124,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	limit := fs.Int("limit", 20, "number of hits")
 	asJSON := fs.Bool("json", false, "print the hits as a JSON array")
 	tools := fs.Bool("tools", false, "use the index that also holds tool calls and results")
-	pos, err := parseArgs(fs, args, 1, -1, commands["search"].usage)
+	pos, err := parseArgs(fs, args, 1, -1, usages["search"])
 	if err != nil {
 		return err
 	}

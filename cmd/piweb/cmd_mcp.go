@@ -13,17 +13,13 @@ import (
 	"piweb/internal/mcp"
 )
 
-func init() {
-	commands["mcp"] = command{"mcp [--tools]              an MCP server on stdin/stdout: search and read every session (pi's mcp.json starts it)", runMCP}
-}
-
 // runMCP serves MCP on stdin and stdout from the index, which it brings
 // up to date at the start (in the background: initialize is answered at
 // once) and before each tool call.
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("mcp", e)
 	tools := fs.Bool("tools", false, "use the index that also holds tool calls and results")
-	if _, err := parseArgs(fs, args, 0, 0, commands["mcp"].usage); err != nil {
+	if _, err := parseArgs(fs, args, 0, 0, usages["mcp"]); err != nil {
 		return err
 	}
 	// A client that closes its end mid-answer must make the write fail,

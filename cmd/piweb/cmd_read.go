@@ -10,16 +10,10 @@ import (
 // The read-only format commands: each prints what pi computes for a file,
 // as JSON, so that conformance tests can compare piweb with pi directly.
 
-func init() {
-	commands["context"] = command{"context FILE [--leaf ID]   pi's buildSessionContext as JSON", runContext}
-	commands["tree"] = command{"tree FILE                  pi's getTree as JSON", runTree}
-	commands["ls"] = command{"ls [--json] [--scan]       every session, newest first", runLs}
-}
-
 func runContext(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("context", e)
 	leaf := fs.String("leaf", "", "entry `id` to build the context at (default: the last entry)")
-	pos, err := parseArgs(fs, args, 1, 1, commands["context"].usage)
+	pos, err := parseArgs(fs, args, 1, 1, usages["context"])
 	if err != nil {
 		return err
 	}
@@ -32,7 +26,7 @@ func runContext(ctx context.Context, e *env, args []string) error {
 }
 
 func runTree(ctx context.Context, e *env, args []string) error {
-	pos, err := parseArgs(newFlags("tree", e), args, 1, 1, commands["tree"].usage)
+	pos, err := parseArgs(newFlags("tree", e), args, 1, 1, usages["tree"])
 	if err != nil {
 		return err
 	}

@@ -30,10 +30,6 @@ import (
 
 // The serve command: `piweb` with no arguments runs it.
 
-func init() {
-	commands["serve"] = command{"serve [--addr HOST:PORT] [--host NAME]... [--agent-dir DIR] [--pi PATH] [--token T] [--proxy ADDR]... [--open] [--demo] [--no-terminal] [-dev] [--fleet URL [--machine NAME] [--fleet-share full|meta] [--fleet-advertise URL] [--fleet-key-file PATH]]   the web app (default)", runServe}
-}
-
 // DefaultAddr is where piweb listens unless told otherwise: loopback only.
 const DefaultAddr = "127.0.0.1:30141"
 
@@ -90,7 +86,7 @@ func parseServe(e *env, args []string) (serveFlags, error) {
 	if err := server.CheckToken(f.token, f.addr); err != nil {
 		return f, err
 	}
-	return f, wantArgs(pos, 0, 0, commands["serve"].usage)
+	return f, wantArgs(pos, 0, 0, usages["serve"])
 }
 
 func serve(ctx context.Context, e *env, f serveFlags) error {

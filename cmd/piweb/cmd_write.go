@@ -14,12 +14,6 @@ import (
 // which appends with one O_APPEND write per line and never rewrites a file
 // in place.
 
-func init() {
-	commands["fork"] = command{"fork FILE --entry ID [--at]  new session from a branch; prints its path", runFork}
-	commands["rename"] = command{"rename FILE NAME           set the session name (empty clears)", runRename}
-	commands["label"] = command{"label FILE ENTRY [LABEL]   set or clear an entry's label", runLabel}
-}
-
 // openForWriting parses a file that piweb is about to write to.
 func openForWriting(path string) (*pisession.Session, error) {
 	s, err := pisession.ReadFile(path)
@@ -40,7 +34,7 @@ func runFork(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := wantArgs(pos, 1, 1, commands["fork"].usage); err != nil || *entry == "" {
+	if err := wantArgs(pos, 1, 1, usages["fork"]); err != nil || *entry == "" {
 		return errors.Join(err, errors.New("--entry is required"))
 	}
 	src, err := filepath.Abs(pos[0])
@@ -71,7 +65,7 @@ func runFork(ctx context.Context, e *env, args []string) error {
 // appendArgs reads the arguments of a command that appends to the
 // session FILE, its first (least to most in all), and parses the file.
 func appendArgs(e *env, name string, args []string, least, most int) ([]string, *pisession.Session, error) {
-	pos, err := parseArgs(newFlags(name, e), args, least, most, commands[name].usage)
+	pos, err := parseArgs(newFlags(name, e), args, least, most, usages[name])
 	if err != nil {
 		return nil, nil, err
 	}
