@@ -35,8 +35,13 @@ type Entry struct {
 	// contentSet: the message is an object whose content is there and
 	// not null (the context then takes the message as it is).
 	contentSet bool
-	nKey       int32 // keys[:nKey] is the id's key, keys[nKey:] the parent's
-	nTop       int32 // members[:nTop] are the record's, the rest its message's
+	// afterParent: the entry was filed right after its parent (its
+	// parent's key is the id key of the entry before it in Entries, and
+	// it has a parent), so that a path runs back without comparing keys.
+	// False is "not known"; a rescan clears it.
+	afterParent bool
+	nKey        int32 // keys[:nKey] is the id's key, keys[nKey:] the parent's
+	nTop        int32 // members[:nTop] are the record's, the rest its message's
 	// msgStart and msgEnd are Raw's span of the last "message" member's
 	// value (msgEnd 0: none), so that the context, walking a path of
 	// thousands of entries, reads no member spans for it.
@@ -428,6 +433,7 @@ func keyAndString(raw []byte) (key, s string) {
 func (e *Entry) rescan() {
 	var msg []member
 	members, _, _ := scanRecord(e.Raw, nil, &msg)
+	e.afterParent = false
 	b := lookupBase(members, e.Raw)
 	e.keepMembers(members, msg, b, nil)
 	e.decodeBase(b, nil)

@@ -283,6 +283,9 @@ func (s *Session) addRecord(e *Entry) {
 	if first {
 		s.problem(e.Line, MissingHeader, "first record is not a session header")
 	}
+	if n := len(s.Entries); n > 0 && s.Entries[n-1].idK() == e.parentK() {
+		e.afterParent = e.HasParent()
+	}
 	s.Entries = append(s.Entries, e)
 }
 

@@ -19,7 +19,7 @@ func (s *Session) PathTo(leaf *Entry) []*Entry {
 			return s.pathToLooping(leaf)
 		}
 		path = append(path, cur)
-		if j > 0 && s.Entries[j-1].idK() == cur.parentK() && cur.HasParent() {
+		if j > 0 && (cur.afterParent || s.Entries[j-1].idK() == cur.parentK() && cur.HasParent()) {
 			j-- // ids are unique (linked): the entry before is the parent
 			cur = s.Entries[j]
 			continue
