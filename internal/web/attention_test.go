@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -61,13 +60,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	both(`!document.querySelector('` + row + ` .run-dot') && !!document.querySelector('` + row + ` .unread-dot')`)
 
 	if os.Getenv("PIWEB_SHOTS") != "" {
-		for _, w := range []int64{1280, 390} {
-			for _, scheme := range []string{"light", "dark"} {
-				b.run(t, chromedp.EmulateViewport(w, 800), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
-				b.screenshot(t, fmt.Sprintf("attention-home-%d-%s", w, scheme))
-			}
-		}
-		b.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+		eachShot(t, b, 800, func(w int64, scheme string) { b.screenshot(t, shotName("attention-home", w, scheme)) })
 	}
 
 	// Read in tab a: tab b sees it read.

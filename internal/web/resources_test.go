@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"piweb/internal/agent"
 	"piweb/internal/testkit"
 )
@@ -91,17 +89,13 @@ func TestSettingsResources(t *testing.T) {
 	// writes it, then said to be there.
 	if os.Getenv("PIWEB_SHOTS") != "" {
 		eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp details').open = true)`)
-		for _, w := range []int64{1280, 390} {
-			for _, scheme := range []string{"light", "dark"} {
-				r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
-				eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp').scrollIntoView({block: 'center'}), true)`)
-				r.screenshot(t, fmt.Sprintf("settings-piweb-mcp-%d-%s", w, scheme))
-				if w == 390 {
-					fitsPhone(t, r.browser, "the piweb MCP offer")
-				}
+		eachShot(t, r.browser, 820, func(w int64, scheme string) {
+			eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp').scrollIntoView({block: 'center'}), true)`)
+			r.screenshot(t, shotName("settings-piweb-mcp", w, scheme))
+			if w == 390 {
+				fitsPhone(t, r.browser, "the piweb MCP offer")
 			}
-		}
-		r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+		})
 	}
 	r.click(t, ".set-piweb-mcp-add")
 	waitFile(t, filepath.Join(r.agentDir, "mcp.json"), "\"piweb\": {\n      \"command\": \"/opt/piweb/piweb\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"exposure\": \"direct\"")
@@ -141,21 +135,17 @@ func typeSource(t *testing.T, r *chatRig, src string) {
 // shootResources photographs the resources section at 1280 and 390 px,
 // light and dark.
 func shootResources(t *testing.T, r *chatRig) {
-	for _, w := range []int64{1280, 390} {
-		for _, scheme := range []string{"light", "dark"} {
-			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
-			eval[bool](t, r.browser, `(document.querySelector('.set-res-switches').scrollIntoView(), true)`)
-			r.screenshot(t, fmt.Sprintf("settings-resources-%d-%s", w, scheme))
-			eval[bool](t, r.browser, `(document.querySelector('.set-res[data-kind=mcp]').scrollIntoView({block: 'center'}), true)`)
-			r.screenshot(t, fmt.Sprintf("settings-mcp-%d-%s", w, scheme))
-			eval[bool](t, r.browser, `(document.querySelector('.set-pkg-run').scrollIntoView({block: 'end'}), true)`)
-			r.screenshot(t, fmt.Sprintf("settings-packages-%d-%s", w, scheme))
-			if w == 390 {
-				fitsPhone(t, r.browser, "resources section")
-			}
+	eachShot(t, r.browser, 820, func(w int64, scheme string) {
+		eval[bool](t, r.browser, `(document.querySelector('.set-res-switches').scrollIntoView(), true)`)
+		r.screenshot(t, shotName("settings-resources", w, scheme))
+		eval[bool](t, r.browser, `(document.querySelector('.set-res[data-kind=mcp]').scrollIntoView({block: 'center'}), true)`)
+		r.screenshot(t, shotName("settings-mcp", w, scheme))
+		eval[bool](t, r.browser, `(document.querySelector('.set-pkg-run').scrollIntoView({block: 'end'}), true)`)
+		r.screenshot(t, shotName("settings-packages", w, scheme))
+		if w == 390 {
+			fitsPhone(t, r.browser, "resources section")
 		}
-	}
-	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+	})
 }
 
 // waitPi waits up to 90 s for js, a state that comes after pi answered:

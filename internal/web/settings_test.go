@@ -195,17 +195,13 @@ func waitSettings(t *testing.T, r *chatRig, ok func(map[string]any) bool) {
 // shootSettings photographs the settings page at 1280 and 390 px, light
 // and dark, its top and its end.
 func shootSettings(t *testing.T, r *chatRig) {
-	for _, w := range []int64{1280, 390} {
-		for _, scheme := range []string{"light", "dark"} {
-			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
-			eval[bool](t, r.browser, `(document.querySelector('.settings-body').scrollTop = 0, true)`)
-			r.screenshot(t, fmt.Sprintf("settings-top-%d-%s", w, scheme))
-			eval[bool](t, r.browser, `(document.querySelector('.set-project').scrollIntoView(), true)`)
-			r.screenshot(t, fmt.Sprintf("settings-end-%d-%s", w, scheme))
-			if w == 390 {
-				fitsPhone(t, r.browser, "settings page")
-			}
+	eachShot(t, r.browser, 820, func(w int64, scheme string) {
+		eval[bool](t, r.browser, `(document.querySelector('.settings-body').scrollTop = 0, true)`)
+		r.screenshot(t, shotName("settings-top", w, scheme))
+		eval[bool](t, r.browser, `(document.querySelector('.set-project').scrollIntoView(), true)`)
+		r.screenshot(t, shotName("settings-end", w, scheme))
+		if w == 390 {
+			fitsPhone(t, r.browser, "settings page")
 		}
-	}
-	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+	})
 }

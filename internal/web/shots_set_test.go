@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"net/http/httptest"
@@ -30,11 +31,25 @@ var shotVariants = []shotVariant{{1280, 800, "light"}, {1280, 800, "dark"}, {390
 // the default viewport in light.
 func shootAll(t testing.TB, b *browser, name string) {
 	t.Helper()
+	eachShot(t, b, 0, func(w int64, scheme string) { b.screenshot(t, shotName(name, w, scheme)) })
+}
+
+// eachShot puts the page in every variant (with height h in place of the
+// variant's, unless h is 0), lets it settle and calls shoot with the
+// variant's width and scheme; then it leaves the browser at the default
+// viewport in light.
+func eachShot(t testing.TB, b *browser, h int64, shoot func(w int64, scheme string)) {
+	t.Helper()
 	for _, v := range shotVariants {
-		b.run(t, chromedp.EmulateViewport(v.w, v.h), emulateScheme(v.scheme), chromedp.Sleep(350*time.Millisecond))
-		b.screenshot(t, fmt.Sprintf("%s-%d-%s", name, v.w, v.scheme))
+		b.run(t, chromedp.EmulateViewport(v.w, cmp.Or(h, v.h)), emulateScheme(v.scheme), chromedp.Sleep(350*time.Millisecond))
+		shoot(v.w, v.scheme)
 	}
 	b.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+}
+
+// shotName is a variant's screenshot's name: name-width-scheme.
+func shotName(name string, w int64, scheme string) string {
+	return fmt.Sprintf("%s-%d-%s", name, w, scheme)
 }
 
 // TestShotSet takes the standard screenshots of the app (reading screens

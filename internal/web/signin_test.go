@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"piweb/internal/pitest"
 	"piweb/internal/testkit"
 )
@@ -76,12 +74,8 @@ func TestSettingsSignIn(t *testing.T) {
 // shootSignIn photographs the sign-in row at 1280 and 390 px, light and
 // dark, for looking at (PIWEB_SHOTS).
 func shootSignIn(t *testing.T, r *chatRig, row, name string) {
-	for _, w := range []int64{1280, 390} {
-		for _, scheme := range []string{"light", "dark"} {
-			r.run(t, chromedp.EmulateViewport(w, 820), emulateScheme(scheme), chromedp.Sleep(300*time.Millisecond))
-			eval[bool](t, r.browser, `(document.querySelector('`+row+`').scrollIntoView({block: 'center'}), true)`)
-			r.screenshot(t, fmt.Sprintf("%s-%d-%s", name, w, scheme))
-		}
-	}
-	r.run(t, chromedp.EmulateViewport(1280, 800), emulateScheme("light"))
+	eachShot(t, r.browser, 820, func(w int64, scheme string) {
+		eval[bool](t, r.browser, `(document.querySelector('`+row+`').scrollIntoView({block: 'center'}), true)`)
+		r.screenshot(t, shotName(name, w, scheme))
+	})
 }
