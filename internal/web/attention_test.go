@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -59,7 +58,7 @@ func TestAttentionTwoTabs(t *testing.T) {
 	release()
 	both(`!document.querySelector('` + row + ` .run-dot') && !!document.querySelector('` + row + ` .unread-dot')`)
 
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		eachShot(t, b, 800, func(w int64, scheme string) { b.screenshot(t, shotName("attention-home", w, scheme)) })
 	}
 

@@ -369,10 +369,13 @@ func (b *browser) loadLater(tb testing.TB) {
 	b.openReady(tb, path, b.laterReady)
 }
 
+// shooting reports whether the tests take screenshots (PIWEB_SHOTS set).
+func shooting() bool { return os.Getenv("PIWEB_SHOTS") != "" }
+
 // needShots skips a test that takes screenshots unless PIWEB_SHOTS is set.
 func needShots(t *testing.T) {
 	t.Helper()
-	if os.Getenv("PIWEB_SHOTS") == "" {
+	if !shooting() {
 		t.Skip("set PIWEB_SHOTS=1 to take screenshots")
 	}
 }

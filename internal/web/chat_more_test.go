@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -174,17 +173,17 @@ func testGoneFolder(t *testing.T, r *chatRig) {
 	if eval[bool](t, r.browser, fmt.Sprintf(`!!document.querySelector('#ns-projects option[value=%q]')`, gone)) {
 		t.Error("New session offers a folder that does not exist")
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		eval[bool](t, r.browser, `(() => { const e = document.querySelector('.new-session-dialog [name=cwd]'); e.value = '/no/such/folder'; e.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
 		r.waitJS(t, `!!document.querySelector('.ns-folder-missing')`)
 		shootAll(t, r.browser, "new-session-missing-folder")
 	}
 	r.openReady(t, "/s/"+id, `!!document.querySelector('.gone-banner')`)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootAll(t, r.browser, "gone-folder")
 	}
 	r.click(t, ".gone-banner .go-on")
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		r.waitJS(t, `!!document.querySelector('.folder-dialog .folder-choice')`)
 		shootAll(t, r.browser, "folder-picker")
 	}

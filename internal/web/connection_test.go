@@ -39,7 +39,7 @@ func TestDisconnectedRetrying(t *testing.T) {
 
 	hs.Close() // piweb stops: the event stream and every connection end
 	b.waitJS(t, `document.querySelector('.conn-lost')?.innerText.includes('retrying')`)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootAll(t, b, "disconnected")
 	}
 	// On a phone it stays clear of the header, whose buttons still work.

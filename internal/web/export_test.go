@@ -80,7 +80,7 @@ func testExports(t *testing.T, r *rig) {
 	if dark := eval[string](t, r.browser, `getComputedStyle(document.body).backgroundColor`); dark == light {
 		t.Errorf("HTML export has no dark scheme (%s)", dark)
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		r.screenshot(t, "export-dark")
 	}
 	r.run(t, emulateScheme("light"))

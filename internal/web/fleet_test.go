@@ -169,7 +169,7 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `document.querySelector('.bulk-count').textContent === '2 selected'
 		&& document.querySelector('.bulk-note').textContent.startsWith('1 session of another machine: exported, not deleted')
 		&& !document.querySelector('.bulk-export').disabled && !document.querySelector('.bulk-delete').disabled`)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootBulk(t, b)
 	}
 	b.waitJS(t, `import('/js/api.js').then((m) => m.exportMany([...document.querySelectorAll('.sel-box:not(.sel-group):checked')]
@@ -249,7 +249,7 @@ func TestFleetPage(t *testing.T) {
 	b.waitJS(t, `document.querySelectorAll('.usage-sessions a').length === 3
 		&& [...document.querySelectorAll('.usage-sessions a')].some((a) => a.search === '?machine=beta'
 			&& a.textContent.includes('beta ·'))`)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shoot(t, b, "usage-fleet")
 	}
 	b.run(t, chromedp.Click(`.usage-sessions a[href*="machine=beta"]`))

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"testing"
 )
 
@@ -13,7 +12,7 @@ import (
 // English, as the test browser asks. The message catalogs themselves are
 // checked by jstest/i18n.test.mjs.
 func testLanguages(t *testing.T, b *browser, session string) {
-	shots := os.Getenv("PIWEB_SHOTS") != ""
+	shots := shooting()
 	if shots {
 		shootLanguage(t, b, session, "lang-en")
 	}

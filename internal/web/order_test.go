@@ -1,7 +1,6 @@
 package web
 
 import (
-	"os"
 	"testing"
 )
 
@@ -16,7 +15,7 @@ func TestKeepInOrder(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	_, b := demoApp(t)
 	b.openReady(t, "/", `document.querySelectorAll('.sidebar .sess').length >= 4 && document.querySelector('.recent li')`)
-	shots := os.Getenv("PIWEB_SHOTS") != ""
+	shots := shooting()
 
 	click(t, b, `.select-toggle`)
 	b.waitJS(t, `document.querySelectorAll('.sel-box:not(.sel-group)').length >= 4 && document.querySelector('.bulk-bar')`)

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 
@@ -73,7 +72,7 @@ func testPalette(t *testing.T, r *rig) {
 	if want := "Buttons and shortcuts,true,false,true"; got != want {
 		t.Errorf("phone shortcuts (title, ⌘ listed, Ctrl+K shown, keys folded) = %s, want %s", got, want)
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootAll(t, r.browser, "shortcuts-phone")
 	}
 	r.run(t, chromedp.KeyEvent(kb.Escape))

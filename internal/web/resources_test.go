@@ -87,7 +87,7 @@ func TestSettingsResources(t *testing.T) {
 
 	// piweb offered as one of pi's MCP servers, added as `pi mcp add`
 	// writes it, then said to be there.
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp details').open = true)`)
 		eachShot(t, r.browser, 820, func(w int64, scheme string) {
 			eval[bool](t, r.browser, `(document.querySelector('.set-piweb-mcp').scrollIntoView({block: 'center'}), true)`)
@@ -111,7 +111,7 @@ func TestSettingsResources(t *testing.T) {
 	if !strings.Contains(out, "Installed "+pkg) {
 		t.Errorf("pi's output shown: %q", out)
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootResources(t, r)
 	}
 

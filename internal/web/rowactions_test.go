@@ -51,7 +51,7 @@ func testLabels(t *testing.T, r *rig) {
 		t.Error("the tree's label link overlaps a row's text, counts or chips")
 	}
 	setLabel(`.tnode[data-id=e0000003] .tnode-label-btn`, "from tree")
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootAll(t, r.browser, "tree-labels")
 	}
 	r.waitJS(t, `(document.querySelector('.tnode[data-id=e0000003] .tlabel')||{}).textContent === 'from tree'`)

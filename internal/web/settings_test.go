@@ -36,7 +36,7 @@ func TestSettingsPage(t *testing.T) {
 	// is chosen and marked.
 	r.openReady(t, "/settings?provider=fake", `!!document.querySelector('.set-add-provider option[value=fake]')`)
 	r.waitJS(t, `document.querySelector('.set-add-key.wanted .set-add-provider')?.value === 'fake' && !!document.querySelector('.set-add-key .set-key-input')`)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootAll(t, r.browser, "settings-no-key")
 	}
 	if eval[bool](t, r.browser, `!!document.querySelector('.set-prov[data-provider=fake]')`) {
@@ -93,7 +93,7 @@ func TestSettingsPage(t *testing.T) {
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=prompt]')].some((e) => e.innerText.includes('user-prompt') && e.innerText.includes('user'))`)
 	r.waitJS(t, `[...document.querySelectorAll('.set-res[data-kind=mcp]')].some((e) => e.innerText.includes('user-files') && e.innerText.includes('piweb-no-such-server'))`)
 	checkSettingsLayout(t, r)
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		r.openReady(t, "/settings", `!!document.getElementById('set-steeringMode')`)
 		shootSettings(t, r)
 	}

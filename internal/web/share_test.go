@@ -1,7 +1,6 @@
 package web
 
 import (
-	"os"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -26,7 +25,7 @@ const fastSharePoll = `if (location.pathname.startsWith('/share/')) {
 func TestShareLink(t *testing.T) {
 	t.Parallel() // its own server and browser contexts
 	_, b := demoApp(t)
-	shots := os.Getenv("PIWEB_SHOTS") != ""
+	shots := shooting()
 	b.open(t, "/")
 	click(t, b, `.recent li a`)
 	click(t, b, `.sess-head .menu > button`)

@@ -49,7 +49,7 @@ func TestSidebarPages(t *testing.T) {
 		&& document.querySelector('.side-more').textContent.includes('250 not listed')
 		&& [...document.querySelectorAll('.group .count')].every((c) => c.textContent === '15')
 		&& document.querySelector('.sess').textContent.includes('task number 449')`)
-	if os.Getenv("PIWEB_SHOTS") != "" { // the end of the first page, its Show more
+	if shooting() { // the end of the first page, its Show more
 		eval[bool](t, b, `(document.querySelector('.side-more').scrollIntoView({block: 'end'}), true)`)
 		shootAll(t, b, "sidebar-pages")
 	}

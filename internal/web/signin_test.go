@@ -3,7 +3,6 @@ package web
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +35,7 @@ func TestSettingsSignIn(t *testing.T) {
 	if got := eval[string](t, r.browser, `document.querySelector('`+row+` .set-signin-fallback code').innerText`); !strings.HasSuffix(got, "pi auth login anthropic") {
 		t.Errorf("terminal command for anthropic: %q", got)
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		shootSignIn(t, r, row, "signin-running")
 	}
 	setValue(t, r, row+" .set-signin-answer", "piweb-browser-code#"+u.Query().Get("state"), "input")
@@ -48,7 +47,7 @@ func TestSettingsSignIn(t *testing.T) {
 	if eval[bool](t, r.browser, `document.documentElement.outerHTML.includes('piweb-browser-code')`) {
 		t.Error("the pasted code is echoed on the page")
 	}
-	if os.Getenv("PIWEB_SHOTS") != "" {
+	if shooting() {
 		eval[bool](t, r.browser, `(document.querySelector('`+row+` details').open = true, true)`)
 		shootSignIn(t, r, row, "signin-failed")
 	}

@@ -59,7 +59,7 @@ func testSmallItems(t *testing.T, r *rig) {
 		// (Settings itself opens at the provider in TestSettingsPage: here
 		// pi's sign-ins would fail without pi.)
 		r.waitJS(t, `document.querySelector('.stop.error .nokey-link')?.getAttribute('href') === '/settings?provider=openai'`)
-		if os.Getenv("PIWEB_SHOTS") != "" {
+		if shooting() {
 			shootAll(t, r.browser, "no-key-link")
 		}
 	})
