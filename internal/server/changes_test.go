@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"piweb/internal/apitype"
 	"piweb/internal/app"
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // TestGitChangesAPI: a session in a repository gets its branch, changed
@@ -20,11 +20,11 @@ func TestGitChangesAPI(t *testing.T) {
 	r := newRig(t, Options{})
 	repo := t.TempDir()
 	pitest.Git(t, repo, "init", "-q", "-b", "trunk")
-	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(repo, "a.go"), "package a\n")
 	pitest.Git(t, repo, "add", ".")
 	pitest.Git(t, repo, "commit", "-qm", "one")
-	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n\nvar X = 1\n"), 0o644)
-	os.WriteFile(filepath.Join(repo, "new file.txt"), []byte("hello\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(repo, "a.go"), "package a\n\nvar X = 1\n")
+	testkit.WriteFile(t, filepath.Join(repo, "new file.txt"), "hello\n")
 	id := r.sessionIn(repo)
 
 	api, ctx := r.api(), t.Context()
@@ -89,7 +89,7 @@ func TestGitTopic(t *testing.T) {
 		}
 	}
 	gitChanged() // the poller's first look, published whatever it saw
-	os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(repo, "new.txt"), "x\n")
 	gitChanged() // only a change of git's state publishes again
 	v, err := api.GitStatus(ctx, id)
 	if err != nil || v.Status == nil || v.Status.Total != 1 {

@@ -24,7 +24,7 @@ func TestConfigAPI(t *testing.T) {
 	change := func(key, sub, value string) apitype.SettingsChange {
 		return apitype.SettingsChange{Changes: []piconfig.Change{{Key: key, Sub: sub, Value: json.RawMessage(value)}}}
 	}
-	os.WriteFile(settings, []byte(`{"theme":"dark"}`), 0o644)
+	testkit.WriteFile(t, settings, `{"theme":"dark"}`)
 	if _, err := api.PutSettings(ctx, change("compaction", "enabled", "false")); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestConfigAPI(t *testing.T) {
 	_, err = api.DeleteKey(ctx, "openai")
 	wantErr(t, "deleting it again", err, 404, "")
 
-	os.WriteFile(settings, []byte(`{"theme":`), 0o644)
+	testkit.WriteFile(t, settings, `{"theme":`)
 	ch := change("steeringMode", "", `"all"`)
 	_, err = api.PutSettings(ctx, ch)
 	wantErr(t, "corrupt", err, 409, "corrupt")
@@ -109,7 +109,7 @@ func TestLiveResources(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "prompts", "proj-prompt.md"), "---\ndescription: a project prompt\n---\nDo it.\n")
 	testkit.WriteFile(t, filepath.Join(r.d.AgentDir, "prompts", "user-prompt.md"), "---\ndescription: a user prompt\n---\nDo it.\n")
 	testkit.WriteFile(t, filepath.Join(r.d.AgentDir, "extensions", "quiet.ts"), "export default function (pi) {}\n")
-	os.WriteFile(filepath.Join(cwd, ".pi", "mcp.json"), []byte(`{"mcpServers":{"proj-db":{"command":"piweb-no-such-db"}}}`), 0o644)
+	testkit.WriteFile(t, filepath.Join(cwd, ".pi", "mcp.json"), `{"mcpServers":{"proj-db":{"command":"piweb-no-such-db"}}}`)
 	api, ctx := r.api(), t.Context()
 	resources := func() string {
 		t.Helper()
@@ -143,7 +143,7 @@ func TestLiveResources(t *testing.T) {
 func TestAddPiwebMCP(t *testing.T) {
 	r := newRig(t, Options{Executable: "/opt/piweb"})
 	path := filepath.Join(r.d.AgentDir, "mcp.json")
-	os.WriteFile(path, []byte(`{"mcpServers":{"files":{"command":"x"}}}`), 0o644)
+	testkit.WriteFile(t, path, `{"mcpServers":{"files":{"command":"x"}}}`)
 	cwd := r.d.Projects + "/notes"
 	got, err := r.api().AddPiwebMCP(t.Context(), apitype.AddPiwebMCP{Cwd: cwd})
 	if err != nil {

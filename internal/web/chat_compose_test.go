@@ -34,7 +34,7 @@ func testCompose(t *testing.T, r *chatRig) {
 // inside a folder once one is taken.
 func testCompletion(t *testing.T, r *chatRig) {
 	os.MkdirAll(filepath.Join(r.cwd, "src", "util"), 0o755)
-	os.WriteFile(filepath.Join(r.cwd, "src", "main.go"), []byte("package main\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(r.cwd, "src", "main.go"), "package main\n")
 
 	t.Run("slash", func(t *testing.T) {
 		r.typeIn(t, "/")

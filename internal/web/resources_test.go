@@ -26,13 +26,11 @@ func TestSettingsResources(t *testing.T) {
 	t.Parallel() // its own server and browser context
 	r := newPi16Rig(t)
 	skill := filepath.Join(r.agentDir, "skills", "alpha", "SKILL.md")
-	os.MkdirAll(filepath.Dir(skill), 0o755)
-	os.WriteFile(skill, []byte("---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n"), 0o644)
-	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
+	testkit.WriteFile(t, skill, "---\nname: alpha\ndescription: the alpha skill\n---\nDo alpha.\n")
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "mcp.json"), `{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`)
 	pkg := filepath.Join(filepath.Dir(r.cwd), "pkgx")
-	os.MkdirAll(filepath.Join(pkg, "prompts"), 0o755)
-	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"pkgx","version":"1.0.0"}`), 0o644)
-	os.WriteFile(filepath.Join(pkg, "prompts", "pkgprompt.md"), []byte("---\ndescription: from pkgx\n---\nP\n"), 0o644)
+	testkit.WriteFile(t, filepath.Join(pkg, "package.json"), `{"name":"pkgx","version":"1.0.0"}`)
+	testkit.WriteFile(t, filepath.Join(pkg, "prompts", "pkgprompt.md"), "---\ndescription: from pkgx\n---\nP\n")
 
 	if err := agent.TrustProject(r.agentDir, r.cwd); err != nil {
 		t.Fatal(err)

@@ -84,9 +84,8 @@ func TestSettingsPage(t *testing.T) {
 	}
 	// Resources: a prompt template in the agent dir is listed for the
 	// project with where it comes from; so is an MCP server of mcp.json.
-	os.MkdirAll(filepath.Join(r.agentDir, "prompts"), 0o755)
-	os.WriteFile(filepath.Join(r.agentDir, "prompts", "user-prompt.md"), []byte("---\ndescription: a user prompt\n---\nDo it.\n"), 0o644)
-	os.WriteFile(filepath.Join(r.agentDir, "mcp.json"), []byte(`{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`), 0o644)
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "prompts", "user-prompt.md"), "---\ndescription: a user prompt\n---\nDo it.\n")
+	testkit.WriteFile(t, filepath.Join(r.agentDir, "mcp.json"), `{"mcpServers":{"user-files":{"command":"piweb-no-such-server"}}}`)
 	setSetting(t, r, "compaction", map[string]any{"keepRecentTokens": 20017}) // found by its value below
 	r.openReady(t, "/settings", fmt.Sprintf(`!!document.querySelector('.set-project-select option[value=%q]')`, r.cwd))
 	setValue(t, r, ".set-project-select", r.cwd, "change")
