@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
 )
@@ -157,14 +158,17 @@ func openDB(ctx context.Context, path, agentDir string) (wdb, tdb *sql.DB, err e
 // searches 5 to 20% slower (p50 0.15 -> 0.27 ms for a rare word, 1.7 ->
 // 2.0 for a common one, bench/NOTES.md). The bound is then 8 MB per
 // connection (maxReaders + 1) plus FTS5's pending text.
-func dsn(path string) string {
+func dsn(path string) string { return dsnCache(path, 8192) }
+
+// dsnCache is dsn with a page cache of cacheKB.
+func dsnCache(path string, cacheKB int) string {
 	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
-		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
+		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-" + strconv.Itoa(cacheKB) + ")" +
 		"&_pragma=mmap_size(0)"
 }
 
 func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, error) {
-	wdb, err := openWriter(path)
+	wdb, err := openWriter(path, 8192)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,7 +177,7 @@ func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, erro
 		wdb.Close()
 		return nil, nil, err
 	}
-	tdb, err := openWriter(textPath(path))
+	tdb, err := openWriter(textPath(path), textCacheKB)
 	if err == nil {
 		if err = prepareText(ctx, tdb, id, created); err != nil {
 			tdb.Close()
@@ -186,9 +190,10 @@ func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, erro
 	return wdb, tdb, nil
 }
 
-// openWriter opens a writer's pool of one connection on the file at path.
-func openWriter(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path))
+// openWriter opens a writer's pool of one connection on the file at path,
+// with a page cache of cacheKB.
+func openWriter(path string, cacheKB int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsnCache(path, cacheKB))
 	if err != nil {
 		return nil, fmt.Errorf("index: open: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 )
 
 // The text index (FTS5 and its word list) is a file of its own beside the
@@ -47,6 +48,17 @@ var textSchema = []string{
 	`CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, row)`,
 	`CREATE TABLE vocab(term TEXT PRIMARY KEY) WITHOUT ROWID`,
 }
+
+// Each page cache is resident memory (issue 21: at most 300 MB), and the
+// index file's connections keep theirs (dsn: 8 MB): the text file's
+// writer, which appends (FTS5's content rows and segments) and holds its
+// pending text apart, and each reader's attached text file have a quarter
+// of that. (With 8 MB for each file a reader, the cold catalog of 25,000
+// sessions held 15 MB more, BenchmarkMemManyFiles.)
+const (
+	textCacheKB       = 2048
+	readerTextCacheKB = 2048
+)
 
 // textSchemaName is the text file's name in the readers' connections.
 const textSchemaName = "ft"
@@ -96,8 +108,25 @@ func recoverDB(ctx context.Context, wdb, tdb *sql.DB) error {
 	if err := repairText(ctx, wdb, tdb); err != nil {
 		return err
 	}
-	_, err := wdb.ExecContext(ctx, branchIndex)
-	return wrap("create index", err)
+	return createBranchIndex(ctx, wdb)
+}
+
+// createBranchIndex creates entries_branch if it is not there. Its sort
+// goes to temporary files, not to memory (temp_store): a cold index of
+// 25,000 sessions sorted 30 MB of keys in memory
+// (BenchmarkMemManyFiles).
+func createBranchIndex(ctx context.Context, wdb *sql.DB) error {
+	c, err := wdb.Conn(ctx)
+	if err != nil {
+		return wrap("create index", err)
+	}
+	defer c.Close()
+	for _, q := range []string{`PRAGMA temp_store = FILE`, branchIndex, `PRAGMA temp_store = MEMORY`} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			return wrap("create index", err)
+		}
+	}
+	return nil
 }
 
 // repairText deletes the text rows of entries rows that were never
@@ -148,7 +177,7 @@ func (a attaching) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("index: driver cannot attach")
 	}
 	for _, q := range []string{`ATTACH DATABASE ? AS ` + textSchemaName,
-		`PRAGMA ` + textSchemaName + `.cache_size = -8192`, `PRAGMA ` + textSchemaName + `.mmap_size = 0`} {
+		`PRAGMA ` + textSchemaName + `.cache_size = -` + strconv.Itoa(readerTextCacheKB), `PRAGMA ` + textSchemaName + `.mmap_size = 0`} {
 		var args []driver.NamedValue
 		if q[0] == 'A' {
 			args = []driver.NamedValue{{Ordinal: 1, Value: "file:" + a.text}}

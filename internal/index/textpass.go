@@ -240,13 +240,10 @@ func (ix *Index) startBulk(ctx context.Context) error {
 }
 
 // finishBulk merges the FTS5 index into one segment after a bulk pass,
-// which makes every query cheaper (each segment is a lookup per word), and
-// restores FTS5's settings (also after an interrupted pass), on the text
-// writer; meanwhile this goroutine creates the branch index a bulk pass
-// may have dropped (dropBranchIndex) and reads the index's words from the
-// committed text (the merge changes no word), which the text writer then
-// lists in the same transaction. (The merge and the word list, one after
-// the other on one thread, were the cold index's last 3 s.)
+// which makes every query cheaper (each segment is a lookup per word),
+// restores FTS5's settings (also after an interrupted pass) and lists the
+// index's words, on the text writer, while this goroutine creates the
+// branch index a bulk pass may have dropped (dropBranchIndex).
 func (ix *Index) finishBulk(ctx context.Context) error {
 	bulk := ix.bulkText
 	ix.textW.run(ctx, func(tx *sql.Tx) error {
@@ -255,15 +252,12 @@ func (ix *Index) finishBulk(ctx context.Context) error {
 				return wrap("optimize", err)
 			}
 		}
-		return setFTS(ctx, tx, normalFTS)
+		if err := setFTS(ctx, tx, normalFTS); err != nil {
+			return err
+		}
+		return rebuildVocab(ctx, tx)
 	})
-	_, err := ix.wdb.ExecContext(ctx, branchIndex)
-	err = wrap("create index", err)
-	words, werr := texts(ctx, ix.db, "rebuild vocab", `SELECT term FROM fts_terms`)
-	if werr == nil {
-		ix.textW.run(ctx, func(tx *sql.Tx) error { return rebuildVocab(ctx, tx, words) })
-	}
-	return errors.Join(err, werr, ix.textW.commit())
+	return errors.Join(createBranchIndex(ctx, ix.wdb), ix.textW.commit())
 }
 
 // textOnly runs fn in a transaction of the text file alone, as the index's

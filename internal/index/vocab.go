@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -129,20 +128,12 @@ func setVocab(ctx context.Context, tx *sql.Tx, ok bool) error {
 	return wrap("vocab", err)
 }
 
-// rebuildVocab makes words the list of every word of the index.
-func rebuildVocab(ctx context.Context, tx *sql.Tx, words []string) error {
-	if words == nil {
-		words = []string{} // not JSON's null, a row of NULL to json_each
-	}
-	list, err := json.Marshal(words)
-	if err != nil {
-		return wrap("rebuild vocab", err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM vocab`); err != nil {
-		return wrap("rebuild vocab", err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO vocab(term) SELECT value FROM json_each(?)`, string(list)); err != nil {
-		return wrap("rebuild vocab", err)
+// rebuildVocab lists every word of the index again.
+func rebuildVocab(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range []string{`DELETE FROM vocab`, `INSERT INTO vocab(term) SELECT term FROM fts_terms`} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return wrap("rebuild vocab", err)
+		}
 	}
 	return setVocab(ctx, tx, true)
 }
