@@ -6,12 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
 	"piweb/internal/pitest"
+	"piweb/internal/testkit"
 )
 
 // TestFaults runs every scenario and prints the report (bench/faults.sh).
@@ -22,11 +22,7 @@ func TestFaults(t *testing.T) {
 	if os.Geteuid() != 0 {
 		pitest.Missing(t, "the fault harness mounts tmpfs, which needs root")
 	}
-	n, _ := strconv.Atoi(os.Getenv("PIWEB_FAULTS_N"))
-	if n <= 0 {
-		n = 20
-	}
-	h := &harness{t: t, bin: buildPiweb(t), n: n}
+	h := &harness{t: t, bin: buildPiweb(t), n: testkit.EnvInt("PIWEB_FAULTS_N", 20)}
 	var ts []*tally
 	if os.Getenv("PIWEB_FAULTS_ONLY") == "lineage" {
 		ts = append(ts, h.killLineage())

@@ -35,10 +35,7 @@ import (
 // unless GOMEMLIMIT sets one. PIWEB_BENCH_HEAP names a folder for heap
 // profiles (open.pprof, listed.pprof; go tool pprof -top).
 func BenchmarkMemManyFiles(b *testing.B) {
-	n := 25000
-	if s, err := strconv.Atoi(os.Getenv("PIWEB_BENCH_SESSIONS")); err == nil && s > 0 {
-		n = s
-	}
+	n := testkit.EnvInt("PIWEB_BENCH_SESSIONS", 25000)
 	dir := manyFiles(b, n)
 	memlimit.Set(os.Getenv) // as serve does
 	var peaks testkit.Peaks

@@ -3,8 +3,6 @@ package fleet
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +22,7 @@ import (
 // sessions, about 1M entries (the copies have no lines or usage, which
 // neither answer reads). It reports the median and p99 of each.
 func BenchmarkFleetRead(b *testing.B) {
-	n, machines := envInt("FLEET_BENCH_SESSIONS", 2500), envInt("FLEET_BENCH_MACHINES", 10)
+	n, machines := testkit.EnvInt("FLEET_BENCH_SESSIONS", 2500), testkit.EnvInt("FLEET_BENCH_MACHINES", 10)
 	url, entries := fleetOf(b, n, machines)
 	r := openReader(b, url)
 	ctx := context.Background()
@@ -99,13 +97,6 @@ func benchFleetBudget(b *testing.B, r *Reader) {
 func report(b *testing.B, what string, ds []time.Duration) {
 	testkit.ReportLatencies(b, what+"-", ds) // sorts ds
 	b.Logf("%s: median %v, p99 %v, max %v over %d", what, ds[len(ds)/2], ds[len(ds)*99/100], ds[len(ds)-1], len(ds))
-}
-
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
 }
 
 // fleetOf builds a fleet database of machines copies of one pushed

@@ -30,7 +30,7 @@ import (
 // server's processes and this one used over the push
 // (FLEET_BENCH_CPUPROFILE: this process's CPU profile of it).
 func BenchmarkInitialPush(b *testing.B) {
-	n := envInt("FLEET_BENCH_SESSIONS", 2500)
+	n := testkit.EnvInt("FLEET_BENCH_SESSIONS", 2500)
 	ctx := context.Background()
 	cat, st := indexedCorpus(b, n, 16<<10)
 	listed, _, _ := cat.List(ctx, catalog.ListQuery{})
@@ -128,8 +128,8 @@ func indexedCorpus(b *testing.B, n int, per int64) (*catalog.Catalog, corpus.Sta
 // pushed want of them and is current, then stops it.
 func pushAll(b *testing.B, url, machine string, cat *catalog.Catalog, want int) {
 	b.Helper()
-	p := New(Options{URL: url, Machine: machine, Source: cat, MaxBytes: int64(envInt("FLEET_BENCH_MAXBYTES", 0)),
-		Conns: envInt("FLEET_BENCH_CONNS", 0), flushBytes: envInt("FLEET_BENCH_FLUSHKB", 0) << 10})
+	p := New(Options{URL: url, Machine: machine, Source: cat, MaxBytes: int64(testkit.EnvInt("FLEET_BENCH_MAXBYTES", 0)),
+		Conns: testkit.EnvInt("FLEET_BENCH_CONNS", 0), flushBytes: testkit.EnvInt("FLEET_BENCH_FLUSHKB", 0) << 10})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Run(ctx); close(done) }()

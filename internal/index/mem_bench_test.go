@@ -92,10 +92,7 @@ func BenchmarkMemHugeLine(b *testing.B) {
 // mapped, bench/NOTES.md). The corpus is generated once under $TMPDIR, in
 // the same dir as the catalog's BenchmarkMemManyFiles.
 func BenchmarkMemManyFiles(b *testing.B) {
-	n := 25000
-	if s, err := strconv.Atoi(os.Getenv("PIWEB_BENCH_SESSIONS")); err == nil && s > 0 {
-		n = s
-	}
+	n := testkit.EnvInt("PIWEB_BENCH_SESSIONS", 25000)
 	benchMemSync(b, kept(b, "piweb-bench-many-"+strconv.Itoa(n), func(dir string) error {
 		_, err := corpus.Generate(dir, corpus.Options{Files: n, Bytes: int64(n) * 16 << 10, Seed: 22})
 		return err

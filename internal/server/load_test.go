@@ -33,7 +33,7 @@ func TestLoadBaseline(t *testing.T) {
 	if os.Getenv("PIWEB_LOAD") == "" {
 		t.Skip("heavy: set PIWEB_LOAD=1 (bench/load.sh)")
 	}
-	requests, streams := envInt("PIWEB_LOAD_REQUESTS", 10000), envInt("PIWEB_LOAD_STREAMS", 1000)
+	requests, streams := testkit.EnvInt("PIWEB_LOAD_REQUESTS", 10000), testkit.EnvInt("PIWEB_LOAD_STREAMS", 1000)
 	r := newRig(t, Options{})
 	cwd := t.TempDir()
 	syscall.Mkfifo(filepath.Join(cwd, "pipe"), 0o644)
@@ -169,17 +169,10 @@ func samplePeak(p *usage) (stop func()) {
 	return func() { close(done); wg.Wait() }
 }
 
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
 // loadClient is TestLoadBaseline's client process.
 func loadClient(base string) int {
 	id := os.Getenv("PIWEB_LOAD_ID")
-	requests, streams := envInt("PIWEB_LOAD_REQUESTS", 10000), envInt("PIWEB_LOAD_STREAMS", 1000)
+	requests, streams := testkit.EnvInt("PIWEB_LOAD_REQUESTS", 10000), testkit.EnvInt("PIWEB_LOAD_STREAMS", 1000)
 	s := "/api/sessions/" + id
 	mix := []string{"/api/status", "/api/sessions", "/api/projects", s, s + "/context", s + "/entries",
 		"/api/search?q=theme", "/api/usage?by=day", s + "/files", s + "/file?path=ok.txt", s + "/file?path=pipe",

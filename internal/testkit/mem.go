@@ -134,3 +134,12 @@ func (p *Peak) Held() float64 {
 	}
 	return float64(now-p.rss0) / (1 << 20)
 }
+
+// EnvInt is a size a benchmark or a long test takes from the environment
+// variable name: a positive whole number, else def.
+func EnvInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
