@@ -83,14 +83,7 @@ func TestForkClone(t *testing.T) {
 	r := newRig(t, Options{})
 	ctx, api := t.Context(), r.api()
 	id := r.item("Dark theme").ID
-	d := r.detail(id)
-	var userIDs []string
-	for _, n := range d.Tree {
-		if n.Role == "user" {
-			userIDs = append(userIDs, n.ID)
-		}
-	}
-	out, err := api.Fork(ctx, id, userIDs[1])
+	out, err := api.Fork(ctx, id, userIDs(r.detail(id))[1])
 	if err != nil || out.Text == nil || *out.Text != "A toggle, please." {
 		t.Fatalf("fork text %v, %v", out.Text, err)
 	}
@@ -142,13 +135,8 @@ func TestForkCloneInto(t *testing.T) {
 	if err != nil || got.Session.Cwd != dir || len(got.Tree) != len(orig.Tree) {
 		t.Errorf("clone into: cwd %q, %d entries (want %q, %d): %v", got.Session.Cwd, len(got.Tree), dir, len(orig.Tree), err)
 	}
-	var user string
-	for _, n := range orig.Tree {
-		if n.Role == "user" {
-			user = n.ID
-		}
-	}
-	fk, err := api.ForkAs(ctx, id, apitype.ForkRequest{EntryID: user, Cwd: dir})
+	users := userIDs(orig)
+	fk, err := api.ForkAs(ctx, id, apitype.ForkRequest{EntryID: users[len(users)-1], Cwd: dir})
 	if f, _ := api.Session(ctx, fk.ID); err != nil || f.Session.Cwd != dir {
 		t.Errorf("fork into: %+v, %v", f.Session, err)
 	}

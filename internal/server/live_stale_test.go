@@ -145,10 +145,19 @@ func settledSession(t *testing.T, r *rig, id string) apitype.SessionDetail {
 
 // firstUser is the id of the first user message in a session answer.
 func firstUser(d apitype.SessionDetail) string {
-	for _, n := range d.Tree {
-		if n.Role == "user" {
-			return n.ID
-		}
+	if ids := userIDs(d); len(ids) > 0 {
+		return ids[0]
 	}
 	return ""
+}
+
+// userIDs are the ids of a session answer's user messages, in tree order.
+func userIDs(d apitype.SessionDetail) []string {
+	var ids []string
+	for _, n := range d.Tree {
+		if n.Role == "user" {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
 }
