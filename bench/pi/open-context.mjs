@@ -34,6 +34,7 @@ try {
 	const out = { bench: "pi-open-context", pi: packageVersion(), node: process.version, file, bytes, ...last, ...stats };
 	out.mbPerSecBest = mbps(bytes, stats.bestMs);
 	out.mbPerSecMedian = mbps(bytes, stats.medianMs);
+	out.mbPerSecMean = mbps(bytes, stats.meanMs);
 	console.log(JSON.stringify(out));
 } finally {
 	rmSync(dir, { recursive: true, force: true });

@@ -8,8 +8,9 @@ export async function measure(fn, iter, warmup = 3) {
 		const t = await fn();
 		times.push(t);
 	}
+	const meanMs = round(times.reduce((a, b) => a + b, 0) / times.length);
 	times.sort((a, b) => a - b);
-	return { iterations: iter, bestMs: round(times[0]), medianMs: round(times[Math.floor(times.length / 2)]) };
+	return { iterations: iter, bestMs: round(times[0]), medianMs: round(times[Math.floor(times.length / 2)]), meanMs };
 }
 
 /** mbps is throughput in MB/s (10^6 bytes) for bytes processed in ms. */
