@@ -257,7 +257,13 @@ func (ix *Index) finishBulk(ctx context.Context) error {
 		}
 		return rebuildVocab(ctx, tx)
 	})
-	return errors.Join(createBranchIndex(ctx, ix.wdb), ix.textW.commit())
+	err := createBranchIndex(ctx, ix.wdb)
+	// The writer's page cache is not needed until the next write: its
+	// pages go back while the merge takes memory of its own.
+	ix.wdb.ExecContext(ctx, `PRAGMA shrink_memory`)
+	err = errors.Join(err, ix.textW.commit())
+	ix.textW.read(func(q querier) error { q.QueryRowContext(ctx, `PRAGMA shrink_memory`).Scan(); return nil })
+	return err
 }
 
 // textOnly runs fn in a transaction of the text file alone, as the index's
