@@ -33,14 +33,22 @@ type rig struct {
 	d   *demo.Demo
 }
 
-// newRig serves the demo's sessions with opts and the parts of cfg (at
-// most one; its AgentDir and Catalog are the rig's).
-func newRig(t testing.TB, opts Options, cfg ...app.Config) *rig {
+// seedDemo writes the demo's sessions into a temporary agent dir, or
+// stops the test.
+func seedDemo(t testing.TB) *demo.Demo {
 	t.Helper()
 	d, err := demo.Seed(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// newRig serves the demo's sessions with opts and the parts of cfg (at
+// most one; its AgentDir and Catalog are the rig's).
+func newRig(t testing.TB, opts Options, cfg ...app.Config) *rig {
+	t.Helper()
+	d := seedDemo(t)
 	c := app.Config{}
 	if len(cfg) > 0 {
 		c = cfg[0]

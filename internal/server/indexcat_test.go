@@ -11,7 +11,6 @@ import (
 	"piweb/internal/app"
 	"piweb/internal/catalog"
 	"piweb/internal/client"
-	"piweb/internal/demo"
 	"piweb/internal/index"
 	"piweb/internal/testkit"
 )
@@ -19,10 +18,7 @@ import (
 // newIndexRig is newRig over the real SQLite index, watched live.
 func newIndexRig(t *testing.T) *rig {
 	t.Helper()
-	d, err := demo.Seed(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := seedDemo(t)
 	s := newIndexServer(t, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
 		Log: testkit.Log(t), Rescan: 200 * time.Millisecond}, watchOnly)
 	t.Cleanup(s.cleanup)

@@ -98,10 +98,7 @@ func newLive(t *testing.T, o fakellm.Options, edit func(*agent.Config)) *liveSer
 func newLiveOpts(t *testing.T, o fakellm.Options, edit func(*agent.Config), parts app.Config) *liveServer {
 	t.Helper()
 	piBin := pitest.PiBin(t)
-	d, err := demo.Seed(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := seedDemo(t)
 	llm, _ := fakellmtest.Serve(t, d.AgentDir, o)
 	if err := fakellm.KeepRecent(d.AgentDir, 1); err != nil { // a short session has something to compact
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"piweb/internal/client"
-	"piweb/internal/demo"
 	"piweb/internal/index"
 	"piweb/internal/testkit"
 )
@@ -15,10 +14,7 @@ import (
 // here the budget ends at once) answers 200 with partial set and the count
 // said to be a lower bound, not an error.
 func TestSearchPartial(t *testing.T) {
-	d, err := demo.Seed(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := seedDemo(t)
 	s := newIndexServer(t, index.Options{AgentDir: d.AgentDir, Path: filepath.Join(t.TempDir(), "index.db"),
 		Log: testkit.Log(t), SearchBudget: time.Nanosecond, BudgetFrom: -1}, watchOnly)
 	t.Cleanup(s.cleanup)
