@@ -79,8 +79,8 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 		}
 		var mm *msg
 		if e.Type == "message" {
-			d := decodeMessage(e.Field("message"), false, false)
-			mm = &d
+			mm = new(msg)
+			mm.decode(e.Field("message"), false, false)
 		}
 		each(recOf(e), mm)
 	}

@@ -1,30 +1,113 @@
 package index
 
 import (
+	"bytes"
+
 	"piweb/internal/jsjson"
 	"piweb/pisession"
 )
 
-// msg is what the index takes from a message entry: the session package's
-// message model (only role, provider, model, responseModel and usage are
-// filled on the listing pass) and, on the text pass, its searchable text.
+// msg is what the index takes from a message entry: the members of the
+// session package's message model that the metadata and the text pass
+// read (role, provider, model, responseModel and usage; the listing pass
+// fills no more) and, on the text pass, its searchable text. It is kept
+// for every entry until the update is applied: the whole model (a
+// pisession.Message, 600 bytes and a string for each member) was a
+// tenth of a cold index's allocations.
 type msg struct {
-	pisession.Message
-	text pisession.Searchable
+	Role, Provider, Model, ResponseModel string
+	// Usage is the message's usage, nil when absent or not an object.
+	Usage *pisession.Usage
+	usage pisession.Usage // what Usage points at, when decoded here
+	text  pisession.Searchable
 }
 
-// decodeMessage reads a message object. withText also collects the
-// searchable text, as pisession.Message.Searchable defines it; without
-// tools, not that of the messages that are only tool text (tool results,
-// shell runs), which an index without --tools does not write: a huge tool
-// output is not decoded for nothing.
-func decodeMessage(raw []byte, withText, tools bool) msg {
-	var m msg
-	m.Message, _ = pisession.DecodeMessage(raw)
-	if withText && (tools || !toolOutput(m.Role)) {
-		m.text = m.Searchable()
+// message is m as the session package's model, for its definitions of
+// a charge and of searchable text; the fields given are those they read.
+func (m *msg) message(content pisession.Content, command, output, summary string) pisession.Message {
+	return pisession.Message{Role: m.Role, Provider: m.Provider, Model: m.Model, ResponseModel: m.ResponseModel,
+		Usage: m.Usage, Content: content, Command: command, Output: output, Summary: summary}
+}
+
+// Charge is pisession.Message.Charge.
+func (m *msg) Charge() (pisession.Charge, bool) {
+	pm := m.message(pisession.Content{}, "", "", "")
+	return pm.Charge()
+}
+
+// decode reads a message object as pisession.DecodeMessage does,
+// the members msg has only. withText also collects the searchable text,
+// as pisession.Message.Searchable defines it; without tools, not that of
+// the messages that are only tool text (tool results, shell runs), which
+// an index without --tools does not write: a huge tool output is not
+// decoded for nothing.
+func (m *msg) decode(raw []byte, withText, tools bool) {
+	if i := jsjson.SkipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
+		return
 	}
-	return m
+	var content, command, output, summary []byte
+	for k, v := range jsjson.Members(raw) {
+		switch string(memberKey(k)) {
+		case `"role"`:
+			m.Role = internStr(v)
+		case `"provider"`:
+			m.Provider = internStr(v)
+		case `"model"`:
+			m.Model = internStr(v)
+		case `"responseModel"`:
+			m.ResponseModel = internStr(v)
+		case `"usage"`:
+			m.Usage = nil
+			if m.usage.Decode(v) {
+				m.Usage = &m.usage
+			}
+		case `"content"`:
+			content = v
+		case `"command"`:
+			command = v
+		case `"output"`:
+			output = v
+		case `"summary"`:
+			summary = v
+		}
+	}
+	if withText && (tools || !toolOutput(m.Role)) {
+		pm := m.message(pisession.Content{Raw: content}, textOf(m.Role, command), textOf(m.Role, output), textOf(m.Role, summary))
+		m.text = pm.Searchable()
+	}
+}
+
+// textOf decodes a string member Searchable reads for role: a shell
+// run's command and output, a summary's summary (the others are not
+// decoded for nothing).
+func textOf(role string, raw []byte) string {
+	switch role {
+	case pisession.RoleBashExecution, pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
+		return str(raw)
+	}
+	return ""
+}
+
+// memberKey returns a member's key, quotes included, as DecodeMessage
+// reads it: with its escapes decoded (then quoted again without
+// escaping: no key msg reads has a quote or a backslash).
+func memberKey(k []byte) []byte {
+	if bytes.IndexByte(k, '\\') < 0 {
+		return k
+	}
+	s, _ := jsjson.DecodeString(k)
+	return []byte(`"` + s + `"`)
+}
+
+// internStr is str for the short strings a corpus repeats (roles,
+// providers, models), without allocating for them.
+func internStr(raw []byte) string {
+	for _, r := range roles {
+		if len(raw) == len(r)+2 && string(raw[1:len(raw)-1]) == r && raw[0] == '"' {
+			return r
+		}
+	}
+	return intern(raw)
 }
 
 // toolOutput says whether a message role is tool output, whose text only
@@ -39,8 +122,9 @@ func toolOutput(role string) bool {
 func entryMsg(e *pisession.Entry, tools bool) *msg {
 	switch e.Type {
 	case "message":
-		d := decodeMessage(e.Field("message"), true, tools)
-		return &d
+		m := new(msg)
+		m.decode(e.Field("message"), true, tools)
+		return m
 	case "compaction", "branch_summary":
 		return &msg{text: pisession.SearchableEntry(e)}
 	}
