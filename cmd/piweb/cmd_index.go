@@ -261,6 +261,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	status := fs.Bool("status", false, "report the index and the problems of session files, without updating")
 	asJSON := fs.Bool("json", false, "print as JSON")
 	tools := fs.Bool("tools", false, "the index that also holds tool calls and results")
+	merge := fs.Bool("merge", false, "also merge the text index's parts a first index leaves (serve does it when idle)")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
@@ -281,15 +282,13 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		}
 	} else {
 		defer gcForIndex(e.getenv)()
-		st, err := ix.Sync(ctx, true)
+		st, err := syncIndex(ctx, ix, *merge)
 		if err != nil {
 			return err
 		}
 		out = st
 		if !*asJSON {
-			_, err := fmt.Fprintf(e.stdout, "%d files, %d changed, %d removed; listing %v, text %v; %d bytes read\n",
-				st.Files, st.Changed, st.Removed, st.Listing.Round(time.Millisecond), st.Text.Round(time.Millisecond), st.BytesRead)
-			return err
+			return printSync(e, st)
 		}
 	}
 	b, err := json.Marshal(out)
@@ -297,6 +296,49 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return writeJSONLine(e.stdout, b)
+}
+
+// syncStats is what piweb index reports: the Sync's figures, and whether
+// the text index waits for a merge (index.Tidy) and how long the merge
+// took when it ran.
+type syncStats struct {
+	index.SyncStats
+	MergePending bool          `json:"mergePending"`
+	Merge        time.Duration `json:"mergeNs,omitempty"`
+}
+
+// syncIndex brings the index up to date, and with merge merges its text
+// index's parts to the end.
+func syncIndex(ctx context.Context, ix *index.Index, merge bool) (syncStats, error) {
+	var st syncStats
+	var err error
+	if st.SyncStats, err = ix.Sync(ctx, true); err != nil {
+		return st, err
+	}
+	if merge {
+		start := time.Now()
+		if err := ix.TidyAll(ctx); err != nil {
+			return st, err
+		}
+		st.Merge = time.Since(start)
+	}
+	st.MergePending, err = ix.MergePending(ctx)
+	return st, err
+}
+
+func printSync(e *env, st syncStats) error {
+	fmt.Fprintf(e.stdout, "%d files, %d changed, %d removed; listing %v, text %v; %d bytes read\n",
+		st.Files, st.Changed, st.Removed, st.Listing.Round(time.Millisecond), st.Text.Round(time.Millisecond), st.BytesRead)
+	var err error
+	switch {
+	case st.MergePending:
+		_, err = fmt.Fprintln(e.stdout, "text index: complete; its parts wait for a merge (piweb serve does it when idle, piweb index --merge now)")
+	case st.Merge > 0:
+		_, err = fmt.Fprintf(e.stdout, "text index: complete, merged in %v\n", st.Merge.Round(time.Millisecond))
+	default:
+		_, err = fmt.Fprintln(e.stdout, "text index: complete, merged")
+	}
+	return err
 }
 
 func printStatus(e *env, st index.Status) error {

@@ -55,7 +55,7 @@ var usages = map[string]string{
 	"context": "context FILE [--leaf ID]   pi's buildSessionContext as JSON",
 	"fleet":   "fleet status --fleet URL [--machine NAME] [--agent-dir DIR] [--json]   what this machine pushed to the fleet database, what is behind and why; fleet migrate --fleet URL   create or upgrade the fleet's schema, as a role of piweb_fleet",
 	"fork":    "fork FILE --entry ID [--at]  new session from a branch; prints its path",
-	"index":   "index [--status] [--json] [--tools]   update the session index, or report its state",
+	"index":   "index [--status] [--json] [--tools] [--merge]   update the session index (--merge: and merge its text index now), or report its state",
 	"label":   "label FILE ENTRY [LABEL]   set or clear an entry's label",
 	"ls":      "ls [--json] [--scan]       every session, newest first",
 	"mcp":     "mcp [--tools]              an MCP server on stdin/stdout: search and read every session (pi's mcp.json starts it)",

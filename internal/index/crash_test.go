@@ -18,10 +18,11 @@ import (
 // transaction first, then the index's (textdb.go). A crash between the
 // two, at any commit of a sync (a cold one, with a big file in parts; an
 // append; a rewrite; a removal), loses no text and doubles none (nor the
-// branch index a cold pass drops until its end): the next
-// Open deletes the text rows above the entries rows, and the next Sync
-// reads again what the lost transaction had read, so that the index ends
-// as the one of a run without the crash, row for row.
+// branch index a cold pass drops until its end, nor the mark of its
+// segments to merge, tidy.go): the next Open deletes the text rows above
+// the entries rows, and the next Sync reads again what the lost
+// transaction had read, so that the index ends as the one of a run
+// without the crash, row for row.
 func TestCrashBetweenCommits(t *testing.T) {
 	defer func(p, b, h int64) { textPart, bulkBytes, heldMax = p, b, h }(textPart, bulkBytes, heldMax)
 	// Parts, a bulk pass and many commits in a small corpus.
@@ -81,6 +82,9 @@ func TestCrashBetweenCommits(t *testing.T) {
 			}
 			if n := orphanTexts(t, ix); n != 0 {
 				t.Errorf("%d text rows without entries rows", n)
+			}
+			if p, q := mergePending(t, ref), mergePending(t, ix); p != q {
+				t.Errorf("merge pending %v after the crash, %v without", q, p)
 			}
 		})
 	}

@@ -118,9 +118,9 @@
 // before read past its last line (textpass.go), and writes entries rows
 // in multi-row INSERTs and a transaction's text rows at its end, one by
 // one, so that FTS5 makes one segment of them (batch.go). A text backlog
-// of 32 MB or more is a bulk pass: FTS5 merges nothing until one
-// 'optimize' at the end, and the word list of prefix search is rebuilt
-// from FTS5's own after it (vocab.go).
+// of 32 MB or more is a bulk pass: FTS5 merges nothing during it (its
+// segments are merged later, in steps: Tidy, tidy.go), and the word list
+// of prefix search is rebuilt from FTS5's own after it (vocab.go).
 //
 // # Metadata
 //

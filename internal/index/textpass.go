@@ -213,8 +213,8 @@ func (ix *Index) textBacklog(ctx context.Context) ([]string, int64, error) {
 
 // bulkFTS are FTS5's settings for a bulk pass: text is kept in memory up to
 // 64 MB before it is written as a segment (1 MB by default), and segments
-// are not merged as they come (automerge) since they are all merged at the
-// end (optimize); normalFTS are the defaults, for small updates.
+// are not merged as they come (automerge) since they are all merged after
+// it (Tidy); normalFTS are the defaults, for small updates.
 var (
 	bulkFTS   = [][2]any{{"hashsize", 64 << 20}, {"automerge", 0}}
 	normalFTS = [][2]any{{"hashsize", 1 << 20}, {"automerge", 4}}
@@ -229,29 +229,26 @@ func setFTS(ctx context.Context, tx *sql.Tx, settings [][2]any) error {
 	return nil
 }
 
-// startBulk marks the vocabulary stale and sets FTS5 up for a bulk pass.
+// startBulk marks the vocabulary stale and sets FTS5 up for a bulk pass,
+// whose segments it marks for a merge (tidy.go).
 func (ix *Index) startBulk(ctx context.Context) error {
 	return ix.textOnly(ctx, func(tx *sql.Tx) error {
 		if err := setVocab(ctx, tx, false); err != nil {
+			return err
+		}
+		if err := markMerge(ctx, tx); err != nil {
 			return err
 		}
 		return setFTS(ctx, tx, bulkFTS)
 	})
 }
 
-// finishBulk merges the FTS5 index into one segment after a bulk pass,
-// which makes every query cheaper (each segment is a lookup per word),
-// restores FTS5's settings (also after an interrupted pass) and lists the
-// index's words, on the text writer, while this goroutine creates the
-// branch index a bulk pass may have dropped (dropBranchIndex).
+// finishBulk restores FTS5's settings after a bulk pass (also after an
+// interrupted one) and lists the index's words, on the text writer, while
+// this goroutine creates the branch index a bulk pass may have dropped
+// (dropBranchIndex). FTS5's segments are merged later (Tidy).
 func (ix *Index) finishBulk(ctx context.Context) error {
-	bulk := ix.bulkText
 	ix.textW.run(ctx, func(tx *sql.Tx) error {
-		if bulk {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES('optimize')`); err != nil {
-				return wrap("optimize", err)
-			}
-		}
 		if err := setFTS(ctx, tx, normalFTS); err != nil {
 			return err
 		}
@@ -259,7 +256,7 @@ func (ix *Index) finishBulk(ctx context.Context) error {
 	})
 	err := createBranchIndex(ctx, ix.wdb)
 	// The writer's page cache is not needed until the next write: its
-	// pages go back while the merge takes memory of its own.
+	// pages go back while the word list takes memory of its own.
 	ix.wdb.ExecContext(ctx, `PRAGMA shrink_memory`)
 	err = errors.Join(err, ix.textW.commit())
 	ix.textW.read(func(q querier) error { q.QueryRowContext(ctx, `PRAGMA shrink_memory`).Scan(); return nil })

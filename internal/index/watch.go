@@ -136,17 +136,26 @@ func (ix *Index) flushDue(ctx context.Context, due map[string]time.Time) {
 }
 
 // syncBeside starts a Sync on its own goroutine, counted in wg; the channel
-// is closed when it ends.
+// is closed when it ends. A Sync that found nothing to do is followed by
+// the merge a bulk pass left, if any (Tidy), step by step, other writers
+// coming in between; the next rescan waits for it.
 func (ix *Index) syncBeside(ctx context.Context, wg *sync.WaitGroup, what string) <-chan struct{} {
 	done := make(chan struct{})
 	wg.Go(func() {
 		defer close(done)
-		if _, err := ix.sync(ctx, true, false); err != nil && ctx.Err() == nil {
+		st, err := ix.sync(ctx, true, false)
+		if err == nil && idle(st) {
+			err = ix.TidyAll(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
 			ix.warn("rescan", "what", what, "err", err)
 		}
 	})
 	return done
 }
+
+// idle reports whether a Sync changed nothing.
+func idle(st SyncStats) bool { return st.Changed == 0 && st.Removed == 0 && st.Texted == 0 }
 
 func resetTimer(t *time.Timer, due map[string]time.Time) {
 	next := time.Hour
