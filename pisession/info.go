@@ -52,6 +52,7 @@ type InfoBuilder struct {
 	dropped  bool // pi would drop this file from its listing
 	activity float64
 	texts    []string
+	blocks   []member // extractText's buffer
 	// createdFromString: pi's Modified fallback only uses a string header
 	// timestamp.
 	createdFromString bool
@@ -117,7 +118,7 @@ func (b *InfoBuilder) addMessage(e *Entry) {
 		return
 	}
 	b.noteActivity(e, m)
-	text, ok := extractText(m.field("content"))
+	text, ok := extractText(m.field("content"), &b.blocks)
 	if !ok {
 		b.dropped = true
 		return
@@ -147,8 +148,10 @@ func (b *InfoBuilder) noteActivity(e *Entry, m msgView) {
 
 // extractText returns pi's text of a message content: a string as is, or
 // the text blocks of an array joined with one space. ok is false where pi
-// would throw.
-func extractText(content []byte) (string, bool) {
+// would throw. The blocks' member spans are scanned into *buf, reused
+// from block to block and from message to message (a slice grown for
+// each block was 8 % of a cold index's allocations).
+func extractText(content []byte, buf *[]member) (string, bool) {
 	if len(content) > 0 && content[0] == '"' {
 		return jsonString(content)
 	}
@@ -160,7 +163,8 @@ func extractText(content []byte) (string, bool) {
 		if string(el) == "null" {
 			return "", false
 		}
-		bv := objectView(el)
+		bv := objectViewIn(el, *buf)
+		*buf = bv.members
 		if t, _ := jsonString(bv.field("type")); t == "text" {
 			parts = append(parts, jsJoinString(bv.field("text")))
 		}

@@ -18,11 +18,16 @@ func messageOf(e *Entry) msgView {
 }
 
 // objectView scans raw, which must be valid JSON, as an object.
-func objectView(raw []byte) msgView {
+func objectView(raw []byte) msgView { return objectViewIn(raw, nil) }
+
+// objectViewIn is objectView with the member spans appended to buf[:0],
+// so that a loop over many objects (a content's blocks) reuses one
+// slice instead of growing a new one for each.
+func objectViewIn(raw []byte, buf []member) msgView {
 	if len(raw) == 0 || raw[0] != '{' {
-		return msgView{raw: raw}
+		return msgView{raw: raw, members: buf[:0]}
 	}
-	members, _, ok := scanObjectMembers(raw, 0, nil, modeTrusted, nil)
+	members, _, ok := scanObjectMembers(raw, 0, buf[:0], modeTrusted, nil)
 	return msgView{raw: raw, members: members, object: ok}
 }
 
@@ -39,6 +44,14 @@ func (m msgView) has(key string) bool { return m.field(key) != nil }
 
 // roleOf returns the message's role when it is a string.
 func roleOf(m msgView) string { return plainString(m.field("role"), true) }
+
+// MessageField returns the raw JSON of the member key of the entry's
+// message object (its "message" member), the last one when the key
+// repeats, as JSON.parse keeps it; nil when the entry has no message
+// object or the object no such member. It reads the member spans the
+// parse took, without scanning the message again, so a reader of a few
+// members (an index: role, model, usage, content) pays for those only.
+func (e *Entry) MessageField(key string) []byte { return messageOf(e).field(key) }
 
 // Role returns the role of a message entry's message, "" for other entries.
 func (e *Entry) Role() string {

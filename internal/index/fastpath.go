@@ -80,7 +80,7 @@ func (c *chunk) slowLine(l []byte, off int64, line int, atEOF bool, each func(r 
 		var mm *msg
 		if e.Type == "message" {
 			mm = new(msg)
-			mm.decode(e.Field("message"), false, false)
+			mm.decodeEntry(e, false, false)
 		}
 		each(recOf(e), mm)
 	}

@@ -35,44 +35,79 @@ func (m *msg) Charge() (pisession.Charge, bool) {
 	return pm.Charge()
 }
 
-// decode reads a message object as pisession.DecodeMessage does,
-// the members msg has only. withText also collects the searchable text,
-// as pisession.Message.Searchable defines it; without tools, not that of
-// the messages that are only tool text (tool results, shell runs), which
-// an index without --tools does not write: a huge tool output is not
-// decoded for nothing.
-func (m *msg) decode(raw []byte, withText, tools bool) {
+// msgMembers are the raw members of a message object that msg reads
+// (nil when absent), the last of each when a key repeats.
+type msgMembers struct {
+	role, provider, model, responseModel, usage []byte
+	content, command, output, summary           []byte
+}
+
+// ofEntry takes the members of a message entry's message from the spans
+// its parse took (no second scan of the message).
+func (r *msgMembers) ofEntry(e *pisession.Entry) {
+	r.role, r.provider, r.model = e.MessageField("role"), e.MessageField("provider"), e.MessageField("model")
+	r.responseModel, r.usage = e.MessageField("responseModel"), e.MessageField("usage")
+	r.content, r.command = e.MessageField("content"), e.MessageField("command")
+	r.output, r.summary = e.MessageField("output"), e.MessageField("summary")
+}
+
+// ofObject scans raw, a JSON value, for them: none unless it is an object.
+func (r *msgMembers) ofObject(raw []byte) {
 	if i := jsjson.SkipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
 		return
 	}
-	var content, command, output, summary []byte
 	for k, v := range jsjson.Members(raw) {
 		switch string(memberKey(k)) {
 		case `"role"`:
-			m.Role = internStr(v)
+			r.role = v
 		case `"provider"`:
-			m.Provider = internStr(v)
+			r.provider = v
 		case `"model"`:
-			m.Model = internStr(v)
+			r.model = v
 		case `"responseModel"`:
-			m.ResponseModel = internStr(v)
+			r.responseModel = v
 		case `"usage"`:
-			m.Usage = nil
-			if m.usage.Decode(v) {
-				m.Usage = &m.usage
-			}
+			r.usage = v
 		case `"content"`:
-			content = v
+			r.content = v
 		case `"command"`:
-			command = v
+			r.command = v
 		case `"output"`:
-			output = v
+			r.output = v
 		case `"summary"`:
-			summary = v
+			r.summary = v
 		}
 	}
+}
+
+// decode reads a message object as pisession.DecodeMessage does, the
+// members msg has only.
+func (m *msg) decode(raw []byte, withText, tools bool) {
+	var r msgMembers
+	r.ofObject(raw)
+	m.set(&r, withText, tools)
+}
+
+// decodeEntry is decode for a message entry's message.
+func (m *msg) decodeEntry(e *pisession.Entry, withText, tools bool) {
+	var r msgMembers
+	r.ofEntry(e)
+	m.set(&r, withText, tools)
+}
+
+// set decodes r into m. withText also collects the searchable text, as
+// pisession.Message.Searchable defines it; without tools, not that of
+// the messages that are only tool text (tool results, shell runs), which
+// an index without --tools does not write: a huge tool output is not
+// decoded for nothing.
+func (m *msg) set(r *msgMembers, withText, tools bool) {
+	m.Role, m.Provider, m.Model = internStr(r.role), internStr(r.provider), internStr(r.model)
+	m.ResponseModel = internStr(r.responseModel)
+	if m.usage.Decode(r.usage) {
+		m.Usage = &m.usage
+	}
 	if withText && (tools || !toolOutput(m.Role)) {
-		pm := m.message(pisession.Content{Raw: content}, textOf(m.Role, command), textOf(m.Role, output), textOf(m.Role, summary))
+		pm := m.message(pisession.Content{Raw: r.content}, textOf(m.Role, r.command), textOf(m.Role, r.output), textOf(m.Role, r.summary))
 		m.text = pm.Searchable()
 	}
 }
@@ -123,7 +158,7 @@ func entryMsg(e *pisession.Entry, tools bool) *msg {
 	switch e.Type {
 	case "message":
 		m := new(msg)
-		m.decode(e.Field("message"), true, tools)
+		m.decodeEntry(e, true, tools)
 		return m
 	case "compaction", "branch_summary":
 		return &msg{text: pisession.SearchableEntry(e)}

@@ -33,19 +33,32 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		var m msg
 		m.decode(raw, true, tools)
-		want := msg{Role: pm.Role, Provider: pm.Provider, Model: pm.Model, ResponseModel: pm.ResponseModel, Usage: pm.Usage}
-		if tools || !toolOutput(pm.Role) {
-			want.text = pm.Searchable()
-		}
-		if diff := cmp.Diff(want, m, cmp.AllowUnexported(msg{}), cmp.FilterPath(func(p cmp.Path) bool {
-			return p.Last().String() == ".usage"
-		}, cmp.Ignore())); diff != "" {
-			t.Fatalf("%s (-session +index):\n%s", raw, diff)
-		}
-		wc, wok := pm.Charge()
-		gc, gok := m.Charge()
-		if diff := cmp.Diff(wc, gc); diff != "" || wok != gok {
-			t.Fatalf("%s: charge (-session +index):\n%s", raw, diff)
+		check(t, raw, pm, m, tools)
+		line := append(append([]byte(`{"type":"message","id":"a","message":`), raw...), "}\n"...)
+		s := pisession.Parse(append([]byte(`{"type":"session","id":"s"}`+"\n"), line...))
+		if len(s.Entries) == 1 && s.Entries[0].Type == "message" {
+			var me msg
+			me.decodeEntry(s.Entries[0], true, tools)
+			check(t, raw, pm, me, tools)
 		}
 	})
+}
+
+// check compares m with the session package's decoding pm of raw.
+func check(t *testing.T, raw []byte, pm pisession.Message, m msg, tools bool) {
+	t.Helper()
+	want := msg{Role: pm.Role, Provider: pm.Provider, Model: pm.Model, ResponseModel: pm.ResponseModel, Usage: pm.Usage}
+	if tools || !toolOutput(pm.Role) {
+		want.text = pm.Searchable()
+	}
+	if diff := cmp.Diff(want, m, cmp.AllowUnexported(msg{}), cmp.FilterPath(func(p cmp.Path) bool {
+		return p.Last().String() == ".usage"
+	}, cmp.Ignore())); diff != "" {
+		t.Fatalf("%s (-session +index):\n%s", raw, diff)
+	}
+	wc, wok := pm.Charge()
+	gc, gok := m.Charge()
+	if diff := cmp.Diff(wc, gc); diff != "" || wok != gok {
+		t.Fatalf("%s: charge (-session +index):\n%s", raw, diff)
+	}
 }
