@@ -90,6 +90,7 @@ type Index struct {
 	bytesRead atomic.Int64
 	open      func(string) (readFile, error) // replaced by tests to inject faults
 	afterPart func()                         // tests: called after each text pass update is written
+	tidied    func()                         // tests: called after each step of the merge, the writer held
 	// crashAfterText, in tests, is called once the text file committed a
 	// transaction; true makes the index's own commit not happen, as if
 	// the process died there (TestCrashBetweenCommits).

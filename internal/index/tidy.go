@@ -25,11 +25,13 @@ const (
 	mergeOn    = "on"
 )
 
-// mergePages is the most pages (16 KB, pgsz) one step of the merge
-// writes: 1000 took 310-330 ms a step (p50) on the 2.16 GB corpus
-// (BenchmarkTidy), which is ~7,700 pages to merge; 250, 27 steps of
-// p50 120 ms (load 5), the same 2.0 s of CPU in all.
-// A variable for tests.
+// mergePages is about the most pages (16 KB, pgsz) one step of the merge
+// writes: on the 2.16 GB corpus (~7,700 pages to merge, BenchmarkTidy)
+// 1000 took 310-330 ms a step (p50), 250 110-130 ms under a load of 5-9
+// (27 steps), the same 2.0 s of CPU in all. FTS5 checks the budget
+// between words, so a common word's long list makes one step longer
+// whatever the number: the longest was 300-460 ms at that load. A
+// variable for tests.
 var mergePages = 250
 
 // markMerge records that FTS5's segments wait for a merge.
@@ -67,6 +69,11 @@ func (ix *Index) MergePending(ctx context.Context) (bool, error) {
 // bulk pass runs (it would be merging what the pass still adds), it does
 // nothing.
 func (ix *Index) Tidy(ctx context.Context) (more bool, err error) {
+	// Serve's watcher asks after every idle rescan: without a mark it
+	// takes no writer.
+	if pending, err := ix.MergePending(ctx); err != nil || !pending {
+		return false, err
+	}
 	if err := ix.wmu.LockCtx(ctx); err != nil {
 		return false, wrap("tidy", err)
 	}
@@ -79,6 +86,9 @@ func (ix *Index) Tidy(ctx context.Context) (more bool, err error) {
 		more, err = mergeStep(ctx, tx, mergePages)
 		return err
 	})
+	if ix.tidied != nil {
+		ix.tidied()
+	}
 	return more, err
 }
 

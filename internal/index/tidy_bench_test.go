@@ -41,8 +41,11 @@ func BenchmarkTidy(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(steps))/float64(b.N), "steps/op")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(steps[0]), "step-first-ms") // puts every segment on one level
+	b.ReportMetric(ms(slices.Max(steps)), "step-max-ms")
+	b.ReportMetric(float64(slices.Index(steps, slices.Max(steps))), "step-max-at")
 	testkit.ReportLatencies(b, "step-", steps)
-	b.ReportMetric(float64(slices.Max(steps).Microseconds())/1000, "step-max-ms")
 }
 
 // tidyBenchIndex is an index of dir whose merge is pending.

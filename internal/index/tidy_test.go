@@ -79,6 +79,38 @@ func TestTidy(t *testing.T) {
 	}
 }
 
+// TestTidyLetsWritersIn checks that a writer waiting while a merge
+// runs (a live append) comes in after the step under way, not after the
+// merge: the writer lock hands itself to its waiters in turn.
+func TestTidyLetsWritersIn(t *testing.T) {
+	// Not parallel: it sets the tunables every other test's passes read.
+	defer func(b, h int64, p int) { bulkBytes, heldMax, mergePages = b, h, p }(bulkBytes, heldMax, mergePages)
+	bulkBytes, heldMax, mergePages = 1, 64<<10, 1
+	dir := genCorpus(t, corpus.Options{Files: 12, Bytes: 2 << 20, Seed: 5})
+	ix := openTest(t, dir)
+	syncAll(t, ix)
+	p := writeSession(t, dir, "live", hdr+"\n"+line("l1", "", "user", "appended while merging", 1))
+	var seen []bool // after each step: whether the append is indexed
+	ix.tidied = func() { seen = append(seen, len(hitIDs(t, ix, "appended")) > 0) }
+	ix.wmu.Lock() // a step under way
+	tidy := make(chan error, 1)
+	go func() { tidy <- ix.TidyAll(context.Background()) }()
+	testkit.Eventually(t, func() bool { return ix.wmu.waiting.Load() == 1 }, 10*time.Second, "the merge waiting")
+	update := make(chan error, 1)
+	go func() { update <- ix.Update(context.Background(), p) }()
+	testkit.Eventually(t, func() bool { return ix.wmu.waiting.Load() == 2 }, 10*time.Second, "the append waiting")
+	ix.wmu.Unlock()
+	if err := <-update; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-tidy; err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 3 || seen[0] || !seen[1] {
+		t.Errorf("the append indexed after each step: %v, want it after the first", seen)
+	}
+}
+
 // TestWatchTidies checks that the watcher merges what a bulk pass left
 // once a sync finds nothing to do.
 func TestWatchTidies(t *testing.T) {
