@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,12 +135,8 @@ func openDB(ctx context.Context, path, agentDir string) (wdb, tdb *sql.DB, err e
 	if err == nil {
 		return wdb, tdb, nil
 	}
-	for _, p := range []string{path, textPath(path)} {
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			if rerr := os.Remove(p + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-				return nil, nil, fmt.Errorf("index: remove bad index: %w (after %v)", rerr, err)
-			}
-		}
+	if rerr := removeIndex(path); rerr != nil {
+		return nil, nil, fmt.Errorf("%w (after %v)", rerr, err)
 	}
 	return tryOpen(ctx, path, agentDir)
 }
@@ -162,9 +157,15 @@ func dsn(path string) string { return dsnCache(path, 8192) }
 
 // dsnCache is dsn with a page cache of cacheKB.
 func dsnCache(path string, cacheKB int) string {
-	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
-		"&_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-" + strconv.Itoa(cacheKB) + ")" +
-		"&_pragma=mmap_size(0)"
+	return readerDSN(path, cacheKB) + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+}
+
+// readerDSN is dsnCache without the journal mode, which the file keeps
+// (WAL, but during a cold build: build.go), for connections that only
+// read. The busy timeout comes first, for the pragmas after it.
+func readerDSN(path string, cacheKB int) string {
+	return "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-" +
+		strconv.Itoa(cacheKB) + ")&_pragma=mmap_size(0)"
 }
 
 func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, error) {

@@ -85,6 +85,8 @@ type Index struct {
 
 	wmu       *writeLock
 	bulkText  bool        // a bulk text pass runs: vocab is rebuilt after it (vocab.go)
+	build     *build      // an unjournaled cold build runs (build.go)
+	journaled bool        // tests: no unjournaled build
 	textW     *textWriter // the text file's writer (textwriter.go)
 	entryIns  batchInsert // the entries rows' inserts (batch.go)
 	bytesRead atomic.Int64
@@ -126,6 +128,9 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		return nil, err
 	}
 	path := o.Path
+	if err := settleBuild(path, o.Log.Warn); err != nil {
+		return nil, err
+	}
 	wdb, tdb, err := openDB(ctx, path, o.AgentDir)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,11 @@ func (ix *Index) plan(ctx context.Context, changed []found, isNew []bool, once b
 		return nil, false, err
 	}
 	ix.bulkText = true
-	return order, true, ix.dropBranchIndex(ctx)
+	empty, err := ix.dropBranchIndex(ctx)
+	if err == nil && empty {
+		ix.build = ix.startBuild(ctx)
+	}
+	return order, true, err
 }
 
 // dropBranchIndex drops entries_branch for a bulk pass into an index
@@ -56,15 +60,16 @@ func (ix *Index) plan(ctx context.Context, changed []found, isNew []bool, once b
 // creates it in one sorted pass, while the text writer merges FTS5's
 // segments. Until then a branch is found through entries_id, slower but
 // the same rows.
-func (ix *Index) dropBranchIndex(ctx context.Context) error {
-	return ix.batch(ctx, func(tx *sql.Tx) error {
-		var empty bool
+// It reports whether the index had no entries.
+func (ix *Index) dropBranchIndex(ctx context.Context) (empty bool, err error) {
+	err = ix.batch(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS(SELECT 1 FROM entries)`).Scan(&empty); err != nil || !empty {
 			return wrap("drop index", err)
 		}
 		_, err := tx.ExecContext(ctx, `DROP INDEX IF EXISTS entries_branch`)
 		return wrap("drop index", err)
 	})
+	return empty, err
 }
 
 // prepareParts indexes a new file bigger than a text part in parts of

@@ -134,6 +134,9 @@ func (ix *Index) syncFiles(ctx context.Context, files []found, text, once bool, 
 		st.Text = time.Since(start) - st.Listing
 	}
 	ix.bulkText = false
+	if ix.build != nil {
+		err = ix.endBuild(ctx, err)
+	}
 	st.BytesRead = ix.bytesRead.Load() - read0
 	return st, err
 }
@@ -391,7 +394,19 @@ func (ix *Index) batch(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // commit commits the text file's transaction, then tx: a crash between
 // the two leaves text rows above the entries rows, which repairText
 // deletes (textdb.go).
+//
+// In a cold build (build.go) nothing is durable before its end, so the
+// text file's commit is not waited for: its error, if any, comes with a
+// later commit's.
 func (ix *Index) commit(ctx context.Context, tx *sql.Tx) error {
+	if ix.build != nil {
+		ix.textW.commitLater()
+		if ix.crashAfterText != nil && ix.crashAfterText() {
+			tx.Rollback()
+			return errCrashed
+		}
+		return wrap("commit", tx.Commit())
+	}
 	if err := ix.textW.commit(); err != nil {
 		tx.Rollback()
 		return err

@@ -29,6 +29,7 @@ type textWriter struct {
 	mu     sync.Mutex
 	room   *sync.Cond
 	queued int64
+	late   error // of the steps no one waited for (commitLater)
 }
 
 // textOp is one step of the text writer: fn in its open transaction
@@ -113,6 +114,10 @@ func (w *textWriter) loop() {
 		}
 		if op.done != nil {
 			op.done <- err
+		} else if err != nil {
+			w.mu.Lock()
+			w.late = errors.Join(w.late, err)
+			w.mu.Unlock()
 		}
 	}
 }
@@ -147,7 +152,18 @@ func (w *textWriter) end(kind int) error {
 	w.sent = 0
 	done := make(chan error, 1)
 	w.ops <- textOp{end: kind, done: done}
-	return <-done
+	err := <-done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err, w.late = errors.Join(w.late, err), nil
+	return err
+}
+
+// commitLater commits the open transaction without waiting for it; its
+// error is the next commit's or rollback's.
+func (w *textWriter) commitLater() {
+	w.sent = 0
+	w.ops <- textOp{end: opCommit}
 }
 
 // insertText sends the text rows args (rowid, text, ...), written one
