@@ -153,9 +153,9 @@ func openDB(ctx context.Context, path, agentDir string) (wdb, tdb *sql.DB, err e
 // searches 5 to 20% slower (p50 0.15 -> 0.27 ms for a rare word, 1.7 ->
 // 2.0 for a common one, bench/NOTES.md). The bound is then 8 MB per
 // connection (maxReaders + 1) plus FTS5's pending text.
-func dsn(path string) string { return dsnCache(path, 8192) }
+const indexCacheKB = 8192
 
-// dsnCache is dsn with a page cache of cacheKB.
+// dsnCache is the writers' dsn, with a page cache of cacheKB.
 func dsnCache(path string, cacheKB int) string {
 	return readerDSN(path, cacheKB) + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
 }
@@ -169,7 +169,7 @@ func readerDSN(path string, cacheKB int) string {
 }
 
 func tryOpen(ctx context.Context, path, agentDir string) (*sql.DB, *sql.DB, error) {
-	wdb, err := openWriter(path, 8192)
+	wdb, err := openWriter(path, indexCacheKB)
 	if err != nil {
 		return nil, nil, err
 	}

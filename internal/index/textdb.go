@@ -149,7 +149,7 @@ func repairText(ctx context.Context, wdb, tdb *sql.DB) error {
 // text file attached.
 func readers(path string) *sql.DB {
 	drv := sqliteDriver()
-	return sql.OpenDB(attaching{drv: drv, dsn: readerDSN(path, 8192) + "&_pragma=query_only(1)", text: textPath(path)})
+	return sql.OpenDB(attaching{drv: drv, dsn: readerDSN(path, indexCacheKB) + "&_pragma=query_only(1)", text: textPath(path)})
 }
 
 // sqliteDriver is the driver registered as "sqlite".
