@@ -141,7 +141,7 @@ func openDB(ctx context.Context, path, agentDir string) (wdb, tdb *sql.DB, err e
 	return tryOpen(ctx, path, agentDir)
 }
 
-// dsn sets the pragmas on every connection of the pool: WAL so that readers
+// The dsns set the pragmas on every connection of a pool: WAL so that readers
 // never wait for the writer, and a busy timeout for the rare checkpoint.
 // The page cache is 8 MB a connection (64 MB before: a cold index of a
 // 52 MB first message filled all of it), and the file is not mapped: the
