@@ -344,6 +344,9 @@ func printSync(e *env, st syncStats) error {
 func printStatus(e *env, st index.Status) error {
 	fmt.Fprintf(e.stdout, "index %s (%d bytes)\n%d files, %d listed, %d entries, %d with text not yet searchable\n",
 		st.Path, st.DBBytes, st.Files, st.Listed, st.Entries, st.TextBehind)
+	if st.MergePending {
+		fmt.Fprintln(e.stdout, "the text index's parts wait for a merge (piweb index --merge)")
+	}
 	if len(st.Problems) == 0 {
 		_, err := fmt.Fprintln(e.stdout, "no problems")
 		return err

@@ -22,6 +22,7 @@ func TestIndexMerge(t *testing.T) {
 		{[]string{"index"}, "\ntext index: complete, merged\n"},
 		{[]string{"index", "--merge"}, "\ntext index: complete, merged in "},
 		{[]string{"index", "--json"}, `"mergePending":false`},
+		{[]string{"index", "--status", "--json"}, `"mergePending":false`},
 	} {
 		out, errs, code := runCLI(t, env, tc.args...)
 		if code != 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, "files") {

@@ -17,6 +17,8 @@ type Status struct {
 	Listed     int `json:"listed"`
 	TextBehind int `json:"textBehind"`
 	Entries    int `json:"entries"`
+	// MergePending: the text index's segments wait for a merge (Tidy).
+	MergePending bool `json:"mergePending"`
 	// Problems lists every file with a problem.
 	Problems []FileProblem `json:"problems,omitempty"`
 }
@@ -41,6 +43,9 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	ms, err := ix.Sessions(ctx)
+	if err == nil {
+		st.MergePending, err = ix.MergePending(ctx)
+	}
 	if err != nil {
 		return st, err
 	}
