@@ -57,9 +57,9 @@ func (ix *Index) plan(ctx context.Context, changed []found, isNew []bool, once b
 // dropBranchIndex drops entries_branch for a bulk pass into an index
 // without entries: the pass's inserts then maintain two indexes instead of
 // three (writer CPU -12% on 453 MB, BenchmarkColdIndex), and finishBulk
-// creates it in one sorted pass, while the text writer merges FTS5's
-// segments. Until then a branch is found through entries_id, slower but
-// the same rows.
+// creates it in one sorted pass, while the text writer lists the words.
+// Until then a branch is found through entries_id, slower but the same
+// rows.
 // It reports whether the index had no entries.
 func (ix *Index) dropBranchIndex(ctx context.Context) (empty bool, err error) {
 	err = ix.batch(ctx, func(tx *sql.Tx) error {
