@@ -61,6 +61,31 @@ func checkFast(t *testing.T, data []byte, atEOF bool) {
 	if diff := cmp.Diff(g, a); diff != "" {
 		t.Fatalf("%q: the listing alone differs (-with records +alone):\n%s", data, diff)
 	}
+	checkText(t, data, atEOF, slow)
+}
+
+// checkText compares the text pass's chunk with the session parser's
+// (slow, parseChunk's) and its msgs with entryMsg's.
+func checkText(t *testing.T, data []byte, atEOF bool, slow chunk) {
+	t.Helper()
+	for _, tools := range []bool{false, true} {
+		c, msgs := textChunk(data, 0, 0, atEOF, tools, nil)
+		var want []*msg
+		for _, e := range slow.entries {
+			want = append(want, entryMsg(e, tools))
+		}
+		wb, gb := slow.body, c.body
+		if wb.Dropped && gb.Dropped {
+			wb, gb = body{Dropped: true}, body{Dropped: true} // nothing else is used
+		}
+		if diff := cmp.Diff(wb, gb); diff != "" {
+			t.Fatalf("%q: the text pass's body differs (-slow +text):\n%s", data, diff)
+		}
+		opt := cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".usage" }, cmp.Ignore())
+		if diff := cmp.Diff(want, msgs, cmp.AllowUnexported(msg{}), opt); diff != "" || len(c.entries) != len(slow.entries) {
+			t.Fatalf("%q: the text pass's messages differ (-entryMsg +textChunk):\n%s", data, diff)
+		}
+	}
 }
 
 func TestFastPathEdgeFiles(t *testing.T) {

@@ -38,8 +38,8 @@ func (m *msg) Charge() (pisession.Charge, bool) {
 // msgMembers are the raw members of a message object that msg reads
 // (nil when absent), the last of each when a key repeats.
 type msgMembers struct {
-	role, provider, model, responseModel, usage []byte
-	content, command, output, summary           []byte
+	role, provider, model, responseModel, usage  []byte
+	content, command, output, summary, timestamp []byte
 }
 
 // ofEntry takes the members of a message entry's message from the spans
@@ -47,8 +47,13 @@ type msgMembers struct {
 func (r *msgMembers) ofEntry(e *pisession.Entry) {
 	r.role, r.provider, r.model = e.MessageField("role"), e.MessageField("provider"), e.MessageField("model")
 	r.responseModel, r.usage = e.MessageField("responseModel"), e.MessageField("usage")
-	r.content, r.command = e.MessageField("content"), e.MessageField("command")
-	r.output, r.summary = e.MessageField("output"), e.MessageField("summary")
+	r.content, r.timestamp = e.MessageField("content"), e.MessageField("timestamp")
+	switch internStr(r.role) { // the members only some roles' text has
+	case pisession.RoleBashExecution:
+		r.command, r.output = e.MessageField("command"), e.MessageField("output")
+	case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
+		r.summary = e.MessageField("summary")
+	}
 }
 
 // ofObject scans raw, a JSON value, for them: none unless it is an object.
@@ -76,6 +81,8 @@ func (r *msgMembers) ofObject(raw []byte) {
 			r.output = v
 		case `"summary"`:
 			r.summary = v
+		case `"timestamp"`:
+			r.timestamp = v
 		}
 	}
 }

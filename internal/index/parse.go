@@ -74,16 +74,7 @@ type chunk struct {
 // Unless atEOF, a final line without newline is left unconsumed.
 func parseChunk(data []byte, off int64, line int, atEOF bool) chunk {
 	c, p := feedChunk(data, off, line, atEOF)
-	info, ok := p.S().Info("", time.UnixMilli(0))
-	c.body.Dropped = !ok
-	if ok {
-		c.body.MessageCount = info.MessageCount
-		if info.FirstMessage != pisession.NoMessages {
-			c.body.FirstMessage = info.FirstMessage
-		}
-		c.body.Name, c.body.HasName = info.Name, info.HasName
-		c.body.Activity = info.Activity
-	}
+	c.body = parsedBody(c.body, p)
 	return c
 }
 

@@ -251,11 +251,11 @@ func (u *update) fold(data []byte, off int64) int {
 	case u.listOnly:
 		c = listChunk(data, off, int(u.line), false, nil)
 	case u.text:
-		c = parseChunk(data, off, int(u.line), false)
-		for _, e := range c.entries {
-			m := entryMsg(e, u.tools)
-			u.entries, u.msgs = append(u.entries, e), append(u.msgs, m)
-			u.meta.add(recOf(e), m)
+		n := len(u.msgs)
+		c, u.msgs = textChunk(data, off, int(u.line), false, u.tools, u.msgs)
+		for i, e := range c.entries {
+			u.entries = append(u.entries, e)
+			u.meta.add(recOf(e), u.msgs[n+i])
 		}
 	default:
 		c = listChunk(data, off, int(u.line), false, func(r rec, m *msg) {
