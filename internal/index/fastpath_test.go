@@ -4,11 +4,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"piweb/internal/corpus"
 	"piweb/internal/pitest"
@@ -84,6 +86,17 @@ func checkText(t *testing.T, data []byte, atEOF bool, slow chunk) {
 		opt := cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".usage" }, cmp.Ignore())
 		if diff := cmp.Diff(want, msgs, cmp.AllowUnexported(msg{}), opt); diff != "" || len(c.entries) != len(slow.entries) {
 			t.Fatalf("%q: the text pass's messages differ (-entryMsg +textChunk):\n%s", data, diff)
+		}
+		var wm, gm meta
+		for i, e := range slow.entries {
+			wm.add(recOf(e), want[i])
+			gm.add(textRec(e), msgs[i])
+		}
+		wm.finish()
+		gm.finish()
+		all := cmp.Exporter(func(reflect.Type) bool { return true })
+		if diff := cmp.Diff(wm, gm, all, cmpopts.EquateNaNs()); diff != "" {
+			t.Fatalf("%q: the text pass's metadata differs (-recOf +textRec):\n%s", data, diff)
 		}
 	}
 }

@@ -255,7 +255,7 @@ func (u *update) fold(data []byte, off int64) int {
 		c, u.msgs = textChunk(data, off, int(u.line), false, u.tools, u.msgs)
 		for i, e := range c.entries {
 			u.entries = append(u.entries, e)
-			u.meta.add(recOf(e), u.msgs[n+i])
+			u.meta.add(textRec(e), u.msgs[n+i])
 		}
 	default:
 		c = listChunk(data, off, int(u.line), false, func(r rec, m *msg) {
