@@ -165,7 +165,7 @@ func extractText(content []byte, buf *[]member) (string, bool) {
 		}
 		bv := objectViewIn(el, *buf)
 		*buf = bv.members
-		if t, _ := jsonString(bv.field("type")); t == "text" {
+		if plainString(bv.field("type"), true) == "text" { // no new string for a block type
 			parts = append(parts, jsJoinString(bv.field("text")))
 		}
 	}

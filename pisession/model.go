@@ -612,7 +612,7 @@ func contentSearchable(content []byte) (text, tools []string) {
 				args = v
 			}
 		}
-		switch str(typ) {
+		switch plainString(typ, true) { // no new string for a block type
 		case "text":
 			text = appendText(text, searchStr(txt))
 		case "toolCall":
