@@ -104,6 +104,10 @@ type Index struct {
 	// is a visible cost when thousands of files are written.
 	saveStmt *sql.Stmt
 	usage    usageStmts
+	ws       stmts // the writer's other statements (stmts.go)
+	// lastRows is the last entries rowid each file got in this Sync: a
+	// junction there is the file's leaf (moveBranch).
+	lastRows map[int64]int64
 	bufs     sync.Pool // *[]byte read buffers of the listing pass
 	// readBudget is the bytes of files a pass's workers may hold at once;
 	// 0 is the default readBudget (memory.go). Tests set it.
@@ -162,6 +166,10 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 		return nil, err
 	}
 	if err := ix.usage.prepare(ctx, wdb); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	if ix.ws, err = prepareStmts(ctx, wdb, writerSQL); err != nil {
 		ix.Close()
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (r *run) add(rowid, ts int64, model string) {
 
 // save writes the run and the models, extending the file's last run when
 // it ends just before this one.
-func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
+func (r *run) save(ctx context.Context, tx *sql.Tx, ws stmts, fileID int64) error {
 	if !r.filled {
 		return nil
 	}
@@ -45,25 +45,30 @@ func (r *run) save(ctx context.Context, tx *sql.Tx, fileID int64) error {
 	// several needs a statement journal, and opening one makes FTS5 flush
 	// its pending text to a new segment, once per file instead of per MB.
 	var lo int64
-	err := tx.QueryRowContext(ctx, `SELECT lo FROM runs WHERE file_id = ? AND hi = ?`, fileID, r.lo-1).Scan(&lo)
+	err := ws.in(ctx, tx, runLoSQL).QueryRowContext(ctx, fileID, r.lo-1).Scan(&lo)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		_, err = tx.ExecContext(ctx, `INSERT INTO runs(lo, hi, file_id, ts_lo, ts_hi) VALUES(?, ?, ?, ?, ?)`,
-			r.lo, r.hi, fileID, r.tsLo, r.tsHi)
+		_, err = ws.in(ctx, tx, runInsSQL).ExecContext(ctx, r.lo, r.hi, fileID, r.tsLo, r.tsHi)
 	case err == nil:
-		_, err = tx.ExecContext(ctx, `UPDATE runs SET hi = ?, ts_lo = min(ts_lo, ?), ts_hi = max(ts_hi, ?) WHERE lo = ?`,
-			r.hi, r.tsLo, r.tsHi, lo)
+		_, err = ws.in(ctx, tx, runUpdSQL).ExecContext(ctx, r.hi, r.tsLo, r.tsHi, lo)
 	}
 	if err != nil {
 		return wrap("save run", err)
 	}
 	for _, m := range r.models {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO file_models(model, file_id) VALUES(?, ?)`, m, fileID); err != nil {
+		if _, err := ws.in(ctx, tx, modelSQL).ExecContext(ctx, m, fileID); err != nil {
 			return wrap("save models", err)
 		}
 	}
 	return nil
 }
+
+const (
+	runLoSQL  = `SELECT lo FROM runs WHERE file_id = ? AND hi = ?`
+	runInsSQL = `INSERT INTO runs(lo, hi, file_id, ts_lo, ts_hi) VALUES(?, ?, ?, ?, ?)`
+	runUpdSQL = `UPDATE runs SET hi = ?, ts_lo = min(ts_lo, ?), ts_hi = max(ts_hi, ?) WHERE lo = ?`
+	modelSQL  = `INSERT OR IGNORE INTO file_models(model, file_id) VALUES(?, ?)`
+)
 
 // entryModel names the model an entry shows the file used, as the
 // metadata does: an assistant message's, or a model change's.

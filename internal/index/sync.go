@@ -81,6 +81,8 @@ func (ix *Index) syncLocked(ctx context.Context, text, once bool) (SyncStats, er
 // get their text in the read of their listing (oneRead).
 func (ix *Index) syncFiles(ctx context.Context, files []found, text, once bool, known map[string]statRow) (SyncStats, error) {
 	start, read0 := time.Now(), ix.bytesRead.Load()
+	ix.lastRows = map[int64]int64{}
+	defer func() { ix.lastRows = nil }()
 	var st SyncStats
 	st.Files = len(files)
 	var err error

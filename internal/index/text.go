@@ -58,7 +58,7 @@ type oldEntry struct {
 // current branch. It returns the positions of the new entries on the new
 // branch, the rows of older entries that join it, and the position of the
 // junction (-1 when the new branch shares nothing with the old one).
-func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*pisession.Entry) (map[int]int, []int64, int, error) {
+func (ix *Index) joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*pisession.Entry) (pos map[int]int, oldPath []int64, junction int, tip bool, err error) {
 	byID := make(map[string]int, len(entries))
 	for i, e := range entries {
 		if e.ID != "" {
@@ -66,8 +66,7 @@ func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*pisess
 		}
 	}
 	var newPath []int
-	var oldPath []int64
-	junction := -1
+	junction = -1
 	parent := "" // the first parent outside the new entries
 	seenNew, seenOld := map[int]bool{}, map[int64]bool{}
 	for i := len(entries) - 1; !seenNew[i]; {
@@ -85,38 +84,41 @@ func joinBranch(ctx context.Context, tx *sql.Tx, fileID int64, entries []*pisess
 		i = j
 	}
 	for parent != "" {
-		o, err := lookupEntry(ctx, tx, fileID, parent)
+		o, err := ix.lookupEntry(ctx, tx, fileID, parent)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, false, err
 		}
 		if o == nil || seenOld[o.rowid] {
 			break
 		}
 		if o.onBranch {
-			junction = o.bpos
+			junction, tip = o.bpos, o.rowid == ix.lastRows[fileID]
 			break
 		}
 		seenOld[o.rowid] = true
 		oldPath = append(oldPath, o.rowid)
 		parent = o.parent
 	}
-	pos := make(map[int]int, len(newPath))
+	pos = make(map[int]int, len(newPath))
 	next := junction + 1 + len(oldPath)
 	for k, i := range newPath {
 		pos[i] = next + len(newPath) - 1 - k
 	}
-	return pos, oldPath, junction, nil
+	return pos, oldPath, junction, tip, nil
 }
 
-func lookupEntry(ctx context.Context, tx *sql.Tx, fileID int64, id string) (*oldEntry, error) {
+func (ix *Index) lookupEntry(ctx context.Context, tx *sql.Tx, fileID int64, id string) (*oldEntry, error) {
 	var o oldEntry
-	err := tx.QueryRowContext(ctx, `SELECT rowid, parent, on_branch, bpos FROM entries
-		WHERE file_id = ? AND eid = ? ORDER BY rowid DESC LIMIT 1`, fileID, id).Scan(&o.rowid, &o.parent, &o.onBranch, &o.bpos)
+	err := ix.ws.in(ctx, tx, lookupEntrySQL).QueryRowContext(ctx, fileID, id).Scan(&o.rowid, &o.parent, &o.onBranch, &o.bpos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	return &o, wrap("lookup entry", err)
 }
+
+// lookupEntrySQL finds an entry of a file by id (the last of that id).
+const lookupEntrySQL = `SELECT rowid, parent, on_branch, bpos FROM entries
+	WHERE file_id = ? AND eid = ? ORDER BY rowid DESC LIMIT 1`
 
 // writeText inserts the update's entries and their text and moves the
 // current-branch flags.
@@ -131,11 +133,12 @@ func (ix *Index) writeText(ctx context.Context, tx *sql.Tx, fileID int64, u *upd
 	} else {
 		var oldPath []int64
 		var junction int
+		var tip bool
 		var err error
-		if pos, oldPath, junction, err = joinBranch(ctx, tx, fileID, u.entries); err != nil {
+		if pos, oldPath, junction, tip, err = ix.joinBranch(ctx, tx, fileID, u.entries); err != nil {
 			return err
 		}
-		if err := moveBranch(ctx, tx, fileID, oldPath, junction); err != nil {
+		if err := ix.moveBranch(ctx, tx, fileID, oldPath, junction, tip); err != nil {
 			return err
 		}
 	}
@@ -143,27 +146,40 @@ func (ix *Index) writeText(ctx context.Context, tx *sql.Tx, fileID int64, u *upd
 }
 
 // moveBranch clears the flags below the junction and sets them on the old
-// entries that joined the branch (positions junction+1...).
-func moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPath []int64, junction int) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE entries SET on_branch = 0 WHERE file_id = ? AND on_branch = 1 AND bpos > ?`,
-		fileID, junction); err != nil {
-		return wrap("move branch", err)
+// entries that joined the branch (positions junction+1...). A junction at
+// the old leaf (tip: the last entry this Sync wrote of the file, as for a
+// big file's next part) has nothing below it to clear: without
+// entries_branch (a bulk pass) clearing read every row of the file, for
+// each part.
+func (ix *Index) moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPath []int64, junction int, tip bool) error {
+	if !tip {
+		if _, err := ix.ws.in(ctx, tx, clearBranchSQL).ExecContext(ctx, fileID, junction); err != nil {
+			return wrap("move branch", err)
+		}
 	}
 	for k, rowid := range oldPath {
 		p := junction + len(oldPath) - k
-		if _, err := tx.ExecContext(ctx, `UPDATE entries SET on_branch = 1, bpos = ? WHERE rowid = ?`, p, rowid); err != nil {
+		if _, err := ix.ws.in(ctx, tx, setBranchSQL).ExecContext(ctx, p, rowid); err != nil {
 			return wrap("move branch", err)
 		}
 	}
 	return nil
 }
 
+const (
+	clearBranchSQL = `UPDATE entries SET on_branch = 0 WHERE file_id = ? AND on_branch = 1 AND bpos > ?`
+	setBranchSQL   = `UPDATE entries SET on_branch = 1, bpos = ? WHERE rowid = ?`
+)
+
 func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u *update, pos map[int]int) error {
 	// Rowids are given, not taken from each insert, so that rows go in
 	// batches, and never given twice (textdb.go: repairText).
-	next, err := takeRowids(ctx, tx, len(u.entries))
+	next, err := ix.takeRowids(ctx, tx, len(u.entries))
 	if err != nil {
 		return err
+	}
+	if ix.lastRows != nil {
+		ix.lastRows[fileID] = next + int64(len(u.entries)) - 1
 	}
 	var r run
 	var texts []string
@@ -198,7 +214,7 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 		return wrap("insert entries", err)
 	}
 	ix.textW.insertText(ctx, textArgs)
-	if err := r.save(ctx, tx, fileID); err != nil {
+	if err := r.save(ctx, tx, ix.ws, fileID); err != nil {
 		return err
 	}
 	if !ix.bulkText && len(texts) > 0 {
@@ -210,14 +226,19 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 // takeRowids gives out n entries rowids, above every one given before:
 // meta's nextrow, which only grows (deleted rows' rowids are not given
 // again, so that a text row is never taken for another entry's).
-func takeRowids(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
+func (ix *Index) takeRowids(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
 	var next int64
-	err := tx.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextrow'`).Scan(&next)
+	err := ix.ws.in(ctx, tx, nextRowSQL).QueryRowContext(ctx).Scan(&next)
 	if err == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'nextrow'`, next+int64(n))
+		_, err = ix.ws.in(ctx, tx, setNextRowSQL).ExecContext(ctx, next+int64(n))
 	}
 	return next, wrap("insert entries", err)
 }
+
+const (
+	nextRowSQL    = `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'nextrow'`
+	setNextRowSQL = `UPDATE meta SET value = ? WHERE key = 'nextrow'`
+)
 
 // entryTS returns the entry's time in ms: its timestamp, else its message's
 // numeric timestamp; 0 when neither is a valid Date's time.
