@@ -43,12 +43,19 @@ type msgMembers struct {
 }
 
 // ofEntry takes the members of a message entry's message from the spans
-// its parse took (no second scan of the message).
+// its parse took (no second scan of the message), those msg keeps of
+// its role only (set).
 func (r *msgMembers) ofEntry(e *pisession.Entry) {
-	r.role, r.provider, r.model = e.MessageField("role"), e.MessageField("provider"), e.MessageField("model")
-	r.responseModel, r.usage = e.MessageField("responseModel"), e.MessageField("usage")
-	r.content, r.timestamp = e.MessageField("content"), e.MessageField("timestamp")
-	switch internStr(r.role) { // the members only some roles' text has
+	r.role = e.MessageField("role")
+	switch internStr(r.role) {
+	case pisession.RoleAssistant:
+		r.provider, r.model = e.MessageField("provider"), e.MessageField("model")
+		r.responseModel, r.usage = e.MessageField("responseModel"), e.MessageField("usage")
+		r.content, r.timestamp = e.MessageField("content"), e.MessageField("timestamp")
+	case pisession.RoleUser:
+		r.content, r.timestamp = e.MessageField("content"), e.MessageField("timestamp")
+	case pisession.RoleToolResult:
+		r.content, r.usage = e.MessageField("content"), e.MessageField("usage")
 	case pisession.RoleBashExecution:
 		r.command, r.output = e.MessageField("command"), e.MessageField("output")
 	case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
@@ -107,10 +114,19 @@ func (m *msg) decodeEntry(e *pisession.Entry, withText, tools bool) {
 // the messages that are only tool text (tool results, shell runs), which
 // an index without --tools does not write: a huge tool output is not
 // decoded for nothing.
+//
+// Of the model and the usage, m keeps what its readers read of its role:
+// an answer's model (the metadata's models, the entries' model column)
+// and usage (its charge), a tool result's usage (its charge); the text
+// and the listing's fold read a user's or an answer's content and
+// timestamp, a tool result's content, a shell run's command and output,
+// a summary's summary.
 func (m *msg) set(r *msgMembers, withText, tools bool) {
-	m.Role, m.Provider, m.Model = internStr(r.role), internStr(r.provider), internStr(r.model)
-	m.ResponseModel = internStr(r.responseModel)
-	if m.usage.Decode(r.usage) {
+	m.Role = internStr(r.role)
+	if m.Role == pisession.RoleAssistant {
+		m.Provider, m.Model, m.ResponseModel = internStr(r.provider), internStr(r.model), internStr(r.responseModel)
+	}
+	if (m.Role == pisession.RoleAssistant || m.Role == pisession.RoleToolResult) && m.usage.Decode(r.usage) {
 		m.Usage = &m.usage
 	}
 	if withText && (tools || !toolOutput(m.Role)) {

@@ -47,7 +47,13 @@ func FuzzDecodeMessage(f *testing.F) {
 // check compares m with the session package's decoding pm of raw.
 func check(t *testing.T, raw []byte, pm pisession.Message, m msg, tools bool) {
 	t.Helper()
-	want := msg{Role: pm.Role, Provider: pm.Provider, Model: pm.Model, ResponseModel: pm.ResponseModel, Usage: pm.Usage}
+	want := msg{Role: pm.Role} // with what its readers read of its role
+	if pm.Role == pisession.RoleAssistant {
+		want.Provider, want.Model, want.ResponseModel = pm.Provider, pm.Model, pm.ResponseModel
+	}
+	if pm.Role == pisession.RoleAssistant || pm.Role == pisession.RoleToolResult {
+		want.Usage = pm.Usage
+	}
 	if tools || !toolOutput(pm.Role) {
 		want.text = pm.Searchable()
 	}
