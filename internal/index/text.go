@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 
 	"piweb/internal/jsjson"
@@ -185,26 +186,30 @@ func (ix *Index) insertEntries(ctx context.Context, tx *sql.Tx, fileID int64, u 
 	var texts []string
 	entryArgs := make([]any, 0, 12*len(u.entries))
 	var textArgs []any
+	var models modelBoxes
+	file := any(fileID)
 	for i, e := range u.entries {
 		m := u.msgs[i]
 		parent := ""
 		if e.HasParent() {
 			parent = e.ParentID
 		}
-		role, model := "", ""
+		role, model, runModel := boxed(""), boxed(""), ""
 		if m != nil && e.Type == "message" {
-			role = m.Role
+			role = boxed(m.Role)
 			if m.Role == "assistant" && m.Model != "" {
-				model = m.Provider + "/" + m.Model
+				model, runModel = models.of(m.Provider, m.Model)
 			}
+		} else {
+			runModel = entryModel(e, m)
 		}
 		p, on := pos[i]
 		if !on {
 			p = -1
 		}
 		rowid, ts := next+int64(i), entryTS(e)
-		entryArgs = append(entryArgs, rowid, fileID, e.ID, parent, e.Type, role, ts, model, on, p, e.Offset, len(e.Raw))
-		r.add(rowid, ts, entryModel(e, m))
+		entryArgs = append(entryArgs, rowid, file, e.ID, parent, boxed(e.Type), role, ts, model, on, p, e.Offset, len(e.Raw))
+		r.add(rowid, ts, runModel)
 		if text := ix.ftsText(m); text != "" {
 			textArgs = append(textArgs, rowid, text)
 			texts = append(texts, text)
@@ -253,4 +258,42 @@ func entryTS(e *pisession.Entry) int64 {
 		}
 	}
 	return 0
+}
+
+// boxes are the interface values of the strings entries rows repeat
+// (types and roles), made once: boxing a string for database/sql is an
+// allocation, and insertEntries made about ten a row.
+var boxes = func() map[string]any {
+	b := map[string]any{"": ""}
+	for _, s := range append(slices.Clone(entryTypes), roles...) {
+		b[s] = s
+	}
+	return b
+}()
+
+// boxed returns s as an interface value, without allocating for the
+// strings of boxes.
+func boxed(s string) any {
+	if v, ok := boxes[s]; ok {
+		return v
+	}
+	return s
+}
+
+// modelBoxes keeps the last answer's model, as the entries' model column
+// boxed (provider/model) and as the run's model (modelName): the rows
+// of a file mostly repeat one.
+type modelBoxes struct {
+	provider, model, name string
+	column                any
+}
+
+// of returns the model column's value and the run's model name of an
+// answer by provider and model.
+func (b *modelBoxes) of(provider, model string) (any, string) {
+	if b.column == nil || provider != b.provider || model != b.model {
+		b.provider, b.model = provider, model
+		b.column, b.name = provider+"/"+model, modelName(provider, model)
+	}
+	return b.column, b.name
 }
