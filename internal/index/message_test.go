@@ -68,3 +68,16 @@ func check(t *testing.T, raw []byte, pm pisession.Message, m msg, tools bool) {
 		t.Fatalf("%s: charge (-session +index):\n%s", raw, diff)
 	}
 }
+
+func TestIsModel(t *testing.T) {
+	for _, tc := range []struct{ provider, id string }{
+		{"", "m"}, {"p", "m"}, {"anthropic", "claude"}, {"a/b", "c"}, {"a", "b/c"}, {"", "a/b"},
+	} {
+		name := modelName(tc.provider, tc.id)
+		for _, other := range []string{name, "p/m", "m", "anthropic/claude", "a/b/c", "/m", "pm", ""} {
+			if got, want := isModel(other, tc.provider, tc.id), other == name; got != want {
+				t.Errorf("isModel(%q, %q, %q) = %v, want %v", other, tc.provider, tc.id, got, want)
+			}
+		}
+	}
+}

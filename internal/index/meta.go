@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"piweb/pisession"
 )
@@ -148,13 +149,20 @@ func (md *meta) label(target, l string) {
 }
 
 func (md *meta) model(provider, id string) {
-	name := modelName(provider, id)
-	if name == "" {
-		return
+	if id == "" || slices.ContainsFunc(md.Models, func(n string) bool { return isModel(n, provider, id) }) {
+		return // a name is made for a new model only (one for every answer was a seventh of the parse's allocations)
 	}
-	if !slices.Contains(md.Models, name) {
-		md.Models = append(md.Models, name)
+	md.Models = append(md.Models, modelName(provider, id))
+}
+
+// isModel reports whether name is modelName(provider, id), without
+// making the latter.
+func isModel(name, provider, id string) bool {
+	if provider == "" {
+		return name == id
 	}
+	return len(name) == len(provider)+1+len(id) && name[len(provider)] == '/' &&
+		strings.HasPrefix(name, provider) && strings.HasSuffix(name, id)
 }
 
 // modelName names a model as provider/id, or id without a provider; ""
