@@ -49,8 +49,9 @@ func (ix *Index) startBuild(ctx context.Context) *build {
 	b := &build{marker: f}
 	if err := ix.setJournal(ctx, "off", "OFF"); err != nil {
 		ix.warn("cold build journaled", "err", err)
-		ix.setJournal(ctx, "wal", "NORMAL")
-		b.abandon(true)
+		// Nothing was written yet: the marker goes unless a file stayed
+		// without its journal.
+		b.abandon(ix.setJournal(ctx, "wal", "NORMAL") != nil)
 		return nil
 	}
 	return b
