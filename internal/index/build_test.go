@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"testing"
@@ -123,5 +124,36 @@ func TestBuildElsewhere(t *testing.T) {
 	again.db.QueryRow(`SELECT count(*) FROM files`).Scan(&files)
 	if files != 3 {
 		t.Errorf("%d files after waiting for the build, want the 3 indexed", files)
+	}
+}
+
+// TestBuildBeside: while another connection has the index open (another
+// process's reader), the journals cannot be turned off; the cold Sync goes
+// on journaled and leaves no marker.
+func TestBuildBeside(t *testing.T) {
+	defer func(p, b, h int64) { textPart, bulkBytes, heldMax = p, b, h }(textPart, bulkBytes, heldMax)
+	dir := buildCorpus(t)
+	ix := openTest(t, dir)
+	other, err := sql.Open("sqlite", readerDSN(ix.path, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.QueryRowContext(context.Background(), `SELECT count(*) FROM files`).Scan(new(int)); err != nil {
+		t.Fatal(err)
+	}
+	built := false
+	ix.crashAfterText = func() bool { built = built || ix.build != nil; return false }
+	syncAll(t, ix)
+	if built {
+		t.Error("built without journals beside another connection")
+	}
+	if _, err := os.Stat(buildMarker(ix.path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("marker after a journaled Sync: %v", err)
 	}
 }
