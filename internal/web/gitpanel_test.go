@@ -47,6 +47,15 @@ func (r *workspaceRig) setValue(t *testing.T, sel, text string) {
 	r.waitJS(t, `document.querySelector(`+jsString(sel)+`).value === `+jsString(text))
 }
 
+// clickCommit clicks Commit once it is enabled: a click on the button
+// while the stage's request is still busy, or before the message's render,
+// does nothing (a flake of TestGitPanelActions: no error ever shown).
+func (r *workspaceRig) clickCommit(t *testing.T) {
+	t.Helper()
+	r.waitJS(t, `document.querySelector('.commit-btn')?.disabled === false`)
+	r.click(t, `.commit-btn`)
+}
+
 // TestGitPanelActions: in the Changes panel a file is staged, a commit
 // refused by the repository's hook shows the hook's words and keeps the
 // message, the next commit goes in and is listed; deleting an untracked
@@ -64,12 +73,12 @@ func TestGitPanelActions(t *testing.T) {
 	r.waitJS(t, `document.querySelector('.git-staged details[data-path="main.go"]')`)
 
 	r.setValue(t, `.commit-msg`, "WIP: main")
-	r.click(t, `.commit-btn`)
+	r.clickCommit(t)
 	r.waitJS(t, `document.querySelector('.git-error')?.innerText.includes('no WIP commits on main')`)
 	r.waitJS(t, `document.querySelector('.git-error').innerText.includes('commit-msg hook rejected') && document.querySelector('.commit-msg').value === 'WIP: main'`)
 	r.expectConsole("status of 400") // the refused commit
 	r.setValue(t, `.commit-msg`, "Give main a body")
-	r.click(t, `.commit-btn`)
+	r.clickCommit(t)
 	r.waitJS(t, `document.querySelector('.git-log')?.innerText.includes('Give main a body') && document.querySelector('.commit-msg').value === '' && !document.querySelector('.git-error')`)
 
 	r.click(t, `.git-untracked details[data-path="scratch.txt"] .git-discard`)
