@@ -96,6 +96,9 @@ func (s *screen) escape(r rune) {
 
 func (s *screen) csi(params string, final byte) {
 	n, err := strconv.Atoi(params)
+	// No move goes past maxCols, and a count past int's range (Atoi then
+	// answers the largest int) must not overflow the column.
+	n = min(n, maxCols)
 	switch final {
 	case 'G':
 		if err != nil || n < 1 {
