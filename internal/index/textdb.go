@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -59,6 +60,22 @@ const (
 	textCacheKB       = 2048
 	readerTextCacheKB = 2048
 )
+
+// tmetaValue is tmeta's value of key, "" when it has none.
+func tmetaValue(ctx context.Context, q querier, key string) (string, error) {
+	var v string
+	err := q.QueryRowContext(ctx, `SELECT value FROM tmeta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// setTmeta sets tmeta's value of key.
+func setTmeta(ctx context.Context, tx *sql.Tx, key, value string) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tmeta(key, value) VALUES(?, ?)`, key, value)
+	return err
+}
 
 // textSchemaName is the text file's name in the readers' connections.
 const textSchemaName = "ft"

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // A bulk text pass writes FTS5's segments without merging them
@@ -36,17 +35,12 @@ var mergePages = 250
 
 // markMerge records that FTS5's segments wait for a merge.
 func markMerge(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tmeta(key, value) VALUES(?, ?)`, mergeKey, mergeStart)
-	return wrap("mark merge", err)
+	return wrap("mark merge", setTmeta(ctx, tx, mergeKey, mergeStart))
 }
 
 // mergeState is the mark, "" when nothing waits for a merge.
 func mergeState(ctx context.Context, q querier) (string, error) {
-	var v string
-	err := q.QueryRowContext(ctx, `SELECT value FROM tmeta WHERE key = ?`, mergeKey).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
+	v, err := tmetaValue(ctx, q, mergeKey)
 	return v, wrap("merge state", err)
 }
 
@@ -132,7 +126,7 @@ func mergeStep(ctx context.Context, tx *sql.Tx, pages int) (bool, error) {
 		return false, wrap("merge", err)
 	}
 	if state == mergeStart {
-		_, err = tx.ExecContext(ctx, `UPDATE tmeta SET value = ? WHERE key = ?`, mergeOn, mergeKey)
+		err = setTmeta(ctx, tx, mergeKey, mergeOn)
 	}
 	return true, wrap("merge", err)
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -33,11 +32,7 @@ const maxExpand = 256
 
 // vocabOK reports whether the vocabulary lists every indexed word.
 func vocabOK(ctx context.Context, q querier) (bool, error) {
-	var v string
-	err := q.QueryRowContext(ctx, `SELECT value FROM tmeta WHERE key = 'vocab'`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	v, err := tmetaValue(ctx, q, "vocab")
 	return v == "ok", wrap("vocab", err)
 }
 
@@ -124,8 +119,7 @@ func setVocab(ctx context.Context, tx *sql.Tx, ok bool) error {
 	if ok {
 		v = "ok"
 	}
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tmeta(key, value) VALUES('vocab', ?)`, v)
-	return wrap("vocab", err)
+	return wrap("vocab", setTmeta(ctx, tx, "vocab", v))
 }
 
 // rebuildVocab lists every word of the index again.
