@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"piweb/internal/durable"
 )
 
 // A cold build (a bulk one-read Sync into an index without entries, with
@@ -68,7 +70,7 @@ func lockMarker(p string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("another build holds %s: %w", p, err)
 	}
-	if err := errors.Join(f.Sync(), syncDir(filepath.Dir(p))); err != nil {
+	if err := errors.Join(f.Sync(), durable.SyncDir(filepath.Dir(p))); err != nil {
 		f.Close()
 		os.Remove(p)
 		return nil, err
@@ -121,7 +123,7 @@ func (ix *Index) endBuild(ctx context.Context, failed error) error {
 func (b *build) abandon(keep bool) {
 	if !keep {
 		os.Remove(b.marker.Name())
-		syncDir(filepath.Dir(b.marker.Name()))
+		durable.SyncDir(filepath.Dir(b.marker.Name()))
 	}
 	b.marker.Close()
 }
@@ -193,7 +195,3 @@ func syncFile(p string) error {
 	}
 	return errors.Join(f.Sync(), f.Close())
 }
-
-// syncDir fsyncs the directory dir, so that a file created or removed in
-// it stays so.
-func syncDir(dir string) error { return syncFile(dir) }
