@@ -396,20 +396,8 @@ func (ix *Index) batch(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // commit commits the text file's transaction, then tx: a crash between
 // the two leaves text rows above the entries rows, which repairText
 // deletes (textdb.go).
-//
-// In a cold build (build.go) nothing is durable before its end, so the
-// text file's commit is not waited for: its error, if any, comes with a
-// later commit's.
 func (ix *Index) commit(ctx context.Context, tx *sql.Tx) error {
-	if ix.build != nil {
-		ix.textW.commitLater()
-		if ix.crashAfterText != nil && ix.crashAfterText() {
-			tx.Rollback()
-			return errCrashed
-		}
-		return wrap("commit", tx.Commit())
-	}
-	if err := ix.textW.commit(); err != nil {
+	if err := ix.commitText(); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -418,12 +406,24 @@ func (ix *Index) commit(ctx context.Context, tx *sql.Tx) error {
 		return errCrashed
 	}
 	err := tx.Commit()
-	if err != nil {
+	if err != nil && ix.build == nil {
 		if rerr := repairText(ctx, ix.wdb, ix.textW.tdb); rerr != nil {
 			ix.o.Log.Error("index: text rows of a failed commit left", "err", rerr)
 		}
 	}
 	return wrap("commit", err)
+}
+
+// commitText commits the text file's transaction. In a cold build
+// (build.go) nothing is durable before its end, so the commit is not
+// waited for: its error, if any, comes with a later commit's (and a
+// failed build is built again, not repaired).
+func (ix *Index) commitText() error {
+	if ix.build != nil {
+		ix.textW.commitLater()
+		return nil
+	}
+	return ix.textW.commit()
 }
 
 // errCrashed is a commit that crashAfterText stopped.
