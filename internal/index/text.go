@@ -158,9 +158,10 @@ func (ix *Index) moveBranch(ctx context.Context, tx *sql.Tx, fileID int64, oldPa
 			return wrap("move branch", err)
 		}
 	}
+	set := ix.ws.in(ctx, tx, setBranchSQL)
 	for k, rowid := range oldPath {
 		p := junction + len(oldPath) - k
-		if _, err := ix.ws.in(ctx, tx, setBranchSQL).ExecContext(ctx, p, rowid); err != nil {
+		if _, err := set.ExecContext(ctx, p, rowid); err != nil {
 			return wrap("move branch", err)
 		}
 	}
