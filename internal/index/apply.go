@@ -152,7 +152,7 @@ func (ix *Index) saveRow(ctx context.Context, tx *sql.Tx, u *update, row rowJSON
 		textOffset, textLine = u.old.textOffset, u.old.textLin
 	}
 	var id int64
-	err := tx.StmtContext(ctx, ix.saveStmt).QueryRowContext(ctx,
+	err := ix.ws.in(ctx, tx, saveRowSQL).QueryRowContext(ctx,
 		u.path, u.listAll, int64(u.fid.dev), int64(u.fid.ino), u.fid.size, u.fid.mtimeNs, u.offset, u.line,
 		u.h.off, u.h.len, u.h.hash, u.tailHash, textOffset, textLine, listed,
 		u.h.idStr, nullable(u.h.info.ID), u.h.info.Cwd, nullable(u.h.info.ParentSessionPath), str(u.h.info.ParentSessionPath),

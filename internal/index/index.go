@@ -100,11 +100,7 @@ type Index struct {
 
 	events *broker.Broker[Event] // change events (events.go)
 
-	// saveStmt is prepared once on the writer connection: SQLite's parser
-	// is a visible cost when thousands of files are written.
-	saveStmt *sql.Stmt
-	usage    usageStmts
-	ws       stmts // the writer's other statements (stmts.go)
+	ws stmts // the writer's statements of one row (stmts.go)
 	// lastRows is the last entries rowid each file got in this Sync: a
 	// junction there is the file's leaf (moveBranch).
 	lastRows map[int64]int64
@@ -157,15 +153,7 @@ func Open(ctx context.Context, o Options) (*Index, error) {
 	db.SetMaxIdleConns(maxReaders)
 	ix := &Index{o: o, db: db, wdb: wdb, textW: textW, path: path, roots: roots(o.AgentDir, o.Getenv, nil), events: newEvents(), wmu: newWriteLock()}
 	ix.open = openFile
-	if ix.saveStmt, err = wdb.PrepareContext(ctx, saveRowSQL); err != nil {
-		ix.Close()
-		return nil, wrap("prepare", err)
-	}
 	if ix.entryIns, err = prepareEntries(ctx, wdb); err != nil {
-		ix.Close()
-		return nil, err
-	}
-	if err := ix.usage.prepare(ctx, wdb); err != nil {
 		ix.Close()
 		return nil, err
 	}

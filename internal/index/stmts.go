@@ -7,14 +7,16 @@ import (
 
 // stmts are statements of the writer prepared once on its one connection
 // (Open): preparing one inside a write transaction would wait for that
-// connection, and preparing at each call cost 0.65 s of a cold 2.16 GB
-// index's 27 s of CPU (BenchmarkColdIndex's profile). in binds one to a
-// transaction.
+// connection, SQLite's parser is a visible cost when thousands of files
+// are written, and preparing the branch and run statements at each call
+// cost 0.65 s of a cold 2.16 GB index's 27 s of CPU (BenchmarkColdIndex's
+// profile). in binds one to a transaction. (The entries rows' multi-row
+// inserts are batch.go's.)
 type stmts map[string]*sql.Stmt
 
 // writerSQL are the writer's statements of stmts.
-var writerSQL = []string{lookupEntrySQL, clearBranchSQL, setBranchSQL, nextRowSQL, setNextRowSQL,
-	runLoSQL, runInsSQL, runUpdSQL, modelSQL}
+var writerSQL = []string{saveRowSQL, usageAddSQL, usageClearSQL, lookupEntrySQL, clearBranchSQL,
+	setBranchSQL, nextRowSQL, setNextRowSQL, runLoSQL, runInsSQL, runUpdSQL, modelSQL}
 
 // prepareStmts prepares qs on db.
 func prepareStmts(ctx context.Context, db *sql.DB, qs []string) (stmts, error) {

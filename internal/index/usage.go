@@ -89,28 +89,18 @@ const (
 	usageClearSQL = `DELETE FROM usage WHERE file_id = ?`
 )
 
-// usageStmts are prepared once on the writer connection, like saveStmt.
-type usageStmts struct{ add, clear *sql.Stmt }
-
-func (s *usageStmts) prepare(ctx context.Context, wdb *sql.DB) (err error) {
-	if s.add, err = wdb.PrepareContext(ctx, usageAddSQL); err == nil {
-		s.clear, err = wdb.PrepareContext(ctx, usageClearSQL)
-	}
-	return wrap("prepare usage", err)
-}
-
 // saveUsage adds the usage folded into md since it was loaded to the
 // file's rows; full means the file was reparsed from the start.
 func (ix *Index) saveUsage(ctx context.Context, tx *sql.Tx, fileID int64, full bool, md *meta) error {
 	if full {
-		if _, err := tx.StmtContext(ctx, ix.usage.clear).ExecContext(ctx, fileID); err != nil {
+		if _, err := ix.ws.in(ctx, tx, usageClearSQL).ExecContext(ctx, fileID); err != nil {
 			return wrap("clear usage", err)
 		}
 	}
 	if len(md.fresh) == 0 {
 		return nil
 	}
-	add := tx.StmtContext(ctx, ix.usage.add)
+	add := ix.ws.in(ctx, tx, usageAddSQL)
 	for k, s := range md.fresh {
 		_, err := add.ExecContext(ctx, fileID, k.slot, k.model, k.copy, s.input, s.output, s.cacheRead, s.cacheWrite, s.cost, s.messages)
 		if err != nil {
